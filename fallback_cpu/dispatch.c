@@ -1,0 +1,22 @@
+/* Chooses between the scalar and the NEON entries. SPDX-License-Identifier: BSD-2-Clause */
+#include "cpu.h"
+
+int clik_cpu_have_neon(void)
+{
+#ifdef CLIK_HAVE_NEON
+    return 1; /* AArch64 always has Advanced SIMD; x86 builds use SIMDe */
+#else
+    return 0;
+#endif
+}
+
+void clik_cpu_dsp_init(clik_cpu_dsp *dsp, int neon)
+{
+    clik_hist_dsp_init_scalar(&dsp->hist);
+#ifdef CLIK_HAVE_NEON
+    if (neon)
+        clik_hist_dsp_init_neon(&dsp->hist);
+#else
+    (void)neon;
+#endif
+}

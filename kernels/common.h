@@ -1,0 +1,30 @@
+/*
+ * Shared by every kernel program. Build options set by the host for every
+ * program: CLIK_FP16 (cl_khr_fp16 usable), CLIK_LOCAL_MEM (local-memory
+ * variants wanted), CLIK_CPU_DEVICE (the device is a CPU).
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef CLIK_KERNELS_COMMON_H
+#define CLIK_KERNELS_COMMON_H
+
+#ifndef CLIK_FP16
+#define CLIK_FP16 0
+#endif
+#ifndef CLIK_LOCAL_MEM
+#define CLIK_LOCAL_MEM 1
+#endif
+#ifndef CLIK_CPU_DEVICE
+#define CLIK_CPU_DEVICE 0
+#endif
+
+#if CLIK_FP16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
+
+/* Applies M to the 16 components of a 16-vector with their lane index. */
+#define CLIK_EACH16(M, v)                                                                   \
+    M(0, (v).s0) M(1, (v).s1) M(2, (v).s2) M(3, (v).s3) M(4, (v).s4) M(5, (v).s5)          \
+    M(6, (v).s6) M(7, (v).s7) M(8, (v).s8) M(9, (v).s9) M(10, (v).sa) M(11, (v).sb)        \
+    M(12, (v).sc) M(13, (v).sd) M(14, (v).se) M(15, (v).sf)
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * Histogram family: per-work-group histograms and their reduction, and
+ * table lookup. Images are u8 rows of row_bytes bytes, stride bytes apart,
+ * walked in 16-byte chunks (16 is a multiple of every channel count, so
+ * byte j of a chunk belongs to channel j % CH).
+ *
+ * Build options: CH (1, 2 or 4 channels);
+ *   hist: HIST_MODE 0 = local atomics into REPLICAS copies per work-group,
+ *         1 = one work-item per work-group counting privately (CPU devices),
+ *         2 = global atomics into the work-group's slice (no local memory);
+ *   lut:  NTAB (1 or CH tables), LUT_LOCAL (tables staged in local memory).
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "common.h"
+
+#define BINS (CH * 256)
+
+#ifdef HIST_MODE
+
+#if HIST_MODE == 1
+#define SUBS (CH == 1 ? 4 : 2) /* private sub-histograms break store-load chains */
+#define COUNT(lane, value) h[((lane) / CH) % SUBS][((lane) % CH) * 256 + (value)]++;
+#else
+#define COUNT(lane, value) atomic_inc(h + ((lane) % CH) * 256 + (value));
+#endif
+
+__kernel void hist_zero(__global uint *partial, uint n)
+{
+    uint i = get_global_id(0);
+    if (i < n)
+        partial[i] = 0;
+}
+
+__kernel void hist_partial(__global const uchar *src, uint stride, uint row_bytes,
+                           uint chunks_per_row, uint rows, __global uint *partial)
+{
+    const uint total = chunks_per_row * rows;
+    const uint group = get_group_id(0);
+#if HIST_MODE == 0
+    __local uint lh[REPLICAS * BINS];
+    const uint lid = get_local_id(0), lsize = get_local_size(0);
+    for (uint i = lid; i < REPLICAS * BINS; i += lsize)
+        lh[i] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local uint *h = lh + (lid % REPLICAS) * BINS;
+#elif HIST_MODE == 1
+    uint h[SUBS][BINS];
+    for (uint s = 0; s < SUBS; s++)
+        for (uint i = 0; i < BINS; i++)
+            h[s][i] = 0;
+#else
+    __global uint *h = partial + group * BINS;
+#endif
+
+#if HIST_MODE == 1
+    /* One work-item per group: a contiguous run of chunks, for the caches. */
+    const uint per = (total + get_global_size(0) - 1) / get_global_size(0);
+    const uint first = get_global_id(0) * per;
+    const uint end = min(total, first + per);
+    const uint step = 1;
+#else
+    /* Neighbouring work-items read neighbouring chunks: coalesced. */
+    const uint first = get_global_id(0);
+    const uint end = total;
+    const uint step = get_global_size(0);
+#endif
+    for (uint c = first; c < end; c += step) {
+        const uint row = c / chunks_per_row;
+        const uint col = (c - row * chunks_per_row) * 16;
+        __global const uchar *p = src + row * stride + col;
+        if (col + 16 <= row_bytes) {
+            const uchar16 v = vload16(0, p);
+            CLIK_EACH16(COUNT, v)
+        } else {
+            for (uint j = 0; col + j < row_bytes; j++) {
+                const uint lane = j, value = p[j];
+#if HIST_MODE == 1
+                h[0][(lane % CH) * 256 + value]++;
+#else
+                atomic_inc(h + (lane % CH) * 256 + value);
+#endif
+            }
+        }
+    }
+
+#if HIST_MODE == 0
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = lid; b < BINS; b += lsize) {
+        uint sum = 0;
+        for (uint r = 0; r < REPLICAS; r++)
+            sum += lh[r * BINS + b];
+        partial[group * BINS + b] = sum;
+    }
+#elif HIST_MODE == 1
+    for (uint b = 0; b < BINS; b++) {
+        uint sum = 0;
+        for (uint s = 0; s < SUBS; s++)
+            sum += h[s][b];
+        partial[group * BINS + b] = sum;
+    }
+#endif
+}
+
+/* hist[b] = sum over groups of partial[g][b]; one work-item per bin. */
+__kernel void hist_reduce(__global const uint *partial, uint groups, __global uint *hist)
+{
+    const uint b = get_global_id(0);
+    if (b >= BINS)
+        return;
+    uint sum = 0;
+    for (uint g = 0; g < groups; g++)
+        sum += partial[g * BINS + b];
+    hist[b] = sum;
+}
+
+#endif /* HIST_MODE */
+
+#ifdef NTAB
+
+#if NTAB == 1
+#define TABLE(lane) 0
+#else
+#define TABLE(lane) (((lane) % CH) * 256)
+#endif
+#define LOOKUP(lane, value) r.s##lane = t[TABLE(0x##lane) + (value)];
+
+/* dst = table[src], 16 bytes per work-item; global size (chunks_per_row, rows). */
+__kernel void lut_apply(__global const uchar *src, uint src_stride, __global uchar *dst,
+                        uint dst_stride, uint row_bytes, uint chunks_per_row, uint rows,
+                        __global const uchar *tables)
+{
+#if LUT_LOCAL
+    __local uchar t[NTAB * 256];
+    const uint lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
+    const uint lsize = get_local_size(0) * get_local_size(1);
+    for (uint i = lid; i < NTAB * 256; i += lsize)
+        t[i] = tables[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+#else
+    __global const uchar *t = tables;
+#endif
+    const uint chunk = get_global_id(0), row = get_global_id(1);
+    if (chunk >= chunks_per_row || row >= rows)
+        return;
+    const uint col = chunk * 16;
+    __global const uchar *p = src + row * src_stride + col;
+    __global uchar *q = dst + row * dst_stride + col;
+    if (col + 16 <= row_bytes) {
+        const uchar16 v = vload16(0, p);
+        uchar16 r;
+        LOOKUP(0, v.s0) LOOKUP(1, v.s1) LOOKUP(2, v.s2) LOOKUP(3, v.s3)
+        LOOKUP(4, v.s4) LOOKUP(5, v.s5) LOOKUP(6, v.s6) LOOKUP(7, v.s7)
+        LOOKUP(8, v.s8) LOOKUP(9, v.s9) LOOKUP(a, v.sa) LOOKUP(b, v.sb)
+        LOOKUP(c, v.sc) LOOKUP(d, v.sd) LOOKUP(e, v.se) LOOKUP(f, v.sf)
+        vstore16(r, 0, q);
+    } else {
+        for (uint j = 0; col + j < row_bytes; j++)
+            q[j] = t[TABLE(j) + p[j]];
+    }
+}
+
+#endif /* NTAB */

@@ -1,0 +1,360 @@
+/*
+ * Device images, transfers, and the binding of images to kernels and to the
+ * CPU path. On CPU devices host images are used in place
+ * (CL_MEM_USE_HOST_PTR); on other devices they travel through pooled
+ * device buffers.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- device images ------------------------------------------------------- */
+
+void clik__buffer_free(struct clik_buffer *b)
+{
+    if (!b)
+        return;
+    if (b->mem)
+        b->ctx->cl->clReleaseMemObject(b->mem);
+    clik__aligned_free(b->host);
+    free(b);
+}
+
+clik_status clik_image_create(clik_context *ctx, clik_image *img, int width, int height,
+                              int channels, clik_type type)
+{
+    if (!ctx || !img)
+        return CLIK_ERR_NULL;
+    memset(img, 0, sizeof(*img));
+    size_t row = (size_t)(width > 0 ? width : 0) * (size_t)(channels > 0 ? channels : 0) *
+                 clik_type_size(type);
+    size_t span;
+    clik_status st = clik__image_layout(width, height, channels, type, row, &row, &span);
+    if (st != CLIK_OK)
+        return clik__fail(ctx, st, "clik_image_create %dx%dx%d %s: %s", width, height, channels,
+                          clik_type_name(type), clik_status_str(st));
+    struct clik_buffer *b = calloc(1, sizeof(*b));
+    if (!b)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+    b->ctx = ctx;
+    b->bytes = span;
+    if (ctx->has_device) {
+        if (span > ctx->dev.max_alloc_size) {
+            free(b);
+            return clik__fail(ctx, CLIK_ERR_NO_MEMORY,
+                              "image of %zu bytes exceeds the device's largest allocation", span);
+        }
+        cl_int err;
+        b->mem = ctx->cl->clCreateBuffer(ctx->clctx, CL_MEM_READ_WRITE, span, NULL, &err);
+        if (!b->mem || err != CL_SUCCESS) {
+            free(b);
+            return clik__fail_cl(ctx, err, "clCreateBuffer");
+        }
+    } else {
+        b->host = clik__aligned_alloc(span);
+        if (!b->host) {
+            free(b);
+            return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+        }
+    }
+    *img = (clik_image){width, height, channels, type, row, NULL, b};
+    return CLIK_OK;
+}
+
+clik_status clik__check_image(clik_context *ctx, const clik_image *img, const char *what)
+{
+    clik_status st = clik_image_validate(img);
+    if (st != CLIK_OK)
+        return clik__fail(ctx, st, "%s: %s", what, clik_status_str(st));
+    if (img->buffer && img->buffer->ctx != ctx)
+        return clik__fail(ctx, CLIK_ERR_WRONG_CONTEXT, "%s: a device image of another context",
+                          what);
+    return CLIK_OK;
+}
+
+static int same_format(const clik_image *a, const clik_image *b)
+{
+    return a->width == b->width && a->height == b->height && a->channels == b->channels &&
+           a->type == b->type;
+}
+
+/* Copies rows between two host images of the same format. */
+static void copy_rows(const clik_image *dst, const void *src, size_t src_stride, size_t row)
+{
+    for (int y = 0; y < dst->height; y++)
+        memcpy((char *)dst->data + (size_t)y * dst->stride,
+               (const char *)src + (size_t)y * src_stride, row);
+}
+
+/* Transfers between a device buffer and host memory; write = host to device. */
+static clik_status transfer(clik_context *ctx, cl_mem mem, size_t mem_stride, void *host,
+                            size_t host_stride, size_t row, int height, int write)
+{
+    cl_int err;
+    if (mem_stride == host_stride && mem_stride == row) {
+        size_t bytes = row * (size_t)height;
+        err = write ? ctx->cl->clEnqueueWriteBuffer(ctx->queue, mem, CL_TRUE, 0, bytes, host, 0,
+                                                    NULL, NULL)
+                    : ctx->cl->clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, bytes, host, 0,
+                                                   NULL, NULL);
+    } else {
+        size_t origin[3] = {0, 0, 0}, region[3] = {row, (size_t)height, 1};
+        err = write ? ctx->cl->clEnqueueWriteBufferRect(ctx->queue, mem, CL_TRUE, origin, origin,
+                                                        region, mem_stride, 0, host_stride, 0, host,
+                                                        0, NULL, NULL)
+                    : ctx->cl->clEnqueueReadBufferRect(ctx->queue, mem, CL_TRUE, origin, origin,
+                                                       region, mem_stride, 0, host_stride, 0, host,
+                                                       0, NULL, NULL);
+    }
+    return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, write ? "upload" : "download");
+}
+
+static clik_status check_transfer(clik_context *ctx, const clik_image *dev, const clik_image *host,
+                                  const char *what)
+{
+    if (!ctx || !dev || !host)
+        return CLIK_ERR_NULL;
+    clik_status st = clik__check_image(ctx, dev, what);
+    if (st == CLIK_OK)
+        st = clik__check_image(ctx, host, what);
+    if (st != CLIK_OK)
+        return st;
+    if (!dev->buffer || !host->data)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: needs a device and a host image", what);
+    if (!same_format(dev, host))
+        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: images differ in size or format", what);
+    return CLIK_OK;
+}
+
+clik_status clik_image_upload(clik_context *ctx, clik_image *dst, const clik_image *src)
+{
+    clik_status st = check_transfer(ctx, dst, src, "clik_image_upload");
+    if (st != CLIK_OK)
+        return st;
+    size_t row = (size_t)src->width * (size_t)src->channels * clik_type_size(src->type);
+    if (!ctx->has_device) {
+        clik_image view = *dst;
+        view.data = dst->buffer->host;
+        copy_rows(&view, src->data, src->stride, row);
+        return CLIK_OK;
+    }
+    return transfer(ctx, dst->buffer->mem, dst->stride, src->data, src->stride, row, src->height,
+                    1);
+}
+
+clik_status clik_image_download(clik_context *ctx, clik_image *dst, const clik_image *src)
+{
+    clik_status st = check_transfer(ctx, src, dst, "clik_image_download");
+    if (st != CLIK_OK)
+        return st;
+    size_t row = (size_t)src->width * (size_t)src->channels * clik_type_size(src->type);
+    if (!ctx->has_device) {
+        copy_rows(dst, src->buffer->host, src->stride, row);
+        return CLIK_OK;
+    }
+    return transfer(ctx, src->buffer->mem, src->stride, dst->data, dst->stride, row, src->height,
+                    0);
+}
+
+/* ---- pooled temporary buffers --------------------------------------------- */
+
+clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem)
+{
+    int best = -1;
+    for (int i = 0; i < CLIK_POOL_SIZE; i++) {
+        size_t have = ctx->pool[i].bytes;
+        if (ctx->pool[i].mem && have >= bytes && have / 2 <= bytes &&
+            (best < 0 || have < ctx->pool[best].bytes))
+            best = i;
+    }
+    if (best >= 0) {
+        *mem = ctx->pool[best].mem;
+        ctx->pool[best].mem = NULL;
+        ctx->pool[best].bytes = 0;
+        return CLIK_OK;
+    }
+    if (bytes > ctx->dev.max_alloc_size)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY,
+                          "%zu bytes exceed the device's largest allocation", bytes);
+    cl_int err;
+    *mem = ctx->cl->clCreateBuffer(ctx->clctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (!*mem || err != CL_SUCCESS) {
+        *mem = NULL;
+        return clik__fail_cl(ctx, err, "clCreateBuffer");
+    }
+    return CLIK_OK;
+}
+
+void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes)
+{
+    int slot = -1;
+    for (int i = 0; i < CLIK_POOL_SIZE; i++) {
+        if (!ctx->pool[i].mem) {
+            slot = i;
+            break;
+        }
+        if (slot < 0 || ctx->pool[i].bytes < ctx->pool[slot].bytes)
+            slot = i; /* else evict the smallest */
+    }
+    if (ctx->pool[slot].mem) {
+        if (ctx->pool[slot].bytes >= bytes) {
+            ctx->cl->clReleaseMemObject(mem);
+            return;
+        }
+        ctx->cl->clReleaseMemObject(ctx->pool[slot].mem);
+    }
+    ctx->pool[slot].mem = mem;
+    ctx->pool[slot].bytes = bytes;
+}
+
+/* ---- bindings -------------------------------------------------------------- */
+
+int clik__same_image(const clik_image *a, const clik_image *b, clik_status *st)
+{
+    *st = CLIK_OK;
+    if (a->buffer || b->buffer) {
+        if (a->buffer != b->buffer)
+            return 0;
+        if (same_format(a, b))
+            return 1;
+        *st = CLIK_ERR_INVALID_ARG;
+        return 0;
+    }
+    size_t span_a, span_b;
+    if (clik__image_layout(a->width, a->height, a->channels, a->type, a->stride, NULL, &span_a) !=
+            CLIK_OK ||
+        clik__image_layout(b->width, b->height, b->channels, b->type, b->stride, NULL, &span_b) !=
+            CLIK_OK)
+        return 0;
+    uintptr_t a0 = (uintptr_t)a->data, b0 = (uintptr_t)b->data;
+    if (a0 + span_a <= b0 || b0 + span_b <= a0)
+        return 0;
+    if (a0 == b0 && a->stride == b->stride && same_format(a, b))
+        return 1;
+    *st = CLIK_ERR_INVALID_ARG; /* partial overlap */
+    return 0;
+}
+
+clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, clik_binding *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->image = *img;
+    b->access = access;
+    b->stride = img->stride;
+    clik_status st = clik__image_layout(img->width, img->height, img->channels, img->type,
+                                        img->stride, &b->row_bytes, &b->span);
+    if (st != CLIK_OK)
+        return st;
+    if (img->buffer) {
+        b->mem = img->buffer->mem;
+        return CLIK_OK;
+    }
+    if (b->span > ctx->dev.max_alloc_size || b->span > (size_t)INT32_MAX)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "an image of %zu bytes is larger than the device path handles", b->span);
+    cl_int err = CL_SUCCESS;
+    if (ctx->dev.type == CLIK_DEVICE_CPU) {
+        cl_mem_flags flags = CL_MEM_USE_HOST_PTR | (access == CLIK_READ    ? CL_MEM_READ_ONLY
+                                                    : access == CLIK_WRITE ? CL_MEM_WRITE_ONLY
+                                                                           : CL_MEM_READ_WRITE);
+        b->mem = ctx->cl->clCreateBuffer(ctx->clctx, flags, b->span, img->data, &err);
+        if (!b->mem || err != CL_SUCCESS) {
+            b->mem = NULL;
+            return clik__fail_cl(ctx, err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
+        }
+        b->owned = 1;
+        b->mapped_host = 1;
+        return CLIK_OK;
+    }
+    st = clik__temp_buffer(ctx, b->span, &b->mem);
+    if (st != CLIK_OK)
+        return st;
+    b->pooled = 1;
+    if (access & CLIK_READ) {
+        err = ctx->cl->clEnqueueWriteBuffer(ctx->queue, b->mem, CL_TRUE, 0, b->span, img->data, 0,
+                                            NULL, NULL);
+        if (err != CL_SUCCESS) {
+            clik__temp_release(ctx, b->mem, b->span);
+            b->mem = NULL;
+            return clik__fail_cl(ctx, err, "upload");
+        }
+    }
+    return CLIK_OK;
+}
+
+clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok)
+{
+    clik_status st = CLIK_OK;
+    if (!b->mem)
+        return st;
+    int host_result = ok && (b->access & CLIK_WRITE) && !b->image.buffer;
+    if (host_result && b->mapped_host) {
+        /* Mapping makes the device's writes visible in the host memory. */
+        cl_int err;
+        void *p = ctx->cl->clEnqueueMapBuffer(ctx->queue, b->mem, CL_TRUE, CL_MAP_READ, 0, b->span,
+                                              0, NULL, NULL, &err);
+        if (!p || err != CL_SUCCESS)
+            st = clik__fail_cl(ctx, err, "clEnqueueMapBuffer");
+        else
+            ctx->cl->clEnqueueUnmapMemObject(ctx->queue, b->mem, p, 0, NULL, NULL);
+    } else if (host_result) {
+        st = transfer(ctx, b->mem, b->stride, b->image.data, b->image.stride, b->row_bytes,
+                      b->image.height, 0);
+    }
+    if (b->owned) {
+        /* A buffer over host memory must not outlive the call. */
+        if (b->mapped_host)
+            ctx->cl->clFinish(ctx->queue);
+        ctx->cl->clReleaseMemObject(b->mem);
+    } else if (b->pooled) {
+        clik__temp_release(ctx, b->mem, b->span);
+    }
+    b->mem = NULL;
+    return st;
+}
+
+/* ---- host views for the CPU path ------------------------------------------- */
+
+clik_status clik__host_view(clik_context *ctx, const clik_image *img, int access, clik_image *view)
+{
+    *view = *img;
+    if (!img->buffer)
+        return CLIK_OK;
+    view->buffer = NULL;
+    if (!ctx->has_device) {
+        view->data = img->buffer->host;
+        return CLIK_OK;
+    }
+    view->data = clik__aligned_alloc(img->buffer->bytes);
+    if (!view->data)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+    if (access & CLIK_READ) {
+        cl_int err = ctx->cl->clEnqueueReadBuffer(ctx->queue, img->buffer->mem, CL_TRUE, 0,
+                                                  img->buffer->bytes, view->data, 0, NULL, NULL);
+        if (err != CL_SUCCESS) {
+            clik__aligned_free(view->data);
+            view->data = NULL;
+            return clik__fail_cl(ctx, err, "download");
+        }
+    }
+    return CLIK_OK;
+}
+
+clik_status clik__host_view_done(clik_context *ctx, const clik_image *img, clik_image *view,
+                                 int access, int ok)
+{
+    clik_status st = CLIK_OK;
+    if (!img->buffer || !ctx->has_device || !view->data)
+        return st;
+    if (ok && (access & CLIK_WRITE)) {
+        cl_int err = ctx->cl->clEnqueueWriteBuffer(ctx->queue, img->buffer->mem, CL_TRUE, 0,
+                                                   img->buffer->bytes, view->data, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            st = clik__fail_cl(ctx, err, "upload");
+    }
+    clik__aligned_free(view->data);
+    view->data = NULL;
+    return st;
+}

@@ -1,0 +1,361 @@
+/* Contexts: settings, device set-up, messages. SPDX-License-Identifier: BSD-2-Clause */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "internal.h"
+
+static _Thread_local char create_message[2048];
+
+void clik_context_options_init(clik_context_options *opt)
+{
+    if (!opt)
+        return;
+    memset(opt, 0, sizeof(*opt));
+    opt->cache = -1;
+    opt->strict = -1;
+    opt->cpu_path = CLIK_CPU_AUTO;
+    opt->local_memory = -1;
+    opt->profiling = -1;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+static void set_message(clik_context *ctx, const char *fmt, va_list ap)
+{
+    char buf[1024];
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    if (ctx) {
+        ctx->message.len = 0;
+        ctx->message.failed = 0;
+        clik__sb_append(&ctx->message, buf, strlen(buf));
+    } else {
+        snprintf(create_message, sizeof(create_message), "%s", buf);
+    }
+}
+
+clik_status clik__fail(clik_context *ctx, clik_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_message(ctx, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+clik_status clik__fail_cl(clik_context *ctx, cl_int err, const char *what)
+{
+    clik_status st = err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
+                         ? CLIK_ERR_NO_MEMORY
+                         : CLIK_ERR_OPENCL;
+    return clik__fail(ctx, st, "%s: %s (%d)", what, clik__cl_error_name(err), (int)err);
+}
+
+void clik__log(clik_context *ctx, clik_log_level level, const char *fmt, ...)
+{
+    if (!ctx || !ctx->log)
+        return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    ctx->log(ctx->log_user, level, buf);
+}
+
+const char *clik_context_message(const clik_context *ctx)
+{
+    if (!ctx)
+        return create_message;
+    return ctx->message.data ? ctx->message.data : "";
+}
+
+/* ---- settings ------------------------------------------------------------- */
+
+/* Parses an on/off value; returns -1 when the text is neither. */
+static int parse_bool(const char *v)
+{
+    static const char *const on[] = {"1", "on", "yes", "true"};
+    static const char *const off[] = {"0", "off", "no", "false"};
+    for (int i = 0; i < 4; i++) {
+        if (strcasecmp(v, on[i]) == 0)
+            return 1;
+        if (strcasecmp(v, off[i]) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+/* An on/off setting: the option if set, else the variable, else def. With
+ * allow_auto, "auto" in the variable gives def. */
+static clik_status resolve_bool(int option, const char *var, int def, int allow_auto, int *out)
+{
+    if (option >= 0) {
+        *out = option != 0;
+        return CLIK_OK;
+    }
+    const char *v = getenv(var);
+    if (!v || !*v || (allow_auto && strcasecmp(v, "auto") == 0)) {
+        *out = def;
+        return CLIK_OK;
+    }
+    int b = parse_bool(v);
+    if (b < 0)
+        return clik__fail(NULL, CLIK_ERR_INVALID_ARG, "%s=%s: expected on or off%s", var, v,
+                          allow_auto ? " or auto" : "");
+    *out = b;
+    return CLIK_OK;
+}
+
+static clik_status resolve_cpu_path(clik_cpu_path option, clik_backend *out)
+{
+    clik_cpu_path path = option;
+    if (path == CLIK_CPU_AUTO) {
+        const char *v = getenv("CLIK_CPU_PATH");
+        if (v && *v && strcasecmp(v, "auto") != 0) {
+            if (strcasecmp(v, "scalar") == 0)
+                path = CLIK_CPU_SCALAR;
+            else if (strcasecmp(v, "neon") == 0)
+                path = CLIK_CPU_NEON;
+            else
+                return clik__fail(NULL, CLIK_ERR_INVALID_ARG,
+                                  "CLIK_CPU_PATH=%s: expected scalar, neon or auto", v);
+        }
+    } else if (path != CLIK_CPU_SCALAR && path != CLIK_CPU_NEON) {
+        return clik__fail(NULL, CLIK_ERR_INVALID_ARG, "unknown cpu_path %d", (int)path);
+    }
+    if (path == CLIK_CPU_NEON && !clik_cpu_have_neon())
+        return clik__fail(NULL, CLIK_ERR_NO_NEON,
+                          "the NEON path was asked for, but this build "
+                          "of clik has no NEON code");
+    if (path == CLIK_CPU_AUTO)
+        path = clik_cpu_have_neon() ? CLIK_CPU_NEON : CLIK_CPU_SCALAR;
+    *out = path == CLIK_CPU_NEON ? CLIK_BACKEND_NEON : CLIK_BACKEND_SCALAR;
+    return CLIK_OK;
+}
+
+static clik_status parse_tuning(clik_context *ctx, const char *text)
+{
+    const char *p = text;
+    while (p && *p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (len > 0) {
+            if (!eq || eq == p || (size_t)(eq - p) >= sizeof(ctx->tuning[0].key) ||
+                len - (size_t)(eq - p) - 1 >= sizeof(ctx->tuning[0].value) ||
+                ctx->ntuning == CLIK_MAX_TUNING)
+                return clik__fail(NULL, CLIK_ERR_INVALID_ARG,
+                                  "tuning '%s': expected key=value pairs separated by commas",
+                                  text);
+            int i = ctx->ntuning++;
+            memcpy(ctx->tuning[i].key, p, (size_t)(eq - p));
+            ctx->tuning[i].key[eq - p] = '\0';
+            memcpy(ctx->tuning[i].value, eq + 1, len - (size_t)(eq - p) - 1);
+            ctx->tuning[i].value[len - (size_t)(eq - p) - 1] = '\0';
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return CLIK_OK;
+}
+
+const char *clik__tune_str(const clik_context *ctx, const char *key, const char *def)
+{
+    for (int i = ctx->ntuning - 1; i >= 0; i--)
+        if (strcmp(ctx->tuning[i].key, key) == 0)
+            return ctx->tuning[i].value;
+    return def;
+}
+
+long clik__tune_int(const clik_context *ctx, const char *key, long def)
+{
+    const char *v = clik__tune_str(ctx, key, NULL);
+    if (!v)
+        return def;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return (*v && *end == '\0' && n > 0) ? n : def;
+}
+
+/* ---- device set-up ------------------------------------------------------- */
+
+static clik_status open_device(clik_context *ctx, const char *spec)
+{
+    clik_device_info *list;
+    cl_platform_id *platforms;
+    cl_device_id *devices;
+    int count, index;
+    clik_status st = clik__devices_query(&list, &platforms, &devices, &count);
+    if (st != CLIK_OK)
+        return clik__fail(NULL, st, "listing OpenCL devices failed");
+    st = clik_device_select(list, count, spec, &index);
+    if (st != CLIK_OK) {
+        const char *why = "";
+        const char *lib = clik_opencl_library(&why);
+        if (st == CLIK_ERR_DEVICE_SPEC)
+            clik__fail(NULL, st,
+                       "device '%s': expected auto, gpu, cpu, none, P:D or a name substring", spec);
+        else if (!lib)
+            clik__fail(NULL, st, "device '%s': no OpenCL library could be loaded (%s)", spec, why);
+        else
+            clik__fail(NULL, st, "device '%s': none of the %d OpenCL device(s) matches", spec,
+                       count);
+    } else if (index >= 0) {
+        ctx->cl = clik__cl();
+        ctx->dev = list[index];
+        ctx->platform = platforms[index];
+        ctx->device = devices[index];
+    }
+    free(list);
+    free(platforms);
+    free(devices);
+    if (st != CLIK_OK || index < 0)
+        return st;
+
+    const clik_cl_api *cl = ctx->cl;
+    cl_int err;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)ctx->platform, 0};
+    ctx->clctx = cl->clCreateContext(props, 1, &ctx->device, NULL, NULL, &err);
+    if (!ctx->clctx || err != CL_SUCCESS) {
+        ctx->clctx = NULL;
+        clik__fail_cl(ctx, err, "clCreateContext");
+        return clik__fail(NULL, CLIK_ERR_OPENCL, "%s on %s", clik_context_message(ctx),
+                          ctx->dev.name);
+    }
+    cl_command_queue_properties qprops = ctx->profiling ? CL_QUEUE_PROFILING_ENABLE : 0;
+    ctx->queue = cl->clCreateCommandQueue(ctx->clctx, ctx->device, qprops, &err);
+    if (!ctx->queue || err != CL_SUCCESS) {
+        ctx->queue = NULL;
+        clik__fail_cl(ctx, err, "clCreateCommandQueue");
+        return clik__fail(NULL, CLIK_ERR_OPENCL, "%s on %s", clik_context_message(ctx),
+                          ctx->dev.name);
+    }
+    ctx->has_device = 1;
+    return CLIK_OK;
+}
+
+static void compose_base_options(clik_context *ctx)
+{
+    const clik_device_info *d = &ctx->dev;
+    int cl12 = d->opencl_c_major > 1 || (d->opencl_c_major == 1 && d->opencl_c_minor >= 2);
+    snprintf(ctx->base_options, sizeof(ctx->base_options),
+             "%s-DCLIK_FP16=%d -DCLIK_LOCAL_MEM=%d -DCLIK_CPU_DEVICE=%d",
+             cl12 ? "-cl-std=CL1.2 " : "", d->fp16, ctx->local_memory, d->type == CLIK_DEVICE_CPU);
+}
+
+clik_status clik_context_create(clik_context **out, const clik_context_options *opt)
+{
+    create_message[0] = '\0';
+    if (!out)
+        return clik__fail(NULL, CLIK_ERR_NULL, "clik_context_create: ctx is NULL");
+    *out = NULL;
+    clik_context_options defaults;
+    if (!opt) {
+        clik_context_options_init(&defaults);
+        opt = &defaults;
+    }
+    clik_context *ctx = calloc(1, sizeof(*ctx));
+    if (!ctx)
+        return clik__fail(NULL, CLIK_ERR_NO_MEMORY, "out of memory");
+    ctx->log = opt->log;
+    ctx->log_user = opt->log_user;
+
+    int cache_on = 1, local_auto = -1;
+    clik_status st = resolve_bool(opt->strict, "CLIK_STRICT", 0, 0, &ctx->strict);
+    if (st == CLIK_OK)
+        st = resolve_bool(opt->cache, "CLIK_CACHE", 1, 0, &cache_on);
+    if (st == CLIK_OK)
+        st = resolve_bool(opt->profiling, "CLIK_PROFILE", 0, 0, &ctx->profiling);
+    if (st == CLIK_OK)
+        st = resolve_bool(opt->local_memory, "CLIK_LOCAL_MEM", -1, 1, &local_auto);
+    if (st == CLIK_OK)
+        st = resolve_cpu_path(opt->cpu_path, &ctx->cpu_backend);
+    const char *tuning = opt->tuning ? opt->tuning : getenv("CLIK_TUNE");
+    if (st == CLIK_OK && tuning)
+        st = parse_tuning(ctx, tuning);
+    const char *kdir = opt->kernel_dir ? opt->kernel_dir : getenv("CLIK_KERNEL_DIR");
+    if (st == CLIK_OK && kdir && *kdir && !(ctx->kernel_dir = clik__strdup(kdir)))
+        st = clik__fail(NULL, CLIK_ERR_NO_MEMORY, "out of memory");
+    if (st == CLIK_OK) {
+        ctx->cache_dir = clik__cache_dir(opt->cache_dir, cache_on);
+        clik_cpu_dsp_init(&ctx->dsp, ctx->cpu_backend == CLIK_BACKEND_NEON);
+        const char *spec = opt->device ? opt->device : getenv("CLIK_DEVICE");
+        st = open_device(ctx, spec && *spec ? spec : "auto");
+    }
+    if (st != CLIK_OK) {
+        char keep[sizeof(create_message)];
+        snprintf(keep, sizeof(keep), "%s", create_message);
+        clik_context_destroy(ctx);
+        snprintf(create_message, sizeof(create_message), "%s", keep);
+        return st;
+    }
+    ctx->local_memory =
+        local_auto >= 0 ? local_auto : (ctx->has_device && ctx->dev.local_mem_dedicated);
+    if (ctx->has_device) {
+        compose_base_options(ctx);
+        clik__log(ctx, CLIK_LOG_INFO, "clik: device %s (%s), cache %s", ctx->dev.name,
+                  ctx->dev.platform_name, ctx->cache_dir ? ctx->cache_dir : "off");
+    }
+    *out = ctx;
+    return CLIK_OK;
+}
+
+void clik_context_destroy(clik_context *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->has_device)
+        ctx->cl->clFinish(ctx->queue);
+    for (int i = 0; i < ctx->nevents; i++)
+        ctx->cl->clReleaseEvent(ctx->events[i]);
+    clik__programs_release(ctx);
+    for (int i = 0; i < CLIK_POOL_SIZE; i++)
+        if (ctx->pool[i].mem)
+            ctx->cl->clReleaseMemObject(ctx->pool[i].mem);
+    if (ctx->queue)
+        ctx->cl->clReleaseCommandQueue(ctx->queue);
+    if (ctx->clctx)
+        ctx->cl->clReleaseContext(ctx->clctx);
+    free(ctx->cache_dir);
+    free(ctx->kernel_dir);
+    clik__sb_free(&ctx->message);
+    free(ctx);
+}
+
+const clik_device_info *clik_context_device(const clik_context *ctx)
+{
+    return ctx && ctx->has_device ? &ctx->dev : NULL;
+}
+
+clik_backend clik_context_last_backend(const clik_context *ctx)
+{
+    return ctx ? ctx->last_backend : CLIK_BACKEND_NONE;
+}
+
+clik_backend clik_context_cpu_backend(const clik_context *ctx)
+{
+    return ctx ? ctx->cpu_backend : CLIK_BACKEND_NONE;
+}
+
+void clik_context_stats_get(const clik_context *ctx, clik_context_stats *stats)
+{
+    if (!stats)
+        return;
+    if (!ctx)
+        memset(stats, 0, sizeof(*stats));
+    else
+        *stats = ctx->stats;
+}
+
+clik_status clik_context_finish(clik_context *ctx)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    if (!ctx->has_device)
+        return CLIK_OK;
+    cl_int err = ctx->cl->clFinish(ctx->queue);
+    return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, "clFinish");
+}

@@ -1,0 +1,246 @@
+/* Internal interfaces of the host library. SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLIK_INTERNAL_H
+#define CLIK_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clik.h"
+#include "cpu.h"
+#include "opencl.h"
+
+#define CLIK_MAX_DIM (1 << 20) /* largest width or height */
+#define CLIK_ALIGN   64        /* alignment of library-allocated host memory */
+
+#if defined(__GNUC__)
+#define CLIK_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define CLIK_PRINTF(f, a)
+#endif
+
+/* ---- small utilities (util.c) ------------------------------------------ */
+
+typedef struct clik_strbuf {
+    char *data;
+    size_t len;
+    size_t cap;
+    int failed; /* an allocation failed; data holds what fitted */
+} clik_strbuf;
+
+void clik__sb_append(clik_strbuf *sb, const char *text, size_t len);
+void clik__sb_printf(clik_strbuf *sb, const char *fmt, ...) CLIK_PRINTF(2, 3);
+void clik__sb_free(clik_strbuf *sb);
+char *clik__strdup(const char *s);
+int clik__strcasestr(const char *haystack, const char *needle);
+/* Reads a whole file; NUL-terminates the result. */
+clik_status clik__read_file(const char *path, char **data, size_t *len);
+
+/* 128-bit non-cryptographic hash as 32 hex digits plus NUL. */
+void clik__hash_hex(const void *data, size_t len, char out[33]);
+
+/* ---- images (image.c, buffer.c) ---------------------------------------- */
+
+clik_status clik__image_layout(int width, int height, int channels, clik_type type, size_t stride,
+                               size_t *row_bytes, size_t *span);
+void *clik__aligned_alloc(size_t bytes);
+void clik__aligned_free(void *p);
+
+struct clik_buffer {
+    clik_context *ctx;
+    cl_mem mem; /* device memory (contexts with a device) */
+    void *host; /* host memory (contexts without a device) */
+    size_t bytes;
+};
+void clik__buffer_free(struct clik_buffer *b);
+
+/* ---- kernel sources (kernel_source.c, generated kernels.c) -------------- */
+
+typedef struct clik_embedded_kernel {
+    const char *name;
+    const char *source;
+    size_t length;
+} clik_embedded_kernel;
+
+extern const clik_embedded_kernel clik__embedded_kernels[];
+extern const size_t clik__embedded_kernel_count;
+
+/* Loads dir/NAME.cl with every `#include "x.h"` line replaced by dir/x.h
+ * (each header once). On failure writes a reason into err. */
+clik_status clik__kernel_source_load(const char *dir, const char *name, clik_strbuf *out, char *err,
+                                     size_t errlen);
+
+/* ---- disk cache (cache.c) ----------------------------------------------- */
+
+/* Returns CLIK_OK with the binary, CLIK_ERR_IO when there is no entry, and
+ * CLIK_ERR_FILE_FORMAT when the entry exists but is corrupt or stale. */
+clik_status clik__cache_load(const char *dir, const char *key, unsigned char **binary,
+                             size_t *length);
+/* Writes an entry through a temporary file and a rename. */
+clik_status clik__cache_store(const char *dir, const char *key, const unsigned char *binary,
+                              size_t length);
+/* Resolves the cache folder: option, $CLIK_CACHE_DIR, $XDG_CACHE_HOME/clik,
+ * $HOME/.cache/clik. NULL when none applies or the cache is off. */
+char *clik__cache_dir(const char *option, int enabled);
+
+/* ---- contexts ------------------------------------------------------------ */
+
+#define CLIK_MAX_KERNELS 8
+#define CLIK_MAX_EVENTS  32
+#define CLIK_POOL_SIZE   6
+#define CLIK_MAX_TUNING  16
+
+typedef struct clik_kernel_entry {
+    char name[64];
+    cl_kernel kernel;
+    size_t max_work_group; /* CL_KERNEL_WORK_GROUP_SIZE */
+} clik_kernel_entry;
+
+typedef struct clik_program_entry {
+    char *name;
+    char *options;
+    cl_program program; /* NULL when the build failed */
+    clik_status status; /* the build's outcome, kept so a broken kernel is built once */
+    char *log;          /* the build log of a failed build */
+    clik_kernel_entry kernels[CLIK_MAX_KERNELS];
+    int nkernels;
+} clik_program_entry;
+
+typedef struct clik_pooled_buffer {
+    cl_mem mem;
+    size_t bytes;
+} clik_pooled_buffer;
+
+struct clik_context {
+    /* settings */
+    int strict;
+    int local_memory;
+    int profiling;
+    clik_backend cpu_backend;
+    char *cache_dir; /* NULL: no disk cache */
+    char *kernel_dir;
+    struct {
+        char key[32];
+        char value[32];
+    } tuning[CLIK_MAX_TUNING];
+    int ntuning;
+    clik_log_fn log;
+    void *log_user;
+
+    /* device; has_device 0 means CPU only */
+    int has_device;
+    clik_device_info dev;
+    const clik_cl_api *cl;
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context clctx;
+    cl_command_queue queue;
+    char base_options[256];
+
+    clik_program_entry *programs;
+    int nprograms;
+    int programs_cap;
+    clik_pooled_buffer pool[CLIK_POOL_SIZE];
+
+    /* events of the running operation, for profiling */
+    cl_event events[CLIK_MAX_EVENTS];
+    int nevents;
+
+    clik_cpu_dsp dsp;
+    clik_backend last_backend;
+    clik_context_stats stats;
+    clik_strbuf message;
+};
+
+/* Records a failure in ctx's message and returns status. ctx may be NULL. */
+clik_status clik__fail(clik_context *ctx, clik_status status, const char *fmt, ...)
+    CLIK_PRINTF(3, 4);
+/* The same for an OpenCL error code: "what: CL_OUT_OF_RESOURCES (-5)". */
+clik_status clik__fail_cl(clik_context *ctx, cl_int err, const char *what);
+void clik__log(clik_context *ctx, clik_log_level level, const char *fmt, ...) CLIK_PRINTF(3, 4);
+
+/* Integer tuning value: the $CLIK_TUNE / option override of key, else def. */
+long clik__tune_int(const clik_context *ctx, const char *key, long def);
+/* String tuning value, else def. */
+const char *clik__tune_str(const clik_context *ctx, const char *key, const char *def);
+
+/* ---- devices (device.c) -------------------------------------------------- */
+
+/* Like clik_devices_list(), also returning the OpenCL handles. */
+clik_status clik__devices_query(clik_device_info **list, cl_platform_id **platforms,
+                                cl_device_id **devices, int *count);
+
+/* ---- programs (program.c) ------------------------------------------------ */
+
+/* The kernel `kernel` of program `program` (kernels/PROGRAM.cl) built with
+ * the device's base options plus `options`; built or loaded once. */
+clik_status clik__kernel(clik_context *ctx, const char *program, const char *options,
+                         const char *kernel, clik_kernel_entry **out);
+void clik__programs_release(clik_context *ctx);
+
+/* ---- launching (launch.c) ------------------------------------------------ */
+
+/* Sets kernel argument idx; on failure records it and returns the status. */
+clik_status clik__arg(clik_context *ctx, clik_kernel_entry *k, unsigned idx, size_t size,
+                      const void *value);
+#define CLIK_ARG(ctx, k, idx, value) clik__arg((ctx), (k), (idx), sizeof(value), &(value))
+
+/* Enqueues k over `items` work-items per dimension with work-groups of at
+ * most `local` (shrunk to the device's and kernel's limits); the global size
+ * is rounded up to whole work-groups, so kernels bound-check. */
+clik_status clik__launch(clik_context *ctx, clik_kernel_entry *k, unsigned dims,
+                         const size_t *items, const size_t *local);
+/* Like clik__launch with an exact local size; fails if the device refuses it. */
+clik_status clik__launch_exact(clik_context *ctx, clik_kernel_entry *k, unsigned dims,
+                               const size_t *global, const size_t *local);
+/* Adds the event of an enqueued command to the operation's profile. */
+void clik__track_event(clik_context *ctx, cl_event ev);
+
+/* ---- binding images to kernels (buffer.c) -------------------------------- */
+
+enum { CLIK_READ = 1, CLIK_WRITE = 2 };
+
+typedef struct clik_binding {
+    cl_mem mem;
+    size_t stride; /* bytes between rows in mem */
+    size_t span;   /* bytes the image covers */
+    size_t row_bytes;
+    int access;
+    int owned;       /* mem was made for this binding */
+    int pooled;      /* mem goes back to the pool */
+    int mapped_host; /* mem uses the host image's memory */
+    clik_image image;
+} clik_binding;
+
+/* Makes an image usable by a kernel: device images as they are; host images
+ * through their own memory on CPU devices, else through a device copy. */
+clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, clik_binding *b);
+/* Brings results back to host images (if ok) and releases the binding. */
+clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok);
+/* A device buffer of `bytes` from the pool, or new. */
+clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem);
+void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes);
+
+/* Host views of images for the CPU path: device images are downloaded. */
+clik_status clik__host_view(clik_context *ctx, const clik_image *img, int access, clik_image *view);
+/* Uploads a written view of a device image and frees the view. */
+clik_status clik__host_view_done(clik_context *ctx, const clik_image *img, clik_image *view,
+                                 int access, int ok);
+
+/* 1 if a and b are the same pixels (in-place operation), 0 if disjoint;
+ * CLIK_ERR_INVALID_ARG is returned through *st for a partial overlap. */
+int clik__same_image(const clik_image *a, const clik_image *b, clik_status *st);
+/* Checks an image argument of an operation and that a device image belongs
+ * to ctx. */
+clik_status clik__check_image(clik_context *ctx, const clik_image *img, const char *what);
+
+/* ---- running operations (dispatch.c) ------------------------------------- */
+
+typedef clik_status (*clik_op_fn)(clik_context *ctx, void *args);
+
+/* Runs an operation on the device (opencl may be NULL for CPU-only ops),
+ * falling back to cpu as the policy allows, and records where it ran. */
+clik_status clik__run(clik_context *ctx, const char *op, clik_op_fn opencl, clik_op_fn cpu,
+                      void *args);
+
+#endif

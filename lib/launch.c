@@ -1,0 +1,101 @@
+/*
+ * Kernel launches under the portable work-group rules: the local size fits
+ * the device's total and per-dimension limits and the kernel's own limit;
+ * the global size is rounded up to whole work-groups (no non-uniform
+ * work-groups), so every kernel checks its bounds.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <string.h>
+
+#include "internal.h"
+
+clik_status clik__arg(clik_context *ctx, clik_kernel_entry *k, unsigned idx, size_t size,
+                      const void *value)
+{
+    cl_int err = ctx->cl->clSetKernelArg(k->kernel, idx, size, value);
+    if (err != CL_SUCCESS) {
+        clik__fail_cl(ctx, err, "clSetKernelArg");
+        return clik__fail(ctx, CLIK_ERR_OPENCL, "%s: argument %u: %s", k->name, idx,
+                          clik__cl_error_name(err));
+    }
+    return CLIK_OK;
+}
+
+void clik__track_event(clik_context *ctx, cl_event ev)
+{
+    if (!ev)
+        return;
+    if (ctx->nevents == CLIK_MAX_EVENTS) {
+        /* Keep the sum exact: fold the oldest events into a wait now. */
+        ctx->cl->clWaitForEvents((cl_uint)ctx->nevents, ctx->events);
+        for (int i = 0; i < ctx->nevents; i++) {
+            cl_ulong t0 = 0, t1 = 0;
+            if (ctx->cl->clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_START,
+                                                 sizeof(t0), &t0, NULL) == CL_SUCCESS &&
+                ctx->cl->clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_END,
+                                                 sizeof(t1), &t1, NULL) == CL_SUCCESS &&
+                t1 > t0)
+                ctx->stats.last_kernel_ms += (double)(t1 - t0) * 1e-6;
+            ctx->cl->clReleaseEvent(ctx->events[i]);
+        }
+        ctx->nevents = 0;
+    }
+    ctx->events[ctx->nevents++] = ev;
+}
+
+static void fit_local(const clik_context *ctx, const clik_kernel_entry *k, unsigned dims,
+                      size_t *local)
+{
+    size_t limit = k->max_work_group;
+    for (unsigned d = 0; d < dims; d++) {
+        if (local[d] == 0)
+            local[d] = 1;
+        if (local[d] > ctx->dev.max_work_item_sizes[d])
+            local[d] = ctx->dev.max_work_item_sizes[d];
+    }
+    for (;;) {
+        size_t total = 1;
+        unsigned largest = 0;
+        for (unsigned d = 0; d < dims; d++) {
+            total *= local[d];
+            if (local[d] > local[largest])
+                largest = d;
+        }
+        if (total <= limit || local[largest] == 1)
+            break;
+        local[largest] = (local[largest] + 1) / 2;
+    }
+}
+
+clik_status clik__launch_exact(clik_context *ctx, clik_kernel_entry *k, unsigned dims,
+                               const size_t *global, const size_t *local)
+{
+    cl_event ev = NULL;
+    cl_int err = ctx->cl->clEnqueueNDRangeKernel(ctx->queue, k->kernel, dims, NULL, global, local,
+                                                 0, NULL, ctx->profiling ? &ev : NULL);
+    if (err != CL_SUCCESS) {
+        clik__fail_cl(ctx, err, "clEnqueueNDRangeKernel");
+        return clik__fail(ctx, err == CL_OUT_OF_HOST_MEMORY ? CLIK_ERR_NO_MEMORY : CLIK_ERR_OPENCL,
+                          "%s: launch failed: %s (%d)", k->name, clik__cl_error_name(err),
+                          (int)err);
+    }
+    clik__track_event(ctx, ev);
+    return CLIK_OK;
+}
+
+clik_status clik__launch(clik_context *ctx, clik_kernel_entry *k, unsigned dims,
+                         const size_t *items, const size_t *local_wanted)
+{
+    size_t local[3], global[3];
+    for (unsigned d = 0; d < dims; d++) {
+        if (items[d] == 0)
+            return CLIK_OK;
+        local[d] = local_wanted[d];
+    }
+    fit_local(ctx, k, dims, local);
+    for (unsigned d = 0; d < dims; d++) {
+        size_t groups = (items[d] + local[d] - 1) / local[d];
+        global[d] = groups * local[d];
+    }
+    return clik__launch_exact(ctx, k, dims, global, local);
+}

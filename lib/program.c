@@ -1,0 +1,276 @@
+/*
+ * Programs: built once per (program, options) in a context, loaded from or
+ * stored to the disk cache, with failures remembered so that a broken
+ * kernel is not rebuilt on every call.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static clik_program_entry *find_program(clik_context *ctx, const char *name, const char *options)
+{
+    for (int i = 0; i < ctx->nprograms; i++) {
+        clik_program_entry *e = &ctx->programs[i];
+        if (strcmp(e->name, name) == 0 && strcmp(e->options, options) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static clik_program_entry *add_program(clik_context *ctx, const char *name, const char *options)
+{
+    if (ctx->nprograms == ctx->programs_cap) {
+        int cap = ctx->programs_cap ? ctx->programs_cap * 2 : 8;
+        clik_program_entry *grown = realloc(ctx->programs, (size_t)cap * sizeof(*grown));
+        if (!grown)
+            return NULL;
+        ctx->programs = grown;
+        ctx->programs_cap = cap;
+    }
+    clik_program_entry *e = &ctx->programs[ctx->nprograms];
+    memset(e, 0, sizeof(*e));
+    e->name = clik__strdup(name);
+    e->options = clik__strdup(options);
+    if (!e->name || !e->options) {
+        free(e->name);
+        free(e->options);
+        return NULL;
+    }
+    ctx->nprograms++;
+    return e;
+}
+
+void clik__programs_release(clik_context *ctx)
+{
+    for (int i = 0; i < ctx->nprograms; i++) {
+        clik_program_entry *e = &ctx->programs[i];
+        for (int k = 0; k < e->nkernels; k++)
+            ctx->cl->clReleaseKernel(e->kernels[k].kernel);
+        if (e->program)
+            ctx->cl->clReleaseProgram(e->program);
+        free(e->name);
+        free(e->options);
+        free(e->log);
+    }
+    free(ctx->programs);
+    ctx->programs = NULL;
+    ctx->nprograms = ctx->programs_cap = 0;
+}
+
+/* The program's source: from CLIK_KERNEL_DIR, else the embedded copy. */
+static clik_status program_source(clik_context *ctx, const char *name, clik_strbuf *src)
+{
+    if (ctx->kernel_dir) {
+        char err[512];
+        clik_status st = clik__kernel_source_load(ctx->kernel_dir, name, src, err, sizeof(err));
+        if (st != CLIK_OK)
+            return clik__fail(ctx, st, "kernel source (CLIK_KERNEL_DIR=%s): %s", ctx->kernel_dir,
+                              err);
+        return CLIK_OK;
+    }
+    for (size_t i = 0; i < clik__embedded_kernel_count; i++)
+        if (strcmp(clik__embedded_kernels[i].name, name) == 0) {
+            clik__sb_append(src, clik__embedded_kernels[i].source,
+                            clik__embedded_kernels[i].length);
+            return src->failed ? CLIK_ERR_NO_MEMORY : CLIK_OK;
+        }
+    return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "no kernel program named %s", name);
+}
+
+static char *build_log(clik_context *ctx, cl_program program)
+{
+    size_t size = 0;
+    if (ctx->cl->clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL,
+                                       &size) != CL_SUCCESS ||
+        size == 0)
+        return clik__strdup("(no build log)");
+    char *log = malloc(size + 1);
+    if (!log)
+        return NULL;
+    if (ctx->cl->clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, size, log,
+                                       NULL) != CL_SUCCESS)
+        log[0] = '\0';
+    log[size] = '\0';
+    return log;
+}
+
+/* Sets ctx's message to the failure of e, build log included. */
+static clik_status report_build_failure(clik_context *ctx, const clik_program_entry *e)
+{
+    clik_strbuf *m = &ctx->message;
+    m->len = 0;
+    m->failed = 0;
+    clik__sb_printf(m,
+                    "kernel program '%s' failed to build on %s with options \"%s\"; build log:\n",
+                    e->name, ctx->dev.name, e->options);
+    const char *log = e->log ? e->log : "(none)";
+    clik__sb_append(m, log, strlen(log));
+    return CLIK_ERR_BUILD;
+}
+
+static cl_program from_binary(clik_context *ctx, const unsigned char *bin, size_t len,
+                              const char *options)
+{
+    cl_int err, bin_status;
+    cl_program p = ctx->cl->clCreateProgramWithBinary(ctx->clctx, 1, &ctx->device, &len, &bin,
+                                                      &bin_status, &err);
+    if (!p || err != CL_SUCCESS || bin_status != CL_SUCCESS) {
+        if (p)
+            ctx->cl->clReleaseProgram(p);
+        return NULL;
+    }
+    if (ctx->cl->clBuildProgram(p, 1, &ctx->device, options, NULL, NULL) != CL_SUCCESS) {
+        ctx->cl->clReleaseProgram(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void store_binary(clik_context *ctx, cl_program p, const char *key)
+{
+    size_t size = 0;
+    if (ctx->cl->clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL) !=
+            CL_SUCCESS ||
+        size == 0)
+        return;
+    unsigned char *bin = malloc(size);
+    if (!bin)
+        return;
+    unsigned char *bins[1] = {bin};
+    if (ctx->cl->clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bins), bins, NULL) == CL_SUCCESS) {
+        if (clik__cache_store(ctx->cache_dir, key, bin, size) == CLIK_OK)
+            ctx->stats.cache_written++;
+        else
+            clik__log(ctx, CLIK_LOG_WARNING, "clik: cannot write the kernel cache in %s",
+                      ctx->cache_dir);
+    }
+    free(bin);
+}
+
+static clik_status build_program(clik_context *ctx, clik_program_entry *e)
+{
+    clik_strbuf src = {0};
+    clik_status st = program_source(ctx, e->name, &src);
+    if (st != CLIK_OK) {
+        clik__sb_free(&src);
+        return st;
+    }
+    char source_hash[33];
+    clik__hash_hex(src.data, src.len, source_hash);
+    clik_strbuf key = {0};
+    clik__sb_printf(&key,
+                    "clik %s\nprogram %s\nsource %s\noptions %s\nplatform %s | %s\n"
+                    "device %s | %s\ndriver %s\n",
+                    clik_version(), e->name, source_hash, e->options, ctx->dev.platform_name,
+                    ctx->dev.platform_version, ctx->dev.name, ctx->dev.vendor,
+                    ctx->dev.driver_version);
+    if (key.failed) {
+        clik__sb_free(&src);
+        clik__sb_free(&key);
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+    }
+
+    if (ctx->cache_dir) {
+        unsigned char *bin;
+        size_t len;
+        clik_status cst = clik__cache_load(ctx->cache_dir, key.data, &bin, &len);
+        if (cst == CLIK_OK) {
+            e->program = from_binary(ctx, bin, len, e->options);
+            free(bin);
+            if (!e->program)
+                cst = CLIK_ERR_FILE_FORMAT;
+        }
+        if (cst == CLIK_OK) {
+            ctx->stats.programs_from_disk++;
+            clik__log(ctx, CLIK_LOG_DEBUG, "clik: %s loaded from the cache", e->name);
+        } else if (cst == CLIK_ERR_FILE_FORMAT) {
+            ctx->stats.cache_rejected++;
+            clik__log(ctx, CLIK_LOG_WARNING, "clik: cache entry for %s rejected; rebuilding",
+                      e->name);
+        }
+    }
+
+    if (!e->program) {
+        cl_int err;
+        const char *text = src.data;
+        e->program = ctx->cl->clCreateProgramWithSource(ctx->clctx, 1, &text, &src.len, &err);
+        if (!e->program || err != CL_SUCCESS) {
+            e->program = NULL;
+            st = clik__fail_cl(ctx, err, "clCreateProgramWithSource");
+        } else {
+            err = ctx->cl->clBuildProgram(e->program, 1, &ctx->device, e->options, NULL, NULL);
+            if (err != CL_SUCCESS) {
+                e->log = build_log(ctx, e->program);
+                ctx->cl->clReleaseProgram(e->program);
+                e->program = NULL;
+                st = CLIK_ERR_BUILD;
+            } else {
+                ctx->stats.programs_built++;
+                clik__log(ctx, CLIK_LOG_DEBUG, "clik: %s built from source", e->name);
+                if (ctx->cache_dir)
+                    store_binary(ctx, e->program, key.data);
+            }
+        }
+    }
+    clik__sb_free(&src);
+    clik__sb_free(&key);
+    return st;
+}
+
+static clik_status get_kernel(clik_context *ctx, clik_program_entry *e, const char *name,
+                              clik_kernel_entry **out)
+{
+    for (int i = 0; i < e->nkernels; i++)
+        if (strcmp(e->kernels[i].name, name) == 0) {
+            *out = &e->kernels[i];
+            return CLIK_OK;
+        }
+    if (e->nkernels == CLIK_MAX_KERNELS || strlen(name) >= sizeof(e->kernels[0].name))
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "kernel %s: too many kernels in %s", name,
+                          e->name);
+    cl_int err;
+    cl_kernel k = ctx->cl->clCreateKernel(e->program, name, &err);
+    if (!k || err != CL_SUCCESS)
+        return clik__fail_cl(ctx, err, name);
+    clik_kernel_entry *ke = &e->kernels[e->nkernels++];
+    snprintf(ke->name, sizeof(ke->name), "%s", name);
+    ke->kernel = k;
+    size_t wg = 0;
+    if (ctx->cl->clGetKernelWorkGroupInfo(k, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg),
+                                          &wg, NULL) != CL_SUCCESS ||
+        wg == 0)
+        wg = ctx->dev.max_work_group_size;
+    ke->max_work_group = wg < ctx->dev.max_work_group_size ? wg : ctx->dev.max_work_group_size;
+    *out = ke;
+    return CLIK_OK;
+}
+
+clik_status clik__kernel(clik_context *ctx, const char *program, const char *options,
+                         const char *kernel, clik_kernel_entry **out)
+{
+    if (!ctx->has_device)
+        return clik__fail(ctx, CLIK_ERR_NO_DEVICE, "no OpenCL device");
+    char full[1024];
+    int n = snprintf(full, sizeof(full), "%s %s", ctx->base_options, options ? options : "");
+    if (n < 0 || (size_t)n >= sizeof(full))
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "build options too long");
+    clik_program_entry *e = find_program(ctx, program, full);
+    if (e) {
+        if (e->status != CLIK_OK)
+            return e->status == CLIK_ERR_BUILD ? report_build_failure(ctx, e) : e->status;
+        ctx->stats.programs_reused++;
+    } else {
+        e = add_program(ctx, program, full);
+        if (!e)
+            return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+        e->status = build_program(ctx, e);
+        if (e->status == CLIK_ERR_BUILD)
+            return report_build_failure(ctx, e);
+        if (e->status != CLIK_OK)
+            return e->status;
+    }
+    return get_kernel(ctx, e, kernel, out);
+}
