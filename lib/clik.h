@@ -176,6 +176,9 @@ typedef enum clik_cpu_path {
     CLIK_CPU_NEON,
 } clik_cpu_path;
 
+/* 1 when this build has the CPU path (CLIK_CPU_AUTO: always 1). */
+CLIK_API int clik_cpu_path_available(clik_cpu_path path);
+
 typedef enum clik_backend {
     CLIK_BACKEND_NONE = 0, /* no operation has run yet */
     CLIK_BACKEND_OPENCL,

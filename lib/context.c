@@ -110,6 +110,12 @@ static clik_status resolve_bool(int option, const char *var, int def, int allow_
     return CLIK_OK;
 }
 
+int clik_cpu_path_available(clik_cpu_path path)
+{
+    return path == CLIK_CPU_NEON ? clik_cpu_have_neon()
+                                 : path == CLIK_CPU_SCALAR || path == CLIK_CPU_AUTO;
+}
+
 static clik_status resolve_cpu_path(clik_cpu_path option, clik_backend *out)
 {
     clik_cpu_path path = option;

@@ -163,9 +163,10 @@ static clik_status build_program(clik_context *ctx, clik_program_entry *e)
     clik_strbuf key = {0};
     clik__sb_printf(&key,
                     "clik %s\nprogram %s\nsource %s\noptions %s\nplatform %s | %s\n"
-                    "device %s | %s\ndriver %s\n",
+                    "device %s | %s | wg %zu | local %llu\ndriver %s\n",
                     clik_version(), e->name, source_hash, e->options, ctx->dev.platform_name,
                     ctx->dev.platform_version, ctx->dev.name, ctx->dev.vendor,
+                    ctx->dev.max_work_group_size, (unsigned long long)ctx->dev.local_mem_size,
                     ctx->dev.driver_version);
     if (key.failed) {
         clik__sb_free(&src);

@@ -1,0 +1,47 @@
+/*
+ * Conformance cases: every operation, run on a backend and on the scalar
+ * oracle with the same synthetic input, compared under the operation's
+ * tolerance class. Shared by `clik conformance` and the Check suites.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef CLIK_CASES_H
+#define CLIK_CASES_H
+
+#include "clik.h"
+#include "compare.h"
+#include "patterns.h"
+
+typedef struct clik_case {
+    const char *family; /* kernels/FAMILY.cl */
+    const char *op;
+    clik_tolerance tol;
+    unsigned channels; /* bit mask of supported channel counts: 1, 2, 4 */
+    clik_type type;    /* input element type */
+    /* Runs the operation on ctx; allocates *out as a host image. */
+    clik_status (*run)(clik_context *ctx, const clik_image *in, clik_image *out);
+} clik_case;
+
+extern const clik_case clik_cases[];
+extern const int clik_case_count;
+
+/* The sizes of SPEC section 4, none a multiple of a vector width. */
+extern const int clik_test_sizes[][2];
+extern const int clik_test_size_count;
+
+typedef struct clik_case_result {
+    clik_status status; /* of the backend's run */
+    clik_status oracle_status;
+    clik_backend backend; /* where the backend's run went */
+    clik_compare cmp;
+    char message[512]; /* the context's message on failure */
+} clik_case_result;
+
+/* Runs case c for one input on ctx and on oracle, and compares. */
+void clik_case_check(const clik_case *c, clik_context *ctx, clik_context *oracle, int width,
+                     int height, int channels, clik_pattern pattern, uint64_t seed,
+                     clik_case_result *r);
+
+/* 1 when r passed: both runs succeeded and the comparison holds. */
+int clik_case_passed(const clik_case_result *r);
+
+#endif

@@ -1,0 +1,110 @@
+/* Comparison by tolerance class (SPEC section 4). SPDX-License-Identifier: BSD-2-Clause */
+#include "compare.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *clik_tolerance_name(clik_tolerance t)
+{
+    switch (t) {
+    case CLIK_TOL_EXACT: return "EXACT";
+    case CLIK_TOL_U8_FLOAT: return "U8-FLOAT";
+    case CLIK_TOL_F32: return "F32";
+    case CLIK_TOL_FLOW: return "FLOW";
+    }
+    return "unknown";
+}
+
+static double element(const clik_image *img, int x, int y, int c)
+{
+    const char *row = (const char *)img->data + (size_t)y * img->stride;
+    size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
+    switch (img->type) {
+    case CLIK_U8: return ((const uint8_t *)row)[i];
+    case CLIK_S16: return ((const int16_t *)row)[i];
+    case CLIK_U16:
+    case CLIK_F16: return ((const uint16_t *)row)[i];
+    case CLIK_S32: return ((const int32_t *)row)[i];
+    case CLIK_U32: return ((const uint32_t *)row)[i];
+    case CLIK_U64: return (double)((const uint64_t *)row)[i];
+    case CLIK_F32: return ((const float *)row)[i];
+    case CLIK_F64: return ((const double *)row)[i];
+    }
+    return 0.0;
+}
+
+static int bits_equal(const clik_image *a, const clik_image *b, int x, int y, int c)
+{
+    size_t es = clik_type_size(a->type);
+    size_t off = ((size_t)x * (size_t)a->channels + (size_t)c) * es;
+    return memcmp((const char *)a->data + (size_t)y * a->stride + off,
+                  (const char *)b->data + (size_t)y * b->stride + off, es) == 0;
+}
+
+static void compare_flow(const clik_image *got, const clik_image *want, clik_compare *r)
+{
+    double sum = 0.0;
+    for (int y = 0; y < got->height; y++)
+        for (int x = 0; x < got->width; x++) {
+            double du = element(got, x, y, 0) - element(want, x, y, 0);
+            double dv = element(got, x, y, 1) - element(want, x, y, 1);
+            double e = sqrt(du * du + dv * dv);
+            sum += isnan(e) ? 1e9 : e;
+        }
+    r->mean_epe = sum / ((double)got->width * got->height);
+    r->pass = r->mean_epe <= 0.01;
+    snprintf(r->detail, sizeof(r->detail), "mean EPE %.5f px (limit 0.01), max |diff| %.4g",
+             r->mean_epe, r->max_abs);
+}
+
+void clik_compare_images(const clik_image *got, const clik_image *want, clik_tolerance tol,
+                         clik_compare *r)
+{
+    memset(r, 0, sizeof(*r));
+    if (got->width != want->width || got->height != want->height ||
+        got->channels != want->channels || got->type != want->type) {
+        snprintf(r->detail, sizeof(r->detail), "shape %dx%dx%d %s, expected %dx%dx%d %s",
+                 got->width, got->height, got->channels, clik_type_name(got->type), want->width,
+                 want->height, want->channels, clik_type_name(want->type));
+        return;
+    }
+    size_t over_limit = 0;
+    for (int y = 0; y < got->height; y++)
+        for (int x = 0; x < got->width; x++)
+            for (int c = 0; c < got->channels; c++) {
+                r->count++;
+                if (bits_equal(got, want, x, y, c))
+                    continue;
+                r->mismatches++;
+                double a = element(got, x, y, c), b = element(want, x, y, c);
+                double d = fabs(a - b);
+                if (isnan(a) != isnan(b))
+                    d = INFINITY;
+                else if (isnan(a))
+                    d = 0.0;
+                if (d > r->max_abs || r->mismatches == 1) {
+                    r->max_abs = d;
+                    r->worst_x = x;
+                    r->worst_y = y;
+                    r->worst_c = c;
+                }
+                if (tol == CLIK_TOL_F32 && d > 1e-4 * fmax(1.0, fabs(b)))
+                    over_limit++;
+            }
+    switch (tol) {
+    case CLIK_TOL_EXACT: r->pass = r->mismatches == 0; break;
+    case CLIK_TOL_U8_FLOAT:
+        r->pass = r->max_abs <= 1.0 && (double)r->mismatches <= 0.001 * (double)r->count;
+        break;
+    case CLIK_TOL_F32: r->pass = over_limit == 0; break;
+    case CLIK_TOL_FLOW: compare_flow(got, want, r); return;
+    }
+    if (r->mismatches == 0)
+        snprintf(r->detail, sizeof(r->detail), "identical (%zu elements)", r->count);
+    else
+        snprintf(r->detail, sizeof(r->detail),
+                 "%zu of %zu elements differ, max |diff| %.6g at (%d,%d) channel %d", r->mismatches,
+                 r->count, r->max_abs, r->worst_x, r->worst_y, r->worst_c);
+}

@@ -1,0 +1,34 @@
+/* Comparison of a backend's output with the oracle's, by tolerance class. SPDX-License-Identifier:
+ * BSD-2-Clause */
+#ifndef CLIK_COMPARE_H
+#define CLIK_COMPARE_H
+
+#include <stddef.h>
+
+#include "clik.h"
+
+typedef enum clik_tolerance {
+    CLIK_TOL_EXACT,    /* bit-identical */
+    CLIK_TOL_U8_FLOAT, /* max |diff| <= 1 and >= 99.9 % identical */
+    CLIK_TOL_F32,      /* |a - b| <= 1e-4 * max(1, |b|) per element */
+    CLIK_TOL_FLOW,     /* mean end-point difference of 2-channel flows <= 0.01 */
+} clik_tolerance;
+
+typedef struct clik_compare {
+    int pass;
+    size_t count;      /* elements compared */
+    size_t mismatches; /* elements not bit-identical */
+    double max_abs;    /* largest |got - want| */
+    double mean_epe;   /* FLOW only */
+    int worst_x, worst_y, worst_c;
+    char detail[192]; /* one line for reports */
+} clik_compare;
+
+const char *clik_tolerance_name(clik_tolerance t);
+
+/* Compares two host images of the same size and format over their pixels
+ * only (row padding is ignored). */
+void clik_compare_images(const clik_image *got, const clik_image *want, clik_tolerance tol,
+                         clik_compare *out);
+
+#endif

@@ -1,0 +1,153 @@
+/* Backend iteration for the Check suites. SPDX-License-Identifier: BSD-2-Clause */
+#define _XOPEN_SOURCE 700
+#include "harness.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cases.h"
+
+clik_context *h_ctx;
+clik_context *h_oracle;
+char h_backend[512];
+clik_backend h_expected;
+int h_small;
+
+int h_size_count(void)
+{
+    int n = 0;
+    while (n < clik_test_size_count &&
+           (!h_small || (clik_test_sizes[n][0] <= 128 && clik_test_sizes[n][1] <= 64)))
+        n++;
+    return n;
+}
+
+static int run_suite(Suite *(*make)(void))
+{
+    SRunner *sr = srunner_create(make());
+    const char *fork = getenv("CK_FORK");
+    if (!fork || strcmp(fork, "yes") != 0)
+        srunner_set_fork_status(sr, CK_NOFORK); /* OpenCL runtimes do not survive fork() */
+    printf("== backend: %s ==\n", h_backend);
+    fflush(stdout);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed;
+}
+
+static int run_backend(Suite *(*make)(void), clik_context_options *opt)
+{
+    clik_context_options ref;
+    clik_context_options_init(&ref);
+    ref.device = "none";
+    ref.cpu_path = CLIK_CPU_SCALAR;
+    clik_status st = clik_context_create(&h_oracle, &ref);
+    if (st != CLIK_OK) {
+        printf("FAIL %s: oracle context: %s\n", h_backend, clik_context_message(NULL));
+        return 1;
+    }
+    st = clik_context_create(&h_ctx, opt);
+    if (st != CLIK_OK) {
+        printf("FAIL %s: context: %s: %s\n", h_backend, clik_status_str(st),
+               clik_context_message(NULL));
+        clik_context_destroy(h_oracle);
+        return 1;
+    }
+    int failed = run_suite(make);
+    clik_context_destroy(h_ctx);
+    clik_context_destroy(h_oracle);
+    h_ctx = h_oracle = NULL;
+    return failed;
+}
+
+static int run_opencl(Suite *(*make)(void), const char *const *tunings)
+{
+    clik_device_info *list;
+    int count;
+    if (clik_devices_list(&list, &count) != CLIK_OK || count == 0) {
+        const char *why = "";
+        const char *lib = clik_opencl_library(&why);
+        printf("SKIP: no OpenCL device (%s%s)\n", lib ? "library " : "", lib ? lib : why);
+        return 77;
+    }
+    static const char *const no_tuning[] = {"", NULL};
+    if (!tunings)
+        tunings = no_tuning;
+    int failed = 0;
+    for (int i = 0; i < count; i++)
+        for (int t = 0; tunings[t]; t++) {
+            char spec[32];
+            snprintf(spec, sizeof(spec), "%d:%d", list[i].platform_index, list[i].device_index);
+            snprintf(h_backend, sizeof(h_backend), "opencl %s %s (%s)%s%s", spec, list[i].name,
+                     list[i].platform_name, *tunings[t] ? " tuning " : "", tunings[t]);
+            clik_context_options opt;
+            clik_context_options_init(&opt);
+            opt.device = spec;
+            opt.strict = 1;
+            opt.tuning = tunings[t];
+            h_expected = CLIK_BACKEND_OPENCL;
+            failed += run_backend(make, &opt);
+        }
+    clik_devices_free(list);
+    return failed ? 1 : 0;
+}
+
+int harness_main(Suite *(*make)(void), const char *const *tunings)
+{
+    const char *small = getenv("CLIK_TEST_SMALL");
+    h_small = small && strcmp(small, "1") == 0;
+    const char *backend = getenv("CLIK_TEST_BACKEND");
+    if (!backend || !*backend)
+        backend = "none";
+    if (strcmp(backend, "opencl") == 0)
+        return run_opencl(make, tunings);
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = "none";
+    if (strcmp(backend, "scalar") == 0) {
+        opt.cpu_path = CLIK_CPU_SCALAR;
+        h_expected = CLIK_BACKEND_SCALAR;
+    } else if (strcmp(backend, "neon") == 0) {
+        if (!clik_cpu_path_available(CLIK_CPU_NEON)) {
+            printf("SKIP: this build has no NEON path\n");
+            return 77;
+        }
+        opt.cpu_path = CLIK_CPU_NEON;
+        h_expected = CLIK_BACKEND_NEON;
+    } else if (strcmp(backend, "none") == 0) {
+        snprintf(h_backend, sizeof(h_backend), "none");
+        return run_suite(make) ? 1 : 0;
+    } else {
+        printf("CLIK_TEST_BACKEND=%s: expected opencl, scalar, neon or none\n", backend);
+        return 2;
+    }
+    snprintf(h_backend, sizeof(h_backend), "%s", backend);
+    return run_backend(make, &opt) ? 1 : 0;
+}
+
+char *h_tempdir(void)
+{
+    const char *base = getenv("TMPDIR");
+    char templ[512];
+    snprintf(templ, sizeof(templ), "%s/clik-test-XXXXXX", base && *base ? base : "/tmp");
+    char *dir = mkdtemp(templ);
+    return dir ? strdup(dir) : NULL;
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+void h_rmtree(const char *path)
+{
+    if (path)
+        nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}

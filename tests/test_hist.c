@@ -1,0 +1,323 @@
+/* Histogram family on every backend against the scalar oracle. SPDX-License-Identifier:
+ * BSD-2-Clause */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases.h"
+#include "harness.h"
+
+static const clik_case *hist_case(int n)
+{
+    int seen = 0;
+    for (int i = 0; i < clik_case_count; i++)
+        if (strcmp(clik_cases[i].family, "hist") == 0 && seen++ == n)
+            return &clik_cases[i];
+    return NULL;
+}
+
+static int hist_case_count(void)
+{
+    int n = 0;
+    while (hist_case(n))
+        n++;
+    return n;
+}
+
+/* Every hist-family case at every size, pattern and channel count. */
+START_TEST(matches_oracle)
+{
+    const clik_case *c = hist_case(_i);
+    ck_assert_ptr_nonnull(c);
+    for (int s = 0; s < h_size_count(); s++)
+        for (int ch = 1; ch <= 4; ch *= 2)
+            for (int p = 0; p < CLIK_PATTERN_COUNT; p++) {
+                const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
+                clik_case_result r;
+                clik_case_check(c, h_ctx, h_oracle, w, h, ch, (clik_pattern)p, 1000u + s, &r);
+                ck_assert_msg(r.status == CLIK_OK, "%s %dx%dx%d %s on %s: %s: %s", c->op, w, h, ch,
+                              clik_pattern_name(p), h_backend, clik_status_str(r.status),
+                              r.message);
+                ck_assert_msg(r.backend == h_expected, "%s ran on %s, expected %s", c->op,
+                              clik_backend_name(r.backend), clik_backend_name(h_expected));
+                ck_assert_msg(clik_case_passed(&r), "%s %dx%dx%d %s on %s: %s", c->op, w, h, ch,
+                              clik_pattern_name(p), h_backend, r.cmp.detail);
+            }
+}
+END_TEST
+
+static void fill(clik_image *img, clik_pattern p, uint64_t seed)
+{
+    clik_pattern_fill(img, p, seed);
+}
+
+static void assert_same_pixels(const clik_image *a, const clik_image *b, const char *what)
+{
+    clik_compare cmp;
+    clik_compare_images(a, b, CLIK_TOL_EXACT, &cmp);
+    ck_assert_msg(cmp.pass, "%s on %s: %s", what, h_backend, cmp.detail);
+}
+
+/* A pipeline of device images: upload, equalize device to device, hist of
+ * the device result, download. */
+START_TEST(device_images)
+{
+    for (int ch = 1; ch <= 4; ch *= 2) {
+        clik_image host, dev_in, dev_out, got, want;
+        ck_assert_int_eq(clik_image_alloc(&host, 641, 479, ch, CLIK_U8), CLIK_OK);
+        fill(&host, CLIK_PATTERN_SMOOTH, 7);
+        ck_assert_int_eq(clik_image_create(h_ctx, &dev_in, 641, 479, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_create(h_ctx, &dev_out, 641, 479, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_upload(h_ctx, &dev_in, &host), CLIK_OK);
+        ck_assert_msg(clik_hist_equalize(h_ctx, &dev_in, &dev_out) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        uint32_t hist_dev[1024], hist_ref[1024];
+        ck_assert_int_eq(clik_hist_compute(h_ctx, &dev_out, hist_dev), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&got, 641, 479, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_download(h_ctx, &got, &dev_out), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&want, 641, 479, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_hist_equalize(h_oracle, &host, &want), CLIK_OK);
+        assert_same_pixels(&got, &want, "equalize on device images");
+        ck_assert_int_eq(clik_hist_compute(h_oracle, &want, hist_ref), CLIK_OK);
+        ck_assert_mem_eq(hist_dev, hist_ref, sizeof(uint32_t) * 256 * (size_t)ch);
+        clik_image_free(&host);
+        clik_image_free(&dev_in);
+        clik_image_free(&dev_out);
+        clik_image_free(&got);
+        clik_image_free(&want);
+    }
+}
+END_TEST
+
+START_TEST(in_place)
+{
+    for (int ch = 1; ch <= 4; ch *= 2) {
+        clik_image img, want;
+        ck_assert_int_eq(clik_image_alloc(&img, 333, 97, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&want, 333, 97, ch, CLIK_U8), CLIK_OK);
+        fill(&img, CLIK_PATTERN_EDGES, 3);
+        ck_assert_int_eq(clik_hist_equalize(h_oracle, &img, &want), CLIK_OK);
+        ck_assert_msg(clik_hist_equalize(h_ctx, &img, &img) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        assert_same_pixels(&img, &want, "equalize in place");
+
+        uint8_t table[256];
+        for (int v = 0; v < 256; v++)
+            table[v] = (uint8_t)(255 - v);
+        ck_assert_int_eq(clik_hist_lut(h_oracle, &want, &want, table, 1), CLIK_OK);
+        ck_assert_int_eq(clik_hist_lut(h_ctx, &img, &img, table, 1), CLIK_OK);
+        assert_same_pixels(&img, &want, "lut in place");
+        clik_image_free(&img);
+        clik_image_free(&want);
+    }
+}
+END_TEST
+
+/* Rows with padding: results match and the padding bytes stay untouched. */
+START_TEST(strided_rows)
+{
+    const int w = 203, h = 71, ch = 4;
+    const size_t stride = (size_t)w * ch + 37;
+    uint8_t *src = malloc(stride * h), *dst = malloc(stride * h);
+    ck_assert_ptr_nonnull(src);
+    ck_assert_ptr_nonnull(dst);
+    memset(src, 0x5a, stride * h);
+    memset(dst, 0xa5, stride * h);
+    clik_image in, out, want;
+    ck_assert_int_eq(clik_image_wrap(&in, w, h, ch, CLIK_U8, src, stride), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&out, w, h, ch, CLIK_U8, dst, stride), CLIK_OK);
+    fill(&in, CLIK_PATTERN_NOISE, 11);
+    ck_assert_int_eq(clik_image_alloc(&want, w, h, ch, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_hist_equalize(h_oracle, &in, &want), CLIK_OK);
+    ck_assert_msg(clik_hist_equalize(h_ctx, &in, &out) == CLIK_OK, "%s",
+                  clik_context_message(h_ctx));
+    assert_same_pixels(&out, &want, "equalize with padded rows");
+    for (int y = 0; y < h; y++)
+        for (size_t x = (size_t)w * ch; x < stride; x++)
+            ck_assert_msg(dst[(size_t)y * stride + x] == 0xa5, "padding of row %d written", y);
+    uint32_t a[1024], b[1024];
+    ck_assert_int_eq(clik_hist_compute(h_ctx, &in, a), CLIK_OK);
+    ck_assert_int_eq(clik_hist_compute(h_oracle, &in, b), CLIK_OK);
+    ck_assert_mem_eq(a, b, sizeof(uint32_t) * 1024);
+    clik_image_free(&want);
+    free(src);
+    free(dst);
+}
+END_TEST
+
+static void equalize_row(const uint8_t *in, int n, uint8_t *out)
+{
+    clik_image a, b;
+    ck_assert_int_eq(clik_image_wrap(&a, n, 1, 1, CLIK_U8, (void *)in, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&b, n, 1, 1, CLIK_U8, out, 0), CLIK_OK);
+    ck_assert_msg(clik_hist_equalize(h_ctx, &a, &b) == CLIK_OK, "%s", clik_context_message(h_ctx));
+}
+
+/* OpenCV equalizeHist semantics on hand-worked inputs, on every backend. */
+START_TEST(equalize_semantics)
+{
+    uint8_t out[300];
+    /* One value: it maps to itself. */
+    uint8_t constant[5] = {77, 77, 77, 77, 77};
+    equalize_row(constant, 5, out);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(out[i], 77);
+    /* hist[0] = 2 of 4: scale 127.5; 1 * 127.5 rounds half to even: 128. */
+    uint8_t small[4] = {0, 0, 1, 2};
+    equalize_row(small, 4, out);
+    ck_assert_int_eq(out[0], 0);
+    ck_assert_int_eq(out[1], 0);
+    ck_assert_int_eq(out[2], 128);
+    ck_assert_int_eq(out[3], 255);
+    /* 103 pixels, hist[0] = 1: scale 255 / 102 = 2.5; 1 * 2.5 rounds to 2. */
+    uint8_t half[103];
+    half[0] = 10;
+    half[1] = 20;
+    memset(half + 2, 30, 101);
+    equalize_row(half, 103, out);
+    ck_assert_int_eq(out[0], 0);
+    ck_assert_int_eq(out[1], 2);
+    ck_assert_int_eq(out[2], 255);
+    /* Every value once: the identity. */
+    uint8_t ramp[256];
+    for (int i = 0; i < 256; i++)
+        ramp[i] = (uint8_t)(255 - i);
+    equalize_row(ramp, 256, out);
+    for (int i = 0; i < 256; i++)
+        ck_assert_int_eq(out[i], 255 - i);
+}
+END_TEST
+
+/* With 2 or 4 channels the last channel is alpha and is copied unchanged. */
+START_TEST(alpha_untouched)
+{
+    for (int ch = 2; ch <= 4; ch += 2) {
+        clik_image in, out;
+        ck_assert_int_eq(clik_image_alloc(&in, 131, 67, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&out, 131, 67, ch, CLIK_U8), CLIK_OK);
+        fill(&in, CLIK_PATTERN_NOISE, 5);
+        ck_assert_int_eq(clik_hist_equalize(h_ctx, &in, &out), CLIK_OK);
+        const uint8_t *a = in.data, *b = out.data;
+        for (size_t i = (size_t)ch - 1; i < (size_t)131 * 67 * ch; i += (size_t)ch)
+            ck_assert_int_eq(a[i], b[i]);
+        clik_image_free(&in);
+        clik_image_free(&out);
+    }
+}
+END_TEST
+
+/* Counts are exact for one value everywhere (worst case for atomics). */
+START_TEST(hist_one_value)
+{
+    const int w = h_small ? 128 : 1921, h = h_small ? 64 : 1081;
+    clik_image img;
+    ck_assert_int_eq(clik_image_alloc(&img, w, h, 4, CLIK_U8), CLIK_OK);
+    memset(img.data, 200, img.stride * (size_t)h);
+    uint32_t hist[1024];
+    ck_assert_msg(clik_hist_compute(h_ctx, &img, hist) == CLIK_OK, "%s",
+                  clik_context_message(h_ctx));
+    for (int c = 0; c < 4; c++)
+        for (int v = 0; v < 256; v++)
+            ck_assert_uint_eq(hist[c * 256 + v], v == 200 ? (uint32_t)(w * h) : 0u);
+    clik_image_free(&img);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+    uint8_t pixels[64] = {0};
+    uint32_t hist[1024];
+    uint8_t table[256] = {0};
+    clik_image a, b, wide;
+    ck_assert_int_eq(clik_image_wrap(&a, 4, 4, 1, CLIK_U8, pixels, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&b, 4, 4, 1, CLIK_U8, pixels + 32, 0), CLIK_OK);
+
+    ck_assert_int_eq(clik_hist_compute(NULL, &a, hist), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_hist_compute(h_ctx, NULL, hist), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_hist_compute(h_ctx, &a, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_hist_equalize(h_ctx, &a, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_hist_lut(h_ctx, &a, &b, NULL, 1), CLIK_ERR_NULL);
+    ck_assert_str_ne(clik_context_message(h_ctx), "");
+
+    clik_image bad = a;
+    bad.width = 0;
+    ck_assert_int_eq(clik_hist_compute(h_ctx, &bad, hist), CLIK_ERR_INVALID_SIZE);
+    bad = a;
+    bad.height = -3;
+    ck_assert_int_eq(clik_hist_equalize(h_ctx, &bad, &b), CLIK_ERR_INVALID_SIZE);
+    bad = a;
+    bad.channels = 3;
+    ck_assert_int_eq(clik_hist_compute(h_ctx, &bad, hist), CLIK_ERR_UNSUPPORTED_FORMAT);
+    bad = a;
+    bad.type = (clik_type)99;
+    ck_assert_int_eq(clik_hist_compute(h_ctx, &bad, hist), CLIK_ERR_UNSUPPORTED_FORMAT);
+    bad = a;
+    bad.type = CLIK_U16;
+    bad.width = 2;
+    ck_assert_int_eq(clik_hist_compute(h_ctx, &bad, hist), CLIK_ERR_UNSUPPORTED_FORMAT);
+    bad = a;
+    bad.stride = 3;
+    ck_assert_int_eq(clik_hist_compute(h_ctx, &bad, hist), CLIK_ERR_STRIDE);
+    bad = a;
+    bad.data = NULL;
+    ck_assert_int_eq(clik_hist_compute(h_ctx, &bad, hist), CLIK_ERR_NULL);
+
+    /* Mismatched sizes, partial overlap, wrong table count. */
+    clik_image small;
+    ck_assert_int_eq(clik_image_wrap(&small, 2, 4, 1, CLIK_U8, pixels + 32, 0), CLIK_OK);
+    ck_assert_int_eq(clik_hist_equalize(h_ctx, &a, &small), CLIK_ERR_SIZE_MISMATCH);
+    clik_image shifted;
+    ck_assert_int_eq(clik_image_wrap(&shifted, 4, 4, 1, CLIK_U8, pixels + 5, 0), CLIK_OK);
+    ck_assert_int_eq(clik_hist_equalize(h_ctx, &a, &shifted), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_hist_lut(h_ctx, &a, &b, table, 2), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_hist_lut(h_ctx, &a, &b, table, 0), CLIK_ERR_INVALID_ARG);
+
+    /* More pixels than 32-bit counts hold: refused before any pixel is read. */
+    wide = a;
+    wide.width = 1 << 20;
+    wide.height = 1 << 13;
+    wide.stride = (size_t)1 << 20;
+    ck_assert_int_eq(clik_hist_compute(h_ctx, &wide, hist), CLIK_ERR_OVERFLOW);
+
+    /* A device image of another context. */
+    clik_context *other;
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = "none";
+    ck_assert_int_eq(clik_context_create(&other, &opt), CLIK_OK);
+    clik_image foreign;
+    ck_assert_int_eq(clik_image_create(other, &foreign, 4, 4, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_hist_compute(h_ctx, &foreign, hist), CLIK_ERR_WRONG_CONTEXT);
+    clik_image_free(&foreign);
+    clik_context_destroy(other);
+
+    /* The context still works after all that. */
+    ck_assert_int_eq(clik_hist_equalize(h_ctx, &a, &b), CLIK_OK);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("hist");
+    TCase *tc = tcase_create("hist");
+    tcase_set_timeout(tc, 0);
+    tcase_add_loop_test(tc, matches_oracle, 0, hist_case_count());
+    tcase_add_test(tc, device_images);
+    tcase_add_test(tc, in_place);
+    tcase_add_test(tc, strided_rows);
+    tcase_add_test(tc, equalize_semantics);
+    tcase_add_test(tc, alpha_untouched);
+    tcase_add_test(tc, hist_one_value);
+    tcase_add_test(tc, bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    /* Every histogram mode of the kernels, whatever the device would pick. */
+    static const char *const tunings[] = {"", "hist_mode=local", "hist_mode=global,hist_groups=5",
+                                          "hist_mode=serial,hist_groups=3", NULL};
+    return harness_main(make_suite, tunings);
+}
