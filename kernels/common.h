@@ -22,9 +22,11 @@
 #endif
 
 /* Applies M to the 16 components of a 16-vector with their lane index. */
+/* clang-format off */
 #define CLIK_EACH16(M, v)                                                                   \
     M(0, (v).s0) M(1, (v).s1) M(2, (v).s2) M(3, (v).s3) M(4, (v).s4) M(5, (v).s5)          \
     M(6, (v).s6) M(7, (v).s7) M(8, (v).s8) M(9, (v).s9) M(10, (v).sa) M(11, (v).sb)        \
     M(12, (v).sc) M(13, (v).sd) M(14, (v).se) M(15, (v).sf)
+/* clang-format on */
 
 #endif

@@ -18,7 +18,7 @@
 #ifdef HIST_MODE
 
 #if HIST_MODE == 1
-#define SUBS (CH == 1 ? 4 : 2) /* private sub-histograms break store-load chains */
+#define SUBS               (CH == 1 ? 4 : 2) /* private sub-histograms break store-load chains */
 #define COUNT(lane, value) h[((lane) / CH) % SUBS][((lane) % CH) * 256 + (value)]++;
 #else
 #define COUNT(lane, value) atomic_inc(h + ((lane) % CH) * 256 + (value));
@@ -122,7 +122,7 @@ __kernel void hist_reduce(__global const uint *partial, uint groups, __global ui
 #else
 #define TABLE(lane) (((lane) % CH) * 256)
 #endif
-#define LOOKUP(lane, value) r.s##lane = t[TABLE(0x##lane) + (value)];
+#define LOOKUP(lane, value) r.s##lane = t[TABLE(0x##lane) + (value)]
 
 /* dst = table[src], 16 bytes per work-item; global size (chunks_per_row, rows). */
 __kernel void lut_apply(__global const uchar *src, uint src_stride, __global uchar *dst,
@@ -148,10 +148,22 @@ __kernel void lut_apply(__global const uchar *src, uint src_stride, __global uch
     if (col + 16 <= row_bytes) {
         const uchar16 v = vload16(0, p);
         uchar16 r;
-        LOOKUP(0, v.s0) LOOKUP(1, v.s1) LOOKUP(2, v.s2) LOOKUP(3, v.s3)
-        LOOKUP(4, v.s4) LOOKUP(5, v.s5) LOOKUP(6, v.s6) LOOKUP(7, v.s7)
-        LOOKUP(8, v.s8) LOOKUP(9, v.s9) LOOKUP(a, v.sa) LOOKUP(b, v.sb)
-        LOOKUP(c, v.sc) LOOKUP(d, v.sd) LOOKUP(e, v.se) LOOKUP(f, v.sf)
+        LOOKUP(0, v.s0);
+        LOOKUP(1, v.s1);
+        LOOKUP(2, v.s2);
+        LOOKUP(3, v.s3);
+        LOOKUP(4, v.s4);
+        LOOKUP(5, v.s5);
+        LOOKUP(6, v.s6);
+        LOOKUP(7, v.s7);
+        LOOKUP(8, v.s8);
+        LOOKUP(9, v.s9);
+        LOOKUP(a, v.sa);
+        LOOKUP(b, v.sb);
+        LOOKUP(c, v.sc);
+        LOOKUP(d, v.sd);
+        LOOKUP(e, v.se);
+        LOOKUP(f, v.sf);
         vstore16(r, 0, q);
     } else {
         for (uint j = 0; col + j < row_bytes; j++)

@@ -13,6 +13,7 @@
 clik_context *h_ctx;
 clik_context *h_oracle;
 char h_backend[512];
+char h_device[32] = "none";
 clik_backend h_expected;
 int h_small;
 
@@ -86,7 +87,8 @@ static int run_opencl(Suite *(*make)(void), const char *const *tunings)
                      list[i].platform_name, *tunings[t] ? " tuning " : "", tunings[t]);
             clik_context_options opt;
             clik_context_options_init(&opt);
-            opt.device = spec;
+            snprintf(h_device, sizeof(h_device), "%s", spec);
+            opt.device = h_device;
             opt.strict = 1;
             opt.tuning = tunings[t];
             h_expected = CLIK_BACKEND_OPENCL;

@@ -64,6 +64,14 @@ const clik_case clik_cases[] = {
 };
 const int clik_case_count = (int)(sizeof(clik_cases) / sizeof(clik_cases[0]));
 
+const clik_case *clik_case_find(const char *op)
+{
+    for (int i = 0; i < clik_case_count; i++)
+        if (strcmp(clik_cases[i].op, op) == 0)
+            return &clik_cases[i];
+    return NULL;
+}
+
 /* ---- running one case ---------------------------------------------------------- */
 
 void clik_case_check(const clik_case *c, clik_context *ctx, clik_context *oracle, int width,

@@ -24,6 +24,9 @@ typedef struct clik_case {
 extern const clik_case clik_cases[];
 extern const int clik_case_count;
 
+/* The case named op, or NULL. */
+const clik_case *clik_case_find(const char *op);
+
 /* The sizes of SPEC section 4, none a multiple of a vector width. */
 extern const int clik_test_sizes[][2];
 extern const int clik_test_size_count;

@@ -1,0 +1,65 @@
+/* Shared pieces of the clik subcommands. SPDX-License-Identifier: BSD-2-Clause */
+#ifndef CLIK_CLI_H
+#define CLIK_CLI_H
+
+#include <stddef.h>
+
+#include "clik.h"
+
+/* Exit statuses of every subcommand. */
+enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+} cli_command;
+
+/* Subcommands, one per family file. */
+int cmd_devices(int argc, char **argv);
+int cmd_hist(int argc, char **argv);
+int cmd_equalize(int argc, char **argv);
+int cmd_lut(int argc, char **argv);
+int cmd_conformance(int argc, char **argv);
+
+/* Parsed command line: options with values, flags, and positional args. */
+typedef struct cli_args {
+    const char *device;
+    int help;
+    const char *positional[8];
+    int npositional;
+} cli_args;
+
+/* One option of a subcommand: "--name" with a value (value != NULL) or a
+ * flag (flag != NULL). */
+typedef struct cli_option {
+    const char *name;
+    const char **value;
+    int *flag;
+} cli_option;
+
+/* Parses argv; --device and --help are always known. Prints the problem
+ * and returns CLI_USAGE on unknown options, missing values, or a count of
+ * positional arguments outside [min_pos, max_pos]. */
+int cli_parse(int argc, char **argv, const cli_option *options, int min_pos, int max_pos,
+              cli_args *args, const char *usage);
+
+/* Creates a context on --device (NULL: $CLIK_DEVICE, else auto); prints
+ * the reason and returns CLI_FAILED on failure. */
+int cli_context(const char *device, clik_context **ctx);
+
+/* Prints "clik NAME: what: STATUS_NAME: detail" to stderr; returns CLI_FAILED. */
+int cli_error(const char *cmd, clik_context *ctx, clik_status st, const char *what);
+
+/* Progress on a terminal only: a line rewritten in place on stderr. */
+void cli_progress(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void cli_progress_done(void);
+
+/* Parses "WxH"; returns 1 on success. */
+int cli_parse_size(const char *text, int *width, int *height);
+
+#endif

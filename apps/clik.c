@@ -1,0 +1,49 @@
+/* The clik command-line tool: one subcommand per operation family. SPDX-License-Identifier:
+ * BSD-2-Clause */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_command commands[] = {
+    {"devices", "list OpenCL platforms and devices, and which one is used", cmd_devices},
+    {"hist", "print the 256-bin histogram of each channel of an image", cmd_hist},
+    {"equalize", "histogram equalization (OpenCV equalizeHist semantics)", cmd_equalize},
+    {"lut", "map pixels through a 256-entry table", cmd_lut},
+    {"conformance", "run every operation on every device against the scalar oracle",
+     cmd_conformance},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: clik COMMAND [ARGS] [--device SPEC] [--help]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\nSPEC: auto (default), gpu, cpu, none, P:D (platform:device), or part of a\n"
+            "platform or device name such as pocl or nvidia. clik %s\n",
+            clik_version());
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("clik %s\n", clik_version());
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "clik: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return CLI_USAGE;
+}

@@ -1,0 +1,380 @@
+/*
+ * Image file I/O: choice of format by extension, argument checks, opening
+ * files for reading and the write-to-a-temporary-then-rename rule shared by
+ * every writer. The formats themselves live in png.c, jpeg.c, pnm.c, npy.c.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "imageio_private.h"
+
+typedef enum image_format {
+    FORMAT_UNKNOWN,
+    FORMAT_PNG,
+    FORMAT_JPEG,
+    FORMAT_PGM,
+    FORMAT_PPM,
+    FORMAT_PNM,
+} image_format;
+
+static const struct {
+    const char *ext;
+    image_format format;
+} extensions[] = {
+    {"png", FORMAT_PNG}, {"jpg", FORMAT_JPEG}, {"jpeg", FORMAT_JPEG},
+    {"pgm", FORMAT_PGM}, {"ppm", FORMAT_PPM},  {"pnm", FORMAT_PNM},
+};
+
+/* ---- small helpers ------------------------------------------------------- */
+
+clik_status clikio__fail(char *err, size_t errlen, clik_status st, const char *fmt, ...)
+{
+    if (err && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+        /* Messages are one line even when a path or a library message is not. */
+        for (char *p = err; *p; p++) {
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
+        }
+    }
+    return st;
+}
+
+static void clear_message(char *err, size_t errlen)
+{
+    if (err && errlen > 0)
+        err[0] = '\0';
+}
+
+clik_status clikio__check_dims(const char *path, const char *kind, uint64_t width, uint64_t height,
+                               char *err, size_t errlen)
+{
+    if (width == 0 || height == 0)
+        return clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT,
+                            "%s: %s header gives an empty image (%llux%llu)", path, kind,
+                            (unsigned long long)width, (unsigned long long)height);
+    if (width > CLIKIO_MAX_DIM || height > CLIKIO_MAX_DIM || width * height > CLIKIO_MAX_PIXELS)
+        return clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT,
+                            "%s: %s header claims %llux%llu pixels, more than the limit of "
+                            "%d per side and %llu in all",
+                            path, kind, (unsigned long long)width, (unsigned long long)height,
+                            CLIKIO_MAX_DIM, (unsigned long long)CLIKIO_MAX_PIXELS);
+    return CLIK_OK;
+}
+
+int clikio__host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1;
+}
+
+static int ascii_lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static int same_ignoring_case(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        if (ascii_lower((unsigned char)*a) != ascii_lower((unsigned char)*b))
+            return 0;
+    }
+    return *a == *b;
+}
+
+static image_format format_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    if (!dot)
+        return FORMAT_UNKNOWN;
+    for (size_t i = 0; i < sizeof(extensions) / sizeof(extensions[0]); i++) {
+        if (same_ignoring_case(dot + 1, extensions[i].ext))
+            return extensions[i].format;
+    }
+    return FORMAT_UNKNOWN;
+}
+
+static clik_status unknown_extension(const char *path, char *err, size_t errlen)
+{
+    return clikio__fail(err, errlen, CLIK_ERR_INVALID_ARG,
+                        "%s: unknown image file extension (use .png, .jpg, .jpeg, .pgm, .ppm "
+                        "or .pnm)",
+                        path);
+}
+
+/* ---- reading --------------------------------------------------------------- */
+
+clik_status clikio__open_read(const char *path, FILE **fp, int64_t *size, char *err, size_t errlen)
+{
+    *fp = NULL;
+    *size = -1;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat info;
+    if (fstat(fileno(f), &info) != 0) {
+        int e = errno;
+        fclose(f);
+        return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
+    }
+    /* fopen() opens a directory happily; reading it would fail later with a
+     * less helpful message. */
+    if (S_ISDIR(info.st_mode)) {
+        fclose(f);
+        return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: is a directory", path);
+    }
+    if (S_ISREG(info.st_mode)) {
+        if (info.st_size == 0) {
+            fclose(f);
+            return clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT, "%s: file is empty", path);
+        }
+        *size = (int64_t)info.st_size;
+    }
+    *fp = f;
+    return CLIK_OK;
+}
+
+int64_t clikio__bytes_left(FILE *fp, int64_t size)
+{
+    if (size < 0)
+        return -1;
+    off_t pos = ftello(fp);
+    if (pos < 0)
+        return -1;
+    return (int64_t)pos >= size ? 0 : size - (int64_t)pos;
+}
+
+/* Shared start of both public readers: clears the outputs and checks the
+ * arguments. */
+static clik_status begin_read(const char *func, const char *path, clik_image *img, char *err,
+                              size_t errlen)
+{
+    clear_message(err, errlen);
+    if (img)
+        memset(img, 0, sizeof(*img));
+    if (!path)
+        return clikio__fail(err, errlen, CLIK_ERR_NULL, "%s: path is NULL", func);
+    if (!img)
+        return clikio__fail(err, errlen, CLIK_ERR_NULL, "%s: %s: image pointer is NULL", func,
+                            path);
+    return CLIK_OK;
+}
+
+clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char *err, size_t errlen)
+{
+    if (had_alpha)
+        *had_alpha = 0;
+    clik_status st = begin_read("clikio_read", path, img, err, errlen);
+    if (st != CLIK_OK)
+        return st;
+    image_format format = format_of(path);
+    if (format == FORMAT_UNKNOWN)
+        return unknown_extension(path, err, errlen);
+
+    FILE *fp;
+    int64_t size;
+    st = clikio__open_read(path, &fp, &size, err, errlen);
+    if (st != CLIK_OK)
+        return st;
+    int alpha = 0;
+    switch (format) {
+    case FORMAT_PNG: st = clikio__png_read(fp, path, img, &alpha, err, errlen); break;
+    case FORMAT_JPEG: st = clikio__jpeg_read(fp, path, img, err, errlen); break;
+    default: st = clikio__pnm_read(fp, size, path, img, err, errlen); break;
+    }
+    fclose(fp);
+    if (st == CLIK_OK && had_alpha)
+        *had_alpha = alpha;
+    return st;
+}
+
+clik_status clikio_read_npy(const char *path, clik_image *img, char *err, size_t errlen)
+{
+    clik_status st = begin_read("clikio_read_npy", path, img, err, errlen);
+    if (st != CLIK_OK)
+        return st;
+    FILE *fp;
+    int64_t size;
+    st = clikio__open_read(path, &fp, &size, err, errlen);
+    if (st != CLIK_OK)
+        return st;
+    st = clikio__npy_read(fp, size, path, img, err, errlen);
+    fclose(fp);
+    return st;
+}
+
+/* ---- writing --------------------------------------------------------------- */
+
+/* Temporary names differ by process and by call, and O_EXCL settles any
+ * remaining race, so concurrent writers never share a temporary file. */
+static atomic_uint temp_counter;
+
+/* Creates "DIR/.BASE.PID.N.tmp" next to path: the same folder keeps the
+ * final rename() atomic, the leading dot keeps it out of listings and globs. */
+static clik_status create_temp(const char *path, char **tmp_path, FILE **fp, char *err,
+                               size_t errlen)
+{
+    const char *slash = strrchr(path, '/');
+    int dir_len = slash ? (int)(slash - path) + 1 : 0;
+    size_t cap = strlen(path) + 64;
+    char *name = malloc(cap);
+    if (!name)
+        return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned n = atomic_fetch_add(&temp_counter, 1u);
+        snprintf(name, cap, "%.*s.%s.%ld.%u.tmp", dir_len, path, path + dir_len, (long)getpid(), n);
+        /* 0666 lets the umask decide the final permissions, as for any new file. */
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            if (errno == EEXIST)
+                continue;
+            int e = errno;
+            free(name);
+            return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot create file: %s", path,
+                                strerror(e));
+        }
+        FILE *f = fdopen(fd, "wb");
+        if (!f) {
+            int e = errno;
+            close(fd);
+            unlink(name);
+            free(name);
+            return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot create file: %s", path,
+                                strerror(e));
+        }
+        *tmp_path = name;
+        *fp = f;
+        return CLIK_OK;
+    }
+    free(name);
+    return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: no free temporary file name", path);
+}
+
+/* Pushes everything to disk before the rename, so that a crash never leaves
+ * a renamed but incomplete file. Closes fp in every case. */
+static clik_status finish_temp(FILE *fp, const char *path, char *err, size_t errlen)
+{
+    int failed = fflush(fp) != 0 || ferror(fp);
+    int e = errno;
+    if (!failed && fsync(fileno(fp)) != 0) {
+        failed = 1;
+        e = errno;
+    }
+    if (fclose(fp) != 0 && !failed) {
+        failed = 1;
+        e = errno;
+    }
+    if (failed)
+        return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: write failed: %s", path, strerror(e));
+    return CLIK_OK;
+}
+
+clik_status clikio__write_atomic(const char *path, clikio_writer writer, const clik_image *img,
+                                 int keep_alpha, char *err, size_t errlen)
+{
+    char *tmp_path = NULL;
+    FILE *fp = NULL;
+    clik_status st = create_temp(path, &tmp_path, &fp, err, errlen);
+    if (st != CLIK_OK)
+        return st;
+    st = writer(fp, path, img, keep_alpha, err, errlen);
+    if (st != CLIK_OK)
+        fclose(fp);
+    else
+        st = finish_temp(fp, path, err, errlen);
+    if (st == CLIK_OK && rename(tmp_path, path) != 0)
+        st =
+            clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot replace: %s", path, strerror(errno));
+    if (st != CLIK_OK)
+        unlink(tmp_path);
+    free(tmp_path);
+    return st;
+}
+
+/* Shared start of both public writers: argument and image checks. */
+static clik_status begin_write(const char *func, const char *path, const clik_image *img, char *err,
+                               size_t errlen)
+{
+    clear_message(err, errlen);
+    if (!path)
+        return clikio__fail(err, errlen, CLIK_ERR_NULL, "%s: path is NULL", func);
+    if (!img)
+        return clikio__fail(err, errlen, CLIK_ERR_NULL, "%s: %s: image pointer is NULL", func,
+                            path);
+    clik_status st = clik_image_validate(img);
+    if (st != CLIK_OK)
+        return clikio__fail(err, errlen, st, "%s: cannot write an invalid image (%s)", path,
+                            clik_status_str(st));
+    if (!img->data)
+        return clikio__fail(err, errlen, CLIK_ERR_INVALID_ARG,
+                            "%s: the image is a device image; download it to the host first", path);
+    return CLIK_OK;
+}
+
+/* Picks the writer for format and img, or explains why there is none. */
+static clik_status choose_writer(image_format format, const char *path, const clik_image *img,
+                                 clikio_writer *writer, char *err, size_t errlen)
+{
+    int u8 = img->type == CLIK_U8;
+    int u16 = img->type == CLIK_U16;
+    switch (format) {
+    case FORMAT_PNG: *writer = clikio__png_write; break;
+    case FORMAT_JPEG:
+        *writer = clikio__jpeg_write;
+        u16 = 0; /* baseline JPEG is 8-bit only */
+        break;
+    case FORMAT_PGM:
+        if (img->channels == 4)
+            return clikio__fail(err, errlen, CLIK_ERR_UNSUPPORTED_FORMAT,
+                                "%s: PGM holds grey images only; write 4 channels as .ppm or "
+                                ".pnm",
+                                path);
+        *writer = clikio__pgm_write;
+        break;
+    case FORMAT_PPM: *writer = clikio__ppm_write; break;
+    case FORMAT_PNM: *writer = img->channels == 4 ? clikio__ppm_write : clikio__pgm_write; break;
+    default: return unknown_extension(path, err, errlen);
+    }
+    if (!u8 && !u16)
+        return clikio__fail(err, errlen, CLIK_ERR_UNSUPPORTED_FORMAT,
+                            "%s: cannot write %s images in this format (%s)", path,
+                            clik_type_name(img->type),
+                            format == FORMAT_JPEG ? "JPEG takes u8" : "it takes u8 or u16");
+    return CLIK_OK;
+}
+
+clik_status clikio_write(const char *path, const clik_image *img, int keep_alpha, char *err,
+                         size_t errlen)
+{
+    clik_status st = begin_write("clikio_write", path, img, err, errlen);
+    if (st != CLIK_OK)
+        return st;
+    clikio_writer writer = NULL;
+    st = choose_writer(format_of(path), path, img, &writer, err, errlen);
+    if (st != CLIK_OK)
+        return st;
+    return clikio__write_atomic(path, writer, img, keep_alpha, err, errlen);
+}
+
+clik_status clikio_write_npy(const char *path, const clik_image *img, char *err, size_t errlen)
+{
+    clik_status st = begin_write("clikio_write_npy", path, img, err, errlen);
+    if (st != CLIK_OK)
+        return st;
+    return clikio__write_atomic(path, clikio__npy_write, img, 0, err, errlen);
+}

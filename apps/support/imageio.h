@@ -1,0 +1,59 @@
+/*
+ * Image file input and output for the clik command-line tool and tests:
+ * PNG, JPEG, PGM/PPM and NumPy .npy.
+ *
+ * Every function returns a clik_status and, on failure, writes a one-line
+ * message that names the file into err (when errlen > 0). Nothing is printed.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef CLIK_IMAGEIO_H
+#define CLIK_IMAGEIO_H
+
+#include <stddef.h>
+
+#include "clik.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reads PNG, JPEG or PGM/PPM chosen by the file extension (case-insensitive:
+ * .png, .jpg, .jpeg, .pgm, .ppm, .pnm).
+ * Grey -> 1 channel, grey+alpha -> 2 channels, RGB -> 4 channels with alpha at
+ * the maximum (*had_alpha = 0), RGBA -> 4 channels (*had_alpha = 1).
+ * 8-bit data -> CLIK_U8; 16-bit PNG and PGM/PPM with maxval > 255 -> CLIK_U16
+ * in host byte order. PGM/PPM samples are scaled from 0..maxval to the full
+ * range of the type. Palette PNGs are expanded; tRNS becomes alpha.
+ * The image comes from clik_image_alloc(); free it with clik_image_free().
+ * had_alpha may be NULL. On failure *img is cleared. */
+clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char *err,
+                        size_t errlen);
+
+/* Writes by extension: u8 to every format, u16 to PNG and PGM/PPM.
+ * 1 channel -> grey; 2 channels -> grey+alpha (PNG only; other formats drop
+ * alpha); 4 channels -> RGBA when keep_alpha and the format is PNG, else RGB.
+ * .pgm takes 1 or 2 channels only, .ppm writes grey as RGB, .pnm picks by the
+ * channel count. JPEG quality is 95 with full-resolution chroma.
+ * The file is written under a temporary name in the same folder and renamed:
+ * on failure nothing is left at path and an existing file there is untouched.
+ * img must be a host image; any valid stride is accepted. */
+clik_status clikio_write(const char *path, const clik_image *img, int keep_alpha, char *err,
+                         size_t errlen);
+
+/* Writes a NumPy .npy (format 1.0, C order, little-endian): shape (H, W) for
+ * 1 channel, (H, W, C) otherwise. dtypes: u8 '|u1', s16 '<i2', u16 '<u2',
+ * s32 '<i4', u32 '<u4', u64 '<u8', f16 '<f2', f32 '<f4', f64 '<f8'.
+ * Same atomic write rule as clikio_write(). The extension is not checked. */
+clik_status clikio_write_npy(const char *path, const clik_image *img, char *err, size_t errlen);
+
+/* Reads a .npy (header versions 1.0, 2.0 and 3.0) of one of the dtypes above,
+ * little-endian or '|', C order, shape (H, W) or (H, W, C) with C in {1, 2, 4}.
+ * fortran_order, big-endian and other dtypes or shapes give
+ * CLIK_ERR_UNSUPPORTED_FORMAT. The extension is not checked. */
+clik_status clikio_read_npy(const char *path, clik_image *img, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLIK_IMAGEIO_H */
