@@ -12,12 +12,14 @@
 
 /* ---- device images ------------------------------------------------------- */
 
+static void release_after_queue(clik_context *ctx, cl_mem mem);
+
 void clik__buffer_free(struct clik_buffer *b)
 {
     if (!b)
         return;
     if (b->mem)
-        b->ctx->cl->clReleaseMemObject(b->mem);
+        release_after_queue(b->ctx, b->mem);
     clik__aligned_free(b->host);
     free(b);
 }
@@ -52,12 +54,19 @@ clik_status clik_image_create(clik_context *ctx, clik_image *img, int width, int
             free(b);
             return clik__fail_cl(ctx, err, "clCreateBuffer");
         }
+        st = clik__poison(ctx, b->mem, span);
+        if (st != CLIK_OK) {
+            clik__buffer_free(b);
+            return st;
+        }
     } else {
         b->host = clik__aligned_alloc(span);
         if (!b->host) {
             free(b);
             return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
         }
+        if (ctx->poison)
+            memset(b->host, 0xa5, span);
     }
     *img = (clik_image){width, height, channels, type, row, NULL, b};
     return CLIK_OK;
@@ -160,10 +169,42 @@ clik_status clik_image_download(clik_context *ctx, clik_image *dst, const clik_i
 
 /* ---- pooled temporary buffers --------------------------------------------- */
 
+clik_status clik__poison(clik_context *ctx, cl_mem mem, size_t bytes)
+{
+    if (!ctx->poison || bytes < 4)
+        return CLIK_OK;
+    clik_kernel_entry *k;
+    clik_status st = clik__kernel(ctx, "copy", "", "fill32", &k);
+    const uint32_t n = (uint32_t)(bytes / 4), value = 0xa5c3e1f7u;
+    if (st == CLIK_OK)
+        st = CLIK_ARG(ctx, k, 0, mem);
+    if (st == CLIK_OK)
+        st = CLIK_ARG(ctx, k, 1, n);
+    if (st == CLIK_OK)
+        st = CLIK_ARG(ctx, k, 2, value);
+    if (st == CLIK_OK) {
+        size_t items = n, local = 64;
+        st = clik__launch(ctx, k, 1, &items, &local);
+    }
+    return st;
+}
+
+static clik_status temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem);
+
 clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem)
 {
+    clik_status st = temp_buffer(ctx, bytes, mem);
+    if (st == CLIK_OK && (st = clik__poison(ctx, *mem, bytes)) != CLIK_OK) {
+        clik__temp_release(ctx, *mem, bytes);
+        *mem = NULL;
+    }
+    return st;
+}
+
+static clik_status temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem)
+{
     int best = -1;
-    for (int i = 0; i < CLIK_POOL_SIZE; i++) {
+    for (int i = 0; i < ctx->pool_capacity; i++) {
         size_t have = ctx->pool[i].bytes;
         if (ctx->pool[i].mem && have >= bytes && have / 2 <= bytes &&
             (best < 0 || have < ctx->pool[best].bytes))
@@ -187,10 +228,19 @@ clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem)
     return CLIK_OK;
 }
 
+/* Releases a buffer that queued commands may still use. OpenCL allows it,
+ * but some runtimes free the memory early (seen with Oclgrind): wait first. */
+static void release_after_queue(clik_context *ctx, cl_mem mem)
+{
+
+    ctx->cl->clFinish(ctx->queue);
+    ctx->cl->clReleaseMemObject(mem);
+}
+
 void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes)
 {
     int slot = -1;
-    for (int i = 0; i < CLIK_POOL_SIZE; i++) {
+    for (int i = 0; i < ctx->pool_capacity; i++) {
         if (!ctx->pool[i].mem) {
             slot = i;
             break;
@@ -200,10 +250,10 @@ void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes)
     }
     if (ctx->pool[slot].mem) {
         if (ctx->pool[slot].bytes >= bytes) {
-            ctx->cl->clReleaseMemObject(mem);
+            release_after_queue(ctx, mem);
             return;
         }
-        ctx->cl->clReleaseMemObject(ctx->pool[slot].mem);
+        release_after_queue(ctx, ctx->pool[slot].mem);
     }
     ctx->pool[slot].mem = mem;
     ctx->pool[slot].bytes = bytes;

@@ -279,9 +279,12 @@ clik_status clik_context_create(clik_context **out, const clik_context_options *
         st = resolve_bool(opt->local_memory, "CLIK_LOCAL_MEM", -1, 1, &local_auto);
     if (st == CLIK_OK)
         st = resolve_cpu_path(opt->cpu_path, &ctx->cpu_backend);
-    const char *tuning = opt->tuning ? opt->tuning : getenv("CLIK_TUNE");
-    if (st == CLIK_OK && tuning)
-        st = parse_tuning(ctx, tuning);
+    /* Tuning: the variable's pairs, then the option's, which win key by key. */
+    const char *tuning_env = getenv("CLIK_TUNE");
+    if (st == CLIK_OK && tuning_env)
+        st = parse_tuning(ctx, tuning_env);
+    if (st == CLIK_OK && opt->tuning)
+        st = parse_tuning(ctx, opt->tuning);
     const char *kdir = opt->kernel_dir ? opt->kernel_dir : getenv("CLIK_KERNEL_DIR");
     if (st == CLIK_OK && kdir && *kdir && !(ctx->kernel_dir = clik__strdup(kdir)))
         st = clik__fail(NULL, CLIK_ERR_NO_MEMORY, "out of memory");
@@ -298,6 +301,9 @@ clik_status clik_context_create(clik_context **out, const clik_context_options *
         snprintf(create_message, sizeof(create_message), "%s", keep);
         return st;
     }
+    long pool = clik__tune_int(ctx, "pool_buffers", 6);
+    ctx->pool_capacity = pool > CLIK_POOL_MAX ? CLIK_POOL_MAX : (int)pool;
+    ctx->poison = clik__tune_int(ctx, "poison", 0) == 1;
     ctx->local_memory =
         local_auto >= 0 ? local_auto : (ctx->has_device && ctx->dev.local_mem_dedicated);
     if (ctx->has_device) {
@@ -318,7 +324,7 @@ void clik_context_destroy(clik_context *ctx)
     for (int i = 0; i < ctx->nevents; i++)
         ctx->cl->clReleaseEvent(ctx->events[i]);
     clik__programs_release(ctx);
-    for (int i = 0; i < CLIK_POOL_SIZE; i++)
+    for (int i = 0; i < ctx->pool_capacity; i++)
         if (ctx->pool[i].mem)
             ctx->cl->clReleaseMemObject(ctx->pool[i].mem);
     if (ctx->queue)

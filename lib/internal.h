@@ -87,7 +87,7 @@ char *clik__cache_dir(const char *option, int enabled);
 
 #define CLIK_MAX_KERNELS 8
 #define CLIK_MAX_EVENTS  32
-#define CLIK_POOL_SIZE   6
+#define CLIK_POOL_MAX    64 /* most temporary device buffers a context keeps */
 #define CLIK_MAX_TUNING  16
 
 typedef struct clik_kernel_entry {
@@ -140,7 +140,9 @@ struct clik_context {
     clik_program_entry *programs;
     int nprograms;
     int programs_cap;
-    clik_pooled_buffer pool[CLIK_POOL_SIZE];
+    clik_pooled_buffer pool[CLIK_POOL_MAX];
+    int pool_capacity; /* tuning pool_buffers, default 6 */
+    int poison;        /* tuning poison=1: fill scratch and new images with garbage */
 
     /* events of the running operation, for profiling */
     cl_event events[CLIK_MAX_EVENTS];
@@ -217,7 +219,10 @@ typedef struct clik_binding {
 clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, clik_binding *b);
 /* Brings results back to host images (if ok) and releases the binding. */
 clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok);
-/* A device buffer of `bytes` from the pool, or new. */
+/* Fills a buffer with garbage when the context poisons (tuning poison=1), so
+ * that a kernel reading what nothing wrote fails its comparison. */
+clik_status clik__poison(clik_context *ctx, cl_mem mem, size_t bytes);
+/* A device buffer of `bytes` from the pool, or new (poisoned if asked). */
 clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem);
 void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes);
 

@@ -316,8 +316,11 @@ static Suite *make_suite(void)
 
 int main(void)
 {
-    /* Every histogram mode of the kernels, whatever the device would pick. */
-    static const char *const tunings[] = {"", "hist_mode=local", "hist_mode=global,hist_groups=5",
-                                          "hist_mode=serial,hist_groups=3", NULL};
+    /* Every histogram mode of the kernels, whatever the device would pick;
+     * the forced modes also poison scratch buffers and new device images,
+     * so that reading what no kernel wrote fails against the oracle. */
+    static const char *const tunings[] = {"", "hist_mode=local,poison=1",
+                                          "hist_mode=global,hist_groups=5,poison=1",
+                                          "hist_mode=serial,hist_groups=3,poison=1", NULL};
     return harness_main(make_suite, tunings);
 }
