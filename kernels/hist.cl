@@ -7,8 +7,14 @@
  * Build options: CH (1, 2 or 4 channels);
  *   hist: HIST_MODE 0 = local atomics into REPLICAS copies per work-group,
  *         1 = one work-item per work-group counting privately (CPU devices),
- *         2 = global atomics into the work-group's slice (no local memory);
- *   lut:  NTAB (1 or CH tables), LUT_LOCAL (tables staged in local memory).
+ *         2 = global atomics into the work-group's slice (no local memory),
+ *         3 = one work-item per work-group counting byte pairs (CPU devices);
+ *   lut:  NTAB (1 or CH tables), LUT_LOCAL (tables staged in local memory),
+ *         LUT_PAIRS (CPU devices: one lookup in a 65536-entry table per two
+ *         bytes).
+ * One work-item per work-group (modes 1 and 3, lut_apply_pairs) walks a
+ * contiguous run of chunks, which suits a CPU's caches; neighbouring
+ * work-items of the other modes read neighbouring chunks, which suits a GPU.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
@@ -113,6 +119,72 @@ __kernel void hist_reduce(__global const uint *partial, uint groups, __global ui
     hist[b] = sum;
 }
 
+#if HIST_MODE == 3
+/*
+ * Pairs of bytes (neighbouring pixels for CH = 1, the two channels for
+ * CH = 2) counted in 65536 bins: one increment per two bytes, then the two
+ * marginal histograms. Needs 256 KiB of local memory per work-group.
+ */
+__kernel void hist_pairs(__global const uchar *src, uint stride, uint row_bytes,
+                         uint chunks_per_row, uint rows, __global uint *partial)
+{
+    __local uint pairs[65536];
+    uint single[256]; /* the odd last byte of rows (CH = 1) */
+    for (uint i = 0; i < 65536; i++)
+        pairs[i] = 0;
+    for (uint i = 0; i < 256; i++)
+        single[i] = 0;
+    const uint total = chunks_per_row * rows;
+    const uint per = (total + get_global_size(0) - 1) / get_global_size(0);
+    const uint first = get_global_id(0) * per;
+    const uint end = min(total, first + per);
+    for (uint c = first; c < end; c++) {
+        const uint row = c / chunks_per_row;
+        const uint col = (c - row * chunks_per_row) * 16;
+        __global const uchar *p = src + row * stride + col;
+        if (col + 16 <= row_bytes) {
+            const uchar16 v = vload16(0, p);
+            pairs[v.s0 | (uint)v.s1 << 8]++;
+            pairs[v.s2 | (uint)v.s3 << 8]++;
+            pairs[v.s4 | (uint)v.s5 << 8]++;
+            pairs[v.s6 | (uint)v.s7 << 8]++;
+            pairs[v.s8 | (uint)v.s9 << 8]++;
+            pairs[v.sa | (uint)v.sb << 8]++;
+            pairs[v.sc | (uint)v.sd << 8]++;
+            pairs[v.se | (uint)v.sf << 8]++;
+        } else {
+            uint j = 0;
+            for (; col + j + 1 < row_bytes; j += 2)
+                pairs[p[j] | (uint)p[j + 1] << 8]++;
+            if (col + j < row_bytes)
+                single[p[j]]++;
+        }
+    }
+    /* Marginals: lo[v] sums the row v of the table, hi[v] its column v. */
+    uint lo[256], hi[256];
+    for (uint v = 0; v < 256; v++)
+        lo[v] = 0;
+    for (uint h = 0; h < 256; h++) {
+        uint sum = 0;
+        for (uint l = 0; l < 256; l++) {
+            const uint n = pairs[h << 8 | l];
+            lo[l] += n;
+            sum += n;
+        }
+        hi[h] = sum;
+    }
+    __global uint *out = partial + get_group_id(0) * BINS;
+    for (uint v = 0; v < 256; v++) {
+#if CH == 1
+        out[v] = lo[v] + hi[v] + single[v];
+#else
+        out[v] = lo[v];
+        out[256 + v] = hi[v];
+#endif
+    }
+}
+#endif
+
 #endif /* HIST_MODE */
 
 #ifdef NTAB
@@ -123,6 +195,16 @@ __kernel void hist_reduce(__global const uint *partial, uint groups, __global ui
 #define TABLE(lane) (((lane) % CH) * 256)
 #endif
 #define LOOKUP(lane, value) r.s##lane = t[TABLE(0x##lane) + (value)]
+
+/* The tables of the low and high byte of pair table k. */
+inline __global const uchar *t_lo(__global const uchar *tables, uint k)
+{
+    return tables + (NTAB == 1 ? 0 : 2 * k * 256);
+}
+inline __global const uchar *t_hi(__global const uchar *tables, uint k)
+{
+    return tables + (NTAB == 1 ? 0 : (2 * k + 1) % CH * 256);
+}
 
 /* dst = table[src], 16 bytes per work-item; global size (chunks_per_row, rows). */
 __kernel void lut_apply(__global const uchar *src, uint src_stride, __global uchar *dst,
@@ -170,5 +252,49 @@ __kernel void lut_apply(__global const uchar *src, uint src_stride, __global uch
             q[j] = t[TABLE(j) + p[j]];
     }
 }
+
+#ifdef LUT_PAIRS
+#define PAIR_TABLES (CH == 4 ? 2 : 1)
+
+/* pairs[k][lo | hi << 8] = T[2k][lo] | T[2k + 1][hi] << 8, the table of two
+ * neighbouring bytes (channels 2k and 2k + 1, or two pixels for CH = 1). */
+__kernel void lut_pair_tables(__global const uchar *tables, __global ushort *pairs)
+{
+    const uint i = get_global_id(0);
+    if (i >= 65536u * PAIR_TABLES)
+        return;
+    const uint k = i >> 16, lo = i & 255, hi = (i >> 8) & 255;
+    pairs[i] = (ushort)(t_lo(tables, k)[lo] | (uint)t_hi(tables, k)[hi] << 8);
+}
+
+/* dst = pairs[src pair]; one work-item per work-group walks a contiguous run
+ * of 16-byte chunks (CPU devices). */
+__kernel void lut_apply_pairs(__global const uchar *src, uint src_stride, __global uchar *dst,
+                              uint dst_stride, uint row_bytes, uint chunks_per_row, uint rows,
+                              __global const ushort *pairs, __global const uchar *tables)
+{
+    const uint total = chunks_per_row * rows;
+    const uint per = (total + get_global_size(0) - 1) / get_global_size(0);
+    const uint first = get_global_id(0) * per;
+    const uint end = min(total, first + per);
+    __global const ushort *p0 = pairs;
+    __global const ushort *p1 = pairs + (PAIR_TABLES - 1) * 65536;
+    for (uint c = first; c < end; c++) {
+        const uint row = c / chunks_per_row;
+        const uint col = (c - row * chunks_per_row) * 16;
+        __global const uchar *p = src + row * src_stride + col;
+        __global uchar *q = dst + row * dst_stride + col;
+        if (col + 16 <= row_bytes) {
+            const ushort8 v = as_ushort8(vload16(0, p));
+            const ushort8 r = (ushort8)(p0[v.s0], p1[v.s1], p0[v.s2], p1[v.s3], p0[v.s4], p1[v.s5],
+                                        p0[v.s6], p1[v.s7]);
+            vstore16(as_uchar16(r), 0, q);
+        } else {
+            for (uint j = 0; col + j < row_bytes; j++)
+                q[j] = tables[TABLE(j) + p[j]];
+        }
+    }
+}
+#endif
 
 #endif /* NTAB */

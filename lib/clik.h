@@ -146,6 +146,7 @@ typedef struct clik_device_info {
     int fp16;
     int fp64;
     int non_uniform_work_groups;
+    int little_endian;
     int opencl_c_major; /* OpenCL C version the device compiles, e.g. 1 and 2 */
     int opencl_c_minor;
 } clik_device_info;

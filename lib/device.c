@@ -88,7 +88,7 @@ static void describe(const clik_cl_api *cl, cl_platform_id p, cl_device_id d,
     cl_ulong global_mem, max_alloc, local_mem;
     cl_device_local_mem_type local_type;
     size_t wg, sizes[3] = {0, 0, 0};
-    cl_bool images;
+    cl_bool images, little = CL_TRUE;
     DEVICE_VALUE(cl, d, CL_DEVICE_TYPE, type);
     DEVICE_VALUE(cl, d, CL_DEVICE_MAX_COMPUTE_UNITS, units);
     DEVICE_VALUE(cl, d, CL_DEVICE_MAX_CLOCK_FREQUENCY, clock);
@@ -98,6 +98,7 @@ static void describe(const clik_cl_api *cl, cl_platform_id p, cl_device_id d,
     DEVICE_VALUE(cl, d, CL_DEVICE_LOCAL_MEM_TYPE, local_type);
     DEVICE_VALUE(cl, d, CL_DEVICE_MAX_WORK_GROUP_SIZE, wg);
     DEVICE_VALUE(cl, d, CL_DEVICE_IMAGE_SUPPORT, images);
+    DEVICE_VALUE(cl, d, CL_DEVICE_ENDIAN_LITTLE, little);
     cl_uint dims = 0;
     DEVICE_VALUE(cl, d, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, dims);
     if (dims >= 3)
@@ -117,6 +118,7 @@ static void describe(const clik_cl_api *cl, cl_platform_id p, cl_device_id d,
     for (int i = 0; i < 3; i++)
         info->max_work_item_sizes[i] = sizes[i] ? sizes[i] : 1;
     info->image_support = images != CL_FALSE;
+    info->little_endian = little != CL_FALSE;
     info->fp16 = has_extension(cl, d, "cl_khr_fp16");
     info->fp64 = has_extension(cl, d, "cl_khr_fp64");
 

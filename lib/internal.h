@@ -187,6 +187,21 @@ clik_status clik__arg(clik_context *ctx, clik_kernel_entry *k, unsigned idx, siz
                       const void *value);
 #define CLIK_ARG(ctx, k, idx, value) clik__arg((ctx), (k), (idx), sizeof(value), &(value))
 
+/* All arguments of a kernel at once: CLIK_ARGS(ctx, k, CLIK_A(x), CLIK_A(y)). */
+typedef struct clik_arg_value {
+    size_t size;
+    const void *value;
+} clik_arg_value;
+#define CLIK_A(v)                                                                                  \
+    {                                                                                              \
+        sizeof(v), &(v)                                                                            \
+    }
+clik_status clik__args(clik_context *ctx, clik_kernel_entry *k, const clik_arg_value *args,
+                       unsigned count);
+#define CLIK_ARGS(ctx, k, ...)                                                                     \
+    clik__args((ctx), (k), (const clik_arg_value[]){__VA_ARGS__},                                  \
+               (unsigned)(sizeof((const clik_arg_value[]){__VA_ARGS__}) / sizeof(clik_arg_value)))
+
 /* Enqueues k over `items` work-items per dimension with work-groups of at
  * most `local` (shrunk to the device's and kernel's limits); the global size
  * is rounded up to whole work-groups, so kernels bound-check. */

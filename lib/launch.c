@@ -21,6 +21,17 @@ clik_status clik__arg(clik_context *ctx, clik_kernel_entry *k, unsigned idx, siz
     return CLIK_OK;
 }
 
+clik_status clik__args(clik_context *ctx, clik_kernel_entry *k, const clik_arg_value *args,
+                       unsigned count)
+{
+    for (unsigned i = 0; i < count; i++) {
+        clik_status st = clik__arg(ctx, k, i, args[i].size, args[i].value);
+        if (st != CLIK_OK)
+            return st;
+    }
+    return CLIK_OK;
+}
+
 void clik__track_event(clik_context *ctx, cl_event ev)
 {
     if (!ev)

@@ -28,6 +28,20 @@ step "PoCL, scalar, NEON (SIMDe), host library, OpenCV agreement"
 meson test -C "$native" --print-errorlogs
 record "default" ok
 
+step "meson install, and the README's C example built against it with pkg-config"
+dest="$PWD/$native/install-test"
+rm -rf "$dest"
+DESTDIR="$dest" meson install -C "$native" --quiet
+pc=$(dirname "$(find "$dest" -name clik.pc | head -n 1)")
+export PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pc"
+libdir=$(pkg-config --variable=libdir clik)
+cc -std=c11 -Wall -Wextra -Werror tests/api_example.c $(pkg-config --cflags --libs clik) \
+    -Wl,-rpath,"$dest$libdir" -o "$native/api-example"
+unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
+"$native/api-example"
+CLIK_DEVICE=none "$native/api-example"
+record install ok
+
 step "PoCL with mobile limits (64 work-items, 32 KiB local memory, local-memory kernels)"
 meson test -C "$native" --setup mobile --suite opencl --print-errorlogs
 record mobile ok

@@ -319,8 +319,11 @@ int main(void)
     /* Every histogram mode of the kernels, whatever the device would pick;
      * the forced modes also poison scratch buffers and new device images,
      * so that reading what no kernel wrote fails against the oracle. */
-    static const char *const tunings[] = {"", "hist_mode=local,poison=1",
+    static const char *const tunings[] = {"",
+                                          "hist_mode=local,poison=1",
                                           "hist_mode=global,hist_groups=5,poison=1",
-                                          "hist_mode=serial,hist_groups=3,poison=1", NULL};
+                                          "hist_mode=serial,hist_groups=3,poison=1",
+                                          "hist_mode=pairs,pairs_min_bytes=1,poison=1",
+                                          NULL};
     return harness_main(make_suite, tunings);
 }

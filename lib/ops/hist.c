@@ -92,18 +92,41 @@ static clik_status check_pair(clik_context *ctx, const clik_image *src, const cl
 
 /* ---- OpenCL path ------------------------------------------------------------ */
 
-typedef enum hist_mode { MODE_LOCAL = 0, MODE_SERIAL = 1, MODE_GLOBAL = 2 } hist_mode;
+typedef enum hist_mode {
+    MODE_LOCAL = 0,  /* GPUs: local atomics */
+    MODE_SERIAL = 1, /* CPU devices: private counts, one work-item per group */
+    MODE_GLOBAL = 2, /* no local memory: global atomics */
+    MODE_PAIRS = 3,  /* CPU devices, large images: byte pairs in 65536 bins */
+} hist_mode;
 
-static hist_mode choose_mode(const clik_context *ctx)
+/* Pair tables (CPU devices) pay off from about this many bytes. Byte pairs
+ * index the tables as 16-bit words: little-endian devices only. */
+static int pairs_possible(const clik_context *ctx, size_t bytes)
 {
-    const char *def = ctx->dev.type == CLIK_DEVICE_CPU ? "serial"
-                      : ctx->local_memory              ? "local"
-                                                       : "global";
+    long min_bytes = clik__tune_int(ctx, "pairs_min_bytes", 1L << 18);
+    return ctx->dev.type == CLIK_DEVICE_CPU && ctx->dev.little_endian && bytes >= (size_t)min_bytes;
+}
+
+/* The pair histogram keeps 65536 counters in local memory. */
+static int pair_hist_fits(const clik_context *ctx, int channels)
+{
+    return channels <= 2 && ctx->dev.local_mem_size >= 65536 * 4 + 4096;
+}
+
+static hist_mode choose_mode(const clik_context *ctx, int channels, size_t bytes)
+{
+    const char *def;
+    if (ctx->dev.type == CLIK_DEVICE_CPU)
+        def = pair_hist_fits(ctx, channels) && pairs_possible(ctx, bytes) ? "pairs" : "serial";
+    else
+        def = ctx->local_memory ? "local" : "global";
     const char *m = clik__tune_str(ctx, "hist_mode", def);
     if (strcmp(m, "local") == 0)
         return MODE_LOCAL;
     if (strcmp(m, "global") == 0)
         return MODE_GLOBAL;
+    if (strcmp(m, "pairs") == 0 && pair_hist_fits(ctx, channels) && ctx->dev.little_endian)
+        return MODE_PAIRS; /* where the device allows; else serial */
     return MODE_SERIAL;
 }
 
@@ -121,51 +144,65 @@ static void walk_shape(const clik_binding *b, uint32_t *stride, uint32_t *row_by
     }
 }
 
-/* Enqueues the histogram of the bound image into hist_mem (channels * 256 u32). */
-static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_mem hist_mem)
+/* Work-group size and count of a hist mode. */
+static clik_status hist_geometry(clik_context *ctx, hist_mode mode, uint32_t bins, uint64_t chunks,
+                                 size_t *local, uint64_t *groups, int *replicas)
 {
-    const int ch = src->image.channels;
-    const uint32_t bins = (uint32_t)ch * 256;
-    hist_mode mode = choose_mode(ctx);
-    uint32_t stride, row_bytes, rows;
-    walk_shape(src, &stride, &row_bytes, &rows);
-    const uint32_t cpr = (row_bytes + CHUNK - 1) / CHUNK;
-    const uint64_t chunks = (uint64_t)cpr * rows;
-
-    size_t local = 1;
-    int replicas = 1;
-    if (mode != MODE_SERIAL) {
-        local = 256;
-        if (local > ctx->dev.max_work_group_size)
-            local = ctx->dev.max_work_group_size;
-        if (local > ctx->dev.max_work_item_sizes[0])
-            local = ctx->dev.max_work_item_sizes[0];
+    *local = 1;
+    *replicas = 1;
+    if (mode == MODE_LOCAL || mode == MODE_GLOBAL) {
+        *local = 256;
+        if (*local > ctx->dev.max_work_group_size)
+            *local = ctx->dev.max_work_group_size;
+        if (*local > ctx->dev.max_work_item_sizes[0])
+            *local = ctx->dev.max_work_item_sizes[0];
     }
     if (mode == MODE_LOCAL) {
         uint64_t budget = ctx->dev.local_mem_size / 2;
         if (budget > 16384)
             budget = 16384;
-        replicas = (int)(budget / (bins * 4u));
-        if (replicas > 8)
-            replicas = 8;
-        if (replicas < 1)
+        *replicas = (int)(budget / (bins * 4u));
+        if (*replicas > 8)
+            *replicas = 8;
+        if (*replicas < 1)
             return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                               "hist: %u bins do not fit the device's local memory", bins);
     }
-    long def_groups =
-        mode == MODE_SERIAL ? (long)ctx->dev.compute_units * 4 : (long)ctx->dev.compute_units * 8;
-    uint64_t groups = (uint64_t)clik__tune_int(ctx, "hist_groups", def_groups);
-    uint64_t useful = (chunks + local - 1) / local;
-    if (groups > useful)
-        groups = useful;
-    if (groups < 1)
-        groups = 1;
+    /* CPU devices: a few contiguous runs per core; GPUs: enough groups to fill
+     * every compute unit several times. */
+    long per_unit = mode == MODE_PAIRS ? 1 : mode == MODE_SERIAL ? 4 : 8;
+    *groups = (uint64_t)clik__tune_int(ctx, "hist_groups", (long)ctx->dev.compute_units * per_unit);
+    uint64_t useful = (chunks + *local - 1) / *local;
+    if (*groups > useful)
+        *groups = useful;
+    if (*groups < 1)
+        *groups = 1;
+    return CLIK_OK;
+}
+
+/* Enqueues the histogram of the bound image into hist_mem (channels * 256 u32). */
+static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_mem hist_mem)
+{
+    const int ch = src->image.channels;
+    const uint32_t bins = (uint32_t)ch * 256;
+    uint32_t stride, row_bytes, rows;
+    walk_shape(src, &stride, &row_bytes, &rows);
+    const uint32_t cpr = (row_bytes + CHUNK - 1) / CHUNK;
+    const hist_mode mode = choose_mode(ctx, ch, src->row_bytes * (size_t)src->image.height);
+    size_t local = 1;
+    uint64_t groups = 1;
+    int replicas = 1;
+    clik_status st =
+        hist_geometry(ctx, mode, bins, (uint64_t)cpr * rows, &local, &groups, &replicas);
+    if (st != CLIK_OK)
+        return st;
 
     char options[96];
     snprintf(options, sizeof(options), "-DCH=%d -DHIST_MODE=%d -DREPLICAS=%d", ch, (int)mode,
              replicas);
     clik_kernel_entry *kpartial, *kreduce, *kzero = NULL;
-    clik_status st = clik__kernel(ctx, "hist", options, "hist_partial", &kpartial);
+    st = clik__kernel(ctx, "hist", options, mode == MODE_PAIRS ? "hist_pairs" : "hist_partial",
+                      &kpartial);
     if (st == CLIK_OK)
         st = clik__kernel(ctx, "hist", options, "hist_reduce", &kreduce);
     if (st == CLIK_OK && mode == MODE_GLOBAL)
@@ -182,43 +219,84 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
     st = clik__temp_buffer(ctx, partial_bytes, &partial);
     if (st != CLIK_OK)
         return st;
-    const uint32_t ngroups = (uint32_t)groups, nbins = bins;
+    const uint32_t ngroups = (uint32_t)groups, nwords = ngroups * bins;
     if (kzero) {
-        size_t n = (size_t)ngroups * bins, lz = 64;
-        const uint32_t n32 = (uint32_t)n;
-        st = CLIK_ARG(ctx, kzero, 0, partial);
-        if (st == CLIK_OK)
-            st = CLIK_ARG(ctx, kzero, 1, n32);
+        size_t n = nwords, lz = 64;
+        st = CLIK_ARGS(ctx, kzero, CLIK_A(partial), CLIK_A(nwords));
         if (st == CLIK_OK)
             st = clik__launch(ctx, kzero, 1, &n, &lz);
     }
     if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, kpartial, 0, src->mem);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, kpartial, 1, stride);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, kpartial, 2, row_bytes);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, kpartial, 3, cpr);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, kpartial, 4, rows);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, kpartial, 5, partial);
+        st = CLIK_ARGS(ctx, kpartial, CLIK_A(src->mem), CLIK_A(stride), CLIK_A(row_bytes),
+                       CLIK_A(cpr), CLIK_A(rows), CLIK_A(partial));
     if (st == CLIK_OK) {
         size_t global = (size_t)groups * local;
         st = clik__launch_exact(ctx, kpartial, 1, &global, &local);
     }
     if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, kreduce, 0, partial);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, kreduce, 1, ngroups);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, kreduce, 2, hist_mem);
+        st = CLIK_ARGS(ctx, kreduce, CLIK_A(partial), CLIK_A(ngroups), CLIK_A(hist_mem));
     if (st == CLIK_OK) {
-        size_t n = nbins, lr = 256;
+        size_t n = bins, lr = 256;
         st = clik__launch(ctx, kreduce, 1, &n, &lr);
     }
     clik__temp_release(ctx, partial, partial_bytes);
+    return st;
+}
+
+/* Strides and extent for walking src and dst together. */
+static void lut_shape(const clik_binding *src, const clik_binding *dst, uint32_t *sstride,
+                      uint32_t *dstride, uint32_t *row_bytes, uint32_t *rows)
+{
+    walk_shape(src, sstride, row_bytes, rows);
+    if ((src->stride == src->row_bytes) != (dst->stride == dst->row_bytes)) {
+        /* Only one image is contiguous: walk both row by row. */
+        *row_bytes = (uint32_t)src->row_bytes;
+        *rows = (uint32_t)src->image.height;
+        *sstride = (uint32_t)src->stride;
+        *dstride = (uint32_t)dst->stride;
+    } else {
+        *dstride = *rows == 1 ? *sstride : (uint32_t)dst->stride;
+    }
+}
+
+/* CPU devices: builds 16-bit pair tables and maps two bytes per lookup. */
+static clik_status cl_lut_pairs(clik_context *ctx, const clik_binding *src, const clik_binding *dst,
+                                cl_mem tables, int ntables, const char *options)
+{
+    const int ch = src->image.channels;
+    const uint32_t pair_tables = ch == 4 ? 2 : 1;
+    clik_kernel_entry *kbuild, *kapply;
+    clik_status st = clik__kernel(ctx, "hist", options, "lut_pair_tables", &kbuild);
+    if (st == CLIK_OK)
+        st = clik__kernel(ctx, "hist", options, "lut_apply_pairs", &kapply);
+    if (st != CLIK_OK)
+        return st;
+    (void)ntables;
+    const size_t pair_bytes = (size_t)pair_tables * 65536 * sizeof(uint16_t);
+    cl_mem pairs;
+    st = clik__temp_buffer(ctx, pair_bytes, &pairs);
+    if (st != CLIK_OK)
+        return st;
+    st = CLIK_ARGS(ctx, kbuild, CLIK_A(tables), CLIK_A(pairs));
+    if (st == CLIK_OK) {
+        size_t n = (size_t)pair_tables * 65536, local = 256;
+        st = clik__launch(ctx, kbuild, 1, &n, &local);
+    }
+    uint32_t sstride, dstride, row_bytes, rows;
+    lut_shape(src, dst, &sstride, &dstride, &row_bytes, &rows);
+    const uint32_t cpr = (row_bytes + CHUNK - 1) / CHUNK;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kapply, CLIK_A(src->mem), CLIK_A(sstride), CLIK_A(dst->mem),
+                       CLIK_A(dstride), CLIK_A(row_bytes), CLIK_A(cpr), CLIK_A(rows), CLIK_A(pairs),
+                       CLIK_A(tables));
+    if (st == CLIK_OK) {
+        uint64_t chunks = (uint64_t)cpr * rows;
+        uint64_t groups =
+            (uint64_t)clik__tune_int(ctx, "lut_groups", (long)ctx->dev.compute_units * 4);
+        size_t global = (size_t)(groups < chunks ? groups : chunks), local = 1;
+        st = clik__launch_exact(ctx, kapply, 1, &global, &local);
+    }
+    clik__temp_release(ctx, pairs, pair_bytes);
     return st;
 }
 
@@ -228,39 +306,22 @@ static clik_status cl_lut(clik_context *ctx, const clik_binding *src, const clik
 {
     const int ch = src->image.channels;
     const int use_local = ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU;
-    char options[64];
-    snprintf(options, sizeof(options), "-DCH=%d -DNTAB=%d -DLUT_LOCAL=%d", ch, ntables, use_local);
+    const int pairs = clik__tune_int(ctx, "lut_pairs", 1) == 1 &&
+                      pairs_possible(ctx, src->row_bytes * (size_t)src->image.height);
+    char options[96];
+    snprintf(options, sizeof(options), "-DCH=%d -DNTAB=%d -DLUT_LOCAL=%d%s", ch, ntables, use_local,
+             pairs ? " -DLUT_PAIRS" : "");
+    if (pairs)
+        return cl_lut_pairs(ctx, src, dst, tables, ntables, options);
     clik_kernel_entry *k;
     clik_status st = clik__kernel(ctx, "hist", options, "lut_apply", &k);
     if (st != CLIK_OK)
         return st;
     uint32_t sstride, dstride, row_bytes, rows;
-    walk_shape(src, &sstride, &row_bytes, &rows);
-    if ((src->stride == src->row_bytes) != (dst->stride == dst->row_bytes)) {
-        /* Only one image is contiguous: walk both row by row. */
-        row_bytes = (uint32_t)src->row_bytes;
-        rows = (uint32_t)src->image.height;
-        sstride = (uint32_t)src->stride;
-        dstride = (uint32_t)dst->stride;
-    } else {
-        dstride = rows == 1 ? sstride : (uint32_t)dst->stride;
-    }
+    lut_shape(src, dst, &sstride, &dstride, &row_bytes, &rows);
     const uint32_t cpr = (row_bytes + CHUNK - 1) / CHUNK;
-    st = CLIK_ARG(ctx, k, 0, src->mem);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 1, sstride);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 2, dst->mem);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 3, dstride);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 4, row_bytes);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 5, cpr);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 6, rows);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 7, tables);
+    st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(sstride), CLIK_A(dst->mem), CLIK_A(dstride),
+                   CLIK_A(row_bytes), CLIK_A(cpr), CLIK_A(rows), CLIK_A(tables));
     if (st == CLIK_OK) {
         size_t items[2] = {cpr, rows};
         size_t local[2] = {rows == 1 ? 256 : 64, rows == 1 ? 1 : 4};
