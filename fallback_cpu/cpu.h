@@ -25,8 +25,10 @@ typedef struct clik_cpu_dsp {
     clik_hist_dsp hist;
 } clik_cpu_dsp;
 
-/* 1 when this build has the NEON path. */
+/* 1 when this build has the NEON path (natively or through SIMDe). */
 int clik_cpu_have_neon(void);
+/* 1 when the NEON path runs as native NEON: only then is it the default. */
+int clik_cpu_neon_native(void);
 /* Fills dsp with the scalar entries, then the NEON ones when neon is set. */
 void clik_cpu_dsp_init(clik_cpu_dsp *dsp, int neon);
 

@@ -10,6 +10,15 @@ int clik_cpu_have_neon(void)
 #endif
 }
 
+int clik_cpu_neon_native(void)
+{
+#if defined(CLIK_HAVE_NEON) && defined(__aarch64__)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 void clik_cpu_dsp_init(clik_cpu_dsp *dsp, int neon)
 {
     clik_hist_dsp_init_scalar(&dsp->hist);

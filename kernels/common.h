@@ -21,6 +21,17 @@
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #endif
 
+/* 16-byte loads and stores at p. With ALIGNED (the host checked that every
+ * image base and row stride is a multiple of 16) they are single vector
+ * accesses; vload16/vstore16 may otherwise become 16 byte accesses (PoCL). */
+#if defined(ALIGNED) && ALIGNED
+#define CLIK_LOAD16(p)     (*(__global const uchar16 *)(p))
+#define CLIK_STORE16(v, q) (*(__global uchar16 *)(q) = (v))
+#else
+#define CLIK_LOAD16(p)     vload16(0, (p))
+#define CLIK_STORE16(v, q) vstore16((v), 0, (q))
+#endif
+
 /* Applies M to the 16 components of a 16-vector with their lane index. */
 /* clang-format off */
 #define CLIK_EACH16(M, v)                                                                   \

@@ -9,6 +9,7 @@
  *         1 = one work-item per work-group counting privately (CPU devices),
  *         2 = global atomics into the work-group's slice (no local memory),
  *         3 = one work-item per work-group counting byte pairs (CPU devices);
+ *   both: ALIGNED (16-byte aligned image bases and strides: vector accesses);
  *   lut:  NTAB (1 or CH tables), LUT_LOCAL (tables staged in local memory),
  *         LUT_PAIRS (CPU devices: one lookup in a 65536-entry table per two
  *         bytes).
@@ -20,6 +21,38 @@
 #include "common.h"
 
 #define BINS (CH * 256)
+
+/* Position of a 16-byte chunk: its row and its first byte in the row. */
+typedef struct cursor {
+    uint row, col;
+} cursor;
+
+inline cursor cursor_at(uint chunk, uint chunks_per_row)
+{
+    cursor k;
+    k.row = chunk / chunks_per_row;
+    k.col = (chunk - k.row * chunks_per_row) * 16;
+    return k;
+}
+
+/* The next chunk, without a division (which costs more than 16 lookups). */
+inline void cursor_next(cursor *k, uint row_bytes)
+{
+    k->col += 16;
+    if (k->col >= row_bytes) {
+        k->col = 0;
+        k->row++;
+    }
+}
+
+/* CPU style: this work-item's contiguous share [first, end) of total chunks. */
+inline uint2 own_run(uint total)
+{
+    const uint items = (uint)get_global_size(0);
+    const uint per = (total + items - 1) / items;
+    const uint first = min(total, (uint)get_global_id(0) * per);
+    return (uint2)(first, min(total, first + per));
+}
 
 #ifdef HIST_MODE
 
@@ -60,22 +93,18 @@ __kernel void hist_partial(__global const uchar *src, uint stride, uint row_byte
 
 #if HIST_MODE == 1
     /* One work-item per group: a contiguous run of chunks, for the caches. */
-    const uint per = (total + get_global_size(0) - 1) / get_global_size(0);
-    const uint first = get_global_id(0) * per;
-    const uint end = min(total, first + per);
-    const uint step = 1;
+    const uint2 run = own_run(total);
+    cursor k = cursor_at(run.x, chunks_per_row);
+    for (uint c = run.x; c < run.y; c++, cursor_next(&k, row_bytes)) {
 #else
     /* Neighbouring work-items read neighbouring chunks: coalesced. */
-    const uint first = get_global_id(0);
-    const uint end = total;
-    const uint step = get_global_size(0);
+    for (uint c = get_global_id(0); c < total; c += get_global_size(0)) {
+        const cursor k = cursor_at(c, chunks_per_row);
 #endif
-    for (uint c = first; c < end; c += step) {
-        const uint row = c / chunks_per_row;
-        const uint col = (c - row * chunks_per_row) * 16;
-        __global const uchar *p = src + row * stride + col;
+        const uint col = k.col;
+        __global const uchar *p = src + k.row * stride + col;
         if (col + 16 <= row_bytes) {
-            const uchar16 v = vload16(0, p);
+            const uchar16 v = CLIK_LOAD16(p);
             CLIK_EACH16(COUNT, v)
         } else {
             for (uint j = 0; col + j < row_bytes; j++) {
@@ -134,16 +163,13 @@ __kernel void hist_pairs(__global const uchar *src, uint stride, uint row_bytes,
         pairs[i] = 0;
     for (uint i = 0; i < 256; i++)
         single[i] = 0;
-    const uint total = chunks_per_row * rows;
-    const uint per = (total + get_global_size(0) - 1) / get_global_size(0);
-    const uint first = get_global_id(0) * per;
-    const uint end = min(total, first + per);
-    for (uint c = first; c < end; c++) {
-        const uint row = c / chunks_per_row;
-        const uint col = (c - row * chunks_per_row) * 16;
-        __global const uchar *p = src + row * stride + col;
+    const uint2 run = own_run(chunks_per_row * rows);
+    cursor k = cursor_at(run.x, chunks_per_row);
+    for (uint c = run.x; c < run.y; c++, cursor_next(&k, row_bytes)) {
+        const uint col = k.col;
+        __global const uchar *p = src + k.row * stride + col;
         if (col + 16 <= row_bytes) {
-            const uchar16 v = vload16(0, p);
+            const uchar16 v = CLIK_LOAD16(p);
             pairs[v.s0 | (uint)v.s1 << 8]++;
             pairs[v.s2 | (uint)v.s3 << 8]++;
             pairs[v.s4 | (uint)v.s5 << 8]++;
@@ -228,7 +254,7 @@ __kernel void lut_apply(__global const uchar *src, uint src_stride, __global uch
     __global const uchar *p = src + row * src_stride + col;
     __global uchar *q = dst + row * dst_stride + col;
     if (col + 16 <= row_bytes) {
-        const uchar16 v = vload16(0, p);
+        const uchar16 v = CLIK_LOAD16(p);
         uchar16 r;
         LOOKUP(0, v.s0);
         LOOKUP(1, v.s1);
@@ -246,7 +272,7 @@ __kernel void lut_apply(__global const uchar *src, uint src_stride, __global uch
         LOOKUP(d, v.sd);
         LOOKUP(e, v.se);
         LOOKUP(f, v.sf);
-        vstore16(r, 0, q);
+        CLIK_STORE16(r, q);
     } else {
         for (uint j = 0; col + j < row_bytes; j++)
             q[j] = t[TABLE(j) + p[j]];
@@ -271,24 +297,22 @@ __kernel void lut_pair_tables(__global const uchar *tables, __global ushort *pai
  * of 16-byte chunks (CPU devices). */
 __kernel void lut_apply_pairs(__global const uchar *src, uint src_stride, __global uchar *dst,
                               uint dst_stride, uint row_bytes, uint chunks_per_row, uint rows,
-                              __global const ushort *pairs, __global const uchar *tables)
+                              __global const ushort *restrict pairs,
+                              __global const uchar *restrict tables)
 {
-    const uint total = chunks_per_row * rows;
-    const uint per = (total + get_global_size(0) - 1) / get_global_size(0);
-    const uint first = get_global_id(0) * per;
-    const uint end = min(total, first + per);
     __global const ushort *p0 = pairs;
     __global const ushort *p1 = pairs + (PAIR_TABLES - 1) * 65536;
-    for (uint c = first; c < end; c++) {
-        const uint row = c / chunks_per_row;
-        const uint col = (c - row * chunks_per_row) * 16;
-        __global const uchar *p = src + row * src_stride + col;
-        __global uchar *q = dst + row * dst_stride + col;
+    const uint2 run = own_run(chunks_per_row * rows);
+    cursor k = cursor_at(run.x, chunks_per_row);
+    for (uint c = run.x; c < run.y; c++, cursor_next(&k, row_bytes)) {
+        const uint col = k.col;
+        __global const uchar *p = src + k.row * src_stride + col;
+        __global uchar *q = dst + k.row * dst_stride + col;
         if (col + 16 <= row_bytes) {
-            const ushort8 v = as_ushort8(vload16(0, p));
+            const ushort8 v = as_ushort8(CLIK_LOAD16(p));
             const ushort8 r = (ushort8)(p0[v.s0], p1[v.s1], p0[v.s2], p1[v.s3], p0[v.s4], p1[v.s5],
                                         p0[v.s6], p1[v.s7]);
-            vstore16(as_uchar16(r), 0, q);
+            CLIK_STORE16(as_uchar16(r), q);
         } else {
             for (uint j = 0; col + j < row_bytes; j++)
                 q[j] = tables[TABLE(j) + p[j]];

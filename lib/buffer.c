@@ -297,6 +297,7 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
                                         img->stride, &b->row_bytes, &b->span);
     if (st != CLIK_OK)
         return st;
+    b->base_aligned = 1; /* device buffers start at least 128-byte aligned */
     if (img->buffer) {
         b->mem = img->buffer->mem;
         return CLIK_OK;
@@ -316,6 +317,7 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
         }
         b->owned = 1;
         b->mapped_host = 1;
+        b->base_aligned = (uintptr_t)img->data % 16 == 0;
         return CLIK_OK;
     }
     st = clik__temp_buffer(ctx, b->span, &b->mem);
@@ -332,6 +334,14 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
         }
     }
     return CLIK_OK;
+}
+
+int clik__aligned16(const clik_binding *const *b, int count, int contiguous)
+{
+    for (int i = 0; i < count; i++)
+        if (!b[i]->base_aligned || (!contiguous && b[i]->stride % 16 != 0))
+            return 0;
+    return 1;
 }
 
 clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok)

@@ -172,7 +172,7 @@ CLIK_API const char *clik_opencl_library(const char **why);
 /* Contexts                                                                  */
 
 typedef enum clik_cpu_path {
-    CLIK_CPU_AUTO = 0, /* NEON where available, else scalar ($CLIK_CPU_PATH) */
+    CLIK_CPU_AUTO = 0, /* NEON on Arm, else scalar ($CLIK_CPU_PATH) */
     CLIK_CPU_SCALAR,
     CLIK_CPU_NEON,
 } clik_cpu_path;

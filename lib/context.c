@@ -137,8 +137,9 @@ static clik_status resolve_cpu_path(clik_cpu_path option, clik_backend *out)
         return clik__fail(NULL, CLIK_ERR_NO_NEON,
                           "the NEON path was asked for, but this build "
                           "of clik has no NEON code");
+    /* NEON emulated through SIMDe is for testing the NEON code, not speed. */
     if (path == CLIK_CPU_AUTO)
-        path = clik_cpu_have_neon() ? CLIK_CPU_NEON : CLIK_CPU_SCALAR;
+        path = clik_cpu_neon_native() ? CLIK_CPU_NEON : CLIK_CPU_SCALAR;
     *out = path == CLIK_CPU_NEON ? CLIK_BACKEND_NEON : CLIK_BACKEND_SCALAR;
     return CLIK_OK;
 }

@@ -223,15 +223,19 @@ typedef struct clik_binding {
     size_t span;   /* bytes the image covers */
     size_t row_bytes;
     int access;
-    int owned;       /* mem was made for this binding */
-    int pooled;      /* mem goes back to the pool */
-    int mapped_host; /* mem uses the host image's memory */
+    int owned;        /* mem was made for this binding */
+    int pooled;       /* mem goes back to the pool */
+    int mapped_host;  /* mem uses the host image's memory */
+    int base_aligned; /* the image starts 16-byte aligned in mem */
     clik_image image;
 } clik_binding;
 
 /* Makes an image usable by a kernel: device images as they are; host images
  * through their own memory on CPU devices, else through a device copy. */
 clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, clik_binding *b);
+/* 1 when every 16-byte chunk of the bound images walked with the given row
+ * strides starts 16-byte aligned (the ALIGNED kernel variants). */
+int clik__aligned16(const clik_binding *const *b, int count, int contiguous);
 /* Brings results back to host images (if ok) and releases the binding. */
 clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok);
 /* Fills a buffer with garbage when the context poisons (tuning poison=1), so

@@ -34,9 +34,9 @@ rm -rf "$dest"
 DESTDIR="$dest" meson install -C "$native" --quiet
 pc=$(dirname "$(find "$dest" -name clik.pc | head -n 1)")
 export PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pc"
-libdir=$(pkg-config --variable=libdir clik)
+libdir=$(dirname "$(find "$dest" -name libclik.so | head -n 1)")
 cc -std=c11 -Wall -Wextra -Werror tests/api_example.c $(pkg-config --cflags --libs clik) \
-    -Wl,-rpath,"$dest$libdir" -o "$native/api-example"
+    -Wl,-rpath,"$libdir" -o "$native/api-example"
 unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
 "$native/api-example"
 CLIK_DEVICE=none "$native/api-example"

@@ -170,7 +170,7 @@ static clik_status hist_geometry(clik_context *ctx, hist_mode mode, uint32_t bin
     }
     /* CPU devices: a few contiguous runs per core; GPUs: enough groups to fill
      * every compute unit several times. */
-    long per_unit = mode == MODE_PAIRS ? 1 : mode == MODE_SERIAL ? 4 : 8;
+    long per_unit = mode == MODE_GLOBAL || mode == MODE_LOCAL ? 8 : 4;
     *groups = (uint64_t)clik__tune_int(ctx, "hist_groups", (long)ctx->dev.compute_units * per_unit);
     uint64_t useful = (chunks + *local - 1) / *local;
     if (*groups > useful)
@@ -197,9 +197,10 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
     if (st != CLIK_OK)
         return st;
 
+    const clik_binding *bound[] = {src};
     char options[96];
-    snprintf(options, sizeof(options), "-DCH=%d -DHIST_MODE=%d -DREPLICAS=%d", ch, (int)mode,
-             replicas);
+    snprintf(options, sizeof(options), "-DCH=%d -DHIST_MODE=%d -DREPLICAS=%d -DALIGNED=%d", ch,
+             (int)mode, replicas, clik__aligned16(bound, 1, rows == 1));
     clik_kernel_entry *kpartial, *kreduce, *kzero = NULL;
     st = clik__kernel(ctx, "hist", options, mode == MODE_PAIRS ? "hist_pairs" : "hist_partial",
                       &kpartial);
@@ -308,17 +309,18 @@ static clik_status cl_lut(clik_context *ctx, const clik_binding *src, const clik
     const int use_local = ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU;
     const int pairs = clik__tune_int(ctx, "lut_pairs", 1) == 1 &&
                       pairs_possible(ctx, src->row_bytes * (size_t)src->image.height);
-    char options[96];
-    snprintf(options, sizeof(options), "-DCH=%d -DNTAB=%d -DLUT_LOCAL=%d%s", ch, ntables, use_local,
-             pairs ? " -DLUT_PAIRS" : "");
+    uint32_t sstride, dstride, row_bytes, rows;
+    lut_shape(src, dst, &sstride, &dstride, &row_bytes, &rows);
+    const clik_binding *bound[] = {src, dst};
+    char options[128];
+    snprintf(options, sizeof(options), "-DCH=%d -DNTAB=%d -DLUT_LOCAL=%d -DALIGNED=%d%s", ch,
+             ntables, use_local, clik__aligned16(bound, 2, rows == 1), pairs ? " -DLUT_PAIRS" : "");
     if (pairs)
         return cl_lut_pairs(ctx, src, dst, tables, ntables, options);
     clik_kernel_entry *k;
     clik_status st = clik__kernel(ctx, "hist", options, "lut_apply", &k);
     if (st != CLIK_OK)
         return st;
-    uint32_t sstride, dstride, row_bytes, rows;
-    lut_shape(src, dst, &sstride, &dstride, &row_bytes, &rows);
     const uint32_t cpr = (row_bytes + CHUNK - 1) / CHUNK;
     st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(sstride), CLIK_A(dst->mem), CLIK_A(dstride),
                    CLIK_A(row_bytes), CLIK_A(cpr), CLIK_A(rows), CLIK_A(tables));

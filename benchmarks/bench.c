@@ -1,0 +1,673 @@
+/*
+ * clik-bench: times clik's public calls on synthetic images and reports
+ * medians next to the device's copy bandwidth.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+#define MAX_SIZES   32
+#define MAX_DIM     65536
+#define COPY_BYTES  ((size_t)64 << 20)
+#define COPY_REPS   10
+#define EXIT_USAGE  2
+#define EXIT_FAILED 1
+
+typedef struct options {
+    const bench_op *ops[64];
+    int nops;
+    int sizes[MAX_SIZES][2];
+    int nsizes;
+    const char *device;
+    int channels;
+    int reps;
+    int warmup;
+    int resident;
+    int json;
+    int allow_fallback;
+    int verbose;
+    clik_cpu_path cpu_path;
+    uint64_t seed;
+    const char *dump_dir;
+} options;
+
+typedef struct result {
+    const bench_op *op;
+    int width, height;
+    clik_backend backend;
+    double e2e_ms, e2e_min_ms;
+    double kernel_ms; /* < 0: none */
+    double bytes;
+} result;
+
+static const char *prog = "clik-bench";
+
+/* ---- small helpers ------------------------------------------------------------ */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median of n values (sorts them). */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: %s --op NAME [--op NAME ...] --size WxH [--size WxH ...] [options]\n"
+            "       %s --list | --help\n"
+            "\n"
+            "  --op NAME        operation to time (see --list; 'all' for every one)\n"
+            "  --size WxH       image size, e.g. 1920x1080 (also vga, 720p, 1080p, 4k)\n"
+            "  --device SPEC    auto | gpu | cpu | none | P:D | name substring\n"
+            "                   (as CLIK_DEVICE; default: CLIK_DEVICE, else auto)\n"
+            "  --channels 1|4   interleaved channels per pixel (default 1)\n"
+            "  --reps N         timed runs; the medians are reported (default 20)\n"
+            "  --warmup N       untimed runs first (default 3)\n"
+            "  --resident       device images made beforehand; time call + finish\n"
+            "                   (default: host images, host-to-host time)\n"
+            "  --json           one JSON object per line per (op, size)\n"
+            "  --cpu-path P     auto | scalar | neon: the CPU path (default auto)\n"
+            "  --allow-fallback let an op fall back to the CPU (default: fail)\n"
+            "  --seed N         seed of the synthetic input (default 1)\n"
+            "  --dump-input DIR write each input as DIR/input-WxH-cC.pgm|pam\n"
+            "  --verbose        print clik's diagnostics on stderr\n"
+            "  --list           list the operations\n"
+            "  --help           this text\n",
+            prog, prog);
+}
+
+static int bad_usage(const char *fmt, const char *what)
+{
+    fprintf(stderr, "%s: ", prog);
+    fprintf(stderr, fmt, what);
+    fprintf(stderr, "\n(try %s --help)\n", prog);
+    return EXIT_USAGE;
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    if (!s || !*s)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    errno = 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_size(const char *s, int *w, int *h)
+{
+    static const struct {
+        const char *name;
+        int w, h;
+    } named[] = {{"vga", 640, 480},
+                 {"720p", 1280, 720},
+                 {"1080p", 1920, 1080},
+                 {"4k", 3840, 2160},
+                 {"2160p", 3840, 2160}};
+    for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+        if (strcmp(s, named[i].name) == 0) {
+            *w = named[i].w;
+            *h = named[i].h;
+            return 1;
+        }
+    }
+    const char *x = strchr(s, 'x');
+    if (!x)
+        x = strchr(s, 'X');
+    if (!x || x == s || strlen(x + 1) == 0 || x - s > 15)
+        return 0;
+    char left[16];
+    memcpy(left, s, (size_t)(x - s));
+    left[x - s] = '\0';
+    long lw, lh;
+    if (!parse_int(left, 1, MAX_DIM, &lw) || !parse_int(x + 1, 1, MAX_DIM, &lh))
+        return 0;
+    *w = (int)lw;
+    *h = (int)lh;
+    return 1;
+}
+
+static void list_ops(void)
+{
+    printf("%-10s %-9s %-46s %s\n", "op", "channels", "bytes moved", "call");
+    for (int i = 0; i < bench_op_count; i++) {
+        const bench_op *op = &bench_ops[i];
+        char ch[32] = "";
+        for (int c = 1; c <= 4; c++) {
+            if (op->channels & (1u << c)) {
+                size_t n = strlen(ch);
+                snprintf(ch + n, sizeof(ch) - n, "%s%d", n ? "," : "", c);
+            }
+        }
+        printf("%-10s %-9s %-46s %s\n", op->name, ch, op->bytes_rule, op->summary);
+    }
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->channels = 1;
+    o->reps = 20;
+    o->warmup = 3;
+    o->seed = 1;
+    o->cpu_path = CLIK_CPU_AUTO;
+    for (int i = 1; i < argc; i++) {
+        char *arg = argv[i];
+        const char *val = NULL;
+        char name[32];
+        /* --name=value or --name value */
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        if (eq && (size_t)(eq - arg) < sizeof(name)) {
+            memcpy(name, arg, (size_t)(eq - arg));
+            name[eq - arg] = '\0';
+            val = eq + 1;
+        } else {
+            snprintf(name, sizeof(name), "%s", arg);
+        }
+        static const char *const with_value[] = {"--op",       "--size", "--device",
+                                                 "--channels", "--reps", "--warmup",
+                                                 "--cpu-path", "--seed", "--dump-input"};
+        int takes = 0;
+        for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
+            takes |= strcmp(name, with_value[k]) == 0;
+        if (takes && !val) {
+            if (i + 1 >= argc)
+                return bad_usage("%s needs a value", name);
+            val = argv[++i];
+        } else if (!takes && val) {
+            return bad_usage("%s takes no value", name);
+        }
+        long n;
+        if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(name, "--list") == 0) {
+            list_ops();
+            return 0;
+        } else if (strcmp(name, "--op") == 0) {
+            int all = strcmp(val, "all") == 0;
+            const bench_op *op = all ? NULL : bench_op_find(val);
+            if (!all && !op)
+                return bad_usage("unknown op '%s' (see --list)", val);
+            for (int k = 0; k < bench_op_count; k++) {
+                const bench_op *add = all ? &bench_ops[k] : op;
+                int dup = 0;
+                for (int j = 0; j < o->nops; j++)
+                    dup |= o->ops[j] == add;
+                if (!dup && o->nops < (int)(sizeof(o->ops) / sizeof(o->ops[0])))
+                    o->ops[o->nops++] = add;
+                if (!all)
+                    break;
+            }
+        } else if (strcmp(name, "--size") == 0) {
+            if (o->nsizes == MAX_SIZES)
+                return bad_usage("too many sizes (at most %s)", "32");
+            if (!parse_size(val, &o->sizes[o->nsizes][0], &o->sizes[o->nsizes][1]))
+                return bad_usage("bad size '%s': expected WxH with W and H from 1 to 65536", val);
+            o->nsizes++;
+        } else if (strcmp(name, "--device") == 0) {
+            o->device = val;
+        } else if (strcmp(name, "--channels") == 0) {
+            if (!parse_int(val, 1, 4, &n) || (n != 1 && n != 4))
+                return bad_usage("bad channel count '%s': expected 1 or 4", val);
+            o->channels = (int)n;
+        } else if (strcmp(name, "--reps") == 0) {
+            if (!parse_int(val, 1, 1000000, &n))
+                return bad_usage("bad --reps '%s': expected a whole number from 1", val);
+            o->reps = (int)n;
+        } else if (strcmp(name, "--warmup") == 0) {
+            if (!parse_int(val, 0, 1000000, &n))
+                return bad_usage("bad --warmup '%s': expected a whole number from 0", val);
+            o->warmup = (int)n;
+        } else if (strcmp(name, "--seed") == 0) {
+            if (!parse_int(val, 0, 2147483647L, &n))
+                return bad_usage("bad --seed '%s'", val);
+            o->seed = (uint64_t)n;
+        } else if (strcmp(name, "--cpu-path") == 0) {
+            if (strcmp(val, "auto") == 0)
+                o->cpu_path = CLIK_CPU_AUTO;
+            else if (strcmp(val, "scalar") == 0)
+                o->cpu_path = CLIK_CPU_SCALAR;
+            else if (strcmp(val, "neon") == 0)
+                o->cpu_path = CLIK_CPU_NEON;
+            else
+                return bad_usage("bad --cpu-path '%s': expected auto, scalar or neon", val);
+        } else if (strcmp(name, "--dump-input") == 0) {
+            o->dump_dir = val;
+        } else if (strcmp(name, "--resident") == 0) {
+            o->resident = 1;
+        } else if (strcmp(name, "--json") == 0) {
+            o->json = 1;
+        } else if (strcmp(name, "--allow-fallback") == 0) {
+            o->allow_fallback = 1;
+        } else if (strcmp(name, "--verbose") == 0) {
+            o->verbose = 1;
+        } else {
+            return bad_usage("unknown argument '%s'", arg);
+        }
+    }
+    if (o->nops == 0)
+        return bad_usage("no operation given%s: use --op NAME (see --list)", "");
+    if (o->nsizes == 0)
+        return bad_usage("no size given%s: use --size WxH", "");
+    for (int i = 0; i < o->nops; i++)
+        if (!(o->ops[i]->channels & (1u << o->channels))) {
+            fprintf(stderr, "%s: op '%s' does not support %d channel(s)\n", prog, o->ops[i]->name,
+                    o->channels);
+            return EXIT_USAGE;
+        }
+    return -1;
+}
+
+/* ---- images of a case ------------------------------------------------------------- */
+
+static clik_status own(bench_case *bc, clik_image **slot)
+{
+    if (bc->nowned == BENCH_MAX_IMAGES)
+        return CLIK_ERR_NO_MEMORY;
+    *slot = &bc->owned[bc->nowned++];
+    return CLIK_OK;
+}
+
+clik_status bench_output(bench_case *bc, int width, int height, int channels, clik_type type,
+                         clik_image *out)
+{
+    clik_image *img;
+    clik_status st = own(bc, &img);
+    if (st != CLIK_OK)
+        return st;
+    st = bc->resident ? clik_image_create(bc->ctx, img, width, height, channels, type)
+                      : clik_image_alloc(img, width, height, channels, type);
+    if (st == CLIK_OK)
+        *out = *img;
+    return st;
+}
+
+clik_status bench_input(bench_case *bc, int width, int height, int channels, uint64_t salt,
+                        clik_image *out, clik_image *host)
+{
+    clik_image *h;
+    clik_status st = own(bc, &h);
+    if (st == CLIK_OK)
+        st = clik_image_alloc(h, width, height, channels, CLIK_U8);
+    if (st != CLIK_OK)
+        return st;
+    bench_fill_natural(h, bc->seed * 1000003u + salt);
+    if (host)
+        *host = *h;
+    if (!bc->resident) {
+        *out = *h;
+        return CLIK_OK;
+    }
+    st = bench_output(bc, width, height, channels, CLIK_U8, out);
+    if (st == CLIK_OK)
+        st = clik_image_upload(bc->ctx, out, h);
+    return st;
+}
+
+clik_status bench_fetch(bench_case *bc, const clik_image *img, clik_image *host)
+{
+    if (img->data) {
+        *host = *img;
+        return CLIK_OK;
+    }
+    clik_image *h;
+    clik_status st = own(bc, &h);
+    if (st == CLIK_OK)
+        st = clik_image_alloc(h, img->width, img->height, img->channels, img->type);
+    if (st == CLIK_OK)
+        st = clik_image_download(bc->ctx, h, img);
+    if (st == CLIK_OK)
+        *host = *h;
+    return st;
+}
+
+/* ---- one measurement ------------------------------------------------------------------ */
+
+static int clik_failed(clik_context *ctx, clik_status st, const bench_op *op, int w, int h,
+                       const char *what)
+{
+    fprintf(stderr, "%s: %s %dx%d: %s failed: %s\n", prog, op->name, w, h, what,
+            clik_status_str(st));
+    const char *msg = clik_context_message(ctx);
+    if (msg && *msg)
+        fprintf(stderr, "  %s\n", msg);
+    return EXIT_FAILED;
+}
+
+/* Runs one op once and checks where it ran. */
+static clik_status run_once(const bench_op *op, bench_case *bc, clik_backend *got)
+{
+    clik_status st = op->run(bc);
+    if (st == CLIK_OK && bc->resident)
+        st = clik_context_finish(bc->ctx);
+    *got = clik_context_last_backend(bc->ctx);
+    return st;
+}
+
+static int measure(const options *o, clik_context *ctx, const bench_op *op, int w, int h,
+                   result *res)
+{
+    bench_case bc;
+    memset(&bc, 0, sizeof(bc));
+    bc.ctx = ctx;
+    bc.width = w;
+    bc.height = h;
+    bc.channels = o->channels;
+    bc.resident = o->resident;
+    bc.seed = o->seed;
+    const clik_backend expect =
+        clik_context_device(ctx) ? CLIK_BACKEND_OPENCL : clik_context_cpu_backend(ctx);
+    double *e2e = malloc((size_t)o->reps * sizeof(double));
+    double *kern = malloc((size_t)o->reps * sizeof(double));
+    int rc = 0;
+    int set_up = 0;
+    clik_status st = e2e && kern ? CLIK_OK : CLIK_ERR_NO_MEMORY;
+    if (st == CLIK_OK)
+        st = bench_input(&bc, w, h, o->channels, 0, &bc.src, &bc.src_host);
+    if (st != CLIK_OK) {
+        rc = clik_failed(ctx, st, op, w, h, "preparing the input");
+        goto done;
+    }
+    if (o->dump_dir) {
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/input-%dx%d-c%d.%s", o->dump_dir, w, h, o->channels,
+                 o->channels == 1 ? "pgm" : "pam");
+        if (bench_write_pnm(&bc.src_host, path) != 0) {
+            fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
+            rc = EXIT_FAILED;
+            goto done;
+        }
+    }
+    set_up = 1;
+    st = op->setup ? op->setup(&bc) : CLIK_OK;
+    if (st != CLIK_OK) {
+        rc = clik_failed(ctx, st, op, w, h, "setting up");
+        goto done;
+    }
+
+    clik_backend got = CLIK_BACKEND_NONE;
+    for (int r = 0; r < o->warmup; r++) {
+        st = run_once(op, &bc, &got);
+        if (st != CLIK_OK) {
+            rc = clik_failed(ctx, st, op, w, h, "a warm-up run");
+            goto done;
+        }
+    }
+    int kernel_times = 0, wrong_backend = 0;
+    for (int r = 0; r < o->reps; r++) {
+        double t0 = now_ms();
+        st = run_once(op, &bc, &got);
+        double t1 = now_ms();
+        if (st != CLIK_OK) {
+            rc = clik_failed(ctx, st, op, w, h, "a timed run");
+            goto done;
+        }
+        clik_context_stats s;
+        clik_context_stats_get(ctx, &s);
+        e2e[r] = t1 - t0;
+        kern[r] = s.last_kernel_ms;
+        kernel_times += got == CLIK_BACKEND_OPENCL && s.last_kernel_ms > 0.0;
+        wrong_backend += got != expect;
+    }
+    if (op->check && !op->check(&bc)) {
+        fprintf(stderr, "%s: %s %dx%d: wrong result on %s: %s\n", prog, op->name, w, h,
+                clik_backend_name(got), bc.message);
+        rc = EXIT_FAILED;
+        goto done;
+    }
+    if (wrong_backend) {
+        fprintf(stderr, "%s: warning: %s %dx%d ran %d of %d times on %s, not %s\n", prog, op->name,
+                w, h, wrong_backend, o->reps, clik_backend_name(got), clik_backend_name(expect));
+    }
+    res->op = op;
+    res->width = w;
+    res->height = h;
+    res->backend = got;
+    res->bytes = op->bytes_moved(&bc);
+    res->kernel_ms = -1.0;
+    if (got == CLIK_BACKEND_OPENCL) {
+        if (kernel_times == o->reps)
+            res->kernel_ms = median(kern, o->reps);
+        else
+            fprintf(stderr, "%s: warning: %s %dx%d: %d of %d runs gave no kernel time\n", prog,
+                    op->name, w, h, o->reps - kernel_times, o->reps);
+    }
+    res->e2e_ms = median(e2e, o->reps);
+    res->e2e_min_ms = e2e[0]; /* sorted by median() */
+
+done:
+    if (set_up && op->teardown)
+        op->teardown(&bc);
+    for (int i = 0; i < bc.nowned; i++)
+        clik_image_free(&bc.owned[i]);
+    free(e2e);
+    free(kern);
+    return rc;
+}
+
+/* ---- output ----------------------------------------------------------------------------- */
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static void json_number(double v, int valid)
+{
+    if (valid && v == v && v < 1e300 && v > -1e300)
+        printf("%.6g", v);
+    else
+        printf("null");
+}
+
+static const char *device_type_name(const clik_device_info *d)
+{
+    if (!d)
+        return "none";
+    switch (d->type) {
+    case CLIK_DEVICE_GPU: return "gpu";
+    case CLIK_DEVICE_CPU: return "cpu";
+    case CLIK_DEVICE_ACCELERATOR: return "accelerator";
+    default: return "other";
+    }
+}
+
+typedef struct derived {
+    double ns_per_pixel, gbps, copy_ratio;
+    int have_gbps;
+    const char *basis;
+} derived;
+
+static derived derive(const result *r, double copy_gbps)
+{
+    derived d;
+    d.ns_per_pixel = r->e2e_ms * 1e6 / ((double)r->width * (double)r->height);
+    double ms = r->kernel_ms >= 0.0 ? r->kernel_ms : r->e2e_ms;
+    d.basis = r->kernel_ms >= 0.0 ? "kernel" : "end_to_end";
+    d.have_gbps = ms > 0.0;
+    d.gbps = d.have_gbps ? r->bytes / (ms * 1e6) : 0.0;
+    d.copy_ratio = d.have_gbps && copy_gbps > 0.0 ? d.gbps / copy_gbps : 0.0;
+    return d;
+}
+
+static void print_json(const options *o, clik_context *ctx, const result *r, double copy_gbps)
+{
+    const clik_device_info *dev = clik_context_device(ctx);
+    derived d = derive(r, copy_gbps);
+    printf("{\"op\":");
+    json_string(r->op->name);
+    printf(",\"size\":\"%dx%d\",\"width\":%d,\"height\":%d,\"channels\":%d", r->width, r->height,
+           r->width, r->height, o->channels);
+    printf(",\"device\":");
+    json_string(dev ? dev->name : "cpu");
+    printf(",\"device_type\":\"%s\",\"platform\":", device_type_name(dev));
+    json_string(dev ? dev->platform_name : "");
+    printf(",\"backend\":\"%s\",\"resident\":%s,\"reps\":%d,\"warmup\":%d",
+           clik_backend_name(r->backend), o->resident ? "true" : "false", o->reps, o->warmup);
+    printf(",\"kernel_ms\":");
+    json_number(r->kernel_ms, r->kernel_ms >= 0.0);
+    printf(",\"end_to_end_ms\":");
+    json_number(r->e2e_ms, 1);
+    printf(",\"end_to_end_min_ms\":");
+    json_number(r->e2e_min_ms, 1);
+    printf(",\"ns_per_pixel\":");
+    json_number(d.ns_per_pixel, 1);
+    printf(",\"bytes\":%.0f,\"gbps\":", r->bytes);
+    json_number(d.gbps, d.have_gbps);
+    printf(",\"gbps_basis\":\"%s\",\"copy_gbps\":", d.basis);
+    json_number(copy_gbps, copy_gbps > 0.0);
+    printf(",\"copy_ratio\":");
+    json_number(d.copy_ratio, d.have_gbps && copy_gbps > 0.0);
+    printf("}\n");
+    fflush(stdout);
+}
+
+static void print_header(const options *o, clik_context *ctx, double copy_gbps)
+{
+    const clik_device_info *dev = clik_context_device(ctx);
+    if (dev)
+        printf("device   %s (%s, %s, %u compute units)\n", dev->name, dev->platform_name,
+               device_type_name(dev), dev->compute_units);
+    else
+        printf("device   none: the CPU path (%s)\n",
+               clik_backend_name(clik_context_cpu_backend(ctx)));
+    printf("copy     %.2f GB/s (%s, read + write)\n", copy_gbps,
+           dev ? "device buffer copy" : "host memcpy");
+    printf("images   %d channel(s), %s; median of %d runs after %d warm-up\n", o->channels,
+           o->resident ? "resident on the device (call + finish)"
+                       : "on the host (host-to-host, transfers included)",
+           o->reps, o->warmup);
+    printf("\n%-10s %-11s %-8s %10s %10s %8s %8s %7s\n", "op", "size", "backend", "e2e ms",
+           "kernel ms", "ns/px", "GB/s", "copy%");
+    fflush(stdout);
+}
+
+static void print_row(const result *r, double copy_gbps)
+{
+    derived d = derive(r, copy_gbps);
+    char size[32], e2e[32], kernel[32], gbps[32], ratio[32];
+    snprintf(size, sizeof(size), "%dx%d", r->width, r->height);
+    snprintf(e2e, sizeof(e2e), r->e2e_ms < 0.1 ? "%.4f" : "%.3f", r->e2e_ms);
+    if (r->kernel_ms >= 0.0)
+        snprintf(kernel, sizeof(kernel), r->kernel_ms < 0.1 ? "%.4f" : "%.3f", r->kernel_ms);
+    else
+        snprintf(kernel, sizeof(kernel), "-");
+    snprintf(gbps, sizeof(gbps), d.have_gbps ? "%.2f%s" : "-", d.gbps,
+             r->kernel_ms >= 0.0 ? "" : "*");
+    if (d.have_gbps && copy_gbps > 0.0)
+        snprintf(ratio, sizeof(ratio), "%.0f%%", 100.0 * d.copy_ratio);
+    else
+        snprintf(ratio, sizeof(ratio), "-");
+    printf("%-10s %-11s %-8s %10s %10s %8.3f %8s %7s\n", r->op->name, size,
+           clik_backend_name(r->backend), e2e, kernel, d.ns_per_pixel, gbps, ratio);
+    fflush(stdout);
+}
+
+static void log_to_stderr(void *user, clik_log_level level, const char *message)
+{
+    (void)user;
+    (void)level;
+    fprintf(stderr, "%s\n", message);
+}
+
+/* ---- main --------------------------------------------------------------------------------------
+ */
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+
+    clik_context_options copt;
+    clik_context_options_init(&copt);
+    copt.device = o.device;
+    copt.profiling = 1;
+    copt.strict = o.allow_fallback ? 0 : 1;
+    copt.cpu_path = o.cpu_path;
+    if (o.verbose)
+        copt.log = log_to_stderr;
+    clik_context *ctx = NULL;
+    clik_status st = clik_context_create(&ctx, &copt);
+    if (st != CLIK_OK) {
+        fprintf(stderr, "%s: cannot create a context on device '%s': %s\n", prog,
+                o.device                ? o.device
+                : getenv("CLIK_DEVICE") ? getenv("CLIK_DEVICE")
+                                        : "auto",
+                clik_status_str(st));
+        const char *msg = clik_context_message(NULL);
+        if (*msg)
+            fprintf(stderr, "  %s\n", msg);
+        return EXIT_FAILED;
+    }
+
+    double copy_gbps = 0.0;
+    st = clik_context_copy_bandwidth(ctx, COPY_BYTES, COPY_REPS, &copy_gbps);
+    if (st != CLIK_OK) {
+        fprintf(stderr, "%s: measuring the copy bandwidth failed: %s\n  %s\n", prog,
+                clik_status_str(st), clik_context_message(ctx));
+        clik_context_destroy(ctx);
+        return EXIT_FAILED;
+    }
+    if (!o.json)
+        print_header(&o, ctx, copy_gbps);
+
+    rc = 0;
+    for (int i = 0; i < o.nops && rc == 0; i++) {
+        for (int s = 0; s < o.nsizes && rc == 0; s++) {
+            result r;
+            memset(&r, 0, sizeof(r));
+            rc = measure(&o, ctx, o.ops[i], o.sizes[s][0], o.sizes[s][1], &r);
+            if (rc != 0)
+                break;
+            if (o.json)
+                print_json(&o, ctx, &r, copy_gbps);
+            else
+                print_row(&r, copy_gbps);
+        }
+    }
+    if (!o.json && rc == 0) {
+        printf("\nGB/s: bytes the op must move / kernel time (* : / end-to-end time, no kernel "
+               "time); copy%%: GB/s as a share of the copy bandwidth\n");
+    }
+    clik_context_destroy(ctx);
+    return rc;
+}

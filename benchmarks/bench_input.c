@@ -1,0 +1,162 @@
+/*
+ * Deterministic natural-looking inputs for clik-bench: value noise of three
+ * octaves (smooth regions, soft edges, texture) plus fine sensor-like noise.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define OCTAVES 3
+
+/* Cell size (pixels between lattice points) and weight of each octave. The
+ * sizes are not powers of two so that octaves never line up. */
+static const int cell_size[OCTAVES] = {283, 61, 11};
+static const float octave_weight[OCTAVES] = {0.62f, 0.26f, 0.12f};
+
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* A value in [0, 1) for lattice point (ix, iy) of one octave and channel. */
+static float lattice(uint64_t key, int ix, int iy)
+{
+    uint64_t h = mix64(key ^ mix64(((uint64_t)(uint32_t)ix << 32) | (uint32_t)iy));
+    return (float)(h >> 40) * (1.0f / 16777216.0f);
+}
+
+static float smooth(float t)
+{
+    return t * t * (3.0f - 2.0f * t);
+}
+
+typedef struct octave {
+    int cell;
+    int offset_x, offset_y; /* shifts the lattice off the image origin */
+    int *cell_x;            /* lattice column left of each pixel */
+    float *weight_x;        /* smoothed fraction towards the next column */
+    int grid_w, grid_h;
+    float *grid; /* (grid_h) x (grid_w) lattice values */
+} octave;
+
+static int octave_init(octave *o, int width, int height, int cell, uint64_t key)
+{
+    memset(o, 0, sizeof(*o));
+    o->cell = cell;
+    o->offset_x = (int)(mix64(key + 1) % (uint64_t)cell);
+    o->offset_y = (int)(mix64(key + 2) % (uint64_t)cell);
+    o->grid_w = (width + o->offset_x) / cell + 2;
+    o->grid_h = (height + o->offset_y) / cell + 2;
+    o->cell_x = malloc((size_t)width * sizeof(int));
+    o->weight_x = malloc((size_t)width * sizeof(float));
+    o->grid = malloc((size_t)o->grid_w * (size_t)o->grid_h * sizeof(float));
+    if (!o->cell_x || !o->weight_x || !o->grid)
+        return 0;
+    for (int x = 0; x < width; x++) {
+        int px = x + o->offset_x;
+        o->cell_x[x] = px / cell;
+        o->weight_x[x] = smooth((float)(px % cell) / (float)cell);
+    }
+    for (int gy = 0; gy < o->grid_h; gy++)
+        for (int gx = 0; gx < o->grid_w; gx++)
+            o->grid[(size_t)gy * (size_t)o->grid_w + (size_t)gx] = lattice(key, gx, gy);
+    return 1;
+}
+
+static void octave_free(octave *o)
+{
+    free(o->cell_x);
+    free(o->weight_x);
+    free(o->grid);
+}
+
+/* Adds weight * field(x, y) to acc[x] for one row. */
+static void octave_row(const octave *o, int y, int width, float weight, float *acc)
+{
+    int py = y + o->offset_y;
+    int gy = py / o->cell;
+    float wy = smooth((float)(py % o->cell) / (float)o->cell);
+    const float *r0 = o->grid + (size_t)gy * (size_t)o->grid_w;
+    const float *r1 = r0 + o->grid_w;
+    for (int x = 0; x < width; x++) {
+        int gx = o->cell_x[x];
+        float wx = o->weight_x[x];
+        float top = r0[gx] + (r0[gx + 1] - r0[gx]) * wx;
+        float bottom = r1[gx] + (r1[gx + 1] - r1[gx]) * wx;
+        acc[x] += weight * (top + (bottom - top) * wy);
+    }
+}
+
+void bench_fill_natural(clik_image *img, uint64_t seed)
+{
+    const int w = img->width, h = img->height, ch = img->channels;
+    octave oct[4][OCTAVES];
+    float *acc = malloc((size_t)w * sizeof(float));
+    int ok = acc != NULL;
+    int built = 0;
+    for (int c = 0; c < ch && ok; c++) {
+        for (int i = 0; i < OCTAVES && ok; i++) {
+            uint64_t key = mix64(seed * 0x9e3779b97f4a7c15ull + (uint64_t)(c * OCTAVES + i) + 1);
+            ok = octave_init(&oct[c][i], w, h, cell_size[i], key);
+            built++;
+        }
+    }
+    uint64_t noise = mix64(seed ^ 0x6a09e667f3bcc909ull);
+    for (int y = 0; y < h && ok; y++) {
+        uint8_t *row = (uint8_t *)img->data + (size_t)y * img->stride;
+        for (int c = 0; c < ch; c++) {
+            memset(acc, 0, (size_t)w * sizeof(float));
+            for (int i = 0; i < OCTAVES; i++)
+                octave_row(&oct[c][i], y, w, octave_weight[i], acc);
+            /* Each channel its own brightness and contrast, as in photographs. */
+            const float gain = 380.0f + 40.0f * (float)c;
+            const float bias = 128.0f - 12.0f * (float)c;
+            for (int x = 0; x < w; x++) {
+                noise = noise * 6364136223846793005ull + 1442695040888963407ull;
+                /* Triangular noise of about +-6 levels from two bytes. */
+                int n = (int)((noise >> 56) & 0xff) + (int)((noise >> 48) & 0xff) - 255;
+                float v = bias + gain * (acc[x] - 0.5f) + (float)n * (6.0f / 255.0f);
+                int q = (int)(v + 0.5f);
+                row[(size_t)x * (size_t)ch + (size_t)c] = (uint8_t)(q < 0 ? 0 : q > 255 ? 255 : q);
+            }
+        }
+    }
+    int k = 0;
+    for (int c = 0; c < ch; c++)
+        for (int i = 0; i < OCTAVES; i++)
+            if (k++ < built)
+                octave_free(&oct[c][i]);
+    free(acc);
+    if (!ok) {
+        /* Out of memory for the lattices: still deterministic, never constant. */
+        for (int y = 0; y < h; y++)
+            for (size_t x = 0; x < (size_t)w * (size_t)ch; x++)
+                ((uint8_t *)img->data)[(size_t)y * img->stride + x] =
+                    (uint8_t)(mix64(seed + (uint64_t)y * 65537u + x) >> 56);
+    }
+}
+
+int bench_write_pnm(const clik_image *img, const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    static const char *const tuple[5] = {"", "GRAYSCALE", "GRAYSCALE_ALPHA", "RGB", "RGB_ALPHA"};
+    if (img->channels == 1)
+        fprintf(f, "P5\n%d %d\n255\n", img->width, img->height);
+    else
+        fprintf(f, "P7\nWIDTH %d\nHEIGHT %d\nDEPTH %d\nMAXVAL 255\nTUPLTYPE %s\nENDHDR\n",
+                img->width, img->height, img->channels, tuple[img->channels]);
+    size_t row = (size_t)img->width * (size_t)img->channels;
+    int err = 0;
+    for (int y = 0; y < img->height && !err; y++)
+        err = fwrite((const uint8_t *)img->data + (size_t)y * img->stride, 1, row, f) != row;
+    if (fclose(f) != 0)
+        err = 1;
+    return err ? -1 : 0;
+}

@@ -1,0 +1,482 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""Compare clik with OpenCV on the same synthetic input, in one run.
+
+For each op it runs `clik-bench --json` and times OpenCV twice on the very
+pixels clik-bench used (clik-bench --dump-input writes them): on the CPU,
+and through the OpenCL T-API (cv2.UMat) on the OpenCL device clik used,
+host to host (upload + call + download). All numbers are medians of --reps
+runs after --warmup untimed runs.
+
+Needs numpy and cv2 (Debian: python3-opencv); matplotlib for --plot.
+Example:
+    /usr/bin/python3 benchmarks/compare_opencv.py \\
+        --bench build/benchmarks/clik-bench --device pocl --size 3840x2160
+"""
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional, Tuple
+
+# --------------------------------------------------------------------------
+# The op table. A later op (pyrDown chains, pyrUp, integral, resize,
+# GaussianBlur, SSIM, ...) is one more CompareOp entry. The OpenCV module is
+# passed in as `cv` because cv2 can only be imported once the OpenCL device
+# has been chosen (OPENCV_OPENCL_DEVICE is read at import).
+# --------------------------------------------------------------------------
+
+
+def gamma_table(np):
+    """The table clik-bench's lut op uses: gamma 2.2."""
+    v = np.arange(256, dtype=np.float64) / 255.0
+    return np.rint(255.0 * v ** (1.0 / 2.2)).astype(np.uint8)
+
+
+@dataclass
+class CompareOp:
+    name: str  # row label
+    clik: str  # clik-bench --op name
+    channels: Tuple[int, ...]  # channel counts OpenCV's call takes
+    # cpu(cv, np, img, state) and tapi(cv, np, umat, state) run the call; the
+    # T-API result (a UMat, or a list/tuple of them) is downloaded by the timer.
+    cpu: Callable
+    tapi: Callable
+    setup: Optional[Callable] = None  # setup(cv, np, img) -> state, untimed
+    note: str = ""
+
+
+OPS = [
+    CompareOp(
+        name="hist",
+        clik="hist",
+        channels=(1,),
+        cpu=lambda cv, np, img, st: cv.calcHist([img], [0], None, [256], [0, 256]),
+        tapi=lambda cv, np, u, st: cv.calcHist([u], [0], None, [256], [0, 256]),
+        note="cv2.calcHist 256 bins",
+    ),
+    CompareOp(
+        name="equalize",
+        clik="equalize",
+        channels=(1,),
+        cpu=lambda cv, np, img, st: cv.equalizeHist(img),
+        tapi=lambda cv, np, u, st: cv.equalizeHist(u),
+        note="cv2.equalizeHist",
+    ),
+    CompareOp(
+        name="lut",
+        clik="lut",
+        channels=(1, 4),
+        setup=lambda cv, np, img: gamma_table(np),
+        cpu=lambda cv, np, img, st: cv.LUT(img, st),
+        tapi=lambda cv, np, u, st: cv.LUT(u, st),
+        note="cv2.LUT, one table",
+    ),
+]
+
+COLUMNS = [
+    "op",
+    "size",
+    "channels",
+    "clik_backend",
+    "clik_e2e_ms",
+    "clik_kernel_ms",
+    "cv_cpu_ms",
+    "cv_tapi_ms",
+    "ratio_cpu",
+    "ratio_tapi",
+    "tapi_matches_cpu",
+    "clik_gbps",
+    "copy_gbps",
+]
+
+# --------------------------------------------------------------------------
+
+
+def fail(msg):
+    print(f"compare_opencv: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def parse_size(text):
+    named = {"vga": (640, 480), "720p": (1280, 720), "1080p": (1920, 1080),
+             "4k": (3840, 2160), "2160p": (3840, 2160)}
+    if text in named:
+        return named[text]
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"bad size '{text}': expected WxH")
+    w, h = int(parts[0]), int(parts[1])
+    if not (1 <= w <= 65536 and 1 <= h <= 65536):
+        raise argparse.ArgumentTypeError(f"bad size '{text}': W and H from 1 to 65536")
+    return w, h
+
+
+def run_bench(bench, args, check=True):
+    cmd = [bench] + args
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if check and proc.returncode != 0:
+        fail(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr.strip()}")
+    return proc
+
+
+def clik_ops(bench):
+    """Op names and channel counts clik-bench knows (from --list)."""
+    out = run_bench(bench, ["--list"]).stdout.splitlines()
+    ops = {}
+    for line in out[1:]:
+        parts = line.split()
+        if len(parts) >= 2:
+            ops[parts[0]] = {int(c) for c in parts[1].split(",") if c.isdigit()}
+    return ops
+
+
+def read_pnm(path, np):
+    """Reads the P5 (PGM) or P7 (PAM) file clik-bench --dump-input writes."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data.startswith(b"P5"):
+        tokens, pos = [], 2
+        while len(tokens) < 3:
+            while data[pos:pos + 1].isspace():
+                pos += 1
+            start = pos
+            while not data[pos:pos + 1].isspace():
+                pos += 1
+            tokens.append(int(data[start:pos]))
+        pos += 1  # one whitespace byte before the pixels
+        w, h, _ = tokens
+        return np.frombuffer(data, np.uint8, w * h, pos).reshape(h, w).copy()
+    if data.startswith(b"P7"):
+        end = data.index(b"ENDHDR\n") + len(b"ENDHDR\n")
+        fields = {}
+        for line in data[:end].decode("ascii").splitlines()[1:]:
+            key, _, value = line.partition(" ")
+            fields[key] = value
+        w, h, d = int(fields["WIDTH"]), int(fields["HEIGHT"]), int(fields["DEPTH"])
+        return np.frombuffer(data, np.uint8, w * h * d, end).reshape(h, w, d).copy()
+    fail(f"{path}: not a PGM or PAM file")
+
+
+def median_ms(fn, reps, warmup):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def download(cv, result):
+    """Brings a T-API result to the host (and so waits for it)."""
+    if isinstance(result, cv.UMat):
+        return result.get()
+    if isinstance(result, (list, tuple)):
+        return [download(cv, r) for r in result]
+    return result
+
+
+def same_result(np, a, b):
+    if isinstance(a, list) or isinstance(b, list):
+        a = a if isinstance(a, list) else [a]
+        b = b if isinstance(b, list) else [b]
+        return len(a) == len(b) and all(same_result(np, x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return a.shape == b.shape and bool(np.array_equal(a, b))
+    return a == b
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.lower().startswith(("model name", "hardware", "cpu model")):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def opencv_device_filter(args, clik_row):
+    """The OPENCV_OPENCL_DEVICE value that picks clik's device, or None."""
+    if args.ocl_device is not None:
+        return args.ocl_device
+    if os.environ.get("OPENCV_OPENCL_DEVICE"):
+        return os.environ["OPENCV_OPENCL_DEVICE"]
+    if not clik_row or clik_row.get("device_type") in (None, "none"):
+        return None
+    kind = {"cpu": "CPU", "gpu": "GPU", "accelerator": "ACCELERATOR"}.get(clik_row["device_type"], "")
+    plat = clik_row.get("platform", "")
+    if ":" in plat:
+        plat = ""
+    return f"{plat}:{kind}:"
+
+
+def fmt(v, digits=3):
+    if v is None or v == "":
+        return ""
+    if isinstance(v, bool):
+        return "yes" if v else "NO"
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return str(v)
+
+
+def print_table(rows, meta, markdown):
+    heads = ["op", "size", "clik e2e ms", "clik kernel ms", "OpenCV CPU ms", "OpenCV T-API ms",
+             "clik/CPU", "clik/T-API"]
+    keys = ["op", "size", "clik_e2e_ms", "clik_kernel_ms", "cv_cpu_ms", "cv_tapi_ms",
+            "ratio_cpu", "ratio_tapi"]
+    cells = [[fmt(r[k], 2 if k.startswith("ratio") else 3) for k in keys] for r in rows]
+    if markdown:
+        for line in meta_lines(meta):
+            print(f"- {line}")
+        print()
+        print("| " + " | ".join(heads) + " |")
+        print("|" + "|".join(["---"] * 2 + ["---:"] * (len(heads) - 2)) + "|")
+        for c in cells:
+            print("| " + " | ".join(c) + " |")
+        print()
+        print("Times are medians in milliseconds, host to host; clik/X = clik end-to-end / X "
+              "(≤ 1.0: clik is faster).")
+        return
+    for line in meta_lines(meta):
+        print(line)
+    print()
+    widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h)
+              for i, h in enumerate(heads)]
+    print("  ".join(h.ljust(w) if i < 2 else h.rjust(w) for i, (h, w) in enumerate(zip(heads, widths))))
+    for c in cells:
+        print("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(c, widths))))
+    print()
+    print("medians in ms, host to host; clik/X = clik end-to-end / X (<= 1.0: clik is faster)")
+    for r in rows:
+        if r.get("tapi_matches_cpu") is False:
+            print(f"warning: {r['op']} {r['size']}: the T-API result differs from the CPU result")
+
+
+def meta_lines(meta):
+    tapi = meta["tapi_device"] or f"unavailable ({meta['tapi_why']})"
+    return [
+        f"date: {meta['date']}",
+        f"host: {meta['host']}, {meta['cpu']}, {meta['nproc']} CPUs",
+        f"clik device: {meta['clik_device']} (backend {meta['clik_backend']}), copy bandwidth "
+        f"{fmt(meta['copy_gbps'], 1)} GB/s",
+        f"OpenCV {meta['cv2_version']} ({meta['cv_threads']} threads), T-API device: {tapi}",
+        f"{meta['channels']} channel(s), median of {meta['reps']} runs after {meta['warmup']} "
+        f"warm-up",
+    ]
+
+
+def plot(rows, meta, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    series = [("clik end-to-end", "clik_e2e_ms"), ("clik kernel", "clik_kernel_ms"),
+              ("OpenCV CPU", "cv_cpu_ms"), ("OpenCV T-API", "cv_tapi_ms")]
+    series = [s for s in series if any(isinstance(r[s[1]], float) for r in rows)]
+    labels = [f"{r['op']}\n{r['size']}" for r in rows]
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(rows) + 2), 4.8))
+    width = 0.8 / max(1, len(series))
+    values = [v for r in rows for _, k in series for v in [r[k]] if isinstance(v, float) and v > 0]
+    for i, (label, key) in enumerate(series):
+        xs = [j + (i - (len(series) - 1) / 2) * width for j in range(len(rows))]
+        ys = [r[key] if isinstance(r[key], float) else 0.0 for r in rows]
+        bars = ax.bar(xs, ys, width, label=label)
+        ax.bar_label(bars, labels=[f"{y:.2f}" if y else "" for y in ys], fontsize=7, rotation=90,
+                     padding=2)
+    if values and max(values) / min(values) > 30:
+        ax.set_yscale("log")
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels(labels)
+    ax.set_ylabel("median time, ms (lower is better)")
+    ax.margins(y=0.2)
+    ax.set_title(f"clik on {meta['clik_device']} vs OpenCV {meta['cv2_version']} "
+                 f"({meta['host']})", fontsize=10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bench", default="build/benchmarks/clik-bench", help="clik-bench executable")
+    ap.add_argument("--device", default=None, help="clik device selection (as CLIK_DEVICE)")
+    ap.add_argument("--size", action="append", type=parse_size, help="WxH (repeatable)")
+    ap.add_argument("--op", action="append", help="op of the table (repeatable; default all)")
+    ap.add_argument("--channels", type=int, default=1, choices=(1, 4))
+    ap.add_argument("--cpu-path", choices=("auto", "scalar", "neon"),
+                    help="clik's CPU path (for --device none)")
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--ocl-device", default=None,
+                    help="OPENCV_OPENCL_DEVICE for the T-API (default: clik's platform and "
+                         "device type, e.g. 'Portable Computing Language:CPU:'; "
+                         "'disabled' skips the T-API)")
+    ap.add_argument("--csv", metavar="FILE", help="save the rows as CSV")
+    ap.add_argument("--json", metavar="FILE", help="save the rows and the run's details as JSON")
+    ap.add_argument("--plot", metavar="FILE.png", help="grouped bar chart of the times")
+    ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    args = ap.parse_args()
+    if args.reps < 1 or args.warmup < 0:
+        ap.error("--reps must be at least 1 and --warmup at least 0")
+    sizes = args.size or [(3840, 2160)]
+    by_name = {op.name: op for op in OPS}
+    for name in args.op or []:
+        if name not in by_name:
+            ap.error(f"unknown op '{name}' (table: {', '.join(by_name)})")
+    ops = [by_name[n] for n in dict.fromkeys(args.op)] if args.op else list(OPS)
+    if not os.access(args.bench, os.X_OK):
+        fail(f"{args.bench} is not an executable (build with meson and pass --bench)")
+
+    known = clik_ops(args.bench)
+    common = ["--channels", str(args.channels), "--reps", str(args.reps),
+              "--warmup", str(args.warmup)]
+    if args.device:
+        common += ["--device", args.device]
+    if args.cpu_path:
+        common += ["--cpu-path", args.cpu_path]
+    size_args = [a for w, h in sizes for a in ("--size", f"{w}x{h}")]
+
+    tmp = tempfile.TemporaryDirectory(prefix="clik-compare-")
+    # The input pixels: one cheap CPU run of any op that takes the channel count.
+    dump_op = next((n for n, ch in known.items() if args.channels in ch), None)
+    if dump_op is None:
+        fail(f"clik-bench knows no op for {args.channels} channel(s)")
+    run_bench(args.bench, ["--op", dump_op, "--device", "none", "--reps", "1", "--warmup", "0",
+                           "--channels", str(args.channels), "--dump-input", tmp.name, "--json"]
+              + size_args)
+
+    # clik first: cv2 may only be imported once the T-API device is known.
+    clik_rows, clik_errors = {}, {}
+    for op in ops:
+        if op.clik not in known:
+            clik_errors[op.name] = "not in clik-bench"
+            continue
+        if args.channels not in known[op.clik]:
+            clik_errors[op.name] = f"clik-bench's {op.clik} takes no {args.channels} channel(s)"
+            continue
+        print(f"compare_opencv: clik-bench --op {op.clik} ...", file=sys.stderr)
+        proc = run_bench(args.bench, ["--json", "--op", op.clik] + common + size_args, check=False)
+        if proc.returncode != 0:
+            clik_errors[op.name] = proc.stderr.strip()
+            print(f"compare_opencv: clik-bench --op {op.clik} failed:\n{proc.stderr.strip()}",
+                  file=sys.stderr)
+        for line in proc.stdout.splitlines():
+            row = json.loads(line)
+            clik_rows[(op.name, row["size"])] = row
+    first = next(iter(clik_rows.values()), None)
+
+    ocl_filter = opencv_device_filter(args, first)
+    tapi_why = ""
+    if ocl_filter is None:
+        os.environ["OPENCV_OPENCL_DEVICE"] = "disabled"
+        tapi_why = "clik ran without an OpenCL device; pass --ocl-device to force one"
+    else:
+        os.environ["OPENCV_OPENCL_DEVICE"] = ocl_filter
+    import numpy as np
+    import cv2 as cv
+
+    tapi_device = ""
+    if ocl_filter is not None:
+        if not cv.ocl.haveOpenCL():
+            tapi_why = "OpenCV has no OpenCL"
+        else:
+            cv.ocl.setUseOpenCL(True)
+            name = cv.ocl.Device.getDefault().name() if cv.ocl.useOpenCL() else ""
+            if not name:
+                tapi_why = f"no OpenCL device matches OPENCV_OPENCL_DEVICE={ocl_filter!r}"
+            else:
+                tapi_device = name
+    if not tapi_device:
+        print(f"compare_opencv: OpenCV T-API unavailable: {tapi_why}", file=sys.stderr)
+    elif first and first.get("device") != tapi_device:
+        print(f"compare_opencv: warning: the T-API runs on '{tapi_device}', clik on "
+              f"'{first.get('device')}'", file=sys.stderr)
+
+    rows = []
+    for op in ops:
+        for w, h in sizes:
+            size = f"{w}x{h}"
+            img = read_pnm(os.path.join(tmp.name, f"input-{size}-c{args.channels}."
+                                        f"{'pgm' if args.channels == 1 else 'pam'}"), np)
+            c = clik_rows.get((op.name, size))
+            row = {k: None for k in COLUMNS}
+            row.update(op=op.name, size=size, channels=args.channels)
+            if c:
+                row.update(clik_backend=c["backend"], clik_e2e_ms=c["end_to_end_ms"],
+                           clik_kernel_ms=c["kernel_ms"], clik_gbps=c["gbps"],
+                           copy_gbps=c["copy_gbps"])
+            if args.channels in op.channels:
+                print(f"compare_opencv: OpenCV {op.name} {size} ...", file=sys.stderr)
+                st = op.setup(cv, np, img) if op.setup else None
+                row["cv_cpu_ms"] = median_ms(lambda: op.cpu(cv, np, img, st), args.reps,
+                                             args.warmup)
+                if tapi_device:
+                    def tapi_once():
+                        return download(cv, op.tapi(cv, np, cv.UMat(img), st))
+                    try:
+                        row["cv_tapi_ms"] = median_ms(tapi_once, args.reps, args.warmup)
+                        row["tapi_matches_cpu"] = same_result(np, tapi_once(),
+                                                              op.cpu(cv, np, img, st))
+                    except cv.error as e:
+                        print(f"compare_opencv: T-API {op.name} failed: {e}", file=sys.stderr)
+            for key in ("cv_cpu_ms", "cv_tapi_ms"):
+                if isinstance(row[key], float):
+                    row[key] = round(row[key], 4)
+            e2e = row["clik_e2e_ms"]
+            for key, other in (("ratio_cpu", "cv_cpu_ms"), ("ratio_tapi", "cv_tapi_ms")):
+                if isinstance(e2e, float) and isinstance(row[other], float) and row[other] > 0:
+                    row[key] = round(e2e / row[other], 3)
+            rows.append(row)
+
+    meta = {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "host": platform.node(),
+        "cpu": cpu_model(),
+        "nproc": os.cpu_count(),
+        "cv2_version": cv.__version__,
+        "cv_threads": cv.getNumThreads(),
+        "tapi_device": tapi_device,
+        "tapi_why": tapi_why,
+        "opencv_opencl_device": os.environ.get("OPENCV_OPENCL_DEVICE"),
+        "clik_device": first["device"] if first else "(no clik result)",
+        "clik_backend": first["backend"] if first else "-",
+        "copy_gbps": first["copy_gbps"] if first else None,
+        "channels": args.channels,
+        "reps": args.reps,
+        "warmup": args.warmup,
+        "clik_errors": clik_errors,
+    }
+    print_table(rows, meta, args.markdown)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            wr = csv.DictWriter(f, fieldnames=COLUMNS)
+            wr.writeheader()
+            for r in rows:
+                wr.writerow({k: "" if r[k] is None else r[k] for k in COLUMNS})
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"meta": meta, "rows": rows}, f, indent=2)
+            f.write("\n")
+    if args.plot:
+        plot(rows, meta, args.plot)
+    tmp.cleanup()
+    return 1 if clik_errors and not clik_rows else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
