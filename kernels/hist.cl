@@ -6,6 +6,7 @@
  *
  * Build options: CH (1, 2 or 4 channels);
  *   hist: HIST_MODE 0 = local atomics into REPLICAS copies per work-group,
+ *         merged into the result by global atomics when HIST_MERGE,
  *         1 = one work-item per work-group counting privately (CPU devices),
  *         2 = global atomics into the work-group's slice (no local memory),
  *         3 = one work-item per work-group counting byte pairs (CPU devices);
@@ -124,7 +125,13 @@ __kernel void hist_partial(__global const uchar *src, uint stride, uint row_byte
         uint sum = 0;
         for (uint r = 0; r < REPLICAS; r++)
             sum += lh[r * BINS + b];
+#if HIST_MERGE
+        /* Straight into the (zeroed) result: no second pass over partials. */
+        if (sum)
+            atomic_add(partial + b, sum);
+#else
         partial[group * BINS + b] = sum;
+#endif
     }
 #elif HIST_MODE == 1
     for (uint b = 0; b < BINS; b++) {

@@ -321,6 +321,7 @@ int main(void)
      * so that reading what no kernel wrote fails against the oracle. */
     static const char *const tunings[] = {"",
                                           "hist_mode=local,poison=1",
+                                          "hist_mode=local,hist_merge=0,hist_groups=7,poison=1",
                                           "hist_mode=global,hist_groups=5,poison=1",
                                           "hist_mode=serial,hist_groups=3,poison=1",
                                           "hist_mode=pairs,pairs_min_bytes=1,poison=1",

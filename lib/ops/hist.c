@@ -198,15 +198,18 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
         return st;
 
     const clik_binding *bound[] = {src};
-    char options[96];
-    snprintf(options, sizeof(options), "-DCH=%d -DHIST_MODE=%d -DREPLICAS=%d -DALIGNED=%d", ch,
-             (int)mode, replicas, clik__aligned16(bound, 1, rows == 1));
-    clik_kernel_entry *kpartial, *kreduce, *kzero = NULL;
+    /* GPUs merge each work-group's counts with global atomics: one pass. */
+    const int merge = mode == MODE_LOCAL && clik__tune_int(ctx, "hist_merge", 1) == 1;
+    char options[128];
+    snprintf(options, sizeof(options),
+             "-DCH=%d -DHIST_MODE=%d -DREPLICAS=%d -DALIGNED=%d -DHIST_MERGE=%d", ch, (int)mode,
+             replicas, clik__aligned16(bound, 1, rows == 1), merge);
+    clik_kernel_entry *kpartial, *kreduce = NULL, *kzero = NULL;
     st = clik__kernel(ctx, "hist", options, mode == MODE_PAIRS ? "hist_pairs" : "hist_partial",
                       &kpartial);
-    if (st == CLIK_OK)
+    if (st == CLIK_OK && !merge)
         st = clik__kernel(ctx, "hist", options, "hist_reduce", &kreduce);
-    if (st == CLIK_OK && mode == MODE_GLOBAL)
+    if (st == CLIK_OK && (mode == MODE_GLOBAL || merge))
         st = clik__kernel(ctx, "hist", options, "hist_zero", &kzero);
     if (st != CLIK_OK)
         return st;
@@ -215,12 +218,12 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
                           "hist: the kernel allows work-groups of %zu, needs %zu",
                           kpartial->max_work_group, local);
 
-    const size_t partial_bytes = (size_t)groups * bins * sizeof(uint32_t);
-    cl_mem partial;
-    st = clik__temp_buffer(ctx, partial_bytes, &partial);
-    if (st != CLIK_OK)
+    /* The partial histograms, or with merge the result itself. */
+    const size_t partial_bytes = merge ? 0 : (size_t)groups * bins * sizeof(uint32_t);
+    cl_mem partial = hist_mem;
+    if (!merge && (st = clik__temp_buffer(ctx, partial_bytes, &partial)) != CLIK_OK)
         return st;
-    const uint32_t ngroups = (uint32_t)groups, nwords = ngroups * bins;
+    const uint32_t ngroups = (uint32_t)groups, nwords = merge ? bins : ngroups * bins;
     if (kzero) {
         size_t n = nwords, lz = 64;
         st = CLIK_ARGS(ctx, kzero, CLIK_A(partial), CLIK_A(nwords));
@@ -234,13 +237,14 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
         size_t global = (size_t)groups * local;
         st = clik__launch_exact(ctx, kpartial, 1, &global, &local);
     }
-    if (st == CLIK_OK)
+    if (st == CLIK_OK && kreduce)
         st = CLIK_ARGS(ctx, kreduce, CLIK_A(partial), CLIK_A(ngroups), CLIK_A(hist_mem));
-    if (st == CLIK_OK) {
+    if (st == CLIK_OK && kreduce) {
         size_t n = bins, lr = 256;
         st = clik__launch(ctx, kreduce, 1, &n, &lr);
     }
-    clik__temp_release(ctx, partial, partial_bytes);
+    if (!merge)
+        clik__temp_release(ctx, partial, partial_bytes);
     return st;
 }
 
