@@ -13,7 +13,7 @@ log() { printf '\n=== %s ===\n' "$*"; }
     log "machine"
     uname -a; nproc; nvidia-smi -L 2>/dev/null; clinfo -l 2>/dev/null
     log "build"
-    meson setup "$build" --buildtype=release >/dev/null && meson compile -C "$build" >/dev/null \
+    meson setup "$build" --buildtype=release | tail -n 12 && meson compile -C "$build" >/dev/null \
         && echo built || exit 1
     "$build/apps/clik" devices
 } 2>&1 | tee "$out/setup.log"
@@ -22,6 +22,9 @@ export CLIK_CACHE_DIR="$build/kernel-cache"
 log "tests"
 meson test -C "$build" --print-errorlogs --num-processes 4 2>&1 | tee "$out/tests.log" | tail -20
 cp "$build/meson-logs/testlog.txt" "$out/testlog.txt" 2>/dev/null
+
+log "equalize against cv2.equalizeHist on every device"
+python3 tests/opencv_equalize.py "$build/apps/clik" nvidia pocl none 2>&1 | tee "$out/opencv.log" | tail -3
 
 log "conformance"
 "$build/apps/clik" conformance --junit "$out/conformance.xml" 2>&1 | tee "$out/conformance.log" \
