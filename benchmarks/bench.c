@@ -527,7 +527,8 @@ static derived derive(const result *r, double copy_gbps)
     return d;
 }
 
-static void print_json(const options *o, clik_context *ctx, const result *r, double copy_gbps)
+static void print_json(const options *o, clik_context *ctx, const result *r, double copy_gbps,
+                       double copy_same_gbps)
 {
     const clik_device_info *dev = clik_context_device(ctx);
     derived d = derive(r, copy_gbps);
@@ -555,6 +556,9 @@ static void print_json(const options *o, clik_context *ctx, const result *r, dou
     json_number(copy_gbps, copy_gbps > 0.0);
     printf(",\"copy_ratio\":");
     json_number(d.copy_ratio, d.have_gbps && copy_gbps > 0.0);
+    /* The copy of one image's bytes: what a kernel of this size can reach. */
+    printf(",\"copy_same_size_gbps\":");
+    json_number(copy_same_gbps, copy_same_gbps > 0.0);
     printf("}\n");
     fflush(stdout);
 }
@@ -658,8 +662,13 @@ int main(int argc, char **argv)
             rc = measure(&o, ctx, o.ops[i], o.sizes[s][0], o.sizes[s][1], &r);
             if (rc != 0)
                 break;
+            double same = 0.0;
+            size_t image_bytes = (size_t)r.width * (size_t)r.height * (size_t)o.channels;
+            if (o.json && clik_context_copy_bandwidth(ctx, image_bytes < 4096 ? 4096 : image_bytes,
+                                                      COPY_REPS, &same) != CLIK_OK)
+                same = 0.0;
             if (o.json)
-                print_json(&o, ctx, &r, copy_gbps);
+                print_json(&o, ctx, &r, copy_gbps, same);
             else
                 print_row(&r, copy_gbps);
         }

@@ -239,7 +239,8 @@ inline __global const uchar *t_hi(__global const uchar *tables, uint k)
     return tables + (NTAB == 1 ? 0 : (2 * k + 1) % CH * 256);
 }
 
-/* dst = table[src], 16 bytes per work-item; global size (chunks_per_row, rows). */
+/* dst = table[src], 16 bytes per step; global size (at most chunks_per_row, rows): a
+ * work-item steps along its row by the global width. */
 __kernel void lut_apply(__global const uchar *src, uint src_stride, __global uchar *dst,
                         uint dst_stride, uint row_bytes, uint chunks_per_row, uint rows,
                         __global const uchar *tables)
@@ -254,35 +255,37 @@ __kernel void lut_apply(__global const uchar *src, uint src_stride, __global uch
 #else
     __global const uchar *t = tables;
 #endif
-    const uint chunk = get_global_id(0), row = get_global_id(1);
-    if (chunk >= chunks_per_row || row >= rows)
+    const uint row = get_global_id(1);
+    if (row >= rows)
         return;
-    const uint col = chunk * 16;
-    __global const uchar *p = src + row * src_stride + col;
-    __global uchar *q = dst + row * dst_stride + col;
-    if (col + 16 <= row_bytes) {
-        const uchar16 v = CLIK_LOAD16(p);
-        uchar16 r;
-        LOOKUP(0, v.s0);
-        LOOKUP(1, v.s1);
-        LOOKUP(2, v.s2);
-        LOOKUP(3, v.s3);
-        LOOKUP(4, v.s4);
-        LOOKUP(5, v.s5);
-        LOOKUP(6, v.s6);
-        LOOKUP(7, v.s7);
-        LOOKUP(8, v.s8);
-        LOOKUP(9, v.s9);
-        LOOKUP(a, v.sa);
-        LOOKUP(b, v.sb);
-        LOOKUP(c, v.sc);
-        LOOKUP(d, v.sd);
-        LOOKUP(e, v.se);
-        LOOKUP(f, v.sf);
-        CLIK_STORE16(r, q);
-    } else {
-        for (uint j = 0; col + j < row_bytes; j++)
-            q[j] = t[TABLE(j) + p[j]];
+    for (uint chunk = get_global_id(0); chunk < chunks_per_row; chunk += get_global_size(0)) {
+        const uint col = chunk * 16;
+        __global const uchar *p = src + row * src_stride + col;
+        __global uchar *q = dst + row * dst_stride + col;
+        if (col + 16 <= row_bytes) {
+            const uchar16 v = CLIK_LOAD16(p);
+            uchar16 r;
+            LOOKUP(0, v.s0);
+            LOOKUP(1, v.s1);
+            LOOKUP(2, v.s2);
+            LOOKUP(3, v.s3);
+            LOOKUP(4, v.s4);
+            LOOKUP(5, v.s5);
+            LOOKUP(6, v.s6);
+            LOOKUP(7, v.s7);
+            LOOKUP(8, v.s8);
+            LOOKUP(9, v.s9);
+            LOOKUP(a, v.sa);
+            LOOKUP(b, v.sb);
+            LOOKUP(c, v.sc);
+            LOOKUP(d, v.sd);
+            LOOKUP(e, v.se);
+            LOOKUP(f, v.sf);
+            CLIK_STORE16(r, q);
+        } else {
+            for (uint j = 0; col + j < row_bytes; j++)
+                q[j] = t[TABLE(j) + p[j]];
+        }
     }
 }
 

@@ -302,7 +302,8 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
         b->mem = img->buffer->mem;
         return CLIK_OK;
     }
-    if (b->span > ctx->dev.max_alloc_size || b->span > (size_t)INT32_MAX)
+    if (b->stride * (size_t)img->height > ctx->dev.max_alloc_size ||
+        b->stride * (size_t)img->height > (size_t)INT32_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                           "an image of %zu bytes is larger than the device path handles", b->span);
     cl_int err = CL_SUCCESS;
@@ -320,7 +321,9 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
         b->base_aligned = (uintptr_t)img->data % 16 == 0;
         return CLIK_OK;
     }
-    st = clik__temp_buffer(ctx, b->span, &b->mem);
+    /* Whole rows: drivers check rectangular copies against height * stride. */
+    b->alloc = b->stride * (size_t)img->height;
+    st = clik__temp_buffer(ctx, b->alloc, &b->mem);
     if (st != CLIK_OK)
         return st;
     b->pooled = 1;
@@ -328,7 +331,7 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
         err = ctx->cl->clEnqueueWriteBuffer(ctx->queue, b->mem, CL_TRUE, 0, b->span, img->data, 0,
                                             NULL, NULL);
         if (err != CL_SUCCESS) {
-            clik__temp_release(ctx, b->mem, b->span);
+            clik__temp_release(ctx, b->mem, b->alloc);
             b->mem = NULL;
             return clik__fail_cl(ctx, err, "upload");
         }
@@ -369,7 +372,7 @@ clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok)
             ctx->cl->clFinish(ctx->queue);
         ctx->cl->clReleaseMemObject(b->mem);
     } else if (b->pooled) {
-        clik__temp_release(ctx, b->mem, b->span);
+        clik__temp_release(ctx, b->mem, b->alloc);
     }
     b->mem = NULL;
     return st;

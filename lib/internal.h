@@ -221,6 +221,7 @@ typedef struct clik_binding {
     cl_mem mem;
     size_t stride; /* bytes between rows in mem */
     size_t span;   /* bytes the image covers */
+    size_t alloc;  /* bytes of mem when it was made for this binding */
     size_t row_bytes;
     int access;
     int owned;        /* mem was made for this binding */

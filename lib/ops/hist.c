@@ -159,18 +159,20 @@ static clik_status hist_geometry(clik_context *ctx, hist_mode mode, uint32_t bin
     }
     if (mode == MODE_LOCAL) {
         uint64_t budget = ctx->dev.local_mem_size / 2;
-        if (budget > 16384)
-            budget = 16384;
+        uint64_t limit = (uint64_t)clik__tune_int(ctx, "hist_local_bytes", 16384);
+        if (budget > limit)
+            budget = limit;
         *replicas = (int)(budget / (bins * 4u));
-        if (*replicas > 8)
-            *replicas = 8;
+        long cap = clik__tune_int(ctx, "hist_replicas", 8);
+        if (*replicas > cap)
+            *replicas = (int)cap;
         if (*replicas < 1)
             return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                               "hist: %u bins do not fit the device's local memory", bins);
     }
     /* CPU devices: a few contiguous runs per core; GPUs: enough groups to fill
      * every compute unit several times. */
-    long per_unit = mode == MODE_GLOBAL || mode == MODE_LOCAL ? 8 : 4;
+    long per_unit = mode == MODE_GLOBAL || mode == MODE_LOCAL ? 2 : 4;
     *groups = (uint64_t)clik__tune_int(ctx, "hist_groups", (long)ctx->dev.compute_units * per_unit);
     uint64_t useful = (chunks + *local - 1) / *local;
     if (*groups > useful)
@@ -326,10 +328,12 @@ static clik_status cl_lut(clik_context *ctx, const clik_binding *src, const clik
     if (st != CLIK_OK)
         return st;
     const uint32_t cpr = (row_bytes + CHUNK - 1) / CHUNK;
+    /* Chunks per work-item along a row (grid-stride), fewer work-groups. */
+    const uint32_t per_item = (uint32_t)clik__tune_int(ctx, "lut_chunks", 1);
     st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(sstride), CLIK_A(dst->mem), CLIK_A(dstride),
                    CLIK_A(row_bytes), CLIK_A(cpr), CLIK_A(rows), CLIK_A(tables));
     if (st == CLIK_OK) {
-        size_t items[2] = {cpr, rows};
+        size_t items[2] = {(cpr + per_item - 1) / per_item, rows};
         size_t local[2] = {rows == 1 ? 256 : 64, rows == 1 ? 1 : 4};
         st = clik__launch(ctx, k, 2, items, local);
     }
