@@ -167,6 +167,20 @@ clik_status clik_image_download(clik_context *ctx, clik_image *dst, const clik_i
                     0);
 }
 
+clik_status clik__read_bytes(clik_context *ctx, cl_mem mem, void *out, size_t bytes)
+{
+    cl_int err =
+        ctx->cl->clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
+    return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, "download");
+}
+
+clik_status clik__write_bytes(clik_context *ctx, cl_mem mem, const void *in, size_t bytes)
+{
+    cl_int err =
+        ctx->cl->clEnqueueWriteBuffer(ctx->queue, mem, CL_TRUE, 0, bytes, in, 0, NULL, NULL);
+    return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, "upload");
+}
+
 /* ---- pooled temporary buffers --------------------------------------------- */
 
 clik_status clik__poison(clik_context *ctx, cl_mem mem, size_t bytes)

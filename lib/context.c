@@ -189,8 +189,21 @@ long clik__tune_int(const clik_context *ctx, const char *key, long def)
 
 /* ---- device set-up ------------------------------------------------------- */
 
+/* "none", whatever its case and spaces: the CPU, without loading OpenCL. */
+static int spec_is_none(const char *spec)
+{
+    while (isspace((unsigned char)*spec))
+        spec++;
+    size_t n = strlen(spec);
+    while (n > 0 && isspace((unsigned char)spec[n - 1]))
+        n--;
+    return n == 4 && strncasecmp(spec, "none", 4) == 0;
+}
+
 static clik_status open_device(clik_context *ctx, const char *spec)
 {
+    if (spec_is_none(spec))
+        return CLIK_OK;
     clik_device_info *list;
     cl_platform_id *platforms;
     cl_device_id *devices;

@@ -242,6 +242,9 @@ clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok);
 /* Fills a buffer with garbage when the context poisons (tuning poison=1), so
  * that a kernel reading what nothing wrote fails its comparison. */
 clik_status clik__poison(clik_context *ctx, cl_mem mem, size_t bytes);
+/* Blocking copies of small results and parameters (tables, histograms). */
+clik_status clik__read_bytes(clik_context *ctx, cl_mem mem, void *out, size_t bytes);
+clik_status clik__write_bytes(clik_context *ctx, cl_mem mem, const void *in, size_t bytes);
 /* A device buffer of `bytes` from the pool, or new (poisoned if asked). */
 clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem);
 void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes);

@@ -84,6 +84,10 @@ static int try_library(const char *path)
 static void load(void)
 {
     const char *forced = getenv("CLIK_OPENCL_LIBRARY");
+    if (forced && strcmp(forced, "none") == 0) {
+        report("%s%s", "CLIK_OPENCL_LIBRARY=none: OpenCL is not loaded", "");
+        return;
+    }
     if (forced && *forced && try_library(forced))
         return;
     for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++)

@@ -340,20 +340,6 @@ static clik_status cl_lut(clik_context *ctx, const clik_binding *src, const clik
     return st;
 }
 
-static clik_status read_small(clik_context *ctx, cl_mem mem, void *out, size_t bytes)
-{
-    cl_int err =
-        ctx->cl->clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, bytes, out, 0, NULL, NULL);
-    return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, "download");
-}
-
-static clik_status write_small(clik_context *ctx, cl_mem mem, const void *in, size_t bytes)
-{
-    cl_int err =
-        ctx->cl->clEnqueueWriteBuffer(ctx->queue, mem, CL_TRUE, 0, bytes, in, 0, NULL, NULL);
-    return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, "upload");
-}
-
 static clik_status hist_opencl(clik_context *ctx, void *p)
 {
     hist_args *a = p;
@@ -367,7 +353,7 @@ static clik_status hist_opencl(clik_context *ctx, void *p)
     if (st == CLIK_OK) {
         st = cl_hist_into(ctx, &src, hist_mem);
         if (st == CLIK_OK)
-            st = read_small(ctx, hist_mem, a->hist, bytes);
+            st = clik__read_bytes(ctx, hist_mem, a->hist, bytes);
         clik__temp_release(ctx, hist_mem, bytes);
     }
     clik_status st2 = clik__unbind(ctx, &src, st == CLIK_OK);
@@ -406,7 +392,7 @@ static clik_status lut_body(clik_context *ctx, hist_args *a, const clik_binding 
     clik_status st = clik__temp_buffer(ctx, bytes, &tables);
     if (st != CLIK_OK)
         return st;
-    st = write_small(ctx, tables, a->tables, bytes);
+    st = clik__write_bytes(ctx, tables, a->tables, bytes);
     if (st == CLIK_OK)
         st = cl_lut(ctx, src, dst, tables, a->ntables);
     clik__temp_release(ctx, tables, bytes);
@@ -426,7 +412,7 @@ static clik_status equalize_body(clik_context *ctx, hist_args *a, const clik_bin
         return st;
     st = cl_hist_into(ctx, src, hist_mem);
     if (st == CLIK_OK)
-        st = read_small(ctx, hist_mem, hist, hist_bytes);
+        st = clik__read_bytes(ctx, hist_mem, hist, hist_bytes);
     clik__temp_release(ctx, hist_mem, hist_bytes);
     if (st != CLIK_OK)
         return st;
@@ -434,7 +420,7 @@ static clik_status equalize_body(clik_context *ctx, hist_args *a, const clik_bin
     st = clik__temp_buffer(ctx, table_bytes, &table_mem);
     if (st != CLIK_OK)
         return st;
-    st = write_small(ctx, table_mem, tables, table_bytes);
+    st = clik__write_bytes(ctx, table_mem, tables, table_bytes);
     if (st == CLIK_OK)
         st = cl_lut(ctx, src, dst, table_mem, ch);
     clik__temp_release(ctx, table_mem, table_bytes);
