@@ -5,8 +5,10 @@
 For each op it runs `clik-bench --json` and times OpenCV twice on the very
 pixels clik-bench used (clik-bench --dump-input writes them): on the CPU,
 and through the OpenCL T-API (cv2.UMat) on the OpenCL device clik used,
-host to host (upload + call + download). All numbers are medians of --reps
-runs after --warmup untimed runs.
+host to host (upload + call + download). Each time is a median of --reps
+runs after --warmup untimed runs; clik and OpenCV take turns for --rounds
+rounds (a machine whose speed drifts then drifts for both), and the table
+shows the median over rounds with the range of the clik/CPU ratio.
 
 Needs numpy and cv2 (Debian: python3-opencv); matplotlib for --plot.
 Example:
@@ -86,6 +88,9 @@ OPS = [
 COLUMNS = [
     "op",
     "size",
+    "rounds",
+    "ratio_cpu_min",
+    "ratio_cpu_max",
     "channels",
     "clik_backend",
     "clik_e2e_ms",
@@ -238,7 +243,12 @@ def print_table(rows, meta, markdown):
              "clik/CPU", "clik/T-API"]
     keys = ["op", "size", "clik_e2e_ms", "clik_kernel_ms", "cv_cpu_ms", "cv_tapi_ms",
             "ratio_cpu", "ratio_tapi"]
-    cells = [[fmt(r[k], 2 if k.startswith("ratio") else 3) for k in keys] for r in rows]
+    def cell(r, k):
+        text = fmt(r[k], 2 if k.startswith("ratio") else 3)
+        if k == "ratio_cpu" and r.get("ratio_cpu_min") is not None and (r.get("rounds") or 0) > 1:
+            text += f" ({r['ratio_cpu_min']:.2f}–{r['ratio_cpu_max']:.2f})"
+        return text
+    cells = [[cell(r, k) for k in keys] for r in rows]
     if markdown:
         for line in meta_lines(meta):
             print(f"- {line}")
@@ -248,8 +258,8 @@ def print_table(rows, meta, markdown):
         for c in cells:
             print("| " + " | ".join(c) + " |")
         print()
-        print("Times are medians in milliseconds, host to host; clik/X = clik end-to-end / X "
-              "(≤ 1.0: clik is faster).")
+        print("Times are medians in milliseconds, host to host, over the rounds; clik/X = clik "
+              "end-to-end / X (≤ 1.0: clik is faster), with the range over rounds in brackets.")
         return
     for line in meta_lines(meta):
         print(line)
@@ -275,7 +285,7 @@ def meta_lines(meta):
         f"{fmt(meta['copy_gbps'], 1)} GB/s",
         f"OpenCV {meta['cv2_version']} ({meta['cv_threads']} threads), T-API device: {tapi}",
         f"{meta['channels']} channel(s), median of {meta['reps']} runs after {meta['warmup']} "
-        f"warm-up",
+        f"warm-up, clik and OpenCV taking turns {meta['rounds']} time(s)",
     ]
 
 
@@ -321,6 +331,8 @@ def main():
     ap.add_argument("--cpu-path", choices=("auto", "scalar", "neon"),
                     help="clik's CPU path (for --device none)")
     ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="clik and OpenCV take turns this many times (medians over rounds)")
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--ocl-device", default=None,
                     help="OPENCV_OPENCL_DEVICE for the T-API (default: clik's platform and "
@@ -331,8 +343,8 @@ def main():
     ap.add_argument("--plot", metavar="FILE.png", help="grouped bar chart of the times")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = ap.parse_args()
-    if args.reps < 1 or args.warmup < 0:
-        ap.error("--reps must be at least 1 and --warmup at least 0")
+    if args.reps < 1 or args.warmup < 0 or args.rounds < 1:
+        ap.error("--reps and --rounds must be at least 1, --warmup at least 0")
     sizes = args.size or [(3840, 2160)]
     by_name = {op.name: op for op in OPS}
     for name in args.op or []:
@@ -360,25 +372,29 @@ def main():
                            "--channels", str(args.channels), "--dump-input", tmp.name, "--json"]
               + size_args)
 
+    def run_clik(clik_runs, clik_errors):
+        for op in ops:
+            if op.clik not in known:
+                clik_errors[op.name] = "not in clik-bench"
+                continue
+            if args.channels not in known[op.clik]:
+                clik_errors[op.name] = f"clik-bench's {op.clik} takes no {args.channels} channel(s)"
+                continue
+            print(f"compare_opencv: clik-bench --op {op.clik} ...", file=sys.stderr)
+            proc = run_bench(args.bench, ["--json", "--op", op.clik] + common + size_args,
+                             check=False)
+            if proc.returncode != 0:
+                clik_errors[op.name] = proc.stderr.strip()
+                print(f"compare_opencv: clik-bench --op {op.clik} failed:\n{proc.stderr.strip()}",
+                      file=sys.stderr)
+            for line in proc.stdout.splitlines():
+                row = json.loads(line)
+                clik_runs.setdefault((op.name, row["size"]), []).append(row)
+
     # clik first: cv2 may only be imported once the T-API device is known.
-    clik_rows, clik_errors = {}, {}
-    for op in ops:
-        if op.clik not in known:
-            clik_errors[op.name] = "not in clik-bench"
-            continue
-        if args.channels not in known[op.clik]:
-            clik_errors[op.name] = f"clik-bench's {op.clik} takes no {args.channels} channel(s)"
-            continue
-        print(f"compare_opencv: clik-bench --op {op.clik} ...", file=sys.stderr)
-        proc = run_bench(args.bench, ["--json", "--op", op.clik] + common + size_args, check=False)
-        if proc.returncode != 0:
-            clik_errors[op.name] = proc.stderr.strip()
-            print(f"compare_opencv: clik-bench --op {op.clik} failed:\n{proc.stderr.strip()}",
-                  file=sys.stderr)
-        for line in proc.stdout.splitlines():
-            row = json.loads(line)
-            clik_rows[(op.name, row["size"])] = row
-    first = next(iter(clik_rows.values()), None)
+    clik_runs, clik_errors = {}, {}
+    run_clik(clik_runs, clik_errors)
+    first = next((v[0] for v in clik_runs.values()), None)
 
     ocl_filter = opencv_device_filter(args, first)
     tapi_why = ""
@@ -407,40 +423,70 @@ def main():
         print(f"compare_opencv: warning: the T-API runs on '{tapi_device}', clik on "
               f"'{first.get('device')}'", file=sys.stderr)
 
+    images = {}
+    for w, h in sizes:
+        size = f"{w}x{h}"
+        images[size] = read_pnm(os.path.join(tmp.name, f"input-{size}-c{args.channels}."
+                                             f"{'pgm' if args.channels == 1 else 'pam'}"), np)
+
+    def run_opencv(cv_runs, tapi_checks):
+        for op in ops:
+            if args.channels not in op.channels:
+                continue
+            for size, img in images.items():
+                print(f"compare_opencv: OpenCV {op.name} {size} ...", file=sys.stderr)
+                st = op.setup(cv, np, img) if op.setup else None
+                times = cv_runs.setdefault((op.name, size), {"cpu": [], "tapi": []})
+                times["cpu"].append(median_ms(lambda: op.cpu(cv, np, img, st), args.reps,
+                                              args.warmup))
+                if not tapi_device:
+                    continue
+
+                def tapi_once():
+                    return download(cv, op.tapi(cv, np, cv.UMat(img), st))
+                try:
+                    times["tapi"].append(median_ms(tapi_once, args.reps, args.warmup))
+                    if (op.name, size) not in tapi_checks:
+                        tapi_checks[(op.name, size)] = same_result(np, tapi_once(),
+                                                                   op.cpu(cv, np, img, st))
+                except cv.error as e:
+                    print(f"compare_opencv: T-API {op.name} failed: {e}", file=sys.stderr)
+
+    cv_runs, tapi_checks = {}, {}
+    run_opencv(cv_runs, tapi_checks)
+    for _ in range(args.rounds - 1):
+        run_clik(clik_runs, clik_errors)
+        run_opencv(cv_runs, tapi_checks)
+
+    def med(values):
+        values = [v for v in values if isinstance(v, (int, float))]
+        return round(statistics.median(values), 4) if values else None
+
     rows = []
     for op in ops:
         for w, h in sizes:
             size = f"{w}x{h}"
-            img = read_pnm(os.path.join(tmp.name, f"input-{size}-c{args.channels}."
-                                        f"{'pgm' if args.channels == 1 else 'pam'}"), np)
-            c = clik_rows.get((op.name, size))
+            runs = clik_runs.get((op.name, size), [])
+            cvt = cv_runs.get((op.name, size), {"cpu": [], "tapi": []})
             row = {k: None for k in COLUMNS}
-            row.update(op=op.name, size=size, channels=args.channels)
-            if c:
-                row.update(clik_backend=c["backend"], clik_e2e_ms=c["end_to_end_ms"],
-                           clik_kernel_ms=c["kernel_ms"], clik_gbps=c["gbps"],
-                           copy_gbps=c["copy_gbps"])
-            if args.channels in op.channels:
-                print(f"compare_opencv: OpenCV {op.name} {size} ...", file=sys.stderr)
-                st = op.setup(cv, np, img) if op.setup else None
-                row["cv_cpu_ms"] = median_ms(lambda: op.cpu(cv, np, img, st), args.reps,
-                                             args.warmup)
-                if tapi_device:
-                    def tapi_once():
-                        return download(cv, op.tapi(cv, np, cv.UMat(img), st))
-                    try:
-                        row["cv_tapi_ms"] = median_ms(tapi_once, args.reps, args.warmup)
-                        row["tapi_matches_cpu"] = same_result(np, tapi_once(),
-                                                              op.cpu(cv, np, img, st))
-                    except cv.error as e:
-                        print(f"compare_opencv: T-API {op.name} failed: {e}", file=sys.stderr)
-            for key in ("cv_cpu_ms", "cv_tapi_ms"):
-                if isinstance(row[key], float):
-                    row[key] = round(row[key], 4)
+            row.update(op=op.name, size=size, channels=args.channels, rounds=len(runs))
+            if runs:
+                row.update(clik_backend=runs[0]["backend"],
+                           clik_e2e_ms=med([r["end_to_end_ms"] for r in runs]),
+                           clik_kernel_ms=med([r["kernel_ms"] for r in runs]),
+                           clik_gbps=med([r["gbps"] for r in runs]),
+                           copy_gbps=med([r["copy_gbps"] for r in runs]))
+            row["cv_cpu_ms"] = med(cvt["cpu"])
+            row["cv_tapi_ms"] = med(cvt["tapi"])
+            row["tapi_matches_cpu"] = tapi_checks.get((op.name, size))
             e2e = row["clik_e2e_ms"]
             for key, other in (("ratio_cpu", "cv_cpu_ms"), ("ratio_tapi", "cv_tapi_ms")):
                 if isinstance(e2e, float) and isinstance(row[other], float) and row[other] > 0:
                     row[key] = round(e2e / row[other], 3)
+            per_round = [r["end_to_end_ms"] / c for r, c in zip(runs, cvt["cpu"]) if c > 0]
+            if per_round:
+                row["ratio_cpu_min"] = round(min(per_round), 3)
+                row["ratio_cpu_max"] = round(max(per_round), 3)
             rows.append(row)
 
     meta = {
@@ -455,10 +501,12 @@ def main():
         "opencv_opencl_device": os.environ.get("OPENCV_OPENCL_DEVICE"),
         "clik_device": first["device"] if first else "(no clik result)",
         "clik_backend": first["backend"] if first else "-",
-        "copy_gbps": first["copy_gbps"] if first else None,
+        "copy_gbps": statistics.median(r["copy_gbps"] for v in clik_runs.values() for r in v)
+        if clik_runs else None,
         "channels": args.channels,
         "reps": args.reps,
         "warmup": args.warmup,
+        "rounds": args.rounds,
         "clik_errors": clik_errors,
     }
     print_table(rows, meta, args.markdown)
@@ -475,7 +523,7 @@ def main():
     if args.plot:
         plot(rows, meta, args.plot)
     tmp.cleanup()
-    return 1 if clik_errors and not clik_rows else 0
+    return 1 if clik_errors and not clik_runs else 0
 
 
 if __name__ == "__main__":

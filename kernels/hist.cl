@@ -176,15 +176,16 @@ __kernel void hist_pairs(__global const uchar *src, uint stride, uint row_bytes,
         const uint col = k.col;
         __global const uchar *p = src + k.row * stride + col;
         if (col + 16 <= row_bytes) {
-            const uchar16 v = CLIK_LOAD16(p);
-            pairs[v.s0 | (uint)v.s1 << 8]++;
-            pairs[v.s2 | (uint)v.s3 << 8]++;
-            pairs[v.s4 | (uint)v.s5 << 8]++;
-            pairs[v.s6 | (uint)v.s7 << 8]++;
-            pairs[v.s8 | (uint)v.s9 << 8]++;
-            pairs[v.sa | (uint)v.sb << 8]++;
-            pairs[v.sc | (uint)v.sd << 8]++;
-            pairs[v.se | (uint)v.sf << 8]++;
+            /* Little-endian (checked by the host): word k = byte 2k | byte 2k+1 << 8. */
+            const ushort8 w = as_ushort8(CLIK_LOAD16(p));
+            pairs[w.s0]++;
+            pairs[w.s1]++;
+            pairs[w.s2]++;
+            pairs[w.s3]++;
+            pairs[w.s4]++;
+            pairs[w.s5]++;
+            pairs[w.s6]++;
+            pairs[w.s7]++;
         } else {
             uint j = 0;
             for (; col + j + 1 < row_bytes; j += 2)
