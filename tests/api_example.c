@@ -1,6 +1,6 @@
 /*
  * The README's C API example, built against the installed library through
- * pkg-config by tests/run-all.sh: equalizes a small image on the default
+ * pkg-config by tests/run.sh: equalizes a small image on the default
  * device and checks a few pixels. SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdio.h>
