@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clik.h"
+
 typedef struct clik_hist_dsp {
     /* Adds the counts of every channel of a u8 image to hist[c * 256 + v]. */
     void (*hist)(const uint8_t *src, size_t stride, int width, int height, int channels,
@@ -20,9 +22,29 @@ typedef struct clik_hist_dsp {
                 int height, int channels, const uint8_t *tables, int per_channel);
 } clik_hist_dsp;
 
+/* The arguments of these entries are host images already checked by
+ * lib/ops: formats, sizes and strides are valid for the operation. */
+typedef struct clik_pyramid_dsp {
+    /* OpenCV pyrDown, u8 or f32, 1, 2 or 4 channels, into dst of
+     * ((W + 1) / 2, (H + 1) / 2). */
+    void (*down)(const clik_image *src, clik_image *dst);
+    /* OpenCV pyrUp, u8 or f32, into dst of 2W or 2W - 1 by 2H or 2H - 1 (the
+     * 2W x 2H result, cropped). */
+    void (*up)(const clik_image *src, clik_image *dst);
+} clik_pyramid_dsp;
+
+typedef struct clik_integral_dsp {
+    /* OpenCV integral of src into sum ((W + 1) x (H + 1)) and, when not NULL,
+     * sqsum. Types: u8 -> sum u32, u64 or f64, sqsum u64 or f64; f32 -> sum
+     * f32 or f64, sqsum f64. u32 sums wrap (the caller refused overflow). */
+    void (*integral)(const clik_image *src, clik_image *sum, clik_image *sqsum);
+} clik_integral_dsp;
+
 /* Every family's table. */
 typedef struct clik_cpu_dsp {
     clik_hist_dsp hist;
+    clik_pyramid_dsp pyramid;
+    clik_integral_dsp integral;
 } clik_cpu_dsp;
 
 /* 1 when this build has the NEON path (natively or through SIMDe). */
@@ -34,5 +56,26 @@ void clik_cpu_dsp_init(clik_cpu_dsp *dsp, int neon);
 
 void clik_hist_dsp_init_scalar(clik_hist_dsp *dsp);
 void clik_hist_dsp_init_neon(clik_hist_dsp *dsp);
+void clik_pyramid_dsp_init_scalar(clik_pyramid_dsp *dsp);
+void clik_pyramid_dsp_init_neon(clik_pyramid_dsp *dsp);
+void clik_integral_dsp_init_scalar(clik_integral_dsp *dsp);
+void clik_integral_dsp_init_neon(clik_integral_dsp *dsp);
+
+/* The scalar entries, for NEON entries to hand formats they do not cover. */
+void clik_pyramid_down_scalar(const clik_image *src, clik_image *dst);
+void clik_pyramid_up_scalar(const clik_image *src, clik_image *dst);
+void clik_integral_scalar(const clik_image *src, clik_image *sum, clik_image *sqsum);
+
+/* reflect-101 border index: ...|c b|a b c d|c b|... Repeats the fold until
+ * p is in range, because with n = 2 or 3 one fold of a far index can
+ * overshoot the other edge. n = 1 gives 0. */
+static inline int clik__reflect101(int p, int n)
+{
+    if (n == 1)
+        return 0;
+    while (p < 0 || p >= n)
+        p = p < 0 ? -p : 2 * (n - 1) - p;
+    return p;
+}
 
 #endif

@@ -22,9 +22,14 @@ int clik_cpu_neon_native(void)
 void clik_cpu_dsp_init(clik_cpu_dsp *dsp, int neon)
 {
     clik_hist_dsp_init_scalar(&dsp->hist);
+    clik_pyramid_dsp_init_scalar(&dsp->pyramid);
+    clik_integral_dsp_init_scalar(&dsp->integral);
 #ifdef CLIK_HAVE_NEON
-    if (neon)
+    if (neon) {
         clik_hist_dsp_init_neon(&dsp->hist);
+        clik_pyramid_dsp_init_neon(&dsp->pyramid);
+        clik_integral_dsp_init_neon(&dsp->integral);
+    }
 #else
     (void)neon;
 #endif

@@ -21,6 +21,34 @@
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #endif
 
+/* No fused multiply-adds: float results then match the scalar oracle, which
+ * is compiled as ISO C (no contraction), operation for operation. */
+#pragma OPENCL FP_CONTRACT OFF
+
+/* Pastes after expanding its arguments: VEC(ACC) is uint4, not ACC4. */
+#define CONCAT_(a, b)     a##b
+#define CONCAT(a, b)      CONCAT_(a, b)
+#define CONVERT(t, v)     CONCAT(convert_, t)(v)
+#define CONVERT_SAT(t, v) CONCAT(CONCAT(convert_, t), _sat)(v)
+
+/* A pixel of CH interleaved channels as one value: VEC(t) is its vector type,
+ * VLOAD(i, p) / VSTORE(v, i, p) access pixel i of a row of elements. */
+#ifdef CH
+#if CH == 1
+#define VLOAD(i, p)     (p)[(i)]
+#define VSTORE(v, i, p) ((p)[(i)] = (v))
+#define VEC(t)          t
+#elif CH == 2
+#define VLOAD(i, p)     vload2((i), (p))
+#define VSTORE(v, i, p) vstore2((v), (i), (p))
+#define VEC(t)          CONCAT(t, 2)
+#elif CH == 4
+#define VLOAD(i, p)     vload4((i), (p))
+#define VSTORE(v, i, p) vstore4((v), (i), (p))
+#define VEC(t)          CONCAT(t, 4)
+#endif
+#endif
+
 /* 16-byte loads and stores at p. With ALIGNED (the host checked that every
  * image base and row stride is a multiple of 16) they are single vector
  * accesses; vload16/vstore16 may otherwise become 16 byte accesses (PoCL). */

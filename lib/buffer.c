@@ -353,6 +353,25 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
     return CLIK_OK;
 }
 
+clik_status clik__bind_scratch(clik_context *ctx, int width, int height, int channels,
+                               clik_type type, clik_binding *b)
+{
+    memset(b, 0, sizeof(*b));
+    size_t row = (size_t)width * (size_t)channels * clik_type_size(type), span;
+    clik_status st = clik__image_layout(width, height, channels, type, row, &b->row_bytes, &span);
+    if (st != CLIK_OK)
+        return clik__fail(ctx, st, "scratch image %dx%dx%d: %s", width, height, channels,
+                          clik_status_str(st));
+    b->image = (clik_image){width, height, channels, type, row, NULL, NULL};
+    b->access = CLIK_KERNEL_RW;
+    b->stride = row;
+    b->span = b->alloc = span;
+    b->base_aligned = 1;
+    b->scratch = 1;
+    b->pooled = 1;
+    return clik__temp_buffer(ctx, span, &b->mem);
+}
+
 int clik__aligned16(const clik_binding *const *b, int count, int contiguous)
 {
     for (int i = 0; i < count; i++)
@@ -366,11 +385,11 @@ clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok)
     clik_status st = CLIK_OK;
     if (!b->mem)
         return st;
-    int host_result = ok && (b->access & CLIK_WRITE) && !b->image.buffer;
+    int host_result = ok && (b->access & CLIK_WRITE) && !b->image.buffer && !b->scratch;
     if (host_result && b->mapped_host) {
         /* Mapping makes the device's writes visible in the host memory. */
         cl_int err;
-        void *p = ctx->cl->clEnqueueMapBuffer(ctx->queue, b->mem, CL_TRUE, CL_MAP_READ, 0, b->span,
+        void *p = ctx->cl->clEnqueueMapBuffer(ctx->queue, b->mem, CL_FALSE, CL_MAP_READ, 0, b->span,
                                               0, NULL, NULL, &err);
         if (!p || err != CL_SUCCESS)
             st = clik__fail_cl(ctx, err, "clEnqueueMapBuffer");
@@ -381,9 +400,10 @@ clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok)
                       b->image.height, 0);
     }
     if (b->owned) {
-        /* A buffer over host memory must not outlive the call. */
-        if (b->mapped_host)
-            ctx->cl->clFinish(ctx->queue);
+        /* A buffer over host memory must not outlive the call: clik__run()
+         * waits for the queue before the operation returns (one wait for
+         * all of its buffers). */
+        ctx->host_pending |= b->mapped_host;
         ctx->cl->clReleaseMemObject(b->mem);
     } else if (b->pooled) {
         clik__temp_release(ctx, b->mem, b->alloc);

@@ -279,6 +279,55 @@ CLIK_API clik_status clik_hist_equalize(clik_context *ctx, const clik_image *src
 CLIK_API clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *dst,
                                    const uint8_t *tables, int ntables);
 
+/* ------------------------------------------------------------------------ */
+/* Pyramid family (kernels/pyramid.cl)                                       */
+
+/* Size of level `level` of a Gaussian pyramid of a width x height image
+ * (level 0 is the image; each level is ((w + 1) / 2, (h + 1) / 2)). */
+CLIK_API void clik_pyr_level_size(int width, int height, int level, int *level_width,
+                                  int *level_height);
+/* The most levels below the image that a width x height pyramid can have:
+ * halvings until 1 x 1 (0 for a 1 x 1 image). */
+CLIK_API int clik_pyr_max_levels(int width, int height);
+
+/* OpenCV pyrDown: the 5 x 5 kernel [1 4 6 4 1]^T [1 4 6 4 1] / 256 centred on
+ * (2x, 2y), borders reflected (reflect-101); dst is ((W + 1) / 2, (H + 1) / 2).
+ * u8 ((sum + 128) >> 8) or f32 (sum / 256); 1, 2 or 4 channels. */
+CLIK_API clik_status clik_pyr_down(clik_context *ctx, const clik_image *src, clik_image *dst);
+
+/* OpenCV pyrUp: dst is (2W, 2H), u8 ((sum + 32) >> 6) or f32 (sum / 64). A
+ * dst one pixel narrower or shorter gets the same values, cropped. */
+CLIK_API clik_status clik_pyr_up(clik_context *ctx, const clik_image *src, clik_image *dst);
+
+/* Gaussian pyramid: levels[i] is level i + 1 of src (levels[0] half the size
+ * of src), for i < count, each of the size clik_pyr_level_size() gives and of
+ * src's type and channels. With device images the pyramid stays on the
+ * device. count may not exceed clik_pyr_max_levels(). */
+CLIK_API clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_image *levels,
+                                       int count);
+
+/* Laplacian pyramid of count levels: bands[i] = G_i - pyrUp(G_{i+1}) for
+ * i < count, and bands[count] = G_count (count + 1 images, band i of the size
+ * of level i). G_0 is src. u8 src gives S16 or F32 bands, f32 src F32 bands. */
+CLIK_API clik_status clik_pyr_laplacian(clik_context *ctx, const clik_image *src, clik_image *bands,
+                                        int count);
+
+/* Rebuilds G_0 from count + 1 bands of clik_pyr_laplacian(): G_i =
+ * bands[i] + pyrUp(G_{i+1}). dst u8 (exact for bands of a u8 image) or f32. */
+CLIK_API clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *bands, int count,
+                                       clik_image *dst);
+
+/* ------------------------------------------------------------------------ */
+/* Integral family (kernels/integral.cl)                                     */
+
+/* OpenCV integral: sum is (W + 1) x (H + 1) with a zero first row and column
+ * and sum(X, Y) = the sum of src(x, y) over x < X, y < Y, per channel. u8 src:
+ * sum u32 (CLIK_ERR_OVERFLOW when 255 * W * H > 2^32 - 1: ask for u64), u64
+ * or f64; f32 src: f32 or f64. sqsum (NULL: not computed) holds the sums of
+ * squares: u64 or f64 for u8, f64 for f32. */
+CLIK_API clik_status clik_integral(clik_context *ctx, const clik_image *src, clik_image *sum,
+                                   clik_image *sqsum);
+
 #ifdef __cplusplus
 }
 #endif

@@ -177,6 +177,14 @@ const char *clik__tune_str(const clik_context *ctx, const char *key, const char 
     return def;
 }
 
+int clik__tune_flag(const clik_context *ctx, const char *key, int def)
+{
+    const char *v = clik__tune_str(ctx, key, NULL);
+    if (v && (strcmp(v, "0") == 0 || strcmp(v, "1") == 0))
+        return v[0] == '1';
+    return def;
+}
+
 long clik__tune_int(const clik_context *ctx, const char *key, long def)
 {
     const char *v = clik__tune_str(ctx, key, NULL);
@@ -317,7 +325,7 @@ clik_status clik_context_create(clik_context **out, const clik_context_options *
     }
     long pool = clik__tune_int(ctx, "pool_buffers", 6);
     ctx->pool_capacity = pool > CLIK_POOL_MAX ? CLIK_POOL_MAX : (int)pool;
-    ctx->poison = clik__tune_int(ctx, "poison", 0) == 1;
+    ctx->poison = clik__tune_flag(ctx, "poison", 0);
     ctx->local_memory =
         local_auto >= 0 ? local_auto : (ctx->has_device && ctx->dev.local_mem_dedicated);
     if (ctx->has_device) {

@@ -23,24 +23,6 @@ static int caller_error(clik_status st)
     }
 }
 
-static void collect_profile(clik_context *ctx)
-{
-    if (ctx->nevents == 0)
-        return;
-    ctx->cl->clWaitForEvents((cl_uint)ctx->nevents, ctx->events);
-    for (int i = 0; i < ctx->nevents; i++) {
-        cl_ulong t0 = 0, t1 = 0;
-        if (ctx->cl->clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_START, sizeof(t0),
-                                             &t0, NULL) == CL_SUCCESS &&
-            ctx->cl->clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_END, sizeof(t1),
-                                             &t1, NULL) == CL_SUCCESS &&
-            t1 > t0)
-            ctx->stats.last_kernel_ms += (double)(t1 - t0) * 1e-6;
-        ctx->cl->clReleaseEvent(ctx->events[i]);
-    }
-    ctx->nevents = 0;
-}
-
 clik_status clik__run(clik_context *ctx, const char *op, clik_op_fn opencl, clik_op_fn cpu,
                       void *args)
 {
@@ -50,7 +32,11 @@ clik_status clik__run(clik_context *ctx, const char *op, clik_op_fn opencl, clik
         if (opencl) {
             ctx->nevents = 0;
             st = opencl(ctx, args);
-            collect_profile(ctx);
+            if (ctx->host_pending) {
+                ctx->cl->clFinish(ctx->queue);
+                ctx->host_pending = 0;
+            }
+            clik__collect_events(ctx);
         } else {
             st = clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "%s has no OpenCL kernel", op);
         }

@@ -11,7 +11,7 @@
 #include "opencl.h"
 
 #define CLIK_MAX_DIM (1 << 20) /* largest width or height */
-#define CLIK_ALIGN   64        /* alignment of library-allocated host memory */
+#define CLIK_ALIGN   128       /* alignment of library-allocated host memory */
 
 #if defined(__GNUC__)
 #define CLIK_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -146,7 +146,9 @@ struct clik_context {
 
     /* events of the running operation, for profiling */
     cl_event events[CLIK_MAX_EVENTS];
+    char event_kernels[CLIK_MAX_EVENTS][64]; /* the kernel of each event (a copy) */
     int nevents;
+    int host_pending; /* buffers over host memory released with commands queued */
 
     clik_cpu_dsp dsp;
     clik_backend last_backend;
@@ -163,6 +165,8 @@ void clik__log(clik_context *ctx, clik_log_level level, const char *fmt, ...) CL
 
 /* Integer tuning value: the $CLIK_TUNE / option override of key, else def. */
 long clik__tune_int(const clik_context *ctx, const char *key, long def);
+/* On/off tuning value (0 or 1), else def. */
+int clik__tune_flag(const clik_context *ctx, const char *key, int def);
 /* String tuning value, else def. */
 const char *clik__tune_str(const clik_context *ctx, const char *key, const char *def);
 
@@ -211,11 +215,16 @@ clik_status clik__launch(clik_context *ctx, clik_kernel_entry *k, unsigned dims,
 clik_status clik__launch_exact(clik_context *ctx, clik_kernel_entry *k, unsigned dims,
                                const size_t *global, const size_t *local);
 /* Adds the event of an enqueued command to the operation's profile. */
-void clik__track_event(clik_context *ctx, cl_event ev);
+void clik__track_event(clik_context *ctx, cl_event ev, const char *kernel);
+/* Waits for the tracked events, adds their device time to the context's
+ * stats and logs each kernel's time (debug level); forgets them. */
+void clik__collect_events(clik_context *ctx);
 
 /* ---- binding images to kernels (buffer.c) -------------------------------- */
 
-enum { CLIK_READ = 1, CLIK_WRITE = 2 };
+/* CLIK_KERNEL_RW: kernels write the image and later kernels read it back
+ * (a level of a pyramid); its host content is neither uploaded nor needed. */
+enum { CLIK_READ = 1, CLIK_WRITE = 2, CLIK_KERNEL_RW = 4 };
 
 typedef struct clik_binding {
     cl_mem mem;
@@ -228,12 +237,16 @@ typedef struct clik_binding {
     int pooled;       /* mem goes back to the pool */
     int mapped_host;  /* mem uses the host image's memory */
     int base_aligned; /* the image starts 16-byte aligned in mem */
+    int scratch;      /* a device-only intermediate: nothing to bring back */
     clik_image image;
 } clik_binding;
 
 /* Makes an image usable by a kernel: device images as they are; host images
  * through their own memory on CPU devices, else through a device copy. */
 clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, clik_binding *b);
+/* A packed device-only image from the pool, for intermediate results. */
+clik_status clik__bind_scratch(clik_context *ctx, int width, int height, int channels,
+                               clik_type type, clik_binding *b);
 /* 1 when every 16-byte chunk of the bound images walked with the given row
  * strides starts 16-byte aligned (the ALIGNED kernel variants). */
 int clik__aligned16(const clik_binding *const *b, int count, int contiguous);

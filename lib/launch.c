@@ -5,6 +5,7 @@
  * work-groups), so every kernel checks its bounds.
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -32,25 +33,34 @@ clik_status clik__args(clik_context *ctx, clik_kernel_entry *k, const clik_arg_v
     return CLIK_OK;
 }
 
-void clik__track_event(clik_context *ctx, cl_event ev)
+void clik__collect_events(clik_context *ctx)
+{
+    if (ctx->nevents == 0)
+        return;
+    ctx->cl->clWaitForEvents((cl_uint)ctx->nevents, ctx->events);
+    for (int i = 0; i < ctx->nevents; i++) {
+        cl_ulong t0 = 0, t1 = 0;
+        if (ctx->cl->clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_START, sizeof(t0),
+                                             &t0, NULL) == CL_SUCCESS &&
+            ctx->cl->clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_END, sizeof(t1),
+                                             &t1, NULL) == CL_SUCCESS &&
+            t1 > t0) {
+            ctx->stats.last_kernel_ms += (double)(t1 - t0) * 1e-6;
+            clik__log(ctx, CLIK_LOG_DEBUG, "clik: kernel %s: %.4f ms", ctx->event_kernels[i],
+                      (double)(t1 - t0) * 1e-6);
+        }
+        ctx->cl->clReleaseEvent(ctx->events[i]);
+    }
+    ctx->nevents = 0;
+}
+
+void clik__track_event(clik_context *ctx, cl_event ev, const char *kernel)
 {
     if (!ev)
         return;
-    if (ctx->nevents == CLIK_MAX_EVENTS) {
-        /* Keep the sum exact: fold the oldest events into a wait now. */
-        ctx->cl->clWaitForEvents((cl_uint)ctx->nevents, ctx->events);
-        for (int i = 0; i < ctx->nevents; i++) {
-            cl_ulong t0 = 0, t1 = 0;
-            if (ctx->cl->clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_START,
-                                                 sizeof(t0), &t0, NULL) == CL_SUCCESS &&
-                ctx->cl->clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_END,
-                                                 sizeof(t1), &t1, NULL) == CL_SUCCESS &&
-                t1 > t0)
-                ctx->stats.last_kernel_ms += (double)(t1 - t0) * 1e-6;
-            ctx->cl->clReleaseEvent(ctx->events[i]);
-        }
-        ctx->nevents = 0;
-    }
+    if (ctx->nevents == CLIK_MAX_EVENTS)
+        clik__collect_events(ctx); /* keep the sum exact: wait for the oldest now */
+    snprintf(ctx->event_kernels[ctx->nevents], sizeof(ctx->event_kernels[0]), "%s", kernel);
     ctx->events[ctx->nevents++] = ev;
 }
 
@@ -90,7 +100,7 @@ clik_status clik__launch_exact(clik_context *ctx, clik_kernel_entry *k, unsigned
                           "%s: launch failed: %s (%d)", k->name, clik__cl_error_name(err),
                           (int)err);
     }
-    clik__track_event(ctx, ev);
+    clik__track_event(ctx, ev, k->name);
     return CLIK_OK;
 }
 

@@ -201,7 +201,7 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
 
     const clik_binding *bound[] = {src};
     /* GPUs merge each work-group's counts with global atomics: one pass. */
-    const int merge = mode == MODE_LOCAL && clik__tune_int(ctx, "hist_merge", 1) == 1;
+    const int merge = mode == MODE_LOCAL && clik__tune_flag(ctx, "hist_merge", 1);
     char options[128];
     snprintf(options, sizeof(options),
              "-DCH=%d -DHIST_MODE=%d -DREPLICAS=%d -DALIGNED=%d -DHIST_MERGE=%d", ch, (int)mode,
@@ -313,7 +313,7 @@ static clik_status cl_lut(clik_context *ctx, const clik_binding *src, const clik
 {
     const int ch = src->image.channels;
     const int use_local = ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU;
-    const int pairs = clik__tune_int(ctx, "lut_pairs", 1) == 1 &&
+    const int pairs = clik__tune_flag(ctx, "lut_pairs", 1) &&
                       pairs_possible(ctx, src->row_bytes * (size_t)src->image.height);
     uint32_t sstride, dstride, row_bytes, rows;
     lut_shape(src, dst, &sstride, &dstride, &row_bytes, &rows);

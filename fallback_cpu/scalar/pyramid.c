@@ -1,0 +1,189 @@
+/*
+ * Pyramid family, scalar: the correctness oracle, written straight from the
+ * definitions of OpenCV's pyrDown and pyrUp.
+ *
+ * Both use the 5-tap binomial w = {1, 4, 6, 4, 1} in x and in y and reflect
+ * borders without repeating the edge pixel (reflect-101). u8 sums are exact
+ * integers. f32 sums are rounded, so their order is part of the definition
+ * (the NEON code and kernels/pyramid.cl follow it to give the same bits):
+ *
+ *   v_i = sum over j ascending of w[j] * in(col_i, row_j)   (vertical first)
+ *   out = (sum over i ascending of w[i] * v_i) / scale       (then horizontal)
+ *
+ * with every product rounded before it is added: no fused multiply-add
+ * (kernels/common.h turns contraction off too). The pragma below holds GCC
+ * to that whatever the C dialect, and each product here is a statement of
+ * its own because clang contracts within one expression. For pyrUp the terms that meet the inserted
+ * zeros are left out rather than added as 0: they add nothing, and leaving them out keeps a -0.0
+ * input -0.0. A sum starts at -0.0f, the one value that leaves every first term unchanged (0.0f
+ * would turn -0.0 into +0.0).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "cpu.h"
+
+/* The f32 sums round every product on its own, which the project's ISO C
+ * build gives by default; this keeps it so in a GNU C dialect or with
+ * -ffp-contract=fast, where GCC would fuse a * b + c. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#elif defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+static const int taps[5] = {1, 4, 6, 4, 1};
+
+static const uint8_t *row_u8(const clik_image *img, int y)
+{
+    return (const uint8_t *)img->data + (size_t)y * img->stride;
+}
+
+static const float *row_f32(const clik_image *img, int y)
+{
+    return (const float *)(const void *)((const uint8_t *)img->data + (size_t)y * img->stride);
+}
+
+/* ---- pyrDown ------------------------------------------------------------ */
+
+static void down_u8(const clik_image *src, clik_image *dst)
+{
+    int ch = src->channels;
+    for (int y = 0; y < dst->height; y++) {
+        const uint8_t *rows[5];
+        for (int j = 0; j < 5; j++)
+            rows[j] = row_u8(src, clik__reflect101(2 * y + j - 2, src->height));
+        uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
+        for (int x = 0; x < dst->width; x++) {
+            int cols[5];
+            for (int i = 0; i < 5; i++)
+                cols[i] = clik__reflect101(2 * x + i - 2, src->width);
+            for (int c = 0; c < ch; c++) {
+                /* At most 256 * 255: the sum is exact in any order. */
+                uint32_t sum = 0;
+                for (int j = 0; j < 5; j++)
+                    for (int i = 0; i < 5; i++)
+                        sum += (uint32_t)(taps[i] * taps[j]) * rows[j][cols[i] * ch + c];
+                out[x * ch + c] = (uint8_t)((sum + 128) >> 8);
+            }
+        }
+    }
+}
+
+static void down_f32(const clik_image *src, clik_image *dst)
+{
+    int ch = src->channels;
+    for (int y = 0; y < dst->height; y++) {
+        const float *rows[5];
+        for (int j = 0; j < 5; j++)
+            rows[j] = row_f32(src, clik__reflect101(2 * y + j - 2, src->height));
+        float *out = (float *)(void *)((uint8_t *)dst->data + (size_t)y * dst->stride);
+        for (int x = 0; x < dst->width; x++) {
+            int cols[5];
+            for (int i = 0; i < 5; i++)
+                cols[i] = clik__reflect101(2 * x + i - 2, src->width);
+            for (int c = 0; c < ch; c++) {
+                float h = -0.0f;
+                for (int i = 0; i < 5; i++) {
+                    float v = -0.0f;
+                    for (int j = 0; j < 5; j++) {
+                        float p = (float)taps[j] * rows[j][cols[i] * ch + c];
+                        v += p;
+                    }
+                    float q = (float)taps[i] * v;
+                    h += q;
+                }
+                out[x * ch + c] = h / 256.0f;
+            }
+        }
+    }
+}
+
+void clik_pyramid_down_scalar(const clik_image *src, clik_image *dst)
+{
+    if (src->type == CLIK_U8)
+        down_u8(src, dst);
+    else if (src->type == CLIK_F32)
+        down_f32(src, dst);
+}
+
+/* ---- pyrUp -------------------------------------------------------------- */
+
+/*
+ * The source, spread onto a grid U of twice its size with zeros between
+ * (U(2x, 2y) = src(x, y)), is filtered with 4 times the kernel of pyrDown:
+ * sum / 64 instead of sum / 256. Reflect-101 on the even length 2n keeps the
+ * parity of an index, so a tap lands on a source pixel exactly when its
+ * reflected index is even; that is what tap_source() tells.
+ */
+static int tap_source(int p, int doubled, int *s)
+{
+    int r = clik__reflect101(p, doubled);
+    *s = r / 2;
+    return (r & 1) == 0;
+}
+
+static void up_u8(const clik_image *src, clik_image *dst)
+{
+    int ch = src->channels, uw = 2 * src->width, uh = 2 * src->height;
+    for (int Y = 0; Y < dst->height; Y++) {
+        uint8_t *out = (uint8_t *)dst->data + (size_t)Y * dst->stride;
+        for (int X = 0; X < dst->width; X++)
+            for (int c = 0; c < ch; c++) {
+                uint32_t sum = 0;
+                for (int j = 0; j < 5; j++) {
+                    int sy;
+                    if (!tap_source(Y + j - 2, uh, &sy))
+                        continue;
+                    const uint8_t *in = row_u8(src, sy);
+                    for (int i = 0; i < 5; i++) {
+                        int sx;
+                        if (tap_source(X + i - 2, uw, &sx))
+                            sum += (uint32_t)(taps[i] * taps[j]) * in[sx * ch + c];
+                    }
+                }
+                out[X * ch + c] = (uint8_t)((sum + 32) >> 6);
+            }
+    }
+}
+
+static void up_f32(const clik_image *src, clik_image *dst)
+{
+    int ch = src->channels, uw = 2 * src->width, uh = 2 * src->height;
+    for (int Y = 0; Y < dst->height; Y++) {
+        float *out = (float *)(void *)((uint8_t *)dst->data + (size_t)Y * dst->stride);
+        for (int X = 0; X < dst->width; X++)
+            for (int c = 0; c < ch; c++) {
+                float h = -0.0f;
+                for (int i = 0; i < 5; i++) {
+                    int sx;
+                    if (!tap_source(X + i - 2, uw, &sx))
+                        continue;
+                    float v = -0.0f;
+                    for (int j = 0; j < 5; j++) {
+                        int sy;
+                        if (!tap_source(Y + j - 2, uh, &sy))
+                            continue;
+                        float p = (float)taps[j] * row_f32(src, sy)[sx * ch + c];
+                        v += p;
+                    }
+                    float q = (float)taps[i] * v;
+                    h += q;
+                }
+                out[X * ch + c] = h / 64.0f;
+            }
+    }
+}
+
+void clik_pyramid_up_scalar(const clik_image *src, clik_image *dst)
+{
+    if (src->type == CLIK_U8)
+        up_u8(src, dst);
+    else if (src->type == CLIK_F32)
+        up_f32(src, dst);
+}
+
+void clik_pyramid_dsp_init_scalar(clik_pyramid_dsp *dsp)
+{
+    dsp->down = clik_pyramid_down_scalar;
+    dsp->up = clik_pyramid_up_scalar;
+}

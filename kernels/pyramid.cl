@@ -1,0 +1,349 @@
+/*
+ * Pyramid family: OpenCV pyrDown and pyrUp, and the fused steps of the
+ * Laplacian pyramid. Build options:
+ *   T       element type, uchar or float;   CH  channels (1, 2 or 4);
+ *   BAND    Laplacian band element type, short or float;
+ *   TILE_W, TILE_H   pyr_down output tile per work-group (local size);
+ *   DOWN_LOCAL       pyr_down stages its vertical pass in local memory;
+ *   DOWN_U8          builds pyr_down_rows (CPU devices) and pyr_down_vec
+ *                    (GPUs), both for u8 with one channel.
+ * Images are addressed in elements (stride in elements); a pixel is CH
+ * consecutive elements, loaded and stored as one vector.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "common.h"
+
+#if T_IS_FLOAT
+/* Sums in float, in one fixed order: the scalar oracle uses the same one. */
+typedef VEC(float) acc_t;
+typedef VEC(float) pix_t;
+#define TO_ACC(v) (v)
+/* Exact scalings by powers of two (a division need not be correctly rounded). */
+#define DOWN_RESULT(s) ((s) * (1.0f / 256.0f))
+#define UP_RESULT(s)   ((s) * (1.0f / 64.0f))
+#else
+/* Exact integer sums: at most 255 * 256. */
+typedef VEC(uint) acc_t;
+typedef VEC(uchar) pix_t;
+#define TO_ACC(v)      CONVERT(VEC(uint), v)
+#define DOWN_RESULT(s) CONVERT(VEC(uchar), ((s) + 128) >> 8)
+#define UP_RESULT(s)   CONVERT(VEC(uchar), ((s) + 32) >> 6)
+#endif
+
+/* reflect-101 without branches (seed 001, section V-B: indices by selects,
+ * then one uniform load): fold at 0 and at n - 1; offsets here are at most 2
+ * past an edge, which two folds cover for n >= 2. */
+inline int reflect101(int p, int n)
+{
+    /* abs() the built-in: a select of -p is folded into llvm.abs, which
+     * Oclgrind cannot run. */
+    p = (int)abs(p);
+    p = p >= n ? 2 * n - 2 - p : p;
+    p = (int)abs(p);
+    return n == 1 ? 0 : p;
+}
+
+/* ---- pyrDown -------------------------------------------------------------------- */
+
+/* Vertical taps [1 4 6 4 1] of column x (in pixels) around source row 2y. */
+inline acc_t down_column(__global const T *src, int stride, int sw, int sh, int x, int y)
+{
+    const int r0 = reflect101(2 * y - 2, sh) * stride, r1 = reflect101(2 * y - 1, sh) * stride;
+    const int r2 = (2 * y) * stride;
+    const int r3 = reflect101(2 * y + 1, sh) * stride, r4 = reflect101(2 * y + 2, sh) * stride;
+    /* Columns of a tile past the image are computed but unused: keep them
+     * within two of the edge, where reflect101's two folds suffice. */
+    const int c = reflect101(clamp(x, -2, sw + 1), sw) * CH;
+    acc_t s = TO_ACC(VLOAD(0, src + r0 + c));
+    s += TO_ACC(VLOAD(0, src + r1 + c)) * 4;
+    s += TO_ACC(VLOAD(0, src + r2 + c)) * 6;
+    s += TO_ACC(VLOAD(0, src + r3 + c)) * 4;
+    s += TO_ACC(VLOAD(0, src + r4 + c));
+    return s;
+}
+
+inline acc_t down_row(acc_t c0, acc_t c1, acc_t c2, acc_t c3, acc_t c4)
+{
+    acc_t s = c0;
+    s += c1 * 4;
+    s += c2 * 6;
+    s += c3 * 4;
+    s += c4;
+    return s;
+}
+
+/* Filter and decimate in one pass: each output pixel from its 5 x 5 source
+ * window. With DOWN_LOCAL the vertical sums of the tile's source columns are
+ * computed once into local memory (neighbouring outputs share 3 of their 5
+ * columns) and the horizontal pass reads them from there. */
+__kernel void pyr_down(__global const T *src, int src_stride, int sw, int sh, __global T *dst,
+                       int dst_stride, int dw, int dh)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+#if DOWN_LOCAL
+    /* Source columns 2 * x0 - 2 .. 2 * (x0 + TILE_W - 1) + 2 of each output row. */
+    __local acc_t cols[TILE_H][2 * TILE_W + 3];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int x0 = get_group_id(0) * TILE_W;
+    const int yy = min(y, dh - 1); /* rows past the image repeat the last one */
+    for (int i = lx; i < 2 * TILE_W + 3; i += TILE_W)
+        cols[ly][i] = down_column(src, src_stride, sw, sh, 2 * x0 - 2 + i, yy);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (x >= dw || y >= dh)
+        return;
+    const int i = 2 * lx;
+    const acc_t s =
+        down_row(cols[ly][i], cols[ly][i + 1], cols[ly][i + 2], cols[ly][i + 3], cols[ly][i + 4]);
+#else
+    if (x >= dw || y >= dh)
+        return;
+    const acc_t s = down_row(down_column(src, src_stride, sw, sh, 2 * x - 2, y),
+                             down_column(src, src_stride, sw, sh, 2 * x - 1, y),
+                             down_column(src, src_stride, sw, sh, 2 * x, y),
+                             down_column(src, src_stride, sw, sh, 2 * x + 1, y),
+                             down_column(src, src_stride, sw, sh, 2 * x + 2, y));
+#endif
+    VSTORE(DOWN_RESULT(s), 0, dst + y * dst_stride + x * CH);
+}
+
+#if DOWN_U8
+/*
+ * CPU devices, u8 with one channel: each work-item filters ROWS output rows
+ * with 16-wide vectors. Per 16 outputs it takes the vertical sums of 32 new
+ * source columns (two ushort16) and keeps the next 16 from the previous
+ * step; the five horizontal taps are even/odd swizzles of them. The edge
+ * pixels, where reflection applies, go through down_column().
+ */
+/* The vertical sums [1 4 6 4 1] of source columns c .. c + 15. */
+inline ushort16 down_vsum16(__global const uchar *r0, __global const uchar *r1,
+                            __global const uchar *r2, __global const uchar *r3,
+                            __global const uchar *r4, int c)
+{
+    const ushort16 a = convert_ushort16(vload16(0, r0 + c)) + convert_ushort16(vload16(0, r4 + c));
+    const ushort16 b = convert_ushort16(vload16(0, r1 + c)) + convert_ushort16(vload16(0, r3 + c));
+    return a + (b << (ushort16)2) + convert_ushort16(vload16(0, r2 + c)) * (ushort16)6;
+}
+
+/* 16 outputs from the vertical sums of source columns 2 * x0 - 2 + (0 .. 47):
+ * the five taps are even/odd swizzles of them. */
+inline uchar16 down_h16(ushort16 w0, ushort16 w1, ushort16 w2)
+{
+    const ushort16 em = (ushort16)(w0.even, w1.even);                  /* 2x - 2 */
+    const ushort16 om = (ushort16)(w0.odd, w1.odd);                    /* 2x - 1 */
+    const ushort16 e = (ushort16)(w0.s2468, w0.sace, w1.even, w2.s0);  /* 2x */
+    const ushort16 o = (ushort16)(w0.s3579, w0.sbdf, w1.odd, w2.s1);   /* 2x + 1 */
+    const ushort16 ep = (ushort16)(w0.s468a, w0.sce, w1.even, w2.s02); /* 2x + 2 */
+    const ushort16 sum = em + ((om + o) << (ushort16)2) + e * (ushort16)6 + ep;
+    return convert_uchar16((sum + (ushort16)128) >> (ushort16)8);
+}
+
+/* Output pixel (x, y) the plain way, for the edges. */
+inline uchar down_pixel(__global const uchar *src, int stride, int sw, int sh, int x, int y)
+{
+    return DOWN_RESULT(down_row(down_column(src, stride, sw, sh, 2 * x - 2, y),
+                                down_column(src, stride, sw, sh, 2 * x - 1, y),
+                                down_column(src, stride, sw, sh, 2 * x, y),
+                                down_column(src, stride, sw, sh, 2 * x + 1, y),
+                                down_column(src, stride, sw, sh, 2 * x + 2, y)));
+}
+
+__kernel void pyr_down_rows(__global const uchar *src, int src_stride, int sw, int sh,
+                            __global uchar *dst, int dst_stride, int dw, int dh, int rows)
+{
+    const int y0 = get_global_id(0) * rows, y1 = min(dh, y0 + rows);
+    /* Vector steps cover outputs x0 .. x0 + 15 with 1 <= x0, x0 + 16 <= dw
+     * and source columns up to 2 * x0 + 45 inside the row. (Two output rows
+     * per pass, sharing three source rows, measured slower on PoCL.) */
+    const int xmax = min(dw - 16, (sw - 46) / 2), steps = xmax >= 16 ? xmax / 16 : 0;
+    const int xv0 = 16, xv1 = xv0 + 16 * steps;
+    for (int y = y0; y < y1; y++) {
+        __global const uchar *r0 = src + reflect101(2 * y - 2, sh) * src_stride;
+        __global const uchar *r1 = src + reflect101(2 * y - 1, sh) * src_stride;
+        __global const uchar *r2 = src + (2 * y) * src_stride;
+        __global const uchar *r3 = src + reflect101(2 * y + 1, sh) * src_stride;
+        __global const uchar *r4 = src + reflect101(2 * y + 2, sh) * src_stride;
+        __global uchar *out = dst + y * dst_stride;
+        for (int x = 0; x < min(xv0, dw); x++)
+            out[x] = down_pixel(src, src_stride, sw, sh, x, y);
+        if (steps > 0) {
+            /* w0: source columns 2 * x0 - 2 .. 2 * x0 + 13 of the first step;
+             * each step computes the next 32 and passes the last 16 on. */
+            ushort16 w0 = down_vsum16(r0, r1, r2, r3, r4, 2 * xv0 - 2);
+            for (int x0 = xv0; x0 < xv1; x0 += 16) {
+                const ushort16 w1 = down_vsum16(r0, r1, r2, r3, r4, 2 * x0 + 14);
+                const ushort16 w2 = down_vsum16(r0, r1, r2, r3, r4, 2 * x0 + 30);
+                vstore16(down_h16(w0, w1, w2), 0, out + x0);
+                w0 = w2;
+            }
+        }
+        for (int x = max(xv0, xv1); x < dw; x++)
+            out[x] = down_pixel(src, src_stride, sw, sh, x, y);
+    }
+}
+
+/*
+ * GPUs, u8 with one channel: a work-item makes 8 neighbouring outputs of a
+ * row from one 16-byte load per source row (its even and odd lanes are the
+ * centre taps) and two 2-byte halo loads; a warp reads whole 512-byte row
+ * segments. Work-items whose window crosses an edge compute pixel by pixel.
+ */
+__kernel void pyr_down_vec(__global const uchar *src, int src_stride, int sw, int sh,
+                           __global uchar *dst, int dst_stride, int dw, int dh)
+{
+    const int x0 = get_global_id(0) * 8, y = get_global_id(1);
+    if (x0 >= dw || y >= dh)
+        return;
+    __global uchar *out = dst + y * dst_stride + x0;
+    if (x0 == 0 || 2 * x0 + 18 > sw || x0 + 8 > dw) {
+        for (int i = 0; i < min(8, dw - x0); i++)
+            out[i] = down_pixel(src, src_stride, sw, sh, x0 + i, y);
+        return;
+    }
+    ushort2 l = (ushort2)0, r = (ushort2)0; /* columns 2x0 - 2, -1 and 2x0 + 16, 17 */
+    ushort16 m = (ushort16)0;               /* columns 2x0 .. 2x0 + 15 */
+    const ushort w[5] = {1, 4, 6, 4, 1};
+    for (int k = 0; k < 5; k++) {
+        __global const uchar *row = src + reflect101(2 * y - 2 + k, sh) * src_stride + 2 * x0;
+        l += convert_ushort2(vload2(0, row - 2)) * w[k];
+        m += convert_ushort16(vload16(0, row)) * w[k];
+        r += convert_ushort2(vload2(0, row + 16)) * w[k];
+    }
+    const ushort8 em = (ushort8)(l.s0, m.s024, m.s68ac); /* 2x - 2 */
+    const ushort8 om = (ushort8)(l.s1, m.s135, m.s79bd); /* 2x - 1 */
+    const ushort8 ep = (ushort8)(m.s246, m.s8ace, r.s0); /* 2x + 2 */
+    const ushort8 sum = em + ((om + m.odd) << (ushort8)2) + m.even * (ushort8)6 + ep;
+    vstore8(convert_uchar8((sum + (ushort8)128) >> (ushort8)8), 0, out);
+}
+#endif
+
+/* ---- pyrUp ------------------------------------------------------------------------ */
+
+/*
+ * The 2 x 2 outputs (2x, 2y) .. (2x + 1, 2y + 1) of pyrUp from the 3 x 3
+ * source pixels around (x, y). On the zero-inserted grid the 5-tap kernel
+ * leaves, per axis, weights (1, 6, 1) for an even output and (4, 4) for an
+ * odd one. OpenCV reflects on the doubled grid, so the neighbour before the
+ * first pixel is pixel 1 and the one after the last pixel is the last pixel.
+ */
+typedef struct up_block {
+    acc_t e_e, o_e, e_o, o_o; /* (x parity)_(y parity) of the output */
+} up_block;
+
+inline acc_t up_even(acc_t a, acc_t b, acc_t c)
+{
+    acc_t s = a;
+    s += b * 6;
+    s += c;
+    return s;
+}
+
+inline acc_t up_odd(acc_t b, acc_t c)
+{
+    acc_t s = b * 4;
+    s += c * 4;
+    return s;
+}
+
+inline up_block up_compute(__global const T *src, int stride, int sw, int sh, int x, int y)
+{
+    const int xm = x == 0 ? min(1, sw - 1) : x - 1, xp = min(x + 1, sw - 1);
+    const int ym = y == 0 ? min(1, sh - 1) : y - 1, yp = min(y + 1, sh - 1);
+    /* Vertical first, then horizontal: the oracle's order for float. */
+    __global const T *r0 = src + ym * stride, *r1 = src + y * stride, *r2 = src + yp * stride;
+    const int cols[3] = {xm * CH, x * CH, xp * CH};
+    acc_t v_e[3], v_o[3]; /* even and odd output rows, per source column */
+    for (int k = 0; k < 3; k++) {
+        const acc_t a = TO_ACC(VLOAD(0, r0 + cols[k])), b = TO_ACC(VLOAD(0, r1 + cols[k]));
+        const acc_t c = TO_ACC(VLOAD(0, r2 + cols[k]));
+        v_e[k] = up_even(a, b, c);
+        v_o[k] = up_odd(b, c);
+    }
+    up_block u;
+    u.e_e = up_even(v_e[0], v_e[1], v_e[2]);
+    u.o_e = up_odd(v_e[1], v_e[2]);
+    u.e_o = up_even(v_o[0], v_o[1], v_o[2]);
+    u.o_o = up_odd(v_o[1], v_o[2]);
+    return u;
+}
+
+/* Work-item (x, y) writes outputs (2x..2x+1, 2y..2y+1) that lie inside dst.
+ * MODE 0: dst = pyrUp(src); 1: band = fine - pyrUp(src) (Laplacian build);
+ * 2: dst = band + pyrUp(src) (collapse). */
+#ifndef MODE
+#define MODE 0
+#endif
+
+#if MODE == 0
+#define UP_ARGS           __global T *dst, int dst_stride
+#define UP_STORE(v, X, Y) VSTORE(UP_RESULT(v), 0, dst + (Y)*dst_stride + (X)*CH)
+#elif MODE == 1
+#define UP_ARGS __global const T *fine, int fine_stride, __global BAND *band, int band_stride
+#if T_IS_FLOAT
+#define UP_STORE(v, X, Y)                                                                          \
+    VSTORE(VLOAD(0, fine + (Y)*fine_stride + (X)*CH) - UP_RESULT(v), 0,                            \
+           band + (Y)*band_stride + (X)*CH)
+#else
+/* The band holds the exact difference of two u8 images, as short or float. */
+#define UP_STORE(v, X, Y)                                                                          \
+    VSTORE(CONVERT(VEC(BAND), CONVERT(VEC(int), VLOAD(0, fine + (Y)*fine_stride + (X)*CH)) -       \
+                                  CONVERT(VEC(int), UP_RESULT(v))),                                \
+           0, band + (Y)*band_stride + (X)*CH)
+#endif
+#else
+#define UP_ARGS __global const BAND *band, int band_stride, __global T *dst, int dst_stride
+#if T_IS_FLOAT
+#define UP_STORE(v, X, Y)                                                                          \
+    VSTORE(VLOAD(0, band + (Y)*band_stride + (X)*CH) + UP_RESULT(v), 0,                            \
+           dst + (Y)*dst_stride + (X)*CH)
+#else
+#define UP_STORE(v, X, Y)                                                                          \
+    VSTORE(CONVERT_SAT(VEC(uchar), CONVERT(VEC(int), VLOAD(0, band + (Y)*band_stride + (X)*CH)) +  \
+                                       CONVERT(VEC(int), UP_RESULT(v))),                           \
+           0, dst + (Y)*dst_stride + (X)*CH)
+#endif
+#endif
+
+__kernel void pyr_up(__global const T *src, int src_stride, int sw, int sh, UP_ARGS, int dw, int dh)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= sw || y >= sh)
+        return;
+    const up_block u = up_compute(src, src_stride, sw, sh, x, y);
+    const int X = 2 * x, Y = 2 * y;
+    UP_STORE(u.e_e, X, Y);
+    if (X + 1 < dw)
+        UP_STORE(u.o_e, X + 1, Y);
+    if (Y + 1 < dh) {
+        UP_STORE(u.e_o, X, Y + 1);
+        if (X + 1 < dw)
+            UP_STORE(u.o_o, X + 1, Y + 1);
+    }
+}
+
+/* ---- conversions for the top of a Laplacian pyramid ------------------------------- */
+
+#ifdef BAND
+/* band = (BAND)src, element by element (n elements). */
+__kernel void pyr_to_band(__global const T *src, int src_stride, int row_elems, int rows,
+                          __global BAND *band, int band_stride)
+{
+    const int i = get_global_id(0), r = get_global_id(1);
+    if (i >= row_elems || r >= rows)
+        return;
+    band[r * band_stride + i] = (BAND)src[r * src_stride + i];
+}
+
+/* dst = src band, saturated to T. */
+__kernel void pyr_from_band(__global const BAND *band, int band_stride, int row_elems, int rows,
+                            __global T *dst, int dst_stride)
+{
+    const int i = get_global_id(0), r = get_global_id(1);
+    if (i >= row_elems || r >= rows)
+        return;
+#if T_IS_FLOAT
+    dst[r * dst_stride + i] = (float)band[r * band_stride + i];
+#else
+    dst[r * dst_stride + i] = convert_uchar_sat_rte(band[r * band_stride + i]);
+#endif
+}
+#endif

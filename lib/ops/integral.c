@@ -1,0 +1,327 @@
+/*
+ * Integral family: OpenCV integral and sums of squares (kernels/integral.cl,
+ * fallback_cpu/{scalar,neon}/integral.c).
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_K 32 /* pixels per work-item in the work-group kernels */
+
+typedef struct integral_args {
+    const clik_image *src;
+    clik_image *sum;
+    clik_image *sqsum;
+} integral_args;
+
+/* ---- validation -------------------------------------------------------------------- */
+
+static int sum_type_ok(clik_type src, clik_type sum)
+{
+    if (src == CLIK_U8)
+        return sum == CLIK_U32 || sum == CLIK_U64 || sum == CLIK_F64;
+    return sum == CLIK_F32 || sum == CLIK_F64;
+}
+
+static int sq_type_ok(clik_type src, clik_type sq)
+{
+    return sq == CLIK_F64 || (src == CLIK_U8 && sq == CLIK_U64);
+}
+
+static clik_status check_output(clik_context *ctx, const clik_image *src, const clik_image *out,
+                                const char *what)
+{
+    clik_status st = clik__check_image(ctx, out, what);
+    if (st != CLIK_OK)
+        return st;
+    if (out->channels != src->channels)
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: %d channels, src has %d", what,
+                          out->channels, src->channels);
+    if (out->width != src->width + 1 || out->height != src->height + 1)
+        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: is %dx%d, needs %dx%d", what,
+                          out->width, out->height, src->width + 1, src->height + 1);
+    clik__same_image(src, out, &st);
+    if (st != CLIK_OK)
+        return clik__fail(ctx, st, "%s: overlaps src", what);
+    return CLIK_OK;
+}
+
+static clik_status check_args(clik_context *ctx, const integral_args *a)
+{
+    const char *op = "clik_integral";
+    clik_status st = clik__check_image(ctx, a->src, op);
+    if (st != CLIK_OK)
+        return st;
+    if (a->src->type != CLIK_U8 && a->src->type != CLIK_F32)
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: needs u8 or f32 pixels, not %s",
+                          op, clik_type_name(a->src->type));
+    if (!a->sum)
+        return clik__fail(ctx, CLIK_ERR_NULL, "%s: sum is NULL", op);
+    if (!sum_type_ok(a->src->type, a->sum->type))
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
+                          "%s: %s sums of %s pixels (u8: u32, u64, f64; f32: f32, f64)", op,
+                          clik_type_name(a->sum->type), clik_type_name(a->src->type));
+    if (a->src->type == CLIK_U8 && a->sum->type == CLIK_U32 &&
+        255.0 * a->src->width * a->src->height > 4294967295.0)
+        return clik__fail(ctx, CLIK_ERR_OVERFLOW,
+                          "%s: a %dx%d u8 image can sum past 2^32 - 1: ask for u64 or f64 sums", op,
+                          a->src->width, a->src->height);
+    st = check_output(ctx, a->src, a->sum, "clik_integral: sum");
+    if (st != CLIK_OK)
+        return st;
+    if (a->sqsum) {
+        st = check_output(ctx, a->src, a->sqsum, "clik_integral: sqsum");
+        if (st != CLIK_OK)
+            return st;
+        if (!sq_type_ok(a->src->type, a->sqsum->type))
+            return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
+                              "%s: %s sums of squares of %s pixels (u8: u64, f64; f32: f64)", op,
+                              clik_type_name(a->sqsum->type), clik_type_name(a->src->type));
+        if (clik__same_image(a->sum, a->sqsum, &st) == 1)
+            st = CLIK_ERR_INVALID_ARG;
+        if (st != CLIK_OK)
+            return clik__fail(ctx, st, "%s: sum and sqsum overlap", op);
+    }
+    return CLIK_OK;
+}
+
+/* ---- OpenCL path --------------------------------------------------------------------- */
+
+static const char *cl_name(clik_type t)
+{
+    switch (t) {
+    case CLIK_U8: return "uchar";
+    case CLIK_U32: return "uint";
+    case CLIK_U64: return "ulong";
+    case CLIK_F32: return "float";
+    default: return "double";
+    }
+}
+
+typedef struct integral_plan {
+    clik_type acc;    /* accumulation type of the sums */
+    int serial;       /* CPU devices: one work-item per strip */
+    int ls, k;        /* work-group size and pixels per work-item */
+    int rows, strips; /* rows per strip, strip count */
+} integral_plan;
+
+static clik_status plan(clik_context *ctx, const integral_args *a, integral_plan *p)
+{
+    const int w = a->src->width, h = a->src->height;
+    const int fp64 = ctx->dev.fp64;
+    memset(p, 0, sizeof(*p));
+    /* f32 sums accumulate in double where the device has it, as the oracle. */
+    p->acc = a->sum->type == CLIK_F32 && fp64 ? CLIK_F64 : a->sum->type;
+    int needs64 = p->acc == CLIK_F64 || (a->sqsum && a->sqsum->type == CLIK_F64);
+    if (needs64 && !fp64)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "integral: f64 sums need double precision (cl_khr_fp64)");
+    p->serial = clik__tune_flag(ctx, "integral_serial", ctx->dev.type == CLIK_DEVICE_CPU);
+    if (!p->serial) {
+        /* Work-items own K pixels; the work-group covers the row. */
+        long want = clik__tune_int(ctx, "integral_ls", 256);
+        int ls = 1;
+        while ((size_t)ls * 2 <= (size_t)want && (size_t)ls * 2 <= ctx->dev.max_work_group_size &&
+               (size_t)ls * 2 <= ctx->dev.max_work_item_sizes[0])
+            ls *= 2;
+        int k = 1;
+        while (k * ls < w && k < MAX_K)
+            k *= 2;
+        while (ls > 32 && (ls / 2) * k >= w) /* narrow images: smaller groups */
+            ls /= 2;
+        if (k * ls < w)
+            p->serial = 1; /* wider than MAX_K * ls: one work-item per strip */
+        p->ls = ls;
+        p->k = k;
+    }
+    /* Strips: a few per compute unit (work-groups on a GPU, threads on a CPU). */
+    long groups = (long)ctx->dev.compute_units * 4;
+    long rows = clik__tune_int(ctx, "integral_rows", (h + groups - 1) / groups);
+    if (rows < 1)
+        rows = 1;
+    p->rows = (int)rows;
+    p->strips = (h + p->rows - 1) / p->rows;
+    return CLIK_OK;
+}
+
+static void options(clik_context *ctx, char *out, size_t cap, const integral_args *a,
+                    const integral_plan *p, int with_sq)
+{
+    int fp64 =
+        p->acc == CLIK_F64 || (with_sq && a->sqsum->type == CLIK_F64) || a->sum->type == CLIK_F64;
+    char shape[64];
+    if (p->serial)
+        snprintf(shape, sizeof(shape), "-DCPU_SERIAL=1 -DK=1 -DLS=1 -DVEC_ROWS=%d",
+                 a->src->type == CLIK_U8 && clik__tune_flag(ctx, "integral_vec", 1));
+    else {
+        /* Rows staged in local memory when the tiles fit beside the scan's. */
+        size_t n = (size_t)p->ls * (size_t)p->k * (size_t)a->src->channels;
+        size_t in_out = clik_type_size(a->src->type) + clik_type_size(a->sum->type);
+        size_t acc = clik_type_size(p->acc);
+        size_t need = n * (in_out > acc ? in_out : acc) + (size_t)p->ls * acc * a->src->channels;
+        int stage = !with_sq && need <= ctx->dev.local_mem_size &&
+                    clik__tune_flag(ctx, "integral_stage", 1);
+        snprintf(shape, sizeof(shape), "-DK=%d -DLS=%d -DSTAGE=%d", p->k, p->ls, stage);
+    }
+    snprintf(out, cap, "-DST=%s -DACC=%s -DSUM=%s -DSQ=%s -DSQSUM=%d -DCH=%d -DNEED_FP64=%d %s",
+             cl_name(a->src->type), cl_name(p->acc), cl_name(a->sum->type),
+             with_sq ? cl_name(a->sqsum->type) : "ulong", with_sq, a->src->channels, fp64, shape);
+}
+
+static int elems(const clik_binding *b)
+{
+    return (int)(b->stride / clik_type_size(b->image.type));
+}
+
+static clik_status run_kernels(clik_context *ctx, const integral_args *a, const integral_plan *p,
+                               const clik_binding *src, const clik_binding *sum,
+                               const clik_binding *sq, cl_mem strips, cl_mem sqstrips)
+{
+    const int with_sq = sq != NULL;
+    char opts[256];
+    options(ctx, opts, sizeof(opts), a, p, with_sq);
+    clik_kernel_entry *kstrips, *kcarry, *krows;
+    clik_status st = clik__kernel(ctx, "integral", opts, "integral_strips", &kstrips);
+    if (st == CLIK_OK)
+        st = clik__kernel(ctx, "integral", opts, "integral_carry", &kcarry);
+    if (st == CLIK_OK)
+        st = clik__kernel(ctx, "integral", opts, "integral_rows", &krows);
+    if (st != CLIK_OK)
+        return st;
+    if (!p->serial &&
+        (krows->max_work_group < (size_t)p->ls || kstrips->max_work_group < (size_t)p->ls))
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "integral: the kernels allow work-groups of %zu, need %d",
+                          krows->max_work_group, p->ls);
+    const int w = a->src->width, h = a->src->height, rows = p->rows, nstrips = p->strips;
+    const int ss = elems(src), sums = elems(sum), n = (w + 1) * a->src->channels;
+    size_t global[2], local[2];
+    if (p->serial) {
+        global[0] = (size_t)nstrips;
+        local[0] = 1;
+    } else {
+        global[0] = local[0] = (size_t)p->ls;
+        global[1] = (size_t)nstrips;
+        local[1] = 1;
+    }
+    const unsigned dims = p->serial ? 1 : 2;
+    if (with_sq)
+        st = CLIK_ARGS(ctx, kstrips, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h),
+                       CLIK_A(rows), CLIK_A(strips), CLIK_A(sqstrips));
+    else
+        st = CLIK_ARGS(ctx, kstrips, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h),
+                       CLIK_A(rows), CLIK_A(strips));
+    if (st == CLIK_OK)
+        st = clik__launch_exact(ctx, kstrips, dims, global, local);
+    if (st == CLIK_OK && with_sq)
+        st = CLIK_ARGS(ctx, kcarry, CLIK_A(strips), CLIK_A(n), CLIK_A(nstrips), CLIK_A(sqstrips));
+    else if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kcarry, CLIK_A(strips), CLIK_A(n), CLIK_A(nstrips));
+    if (st == CLIK_OK) {
+        size_t items = (size_t)n, lc = 64;
+        st = clik__launch(ctx, kcarry, 1, &items, &lc);
+    }
+    if (st == CLIK_OK && with_sq) {
+        const int sqs = elems(sq);
+        st = CLIK_ARGS(ctx, krows, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(rows),
+                       CLIK_A(strips), CLIK_A(sum->mem), CLIK_A(sums), CLIK_A(sqstrips),
+                       CLIK_A(sq->mem), CLIK_A(sqs));
+    } else if (st == CLIK_OK) {
+        st = CLIK_ARGS(ctx, krows, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(rows),
+                       CLIK_A(strips), CLIK_A(sum->mem), CLIK_A(sums));
+    }
+    if (st == CLIK_OK)
+        st = clik__launch_exact(ctx, krows, dims, global, local);
+    return st;
+}
+
+static clik_status integral_opencl(clik_context *ctx, void *p)
+{
+    integral_args *a = p;
+    integral_plan pl;
+    clik_status st = plan(ctx, a, &pl);
+    if (st != CLIK_OK)
+        return st;
+    const size_t n = (size_t)(a->src->width + 1) * (size_t)a->src->channels * (size_t)pl.strips;
+    const size_t strip_bytes = n * clik_type_size(pl.acc);
+    const size_t sq_bytes = a->sqsum ? n * clik_type_size(a->sqsum->type) : 0;
+    clik_binding src, sum, sq;
+    cl_mem strips = NULL, sqstrips = NULL;
+    int have_sum = 0, have_sq = 0;
+    st = clik__bind(ctx, a->src, CLIK_READ, &src);
+    if (st != CLIK_OK)
+        return st;
+    st = clik__bind(ctx, a->sum, CLIK_WRITE, &sum);
+    have_sum = st == CLIK_OK;
+    if (st == CLIK_OK && a->sqsum) {
+        st = clik__bind(ctx, a->sqsum, CLIK_WRITE, &sq);
+        have_sq = st == CLIK_OK;
+    }
+    if (st == CLIK_OK)
+        st = clik__temp_buffer(ctx, strip_bytes, &strips);
+    if (st == CLIK_OK && a->sqsum)
+        st = clik__temp_buffer(ctx, sq_bytes, &sqstrips);
+    if (st == CLIK_OK)
+        st = run_kernels(ctx, a, &pl, &src, &sum, have_sq ? &sq : NULL, strips, sqstrips);
+    if (strips)
+        clik__temp_release(ctx, strips, strip_bytes);
+    if (sqstrips)
+        clik__temp_release(ctx, sqstrips, sq_bytes);
+    if (have_sq) {
+        clik_status st2 = clik__unbind(ctx, &sq, st == CLIK_OK);
+        if (st == CLIK_OK)
+            st = st2;
+    }
+    if (have_sum) {
+        clik_status st2 = clik__unbind(ctx, &sum, st == CLIK_OK);
+        if (st == CLIK_OK)
+            st = st2;
+    }
+    clik__unbind(ctx, &src, 0);
+    return st;
+}
+
+/* ---- CPU path ---------------------------------------------------------------------------- */
+
+static clik_status integral_cpu(clik_context *ctx, void *p)
+{
+    integral_args *a = p;
+    clik_image src, sum, sq;
+    clik_status st = clik__host_view(ctx, a->src, CLIK_READ, &src);
+    if (st != CLIK_OK)
+        return st;
+    st = clik__host_view(ctx, a->sum, CLIK_WRITE, &sum);
+    int have_sum = st == CLIK_OK, have_sq = 0;
+    if (st == CLIK_OK && a->sqsum) {
+        st = clik__host_view(ctx, a->sqsum, CLIK_WRITE, &sq);
+        have_sq = st == CLIK_OK;
+    }
+    if (st == CLIK_OK)
+        ctx->dsp.integral.integral(&src, &sum, have_sq ? &sq : NULL);
+    if (have_sq) {
+        clik_status st2 = clik__host_view_done(ctx, a->sqsum, &sq, CLIK_WRITE, st == CLIK_OK);
+        if (st == CLIK_OK)
+            st = st2;
+    }
+    if (have_sum) {
+        clik_status st2 = clik__host_view_done(ctx, a->sum, &sum, CLIK_WRITE, st == CLIK_OK);
+        if (st == CLIK_OK)
+            st = st2;
+    }
+    clik__host_view_done(ctx, a->src, &src, CLIK_READ, 0);
+    return st;
+}
+
+clik_status clik_integral(clik_context *ctx, const clik_image *src, clik_image *sum,
+                          clik_image *sqsum)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    integral_args a = {.src = src, .sum = sum, .sqsum = sqsum};
+    clik_status st = check_args(ctx, &a);
+    if (st != CLIK_OK)
+        return st;
+    return clik__run(ctx, "integral", integral_opencl, integral_cpu, &a);
+}
