@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "imageio.h"
+
 int cli_parse(int argc, char **argv, const cli_option *options, int min_pos, int max_pos,
               cli_args *args, const char *usage)
 {
@@ -119,4 +121,79 @@ int cli_parse_size(const char *text, int *width, int *height)
     *width = (int)w;
     *height = (int)h;
     return 1;
+}
+
+int cli_read_u8(const char *cmd, const char *path, clik_image *img, int *had_alpha)
+{
+    char err[512];
+    clik_status st = clikio_read(path, img, had_alpha, err, sizeof(err));
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik %s: %s\n", cmd, err);
+        return CLI_FAILED;
+    }
+    if (img->type != CLIK_U8) {
+        fprintf(stderr, "clik %s: %s: needs 8-bit pixels, not %s\n", cmd, path,
+                clik_type_name(img->type));
+        clik_image_free(img);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+int cli_write_image(const char *cmd, const char *path, const clik_image *img, int keep_alpha)
+{
+    char err[512];
+    clik_status st = clikio_write(path, img, keep_alpha, err, sizeof(err));
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik %s: %s\n", cmd, err);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+int cli_numbered_path(const char *pattern, int index, char *out, size_t cap)
+{
+    size_t n = 0;
+    int conversions = 0;
+    if (index < 0 || cap == 0)
+        return 0;
+    for (const char *p = pattern; *p; p++) {
+        char piece[16];
+        size_t len = 1;
+        piece[0] = *p;
+        if (*p == '%') {
+            if (p[1] == '%') {
+                p++;
+            } else {
+                /* %d, %Nd or %0Nd: the pattern is read here, never passed to printf. */
+                const char *q = p + 1;
+                int zero = *q == '0';
+                q += zero;
+                int width = 0;
+                if (*q >= '1' && *q <= '9')
+                    width = *q++ - '0';
+                if (*q != 'd' || conversions++)
+                    return 0;
+                char digits[16];
+                int nd = 0;
+                unsigned v = (unsigned)index;
+                do {
+                    digits[nd++] = (char)('0' + v % 10);
+                    v /= 10;
+                } while (v);
+                len = 0;
+                for (int pad = nd; pad < width; pad++)
+                    piece[len++] = zero ? '0' : ' ';
+                while (nd)
+                    piece[len++] = digits[--nd];
+                p = q;
+            }
+        }
+        if (n + len >= cap)
+            return 0;
+        memcpy(out + n, piece, len);
+        n += len;
+    }
+    out[n] = '\0';
+    return conversions == 1;
 }

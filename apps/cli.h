@@ -21,6 +21,10 @@ int cmd_hist(int argc, char **argv);
 int cmd_equalize(int argc, char **argv);
 int cmd_lut(int argc, char **argv);
 int cmd_conformance(int argc, char **argv);
+int cmd_pyramid(int argc, char **argv);
+int cmd_pyrup(int argc, char **argv);
+int cmd_laplacian(int argc, char **argv);
+int cmd_integral(int argc, char **argv);
 
 /* Parsed command line: options with values, flags, and positional args. */
 typedef struct cli_args {
@@ -58,6 +62,20 @@ void cli_progress(const char *fmt, ...)
 #endif
     ;
 void cli_progress_done(void);
+
+/* Reads an image file of 8-bit pixels (PNG, JPEG, PGM/PPM) into img; prints
+ * the reason and returns CLI_FAILED otherwise. had_alpha may be NULL. */
+int cli_read_u8(const char *cmd, const char *path, clik_image *img, int *had_alpha);
+
+/* Writes img by the extension of path (atomically); prints the reason and
+ * returns CLI_FAILED on failure. */
+int cli_write_image(const char *cmd, const char *path, const clik_image *img, int keep_alpha);
+
+/* A numbered file name: pattern holds exactly one %d, %Nd or %0Nd (N < 10);
+ * "%%" is a literal percent sign. Writes the name of file `index` into out
+ * and returns 1, or returns 0 for a malformed pattern or a name that does
+ * not fit in cap bytes. */
+int cli_numbered_path(const char *pattern, int index, char *out, size_t cap);
 
 /* Parses "WxH"; returns 1 on success. */
 int cli_parse_size(const char *text, int *width, int *height);

@@ -10,6 +10,10 @@ static const cli_command commands[] = {
     {"hist", "print the 256-bin histogram of each channel of an image", cmd_hist},
     {"equalize", "histogram equalization (OpenCV equalizeHist semantics)", cmd_equalize},
     {"lut", "map pixels through a 256-entry table", cmd_lut},
+    {"pyramid", "Gaussian pyramid levels (OpenCV pyrDown semantics)", cmd_pyramid},
+    {"pyrup", "upsample by 2 (OpenCV pyrUp semantics)", cmd_pyrup},
+    {"laplacian", "Laplacian pyramid bands, checked to collapse back to the input", cmd_laplacian},
+    {"integral", "integral image (OpenCV layout) as NumPy .npy", cmd_integral},
     {"conformance", "run every operation on every device against the scalar oracle",
      cmd_conformance},
 };

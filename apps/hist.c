@@ -7,35 +7,6 @@
 #include "cli.h"
 #include "imageio.h"
 
-/* Reads a u8 image, reporting failures; returns CLI_OK or CLI_FAILED. */
-static int read_u8(const char *cmd, const char *path, clik_image *img, int *had_alpha)
-{
-    char err[512];
-    clik_status st = clikio_read(path, img, had_alpha, err, sizeof(err));
-    if (st != CLIK_OK) {
-        fprintf(stderr, "clik %s: %s\n", cmd, err);
-        return CLI_FAILED;
-    }
-    if (img->type != CLIK_U8) {
-        fprintf(stderr, "clik %s: %s: needs 8-bit pixels, not %s\n", cmd, path,
-                clik_type_name(img->type));
-        clik_image_free(img);
-        return CLI_FAILED;
-    }
-    return CLI_OK;
-}
-
-static int write_image(const char *cmd, const char *path, const clik_image *img, int keep_alpha)
-{
-    char err[512];
-    clik_status st = clikio_write(path, img, keep_alpha, err, sizeof(err));
-    if (st != CLIK_OK) {
-        fprintf(stderr, "clik %s: %s\n", cmd, err);
-        return CLI_FAILED;
-    }
-    return CLI_OK;
-}
-
 /* ---- clik hist ---------------------------------------------------------------- */
 
 static const char *const hist_usage =
@@ -61,7 +32,7 @@ int cmd_hist(int argc, char **argv)
         return rc;
     clik_image img;
     int had_alpha = 0;
-    if (read_u8("hist", args.positional[0], &img, &had_alpha) != CLI_OK)
+    if (cli_read_u8("hist", args.positional[0], &img, &had_alpha) != CLI_OK)
         return CLI_FAILED;
     clik_context *ctx;
     if (cli_context(args.device, &ctx) != CLI_OK) {
@@ -111,7 +82,7 @@ int cmd_equalize(int argc, char **argv)
         return rc;
     clik_image img;
     int had_alpha = 0;
-    if (read_u8("equalize", args.positional[0], &img, &had_alpha) != CLI_OK)
+    if (cli_read_u8("equalize", args.positional[0], &img, &had_alpha) != CLI_OK)
         return CLI_FAILED;
     clik_context *ctx;
     if (cli_context(args.device, &ctx) != CLI_OK) {
@@ -122,7 +93,7 @@ int cmd_equalize(int argc, char **argv)
     if (st != CLIK_OK)
         rc = cli_error("equalize", ctx, st, args.positional[0]);
     else
-        rc = write_image("equalize", args.positional[1], &img, had_alpha);
+        rc = cli_write_image("equalize", args.positional[1], &img, had_alpha);
     clik_context_destroy(ctx);
     clik_image_free(&img);
     return rc;
@@ -187,7 +158,7 @@ int cmd_lut(int argc, char **argv)
     }
     clik_image img;
     int had_alpha = 0;
-    if (read_u8("lut", args.positional[0], &img, &had_alpha) != CLI_OK)
+    if (cli_read_u8("lut", args.positional[0], &img, &had_alpha) != CLI_OK)
         return CLI_FAILED;
     uint8_t tables[4 * 256];
     int ntables = 1;
@@ -210,7 +181,7 @@ int cmd_lut(int argc, char **argv)
     if (rc == CLI_OK) {
         clik_status st = clik_hist_lut(ctx, &img, &img, tables, ntables);
         rc = st != CLIK_OK ? cli_error("lut", ctx, st, args.positional[0])
-                           : write_image("lut", args.positional[1], &img, had_alpha);
+                           : cli_write_image("lut", args.positional[1], &img, had_alpha);
     }
     clik_context_destroy(ctx);
     clik_image_free(&img);

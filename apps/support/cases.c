@@ -54,6 +54,203 @@ static clik_status run_lut_shared(clik_context *ctx, const clik_image *in, clik_
     return st;
 }
 
+/* ---- pyramid family -------------------------------------------------------- */
+
+static clik_status run_pyrdown(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_status st =
+        clik_image_alloc(out, (in->width + 1) / 2, (in->height + 1) / 2, in->channels, in->type);
+    if (st == CLIK_OK)
+        st = clik_pyr_down(ctx, in, out);
+    return st;
+}
+
+static clik_status run_pyrup(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_status st = clik_image_alloc(out, 2 * in->width, 2 * in->height, in->channels, in->type);
+    if (st == CLIK_OK)
+        st = clik_pyr_up(ctx, in, out);
+    return st;
+}
+
+/* pyrUp into an odd size: the same values, cropped. */
+static clik_status run_pyrup_odd(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_status st =
+        clik_image_alloc(out, 2 * in->width - 1, 2 * in->height - 1, in->channels, in->type);
+    if (st == CLIK_OK)
+        st = clik_pyr_up(ctx, in, out);
+    return st;
+}
+
+/* Copies src into the mosaic at row y0 (same type and channels). */
+static void mosaic_put(clik_image *mosaic, const clik_image *src, int y0)
+{
+    size_t row = (size_t)src->width * (size_t)src->channels * clik_type_size(src->type);
+    for (int y = 0; y < src->height; y++)
+        memcpy((char *)mosaic->data + (size_t)(y0 + y) * mosaic->stride,
+               (const char *)src->data + (size_t)y * src->stride, row);
+}
+
+/* count + 1 images of the level sizes of in (level first..first+count),
+ * allocated host images of type t. */
+static clik_status alloc_levels(const clik_image *in, int first, int count, clik_type t,
+                                clik_image *levels)
+{
+    clik_status st = CLIK_OK;
+    memset(levels, 0, sizeof(clik_image) * (size_t)count);
+    for (int i = 0; i < count && st == CLIK_OK; i++) {
+        int w, h;
+        clik_pyr_level_size(in->width, in->height, first + i, &w, &h);
+        st = clik_image_alloc(&levels[i], w, h, in->channels, t);
+    }
+    return st;
+}
+
+/* Every level stacked in one image, zero where no level is. */
+static clik_status make_mosaic(const clik_image *levels, int count, clik_image *out)
+{
+    int h = 0;
+    for (int i = 0; i < count; i++)
+        h += levels[i].height;
+    clik_status st = clik_image_alloc(out, levels[0].width, h, levels[0].channels, levels[0].type);
+    if (st != CLIK_OK)
+        return st;
+    memset(out->data, 0, out->stride * (size_t)out->height);
+    for (int i = 0, y = 0; i < count; y += levels[i].height, i++)
+        mosaic_put(out, &levels[i], y);
+    return CLIK_OK;
+}
+
+static void free_levels(clik_image *levels, int count)
+{
+    for (int i = 0; i < count; i++)
+        clik_image_free(&levels[i]);
+}
+
+/* Pyramids of up to 5 levels. A 1 x 1 image has none: its cases compare
+ * pyrDown of it instead, so that every case runs an operation on ctx. */
+static int case_levels(const clik_image *in)
+{
+    int most = clik_pyr_max_levels(in->width, in->height);
+    return most < 5 ? most : 5;
+}
+
+static clik_status no_levels(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return run_pyrdown(ctx, in, out);
+}
+
+static clik_status run_gaussian(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    const int n = case_levels(in);
+    if (n == 0)
+        return no_levels(ctx, in, out);
+    clik_image levels[5];
+    clik_status st = alloc_levels(in, 1, n, in->type, levels);
+    if (st == CLIK_OK)
+        st = clik_pyr_gaussian(ctx, in, levels, n);
+    if (st == CLIK_OK)
+        st = make_mosaic(levels, n, out);
+    free_levels(levels, n);
+    return st;
+}
+
+static clik_status laplacian_bands(clik_context *ctx, const clik_image *in, clik_type band,
+                                   clik_image *out)
+{
+    const int n = case_levels(in);
+    if (n == 0)
+        return no_levels(ctx, in, out);
+    clik_image bands[6];
+    clik_status st = alloc_levels(in, 0, n + 1, band, bands);
+    if (st == CLIK_OK)
+        st = clik_pyr_laplacian(ctx, in, bands, n);
+    if (st == CLIK_OK)
+        st = make_mosaic(bands, n + 1, out);
+    free_levels(bands, n + 1);
+    return st;
+}
+
+static clik_status run_laplacian_s16(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return laplacian_bands(ctx, in, CLIK_S16, out);
+}
+
+static clik_status run_laplacian_f32(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return laplacian_bands(ctx, in, CLIK_F32, out);
+}
+
+/* Build and collapse on ctx: gives back in (exactly, for u8). */
+static clik_status run_collapse(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    const int n = case_levels(in);
+    if (n == 0)
+        return no_levels(ctx, in, out);
+    clik_image bands[6];
+    const clik_type band = in->type == CLIK_U8 ? CLIK_S16 : CLIK_F32;
+    clik_status st = alloc_levels(in, 0, n + 1, band, bands);
+    if (st == CLIK_OK)
+        st = clik_pyr_laplacian(ctx, in, bands, n);
+    if (st == CLIK_OK)
+        st = clik_image_alloc(out, in->width, in->height, in->channels, in->type);
+    if (st == CLIK_OK)
+        st = clik_pyr_collapse(ctx, bands, n, out);
+    free_levels(bands, n + 1);
+    return st;
+}
+
+/* ---- integral family ---------------------------------------------------------- */
+
+static clik_status integral_as(clik_context *ctx, const clik_image *in, clik_type sum_type,
+                               clik_type sq_type, int want_sq, clik_image *out)
+{
+    clik_image sum = {0}, sq = {0};
+    clik_status st = clik_image_alloc(&sum, in->width + 1, in->height + 1, in->channels, sum_type);
+    if (st == CLIK_OK && want_sq)
+        st = clik_image_alloc(&sq, in->width + 1, in->height + 1, in->channels, sq_type);
+    if (st == CLIK_OK)
+        st = clik_integral(ctx, in, &sum, want_sq ? &sq : NULL);
+    if (want_sq) {
+        *out = sq;
+        clik_image_free(&sum);
+    } else {
+        *out = sum;
+    }
+    return st;
+}
+
+static clik_status run_integral_u32(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return integral_as(ctx, in, CLIK_U32, CLIK_U64, 0, out);
+}
+
+static clik_status run_integral_u64(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return integral_as(ctx, in, CLIK_U64, CLIK_U64, 0, out);
+}
+
+static clik_status run_integral_sq(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return integral_as(ctx, in, CLIK_U32, CLIK_U64, 1, out);
+}
+
+static clik_status run_integral_f64(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return integral_as(ctx, in, CLIK_F64, CLIK_F64, 0, out);
+}
+
+static clik_status run_integral_sq_f64(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return integral_as(ctx, in, CLIK_F64, CLIK_F64, 1, out);
+}
+
+static clik_status run_integral_f32(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return integral_as(ctx, in, CLIK_F32, CLIK_F64, 0, out);
+}
+
 #define CH124 (1u << 1 | 1u << 2 | 1u << 4)
 
 const clik_case clik_cases[] = {
@@ -61,6 +258,22 @@ const clik_case clik_cases[] = {
     {"hist", "equalize", CLIK_TOL_EXACT, CH124, CLIK_U8, run_equalize},
     {"hist", "lut", CLIK_TOL_EXACT, CH124, CLIK_U8, run_lut},
     {"hist", "lut-shared", CLIK_TOL_EXACT, CH124, CLIK_U8, run_lut_shared},
+    {"pyramid", "pyrdown", CLIK_TOL_EXACT, CH124, CLIK_U8, run_pyrdown},
+    {"pyramid", "pyrdown-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_pyrdown},
+    {"pyramid", "pyrup", CLIK_TOL_EXACT, CH124, CLIK_U8, run_pyrup},
+    {"pyramid", "pyrup-odd", CLIK_TOL_EXACT, CH124, CLIK_U8, run_pyrup_odd},
+    {"pyramid", "pyrup-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_pyrup},
+    {"pyramid", "pyramid", CLIK_TOL_EXACT, CH124, CLIK_U8, run_gaussian},
+    {"pyramid", "laplacian", CLIK_TOL_EXACT, CH124, CLIK_U8, run_laplacian_s16},
+    {"pyramid", "laplacian-f32", CLIK_TOL_EXACT, CH124, CLIK_U8, run_laplacian_f32},
+    {"pyramid", "laplacian-of-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_laplacian_f32},
+    {"pyramid", "collapse", CLIK_TOL_EXACT, CH124, CLIK_U8, run_collapse},
+    {"integral", "integral", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_u32},
+    {"integral", "integral-u64", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_u64},
+    {"integral", "integral-sq", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_sq},
+    {"integral", "integral-f64", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_f64},
+    {"integral", "integral-sq-f64", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_sq_f64},
+    {"integral", "integral-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_integral_f32},
 };
 const int clik_case_count = (int)(sizeof(clik_cases) / sizeof(clik_cases[0]));
 

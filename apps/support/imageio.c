@@ -23,14 +23,15 @@ typedef enum image_format {
     FORMAT_PGM,
     FORMAT_PPM,
     FORMAT_PNM,
+    FORMAT_NPY,
 } image_format;
 
 static const struct {
     const char *ext;
     image_format format;
 } extensions[] = {
-    {"png", FORMAT_PNG}, {"jpg", FORMAT_JPEG}, {"jpeg", FORMAT_JPEG},
-    {"pgm", FORMAT_PGM}, {"ppm", FORMAT_PPM},  {"pnm", FORMAT_PNM},
+    {"png", FORMAT_PNG}, {"jpg", FORMAT_JPEG}, {"jpeg", FORMAT_JPEG}, {"pgm", FORMAT_PGM},
+    {"ppm", FORMAT_PPM}, {"pnm", FORMAT_PNM},  {"npy", FORMAT_NPY},
 };
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -195,6 +196,10 @@ clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char 
     switch (format) {
     case FORMAT_PNG: st = clikio__png_read(fp, path, img, &alpha, err, errlen); break;
     case FORMAT_JPEG: st = clikio__jpeg_read(fp, path, img, err, errlen); break;
+    case FORMAT_NPY:
+        st = clikio__npy_read(fp, size, path, img, err, errlen);
+        alpha = st == CLIK_OK && (img->channels == 2 || img->channels == 4);
+        break;
     default: st = clikio__pnm_read(fp, size, path, img, err, errlen); break;
     }
     fclose(fp);
@@ -348,6 +353,7 @@ static clik_status choose_writer(image_format format, const char *path, const cl
         break;
     case FORMAT_PPM: *writer = clikio__ppm_write; break;
     case FORMAT_PNM: *writer = img->channels == 4 ? clikio__ppm_write : clikio__pgm_write; break;
+    case FORMAT_NPY: *writer = clikio__npy_write; return CLIK_OK; /* any dtype */
     default: return unknown_extension(path, err, errlen);
     }
     if (!u8 && !u16)
@@ -376,5 +382,5 @@ clik_status clikio_write_npy(const char *path, const clik_image *img, char *err,
     clik_status st = begin_write("clikio_write_npy", path, img, err, errlen);
     if (st != CLIK_OK)
         return st;
-    return clikio__write_atomic(path, clikio__npy_write, img, 0, err, errlen);
+    return clikio__write_atomic(path, clikio__npy_write, img, 1, err, errlen);
 }

@@ -19,7 +19,8 @@ extern "C" {
 #endif
 
 /* Reads PNG, JPEG or PGM/PPM chosen by the file extension (case-insensitive:
- * .png, .jpg, .jpeg, .pgm, .ppm, .pnm).
+ * .png, .jpg, .jpeg, .pgm, .ppm, .pnm), or a .npy as clikio_read_npy() reads it
+ * (*had_alpha set for 2 and 4 channels).
  * Grey -> 1 channel, grey+alpha -> 2 channels, RGB -> 4 channels with alpha at
  * the maximum (*had_alpha = 0), RGBA -> 4 channels (*had_alpha = 1).
  * 8-bit data -> CLIK_U8; 16-bit PNG and PGM/PPM with maxval > 255 -> CLIK_U16
@@ -30,7 +31,9 @@ extern "C" {
 clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char *err,
                         size_t errlen);
 
-/* Writes by extension: u8 to every format, u16 to PNG and PGM/PPM.
+/* Writes by extension: u8 to every format, u16 to PNG and PGM/PPM, any type
+ * to .npy (as clikio_write_npy(), but 4 channels without keep_alpha are
+ * written as (H, W, 3)).
  * 1 channel -> grey; 2 channels -> grey+alpha (PNG only; other formats drop
  * alpha); 4 channels -> RGBA when keep_alpha and the format is PNG, else RGB.
  * .pgm takes 1 or 2 channels only, .ppm writes grey as RGB, .pnm picks by the

@@ -53,8 +53,8 @@ static int dtype_index(clik_type type)
     return -1;
 }
 
-static clik_status write_header(FILE *fp, const char *path, const clik_image *img, char *err,
-                                size_t errlen)
+static clik_status write_header(FILE *fp, const char *path, const clik_image *img, int channels,
+                                char *err, size_t errlen)
 {
     int d = dtype_index(img->type);
     if (d < 0)
@@ -64,10 +64,10 @@ static clik_status write_header(FILE *fp, const char *path, const clik_image *im
     snprintf(descr, sizeof(descr), "%c%c%u", dtypes[d].size == 1 ? '|' : '<', dtypes[d].kind,
              dtypes[d].size);
     char shape[64];
-    if (img->channels == 1)
+    if (channels == 1)
         snprintf(shape, sizeof(shape), "(%d, %d)", img->height, img->width);
     else
-        snprintf(shape, sizeof(shape), "(%d, %d, %d)", img->height, img->width, img->channels);
+        snprintf(shape, sizeof(shape), "(%d, %d, %d)", img->height, img->width, channels);
 
     /* 10 bytes of preamble, the dict, spaces, then '\n' ending on a multiple
      * of NPY_ALIGN, as numpy writes it. */
@@ -90,30 +90,35 @@ static clik_status write_header(FILE *fp, const char *path, const clik_image *im
 clik_status clikio__npy_write(FILE *fp, const char *path, const clik_image *img, int keep_alpha,
                               char *err, size_t errlen)
 {
-    (void)keep_alpha; /* an array keeps every channel */
-    clik_status st = write_header(fp, path, img, err, errlen);
+    /* Without keep_alpha a 4-channel image is written as (H, W, 3), as the
+     * image formats write RGB. */
+    int channels = img->channels == 4 && !keep_alpha ? 3 : img->channels;
+    clik_status st = write_header(fp, path, img, channels, err, errlen);
     if (st != CLIK_OK)
         return st;
     size_t esize = clik_type_size(img->type);
-    size_t count = (size_t)img->width * (size_t)img->channels;
+    size_t count = (size_t)img->width * (size_t)channels;
     size_t row_bytes = count * esize;
-    unsigned char *swapped = NULL;
-    if (esize > 1 && !clikio__host_is_little_endian()) {
-        swapped = malloc(row_bytes);
-        if (!swapped)
+    unsigned char *packed = NULL;
+    if (channels != img->channels || (esize > 1 && !clikio__host_is_little_endian())) {
+        packed = malloc(row_bytes);
+        if (!packed)
             return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
     }
+    size_t pixel = esize * (size_t)img->channels, kept = esize * (size_t)channels;
     for (int y = 0; y < img->height && st == CLIK_OK; y++) {
         const unsigned char *row = (const unsigned char *)img->data + (size_t)y * img->stride;
-        if (swapped) {
-            memcpy(swapped, row, row_bytes);
-            swap_elements(swapped, count, esize);
-            row = swapped;
+        if (packed) {
+            for (int x = 0; x < img->width; x++)
+                memcpy(packed + (size_t)x * kept, row + (size_t)x * pixel, kept);
+            if (!clikio__host_is_little_endian())
+                swap_elements(packed, count, esize);
+            row = packed;
         }
         if (fwrite(row, 1, row_bytes, fp) != row_bytes)
             st = clikio__fail(err, errlen, CLIK_ERR_IO, "%s: write error", path);
     }
-    free(swapped);
+    free(packed);
     return st;
 }
 

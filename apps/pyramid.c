@@ -1,0 +1,282 @@
+/* clik pyramid, clik pyrup, clik laplacian. SPDX-License-Identifier: BSD-2-Clause */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "imageio.h"
+
+#define MAX_FILES 32 /* a 2^31 x 1 image has 31 levels below it */
+
+/* Parses --levels: 1 .. the most the image allows. */
+static int parse_levels(const char *cmd, const char *text, int *levels)
+{
+    char *end;
+    long n = text ? strtol(text, &end, 10) : 0;
+    if (!text || end == text || *end || n < 1 || n >= MAX_FILES) {
+        fprintf(stderr, "clik %s: --levels needs a count from 1 to %d\n", cmd, MAX_FILES - 1);
+        return CLI_USAGE;
+    }
+    *levels = (int)n;
+    return CLI_OK;
+}
+
+static int check_pattern(const char *cmd, const char *pattern)
+{
+    char name[4096];
+    if (!cli_numbered_path(pattern, 0, name, sizeof(name))) {
+        fprintf(stderr, "clik %s: %s: the output name needs one %%d (or %%0Nd) for the level\n",
+                cmd, pattern);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+static int check_level_count(const char *cmd, const clik_image *img, int levels, const char *path)
+{
+    int most = clik_pyr_max_levels(img->width, img->height);
+    if (levels > most) {
+        fprintf(stderr, "clik %s: %s: a %dx%d image has at most %d level%s below it, not %d\n", cmd,
+                path, img->width, img->height, most, most == 1 ? "" : "s", levels);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* Writes images[i] to the pattern's file first + i, for i < n. Either every
+ * file is written or, on a failure, the ones written so far are removed. */
+static int write_numbered(const char *cmd, const char *pattern, int first, const clik_image *images,
+                          int n, int keep_alpha)
+{
+    char name[4096];
+    int i;
+    for (i = 0; i < n; i++) {
+        cli_numbered_path(pattern, first + i, name, sizeof(name));
+        int rc = cli_write_image(cmd, name, &images[i], keep_alpha);
+        if (rc != CLI_OK)
+            break;
+    }
+    if (i == n)
+        return CLI_OK;
+    while (i-- > 0) {
+        cli_numbered_path(pattern, first + i, name, sizeof(name));
+        remove(name);
+    }
+    return CLI_FAILED;
+}
+
+static void free_all(clik_image *images, int n)
+{
+    for (int i = 0; i < n; i++)
+        clik_image_free(&images[i]);
+}
+
+/* Allocates level i + 1 of img for i < n, of img's type or of `type`. */
+static int alloc_levels(const char *cmd, const clik_image *img, clik_image *levels, int n,
+                        int first, clik_type type)
+{
+    memset(levels, 0, sizeof(*levels) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        int w, h;
+        clik_pyr_level_size(img->width, img->height, first + i, &w, &h);
+        clik_status st = clik_image_alloc(&levels[i], w, h, img->channels, type);
+        if (st != CLIK_OK) {
+            free_all(levels, i);
+            fprintf(stderr, "clik %s: %s\n", cmd, clik_status_str(st));
+            return CLI_FAILED;
+        }
+    }
+    return CLI_OK;
+}
+
+/* ---- clik pyramid --------------------------------------------------------------------- */
+
+static const char *const pyramid_usage =
+    "usage: clik pyramid IN OUT%d.png --levels N [--device SPEC]\n"
+    "Writes levels 1..N of the Gaussian pyramid of IN (OpenCV pyrDown: each level\n"
+    "5x5-filtered and halved, sizes rounded up) to OUT1.png .. OUTN.png; %d, %Nd or\n"
+    "%0Nd in OUT takes the level number. Any image format by extension, or .npy.\n";
+
+int cmd_pyramid(int argc, char **argv)
+{
+    const char *levels_text = NULL;
+    const cli_option options[] = {{"--levels", &levels_text, NULL}, {NULL, NULL, NULL}};
+    cli_args args;
+    int rc = cli_parse(argc, argv, options, 2, 2, &args, pyramid_usage);
+    if (rc != CLI_OK || args.help)
+        return rc;
+    int n;
+    if ((rc = parse_levels("pyramid", levels_text, &n)) != CLI_OK ||
+        (rc = check_pattern("pyramid", args.positional[1])) != CLI_OK)
+        return rc;
+    clik_image img, levels[MAX_FILES];
+    int had_alpha = 0;
+    if (cli_read_u8("pyramid", args.positional[0], &img, &had_alpha) != CLI_OK)
+        return CLI_FAILED;
+    clik_context *ctx = NULL;
+    rc = check_level_count("pyramid", &img, n, args.positional[0]);
+    if (rc == CLI_OK)
+        rc = alloc_levels("pyramid", &img, levels, n, 1, img.type);
+    if (rc == CLI_OK) {
+        rc = cli_context(args.device, &ctx);
+        if (rc == CLI_OK) {
+            clik_status st = clik_pyr_gaussian(ctx, &img, levels, n);
+            rc = st != CLIK_OK
+                     ? cli_error("pyramid", ctx, st, args.positional[0])
+                     : write_numbered("pyramid", args.positional[1], 1, levels, n, had_alpha);
+        }
+        free_all(levels, n);
+    }
+    clik_context_destroy(ctx);
+    clik_image_free(&img);
+    return rc;
+}
+
+/* ---- clik pyrup --------------------------------------------------------------------- */
+
+static const char *const pyrup_usage =
+    "usage: clik pyrup IN OUT [--device SPEC]\n"
+    "Doubles the width and height of IN (OpenCV pyrUp: zero-insertion and the 5x5\n"
+    "Gaussian times 4). Files by extension: PNG, JPEG, PGM/PPM, or .npy.\n";
+
+int cmd_pyrup(int argc, char **argv)
+{
+    cli_args args;
+    int rc = cli_parse(argc, argv, NULL, 2, 2, &args, pyrup_usage);
+    if (rc != CLI_OK || args.help)
+        return rc;
+    clik_image img, up;
+    int had_alpha = 0;
+    if (cli_read_u8("pyrup", args.positional[0], &img, &had_alpha) != CLI_OK)
+        return CLI_FAILED;
+    clik_context *ctx = NULL;
+    clik_status st = CLIK_ERR_OVERFLOW;
+    if (img.width <= (1 << 30) && img.height <= (1 << 30))
+        st = clik_image_alloc(&up, 2 * img.width, 2 * img.height, img.channels, img.type);
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik pyrup: %s: %s for a %ldx%ld result\n", args.positional[0],
+                clik_status_str(st), 2 * (long)img.width, 2 * (long)img.height);
+        clik_image_free(&img);
+        return CLI_FAILED;
+    }
+    rc = cli_context(args.device, &ctx);
+    if (rc == CLI_OK) {
+        st = clik_pyr_up(ctx, &img, &up);
+        rc = st != CLIK_OK ? cli_error("pyrup", ctx, st, args.positional[0])
+                           : cli_write_image("pyrup", args.positional[1], &up, had_alpha);
+    }
+    clik_context_destroy(ctx);
+    clik_image_free(&up);
+    clik_image_free(&img);
+    return rc;
+}
+
+/* ---- clik laplacian ----------------------------------------------------------------- */
+
+static const char *const laplacian_usage =
+    "usage: clik laplacian IN OUT%d.npy --levels N [--device SPEC]\n"
+    "Writes the Laplacian pyramid of IN: bands 0..N-1 (level i minus pyrUp of level\n"
+    "i + 1, int16) and the residual, Gaussian level N, to OUT0 .. OUTN. With .npy the\n"
+    "bands are exact; image formats show band + 128, clamped to 0..255, for viewing.\n"
+    "The bands are collapsed again and checked to give back IN exactly.\n";
+
+/* Band + offset, clamped, as an 8-bit image for viewing. */
+static clik_status band_for_viewing(const clik_image *band, int offset, clik_image *view)
+{
+    clik_status st = clik_image_alloc(view, band->width, band->height, band->channels, CLIK_U8);
+    if (st != CLIK_OK)
+        return st;
+    for (int y = 0; y < band->height; y++) {
+        const int16_t *in = (const int16_t *)((const char *)band->data + (size_t)y * band->stride);
+        uint8_t *out = (uint8_t *)view->data + (size_t)y * view->stride;
+        for (int i = 0; i < band->width * band->channels; i++) {
+            int v = in[i] + offset;
+            out[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+        }
+    }
+    return CLIK_OK;
+}
+
+/* 1 when a and b (same size and format) hold the same pixels. */
+static int same_pixels(const clik_image *a, const clik_image *b)
+{
+    size_t row = (size_t)a->width * (size_t)a->channels * clik_type_size(a->type);
+    for (int y = 0; y < a->height; y++)
+        if (memcmp((const char *)a->data + (size_t)y * a->stride,
+                   (const char *)b->data + (size_t)y * b->stride, row) != 0)
+            return 0;
+    return 1;
+}
+
+static int write_bands(const char *pattern, clik_image *bands, int n, int keep_alpha)
+{
+    char name[4096];
+    cli_numbered_path(pattern, 0, name, sizeof(name));
+    const char *dot = strrchr(name, '.');
+    if (dot && strcmp(dot, ".npy") == 0)
+        return write_numbered("laplacian", pattern, 0, bands, n + 1, keep_alpha);
+    clik_image views[MAX_FILES + 1];
+    int made = 0, rc = CLI_OK;
+    for (; made <= n; made++) {
+        clik_status st = band_for_viewing(&bands[made], made < n ? 128 : 0, &views[made]);
+        if (st != CLIK_OK) {
+            fprintf(stderr, "clik laplacian: %s\n", clik_status_str(st));
+            rc = CLI_FAILED;
+            break;
+        }
+    }
+    if (rc == CLI_OK)
+        rc = write_numbered("laplacian", pattern, 0, views, n + 1, keep_alpha);
+    free_all(views, made);
+    return rc;
+}
+
+int cmd_laplacian(int argc, char **argv)
+{
+    const char *levels_text = NULL;
+    const cli_option options[] = {{"--levels", &levels_text, NULL}, {NULL, NULL, NULL}};
+    cli_args args;
+    int rc = cli_parse(argc, argv, options, 2, 2, &args, laplacian_usage);
+    if (rc != CLI_OK || args.help)
+        return rc;
+    int n;
+    if ((rc = parse_levels("laplacian", levels_text, &n)) != CLI_OK ||
+        (rc = check_pattern("laplacian", args.positional[1])) != CLI_OK)
+        return rc;
+    clik_image img, bands[MAX_FILES + 1], back = {0};
+    int had_alpha = 0;
+    if (cli_read_u8("laplacian", args.positional[0], &img, &had_alpha) != CLI_OK)
+        return CLI_FAILED;
+    clik_context *ctx = NULL;
+    rc = check_level_count("laplacian", &img, n, args.positional[0]);
+    if (rc == CLI_OK)
+        rc = alloc_levels("laplacian", &img, bands, n + 1, 0, CLIK_S16);
+    if (rc == CLI_OK) {
+        clik_status st = clik_image_alloc(&back, img.width, img.height, img.channels, CLIK_U8);
+        if (st != CLIK_OK) {
+            fprintf(stderr, "clik laplacian: %s\n", clik_status_str(st));
+            rc = CLI_FAILED;
+        }
+        if (rc == CLI_OK)
+            rc = cli_context(args.device, &ctx);
+        if (rc == CLI_OK) {
+            st = clik_pyr_laplacian(ctx, &img, bands, n);
+            if (st == CLIK_OK)
+                st = clik_pyr_collapse(ctx, bands, n, &back);
+            if (st != CLIK_OK) {
+                rc = cli_error("laplacian", ctx, st, args.positional[0]);
+            } else if (!same_pixels(&img, &back)) {
+                fprintf(stderr, "clik laplacian: %s: the bands do not collapse to the input\n",
+                        args.positional[0]);
+                rc = CLI_FAILED;
+            } else {
+                rc = write_bands(args.positional[1], bands, n, had_alpha);
+            }
+        }
+        free_all(bands, n + 1);
+    }
+    clik_image_free(&back);
+    clik_context_destroy(ctx);
+    clik_image_free(&img);
+    return rc;
+}
