@@ -61,6 +61,35 @@ expect 1 "unknown output extension" -- $run "$clik" equalize "$sample" "$tmp/out
 expect 1 "output folder missing" -- $run "$clik" equalize "$sample" "$tmp/nowhere/out.png"
 expect 1 "malformed device" -- $run "$clik" equalize "$sample" "$tmp/out.png" --device 1:x
 expect 1 "device that does not exist" -- $run "$clik" equalize "$sample" "$tmp/out.png" --device 99:99
+expect 0 "pyramid of 3 levels" -- $run "$clik" pyramid "$sample" "$tmp/out.%d.png" --levels 3
+expect 0 "pyramid on the CPU path, as .npy" -- $run "$clik" pyramid "$sample" "$tmp/out.%02d.npy" --levels 2 --device none
+expect 0 "pyrup" -- $run "$clik" pyrup "$sample" "$tmp/out.png"
+expect 0 "laplacian as .npy" -- $run "$clik" laplacian "$sample" "$tmp/out.%d.npy" --levels 2
+expect 0 "laplacian for viewing" -- $run "$clik" laplacian "$sample" "$tmp/out.%d.png" --levels 1 --device none
+expect 0 "integral with squares" -- $run "$clik" integral "$sample" "$tmp/out.npy" --squared "$tmp/out.sq.npy" --sqtype u64
+expect 0 "integral as f64" -- $run "$clik" integral "$sample" "$tmp/out.npy" --type f64 --device none
+expect 2 "pyramid without --levels" -- $run "$clik" pyramid "$sample" "$tmp/out.%d.png"
+expect 2 "pyramid --levels 0" -- $run "$clik" pyramid "$sample" "$tmp/out.%d.png" --levels 0
+expect 2 "pyramid --levels text" -- $run "$clik" pyramid "$sample" "$tmp/out.%d.png" --levels two
+expect 2 "pyramid name without %d" -- $run "$clik" pyramid "$sample" "$tmp/out.png" --levels 2
+expect 2 "pyramid name with two %d" -- $run "$clik" pyramid "$sample" "$tmp/out.%d.%d.png" --levels 2
+expect 2 "pyramid name with %s" -- $run "$clik" pyramid "$sample" "$tmp/out.%s%d.png" --levels 2
+expect 1 "pyramid of more levels than the size allows" -- $run "$clik" pyramid "$sample" "$tmp/out.%d.png" --levels 30
+expect 1 "pyramid into a missing folder" -- $run "$clik" pyramid "$sample" "$tmp/nowhere/out.%d.png" --levels 2
+expect 1 "pyramid to an unknown extension" -- $run "$clik" pyramid "$sample" "$tmp/out.%d.xyz" --levels 2
+expect 1 "laplacian of more levels than the size allows" -- $run "$clik" laplacian "$sample" "$tmp/out.%d.npy" --levels 30
+expect 1 "pyrup of a missing file" -- $run "$clik" pyrup "$tmp/missing.png" "$tmp/out.png"
+expect 2 "integral --type u16" -- $run "$clik" integral "$sample" "$tmp/out.npy" --type u16
+expect 2 "integral --sqtype u32" -- $run "$clik" integral "$sample" "$tmp/out.npy" --squared "$tmp/out.sq.npy" --sqtype u32
+expect 2 "integral sums and squares to one file" -- $run "$clik" integral "$sample" "$tmp/out.npy" --squared "$tmp/out.npy"
+expect 1 "integral as PNG (u32 has no PNG form)" -- $run "$clik" integral "$sample" "$tmp/out.png"
+expect 1 "integral squares into a missing folder (sums removed)" -- $run "$clik" integral "$sample" "$tmp/out.npy" --squared "$tmp/nowhere/out.sq.npy"
+# 4200 x 4100 pixels: 255 * W * H passes 2^32 - 1, so u32 sums are refused.
+{ printf 'P5\n4200 4100\n255\n'; head -c $((4200 * 4100)) /dev/zero; } >"$tmp/big.pgm"
+expect 1 "integral u32 of an image that can overflow" -- $run "$clik" integral "$tmp/big.pgm" "$tmp/out.npy" --device none
+grep -q "u64" "$tmp/stderr" || { echo "FAIL overflow message does not name u64"; failures=$((failures + 1)); }
+expect 0 "integral u64 of the same image" -- $run "$clik" integral "$tmp/big.pgm" "$tmp/out.npy" --type u64 --device none
+rm -f "$tmp/big.pgm"
 expect 2 "conformance of an unknown op" -- $run "$clik" conformance --op nothing --device none
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

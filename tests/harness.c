@@ -16,14 +16,64 @@ char h_backend[512];
 char h_device[32] = "none";
 clik_backend h_expected;
 int h_small;
+int h_patterns = CLIK_PATTERN_COUNT;
+
+/* 1 while a forced kernel variant runs: sizes past a megapixel are left to
+ * the device's default kernels (the variants' edges and strips are all
+ * reached at 641 x 479). */
+static int h_variant;
 
 int h_size_count(void)
 {
     int n = 0;
     while (n < clik_test_size_count &&
-           (!h_small || (clik_test_sizes[n][0] <= 128 && clik_test_sizes[n][1] <= 64)))
+           (!h_small || (clik_test_sizes[n][0] <= 128 && clik_test_sizes[n][1] <= 64)) &&
+           (!h_variant || (long)clik_test_sizes[n][0] * clik_test_sizes[n][1] <= 1000000))
         n++;
     return n;
+}
+
+const clik_case *h_family_case(const char *family, int n)
+{
+    int seen = 0;
+    for (int i = 0; i < clik_case_count; i++)
+        if (strcmp(clik_cases[i].family, family) == 0 && seen++ == n)
+            return &clik_cases[i];
+    return NULL;
+}
+
+int h_family_case_count(const char *family)
+{
+    int n = 0;
+    while (h_family_case(family, n))
+        n++;
+    return n;
+}
+
+void h_check_case(const clik_case *c)
+{
+    ck_assert_ptr_nonnull(c);
+    for (int s = 0; s < h_size_count(); s++)
+        for (int ch = 1; ch <= 4; ch *= 2) {
+            if (!(c->channels & (1u << ch)))
+                continue;
+            for (int p = 0; p < h_patterns; p++) {
+                const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
+                /* Past a megapixel, one pattern per channel count (a
+                 * different one each): the suite stays inside CI's time. */
+                if ((long)w * h > 1000000 && p != (ch + s) % h_patterns)
+                    continue;
+                clik_case_result r;
+                clik_case_check(c, h_ctx, h_oracle, w, h, ch, (clik_pattern)p, 1000u + s, &r);
+                ck_assert_msg(r.status == CLIK_OK, "%s %dx%dx%d %s on %s: %s: %s", c->op, w, h, ch,
+                              clik_pattern_name(p), h_backend, clik_status_str(r.status),
+                              r.message);
+                ck_assert_msg(r.backend == h_expected, "%s ran on %s, expected %s", c->op,
+                              clik_backend_name(r.backend), clik_backend_name(h_expected));
+                ck_assert_msg(clik_case_passed(&r), "%s %dx%dx%d %s on %s: %s", c->op, w, h, ch,
+                              clik_pattern_name(p), h_backend, r.cmp.detail);
+            }
+        }
 }
 
 static int run_suite(Suite *(*make)(void))
@@ -91,6 +141,7 @@ static int run_opencl(Suite *(*make)(void), const char *const *tunings)
             opt.device = h_device;
             opt.strict = 1;
             opt.tuning = tunings[t];
+            h_variant = t > 0;
             h_expected = CLIK_BACKEND_OPENCL;
             failed += run_backend(make, &opt);
         }
@@ -100,6 +151,10 @@ static int run_opencl(Suite *(*make)(void), const char *const *tunings)
 
 int harness_main(Suite *(*make)(void), const char *const *tunings)
 {
+    /* CLIK_TEST_PATTERNS=N: the first N patterns only (slow backends). */
+    const char *patterns = getenv("CLIK_TEST_PATTERNS");
+    if (patterns && atoi(patterns) >= 1 && atoi(patterns) < CLIK_PATTERN_COUNT)
+        h_patterns = atoi(patterns);
     const char *small = getenv("CLIK_TEST_SMALL");
     h_small = small && strcmp(small, "1") == 0;
     const char *backend = getenv("CLIK_TEST_BACKEND");

@@ -21,9 +21,18 @@ extern char h_backend[512];     /* its name, for messages */
 extern char h_device[32];       /* "P:D" of the OpenCL device under test, else "none" */
 extern clik_backend h_expected; /* where operations must run */
 extern int h_small;             /* CLIK_TEST_SMALL=1: sizes up to 128x64 only (oclgrind) */
+extern int h_patterns;          /* CLIK_TEST_PATTERNS=N: the first N test patterns only */
 
 /* Number of leading entries of clik_test_sizes to use. */
 int h_size_count(void);
+
+/* The conformance cases of one family (apps/support/cases.c). */
+struct clik_case;
+const struct clik_case *h_family_case(const char *family, int n);
+int h_family_case_count(const char *family);
+/* Runs case c at every test size, pattern and channel count on h_ctx and the
+ * oracle; fails the running test on the first mismatch or wrong backend. */
+void h_check_case(const struct clik_case *c);
 
 /* Runs make() for every backend; returns the process exit status. */
 int harness_main(Suite *(*make)(void), const char *const *tunings);

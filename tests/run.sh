@@ -29,7 +29,10 @@ meson test -C "$native" --print-errorlogs
 record "default" ok
 
 step "meson install, and the README's C example built against it with pkg-config"
-dest="$PWD/$native/install-test"
+case $native in
+/*) dest="$native/install-test" ;;
+*) dest="$PWD/$native/install-test" ;;
+esac
 rm -rf "$dest"
 DESTDIR="$dest" meson install -C "$native" --quiet
 pc=$(dirname "$(find "$dest" -name clik.pc | head -n 1)")

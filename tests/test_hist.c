@@ -7,42 +7,10 @@
 #include "cases.h"
 #include "harness.h"
 
-static const clik_case *hist_case(int n)
-{
-    int seen = 0;
-    for (int i = 0; i < clik_case_count; i++)
-        if (strcmp(clik_cases[i].family, "hist") == 0 && seen++ == n)
-            return &clik_cases[i];
-    return NULL;
-}
-
-static int hist_case_count(void)
-{
-    int n = 0;
-    while (hist_case(n))
-        n++;
-    return n;
-}
-
 /* Every hist-family case at every size, pattern and channel count. */
 START_TEST(matches_oracle)
 {
-    const clik_case *c = hist_case(_i);
-    ck_assert_ptr_nonnull(c);
-    for (int s = 0; s < h_size_count(); s++)
-        for (int ch = 1; ch <= 4; ch *= 2)
-            for (int p = 0; p < CLIK_PATTERN_COUNT; p++) {
-                const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
-                clik_case_result r;
-                clik_case_check(c, h_ctx, h_oracle, w, h, ch, (clik_pattern)p, 1000u + s, &r);
-                ck_assert_msg(r.status == CLIK_OK, "%s %dx%dx%d %s on %s: %s: %s", c->op, w, h, ch,
-                              clik_pattern_name(p), h_backend, clik_status_str(r.status),
-                              r.message);
-                ck_assert_msg(r.backend == h_expected, "%s ran on %s, expected %s", c->op,
-                              clik_backend_name(r.backend), clik_backend_name(h_expected));
-                ck_assert_msg(clik_case_passed(&r), "%s %dx%dx%d %s on %s: %s", c->op, w, h, ch,
-                              clik_pattern_name(p), h_backend, r.cmp.detail);
-            }
+    h_check_case(h_family_case("hist", _i));
 }
 END_TEST
 
@@ -302,7 +270,7 @@ static Suite *make_suite(void)
     Suite *s = suite_create("hist");
     TCase *tc = tcase_create("hist");
     tcase_set_timeout(tc, 0);
-    tcase_add_loop_test(tc, matches_oracle, 0, hist_case_count());
+    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("hist"));
     tcase_add_test(tc, device_images);
     tcase_add_test(tc, in_place);
     tcase_add_test(tc, strided_rows);

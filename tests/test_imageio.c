@@ -1139,7 +1139,7 @@ END_TEST
 START_TEST(test_unknown_extension)
 {
     const char *const names[] = {"image.bmp", "noextension", "trailing.", "image.png.txt",
-                                 "image.npy"};
+                                 "image.npy.bmp"};
     clik_image img = new_image(2, 2, 1, CLIK_U8, 0);
     fill_noise(&img, 50);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -1345,6 +1345,49 @@ static size_t check_npy_header(const unsigned char *data, size_t len, const char
         ck_assert_int_eq(data[i], ' ');
     return 10 + hlen;
 }
+
+/* .npy through the extension-driven calls: 4 channels without keep_alpha
+ * are written as (H, W, 3), with it as (H, W, 4); any dtype; "data" in a
+ * file named .npy is a format error, not an unknown extension. */
+START_TEST(test_npy_by_extension)
+{
+    TMP_PATH(path, "by-extension.npy");
+    clik_image img = new_image(5, 3, 4, CLIK_U32, 8);
+    for (int y = 0; y < 3; y++)
+        for (int i = 0; i < 20; i++)
+            ((uint32_t *)((uint8_t *)img.data + (size_t)y * img.stride))[i] =
+                (uint32_t)(y * 1000 + i) * 65537u;
+    char err[ERRLEN];
+    ck_assert_msg(clikio_write(path, &img, 0, err, sizeof(err)) == CLIK_OK, "%s", err);
+    size_t len;
+    unsigned char *data = read_file(path, &len);
+    size_t start = check_npy_header(data, len, "<u4", "(3, 5, 3)");
+    ck_assert_uint_eq(len - start, 3 * 5 * 3 * 4);
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 5; x++)
+            for (int c = 0; c < 3; c++) {
+                uint32_t v;
+                memcpy(&v, data + start + 4 * (size_t)((y * 5 + x) * 3 + c), 4);
+                ck_assert_uint_eq(v, (uint32_t)(y * 1000 + x * 4 + c) * 65537u);
+            }
+    free(data);
+    ck_assert_msg(clikio_write(path, &img, 1, err, sizeof(err)) == CLIK_OK, "%s", err);
+    clik_image back;
+    int alpha = 0;
+    ck_assert_msg(clikio_read(path, &back, &alpha, err, sizeof(err)) == CLIK_OK, "%s", err);
+    ck_assert_int_eq(alpha, 1);
+    ck_assert_int_eq(back.channels, 4);
+    ck_assert_int_eq(back.type, CLIK_U32);
+    for (int y = 0; y < 3; y++)
+        ck_assert_mem_eq((uint8_t *)back.data + (size_t)y * back.stride,
+                         (uint8_t *)img.data + (size_t)y * img.stride, 5 * 4 * 4);
+    clik_image_free(&back);
+    write_file(path, "data", 4);
+    READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
+    unlink(path);
+    drop_image(&img);
+}
+END_TEST
 
 START_TEST(test_npy_round_trip)
 {
@@ -1625,6 +1668,7 @@ static Suite *imageio_suite(void)
     tcase_add_test(files, test_wrong_content);
     tcase_add_test(files, test_read_directory_empty_missing);
     tcase_add_test(files, test_unknown_extension);
+    tcase_add_test(files, test_npy_by_extension);
     tcase_add_test(files, test_null_arguments);
     tcase_add_test(files, test_write_unsupported);
     tcase_add_test(files, test_write_invalid_image);

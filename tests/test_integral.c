@@ -1,0 +1,171 @@
+/* Integral family on every backend against the scalar oracle. SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases.h"
+#include "harness.h"
+
+START_TEST(matches_oracle)
+{
+    h_check_case(h_family_case("integral", _i));
+}
+END_TEST
+
+/* [[1 2] [3 4]] by hand, sums and sums of squares. */
+START_TEST(hand_worked)
+{
+    uint8_t px[4] = {1, 2, 3, 4};
+    uint32_t sum[9];
+    uint64_t sq[9];
+    clik_image src, s, q;
+    ck_assert_int_eq(clik_image_wrap(&src, 2, 2, 1, CLIK_U8, px, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&s, 3, 3, 1, CLIK_U32, sum, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&q, 3, 3, 1, CLIK_U64, sq, 0), CLIK_OK);
+    ck_assert_msg(clik_integral(h_ctx, &src, &s, &q) == CLIK_OK, "%s", clik_context_message(h_ctx));
+    ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+    const uint32_t want[9] = {0, 0, 0, 0, 1, 3, 0, 4, 10};
+    const uint64_t want_sq[9] = {0, 0, 0, 0, 1, 5, 0, 10, 30};
+    ck_assert_mem_eq(sum, want, sizeof(want));
+    ck_assert_mem_eq(sq, want_sq, sizeof(want_sq));
+}
+END_TEST
+
+/* The largest u8 sums: every pixel 255, and the padding of the outputs
+ * stays untouched. */
+START_TEST(saturated_and_padded)
+{
+    const int w = 301, h = 77;
+    uint8_t *px = malloc((size_t)w * h);
+    const size_t stride = (size_t)(w + 1) * 4 + 20;
+    uint8_t *out = malloc(stride * (size_t)(h + 1));
+    ck_assert_ptr_nonnull(px);
+    ck_assert_ptr_nonnull(out);
+    memset(px, 255, (size_t)w * h);
+    memset(out, 0xa5, stride * (size_t)(h + 1));
+    clik_image src, sum;
+    ck_assert_int_eq(clik_image_wrap(&src, w, h, 1, CLIK_U8, px, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&sum, w + 1, h + 1, 1, CLIK_U32, out, stride), CLIK_OK);
+    ck_assert_int_eq(clik_integral(h_ctx, &src, &sum, NULL), CLIK_OK);
+    for (int y = 0; y <= h; y++) {
+        const uint32_t *row = (const uint32_t *)(out + (size_t)y * stride);
+        for (int x = 0; x <= w; x++)
+            ck_assert_uint_eq(row[x], 255u * (uint32_t)x * (uint32_t)y);
+        for (size_t b = (size_t)(w + 1) * 4; b < stride; b++)
+            ck_assert_int_eq(out[(size_t)y * stride + b], 0xa5);
+    }
+    free(px);
+    free(out);
+}
+END_TEST
+
+/* 1 x N and N x 1 images. */
+START_TEST(thin_images)
+{
+    const int sizes[][2] = {{1, 37}, {37, 1}, {1, 2}, {2, 1}, {1, 2000}, {4097, 1}};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        for (int c = 0; c < h_family_case_count("integral"); c++) {
+            const clik_case *k = h_family_case("integral", c);
+            clik_case_result r;
+            clik_case_check(k, h_ctx, h_oracle, sizes[i][0], sizes[i][1], 1, CLIK_PATTERN_NOISE, 5,
+                            &r);
+            ck_assert_msg(clik_case_passed(&r), "%s %dx%d: %s %s %s", k->op, sizes[i][0],
+                          sizes[i][1], clik_status_str(r.status), r.message, r.cmp.detail);
+        }
+}
+END_TEST
+
+/* Device images in and out. */
+START_TEST(device_images)
+{
+    const int w = 641, h = 479;
+    clik_image host, src, dev_sum, dev_sq, got, want, got_sq, want_sq;
+    ck_assert_int_eq(clik_image_alloc(&host, w, h, 4, CLIK_U8), CLIK_OK);
+    clik_pattern_fill(&host, CLIK_PATTERN_NOISE, 4);
+    ck_assert_int_eq(clik_image_create(h_ctx, &src, w, h, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_upload(h_ctx, &src, &host), CLIK_OK);
+    ck_assert_int_eq(clik_image_create(h_ctx, &dev_sum, w + 1, h + 1, 4, CLIK_U32), CLIK_OK);
+    ck_assert_int_eq(clik_image_create(h_ctx, &dev_sq, w + 1, h + 1, 4, CLIK_U64), CLIK_OK);
+    ck_assert_msg(clik_integral(h_ctx, &src, &dev_sum, &dev_sq) == CLIK_OK, "%s",
+                  clik_context_message(h_ctx));
+    ck_assert_int_eq(clik_image_alloc(&got, w + 1, h + 1, 4, CLIK_U32), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&want, w + 1, h + 1, 4, CLIK_U32), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&got_sq, w + 1, h + 1, 4, CLIK_U64), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&want_sq, w + 1, h + 1, 4, CLIK_U64), CLIK_OK);
+    ck_assert_int_eq(clik_image_download(h_ctx, &got, &dev_sum), CLIK_OK);
+    ck_assert_int_eq(clik_image_download(h_ctx, &got_sq, &dev_sq), CLIK_OK);
+    ck_assert_int_eq(clik_integral(h_oracle, &host, &want, &want_sq), CLIK_OK);
+    ck_assert_mem_eq(got.data, want.data, got.stride * (size_t)got.height);
+    ck_assert_mem_eq(got_sq.data, want_sq.data, got_sq.stride * (size_t)got_sq.height);
+    clik_image *all[] = {&host, &src, &dev_sum, &dev_sq, &got, &want, &got_sq, &want_sq};
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        clik_image_free(all[i]);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+    static uint8_t buf[8192];
+    clik_image src, sum, sq, img;
+    ck_assert_int_eq(clik_image_wrap(&src, 8, 6, 1, CLIK_U8, buf, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&sum, 9, 7, 1, CLIK_U32, buf + 1024, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&sq, 9, 7, 1, CLIK_U64, buf + 2048, 0), CLIK_OK);
+    ck_assert_int_eq(clik_integral(NULL, &src, &sum, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_integral(h_ctx, NULL, &sum, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_integral(h_ctx, &src, NULL, &sq), CLIK_ERR_NULL);
+    /* Outputs too small, of the wrong type or channel count. */
+    ck_assert_int_eq(clik_image_wrap(&img, 8, 6, 1, CLIK_U32, buf + 1024, 0), CLIK_OK);
+    ck_assert_int_eq(clik_integral(h_ctx, &src, &img, NULL), CLIK_ERR_SIZE_MISMATCH);
+    ck_assert_int_eq(clik_image_wrap(&img, 9, 7, 1, CLIK_U16, buf + 1024, 0), CLIK_OK);
+    ck_assert_int_eq(clik_integral(h_ctx, &src, &img, NULL), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_image_wrap(&img, 9, 7, 1, CLIK_F32, buf + 1024, 0), CLIK_OK);
+    ck_assert_int_eq(clik_integral(h_ctx, &src, &img, NULL), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_image_wrap(&img, 9, 7, 2, CLIK_U32, buf + 1024, 0), CLIK_OK);
+    ck_assert_int_eq(clik_integral(h_ctx, &src, &img, NULL), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_image_wrap(&img, 9, 7, 1, CLIK_U32, buf + 3000, 0), CLIK_OK);
+    ck_assert_int_eq(clik_integral(h_ctx, &src, &sum, &img), CLIK_ERR_UNSUPPORTED_FORMAT);
+    /* Overlaps: sum over the source, sqsum over sum. */
+    ck_assert_int_eq(clik_image_wrap(&img, 9, 7, 1, CLIK_U32, buf + 4, 0), CLIK_OK);
+    ck_assert_int_eq(clik_integral(h_ctx, &src, &img, NULL), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_image_wrap(&img, 9, 7, 1, CLIK_U64, buf + 1030, 0), CLIK_OK);
+    ck_assert_int_eq(clik_integral(h_ctx, &src, &sum, &img), CLIK_ERR_INVALID_ARG);
+    /* 255 * W * H past 2^32 - 1 with u32 sums: refused before any pixel is
+     * read (65536 x 258; the images only describe memory never touched). */
+    clik_image huge, huge_sum;
+    ck_assert_int_eq(clik_image_wrap(&huge, 65536, 258, 1, CLIK_U8, buf, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&huge_sum, 65537, 259, 1, CLIK_U32, buf, 0), CLIK_OK);
+    ck_assert_int_eq(clik_integral(h_ctx, &huge, &huge_sum, NULL), CLIK_ERR_OVERFLOW);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "u64"));
+    ck_assert_int_eq(clik_integral(h_ctx, &src, &sum, &sq), CLIK_OK);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("integral");
+    TCase *tc = tcase_create("integral");
+    tcase_set_timeout(tc, 0);
+    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("integral"));
+    tcase_add_test(tc, hand_worked);
+    tcase_add_test(tc, saturated_and_padded);
+    tcase_add_test(tc, thin_images);
+    tcase_add_test(tc, device_images);
+    tcase_add_test(tc, bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    /* The work-group kernels and the serial ones on every device, with odd
+     * strip heights and group sizes, scratch poisoned. */
+    static const char *const tunings[] = {"",
+                                          "integral_serial=0,poison=1",
+                                          "integral_serial=0,integral_ls=32,integral_rows=3,"
+                                          "poison=1",
+                                          "integral_serial=0,integral_stage=0,poison=1",
+                                          "integral_serial=1,integral_rows=300,poison=1",
+                                          "integral_serial=1,integral_vec=0,poison=1",
+                                          NULL};
+    return harness_main(make_suite, tunings);
+}

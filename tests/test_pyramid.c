@@ -1,0 +1,220 @@
+/* Pyramid family on every backend against the scalar oracle. SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases.h"
+#include "harness.h"
+
+START_TEST(matches_oracle)
+{
+    h_check_case(h_family_case("pyramid", _i));
+}
+END_TEST
+
+static clik_image wrap_u8(int w, int h, int ch, uint8_t *data)
+{
+    clik_image img;
+    ck_assert_int_eq(clik_image_wrap(&img, w, h, ch, CLIK_U8, data, 0), CLIK_OK);
+    return img;
+}
+
+/* Hand-worked values of OpenCV's pyrDown and pyrUp on tiny images. */
+START_TEST(small_images)
+{
+    uint8_t one = 77, out4[4], two[2] = {10, 21}, half = 0, row[6] = {0, 0, 0, 0, 0, 0};
+    clik_image a = wrap_u8(1, 1, 1, &one), b = wrap_u8(1, 1, 1, &half);
+    /* Every tap of a 1 x 1 image is the pixel: it stays. */
+    ck_assert_int_eq(clik_pyr_down(h_ctx, &a, &b), CLIK_OK);
+    ck_assert_int_eq(half, 77);
+    clik_image up = wrap_u8(2, 2, 1, out4);
+    ck_assert_int_eq(clik_pyr_up(h_ctx, &a, &up), CLIK_OK);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(out4[i], 77);
+    /* [a b]: the taps are a b a b a, weights 1 4 6 4 1: (8a + 8b) / 16, rounded. */
+    clik_image pair = wrap_u8(2, 1, 1, two);
+    ck_assert_int_eq(clik_pyr_down(h_ctx, &pair, &b), CLIK_OK);
+    ck_assert_int_eq(half, (10 + 21 + 1) / 2);
+    /* pyrUp of [a b] along x: 6a + 2b, 4a + 4b, a + 7b, 8b (over 8). */
+    clik_image wide = wrap_u8(4, 1, 1, row);
+    ck_assert_int_eq(clik_pyr_up(h_ctx, &pair, &wide), CLIK_OK);
+    ck_assert_int_eq(row[0], (6 * 10 + 2 * 21 + 4) / 8);
+    ck_assert_int_eq(row[1], (4 * 10 + 4 * 21 + 4) / 8);
+    ck_assert_int_eq(row[2], (10 + 7 * 21 + 4) / 8);
+    ck_assert_int_eq(row[3], 21);
+    ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+}
+END_TEST
+
+/* 1 x N and N x 1 images through every operation. */
+START_TEST(thin_images)
+{
+    const int sizes[][2] = {{1, 37}, {37, 1}, {1, 2}, {2, 1}, {1, 1000}, {999, 1}};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        for (int c = 0; c < h_family_case_count("pyramid"); c++) {
+            const clik_case *k = h_family_case("pyramid", c);
+            clik_case_result r;
+            clik_case_check(k, h_ctx, h_oracle, sizes[i][0], sizes[i][1], 1, CLIK_PATTERN_NOISE, 7,
+                            &r);
+            ck_assert_msg(clik_case_passed(&r), "%s %dx%d: %s %s %s", k->op, sizes[i][0],
+                          sizes[i][1], clik_status_str(r.status), r.message, r.cmp.detail);
+        }
+}
+END_TEST
+
+/* Build and collapse give back the u8 image exactly, through s16 and f32
+ * bands, with every image on the device. */
+START_TEST(laplacian_round_trip_on_device)
+{
+    const int w = 333, h = 211, ch = 4, n = 5;
+    clik_image host, back, src, out, bands[6];
+    ck_assert_int_eq(clik_image_alloc(&host, w, h, ch, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&back, w, h, ch, CLIK_U8), CLIK_OK);
+    clik_pattern_fill(&host, CLIK_PATTERN_EDGES, 9);
+    ck_assert_int_eq(clik_image_create(h_ctx, &src, w, h, ch, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_create(h_ctx, &out, w, h, ch, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_upload(h_ctx, &src, &host), CLIK_OK);
+    for (int t = 0; t < 2; t++) {
+        const clik_type band = t ? CLIK_F32 : CLIK_S16;
+        for (int i = 0; i <= n; i++) {
+            int lw, lh;
+            clik_pyr_level_size(w, h, i, &lw, &lh);
+            ck_assert_int_eq(clik_image_create(h_ctx, &bands[i], lw, lh, ch, band), CLIK_OK);
+        }
+        ck_assert_msg(clik_pyr_laplacian(h_ctx, &src, bands, n) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        ck_assert_msg(clik_pyr_collapse(h_ctx, bands, n, &out) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        ck_assert_int_eq(clik_image_download(h_ctx, &back, &out), CLIK_OK);
+        ck_assert_mem_eq(back.data, host.data, host.stride * (size_t)h);
+        for (int i = 0; i <= n; i++)
+            clik_image_free(&bands[i]);
+    }
+    clik_image_free(&src);
+    clik_image_free(&out);
+    clik_image_free(&host);
+    clik_image_free(&back);
+}
+END_TEST
+
+/* A Gaussian pyramid of device images equals the oracle's of host images. */
+START_TEST(gaussian_on_device)
+{
+    const int w = 641, h = 479, n = 5;
+    clik_image host, src, dev[5], want[5], got;
+    ck_assert_int_eq(clik_image_alloc(&host, w, h, 1, CLIK_U8), CLIK_OK);
+    clik_pattern_fill(&host, CLIK_PATTERN_SMOOTH, 3);
+    ck_assert_int_eq(clik_image_create(h_ctx, &src, w, h, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_upload(h_ctx, &src, &host), CLIK_OK);
+    for (int i = 0; i < n; i++) {
+        int lw, lh;
+        clik_pyr_level_size(w, h, i + 1, &lw, &lh);
+        ck_assert_int_eq(clik_image_create(h_ctx, &dev[i], lw, lh, 1, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&want[i], lw, lh, 1, CLIK_U8), CLIK_OK);
+    }
+    ck_assert_msg(clik_pyr_gaussian(h_ctx, &src, dev, n) == CLIK_OK, "%s",
+                  clik_context_message(h_ctx));
+    ck_assert_int_eq(clik_pyr_gaussian(h_oracle, &host, want, n), CLIK_OK);
+    for (int i = 0; i < n; i++) {
+        ck_assert_int_eq(clik_image_alloc(&got, want[i].width, want[i].height, 1, CLIK_U8),
+                         CLIK_OK);
+        ck_assert_int_eq(clik_image_download(h_ctx, &got, &dev[i]), CLIK_OK);
+        ck_assert_msg(memcmp(got.data, want[i].data, got.stride * (size_t)got.height) == 0,
+                      "level %d differs on %s", i + 1, h_backend);
+        clik_image_free(&got);
+        clik_image_free(&dev[i]);
+        clik_image_free(&want[i]);
+    }
+    clik_image_free(&src);
+    clik_image_free(&host);
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+    static uint8_t buf[4096];
+    clik_image src = wrap_u8(8, 6, 1, buf), half = wrap_u8(4, 3, 1, buf + 1024);
+    clik_image small = wrap_u8(3, 3, 1, buf + 2048), big = wrap_u8(16, 12, 1, buf + 2048);
+    clik_image levels[4];
+    ck_assert_int_eq(clik_pyr_down(NULL, &src, &half), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_pyr_down(h_ctx, NULL, &half), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_pyr_down(h_ctx, &src, NULL), CLIK_ERR_NULL);
+    /* An output of the wrong size, type or channel count. */
+    ck_assert_int_eq(clik_pyr_down(h_ctx, &src, &small), CLIK_ERR_SIZE_MISMATCH);
+    ck_assert_int_eq(clik_pyr_up(h_ctx, &src, &small), CLIK_ERR_SIZE_MISMATCH);
+    clik_image up_small = wrap_u8(14, 12, 1, buf + 2048);
+    ck_assert_int_eq(clik_pyr_up(h_ctx, &src, &up_small), CLIK_ERR_SIZE_MISMATCH);
+    ck_assert_int_eq(clik_pyr_up(h_ctx, &src, &big), CLIK_OK);
+    clik_image rgba = half;
+    rgba.channels = 4;
+    rgba.stride = 16;
+    ck_assert_int_eq(clik_pyr_down(h_ctx, &src, &rgba), CLIK_ERR_UNSUPPORTED_FORMAT);
+    clik_image u16 = src;
+    u16.type = CLIK_U16;
+    u16.width = 4;
+    ck_assert_int_eq(clik_pyr_down(h_ctx, &u16, &half), CLIK_ERR_UNSUPPORTED_FORMAT);
+    /* Overlapping source and destination. */
+    clik_image inside = wrap_u8(4, 3, 1, buf + 3);
+    ck_assert_int_eq(clik_pyr_down(h_ctx, &src, &inside), CLIK_ERR_INVALID_ARG);
+    ck_assert_str_ne(clik_context_message(h_ctx), "");
+
+    /* Level counts: an 8 x 6 image has 3 levels below it (4x3, 2x2, 1x1). */
+    ck_assert_int_eq(clik_pyr_max_levels(8, 6), 3);
+    ck_assert_int_eq(clik_pyr_max_levels(1, 1), 0);
+    ck_assert_int_eq(clik_pyr_max_levels(1, 1000), 10);
+    levels[0] = wrap_u8(4, 3, 1, buf + 1024);
+    levels[1] = wrap_u8(2, 2, 1, buf + 1100);
+    levels[2] = wrap_u8(1, 1, 1, buf + 1200);
+    levels[3] = wrap_u8(1, 1, 1, buf + 1300);
+    ck_assert_int_eq(clik_pyr_gaussian(h_ctx, &src, levels, 3), CLIK_OK);
+    ck_assert_int_eq(clik_pyr_gaussian(h_ctx, &src, levels, 4), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_pyr_gaussian(h_ctx, &src, levels, 0), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_pyr_gaussian(h_ctx, &src, NULL, 2), CLIK_ERR_NULL);
+    clik_image one = wrap_u8(1, 1, 1, buf);
+    ck_assert_int_eq(clik_pyr_gaussian(h_ctx, &one, levels, 1), CLIK_ERR_INVALID_ARG);
+    levels[1] = wrap_u8(3, 2, 1, buf + 1100); /* level 2 of the wrong size */
+    ck_assert_int_eq(clik_pyr_gaussian(h_ctx, &src, levels, 3), CLIK_ERR_SIZE_MISMATCH);
+
+    /* Laplacian bands: u8 images take s16 or f32 bands, never u8. */
+    clik_image bands[2];
+    bands[0] = src;
+    bands[1] = half;
+    ck_assert_int_eq(clik_pyr_laplacian(h_ctx, &src, bands, 1), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_pyr_collapse(h_ctx, bands, 1, &src), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_pyr_collapse(h_ctx, bands, 5, &src), CLIK_ERR_INVALID_ARG);
+
+    /* The context still works. */
+    ck_assert_int_eq(clik_pyr_down(h_ctx, &src, &half), CLIK_OK);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("pyramid");
+    TCase *tc = tcase_create("pyramid");
+    tcase_set_timeout(tc, 0);
+    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("pyramid"));
+    tcase_add_test(tc, small_images);
+    tcase_add_test(tc, thin_images);
+    tcase_add_test(tc, laplacian_round_trip_on_device);
+    tcase_add_test(tc, gaussian_on_device);
+    tcase_add_test(tc, bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    /* Both pyrDown kernels (local memory and not), with poisoned scratch. */
+    /* The default kernels of the device, then each pyr_down forced: the
+     * 8-wide GPU kernel, tiles in local memory, the plain one, and the CPU
+     * row kernel with short bands. */
+    static const char *const tunings[] = {"",
+                                          "pyr_rows=0,pyr_vec=1,poison=1",
+                                          "pyr_rows=0,pyr_vec=0,pyr_local=1,poison=1",
+                                          "pyr_rows=0,pyr_vec=0,pyr_local=0,poison=1",
+                                          "pyr_rows=1,pyr_band_rows=3,poison=1",
+                                          NULL};
+    return harness_main(make_suite, tunings);
+}
