@@ -10,7 +10,7 @@
 
 #include "clik.h"
 
-#define BENCH_MAX_IMAGES 8
+#define BENCH_MAX_IMAGES 16
 
 /* One measurement: an op on one image size. The driver fills the first
  * block, the op's setup may add images and state, the driver frees them. */

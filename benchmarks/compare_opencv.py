@@ -83,7 +83,56 @@ OPS = [
         tapi=lambda cv, np, u, st: cv.LUT(u, st),
         note="cv2.LUT, one table",
     ),
+    CompareOp(
+        name="pyrdown",
+        clik="pyrdown",
+        channels=(1, 4),
+        cpu=lambda cv, np, img, st: cv.pyrDown(img),
+        tapi=lambda cv, np, u, st: cv.pyrDown(u),
+        note="cv2.pyrDown",
+    ),
+    CompareOp(
+        name="pyramid",
+        clik="pyramid",
+        channels=(1, 4),
+        cpu=lambda cv, np, img, st: pyr_chain(cv, img, 5),
+        tapi=lambda cv, np, u, st: pyr_chain(cv, u, 5),
+        note="5 chained cv2.pyrDown (cv2.buildPyramid keeps level 0 too)",
+    ),
+    CompareOp(
+        name="pyrup",
+        clik="pyrup",
+        channels=(1, 4),
+        cpu=lambda cv, np, img, st: cv.pyrUp(img),
+        tapi=lambda cv, np, u, st: cv.pyrUp(u),
+        note="cv2.pyrUp",
+    ),
+    CompareOp(
+        name="integral",
+        clik="integral",
+        channels=(1, 4),
+        cpu=lambda cv, np, img, st: cv.integral(img),
+        tapi=lambda cv, np, u, st: cv.integral(u),
+        note="cv2.integral, int32 sums",
+    ),
+    CompareOp(
+        name="integral-sq",
+        clik="integral-sq",
+        channels=(1, 4),
+        cpu=lambda cv, np, img, st: list(cv.integral2(img)),
+        tapi=lambda cv, np, u, st: list(cv.integral2(u)),
+        note="cv2.integral2: int32 sums, float64 squares (clik: u64 squares)",
+    ),
 ]
+
+
+def pyr_chain(cv, img, levels):
+    """levels chained cv2.pyrDown calls, every level kept (as clik's pyramid)."""
+    out = []
+    for _ in range(levels):
+        img = cv.pyrDown(img)
+        out.append(img)
+    return out
 
 COLUMNS = [
     "op",
