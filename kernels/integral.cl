@@ -8,7 +8,8 @@
  *                    along the row (work-efficient up-sweep / down-sweep in
  *                    local memory, seed 001 section V-C);
  *   integral_carry   per column, an exclusive scan of S over the strips:
- *                    then S(s, X) = sum(X, first row of strip s);
+ *                    then S(s, X) = sum(X, first row of strip s) (the last
+ *                    strip's S is not needed, so not computed);
  *   integral_rows    per strip, row by row: the row's prefix added to the
  *                    running column sums, written out.
  * The input is read twice, the output written once. Work-items own K
@@ -37,7 +38,10 @@ typedef VEC(ACC) accv;
 #define TO_SUM(v) CONVERT(VEC(SUM), v)
 #if SQSUM
 typedef VEC(SQ) sqv;
-#define TO_SQ(v) CONVERT(VEC(SQ), v)
+#define TO_SQ(v)      CONVERT(VEC(SQ), v)
+#define SQ_ONLY(stmt) stmt /* a statement about the sums of squares */
+#else
+#define SQ_ONLY(stmt)
 #endif
 
 /* ---- 16-element steps of the CPU kernels (VEC_ROWS: u8 source, exact sums) -------- */
@@ -80,30 +84,28 @@ typedef CONCAT(SQ, 16) sq16;
 /* Exclusive prefix of v over the work-group's LS work-items; buf holds LS
  * values. The sums of squares, when kept, ride the same barriers. */
 #if SQSUM
-#define SCAN_ARGS     accv v, __local accv *buf, sqv q, __local sqv *qbuf, sqv *q_out
-#define SCAN_SQ(stmt) stmt
+#define SCAN_ARGS accv v, __local accv *buf, sqv q, __local sqv *qbuf, sqv *q_out
 #else
 #define SCAN_ARGS accv v, __local accv *buf
-#define SCAN_SQ(stmt)
 #endif
 
 inline accv wg_exclusive_scan(SCAN_ARGS)
 {
     const int lid = get_local_id(0);
     buf[lid] = v;
-    SCAN_SQ(qbuf[lid] = q);
+    SQ_ONLY(qbuf[lid] = q);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int d = 1; d < LS; d <<= 1) { /* up-sweep: partial sums in a tree */
         const int i = (lid + 1) * 2 * d - 1;
         if (i < LS) {
             buf[i] += buf[i - d];
-            SCAN_SQ(qbuf[i] += qbuf[i - d]);
+            SQ_ONLY(qbuf[i] += qbuf[i - d]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) {
         buf[LS - 1] = (accv)0;
-        SCAN_SQ(qbuf[LS - 1] = (sqv)0);
+        SQ_ONLY(qbuf[LS - 1] = (sqv)0);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int d = LS / 2; d >= 1; d >>= 1) { /* down-sweep: prefixes back down */
@@ -112,12 +114,12 @@ inline accv wg_exclusive_scan(SCAN_ARGS)
             const accv t = buf[i - d];
             buf[i - d] = buf[i];
             buf[i] += t;
-            SCAN_SQ(const sqv tq = qbuf[i - d]; qbuf[i - d] = qbuf[i]; qbuf[i] += tq);
+            SQ_ONLY(const sqv tq = qbuf[i - d]; qbuf[i - d] = qbuf[i]; qbuf[i] += tq);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     const accv r = buf[lid];
-    SCAN_SQ(*q_out = qbuf[lid]);
+    SQ_ONLY(*q_out = qbuf[lid]);
     barrier(CLK_LOCAL_MEM_FENCE); /* the buffers are reused by the next scan */
     return r;
 }
@@ -136,7 +138,7 @@ inline accv prefix_and_scan(PREFIX_ARGS)
 {
     for (int k = 1; k < K; k++) {
         p[k] += p[k - 1];
-        SCAN_SQ(q[k] += q[k - 1]);
+        SQ_ONLY(q[k] += q[k - 1]);
     }
 #if SQSUM
     return wg_exclusive_scan(p[K - 1], buf, q[K - 1], qbuf, q_out);
@@ -166,12 +168,6 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
 #if SQSUM
     __global SQ *qout = sqstrips + s * (w + 1) * CH;
 #endif
-    for (int e = 0; e < n + CH; e++) {
-        out[e] = 0;
-#if SQSUM
-        qout[e] = 0;
-#endif
-    }
     /* Column sums, 64 columns at a time down the strip, in registers: 16-bit
      * lanes for up to 256 rows, then widened (squares: 32-bit lanes). */
     const int n64 = n / 64 * 64, nv = n / 16 * 16;
@@ -219,6 +215,15 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
             vstore16(tq[i], 0, qout + CH + e + 16 * i);
 #endif
         }
+    }
+    /* Column 0 and the columns past the last block start from zero. */
+    for (int e = 0; e < CH; e++) {
+        out[e] = 0;
+        SQ_ONLY(qout[e] = 0);
+    }
+    for (int e = n64; e < n; e++) {
+        out[CH + e] = 0;
+        SQ_ONLY(qout[CH + e] = 0);
     }
     for (int y = y0; y < y1; y++) {
         __global const ST *in = src + y * src_stride;
@@ -356,7 +361,7 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
             }
 #endif
     /* Prefix along the row: serial over K, then across work-items. */
-    SCAN_SQ(sqv qoff);
+    SQ_ONLY(sqv qoff);
     const accv off = PREFIX_SCAN(p, q);
     __global ACC *out = strips + s * (w + 1) * CH;
     if (lid == 0)
@@ -389,11 +394,14 @@ __kernel void integral_carry(__global ACC *strips, int n, int nstrips
     const int i = get_global_id(0);
     if (i >= n)
         return;
-    /* Eight loads in flight before the stores: the walk down the strips is
-     * bound by memory latency, not bandwidth. */
+    /* The last strip's contribution reaches no strip below it: it was never
+     * computed, and row nstrips - 1 only receives its carries. Eight loads
+     * in flight before the stores: the walk down the strips is bound by
+     * memory latency, not bandwidth. */
+    const int last = nstrips - 1;
     ACC run = 0;
     int s = 0;
-    for (; s + 8 <= nstrips; s += 8) {
+    for (; s + 8 <= last; s += 8) {
         ACC t[8];
         for (int j = 0; j < 8; j++)
             t[j] = strips[(s + j) * n + i];
@@ -402,18 +410,20 @@ __kernel void integral_carry(__global ACC *strips, int n, int nstrips
             run += t[j];
         }
     }
-    for (; s < nstrips; s++) {
+    for (; s < last; s++) {
         const ACC t = strips[s * n + i];
         strips[s * n + i] = run;
         run += t;
     }
+    strips[last * n + i] = run;
 #if SQSUM
     SQ qrun = 0;
-    for (s = 0; s < nstrips; s++) {
+    for (s = 0; s < last; s++) {
         const SQ t = sqstrips[s * n + i];
         sqstrips[s * n + i] = qrun;
         qrun += t;
     }
+    sqstrips[last * n + i] = qrun;
 #endif
 }
 
@@ -605,7 +615,7 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
 #endif
         }
 #endif
-        SCAN_SQ(sqv qoff);
+        SQ_ONLY(sqv qoff);
         const accv off = PREFIX_SCAN(p, q);
         __global SUM *out = sum + (y + 1) * sum_stride;
         if (lid == 0)

@@ -197,7 +197,7 @@ static clik_status run_kernels(clik_context *ctx, const integral_args *a, const 
                           krows->max_work_group, p->ls);
     const int w = a->src->width, h = a->src->height, rows = p->rows, nstrips = p->strips;
     const int ss = elems(src), sums = elems(sum), n = (w + 1) * a->src->channels;
-    size_t global[2], local[2];
+    size_t global[2] = {0, 0}, local[2] = {1, 1};
     if (p->serial) {
         global[0] = (size_t)nstrips;
         local[0] = 1;
@@ -213,8 +213,11 @@ static clik_status run_kernels(clik_context *ctx, const integral_args *a, const 
     else
         st = CLIK_ARGS(ctx, kstrips, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h),
                        CLIK_A(rows), CLIK_A(strips));
-    if (st == CLIK_OK)
-        st = clik__launch_exact(ctx, kstrips, dims, global, local);
+    /* The last strip's contribution reaches no strip below it. */
+    size_t strips_global[2] = {global[0], global[1]};
+    strips_global[p->serial ? 0 : 1] = (size_t)nstrips - 1;
+    if (st == CLIK_OK && nstrips > 1)
+        st = clik__launch_exact(ctx, kstrips, dims, strips_global, local);
     if (st == CLIK_OK && with_sq)
         st = CLIK_ARGS(ctx, kcarry, CLIK_A(strips), CLIK_A(n), CLIK_A(nstrips), CLIK_A(sqstrips));
     else if (st == CLIK_OK)

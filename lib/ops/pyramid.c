@@ -625,6 +625,23 @@ clik_status clik_pyr_up(clik_context *ctx, const clik_image *src, clik_image *ds
     return clik__run(ctx, "pyrup", up_opencl, up_cpu, &a);
 }
 
+/* imgs[i] must be level first + i of a width x height pyramid (i < n), of
+ * type t and ref's channels; what names them in messages ("...: level"). */
+static clik_status check_levels(clik_context *ctx, const clik_image *imgs, int first, int n,
+                                const clik_image *ref, int width, int height, clik_type t,
+                                const char *what)
+{
+    clik_status st = CLIK_OK;
+    for (int i = 0; i < n && st == CLIK_OK; i++) {
+        int w, h;
+        char name[128];
+        clik_pyr_level_size(width, height, first + i, &w, &h);
+        snprintf(name, sizeof(name), "%s %d", what, first + i);
+        st = check_like(ctx, &imgs[i], ref, w, h, t, name);
+    }
+    return st;
+}
+
 clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_image *levels,
                               int count)
 {
@@ -633,13 +650,9 @@ clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_ima
     clik_status st = check_pixels(ctx, src, "clik_pyr_gaussian: src");
     if (st == CLIK_OK)
         st = check_count(ctx, src, count, levels, "clik_pyr_gaussian");
-    for (int i = 0; i < count && st == CLIK_OK; i++) {
-        int w, h;
-        char what[64];
-        clik_pyr_level_size(src->width, src->height, i + 1, &w, &h);
-        snprintf(what, sizeof(what), "clik_pyr_gaussian: level %d", i + 1);
-        st = check_like(ctx, &levels[i], src, w, h, src->type, what);
-    }
+    if (st == CLIK_OK)
+        st = check_levels(ctx, levels, 1, count, src, src->width, src->height, src->type,
+                          "clik_pyr_gaussian: level");
     if (st != CLIK_OK)
         return st;
     pyr_args a = {.src = src, .levels = levels, .count = count};
@@ -658,14 +671,9 @@ static clik_status check_bands(clik_context *ctx, const clik_image *bands, int c
         return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
                           "%s: bands of %s pixels are s16 or f32 (u8) or f32 (f32), not %s", op,
                           clik_type_name(pixels), clik_type_name(bands[0].type));
-    for (int i = 0; i <= count && st == CLIK_OK; i++) {
-        int w, h;
-        char what[96];
-        clik_pyr_level_size(width, height, i, &w, &h);
-        snprintf(what, sizeof(what), "%s: band %d", op, i);
-        st = check_like(ctx, &bands[i], ref, w, h, bands[0].type, what);
-    }
-    return st;
+    char what[96];
+    snprintf(what, sizeof(what), "%s: band", op);
+    return check_levels(ctx, bands, 0, count + 1, ref, width, height, bands[0].type, what);
 }
 
 clik_status clik_pyr_laplacian(clik_context *ctx, const clik_image *src, clik_image *bands,
