@@ -29,7 +29,7 @@ static const char *const usage =
     "  --report-dir DIR  also write one text report per device into DIR\n";
 
 #define MAX_BACKENDS 32
-#define MAX_CASES    64
+#define MAX_CASES    128
 
 typedef struct op_tally {
     int runs, passed;
@@ -197,8 +197,8 @@ static void run_backend(run_state *rs, backend *b, clik_context *oracle, int bi,
     while (sizes < clik_test_size_count &&
            (!rs->quick || (clik_test_sizes[sizes][0] <= 128 && clik_test_sizes[sizes][1] <= 64)))
         sizes++;
-    for (int ci = 0; ci < clik_case_count && ci < MAX_CASES; ci++) {
-        const clik_case *c = &clik_cases[ci];
+    for (int ci = 0; ci < clik_case_count() && ci < MAX_CASES; ci++) {
+        const clik_case *c = clik_case_at(ci);
         if (rs->only_op && strcmp(rs->only_op, c->op) != 0)
             continue;
         for (int s = 0; s < sizes; s++)
@@ -236,12 +236,12 @@ static void print_table(FILE *f, const backend *b)
     }
     fprintf(f, "  %-12s %-9s %6s %7s %10s  %s\n", "op", "tolerance", "runs", "passed", "max|diff|",
             "result");
-    for (int ci = 0; ci < clik_case_count && ci < MAX_CASES; ci++) {
+    for (int ci = 0; ci < clik_case_count() && ci < MAX_CASES; ci++) {
         const op_tally *t = &b->ops[ci];
         if (t->runs == 0)
             continue;
-        fprintf(f, "  %-12s %-9s %6d %7d %10.4g  %s\n", clik_cases[ci].op,
-                clik_tolerance_name(clik_cases[ci].tol), t->runs, t->passed, t->max_abs,
+        fprintf(f, "  %-12s %-9s %6d %7d %10.4g  %s\n", clik_case_at(ci)->op,
+                clik_tolerance_name(clik_case_at(ci)->tol), t->runs, t->passed, t->max_abs,
                 t->passed == t->runs ? "PASS" : "FAIL");
         if (t->first_failure[0])
             fprintf(f, "      first failure: %s\n", t->first_failure);
@@ -329,8 +329,8 @@ int cmd_conformance(int argc, char **argv)
         return rc;
     if (only_op && !clik_case_find(only_op)) {
         fprintf(stderr, "clik conformance: unknown operation %s; known:", only_op);
-        for (int i = 0; i < clik_case_count; i++)
-            fprintf(stderr, " %s", clik_cases[i].op);
+        for (int i = 0; i < clik_case_count(); i++)
+            fprintf(stderr, " %s", clik_case_at(i)->op);
         fprintf(stderr, "\n");
         return CLI_USAGE;
     }

@@ -40,11 +40,46 @@ typedef struct clik_integral_dsp {
     void (*integral)(const clik_image *src, clik_image *sum, clik_image *sqsum);
 } clik_integral_dsp;
 
+typedef struct clik_resize_dsp {
+    /* clik_resize: src into dst (the scale is dst's size over src's), u8 or
+     * f32, 1 or 4 channels. */
+    void (*resize)(const clik_image *src, clik_image *dst, clik_interp method);
+} clik_resize_dsp;
+
+typedef struct clik_filter_dsp {
+    /* Separable blur with ksize normalized taps (weights[ksize]), border
+     * reflect-101; u8 or f32, 1, 2 or 4 channels; dst may be src. Returns 0,
+     * or -1 when out of memory (dst then untouched). */
+    int (*blur)(const clik_image *src, clik_image *dst, const float *weights, int ksize);
+    /* clik_gray: 4-channel src to 1-channel dst, u8 or f32. */
+    void (*gray)(const clik_image *src, clik_image *dst);
+} clik_filter_dsp;
+
+typedef struct clik_ssim_dsp {
+    /* clik_ssim: map (may be NULL) and *mean. Returns 0, or -1 when out of
+     * memory. */
+    int (*ssim)(const clik_image *a, const clik_image *b, clik_image *map, double *mean);
+    /* clik_ssim_tiles: u8 a, b; F32 map of ceil(W / tile) x ceil(H / tile). */
+    void (*tiles)(const clik_image *a, const clik_image *b, int tile, clik_image *map);
+} clik_ssim_dsp;
+
+typedef struct clik_fusion_dsp {
+    /* clik_upscale_fusion with validated arguments (opt filled, scale =
+     * dst->width / src->width); artifact_map may be NULL. Returns 0, or -1
+     * when out of memory. */
+    int (*fusion)(const clik_image *src, clik_image *dst, const clik_fusion_options *opt,
+                  clik_image *artifact_map);
+} clik_fusion_dsp;
+
 /* Every family's table. */
 typedef struct clik_cpu_dsp {
     clik_hist_dsp hist;
     clik_pyramid_dsp pyramid;
     clik_integral_dsp integral;
+    clik_resize_dsp resize;
+    clik_filter_dsp filter;
+    clik_ssim_dsp ssim;
+    clik_fusion_dsp fusion;
 } clik_cpu_dsp;
 
 /* 1 when this build has the NEON path (natively or through SIMDe). */
@@ -60,11 +95,24 @@ void clik_pyramid_dsp_init_scalar(clik_pyramid_dsp *dsp);
 void clik_pyramid_dsp_init_neon(clik_pyramid_dsp *dsp);
 void clik_integral_dsp_init_scalar(clik_integral_dsp *dsp);
 void clik_integral_dsp_init_neon(clik_integral_dsp *dsp);
+void clik_resize_dsp_init_scalar(clik_resize_dsp *dsp);
+void clik_resize_dsp_init_neon(clik_resize_dsp *dsp);
+void clik_filter_dsp_init_scalar(clik_filter_dsp *dsp);
+void clik_filter_dsp_init_neon(clik_filter_dsp *dsp);
+void clik_ssim_dsp_init_scalar(clik_ssim_dsp *dsp);
+void clik_ssim_dsp_init_neon(clik_ssim_dsp *dsp);
+void clik_fusion_dsp_init_scalar(clik_fusion_dsp *dsp);
+void clik_fusion_dsp_init_neon(clik_fusion_dsp *dsp);
 
 /* The scalar entries, for NEON entries to hand formats they do not cover. */
 void clik_pyramid_down_scalar(const clik_image *src, clik_image *dst);
 void clik_pyramid_up_scalar(const clik_image *src, clik_image *dst);
 void clik_integral_scalar(const clik_image *src, clik_image *sum, clik_image *sqsum);
+/* Entries the NEON fusion path builds on (the NEON resize, blur and gray). */
+void clik_resize_neon(const clik_image *src, clik_image *dst, clik_interp method);
+int clik_blur_neon(const clik_image *src, clik_image *dst, const float *weights, int ksize);
+void clik_gray_neon(const clik_image *src, clik_image *dst);
+void clik_ssim_tiles_neon(const clik_image *a, const clik_image *b, int tile, clik_image *map);
 
 /* reflect-101 border index: ...|c b|a b c d|c b|... Repeats the fold until
  * p is in range, because with n = 2 or 3 one fold of a far index can

@@ -328,6 +328,142 @@ CLIK_API clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *band
 CLIK_API clik_status clik_integral(clik_context *ctx, const clik_image *src, clik_image *sum,
                                    clik_image *sqsum);
 
+/* ------------------------------------------------------------------------ */
+/* Resize family (kernels/resize.cl)                                         */
+
+typedef enum clik_interp {
+    CLIK_INTERP_NEAREST = 0,
+    CLIK_INTERP_BILINEAR,
+    CLIK_INTERP_BICUBIC,
+} clik_interp;
+
+/* Name of a method ("nearest", "bilinear", "bicubic"), or "unknown". */
+CLIK_API const char *clik_interp_name(clik_interp method);
+
+/* Output size of a resize of a width x height image by scale_x, scale_y:
+ * each side rounded to the nearest integer, as OpenCV does for resize(src,
+ * Size(), fx, fy). CLIK_ERR_INVALID_ARG when a scale is not finite or not
+ * positive; CLIK_ERR_INVALID_SIZE when an input side is not positive or an
+ * output side would be 0 or larger than 2^20; CLIK_ERR_OVERFLOW when the
+ * output's pixel count does not fit a size_t. */
+CLIK_API clik_status clik_resize_size(int width, int height, double scale_x, double scale_y,
+                                      int *out_width, int *out_height);
+
+/* Resamples src into dst; the scale of each axis is dst's side over src's
+ * (OpenCV's resize(src, dst, dst.size())). u8 or f32, 1 or 4 channels, the
+ * same in src and dst; src and dst may not overlap.
+ *  - nearest: dst(x, y) = src(floor(x * W / W'), floor(y * H / H')), the
+ *    offsets computed in double as OpenCV's INTER_NEAREST computes them;
+ *    EXACT against it.
+ *  - bilinear, bicubic: source point (x + 0.5) * W / W' - 0.5 (pixel centres
+ *    at half-integers), bicubic with Keys' kernel (A = -0.75), out-of-image
+ *    taps replicate the border; u8 rounded to nearest and saturated. Within
+ *    +-1 of OpenCV's INTER_LINEAR / INTER_CUBIC. */
+CLIK_API clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_image *dst,
+                                 clik_interp method);
+
+/* ------------------------------------------------------------------------ */
+/* Filter family (kernels/filter.cl)                                         */
+
+/* The normalized 1-D Gaussian of ksize taps (odd, 1..CLIK_BLUR_MAX_KSIZE)
+ * that clik_gaussian_blur uses: sigma > 0 as given; sigma <= 0 as OpenCV's
+ * getGaussianKernel chooses: its fixed tables for ksize 1, 3, 5 and 7, else
+ * sigma = 0.3 * ((ksize - 1) * 0.5 - 1) + 0.8. */
+#define CLIK_BLUR_MAX_KSIZE 31
+CLIK_API clik_status clik_gaussian_weights(int ksize, double sigma, float *weights);
+
+/* Separable Gaussian blur with ksize x ksize taps (weights from
+ * clik_gaussian_weights), border reflect-101 (gfedcb|abcdefgh|gfedcba). u8
+ * (rounded, saturated) or f32, 1, 2 or 4 channels; dst of src's size and
+ * format. dst may be src (in place); partial overlaps are refused. */
+CLIK_API clik_status clik_gaussian_blur(clik_context *ctx, const clik_image *src, clik_image *dst,
+                                        int ksize, double sigma);
+
+/* RGBA -> luma with BT.601 weights, as OpenCV's COLOR_RGBA2GRAY: u8 with
+ * OpenCV's fixed point ((4899 R + 9617 G + 1868 B + 8192) >> 14, EXACT), f32
+ * as 0.299 R + 0.587 G + 0.114 B. src has 4 channels, dst 1, same type. */
+CLIK_API clik_status clik_gray(clik_context *ctx, const clik_image *src, clik_image *dst);
+
+/* ------------------------------------------------------------------------ */
+/* SSIM family (kernels/ssim.cl)                                             */
+
+#define CLIK_SSIM_WINDOW 11 /* the Gaussian window of clik_ssim (sigma 1.5) */
+
+/* SSIM of Wang et al. (2004) between two one-channel images of one size
+ * (u8, or f32 on a 0..255 scale), at least 11 x 11: Gaussian 11 x 11 window
+ * with sigma 1.5, population moments, C1 = (0.01 * 255)^2, C2 = (0.03 *
+ * 255)^2. map (NULL: not written) is F32, one channel, (W - 10) x (H - 10):
+ * the 'valid' region. *mean (NULL: not written) is the mean of that map, as
+ * scikit-image's structural_similarity(a, b, gaussian_weights=True,
+ * sigma=1.5, use_sample_covariance=False, data_range=255) reports it.
+ * Images smaller than the window: CLIK_ERR_INVALID_SIZE. */
+CLIK_API clik_status clik_ssim(clik_context *ctx, const clik_image *a, const clik_image *b,
+                               clik_image *map, double *mean);
+
+/* Tile SSIM: the image is cut into tile x tile squares from (0, 0) (those at
+ * the right and bottom edges keep the pixels they have); map(i, j) is the
+ * SSIM of tile (i, j) of a and b with uniform weights and population
+ * moments, same C1 and C2. a and b u8, one channel, one size; tile 2..16;
+ * map F32, ceil(W / tile) x ceil(H / tile). */
+CLIK_API clik_status clik_ssim_tiles(clik_context *ctx, const clik_image *a, const clik_image *b,
+                                     int tile, clik_image *map);
+
+/* ------------------------------------------------------------------------ */
+/* Fusion upscaler family (kernels/fusion.cl)                                */
+
+typedef struct clik_fusion_options {
+    int tile;        /* SSIM tile side, 2..16 (default 8) */
+    int blur_ksize;  /* artifact-map Gaussian blur, odd, 1..31 (default 7; sigma as OpenCV's 0) */
+    float threshold; /* blurred artifact above it takes the nearest image (default 0.05) */
+} clik_fusion_options;
+
+/* Fills *opt with the defaults. */
+CLIK_API void clik_fusion_options_init(clik_fusion_options *opt);
+
+/*
+ * Fusion upscaling of an RGBA u8 image by an integer scale s = 2..8 (dst is
+ * s W x s H, RGBA u8):
+ *   IMG1 = nearest upscale, IMG2 = bicubic upscale (as clik_resize);
+ *   G1, G2 = their luma (as clik_gray);
+ *   artifact(x, y) = tile SSIM of G1, G2 over the tile holding (x, y)
+ *                    * |G1(x, y) - G2(x, y)| / 255;
+ *   B = Gaussian blur of artifact (blur_ksize, reflect-101);
+ *   A = B > threshold;  dst = A ? IMG1 : IMG2.
+ * artifact_map (NULL: not written) receives A as a u8 one-channel image of
+ * dst's size: 255 where IMG1 was taken, else 0. opt NULL: the defaults.
+ */
+CLIK_API clik_status clik_upscale_fusion(clik_context *ctx, const clik_image *src, clik_image *dst,
+                                         const clik_fusion_options *opt, clik_image *artifact_map);
+
+/*
+ * Streaming fusion for a sequence of frames of one size. Up to `depth`
+ * frames (0: 3) are in flight, each slot with its own command queue, so that
+ * the upload, kernels and download of consecutive frames overlap. A frame's
+ * output is identical to clik_upscale_fusion's. Without a device (or when the
+ * device cannot run it and the context allows a fallback) frames run on the
+ * CPU, synchronously. The stream uses ctx; ctx must outlive it and is not
+ * used for anything else while frames are in flight.
+ */
+typedef struct clik_fusion_stream clik_fusion_stream;
+
+CLIK_API clik_status clik_fusion_stream_create(clik_context *ctx, int width, int height, int scale,
+                                               const clik_fusion_options *opt, int depth,
+                                               clik_fusion_stream **stream);
+/* Queues one frame: src (host, RGBA u8 of the stream's size) is read and dst
+ * (host, RGBA u8, scaled) and artifact_map (NULL or host u8 one channel) are
+ * written asynchronously. All three must stay valid and untouched until the
+ * frame completes: until clik_fusion_stream_wait() returns for its ticket or
+ * a later one. Blocks while `depth` frames are in flight. *ticket (may be
+ * NULL) numbers the frame: 1, 2, ... */
+CLIK_API clik_status clik_fusion_stream_submit(clik_fusion_stream *stream, const clik_image *src,
+                                               clik_image *dst, clik_image *artifact_map,
+                                               uint64_t *ticket);
+/* Waits until every frame up to ticket (UINT64_MAX: all) has completed;
+ * returns the first failure among them. */
+CLIK_API clik_status clik_fusion_stream_wait(clik_fusion_stream *stream, uint64_t ticket);
+/* Waits for the frames in flight and frees the stream. NULL is ignored. */
+CLIK_API void clik_fusion_stream_destroy(clik_fusion_stream *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,9 +36,9 @@ int h_size_count(void)
 const clik_case *h_family_case(const char *family, int n)
 {
     int seen = 0;
-    for (int i = 0; i < clik_case_count; i++)
-        if (strcmp(clik_cases[i].family, family) == 0 && seen++ == n)
-            return &clik_cases[i];
+    for (int i = 0; i < clik_case_count(); i++)
+        if (strcmp(clik_case_at(i)->family, family) == 0 && seen++ == n)
+            return clik_case_at(i);
     return NULL;
 }
 

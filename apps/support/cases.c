@@ -253,7 +253,7 @@ static clik_status run_integral_f32(clik_context *ctx, const clik_image *in, cli
 
 #define CH124 (1u << 1 | 1u << 2 | 1u << 4)
 
-const clik_case clik_cases[] = {
+static const clik_case base_cases[] = {
     {"hist", "hist", CLIK_TOL_EXACT, CH124, CLIK_U8, run_hist},
     {"hist", "equalize", CLIK_TOL_EXACT, CH124, CLIK_U8, run_equalize},
     {"hist", "lut", CLIK_TOL_EXACT, CH124, CLIK_U8, run_lut},
@@ -275,13 +275,43 @@ const clik_case clik_cases[] = {
     {"integral", "integral-sq-f64", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_sq_f64},
     {"integral", "integral-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_integral_f32},
 };
-const int clik_case_count = (int)(sizeof(clik_cases) / sizeof(clik_cases[0]));
+
+/* Each family's table, in order. */
+static const struct {
+    const clik_case *cases;
+    const int *count;
+} tables[] = {
+    {base_cases, NULL},
+    {clik_cases_resize, &clik_cases_resize_count},
+    {clik_cases_filter, &clik_cases_filter_count},
+    {clik_cases_ssim, &clik_cases_ssim_count},
+    {clik_cases_fusion, &clik_cases_fusion_count},
+};
+
+int clik_case_count(void)
+{
+    int n = 0;
+    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+        n += tables[t].count ? *tables[t].count : (int)(sizeof(base_cases) / sizeof(base_cases[0]));
+    return n;
+}
+
+const clik_case *clik_case_at(int i)
+{
+    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]) && i >= 0; t++) {
+        int n = tables[t].count ? *tables[t].count : (int)(sizeof(base_cases) / sizeof(base_cases[0]));
+        if (i < n)
+            return &tables[t].cases[i];
+        i -= n;
+    }
+    return NULL;
+}
 
 const clik_case *clik_case_find(const char *op)
 {
-    for (int i = 0; i < clik_case_count; i++)
-        if (strcmp(clik_cases[i].op, op) == 0)
-            return &clik_cases[i];
+    for (int i = 0; i < clik_case_count(); i++)
+        if (strcmp(clik_case_at(i)->op, op) == 0)
+            return clik_case_at(i);
     return NULL;
 }
 

@@ -21,8 +21,19 @@ typedef struct clik_case {
     clik_status (*run)(clik_context *ctx, const clik_image *in, clik_image *out);
 } clik_case;
 
-extern const clik_case clik_cases[];
-extern const int clik_case_count;
+/* Every case, base families first: clik_case_at(i) for i < clik_case_count(). */
+int clik_case_count(void);
+const clik_case *clik_case_at(int i);
+
+/* The tables of the later families (apps/support/cases_FAMILY.c). */
+extern const clik_case clik_cases_resize[];
+extern const int clik_cases_resize_count;
+extern const clik_case clik_cases_filter[];
+extern const int clik_cases_filter_count;
+extern const clik_case clik_cases_ssim[];
+extern const int clik_cases_ssim_count;
+extern const clik_case clik_cases_fusion[];
+extern const int clik_cases_fusion_count;
 
 /* The case named op, or NULL. */
 const clik_case *clik_case_find(const char *op);

@@ -12,6 +12,10 @@ typedef enum clik_tolerance {
     CLIK_TOL_U8_FLOAT, /* max |diff| <= 1 and >= 99.9 % identical */
     CLIK_TOL_F32,      /* |a - b| <= 1e-4 * max(1, |b|) per element */
     CLIK_TOL_FLOW,     /* mean end-point difference of 2-channel flows <= 0.01 */
+    CLIK_TOL_SSIM,     /* SSIM maps: |a - b| <= 5e-4 per element (f32 moments vs double) */
+    CLIK_TOL_FUSION,   /* fused u8 images: >= 99.9 % of elements within +-1, >= 99 % identical
+                          (a pixel whose blurred artifact sits on the threshold may take the
+                          other image) */
 } clik_tolerance;
 
 typedef struct clik_compare {

@@ -1,0 +1,7 @@
+/* Conformance cases of the fusion family. SPDX-License-Identifier: BSD-2-Clause */
+#include "cases.h"
+
+const clik_case clik_cases_fusion[] = {
+    {"fusion", "fusion-placeholder", CLIK_TOL_EXACT, 0, CLIK_U8, NULL},
+};
+const int clik_cases_fusion_count = 0;

@@ -1,0 +1,1 @@
+/* Placeholder for the filter family. SPDX-License-Identifier: BSD-2-Clause */

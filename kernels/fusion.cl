@@ -1,0 +1,1 @@
+/* Placeholder for the fusion family. SPDX-License-Identifier: BSD-2-Clause */

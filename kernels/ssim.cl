@@ -1,0 +1,1 @@
+/* Placeholder for the ssim family. SPDX-License-Identifier: BSD-2-Clause */

@@ -1,0 +1,24 @@
+/* resize family on every backend against the scalar oracle. SPDX-License-Identifier: BSD-2-Clause */
+#include "cases.h"
+#include "harness.h"
+
+START_TEST(matches_oracle)
+{
+    h_check_case(h_family_case("resize", _i));
+}
+END_TEST
+
+static Suite *make(void)
+{
+    Suite *s = suite_create("resize");
+    TCase *tc = tcase_create("resize");
+    tcase_set_timeout(tc, 0);
+    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("resize"));
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return harness_main(make, NULL);
+}
