@@ -108,7 +108,13 @@ void clik_fusion_dsp_init_neon(clik_fusion_dsp *dsp);
 void clik_pyramid_down_scalar(const clik_image *src, clik_image *dst);
 void clik_pyramid_up_scalar(const clik_image *src, clik_image *dst);
 void clik_integral_scalar(const clik_image *src, clik_image *sum, clik_image *sqsum);
-/* Entries the NEON fusion path builds on (the NEON resize, blur and gray). */
+void clik_resize_scalar(const clik_image *src, clik_image *dst, clik_interp method);
+int clik_blur_scalar(const clik_image *src, clik_image *dst, const float *weights, int ksize);
+void clik_gray_scalar(const clik_image *src, clik_image *dst);
+int clik_ssim_scalar(const clik_image *a, const clik_image *b, clik_image *map, double *mean);
+void clik_ssim_tiles_scalar(const clik_image *a, const clik_image *b, int tile, clik_image *map);
+/* Entries the NEON fusion path builds on (the NEON resize, blur, gray and
+ * tile SSIM). */
 void clik_resize_neon(const clik_image *src, clik_image *dst, clik_interp method);
 int clik_blur_neon(const clik_image *src, clik_image *dst, const float *weights, int ksize);
 void clik_gray_neon(const clik_image *src, clik_image *dst);
