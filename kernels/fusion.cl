@@ -1,1 +1,270 @@
-/* Placeholder for the fusion family. SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Fusion upscaler (seed 003): nearest and bicubic upscales of an RGBA image
+ * by an integer scale, an artifact map from 8 x 8 tile SSIM and the
+ * difference of the two luma images, a Gaussian blur of the map, and a
+ * per-pixel choice between the two upscales. Four kernels:
+ *   fusion_upscale   one output pixel per work-item: both colour images and
+ *                    both luma images (the merged kernel of seed 003 §VI);
+ *   fusion_tiles     one SSIM tile per work-item, from exact integer sums;
+ *   fusion_rows      the artifact value, computed where it is read, blurred
+ *                    along rows;
+ *   fusion_select    the blur along columns, the threshold and the choice.
+ * Build options:
+ *   S        the scale (2..8);  T  the tile side (2..16);  K  blur taps;
+ *   XOFS, XW the bicubic tap offsets and weights of each output phase
+ *            (S entries, from the host in double rounded to float, so that
+ *            every device uses the same weights as clik_resize);
+ *   BW       the K blur weights;  PIX4  RGBA rows start 4-byte aligned
+ *            (pixels load and store as one uchar4).
+ * Strides are in bytes.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "common.h"
+
+__constant int xofs[S] = XOFS;
+__constant float4 xw[S] = XW;
+__constant float bw[K] = BW;
+
+#if PIX4
+#define LOAD_PX(p, row, x)     (((__global const uchar4 *)((p) + (row)))[(x)])
+#define STORE_PX(v, p, row, x) (((__global uchar4 *)((p) + (row)))[(x)] = (v))
+#else
+#define LOAD_PX(p, row, x)     vload4((x), (p) + (row))
+#define STORE_PX(v, p, row, x) vstore4((v), (x), (p) + (row))
+#endif
+
+/* OpenCV's COLOR_RGBA2GRAY fixed point (BT.601 weights, 14 bits). */
+inline uchar luma(uchar4 p)
+{
+    return (uchar)((4899u * p.x + 9617u * p.y + 1868u * p.z + 8192u) >> 14);
+}
+
+/* reflect-101 for any offset (the blur radius may exceed the side); n >= 2.
+ * The fold is only computed off the edges: a modulo per tap is costly. */
+inline int reflect_any(int p, int n)
+{
+    if (p >= 0 && p < n)
+        return p;
+    const int period = 2 * (n - 1);
+    p = (int)abs(p) % period;
+    return p < n ? p : period - p;
+}
+
+/* One row of bicubic taps at columns x0 .. x0 + 3 (clamped), weighted. */
+inline float4 cubic_row(__global const uchar *src, int row, int x0, int sw, float4 w)
+{
+    const float4 a = convert_float4(LOAD_PX(src, row, clamp(x0, 0, sw - 1)));
+    const float4 b = convert_float4(LOAD_PX(src, row, clamp(x0 + 1, 0, sw - 1)));
+    const float4 c = convert_float4(LOAD_PX(src, row, clamp(x0 + 2, 0, sw - 1)));
+    const float4 d = convert_float4(LOAD_PX(src, row, clamp(x0 + 3, 0, sw - 1)));
+    return a * w.s0 + b * w.s1 + c * w.s2 + d * w.s3;
+}
+
+__kernel void fusion_upscale(__global const uchar *src, int ss, int sw, int sh,
+                             __global uchar *img1, __global uchar *img2, int ds, __global uchar *g1,
+                             __global uchar *g2, int gs, int dw, int dh)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= dw || y >= dh)
+        return;
+    const int qx = x / S, rx = x - qx * S;
+    const int qy = y / S, ry = y - qy * S;
+    const uchar4 near = LOAD_PX(src, qy * ss, qx);
+
+    /* Rows first, then the column of four row results: the order of the
+     * scalar oracle. */
+    const int x0 = qx + xofs[rx] - 1, y0 = qy + xofs[ry] - 1;
+    const float4 wx = xw[rx], wy = xw[ry];
+    const float4 r0 = cubic_row(src, clamp(y0, 0, sh - 1) * ss, x0, sw, wx);
+    const float4 r1 = cubic_row(src, clamp(y0 + 1, 0, sh - 1) * ss, x0, sw, wx);
+    const float4 r2 = cubic_row(src, clamp(y0 + 2, 0, sh - 1) * ss, x0, sw, wx);
+    const float4 r3 = cubic_row(src, clamp(y0 + 3, 0, sh - 1) * ss, x0, sw, wx);
+    const uchar4 cubic = convert_uchar4_sat_rte(r0 * wy.s0 + r1 * wy.s1 + r2 * wy.s2 + r3 * wy.s3);
+
+    STORE_PX(near, img1, y * ds, x);
+    STORE_PX(cubic, img2, y * ds, x);
+    g1[y * gs + x] = luma(near);
+    g2[y * gs + x] = luma(cubic);
+}
+
+/* SSIM of one tile from its exact sums: sa, sb raw sums; ca, cb, caa, cbb,
+ * cab sums of the values less 128 (n <= 256 keeps every n * s - s * s term
+ * inside int). The same float operations, in the same order, as the scalar
+ * oracle. */
+inline float tile_ssim(int n, int sa, int sb, int ca, int cb, int caa, int cbb, int cab)
+{
+    const float C1 = 6.5025f, C2 = 58.5225f;
+    const float n2 = (float)(n * n);
+    const float fa = (float)sa, fb = (float)sb;
+    const float num1 = 2.0f * fa * fb + C1 * n2;
+    const float num2 = 2.0f * (float)(n * cab - ca * cb) + C2 * n2;
+    const float den1 = fa * fa + fb * fb + C1 * n2;
+    const float den2 = (float)(n * caa - ca * ca) + (float)(n * cbb - cb * cb) + C2 * n2;
+    return (num1 * num2) / (den1 * den2);
+}
+
+__kernel void fusion_tiles(__global const uchar *g1, __global const uchar *g2, int gs, int w, int h,
+                           __global float *tiles, int tw, int th)
+{
+    const int tx = get_global_id(0), ty = get_global_id(1);
+    if (tx >= tw || ty >= th)
+        return;
+    const int x0 = tx * T, y0 = ty * T;
+    const int nx = min(T, w - x0), ny = min(T, h - y0);
+    int ca = 0, cb = 0, caa = 0, cbb = 0, cab = 0;
+    for (int j = 0; j < ny; j++) {
+        __global const uchar *a = g1 + (y0 + j) * gs + x0;
+        __global const uchar *b = g2 + (y0 + j) * gs + x0;
+        for (int i = 0; i < nx; i++) {
+            const int va = (int)a[i] - 128, vb = (int)b[i] - 128;
+            ca += va;
+            cb += vb;
+            caa += va * va;
+            cbb += vb * vb;
+            cab += va * vb;
+        }
+    }
+    const int n = nx * ny;
+    tiles[ty * tw + tx] = tile_ssim(n, ca + 128 * n, cb + 128 * n, ca, cb, caa, cbb, cab);
+}
+
+/* artifact(x, y) = SSIM of the tile of (x, y) * |G1 - G2| / 255. */
+inline float artifact(__global const uchar *g1, __global const uchar *g2, int gi,
+                      __global const float *tiles, int ti)
+{
+    const float d = (float)abs((int)g1[gi] - (int)g2[gi]);
+    return tiles[ti] * d / 255.0f;
+}
+
+__kernel void fusion_rows(__global const uchar *g1, __global const uchar *g2, int gs, int w, int h,
+                          __global const float *tiles, int tw, __global float *rows)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const int trow = (y / T) * tw;
+    float acc = 0.0f;
+    for (int k = 0; k < K; k++) {
+        const int xx = reflect_any(x + k - K / 2, w);
+        acc += bw[k] * artifact(g1, g2, y * gs + xx, tiles, trow + xx / T);
+    }
+    rows[y * w + x] = acc;
+}
+
+__kernel void fusion_select(__global const float *rows, int w, int h, float threshold,
+                            __global const uchar *img1, __global const uchar *img2, int is,
+                            __global uchar *dst, int ds, __global uchar *map, int ms)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    float acc = 0.0f;
+    for (int k = 0; k < K; k++)
+        acc += bw[k] * rows[reflect_any(y + k - K / 2, h) * w + x];
+    const int take_nearest = acc > threshold;
+    const uchar4 v = take_nearest ? LOAD_PX(img1, y * is, x) : LOAD_PX(img2, y * is, x);
+    STORE_PX(v, dst, y * ds, x);
+#if MAP
+    map[y * ms + x] = take_nearest ? 255 : 0;
+#endif
+}
+
+/* ---- CPU devices: one row per work-item, separable bicubic ---------------------- */
+/* The same arithmetic in the same order as the kernels above (rows of taps
+ * first, then the column of four row results), arranged so that each row
+ * result is computed once per source row instead of once per output pixel,
+ * and the reflect-101 folds once per row. */
+
+/* hrow(j, x): the bicubic row result of source row j for output column x. */
+__kernel void fusion_hpass(__global const uchar *src, int ss, int sw, int sh,
+                           __global float4 *restrict hrow, int dw)
+{
+    const int j = get_global_id(0);
+    if (j >= sh)
+        return;
+    __global float4 *out = hrow + (size_t)j * dw;
+    for (int qx = 0; qx < sw; qx++)
+        for (int rx = 0; rx < S; rx++)
+            out[qx * S + rx] = cubic_row(src, j * ss, qx + xofs[rx] - 1, sw, xw[rx]);
+}
+
+__kernel void fusion_vpass(__global const uchar *src, int ss, int sh,
+                           __global const float4 *restrict hrow, __global uchar *img1,
+                           __global uchar *img2, int ds, __global uchar *g1, __global uchar *g2,
+                           int gs, int dw, int dh)
+{
+    const int y = get_global_id(0);
+    if (y >= dh)
+        return;
+    const int qy = y / S, ry = y - qy * S, y0 = qy + xofs[ry] - 1;
+    const float4 wy = xw[ry];
+    __global const float4 *r0 = hrow + (size_t)clamp(y0, 0, sh - 1) * dw;
+    __global const float4 *r1 = hrow + (size_t)clamp(y0 + 1, 0, sh - 1) * dw;
+    __global const float4 *r2 = hrow + (size_t)clamp(y0 + 2, 0, sh - 1) * dw;
+    __global const float4 *r3 = hrow + (size_t)clamp(y0 + 3, 0, sh - 1) * dw;
+    const int srow = qy * ss, irow = y * ds, grow = y * gs;
+    for (int qx = 0; qx < dw / S; qx++) {
+        const uchar4 near = LOAD_PX(src, srow, qx);
+        const uchar gn = luma(near);
+        for (int rx = 0; rx < S; rx++) {
+            const int x = qx * S + rx;
+            const uchar4 cubic = convert_uchar4_sat_rte(r0[x] * wy.s0 + r1[x] * wy.s1 +
+                                                        r2[x] * wy.s2 + r3[x] * wy.s3);
+            STORE_PX(near, img1, irow, x);
+            STORE_PX(cubic, img2, irow, x);
+            g1[grow + x] = gn;
+            g2[grow + x] = luma(cubic);
+        }
+    }
+}
+
+/* The artifact map of one row, then its blur along the row. */
+__kernel void fusion_hblur(__global const uchar *g1, __global const uchar *g2, int gs, int w, int h,
+                           __global const float *tiles, int tw, __global float *restrict art,
+                           __global float *restrict rows)
+{
+    const int y = get_global_id(0);
+    if (y >= h)
+        return;
+    __global float *a = art + (size_t)y * w;
+    __global float *out = rows + (size_t)y * w;
+    const int trow = (y / T) * tw;
+    for (int x = 0; x < w; x++)
+        a[x] = artifact(g1, g2, y * gs + x, tiles, trow + x / T);
+    const int R = K / 2;
+    for (int x = 0; x < w; x++) {
+        float acc = 0.0f;
+        if (x >= R && x + R < w) {
+            for (int k = 0; k < K; k++)
+                acc += bw[k] * a[x + k - R];
+        } else {
+            for (int k = 0; k < K; k++)
+                acc += bw[k] * a[reflect_any(x + k - R, w)];
+        }
+        out[x] = acc;
+    }
+}
+
+/* The blur along columns, the threshold and the choice, for one row. */
+__kernel void fusion_vselect(__global const float *rows, int w, int h, float threshold,
+                             __global const uchar *img1, __global const uchar *img2, int is,
+                             __global uchar *dst, int ds, __global uchar *map, int ms)
+{
+    const int y = get_global_id(0);
+    if (y >= h)
+        return;
+    __global const float *r[K];
+    for (int k = 0; k < K; k++)
+        r[k] = rows + (size_t)reflect_any(y + k - K / 2, h) * w;
+    for (int x = 0; x < w; x++) {
+        float acc = 0.0f;
+        for (int k = 0; k < K; k++)
+            acc += bw[k] * r[k][x];
+        const int take_nearest = acc > threshold;
+        const uchar4 v = take_nearest ? LOAD_PX(img1, y * is, x) : LOAD_PX(img2, y * is, x);
+        STORE_PX(v, dst, y * ds, x);
+#if MAP
+        map[y * ms + x] = take_nearest ? 255 : 0;
+#endif
+    }
+}

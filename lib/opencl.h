@@ -71,6 +71,7 @@
     X(clEnqueueUnmapMemObject, cl_int,                                                             \
       (cl_command_queue, cl_mem, void *, cl_uint, const cl_event *, cl_event *))                   \
     X(clFinish, cl_int, (cl_command_queue))                                                        \
+    X(clFlush, cl_int, (cl_command_queue))                                                         \
     X(clWaitForEvents, cl_int, (cl_uint, const cl_event *))                                        \
     X(clGetEventProfilingInfo, cl_int, (cl_event, cl_profiling_info, size_t, void *, size_t *))    \
     X(clReleaseEvent, cl_int, (cl_event))

@@ -1,40 +1,736 @@
-/* Placeholder: fusion family. SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Fusion upscaler family (kernels/fusion.cl, fallback_cpu/{scalar,neon}/
+ * fusion.c): whole frames, and a stream of frames whose uploads, kernels and
+ * downloads overlap on several command queues (seed 003, section X).
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "internal.h"
+
+#define MIN_SCALE   2
+#define MAX_SCALE   8
+#define MAX_DEPTH   8
+#define DEF_DEPTH   3
+#define OPTIONS_CAP 2048
 
 void clik_fusion_options_init(clik_fusion_options *opt)
 {
-    (void)opt;
+    if (!opt)
+        return;
+    opt->tile = 8;
+    opt->blur_ksize = 7;
+    opt->threshold = 0.05f;
+}
+
+/* ---- validation ------------------------------------------------------------------ */
+
+static clik_status check_options(clik_context *ctx, const clik_fusion_options *o, const char *fn)
+{
+    if (o->tile < 2 || o->tile > 16)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: tile %d is outside 2..16", fn, o->tile);
+    if (o->blur_ksize < 1 || o->blur_ksize > CLIK_BLUR_MAX_KSIZE || o->blur_ksize % 2 == 0)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: blur size %d is not odd in 1..%d", fn,
+                          o->blur_ksize, CLIK_BLUR_MAX_KSIZE);
+    if (!isfinite(o->threshold))
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: the threshold is not a finite number",
+                          fn);
+    return CLIK_OK;
+}
+
+static clik_status check_rgba(clik_context *ctx, const clik_image *img, const char *fn,
+                              const char *what)
+{
+    char name[96];
+    snprintf(name, sizeof(name), "%s: %s", fn, what);
+    clik_status st = clik__check_image(ctx, img, name);
+    if (st == CLIK_OK && (img->type != CLIK_U8 || img->channels != 4))
+        st = clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: needs RGBA u8, not %d-channel %s",
+                        name, img->channels, clik_type_name(img->type));
+    return st;
+}
+
+/* The scale of dst over src: an integer 2..8, the same on both axes. */
+static clik_status check_scale(clik_context *ctx, const clik_image *src, const clik_image *dst,
+                               const char *fn, int *scale)
+{
+    const int s = dst->width / src->width;
+    if (dst->width % src->width != 0 || s < MIN_SCALE || s > MAX_SCALE ||
+        dst->height != s * src->height)
+        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH,
+                          "%s: dst is %dx%d; it must be %dx%d times an integer scale %d..%d", fn,
+                          dst->width, dst->height, src->width, src->height, MIN_SCALE, MAX_SCALE);
+    *scale = s;
+    return CLIK_OK;
+}
+
+static clik_status check_map(clik_context *ctx, const clik_image *map, const clik_image *dst,
+                             const char *fn)
+{
+    char name[96];
+    snprintf(name, sizeof(name), "%s: artifact map", fn);
+    clik_status st = clik__check_image(ctx, map, name);
+    if (st != CLIK_OK)
+        return st;
+    if (map->type != CLIK_U8 || map->channels != 1)
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
+                          "%s: needs one u8 channel, not %d-channel %s", name, map->channels,
+                          clik_type_name(map->type));
+    if (map->width != dst->width || map->height != dst->height)
+        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: is %dx%d, needs %dx%d", name,
+                          map->width, map->height, dst->width, dst->height);
+    return CLIK_OK;
+}
+
+static clik_status check_disjoint(clik_context *ctx, const clik_image *a, const clik_image *b,
+                                  const char *fn, const char *what)
+{
+    clik_status st;
+    if (clik__same_image(a, b, &st) || st != CLIK_OK)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: %s overlap", fn, what);
+    return CLIK_OK;
+}
+
+/* Everything clik_upscale_fusion checks; *o receives the options in use. */
+static clik_status check_call(clik_context *ctx, const clik_image *src, const clik_image *dst,
+                              const clik_fusion_options *opt, const clik_image *map,
+                              clik_fusion_options *o, int *scale, const char *fn)
+{
+    if (opt)
+        *o = *opt;
+    else
+        clik_fusion_options_init(o);
+    clik_status st = check_options(ctx, o, fn);
+    if (st == CLIK_OK)
+        st = check_rgba(ctx, src, fn, "src");
+    if (st == CLIK_OK)
+        st = check_rgba(ctx, dst, fn, "dst");
+    if (st == CLIK_OK)
+        st = check_scale(ctx, src, dst, fn, scale);
+    if (st == CLIK_OK && map)
+        st = check_map(ctx, map, dst, fn);
+    if (st == CLIK_OK)
+        st = check_disjoint(ctx, src, dst, fn, "src and dst");
+    if (st == CLIK_OK && map)
+        st = check_disjoint(ctx, src, map, fn, "src and the artifact map");
+    if (st == CLIK_OK && map)
+        st = check_disjoint(ctx, dst, map, fn, "dst and the artifact map");
+    return st;
+}
+
+/* ---- OpenCL path ----------------------------------------------------------------------- */
+
+/* Keys' cubic (A = -0.75) at offset t in [0, 1) from the second tap, in
+ * double; the fourth weight makes the sum exactly 1 in double. */
+static void cubic_weights(double t, double w[4])
+{
+    const double A = -0.75;
+    const double t1 = t + 1.0, u = 1.0 - t;
+    w[0] = ((A * t1 - 5.0 * A) * t1 + 8.0 * A) * t1 - 4.0 * A;
+    w[1] = ((A + 2.0) * t - (A + 3.0)) * t * t + 1.0;
+    w[2] = ((A + 2.0) * u - (A + 3.0)) * u * u + 1.0;
+    w[3] = 1.0 - w[0] - w[1] - w[2];
+}
+
+/* Appends "name={v,v,...}" style build options; floats as exact hex. */
+static int append(char *out, size_t cap, size_t *len, const char *fmt, ...) CLIK_PRINTF(4, 5);
+static int append(char *out, size_t cap, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= cap - *len)
+        return -1;
+    *len += (size_t)n;
+    return 0;
+}
+
+typedef struct fusion_plan {
+    int scale, tile, ksize;
+    float threshold;
+    int sw, sh, dw, dh, tw, th; /* source, output and tile-map sizes */
+    int pix4;                   /* RGBA rows of src and dst are 4-byte aligned */
+    int map;                    /* an artifact map is written */
+    int cpu;                    /* the row-per-work-item kernels of CPU devices */
+    clik_kernel_entry *k[5];    /* valid until the next build */
+} fusion_plan;
+
+/* GPUs: upscale, tiles, rows, select. CPU devices: hpass, vpass, tiles,
+ * hblur, vselect. */
+enum { K_UPSCALE, K_TILES, K_ROWS, K_SELECT };
+enum { K_HPASS, K_VPASS, K_CTILES, K_HBLUR, K_VSELECT };
+static const char *const gpu_kernels[] = {"fusion_upscale", "fusion_tiles", "fusion_rows",
+                                          "fusion_select"};
+static const char *const cpu_kernels[] = {"fusion_hpass", "fusion_vpass", "fusion_tiles",
+                                          "fusion_hblur", "fusion_vselect"};
+
+static clik_status plan_kernels(clik_context *ctx, fusion_plan *p)
+{
+    char options[OPTIONS_CAP];
+    size_t len = 0;
+    int bad = append(options, sizeof(options), &len, "-DS=%d -DT=%d -DK=%d -DPIX4=%d -DMAP=%d",
+                     p->scale, p->tile, p->ksize, p->pix4, p->map);
+    /* Tap offset and weights of each output phase r: the source point is
+     * q + (r + 0.5) / s - 0.5 for output s q + r. */
+    bad |= append(options, sizeof(options), &len, " -DXOFS={");
+    for (int r = 0; r < p->scale; r++) {
+        const double f = (r + 0.5) / p->scale - 0.5;
+        bad |= append(options, sizeof(options), &len, "%s%d", r ? "," : "", (int)floor(f));
+    }
+    bad |= append(options, sizeof(options), &len, "} -DXW={");
+    for (int r = 0; r < p->scale; r++) {
+        const double f = (r + 0.5) / p->scale - 0.5;
+        double w[4];
+        cubic_weights(f - floor(f), w);
+        bad |= append(options, sizeof(options), &len, "%s(float4)(%af,%af,%af,%af)", r ? "," : "",
+                      (double)(float)w[0], (double)(float)w[1], (double)(float)w[2],
+                      (double)(float)w[3]);
+    }
+    float bw[CLIK_BLUR_MAX_KSIZE];
+    clik_status st = clik_gaussian_weights(p->ksize, 0.0, bw);
+    if (st != CLIK_OK)
+        return clik__fail(ctx, st, "fusion: no Gaussian weights for %d taps", p->ksize);
+    bad |= append(options, sizeof(options), &len, "} -DBW={");
+    for (int k = 0; k < p->ksize; k++)
+        bad |= append(options, sizeof(options), &len, "%s%af", k ? "," : "", (double)bw[k]);
+    bad |= append(options, sizeof(options), &len, "}");
+    if (bad)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "fusion: build options too long");
+    const int n = p->cpu ? 5 : 4;
+    for (int i = 0; i < n; i++) {
+        st = clik__kernel(ctx, "fusion", options, p->cpu ? cpu_kernels[i] : gpu_kernels[i],
+                          &p->k[i]);
+        if (st != CLIK_OK)
+            return st;
+    }
+    return CLIK_OK;
+}
+
+static void plan_sizes(clik_context *ctx, fusion_plan *p, int sw, int sh, int scale,
+                       const clik_fusion_options *o)
+{
+    p->cpu = clik__tune_flag(ctx, "fusion_cpu", ctx->dev.type == CLIK_DEVICE_CPU);
+    p->scale = scale;
+    p->tile = o->tile;
+    p->ksize = o->blur_ksize;
+    p->threshold = o->threshold;
+    p->sw = sw;
+    p->sh = sh;
+    p->dw = sw * scale;
+    p->dh = sh * scale;
+    p->tw = (p->dw + o->tile - 1) / o->tile;
+    p->th = (p->dh + o->tile - 1) / o->tile;
+}
+
+/* Device intermediates of one frame; hrow and art only on CPU devices. */
+#define NSCRATCH 8
+typedef struct fusion_scratch {
+    cl_mem img1, img2, g1, g2, tiles, rows, hrow, art;
+} fusion_scratch;
+
+/* Bytes of each intermediate (0: not used). */
+static void scratch_bytes(const fusion_plan *p, size_t bytes[NSCRATCH])
+{
+    const size_t px = (size_t)p->dw * (size_t)p->dh;
+    bytes[0] = bytes[1] = px * 4;
+    bytes[2] = bytes[3] = px;
+    bytes[4] = (size_t)p->tw * (size_t)p->th * sizeof(float);
+    bytes[5] = px * sizeof(float);
+    bytes[6] = p->cpu ? (size_t)p->sh * (size_t)p->dw * 4 * sizeof(float) : 0;
+    bytes[7] = p->cpu ? px * sizeof(float) : 0;
+}
+
+static cl_mem *scratch_slot(fusion_scratch *s, int i)
+{
+    cl_mem *m[NSCRATCH] = {&s->img1,  &s->img2, &s->g1,   &s->g2,
+                           &s->tiles, &s->rows, &s->hrow, &s->art};
+    return m[i];
+}
+
+/* Enqueues the four kernels on ctx->queue. Strides in bytes; map may be NULL. */
+static clik_status enqueue_cpu(clik_context *ctx, const fusion_plan *p, cl_mem src, int ss,
+                               cl_mem dst, int ds, cl_mem map, int ms, const fusion_scratch *s)
+{
+    const int is = p->dw * 4, gs = p->dw;
+    cl_mem no_map = map ? map : dst;
+    const int dw = p->dw, dh = p->dh, tw = p->tw, th = p->th;
+    const size_t one[1] = {1}, src_rows[1] = {(size_t)p->sh}, dst_rows[1] = {(size_t)dh};
+    clik_status st = CLIK_ARGS(ctx, p->k[K_HPASS], CLIK_A(src), CLIK_A(ss), CLIK_A(p->sw),
+                               CLIK_A(p->sh), CLIK_A(s->hrow), CLIK_A(dw));
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, p->k[K_HPASS], 1, src_rows, one);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, p->k[K_VPASS], CLIK_A(src), CLIK_A(ss), CLIK_A(p->sh), CLIK_A(s->hrow),
+                       CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is), CLIK_A(s->g1), CLIK_A(s->g2),
+                       CLIK_A(gs), CLIK_A(dw), CLIK_A(dh));
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, p->k[K_VPASS], 1, dst_rows, one);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, p->k[K_CTILES], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
+                       CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(th));
+    size_t tiles[2] = {(size_t)tw, (size_t)th}, tlocal[2] = {16, 1};
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, p->k[K_CTILES], 2, tiles, tlocal);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, p->k[K_HBLUR], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
+                       CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(s->art), CLIK_A(s->rows));
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, p->k[K_HBLUR], 1, dst_rows, one);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, p->k[K_VSELECT], CLIK_A(s->rows), CLIK_A(dw), CLIK_A(dh),
+                       CLIK_A(p->threshold), CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is),
+                       CLIK_A(dst), CLIK_A(ds), CLIK_A(no_map), CLIK_A(ms));
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, p->k[K_VSELECT], 1, dst_rows, one);
+    return st;
+}
+
+static clik_status enqueue_frame(clik_context *ctx, const fusion_plan *p, cl_mem src, int ss,
+                                 cl_mem dst, int ds, cl_mem map, int ms, const fusion_scratch *s)
+{
+    if (p->cpu)
+        return enqueue_cpu(ctx, p, src, ss, dst, ds, map, ms, s);
+    const int is = p->dw * 4, gs = p->dw;
+    cl_mem no_map = map ? map : dst; /* an unused argument still needs a buffer */
+    const int dw = p->dw, dh = p->dh, tw = p->tw, th = p->th;
+    clik_status st = CLIK_ARGS(ctx, p->k[K_UPSCALE], CLIK_A(src), CLIK_A(ss), CLIK_A(p->sw),
+                               CLIK_A(p->sh), CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is),
+                               CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw), CLIK_A(dh));
+    size_t items[2] = {(size_t)dw, (size_t)dh}, local[2] = {32, 8};
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, p->k[K_UPSCALE], 2, items, local);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, p->k[K_TILES], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
+                       CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(th));
+    size_t tiles[2] = {(size_t)tw, (size_t)th}, tlocal[2] = {32, 4};
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, p->k[K_TILES], 2, tiles, tlocal);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, p->k[K_ROWS], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
+                       CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(s->rows));
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, p->k[K_ROWS], 2, items, local);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, p->k[K_SELECT], CLIK_A(s->rows), CLIK_A(dw), CLIK_A(dh),
+                       CLIK_A(p->threshold), CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is),
+                       CLIK_A(dst), CLIK_A(ds), CLIK_A(no_map), CLIK_A(ms));
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, p->k[K_SELECT], 2, items, local);
+    return st;
+}
+
+static int binding_pix4(const clik_binding *b)
+{
+    return b->stride % 4 == 0 && (!b->mapped_host || (uintptr_t)b->image.data % 4 == 0);
+}
+
+typedef struct fusion_args {
+    const clik_image *src;
+    clik_image *dst;
+    clik_image *map;
+    clik_fusion_options opt;
+    int scale;
+} fusion_args;
+
+static clik_status fusion_opencl(clik_context *ctx, void *args)
+{
+    fusion_args *a = args;
+    fusion_plan p;
+    memset(&p, 0, sizeof(p));
+    plan_sizes(ctx, &p, a->src->width, a->src->height, a->scale, &a->opt);
+    p.map = a->map != NULL;
+    if ((size_t)p.dw * (size_t)p.dh * 4 > (size_t)INT32_MAX)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "fusion: a %dx%d output is too large", p.dw,
+                          p.dh);
+    clik_binding bs, bd, bm;
+    memset(&bm, 0, sizeof(bm));
+    clik_status st = clik__bind(ctx, a->src, CLIK_READ, &bs);
+    if (st != CLIK_OK)
+        return st;
+    st = clik__bind(ctx, a->dst, CLIK_WRITE, &bd);
+    if (st != CLIK_OK) {
+        clik__unbind(ctx, &bs, 0);
+        return st;
+    }
+    if (a->map)
+        st = clik__bind(ctx, a->map, CLIK_WRITE, &bm);
+    p.pix4 = binding_pix4(&bs) && binding_pix4(&bd);
+    if (st == CLIK_OK)
+        st = plan_kernels(ctx, &p);
+    fusion_scratch s;
+    memset(&s, 0, sizeof(s));
+    size_t bytes[NSCRATCH];
+    scratch_bytes(&p, bytes);
+    for (int i = 0; i < NSCRATCH && st == CLIK_OK; i++)
+        if (bytes[i])
+            st = clik__temp_buffer(ctx, bytes[i], scratch_slot(&s, i));
+    if (st == CLIK_OK)
+        st = enqueue_frame(ctx, &p, bs.mem, (int)bs.stride, bd.mem, (int)bd.stride,
+                           a->map ? bm.mem : NULL, (int)bm.stride, &s);
+    /* Back to the pool: later users queue behind these kernels. */
+    for (int i = 0; i < NSCRATCH; i++)
+        if (*scratch_slot(&s, i))
+            clik__temp_release(ctx, *scratch_slot(&s, i), bytes[i]);
+    clik_status st2 = a->map ? clik__unbind(ctx, &bm, st == CLIK_OK) : CLIK_OK;
+    clik_status st3 = clik__unbind(ctx, &bd, st == CLIK_OK);
+    clik__unbind(ctx, &bs, st == CLIK_OK);
+    if (st == CLIK_OK)
+        st = st2 != CLIK_OK ? st2 : st3;
+    return st;
+}
+
+/* ---- CPU path ---------------------------------------------------------------------------- */
+
+static clik_status fusion_cpu(clik_context *ctx, void *args)
+{
+    fusion_args *a = args;
+    clik_image s, d, m;
+    memset(&m, 0, sizeof(m));
+    clik_status st = clik__host_view(ctx, a->src, CLIK_READ, &s);
+    if (st != CLIK_OK)
+        return st;
+    st = clik__host_view(ctx, a->dst, CLIK_WRITE, &d);
+    if (st == CLIK_OK && a->map)
+        st = clik__host_view(ctx, a->map, CLIK_WRITE, &m);
+    int ok = 0;
+    if (st == CLIK_OK) {
+        if (ctx->dsp.fusion.fusion(&s, &d, &a->opt, a->map ? &m : NULL) == 0)
+            ok = 1;
+        else
+            st = clik__fail(ctx, CLIK_ERR_NO_MEMORY, "fusion: out of memory on the CPU path");
+    }
+    if (a->map && m.data) {
+        clik_status st2 = clik__host_view_done(ctx, a->map, &m, CLIK_WRITE, ok);
+        if (st == CLIK_OK)
+            st = st2;
+    }
+    if (d.data) {
+        clik_status st2 = clik__host_view_done(ctx, a->dst, &d, CLIK_WRITE, ok);
+        if (st == CLIK_OK)
+            st = st2;
+    }
+    clik__host_view_done(ctx, a->src, &s, CLIK_READ, 0);
+    return st;
 }
 
 clik_status clik_upscale_fusion(clik_context *ctx, const clik_image *src, clik_image *dst,
                                 const clik_fusion_options *opt, clik_image *artifact_map)
 {
-    (void)ctx, (void)src, (void)dst, (void)opt, (void)artifact_map;
-    return CLIK_ERR_UNSUPPORTED_FORMAT;
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    fusion_args a = {.src = src, .dst = dst, .map = artifact_map};
+    clik_status st =
+        check_call(ctx, src, dst, opt, artifact_map, &a.opt, &a.scale, "clik_upscale_fusion");
+    if (st != CLIK_OK)
+        return st;
+    return clik__run(ctx, "fusion", fusion_opencl, fusion_cpu, &a);
+}
+
+/* ---- streaming --------------------------------------------------------------------------- */
+
+typedef struct stream_slot {
+    cl_command_queue queue;
+    cl_mem src, dst, map;
+    fusion_scratch scratch;
+    cl_event done; /* the frame's last command; NULL when the slot is idle */
+    uint64_t ticket;
+} stream_slot;
+
+struct clik_fusion_stream {
+    clik_context *ctx;
+    int width, height, scale, depth;
+    clik_fusion_options opt;
+    int on_device;       /* 0: frames run synchronously through clik_upscale_fusion */
+    fusion_plan plan[2]; /* without and with a map */
+    uint64_t submitted;  /* tickets handed out */
+    clik_status first_error;
+    stream_slot slots[MAX_DEPTH];
+};
+
+static void slot_free(clik_context *ctx, stream_slot *sl)
+{
+    const clik_cl_api *cl = ctx->cl;
+    if (sl->done)
+        cl->clReleaseEvent(sl->done);
+    cl_mem *m[3] = {&sl->src, &sl->dst, &sl->map};
+    for (int i = 0; i < 3; i++)
+        if (*m[i])
+            cl->clReleaseMemObject(*m[i]);
+    for (int i = 0; i < NSCRATCH; i++)
+        if (*scratch_slot(&sl->scratch, i))
+            cl->clReleaseMemObject(*scratch_slot(&sl->scratch, i));
+    if (sl->queue)
+        cl->clReleaseCommandQueue(sl->queue);
+    memset(sl, 0, sizeof(*sl));
+}
+
+static clik_status new_buffer(clik_context *ctx, size_t bytes, cl_mem *out)
+{
+    cl_int err;
+    *out = ctx->cl->clCreateBuffer(ctx->clctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (!*out || err != CL_SUCCESS) {
+        *out = NULL;
+        clik__fail_cl(ctx, err, "clCreateBuffer");
+        return CLIK_ERR_NO_MEMORY;
+    }
+    return clik__poison(ctx, *out, bytes);
+}
+
+static clik_status slot_make(clik_context *ctx, const fusion_plan *p, stream_slot *sl)
+{
+    cl_int err;
+    sl->queue = ctx->cl->clCreateCommandQueue(ctx->clctx, ctx->device, 0, &err);
+    if (!sl->queue || err != CL_SUCCESS) {
+        sl->queue = NULL;
+        return clik__fail_cl(ctx, err, "clCreateCommandQueue");
+    }
+    size_t bytes[NSCRATCH];
+    scratch_bytes(p, bytes);
+    clik_status st = new_buffer(ctx, (size_t)p->sw * (size_t)p->sh * 4, &sl->src);
+    if (st == CLIK_OK)
+        st = new_buffer(ctx, bytes[0], &sl->dst);
+    for (int i = 0; i < NSCRATCH && st == CLIK_OK; i++)
+        if (bytes[i])
+            st = new_buffer(ctx, bytes[i], scratch_slot(&sl->scratch, i));
+    return st;
+}
+
+static void stream_release(clik_fusion_stream *s)
+{
+    for (int i = 0; i < MAX_DEPTH; i++)
+        if (s->slots[i].queue || s->slots[i].src)
+            slot_free(s->ctx, &s->slots[i]);
+}
+
+/* Builds the kernels and the slots; a failure leaves the stream on the CPU
+ * (as the fallback policy allows). */
+static clik_status stream_open_device(clik_fusion_stream *s)
+{
+    clik_context *ctx = s->ctx;
+    for (int m = 0; m < 2; m++) {
+        fusion_plan *p = &s->plan[m];
+        plan_sizes(ctx, p, s->width, s->height, s->scale, &s->opt);
+        p->pix4 = 1; /* the slots' buffers are packed */
+        p->map = m;
+    }
+    if ((size_t)s->plan[0].dw * (size_t)s->plan[0].dh * 4 > (size_t)INT32_MAX)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "fusion stream: frames too large");
+    clik_status st = plan_kernels(ctx, &s->plan[0]);
+    for (int i = 0; i < s->depth && st == CLIK_OK; i++)
+        st = slot_make(ctx, &s->plan[0], &s->slots[i]);
+    if (st != CLIK_OK)
+        stream_release(s);
+    return st;
 }
 
 clik_status clik_fusion_stream_create(clik_context *ctx, int width, int height, int scale,
                                       const clik_fusion_options *opt, int depth,
                                       clik_fusion_stream **stream)
 {
-    (void)ctx, (void)width, (void)height, (void)scale, (void)opt, (void)depth, (void)stream;
-    return CLIK_ERR_UNSUPPORTED_FORMAT;
+    static const char fn[] = "clik_fusion_stream_create";
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    if (!stream)
+        return clik__fail(ctx, CLIK_ERR_NULL, "%s: stream is NULL", fn);
+    *stream = NULL;
+    clik_fusion_options o;
+    if (opt)
+        o = *opt;
+    else
+        clik_fusion_options_init(&o);
+    clik_status st = check_options(ctx, &o, fn);
+    if (st != CLIK_OK)
+        return st;
+    if (width < 1 || height < 1 || width > CLIK_MAX_DIM || height > CLIK_MAX_DIM)
+        return clik__fail(ctx, CLIK_ERR_INVALID_SIZE, "%s: frame size %dx%d", fn, width, height);
+    if (scale < MIN_SCALE || scale > MAX_SCALE)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: scale %d is outside %d..%d", fn, scale,
+                          MIN_SCALE, MAX_SCALE);
+    if ((long long)width * scale > CLIK_MAX_DIM || (long long)height * scale > CLIK_MAX_DIM)
+        return clik__fail(ctx, CLIK_ERR_INVALID_SIZE, "%s: output %lldx%lld is too large", fn,
+                          (long long)width * scale, (long long)height * scale);
+    if (depth < 0 || depth > MAX_DEPTH)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: depth %d is outside 0..%d", fn, depth,
+                          MAX_DEPTH);
+    clik_fusion_stream *s = calloc(1, sizeof(*s));
+    if (!s)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "%s: out of memory", fn);
+    s->ctx = ctx;
+    s->width = width;
+    s->height = height;
+    s->scale = scale;
+    s->depth = depth ? depth : DEF_DEPTH;
+    s->opt = o;
+    s->first_error = CLIK_OK;
+    if (ctx->has_device) {
+        st = stream_open_device(s);
+        if (st == CLIK_OK) {
+            s->on_device = 1;
+        } else if (st == CLIK_ERR_NO_MEMORY || ctx->strict) {
+            free(s);
+            return ctx->strict && st != CLIK_ERR_NO_MEMORY
+                       ? clik__fail(ctx, CLIK_ERR_FALLBACK,
+                                    "%s: the device cannot stream (%s) and CLIK_STRICT forbids "
+                                    "the CPU fallback",
+                                    fn, clik_status_str(st))
+                       : st;
+        } else {
+            clik__log(ctx, CLIK_LOG_WARNING, "clik: fusion stream runs on the CPU: %s",
+                      clik_context_message(ctx));
+        }
+    }
+    *stream = s;
+    return CLIK_OK;
+}
+
+/* Waits for one slot's frame and records its outcome. */
+static clik_status slot_wait(clik_fusion_stream *s, stream_slot *sl)
+{
+    if (!sl->done)
+        return CLIK_OK;
+    clik_context *ctx = s->ctx;
+    cl_int err = ctx->cl->clWaitForEvents(1, &sl->done);
+    ctx->cl->clReleaseEvent(sl->done);
+    sl->done = NULL;
+    clik_status st = CLIK_OK;
+    if (err != CL_SUCCESS) {
+        st = clik__fail_cl(ctx, err, "fusion stream: a frame failed");
+        if (s->first_error == CLIK_OK)
+            s->first_error = st;
+    }
+    return st;
+}
+
+static int host_frame(const clik_image *img)
+{
+    return img && img->data && !img->buffer;
+}
+
+/* Uploads, kernels and downloads of one frame on the slot's queue. */
+static clik_status slot_enqueue(clik_fusion_stream *s, stream_slot *sl, const clik_image *src,
+                                clik_image *dst, clik_image *map)
+{
+    clik_context *ctx = s->ctx;
+    const clik_cl_api *cl = ctx->cl;
+    fusion_plan *p = &s->plan[map != NULL];
+    clik_status st = CLIK_OK;
+    if (map && !sl->map)
+        st = new_buffer(ctx, (size_t)p->dw * (size_t)p->dh, &sl->map);
+    /* Kernel entries live in the context's program table, which a build may
+     * move: look them up for every frame (built once, then found in memory). */
+    if (st == CLIK_OK)
+        st = plan_kernels(ctx, p);
+    if (st != CLIK_OK)
+        return st;
+    const size_t origin[3] = {0, 0, 0};
+    const size_t src_region[3] = {(size_t)s->width * 4, (size_t)s->height, 1};
+    const size_t dst_region[3] = {(size_t)p->dw * 4, (size_t)p->dh, 1};
+    const size_t map_region[3] = {(size_t)p->dw, (size_t)p->dh, 1};
+    cl_int err =
+        cl->clEnqueueWriteBufferRect(sl->queue, sl->src, CL_FALSE, origin, origin, src_region,
+                                     src_region[0], 0, src->stride, 0, src->data, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clik__fail_cl(ctx, err, "fusion stream: upload");
+    /* The launch helpers enqueue on ctx->queue: point it at the slot's. */
+    cl_command_queue saved = ctx->queue;
+    const int profiling = ctx->profiling;
+    ctx->queue = sl->queue;
+    ctx->profiling = 0;
+    st = enqueue_frame(ctx, p, sl->src, s->width * 4, sl->dst, p->dw * 4, map ? sl->map : NULL,
+                       p->dw, &sl->scratch);
+    ctx->queue = saved;
+    ctx->profiling = profiling;
+    if (st != CLIK_OK)
+        return st;
+    cl_event ev = NULL;
+    err = cl->clEnqueueReadBufferRect(sl->queue, sl->dst, CL_FALSE, origin, origin, dst_region,
+                                      dst_region[0], 0, dst->stride, 0, dst->data, 0, NULL,
+                                      map ? NULL : &ev);
+    if (err == CL_SUCCESS && map)
+        err =
+            cl->clEnqueueReadBufferRect(sl->queue, sl->map, CL_FALSE, origin, origin, map_region,
+                                        map_region[0], 0, map->stride, 0, map->data, 0, NULL, &ev);
+    if (err != CL_SUCCESS) {
+        /* Nothing may write into the caller's frames after we return. */
+        cl->clFinish(sl->queue);
+        return clik__fail_cl(ctx, err, "fusion stream: download");
+    }
+    sl->done = ev;
+    cl->clFlush(sl->queue);
+    return CLIK_OK;
 }
 
 clik_status clik_fusion_stream_submit(clik_fusion_stream *stream, const clik_image *src,
                                       clik_image *dst, clik_image *artifact_map, uint64_t *ticket)
 {
-    (void)stream, (void)src, (void)dst, (void)artifact_map, (void)ticket;
-    return CLIK_ERR_UNSUPPORTED_FORMAT;
+    static const char fn[] = "clik_fusion_stream_submit";
+    if (!stream)
+        return CLIK_ERR_NULL;
+    clik_fusion_stream *s = stream;
+    clik_context *ctx = s->ctx;
+    if (!src || !dst)
+        return clik__fail(ctx, CLIK_ERR_NULL, "%s: src or dst is NULL", fn);
+    if (!host_frame(src) || !host_frame(dst) || (artifact_map && !host_frame(artifact_map)))
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: frames must be host images", fn);
+    clik_fusion_options o;
+    int scale = 0;
+    clik_status st = check_call(ctx, src, dst, &s->opt, artifact_map, &o, &scale, fn);
+    if (st != CLIK_OK)
+        return st;
+    if (src->width != s->width || src->height != s->height || scale != s->scale)
+        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH,
+                          "%s: frame %dx%d -> %dx%d, the stream takes %dx%d -> %dx%d", fn,
+                          src->width, src->height, dst->width, dst->height, s->width, s->height,
+                          s->width * s->scale, s->height * s->scale);
+    const uint64_t t = s->submitted + 1;
+    if (!s->on_device) {
+        st = clik_upscale_fusion(ctx, src, dst, &s->opt, artifact_map);
+        if (st != CLIK_OK)
+            return st; /* the frame is not counted */
+        s->submitted = t;
+        if (ticket)
+            *ticket = t;
+        return CLIK_OK;
+    }
+    stream_slot *sl = &s->slots[(t - 1) % (uint64_t)s->depth];
+    slot_wait(s, sl); /* the frame depth submissions ago */
+    st = slot_enqueue(s, sl, src, dst, artifact_map);
+    if (st != CLIK_OK)
+        return st;
+    sl->ticket = t;
+    s->submitted = t;
+    if (ticket)
+        *ticket = t;
+    return CLIK_OK;
 }
 
 clik_status clik_fusion_stream_wait(clik_fusion_stream *stream, uint64_t ticket)
 {
-    (void)stream, (void)ticket;
-    return CLIK_ERR_UNSUPPORTED_FORMAT;
+    if (!stream)
+        return CLIK_ERR_NULL;
+    clik_fusion_stream *s = stream;
+    if (ticket > s->submitted)
+        ticket = s->submitted;
+    if (s->on_device)
+        for (int i = 0; i < s->depth; i++) {
+            stream_slot *sl = &s->slots[i];
+            if (sl->done && sl->ticket <= ticket)
+                slot_wait(s, sl);
+        }
+    return s->first_error;
 }
 
 void clik_fusion_stream_destroy(clik_fusion_stream *stream)
 {
-    (void)stream;
+    if (!stream)
+        return;
+    clik_fusion_stream_wait(stream, UINT64_MAX);
+    if (stream->on_device)
+        stream_release(stream);
+    free(stream);
 }
