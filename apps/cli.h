@@ -25,6 +25,21 @@ int cmd_pyramid(int argc, char **argv);
 int cmd_pyrup(int argc, char **argv);
 int cmd_laplacian(int argc, char **argv);
 int cmd_integral(int argc, char **argv);
+int cmd_resize(int argc, char **argv);
+int cmd_blur(int argc, char **argv);
+int cmd_ssim(int argc, char **argv);
+int cmd_upscale(int argc, char **argv);
+
+/* Pieces the resampling commands share (resize.c, filter.c). */
+int parse_number(const char *text, double *value);
+int parse_count(const char *text, long lo, long hi, int *value);
+int resize_parse_method(const char *text, clik_interp *method);
+int resize_parse_scale(const char *cmd, const char *text, double *scale);
+clik_status rgba_expand(const clik_image *src, clik_image *rgba);
+void rgba_collapse(const clik_image *rgba, clik_image *dst);
+clik_status resize_any(clik_context *ctx, const clik_image *src, clik_image *dst,
+                       clik_interp method);
+int blur_parse_ksize(const char *cmd, const char *option, const char *text, int *ksize);
 
 /* Parsed command line: options with values, flags, and positional args. */
 typedef struct cli_args {

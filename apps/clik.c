@@ -14,6 +14,11 @@ static const cli_command commands[] = {
     {"pyrup", "upsample by 2 (OpenCV pyrUp semantics)", cmd_pyrup},
     {"laplacian", "Laplacian pyramid bands, checked to collapse back to the input", cmd_laplacian},
     {"integral", "integral image (OpenCV layout) as NumPy .npy", cmd_integral},
+    {"resize", "resample by a scale or to a size (nearest, bilinear, bicubic)", cmd_resize},
+    {"blur", "Gaussian blur (OpenCV GaussianBlur, reflect-101 borders)", cmd_blur},
+    {"ssim", "mean SSIM of two images (scikit-image semantics), and its map", cmd_ssim},
+    {"upscale", "fusion upscaler (nearest + bicubic by tile SSIM); frame sequences streamed",
+     cmd_upscale},
     {"conformance", "run every operation on every device against the scalar oracle",
      cmd_conformance},
 };

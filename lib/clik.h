@@ -367,7 +367,7 @@ CLIK_API clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_
 
 /* The normalized 1-D Gaussian of ksize taps (odd, 1..CLIK_BLUR_MAX_KSIZE)
  * that clik_gaussian_blur uses: sigma > 0 as given; sigma <= 0 as OpenCV's
- * getGaussianKernel chooses: its fixed tables for ksize 1, 3, 5 and 7, else
+ * getGaussianKernel chooses: its fixed tables for ksize 1, 3, 5, 7 and 9, else
  * sigma = 0.3 * ((ksize - 1) * 0.5 - 1) + 0.8. */
 #define CLIK_BLUR_MAX_KSIZE 31
 CLIK_API clik_status clik_gaussian_weights(int ksize, double sigma, float *weights);

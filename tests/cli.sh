@@ -91,5 +91,201 @@ grep -q "u64" "$tmp/stderr" || { echo "FAIL overflow message does not name u64";
 expect 0 "integral u64 of the same image" -- $run "$clik" integral "$tmp/big.pgm" "$tmp/out.npy" --type u64 --device none
 rm -f "$tmp/big.pgm"
 expect 2 "conformance of an unknown op" -- $run "$clik" conformance --op nothing --device none
+
+# ---- resize, blur, ssim, upscale ----------------------------------------------------------
+# check WHAT GOT WANT: one more check of a value taken from the last command's files.
+check() {
+    if [ "$2" = "$3" ]; then
+        echo "ok   $1"
+    else
+        echo "FAIL $1: got '$2', expected '$3'"
+        failures=$((failures + 1))
+    fi
+}
+# size_of FILE: WxH of a PNG (its IHDR) or of a PGM/PPM (its second header line).
+size_of() {
+    case $1 in
+    *.png) od -An -tu1 -j16 -N8 "$1" 2>/dev/null |
+        awk '{ printf "%dx%d", ((($1 * 256 + $2) * 256 + $3) * 256 + $4), ((($5 * 256 + $6) * 256 + $7) * 256 + $8) }' ;;
+    *) sed -n 2p "$1" 2>/dev/null | tr ' ' x ;;
+    esac
+}
+# png_kind FILE: grey, grey+alpha, rgb or rgba, from the PNG's colour type.
+png_kind() {
+    case $(od -An -tu1 -j25 -N1 "$1" 2>/dev/null | tr -d ' ') in
+    0) echo grey ;; 2) echo rgb ;; 4) echo grey+alpha ;; 6) echo rgba ;; *) echo other ;;
+    esac
+}
+# npy_u8 H W C RAW OUT: a NumPy (H, W, C) u8 array of the first H*W*C bytes of RAW.
+npy_u8() {
+    local dict="{'descr': '|u1', 'fortran_order': False, 'shape': ($1, $2, $3), }"
+    local pad=$(((64 - (10 + ${#dict} + 1) % 64) % 64))
+    local len=$((${#dict} + 1 + pad))
+    {
+        printf '\223NUMPY\001\000'
+        printf "\\$(printf %03o $((len % 256)))\\$(printf %03o $((len / 256)))"
+        printf '%s%*s\n' "$dict" "$pad" ''
+        head -c $(($1 * $2 * $3)) "$4"
+    } >"$5"
+}
+
+# Inputs made here from the sample's pixels: grey, RGB, RGBA, grey + alpha, 1x1, 10x10.
+"$clik" equalize "$sample" "$tmp/sample.pgm" --device none || failures=$((failures + 1))
+tail -c +16 "$tmp/sample.pgm" >"$tmp/pixels.raw" # after "P5\n640 480\n255\n"
+pgm() { { printf 'P5\n%d %d\n255\n' "$1" "$2"; tail -c +$((1 + $3)) "$tmp/pixels.raw" | head -c $(($1 * $2)); } >"$4"; }
+ppm() { { printf 'P6\n%d %d\n255\n' "$1" "$2"; tail -c +$((1 + $3)) "$tmp/pixels.raw" | head -c $((3 * $1 * $2)); } >"$4"; }
+pgm 1 1 1000 "$tmp/one.pgm"
+pgm 10 10 1000 "$tmp/ten.pgm"
+pgm 11 11 1000 "$tmp/eleven.pgm"
+pgm 64 48 70000 "$tmp/grey.pgm"
+ppm 64 48 90000 "$tmp/rgb.ppm"
+npy_u8 48 64 4 "$tmp/pixels.raw" "$tmp/rgba.npy"
+npy_u8 48 64 2 "$tmp/pixels.raw" "$tmp/greya.npy"
+
+expect 0 "resize --scale 0.5 (bicubic)" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scale 0.5
+check "resize --scale 0.5 size" "$(size_of "$tmp/out.pgm")" 320x240
+expect 0 "resize --size, nearest" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --size 100x37 --method nearest
+check "resize --size size" "$(size_of "$tmp/out.pgm")" 100x37
+expect 0 "resize --scale 1.7 bilinear on the CPU path" -- $run "$clik" resize "$tmp/grey.pgm" "$tmp/out.pgm" --scale 1.7 --method bilinear --device none
+check "resize --scale 1.7 size (sides rounded)" "$(size_of "$tmp/out.pgm")" 109x82
+expect 0 "resize of a 1x1 image on the CPU path" -- $run "$clik" resize "$tmp/one.pgm" "$tmp/out.pgm" --scale 3 --device none
+check "resize of a 1x1 image: size" "$(size_of "$tmp/out.pgm")" 3x3
+expect 0 "resize RGBA keeps alpha" -- $run "$clik" resize "$tmp/rgba.npy" "$tmp/out.png" --size 33x17 --device none
+check "resize RGBA: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "33x17 rgba"
+expect 0 "resize RGB stays RGB" -- $run "$clik" resize "$tmp/rgb.ppm" "$tmp/out.png" --scale 2
+check "resize RGB: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "128x96 rgb"
+expect 0 "resize grey + alpha" -- $run "$clik" resize "$tmp/greya.npy" "$tmp/out.png" --scale 0.25 --method nearest --device none
+check "resize grey + alpha: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "16x12 grey+alpha"
+expect 2 "resize without --scale or --size" -- $run "$clik" resize "$sample" "$tmp/out.png"
+expect 2 "resize with --scale and --size" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 2 --size 4x4
+expect 2 "resize --scale 0" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 0
+expect 2 "resize --scale -2" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale -2
+expect 2 "resize --scale nan" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale nan
+expect 2 "resize --scale inf" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale inf
+expect 2 "resize --scale 2x" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 2x
+expect 2 "resize --size 0x5" -- $run "$clik" resize "$sample" "$tmp/out.png" --size 0x5
+expect 2 "resize --size that overflows" -- $run "$clik" resize "$sample" "$tmp/out.png" --size 99999999999999999999x5
+expect 2 "resize --size past 2^20" -- $run "$clik" resize "$sample" "$tmp/out.png" --size 1048577x1
+expect 2 "resize --size without a height" -- $run "$clik" resize "$sample" "$tmp/out.png" --size 5
+expect 2 "resize --method lanczos" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 2 --method lanczos
+expect 1 "resize to a side past 2^20" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 1e6
+expect 1 "resize of 1x1 to nothing" -- $run "$clik" resize "$tmp/one.pgm" "$tmp/out.png" --scale 0.1
+expect 1 "resize of a missing file" -- $run "$clik" resize "$tmp/missing.png" "$tmp/out.png" --scale 2
+expect 1 "resize to an unknown extension" -- $run "$clik" resize "$tmp/grey.pgm" "$tmp/out.xyz" --scale 2
+
+expect 0 "blur --ksize 5" -- $run "$clik" blur "$tmp/grey.pgm" "$tmp/out.pgm" --ksize 5
+check "blur keeps the size" "$(size_of "$tmp/out.pgm")" 64x48
+expect 0 "blur --ksize 31 --sigma 4 of a 1x1 image" -- $run "$clik" blur "$tmp/one.pgm" "$tmp/out.pgm" --ksize 31 --sigma 4 --device none
+check "blur of 1x1 keeps its pixel" "$(cmp -s "$tmp/one.pgm" "$tmp/out.pgm" && echo same)" same
+expect 0 "blur of RGBA on the CPU path" -- $run "$clik" blur "$tmp/rgba.npy" "$tmp/out.png" --ksize 3 --device none
+check "blur of RGBA: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "64x48 rgba"
+expect 0 "blur --ksize 1 changes nothing" -- $run "$clik" blur "$tmp/grey.pgm" "$tmp/out.pgm" --ksize 1 --device none
+check "blur --ksize 1 output" "$(cmp -s "$tmp/grey.pgm" "$tmp/out.pgm" && echo same)" same
+expect 2 "blur without --ksize" -- $run "$clik" blur "$sample" "$tmp/out.png"
+expect 2 "blur --ksize 4 (even)" -- $run "$clik" blur "$sample" "$tmp/out.png" --ksize 4
+expect 2 "blur --ksize 33" -- $run "$clik" blur "$sample" "$tmp/out.png" --ksize 33
+expect 2 "blur --ksize -3" -- $run "$clik" blur "$sample" "$tmp/out.png" --ksize -3
+expect 2 "blur --sigma -1" -- $run "$clik" blur "$sample" "$tmp/out.png" --ksize 3 --sigma -1
+expect 2 "blur --sigma nan" -- $run "$clik" blur "$sample" "$tmp/out.png" --ksize 3 --sigma nan
+
+expect 0 "ssim of an image with itself" -- $run "$clik" ssim "$tmp/grey.pgm" "$tmp/grey.pgm"
+check "ssim of an image with itself prints 1" "$(cat "$tmp/stdout")" 1.000000
+"$clik" blur "$tmp/grey.pgm" "$tmp/blurred.png" --ksize 7 --device none || failures=$((failures + 1))
+expect 0 "ssim with a map" -- $run "$clik" ssim "$tmp/grey.pgm" "$tmp/blurred.png" --map "$tmp/out.png"
+check "ssim map size (valid region)" "$(size_of "$tmp/out.png")" 54x38
+check "ssim of a blurred image: 0.dddddd" "$(grep -Ec '^0\.[0-9]{6}$' "$tmp/stdout")" 1
+expect 0 "ssim map as .npy, on the CPU path" -- $run "$clik" ssim "$tmp/grey.pgm" "$tmp/blurred.png" --map "$tmp/out.npy" --device none
+check "ssim .npy map size" "$(wc -c <"$tmp/out.npy" 2>/dev/null | tr -d ' ')" $((128 + 54 * 38 * 4))
+expect 0 "ssim of colour images (luma)" -- $run "$clik" ssim "$tmp/rgb.ppm" "$tmp/rgba.npy"
+expect 0 "ssim of 11x11 images" -- $run "$clik" ssim "$tmp/eleven.pgm" "$tmp/eleven.pgm" --map "$tmp/out.pgm" --device none
+check "ssim of 11x11: a 1x1 map" "$(size_of "$tmp/out.pgm")" 1x1
+expect 1 "ssim of different sizes" -- $run "$clik" ssim "$sample" "$tmp/grey.pgm" --map "$tmp/out.png"
+expect 1 "ssim of images smaller than 11x11" -- $run "$clik" ssim "$tmp/ten.pgm" "$tmp/ten.pgm" --map "$tmp/out.png"
+expect 1 "ssim of 1x1 images" -- $run "$clik" ssim "$tmp/one.pgm" "$tmp/one.pgm"
+expect 1 "ssim of a missing file" -- $run "$clik" ssim "$sample" "$tmp/missing.png"
+expect 1 "ssim map to an unknown extension" -- $run "$clik" ssim "$tmp/grey.pgm" "$tmp/grey.pgm" --map "$tmp/out.xyz"
+expect 2 "ssim of one image" -- $run "$clik" ssim "$sample"
+
+expect 0 "upscale (fusion) x2 with an artifact map" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/out.png" --scale 2 --artifact-map "$tmp/out.map.png"
+check "upscale x2: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "128x96 grey"
+check "upscale x2: artifact map" "$(size_of "$tmp/out.map.png") $(png_kind "$tmp/out.map.png")" "128x96 grey"
+expect 0 "upscale of a 1x1 image x3 on the CPU path" -- $run "$clik" upscale "$tmp/one.pgm" "$tmp/out.pgm" --scale 3 --device none
+check "upscale of a 1x1 image: size" "$(size_of "$tmp/out.pgm")" 3x3
+expect 0 "upscale RGBA x4, --tile 4 --blur 3 --threshold 0.1" -- $run "$clik" upscale "$tmp/rgba.npy" "$tmp/out.png" --scale 4 --tile 4 --blur 3 --threshold 0.1
+check "upscale RGBA: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "256x192 rgba"
+expect 0 "upscale RGB x8 on the CPU path" -- $run "$clik" upscale "$tmp/rgb.ppm" "$tmp/out.ppm" --scale 8 --device none
+check "upscale RGB: size" "$(size_of "$tmp/out.ppm")" 512x384
+expect 0 "upscale grey + alpha x2" -- $run "$clik" upscale "$tmp/greya.npy" "$tmp/out.png" --scale 2 --device none
+check "upscale grey + alpha: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "128x96 grey+alpha"
+expect 0 "upscale --method bicubic --scale 1.5 on the CPU path" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/out.pgm" --scale 1.5 --method bicubic --device none
+check "upscale bicubic x1.5: size" "$(size_of "$tmp/out.pgm")" 96x72
+expect 2 "upscale without --scale" -- $run "$clik" upscale "$sample" "$tmp/out.png"
+expect 2 "upscale fusion --scale 1.5" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 1.5
+expect 2 "upscale fusion --scale 9" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 9
+expect 2 "upscale fusion --scale 1" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 1
+expect 2 "upscale --scale nan" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale nan --method nearest
+expect 2 "upscale --method lanczos" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --method lanczos
+expect 2 "upscale --tile 1" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --tile 1
+expect 2 "upscale --tile 17" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --tile 17
+expect 2 "upscale --blur 4" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --blur 4
+expect 2 "upscale --threshold text" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --threshold high
+expect 2 "upscale --artifact-map with --method nearest" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --method nearest --artifact-map "$tmp/out.map.png"
+expect 2 "upscale --depth for one image" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --depth 2
+expect 2 "upscale of one image to a pattern" -- $run "$clik" upscale "$sample" "$tmp/out.%d.png" --scale 2
+expect 2 "upscale of a pattern to one file" -- $run "$clik" upscale "$tmp/f%d.pgm" "$tmp/out.png" --scale 2
+expect 2 "upscale artifact map on the output" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --artifact-map "$tmp/out.png"
+expect 1 "upscale of a missing file" -- $run "$clik" upscale "$tmp/missing.png" "$tmp/out.png" --scale 2
+expect 1 "upscale artifact map into a missing folder" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/out.png" --scale 2 --artifact-map "$tmp/nowhere/map.png"
+
+# Frame sequences: 4 grey and 4 RGB frames, 1..4; the stream must give each
+# frame exactly what the one-image command gives.
+for i in 1 2 3 4; do
+    pgm 40 30 $((i * 20011)) "$tmp/f000$i.pgm"
+    ppm 40 30 $((i * 30011)) "$tmp/c000$i.ppm"
+done
+for i in 1 2 3 4; do
+    "$clik" upscale "$tmp/f000$i.pgm" "$tmp/one.$i.png" --scale 3 --artifact-map "$tmp/onemap.$i.png" ||
+        failures=$((failures + 1))
+    "$clik" upscale "$tmp/c000$i.ppm" "$tmp/onec.$i.ppm" --scale 2 --device none || failures=$((failures + 1))
+    "$clik" upscale "$tmp/f000$i.pgm" "$tmp/onen.$i.pgm" --scale 2.5 --method bicubic --device none ||
+        failures=$((failures + 1))
+done
+frames_match() { # frames_match WHAT STREAMED_PATTERN ONE_IMAGE_PATTERN
+    local i bad=""
+    for i in 1 2 3 4; do
+        cmp -s "$(printf "$2" $i)" "$(printf "$3" $i)" || bad="$bad $i"
+    done
+    check "$1" "${bad:-none}" none
+}
+expect 0 "upscale 4 grey frames in a stream, --depth 2" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 3 --depth 2 --artifact-map "$tmp/out.map%d.png"
+frames_match "streamed grey frames differing from one-image runs" "$tmp/out.%d.png" "$tmp/one.%d.png"
+frames_match "streamed artifact maps differing from one-image runs" "$tmp/out.map%d.png" "$tmp/onemap.%d.png"
+check "frame rate on stderr" "$(grep -c 'frames/s' "$tmp/stderr")" 1
+expect 0 "upscale 4 RGB frames on the CPU path" -- $run "$clik" upscale "$tmp/c%04d.ppm" "$tmp/out.%d.ppm" --scale 2 --device none
+frames_match "streamed RGB frames differing from one-image runs" "$tmp/out.%d.ppm" "$tmp/onec.%d.ppm"
+expect 0 "upscale 4 frames, bicubic x2.5, on the CPU path" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.pgm" --scale 2.5 --method bicubic --device none
+frames_match "bicubic frames differing from one-image runs" "$tmp/out.%d.pgm" "$tmp/onen.%d.pgm"
+expect 0 "upscale frames from --start 3, --depth 1" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 3 --start 3 --depth 1 --device none
+check "frames from --start 3" "$(cd "$tmp" && echo out.*.png)" "out.3.png out.4.png"
+expect 1 "upscale of frames that do not exist" -- $run "$clik" upscale "$tmp/none%04d.pgm" "$tmp/out.%d.png" --scale 2
+expect 1 "upscale from a --start that does not exist" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --start 7
+cp "$tmp/f0004.pgm" "$tmp/g0001.pgm"
+cp "$tmp/f0003.pgm" "$tmp/g0002.pgm"
+pgm 40 31 0 "$tmp/g0003.pgm"
+expect 1 "upscale of frames of two sizes (nothing kept)" -- $run "$clik" upscale "$tmp/g%04d.pgm" "$tmp/out.%d.png" --scale 2 --depth 1
+check "size mismatch message" "$(grep -c 'one size' "$tmp/stderr")" 1
+cp "$tmp/text.png" "$tmp/g0003.pgm"
+expect 1 "upscale of a corrupt third frame (nothing kept)" -- $run "$clik" upscale "$tmp/g%04d.pgm" "$tmp/out.%d.png" --scale 2
+mkdir "$tmp/blocked3.png"
+expect 1 "upscale whose third output cannot be written" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/blocked%d.png" --scale 2 --depth 1
+check "outputs removed after a failed write" "$(cd "$tmp" && echo blocked*)" blocked3.png
+expect 2 "upscale of a pattern onto itself" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/f%04d.pgm" --scale 2
+expect 2 "upscale whose output names are input frames" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/f000%d.pgm" --scale 2
+expect 2 "upscale whose map names are output names" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --artifact-map "$tmp/out.%1d.png"
+expect 1 "upscale onto its input, map into a missing folder (input kept)" -- $run "$clik" upscale "$tmp/f0001.pgm" "$tmp/f0001.pgm" --scale 2 --artifact-map "$tmp/nowhere/map.png"
+check "input kept after a failed map" "$(size_of "$tmp/f0001.pgm")" 40x30
+expect 2 "upscale --depth 0" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --depth 0
+expect 2 "upscale --start -1" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --start -1
+expect 2 "upscale artifact map without %d for frames" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --artifact-map "$tmp/out.map.png"
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -1,0 +1,519 @@
+/* clik upscale: one image, or a numbered frame sequence streamed through the
+ * fusion upscaler. SPDX-License-Identifier: BSD-2-Clause */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define MAX_DEPTH 16
+#define NAME_CAP  4096
+
+static const char *const upscale_usage =
+    "usage: clik upscale IN OUT --scale S [--method M] [--artifact-map MAP]\n"
+    "                    [--tile N] [--blur K] [--threshold T] [--device SPEC]\n"
+    "       clik upscale 'IN%04d.png' 'OUT%04d.png' --scale S [--depth N] [--start N] ...\n"
+    "Upscales IN by S. M is fusion (the default), nearest, bilinear or bicubic (as\n"
+    "clik resize). fusion takes an integer S from 2 to 8: where the nearest and the\n"
+    "bicubic upscales disagree inside a structured tile (tile SSIM of their luma\n"
+    "times the luma difference, blurred, above the threshold) the pixel comes from\n"
+    "the nearest upscale, elsewhere from the bicubic one. MAP (fusion only) gets\n"
+    "that choice: 255 where the nearest pixel was taken, else 0.\n"
+    "  --tile N       SSIM tile side, 2 to 16 (default 8)\n"
+    "  --blur K       Gaussian blur of the artifact map, odd, 1 to 31 (default 7)\n"
+    "  --threshold T  blurred artifact above T takes the nearest pixel (default 0.05)\n"
+    "Grey, grey + alpha and RGB are upscaled as RGBA and written back as they came.\n"
+    "With %d, %Nd or %0Nd in IN (and then in OUT and MAP) the frames IN(n) from\n"
+    "--start (default: 0 if that file exists, else 1) up to the first missing\n"
+    "number are upscaled in a stream, --depth frames in flight (1 to 16, default 3)\n"
+    "while the next are read and the finished ones written. All frames need one\n"
+    "size; the other methods take them one at a time. Either every output is\n"
+    "written or, on a failure, none is kept.\n";
+
+/* What the command line asks for, parsed. */
+typedef struct upscale_job {
+    const char *in, *out, *map; /* names, or patterns for a sequence */
+    int fusion;
+    clik_interp method; /* when not fusion */
+    double scale;
+    clik_fusion_options opt;
+    int sequence, depth, start; /* start < 0: 0 or 1, whichever exists */
+    const char *device;
+} upscale_job;
+
+static int is_pattern(const char *name)
+{
+    char out[NAME_CAP];
+    return name && cli_numbered_path(name, 0, out, sizeof(out));
+}
+
+static int usage_error(const char *message)
+{
+    fprintf(stderr, "clik upscale: %s\n", message);
+    return CLI_USAGE;
+}
+
+static int parse_fusion_options(const char *tile, const char *blur, const char *threshold,
+                                clik_fusion_options *opt)
+{
+    memset(opt, 0, sizeof(*opt));
+    clik_fusion_options_init(opt);
+    if (tile && !parse_count(tile, 2, 16, &opt->tile))
+        return usage_error("--tile needs a side from 2 to 16");
+    if (blur && blur_parse_ksize("upscale", "--blur", blur, &opt->blur_ksize) != CLI_OK)
+        return CLI_USAGE;
+    double t;
+    if (threshold) {
+        if (!parse_number(threshold, &t))
+            return usage_error("--threshold needs a number");
+        opt->threshold = (float)t;
+    }
+    return CLI_OK;
+}
+
+/* Checks the names: a sequence has patterns everywhere, one image nowhere,
+ * and no two outputs (or an output and the input) share a name. */
+static int check_names(upscale_job *job, int sequence_only)
+{
+    job->sequence = is_pattern(job->in);
+    if (is_pattern(job->out) != job->sequence ||
+        (job->map && is_pattern(job->map) != job->sequence))
+        return usage_error(job->sequence ? "IN is a frame pattern: OUT and MAP need %d too"
+                                         : "IN is one image: OUT and MAP cannot be patterns");
+    if (!job->sequence && sequence_only)
+        return usage_error("--depth and --start are for frame sequences (%d in IN)");
+    if (job->sequence && strcmp(job->in, job->out) == 0)
+        return usage_error("OUT would overwrite the input frames");
+    if (job->map && (strcmp(job->map, job->out) == 0 || strcmp(job->map, job->in) == 0))
+        return usage_error("MAP needs a name of its own");
+    return CLI_OK;
+}
+
+static int parse_job(int argc, char **argv, upscale_job *job, int *help)
+{
+    const char *scale = NULL, *method = "fusion", *tile = NULL, *blur = NULL, *threshold = NULL,
+               *depth = NULL, *start = NULL;
+    memset(job, 0, sizeof(*job));
+    const cli_option options[] = {
+        {"--scale", &scale, NULL}, {"--method", &method, NULL}, {"--artifact-map", &job->map, NULL},
+        {"--tile", &tile, NULL},   {"--blur", &blur, NULL},     {"--threshold", &threshold, NULL},
+        {"--depth", &depth, NULL}, {"--start", &start, NULL},   {NULL, NULL, NULL}};
+    cli_args args;
+    int rc = cli_parse(argc, argv, options, 2, 2, &args, upscale_usage);
+    *help = args.help;
+    if (rc != CLI_OK || args.help)
+        return rc;
+    job->in = args.positional[0];
+    job->out = args.positional[1];
+    job->device = args.device;
+    job->fusion = strcmp(method, "fusion") == 0;
+    if (!job->fusion) {
+        if (!resize_parse_method(method, &job->method)) {
+            fprintf(stderr,
+                    "clik upscale: --method %s: expected fusion, nearest, bilinear or "
+                    "bicubic\n",
+                    method);
+            return CLI_USAGE;
+        }
+        if (job->map || tile || blur || threshold)
+            return usage_error("--artifact-map, --tile, --blur and --threshold need --method "
+                               "fusion");
+    }
+    if ((rc = resize_parse_scale("upscale", scale, &job->scale)) != CLI_OK)
+        return rc;
+    if (job->fusion && (job->scale < 2 || job->scale > 8 || job->scale != (int)job->scale))
+        return usage_error("--method fusion needs an integer --scale from 2 to 8");
+    if (job->fusion && (rc = parse_fusion_options(tile, blur, threshold, &job->opt)) != CLI_OK)
+        return rc;
+    job->depth = 3;
+    if (depth && !parse_count(depth, 1, MAX_DEPTH, &job->depth))
+        return usage_error("--depth needs a count from 1 to 16");
+    job->start = -1;
+    if (start && !parse_count(start, 0, 1L << 30, &job->start))
+        return usage_error("--start needs a frame number from 0 to 2^30");
+    return check_names(job, depth || start);
+}
+
+/* The output size for a width x height input; prints the problem otherwise. */
+static int output_size(const upscale_job *job, const char *path, int width, int height,
+                       int *out_width, int *out_height)
+{
+    clik_status st = CLIK_ERR_INVALID_SIZE;
+    if (!job->fusion) {
+        st = clik_resize_size(width, height, job->scale, job->scale, out_width, out_height);
+    } else if ((long)width * (long)job->scale <= 1L << 20 &&
+               (long)height * (long)job->scale <= 1L << 20) {
+        /* Integer scales: the result's sides are exact (and within clik_image's 2^20). */
+        *out_width = width * (int)job->scale;
+        *out_height = height * (int)job->scale;
+        st = CLIK_OK;
+    }
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik upscale: %s: a %dx%d image scaled by %g: %s\n", path, width, height,
+                job->scale, clik_status_str(st));
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* Makes img a u8 image of this size and channel count, keeping what it has
+ * when it already is one. */
+static clik_status ensure_image(clik_image *img, int width, int height, int channels)
+{
+    if (img->data && img->width == width && img->height == height && img->channels == channels)
+        return CLIK_OK;
+    clik_image_free(img);
+    return clik_image_alloc(img, width, height, channels, CLIK_U8);
+}
+
+/* ---- frames: one image, or one of a sequence ---------------------------------------- */
+
+/* One frame's buffers. For fusion, src and dst are RGBA and must stay put
+ * until the frame's ticket completes; out holds dst in the input's channel
+ * count when that is not 4. */
+typedef struct frame {
+    clik_image src, dst, out, map;
+    int channels, had_alpha; /* of the input file */
+    uint64_t ticket;
+} frame;
+
+static void frame_free(frame *f)
+{
+    clik_image_free(&f->src);
+    clik_image_free(&f->dst);
+    clik_image_free(&f->out);
+    clik_image_free(&f->map);
+}
+
+/* Takes the image read from a file into f->src: as RGBA for fusion. */
+static int frame_take(const upscale_job *job, frame *f, clik_image *img, int had_alpha)
+{
+    clik_image_free(&f->src);
+    f->channels = img->channels;
+    f->had_alpha = had_alpha;
+    if (!job->fusion || img->channels == 4) {
+        f->src = *img;
+        return CLI_OK;
+    }
+    clik_status st = rgba_expand(img, &f->src);
+    clik_image_free(img);
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik upscale: %s\n", clik_status_str(st));
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* Allocates the frame's outputs (kept from the previous frame of the slot
+ * when they fit). */
+static int frame_outputs(const upscale_job *job, frame *f, int out_width, int out_height)
+{
+    clik_status st = ensure_image(&f->dst, out_width, out_height, f->src.channels);
+    if (!job->fusion || f->channels == 4)
+        clik_image_free(&f->out); /* a grey frame before may have left one */
+    else if (st == CLIK_OK)
+        st = ensure_image(&f->out, out_width, out_height, f->channels);
+    if (st == CLIK_OK && job->map)
+        st = ensure_image(&f->map, out_width, out_height, 1);
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik upscale: a %dx%d result: %s\n", out_width, out_height,
+                clik_status_str(st));
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+/* Writes the finished frame to out_name (and map_name); on a failure nothing
+ * of this frame is left. The map goes first: OUT may be the input's own name
+ * (one image), and then it is the one file that must not be removed. */
+static int frame_write(frame *f, const char *out_name, const char *map_name)
+{
+    const clik_image *result = &f->dst;
+    if (f->out.data) {
+        rgba_collapse(&f->dst, &f->out);
+        result = &f->out;
+    }
+    if (map_name && cli_write_image("upscale", map_name, &f->map, 0) != CLI_OK)
+        return CLI_FAILED;
+    int rc = cli_write_image("upscale", out_name, result, f->had_alpha);
+    if (rc != CLI_OK && map_name)
+        remove(map_name);
+    return rc;
+}
+
+/* Upscales one image. */
+static int upscale_image(const upscale_job *job)
+{
+    clik_image img;
+    int had_alpha = 0, width, height;
+    frame f = {0};
+    if (cli_read_u8("upscale", job->in, &img, &had_alpha) != CLI_OK)
+        return CLI_FAILED;
+    int rc = output_size(job, job->in, img.width, img.height, &width, &height);
+    if (rc == CLI_OK)
+        rc = frame_take(job, &f, &img, had_alpha);
+    else
+        clik_image_free(&img);
+    if (rc == CLI_OK)
+        rc = frame_outputs(job, &f, width, height);
+    clik_context *ctx = NULL;
+    if (rc == CLI_OK)
+        rc = cli_context(job->device, &ctx);
+    if (rc == CLI_OK) {
+        clik_status st = job->fusion ? clik_upscale_fusion(ctx, &f.src, &f.dst, &job->opt,
+                                                           job->map ? &f.map : NULL)
+                                     : resize_any(ctx, &f.src, &f.dst, job->method);
+        rc = st != CLIK_OK ? cli_error("upscale", ctx, st, job->in)
+                           : frame_write(&f, job->out, job->map);
+    }
+    clik_context_destroy(ctx);
+    frame_free(&f);
+    return rc;
+}
+
+/* ---- frame sequences ---------------------------------------------------------------- */
+
+typedef struct sequence {
+    const upscale_job *job;
+    int first, count;  /* frames first .. first + count - 1 */
+    int width, height; /* of every input frame */
+    int out_w, out_h;  /* of every output frame */
+    int written;       /* frames first .. first + written - 1 are on disk */
+    frame *slots;      /* depth + 1 for a stream, else 1 */
+    int nslots;
+    clik_context *ctx;
+    clik_fusion_stream *stream; /* NULL: the resize methods, one frame at a time */
+} sequence;
+
+static int frame_exists(const char *pattern, int index)
+{
+    char name[NAME_CAP];
+    return cli_numbered_path(pattern, index, name, sizeof(name)) && access(name, F_OK) == 0;
+}
+
+/* Finds the first frame and counts the frames up to the first missing number. */
+static int count_frames(const upscale_job *job, sequence *seq)
+{
+    char name[NAME_CAP];
+    seq->first = job->start;
+    if (seq->first < 0)
+        seq->first = frame_exists(job->in, 0) ? 0 : 1;
+    seq->count = 0;
+    while (seq->count < INT_MAX - seq->first && frame_exists(job->in, seq->first + seq->count))
+        seq->count++;
+    if (seq->count == 0) {
+        cli_numbered_path(job->in, seq->first, name, sizeof(name));
+        fprintf(stderr, "clik upscale: %s: no such frame%s\n", name,
+                job->start < 0 ? " (nor frame 0)" : "");
+        return CLI_FAILED;
+    }
+    /* Every output name must fit too, or a late frame would fail. */
+    if (!cli_numbered_path(job->out, seq->first + seq->count - 1, name, sizeof(name)) ||
+        (job->map &&
+         !cli_numbered_path(job->map, seq->first + seq->count - 1, name, sizeof(name)))) {
+        fprintf(stderr, "clik upscale: %s: the output names are too long\n", job->out);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Refuses patterns that give one name twice among the input, output and map
+ * files (such as f%d.png and f1%d.png): an output would overwrite an input
+ * frame, and removing it after a failure would lose it. */
+static int check_collisions(const upscale_job *job, const sequence *seq)
+{
+    const char *patterns[3] = {job->in, job->out, job->map};
+    int kinds = job->map ? 3 : 2;
+    size_t n = (size_t)kinds * (size_t)seq->count;
+    char **names = calloc(n, sizeof(char *));
+    int rc = names ? CLI_OK : CLI_FAILED;
+    for (size_t k = 0; k < n && rc == CLI_OK; k++) {
+        char name[NAME_CAP];
+        cli_numbered_path(patterns[k / (size_t)seq->count],
+                          seq->first + (int)(k % (size_t)seq->count), name, sizeof(name));
+        if (!(names[k] = strdup(name)))
+            rc = CLI_FAILED;
+    }
+    if (rc != CLI_OK) {
+        fprintf(stderr, "clik upscale: out of memory\n");
+    } else {
+        qsort(names, n, sizeof(char *), compare_names);
+        for (size_t k = 1; k < n && rc == CLI_OK; k++)
+            if (strcmp(names[k - 1], names[k]) == 0) {
+                fprintf(stderr, "clik upscale: %s is both an input and an output name\n", names[k]);
+                rc = CLI_USAGE;
+            }
+    }
+    for (size_t k = 0; names && k < n; k++)
+        free(names[k]);
+    free(names);
+    return rc;
+}
+
+/* Reads frame i of the sequence into slot f, checking its size. */
+static int read_frame(sequence *seq, int i, frame *f)
+{
+    char name[NAME_CAP];
+    clik_image img;
+    int had_alpha = 0;
+    cli_numbered_path(seq->job->in, seq->first + i, name, sizeof(name));
+    if (cli_read_u8("upscale", name, &img, &had_alpha) != CLI_OK)
+        return CLI_FAILED;
+    if (i == 0) {
+        seq->width = img.width;
+        seq->height = img.height;
+        if (output_size(seq->job, name, img.width, img.height, &seq->out_w, &seq->out_h) !=
+            CLI_OK) {
+            clik_image_free(&img);
+            return CLI_FAILED;
+        }
+    } else if (img.width != seq->width || img.height != seq->height) {
+        fprintf(stderr,
+                "clik upscale: %s is %dx%d, the frames before it %dx%d: all frames need "
+                "one size\n",
+                name, img.width, img.height, seq->width, seq->height);
+        clik_image_free(&img);
+        return CLI_FAILED;
+    }
+    if (frame_take(seq->job, f, &img, had_alpha) != CLI_OK)
+        return CLI_FAILED;
+    return frame_outputs(seq->job, f, seq->out_w, seq->out_h);
+}
+
+/* Starts frame i (in its slot): queued in the stream, or done at once. */
+static int submit_frame(sequence *seq, int i)
+{
+    frame *f = &seq->slots[i % seq->nslots];
+    char name[NAME_CAP];
+    cli_numbered_path(seq->job->in, seq->first + i, name, sizeof(name));
+    clik_status st = seq->stream
+                         ? clik_fusion_stream_submit(seq->stream, &f->src, &f->dst,
+                                                     seq->job->map ? &f->map : NULL, &f->ticket)
+                         : resize_any(seq->ctx, &f->src, &f->dst, seq->job->method);
+    return st != CLIK_OK ? cli_error("upscale", seq->ctx, st, name) : CLI_OK;
+}
+
+/* Waits for the oldest frame not yet written and writes it. */
+static int finish_frame(sequence *seq)
+{
+    int i = seq->written;
+    frame *f = &seq->slots[i % seq->nslots];
+    char in[NAME_CAP], out[NAME_CAP], map[NAME_CAP];
+    cli_numbered_path(seq->job->in, seq->first + i, in, sizeof(in));
+    cli_numbered_path(seq->job->out, seq->first + i, out, sizeof(out));
+    if (seq->job->map)
+        cli_numbered_path(seq->job->map, seq->first + i, map, sizeof(map));
+    if (seq->stream) {
+        clik_status st = clik_fusion_stream_wait(seq->stream, f->ticket);
+        if (st != CLIK_OK)
+            return cli_error("upscale", seq->ctx, st, in);
+    }
+    if (frame_write(f, out, seq->job->map ? map : NULL) != CLI_OK)
+        return CLI_FAILED;
+    seq->written++;
+    cli_progress("clik upscale: %d of %d frames", seq->written, seq->count);
+    return CLI_OK;
+}
+
+/* Removes every output written so far: a sequence is all or nothing. */
+static void remove_written(sequence *seq)
+{
+    char name[NAME_CAP];
+    for (int i = 0; i < seq->written; i++) {
+        cli_numbered_path(seq->job->out, seq->first + i, name, sizeof(name));
+        remove(name);
+        if (seq->job->map) {
+            cli_numbered_path(seq->job->map, seq->first + i, name, sizeof(name));
+            remove(name);
+        }
+    }
+    seq->written = 0;
+}
+
+/* Reads frame i + 1 while frames up to i are in flight, and writes frame
+ * i + 1 - nslots once it completes: nslots = depth + 1 sets of buffers. */
+static int run_frames(sequence *seq)
+{
+    int rc = CLI_OK;
+    for (int i = 0; i < seq->count && rc == CLI_OK; i++) {
+        if (i > 0)
+            rc = read_frame(seq, i, &seq->slots[i % seq->nslots]);
+        if (rc == CLI_OK)
+            rc = submit_frame(seq, i);
+        if (rc == CLI_OK && i + 1 >= seq->nslots)
+            rc = finish_frame(seq);
+    }
+    while (rc == CLI_OK && seq->written < seq->count)
+        rc = finish_frame(seq);
+    return rc;
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int upscale_sequence(const upscale_job *job)
+{
+    sequence seq = {0};
+    seq.job = job;
+    int rc = count_frames(job, &seq);
+    if (rc == CLI_OK)
+        rc = check_collisions(job, &seq);
+    if (rc != CLI_OK)
+        return rc;
+    seq.nslots = job->fusion ? job->depth + 1 : 1;
+    seq.slots = calloc((size_t)seq.nslots, sizeof(frame));
+    if (!seq.slots) {
+        fprintf(stderr, "clik upscale: out of memory\n");
+        return CLI_FAILED;
+    }
+    double t0 = seconds_now();
+    rc = read_frame(&seq, 0, &seq.slots[0]);
+    if (rc == CLI_OK)
+        rc = cli_context(job->device, &seq.ctx);
+    if (rc == CLI_OK && job->fusion) {
+        clik_status st = clik_fusion_stream_create(seq.ctx, seq.width, seq.height, (int)job->scale,
+                                                   &job->opt, job->depth, &seq.stream);
+        if (st != CLIK_OK)
+            rc = cli_error("upscale", seq.ctx, st, "cannot start the frame stream");
+    }
+    if (rc == CLI_OK)
+        rc = run_frames(&seq);
+    /* The stream waits for the frames in flight before their buffers go. */
+    clik_fusion_stream_destroy(seq.stream);
+    cli_progress_done();
+    double seconds = seconds_now() - t0;
+    if (rc != CLI_OK) {
+        remove_written(&seq);
+    } else {
+        fprintf(stderr, "clik upscale: %d frames, %dx%d to %dx%d, in %.3f s: %.2f frames/s\n",
+                seq.count, seq.width, seq.height, seq.out_w, seq.out_h, seconds,
+                seconds > 0 ? seq.count / seconds : 0.0);
+    }
+    for (int i = 0; i < seq.nslots; i++)
+        frame_free(&seq.slots[i]);
+    free(seq.slots);
+    clik_context_destroy(seq.ctx);
+    return rc;
+}
+
+int cmd_upscale(int argc, char **argv)
+{
+    upscale_job job;
+    int help = 0;
+    int rc = parse_job(argc, argv, &job, &help);
+    if (rc != CLI_OK || help)
+        return rc;
+    return job.sequence ? upscale_sequence(&job) : upscale_image(&job);
+}
