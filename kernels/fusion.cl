@@ -12,8 +12,8 @@
  * Build options:
  *   S        the scale (2..8);  T  the tile side (2..16);  K  blur taps;
  *   XOFS, XW the bicubic tap offsets and weights of each output phase
- *            (S entries, from the host in double rounded to float, so that
- *            every device uses the same weights as clik_resize);
+ *            (S entries, from the host in steps of 1/2048, the weights
+ *            clik_resize gives u8 images);
  *   BW       the K blur weights;  PIX4  RGBA rows start 4-byte aligned
  *            (pixels load and store as one uchar4).
  * Strides are in bytes.

@@ -124,16 +124,19 @@ static clik_status check_call(clik_context *ctx, const clik_image *src, const cl
 
 /* ---- OpenCL path ----------------------------------------------------------------------- */
 
-/* Keys' cubic (A = -0.75) at offset t in [0, 1) from the second tap, in
- * double; the fourth weight makes the sum exactly 1 in double. */
+/* Keys' cubic (A = -0.75) at the taps 1 + t, t, 1 - t and 2 - t from a
+ * point t in [0, 1) past the second tap, in steps of 1/2048 as clik_resize
+ * weighs u8 images (OpenCV's fixed-point INTER_CUBIC steps). */
 static void cubic_weights(double t, double w[4])
 {
     const double A = -0.75;
-    const double t1 = t + 1.0, u = 1.0 - t;
-    w[0] = ((A * t1 - 5.0 * A) * t1 + 8.0 * A) * t1 - 4.0 * A;
+    const double d0 = 1.0 + t, u = 1.0 - t, d3 = 2.0 - t;
+    w[0] = ((A * d0 - 5.0 * A) * d0 + 8.0 * A) * d0 - 4.0 * A;
     w[1] = ((A + 2.0) * t - (A + 3.0)) * t * t + 1.0;
     w[2] = ((A + 2.0) * u - (A + 3.0)) * u * u + 1.0;
-    w[3] = 1.0 - w[0] - w[1] - w[2];
+    w[3] = ((A * d3 - 5.0 * A) * d3 + 8.0 * A) * d3 - 4.0 * A;
+    for (int k = 0; k < 4; k++)
+        w[k] = rint(w[k] * 2048.0) / 2048.0;
 }
 
 /* Appends "name={v,v,...}" style build options; floats as exact hex. */
