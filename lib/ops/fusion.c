@@ -481,7 +481,12 @@ static clik_status new_buffer(clik_context *ctx, size_t bytes, cl_mem *out)
         clik__fail_cl(ctx, err, "clCreateBuffer");
         return CLIK_ERR_NO_MEMORY;
     }
-    return clik__poison(ctx, *out, bytes);
+    clik_status st = clik__poison(ctx, *out, bytes);
+    /* The fill runs on the context's queue, the frames on the slots' queues:
+     * it must be over before a slot uses the buffer. */
+    if (st == CLIK_OK && ctx->poison)
+        ctx->cl->clFinish(ctx->queue);
+    return st;
 }
 
 static clik_status slot_make(clik_context *ctx, const fusion_plan *p, stream_slot *sl)
