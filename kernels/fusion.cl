@@ -3,8 +3,9 @@
  * by an integer scale, an artifact map from 8 x 8 tile SSIM and the
  * difference of the two luma images, a Gaussian blur of the map, and a
  * per-pixel choice between the two upscales. Four kernels:
- *   fusion_upscale   one output pixel per work-item: both colour images and
- *                    both luma images (the merged kernel of seed 003 §VI);
+ *   fusion_block     both colour images and both luma images (the merged
+ *                    kernel of seed 003 §VI), one source pixel's output
+ *                    block per work-item;
  *   fusion_tiles     one SSIM tile per work-item, from exact integer sums;
  *   fusion_rows      the artifact value, computed where it is read, blurred
  *                    along rows;
@@ -60,31 +61,48 @@ inline float4 cubic_row(__global const uchar *src, int row, int x0, int sw, floa
     return a * w.s0 + b * w.s1 + c * w.s2 + d * w.s3;
 }
 
-__kernel void fusion_upscale(__global const uchar *src, int ss, int sw, int sh,
-                             __global uchar *img1, __global uchar *img2, int ds, __global uchar *g1,
-                             __global uchar *g2, int gs, int dw, int dh)
+/* One work-item per source pixel: its S x S output block. Every tap of the
+ * block lies in the 5 x 5 source pixels around it (offsets -2..2 for any
+ * S), loaded once; each row result is computed once per output column
+ * phase. The arithmetic per output is that of fusion_upscale. */
+__kernel void fusion_block(__global const uchar *src, int ss, int sw, int sh, __global uchar *img1,
+                           __global uchar *img2, int ds, __global uchar *g1, __global uchar *g2,
+                           int gs)
 {
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x >= dw || y >= dh)
+    const int qx = get_global_id(0), qy = get_global_id(1);
+    if (qx >= sw || qy >= sh)
         return;
-    const int qx = x / S, rx = x - qx * S;
-    const int qy = y / S, ry = y - qy * S;
+    float4 p[5][5];
+    for (int j = 0; j < 5; j++) {
+        const int row = clamp(qy + j - 2, 0, sh - 1) * ss;
+        for (int i = 0; i < 5; i++)
+            p[j][i] = convert_float4(LOAD_PX(src, row, clamp(qx + i - 2, 0, sw - 1)));
+    }
+    /* h[j][rx]: the row result of source row qy + j - 2 for column phase rx. */
+    float4 h[5][S];
+    for (int rx = 0; rx < S; rx++) {
+        const int o = xofs[rx] + 1;
+        const float4 w = xw[rx];
+        for (int j = 0; j < 5; j++)
+            h[j][rx] =
+                p[j][o] * w.s0 + p[j][o + 1] * w.s1 + p[j][o + 2] * w.s2 + p[j][o + 3] * w.s3;
+    }
     const uchar4 near = LOAD_PX(src, qy * ss, qx);
-
-    /* Rows first, then the column of four row results: the order of the
-     * scalar oracle. */
-    const int x0 = qx + xofs[rx] - 1, y0 = qy + xofs[ry] - 1;
-    const float4 wx = xw[rx], wy = xw[ry];
-    const float4 r0 = cubic_row(src, clamp(y0, 0, sh - 1) * ss, x0, sw, wx);
-    const float4 r1 = cubic_row(src, clamp(y0 + 1, 0, sh - 1) * ss, x0, sw, wx);
-    const float4 r2 = cubic_row(src, clamp(y0 + 2, 0, sh - 1) * ss, x0, sw, wx);
-    const float4 r3 = cubic_row(src, clamp(y0 + 3, 0, sh - 1) * ss, x0, sw, wx);
-    const uchar4 cubic = convert_uchar4_sat_rte(r0 * wy.s0 + r1 * wy.s1 + r2 * wy.s2 + r3 * wy.s3);
-
-    STORE_PX(near, img1, y * ds, x);
-    STORE_PX(cubic, img2, y * ds, x);
-    g1[y * gs + x] = luma(near);
-    g2[y * gs + x] = luma(cubic);
+    const uchar gn = luma(near);
+    for (int ry = 0; ry < S; ry++) {
+        const int o = xofs[ry] + 1, y = qy * S + ry;
+        const float4 wy = xw[ry];
+        for (int rx = 0; rx < S; rx++) {
+            const int x = qx * S + rx;
+            const uchar4 cubic =
+                convert_uchar4_sat_rte(h[o][rx] * wy.s0 + h[o + 1][rx] * wy.s1 +
+                                       h[o + 2][rx] * wy.s2 + h[o + 3][rx] * wy.s3);
+            STORE_PX(near, img1, y * ds, x);
+            STORE_PX(cubic, img2, y * ds, x);
+            g1[y * gs + x] = gn;
+            g2[y * gs + x] = luma(cubic);
+        }
+    }
 }
 
 /* SSIM of one tile from its exact sums: sa, sb raw sums; ca, cb, caa, cbb,
@@ -136,19 +154,27 @@ inline float artifact(__global const uchar *g1, __global const uchar *g2, int gi
     return tiles[ti] * d / 255.0f;
 }
 
+/* Four outputs per work-item: the K + 3 artifact values they need are
+ * computed once. */
+#define RUN 4
 __kernel void fusion_rows(__global const uchar *g1, __global const uchar *g2, int gs, int w, int h,
                           __global const float *tiles, int tw, __global float *rows)
 {
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h)
+    const int x0 = get_global_id(0) * RUN, y = get_global_id(1);
+    if (x0 >= w || y >= h)
         return;
     const int trow = (y / T) * tw;
-    float acc = 0.0f;
-    for (int k = 0; k < K; k++) {
-        const int xx = reflect_any(x + k - K / 2, w);
-        acc += bw[k] * artifact(g1, g2, y * gs + xx, tiles, trow + xx / T);
+    float a[K + RUN - 1];
+    for (int i = 0; i < K + RUN - 1; i++) {
+        const int xx = reflect_any(x0 + i - K / 2, w);
+        a[i] = artifact(g1, g2, y * gs + xx, tiles, trow + xx / T);
     }
-    rows[y * w + x] = acc;
+    for (int o = 0; o < RUN && x0 + o < w; o++) {
+        float acc = 0.0f;
+        for (int k = 0; k < K; k++)
+            acc += bw[k] * a[o + k];
+        rows[y * w + x0 + o] = acc;
+    }
 }
 
 __kernel void fusion_select(__global const float *rows, int w, int h, float threshold,
@@ -172,8 +198,8 @@ __kernel void fusion_select(__global const float *rows, int w, int h, float thre
 /* ---- CPU devices: one row per work-item, separable bicubic ---------------------- */
 /* The same arithmetic in the same order as the kernels above (rows of taps
  * first, then the column of four row results), arranged so that each row
- * result is computed once per source row instead of once per output pixel,
- * and the reflect-101 folds once per row. */
+ * result is computed once per source row, and the reflect-101 folds once
+ * per row. */
 
 /* hrow(j, x): the bicubic row result of source row j for output column x. */
 __kernel void fusion_hpass(__global const uchar *src, int ss, int sw, int sh,

@@ -167,7 +167,7 @@ typedef struct fusion_plan {
  * hblur, vselect. */
 enum { K_UPSCALE, K_TILES, K_ROWS, K_SELECT };
 enum { K_HPASS, K_VPASS, K_CTILES, K_HBLUR, K_VSELECT };
-static const char *const gpu_kernels[] = {"fusion_upscale", "fusion_tiles", "fusion_rows",
+static const char *const gpu_kernels[] = {"fusion_block", "fusion_tiles", "fusion_rows",
                                           "fusion_select"};
 static const char *const cpu_kernels[] = {"fusion_hpass", "fusion_vpass", "fusion_tiles",
                                           "fusion_hblur", "fusion_vselect"};
@@ -303,10 +303,11 @@ static clik_status enqueue_frame(clik_context *ctx, const fusion_plan *p, cl_mem
     const int dw = p->dw, dh = p->dh, tw = p->tw, th = p->th;
     clik_status st = CLIK_ARGS(ctx, p->k[K_UPSCALE], CLIK_A(src), CLIK_A(ss), CLIK_A(p->sw),
                                CLIK_A(p->sh), CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is),
-                               CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw), CLIK_A(dh));
+                               CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs));
     size_t items[2] = {(size_t)dw, (size_t)dh}, local[2] = {32, 8};
+    size_t blocks[2] = {(size_t)p->sw, (size_t)p->sh}, runs[2] = {((size_t)dw + 3) / 4, (size_t)dh};
     if (st == CLIK_OK)
-        st = clik__launch(ctx, p->k[K_UPSCALE], 2, items, local);
+        st = clik__launch(ctx, p->k[K_UPSCALE], 2, blocks, local);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, p->k[K_TILES], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
                        CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(th));
@@ -317,7 +318,7 @@ static clik_status enqueue_frame(clik_context *ctx, const fusion_plan *p, cl_mem
         st = CLIK_ARGS(ctx, p->k[K_ROWS], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
                        CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(s->rows));
     if (st == CLIK_OK)
-        st = clik__launch(ctx, p->k[K_ROWS], 2, items, local);
+        st = clik__launch(ctx, p->k[K_ROWS], 2, runs, local);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, p->k[K_SELECT], CLIK_A(s->rows), CLIK_A(dw), CLIK_A(dh),
                        CLIK_A(p->threshold), CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is),
