@@ -713,6 +713,7 @@ clik_status clik_fusion_stream_submit(clik_fusion_stream *stream, const clik_ima
         return st;
     sl->ticket = t;
     s->submitted = t;
+    ctx->last_backend = CLIK_BACKEND_OPENCL;
     if (ticket)
         *ticket = t;
     return CLIK_OK;
