@@ -1,4 +1,9 @@
-/* resize family on every backend against the scalar oracle. SPDX-License-Identifier: BSD-2-Clause */
+/* Resize family on every backend against the scalar oracle. SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
 #include "cases.h"
 #include "harness.h"
 
@@ -8,17 +13,354 @@ START_TEST(matches_oracle)
 }
 END_TEST
 
-static Suite *make(void)
+static clik_image wrap(int w, int h, int ch, clik_type t, void *data)
+{
+    clik_image img;
+    ck_assert_int_eq(clik_image_wrap(&img, w, h, ch, t, data, 0), CLIK_OK);
+    return img;
+}
+
+static void resize_ok(const clik_image *src, clik_image *dst, clik_interp m)
+{
+    clik_status st = clik_resize(h_ctx, src, dst, m);
+    ck_assert_msg(st == CLIK_OK, "%s on %s: %s: %s", clik_interp_name(m), h_backend,
+                  clik_status_str(st), clik_context_message(h_ctx));
+    ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+}
+
+/*
+ * [10 30] to 4 pixels (scale 2). Source points (x + 0.5) / 2 - 0.5:
+ * -0.25, 0.25, 0.75, 1.25.
+ *  nearest: floor(x / 2) = 0 0 1 1.
+ *  bilinear: -0.25 is left of the first centre (replicated: 10); 0.25 gives
+ *    0.75 * 10 + 0.25 * 30 = 15; 0.75 gives 25; 1.25 is past the last: 30.
+ *  bicubic: Keys (A = -0.75), W(d) = 1.25 d^3 - 2.25 d^2 + 1 (d <= 1),
+ *    -0.75 d^3 + 3.75 d^2 - 6 d + 3 (1 < d < 2): W(0.25) = 0.87890625,
+ *    W(0.75) = 0.26171875, W(1.25) = -0.10546875, W(1.75) = -0.03515625.
+ *    x = 0: t = 0.75 after pixel -1, taps -2 -1 0 1 = 10 10 10 30 with
+ *      W(1.75) W(0.75) W(0.25) W(1.25): 10 + 20 * W(1.25) = 7.890625 -> 8;
+ *    x = 1: t = 0.25 after pixel 0, taps 10 10 30 30 with W(1.25) W(0.25)
+ *      W(0.75) W(1.75): 10 * 0.7734375 + 30 * 0.2265625 = 14.53125 -> 15;
+ *    x = 2: t = 0.75: 10 * 0.2265625 + 30 * 0.7734375 = 25.46875 -> 25;
+ *    x = 3: t = 0.25 after pixel 1, taps 10 30 30 30: 30 - 20 * W(1.25)
+ *      = 32.109375 -> 32 (overshoot past the edge value).
+ * The same along y, and in f32 the exact values.
+ */
+START_TEST(hand_worked)
+{
+    static const uint8_t want[3][4] = {{10, 10, 30, 30}, {10, 15, 25, 30}, {8, 15, 25, 32}};
+    static const float want_f[3][4] = {
+        {10, 10, 30, 30}, {10, 15, 25, 30}, {7.890625f, 14.53125f, 25.46875f, 32.109375f}};
+    for (int m = 0; m < 3; m++) {
+        uint8_t two[2] = {10, 30}, four[4] = {0};
+        clik_image a = wrap(2, 1, 1, CLIK_U8, two), b = wrap(4, 1, 1, CLIK_U8, four);
+        resize_ok(&a, &b, (clik_interp)m);
+        for (int i = 0; i < 4; i++)
+            ck_assert_msg(four[i] == want[m][i], "%s x=%d: %d, want %d on %s",
+                          clik_interp_name((clik_interp)m), i, four[i], want[m][i], h_backend);
+        /* The same along a column, in RGBA: every channel alike. */
+        uint8_t col[2 * 4], tall[4 * 4];
+        for (int i = 0; i < 8; i++)
+            col[i] = two[i / 4];
+        a = wrap(1, 2, 4, CLIK_U8, col);
+        b = wrap(1, 4, 4, CLIK_U8, tall);
+        resize_ok(&a, &b, (clik_interp)m);
+        for (int i = 0; i < 16; i++)
+            ck_assert_int_eq(tall[i], want[m][i / 4]);
+        float twof[2] = {10, 30}, fourf[4];
+        a = wrap(2, 1, 1, CLIK_F32, twof);
+        b = wrap(4, 1, 1, CLIK_F32, fourf);
+        resize_ok(&a, &b, (clik_interp)m);
+        for (int i = 0; i < 4; i++)
+            ck_assert_msg(fabsf(fourf[i] - want_f[m][i]) <= 1e-4f, "%s f32 x=%d: %g, want %g",
+                          clik_interp_name((clik_interp)m), i, fourf[i], want_f[m][i]);
+    }
+    /* Down by 2: bilinear averages pairs (20, 40); nearest takes the first
+     * of each pair. 3 -> 1: the source point 1.0 is the middle pixel's
+     * centre (30) for bilinear and bicubic; nearest takes pixel 0. */
+    uint8_t row4[4] = {10, 30, 20, 60}, two[2], one;
+    clik_image a = wrap(4, 1, 1, CLIK_U8, row4), b = wrap(2, 1, 1, CLIK_U8, two);
+    resize_ok(&a, &b, CLIK_INTERP_BILINEAR);
+    ck_assert_int_eq(two[0], 20);
+    ck_assert_int_eq(two[1], 40);
+    resize_ok(&a, &b, CLIK_INTERP_NEAREST);
+    ck_assert_int_eq(two[0], 10);
+    ck_assert_int_eq(two[1], 20);
+    a = wrap(3, 1, 1, CLIK_U8, row4);
+    b = wrap(1, 1, 1, CLIK_U8, &one);
+    for (int m = 0; m < 3; m++) {
+        resize_ok(&a, &b, (clik_interp)m);
+        ck_assert_int_eq(one, m == CLIK_INTERP_NEAREST ? 10 : 30);
+    }
+}
+END_TEST
+
+/* OpenCV's INTER_NEAREST offsets: floor(x * (1 / (dw / sw))) in double,
+ * which is not always x * sw / dw in integers (7 -> 3 takes 0 2 4; 3 -> 7
+ * takes 0 0 0 1 1 2 2). */
+START_TEST(nearest_offsets)
+{
+    uint8_t src[7] = {0, 1, 2, 3, 4, 5, 6}, out[7];
+    clik_image a = wrap(7, 1, 1, CLIK_U8, src), b = wrap(3, 1, 1, CLIK_U8, out);
+    resize_ok(&a, &b, CLIK_INTERP_NEAREST);
+    ck_assert_int_eq(out[0], 0);
+    ck_assert_int_eq(out[1], 2);
+    ck_assert_int_eq(out[2], 4);
+    a = wrap(3, 1, 1, CLIK_U8, src);
+    b = wrap(7, 1, 1, CLIK_U8, out);
+    resize_ok(&a, &b, CLIK_INTERP_NEAREST);
+    static const uint8_t up[7] = {0, 0, 0, 1, 1, 2, 2};
+    ck_assert_mem_eq(out, up, 7);
+}
+END_TEST
+
+/* 1 x N and N x 1 images, and a 1 x 1 image to any size. */
+START_TEST(thin_images)
+{
+    const int sizes[][2] = {{1, 1}, {1, 37}, {37, 1}, {1, 2}, {2, 1}, {1, 1000}, {999, 1}};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        for (int c = 0; c < h_family_case_count("resize"); c++)
+            for (int ch = 1; ch <= 4; ch += 3) {
+                const clik_case *k = h_family_case("resize", c);
+                clik_case_result r;
+                clik_case_check(k, h_ctx, h_oracle, sizes[i][0], sizes[i][1], ch,
+                                CLIK_PATTERN_NOISE, 7, &r);
+                ck_assert_msg(clik_case_passed(&r), "%s %dx%dx%d on %s: %s %s %s", k->op,
+                              sizes[i][0], sizes[i][1], ch, h_backend, clik_status_str(r.status),
+                              r.message, r.cmp.detail);
+            }
+    uint8_t one[4] = {9, 99, 199, 255}, out[5 * 3 * 4];
+    clik_image a = wrap(1, 1, 4, CLIK_U8, one), b = wrap(5, 3, 4, CLIK_U8, out);
+    for (int m = 0; m < 3; m++) {
+        resize_ok(&a, &b, (clik_interp)m);
+        for (int i = 0; i < 5 * 3 * 4; i++)
+            ck_assert_int_eq(out[i], one[i % 4]);
+    }
+}
+END_TEST
+
+/* Rows with padding, and a source that starts off its natural alignment:
+ * the kernels' unaligned variants against the oracle. */
+START_TEST(strided_images)
+{
+    static uint8_t sbuf[64 * 1024], dbuf[256 * 1024], obuf[256 * 1024];
+    const int sw = 45, sh = 23;
+    for (size_t i = 0; i < sizeof(sbuf); i++)
+        sbuf[i] = (uint8_t)(i * 37u + (i >> 7));
+    for (int ch = 1; ch <= 4; ch += 3)
+        for (int m = 0; m < 3; m++) {
+            const int dw = m == 1 ? 91 : 2 * sw, dh = m == 2 ? 3 * sh : 2 * sh;
+            clik_image src, dst, want;
+            ck_assert_int_eq(
+                clik_image_wrap(&src, sw, sh, ch, CLIK_U8, sbuf + 1, (size_t)sw * ch + 5), CLIK_OK);
+            ck_assert_int_eq(
+                clik_image_wrap(&dst, dw, dh, ch, CLIK_U8, dbuf + 3, (size_t)dw * ch + 7), CLIK_OK);
+            ck_assert_int_eq(clik_image_wrap(&want, dw, dh, ch, CLIK_U8, obuf, 0), CLIK_OK);
+            resize_ok(&src, &dst, (clik_interp)m);
+            ck_assert_int_eq(clik_resize(h_oracle, &src, &want, (clik_interp)m), CLIK_OK);
+            clik_image got;
+            ck_assert_int_eq(clik_image_alloc(&got, dw, dh, ch, CLIK_U8), CLIK_OK);
+            for (int y = 0; y < dh; y++)
+                memcpy((uint8_t *)got.data + (size_t)y * got.stride,
+                       (uint8_t *)dst.data + (size_t)y * dst.stride, (size_t)dw * ch);
+            clik_compare cmp;
+            clik_compare_images(&got, &want, m == 0 ? CLIK_TOL_EXACT : CLIK_TOL_U8_FLOAT, &cmp);
+            ck_assert_msg(cmp.pass, "%s %d ch strided on %s: %s", clik_interp_name((clik_interp)m),
+                          ch, h_backend, cmp.detail);
+            clik_image_free(&got);
+        }
+}
+END_TEST
+
+/* Integer factors past the kernels' unrolled ones (2 to 4), and one past
+ * the NEON table path (16), per axis and both. */
+START_TEST(large_factors)
+{
+    const int factors[][2] = {{5, 5}, {8, 8}, {6, 1}, {1, 7}, {17, 2}};
+    for (size_t f = 0; f < sizeof(factors) / sizeof(factors[0]); f++)
+        for (int ch = 1; ch <= 4; ch += 3)
+            for (int m = 0; m < 3; m += 2) {
+                const int sw = 19, sh = 6, dw = sw * factors[f][0], dh = sh * factors[f][1];
+                clik_image src, got, want;
+                ck_assert_int_eq(clik_image_alloc(&src, sw, sh, ch, CLIK_U8), CLIK_OK);
+                ck_assert_int_eq(clik_image_alloc(&got, dw, dh, ch, CLIK_U8), CLIK_OK);
+                ck_assert_int_eq(clik_image_alloc(&want, dw, dh, ch, CLIK_U8), CLIK_OK);
+                clik_pattern_fill(&src, CLIK_PATTERN_NOISE, 11);
+                resize_ok(&src, &got, (clik_interp)m);
+                ck_assert_int_eq(clik_resize(h_oracle, &src, &want, (clik_interp)m), CLIK_OK);
+                clik_compare cmp;
+                clik_compare_images(&got, &want, m == 0 ? CLIK_TOL_EXACT : CLIK_TOL_U8_FLOAT, &cmp);
+                ck_assert_msg(cmp.pass, "%s x%d,%d %d ch on %s: %s",
+                              clik_interp_name((clik_interp)m), factors[f][0], factors[f][1], ch,
+                              h_backend, cmp.detail);
+                clik_image_free(&src);
+                clik_image_free(&got);
+                clik_image_free(&want);
+            }
+}
+END_TEST
+
+/* Device images in and out (and a host source into a device output). */
+START_TEST(device_images)
+{
+    /* Oclgrind (h_small) simulates every work-item: a smaller image. */
+    const int sw = h_small ? 61 : 333, sh = h_small ? 23 : 97, dw = 2 * sw, dh = 2 * sh;
+    for (int m = 0; m < 3; m++) {
+        clik_image host, want, got, src, dst;
+        ck_assert_int_eq(clik_image_alloc(&host, sw, sh, 4, CLIK_U8), CLIK_OK);
+        clik_pattern_fill(&host, CLIK_PATTERN_SMOOTH, 5);
+        ck_assert_int_eq(clik_image_alloc(&want, dw, dh, 4, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&got, dw, dh, 4, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_create(h_ctx, &src, sw, sh, 4, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_create(h_ctx, &dst, dw, dh, 4, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_upload(h_ctx, &src, &host), CLIK_OK);
+        ck_assert_int_eq(clik_resize(h_oracle, &host, &want, (clik_interp)m), CLIK_OK);
+        for (int from_host = 0; from_host < 2; from_host++) {
+            resize_ok(from_host ? &host : &src, &dst, (clik_interp)m);
+            ck_assert_int_eq(clik_image_download(h_ctx, &got, &dst), CLIK_OK);
+            clik_compare cmp;
+            clik_compare_images(&got, &want, m == 0 ? CLIK_TOL_EXACT : CLIK_TOL_U8_FLOAT, &cmp);
+            ck_assert_msg(cmp.pass, "%s device on %s: %s", clik_interp_name((clik_interp)m),
+                          h_backend, cmp.detail);
+        }
+        /* Into a device image: the same device image as both is refused. */
+        ck_assert_int_eq(clik_resize(h_ctx, &src, &src, (clik_interp)m), CLIK_ERR_INVALID_ARG);
+        clik_image_free(&src);
+        clik_image_free(&dst);
+        clik_image_free(&host);
+        clik_image_free(&want);
+        clik_image_free(&got);
+    }
+}
+END_TEST
+
+START_TEST(sizes)
+{
+    int w = -1, h = -1;
+    ck_assert_int_eq(clik_resize_size(640, 480, 2.0, 0.5, &w, &h), CLIK_OK);
+    ck_assert_int_eq(w, 1280);
+    ck_assert_int_eq(h, 240);
+    /* Rounded to nearest, halves to even (OpenCV's cvRound): 320.5 -> 320,
+     * 321.5 -> 322; 7 * 0.45 = 3.15 -> 3. */
+    ck_assert_int_eq(clik_resize_size(641, 643, 0.5, 0.5, &w, &h), CLIK_OK);
+    ck_assert_int_eq(w, 320);
+    ck_assert_int_eq(h, 322);
+    ck_assert_int_eq(clik_resize_size(7, 1, 0.45, 1.0, &w, &h), CLIK_OK);
+    ck_assert_int_eq(w, 3);
+    ck_assert_int_eq(h, 1);
+    ck_assert_int_eq(clik_resize_size(1, 1, 1.0, 1.0, &w, &h), CLIK_OK);
+    ck_assert_int_eq(w, 1);
+    /* Bad scales leave the outputs alone. */
+    w = h = -7;
+    ck_assert_int_eq(clik_resize_size(10, 10, 0.0, 1.0, &w, &h), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_resize_size(10, 10, 1.0, -2.0, &w, &h), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_resize_size(10, 10, NAN, 1.0, &w, &h), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_resize_size(10, 10, 1.0, INFINITY, &w, &h), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_resize_size(10, 10, -INFINITY, 1.0, &w, &h), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(w, -7);
+    ck_assert_int_eq(h, -7);
+    ck_assert_int_eq(clik_resize_size(10, 10, 1.0, 1.0, NULL, &h), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_resize_size(10, 10, 1.0, 1.0, &w, NULL), CLIK_ERR_NULL);
+    /* Input sides, output sides of 0 or past 2^20. */
+    ck_assert_int_eq(clik_resize_size(0, 10, 1.0, 1.0, &w, &h), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_resize_size(10, -3, 1.0, 1.0, &w, &h), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_resize_size(10, 10, 0.04, 1.0, &w, &h), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_resize_size(1000, 10, 2000.0, 1.0, &w, &h), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_resize_size(1, 10, 1048576.0, 1.0, &w, &h), CLIK_OK);
+    ck_assert_int_eq(clik_resize_size(1, 10, 1048577.0, 1.0, &w, &h), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_resize_size(10, 10, 1e300, 1.0, &w, &h), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_resize_size(10, 10, 1.0, 1e-300, &w, &h), CLIK_ERR_INVALID_SIZE);
+    /* 2^20 x 2^20 pixels: a size_t of 64 bits holds the count, 32 do not. */
+    ck_assert_int_eq(clik_resize_size(1 << 19, 1 << 19, 2.0, 2.0, &w, &h),
+                     sizeof(size_t) >= 8 ? CLIK_OK : CLIK_ERR_OVERFLOW);
+    ck_assert_str_eq(clik_interp_name(CLIK_INTERP_NEAREST), "nearest");
+    ck_assert_str_eq(clik_interp_name(CLIK_INTERP_BILINEAR), "bilinear");
+    ck_assert_str_eq(clik_interp_name(CLIK_INTERP_BICUBIC), "bicubic");
+    ck_assert_str_eq(clik_interp_name((clik_interp)9), "unknown");
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+    static uint8_t buf[8192];
+    static float fbuf[1024];
+    memset(buf, 0x5a, sizeof(buf));
+    clik_image src = wrap(8, 6, 1, CLIK_U8, buf), dst = wrap(16, 12, 1, CLIK_U8, buf + 4096);
+    ck_assert_int_eq(clik_resize(NULL, &src, &dst, CLIK_INTERP_BICUBIC), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_resize(h_ctx, NULL, &dst, CLIK_INTERP_BICUBIC), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_resize(h_ctx, &src, NULL, CLIK_INTERP_BICUBIC), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &dst, (clik_interp)3), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &dst, (clik_interp)-1), CLIK_ERR_INVALID_ARG);
+    /* Mismatched channels and types. */
+    clik_image rgba = wrap(16, 12, 4, CLIK_U8, buf + 4096);
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &rgba, CLIK_INTERP_NEAREST),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    clik_image f = wrap(16, 12, 1, CLIK_F32, fbuf);
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &f, CLIK_INTERP_BILINEAR),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    /* Unsupported types and channel counts. */
+    clik_image u16 = wrap(4, 3, 1, CLIK_U16, buf), two = wrap(4, 3, 2, CLIK_U8, buf);
+    clik_image u16d = wrap(8, 6, 1, CLIK_U16, buf + 4096),
+               twod = wrap(8, 6, 2, CLIK_U8, buf + 4096);
+    ck_assert_int_eq(clik_resize(h_ctx, &u16, &u16d, CLIK_INTERP_NEAREST),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_resize(h_ctx, &two, &twod, CLIK_INTERP_NEAREST),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    /* Overlap: dst inside src's memory, or src itself; nothing written. */
+    clik_image inside = wrap(4, 3, 1, CLIK_U8, buf + 5);
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &inside, CLIK_INTERP_NEAREST), CLIK_ERR_INVALID_ARG);
+    ck_assert_str_ne(clik_context_message(h_ctx), "");
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &src, CLIK_INTERP_BILINEAR), CLIK_ERR_INVALID_ARG);
+    for (int i = 0; i < 8 * 6; i++)
+        ck_assert_int_eq(buf[i], 0x5a);
+    /* A broken image description. */
+    clik_image bad = src;
+    bad.width = 0;
+    ck_assert_int_eq(clik_resize(h_ctx, &bad, &dst, CLIK_INTERP_NEAREST), CLIK_ERR_INVALID_SIZE);
+    bad = dst;
+    bad.stride = 3;
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &bad, CLIK_INTERP_NEAREST), CLIK_ERR_STRIDE);
+    bad = dst;
+    bad.data = NULL;
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &bad, CLIK_INTERP_NEAREST), CLIK_ERR_NULL);
+    /* The context still works. */
+    for (int m = 0; m < 3; m++)
+        resize_ok(&src, &dst, (clik_interp)m);
+}
+END_TEST
+
+static Suite *make_suite(void)
 {
     Suite *s = suite_create("resize");
     TCase *tc = tcase_create("resize");
     tcase_set_timeout(tc, 0);
     tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("resize"));
+    tcase_add_test(tc, hand_worked);
+    tcase_add_test(tc, nearest_offsets);
+    tcase_add_test(tc, thin_images);
+    tcase_add_test(tc, strided_images);
+    tcase_add_test(tc, large_factors);
+    tcase_add_test(tc, device_images);
+    tcase_add_test(tc, sizes);
+    tcase_add_test(tc, bad_input);
     suite_add_tcase(s, tc);
     return s;
 }
 
 int main(void)
 {
-    return harness_main(make, NULL);
+    /* The device's default kernels, then each variant forced, with
+     * poisoned scratch: the GPU kernels (integer nearest, bicubic and
+     * bilinear tiles in local memory, small tiles), the generic ones, and
+     * the CPU-device kernels with short bands. */
+    static const char *const tunings[] = {
+        "",
+        "resize_cpu=0,resize_fast_nearest=1,resize_local=1,poison=1",
+        "resize_cpu=0,resize_fast_nearest=1,resize_local=1,resize_tile_w=8,resize_tile_h=2,"
+        "poison=1",
+        "resize_cpu=0,resize_fast_nearest=0,resize_local=0,poison=1",
+        "resize_cpu=1,resize_fast_nearest=1,resize_band_rows=3,poison=1",
+        "resize_cpu=1,resize_fast_nearest=0,resize_band_rows=5,poison=1",
+        NULL};
+    return harness_main(make_suite, tunings);
 }

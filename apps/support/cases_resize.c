@@ -1,7 +1,121 @@
-/* Conformance cases of the resize family. SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Conformance cases of the resize family. Each case resizes its input to a
+ * size derived from the input's: x2 and x3 (integer factors: the nearest
+ * fast path and the bicubic tiles), 5/3 (non-integer up), 1/2 and 3/7
+ * (down, at least 1 pixel); the two axes of a case may scale differently.
+ * Inputs above a megapixel keep their height in the x3 cases, so that the
+ * largest test size stays a 5763 x 1081 output rather than 5763 x 3243.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
 #include "cases.h"
 
+#define CH14 ((1u << 1) | (1u << 4))
+
+/* side * num / den rounded to nearest, at least 1. */
+static int scaled(int side, int num, int den)
+{
+    const long v = ((long)side * num * 2 + den) / (2L * den);
+    return v < 1 ? 1 : (int)v;
+}
+
+static int above_megapixel(const clik_image *in)
+{
+    return (long)in->width * in->height > 1000000;
+}
+
+/* Resizes in to (num_x / den_x, num_y / den_y) of its size into *out. */
+static clik_status resize_by(clik_context *ctx, const clik_image *in, int num_x, int den_x,
+                             int num_y, int den_y, clik_interp method, clik_image *out)
+{
+    clik_status st = clik_image_alloc(out, scaled(in->width, num_x, den_x),
+                                      scaled(in->height, num_y, den_y), in->channels, in->type);
+    if (st == CLIK_OK)
+        st = clik_resize(ctx, in, out, method);
+    return st;
+}
+
+static clik_status x2(clik_context *ctx, const clik_image *in, clik_interp m, clik_image *out)
+{
+    return resize_by(ctx, in, 2, 1, 2, 1, m, out);
+}
+
+static clik_status x3(clik_context *ctx, const clik_image *in, clik_interp m, clik_image *out)
+{
+    return resize_by(ctx, in, 3, 1, above_megapixel(in) ? 1 : 3, 1, m, out);
+}
+
+static clik_status nearest_x2(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return x2(ctx, in, CLIK_INTERP_NEAREST, out);
+}
+
+static clik_status nearest_x3(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return x3(ctx, in, CLIK_INTERP_NEAREST, out);
+}
+
+static clik_status nearest_frac(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_by(ctx, in, 5, 3, 3, 7, CLIK_INTERP_NEAREST, out);
+}
+
+static clik_status nearest_down(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_by(ctx, in, 3, 7, 1, 2, CLIK_INTERP_NEAREST, out);
+}
+
+static clik_status bilinear_x2(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return x2(ctx, in, CLIK_INTERP_BILINEAR, out);
+}
+
+static clik_status bilinear_frac(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_by(ctx, in, 3, 7, 5, 3, CLIK_INTERP_BILINEAR, out);
+}
+
+static clik_status bilinear_mixed(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_by(ctx, in, 5, 3, 1, 2, CLIK_INTERP_BILINEAR, out);
+}
+
+static clik_status bicubic_x2(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return x2(ctx, in, CLIK_INTERP_BICUBIC, out);
+}
+
+static clik_status bicubic_x3(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return x3(ctx, in, CLIK_INTERP_BICUBIC, out);
+}
+
+static clik_status bicubic_frac(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_by(ctx, in, 5, 3, 3, 7, CLIK_INTERP_BICUBIC, out);
+}
+
+static clik_status bicubic_down(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_by(ctx, in, 1, 2, 3, 7, CLIK_INTERP_BICUBIC, out);
+}
+
+static clik_status bicubic_mixed(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_by(ctx, in, 2, 1, 5, 3, CLIK_INTERP_BICUBIC, out);
+}
+
 const clik_case clik_cases_resize[] = {
-    {"resize", "resize-placeholder", CLIK_TOL_EXACT, 0, CLIK_U8, NULL},
+    {"resize", "resize-nearest-x2", CLIK_TOL_EXACT, CH14, CLIK_U8, nearest_x2},
+    {"resize", "resize-nearest-x3", CLIK_TOL_EXACT, CH14, CLIK_U8, nearest_x3},
+    {"resize", "resize-nearest-frac", CLIK_TOL_EXACT, CH14, CLIK_U8, nearest_frac},
+    {"resize", "resize-nearest-f32", CLIK_TOL_EXACT, CH14, CLIK_F32, nearest_down},
+    {"resize", "resize-bilinear-x2", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bilinear_x2},
+    {"resize", "resize-bilinear-frac", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bilinear_frac},
+    {"resize", "resize-bilinear-f32", CLIK_TOL_F32, CH14, CLIK_F32, bilinear_mixed},
+    {"resize", "resize-bicubic-x2", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_x2},
+    {"resize", "resize-bicubic-x3", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_x3},
+    {"resize", "resize-bicubic-frac", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_frac},
+    {"resize", "resize-bicubic-down", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_down},
+    {"resize", "resize-bicubic-f32", CLIK_TOL_F32, CH14, CLIK_F32, bicubic_mixed},
 };
-const int clik_cases_resize_count = 0;
+const int clik_cases_resize_count = (int)(sizeof(clik_cases_resize) / sizeof(clik_cases_resize[0]));

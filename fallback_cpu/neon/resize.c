@@ -1,12 +1,344 @@
-/* Placeholder: filled in by the resize family. SPDX-License-Identifier: BSD-2-Clause */
-#include "cpu.h"
+/*
+ * Resize family, NEON: u8 with 1 or 4 channels, all three methods; f32 goes
+ * to the scalar code. The geometry (first tap and weights per output column
+ * and row) is computed once per call, as lib/ops/resize.c computes it for
+ * the kernels.
+ *
+ * nearest: an integer factor s along x turns each 16-byte chunk of source
+ * pixels into s chunks with table lookups (the pixels repeated in place);
+ * other factors gather through the offset table. An output row that takes
+ * the same source row as the one above it is a copy of it.
+ *
+ * bilinear, bicubic: rows as kernels/resize.cl's resize_interp_rows: the
+ * horizontal sums of the source rows in use are kept in a ring of `taps`
+ * float rows (slot r mod taps holds source row r), so upscaled output rows
+ * that share source rows filter them once; the vertical pass then runs
+ * along whole rows, 16 elements at a time. Sums follow the oracle's order
+ * (scalar/resize.c: tap by tap, left to right, every product rounded on its
+ * own), so results agree with it bit for bit; u8 results are rounded to
+ * nearest (halves to even) and saturated.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
-void clik_resize_dsp_init_neon(clik_resize_dsp *dsp)
+#include "cpu.h"
+#include "neon.h"
+
+/* Every product rounded on its own, also in a GNU C dialect or with
+ * -ffp-contract=fast, where GCC would fuse a multiply and an add. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#elif defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#define MAX_TABLE_SCALE 16 /* largest x factor of the table-lookup nearest path */
+
+CLIK_INLINE const uint8_t *src_row(const clik_image *img, int y)
 {
-    (void)dsp;
+    return (const uint8_t *)img->data + (size_t)y * img->stride;
+}
+
+CLIK_INLINE uint8_t *dst_row(const clik_image *img, int y)
+{
+    return (uint8_t *)img->data + (size_t)y * img->stride;
+}
+
+/* ---- geometry (as lib/ops/resize.c) ------------------------------------- */
+
+static void nearest_axis(int src, int dst, int32_t *ofs)
+{
+    const double scale = 1.0 / ((double)dst / (double)src);
+    for (int x = 0; x < dst; x++) {
+        const int i = (int)floor((double)x * scale);
+        ofs[x] = i < src - 1 ? i : src - 1;
+    }
+}
+
+/* u8 weights in steps of 1/2048, as OpenCV's fixed-point resize. */
+static void interp_axis(int src, int dst, int taps, int32_t *ofs, float *w)
+{
+    const double scale = 1.0 / ((double)dst / (double)src), a = -0.75;
+    for (int x = 0; x < dst; x++) {
+        const double f = ((double)x + 0.5) * scale - 0.5, base = floor(f), t = f - base;
+        const double u = 1.0 - t, d0 = 1.0 + t, d3 = 2.0 - t;
+        double exact[4] = {1.0 - t, t, 0.0, 0.0};
+        ofs[x] = (int32_t)base - (taps == 4 ? 1 : 0);
+        if (taps == 4) {
+            exact[0] = ((a * d0 - 5.0 * a) * d0 + 8.0 * a) * d0 - 4.0 * a;
+            exact[1] = ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0;
+            exact[2] = ((a + 2.0) * u - (a + 3.0)) * u * u + 1.0;
+            exact[3] = ((a * d3 - 5.0 * a) * d3 + 8.0 * a) * d3 - 4.0 * a;
+        }
+        for (int k = 0; k < taps; k++)
+            w[(size_t)x * (size_t)taps + (size_t)k] = (float)(rint(exact[k] * 2048.0) / 2048.0);
+    }
+}
+
+/* ---- nearest ----------------------------------------------------------- */
+
+/* s when output x takes source x / s, else 0. */
+static int integer_factor(const int32_t *ofs, int src, int dst)
+{
+    if (dst % src != 0)
+        return 0;
+    const int s = dst / src;
+    for (int x = 0; x < dst; x++)
+        if (ofs[x] != x / s)
+            return 0;
+    return s;
+}
+
+/* Byte b of output chunk k takes byte masks[k][b] of the source chunk. */
+static void expand_masks(int ch, int s, uint8x16_t *masks)
+{
+    for (int k = 0; k < s; k++) {
+        uint8_t lanes[16];
+        for (int b = 0; b < 16; b++)
+            lanes[b] = (uint8_t)((k * 16 + b) / ch / s * ch + (k * 16 + b) % ch);
+        masks[k] = vld1q_u8(lanes);
+    }
+}
+
+static void expand_row(const uint8_t *in, uint8_t *out, int sw, int ch, int s,
+                       const uint8x16_t *masks)
+{
+    const int npix = 16 / ch, full = sw / npix * npix;
+    int x = 0;
+    for (; x < full; x += npix) {
+        const uint8x16_t v = vld1q_u8(in + (size_t)x * ch);
+        uint8_t *o = out + (size_t)x * (size_t)s * (size_t)ch;
+        for (int k = 0; k < s; k++)
+            vst1q_u8(o + 16 * k, vqtbl1q_u8(v, masks[k]));
+    }
+    for (; x < sw; x++)
+        for (int k = 0; k < s; k++)
+            memcpy(out + ((size_t)x * s + k) * ch, in + (size_t)x * ch, (size_t)ch);
+}
+
+static void gather_row(const uint8_t *in, uint8_t *out, const int32_t *xofs, int dw, int ch)
+{
+    if (ch == 1) {
+        for (int x = 0; x < dw; x++)
+            out[x] = in[xofs[x]];
+        return;
+    }
+    for (int x = 0; x < dw; x++)
+        memcpy(out + (size_t)x * 4, in + (size_t)xofs[x] * 4, 4);
+}
+
+static int nearest_u8(const clik_image *src, clik_image *dst)
+{
+    const int sw = src->width, dw = dst->width, dh = dst->height, ch = src->channels;
+    int32_t *xofs = malloc(sizeof(int32_t) * ((size_t)dw + (size_t)dh));
+    if (!xofs)
+        return -1;
+    int32_t *yofs = xofs + dw;
+    nearest_axis(sw, dw, xofs);
+    nearest_axis(src->height, dh, yofs);
+    const int s = integer_factor(xofs, sw, dw);
+    uint8x16_t masks[MAX_TABLE_SCALE];
+    if (s >= 1 && s <= MAX_TABLE_SCALE)
+        expand_masks(ch, s, masks);
+    const size_t row_bytes = (size_t)dw * (size_t)ch;
+    for (int y = 0; y < dh; y++) {
+        uint8_t *out = dst_row(dst, y);
+        if (y > 0 && yofs[y] == yofs[y - 1])
+            memcpy(out, dst_row(dst, y - 1), row_bytes);
+        else if (s >= 1 && s <= MAX_TABLE_SCALE)
+            expand_row(src_row(src, yofs[y]), out, sw, ch, s, masks);
+        else
+            gather_row(src_row(src, yofs[y]), out, xofs, dw, ch);
+    }
+    free(xofs);
+    return 0;
+}
+
+/* ---- bilinear and bicubic ---------------------------------------------- */
+
+CLIK_INLINE int clamp_index(int i, int n)
+{
+    return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/* Horizontal sums, one element at a time, taps clamped into the row. */
+static void hsum_clamped(const uint8_t *row, int sw, int ch, int taps, const int32_t *xofs,
+                         const float *xw, int x0, int x1, float *out)
+{
+    for (int x = x0; x < x1; x++) {
+        const float *w = xw + (size_t)x * (size_t)taps;
+        for (int c = 0; c < ch; c++) {
+            float s = w[0] * (float)row[(size_t)clamp_index(xofs[x], sw) * ch + c];
+            for (int k = 1; k < taps; k++) {
+                const float t = w[k] * (float)row[(size_t)clamp_index(xofs[x] + k, sw) * ch + c];
+                s += t;
+            }
+            out[(size_t)x * ch + c] = s;
+        }
+    }
+}
+
+/* Four u8 lanes widened to floats. */
+CLIK_INLINE float32x4_t widen_lo(uint16x8_t v)
+{
+    return vcvtq_f32_u32(vmovl_u16(vget_low_u16(v)));
+}
+
+CLIK_INLINE float32x4_t widen_hi(uint16x8_t v)
+{
+    return vcvtq_f32_u32(vmovl_u16(vget_high_u16(v)));
+}
+
+/* RGBA away from the borders: the taps are consecutive pixels, one load. */
+static void hsum_rgba(const uint8_t *row, int taps, const int32_t *xofs, const float *xw, int x0,
+                      int x1, float *out)
+{
+    for (int x = x0; x < x1; x++) {
+        const uint8_t *p = row + (size_t)xofs[x] * 4;
+        const float *w = xw + (size_t)x * (size_t)taps;
+        float32x4_t s;
+        if (taps == 4) {
+            const uint8x16_t v = vld1q_u8(p);
+            const uint16x8_t lo = vmovl_u8(vget_low_u8(v)), hi = vmovl_u8(vget_high_u8(v));
+            s = vmulq_n_f32(widen_lo(lo), w[0]);
+            s = vaddq_f32(s, vmulq_n_f32(widen_hi(lo), w[1]));
+            s = vaddq_f32(s, vmulq_n_f32(widen_lo(hi), w[2]));
+            s = vaddq_f32(s, vmulq_n_f32(widen_hi(hi), w[3]));
+        } else {
+            const uint16x8_t v = vmovl_u8(vld1_u8(p));
+            s = vmulq_n_f32(widen_lo(v), w[0]);
+            s = vaddq_f32(s, vmulq_n_f32(widen_hi(v), w[1]));
+        }
+        vst1q_f32(out + (size_t)x * 4, s);
+    }
+}
+
+/* One channel away from the borders: bicubic multiplies the four taps of
+ * an output at once and adds the products in tap order. */
+static void hsum_gray(const uint8_t *row, int taps, const int32_t *xofs, const float *xw, int x0,
+                      int x1, float *out)
+{
+    if (taps == 2) {
+        for (int x = x0; x < x1; x++) {
+            const uint8_t *p = row + xofs[x];
+            const float *w = xw + (size_t)x * 2;
+            float s = w[0] * (float)p[0];
+            const float t = w[1] * (float)p[1];
+            out[x] = s + t;
+        }
+        return;
+    }
+    for (int x = x0; x < x1; x++) {
+        uint32_t q;
+        memcpy(&q, row + xofs[x], 4);
+        const uint16x8_t v = vmovl_u8(vreinterpret_u8_u32(vdup_n_u32(q)));
+        const float32x4_t pr = vmulq_f32(widen_lo(v), vld1q_f32(xw + (size_t)x * 4));
+        float s = vgetq_lane_f32(pr, 0) + vgetq_lane_f32(pr, 1);
+        s += vgetq_lane_f32(pr, 2);
+        s += vgetq_lane_f32(pr, 3);
+        out[x] = s;
+    }
+}
+
+/* u8 of a float: nearest, halves to even, saturated. */
+CLIK_INLINE uint8_t to_u8(float v)
+{
+    return (uint8_t)(v <= 0.0f ? 0.0f : v >= 255.0f ? 255.0f : rintf(v));
+}
+
+/* Four sums of the vertical pass at element i. */
+CLIK_INLINE uint16x4_t vsum4(const float *const *h, const float *wy, int taps, int i)
+{
+    float32x4_t s = vmulq_n_f32(vld1q_f32(h[0] + i), wy[0]);
+    for (int j = 1; j < taps; j++)
+        s = vaddq_f32(s, vmulq_n_f32(vld1q_f32(h[j] + i), wy[j]));
+    /* Round to nearest even, then saturate: negatives to 0, past 255 to 255. */
+    return vqmovn_u32(vcvtq_u32_f32(vrndnq_f32(s)));
+}
+
+static void vpass(const float *const *h, const float *wy, int taps, int n, uint8_t *out)
+{
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const uint16x8_t a = vcombine_u16(vsum4(h, wy, taps, i), vsum4(h, wy, taps, i + 4));
+        const uint16x8_t b = vcombine_u16(vsum4(h, wy, taps, i + 8), vsum4(h, wy, taps, i + 12));
+        vst1q_u8(out + i, vcombine_u8(vqmovn_u16(a), vqmovn_u16(b)));
+    }
+    for (; i < n; i++) {
+        float s = wy[0] * h[0][i];
+        for (int j = 1; j < taps; j++) {
+            const float t = wy[j] * h[j][i];
+            s += t;
+        }
+        out[i] = to_u8(s);
+    }
+}
+
+static int interp_u8(const clik_image *src, clik_image *dst, int taps)
+{
+    const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
+    const int ch = src->channels, n = dw * ch;
+    const size_t cells = ((size_t)dw + (size_t)dh) * (size_t)(1 + taps);
+    int32_t *xofs = malloc(sizeof(int32_t) * cells);
+    float *ring = malloc(sizeof(float) * (size_t)taps * (size_t)n);
+    if (!xofs || !ring) {
+        free(xofs);
+        free(ring);
+        return -1;
+    }
+    int32_t *yofs = xofs + dw;
+    float *xw = (float *)(void *)(yofs + dh), *yw = xw + (size_t)dw * (size_t)taps;
+    interp_axis(sw, dw, taps, xofs, xw);
+    interp_axis(sh, dh, taps, yofs, yw);
+    /* Columns [xa, xb) have every tap inside the row. */
+    int xa = 0, xb = dw;
+    while (xa < dw && xofs[xa] < 0)
+        xa++;
+    while (xb > xa && xofs[xb - 1] + taps > sw)
+        xb--;
+    int held[4] = {-8, -8, -8, -8}; /* the source row of each slot; none yet */
+    for (int y = 0; y < dh; y++) {
+        const float *h[4];
+        for (int j = 0; j < taps; j++) {
+            const int r = yofs[y] + j, slot = (int)((unsigned)r & (unsigned)(taps - 1));
+            float *hrow = ring + (size_t)slot * (size_t)n;
+            h[j] = hrow;
+            if (held[slot] == r)
+                continue;
+            const uint8_t *row = src_row(src, clamp_index(r, sh));
+            hsum_clamped(row, sw, ch, taps, xofs, xw, 0, xa, hrow);
+            if (ch == 4)
+                hsum_rgba(row, taps, xofs, xw, xa, xb, hrow);
+            else
+                hsum_gray(row, taps, xofs, xw, xa, xb, hrow);
+            hsum_clamped(row, sw, ch, taps, xofs, xw, xb, dw, hrow);
+            held[slot] = r;
+        }
+        vpass(h, yw + (size_t)y * (size_t)taps, taps, n, dst_row(dst, y));
+    }
+    free(xofs);
+    free(ring);
+    return 0;
 }
 
 void clik_resize_neon(const clik_image *src, clik_image *dst, clik_interp method)
 {
-    (void)src, (void)dst, (void)method;
+    int done = -1;
+    if (src->type == CLIK_U8 && (src->channels == 1 || src->channels == 4)) {
+        if (method == CLIK_INTERP_NEAREST)
+            done = nearest_u8(src, dst);
+        else
+            done = interp_u8(src, dst, method == CLIK_INTERP_BICUBIC ? 4 : 2);
+    }
+    /* f32, and the rare case of no memory for the tables: the scalar code. */
+    if (done != 0)
+        clik_resize_scalar(src, dst, method);
+}
+
+void clik_resize_dsp_init_neon(clik_resize_dsp *dsp)
+{
+    dsp->resize = clik_resize_neon;
 }
