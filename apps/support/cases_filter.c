@@ -1,7 +1,47 @@
 /* Conformance cases of the filter family. SPDX-License-Identifier: BSD-2-Clause */
 #include "cases.h"
 
+static clik_status blur_as(clik_context *ctx, const clik_image *in, int ksize, double sigma,
+                           clik_image *out)
+{
+    clik_status st = clik_image_alloc(out, in->width, in->height, in->channels, in->type);
+    if (st == CLIK_OK)
+        st = clik_gaussian_blur(ctx, in, out, ksize, sigma);
+    return st;
+}
+
+static clik_status run_blur3(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return blur_as(ctx, in, 3, 0.0, out);
+}
+
+static clik_status run_blur7(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return blur_as(ctx, in, 7, 0.0, out);
+}
+
+static clik_status run_blur11(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return blur_as(ctx, in, 11, 2.5, out);
+}
+
+static clik_status run_gray(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_status st = clik_image_alloc(out, in->width, in->height, 1, in->type);
+    if (st == CLIK_OK)
+        st = clik_gray(ctx, in, out);
+    return st;
+}
+
+#define CH124 (1u << 1 | 1u << 2 | 1u << 4)
+#define CH4   (1u << 4)
+
 const clik_case clik_cases_filter[] = {
-    {"filter", "filter-placeholder", CLIK_TOL_EXACT, 0, CLIK_U8, NULL},
+    {"filter", "blur-k3", CLIK_TOL_U8_FLOAT, CH124, CLIK_U8, run_blur3},
+    {"filter", "blur-k7", CLIK_TOL_U8_FLOAT, CH124, CLIK_U8, run_blur7},
+    {"filter", "blur-k11-s2.5", CLIK_TOL_U8_FLOAT, CH124, CLIK_U8, run_blur11},
+    {"filter", "blur-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_blur7},
+    {"filter", "gray", CLIK_TOL_EXACT, CH4, CLIK_U8, run_gray},
+    {"filter", "gray-f32", CLIK_TOL_F32, CH4, CLIK_F32, run_gray},
 };
-const int clik_cases_filter_count = 0;
+const int clik_cases_filter_count = (int)(sizeof(clik_cases_filter) / sizeof(clik_cases_filter[0]));
