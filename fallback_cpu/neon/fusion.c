@@ -1,7 +1,176 @@
-/* Placeholder: filled in by the fusion family. SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Fusion upscaler, NEON: the steps of clik_upscale_fusion's definition
+ * through the NEON entries of the other families, with the two steps of its
+ * own here.
+ *
+ *   IMG2 = clik_resize_neon(src, bicubic)        into a scratch image
+ *   G2   = clik_gray_neon(IMG2)
+ *   G1   = clik_resize_neon(clik_gray_neon(src), nearest): the luma of the
+ *          nearest upscale is the nearest upscale of the luma, s^2 times
+ *          fewer pixels to convert
+ *   tile SSIM = clik_ssim_tiles_neon(G1, G2)
+ *   artifact  = t * |G1 - G2| / 255          (here, 16 pixels a step)
+ *   B = clik_blur_neon(artifact), in place
+ *   dst = B > threshold ? IMG1 : IMG2, map    (here, 16 pixels a step)
+ *
+ * IMG1 is never stored whole: each source row is expanded once into a row
+ * buffer (clik_resize_neon, nearest, of a one-row image) and serves the s
+ * output rows that repeat it. dst and the map are written last, so that a
+ * failure (no memory) leaves them untouched.
+ *
+ * The artifact and the threshold take the same float operations as the
+ * scalar oracle; the other steps are those of their families.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cpu.h"
+#include "neon.h"
+
+/* A packed host image over caller-owned memory. */
+static clik_image packed(int width, int height, int channels, clik_type type, void *data)
+{
+    clik_image img;
+    memset(&img, 0, sizeof(img));
+    img.width = width;
+    img.height = height;
+    img.channels = channels;
+    img.type = type;
+    img.stride = (size_t)width * (size_t)channels * clik_type_size(type);
+    img.data = data;
+    return img;
+}
+
+/* n / d, correctly rounded as the oracle's division: VDIV on AArch64, lane
+ * by lane where SIMDe has no vdivq_f32. */
+CLIK_INLINE float32x4_t div4(float32x4_t n, float32x4_t d)
+{
+#if defined(__aarch64__) && defined(__ARM_NEON)
+    return vdivq_f32(n, d);
+#else
+    float q[4], r[4];
+    vst1q_f32(q, n);
+    vst1q_f32(r, d);
+    for (int i = 0; i < 4; i++)
+        q[i] /= r[i];
+    return vld1q_f32(q);
+#endif
+}
+
+/* One output row of the artifact: t[x] * |g1[x] - g2[x]| / 255. */
+static void artifact_row(const uint8_t *g1, const uint8_t *g2, const float *t, float *out, int w)
+{
+    const float32x4_t k255 = vdupq_n_f32(255.0f);
+    int x = 0;
+    for (; x + 16 <= w; x += 16) {
+        const uint8x16_t d = vabdq_u8(vld1q_u8(g1 + x), vld1q_u8(g2 + x));
+        const uint16x8_t lo = vmovl_u8(vget_low_u8(d)), hi = vmovl_u8(vget_high_u8(d));
+        const uint32x4_t q[4] = {vmovl_u16(vget_low_u16(lo)), vmovl_u16(vget_high_u16(lo)),
+                                 vmovl_u16(vget_low_u16(hi)), vmovl_u16(vget_high_u16(hi))};
+        for (int i = 0; i < 4; i++) {
+            const float32x4_t prod = vmulq_f32(vld1q_f32(t + x + 4 * i), vcvtq_f32_u32(q[i]));
+            vst1q_f32(out + x + 4 * i, div4(prod, k255));
+        }
+    }
+    for (; x < w; x++) {
+        const int d = g1[x] > g2[x] ? g1[x] - g2[x] : g2[x] - g1[x];
+        out[x] = t[x] * (float)d / 255.0f;
+    }
+}
+
+/* One output row of dst and the map: where b > threshold the pixel of
+ * near (IMG1), else that of cubic (IMG2). map may be NULL. */
+static void select_row(const float *b, float threshold, const uint8_t *near, const uint8_t *cubic,
+                       uint8_t *out, uint8_t *map, int w)
+{
+    const float32x4_t thr = vdupq_n_f32(threshold);
+    int x = 0;
+    for (; x + 16 <= w; x += 16) {
+        uint32x4_t m[4];
+        for (int i = 0; i < 4; i++) {
+            const size_t o = ((size_t)x + 4 * (size_t)i) * 4;
+            m[i] = vcgtq_f32(vld1q_f32(b + x + 4 * i), thr);
+            const uint32x4_t p1 = vreinterpretq_u32_u8(vld1q_u8(near + o));
+            const uint32x4_t p2 = vreinterpretq_u32_u8(vld1q_u8(cubic + o));
+            vst1q_u8(out + o, vreinterpretq_u8_u32(vbslq_u32(m[i], p1, p2)));
+        }
+        if (map) {
+            const uint16x8_t lo = vcombine_u16(vmovn_u32(m[0]), vmovn_u32(m[1]));
+            const uint16x8_t hi = vcombine_u16(vmovn_u32(m[2]), vmovn_u32(m[3]));
+            vst1q_u8(map + x, vcombine_u8(vmovn_u16(lo), vmovn_u16(hi)));
+        }
+    }
+    for (; x < w; x++) {
+        const int take1 = b[x] > threshold;
+        memcpy(out + (size_t)x * 4, (take1 ? near : cubic) + (size_t)x * 4, 4);
+        if (map)
+            map[x] = take1 ? 255 : 0;
+    }
+}
+
+static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_options *opt,
+                  clik_image *artifact_map)
+{
+    const int s = dst->width / src->width, w = dst->width, h = dst->height;
+    const int tile = opt->tile, tw = (w + tile - 1) / tile, th = (h + tile - 1) / tile;
+    const size_t n = (size_t)w * (size_t)h;
+    float weights[CLIK_BLUR_MAX_KSIZE];
+    if (clik_gaussian_weights(opt->blur_ksize, 0.0, weights) != CLIK_OK)
+        return -1; /* not reached: the caller checked the size */
+    uint8_t *img2 = malloc(n * 4), *g1 = malloc(n), *g2 = malloc(n);
+    uint8_t *gs = malloc((size_t)src->width * (size_t)src->height);
+    uint8_t *near = malloc((size_t)w * 4);
+    float *art = malloc(n * sizeof(float)), *tiles = malloc((size_t)tw * th * sizeof(float));
+    float *trow = malloc((size_t)w * sizeof(float));
+    int ok = img2 && g1 && g2 && gs && near && art && tiles && trow;
+    clik_image i2 = packed(w, h, 4, CLIK_U8, img2), G1 = packed(w, h, 1, CLIK_U8, g1);
+    clik_image G2 = packed(w, h, 1, CLIK_U8, g2), A = packed(w, h, 1, CLIK_F32, art);
+    clik_image Gs = packed(src->width, src->height, 1, CLIK_U8, gs);
+    clik_image T = packed(tw, th, 1, CLIK_F32, tiles);
+    if (ok) {
+        clik_resize_neon(src, &i2, CLIK_INTERP_BICUBIC);
+        clik_gray_neon(&i2, &G2);
+        clik_gray_neon(src, &Gs);
+        clik_resize_neon(&Gs, &G1, CLIK_INTERP_NEAREST);
+        clik_ssim_tiles_neon(&G1, &G2, tile, &T);
+        for (int ty = 0; ty < th; ty++) {
+            /* The SSIM of each column's tile in this band of rows. */
+            for (int x = 0; x < w; x++)
+                trow[x] = tiles[(size_t)ty * tw + x / tile];
+            const int y1 = (ty + 1) * tile < h ? (ty + 1) * tile : h;
+            for (int y = ty * tile; y < y1; y++)
+                artifact_row(g1 + (size_t)y * w, g2 + (size_t)y * w, trow, art + (size_t)y * w, w);
+        }
+        ok = clik_blur_neon(&A, &A, weights, opt->blur_ksize) == 0;
+    }
+    if (ok)
+        for (int sy = 0; sy < src->height; sy++) {
+            clik_image in_row = *src, near_row = packed(w, 1, 4, CLIK_U8, near);
+            in_row.height = 1;
+            in_row.data = (uint8_t *)src->data + (size_t)sy * src->stride;
+            clik_resize_neon(&in_row, &near_row, CLIK_INTERP_NEAREST);
+            for (int y = sy * s; y < (sy + 1) * s; y++)
+                select_row(art + (size_t)y * w, opt->threshold, near, img2 + (size_t)y * w * 4,
+                           (uint8_t *)dst->data + (size_t)y * dst->stride,
+                           artifact_map
+                               ? (uint8_t *)artifact_map->data + (size_t)y * artifact_map->stride
+                               : NULL,
+                           w);
+        }
+    free(img2);
+    free(g1);
+    free(g2);
+    free(gs);
+    free(near);
+    free(art);
+    free(tiles);
+    free(trow);
+    return ok ? 0 : -1;
+}
 
 void clik_fusion_dsp_init_neon(clik_fusion_dsp *dsp)
 {
-    (void)dsp;
+    dsp->fusion = fusion;
 }
