@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +18,11 @@
 #define COPY_REPS   10
 #define EXIT_USAGE  2
 #define EXIT_FAILED 1
+#define MAX_DEPTH   16
 
 typedef struct options {
     const bench_op *ops[64];
+    int explicit_op[64]; /* 0: added by --op all */
     int nops;
     int sizes[MAX_SIZES][2];
     int nsizes;
@@ -34,15 +37,25 @@ typedef struct options {
     clik_cpu_path cpu_path;
     uint64_t seed;
     const char *dump_dir;
+    double scale;
+    int frames;
+    int depth;
+    unsigned flags; /* the BENCH_* flags of the ops run */
 } options;
 
 typedef struct result {
     const bench_op *op;
     int width, height;
+    int out_width, out_height; /* 0: the op has no scaled output */
+    int resident;
+    int frames; /* frames per timed run (the times below are per frame) */
     clik_backend backend;
     double e2e_ms, e2e_min_ms;
     double kernel_ms; /* < 0: none */
     double bytes;
+    char detail[160]; /* what the check found */
+    double value;
+    int has_value;
 } result;
 
 static const char *prog = "clik-bench";
@@ -80,6 +93,10 @@ static void usage(FILE *f)
             "  --device SPEC    auto | gpu | cpu | none | P:D | name substring\n"
             "                   (as CLIK_DEVICE; default: CLIK_DEVICE, else auto)\n"
             "  --channels 1|4   interleaved channels per pixel (default 1)\n"
+            "  --scale S        resize factor of the resize and fusion ops (default 2;\n"
+            "                   fusion: an integer from 2 to 8)\n"
+            "  --frames N       frames per timed run of fusion-stream (default 12)\n"
+            "  --depth N        frames in flight in fusion-stream (default 3)\n"
             "  --reps N         timed runs; the medians are reported (default 20)\n"
             "  --warmup N       untimed runs first (default 3)\n"
             "  --resident       device images made beforehand; time call + finish\n"
@@ -154,7 +171,7 @@ static int parse_size(const char *s, int *w, int *h)
 
 static void list_ops(void)
 {
-    printf("%-10s %-9s %-46s %s\n", "op", "channels", "bytes moved", "call");
+    printf("%-15s %-9s %-46s %s\n", "op", "channels", "bytes moved", "call");
     for (int i = 0; i < bench_op_count; i++) {
         const bench_op *op = &bench_ops[i];
         char ch[32] = "";
@@ -164,7 +181,7 @@ static void list_ops(void)
                 snprintf(ch + n, sizeof(ch) - n, "%s%d", n ? "," : "", c);
             }
         }
-        printf("%-10s %-9s %-46s %s\n", op->name, ch, op->bytes_rule, op->summary);
+        printf("%-15s %-9s %-46s %s\n", op->name, ch, op->bytes_rule, op->summary);
     }
 }
 
@@ -177,6 +194,9 @@ static int parse_args(int argc, char **argv, options *o)
     o->warmup = 3;
     o->seed = 1;
     o->cpu_path = CLIK_CPU_AUTO;
+    o->scale = 2.0;
+    o->frames = 12;
+    o->depth = 3;
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i];
         const char *val = NULL;
@@ -190,9 +210,9 @@ static int parse_args(int argc, char **argv, options *o)
         } else {
             snprintf(name, sizeof(name), "%s", arg);
         }
-        static const char *const with_value[] = {"--op",       "--size", "--device",
-                                                 "--channels", "--reps", "--warmup",
-                                                 "--cpu-path", "--seed", "--dump-input"};
+        static const char *const with_value[] = {
+            "--op",       "--size", "--device",     "--channels", "--reps",   "--warmup",
+            "--cpu-path", "--seed", "--dump-input", "--scale",    "--frames", "--depth"};
         int takes = 0;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
             takes |= strcmp(name, with_value[k]) == 0;
@@ -218,10 +238,16 @@ static int parse_args(int argc, char **argv, options *o)
             for (int k = 0; k < bench_op_count; k++) {
                 const bench_op *add = all ? &bench_ops[k] : op;
                 int dup = 0;
-                for (int j = 0; j < o->nops; j++)
-                    dup |= o->ops[j] == add;
-                if (!dup && o->nops < (int)(sizeof(o->ops) / sizeof(o->ops[0])))
+                for (int j = 0; j < o->nops; j++) {
+                    if (o->ops[j] == add) {
+                        dup = 1;
+                        o->explicit_op[j] |= !all;
+                    }
+                }
+                if (!dup && o->nops < (int)(sizeof(o->ops) / sizeof(o->ops[0]))) {
+                    o->explicit_op[o->nops] = !all;
                     o->ops[o->nops++] = add;
+                }
                 if (!all)
                     break;
             }
@@ -237,6 +263,21 @@ static int parse_args(int argc, char **argv, options *o)
             if (!parse_int(val, 1, 4, &n) || (n != 1 && n != 4))
                 return bad_usage("bad channel count '%s': expected 1 or 4", val);
             o->channels = (int)n;
+        } else if (strcmp(name, "--scale") == 0) {
+            char *end;
+            errno = 0;
+            double v = strtod(val, &end);
+            if (errno || end == val || *end || !(v > 0.0) || v > 64.0)
+                return bad_usage("bad --scale '%s': expected a number above 0, at most 64", val);
+            o->scale = v;
+        } else if (strcmp(name, "--frames") == 0) {
+            if (!parse_int(val, 1, 100000, &n))
+                return bad_usage("bad --frames '%s': expected a whole number from 1", val);
+            o->frames = (int)n;
+        } else if (strcmp(name, "--depth") == 0) {
+            if (!parse_int(val, 1, MAX_DEPTH, &n))
+                return bad_usage("bad --depth '%s': expected a whole number from 1 to 16", val);
+            o->depth = (int)n;
         } else if (strcmp(name, "--reps") == 0) {
             if (!parse_int(val, 1, 1000000, &n))
                 return bad_usage("bad --reps '%s': expected a whole number from 1", val);
@@ -276,12 +317,36 @@ static int parse_args(int argc, char **argv, options *o)
         return bad_usage("no operation given%s: use --op NAME (see --list)", "");
     if (o->nsizes == 0)
         return bad_usage("no size given%s: use --size WxH", "");
-    for (int i = 0; i < o->nops; i++)
-        if (!(o->ops[i]->channels & (1u << o->channels))) {
-            fprintf(stderr, "%s: op '%s' does not support %d channel(s)\n", prog, o->ops[i]->name,
-                    o->channels);
+    /* --op all keeps the ops that take the channel count; a named op must. */
+    int kept = 0;
+    for (int i = 0; i < o->nops; i++) {
+        const bench_op *op = o->ops[i];
+        if (!(op->channels & (1u << o->channels))) {
+            if (!o->explicit_op[i])
+                continue;
+            fprintf(stderr, "%s: op '%s' does not support %d channel(s)%s%s\n", prog, op->name,
+                    o->channels, op->channels_hint ? ": " : "",
+                    op->channels_hint ? op->channels_hint : "");
             return EXIT_USAGE;
         }
+        o->explicit_op[kept] = o->explicit_op[i];
+        o->ops[kept++] = op;
+        o->flags |= op->flags;
+    }
+    o->nops = kept;
+    if (o->nops == 0)
+        return bad_usage("no operation of --op all takes %s channel(s)",
+                         o->channels == 1 ? "1" : "4");
+    if ((o->flags & BENCH_INT_SCALE) &&
+        (o->scale != floor(o->scale) || o->scale < 2.0 || o->scale > 8.0)) {
+        for (int i = 0; i < o->nops; i++)
+            if (o->ops[i]->flags & BENCH_INT_SCALE)
+                fprintf(stderr,
+                        "%s: op '%s' upscales by a whole factor: --scale must be 2 to 8, "
+                        "not %g\n",
+                        prog, o->ops[i]->name, o->scale);
+        return EXIT_USAGE;
+    }
     return -1;
 }
 
@@ -328,6 +393,35 @@ clik_status bench_input(bench_case *bc, int width, int height, int channels, uin
     st = bench_output(bc, width, height, channels, CLIK_U8, out);
     if (st == CLIK_OK)
         st = clik_image_upload(bc->ctx, out, h);
+    return st;
+}
+
+clik_status bench_host(bench_case *bc, int width, int height, int channels, clik_type type,
+                       clik_image *out)
+{
+    clik_image *img;
+    clik_status st = own(bc, &img);
+    if (st == CLIK_OK)
+        st = clik_image_alloc(img, width, height, channels, type);
+    if (st == CLIK_OK)
+        *out = *img;
+    return st;
+}
+
+clik_status bench_upload(bench_case *bc, const clik_image *host, clik_image *out)
+{
+    if (!bc->resident) {
+        *out = *host;
+        return CLIK_OK;
+    }
+    clik_image *img;
+    clik_status st = own(bc, &img);
+    if (st == CLIK_OK)
+        st = clik_image_create(bc->ctx, img, host->width, host->height, host->channels, host->type);
+    if (st == CLIK_OK)
+        st = clik_image_upload(bc->ctx, img, host);
+    if (st == CLIK_OK)
+        *out = *img;
     return st;
 }
 
@@ -382,6 +476,10 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
     bc.channels = o->channels;
     bc.resident = o->resident;
     bc.seed = o->seed;
+    bc.scale = o->scale;
+    bc.stream_frames = o->frames;
+    bc.stream_depth = o->depth;
+    bc.frames = 1;
     const clik_backend expect =
         clik_context_device(ctx) ? CLIK_BACKEND_OPENCL : clik_context_cpu_backend(ctx);
     double *e2e = malloc((size_t)o->reps * sizeof(double));
@@ -431,7 +529,8 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
         }
         clik_context_stats s;
         clik_context_stats_get(ctx, &s);
-        e2e[r] = t1 - t0;
+        /* Per frame: a streaming run pushes bc.frames frames. */
+        e2e[r] = (t1 - t0) / bc.frames;
         kern[r] = s.last_kernel_ms;
         kernel_times += got == CLIK_BACKEND_OPENCL && s.last_kernel_ms > 0.0;
         wrong_backend += got != expect;
@@ -449,10 +548,17 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
     res->op = op;
     res->width = w;
     res->height = h;
+    res->out_width = bc.out_width;
+    res->out_height = bc.out_height;
+    res->resident = bc.resident;
+    res->frames = bc.frames;
     res->backend = got;
+    snprintf(res->detail, sizeof(res->detail), "%s", bc.detail);
+    res->value = bc.value;
+    res->has_value = bc.has_value;
     res->bytes = op->bytes_moved(&bc);
     res->kernel_ms = -1.0;
-    if (got == CLIK_BACKEND_OPENCL) {
+    if (got == CLIK_BACKEND_OPENCL && !bc.no_kernel_time) {
         if (kernel_times == o->reps)
             res->kernel_ms = median(kern, o->reps);
         else
@@ -511,6 +617,7 @@ static const char *device_type_name(const clik_device_info *d)
 
 typedef struct derived {
     double ns_per_pixel, gbps, copy_ratio;
+    double fps, fps_kernel; /* frames per second, end to end and kernels only */
     int have_gbps;
     const char *basis;
 } derived;
@@ -524,6 +631,8 @@ static derived derive(const result *r, double copy_gbps)
     d.have_gbps = ms > 0.0;
     d.gbps = d.have_gbps ? r->bytes / (ms * 1e6) : 0.0;
     d.copy_ratio = d.have_gbps && copy_gbps > 0.0 ? d.gbps / copy_gbps : 0.0;
+    d.fps = r->e2e_ms > 0.0 ? 1e3 / r->e2e_ms : 0.0;
+    d.fps_kernel = r->kernel_ms > 0.0 ? 1e3 / r->kernel_ms : 0.0;
     return d;
 }
 
@@ -532,22 +641,36 @@ static void print_json(const options *o, clik_context *ctx, const result *r, dou
 {
     const clik_device_info *dev = clik_context_device(ctx);
     derived d = derive(r, copy_gbps);
+    const unsigned flags = r->op->flags;
     printf("{\"op\":");
     json_string(r->op->name);
     printf(",\"size\":\"%dx%d\",\"width\":%d,\"height\":%d,\"channels\":%d", r->width, r->height,
            r->width, r->height, o->channels);
+    if (flags & BENCH_USES_SCALE) {
+        printf(",\"scale\":");
+        json_number(o->scale, 1);
+        printf(",\"out_width\":%d,\"out_height\":%d", r->out_width, r->out_height);
+    }
     printf(",\"device\":");
     json_string(dev ? dev->name : "cpu");
     printf(",\"device_type\":\"%s\",\"platform\":", device_type_name(dev));
     json_string(dev ? dev->platform_name : "");
     printf(",\"backend\":\"%s\",\"resident\":%s,\"reps\":%d,\"warmup\":%d",
-           clik_backend_name(r->backend), o->resident ? "true" : "false", o->reps, o->warmup);
+           clik_backend_name(r->backend), r->resident ? "true" : "false", o->reps, o->warmup);
+    if (flags & BENCH_STREAM)
+        printf(",\"frames_per_run\":%d,\"depth\":%d", r->frames, o->depth);
     printf(",\"kernel_ms\":");
     json_number(r->kernel_ms, r->kernel_ms >= 0.0);
     printf(",\"end_to_end_ms\":");
     json_number(r->e2e_ms, 1);
     printf(",\"end_to_end_min_ms\":");
     json_number(r->e2e_min_ms, 1);
+    if (flags & BENCH_FRAMES) {
+        printf(",\"fps_end_to_end\":");
+        json_number(d.fps, d.fps > 0.0);
+        printf(",\"fps_kernel\":");
+        json_number(d.fps_kernel, d.fps_kernel > 0.0);
+    }
     printf(",\"ns_per_pixel\":");
     json_number(d.ns_per_pixel, 1);
     printf(",\"bytes\":%.0f,\"gbps\":", r->bytes);
@@ -559,6 +682,14 @@ static void print_json(const options *o, clik_context *ctx, const result *r, dou
     /* The copy of one image's bytes: what a kernel of this size can reach. */
     printf(",\"copy_same_size_gbps\":");
     json_number(copy_same_gbps, copy_same_gbps > 0.0);
+    if (r->has_value) {
+        printf(",\"value\":");
+        json_number(r->value, 1);
+    }
+    if (r->detail[0]) {
+        printf(",\"check\":");
+        json_string(r->detail);
+    }
     printf("}\n");
     fflush(stdout);
 }
@@ -578,12 +709,20 @@ static void print_header(const options *o, clik_context *ctx, double copy_gbps)
            o->resident ? "resident on the device (call + finish)"
                        : "on the host (host-to-host, transfers included)",
            o->reps, o->warmup);
-    printf("\n%-10s %-11s %-8s %10s %10s %8s %8s %7s\n", "op", "size", "backend", "e2e ms",
+    if (o->flags & BENCH_USES_SCALE)
+        printf("scale    %g (resize and fusion ops; size is the input's)\n", o->scale);
+    if (o->flags & BENCH_STREAM)
+        printf("stream   %d frames per timed run, %d in flight, host frames; times per frame\n",
+               o->frames, o->depth);
+    printf("\n%-15s %-11s %-8s %10s %10s %8s %8s %7s", "op", "size", "backend", "e2e ms",
            "kernel ms", "ns/px", "GB/s", "copy%");
+    if (o->flags & BENCH_FRAMES)
+        printf(" %9s %9s", "fps e2e", "fps kern");
+    printf("\n");
     fflush(stdout);
 }
 
-static void print_row(const result *r, double copy_gbps)
+static void print_row(const options *o, const result *r, double copy_gbps)
 {
     derived d = derive(r, copy_gbps);
     char size[32], e2e[32], kernel[32], gbps[32], ratio[32];
@@ -599,8 +738,17 @@ static void print_row(const result *r, double copy_gbps)
         snprintf(ratio, sizeof(ratio), "%.0f%%", 100.0 * d.copy_ratio);
     else
         snprintf(ratio, sizeof(ratio), "-");
-    printf("%-10s %-11s %-8s %10s %10s %8.3f %8s %7s\n", r->op->name, size,
+    printf("%-15s %-11s %-8s %10s %10s %8.3f %8s %7s", r->op->name, size,
            clik_backend_name(r->backend), e2e, kernel, d.ns_per_pixel, gbps, ratio);
+    if (o->flags & BENCH_FRAMES) {
+        char fps[32] = "-", fps_kernel[32] = "-";
+        if ((r->op->flags & BENCH_FRAMES) && d.fps > 0.0)
+            snprintf(fps, sizeof(fps), "%.1f", d.fps);
+        if ((r->op->flags & BENCH_FRAMES) && d.fps_kernel > 0.0)
+            snprintf(fps_kernel, sizeof(fps_kernel), "%.1f", d.fps_kernel);
+        printf(" %9s %9s", fps, fps_kernel);
+    }
+    printf("\n");
     fflush(stdout);
 }
 
@@ -670,12 +818,14 @@ int main(int argc, char **argv)
             if (o.json)
                 print_json(&o, ctx, &r, copy_gbps, same);
             else
-                print_row(&r, copy_gbps);
+                print_row(&o, &r, copy_gbps);
         }
     }
     if (!o.json && rc == 0) {
         printf("\nGB/s: bytes the op must move / kernel time (* : / end-to-end time, no kernel "
                "time); copy%%: GB/s as a share of the copy bandwidth\n");
+        if (o.flags & BENCH_FRAMES)
+            printf("fps: frames per second, end to end (host to host) and kernels only\n");
     }
     clik_context_destroy(ctx);
     return rc;

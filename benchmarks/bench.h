@@ -25,18 +25,38 @@ typedef struct bench_case {
     clik_image src;      /* the input the timed call reads (host or device) */
     clik_image src_host; /* the same pixels on the host */
 
+    double scale;      /* --scale: resize factor, integer for fusion */
+    int stream_frames; /* --frames: frames one timed run of a streaming op pushes */
+    int stream_depth;  /* --depth: frames in flight of a streaming op */
+
+    /* Set by the op's setup (untimed). */
+    int out_width, out_height; /* the main output's size, when it is not W x H */
+    int frames;                /* frames one timed run processes (driver sets 1) */
+    int no_kernel_time;        /* 1: the call records no kernel time (its own queues) */
+
     clik_image owned[BENCH_MAX_IMAGES]; /* freed by the driver */
     int nowned;
     void *state;       /* private to the op; freed by its teardown */
     char message[256]; /* why check() failed */
+    char detail[160];  /* what check() found when it passed, e.g. "EXACT" */
+    double value;      /* a scalar result (SSIM mean) when has_value */
+    int has_value;
 } bench_case;
+
+/* bench_op flags */
+#define BENCH_USES_SCALE 1u /* the output size follows --scale */
+#define BENCH_INT_SCALE  2u /* --scale must be an integer from 2 to 8 */
+#define BENCH_FRAMES     4u /* report frames per second */
+#define BENCH_STREAM     8u /* pushes --frames frames through a stream of --depth */
 
 /* One row of the op table. Adding an op family means adding one entry. */
 typedef struct bench_op {
     const char *name;
     const char *summary;
-    unsigned channels;      /* bit c set: c channels supported */
-    const char *bytes_rule; /* the bytes_moved formula, for --list */
+    unsigned channels;         /* bit c set: c channels supported */
+    const char *channels_hint; /* why other channel counts are refused; may be NULL */
+    unsigned flags;            /* BENCH_* */
+    const char *bytes_rule;    /* the bytes_moved formula, for --list */
     double (*bytes_moved)(const bench_case *bc);
     /* Allocates outputs (bench_output) and state; untimed. May be NULL. */
     clik_status (*setup)(bench_case *bc);
@@ -62,6 +82,11 @@ clik_status bench_input(bench_case *bc, int width, int height, int channels, uin
                         clik_image *out, clik_image *host);
 /* The pixels of img (host or device) as a host image owned by the case. */
 clik_status bench_fetch(bench_case *bc, const clik_image *img, clik_image *host);
+/* A host image owned by the case, whatever --resident says (uninitialised). */
+clik_status bench_host(bench_case *bc, int width, int height, int channels, clik_type type,
+                       clik_image *out);
+/* host itself, or (resident) a device copy of it owned by the case. */
+clik_status bench_upload(bench_case *bc, const clik_image *host, clik_image *out);
 
 /* Fills a host u8 image with natural-looking pixels: a smooth random field
  * of three octaves plus fine noise, each channel its own field. The same

@@ -201,21 +201,42 @@ static int equalize_check(bench_case *bc)
     return 1;
 }
 
-/* ---- pyramid and integral families: outputs checked against the scalar oracle ---------- */
+/* ---- pyramid, integral, resize, filter, SSIM, fusion: checked against the scalar oracle -- */
 
 #define MAX_OUTS 6
 
-typedef clik_status (*multi_call)(clik_context *ctx, const clik_image *src, clik_image *outs);
+/* How an output must agree with the scalar oracle (the tolerance classes of
+ * the test suites). */
+typedef enum tolerance {
+    TOL_EXACT,    /* bit-identical */
+    TOL_U8_FLOAT, /* max |diff| <= 1 and >= 99.9 % identical */
+    TOL_SSIM,     /* f32 maps: |diff| <= 5e-4 */
+    TOL_FUSION,   /* >= 99.9 % within +-1 and >= 99 % identical */
+} tolerance;
+
+static const char *const tolerance_name[] = {"EXACT", "U8-FLOAT", "SSIM", "FUSION"};
+
+#define SSIM_MAP_TOL  5e-4
+#define SSIM_MEAN_TOL 1e-4
+
+/* One public call: src (and src2 for two-input ops) into outs, *value for a
+ * scalar result. Called with the timed context and with the oracle's. */
+typedef clik_status (*multi_call)(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                                  clik_image *outs, double *value);
 
 /* The outputs of one public call, and the call itself for the oracle. */
 typedef struct multi_state {
     multi_call call;
     int n;
     clik_image outs[MAX_OUTS];
+    tolerance tol[MAX_OUTS];
+    clik_image src2, src2_host; /* second input (SSIM), else empty */
+    double value;               /* the timed call's scalar result */
 } multi_state;
 
-static clik_status multi_setup(bench_case *bc, multi_call call, int n, const int *w, const int *h,
-                               const clik_type *types)
+static clik_status multi_setup_tol(bench_case *bc, multi_call call, int n, const int *w,
+                                   const int *h, const clik_type *types, const int *channels,
+                                   tolerance tol)
 {
     multi_state *s = calloc(1, sizeof(*s));
     if (!s)
@@ -224,52 +245,155 @@ static clik_status multi_setup(bench_case *bc, multi_call call, int n, const int
     s->call = call;
     s->n = n;
     clik_status st = CLIK_OK;
-    for (int i = 0; i < n && st == CLIK_OK; i++)
-        st = bench_output(bc, w[i], h[i], bc->channels, types[i], &s->outs[i]);
+    for (int i = 0; i < n && st == CLIK_OK; i++) {
+        s->tol[i] = tol;
+        st = bench_output(bc, w[i], h[i], channels ? channels[i] : bc->channels, types[i],
+                          &s->outs[i]);
+    }
     return st;
+}
+
+static clik_status multi_setup(bench_case *bc, multi_call call, int n, const int *w, const int *h,
+                               const clik_type *types)
+{
+    return multi_setup_tol(bc, call, n, w, h, types, NULL, TOL_EXACT);
 }
 
 static clik_status multi_run(bench_case *bc)
 {
     multi_state *s = bc->state;
-    return s->call(bc->ctx, &bc->src, s->outs);
+    return s->call(bc->ctx, &bc->src, &s->src2, s->outs, &s->value);
 }
 
-/* Runs the same call on the scalar CPU path and compares every output byte. */
-static int multi_check(bench_case *bc)
+/* Differences between two host images of one size and format. */
+typedef struct diff {
+    size_t count;   /* elements compared */
+    size_t differ;  /* not identical */
+    size_t beyond;  /* u8: |diff| > 1; f32: |diff| > SSIM_MAP_TOL or not a number */
+    double max_abs; /* largest |diff| */
+    int x, y, c;    /* where it is */
+} diff;
+
+static void image_diff(const clik_image *got, const clik_image *want, diff *d)
 {
-    multi_state *s = bc->state;
+    memset(d, 0, sizeof(*d));
+    const int ch = got->channels;
+    const size_t row = (size_t)got->width * (size_t)ch;
+    for (int y = 0; y < got->height; y++) {
+        const char *g = (const char *)got->data + (size_t)y * got->stride;
+        const char *w = (const char *)want->data + (size_t)y * want->stride;
+        for (size_t i = 0; i < row; i++) {
+            double a, b;
+            if (got->type == CLIK_F32) {
+                float fa, fb;
+                memcpy(&fa, g + 4 * i, 4);
+                memcpy(&fb, w + 4 * i, 4);
+                a = fa;
+                b = fb;
+            } else {
+                a = ((const uint8_t *)g)[i];
+                b = ((const uint8_t *)w)[i];
+            }
+            double e = fabs(a - b);
+            int bad = !(e <= (got->type == CLIK_F32 ? SSIM_MAP_TOL : 1.0)); /* NaN is bad */
+            d->count++;
+            d->differ += a != b;
+            d->beyond += bad;
+            if (e > d->max_abs || (e != e && d->max_abs == d->max_abs)) { /* NaN wins once */
+                d->max_abs = e;
+                d->x = (int)(i / (size_t)ch);
+                d->y = y;
+                d->c = (int)(i % (size_t)ch);
+            }
+        }
+    }
+}
+
+static int diff_passes(const diff *d, tolerance tol)
+{
+    switch (tol) {
+    case TOL_EXACT: return d->differ == 0;
+    case TOL_U8_FLOAT: return d->beyond == 0 && (double)d->differ <= 0.001 * (double)d->count;
+    case TOL_SSIM: return d->beyond == 0;
+    case TOL_FUSION:
+        return (double)d->beyond <= 0.001 * (double)d->count &&
+               (double)d->differ <= 0.01 * (double)d->count;
+    }
+    return 0;
+}
+
+static void diff_describe(const diff *d, tolerance tol, char *buf, size_t size)
+{
+    double pct = d->count ? 100.0 * (double)d->differ / (double)d->count : 0.0;
+    snprintf(buf, size, "%s: %zu of %zu elements differ (%.3g%%), max |diff| %.3g at (%d, %d, %d)",
+             tolerance_name[tol], d->differ, d->count, pct, d->max_abs, d->x, d->y, d->c);
+}
+
+/* A context on the scalar CPU path: the oracle. */
+static clik_context *oracle_context(void)
+{
     clik_context_options opt;
     clik_context_options_init(&opt);
     opt.device = "none";
     opt.cpu_path = CLIK_CPU_SCALAR;
-    clik_context *ref_ctx = NULL;
+    clik_context *ctx = NULL;
+    return clik_context_create(&ctx, &opt) == CLIK_OK ? ctx : NULL;
+}
+
+/* Compares got (host or device) with the oracle's host image; appends to
+ * bc->detail, or fills bc->message and returns 0. */
+static int check_output(bench_case *bc, const clik_image *out, const clik_image *ref, tolerance tol,
+                        const char *what)
+{
+    clik_image got;
+    if (bench_fetch(bc, out, &got) != CLIK_OK) {
+        snprintf(bc->message, sizeof(bc->message), "cannot download %s", what);
+        return 0;
+    }
+    diff d;
+    image_diff(&got, ref, &d);
+    char text[160];
+    diff_describe(&d, tol, text, sizeof(text));
+    if (!diff_passes(&d, tol)) {
+        snprintf(bc->message, sizeof(bc->message), "%s (%dx%d) against the scalar oracle: %s", what,
+                 got.width, got.height, text);
+        return 0;
+    }
+    size_t n = strlen(bc->detail);
+    if (n == 0 || d.differ)
+        snprintf(bc->detail + n, sizeof(bc->detail) - n, "%s%s", n ? "; " : "",
+                 d.differ ? text : tolerance_name[tol]);
+    return 1;
+}
+
+/* Runs the same call on the scalar CPU path and compares every output. */
+static int multi_check(bench_case *bc)
+{
+    multi_state *s = bc->state;
+    clik_context *ref_ctx = oracle_context();
     clik_image ref[MAX_OUTS];
     memset(ref, 0, sizeof(ref));
-    int ok = clik_context_create(&ref_ctx, &opt) == CLIK_OK;
+    double ref_value = 0.0;
+    int ok = ref_ctx != NULL;
     for (int i = 0; i < s->n && ok; i++)
         ok = clik_image_alloc(&ref[i], s->outs[i].width, s->outs[i].height, s->outs[i].channels,
                               s->outs[i].type) == CLIK_OK;
-    if (!ok || s->call(ref_ctx, &bc->src_host, ref) != CLIK_OK) {
+    if (!ok || s->call(ref_ctx, &bc->src_host, &s->src2_host, ref, &ref_value) != CLIK_OK) {
         snprintf(bc->message, sizeof(bc->message), "the scalar oracle failed");
         ok = 0;
     }
+    bc->detail[0] = '\0';
     for (int i = 0; i < s->n && ok; i++) {
-        clik_image got;
-        if (bench_fetch(bc, &s->outs[i], &got) != CLIK_OK) {
-            snprintf(bc->message, sizeof(bc->message), "cannot download output %d", i);
+        char what[32];
+        snprintf(what, sizeof(what), "output %d", i);
+        ok = check_output(bc, &s->outs[i], &ref[i], s->tol[i], what);
+    }
+    if (ok && bc->has_value) {
+        bc->value = s->value;
+        if (!(fabs(s->value - ref_value) <= SSIM_MEAN_TOL)) {
+            snprintf(bc->message, sizeof(bc->message), "the mean is %.6f, the scalar oracle's %.6f",
+                     s->value, ref_value);
             ok = 0;
-            break;
-        }
-        size_t row = (size_t)got.width * (size_t)got.channels * clik_type_size(got.type);
-        for (int y = 0; y < got.height && ok; y++) {
-            if (memcmp((const char *)got.data + (size_t)y * got.stride,
-                       (const char *)ref[i].data + (size_t)y * ref[i].stride, row) != 0) {
-                snprintf(bc->message, sizeof(bc->message),
-                         "output %d (%dx%d) differs from the scalar oracle in row %d", i, got.width,
-                         got.height, y);
-                ok = 0;
-            }
         }
     }
     for (int i = 0; i < MAX_OUTS; i++)
@@ -296,8 +420,10 @@ static double outs_bytes(const bench_case *bc, int levels, int scale_up, size_t 
 }
 
 /* pyrdown: clik_pyr_down. */
-static clik_status call_pyrdown(clik_context *ctx, const clik_image *src, clik_image *outs)
+static clik_status call_pyrdown(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                                clik_image *outs, double *value)
 {
+    (void)src2, (void)value;
     return clik_pyr_down(ctx, src, &outs[0]);
 }
 
@@ -328,8 +454,10 @@ static int pyramid_levels(const bench_case *bc)
     return pyramid_count(bc->width, bc->height);
 }
 
-static clik_status call_pyramid(clik_context *ctx, const clik_image *src, clik_image *outs)
+static clik_status call_pyramid(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                                clik_image *outs, double *value)
 {
+    (void)src2, (void)value;
     return clik_pyr_gaussian(ctx, src, outs, pyramid_count(src->width, src->height));
 }
 
@@ -359,8 +487,10 @@ static clik_status pyramid_setup(bench_case *bc)
 }
 
 /* pyrup: clik_pyr_up. */
-static clik_status call_pyrup(clik_context *ctx, const clik_image *src, clik_image *outs)
+static clik_status call_pyrup(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                              clik_image *outs, double *value)
 {
+    (void)src2, (void)value;
     return clik_pyr_up(ctx, src, &outs[0]);
 }
 
@@ -377,13 +507,17 @@ static clik_status pyrup_setup(bench_case *bc)
 }
 
 /* integral: clik_integral, u32 sums; integral-sq: u32 sums and u64 squares. */
-static clik_status call_integral(clik_context *ctx, const clik_image *src, clik_image *outs)
+static clik_status call_integral(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                                 clik_image *outs, double *value)
 {
+    (void)src2, (void)value;
     return clik_integral(ctx, src, &outs[0], NULL);
 }
 
-static clik_status call_integral_sq(clik_context *ctx, const clik_image *src, clik_image *outs)
+static clik_status call_integral_sq(clik_context *ctx, const clik_image *src,
+                                    const clik_image *src2, clik_image *outs, double *value)
 {
+    (void)src2, (void)value;
     return clik_integral(ctx, src, &outs[0], &outs[1]);
 }
 
@@ -409,6 +543,255 @@ static clik_status integral_sq_setup(bench_case *bc)
     int w[2] = {bc->width + 1, bc->width + 1}, h[2] = {bc->height + 1, bc->height + 1};
     clik_type t[2] = {CLIK_U32, CLIK_U64};
     return multi_setup(bc, call_integral_sq, 2, w, h, t);
+}
+
+/* ---- resize family: clik_resize by --scale -------------------------------------------- */
+
+static double out_pixels(const bench_case *bc)
+{
+    return (double)bc->out_width * (double)bc->out_height * (double)bc->channels;
+}
+
+static double resize_bytes(const bench_case *bc)
+{
+    return pixels(bc) + out_pixels(bc); /* read the input, write the output */
+}
+
+static clik_status call_resize_nearest(clik_context *ctx, const clik_image *src,
+                                       const clik_image *src2, clik_image *outs, double *value)
+{
+    (void)src2, (void)value;
+    return clik_resize(ctx, src, &outs[0], CLIK_INTERP_NEAREST);
+}
+
+static clik_status call_resize_bilinear(clik_context *ctx, const clik_image *src,
+                                        const clik_image *src2, clik_image *outs, double *value)
+{
+    (void)src2, (void)value;
+    return clik_resize(ctx, src, &outs[0], CLIK_INTERP_BILINEAR);
+}
+
+static clik_status call_resize_bicubic(clik_context *ctx, const clik_image *src,
+                                       const clik_image *src2, clik_image *outs, double *value)
+{
+    (void)src2, (void)value;
+    return clik_resize(ctx, src, &outs[0], CLIK_INTERP_BICUBIC);
+}
+
+/* The output is as OpenCV's resize(src, Size(), S, S) sizes it. */
+static clik_status resize_setup_call(bench_case *bc, multi_call call, tolerance tol)
+{
+    int w, h;
+    clik_status st = clik_resize_size(bc->width, bc->height, bc->scale, bc->scale, &w, &h);
+    if (st != CLIK_OK)
+        return st;
+    bc->out_width = w;
+    bc->out_height = h;
+    clik_type t = CLIK_U8;
+    return multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, tol);
+}
+
+static clik_status resize_nearest_setup(bench_case *bc)
+{
+    return resize_setup_call(bc, call_resize_nearest, TOL_EXACT);
+}
+
+static clik_status resize_bilinear_setup(bench_case *bc)
+{
+    return resize_setup_call(bc, call_resize_bilinear, TOL_U8_FLOAT);
+}
+
+static clik_status resize_bicubic_setup(bench_case *bc)
+{
+    return resize_setup_call(bc, call_resize_bicubic, TOL_U8_FLOAT);
+}
+
+/* ---- filter family: clik_gaussian_blur 7x7, sigma from the size -------------------------- */
+
+#define BLUR_KSIZE 7
+
+static clik_status call_blur(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                             clik_image *outs, double *value)
+{
+    (void)src2, (void)value;
+    return clik_gaussian_blur(ctx, src, &outs[0], BLUR_KSIZE, 0.0);
+}
+
+static clik_status blur_setup(bench_case *bc)
+{
+    clik_type t = CLIK_U8;
+    return multi_setup_tol(bc, call_blur, 1, &bc->width, &bc->height, &t, NULL, TOL_U8_FLOAT);
+}
+
+/* ---- SSIM family: clik_ssim, map and mean ------------------------------------------------ */
+
+static int ssim_side(int n)
+{
+    return n - (CLIK_SSIM_WINDOW - 1);
+}
+
+static double ssim_bytes(const bench_case *bc)
+{
+    /* Two u8 images read, the f32 map written. */
+    return 2.0 * pixels(bc) + 4.0 * (double)ssim_side(bc->width) * (double)ssim_side(bc->height);
+}
+
+static clik_status call_ssim(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                             clik_image *outs, double *value)
+{
+    return clik_ssim(ctx, src, src2, &outs[0], value);
+}
+
+/* The second image: the input with sensor-like noise of about +-10 levels,
+ * so that the mean SSIM is neither 0 nor 1 (a distorted copy, as in image
+ * quality measurement). */
+static void add_noise(const clik_image *src, clik_image *dst, uint64_t seed)
+{
+    uint64_t z = seed * 0x9e3779b97f4a7c15ull + 0x243f6a8885a308d3ull;
+    for (int y = 0; y < src->height; y++) {
+        const uint8_t *a = (const uint8_t *)src->data + (size_t)y * src->stride;
+        uint8_t *b = (uint8_t *)dst->data + (size_t)y * dst->stride;
+        for (int x = 0; x < src->width * src->channels; x++) {
+            z = z * 6364136223846793005ull + 1442695040888963407ull;
+            int n = (int)((z >> 56) & 0xff) + (int)((z >> 48) & 0xff) - 255;
+            int v = a[x] + n * 10 / 255;
+            b[x] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+        }
+    }
+}
+
+static clik_status ssim_setup(bench_case *bc)
+{
+    if (bc->width < CLIK_SSIM_WINDOW || bc->height < CLIK_SSIM_WINDOW)
+        return CLIK_ERR_INVALID_SIZE;
+    int w = ssim_side(bc->width), h = ssim_side(bc->height), one = 1;
+    clik_type t = CLIK_F32;
+    clik_status st = multi_setup_tol(bc, call_ssim, 1, &w, &h, &t, &one, TOL_SSIM);
+    multi_state *s = bc->state;
+    if (st == CLIK_OK)
+        st = bench_host(bc, bc->width, bc->height, 1, CLIK_U8, &s->src2_host);
+    if (st == CLIK_OK) {
+        add_noise(&bc->src_host, &s->src2_host, bc->seed);
+        st = bench_upload(bc, &s->src2_host, &s->src2);
+    }
+    bc->has_value = 1;
+    return st;
+}
+
+/* ---- fusion family: clik_upscale_fusion and the stream ----------------------------------- */
+
+static double fusion_bytes(const bench_case *bc)
+{
+    /* What a fully fused pipeline must move: the RGBA input and output. */
+    return pixels(bc) + out_pixels(bc);
+}
+
+static clik_status call_fusion(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                               clik_image *outs, double *value)
+{
+    (void)src2, (void)value;
+    return clik_upscale_fusion(ctx, src, &outs[0], NULL, NULL);
+}
+
+static clik_status fusion_setup(bench_case *bc)
+{
+    int s = (int)bc->scale, w = s * bc->width, h = s * bc->height;
+    bc->out_width = w;
+    bc->out_height = h;
+    clik_type t = CLIK_U8;
+    return multi_setup_tol(bc, call_fusion, 1, &w, &h, &t, NULL, TOL_FUSION);
+}
+
+#define STREAM_INPUTS  2
+#define STREAM_MAX_OUT 17 /* --depth (at most 16) + 1 */
+
+/* Frames cycle through STREAM_INPUTS inputs and depth + 1 outputs: an output
+ * is reused only after the wait for the frame that wrote it, as the API asks,
+ * while depth frames stay in flight. */
+typedef struct stream_state {
+    clik_fusion_stream *stream;
+    int nout;
+    clik_image in[STREAM_INPUTS];
+    clik_image out[STREAM_MAX_OUT];
+    uint64_t ticket[STREAM_MAX_OUT]; /* the last frame written to out[i], 0: none */
+    int input_of[STREAM_MAX_OUT];    /* the input of that frame */
+} stream_state;
+
+static clik_status stream_setup(bench_case *bc)
+{
+    stream_state *s = calloc(1, sizeof(*s));
+    if (!s)
+        return CLIK_ERR_NO_MEMORY;
+    bc->state = s;
+    /* The streaming API takes host frames: --resident does not apply. */
+    bc->resident = 0;
+    const int scale = (int)bc->scale;
+    bc->out_width = scale * bc->width;
+    bc->out_height = scale * bc->height;
+    bc->frames = bc->stream_frames;
+    /* The stream's queues are its own, without profiling events: its kernel
+     * time is fusion's. */
+    bc->no_kernel_time = 1;
+    s->nout = bc->stream_depth + 1;
+    s->in[0] = bc->src_host;
+    clik_status st = bench_input(bc, bc->width, bc->height, 4, 1, &s->in[1], NULL);
+    for (int i = 0; i < s->nout && st == CLIK_OK; i++)
+        st = bench_output(bc, bc->out_width, bc->out_height, 4, CLIK_U8, &s->out[i]);
+    if (st == CLIK_OK)
+        st = clik_fusion_stream_create(bc->ctx, bc->width, bc->height, scale, NULL,
+                                       bc->stream_depth, &s->stream);
+    return st;
+}
+
+static clik_status stream_run(bench_case *bc)
+{
+    stream_state *s = bc->state;
+    clik_status st = CLIK_OK;
+    for (int f = 0; f < bc->frames && st == CLIK_OK; f++) {
+        const int o = f % s->nout, in = f % STREAM_INPUTS;
+        if (s->ticket[o])
+            st = clik_fusion_stream_wait(s->stream, s->ticket[o]);
+        if (st == CLIK_OK)
+            st = clik_fusion_stream_submit(s->stream, &s->in[in], &s->out[o], NULL, &s->ticket[o]);
+        s->input_of[o] = in;
+    }
+    clik_status waited = clik_fusion_stream_wait(s->stream, UINT64_MAX);
+    return st != CLIK_OK ? st : waited;
+}
+
+/* Every output slot against the oracle's fusion of its frame's input. */
+static int stream_check(bench_case *bc)
+{
+    stream_state *s = bc->state;
+    clik_context *ref_ctx = oracle_context();
+    clik_image ref[STREAM_INPUTS];
+    memset(ref, 0, sizeof(ref));
+    int ok = ref_ctx != NULL;
+    for (int i = 0; i < STREAM_INPUTS && ok; i++)
+        ok = clik_image_alloc(&ref[i], bc->out_width, bc->out_height, 4, CLIK_U8) == CLIK_OK &&
+             clik_upscale_fusion(ref_ctx, &s->in[i], &ref[i], NULL, NULL) == CLIK_OK;
+    if (!ok)
+        snprintf(bc->message, sizeof(bc->message), "the scalar oracle failed");
+    bc->detail[0] = '\0';
+    for (int o = 0; o < s->nout && ok; o++) {
+        if (!s->ticket[o])
+            continue;
+        char what[48];
+        snprintf(what, sizeof(what), "frame %llu", (unsigned long long)s->ticket[o]);
+        ok = check_output(bc, &s->out[o], &ref[s->input_of[o]], TOL_FUSION, what);
+    }
+    for (int i = 0; i < STREAM_INPUTS; i++)
+        clik_image_free(&ref[i]);
+    clik_context_destroy(ref_ctx);
+    return ok;
+}
+
+static void stream_teardown(bench_case *bc)
+{
+    stream_state *s = bc->state;
+    if (s)
+        clik_fusion_stream_destroy(s->stream);
+    free_state(bc);
 }
 
 /* ---- the table ------------------------------------------------------------------------ */
@@ -501,6 +884,91 @@ const bench_op bench_ops[] = {
         .run = multi_run,
         .check = multi_check,
         .teardown = free_state,
+    },
+    {
+        .name = "resize-nearest",
+        .summary = "clik_resize nearest by --scale (OpenCV INTER_NEAREST)",
+        .channels = CH_1_4,
+        .flags = BENCH_USES_SCALE,
+        .bytes_rule = "W*H*C + W'*H'*C (read + write)",
+        .bytes_moved = resize_bytes,
+        .setup = resize_nearest_setup,
+        .run = multi_run,
+        .check = multi_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "resize-bilinear",
+        .summary = "clik_resize bilinear by --scale (half-pixel centres)",
+        .channels = CH_1_4,
+        .flags = BENCH_USES_SCALE,
+        .bytes_rule = "W*H*C + W'*H'*C (read + write)",
+        .bytes_moved = resize_bytes,
+        .setup = resize_bilinear_setup,
+        .run = multi_run,
+        .check = multi_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "resize-bicubic",
+        .summary = "clik_resize bicubic by --scale (Keys, A = -0.75)",
+        .channels = CH_1_4,
+        .flags = BENCH_USES_SCALE,
+        .bytes_rule = "W*H*C + W'*H'*C (read + write)",
+        .bytes_moved = resize_bytes,
+        .setup = resize_bicubic_setup,
+        .run = multi_run,
+        .check = multi_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "blur",
+        .summary = "clik_gaussian_blur 7x7, sigma 0 (OpenCV's), reflect-101",
+        .channels = CH_1_4,
+        .bytes_rule = "2*W*H*C (read + write)",
+        .bytes_moved = read_write_bytes,
+        .setup = blur_setup,
+        .run = multi_run,
+        .check = multi_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "ssim",
+        .summary = "clik_ssim: 11x11 Gaussian SSIM map and mean of two images",
+        .channels = 1u << 1,
+        .channels_hint = "SSIM compares one-channel (grey) images: use --channels 1",
+        .bytes_rule = "2*W*H + 4*(W-10)*(H-10) (two reads, f32 map)",
+        .bytes_moved = ssim_bytes,
+        .setup = ssim_setup,
+        .run = multi_run,
+        .check = multi_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "fusion",
+        .summary = "clik_upscale_fusion by --scale, whole frame, default options",
+        .channels = 1u << 4,
+        .channels_hint = "the fusion upscaler takes RGBA frames: use --channels 4",
+        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE | BENCH_FRAMES,
+        .bytes_rule = "4*W*H + 4*S*S*W*H (RGBA read + write)",
+        .bytes_moved = fusion_bytes,
+        .setup = fusion_setup,
+        .run = multi_run,
+        .check = multi_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "fusion-stream",
+        .summary = "clik_fusion_stream_*: --frames host frames, --depth in flight",
+        .channels = 1u << 4,
+        .channels_hint = "the fusion upscaler takes RGBA frames: use --channels 4",
+        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE | BENCH_FRAMES | BENCH_STREAM,
+        .bytes_rule = "4*W*H + 4*S*S*W*H per frame",
+        .bytes_moved = fusion_bytes,
+        .setup = stream_setup,
+        .run = stream_run,
+        .check = stream_check,
+        .teardown = stream_teardown,
     },
 };
 

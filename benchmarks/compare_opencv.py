@@ -10,6 +10,13 @@ runs after --warmup untimed runs; clik and OpenCV take turns for --rounds
 rounds (a machine whose speed drifts then drifts for both), and the table
 shows the median over rounds with the range of the clik/CPU ratio.
 
+Resize and fusion rows scale by --scale (default 2); OpenCV gets the
+output size clik used (its resize(src, dst, dst.size()) semantics). SSIM
+has no OpenCV call: the row times the usual OpenCV recipe (cv2.GaussianBlur
+11x11, sigma 1.5, on float32 images, map and mean). OpenCV has no fusion
+upscaler: the fusion rows time cv2.resize's nearest and cubic upscales, the
+two images fusion starts from, as the cheapest OpenCV equivalent.
+
 Needs numpy and cv2 (Debian: python3-opencv); matplotlib for --plot.
 Example:
     /usr/bin/python3 benchmarks/compare_opencv.py \\
@@ -20,6 +27,7 @@ import argparse
 import csv
 import datetime
 import json
+import math
 import os
 import platform
 import statistics
@@ -31,8 +39,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Tuple
 
 # --------------------------------------------------------------------------
-# The op table. A later op (pyrDown chains, pyrUp, integral, resize,
-# GaussianBlur, SSIM, ...) is one more CompareOp entry. The OpenCV module is
+# The op table. A new op is one more CompareOp entry. The OpenCV module is
 # passed in as `cv` because cv2 can only be imported once the OpenCL device
 # has been chosen (OPENCV_OPENCL_DEVICE is read at import).
 # --------------------------------------------------------------------------
@@ -44,6 +51,65 @@ def gamma_table(np):
     return np.rint(255.0 * v ** (1.0 / 2.2)).astype(np.uint8)
 
 
+def scaled_size(img, scale):
+    """(W', H') as clik_resize_size and OpenCV's resize(src, Size(), S, S)
+    give them: each side rounded to nearest (ties to even, as cvRound)."""
+    h, w = img.shape[:2]
+    return max(1, int(round(w * scale))), max(1, int(round(h * scale)))
+
+
+def noisy_copy(np, img, seed=1):
+    """A distorted copy for the SSIM row (clik-bench adds noise of about +-10
+    levels too; the times do not depend on the pixels)."""
+    rng = np.random.default_rng(seed)
+    noise = rng.integers(-10, 11, img.shape, dtype=np.int16)
+    return np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+
+
+SSIM_C1 = (0.01 * 255) ** 2
+SSIM_C2 = (0.03 * 255) ** 2
+
+
+def ssim_opencv(cv, a, b):
+    """The usual OpenCV SSIM recipe (OpenCV has no SSIM call): float32
+    images, Gaussian 11x11 windows with sigma 1.5 by cv2.GaussianBlur
+    (its default border, reflect-101, so the map covers the whole image),
+    then the map and its mean. Works on numpy arrays and on cv2.UMat."""
+    def blur(m):
+        return cv.GaussianBlur(m, (11, 11), 1.5)
+    x = cv.addWeighted(a, 1.0, a, 0.0, 0.0, dtype=cv.CV_32F)
+    y = cv.addWeighted(b, 1.0, b, 0.0, 0.0, dtype=cv.CV_32F)
+    mx, my = blur(x), blur(y)
+    mxx, myy, mxy = cv.multiply(mx, mx), cv.multiply(my, my), cv.multiply(mx, my)
+    sxx = cv.subtract(blur(cv.multiply(x, x)), mxx)
+    syy = cv.subtract(blur(cv.multiply(y, y)), myy)
+    sxy = cv.subtract(blur(cv.multiply(x, y)), mxy)
+    num = cv.multiply(cv.addWeighted(mxy, 2.0, mxy, 0.0, SSIM_C1),
+                      cv.addWeighted(sxy, 2.0, sxy, 0.0, SSIM_C2))
+    den = cv.multiply(cv.add(cv.add(mxx, myy), SSIM_C1), cv.add(cv.add(sxx, syy), SSIM_C2))
+    smap = cv.divide(num, den)
+    return [smap, cv.mean(smap)[0]]
+
+
+def resize_pair(cv, img, size):
+    """The two upscales fusion starts from, as OpenCV computes them."""
+    return [cv.resize(img, size, interpolation=cv.INTER_NEAREST),
+            cv.resize(img, size, interpolation=cv.INTER_CUBIC)]
+
+
+def resize_op(method, flag):
+    return CompareOp(
+        name=f"resize-{method}",
+        clik=f"resize-{method}",
+        channels=(1, 4),
+        setup=lambda cv, np, img, args: scaled_size(img, args.scale),
+        cpu=lambda cv, np, img, st: cv.resize(img, st, interpolation=getattr(cv, flag)),
+        tapi=lambda cv, np, u, st: cv.resize(u, st, interpolation=getattr(cv, flag)),
+        scaled=True,
+        note=f"cv2.resize {flag}, dsize = the size clik used (scale --scale)",
+    )
+
+
 @dataclass
 class CompareOp:
     name: str  # row label
@@ -53,8 +119,10 @@ class CompareOp:
     # T-API result (a UMat, or a list/tuple of them) is downloaded by the timer.
     cpu: Callable
     tapi: Callable
-    setup: Optional[Callable] = None  # setup(cv, np, img) -> state, untimed
+    setup: Optional[Callable] = None  # setup(cv, np, img, args) -> state, untimed
     note: str = ""
+    scaled: bool = False  # follows --scale
+    integer_scale: bool = False  # needs an integer --scale (fusion)
 
 
 OPS = [
@@ -78,7 +146,7 @@ OPS = [
         name="lut",
         clik="lut",
         channels=(1, 4),
-        setup=lambda cv, np, img: gamma_table(np),
+        setup=lambda cv, np, img, args: gamma_table(np),
         cpu=lambda cv, np, img, st: cv.LUT(img, st),
         tapi=lambda cv, np, u, st: cv.LUT(u, st),
         note="cv2.LUT, one table",
@@ -123,6 +191,53 @@ OPS = [
         tapi=lambda cv, np, u, st: list(cv.integral2(u)),
         note="cv2.integral2: int32 sums, float64 squares (clik: u64 squares)",
     ),
+    resize_op("nearest", "INTER_NEAREST"),
+    resize_op("bilinear", "INTER_LINEAR"),
+    resize_op("bicubic", "INTER_CUBIC"),
+    CompareOp(
+        name="blur",
+        clik="blur",
+        channels=(1, 4),
+        cpu=lambda cv, np, img, st: cv.GaussianBlur(img, (7, 7), 0,
+                                                    borderType=cv.BORDER_REFLECT_101),
+        tapi=lambda cv, np, u, st: cv.GaussianBlur(u, (7, 7), 0,
+                                                   borderType=cv.BORDER_REFLECT_101),
+        note="cv2.GaussianBlur 7x7, sigma 0, BORDER_REFLECT_101",
+    ),
+    CompareOp(
+        name="ssim",
+        clik="ssim",
+        channels=(1,),
+        setup=lambda cv, np, img, args: noisy_copy(np, img),
+        cpu=lambda cv, np, img, st: ssim_opencv(cv, img, st),
+        tapi=lambda cv, np, u, st: ssim_opencv(cv, u, cv.UMat(st)),
+        note="no SSIM call in OpenCV: the usual recipe, cv2.GaussianBlur 11x11 sigma 1.5 on "
+             "float32, map + mean (T-API: both images uploaded)",
+    ),
+    CompareOp(
+        name="fusion",
+        clik="fusion",
+        channels=(4,),
+        setup=lambda cv, np, img, args: scaled_size(img, args.scale),
+        cpu=lambda cv, np, img, st: resize_pair(cv, img, st),
+        tapi=lambda cv, np, u, st: resize_pair(cv, u, st),
+        scaled=True,
+        integer_scale=True,
+        note="no fusion upscaler in OpenCV: cv2.resize INTER_NEAREST + INTER_CUBIC, the two "
+             "upscales fusion starts from (clik also does SSIM, blur and the blend)",
+    ),
+    CompareOp(
+        name="fusion-stream",
+        clik="fusion-stream",
+        channels=(4,),
+        setup=lambda cv, np, img, args: scaled_size(img, args.scale),
+        cpu=lambda cv, np, img, st: resize_pair(cv, img, st),
+        tapi=lambda cv, np, u, st: resize_pair(cv, u, st),
+        scaled=True,
+        integer_scale=True,
+        note="clik: per frame of clik_fusion_stream_* (--frames frames, 3 in flight); OpenCV: "
+             "the nearest + cubic pair of one frame, as for fusion",
+    ),
 ]
 
 
@@ -151,6 +266,11 @@ COLUMNS = [
     "tapi_matches_cpu",
     "clik_gbps",
     "copy_gbps",
+    "scale",
+    "out_size",
+    "clik_fps_end_to_end",
+    "clik_fps_kernel",
+    "clik_check",
 ]
 
 # --------------------------------------------------------------------------
@@ -242,12 +362,19 @@ def download(cv, result):
 
 
 def same_result(np, a, b):
+    """Integers must be equal; floats within 1e-3 (float32 SSIM moments cancel)."""
     if isinstance(a, list) or isinstance(b, list):
         a = a if isinstance(a, list) else [a]
         b = b if isinstance(b, list) else [b]
         return len(a) == len(b) and all(same_result(np, x, y) for x, y in zip(a, b))
     if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
-        return a.shape == b.shape and bool(np.array_equal(a, b))
+        if a.shape != b.shape:
+            return False
+        if a.dtype.kind == "f" or b.dtype.kind == "f":
+            return bool(np.allclose(a, b, rtol=1e-3, atol=1e-3))
+        return bool(np.array_equal(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-3, abs_tol=1e-3)
     return a == b
 
 
@@ -287,6 +414,10 @@ def fmt(v, digits=3):
     return str(v)
 
 
+def op_notes(meta):
+    return [f"{name}: {note}" for name, note in meta.get("notes", {}).items() if note]
+
+
 def print_table(rows, meta, markdown):
     heads = ["op", "size", "clik e2e ms", "clik kernel ms", "OpenCV CPU ms", "OpenCV T-API ms",
              "clik/CPU", "clik/T-API"]
@@ -309,6 +440,13 @@ def print_table(rows, meta, markdown):
         print()
         print("Times are medians in milliseconds, host to host, over the rounds; clik/X = clik "
               "end-to-end / X (≤ 1.0: clik is faster), with the range over rounds in brackets.")
+        notes = op_notes(meta)
+        if notes:
+            print()
+            print("What OpenCV runs:")
+            print()
+            for line in notes:
+                print(f"- {line}")
         return
     for line in meta_lines(meta):
         print(line)
@@ -320,6 +458,8 @@ def print_table(rows, meta, markdown):
         print("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(c, widths))))
     print()
     print("medians in ms, host to host; clik/X = clik end-to-end / X (<= 1.0: clik is faster)")
+    for line in op_notes(meta):
+        print(f"  {line}")
     for r in rows:
         if r.get("tapi_matches_cpu") is False:
             print(f"warning: {r['op']} {r['size']}: the T-API result differs from the CPU result")
@@ -327,6 +467,8 @@ def print_table(rows, meta, markdown):
 
 def meta_lines(meta):
     tapi = meta["tapi_device"] or f"unavailable ({meta['tapi_why']})"
+    scale = (f", scale {meta['scale']:g} (resize and fusion rows; size is the input's)"
+             if meta.get("scaled") else "")
     return [
         f"date: {meta['date']}",
         f"host: {meta['host']}, {meta['cpu']}, {meta['nproc']} CPUs",
@@ -334,7 +476,7 @@ def meta_lines(meta):
         f"{fmt(meta['copy_gbps'], 1)} GB/s",
         f"OpenCV {meta['cv2_version']} ({meta['cv_threads']} threads), T-API device: {tapi}",
         f"{meta['channels']} channel(s), median of {meta['reps']} runs after {meta['warmup']} "
-        f"warm-up, clik and OpenCV taking turns {meta['rounds']} time(s)",
+        f"warm-up, clik and OpenCV taking turns {meta['rounds']} time(s){scale}",
     ]
 
 
@@ -377,6 +519,10 @@ def main():
     ap.add_argument("--size", action="append", type=parse_size, help="WxH (repeatable)")
     ap.add_argument("--op", action="append", help="op of the table (repeatable; default all)")
     ap.add_argument("--channels", type=int, default=1, choices=(1, 4))
+    ap.add_argument("--scale", type=float, default=2.0,
+                    help="factor of the resize and fusion rows (default 2; fusion: 2 to 8)")
+    ap.add_argument("--frames", type=int, default=None,
+                    help="frames per timed run of fusion-stream (clik-bench's --frames)")
     ap.add_argument("--cpu-path", choices=("auto", "scalar", "neon"),
                     help="clik's CPU path (for --device none)")
     ap.add_argument("--reps", type=int, default=20)
@@ -399,13 +545,27 @@ def main():
     for name in args.op or []:
         if name not in by_name:
             ap.error(f"unknown op '{name}' (table: {', '.join(by_name)})")
-    ops = [by_name[n] for n in dict.fromkeys(args.op)] if args.op else list(OPS)
+    if not 0.0 < args.scale <= 64.0:
+        ap.error("--scale must be above 0 and at most 64")
+    int_scale = args.scale == int(args.scale) and 2 <= args.scale <= 8
+    if args.op:
+        ops = [by_name[n] for n in dict.fromkeys(args.op)]
+        for op in ops:
+            if args.channels not in op.channels:
+                ap.error(f"op '{op.name}' takes {' or '.join(map(str, op.channels))} channel(s)")
+            if op.integer_scale and not int_scale:
+                ap.error(f"op '{op.name}' needs an integer --scale from 2 to 8")
+    else:  # every op that takes the channel count and the scale
+        ops = [op for op in OPS if args.channels in op.channels
+               and (int_scale or not op.integer_scale)]
     if not os.access(args.bench, os.X_OK):
         fail(f"{args.bench} is not an executable (build with meson and pass --bench)")
 
     known = clik_ops(args.bench)
     common = ["--channels", str(args.channels), "--reps", str(args.reps),
-              "--warmup", str(args.warmup)]
+              "--warmup", str(args.warmup), "--scale", repr(args.scale)]
+    if args.frames:
+        common += ["--frames", str(args.frames)]
     if args.device:
         common += ["--device", args.device]
     if args.cpu_path:
@@ -484,7 +644,7 @@ def main():
                 continue
             for size, img in images.items():
                 print(f"compare_opencv: OpenCV {op.name} {size} ...", file=sys.stderr)
-                st = op.setup(cv, np, img) if op.setup else None
+                st = op.setup(cv, np, img, args) if op.setup else None
                 times = cv_runs.setdefault((op.name, size), {"cpu": [], "tapi": []})
                 times["cpu"].append(median_ms(lambda: op.cpu(cv, np, img, st), args.reps,
                                               args.warmup))
@@ -519,7 +679,20 @@ def main():
             cvt = cv_runs.get((op.name, size), {"cpu": [], "tapi": []})
             row = {k: None for k in COLUMNS}
             row.update(op=op.name, size=size, channels=args.channels, rounds=len(runs))
+            if op.scaled:
+                row["scale"] = args.scale
+                ow, oh = scaled_size(images[size], args.scale) if size in images else (0, 0)
+                row["out_size"] = f"{ow}x{oh}"
             if runs:
+                if runs[0].get("out_width"):
+                    clik_out = f"{runs[0]['out_width']}x{runs[0]['out_height']}"
+                    if clik_out != row["out_size"]:
+                        print(f"compare_opencv: warning: {op.name} {size}: clik made {clik_out}, "
+                              f"OpenCV {row['out_size']}", file=sys.stderr)
+                    row["out_size"] = clik_out
+                row.update(clik_fps_end_to_end=med([r.get("fps_end_to_end") for r in runs]),
+                           clik_fps_kernel=med([r.get("fps_kernel") for r in runs]),
+                           clik_check=runs[-1].get("check"))
                 row.update(clik_backend=runs[0]["backend"],
                            clik_e2e_ms=med([r["end_to_end_ms"] for r in runs]),
                            clik_kernel_ms=med([r["kernel_ms"] for r in runs]),
@@ -556,6 +729,9 @@ def main():
         "reps": args.reps,
         "warmup": args.warmup,
         "rounds": args.rounds,
+        "scale": args.scale,
+        "scaled": any(op.scaled for op in ops),
+        "notes": {op.name: op.note for op in ops},
         "clik_errors": clik_errors,
     }
     print_table(rows, meta, args.markdown)

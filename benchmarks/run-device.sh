@@ -4,13 +4,14 @@
 # the folder given (default ./device-run). Used for the NVIDIA figures in
 # the README; needs meson, ninja, Check, libpng, libjpeg, python3 with cv2.
 # Usage: run-device.sh [OUT] [PHASE...]; phases: build tests conformance
-# bench compare (default: all of them, in that order). Each phase fits in
-# a few minutes, so a machine with a time limit per command can run them
-# one call at a time.
+# bench bench_upscale compare compare_upscale (default: all of them, in that
+# order). bench_upscale and compare_upscale time the resize, blur, SSIM and
+# fusion ops. Each phase fits in a few minutes, so a machine with a time
+# limit per command can run them one call at a time.
 set -uo pipefail
 out=${1:-device-run}
 shift || true
-phases=${*:-build tests conformance bench compare}
+phases=${*:-build tests conformance bench bench_upscale compare compare_upscale}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/.."
@@ -56,6 +57,34 @@ phase_bench() {
     done 2>&1 | tee "$out/bench-tuning.jsonl" | cut -c1-200
 }
 
+# Resize (x2), blur, SSIM, fusion and the fusion stream. The issue's targets
+# are read from these rows: fusion 1920x1080 RGBA x2 kernel-only frames/s
+# (--resident) and fusion-stream end-to-end frames/s, resize-nearest x2
+# copy%.
+phase_bench_upscale() {
+    local grey="--op resize-nearest --op resize-bilinear --op resize-bicubic --op blur --op ssim"
+    local rgba="--op resize-nearest --op resize-bilinear --op resize-bicubic --op blur"
+    for dev in nvidia pocl; do
+        local reps=50
+        [ "$dev" = pocl ] && reps=10
+        "$bench" $grey --size 1920x1080 --size 3840x2160 --device "$dev" --channels 1 \
+            --reps "$reps" --json
+        "$bench" $rgba --op fusion --op fusion-stream --size 1920x1080 --device "$dev" \
+            --channels 4 --frames 24 --reps "$reps" --json
+        "$bench" $rgba --op fusion --size 1920x1080 --device "$dev" --channels 4 \
+            --reps "$reps" --resident --json
+    done 2>&1 | tee "$out/bench-upscale.jsonl" | cut -c1-200
+    # Fusion by scale (the seed paper's 1280x720 input) and stream depth.
+    for s in 2 3 4; do
+        "$bench" --op fusion --size 1280x720 --scale "$s" --device nvidia --channels 4 \
+            --reps 50 --resident --json
+    done 2>&1 | tee "$out/bench-fusion-scales.jsonl" | cut -c1-200
+    for d in 1 2 3 4 6; do
+        "$bench" --op fusion-stream --size 1920x1080 --depth "$d" --frames 24 --device nvidia \
+            --channels 4 --reps 20 --json
+    done 2>&1 | tee "$out/bench-fusion-depth.jsonl" | cut -c1-200
+}
+
 phase_compare() {
     python3 benchmarks/compare_opencv.py --bench "$bench" --device nvidia --size 1920x1080 \
         --size 3840x2160 --reps 50 --markdown --json "$out/compare-nvidia.json" \
@@ -63,6 +92,24 @@ phase_compare() {
     python3 benchmarks/compare_opencv.py --bench "$bench" --device pocl --size 3840x2160 \
         --reps 30 --markdown --json "$out/compare-pocl.json" 2>"$out/compare-pocl.err" \
         | tee "$out/compare-pocl.md"
+}
+
+# The same comparison for the resize, blur, SSIM and fusion rows: grey (SSIM
+# among them) and RGBA (fusion among them), scale 2.
+phase_compare_upscale() {
+    local ops="--op resize-nearest --op resize-bilinear --op resize-bicubic --op blur"
+    python3 benchmarks/compare_opencv.py --bench "$bench" --device nvidia --size 1920x1080 \
+        --size 3840x2160 --reps 50 $ops --op ssim --markdown \
+        --json "$out/compare-upscale-nvidia-c1.json" 2>"$out/compare-upscale-nvidia-c1.err" \
+        | tee "$out/compare-upscale-nvidia-c1.md"
+    python3 benchmarks/compare_opencv.py --bench "$bench" --device nvidia --size 1920x1080 \
+        --channels 4 --reps 50 $ops --op fusion --op fusion-stream --markdown \
+        --json "$out/compare-upscale-nvidia-c4.json" --plot "$out/compare-upscale-nvidia-c4.png" \
+        2>"$out/compare-upscale-nvidia-c4.err" | tee "$out/compare-upscale-nvidia-c4.md"
+    python3 benchmarks/compare_opencv.py --bench "$bench" --device pocl --size 1920x1080 \
+        --channels 4 --reps 10 $ops --op fusion --op fusion-stream --markdown \
+        --json "$out/compare-upscale-pocl-c4.json" 2>"$out/compare-upscale-pocl-c4.err" \
+        | tee "$out/compare-upscale-pocl-c4.md"
 }
 
 for p in $phases; do

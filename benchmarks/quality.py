@@ -1,0 +1,442 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""Upscaling quality of clik's nearest, bicubic and fusion upscalers.
+
+For each photograph (license-clear images that Debian's python3-skimage
+ships), and each scale S of --scales (default 2, 3, 4): crop the image so
+that S divides both sides, downscale it by S with cv2.INTER_AREA, upscale
+the result back by S with clik (nearest, bicubic, fusion; OpenCV's
+INTER_CUBIC as a reference), and compare with the cropped original on the
+luma channel: Y = 0.299 R + 0.587 G + 0.114 B (BT.601, full range, in
+float64, not rounded), a border of S pixels shaved, PSNR (peak 255) and
+SSIM (scikit-image structural_similarity, gaussian_weights=True,
+sigma=1.5, use_sample_covariance=False, data_range=255).
+
+Writes OUT/quality.md (the tables, per image and the mean per scale and
+method) and OUT/fusion-side-by-side.png (a crop: nearest | bicubic | fusion
+| original | the artifact map, the crop where fusion departs most from the
+bicubic image).
+
+clik is driven in one of two ways, chosen by --clik PATH:
+  - a shared library (libclik.so...): through ctypes, one context for the
+    whole run (kernels built once); the default, build/lib/libclik.so;
+  - the clik executable: `clik upscale IN OUT --scale S --method M` per
+    image, with PNG files in a temporary folder.
+Both give the same pixels; the library is faster.
+
+Needs numpy, cv2 and skimage (Debian: python3-opencv, python3-skimage).
+Example:
+    /usr/bin/python3 benchmarks/quality.py --clik build/lib/libclik.so --device pocl
+"""
+
+import argparse
+import ctypes
+import datetime
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import cv2
+import numpy as np
+from skimage.metrics import structural_similarity
+
+DEFAULT_DATA = "/usr/lib/python3/dist-packages/skimage/data"
+
+# (name, file, license as scikit-image's data module states it). Only images
+# whose license allows any use are listed; scikit-image's own data files
+# state each one in skimage/data/_fetchers.py.
+IMAGES = [
+    ("astronaut", "astronaut.png",
+     "public domain: NASA photograph, no known copyright restrictions"),
+    ("camera", "camera.png", "CC0 (photographer Lav Varshney); grey"),
+    ("chelsea", "chelsea.png", "CC0 (photographer Stefan van der Walt)"),
+    ("coffee", "coffee.png", "CC0 (photographer Rachel Michetti)"),
+    ("rocket", "rocket.jpg", "public domain: SpaceX photograph (released into the public domain)"),
+    ("hubble_deep_field", "hubble_deep_field.jpg",
+     "public domain: NASA photograph (may be freely used)"),
+]
+
+# The upscalers compared; opencv-cubic is a reference, not clik.
+METHODS = ["nearest", "bicubic", "fusion", "opencv-cubic"]
+CLIK_METHODS = {"nearest": 0, "bilinear": 1, "bicubic": 2}
+
+SIDE_BY_SIDE_MAX_BYTES = 300 * 1024
+
+
+def fail(msg):
+    print(f"quality: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+# --------------------------------------------------------------------------
+# clik through ctypes (the public API of lib/clik.h)
+# --------------------------------------------------------------------------
+
+class ClikImage(ctypes.Structure):
+    _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int), ("channels", ctypes.c_int),
+                ("type", ctypes.c_int), ("stride", ctypes.c_size_t), ("data", ctypes.c_void_p),
+                ("buffer", ctypes.c_void_p)]
+
+
+class ClikContextOptions(ctypes.Structure):
+    _fields_ = [("device", ctypes.c_char_p), ("cache_dir", ctypes.c_char_p),
+                ("cache", ctypes.c_int), ("strict", ctypes.c_int), ("cpu_path", ctypes.c_int),
+                ("local_memory", ctypes.c_int), ("profiling", ctypes.c_int),
+                ("kernel_dir", ctypes.c_char_p), ("tuning", ctypes.c_char_p),
+                ("log", ctypes.c_void_p), ("log_user", ctypes.c_void_p)]
+
+
+class ClikDeviceHead(ctypes.Structure):
+    """The first fields of clik_device_info (only read through a pointer)."""
+    _fields_ = [("platform_index", ctypes.c_int), ("device_index", ctypes.c_int),
+                ("platform_name", ctypes.c_char * 128), ("platform_vendor", ctypes.c_char * 128),
+                ("platform_version", ctypes.c_char * 128), ("name", ctypes.c_char * 128)]
+
+
+CLIK_U8 = 1
+
+
+class LibClik:
+    """One clik context; upscale() takes and returns RGBA u8 arrays."""
+
+    def __init__(self, path, device):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            fail(f"cannot load {path}: {e}")
+        self.lib = lib
+        p, i, vp = ctypes.POINTER, ctypes.c_int, ctypes.c_void_p
+        img = p(ClikImage)
+        lib.clik_status_str.restype = ctypes.c_char_p
+        lib.clik_status_str.argtypes = [i]
+        lib.clik_context_options_init.argtypes = [p(ClikContextOptions)]
+        lib.clik_context_create.argtypes = [p(vp), p(ClikContextOptions)]
+        lib.clik_context_message.restype = ctypes.c_char_p
+        lib.clik_context_message.argtypes = [vp]
+        lib.clik_context_destroy.argtypes = [vp]
+        lib.clik_context_device.restype = p(ClikDeviceHead)
+        lib.clik_context_device.argtypes = [vp]
+        lib.clik_context_last_backend.argtypes = [vp]
+        lib.clik_backend_name.restype = ctypes.c_char_p
+        lib.clik_backend_name.argtypes = [i]
+        lib.clik_image_wrap.argtypes = [img, i, i, i, i, vp, ctypes.c_size_t]
+        lib.clik_resize.argtypes = [vp, img, img, i]
+        lib.clik_upscale_fusion.argtypes = [vp, img, img, vp, img]
+        opt = ClikContextOptions()
+        lib.clik_context_options_init(ctypes.byref(opt))
+        if device:
+            opt.device = device.encode()
+        self.ctx = vp()
+        st = lib.clik_context_create(ctypes.byref(self.ctx), ctypes.byref(opt))
+        if st != 0:
+            fail(f"cannot create a clik context on '{device or 'auto'}': "
+                 f"{self.status(st)}: {lib.clik_context_message(None).decode()}")
+        dev = lib.clik_context_device(self.ctx)
+        self.device = dev.contents.name.decode() if dev else "none (CPU path)"
+        self.backends = set()
+
+    def status(self, st):
+        return self.lib.clik_status_str(st).decode()
+
+    def wrap(self, arr):
+        im = ClikImage()
+        h, w, c = arr.shape
+        st = self.lib.clik_image_wrap(ctypes.byref(im), w, h, c, CLIK_U8,
+                                      arr.ctypes.data_as(ctypes.c_void_p), arr.strides[0])
+        if st != 0:
+            fail(f"clik_image_wrap: {self.status(st)}")
+        return im
+
+    def upscale(self, rgba, scale, method, want_map=False):
+        h, w = rgba.shape[:2]
+        src = np.ascontiguousarray(rgba)
+        out = np.empty((h * scale, w * scale, 4), np.uint8)
+        amap = np.empty((h * scale, w * scale, 1), np.uint8) if want_map else None
+        s_img, d_img = self.wrap(src), self.wrap(out)
+        if method == "fusion":
+            m_img = self.wrap(amap) if want_map else None
+            st = self.lib.clik_upscale_fusion(self.ctx, ctypes.byref(s_img), ctypes.byref(d_img),
+                                              None, ctypes.byref(m_img) if want_map else None)
+        else:
+            st = self.lib.clik_resize(self.ctx, ctypes.byref(s_img), ctypes.byref(d_img),
+                                      CLIK_METHODS[method])
+        if st != 0:
+            fail(f"clik {method} x{scale} failed: {self.status(st)}: "
+                 f"{self.lib.clik_context_message(self.ctx).decode()}")
+        self.backends.add(self.lib.clik_backend_name(
+            self.lib.clik_context_last_backend(self.ctx)).decode())
+        return out, (amap[:, :, 0] if want_map else None)
+
+    def close(self):
+        self.lib.clik_context_destroy(self.ctx)
+
+
+class CliClik:
+    """`clik upscale` per image, PNG files in a temporary folder."""
+
+    def __init__(self, path, device):
+        self.path = path
+        self.device_arg = ["--device", device] if device else []
+        self.tmp = tempfile.TemporaryDirectory(prefix="clik-quality-")
+        self.device = device or "auto (CLIK_DEVICE)"
+        self.backends = set()
+
+    def upscale(self, rgba, scale, method, want_map=False):
+        src = os.path.join(self.tmp.name, "in.png")
+        dst = os.path.join(self.tmp.name, "out.png")
+        amap = os.path.join(self.tmp.name, "map.png")
+        cv2.imwrite(src, cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA))
+        cmd = [self.path, "upscale", src, dst, "--scale", str(scale), "--method", method]
+        if want_map and method == "fusion":
+            cmd += ["--artifact-map", amap]
+        proc = subprocess.run(cmd + self.device_arg, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+        if proc.returncode != 0:
+            fail(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()}")
+        out = cv2.imread(dst, cv2.IMREAD_UNCHANGED)
+        if out is None:
+            fail(f"cannot read {dst}")
+        out = cv2.cvtColor(out, cv2.COLOR_BGRA2RGBA if out.ndim == 3 and out.shape[2] == 4
+                           else cv2.COLOR_BGR2RGBA)
+        m = cv2.imread(amap, cv2.IMREAD_GRAYSCALE) if want_map and method == "fusion" else None
+        return out, m
+
+    def close(self):
+        self.tmp.cleanup()
+
+
+def open_clik(path, device):
+    if not os.path.exists(path):
+        fail(f"{path} does not exist (build clik, or pass --clik with libclik.so or the clik tool)")
+    name = os.path.basename(path)
+    if name.startswith("libclik") or ".so" in name or name.endswith(".dylib"):
+        c = LibClik(path, device)
+        c.how = f"libclik through ctypes ({path})"
+    else:
+        c = CliClik(path, device)
+        c.how = f"`clik upscale` ({path})"
+    return c
+
+
+# --------------------------------------------------------------------------
+# metrics
+# --------------------------------------------------------------------------
+
+def luma(rgb):
+    """BT.601 luma, full range, float64."""
+    rgb = rgb.astype(np.float64)
+    return 0.299 * rgb[..., 0] + 0.587 * rgb[..., 1] + 0.114 * rgb[..., 2]
+
+
+def psnr(a, b):
+    mse = np.mean((a - b) ** 2)
+    return float("inf") if mse == 0 else 10.0 * np.log10(255.0 ** 2 / mse)
+
+
+def ssim(a, b):
+    return structural_similarity(a, b, gaussian_weights=True, sigma=1.5,
+                                 use_sample_covariance=False, data_range=255)
+
+
+def measure(up_rgb, ref_rgb, shave):
+    ya = luma(up_rgb)[shave:-shave, shave:-shave]
+    yb = luma(ref_rgb)[shave:-shave, shave:-shave]
+    return psnr(ya, yb), ssim(ya, yb)
+
+
+def load_rgb(path):
+    bgr = cv2.imread(path, cv2.IMREAD_COLOR)  # grey images come back as three equal channels
+    if bgr is None:
+        fail(f"cannot read {path}")
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+
+
+def rgba_of(rgb):
+    return np.dstack([rgb, np.full(rgb.shape[:2], 255, np.uint8)])
+
+
+# --------------------------------------------------------------------------
+# the side-by-side picture
+# --------------------------------------------------------------------------
+
+def best_crop(differ, size):
+    """Top-left corner of the size x size window where the most pixels differ."""
+    h, w = differ.shape
+    size = min(size, h, w)
+    ii = np.pad(np.cumsum(np.cumsum(differ.astype(np.int64), 0), 1), ((1, 0), (1, 0)))
+    sums = ii[size:, size:] - ii[:-size, size:] - ii[size:, :-size] + ii[:-size, :-size]
+    y, x = np.unravel_index(np.argmax(sums), sums.shape)
+    return int(y), int(x), size
+
+
+def side_by_side(panels, crop, zoom):
+    """panels: (label, RGB image of the original's size); crop: (y, x, size)."""
+    y, x, size = crop
+    label_h, gap = 22, 4
+    pw = size * zoom
+    canvas = np.full((label_h + pw, len(panels) * (pw + gap) - gap, 3), 255, np.uint8)
+    for i, (label, img) in enumerate(panels):
+        tile = img[y:y + size, x:x + size]
+        tile = cv2.resize(tile, (pw, pw), interpolation=cv2.INTER_NEAREST)
+        x0 = i * (pw + gap)
+        canvas[label_h:, x0:x0 + pw] = tile
+        cv2.putText(canvas, label, (x0 + 4, label_h - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    (0, 0, 0), 1, cv2.LINE_AA)
+    ok, png = cv2.imencode(".png", cv2.cvtColor(canvas, cv2.COLOR_RGB2BGR),
+                           [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    if not ok:
+        fail("cannot encode the side-by-side PNG")
+    return png.tobytes()
+
+
+# --------------------------------------------------------------------------
+
+def fmt_pair(p, s):
+    return f"{p:.2f} / {s:.4f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clik", default="build/lib/libclik.so",
+                    help="libclik.so (driven through ctypes; default build/lib/libclik.so) or "
+                         "the clik executable (clik upscale)")
+    ap.add_argument("--device", default=None, help="clik device selection (as CLIK_DEVICE)")
+    ap.add_argument("--out", default="benchmarks/results",
+                    help="folder of quality.md and fusion-side-by-side.png")
+    ap.add_argument("--data", default=DEFAULT_DATA, help="scikit-image's data folder")
+    ap.add_argument("--scales", default="2,3,4", help="comma-separated integer scales (2..8)")
+    ap.add_argument("--image", action="append", choices=[n for n, _, _ in IMAGES],
+                    help="only these images (repeatable; default all)")
+    ap.add_argument("--crop-image", default="astronaut",
+                    help="image of the side-by-side picture (default astronaut)")
+    ap.add_argument("--crop-scale", type=int, default=4,
+                    help="scale of the side-by-side picture (default 4)")
+    ap.add_argument("--crop-size", type=int, default=128,
+                    help="side of the crop in original pixels (default 128, shown 2x)")
+    args = ap.parse_args()
+    try:
+        scales = [int(v) for v in args.scales.split(",")]
+    except ValueError:
+        ap.error(f"bad --scales '{args.scales}'")
+    if not scales or any(not 2 <= s <= 8 for s in scales):
+        ap.error("--scales must be integers from 2 to 8")
+    if not 2 <= args.crop_scale <= 8 or args.crop_size < 16:
+        ap.error("--crop-scale must be 2 to 8, --crop-size at least 16")
+    images = [im for im in IMAGES if not args.image or im[0] in args.image]
+    os.makedirs(args.out, exist_ok=True)
+
+    t_start = time.perf_counter()
+    clik = open_clik(args.clik, args.device)
+    results = {}  # (image, scale, method) -> (psnr, ssim)
+    nearest_share = {}  # (image, scale) -> share of pixels fusion took from the nearest image
+    sizes = {}
+    picture = None
+    fusion_map = None
+    for name, filename, _ in images:
+        rgb = load_rgb(os.path.join(args.data, filename))
+        sizes[name] = f"{rgb.shape[1]}x{rgb.shape[0]}"
+        for s in scales:
+            h, w = rgb.shape[0] - rgb.shape[0] % s, rgb.shape[1] - rgb.shape[1] % s
+            ref = rgb[:h, :w]
+            low = cv2.resize(ref, (w // s, h // s), interpolation=cv2.INTER_AREA)
+            ups = {}
+            for method in METHODS:
+                if method == "opencv-cubic":
+                    up = cv2.resize(low, (w, h), interpolation=cv2.INTER_CUBIC)
+                    amap = None
+                else:
+                    up, amap = clik.upscale(rgba_of(low), s, method, want_map=method == "fusion")
+                    up = up[:, :, :3]
+                ups[method] = up
+                results[(name, s, method)] = measure(up, ref, s)
+                if method == "fusion" and amap is not None:
+                    nearest_share[(name, s)] = float(np.mean(amap > 127))
+                    fusion_map = amap
+            if name == args.crop_image and s == args.crop_scale:
+                picture = (ref, ups, fusion_map if (name, s) in nearest_share else None)
+        print(f"quality: {name} done", file=sys.stderr)
+    backends = sorted(clik.backends)
+    clik.close()
+
+    # The side-by-side picture: where fusion differs most from bicubic.
+    pic_note = ""
+    if picture:
+        ref, ups, amap = picture
+        differ = np.any(ups["fusion"] != ups["bicubic"], axis=2)
+        size = args.crop_size
+        while True:
+            crop = best_crop(differ, size)
+            panels = [("nearest", ups["nearest"]), ("bicubic", ups["bicubic"]),
+                      ("fusion", ups["fusion"]), ("original", ref)]
+            if amap is not None:
+                panels.append(("artifact map", np.dstack([amap] * 3)))
+            png = side_by_side(panels, crop, 2)
+            if len(png) <= SIDE_BY_SIDE_MAX_BYTES or size <= 32:
+                break
+            size = int(size * 0.85)
+        with open(os.path.join(args.out, "fusion-side-by-side.png"), "wb") as f:
+            f.write(png)
+        y, x, size = crop
+        pic_note = (f"`fusion-side-by-side.png`: {args.crop_image}, x{args.crop_scale}, the "
+                    f"{size}x{size} crop at ({x}, {y}) of the original where fusion differs most "
+                    f"from bicubic, shown 2x (nearest): "
+                    + " | ".join(p[0] for p in panels)
+                    + " (artifact map: white where fusion took the nearest image).")
+
+    # The report.
+    lines = ["# Upscaling quality: clik nearest, bicubic and fusion", ""]
+    lines += [
+        f"- date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}",
+        f"- clik: {clik.how}, device {clik.device}"
+        + (f", backend {', '.join(backends)}" if backends else ""),
+        f"- OpenCV {cv2.__version__}; scikit-image structural_similarity",
+        "- each image is cropped at the top left so that the scale divides its sides, "
+        "downscaled by the scale with cv2.INTER_AREA, and upscaled back; PSNR (dB) / SSIM on "
+        "BT.601 luma (Y = 0.299 R + 0.587 G + 0.114 B, full range, float) against the cropped "
+        "original, a border of `scale` pixels shaved; SSIM with gaussian_weights=True, "
+        "sigma=1.5, use_sample_covariance=False, data_range=255",
+        "- fusion: clik_upscale_fusion with the default options (8x8 tile SSIM, 7x7 blur, "
+        "threshold 0.05); `opencv-cubic` is cv2.resize INTER_CUBIC, for reference",
+        "",
+        "## Mean over the images",
+        "",
+        "| scale | " + " | ".join(f"{m} PSNR / SSIM" for m in METHODS)
+        + " | fusion: pixels from nearest |",
+        "|---:|" + "---:|" * (len(METHODS) + 1),
+    ]
+    for s in scales:
+        cells = []
+        for m in METHODS:
+            vals = [results[(n, s, m)] for n, _, _ in images]
+            cells.append(fmt_pair(np.mean([v[0] for v in vals]), np.mean([v[1] for v in vals])))
+        shares = [nearest_share[(n, s)] for n, _, _ in images if (n, s) in nearest_share]
+        share = f"{100 * np.mean(shares):.1f} %" if shares else "-"
+        lines.append(f"| {s} | " + " | ".join(cells) + f" | {share} |")
+    lines += ["", "## Per image", "",
+              "| image | size | scale | " + " | ".join(METHODS) + " | from nearest |",
+              "|---|---|---:|" + "---:|" * (len(METHODS) + 1)]
+    for n, _, _ in images:
+        for s in scales:
+            cells = [fmt_pair(*results[(n, s, m)]) for m in METHODS]
+            share = nearest_share.get((n, s))
+            lines.append(f"| {n} | {sizes[n]} | {s} | " + " | ".join(cells)
+                         + f" | {'-' if share is None else f'{100 * share:.1f} %'} |")
+    lines += ["", "## Images", "",
+              "From Debian's python3-skimage (`skimage/data/`); licenses as scikit-image's data "
+              "module states them.", "", "| image | file | license |", "|---|---|---|"]
+    for n, f, lic in images:
+        lines.append(f"| {n} | {f} | {lic} |")
+    if pic_note:
+        lines += ["", pic_note]
+    lines += ["", f"Run: `benchmarks/quality.py` in {time.perf_counter() - t_start:.1f} s."]
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "quality.md"), "w") as f:
+        f.write(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
