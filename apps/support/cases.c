@@ -288,21 +288,28 @@ static const struct {
     {clik_cases_fusion, &clik_cases_fusion_count},
 };
 
+#define NTABLES (sizeof(tables) / sizeof(tables[0]))
+
+/* Cases in table t. */
+static int table_count(size_t t)
+{
+    return tables[t].count ? *tables[t].count : (int)(sizeof(base_cases) / sizeof(base_cases[0]));
+}
+
 int clik_case_count(void)
 {
     int n = 0;
-    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
-        n += tables[t].count ? *tables[t].count : (int)(sizeof(base_cases) / sizeof(base_cases[0]));
+    for (size_t t = 0; t < NTABLES; t++)
+        n += table_count(t);
     return n;
 }
 
 const clik_case *clik_case_at(int i)
 {
-    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]) && i >= 0; t++) {
-        int n = tables[t].count ? *tables[t].count : (int)(sizeof(base_cases) / sizeof(base_cases[0]));
-        if (i < n)
+    for (size_t t = 0; t < NTABLES && i >= 0; t++) {
+        if (i < table_count(t))
             return &tables[t].cases[i];
-        i -= n;
+        i -= table_count(t);
     }
     return NULL;
 }
