@@ -34,10 +34,11 @@ __constant float bw[K] = BW;
 #define STORE_PX(v, p, row, x) vstore4((v), (x), (p) + (row))
 #endif
 
-/* OpenCV's COLOR_RGBA2GRAY fixed point (BT.601 weights, 14 bits). */
+/* OpenCV's COLOR_RGBA2GRAY fixed point (BT.601 weights, 15 bits), as
+ * clik_gray. */
 inline uchar luma(uchar4 p)
 {
-    return (uchar)((4899u * p.x + 9617u * p.y + 1868u * p.z + 8192u) >> 14);
+    return (uchar)((9798u * p.x + 19235u * p.y + 3735u * p.z + 16384u) >> 15);
 }
 
 /* reflect-101 for any offset (the blur radius may exceed the side); n >= 2.

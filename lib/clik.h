@@ -380,7 +380,7 @@ CLIK_API clik_status clik_gaussian_blur(clik_context *ctx, const clik_image *src
                                         int ksize, double sigma);
 
 /* RGBA -> luma with BT.601 weights, as OpenCV's COLOR_RGBA2GRAY: u8 with
- * OpenCV's fixed point ((4899 R + 9617 G + 1868 B + 8192) >> 14, EXACT), f32
+ * OpenCV's fixed point ((9798 R + 19235 G + 3735 B + 16384) >> 15, EXACT), f32
  * as 0.299 R + 0.587 G + 0.114 B. src has 4 channels, dst 1, same type. */
 CLIK_API clik_status clik_gray(clik_context *ctx, const clik_image *src, clik_image *dst);
 

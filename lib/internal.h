@@ -179,7 +179,9 @@ clik_status clik__devices_query(clik_device_info **list, cl_platform_id **platfo
 /* ---- programs (program.c) ------------------------------------------------ */
 
 /* The kernel `kernel` of program `program` (kernels/PROGRAM.cl) built with
- * the device's base options plus `options`; built or loaded once. */
+ * the device's base options plus `options`; built or loaded once. The entry
+ * stays valid until the next clik__kernel call (clik__temp_buffer,
+ * clik__bind_scratch and clik_image_create make one when poisoning). */
 clik_status clik__kernel(clik_context *ctx, const char *program, const char *options,
                          const char *kernel, clik_kernel_entry **out);
 void clik__programs_release(clik_context *ctx);

@@ -697,8 +697,7 @@ int main(void)
     /* The device's default kernels, then each variant with poisoned scratch
      * and new images. Kernel-variant keys go here, one string per forced
      * variant (the first entry stays ""):
-     *   fusion_cpu=0|1  the work-item-per-pixel (GPU) kernels or the
-     *                   row-per-work-item (CPU device) kernels. */
+     *   fusion_cpu=0|1  the GPU kernels or the row kernels of CPU devices. */
     static const char *const tunings[] = {
         "", "poison=1", "fusion_cpu=0,poison=1", "fusion_cpu=1,poison=1", NULL,
     };

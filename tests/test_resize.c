@@ -118,7 +118,9 @@ END_TEST
 START_TEST(thin_images)
 {
     const int sizes[][2] = {{1, 1}, {1, 37}, {37, 1}, {1, 2}, {2, 1}, {1, 1000}, {999, 1}};
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+    /* Oclgrind (h_small) simulates every work-item: the short ones only. */
+    const size_t count = sizeof(sizes) / sizeof(sizes[0]) - (h_small ? 2 : 0);
+    for (size_t i = 0; i < count; i++)
         for (int c = 0; c < h_family_case_count("resize"); c++)
             for (int ch = 1; ch <= 4; ch += 3) {
                 const clik_case *k = h_family_case("resize", c);

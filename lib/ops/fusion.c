@@ -364,8 +364,6 @@ static clik_status fusion_opencl(clik_context *ctx, void *args)
     if (a->map)
         st = clik__bind(ctx, a->map, CLIK_WRITE, &bm);
     p.pix4 = binding_pix4(&bs) && binding_pix4(&bd);
-    if (st == CLIK_OK)
-        st = plan_kernels(ctx, &p);
     fusion_scratch s;
     memset(&s, 0, sizeof(s));
     size_t bytes[NSCRATCH];
@@ -373,6 +371,10 @@ static clik_status fusion_opencl(clik_context *ctx, void *args)
     for (int i = 0; i < NSCRATCH && st == CLIK_OK; i++)
         if (bytes[i])
             st = clik__temp_buffer(ctx, bytes[i], scratch_slot(&s, i));
+    /* After the buffers: poisoning them may build a program, which moves the
+     * kernel entries. */
+    if (st == CLIK_OK)
+        st = plan_kernels(ctx, &p);
     if (st == CLIK_OK)
         st = enqueue_frame(ctx, &p, bs.mem, (int)bs.stride, bd.mem, (int)bd.stride,
                            a->map ? bm.mem : NULL, (int)bm.stride, &s);
@@ -529,6 +531,8 @@ static clik_status stream_open_device(clik_fusion_stream *s)
     }
     if ((size_t)s->plan[0].dw * (size_t)s->plan[0].dh * 4 > (size_t)INT32_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "fusion stream: frames too large");
+    /* Builds the kernels once; each frame looks them up again (slot buffers
+     * made after this may build the poison program and move the entries). */
     clik_status st = plan_kernels(ctx, &s->plan[0]);
     for (int i = 0; i < s->depth && st == CLIK_OK; i++)
         st = slot_make(ctx, &s->plan[0], &s->slots[i]);
