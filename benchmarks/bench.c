@@ -51,6 +51,7 @@ typedef struct result {
     int frames; /* frames per timed run (the times below are per frame) */
     clik_backend backend;
     double e2e_ms, e2e_min_ms;
+    double cpu_ms;    /* process CPU time per call (or frame) */
     double kernel_ms; /* < 0: none */
     double bytes;
     char detail[160]; /* what the check found */
@@ -66,6 +67,15 @@ static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* CPU time of the whole process (its OpenCL CPU-device threads included). */
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0.0;
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
@@ -484,9 +494,10 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
         clik_context_device(ctx) ? CLIK_BACKEND_OPENCL : clik_context_cpu_backend(ctx);
     double *e2e = malloc((size_t)o->reps * sizeof(double));
     double *kern = malloc((size_t)o->reps * sizeof(double));
+    double *cpu = malloc((size_t)o->reps * sizeof(double));
     int rc = 0;
     int set_up = 0;
-    clik_status st = e2e && kern ? CLIK_OK : CLIK_ERR_NO_MEMORY;
+    clik_status st = e2e && kern && cpu ? CLIK_OK : CLIK_ERR_NO_MEMORY;
     if (st == CLIK_OK)
         st = bench_input(&bc, w, h, o->channels, 0, &bc.src, &bc.src_host);
     if (st != CLIK_OK) {
@@ -520,9 +531,9 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
     }
     int kernel_times = 0, wrong_backend = 0;
     for (int r = 0; r < o->reps; r++) {
-        double t0 = now_ms();
+        double c0 = cpu_ms(), t0 = now_ms();
         st = run_once(op, &bc, &got);
-        double t1 = now_ms();
+        double t1 = now_ms(), c1 = cpu_ms();
         if (st != CLIK_OK) {
             rc = clik_failed(ctx, st, op, w, h, "a timed run");
             goto done;
@@ -531,6 +542,7 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
         clik_context_stats_get(ctx, &s);
         /* Per frame: a streaming run pushes bc.frames frames. */
         e2e[r] = (t1 - t0) / bc.frames;
+        cpu[r] = (c1 - c0) / bc.frames;
         kern[r] = s.last_kernel_ms;
         kernel_times += got == CLIK_BACKEND_OPENCL && s.last_kernel_ms > 0.0;
         wrong_backend += got != expect;
@@ -567,6 +579,7 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
     }
     res->e2e_ms = median(e2e, o->reps);
     res->e2e_min_ms = e2e[0]; /* sorted by median() */
+    res->cpu_ms = median(cpu, o->reps);
 
 done:
     if (set_up && op->teardown)
@@ -575,6 +588,7 @@ done:
         clik_image_free(&bc.owned[i]);
     free(e2e);
     free(kern);
+    free(cpu);
     return rc;
 }
 
@@ -665,6 +679,10 @@ static void print_json(const options *o, clik_context *ctx, const result *r, dou
     json_number(r->e2e_ms, 1);
     printf(",\"end_to_end_min_ms\":");
     json_number(r->e2e_min_ms, 1);
+    /* On a CPU device or the CPU path, the work in CPU time: what a busy
+     * shared machine does not take away. */
+    printf(",\"cpu_ms\":");
+    json_number(r->cpu_ms, 1);
     if (flags & BENCH_FRAMES) {
         printf(",\"fps_end_to_end\":");
         json_number(d.fps, d.fps > 0.0);

@@ -271,6 +271,9 @@ COLUMNS = [
     "clik_fps_end_to_end",
     "clik_fps_kernel",
     "clik_check",
+    "clik_cputime_ms",
+    "cv_cpu_cputime_ms",
+    "ratio_cputime",
 ]
 
 # --------------------------------------------------------------------------
@@ -342,14 +345,16 @@ def read_pnm(path, np):
 
 
 def median_ms(fn, reps, warmup):
+    """Medians of the wall-clock and the process CPU time of fn, in ms."""
     for _ in range(warmup):
         fn()
-    times = []
+    times, cpu = [], []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         fn()
         times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
+        cpu.append((time.process_time() - c0) * 1e3)
+    return statistics.median(times), statistics.median(cpu)
 
 
 def download(cv, result):
@@ -418,6 +423,32 @@ def op_notes(meta):
     return [f"{name}: {note}" for name, note in meta.get("notes", {}).items() if note]
 
 
+def print_cputime(rows, meta, markdown):
+    """On a CPU device, the process CPU time of clik's call and of OpenCV's CPU
+    call: the work done, which other load on a shared machine does not change
+    as much as it changes the wall-clock time."""
+    if not meta.get("cputime_table"):
+        return
+    rows = [r for r in rows if r.get("clik_cputime_ms") and r.get("cv_cpu_cputime_ms")]
+    if not rows:
+        return
+    print()
+    if markdown:
+        print("Process CPU time per call (ms, medians; clik's OpenCL CPU-device threads "
+              "included):")
+        print()
+        print("| op | size | clik | OpenCV CPU | clik/CPU |")
+        print("|---|---|---:|---:|---:|")
+        for r in rows:
+            print(f"| {r['op']} | {r['size']} | {r['clik_cputime_ms']:.3f} | "
+                  f"{r['cv_cpu_cputime_ms']:.3f} | {r['ratio_cputime']:.2f} |")
+        return
+    print("process CPU time per call, ms (clik / OpenCV CPU):")
+    for r in rows:
+        print(f"  {r['op']:<16} {r['size']:<10} {r['clik_cputime_ms']:10.3f} "
+              f"{r['cv_cpu_cputime_ms']:10.3f} {r['ratio_cputime']:6.2f}")
+
+
 def print_table(rows, meta, markdown):
     heads = ["op", "size", "clik e2e ms", "clik kernel ms", "OpenCV CPU ms", "OpenCV T-API ms",
              "clik/CPU", "clik/T-API"]
@@ -440,6 +471,7 @@ def print_table(rows, meta, markdown):
         print()
         print("Times are medians in milliseconds, host to host, over the rounds; clik/X = clik "
               "end-to-end / X (≤ 1.0: clik is faster), with the range over rounds in brackets.")
+        print_cputime(rows, meta, True)
         notes = op_notes(meta)
         if notes:
             print()
@@ -458,6 +490,7 @@ def print_table(rows, meta, markdown):
         print("  ".join(v.ljust(w) if i < 2 else v.rjust(w) for i, (v, w) in enumerate(zip(c, widths))))
     print()
     print("medians in ms, host to host; clik/X = clik end-to-end / X (<= 1.0: clik is faster)")
+    print_cputime(rows, meta, False)
     for line in op_notes(meta):
         print(f"  {line}")
     for r in rows:
@@ -469,9 +502,13 @@ def meta_lines(meta):
     tapi = meta["tapi_device"] or f"unavailable ({meta['tapi_why']})"
     scale = (f", scale {meta['scale']:g} (resize and fusion rows; size is the input's)"
              if meta.get("scaled") else "")
+    load = ""
+    if meta.get("loadavg_start"):
+        load = (f", load average {meta['loadavg_start'][0]:.1f} at the start, "
+                f"{meta['loadavg_end'][0]:.1f} at the end")
     return [
         f"date: {meta['date']}",
-        f"host: {meta['host']}, {meta['cpu']}, {meta['nproc']} CPUs",
+        f"host: {meta['host']}, {meta['cpu']}, {meta['nproc']} CPUs{load}",
         f"clik device: {meta['clik_device']} (backend {meta['clik_backend']}), copy bandwidth "
         f"{fmt(meta['copy_gbps'], 1)} GB/s",
         f"OpenCV {meta['cv2_version']} ({meta['cv_threads']} threads), T-API device: {tapi}",
@@ -572,6 +609,7 @@ def main():
         common += ["--cpu-path", args.cpu_path]
     size_args = [a for w, h in sizes for a in ("--size", f"{w}x{h}")]
 
+    load_start = list(os.getloadavg())
     tmp = tempfile.TemporaryDirectory(prefix="clik-compare-")
     # The input pixels: one cheap CPU run of any op that takes the channel count.
     dump_op = next((n for n, ch in known.items() if args.channels in ch), None)
@@ -645,16 +683,18 @@ def main():
             for size, img in images.items():
                 print(f"compare_opencv: OpenCV {op.name} {size} ...", file=sys.stderr)
                 st = op.setup(cv, np, img, args) if op.setup else None
-                times = cv_runs.setdefault((op.name, size), {"cpu": [], "tapi": []})
-                times["cpu"].append(median_ms(lambda: op.cpu(cv, np, img, st), args.reps,
-                                              args.warmup))
+                times = cv_runs.setdefault((op.name, size),
+                                           {"cpu": [], "tapi": [], "cpu_cputime": []})
+                wall, cputime = median_ms(lambda: op.cpu(cv, np, img, st), args.reps, args.warmup)
+                times["cpu"].append(wall)
+                times["cpu_cputime"].append(cputime)
                 if not tapi_device:
                     continue
 
                 def tapi_once():
                     return download(cv, op.tapi(cv, np, cv.UMat(img), st))
                 try:
-                    times["tapi"].append(median_ms(tapi_once, args.reps, args.warmup))
+                    times["tapi"].append(median_ms(tapi_once, args.reps, args.warmup)[0])
                     if (op.name, size) not in tapi_checks:
                         tapi_checks[(op.name, size)] = same_result(np, tapi_once(),
                                                                    op.cpu(cv, np, img, st))
@@ -676,7 +716,7 @@ def main():
         for w, h in sizes:
             size = f"{w}x{h}"
             runs = clik_runs.get((op.name, size), [])
-            cvt = cv_runs.get((op.name, size), {"cpu": [], "tapi": []})
+            cvt = cv_runs.get((op.name, size), {"cpu": [], "tapi": [], "cpu_cputime": []})
             row = {k: None for k in COLUMNS}
             row.update(op=op.name, size=size, channels=args.channels, rounds=len(runs))
             if op.scaled:
@@ -692,13 +732,17 @@ def main():
                     row["out_size"] = clik_out
                 row.update(clik_fps_end_to_end=med([r.get("fps_end_to_end") for r in runs]),
                            clik_fps_kernel=med([r.get("fps_kernel") for r in runs]),
-                           clik_check=runs[-1].get("check"))
+                           clik_check=runs[-1].get("check"),
+                           clik_cputime_ms=med([r.get("cpu_ms") for r in runs]))
                 row.update(clik_backend=runs[0]["backend"],
                            clik_e2e_ms=med([r["end_to_end_ms"] for r in runs]),
                            clik_kernel_ms=med([r["kernel_ms"] for r in runs]),
                            clik_gbps=med([r["gbps"] for r in runs]),
                            copy_gbps=med([r["copy_gbps"] for r in runs]))
             row["cv_cpu_ms"] = med(cvt["cpu"])
+            row["cv_cpu_cputime_ms"] = med(cvt["cpu_cputime"])
+            if row["clik_cputime_ms"] and row["cv_cpu_cputime_ms"]:
+                row["ratio_cputime"] = round(row["clik_cputime_ms"] / row["cv_cpu_cputime_ms"], 3)
             row["cv_tapi_ms"] = med(cvt["tapi"])
             row["tapi_matches_cpu"] = tapi_checks.get((op.name, size))
             e2e = row["clik_e2e_ms"]
@@ -713,6 +757,8 @@ def main():
 
     meta = {
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "loadavg_start": load_start,
+        "loadavg_end": list(os.getloadavg()),
         "host": platform.node(),
         "cpu": cpu_model(),
         "nproc": os.cpu_count(),
@@ -731,6 +777,7 @@ def main():
         "rounds": args.rounds,
         "scale": args.scale,
         "scaled": any(op.scaled for op in ops),
+        "cputime_table": bool(first) and first.get("device_type") in ("cpu", "none"),
         "notes": {op.name: op.note for op in ops},
         "clik_errors": clik_errors,
     }
