@@ -327,16 +327,26 @@ static int parse_args(int argc, char **argv, options *o)
         return bad_usage("no operation given%s: use --op NAME (see --list)", "");
     if (o->nsizes == 0)
         return bad_usage("no size given%s: use --size WxH", "");
-    /* --op all keeps the ops that take the channel count; a named op must. */
+    /* --op all keeps the ops that take the channel count and the scale; a
+     * named op must take them. */
+    const int whole_scale = o->scale == floor(o->scale) && o->scale >= 2.0 && o->scale <= 8.0;
     int kept = 0;
     for (int i = 0; i < o->nops; i++) {
         const bench_op *op = o->ops[i];
-        if (!(op->channels & (1u << o->channels))) {
+        const int channels_ok = (op->channels & (1u << o->channels)) != 0;
+        const int scale_ok = !(op->flags & BENCH_INT_SCALE) || whole_scale;
+        if (!channels_ok || !scale_ok) {
             if (!o->explicit_op[i])
                 continue;
-            fprintf(stderr, "%s: op '%s' does not support %d channel(s)%s%s\n", prog, op->name,
-                    o->channels, op->channels_hint ? ": " : "",
-                    op->channels_hint ? op->channels_hint : "");
+            if (!channels_ok)
+                fprintf(stderr, "%s: op '%s' does not support %d channel(s)%s%s\n", prog, op->name,
+                        o->channels, op->channels_hint ? ": " : "",
+                        op->channels_hint ? op->channels_hint : "");
+            else
+                fprintf(stderr,
+                        "%s: op '%s' upscales by a whole factor: --scale must be 2 to 8, "
+                        "not %g\n",
+                        prog, op->name, o->scale);
             return EXIT_USAGE;
         }
         o->explicit_op[kept] = o->explicit_op[i];
@@ -345,18 +355,7 @@ static int parse_args(int argc, char **argv, options *o)
     }
     o->nops = kept;
     if (o->nops == 0)
-        return bad_usage("no operation of --op all takes %s channel(s)",
-                         o->channels == 1 ? "1" : "4");
-    if ((o->flags & BENCH_INT_SCALE) &&
-        (o->scale != floor(o->scale) || o->scale < 2.0 || o->scale > 8.0)) {
-        for (int i = 0; i < o->nops; i++)
-            if (o->ops[i]->flags & BENCH_INT_SCALE)
-                fprintf(stderr,
-                        "%s: op '%s' upscales by a whole factor: --scale must be 2 to 8, "
-                        "not %g\n",
-                        prog, o->ops[i]->name, o->scale);
-        return EXIT_USAGE;
-    }
+        return bad_usage("no operation of --op all takes these options%s", "");
     return -1;
 }
 
