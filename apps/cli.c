@@ -1,6 +1,7 @@
 /* Shared pieces of the clik subcommands. SPDX-License-Identifier: BSD-2-Clause */
 #include "cli.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,28 @@ int cli_parse_size(const char *text, int *width, int *height)
         return 0;
     *width = (int)w;
     *height = (int)h;
+    return 1;
+}
+
+/* A whole argument read as a finite number; returns 1 on success. */
+int cli_parse_number(const char *text, double *value)
+{
+    char *end;
+    double v = text ? strtod(text, &end) : 0;
+    if (!text || end == text || *end || !isfinite(v))
+        return 0;
+    *value = v;
+    return 1;
+}
+
+/* A whole argument read as an integer in lo..hi; returns 1 on success. */
+int cli_parse_count(const char *text, long lo, long hi, int *value)
+{
+    char *end;
+    long v = text ? strtol(text, &end, 10) : 0;
+    if (!text || end == text || *end || v < lo || v > hi)
+        return 0;
+    *value = (int)v;
     return 1;
 }
 

@@ -31,8 +31,6 @@ int cmd_ssim(int argc, char **argv);
 int cmd_upscale(int argc, char **argv);
 
 /* Pieces the resampling commands share (resize.c, filter.c). */
-int parse_number(const char *text, double *value);
-int parse_count(const char *text, long lo, long hi, int *value);
 int resize_parse_method(const char *text, clik_interp *method);
 int resize_parse_scale(const char *cmd, const char *text, double *scale);
 clik_status rgba_expand(const clik_image *src, clik_image *rgba);
@@ -94,5 +92,9 @@ int cli_numbered_path(const char *pattern, int index, char *out, size_t cap);
 
 /* Parses "WxH"; returns 1 on success. */
 int cli_parse_size(const char *text, int *width, int *height);
+/* A whole argument read as a finite number; returns 1 on success. */
+int cli_parse_number(const char *text, double *value);
+/* A whole argument read as an integer in lo..hi; returns 1 on success. */
+int cli_parse_count(const char *text, long lo, long hi, int *value);
 
 #endif

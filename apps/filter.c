@@ -11,7 +11,7 @@ int blur_parse_ksize(const char *cmd, const char *option, const char *text, int 
         fprintf(stderr, "clik %s: %s is missing\n", cmd, option);
         return CLI_USAGE;
     }
-    if (!parse_count(text, 1, CLIK_BLUR_MAX_KSIZE, ksize) || *ksize % 2 == 0) {
+    if (!cli_parse_count(text, 1, CLIK_BLUR_MAX_KSIZE, ksize) || *ksize % 2 == 0) {
         fprintf(stderr, "clik %s: %s %s: expected an odd size from 1 to %d\n", cmd, option, text,
                 CLIK_BLUR_MAX_KSIZE);
         return CLI_USAGE;
@@ -40,7 +40,7 @@ int cmd_blur(int argc, char **argv)
     double sigma = 0;
     if ((rc = blur_parse_ksize("blur", "--ksize", ksize_text, &ksize)) != CLI_OK)
         return rc;
-    if (sigma_text && (!parse_number(sigma_text, &sigma) || sigma < 0)) {
+    if (sigma_text && (!cli_parse_number(sigma_text, &sigma) || sigma < 0)) {
         fprintf(stderr, "clik blur: --sigma %s: expected a number, 0 or above\n", sigma_text);
         return CLI_USAGE;
     }

@@ -61,13 +61,13 @@ static int parse_fusion_options(const char *tile, const char *blur, const char *
 {
     memset(opt, 0, sizeof(*opt));
     clik_fusion_options_init(opt);
-    if (tile && !parse_count(tile, 2, 16, &opt->tile))
+    if (tile && !cli_parse_count(tile, 2, 16, &opt->tile))
         return usage_error("--tile needs a side from 2 to 16");
     if (blur && blur_parse_ksize("upscale", "--blur", blur, &opt->blur_ksize) != CLI_OK)
         return CLI_USAGE;
     double t;
     if (threshold) {
-        if (!parse_number(threshold, &t))
+        if (!cli_parse_number(threshold, &t))
             return usage_error("--threshold needs a number");
         opt->threshold = (float)t;
     }
@@ -129,10 +129,10 @@ static int parse_job(int argc, char **argv, upscale_job *job, int *help)
     if (job->fusion && (rc = parse_fusion_options(tile, blur, threshold, &job->opt)) != CLI_OK)
         return rc;
     job->depth = 3;
-    if (depth && !parse_count(depth, 1, MAX_DEPTH, &job->depth))
+    if (depth && !cli_parse_count(depth, 1, MAX_DEPTH, &job->depth))
         return usage_error("--depth needs a count from 1 to 16");
     job->start = -1;
-    if (start && !parse_count(start, 0, 1L << 30, &job->start))
+    if (start && !cli_parse_count(start, 0, 1L << 30, &job->start))
         return usage_error("--start needs a frame number from 0 to 2^30");
     return check_names(job, depth || start);
 }

@@ -11,13 +11,10 @@
 /* Parses --levels: 1 .. the most the image allows. */
 static int parse_levels(const char *cmd, const char *text, int *levels)
 {
-    char *end;
-    long n = text ? strtol(text, &end, 10) : 0;
-    if (!text || end == text || *end || n < 1 || n >= MAX_FILES) {
+    if (!cli_parse_count(text, 1, MAX_FILES - 1, levels)) {
         fprintf(stderr, "clik %s: --levels needs a count from 1 to %d\n", cmd, MAX_FILES - 1);
         return CLI_USAGE;
     }
-    *levels = (int)n;
     return CLI_OK;
 }
 

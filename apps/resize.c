@@ -9,28 +9,6 @@
 
 /* ---- shared with filter.c and fusion.c ------------------------------------------------- */
 
-/* A whole argument read as a finite number; returns 1 on success. */
-int parse_number(const char *text, double *value)
-{
-    char *end;
-    double v = text ? strtod(text, &end) : 0;
-    if (!text || end == text || *end || !isfinite(v))
-        return 0;
-    *value = v;
-    return 1;
-}
-
-/* A whole argument read as an integer in lo..hi; returns 1 on success. */
-int parse_count(const char *text, long lo, long hi, int *value)
-{
-    char *end;
-    long v = text ? strtol(text, &end, 10) : 0;
-    if (!text || end == text || *end || v < lo || v > hi)
-        return 0;
-    *value = (int)v;
-    return 1;
-}
-
 /* A method name of clik_resize; returns 1 on success. */
 int resize_parse_method(const char *text, clik_interp *method)
 {
@@ -51,7 +29,7 @@ int resize_parse_scale(const char *cmd, const char *text, double *scale)
         fprintf(stderr, "clik %s: --scale is missing\n", cmd);
         return CLI_USAGE;
     }
-    if (!parse_number(text, scale) || *scale <= 0) {
+    if (!cli_parse_number(text, scale) || *scale <= 0) {
         fprintf(stderr, "clik %s: --scale %s: expected a number above 0\n", cmd, text);
         return CLI_USAGE;
     }

@@ -455,3 +455,21 @@ clik_status clik__host_view_done(clik_context *ctx, const clik_image *img, clik_
     view->data = NULL;
     return st;
 }
+
+clik_status clik__cpu_apply(clik_context *ctx, const clik_image *src, clik_image *dst,
+                            clik_cpu_body body, void *user, const char *what)
+{
+    clik_image s, d;
+    clik_status st = clik__host_view(ctx, src, CLIK_READ, &s);
+    if (st != CLIK_OK)
+        return st;
+    st = clik__host_view(ctx, dst, CLIK_WRITE, &d);
+    if (st == CLIK_OK) {
+        const int ok = body(&s, &d, user) == 0;
+        st = clik__host_view_done(ctx, dst, &d, CLIK_WRITE, ok);
+        if (!ok)
+            st = clik__fail(ctx, CLIK_ERR_NO_MEMORY, "%s: out of memory on the CPU path", what);
+    }
+    clik__host_view_done(ctx, src, &s, CLIK_READ, 0);
+    return st;
+}

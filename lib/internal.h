@@ -270,12 +270,29 @@ clik_status clik__host_view(clik_context *ctx, const clik_image *img, int access
 clik_status clik__host_view_done(clik_context *ctx, const clik_image *img, clik_image *view,
                                  int access, int ok);
 
+/* Runs body(src view, dst view, user) on host views of src and dst (the CPU
+ * path of a one-image-to-another operation). body returns 0, or -1 when out
+ * of memory: then dst is left untouched and CLIK_ERR_NO_MEMORY is returned
+ * with a message naming `what`. */
+typedef int (*clik_cpu_body)(const clik_image *src, clik_image *dst, void *user);
+clik_status clik__cpu_apply(clik_context *ctx, const clik_image *src, clik_image *dst,
+                            clik_cpu_body body, void *user, const char *what);
+
 /* 1 if a and b are the same pixels (in-place operation), 0 if disjoint;
  * CLIK_ERR_INVALID_ARG is returned through *st for a partial overlap. */
 int clik__same_image(const clik_image *a, const clik_image *b, clik_status *st);
 /* Checks an image argument of an operation and that a device image belongs
  * to ctx. */
 clik_status clik__check_image(clik_context *ctx, const clik_image *img, const char *what);
+
+/* ---- resampling weights (ops/resize.c), shared with the fusion upscaler -- */
+
+/* Keys' cubic kernel (A = -0.75) at the four taps around a point t in
+ * [0, 1) past the second: distances 1 + t, t, 1 - t and 2 - t. */
+void clik__cubic_weights(double t, double *w);
+/* A weight in steps of 1/2048, as OpenCV's fixed-point resize of u8 images
+ * (INTER_RESIZE_COEF_BITS) and clik_resize for u8. */
+double clik__u8_weight(double w);
 
 /* ---- running operations (dispatch.c) ------------------------------------- */
 

@@ -352,38 +352,33 @@ static clik_status gray_opencl(clik_context *ctx, void *p)
 
 /* ---- CPU path ------------------------------------------------------------------------- */
 
+typedef struct filter_cpu {
+    const clik_filter_dsp *dsp;
+    const filter_args *args;
+} filter_cpu;
+
+static int blur_body(const clik_image *src, clik_image *dst, void *user)
+{
+    const filter_cpu *f = user;
+    return f->dsp->blur(src, dst, f->args->weights, f->args->ksize);
+}
+
+static int gray_body(const clik_image *src, clik_image *dst, void *user)
+{
+    ((const filter_cpu *)user)->dsp->gray(src, dst);
+    return 0;
+}
+
 static clik_status blur_cpu(clik_context *ctx, void *p)
 {
-    filter_args *a = p;
-    clik_image s, d;
-    clik_status st = clik__host_view(ctx, a->src, CLIK_READ, &s);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__host_view(ctx, a->dst, CLIK_WRITE, &d);
-    if (st == CLIK_OK) {
-        int ok = ctx->dsp.filter.blur(&s, &d, a->weights, a->ksize) == 0;
-        st = clik__host_view_done(ctx, a->dst, &d, CLIK_WRITE, ok);
-        if (!ok)
-            st = clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_gaussian_blur: out of memory");
-    }
-    clik__host_view_done(ctx, a->src, &s, CLIK_READ, 0);
-    return st;
+    filter_cpu f = {&ctx->dsp.filter, p};
+    return clik__cpu_apply(ctx, f.args->src, f.args->dst, blur_body, &f, "clik_gaussian_blur");
 }
 
 static clik_status gray_cpu(clik_context *ctx, void *p)
 {
-    filter_args *a = p;
-    clik_image s, d;
-    clik_status st = clik__host_view(ctx, a->src, CLIK_READ, &s);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__host_view(ctx, a->dst, CLIK_WRITE, &d);
-    if (st == CLIK_OK) {
-        ctx->dsp.filter.gray(&s, &d);
-        st = clik__host_view_done(ctx, a->dst, &d, CLIK_WRITE, 1);
-    }
-    clik__host_view_done(ctx, a->src, &s, CLIK_READ, 0);
-    return st;
+    filter_cpu f = {&ctx->dsp.filter, p};
+    return clik__cpu_apply(ctx, f.args->src, f.args->dst, gray_body, &f, "clik_gray");
 }
 
 /* ---- public entry points ---------------------------------------------------------------- */

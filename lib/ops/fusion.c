@@ -124,21 +124,6 @@ static clik_status check_call(clik_context *ctx, const clik_image *src, const cl
 
 /* ---- OpenCL path ----------------------------------------------------------------------- */
 
-/* Keys' cubic (A = -0.75) at the taps 1 + t, t, 1 - t and 2 - t from a
- * point t in [0, 1) past the second tap, in steps of 1/2048 as clik_resize
- * weighs u8 images (OpenCV's fixed-point INTER_CUBIC steps). */
-static void cubic_weights(double t, double w[4])
-{
-    const double A = -0.75;
-    const double d0 = 1.0 + t, u = 1.0 - t, d3 = 2.0 - t;
-    w[0] = ((A * d0 - 5.0 * A) * d0 + 8.0 * A) * d0 - 4.0 * A;
-    w[1] = ((A + 2.0) * t - (A + 3.0)) * t * t + 1.0;
-    w[2] = ((A + 2.0) * u - (A + 3.0)) * u * u + 1.0;
-    w[3] = ((A * d3 - 5.0 * A) * d3 + 8.0 * A) * d3 - 4.0 * A;
-    for (int k = 0; k < 4; k++)
-        w[k] = rint(w[k] * 2048.0) / 2048.0;
-}
-
 /* Appends "name={v,v,...}" style build options; floats as exact hex. */
 static int append(char *out, size_t cap, size_t *len, const char *fmt, ...) CLIK_PRINTF(4, 5);
 static int append(char *out, size_t cap, size_t *len, const char *fmt, ...)
@@ -161,6 +146,7 @@ typedef struct fusion_plan {
     int map;                    /* an artifact map is written */
     int cpu;                    /* the row-per-work-item kernels of CPU devices */
     clik_kernel_entry *k[5];    /* valid until the next build */
+    char options[OPTIONS_CAP];  /* build options (plan_options) */
 } fusion_plan;
 
 /* GPUs: upscale, tiles, rows, select. CPU devices: hpass, vpass, tiles,
@@ -172,42 +158,51 @@ static const char *const gpu_kernels[] = {"fusion_block", "fusion_tiles", "fusio
 static const char *const cpu_kernels[] = {"fusion_hpass", "fusion_vpass", "fusion_tiles",
                                           "fusion_hblur", "fusion_vselect"};
 
-static clik_status plan_kernels(clik_context *ctx, fusion_plan *p)
+/* The plan's build options, made once per plan. */
+static clik_status plan_options(clik_context *ctx, fusion_plan *p)
 {
-    char options[OPTIONS_CAP];
+    char *options = p->options;
+    const size_t cap = sizeof(p->options);
     size_t len = 0;
-    int bad = append(options, sizeof(options), &len, "-DS=%d -DT=%d -DK=%d -DPIX4=%d -DMAP=%d",
-                     p->scale, p->tile, p->ksize, p->pix4, p->map);
+    int bad = append(options, cap, &len, "-DS=%d -DT=%d -DK=%d -DPIX4=%d -DMAP=%d", p->scale,
+                     p->tile, p->ksize, p->pix4, p->map);
     /* Tap offset and weights of each output phase r: the source point is
      * q + (r + 0.5) / s - 0.5 for output s q + r. */
-    bad |= append(options, sizeof(options), &len, " -DXOFS={");
+    bad |= append(options, cap, &len, " -DXOFS={");
     for (int r = 0; r < p->scale; r++) {
         const double f = (r + 0.5) / p->scale - 0.5;
-        bad |= append(options, sizeof(options), &len, "%s%d", r ? "," : "", (int)floor(f));
+        bad |= append(options, cap, &len, "%s%d", r ? "," : "", (int)floor(f));
     }
-    bad |= append(options, sizeof(options), &len, "} -DXW={");
+    bad |= append(options, cap, &len, "} -DXW={");
     for (int r = 0; r < p->scale; r++) {
         const double f = (r + 0.5) / p->scale - 0.5;
         double w[4];
-        cubic_weights(f - floor(f), w);
-        bad |= append(options, sizeof(options), &len, "%s(float4)(%af,%af,%af,%af)", r ? "," : "",
-                      (double)(float)w[0], (double)(float)w[1], (double)(float)w[2],
-                      (double)(float)w[3]);
+        clik__cubic_weights(f - floor(f), w); /* the weights clik_resize gives u8 images */
+        bad |= append(options, cap, &len, "%s(float4)(%af,%af,%af,%af)", r ? "," : "",
+                      clik__u8_weight(w[0]), clik__u8_weight(w[1]), clik__u8_weight(w[2]),
+                      clik__u8_weight(w[3]));
     }
     float bw[CLIK_BLUR_MAX_KSIZE];
     clik_status st = clik_gaussian_weights(p->ksize, 0.0, bw);
     if (st != CLIK_OK)
         return clik__fail(ctx, st, "fusion: no Gaussian weights for %d taps", p->ksize);
-    bad |= append(options, sizeof(options), &len, "} -DBW={");
+    bad |= append(options, cap, &len, "} -DBW={");
     for (int k = 0; k < p->ksize; k++)
-        bad |= append(options, sizeof(options), &len, "%s%af", k ? "," : "", (double)bw[k]);
-    bad |= append(options, sizeof(options), &len, "}");
+        bad |= append(options, cap, &len, "%s%af", k ? "," : "", (double)bw[k]);
+    bad |= append(options, cap, &len, "}");
     if (bad)
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "fusion: build options too long");
+    return CLIK_OK;
+}
+
+/* The plan's kernels: built once, then found in memory. Look them up again
+ * after anything that may build a program (it moves the entries). */
+static clik_status plan_kernels(clik_context *ctx, fusion_plan *p)
+{
     const int n = p->cpu ? 5 : 4;
     for (int i = 0; i < n; i++) {
-        st = clik__kernel(ctx, "fusion", options, p->cpu ? cpu_kernels[i] : gpu_kernels[i],
-                          &p->k[i]);
+        clik_status st = clik__kernel(ctx, "fusion", p->options,
+                                      p->cpu ? cpu_kernels[i] : gpu_kernels[i], &p->k[i]);
         if (st != CLIK_OK)
             return st;
     }
@@ -374,6 +369,8 @@ static clik_status fusion_opencl(clik_context *ctx, void *args)
     /* After the buffers: poisoning them may build a program, which moves the
      * kernel entries. */
     if (st == CLIK_OK)
+        st = plan_options(ctx, &p);
+    if (st == CLIK_OK)
         st = plan_kernels(ctx, &p);
     if (st == CLIK_OK)
         st = enqueue_frame(ctx, &p, bs.mem, (int)bs.stride, bd.mem, (int)bd.stride,
@@ -523,17 +520,21 @@ static void stream_release(clik_fusion_stream *s)
 static clik_status stream_open_device(clik_fusion_stream *s)
 {
     clik_context *ctx = s->ctx;
-    for (int m = 0; m < 2; m++) {
+    clik_status st = CLIK_OK;
+    for (int m = 0; m < 2 && st == CLIK_OK; m++) {
         fusion_plan *p = &s->plan[m];
         plan_sizes(ctx, p, s->width, s->height, s->scale, &s->opt);
         p->pix4 = 1; /* the slots' buffers are packed */
         p->map = m;
+        st = plan_options(ctx, p);
     }
+    if (st != CLIK_OK)
+        return st;
     if ((size_t)s->plan[0].dw * (size_t)s->plan[0].dh * 4 > (size_t)INT32_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "fusion stream: frames too large");
     /* Builds the kernels once; each frame looks them up again (slot buffers
      * made after this may build the poison program and move the entries). */
-    clik_status st = plan_kernels(ctx, &s->plan[0]);
+    st = plan_kernels(ctx, &s->plan[0]);
     for (int i = 0; i < s->depth && st == CLIK_OK; i++)
         st = slot_make(ctx, &s->plan[0], &s->slots[i]);
     if (st != CLIK_OK)
@@ -634,8 +635,8 @@ static clik_status slot_enqueue(clik_fusion_stream *s, stream_slot *sl, const cl
     clik_status st = CLIK_OK;
     if (map && !sl->map)
         st = new_buffer(ctx, (size_t)p->dw * (size_t)p->dh, &sl->map);
-    /* Kernel entries live in the context's program table, which a build may
-     * move: look them up for every frame (built once, then found in memory). */
+    /* Entries live in the context's program table, which a build may move:
+     * look them up for every frame (a search of the table, no build). */
     if (st == CLIK_OK)
         st = plan_kernels(ctx, p);
     if (st != CLIK_OK)

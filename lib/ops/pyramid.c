@@ -405,33 +405,35 @@ static clik_status collapse_opencl(clik_context *ctx, void *p)
 
 /* ---- CPU path ----------------------------------------------------------------------- */
 
-/* Runs a dsp entry from one image to another through host views. */
-static clik_status cpu_apply(clik_context *ctx, void (*fn)(const clik_image *, clik_image *),
-                             const clik_image *src, clik_image *dst)
+static int down_cpu_body(const clik_image *src, clik_image *dst, void *user)
 {
-    clik_image s, d;
-    clik_status st = clik__host_view(ctx, src, CLIK_READ, &s);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__host_view(ctx, dst, CLIK_WRITE, &d);
-    if (st == CLIK_OK) {
-        fn(&s, &d);
-        st = clik__host_view_done(ctx, dst, &d, CLIK_WRITE, 1);
-    }
-    clik__host_view_done(ctx, src, &s, CLIK_READ, 0);
-    return st;
+    ((const clik_pyramid_dsp *)user)->down(src, dst);
+    return 0;
+}
+
+static int up_cpu_body(const clik_image *src, clik_image *dst, void *user)
+{
+    ((const clik_pyramid_dsp *)user)->up(src, dst);
+    return 0;
+}
+
+/* Runs a pyramid dsp entry (down or up) from one image to another. */
+static clik_status cpu_apply(clik_context *ctx, clik_cpu_body body, const clik_image *src,
+                             clik_image *dst)
+{
+    return clik__cpu_apply(ctx, src, dst, body, &ctx->dsp.pyramid, "pyramid");
 }
 
 static clik_status down_cpu(clik_context *ctx, void *p)
 {
     pyr_args *a = p;
-    return cpu_apply(ctx, ctx->dsp.pyramid.down, a->src, a->dst);
+    return cpu_apply(ctx, down_cpu_body, a->src, a->dst);
 }
 
 static clik_status up_cpu(clik_context *ctx, void *p)
 {
     pyr_args *a = p;
-    return cpu_apply(ctx, ctx->dsp.pyramid.up, a->src, a->dst);
+    return cpu_apply(ctx, up_cpu_body, a->src, a->dst);
 }
 
 static clik_status gaussian_cpu(clik_context *ctx, void *p)
@@ -439,8 +441,7 @@ static clik_status gaussian_cpu(clik_context *ctx, void *p)
     pyr_args *a = p;
     clik_status st = CLIK_OK;
     for (int i = 0; i < a->count && st == CLIK_OK; i++)
-        st = cpu_apply(ctx, ctx->dsp.pyramid.down, i == 0 ? a->src : &a->levels[i - 1],
-                       &a->levels[i]);
+        st = cpu_apply(ctx, down_cpu_body, i == 0 ? a->src : &a->levels[i - 1], &a->levels[i]);
     return st;
 }
 

@@ -77,15 +77,18 @@ static void nearest_axis(int src, int dst, int32_t *ofs)
     }
 }
 
-/* Keys' cubic kernel (A = -0.75) at the four taps around a point t past
- * the second: distances 1 + t, t, 1 - t and 2 - t. */
-static void cubic_weights(double t, double *w)
+void clik__cubic_weights(double t, double *w)
 {
     const double a = -0.75, u = 1.0 - t, d0 = 1.0 + t, d3 = 2.0 - t;
     w[0] = ((a * d0 - 5.0 * a) * d0 + 8.0 * a) * d0 - 4.0 * a;
     w[1] = ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0;
     w[2] = ((a + 2.0) * u - (a + 3.0)) * u * u + 1.0;
     w[3] = ((a * d3 - 5.0 * a) * d3 + 8.0 * a) * d3 - 4.0 * a;
+}
+
+double clik__u8_weight(double w)
+{
+    return rint(w * 2048.0) / 2048.0;
 }
 
 /* Source point (x + 0.5) * src / dst - 0.5 of each output x: its first tap
@@ -101,10 +104,10 @@ static void interp_axis(int src, int dst, int taps, int quantize, int32_t *ofs, 
         double exact[4] = {1.0 - t, t, 0.0, 0.0};
         ofs[x] = (int32_t)base - (taps == 4 ? 1 : 0);
         if (taps == 4)
-            cubic_weights(t, exact);
+            clik__cubic_weights(t, exact);
         for (int k = 0; k < taps; k++)
             w[(size_t)x * (size_t)taps + (size_t)k] =
-                (float)(quantize ? rint(exact[k] * 2048.0) / 2048.0 : exact[k]);
+                (float)(quantize ? clik__u8_weight(exact[k]) : exact[k]);
     }
 }
 
@@ -500,20 +503,23 @@ static clik_status resize_opencl(clik_context *ctx, void *p)
 
 /* ---- CPU path ------------------------------------------------------------------------ */
 
+typedef struct resize_cpu_args {
+    const clik_resize_dsp *dsp;
+    clik_interp method;
+} resize_cpu_args;
+
+static int resize_body(const clik_image *src, clik_image *dst, void *user)
+{
+    const resize_cpu_args *r = user;
+    r->dsp->resize(src, dst, r->method);
+    return 0;
+}
+
 static clik_status resize_cpu(clik_context *ctx, void *p)
 {
     resize_args *a = p;
-    clik_image s, d;
-    clik_status st = clik__host_view(ctx, a->src, CLIK_READ, &s);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__host_view(ctx, a->dst, CLIK_WRITE, &d);
-    if (st == CLIK_OK) {
-        ctx->dsp.resize.resize(&s, &d, a->method);
-        st = clik__host_view_done(ctx, a->dst, &d, CLIK_WRITE, 1);
-    }
-    clik__host_view_done(ctx, a->src, &s, CLIK_READ, 0);
-    return st;
+    resize_cpu_args r = {&ctx->dsp.resize, a->method};
+    return clik__cpu_apply(ctx, a->src, a->dst, resize_body, &r, "clik_resize");
 }
 
 /* ---- public entry point ---------------------------------------------------------------- */

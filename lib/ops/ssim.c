@@ -230,9 +230,12 @@ static clik_status cl_ssim(clik_context *ctx, const clik_binding *a, const clik_
     return st;
 }
 
-static clik_status ssim_opencl(clik_context *ctx, void *p)
+/* Bindings of a and b (read) and of map when given (write), then body. */
+static clik_status with_bindings(clik_context *ctx, ssim_args *args,
+                                 clik_status (*body)(clik_context *, ssim_args *,
+                                                     const clik_binding *, const clik_binding *,
+                                                     const clik_binding *))
 {
-    ssim_args *args = p;
     clik_binding a, b, map;
     clik_status st = clik__bind(ctx, args->a, CLIK_READ, &a);
     if (st != CLIK_OK)
@@ -242,20 +245,32 @@ static clik_status ssim_opencl(clik_context *ctx, void *p)
         if (args->map)
             st = clik__bind(ctx, args->map, CLIK_WRITE, &map);
         if (st == CLIK_OK) {
-            double mean = 0.0;
-            st = cl_ssim(ctx, &a, &b, args->map ? &map : NULL, args->mean ? &mean : NULL);
+            st = body(ctx, args, &a, &b, args->map ? &map : NULL);
             if (args->map) {
                 clik_status st2 = clik__unbind(ctx, &map, st == CLIK_OK);
                 if (st == CLIK_OK)
                     st = st2;
             }
-            if (st == CLIK_OK && args->mean)
-                *args->mean = mean;
         }
         clik__unbind(ctx, &b, 0);
     }
     clik__unbind(ctx, &a, 0);
     return st;
+}
+
+static clik_status ssim_cl_body(clik_context *ctx, ssim_args *args, const clik_binding *a,
+                                const clik_binding *b, const clik_binding *map)
+{
+    double mean = 0.0;
+    clik_status st = cl_ssim(ctx, a, b, map, args->mean ? &mean : NULL);
+    if (st == CLIK_OK && args->mean)
+        *args->mean = mean;
+    return st;
+}
+
+static clik_status ssim_opencl(clik_context *ctx, void *p)
+{
+    return with_bindings(ctx, p, ssim_cl_body);
 }
 
 /* Tile SSIM: ssim_tiles_group where local memory is wanted, else one
@@ -312,26 +327,15 @@ static clik_status cl_tiles(clik_context *ctx, const clik_binding *a, const clik
     return clik__launch(ctx, k, 2, items, local);
 }
 
+static clik_status tiles_cl_body(clik_context *ctx, ssim_args *args, const clik_binding *a,
+                                 const clik_binding *b, const clik_binding *map)
+{
+    return cl_tiles(ctx, a, b, map, args->tile);
+}
+
 static clik_status tiles_opencl(clik_context *ctx, void *p)
 {
-    ssim_args *args = p;
-    clik_binding a, b, map;
-    clik_status st = clik__bind(ctx, args->a, CLIK_READ, &a);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__bind(ctx, args->b, CLIK_READ, &b);
-    if (st == CLIK_OK) {
-        st = clik__bind(ctx, args->map, CLIK_WRITE, &map);
-        if (st == CLIK_OK) {
-            st = cl_tiles(ctx, &a, &b, &map, args->tile);
-            clik_status st2 = clik__unbind(ctx, &map, st == CLIK_OK);
-            if (st == CLIK_OK)
-                st = st2;
-        }
-        clik__unbind(ctx, &b, 0);
-    }
-    clik__unbind(ctx, &a, 0);
-    return st;
+    return with_bindings(ctx, p, tiles_cl_body);
 }
 
 /* ---- CPU path ------------------------------------------------------------------------ */
