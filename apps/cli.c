@@ -1,11 +1,14 @@
 /* Shared pieces of the clik subcommands. SPDX-License-Identifier: BSD-2-Clause */
 #include "cli.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "imageio.h"
@@ -172,6 +175,194 @@ int cli_write_image(const char *cmd, const char *path, const clik_image *img, in
         return CLI_FAILED;
     }
     return CLI_OK;
+}
+
+/* ---- output sets ------------------------------------------------------------------ */
+
+/* One file of a set and its identity on disk. A file that exists is its
+ * device and inode, so that links and spellings such as "x", "./x" and
+ * "d/../x" of one file compare equal; a name with no file yet is its folder's
+ * device and inode and the name in that folder, which is what rename() will
+ * fill. */
+struct cli_file {
+    char *path;
+    int output;
+    int known;        /* 0: neither the file nor its folder was found */
+    int folder;       /* the path names an existing folder */
+    dev_t dev;        /* of the file, or of its folder */
+    ino_t ino;        /* likewise */
+    const char *name; /* NULL for an existing file, else its name in the folder */
+    clikio_staged staged;
+    int existed; /* outputs: something was at path just before the commit */
+};
+
+static void identify(struct cli_file *f)
+{
+    struct stat st;
+    f->known = stat(f->path, &st) == 0;
+    if (f->known) {
+        f->folder = S_ISDIR(st.st_mode);
+    } else if (errno == ENOENT) {
+        const char *slash = strrchr(f->path, '/');
+        char *dir = slash ? strndup(f->path, (size_t)(slash - f->path) + 1) : NULL;
+        f->name = slash ? slash + 1 : f->path;
+        f->known = *f->name && (dir || !slash) && stat(dir ? dir : ".", &st) == 0;
+        free(dir);
+    }
+    /* Unknown files take part in no check: reading or writing them fails
+     * later with its own message (a folder that does not exist, say). */
+    if (f->known) {
+        f->dev = st.st_dev;
+        f->ino = st.st_ino;
+    }
+}
+
+void cli_outputs_init(cli_outputs *set, const char *cmd)
+{
+    memset(set, 0, sizeof(*set));
+    set->cmd = cmd;
+}
+
+static int add_file(cli_outputs *set, const char *path, int output)
+{
+    struct cli_file **list = output ? &set->outputs : &set->inputs;
+    int *n = output ? &set->noutputs : &set->ninputs;
+    int *cap = output ? &set->output_cap : &set->input_cap;
+    if (*n == *cap) {
+        struct cli_file *more = NULL;
+        if (*cap < INT_MAX / 2)
+            more = realloc(*list, sizeof(**list) * (size_t)(*cap ? 2 * *cap : 8));
+        if (!more) {
+            fprintf(stderr, "clik %s: out of memory\n", set->cmd);
+            return CLI_FAILED;
+        }
+        *list = more;
+        *cap = *cap ? 2 * *cap : 8;
+    }
+    struct cli_file *f = &(*list)[*n];
+    memset(f, 0, sizeof(*f));
+    if (!(f->path = strdup(path))) {
+        fprintf(stderr, "clik %s: out of memory\n", set->cmd);
+        return CLI_FAILED;
+    }
+    f->output = output;
+    identify(f);
+    (*n)++;
+    return CLI_OK;
+}
+
+int cli_outputs_input(cli_outputs *set, const char *path)
+{
+    return add_file(set, path, 0);
+}
+
+int cli_outputs_add(cli_outputs *set, const char *path)
+{
+    return add_file(set, path, 1);
+}
+
+static int compare_files(const void *a, const void *b)
+{
+    const struct cli_file *x = *(const struct cli_file *const *)a;
+    const struct cli_file *y = *(const struct cli_file *const *)b;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    if (x->ino != y->ino)
+        return x->ino < y->ino ? -1 : 1;
+    if (!x->name || !y->name)
+        return (x->name != NULL) - (y->name != NULL);
+    return strcmp(x->name, y->name);
+}
+
+int cli_outputs_check(const cli_outputs *set)
+{
+    size_t total = (size_t)set->ninputs + (size_t)set->noutputs, n = 0;
+    const struct cli_file **all = malloc(sizeof(*all) * (total ? total : 1));
+    if (!all) {
+        fprintf(stderr, "clik %s: out of memory\n", set->cmd);
+        return CLI_FAILED;
+    }
+    for (int i = 0; i < set->ninputs; i++)
+        if (set->inputs[i].known)
+            all[n++] = &set->inputs[i];
+    for (int i = 0; i < set->noutputs; i++)
+        if (set->outputs[i].known)
+            all[n++] = &set->outputs[i];
+    /* Sorting puts one file's entries next to each other; in a run of them
+     * that holds an output, that output is next to another of the run, so
+     * comparing neighbours finds every clash. Inputs may repeat. */
+    qsort(all, n, sizeof(*all), compare_files);
+    int rc = CLI_OK;
+    for (size_t k = 1; k < n && rc == CLI_OK; k++) {
+        const struct cli_file *a = all[k - 1], *b = all[k];
+        if ((!a->output && !b->output) || compare_files(&all[k - 1], &all[k]) != 0)
+            continue;
+        if (a->output && b->output)
+            fprintf(stderr, "clik %s: the outputs %s and %s are one file; each needs its own\n",
+                    set->cmd, a->path, b->path);
+        else
+            fprintf(stderr, "clik %s: the output %s is the input %s; name another output\n",
+                    set->cmd, a->output ? a->path : b->path, a->output ? b->path : a->path);
+        rc = CLI_USAGE;
+    }
+    free(all);
+    /* A folder cannot be replaced by a file: found now, it fails the
+     * command before the work rather than at the last rename. */
+    for (int i = 0; i < set->noutputs && rc == CLI_OK; i++)
+        if (set->outputs[i].folder) {
+            fprintf(stderr, "clik %s: %s is a folder; the output needs a file name\n", set->cmd,
+                    set->outputs[i].path);
+            rc = CLI_FAILED;
+        }
+    return rc;
+}
+
+int cli_outputs_stage(cli_outputs *set, int index, const clik_image *img, int keep_alpha)
+{
+    struct cli_file *f = &set->outputs[index];
+    char err[512];
+    clikio_discard(&f->staged); /* a second stage of one output replaces the first */
+    if (clikio_stage(f->path, img, keep_alpha, &f->staged, err, sizeof(err)) != CLIK_OK) {
+        fprintf(stderr, "clik %s: %s\n", set->cmd, err);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
+int cli_outputs_commit(cli_outputs *set)
+{
+    char err[512];
+    int done = 0;
+    for (; done < set->noutputs; done++) {
+        struct cli_file *f = &set->outputs[done];
+        struct stat st;
+        /* What is at the name now is the user's, so a failure further on
+         * may remove only what this loop put where nothing was. */
+        f->existed = lstat(f->path, &st) == 0;
+        if (clikio_commit(&f->staged, err, sizeof(err)) != CLIK_OK) {
+            fprintf(stderr, "clik %s: %s\n", set->cmd, err);
+            break;
+        }
+    }
+    if (done == set->noutputs)
+        return CLI_OK;
+    while (done-- > 0)
+        if (!set->outputs[done].existed)
+            unlink(set->outputs[done].path);
+    return CLI_FAILED;
+}
+
+void cli_outputs_free(cli_outputs *set)
+{
+    for (int i = 0; i < set->noutputs; i++) {
+        clikio_discard(&set->outputs[i].staged);
+        free(set->outputs[i].path);
+    }
+    for (int i = 0; i < set->ninputs; i++)
+        free(set->inputs[i].path);
+    free(set->outputs);
+    free(set->inputs);
+    cli_outputs_init(set, set->cmd);
 }
 
 int cli_numbered_path(const char *pattern, int index, char *out, size_t cap)

@@ -80,9 +80,43 @@ void cli_progress_done(void);
  * the reason and returns CLI_FAILED otherwise. had_alpha may be NULL. */
 int cli_read_u8(const char *cmd, const char *path, clik_image *img, int *had_alpha);
 
-/* Writes img by the extension of path (atomically); prints the reason and
- * returns CLI_FAILED on failure. */
+/* Writes img by the extension of path (atomically, so path may be the file
+ * img came from); prints the reason and returns CLI_FAILED on failure.
+ * For a command's one output: more than one goes through cli_outputs. */
 int cli_write_image(const char *cmd, const char *path, const clik_image *img, int keep_alpha);
+
+/* The files one command reads and writes, for commands that write more than
+ * one file. Every output is checked against every input and every other
+ * output before anything runs, written under a temporary name as it is
+ * ready, and put in place only when all of them are: a failure leaves
+ * neither new outputs nor temporaries, and never removes a file that was
+ * there before the command. */
+typedef struct cli_outputs {
+    const char *cmd;
+    struct cli_file *inputs, *outputs;
+    int ninputs, noutputs;
+    int input_cap, output_cap;
+} cli_outputs;
+
+void cli_outputs_init(cli_outputs *set, const char *cmd);
+/* Names a file the command reads. Adding it is what forbids writing it: a
+ * command that may write its one output over its input leaves it out. */
+int cli_outputs_input(cli_outputs *set, const char *path);
+/* Names a file the command writes; outputs are numbered from 0 in the order
+ * added. The two return CLI_FAILED (with a message) when out of memory. */
+int cli_outputs_add(cli_outputs *set, const char *path);
+/* Refuses (CLI_USAGE) an output that is the same file as an input or as
+ * another output, and (CLI_FAILED) one that is a folder, with a message. */
+int cli_outputs_check(const cli_outputs *set);
+/* Writes output `index` under its temporary name; prints the reason and
+ * returns CLI_FAILED on failure. */
+int cli_outputs_stage(cli_outputs *set, int index, const clik_image *img, int keep_alpha);
+/* Puts every output (all staged) in place; prints the reason and returns
+ * CLI_FAILED on failure, having removed the outputs it had put in place
+ * where no file was before. */
+int cli_outputs_commit(cli_outputs *set);
+/* Removes the temporaries not committed and frees the set. */
+void cli_outputs_free(cli_outputs *set);
 
 /* A numbered file name: pattern holds exactly one %d, %Nd or %0Nd (N < 10);
  * "%%" is a literal percent sign. Writes the name of file `index` into out

@@ -1,5 +1,6 @@
 /* The clik command-line tool: one subcommand per operation family. SPDX-License-Identifier:
  * BSD-2-Clause */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,7 +35,7 @@ static void usage(FILE *out)
             clik_version());
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -55,4 +56,30 @@ int main(int argc, char **argv)
     fprintf(stderr, "clik: unknown command '%s'\n\n", argv[1]);
     usage(stderr);
     return CLI_USAGE;
+}
+
+/* Standard output is buffered, so a full disk or a closed descriptor shows
+ * only here, after the command: a result that did not reach its reader is a
+ * failure, whatever the command returned. Every command prints its results
+ * through stdout for this check to see them. */
+static int finish_stdout(int rc)
+{
+    errno = 0;
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    /* A closed stdout (">&-") that nothing was written to is no failure:
+     * only fclose() notices it, with EBADF. */
+    if (fclose(stdout) != 0 && !failed && errno != EBADF) {
+        failed = 1;
+        e = errno;
+    }
+    if (!failed)
+        return rc;
+    fprintf(stderr, "clik: cannot write to standard output: %s\n", e ? strerror(e) : "write error");
+    return rc != CLI_OK ? rc : CLI_FAILED;
+}
+
+int main(int argc, char **argv)
+{
+    return finish_stdout(run(argc, argv));
 }

@@ -30,8 +30,10 @@ static const char *const upscale_usage =
     "--start (default: 0 if that file exists, else 1) up to the first missing\n"
     "number are upscaled in a stream, --depth frames in flight (1 to 16, default 3)\n"
     "while the next are read and the finished ones written. All frames need one\n"
-    "size; the other methods take them one at a time. Either every output is\n"
-    "written or, on a failure, none is kept.\n";
+    "size; the other methods take them one at a time. Every output is written or,\n"
+    "on a failure, none. No output may be an input or another output; but for one\n"
+    "image without MAP, OUT may be IN: the result goes to a temporary file that is\n"
+    "then renamed over it.\n";
 
 /* What the command line asks for, parsed. */
 typedef struct upscale_job {
@@ -74,8 +76,8 @@ static int parse_fusion_options(const char *tile, const char *blur, const char *
     return CLI_OK;
 }
 
-/* Checks the names: a sequence has patterns everywhere, one image nowhere,
- * and no two outputs (or an output and the input) share a name. */
+/* Checks the names: a sequence has patterns everywhere, one image nowhere.
+ * Which files they name is checked later, on disk (plan_outputs()). */
 static int check_names(upscale_job *job, int sequence_only)
 {
     job->sequence = is_pattern(job->in);
@@ -85,10 +87,6 @@ static int check_names(upscale_job *job, int sequence_only)
                                          : "IN is one image: OUT and MAP cannot be patterns");
     if (!job->sequence && sequence_only)
         return usage_error("--depth and --start are for frame sequences (%d in IN)");
-    if (job->sequence && strcmp(job->in, job->out) == 0)
-        return usage_error("OUT would overwrite the input frames");
-    if (job->map && (strcmp(job->map, job->out) == 0 || strcmp(job->map, job->in) == 0))
-        return usage_error("MAP needs a name of its own");
     return CLI_OK;
 }
 
@@ -226,33 +224,45 @@ static int frame_outputs(const upscale_job *job, frame *f, int out_width, int ou
     return CLI_OK;
 }
 
-/* Writes the finished frame to out_name (and map_name); on a failure nothing
- * of this frame is left. The map goes first: OUT may be the input's own name
- * (one image), and then it is the one file that must not be removed. */
-static int frame_write(frame *f, const char *out_name, const char *map_name)
+/* Stages the finished frame as output out of set, and its map as output
+ * map (map < 0: none). */
+static int frame_stage(frame *f, cli_outputs *set, int out, int map)
 {
     const clik_image *result = &f->dst;
     if (f->out.data) {
         rgba_collapse(&f->dst, &f->out);
         result = &f->out;
     }
-    if (map_name && cli_write_image("upscale", map_name, &f->map, 0) != CLI_OK)
+    if (map >= 0 && cli_outputs_stage(set, map, &f->map, 0) != CLI_OK)
         return CLI_FAILED;
-    int rc = cli_write_image("upscale", out_name, result, f->had_alpha);
-    if (rc != CLI_OK && map_name)
-        remove(map_name);
-    return rc;
+    return cli_outputs_stage(set, out, result, f->had_alpha);
 }
 
-/* Upscales one image. */
+/* Upscales one image: OUT is output 0 and MAP output 1. */
 static int upscale_image(const upscale_job *job)
 {
+    cli_outputs outs;
+    cli_outputs_init(&outs, "upscale");
+    /* One output may replace the input, as every one-output command's may.
+     * Not with a map: were its rename to fail after OUT's, IN would be gone
+     * and the command failed. */
+    int rc = job->map ? cli_outputs_input(&outs, job->in) : CLI_OK;
+    if (rc == CLI_OK)
+        rc = cli_outputs_add(&outs, job->out);
+    if (rc == CLI_OK && job->map)
+        rc = cli_outputs_add(&outs, job->map);
+    if (rc == CLI_OK)
+        rc = cli_outputs_check(&outs);
     clik_image img;
     int had_alpha = 0, width, height;
     frame f = {0};
-    if (cli_read_u8("upscale", job->in, &img, &had_alpha) != CLI_OK)
-        return CLI_FAILED;
-    int rc = output_size(job, job->in, img.width, img.height, &width, &height);
+    if (rc == CLI_OK)
+        rc = cli_read_u8("upscale", job->in, &img, &had_alpha);
+    if (rc != CLI_OK) {
+        cli_outputs_free(&outs);
+        return rc;
+    }
+    rc = output_size(job, job->in, img.width, img.height, &width, &height);
     if (rc == CLI_OK)
         rc = frame_take(job, &f, &img, had_alpha);
     else
@@ -267,8 +277,11 @@ static int upscale_image(const upscale_job *job)
                                                            job->map ? &f.map : NULL)
                                      : resize_any(ctx, &f.src, &f.dst, job->method);
         rc = st != CLIK_OK ? cli_error("upscale", ctx, st, job->in)
-                           : frame_write(&f, job->out, job->map);
+                           : frame_stage(&f, &outs, 0, job->map ? 1 : -1);
     }
+    if (rc == CLI_OK)
+        rc = cli_outputs_commit(&outs);
+    cli_outputs_free(&outs);
     clik_context_destroy(ctx);
     frame_free(&f);
     return rc;
@@ -281,11 +294,12 @@ typedef struct sequence {
     int first, count;  /* frames first .. first + count - 1 */
     int width, height; /* of every input frame */
     int out_w, out_h;  /* of every output frame */
-    int written;       /* frames first .. first + written - 1 are on disk */
+    int written;       /* frames first .. first + written - 1 are staged */
     frame *slots;      /* depth + 1 for a stream, else 1 */
     int nslots;
     clik_context *ctx;
     clik_fusion_stream *stream; /* NULL: the resize methods, one frame at a time */
+    cli_outputs outs;           /* frame i is output i, its map output count + i */
 } sequence;
 
 static int frame_exists(const char *pattern, int index)
@@ -320,42 +334,22 @@ static int count_frames(const upscale_job *job, sequence *seq)
     return CLI_OK;
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Refuses patterns that give one name twice among the input, output and map
- * files (such as f%d.png and f1%d.png): an output would overwrite an input
- * frame, and removing it after a failure would lose it. */
-static int check_collisions(const upscale_job *job, const sequence *seq)
+/* Names every input frame, output frame and map of the sequence in its
+ * output set and checks them before anything runs: no output may replace
+ * an input frame (which may be read after the output is written) or
+ * another output. */
+static int plan_outputs(const upscale_job *job, sequence *seq)
 {
     const char *patterns[3] = {job->in, job->out, job->map};
-    int kinds = job->map ? 3 : 2;
-    size_t n = (size_t)kinds * (size_t)seq->count;
-    char **names = calloc(n, sizeof(char *));
-    int rc = names ? CLI_OK : CLI_FAILED;
-    for (size_t k = 0; k < n && rc == CLI_OK; k++) {
-        char name[NAME_CAP];
-        cli_numbered_path(patterns[k / (size_t)seq->count],
-                          seq->first + (int)(k % (size_t)seq->count), name, sizeof(name));
-        if (!(names[k] = strdup(name)))
-            rc = CLI_FAILED;
-    }
-    if (rc != CLI_OK) {
-        fprintf(stderr, "clik upscale: out of memory\n");
-    } else {
-        qsort(names, n, sizeof(char *), compare_names);
-        for (size_t k = 1; k < n && rc == CLI_OK; k++)
-            if (strcmp(names[k - 1], names[k]) == 0) {
-                fprintf(stderr, "clik upscale: %s is both an input and an output name\n", names[k]);
-                rc = CLI_USAGE;
-            }
-    }
-    for (size_t k = 0; names && k < n; k++)
-        free(names[k]);
-    free(names);
-    return rc;
+    char name[NAME_CAP];
+    int rc = CLI_OK;
+    cli_outputs_init(&seq->outs, "upscale");
+    for (int k = 0; k < (job->map ? 3 : 2) && rc == CLI_OK; k++)
+        for (int i = 0; i < seq->count && rc == CLI_OK; i++) {
+            cli_numbered_path(patterns[k], seq->first + i, name, sizeof(name));
+            rc = k == 0 ? cli_outputs_input(&seq->outs, name) : cli_outputs_add(&seq->outs, name);
+        }
+    return rc == CLI_OK ? cli_outputs_check(&seq->outs) : rc;
 }
 
 /* Reads frame i of the sequence into slot f, checking its size. */
@@ -401,44 +395,27 @@ static int submit_frame(sequence *seq, int i)
     return st != CLIK_OK ? cli_error("upscale", seq->ctx, st, name) : CLI_OK;
 }
 
-/* Waits for the oldest frame not yet written and writes it. */
+/* Waits for the oldest frame not yet staged and stages it. */
 static int finish_frame(sequence *seq)
 {
     int i = seq->written;
     frame *f = &seq->slots[i % seq->nslots];
-    char in[NAME_CAP], out[NAME_CAP], map[NAME_CAP];
-    cli_numbered_path(seq->job->in, seq->first + i, in, sizeof(in));
-    cli_numbered_path(seq->job->out, seq->first + i, out, sizeof(out));
-    if (seq->job->map)
-        cli_numbered_path(seq->job->map, seq->first + i, map, sizeof(map));
     if (seq->stream) {
         clik_status st = clik_fusion_stream_wait(seq->stream, f->ticket);
-        if (st != CLIK_OK)
+        if (st != CLIK_OK) {
+            char in[NAME_CAP];
+            cli_numbered_path(seq->job->in, seq->first + i, in, sizeof(in));
             return cli_error("upscale", seq->ctx, st, in);
+        }
     }
-    if (frame_write(f, out, seq->job->map ? map : NULL) != CLI_OK)
+    if (frame_stage(f, &seq->outs, i, seq->job->map ? seq->count + i : -1) != CLI_OK)
         return CLI_FAILED;
     seq->written++;
     cli_progress("clik upscale: %d of %d frames", seq->written, seq->count);
     return CLI_OK;
 }
 
-/* Removes every output written so far: a sequence is all or nothing. */
-static void remove_written(sequence *seq)
-{
-    char name[NAME_CAP];
-    for (int i = 0; i < seq->written; i++) {
-        cli_numbered_path(seq->job->out, seq->first + i, name, sizeof(name));
-        remove(name);
-        if (seq->job->map) {
-            cli_numbered_path(seq->job->map, seq->first + i, name, sizeof(name));
-            remove(name);
-        }
-    }
-    seq->written = 0;
-}
-
-/* Reads frame i + 1 while frames up to i are in flight, and writes frame
+/* Reads frame i + 1 while frames up to i are in flight, and stages frame
  * i + 1 - nslots once it completes: nslots = depth + 1 sets of buffers. */
 static int run_frames(sequence *seq)
 {
@@ -469,14 +446,15 @@ static int upscale_sequence(const upscale_job *job)
     seq.job = job;
     int rc = count_frames(job, &seq);
     if (rc == CLI_OK)
-        rc = check_collisions(job, &seq);
-    if (rc != CLI_OK)
-        return rc;
+        rc = plan_outputs(job, &seq);
     seq.nslots = job->fusion ? job->depth + 1 : 1;
-    seq.slots = calloc((size_t)seq.nslots, sizeof(frame));
-    if (!seq.slots) {
+    if (rc == CLI_OK && !(seq.slots = calloc((size_t)seq.nslots, sizeof(frame)))) {
         fprintf(stderr, "clik upscale: out of memory\n");
-        return CLI_FAILED;
+        rc = CLI_FAILED;
+    }
+    if (rc != CLI_OK) {
+        cli_outputs_free(&seq.outs);
+        return rc;
     }
     double t0 = seconds_now();
     rc = read_frame(&seq, 0, &seq.slots[0]);
@@ -493,10 +471,12 @@ static int upscale_sequence(const upscale_job *job)
     /* The stream waits for the frames in flight before their buffers go. */
     clik_fusion_stream_destroy(seq.stream);
     cli_progress_done();
+    /* Every frame is staged: put them all in place, or on a failure none. */
+    if (rc == CLI_OK)
+        rc = cli_outputs_commit(&seq.outs);
+    cli_outputs_free(&seq.outs);
     double seconds = seconds_now() - t0;
-    if (rc != CLI_OK) {
-        remove_written(&seq);
-    } else {
+    if (rc == CLI_OK) {
         fprintf(stderr, "clik upscale: %d frames, %dx%d to %dx%d, in %.3f s: %.2f frames/s\n",
                 seq.count, seq.width, seq.height, seq.out_w, seq.out_h, seconds,
                 seconds > 0 ? seq.count / seconds : 0.0);

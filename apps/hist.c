@@ -72,7 +72,8 @@ int cmd_hist(int argc, char **argv)
 static const char *const equalize_usage =
     "usage: clik equalize IN OUT [--device SPEC]\n"
     "Histogram equalization with OpenCV equalizeHist semantics, per colour channel;\n"
-    "alpha is kept. Files by extension: PNG, JPEG, PGM/PPM.\n";
+    "alpha is kept. Files by extension: PNG, JPEG, PGM/PPM. OUT may be IN: the\n"
+    "result goes to a temporary file that is then renamed over it.\n";
 
 int cmd_equalize(int argc, char **argv)
 {
@@ -106,7 +107,8 @@ static const char *const lut_usage =
     "Maps every pixel through a table. T.npy holds u8 values of shape (1, 256) (one\n"
     "table for all channels) or (C, 256) (one per channel); --gamma G builds\n"
     "255 * (v / 255)^G; --invert builds 255 - v. Alpha is kept unless T.npy has a\n"
-    "table for it.\n";
+    "table for it. OUT may be IN: the result goes to a temporary file that is then\n"
+    "renamed over it.\n";
 
 static int table_from_npy(const char *path, int channels, uint8_t *tables, int *ntables)
 {

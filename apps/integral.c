@@ -11,7 +11,8 @@ static const char *const integral_usage =
     "first row and column, C order, one channel per colour channel. --type picks the\n"
     "sums (default u32, the bits of OpenCV's int32; refused when 255 * W * H could\n"
     "pass 2^32 - 1). --squared also writes the sums of squares (default f64, as\n"
-    "OpenCV's integral2; u64 is exact for every size).\n";
+    "OpenCV's integral2; u64 is exact for every size). Both files are written, or\n"
+    "neither; neither may be IN.\n";
 
 static int parse_type(const char *text, const char *const *names, const clik_type *types, int n,
                       clik_type *out)
@@ -46,14 +47,25 @@ int cmd_integral(int argc, char **argv)
         fprintf(stderr, "clik integral: --sqtype %s: expected u64 or f64\n", sq_text);
         return CLI_USAGE;
     }
-    if (sq_path && strcmp(sq_path, args.positional[1]) == 0) {
-        fprintf(stderr, "clik integral: the sums and the squared sums need different files\n");
-        return CLI_USAGE;
-    }
-    clik_image img, sum = {0}, sq = {0};
+    /* The sums and the squares go in place together or not at all, and
+     * neither may replace the input. */
+    cli_outputs outs;
+    cli_outputs_init(&outs, "integral");
+    rc = cli_outputs_input(&outs, args.positional[0]);
+    if (rc == CLI_OK)
+        rc = cli_outputs_add(&outs, args.positional[1]);
+    if (rc == CLI_OK && sq_path)
+        rc = cli_outputs_add(&outs, sq_path);
+    if (rc == CLI_OK)
+        rc = cli_outputs_check(&outs);
+    clik_image img = {0}, sum = {0}, sq = {0};
     int had_alpha = 0;
-    if (cli_read_u8("integral", args.positional[0], &img, &had_alpha) != CLI_OK)
-        return CLI_FAILED;
+    if (rc == CLI_OK)
+        rc = cli_read_u8("integral", args.positional[0], &img, &had_alpha);
+    if (rc != CLI_OK) {
+        cli_outputs_free(&outs);
+        return rc;
+    }
     clik_context *ctx = NULL;
     /* One more row and column than the image; the library checks the rest. */
     clik_status st = clik_image_alloc(&sum, img.width + 1, img.height + 1, img.channels, sum_type);
@@ -72,12 +84,12 @@ int cmd_integral(int argc, char **argv)
     }
     /* RGB files (4 channels, opaque alpha) give 3 channels, as OpenCV would. */
     if (rc == CLI_OK)
-        rc = cli_write_image("integral", args.positional[1], &sum, had_alpha);
-    if (rc == CLI_OK && sq_path) {
-        rc = cli_write_image("integral", sq_path, &sq, had_alpha);
-        if (rc != CLI_OK)
-            remove(args.positional[1]);
-    }
+        rc = cli_outputs_stage(&outs, 0, &sum, had_alpha);
+    if (rc == CLI_OK && sq_path)
+        rc = cli_outputs_stage(&outs, 1, &sq, had_alpha);
+    if (rc == CLI_OK)
+        rc = cli_outputs_commit(&outs);
+    cli_outputs_free(&outs);
     clik_context_destroy(ctx);
     clik_image_free(&sq);
     clik_image_free(&sum);

@@ -40,26 +40,32 @@ static int check_level_count(const char *cmd, const clik_image *img, int levels,
     return CLI_OK;
 }
 
-/* Writes images[i] to the pattern's file first + i, for i < n. Either every
- * file is written or, on a failure, the ones written so far are removed. */
-static int write_numbered(const char *cmd, const char *pattern, int first, const clik_image *images,
-                          int n, int keep_alpha)
+/* Names IN as the input of set and the pattern's files first .. first + n - 1
+ * as its outputs, and checks them before anything runs: no level may
+ * replace IN or another level. */
+static int plan_numbered(const char *cmd, cli_outputs *set, const char *in, const char *pattern,
+                         int first, int n)
 {
     char name[4096];
-    int i;
-    for (i = 0; i < n; i++) {
-        cli_numbered_path(pattern, first + i, name, sizeof(name));
-        int rc = cli_write_image(cmd, name, &images[i], keep_alpha);
-        if (rc != CLI_OK)
-            break;
+    int rc = cli_outputs_input(set, in);
+    for (int i = 0; i < n && rc == CLI_OK; i++) {
+        if (!cli_numbered_path(pattern, first + i, name, sizeof(name))) {
+            fprintf(stderr, "clik %s: %s: the output names are too long\n", cmd, pattern);
+            return CLI_USAGE;
+        }
+        rc = cli_outputs_add(set, name);
     }
-    if (i == n)
-        return CLI_OK;
-    while (i-- > 0) {
-        cli_numbered_path(pattern, first + i, name, sizeof(name));
-        remove(name);
-    }
-    return CLI_FAILED;
+    return rc == CLI_OK ? cli_outputs_check(set) : rc;
+}
+
+/* Writes images[i] to output i of set, for every output: all of them, or
+ * on a failure none. */
+static int write_all(cli_outputs *set, const clik_image *images, int keep_alpha)
+{
+    for (int i = 0; i < set->noutputs; i++)
+        if (cli_outputs_stage(set, i, &images[i], keep_alpha) != CLI_OK)
+            return CLI_FAILED;
+    return cli_outputs_commit(set);
 }
 
 static void free_all(clik_image *images, int n)
@@ -92,7 +98,8 @@ static const char *const pyramid_usage =
     "usage: clik pyramid IN OUT%d.png --levels N [--device SPEC]\n"
     "Writes levels 1..N of the Gaussian pyramid of IN (OpenCV pyrDown: each level\n"
     "5x5-filtered and halved, sizes rounded up) to OUT1.png .. OUTN.png; %d, %Nd or\n"
-    "%0Nd in OUT takes the level number. Any image format by extension, or .npy.\n";
+    "%0Nd in OUT takes the level number. Any image format by extension, or .npy.\n"
+    "Every level is written, or none; no level may be IN.\n";
 
 int cmd_pyramid(int argc, char **argv)
 {
@@ -106,10 +113,17 @@ int cmd_pyramid(int argc, char **argv)
     if ((rc = parse_levels("pyramid", levels_text, &n)) != CLI_OK ||
         (rc = check_pattern("pyramid", args.positional[1])) != CLI_OK)
         return rc;
+    cli_outputs outs;
+    cli_outputs_init(&outs, "pyramid");
     clik_image img, levels[MAX_FILES];
     int had_alpha = 0;
-    if (cli_read_u8("pyramid", args.positional[0], &img, &had_alpha) != CLI_OK)
-        return CLI_FAILED;
+    rc = plan_numbered("pyramid", &outs, args.positional[0], args.positional[1], 1, n);
+    if (rc == CLI_OK)
+        rc = cli_read_u8("pyramid", args.positional[0], &img, &had_alpha);
+    if (rc != CLI_OK) {
+        cli_outputs_free(&outs);
+        return rc;
+    }
     clik_context *ctx = NULL;
     rc = check_level_count("pyramid", &img, n, args.positional[0]);
     if (rc == CLI_OK)
@@ -118,12 +132,12 @@ int cmd_pyramid(int argc, char **argv)
         rc = cli_context(args.device, &ctx);
         if (rc == CLI_OK) {
             clik_status st = clik_pyr_gaussian(ctx, &img, levels, n);
-            rc = st != CLIK_OK
-                     ? cli_error("pyramid", ctx, st, args.positional[0])
-                     : write_numbered("pyramid", args.positional[1], 1, levels, n, had_alpha);
+            rc = st != CLIK_OK ? cli_error("pyramid", ctx, st, args.positional[0])
+                               : write_all(&outs, levels, had_alpha);
         }
         free_all(levels, n);
     }
+    cli_outputs_free(&outs);
     clik_context_destroy(ctx);
     clik_image_free(&img);
     return rc;
@@ -134,7 +148,8 @@ int cmd_pyramid(int argc, char **argv)
 static const char *const pyrup_usage =
     "usage: clik pyrup IN OUT [--device SPEC]\n"
     "Doubles the width and height of IN (OpenCV pyrUp: zero-insertion and the 5x5\n"
-    "Gaussian times 4). Files by extension: PNG, JPEG, PGM/PPM, or .npy.\n";
+    "Gaussian times 4). Files by extension: PNG, JPEG, PGM/PPM, or .npy. OUT may be\n"
+    "IN: the result goes to a temporary file that is then renamed over it.\n";
 
 int cmd_pyrup(int argc, char **argv)
 {
@@ -175,7 +190,8 @@ static const char *const laplacian_usage =
     "Writes the Laplacian pyramid of IN: bands 0..N-1 (level i minus pyrUp of level\n"
     "i + 1, int16) and the residual, Gaussian level N, to OUT0 .. OUTN. With .npy the\n"
     "bands are exact; image formats show band + 128, clamped to 0..255, for viewing.\n"
-    "The bands are collapsed again and checked to give back IN exactly.\n";
+    "The bands are collapsed again and checked to give back IN exactly. Every file\n"
+    "is written, or none; none may be IN.\n";
 
 /* Band + offset, clamped, as an 8-bit image for viewing. */
 static clik_status band_for_viewing(const clik_image *band, int offset, clik_image *view)
@@ -205,13 +221,14 @@ static int same_pixels(const clik_image *a, const clik_image *b)
     return 1;
 }
 
-static int write_bands(const char *pattern, clik_image *bands, int n, int keep_alpha)
+static int write_bands(cli_outputs *set, const char *pattern, clik_image *bands, int n,
+                       int keep_alpha)
 {
     char name[4096];
     cli_numbered_path(pattern, 0, name, sizeof(name));
     const char *dot = strrchr(name, '.');
     if (dot && strcmp(dot, ".npy") == 0)
-        return write_numbered("laplacian", pattern, 0, bands, n + 1, keep_alpha);
+        return write_all(set, bands, keep_alpha);
     clik_image views[MAX_FILES + 1];
     int made = 0, rc = CLI_OK;
     for (; made <= n; made++) {
@@ -223,7 +240,7 @@ static int write_bands(const char *pattern, clik_image *bands, int n, int keep_a
         }
     }
     if (rc == CLI_OK)
-        rc = write_numbered("laplacian", pattern, 0, views, n + 1, keep_alpha);
+        rc = write_all(set, views, keep_alpha);
     free_all(views, made);
     return rc;
 }
@@ -240,10 +257,17 @@ int cmd_laplacian(int argc, char **argv)
     if ((rc = parse_levels("laplacian", levels_text, &n)) != CLI_OK ||
         (rc = check_pattern("laplacian", args.positional[1])) != CLI_OK)
         return rc;
+    cli_outputs outs;
+    cli_outputs_init(&outs, "laplacian");
     clik_image img, bands[MAX_FILES + 1], back = {0};
     int had_alpha = 0;
-    if (cli_read_u8("laplacian", args.positional[0], &img, &had_alpha) != CLI_OK)
-        return CLI_FAILED;
+    rc = plan_numbered("laplacian", &outs, args.positional[0], args.positional[1], 0, n + 1);
+    if (rc == CLI_OK)
+        rc = cli_read_u8("laplacian", args.positional[0], &img, &had_alpha);
+    if (rc != CLI_OK) {
+        cli_outputs_free(&outs);
+        return rc;
+    }
     clik_context *ctx = NULL;
     rc = check_level_count("laplacian", &img, n, args.positional[0]);
     if (rc == CLI_OK)
@@ -267,11 +291,12 @@ int cmd_laplacian(int argc, char **argv)
                         args.positional[0]);
                 rc = CLI_FAILED;
             } else {
-                rc = write_bands(args.positional[1], bands, n, had_alpha);
+                rc = write_bands(&outs, args.positional[1], bands, n, had_alpha);
             }
         }
         free_all(bands, n + 1);
     }
+    cli_outputs_free(&outs);
     clik_image_free(&back);
     clik_context_destroy(ctx);
     clik_image_free(&img);

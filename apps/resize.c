@@ -98,7 +98,8 @@ static const char *const resize_usage =
     "  bilinear  pixel centres at half-integers, borders replicated (INTER_LINEAR)\n"
     "  bicubic   the default; Keys' kernel with A = -0.75 (INTER_CUBIC)\n"
     "bilinear and bicubic are within +-1 of OpenCV. Grey stays grey and alpha is\n"
-    "resampled with the colours. Files by extension: PNG, JPEG, PGM/PPM, or .npy.\n";
+    "resampled with the colours. Files by extension: PNG, JPEG, PGM/PPM, or .npy.\n"
+    "OUT may be IN: the result goes to a temporary file that is then renamed over it.\n";
 
 int cmd_resize(int argc, char **argv)
 {

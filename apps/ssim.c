@@ -14,7 +14,8 @@ static const char *const ssim_usage =
     "Colour images are compared on their luma (BT.601, OpenCV's COLOR_RGBA2GRAY);\n"
     "alpha is ignored. A and B need one size, at least 11x11.\n"
     "--map writes the SSIM map, (W - 10) x (H - 10): .npy as float32, image formats\n"
-    "as SSIM * 255 rounded and clamped to 0..255 (SSIM can be negative).\n";
+    "as SSIM * 255 rounded and clamped to 0..255 (SSIM can be negative); OUT may not\n"
+    "be A or B.\n";
 
 /* The one channel that SSIM compares: grey as it is, the grey of grey + alpha,
  * the luma of colour. *luma is img itself (and nothing allocated) for grey. */
@@ -59,17 +60,22 @@ static clik_status map_for_viewing(const clik_image *map, clik_image *view)
     return CLIK_OK;
 }
 
-static int write_map(const char *path, const clik_image *map)
+/* Writes the map through set, whose one output it is. */
+static int write_map(cli_outputs *set, const char *path, const clik_image *map)
 {
-    if (has_extension(path, ".npy"))
-        return cli_write_image("ssim", path, map, 0);
-    clik_image view;
-    clik_status st = map_for_viewing(map, &view);
-    if (st != CLIK_OK) {
-        fprintf(stderr, "clik ssim: %s: %s\n", path, clik_status_str(st));
-        return CLI_FAILED;
+    clik_image view = {0};
+    const clik_image *out = map;
+    if (!has_extension(path, ".npy")) {
+        clik_status st = map_for_viewing(map, &view);
+        if (st != CLIK_OK) {
+            fprintf(stderr, "clik ssim: %s: %s\n", path, clik_status_str(st));
+            return CLI_FAILED;
+        }
+        out = &view;
     }
-    int rc = cli_write_image("ssim", path, &view, 0);
+    int rc = cli_outputs_stage(set, 0, out, 0);
+    if (rc == CLI_OK)
+        rc = cli_outputs_commit(set);
     clik_image_free(&view);
     return rc;
 }
@@ -100,9 +106,25 @@ int cmd_ssim(int argc, char **argv)
     if (rc != CLI_OK || args.help)
         return rc;
     const char *path_a = args.positional[0], *path_b = args.positional[1];
-    clik_image a, b = {0}, luma_a = {0}, luma_b = {0}, map = {0};
-    if (cli_read_u8("ssim", path_a, &a, NULL) != CLI_OK)
-        return CLI_FAILED;
+    /* The map must not replace either image it is made from. */
+    cli_outputs outs;
+    cli_outputs_init(&outs, "ssim");
+    if (map_path) {
+        rc = cli_outputs_input(&outs, path_a);
+        if (rc == CLI_OK)
+            rc = cli_outputs_input(&outs, path_b);
+        if (rc == CLI_OK)
+            rc = cli_outputs_add(&outs, map_path);
+        if (rc == CLI_OK)
+            rc = cli_outputs_check(&outs);
+    }
+    clik_image a = {0}, b = {0}, luma_a = {0}, luma_b = {0}, map = {0};
+    if (rc == CLI_OK)
+        rc = cli_read_u8("ssim", path_a, &a, NULL);
+    if (rc != CLI_OK) {
+        cli_outputs_free(&outs);
+        return rc;
+    }
     rc = cli_read_u8("ssim", path_b, &b, NULL);
     if (rc == CLI_OK)
         rc = check_sizes(path_a, &a, path_b, &b);
@@ -133,7 +155,7 @@ int cmd_ssim(int argc, char **argv)
         if (st != CLIK_OK)
             rc = cli_error("ssim", ctx, st, failed);
         if (rc == CLI_OK && map_path)
-            rc = write_map(map_path, &map);
+            rc = write_map(&outs, map_path, &map);
         if (rc == CLI_OK)
             printf("%.6f\n", mean);
     }
@@ -141,6 +163,7 @@ int cmd_ssim(int argc, char **argv)
         clik_image_free(&luma_a);
     if (luma_b.data != b.data)
         clik_image_free(&luma_b);
+    cli_outputs_free(&outs);
     clik_context_destroy(ctx);
     clik_image_free(&map);
     clik_image_free(&b);

@@ -282,10 +282,121 @@ check "outputs removed after a failed write" "$(cd "$tmp" && echo blocked*)" blo
 expect 2 "upscale of a pattern onto itself" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/f%04d.pgm" --scale 2
 expect 2 "upscale whose output names are input frames" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/f000%d.pgm" --scale 2
 expect 2 "upscale whose map names are output names" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --artifact-map "$tmp/out.%1d.png"
-expect 1 "upscale onto its input, map into a missing folder (input kept)" -- $run "$clik" upscale "$tmp/f0001.pgm" "$tmp/f0001.pgm" --scale 2 --artifact-map "$tmp/nowhere/map.png"
+expect 2 "upscale onto its input with a map (refused, input kept)" -- $run "$clik" upscale "$tmp/f0001.pgm" "$tmp/f0001.pgm" --scale 2 --artifact-map "$tmp/nowhere/map.png"
 check "input kept after a failed map" "$(size_of "$tmp/f0001.pgm")" 40x30
 expect 2 "upscale --depth 0" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --depth 0
 expect 2 "upscale --start -1" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --start -1
 expect 2 "upscale artifact map without %d for frames" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --artifact-map "$tmp/out.map.png"
+
+# ---- files a command must not lose ---------------------------------------------------------
+# same_files A B: "same" when the two files hold the same bytes.
+same_files() { cmp -s "$1" "$2" && echo same; }
+# An output is compared with the inputs and the other outputs as a file on
+# disk, not as a name: ./x, d/../x and links are caught too.
+mkdir "$tmp/keep" "$tmp/keep/sub"
+npy_u8 48 64 1 "$tmp/pixels.raw" "$tmp/keep/in8.npy"
+cp "$tmp/keep/in8.npy" "$tmp/keep/in8.orig"
+expect 2 "integral whose sums would replace the input (squares into a missing folder)" -- $run "$clik" integral "$tmp/keep/in8.npy" "$tmp/keep/in8.npy" --squared "$tmp/keep/nowhere/sq.npy"
+check "integral input kept" "$(same_files "$tmp/keep/in8.npy" "$tmp/keep/in8.orig")" same
+expect 2 "integral sums and squares to one file by two names" -- $run "$clik" integral "$tmp/keep/in8.npy" "$tmp/keep/sums.npy" --squared "$tmp/keep/sub/../sums.npy"
+check "integral wrote nothing" "$(cd "$tmp/keep" && echo *.npy)" in8.npy
+ln "$tmp/keep/in8.npy" "$tmp/keep/hard.npy"
+ln -s in8.npy "$tmp/keep/soft.npy"
+expect 2 "integral into a hard link of its input" -- $run "$clik" integral "$tmp/keep/in8.npy" "$tmp/keep/hard.npy"
+expect 2 "integral of a symbolic link into its target" -- $run "$clik" integral "$tmp/keep/soft.npy" "$tmp/keep/in8.npy"
+check "integral input kept (links)" "$(same_files "$tmp/keep/in8.npy" "$tmp/keep/in8.orig")" same
+cp "$sample" "$tmp/keep/p.1.png"
+mkdir "$tmp/keep/p.2.png"
+expect 2 "pyramid whose level 1 is the input" -- $run "$clik" pyramid "$tmp/keep/p.1.png" "$tmp/keep/p.%d.png" --levels 2
+check "pyramid input kept" "$(same_files "$tmp/keep/p.1.png" "$sample")" same
+cp "$sample" "$tmp/keep/l.0.png"
+expect 2 "laplacian whose band 0 is the input" -- $run "$clik" laplacian "$tmp/keep/l.0.png" "$tmp/keep/sub/../l.%d.png" --levels 1
+check "laplacian input kept" "$(same_files "$tmp/keep/l.0.png" "$sample")" same
+cp "$tmp/grey.pgm" "$tmp/keep/g.pgm"
+expect 2 "upscale whose map is the input" -- $run "$clik" upscale "$tmp/keep/g.pgm" "$tmp/keep/big.png" --scale 2 --artifact-map "$tmp/keep/./g.pgm"
+check "upscale input kept (map)" "$(same_files "$tmp/keep/g.pgm" "$tmp/grey.pgm")" same
+expect 2 "ssim map onto one of its images" -- $run "$clik" ssim "$tmp/keep/g.pgm" "$tmp/grey.pgm" --map "$tmp/keep/sub/../g.pgm"
+check "ssim image kept" "$(same_files "$tmp/keep/g.pgm" "$tmp/grey.pgm")" same
+# One output written through a temporary file may replace its input.
+expect 0 "blur in place" -- $run "$clik" blur "$tmp/keep/g.pgm" "$tmp/keep/./g.pgm" --ksize 3 --device none
+check "blur in place: a blurred image" "$(size_of "$tmp/keep/g.pgm") $(same_files "$tmp/keep/g.pgm" "$tmp/grey.pgm")" "64x48 "
+expect 0 "upscale in place" -- $run "$clik" upscale "$tmp/keep/g.pgm" "$tmp/keep/g.pgm" --scale 2 --device none
+check "upscale in place: size" "$(size_of "$tmp/keep/g.pgm")" 128x96
+
+# Frames 1..8, the last corrupt, written onto themselves under another spelling.
+mkdir "$tmp/seq" "$tmp/seq/sub" "$tmp/seq.orig"
+for i in 1 2 3 4 5 6 7; do pgm 40 30 $((i * 20011)) "$tmp/seq/f$i.pgm"; done
+cp "$tmp/text.png" "$tmp/seq/f8.pgm"
+cp "$tmp"/seq/*.pgm "$tmp/seq.orig"
+expect 2 "upscale of frames onto themselves as ./f%d" -- $run "$clik" upscale "$tmp/seq/f%d.pgm" "$tmp/seq/./f%d.pgm" --scale 2 --depth 1
+kept=""
+for i in 1 2 3 4 5 6 7 8; do [ "$(same_files "$tmp/seq/f$i.pgm" "$tmp/seq.orig/f$i.pgm")" = same ] && kept="$kept $i"; done
+check "input frames kept" "$kept" " 1 2 3 4 5 6 7 8"
+expect 2 "upscale whose map frames are the output frames by another name" -- $run "$clik" upscale "$tmp/seq/f%d.pgm" "$tmp/seq/o%d.png" --scale 2 --artifact-map "$tmp/seq/sub/../o%d.png"
+
+# Every output or none, and never a file that was there before: o1 exists,
+# o3 turns into a folder while frame 3 (a pipe) is being read, so the third
+# rename fails after two have been made. o2, new, goes again; o1 stays.
+if command -v mkfifo >/dev/null && command -v timeout >/dev/null; then
+    mkdir "$tmp/roll"
+    for i in 1 2 4; do pgm 40 30 $((i * 20011)) "$tmp/roll/f$i.pgm"; done
+    mkfifo "$tmp/roll/f3.pgm"
+    printf 'before' >"$tmp/roll/o1.pgm"
+    $run "$clik" upscale "$tmp/roll/f%d.pgm" "$tmp/roll/o%d.pgm" --scale 2 --method nearest --device none \
+        >"$tmp/stdout" 2>"$tmp/stderr" &
+    pid=$!
+    # The open for writing waits for the command to open frame 3 for reading.
+    # Should the command never get there, it is stopped rather than waited for.
+    timeout 120 bash -c 'exec 3>"$1" && mkdir "$2" && cat "$3" >&3' _ "$tmp/roll/f3.pgm" \
+        "$tmp/roll/o3.pgm" "$tmp/roll/f4.pgm" || kill "$pid" 2>/dev/null
+    wait $pid
+    check "upscale whose third rename fails: exit status" "$?" 1
+    check "upscale whose third rename fails: at the rename" "$(grep -c 'o3.pgm: cannot replace' "$tmp/stderr")" 1
+    check "upscale whose third rename fails: what is left" "$(cd "$tmp/roll" && echo o* .o*)" "o1.pgm o3.pgm .o*"
+    check "upscale whose third rename fails: o1 kept" "$([ -s "$tmp/roll/o1.pgm" ] && echo kept)" kept
+else
+    echo "skip upscale whose third rename fails (no mkfifo or timeout)"
+fi
+
+# Temporary names next to an output of 255 bytes, the longest a name may be.
+long=$(printf 'n%.0s' {1..251})
+expect 0 "equalize into a name of 255 bytes" -- $run "$clik" equalize "$sample" "$tmp/keep/$long.pgm" --device none
+check "the 255-byte file" "$(size_of "$tmp/keep/$long.pgm")" 640x480
+expect 0 "pyramid into names of 254 bytes" -- $run "$clik" pyramid "$sample" "$tmp/keep/${long:2}%d.png" --levels 2 --device none
+check "the 254-byte files" "$(size_of "$tmp/keep/${long:2}1.png") $(size_of "$tmp/keep/${long:2}2.png")" "320x240 160x120"
+check "no temporary left" "$(cd "$tmp/keep" && echo .n*)" ".n*"
+
+# ---- results that cannot be written to stdout ---------------------------------------------
+# expect_full STATUS DESCRIPTION -- COMMAND...: the exit status with stdout on
+# /dev/full, and a message on stderr that says so.
+expect_full() {
+    local want=$1 what=$2
+    shift 3
+    "$@" >/dev/full 2>"$tmp/stderr"
+    local got=$?
+    if [ "$got" -eq "$want" ] && grep -q 'standard output' "$tmp/stderr"; then
+        echo "ok   $what"
+    else
+        echo "FAIL $what: exit $got, expected $want with a message about stdout"
+        failures=$((failures + 1))
+    fi
+}
+if [ -w /dev/full ]; then
+    expect_full 1 "--help to a full disk" -- $run "$clik" --help
+    expect_full 1 "--version to a full disk" -- $run "$clik" --version
+    expect_full 1 "subcommand help to a full disk" -- $run "$clik" equalize --help
+    expect_full 1 "hist to a full disk" -- $run "$clik" hist "$sample" --device none
+    expect_full 1 "hist --csv to a full disk" -- $run "$clik" hist "$sample" --csv --device none
+    expect_full 1 "ssim to a full disk" -- $run "$clik" ssim "$tmp/grey.pgm" "$tmp/grey.pgm" --device none
+    expect_full 1 "devices to a full disk" -- $run "$clik" devices
+    expect_full 1 "conformance help to a full disk" -- $run "$clik" conformance --help
+    if $run "$clik" conformance --help 2>/dev/null | grep -q -- --list; then
+        expect_full 1 "conformance --list to a full disk" -- $run "$clik" conformance --list
+    fi
+else
+    echo "skip stdout on a full disk (no /dev/full)"
+fi
+$run "$clik" equalize "$sample" "$tmp/out.png" --device none >&- 2>"$tmp/stderr"
+check "equalize with stdout closed (nothing to print)" "$? $(wc -c <"$tmp/stderr" | tr -d ' ')" "0 0"
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -229,20 +229,43 @@ clik_status clikio_read_npy(const char *path, clik_image *img, char *err, size_t
  * remaining race, so concurrent writers never share a temporary file. */
 static atomic_uint temp_counter;
 
+/* The longest name a file in the folder dir may have. 255 where the system
+ * cannot say: it is the limit of the common file systems. */
+static size_t longest_name(const char *dir)
+{
+    long n = pathconf(dir, _PC_NAME_MAX);
+    return n > 0 ? (size_t)n : 255;
+}
+
 /* Creates "DIR/.BASE.PID.N.tmp" next to path: the same folder keeps the
- * final rename() atomic, the leading dot keeps it out of listings and globs. */
+ * final rename() atomic, the leading dot keeps it out of listings and globs.
+ * BASE is cut short where the whole name would pass the folder's limit on
+ * name length, so that every name that fits can be written; the process id,
+ * the counter and O_EXCL keep the shortened names unique. */
 static clik_status create_temp(const char *path, char **tmp_path, FILE **fp, char *err,
                                size_t errlen)
 {
     const char *slash = strrchr(path, '/');
-    int dir_len = slash ? (int)(slash - path) + 1 : 0;
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = path + dir_len;
     size_t cap = strlen(path) + 64;
     char *name = malloc(cap);
     if (!name)
         return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
+    snprintf(name, cap, "%.*s", dir_len ? (int)dir_len : 1, dir_len ? path : ".");
+    size_t name_max = longest_name(name);
     for (int attempt = 0; attempt < 100; attempt++) {
-        unsigned n = atomic_fetch_add(&temp_counter, 1u);
-        snprintf(name, cap, "%.*s.%s.%ld.%u.tmp", dir_len, path, path + dir_len, (long)getpid(), n);
+        char suffix[64];
+        size_t suffix_len = (size_t)snprintf(suffix, sizeof(suffix), ".%ld.%u.tmp", (long)getpid(),
+                                             atomic_fetch_add(&temp_counter, 1u));
+        size_t keep = strlen(base);
+        if (1 + keep + suffix_len > name_max) {
+            keep = name_max > 1 + suffix_len ? name_max - 1 - suffix_len : 0;
+            /* Cut before a whole UTF-8 character, not inside one. */
+            while (keep > 0 && ((unsigned char)base[keep] & 0xC0) == 0x80)
+                keep--;
+        }
+        snprintf(name, cap, "%.*s.%.*s%s", (int)dir_len, path, (int)keep, base, suffix);
         /* 0666 lets the umask decide the final permissions, as for any new file. */
         int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0) {
@@ -289,26 +312,61 @@ static clik_status finish_temp(FILE *fp, const char *path, char *err, size_t err
     return CLIK_OK;
 }
 
-clik_status clikio__write_atomic(const char *path, clikio_writer writer, const clik_image *img,
-                                 int keep_alpha, char *err, size_t errlen)
+/* Runs writer on a temporary file next to path; on success *staged holds it. */
+static clik_status stage_with(const char *path, clikio_writer writer, const clik_image *img,
+                              int keep_alpha, clikio_staged *staged, char *err, size_t errlen)
 {
+    char *final_path = strdup(path);
+    if (!final_path)
+        return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
     char *tmp_path = NULL;
     FILE *fp = NULL;
     clik_status st = create_temp(path, &tmp_path, &fp, err, errlen);
-    if (st != CLIK_OK)
+    if (st == CLIK_OK) {
+        st = writer(fp, path, img, keep_alpha, err, errlen);
+        if (st != CLIK_OK)
+            fclose(fp);
+        else
+            st = finish_temp(fp, path, err, errlen);
+        if (st != CLIK_OK)
+            unlink(tmp_path);
+    }
+    if (st != CLIK_OK) {
+        free(tmp_path);
+        free(final_path);
         return st;
-    st = writer(fp, path, img, keep_alpha, err, errlen);
-    if (st != CLIK_OK)
-        fclose(fp);
-    else
-        st = finish_temp(fp, path, err, errlen);
-    if (st == CLIK_OK && rename(tmp_path, path) != 0)
-        st =
-            clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot replace: %s", path, strerror(errno));
-    if (st != CLIK_OK)
-        unlink(tmp_path);
-    free(tmp_path);
+    }
+    staged->path = final_path;
+    staged->tmp_path = tmp_path;
+    return CLIK_OK;
+}
+
+clik_status clikio_commit(clikio_staged *staged, char *err, size_t errlen)
+{
+    clear_message(err, errlen);
+    if (!staged || !staged->tmp_path)
+        return clikio__fail(err, errlen, CLIK_ERR_NULL, "clikio_commit: nothing staged");
+    clik_status st = CLIK_OK;
+    if (rename(staged->tmp_path, staged->path) != 0) {
+        st = clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot replace: %s", staged->path,
+                          strerror(errno));
+        unlink(staged->tmp_path);
+    }
+    free(staged->tmp_path);
+    free(staged->path);
+    memset(staged, 0, sizeof(*staged));
     return st;
+}
+
+void clikio_discard(clikio_staged *staged)
+{
+    if (!staged)
+        return;
+    if (staged->tmp_path)
+        unlink(staged->tmp_path);
+    free(staged->tmp_path);
+    free(staged->path);
+    memset(staged, 0, sizeof(*staged));
 }
 
 /* Shared start of both public writers: argument and image checks. */
@@ -364,17 +422,36 @@ static clik_status choose_writer(image_format format, const char *path, const cl
     return CLIK_OK;
 }
 
-clik_status clikio_write(const char *path, const clik_image *img, int keep_alpha, char *err,
-                         size_t errlen)
+/* Stages img by the extension of path; func names the public caller in
+ * messages. */
+static clik_status stage_image(const char *func, const char *path, const clik_image *img,
+                               int keep_alpha, clikio_staged *staged, char *err, size_t errlen)
 {
-    clik_status st = begin_write("clikio_write", path, img, err, errlen);
+    clik_status st = begin_write(func, path, img, err, errlen);
     if (st != CLIK_OK)
         return st;
     clikio_writer writer = NULL;
     st = choose_writer(format_of(path), path, img, &writer, err, errlen);
     if (st != CLIK_OK)
         return st;
-    return clikio__write_atomic(path, writer, img, keep_alpha, err, errlen);
+    return stage_with(path, writer, img, keep_alpha, staged, err, errlen);
+}
+
+clik_status clikio_stage(const char *path, const clik_image *img, int keep_alpha,
+                         clikio_staged *staged, char *err, size_t errlen)
+{
+    if (!staged)
+        return clikio__fail(err, errlen, CLIK_ERR_NULL, "clikio_stage: staged is NULL");
+    memset(staged, 0, sizeof(*staged));
+    return stage_image("clikio_stage", path, img, keep_alpha, staged, err, errlen);
+}
+
+clik_status clikio_write(const char *path, const clik_image *img, int keep_alpha, char *err,
+                         size_t errlen)
+{
+    clikio_staged staged = {0};
+    clik_status st = stage_image("clikio_write", path, img, keep_alpha, &staged, err, errlen);
+    return st != CLIK_OK ? st : clikio_commit(&staged, err, errlen);
 }
 
 clik_status clikio_write_npy(const char *path, const clik_image *img, char *err, size_t errlen)
@@ -382,5 +459,7 @@ clik_status clikio_write_npy(const char *path, const clik_image *img, char *err,
     clik_status st = begin_write("clikio_write_npy", path, img, err, errlen);
     if (st != CLIK_OK)
         return st;
-    return clikio__write_atomic(path, clikio__npy_write, img, 1, err, errlen);
+    clikio_staged staged = {0};
+    st = stage_with(path, clikio__npy_write, img, 1, &staged, err, errlen);
+    return st != CLIK_OK ? st : clikio_commit(&staged, err, errlen);
 }

@@ -40,9 +40,33 @@ clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char 
  * channel count. JPEG quality is 95 with full-resolution chroma.
  * The file is written under a temporary name in the same folder and renamed:
  * on failure nothing is left at path and an existing file there is untouched.
+ * So path may name the file img was read from. This is clikio_stage() and
+ * clikio_commit() in one call.
  * img must be a host image; any valid stride is accepted. */
 clik_status clikio_write(const char *path, const clik_image *img, int keep_alpha, char *err,
                          size_t errlen);
+
+/* A file written in full under a temporary name in the folder of its final
+ * path, waiting there for clikio_commit() or clikio_discard(). Staging several
+ * files first lets a caller put all of them in place, or none. */
+typedef struct clikio_staged {
+    char *path;     /* the final name */
+    char *tmp_path; /* the complete file; NULL when nothing is staged */
+} clikio_staged;
+
+/* Writes img as clikio_write() does, but stops before the rename: the file is
+ * complete and flushed to disk under its temporary name, and path itself is
+ * not touched. On failure *staged is cleared and nothing is left. */
+clik_status clikio_stage(const char *path, const clik_image *img, int keep_alpha,
+                         clikio_staged *staged, char *err, size_t errlen);
+
+/* Renames the staged file to its path, replacing a file there. *staged is
+ * cleared either way; on failure its temporary file is removed. */
+clik_status clikio_commit(clikio_staged *staged, char *err, size_t errlen);
+
+/* Removes the staged temporary file, if any, and clears *staged. Does nothing
+ * for a cleared (never staged, committed or discarded) *staged. */
+void clikio_discard(clikio_staged *staged);
 
 /* Writes a NumPy .npy (format 1.0, C order, little-endian): shape (H, W) for
  * 1 channel, (H, W, C) otherwise. dtypes: u8 '|u1', s16 '<i2', u16 '<u2',

@@ -43,11 +43,6 @@ int64_t clikio__bytes_left(FILE *fp, int64_t size);
 typedef clik_status (*clikio_writer)(FILE *fp, const char *path, const clik_image *img,
                                      int keep_alpha, char *err, size_t errlen);
 
-/* Runs writer on a temporary file next to path and renames it over path
- * only when everything, including the flush to disk, succeeded. */
-clik_status clikio__write_atomic(const char *path, clikio_writer writer, const clik_image *img,
-                                 int keep_alpha, char *err, size_t errlen);
-
 /* The format readers get an open file positioned at its start; the caller
  * closes it and has cleared *img. They free *img themselves on failure. */
 clik_status clikio__png_read(FILE *fp, const char *path, clik_image *img, int *had_alpha, char *err,
