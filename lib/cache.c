@@ -1,23 +1,57 @@
 /*
- * On-disk cache of program binaries. One file per key:
- *   "CLIKBIN1" | u32 key length | u64 binary length | 32-hex binary hash |
- *   key | binary
+ * On-disk cache of program binaries. One file per key, named by the key's
+ * hash, little-endian integers:
+ *   "CLIKBIN2" | u32 key length | u64 binary length | key | binary |
+ *   32-hex hash of all the bytes before it | "CLIKEND2"
+ * The hash covers the header and the key as well as the binary and is
+ * written last with the end marker, and the lengths must add up to the
+ * file's size: a cut anywhere, a flipped byte, a foreign key or a header
+ * from another entry is a rejected entry, never bytes for the driver.
+ *
  * Writers write a temporary file in the same folder and rename it, so that
- * readers in other processes see a whole entry or none; readers check every
- * field and treat a mismatch as a miss.
+ * readers in other processes see a whole entry or none. A temporary is named
+ * after its entry and its writer's pid and stays locked (flock) while it is
+ * written; each store removes the temporaries that killed writers left.
+ *
+ * Entries are opened without following links or blocking, and only regular
+ * files of a bounded size are read: a FIFO, a device, a link or a folder in
+ * an entry's place is a rejected entry, which a store replaces (a folder only
+ * when it is empty).
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 
-#define MAGIC        "CLIKBIN1"
-#define HEADER_BYTES (8 + 4 + 8 + 32)
+#define MAGIC         "CLIKBIN2"
+#define END_MARK      "CLIKEND2"
+#define HEADER_BYTES  (8 + 4 + 8)
+#define TRAILER_BYTES (32 + 8)
+
+/* Program binaries of clik's kernels are tens to hundreds of KiB (PoCL's
+ * largest is about 215 KiB). The bound keeps a damaged or foreign file from
+ * making a load allocate and read gigabytes; a binary past it is not stored. */
+#define MAX_BINARY ((size_t)64 << 20)
+
+/* A temporary whose writer is gone (nobody holds its lock) and that nobody
+ * touched for this long was left by a killed writer. Writers lock it right
+ * after creating it and rename it right after closing it, so the grace only
+ * has to cover two system calls and a stalled scheduler. */
+#define ABANDONED_SECONDS 60
+/* Where locks cannot be tested (some network file systems) age alone
+ * decides: writing an entry takes well under a second. */
+#define STALE_SECONDS 600
+
+#define HASH_DIGITS 32
 
 static void put_le(unsigned char *p, uint64_t v, int bytes)
 {
@@ -33,6 +67,7 @@ static uint64_t get_le(const unsigned char *p, int bytes)
     return v;
 }
 
+/* dir/HASH.bin, HASH being the key's. */
 static char *entry_path(const char *dir, const char *key)
 {
     char hash[33];
@@ -44,6 +79,23 @@ static char *entry_path(const char *dir, const char *key)
         return NULL;
     }
     return sb.data;
+}
+
+/* 1 for HASH.bin.tmp.*: the temporaries of this cache (HASH being 32 hex
+ * digits), and nothing else that may share the folder. */
+static int is_temp_name(const char *name)
+{
+    for (int i = 0; i < HASH_DIGITS; i++)
+        if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+            return 0;
+    return strncmp(name + HASH_DIGITS, ".bin.tmp.", 9) == 0;
+}
+
+/* Opens an existing file for reading: never blocks (a FIFO), never follows
+ * a link, never becomes a controlling terminal. */
+static int open_quietly(const char *path)
+{
+    return open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
 }
 
 /* mkdir -p that tolerates other processes creating the same folders. */
@@ -70,47 +122,130 @@ static int make_dirs(const char *dir)
     return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
 }
 
+/* Creates ENTRY.tmp.PID.XXXXXX next to the entry, not inherited by
+ * children, and locks it while it stays open (on a file system without locks
+ * age alone tells when it is stale). Returns the descriptor. */
+static int make_temp(const char *entry, char **tmp_path)
+{
+    *tmp_path = NULL;
+    clik_strbuf tmp = {0};
+    clik__sb_printf(&tmp, "%s.tmp.%ld.XXXXXX", entry, (long)getpid());
+    if (tmp.failed) {
+        clik__sb_free(&tmp);
+        return -1;
+    }
+    int fd = mkstemp(tmp.data);
+    if (fd < 0) {
+        clik__sb_free(&tmp);
+        return -1;
+    }
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    flock(fd, LOCK_EX | LOCK_NB);
+    *tmp_path = tmp.data;
+    return fd;
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+/* Reads the whole file behind fd if it is a regular file of at most max
+ * bytes. CLIK_ERR_FILE_FORMAT for anything else. */
+static clik_status read_entry(int fd, size_t max, unsigned char **data, size_t *size)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return CLIK_ERR_IO;
+    if (!S_ISREG(st.st_mode) || st.st_size < 0 || (unsigned long long)st.st_size > max)
+        return CLIK_ERR_FILE_FORMAT;
+    /* A regular file after all: plain blocking reads (O_NONBLOCK was only
+     * for opening; some file systems would honour it on reads). */
+    int flags = fcntl(fd, F_GETFL);
+    if (flags != -1)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    size_t n = (size_t)st.st_size;
+    unsigned char *buf = malloc(n ? n : 1);
+    if (!buf)
+        return CLIK_ERR_NO_MEMORY;
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            free(buf);
+            return r < 0 ? CLIK_ERR_IO : CLIK_ERR_FILE_FORMAT; /* EOF: cut while read */
+        }
+        got += (size_t)r;
+    }
+    *data = buf;
+    *size = n;
+    return CLIK_OK;
+}
+
+/* Checks a whole entry; on success the binary is p[*offset ..] of *length
+ * bytes. */
+static int entry_valid(const unsigned char *p, size_t size, const char *key, size_t *offset,
+                       size_t *length)
+{
+    size_t key_len = strlen(key);
+    if (size < HEADER_BYTES + TRAILER_BYTES || memcmp(p, MAGIC, 8) != 0 ||
+        get_le(p + 8, 4) != key_len)
+        return 0;
+    size_t body = size - HEADER_BYTES - TRAILER_BYTES;
+    uint64_t bin_len = get_le(p + 12, 8);
+    if (key_len >= body || bin_len != body - key_len || memcmp(p + HEADER_BYTES, key, key_len) != 0)
+        return 0;
+    size_t hashed = size - TRAILER_BYTES;
+    char hash[33];
+    clik__hash_hex(p, hashed, hash);
+    if (memcmp(p + hashed, hash, 32) != 0 || memcmp(p + hashed + 32, END_MARK, 8) != 0)
+        return 0;
+    *offset = HEADER_BYTES + key_len;
+    *length = (size_t)bin_len;
+    return 1;
+}
+
 clik_status clik__cache_load(const char *dir, const char *key, unsigned char **binary,
                              size_t *length)
 {
     *binary = NULL;
     *length = 0;
+    size_t key_len = strlen(key);
+    if ((uint64_t)key_len > UINT32_MAX)
+        return CLIK_ERR_IO;
     char *path = entry_path(dir, key);
     if (!path)
         return CLIK_ERR_NO_MEMORY;
-    char *data;
-    size_t size;
-    clik_status st = clik__read_file(path, &data, &size);
+    int fd = open_quietly(path);
+    int err = errno;
     free(path);
-    if (st != CLIK_OK)
-        return st == CLIK_ERR_NO_MEMORY ? st : CLIK_ERR_IO;
-
-    const unsigned char *p = (const unsigned char *)data;
-    size_t key_len = strlen(key);
-    st = CLIK_ERR_FILE_FORMAT;
-    if (size >= HEADER_BYTES && memcmp(p, MAGIC, 8) == 0 && get_le(p + 8, 4) == key_len) {
-        uint64_t bin_len = get_le(p + 12, 8);
-        if (size - HEADER_BYTES >= key_len && bin_len == size - HEADER_BYTES - key_len &&
-            bin_len > 0 && memcmp(p + HEADER_BYTES, key, key_len) == 0) {
-            const unsigned char *bin = p + HEADER_BYTES + key_len;
-            char hash[33];
-            clik__hash_hex(bin, (size_t)bin_len, hash);
-            if (memcmp(hash, p + 20, 32) == 0) {
-                unsigned char *copy = malloc((size_t)bin_len);
-                if (copy) {
-                    memcpy(copy, bin, (size_t)bin_len);
-                    *binary = copy;
-                    *length = (size_t)bin_len;
-                    st = CLIK_OK;
-                } else {
-                    st = CLIK_ERR_NO_MEMORY;
-                }
-            }
-        }
+    if (fd < 0) {
+        /* Missing: a miss. Present but not openable as a file (a link,
+         * no permission, a socket): a rejected entry. */
+        return err == ENOENT || err == ENOTDIR || err == ENOMEM || err == EMFILE || err == ENFILE
+                   ? CLIK_ERR_IO
+                   : CLIK_ERR_FILE_FORMAT;
     }
-    free(data);
-    return st;
+    unsigned char *data = NULL;
+    size_t size = 0;
+    clik_status st =
+        read_entry(fd, HEADER_BYTES + key_len + MAX_BINARY + TRAILER_BYTES, &data, &size);
+    close(fd);
+    if (st != CLIK_OK)
+        return st;
+    size_t offset, bin_len;
+    if (!entry_valid(data, size, key, &offset, &bin_len)) {
+        free(data);
+        return CLIK_ERR_FILE_FORMAT;
+    }
+    /* The binary moves to the front of the buffer, which then shrinks. */
+    memmove(data, data + offset, bin_len);
+    unsigned char *shrunk = realloc(data, bin_len);
+    *binary = shrunk ? shrunk : data;
+    *length = bin_len;
+    return CLIK_OK;
 }
+
+/* ---- storing ------------------------------------------------------------- */
 
 static int write_all(int fd, const void *data, size_t len)
 {
@@ -127,44 +262,106 @@ static int write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
+/* 1 when the temporary `name` in the folder is abandoned: its writer no
+ * longer holds its lock and it is past the grace, or locks cannot be
+ * tested and it is long stale. */
+static int temp_abandoned(int dirfd, const char *name, time_t now)
+{
+    int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    int abandoned = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        double age = difftime(now, st.st_mtime);
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            abandoned = age > ABANDONED_SECONDS;
+        else if (errno != EWOULDBLOCK)
+            abandoned = age > STALE_SECONDS;
+    }
+    close(fd);
+    return abandoned;
+}
+
+/* Removes the temporaries of writers that were killed. Only names of the
+ * cache's own shape are touched, whatever else shares the folder. */
+static void sweep(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    int dfd = dirfd(d);
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (is_temp_name(e->d_name) && temp_abandoned(dfd, e->d_name, now))
+            unlinkat(dfd, e->d_name, 0);
+    closedir(d);
+}
+
+/* The whole entry for key and binary, in memory. */
+static unsigned char *encode_entry(const char *key, const unsigned char *binary, size_t length,
+                                   size_t *size)
+{
+    size_t key_len = strlen(key);
+    size_t hashed = HEADER_BYTES + key_len + length;
+    unsigned char *p = malloc(hashed + TRAILER_BYTES);
+    if (!p)
+        return NULL;
+    memcpy(p, MAGIC, 8);
+    put_le(p + 8, key_len, 4);
+    put_le(p + 12, length, 8);
+    memcpy(p + HEADER_BYTES, key, key_len);
+    memcpy(p + HEADER_BYTES + key_len, binary, length);
+    char hash[33];
+    clik__hash_hex(p, hashed, hash);
+    memcpy(p + hashed, hash, 32);
+    memcpy(p + hashed + 32, END_MARK, 8);
+    *size = hashed + TRAILER_BYTES;
+    return p;
+}
+
+/* rename() that also replaces an empty folder in the entry's place. */
+static int replace(const char *from, const char *to)
+{
+    if (rename(from, to) == 0)
+        return 0;
+    if (errno != EISDIR && errno != ENOTEMPTY && errno != EEXIST)
+        return -1;
+    return rmdir(to) == 0 ? rename(from, to) : -1;
+}
+
 clik_status clik__cache_store(const char *dir, const char *key, const unsigned char *binary,
                               size_t length)
 {
+    size_t key_len = strlen(key);
+    if (length == 0 || length > MAX_BINARY || (uint64_t)key_len > UINT32_MAX)
+        return CLIK_ERR_INVALID_ARG;
     if (make_dirs(dir) != 0)
         return CLIK_ERR_IO;
+    sweep(dir);
+    size_t size;
+    unsigned char *data = encode_entry(key, binary, length, &size);
     char *path = entry_path(dir, key);
-    if (!path)
-        return CLIK_ERR_NO_MEMORY;
-    clik_strbuf tmp = {0};
-    clik__sb_printf(&tmp, "%s.tmp.XXXXXX", path);
-    if (tmp.failed) {
+    if (!data || !path) {
+        free(data);
         free(path);
-        clik__sb_free(&tmp);
         return CLIK_ERR_NO_MEMORY;
     }
-    int fd = mkstemp(tmp.data);
-    if (fd < 0) {
-        free(path);
-        clik__sb_free(&tmp);
-        return CLIK_ERR_IO;
+    char *tmp = NULL;
+    int fd = make_temp(path, &tmp);
+    int bad = fd < 0;
+    if (!bad) {
+        bad = write_all(fd, data, size);
+        bad |= close(fd) != 0;
+        if (!bad)
+            bad = replace(tmp, path) != 0;
+        if (bad)
+            unlink(tmp);
     }
-    unsigned char header[HEADER_BYTES];
-    size_t key_len = strlen(key);
-    memcpy(header, MAGIC, 8);
-    put_le(header + 8, key_len, 4);
-    put_le(header + 12, length, 8);
-    char hash[33];
-    clik__hash_hex(binary, length, hash);
-    memcpy(header + 20, hash, 32);
-    int bad = write_all(fd, header, sizeof(header)) || write_all(fd, key, key_len) ||
-              write_all(fd, binary, length);
-    bad |= close(fd) != 0;
-    if (!bad)
-        bad = rename(tmp.data, path) != 0;
-    if (bad)
-        unlink(tmp.data);
+    free(tmp);
     free(path);
-    clik__sb_free(&tmp);
+    free(data);
     return bad ? CLIK_ERR_IO : CLIK_OK;
 }
 

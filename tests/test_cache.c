@@ -1,19 +1,28 @@
 /*
  * The host library on each OpenCL device: the program cache in memory and
- * on disk, several processes sharing a cache folder, the fallback policy,
- * build logs, discovery without a platform, contexts in threads.
+ * on disk, several processes sharing a cache folder, entries that are cut,
+ * damaged, forged or not files at all, writers killed mid-write, the
+ * fallback policy, build logs, discovery without a platform, contexts in
+ * threads.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cases.h"
@@ -132,6 +141,199 @@ static int wait_worker(pid_t pid, const char *out, char *line, size_t cap)
         fclose(f);
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Like wait_worker, but a worker still running after `seconds` is killed
+ * and -1 returned: a run that blocks fails its test instead of the suite
+ * hanging. */
+static int wait_worker_within(pid_t pid, const char *out, char *line, size_t cap, int seconds)
+{
+    int status = 0;
+    for (long waited_ms = 0; waitpid(pid, &status, WNOHANG) != pid; waited_ms += 100) {
+        if (waited_ms >= seconds * 1000L) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            snprintf(line, cap, "(still running after %d s)", seconds);
+            return -1;
+        }
+        struct timespec step = {0, 100 * 1000 * 1000};
+        nanosleep(&step, NULL);
+    }
+    line[0] = '\0';
+    FILE *f = fopen(out, "r");
+    if (f) {
+        size_t got = fread(line, 1, cap - 1, f);
+        line[got] = '\0';
+        fclose(f);
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The disk cache's reader and writer (lib/cache.c) and the hash that names
+ * its entries (lib/util.c): internal functions of the static library that
+ * this suite links. */
+clik_status clik__cache_load(const char *dir, const char *key, unsigned char **binary,
+                             size_t *length);
+clik_status clik__cache_store(const char *dir, const char *key, const unsigned char *binary,
+                              size_t length);
+void clik__hash_hex(const void *data, size_t len, char out[33]);
+
+static const char test_key[] = "clik test\nprogram faults\ndriver 1\n";
+
+static void entry_path_of(const char *dir, const char *key, char *path, size_t cap)
+{
+    char hash[33];
+    clik__hash_hex(key, strlen(key), hash);
+    int n = snprintf(path, cap, "%s/%s.bin", dir, hash);
+    ck_assert(n > 0 && (size_t)n < cap);
+}
+
+static void put_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static unsigned char *get_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+    long size = ftell(f);
+    ck_assert_int_ge(size, 0);
+    rewind(f);
+    unsigned char *data = malloc((size_t)size + 1);
+    ck_assert_ptr_nonnull(data);
+    ck_assert_uint_eq(fread(data, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    *len = (size_t)size;
+    return data;
+}
+
+/* Moves path's modification time `seconds` into the past. */
+static void age_file(const char *path, long seconds)
+{
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= seconds;
+    t[1] = t[0];
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, t, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* A load of key that must be rejected; `what` names the damage. */
+static void expect_rejected(const char *dir, const char *key, const char *what)
+{
+    unsigned char *bin = (unsigned char *)"unchanged";
+    size_t len = 1;
+    clik_status st = clik__cache_load(dir, key, &bin, &len);
+    ck_assert_msg(st == CLIK_ERR_FILE_FORMAT, "%s: %s", what, clik_status_str(st));
+    ck_assert_msg(bin == NULL && len == 0, "%s: a binary came back", what);
+}
+
+/* Stores over whatever is in the entry's place, then loads it back. */
+static void expect_replaced(const char *dir, const char *key, const unsigned char *bin, size_t n,
+                            const char *what)
+{
+    ck_assert_msg(clik__cache_store(dir, key, bin, n) == CLIK_OK, "%s: store", what);
+    unsigned char *got;
+    size_t len;
+    ck_assert_msg(clik__cache_load(dir, key, &got, &len) == CLIK_OK, "%s: load", what);
+    ck_assert_uint_eq(len, n);
+    ck_assert_mem_eq(got, bin, n);
+    free(got);
+    char path[1024];
+    entry_path_of(dir, key, path, sizeof(path));
+    struct stat st;
+    ck_assert_int_eq(lstat(path, &st), 0);
+    ck_assert_msg(S_ISREG(st.st_mode), "%s: the entry is not a file", what);
+    ck_assert_int_eq(count_files(dir, ".tmp."), 0);
+}
+
+/* An entry in the previous format, "CLIKBIN1" | u32 key length | u64 binary
+ * length | 32-hex hash of the binary | key | binary, whose hash matches. */
+static void put_v1_entry(const char *path, const char *key, const unsigned char *bin, size_t n)
+{
+    size_t key_len = strlen(key);
+    unsigned char *e = malloc(52 + key_len + n);
+    ck_assert_ptr_nonnull(e);
+    memcpy(e, "CLIKBIN1", 8);
+    for (int i = 0; i < 4; i++)
+        e[8 + i] = (unsigned char)(key_len >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        e[12 + i] = (unsigned char)((uint64_t)n >> (8 * i));
+    char hash[33];
+    clik__hash_hex(bin, n, hash);
+    memcpy(e + 20, hash, 32);
+    memcpy(e + 52, key, key_len);
+    memcpy(e + 52 + key_len, bin, n);
+    put_file(path, e, 52 + key_len + n);
+    free(e);
+}
+
+/* The paths of the entries in dir (HASH.bin); returns how many. */
+static int list_entries(const char *dir, char paths[][1024], int cap)
+{
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strlen(e->d_name) == 36 && strcmp(e->d_name + 32, ".bin") == 0 && n < cap)
+            snprintf(paths[n++], 1024, "%s/%s", dir, e->d_name);
+    closedir(d);
+    return n;
+}
+
+/* The key written in an entry: from "clik VERSION\n" to the end of its
+ * "driver" line (the library builds keys that way). */
+static void entry_key(const char *path, char *key, size_t cap)
+{
+    size_t size;
+    unsigned char *data = get_file(path, &size);
+    data[size] = '\0';
+    char start[64];
+    snprintf(start, sizeof(start), "clik %s\nprogram ", clik_version());
+    const char *p = NULL;
+    for (size_t i = 0; !p && i + strlen(start) <= size; i++)
+        if (memcmp(data + i, start, strlen(start)) == 0)
+            p = (const char *)data + i;
+    ck_assert_msg(p != NULL, "no key in %s", path);
+    const char *driver = strstr(p, "\ndriver ");
+    ck_assert_ptr_nonnull(driver);
+    size_t len = (size_t)(strchr(driver + 1, '\n') + 1 - p);
+    ck_assert_uint_lt(len, cap);
+    memcpy(key, p, len);
+    key[len] = '\0';
+    free(data);
+}
+
+/* Runs clik__cache_load(dir, key) in a child process that has `seconds` to
+ * finish; returns its status, or -1 when the load blocked. */
+static int load_in_child(const char *dir, const char *key, unsigned seconds)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        signal(SIGALRM, SIG_DFL); /* Check's own handler would end the whole suite */
+        alarm(seconds);
+        unsigned char *bin = NULL;
+        size_t len;
+        clik_status st = clik__cache_load(dir, key, &bin, &len);
+        free(bin);
+        _exit((int)st);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* ---- the cache ------------------------------------------------------------ */
@@ -291,6 +493,358 @@ START_TEST(processes_share_a_folder)
     ck_assert_uint_eq(s.programs_built, 0);
     ck_assert_uint_eq(s.cache_rejected, 0);
     clik_context_destroy(c);
+    h_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+/* ---- entries that are not what they claim ----------------------------------- */
+
+/* Every cut, every flipped bit, lying lengths, another key's entry, the
+ * previous format: each is rejected, and a store puts a good entry in its
+ * place. */
+START_TEST(damaged_entries_are_rejected)
+{
+    char *dir = h_tempdir();
+    char path[1024], other[1024], what[128];
+    entry_path_of(dir, test_key, path, sizeof(path));
+    unsigned char bin[300];
+    for (size_t i = 0; i < sizeof(bin); i++)
+        bin[i] = (unsigned char)(i * 7 + 1);
+    unsigned char *got;
+    size_t len;
+    ck_assert_int_eq(clik__cache_load(dir, test_key, &got, &len), CLIK_ERR_IO);
+    ck_assert_int_eq(clik__cache_store(dir, test_key, bin, sizeof(bin)), CLIK_OK);
+    size_t size;
+    unsigned char *good = get_file(path, &size);
+
+    /* Cut anywhere: zero bytes, the header only, the key, the binary, the
+     * trailer short of its last byte. */
+    for (size_t cut = 0; cut < size; cut++) {
+        put_file(path, good, cut);
+        snprintf(what, sizeof(what), "cut to %zu of %zu bytes", cut, size);
+        expect_rejected(dir, test_key, what);
+    }
+    unsigned char *bad = malloc(size + 1);
+    ck_assert_ptr_nonnull(bad);
+    for (size_t i = 0; i < size; i++)
+        for (int bit = 0; bit < 8; bit++) {
+            memcpy(bad, good, size);
+            bad[i] ^= (unsigned char)(1u << bit);
+            put_file(path, bad, size);
+            snprintf(what, sizeof(what), "bit %d of byte %zu flipped", bit, i);
+            expect_rejected(dir, test_key, what);
+        }
+    memcpy(bad, good, size);
+    bad[size] = 0;
+    put_file(path, bad, size + 1);
+    expect_rejected(dir, test_key, "one byte too many");
+    /* Length fields that claim everything: key length, binary length. */
+    memcpy(bad, good, size);
+    memset(bad + 8, 0xff, 4);
+    put_file(path, bad, size);
+    expect_rejected(dir, test_key, "key length 2^32 - 1");
+    memcpy(bad, good, size);
+    memset(bad + 12, 0xff, 8);
+    put_file(path, bad, size);
+    expect_rejected(dir, test_key, "binary length 2^64 - 1");
+    free(bad);
+    expect_replaced(dir, test_key, bin, sizeof(bin), "after the damage");
+
+    /* A whole, valid entry of another key under this key's name. */
+    ck_assert_int_eq(clik__cache_store(dir, "another key", bin, sizeof(bin)), CLIK_OK);
+    entry_path_of(dir, "another key", other, sizeof(other));
+    ck_assert_int_eq(rename(other, path), 0);
+    expect_rejected(dir, test_key, "another key's entry");
+    /* The previous format, hash matching: stale, never trusted. */
+    put_v1_entry(path, test_key, bin, sizeof(bin));
+    expect_rejected(dir, test_key, "previous format");
+    memcpy(good, "CLIKBIN9", 8);
+    put_file(path, good, size);
+    expect_rejected(dir, test_key, "unknown format");
+    free(good);
+    expect_replaced(dir, test_key, bin, sizeof(bin), "after a foreign entry");
+
+    /* Nothing to store is refused, not written. */
+    ck_assert_int_eq(clik__cache_store(dir, "empty", bin, 0), CLIK_ERR_INVALID_ARG);
+    h_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+/* Links, a huge file, a socket, folders in an entry's place: rejected at
+ * once (nothing read through a link, nothing huge read at all), and
+ * replaced by a store where a rename can replace them. */
+START_TEST(non_files_in_an_entrys_place_are_rejected)
+{
+    char *dir = h_tempdir();
+    char path[1024], other[1024];
+    entry_path_of(dir, test_key, path, sizeof(path));
+    unsigned char bin[300];
+    for (size_t i = 0; i < sizeof(bin); i++)
+        bin[i] = (unsigned char)(i * 7 + 1);
+    unsigned char *got;
+    size_t len;
+    ck_assert_int_eq(clik__cache_store(dir, test_key, bin, sizeof(bin)), CLIK_OK);
+    /* Links are not followed: to /dev/zero, to a valid entry elsewhere. */
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(symlink("/dev/zero", path), 0);
+    expect_rejected(dir, test_key, "a link to /dev/zero");
+    expect_replaced(dir, test_key, bin, sizeof(bin), "a link to /dev/zero");
+    char elsewhere[1024];
+    snprintf(elsewhere, sizeof(elsewhere), "%s/elsewhere", dir);
+    ck_assert_int_eq(clik__cache_store(elsewhere, test_key, bin, sizeof(bin) / 2), CLIK_OK);
+    entry_path_of(elsewhere, test_key, other, sizeof(other));
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(symlink(other, path), 0);
+    expect_rejected(dir, test_key, "a link to an entry");
+    expect_replaced(dir, test_key, bin, sizeof(bin), "a link to an entry");
+    ck_assert_int_eq(clik__cache_load(elsewhere, test_key, &got, &len), CLIK_OK);
+    ck_assert_uint_eq(len, sizeof(bin) / 2); /* the link's target is untouched */
+    free(got);
+
+    /* A huge file, starting like an entry (sparse: nothing is written), in
+     * the entry's place and behind a link: rejected without reading it. The
+     * loads run in a child process: a reader that tried to read it all would
+     * fail the test, not take the suite's memory. */
+    snprintf(other, sizeof(other), "%s/huge", dir);
+    int fd = open(other, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, "CLIKBIN2", 8), 8);
+    off_t huge = (off_t)1 << 40;
+    while (ftruncate(fd, huge) != 0 && huge > ((off_t)1 << 30))
+        huge /= 2; /* the largest this file system takes */
+    close(fd);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(symlink(other, path), 0);
+    ck_assert_int_eq(load_in_child(dir, test_key, 20), CLIK_ERR_FILE_FORMAT);
+    ck_assert_int_eq(rename(other, path), 0);
+    ck_assert_int_eq(load_in_child(dir, test_key, 20), CLIK_ERR_FILE_FORMAT);
+    expect_replaced(dir, test_key, bin, sizeof(bin), "a huge file");
+
+    /* A socket, an empty folder: replaced. A folder with something in it
+     * cannot be: the store fails cleanly and leaves it as it was. */
+    ck_assert_int_eq(unlink(path), 0);
+    int sock = socket(AF_UNIX, SOCK_STREAM, 0);
+    ck_assert_int_ge(sock, 0);
+    struct sockaddr_un addr = {0};
+    addr.sun_family = AF_UNIX;
+    ck_assert_uint_lt(strlen(path), sizeof(addr.sun_path));
+    memcpy(addr.sun_path, path, strlen(path));
+    ck_assert_int_eq(bind(sock, (struct sockaddr *)&addr, sizeof(addr)), 0);
+    expect_rejected(dir, test_key, "a socket");
+    expect_replaced(dir, test_key, bin, sizeof(bin), "a socket");
+    close(sock);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    expect_rejected(dir, test_key, "an empty folder");
+    expect_replaced(dir, test_key, bin, sizeof(bin), "an empty folder");
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    snprintf(other, sizeof(other), "%s/inside", path);
+    write_text(path, "inside", "kept");
+    expect_rejected(dir, test_key, "a folder");
+    ck_assert_int_eq(clik__cache_store(dir, test_key, bin, sizeof(bin)), CLIK_ERR_IO);
+    ck_assert_int_eq(count_files(dir, ".tmp."), 0);
+    ck_assert(exists(other));
+    expect_rejected(dir, test_key, "a folder, after a store");
+
+    h_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+/* A FIFO in an entry's place: a load that opened it for reading would wait
+ * for a writer forever. It must be rejected at once, then replaced. */
+START_TEST(fifo_entry_is_rejected_at_once)
+{
+    char *dir = h_tempdir();
+    char path[1024];
+    entry_path_of(dir, test_key, path, sizeof(path));
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    int st = load_in_child(dir, test_key, 20);
+    ck_assert_msg(st != -1, "a load blocked on a FIFO in the entry's place");
+    ck_assert_int_eq(st, CLIK_ERR_FILE_FORMAT);
+    const unsigned char bin[] = "binary";
+    expect_replaced(dir, test_key, bin, sizeof(bin), "a FIFO");
+    h_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+/* The temporaries of writers that died are removed by the next store; those
+ * of live writers (locked), fresh ones and anything not named like the
+ * cache's own files stay. */
+START_TEST(stale_temporaries_are_removed)
+{
+    char *dir = h_tempdir();
+    char hash[33];
+    clik__hash_hex("some other key", 14, hash);
+    pid_t dead = fork(); /* a pid that no process has any more */
+    ck_assert_int_ge(dead, 0);
+    if (dead == 0)
+        _exit(0);
+    ck_assert_int_eq(waitpid(dead, NULL, 0), dead);
+    char names[6][128];
+    snprintf(names[0], 128, "%s.bin.tmp.Ab3dEf", hash); /* the former naming */
+    snprintf(names[1], 128, "%s.bin.tmp.%ld.Gh5jKl", hash, (long)dead);
+    snprintf(names[2], 128, "%s.bin.tmp.%ld.Mn7pQr", hash, (long)dead);
+    snprintf(names[3], 128, "%s.bin.tmp.%ld.St9vWx", hash, (long)getpid());
+    snprintf(names[4], 128, "notes.bin.tmp.1.abcdef");
+    snprintf(names[5], 128, "%s.bin", hash);
+    const long age[6] = {7200, 120, 0, 7200, 7200, 7200};
+    const int kept[6] = {0, 0, 1, 1, 1, 1};
+    char path[6][1024];
+    int live = -1;
+    for (int i = 0; i < 6; i++) {
+        snprintf(path[i], sizeof(path[i]), "%s/%s", dir, names[i]);
+        write_text(dir, names[i], "partial entry");
+        if (i == 3) { /* a live writer holds its temporary locked */
+            live = open(path[i], O_RDWR);
+            ck_assert_int_ge(live, 0);
+            ck_assert_int_eq(flock(live, LOCK_EX | LOCK_NB), 0);
+        }
+        if (age[i])
+            age_file(path[i], age[i]);
+    }
+    const unsigned char bin[] = "binary";
+    ck_assert_int_eq(clik__cache_store(dir, test_key, bin, sizeof(bin)), CLIK_OK);
+    for (int i = 0; i < 6; i++)
+        ck_assert_msg(exists(path[i]) == kept[i], "%s (%ld s old) should be %s", names[i], age[i],
+                      kept[i] ? "kept" : "removed");
+    close(live);
+    /* The writer is gone now, and its temporary old: the next store removes it. */
+    ck_assert_int_eq(clik__cache_store(dir, test_key, bin, sizeof(bin)), CLIK_OK);
+    ck_assert(!exists(path[3]));
+    ck_assert_int_eq(count_files(dir, ".tmp."), 2); /* the fresh one and notes.* */
+    h_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+/* A writer killed in the middle of writing an entry (by the file size
+ * limit, at 4 KiB into a 64 KiB entry): no entry appears, its temporary
+ * carries its pid, and once past the grace a later store removes it. */
+START_TEST(killed_writer_leaves_nothing_behind)
+{
+    char *dir = h_tempdir();
+    static unsigned char bin[64 << 10];
+    for (size_t i = 0; i < sizeof(bin); i++)
+        bin[i] = (unsigned char)(i ^ (i >> 8));
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        struct rlimit none = {0, 0}, small = {4096, 4096};
+        setrlimit(RLIMIT_CORE, &none);
+        setrlimit(RLIMIT_FSIZE, &small);
+        signal(SIGXFSZ, SIG_DFL);
+        clik__cache_store(dir, test_key, bin, sizeof(bin));
+        _exit(0);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ,
+                  "the writer was not killed mid-write (status %#x)", status);
+    unsigned char *got;
+    size_t len;
+    ck_assert_int_eq(clik__cache_load(dir, test_key, &got, &len), CLIK_ERR_IO);
+    char name[64], tmp[1024];
+    snprintf(name, sizeof(name), ".bin.tmp.%ld.", (long)pid);
+    ck_assert_int_eq(count_files(dir, ".tmp."), 1);
+    ck_assert_int_eq(count_files(dir, name), 1);
+
+    /* Within the grace it stays (a writer between two system calls looks
+     * the same); past it, the next store removes it. */
+    const unsigned char small_bin[] = "binary";
+    ck_assert_int_eq(clik__cache_store(dir, "another key", small_bin, sizeof(small_bin)), CLIK_OK);
+    ck_assert_int_eq(count_files(dir, name), 1);
+    DIR *d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, name)) {
+            snprintf(tmp, sizeof(tmp), "%s/%s", dir, e->d_name);
+            age_file(tmp, 120);
+        }
+    closedir(d);
+    ck_assert_int_eq(clik__cache_store(dir, "another key", small_bin, sizeof(small_bin)), CLIK_OK);
+    ck_assert_int_eq(count_files(dir, ".tmp."), 0);
+    expect_replaced(dir, test_key, bin, sizeof(bin), "after a killed writer");
+    h_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+/* Each entry of a real run replaced by a FIFO: the next run is not held up,
+ * rejects them, rebuilds and writes regular files in their place. */
+START_TEST(fifo_entries_do_not_block_a_run)
+{
+    char *dir = h_tempdir();
+    char cache[600], out[700], line[512], expect[64];
+    snprintf(cache, sizeof(cache), "%s/cache", dir);
+    snprintf(out, sizeof(out), "%s/out.txt", dir);
+    const char *args[] = {"--device", h_device, "--cache", cache, "--strict", NULL};
+    int rc = wait_worker(spawn_worker(args, NULL, NULL, out), out, line, sizeof(line));
+    ck_assert_msg(rc == 0, "worker: %s", line);
+    static char entries[16][1024];
+    int n = list_entries(cache, entries, 16);
+    ck_assert_int_gt(n, 0);
+    for (int i = 0; i < n; i++) {
+        ck_assert_int_eq(unlink(entries[i]), 0);
+        ck_assert_int_eq(mkfifo(entries[i], 0600), 0);
+    }
+    rc = wait_worker_within(spawn_worker(args, NULL, NULL, out), out, line, sizeof(line), 300);
+    ck_assert_msg(rc == 0, "worker with FIFO entries: %s", line);
+    snprintf(expect, sizeof(expect), "rejected=%d written=%d", n, n);
+    ck_assert_msg(strstr(line, expect), "%s", line);
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        ck_assert_int_eq(lstat(entries[i], &st), 0);
+        ck_assert(S_ISREG(st.st_mode));
+    }
+    h_rmtree(dir);
+    free(dir);
+}
+END_TEST
+
+/* An entry of the previous format whose hash matches its binary, the binary
+ * cut to nine tenths: in that format it was a valid entry, and the driver
+ * (PoCL) died on the binary in every run. Now it is rejected before the
+ * driver sees it, rebuilt and replaced. The run has a PoCL cache of its
+ * own: a driver that was handed the cut binary may keep broken files in
+ * its cache. */
+START_TEST(cut_binary_with_matching_hash_never_reaches_the_driver)
+{
+    char *dir = h_tempdir();
+    char cache[600], pocl[640], out[700], line[512], expect[64];
+    snprintf(cache, sizeof(cache), "%s/cache", dir);
+    snprintf(pocl, sizeof(pocl), "POCL_CACHE_DIR=%s/pocl", dir);
+    snprintf(out, sizeof(out), "%s/out.txt", dir);
+    const char *set[] = {pocl, NULL};
+    const char *args[] = {"--device", h_device, "--cache", cache, "--strict", "--no-core", NULL};
+    int rc = wait_worker(spawn_worker(args, set, NULL, out), out, line, sizeof(line));
+    ck_assert_msg(rc == 0, "worker: %s", line);
+    static char entries[16][1024];
+    int n = list_entries(cache, entries, 16);
+    ck_assert_int_gt(n, 0);
+    for (int i = 0; i < n; i++) {
+        static char key[4096];
+        entry_key(entries[i], key, sizeof(key));
+        unsigned char *bin;
+        size_t len;
+        ck_assert_int_eq(clik__cache_load(cache, key, &bin, &len), CLIK_OK);
+        ck_assert_uint_gt(len, 10);
+        put_v1_entry(entries[i], key, bin, len / 10 * 9);
+        free(bin);
+    }
+    rc = wait_worker_within(spawn_worker(args, set, NULL, out), out, line, sizeof(line), 300);
+    ck_assert_msg(rc == 0, "worker with cut binaries: exit %d: %s", rc, line);
+    snprintf(expect, sizeof(expect), "built=%d disk=0 rejected=%d written=%d", n, n, n);
+    ck_assert_msg(strstr(line, expect), "%s", line);
+    rc = wait_worker(spawn_worker(args, set, NULL, out), out, line, sizeof(line));
+    snprintf(expect, sizeof(expect), "built=0 disk=%d rejected=0", n);
+    ck_assert_msg(rc == 0 && strstr(line, expect), "%s", line);
     h_rmtree(dir);
     free(dir);
 }
@@ -493,6 +1047,13 @@ static Suite *make_suite(void)
     tcase_add_test(tc, corrupt_entries_are_rebuilt);
     tcase_add_test(tc, cache_off_writes_nothing);
     tcase_add_test(tc, processes_share_a_folder);
+    tcase_add_test(tc, damaged_entries_are_rejected);
+    tcase_add_test(tc, non_files_in_an_entrys_place_are_rejected);
+    tcase_add_test(tc, fifo_entry_is_rejected_at_once);
+    tcase_add_test(tc, stale_temporaries_are_removed);
+    tcase_add_test(tc, killed_writer_leaves_nothing_behind);
+    tcase_add_test(tc, fifo_entries_do_not_block_a_run);
+    tcase_add_test(tc, cut_binary_with_matching_hash_never_reaches_the_driver);
     tcase_add_test(tc, empty_icd_folder_falls_back);
     tcase_add_test(tc, strict_turns_fallback_into_error);
     tcase_add_test(tc, build_failure_reports_its_log);

@@ -4,11 +4,14 @@
  * against the scalar oracle, and prints one line of facts:
  *   status=CLIK_OK backend=opencl match=1 built=1 disk=0 rejected=0 written=1
  * Exit status 0 when the run succeeded and matched.
- * Usage: clik-test-worker [--device SPEC] [--cache DIR] [--strict]
+ * Usage: clik-test-worker [--device SPEC] [--cache DIR] [--strict] [--no-core]
+ * --no-core: a crash leaves no core file (for tests where the run may crash
+ * in the OpenCL driver).
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cases.h"
 
@@ -23,8 +26,12 @@ int main(int argc, char **argv)
             opt.cache_dir = argv[++i];
         else if (strcmp(argv[i], "--strict") == 0)
             opt.strict = 1;
-        else {
-            fprintf(stderr, "usage: %s [--device SPEC] [--cache DIR] [--strict]\n", argv[0]);
+        else if (strcmp(argv[i], "--no-core") == 0) {
+            struct rlimit none = {0, 0};
+            setrlimit(RLIMIT_CORE, &none);
+        } else {
+            fprintf(stderr, "usage: %s [--device SPEC] [--cache DIR] [--strict] [--no-core]\n",
+                    argv[0]);
             return 2;
         }
     }
