@@ -1009,6 +1009,266 @@ START_TEST(test_jpeg_cmyk)
 }
 END_TEST
 
+/* ---- lying and costly JPEG files ------------------------------------------------ */
+
+typedef enum jpeg_coding {
+    CODING_BASELINE,    /* standard Huffman tables */
+    CODING_OPTIMIZED,   /* Huffman tables fitted to the image: the smallest files */
+    CODING_PROGRESSIVE, /* libjpeg's progressive script, fitted tables */
+    CODING_ARITH,       /* arithmetic coding, sequential */
+    CODING_TWO_SCANS,   /* progressive grey: all DC, then all AC with no approximation */
+} jpeg_coding;
+
+/* Encodes a w x h image (1 or 3 components; RGB at 4:2:0) with libjpeg into
+ * malloc'ed memory: noise when noisy, else flat mid-grey, the smallest a JPEG
+ * of that size gets. */
+static unsigned char *encode_jpeg(int w, int h, int components, jpeg_coding coding, int quality,
+                                  int noisy, size_t *len)
+{
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_error_mgr jerr;
+    cinfo.err = jpeg_std_error(&jerr);
+    jpeg_create_compress(&cinfo);
+    unsigned char *out = NULL;
+    unsigned long size = 0;
+    jpeg_mem_dest(&cinfo, &out, &size);
+    cinfo.image_width = (JDIMENSION)w;
+    cinfo.image_height = (JDIMENSION)h;
+    cinfo.input_components = components;
+    cinfo.in_color_space = components == 3 ? JCS_RGB : JCS_GRAYSCALE;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    cinfo.optimize_coding = coding != CODING_BASELINE && coding != CODING_ARITH;
+    cinfo.arith_code = coding == CODING_ARITH;
+    if (coding == CODING_PROGRESSIVE)
+        jpeg_simple_progression(&cinfo);
+    static const jpeg_scan_info two_scans[2] = {{1, {0}, 0, 0, 0, 0}, {1, {0}, 1, 63, 0, 0}};
+    if (coding == CODING_TWO_SCANS) {
+        ck_assert_int_eq(components, 1);
+        cinfo.scan_info = two_scans;
+        cinfo.num_scans = 2;
+    }
+    jpeg_start_compress(&cinfo, TRUE);
+    unsigned char *row = malloc((size_t)w * (size_t)components);
+    ck_assert_ptr_nonnull(row);
+    JSAMPROW rows[1] = {row};
+    while (cinfo.next_scanline < cinfo.image_height) {
+        for (size_t i = 0; i < (size_t)w * (size_t)components; i++)
+            row[i] = noisy ? (unsigned char)mix(cinfo.next_scanline * 65537u + (uint32_t)i) : 128;
+        jpeg_write_scanlines(&cinfo, rows, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    free(row);
+    *len = size;
+    return out;
+}
+
+/* Makes the frame header (SOF0, SOF2 or SOF9) claim w x h. */
+static void claim_size(unsigned char *data, size_t len, unsigned w, unsigned h)
+{
+    size_t sof = find_marker(data, len, 0xC0);
+    if (sof == 0)
+        sof = find_marker(data, len, 0xC2);
+    if (sof == 0)
+        sof = find_marker(data, len, 0xC9);
+    ck_assert_uint_gt(sof, 0);
+    data[sof + 5] = (unsigned char)(h >> 8);
+    data[sof + 6] = (unsigned char)h;
+    data[sof + 7] = (unsigned char)(w >> 8);
+    data[sof + 8] = (unsigned char)w;
+}
+
+static void read_ok(const char *path, int w, int h)
+{
+    clik_image img;
+    char err[ERRLEN] = "";
+    clik_status st = clikio_read(path, &img, NULL, err, sizeof(err));
+    ck_assert_msg(st == CLIK_OK, "reading %s: %s (%s)", path, clik_status_str(st), err);
+    ck_assert_int_eq(img.width, w);
+    ck_assert_int_eq(img.height, h);
+    clik_image_free(&img);
+}
+
+/* An arithmetic-coded file with no scan data at all, claiming 16384 x 16384
+ * grey: 96 bytes that libjpeg decodes (zeros in, a plausible image out) to a
+ * 256 MB image. */
+START_TEST(test_jpeg_arith_without_data)
+{
+    static const unsigned char head[] = {
+        0xFF, 0xD8,                   /* SOI */
+        0xFF, 0xDB, 0x00, 0x43, 0x00, /* DQT, table 0... */
+    };
+    static const unsigned char tail[] = {
+        0xFF, 0xC9, 0x00, 0x0B, 8, 0x40, 0x00, 0x40, 0x00, 1, 1, 0x11, 0, /* SOF9 16384^2 */
+        0xFF, 0xDA, 0x00, 0x08, 1, 1,    0x00, 0,    63,   0,             /* SOS */
+        0xFF, 0xD9,                                                       /* EOI */
+    };
+    unsigned char file[96];
+    memcpy(file, head, sizeof(head));
+    memset(file + sizeof(head), 1, 64); /* ...of 64 ones */
+    memcpy(file + sizeof(head) + 64, tail, sizeof(tail));
+    ck_assert_uint_eq(sizeof(head) + 64 + sizeof(tail), sizeof(file));
+    TMP_PATH(path, "arith_empty.jpg");
+    write_file(path, file, sizeof(file));
+    READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
+    ck_assert_ptr_nonnull(strstr(last_err, "too few"));
+
+    /* A real arithmetic-coded image, cut after the start of its data, the
+     * EOI put back, and its header made to claim 16384 x 16384. */
+    TMP_PATH(cut, "arith_cut.jpg");
+    size_t len;
+    unsigned char *data = encode_jpeg(64, 64, 3, CODING_ARITH, 90, 1, &len);
+    size_t sos = find_marker(data, len, 0xDA);
+    ck_assert_uint_gt(sos, 0);
+    size_t keep = sos + 14 + 40;
+    ck_assert_uint_lt(keep + 2, len);
+    data[keep] = 0xFF;
+    data[keep + 1] = 0xD9;
+    claim_size(data, keep + 2, 16384, 16384);
+    write_file(cut, data, keep + 2);
+    READ_FAILS(cut, CLIK_ERR_FILE_FORMAT);
+    ck_assert_ptr_nonnull(strstr(last_err, "too few"));
+    free(data);
+}
+END_TEST
+
+/* Small files whose header claims 16384 x 16384: refused from their size,
+ * before libjpeg allocates the image (the data would run out only after a
+ * gigabyte of grey fill). */
+START_TEST(test_jpeg_lying_header)
+{
+    static const struct {
+        const char *name;
+        jpeg_coding coding;
+        int components;
+    } cases[] = {
+        {"lie_baseline.jpg", CODING_BASELINE, 3},
+        {"lie_progressive.jpg", CODING_PROGRESSIVE, 3},
+        {"lie_grey.jpg", CODING_OPTIMIZED, 1},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        TMP_PATH(path, cases[i].name);
+        size_t len;
+        unsigned char *data =
+            encode_jpeg(16, 16, cases[i].components, cases[i].coding, 95, 1, &len);
+        claim_size(data, len, 16384, 16384);
+        write_file(path, data, len - 2); /* no EOI */
+        READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
+        ck_assert_ptr_nonnull(strstr(last_err, "too few"));
+        write_file(path, data, len); /* with EOI: the scan ends early instead */
+        READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
+        ck_assert_ptr_nonnull(strstr(last_err, "too few"));
+        free(data);
+    }
+}
+END_TEST
+
+/* The check on the size must pass the smallest real files: flat grey or
+ * colour at quality 1 with fitted Huffman tables code one or two bits per
+ * block, hardly more than the bound; arithmetic-coded ones code almost
+ * nothing, which is allowed at this size. */
+START_TEST(test_jpeg_flat_images_pass)
+{
+    static const struct {
+        jpeg_coding coding;
+        int components;
+    } cases[] = {
+        {CODING_BASELINE, 1},    {CODING_OPTIMIZED, 1}, {CODING_OPTIMIZED, 3},
+        {CODING_PROGRESSIVE, 1}, {CODING_TWO_SCANS, 1}, {CODING_PROGRESSIVE, 3},
+        {CODING_ARITH, 1},       {CODING_ARITH, 3},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "flat%zu.jpg", i);
+        TMP_PATH(path, name);
+        size_t len;
+        unsigned char *data =
+            encode_jpeg(1024, 768, cases[i].components, cases[i].coding, 1, 0, &len);
+        write_file(path, data, len);
+        read_ok(path, 1024, 768);
+        free(data);
+    }
+}
+END_TEST
+
+/* A progressive grey image of `scans` scans: its DC scan, then its AC scan
+ * over and over. Repeating a first scan with no successive approximation is
+ * valid, and each repeat is a pass over every block. */
+static unsigned char *jpeg_with_scans(int side, int scans, size_t *len)
+{
+    size_t two_len;
+    unsigned char *two = encode_jpeg(side, side, 1, CODING_TWO_SCANS, 75, 0, &two_len);
+    size_t first = find_marker(two, two_len, 0xDA);
+    size_t second = first ? find_marker(two + first + 2, two_len - first - 2, 0xDA) : 0;
+    ck_assert_uint_gt(second, 0);
+    second += first + 2;
+    size_t eoi = two_len - 2, repeat = eoi - second;
+    size_t total = eoi + (size_t)(scans - 2) * repeat + 2;
+    unsigned char *out = malloc(total);
+    ck_assert_ptr_nonnull(out);
+    memcpy(out, two, eoi);
+    for (size_t k = 0, at = eoi; k < (size_t)(scans - 2); k++, at += repeat)
+        memcpy(out + at, two + second, repeat);
+    memcpy(out + total - 2, two + eoi, 2);
+    free(two);
+    *len = total;
+    return out;
+}
+
+START_TEST(test_jpeg_too_many_scans)
+{
+    TMP_PATH(most, "scans256.jpg");
+    TMP_PATH(over, "scans257.jpg");
+    TMP_PATH(many, "scans3000.jpg");
+    size_t len;
+    unsigned char *data = jpeg_with_scans(64, 256, &len);
+    write_file(most, data, len);
+    free(data);
+    read_ok(most, 64, 64);
+    data = jpeg_with_scans(64, 257, &len);
+    write_file(over, data, len);
+    free(data);
+    READ_FAILS(over, CLIK_ERR_FILE_FORMAT);
+    ck_assert_ptr_nonnull(strstr(last_err, "scans"));
+    data = jpeg_with_scans(1024, 3000, &len);
+    write_file(many, data, len);
+    READ_FAILS(many, CLIK_ERR_FILE_FORMAT);
+    ck_assert_ptr_nonnull(strstr(last_err, "more than 256 scans"));
+    free(data);
+
+    /* A comment segment of length 0 first: libjpeg skips just its two
+     * length bytes and goes on, and so must the count of scans. */
+    TMP_PATH(hidden, "scans257_comment.jpg");
+    data = jpeg_with_scans(64, 257, &len);
+    unsigned char *more = malloc(len + 4);
+    ck_assert_ptr_nonnull(more);
+    static const unsigned char empty_comment[4] = {0xFF, 0xFE, 0x00, 0x00};
+    memcpy(more, data, 2);
+    memcpy(more + 2, empty_comment, 4);
+    memcpy(more + 6, data + 2, len - 2);
+    write_file(hidden, more, len + 4);
+    READ_FAILS(hidden, CLIK_ERR_FILE_FORMAT);
+    ck_assert_ptr_nonnull(strstr(last_err, "more than 256 scans"));
+    free(more);
+    free(data);
+}
+END_TEST
+
+/* A file cut inside its data is reported as truncated: libjpeg's warning
+ * ends the read where it comes. */
+START_TEST(test_jpeg_cut_says_truncated)
+{
+    TMP_PATH(path, "cut_data.jpg");
+    size_t len;
+    unsigned char *data = encode_jpeg(64, 64, 3, CODING_BASELINE, 95, 1, &len);
+    write_file(path, data, len / 2);
+    READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
+    ck_assert_ptr_nonnull(strstr(last_err, "truncated"));
+    free(data);
+}
+END_TEST
+
 /* ---- broken and mislabelled PNG ---------------------------------------------------- */
 
 static unsigned char *noisy_png(const char *path, size_t *len)
@@ -1224,7 +1484,7 @@ START_TEST(test_write_invalid_image)
 {
     TMP_PATH(path, "invalid.png");
     unsigned char pixels[64] = {0};
-    clik_image img = {4, 2, 1, CLIK_U8, 2, pixels, NULL}; /* stride below the row size */
+    clik_image img = {4, 2, 1, CLIK_U8, 2, pixels, NULL, 0}; /* stride below the row size */
     WRITE_FAILS(clikio_write(path, &img, 0, err_, sizeof(err_)), CLIK_ERR_STRIDE, path);
     WRITE_FAILS(clikio_write_npy(path, &img, err_, sizeof(err_)), CLIK_ERR_STRIDE, path);
     img.stride = 12;
@@ -1653,6 +1913,11 @@ static Suite *imageio_suite(void)
     tcase_add_test(jpeg, test_jpeg_truncated);
     tcase_add_test(jpeg, test_jpeg_huge_header);
     tcase_add_test(jpeg, test_jpeg_cmyk);
+    tcase_add_test(jpeg, test_jpeg_arith_without_data);
+    tcase_add_test(jpeg, test_jpeg_lying_header);
+    tcase_add_test(jpeg, test_jpeg_flat_images_pass);
+    tcase_add_test(jpeg, test_jpeg_too_many_scans);
+    tcase_add_test(jpeg, test_jpeg_cut_says_truncated);
     suite_add_tcase(s, jpeg);
 
     TCase *npy = tcase_create("npy");

@@ -8,11 +8,19 @@
  *
  * A truncated or damaged JPEG is not fatal to libjpeg: it warns ("premature
  * end of data"), fills the rest with grey and carries on. A reader must not
- * hand such an image on as good, so any warning fails the read.
+ * hand such an image on as good, so a warning fails the read, and at once:
+ * carrying on would decode the whole of whatever size the header claims.
+ *
+ * A JPEG header can claim a large image from a few hundred bytes, and libjpeg
+ * would allocate and decode all of it before finding the data missing. So
+ * before libjpeg allocates anything for the pixels, the reader checks what
+ * the file asks for against what it holds (see check_plausible()).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <limits.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,12 +31,37 @@
 
 #define JPEG_QUALITY 95
 
+/* The most scans a file may hold. Encoders write one scan (sequential) or
+ * about ten (libjpeg's progressive script: 10 for colour, 6 for grey), but
+ * libjpeg takes any number, and each one is a pass over all the blocks of its
+ * components: 3000 repeated scans in 130 KB keep a 4096x4096 decode busy for
+ * 17 s. */
+#define JPEG_MAX_SCANS 256
+
+/* Arithmetic coding has no floor on the size of an image: a flat grey
+ * 16384x16384 image codes in 125 bytes, as small as a file with no scan data
+ * at all, which libjpeg decodes without a word. So these files are held to a
+ * cost instead: beyond JPEG_ARITH_FREE_BLOCKS blocks (8 MiB of coefficients,
+ * decoded in milliseconds), at most JPEG_ARITH_BLOCKS_PER_BYTE blocks for each
+ * byte of the file. Measured at 4096x4096 colour: smooth random fields take
+ * 0.4 to 2.5 blocks per byte at quality 50 to 1, ramps and step edges 15 to
+ * 210. Refused: near-flat images of more than 4 million pixels, such as a
+ * flat grey 16384x16384 (33554 blocks per byte) or ramps at quality 1 and
+ * that size (290 to 860). Huffman-coded files never exceed 8 blocks per byte
+ * (see check_plausible()). */
+#define JPEG_ARITH_BLOCKS_PER_BYTE 256
+#define JPEG_ARITH_FREE_BLOCKS     ((uint64_t)1 << 16)
+
+/* libjpeg's memory besides the coefficients of a multi-scan image (row
+ * buffers, tables): under 4 MiB measured for a progressive colour image as
+ * wide as libjpeg allows (65500 pixels). */
+#define JPEG_WORK_MEMORY ((uint64_t)64 << 20)
+
 /* libjpeg's error manager plus what our callbacks record. */
 typedef struct jpeg_report {
     struct jpeg_error_mgr mgr; /* first: libjpeg sees only this part */
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX]; /* the first error or warning */
-    int warned;
 } jpeg_report;
 
 static void record_message(j_common_ptr cinfo)
@@ -50,15 +83,14 @@ static void on_jpeg_output(j_common_ptr cinfo)
     record_message(cinfo);
 }
 
-/* Level -1 is a warning (corrupt data); higher levels are trace messages. */
+/* Level -1 is a warning (corrupt or missing data), which ends the read as an
+ * error does; higher levels are trace messages. */
 static void on_jpeg_emit(j_common_ptr cinfo, int level)
 {
     if (level >= 0)
         return;
-    jpeg_report *rep = (jpeg_report *)cinfo->err;
-    rep->warned = 1;
     cinfo->err->num_warnings++;
-    record_message(cinfo);
+    on_jpeg_error(cinfo);
 }
 
 static struct jpeg_error_mgr *report_init(jpeg_report *rep)
@@ -70,6 +102,116 @@ static struct jpeg_error_mgr *report_init(jpeg_report *rep)
     return &rep->mgr;
 }
 
+/* ---- the first pass -------------------------------------------------------- */
+
+/* What a walk over the markers of the file found before libjpeg reads it. */
+typedef struct jpeg_survey {
+    uint64_t bytes; /* up to the end of EOI, or of the file when there is none */
+    unsigned scans; /* SOS markers before EOI, counted up to JPEG_MAX_SCANS + 1 */
+} jpeg_survey;
+
+typedef enum survey_state {
+    BETWEEN_SEGMENTS, /* expecting FF */
+    MARKER,           /* after FF: fill bytes, then the marker code */
+    LENGTH_HIGH,      /* the two length bytes of a segment */
+    LENGTH_LOW,
+    SEGMENT,       /* the rest of a segment, skipped */
+    ENTROPY,       /* coded data after SOS */
+    ENTROPY_AT_FF, /* FF in coded data: stuffing, a restart or the next marker */
+} survey_state;
+
+typedef struct survey_walk {
+    survey_state state;
+    int marker;    /* the segment being skipped */
+    uint32_t left; /* bytes of it still to skip */
+    int ended;     /* EOI, or too many scans */
+} survey_walk;
+
+/* After FF and the code of a marker: SOI, EOI, RSTn and TEM stand alone,
+ * every other marker starts a segment with a length. */
+static void survey_marker(survey_walk *w, int code)
+{
+    if (code == 0xD9)
+        w->ended = 1;
+    else if (code == 0xD8 || code == 0x01 || (code >= 0xD0 && code <= 0xD7))
+        w->state = BETWEEN_SEGMENTS;
+    else {
+        w->marker = code;
+        w->state = LENGTH_HIGH;
+    }
+}
+
+static void survey_segment_end(survey_walk *w, jpeg_survey *s)
+{
+    if (w->marker != 0xDA) {
+        w->state = BETWEEN_SEGMENTS;
+        return;
+    }
+    w->state = ENTROPY;
+    if (++s->scans > JPEG_MAX_SCANS)
+        w->ended = 1;
+}
+
+/* Walks n bytes of the file; returns how many it used, fewer than n only
+ * when the walk ended inside them. Bytes libjpeg would skip with a warning
+ * are skipped here too: the warning fails the read anyway. */
+static size_t survey_chunk(survey_walk *w, jpeg_survey *s, const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && !w->ended) {
+        int b = p[i];
+        switch (w->state) {
+        case BETWEEN_SEGMENTS:
+            if (b == 0xFF)
+                w->state = MARKER;
+            i++;
+            break;
+        case MARKER:
+        case ENTROPY_AT_FF:
+            i++;
+            if (b == 0xFF)
+                break; /* a fill byte */
+            if (w->state == ENTROPY_AT_FF && (b == 0x00 || (b >= 0xD0 && b <= 0xD7)))
+                w->state = ENTROPY; /* a stuffed FF or a restart marker */
+            else if (b == 0x00)
+                w->state = BETWEEN_SEGMENTS;
+            else
+                survey_marker(w, b);
+            break;
+        case LENGTH_HIGH:
+            w->left = (uint32_t)b << 8;
+            w->state = LENGTH_LOW;
+            i++;
+            break;
+        case LENGTH_LOW:
+            /* The length counts its own two bytes. libjpeg fails on a length
+             * below 2 only in the segments it reads (tables, frame, scan)
+             * and skips nothing more in the others, so the walk does too. */
+            w->left |= (uint32_t)b;
+            w->left = w->left < 2 ? 0 : w->left - 2;
+            w->state = SEGMENT;
+            i++;
+            break;
+        case SEGMENT: {
+            size_t take = n - i < w->left ? n - i : w->left;
+            i += take;
+            w->left -= (uint32_t)take;
+            if (w->left == 0)
+                survey_segment_end(w, s);
+            break;
+        }
+        case ENTROPY: {
+            const unsigned char *ff = memchr(p + i, 0xFF, n - i);
+            i = ff ? (size_t)(ff - p) + 1 : n;
+            if (ff)
+                w->state = ENTROPY_AT_FF;
+            break;
+        }
+        }
+    }
+    return i;
+}
+
 /* ---- reading --------------------------------------------------------------- */
 
 typedef struct jpeg_reader {
@@ -78,6 +220,7 @@ typedef struct jpeg_reader {
     FILE *fp;
     const char *path;
     clik_image *img;
+    jpeg_survey survey;
     char *err;
     size_t errlen;
 } jpeg_reader;
@@ -98,18 +241,96 @@ static clik_status check_magic(FILE *fp, const char *path, char *err, size_t err
     return CLIK_OK;
 }
 
+/* Walks the whole file once, counting its bytes and scans, and comes back to
+ * its start: what libjpeg would do with it is then known before it starts. */
+static clik_status survey_file(jpeg_reader *r)
+{
+    unsigned char chunk[16384];
+    survey_walk walk = {.state = BETWEEN_SEGMENTS};
+    size_t n;
+    while (!walk.ended && (n = fread(chunk, 1, sizeof(chunk), r->fp)) > 0)
+        r->survey.bytes += survey_chunk(&walk, &r->survey, chunk, n);
+    if (ferror(r->fp))
+        return clikio__fail(r->err, r->errlen, CLIK_ERR_IO, "%s: read error", r->path);
+    if (fseek(r->fp, 0, SEEK_SET) != 0)
+        return clikio__fail(r->err, r->errlen, CLIK_ERR_IO, "%s: cannot seek in the file", r->path);
+    if (r->survey.scans > JPEG_MAX_SCANS)
+        return clikio__fail(r->err, r->errlen, CLIK_ERR_FILE_FORMAT,
+                            "%s: JPEG file has more than %d scans", r->path, JPEG_MAX_SCANS);
+    return CLIK_OK;
+}
+
 static clik_status decode_failed(jpeg_reader *r)
 {
     clik_status st = CLIK_ERR_FILE_FORMAT;
     const char *what = "corrupt JPEG file";
-    if (ferror(r->fp) || r->report.mgr.msg_code == JERR_FILE_READ) {
+    int code = r->report.mgr.msg_code;
+    if (ferror(r->fp) || code == JERR_FILE_READ) {
         st = CLIK_ERR_IO;
         what = "read error";
-    } else if (r->report.mgr.msg_code == JERR_OUT_OF_MEMORY) {
+    } else if (code == JERR_OUT_OF_MEMORY) {
         st = CLIK_ERR_NO_MEMORY;
         what = "out of memory";
+    } else if (code == JERR_NO_BACKING_STORE) {
+        what = "JPEG decoder memory limit reached";
+    } else if (code == JWRN_JPEG_EOF) {
+        what = "JPEG file is truncated";
     }
     return clikio__fail(r->err, r->errlen, st, "%s: %s (%s)", r->path, what, r->report.message);
+}
+
+/* 8x8 blocks of coefficients in the image, over all its components. */
+static uint64_t frame_blocks(const struct jpeg_decompress_struct *c)
+{
+    uint64_t blocks = 0;
+    for (int i = 0; i < c->num_components; i++)
+        blocks += (uint64_t)c->comp_info[i].width_in_blocks * c->comp_info[i].height_in_blocks;
+    return blocks;
+}
+
+/* Refuses, before anything is allocated for the pixels, a file too short for
+ * the image its header describes. Huffman codes are at least one bit long,
+ * and every block of every component has a DC code, and in sequential scans
+ * an end-of-block code too: no valid file holds fewer bytes than that. For
+ * arithmetic coding the bound is the cost described at
+ * JPEG_ARITH_BLOCKS_PER_BYTE. */
+static clik_status check_plausible(jpeg_reader *r)
+{
+    const struct jpeg_decompress_struct *c = &r->cinfo;
+    uint64_t blocks = frame_blocks(c), least;
+    if (!c->arith_code)
+        least = blocks * (c->progressive_mode ? 1u : 2u) / 8u;
+    else if (blocks > JPEG_ARITH_FREE_BLOCKS)
+        least = blocks / JPEG_ARITH_BLOCKS_PER_BYTE;
+    else
+        least = 0;
+    if (r->survey.bytes >= least)
+        return CLIK_OK;
+    return clikio__fail(r->err, r->errlen, CLIK_ERR_FILE_FORMAT,
+                        "%s: JPEG file is truncated or its header lies: %llu bytes are too few "
+                        "for %ux%u pixels (%s coding needs at least %llu)",
+                        r->path, (unsigned long long)r->survey.bytes, (unsigned)c->image_width,
+                        (unsigned)c->image_height, c->arith_code ? "arithmetic" : "Huffman",
+                        (unsigned long long)least);
+}
+
+/* libjpeg's memory limit: the coefficients of a multi-scan image, laid out as
+ * libjpeg lays them (rows and columns of blocks rounded up to the sampling
+ * factors), plus JPEG_WORK_MEMORY. check_plausible() has tied the blocks to
+ * the bytes of the file; the limit holds libjpeg to what was checked. */
+static long memory_limit(j_decompress_ptr c)
+{
+    uint64_t bytes = JPEG_WORK_MEMORY;
+    if (jpeg_has_multiple_scans(c)) {
+        for (int i = 0; i < c->num_components; i++) {
+            const jpeg_component_info *comp = &c->comp_info[i];
+            uint64_t h = (uint64_t)comp->h_samp_factor, v = (uint64_t)comp->v_samp_factor;
+            uint64_t cols = (comp->width_in_blocks + h - 1) / h * h;
+            uint64_t rows = (comp->height_in_blocks + v - 1) / v * v;
+            bytes += cols * rows * sizeof(JBLOCK);
+        }
+    }
+    return bytes > (uint64_t)LONG_MAX ? LONG_MAX : (long)bytes;
 }
 
 /* Chooses the output colour space: grey stays grey, YCbCr and RGB become RGB
@@ -137,6 +358,24 @@ static void rgb_to_rgba(unsigned char *row, int width)
     }
 }
 
+/* The header's checks, all before jpeg_start_decompress(), which allocates
+ * per pixel. */
+static clik_status check_header(jpeg_reader *r, int *channels)
+{
+    clik_status st = clikio__check_dims(r->path, "JPEG", r->cinfo.image_width,
+                                        r->cinfo.image_height, r->err, r->errlen);
+    if (st != CLIK_OK)
+        return st;
+    *channels = choose_output(r);
+    if (*channels == 0) {
+        int cmyk = r->cinfo.jpeg_color_space == JCS_CMYK || r->cinfo.jpeg_color_space == JCS_YCCK;
+        return clikio__fail(r->err, r->errlen, CLIK_ERR_FILE_FORMAT,
+                            "%s: %s JPEG files are not supported", r->path,
+                            cmyk ? "CMYK" : "this colour space of");
+    }
+    return check_plausible(r);
+}
+
 static clik_status jpeg_decode(jpeg_reader *r)
 {
     if (setjmp(r->report.jump))
@@ -144,20 +383,11 @@ static clik_status jpeg_decode(jpeg_reader *r)
     jpeg_create_decompress(&r->cinfo);
     jpeg_stdio_src(&r->cinfo, r->fp);
     jpeg_read_header(&r->cinfo, TRUE);
-    if (r->report.warned)
-        return decode_failed(r);
-    /* Checked before jpeg_start_decompress(), which allocates per pixel. */
-    clik_status st = clikio__check_dims(r->path, "JPEG", r->cinfo.image_width,
-                                        r->cinfo.image_height, r->err, r->errlen);
+    int channels = 0;
+    clik_status st = check_header(r, &channels);
     if (st != CLIK_OK)
         return st;
-    int channels = choose_output(r);
-    if (channels == 0) {
-        int cmyk = r->cinfo.jpeg_color_space == JCS_CMYK || r->cinfo.jpeg_color_space == JCS_YCCK;
-        return clikio__fail(r->err, r->errlen, CLIK_ERR_FILE_FORMAT,
-                            "%s: %s JPEG files are not supported", r->path,
-                            cmyk ? "CMYK" : "this colour space of");
-    }
+    r->cinfo.mem->max_memory_to_use = memory_limit(&r->cinfo);
 
     jpeg_start_decompress(&r->cinfo);
     int width = (int)r->cinfo.output_width;
@@ -174,8 +404,6 @@ static clik_status jpeg_decode(jpeg_reader *r)
             rgb_to_rgba(row, width);
     }
     jpeg_finish_decompress(&r->cinfo);
-    if (r->report.warned)
-        return decode_failed(r);
     return CLIK_OK;
 }
 
@@ -191,6 +419,9 @@ clik_status clikio__jpeg_read(FILE *fp, const char *path, clik_image *img, char 
     r.img = img;
     r.err = err;
     r.errlen = errlen;
+    st = survey_file(&r);
+    if (st != CLIK_OK)
+        return st;
     r.cinfo.err = report_init(&r.report);
     st = jpeg_decode(&r);
     /* Safe on a half-created decompressor: it frees only what exists. */

@@ -1,0 +1,21 @@
+/*
+ * libFuzzer harness for the JPEG reader: the input is read as a JPEG file
+ * from memory, and the image, if any, freed.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "fuzz.h"
+#include "imageio_private.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    FILE *fp = fuzz_open(data, size);
+    if (!fp)
+        return 0;
+    clik_image img = {0};
+    char err[256];
+    if (clikio__jpeg_read(fp, "fuzz.jpg", &img, err, sizeof(err)) == CLIK_OK)
+        fuzz_check_image(&img);
+    fclose(fp);
+    return 0;
+}
