@@ -29,6 +29,9 @@ int cmd_resize(int argc, char **argv);
 int cmd_blur(int argc, char **argv);
 int cmd_ssim(int argc, char **argv);
 int cmd_upscale(int argc, char **argv);
+int cmd_flow(int argc, char **argv);
+int cmd_flowviz(int argc, char **argv);
+int cmd_flowcmp(int argc, char **argv);
 
 /* Pieces the resampling commands share (resize.c, filter.c). */
 int resize_parse_method(const char *text, clik_interp *method);

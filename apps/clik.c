@@ -20,6 +20,9 @@ static const cli_command commands[] = {
     {"ssim", "mean SSIM of two images (scikit-image semantics), and its map", cmd_ssim},
     {"upscale", "fusion upscaler (nearest + bicubic by tile SSIM); frame sequences streamed",
      cmd_upscale},
+    {"flow", "TV-L1 optical flow between two images, or along a frame sequence", cmd_flow},
+    {"flowviz", "draw a flow with the Middlebury colour wheel", cmd_flowviz},
+    {"flowcmp", "end-point and angular error of one flow against another", cmd_flowcmp},
     {"conformance", "run every operation on every device against the scalar oracle",
      cmd_conformance},
 };

@@ -230,8 +230,9 @@ typedef struct multi_state {
     int n;
     clik_image outs[MAX_OUTS];
     tolerance tol[MAX_OUTS];
-    clik_image src2, src2_host; /* second input (SSIM), else empty */
+    clik_image src2, src2_host; /* second input (SSIM; LAPAR's phi), else empty */
     double value;               /* the timed call's scalar result */
+    const void *user;           /* the op's own settings (LAPAR) */
 } multi_state;
 
 static clik_status multi_setup_tol(bench_case *bc, multi_call call, int n, const int *w,
@@ -794,6 +795,280 @@ static void stream_teardown(bench_case *bc)
     free_state(bc);
 }
 
+/* ---- LAPAR family: clik_lapar_filter by --scale (2..4), phi of the default dictionary ---- */
+
+/* The terms of each op: every atom of the default dictionary, or a selection
+ * of that many (spread evenly, weights 1) whose phi has only their planes. */
+typedef struct lapar_bench {
+    int terms;
+    clik_type phi_type;
+} lapar_bench;
+
+static const lapar_bench lapar_full = {CLIK_LAPAR_ATOMS, CLIK_F32};
+static const lapar_bench lapar_f16 = {CLIK_LAPAR_ATOMS, CLIK_F16};
+static const lapar_bench lapar_half = {CLIK_LAPAR_ATOMS / 2, CLIK_F32};
+static const lapar_bench lapar_tenth = {7, CLIK_F32};
+
+static const lapar_bench *lapar_of(const bench_case *bc)
+{
+    const multi_state *s = bc->state;
+    return (const lapar_bench *)s->user;
+}
+
+static double lapar_bytes(const bench_case *bc)
+{
+    /* phi read once, the input read, the output written. */
+    const lapar_bench *lb = lapar_of(bc);
+    return out_pixels(bc) / bc->channels * lb->terms * (double)clik_type_size(lb->phi_type) +
+           pixels(bc) + out_pixels(bc);
+}
+
+static clik_status lapar_call(clik_context *ctx, const clik_image *src, const clik_image *phi,
+                              clik_image *outs, const lapar_bench *lb)
+{
+    static float atoms[CLIK_LAPAR_ATOMS * CLIK_LAPAR_TAPS];
+    clik_lapar_dict_default(atoms);
+    clik_lapar_selection sel = {.atoms = CLIK_LAPAR_ATOMS, .kept = lb->terms};
+    for (int i = 0; i < lb->terms; i++) {
+        sel.index[i] = i * CLIK_LAPAR_ATOMS / lb->terms;
+        sel.gamma[i] = 1.0f;
+    }
+    const clik_lapar_dict d = {CLIK_LAPAR_ATOMS, atoms, lb->terms < CLIK_LAPAR_ATOMS ? &sel : NULL};
+    return clik_lapar_filter(ctx, src, phi, &d, outs[0].width / src->width, &outs[0]);
+}
+
+#define LAPAR_CALL(NAME, CONFIG)                                                                   \
+    static clik_status NAME(clik_context *ctx, const clik_image *src, const clik_image *src2,      \
+                            clik_image *outs, double *value)                                       \
+    {                                                                                              \
+        (void)value;                                                                               \
+        return lapar_call(ctx, src, src2, outs, &CONFIG);                                          \
+    }
+LAPAR_CALL(call_lapar, lapar_full)
+LAPAR_CALL(call_lapar_f16, lapar_f16)
+LAPAR_CALL(call_lapar_half, lapar_half)
+LAPAR_CALL(call_lapar_tenth, lapar_tenth)
+
+/* An IEEE half of a float in [-1, 1] (round to nearest even). */
+static uint16_t bench_half(float f)
+{
+    if (f == 0.0f)
+        return 0;
+    const uint16_t sign = f < 0 ? 0x8000u : 0;
+    int e;
+    long q = lrintf(frexpf(fabsf(f), &e) * 2048.0f);
+    if (q == 2048) {
+        q = 1024;
+        e++;
+    }
+    if (e < -13) /* below the normal halves: 0 is close enough for a benchmark */
+        return sign;
+    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | (uint16_t)(q - 1024));
+}
+
+/* phi: each plane a smooth field around 1 / terms, a natural image's
+ * structure (the input's first channel) mixed in per plane. */
+static clik_status lapar_setup_as(bench_case *bc, multi_call call, const lapar_bench *lb)
+{
+    const int s = (int)bc->scale, w = s * bc->width, h = s * bc->height;
+    if (s < 2 || s > 4)
+        return CLIK_ERR_INVALID_ARG;
+    bc->out_width = w;
+    bc->out_height = h;
+    clik_type t = CLIK_U8;
+    clik_status st = multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, TOL_U8_FLOAT);
+    multi_state *s_ = bc->state;
+    if (st != CLIK_OK)
+        return st;
+    s_->user = lb;
+    st = bench_host(bc, w, h * lb->terms, 1, lb->phi_type, &s_->src2_host);
+    if (st != CLIK_OK)
+        return st;
+    for (int l = 0; l < lb->terms; l++)
+        for (int y = 0; y < h; y++) {
+            const uint8_t *in =
+                (const uint8_t *)bc->src_host.data + (size_t)(y / s) * bc->src_host.stride;
+            char *row = (char *)s_->src2_host.data + (size_t)(l * h + y) * s_->src2_host.stride;
+            for (int x = 0; x < w; x++) {
+                const double v = (1.0 + 0.5 * sin(0.05 * x + 0.3 * l) * cos(0.04 * y - 0.2 * l) +
+                                  0.3 * (in[(x / s) * bc->channels] / 255.0 - 0.5)) /
+                                 lb->terms;
+                if (lb->phi_type == CLIK_F16)
+                    ((uint16_t *)(void *)row)[x] = bench_half((float)v);
+                else
+                    ((float *)(void *)row)[x] = (float)v;
+            }
+        }
+    return bench_upload(bc, &s_->src2_host, &s_->src2);
+}
+
+static clik_status lapar_setup(bench_case *bc)
+{
+    return lapar_setup_as(bc, call_lapar, &lapar_full);
+}
+
+static clik_status lapar_f16_setup(bench_case *bc)
+{
+    return lapar_setup_as(bc, call_lapar_f16, &lapar_f16);
+}
+
+static clik_status lapar_half_setup(bench_case *bc)
+{
+    return lapar_setup_as(bc, call_lapar_half, &lapar_half);
+}
+
+static clik_status lapar_tenth_setup(bench_case *bc)
+{
+    return lapar_setup_as(bc, call_lapar_tenth, &lapar_tenth);
+}
+
+/* ---- flow family: clik_flow_tvl1 -------------------------------------------------------- */
+
+/* The seed's configuration (seed 002: 1 level, 1 warp, 10 iterations) or
+ * the defaults (the IPOL reference's), with f32 or f16 storage. */
+typedef struct flow_bench {
+    int seed;
+    clik_flow_storage storage;
+} flow_bench;
+
+static const flow_bench flow_seed = {1, CLIK_FLOW_STORAGE_F32};
+static const flow_bench flow_seed_f16 = {1, CLIK_FLOW_STORAGE_F16};
+static const flow_bench flow_defaults = {0, CLIK_FLOW_STORAGE_F32};
+static const flow_bench flow_defaults_f16 = {0, CLIK_FLOW_STORAGE_F16};
+
+static double flow_bytes(const bench_case *bc)
+{
+    return 2.0 * pixels(bc) + 8.0 * pixels(bc); /* two u8 images read, the flow written */
+}
+
+static clik_status flow_call(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                             clik_image *outs, const flow_bench *fb)
+{
+    clik_flow_options o;
+    clik_flow_options_init(&o);
+    o.storage = fb->storage;
+    if (fb->seed) {
+        o.scales = 1;
+        o.warps = 1;
+        o.iterations = 10;
+    }
+    return clik_flow_tvl1(ctx, src, src2, &outs[0], &o);
+}
+
+#define FLOW_CALL(NAME, CONFIG)                                                                    \
+    static clik_status NAME(clik_context *ctx, const clik_image *src, const clik_image *src2,      \
+                            clik_image *outs, double *value)                                       \
+    {                                                                                              \
+        (void)value;                                                                               \
+        return flow_call(ctx, src, src2, outs, &CONFIG);                                           \
+    }
+FLOW_CALL(call_flow_seed, flow_seed)
+FLOW_CALL(call_flow_seed_f16, flow_seed_f16)
+FLOW_CALL(call_flow_defaults, flow_defaults)
+FLOW_CALL(call_flow_defaults_f16, flow_defaults_f16)
+
+/* The second image: the input moved by (1.5, -0.75) pixels, bilinear. */
+static void flow_second(const clik_image *src, clik_image *dst)
+{
+    for (int y = 0; y < src->height; y++)
+        for (int x = 0; x < src->width; x++) {
+            double v = 0.0;
+            for (int k = 0; k < 4; k++) {
+                int sx = x - 2 + (k & 1), sy = y + (k >> 1);
+                sx = sx < 0 ? 0 : sx >= src->width ? src->width - 1 : sx;
+                sy = sy < 0 ? 0 : sy >= src->height ? src->height - 1 : sy;
+                v += 0.5 * ((k >> 1) ? 0.75 : 0.25) *
+                     ((const uint8_t *)src->data)[(size_t)sy * src->stride + (size_t)sx];
+            }
+            ((uint8_t *)dst->data)[(size_t)y * dst->stride + (size_t)x] = (uint8_t)(v + 0.5);
+        }
+}
+
+static clik_status flow_setup_as(bench_case *bc, multi_call call, const flow_bench *fb)
+{
+    int two = 2;
+    clik_type t = CLIK_F32;
+    clik_status st = multi_setup_tol(bc, call, 1, &bc->width, &bc->height, &t, &two, TOL_EXACT);
+    multi_state *s = bc->state;
+    if (st != CLIK_OK)
+        return st;
+    s->user = fb;
+    st = bench_host(bc, bc->width, bc->height, 1, CLIK_U8, &s->src2_host);
+    if (st == CLIK_OK) {
+        flow_second(&bc->src_host, &s->src2_host);
+        st = bench_upload(bc, &s->src2_host, &s->src2);
+    }
+    return st;
+}
+
+static clik_status flow_seed_setup(bench_case *bc)
+{
+    return flow_setup_as(bc, call_flow_seed, &flow_seed);
+}
+
+static clik_status flow_seed_f16_setup(bench_case *bc)
+{
+    return flow_setup_as(bc, call_flow_seed_f16, &flow_seed_f16);
+}
+
+static clik_status flow_defaults_setup(bench_case *bc)
+{
+    return flow_setup_as(bc, call_flow_defaults, &flow_defaults);
+}
+
+static clik_status flow_defaults_f16_setup(bench_case *bc)
+{
+    return flow_setup_as(bc, call_flow_defaults_f16, &flow_defaults_f16);
+}
+
+/* Against the scalar oracle: the mean end-point difference within the FLOW
+ * class (0.01 px) for f32 storage, within 0.01 + 2^-9 x the mean |flow| for
+ * f16 (the FLOW-F16 class of the test suites). */
+static int flow_check(bench_case *bc)
+{
+    multi_state *s = bc->state;
+    const flow_bench *fb = s->user;
+    clik_context *ref_ctx = oracle_context();
+    clik_image ref = {0}, got;
+    int ok = ref_ctx && clik_image_alloc(&ref, bc->width, bc->height, 2, CLIK_F32) == CLIK_OK &&
+             s->call(ref_ctx, &bc->src_host, &s->src2_host, &ref, NULL) == CLIK_OK;
+    if (!ok)
+        snprintf(bc->message, sizeof(bc->message), "the scalar oracle failed");
+    if (ok && bench_fetch(bc, &s->outs[0], &got) != CLIK_OK) {
+        snprintf(bc->message, sizeof(bc->message), "cannot download the flow");
+        ok = 0;
+    }
+    if (ok) {
+        double sum = 0.0, motion = 0.0;
+        for (int y = 0; y < bc->height; y++) {
+            const float *a =
+                (const float *)(const void *)((const char *)got.data + (size_t)y * got.stride);
+            const float *b =
+                (const float *)(const void *)((const char *)ref.data + (size_t)y * ref.stride);
+            for (int x = 0; x < bc->width; x++) {
+                const double e =
+                    hypot((double)a[2 * x] - b[2 * x], (double)a[2 * x + 1] - b[2 * x + 1]);
+                sum += e == e ? e : 1e9;
+                motion += hypot(b[2 * x], b[2 * x + 1]);
+            }
+        }
+        const double n = (double)bc->width * bc->height, epe = sum / n;
+        const double limit =
+            0.01 + (fb->storage == CLIK_FLOW_STORAGE_F16 ? motion / n / 512.0 : 0.0);
+        if (!(epe <= limit)) {
+            snprintf(bc->message, sizeof(bc->message),
+                     "mean end-point difference %.5f px from the scalar oracle, limit %.4f", epe,
+                     limit);
+            ok = 0;
+        } else {
+            snprintf(bc->detail, sizeof(bc->detail), "FLOW: mean EPE %.5f px", epe);
+        }
+    }
+    clik_image_free(&ref);
+    clik_context_destroy(ref_ctx);
+    return ok;
+}
+
 /* ---- the table ------------------------------------------------------------------------ */
 
 const bench_op bench_ops[] = {
@@ -969,6 +1244,102 @@ const bench_op bench_ops[] = {
         .run = stream_run,
         .check = stream_check,
         .teardown = stream_teardown,
+    },
+    {
+        .name = "lapar",
+        .summary = "clik_lapar_filter by --scale (2..4): 72 atoms, f32 phi",
+        .channels = CH_1_4,
+        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
+        .bytes_rule = "4*72*S*S*W*H + W*H*C + S*S*W*H*C (phi, input, output)",
+        .bytes_moved = lapar_bytes,
+        .setup = lapar_setup,
+        .run = multi_run,
+        .check = multi_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "lapar-f16",
+        .summary = "clik_lapar_filter by --scale: 72 atoms, f16 phi",
+        .channels = CH_1_4,
+        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
+        .bytes_rule = "2*72*S*S*W*H + W*H*C + S*S*W*H*C",
+        .bytes_moved = lapar_bytes,
+        .setup = lapar_f16_setup,
+        .run = multi_run,
+        .check = multi_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "lapar-a50",
+        .summary = "clik_lapar_filter by --scale: 36 of 72 atoms kept (alpha 0.5), f32 phi",
+        .channels = CH_1_4,
+        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
+        .bytes_rule = "4*36*S*S*W*H + W*H*C + S*S*W*H*C",
+        .bytes_moved = lapar_bytes,
+        .setup = lapar_half_setup,
+        .run = multi_run,
+        .check = multi_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "lapar-a10",
+        .summary = "clik_lapar_filter by --scale: 7 of 72 atoms kept (alpha 0.1), f32 phi",
+        .channels = CH_1_4,
+        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
+        .bytes_rule = "4*7*S*S*W*H + W*H*C + S*S*W*H*C",
+        .bytes_moved = lapar_bytes,
+        .setup = lapar_tenth_setup,
+        .run = multi_run,
+        .check = multi_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "tvl1",
+        .summary = "clik_flow_tvl1, the defaults (IPOL's), f32 storage; I1 = I0 moved",
+        .channels = 1u << 1,
+        .channels_hint = "optical flow takes grey images: use --channels 1",
+        .bytes_rule = "2*W*H + 8*W*H (two u8 images read, the flow written)",
+        .bytes_moved = flow_bytes,
+        .setup = flow_defaults_setup,
+        .run = multi_run,
+        .check = flow_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "tvl1-f16",
+        .summary = "clik_flow_tvl1, the defaults, f16 storage of u and p",
+        .channels = 1u << 1,
+        .channels_hint = "optical flow takes grey images: use --channels 1",
+        .bytes_rule = "2*W*H + 8*W*H (two u8 images read, the flow written)",
+        .bytes_moved = flow_bytes,
+        .setup = flow_defaults_f16_setup,
+        .run = multi_run,
+        .check = flow_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "tvl1-seed",
+        .summary = "clik_flow_tvl1, seed 002's configuration: 1 level, 1 warp, 10 iterations, f32",
+        .channels = 1u << 1,
+        .channels_hint = "optical flow takes grey images: use --channels 1",
+        .bytes_rule = "2*W*H + 8*W*H (two u8 images read, the flow written)",
+        .bytes_moved = flow_bytes,
+        .setup = flow_seed_setup,
+        .run = multi_run,
+        .check = flow_check,
+        .teardown = free_state,
+    },
+    {
+        .name = "tvl1-seed-f16",
+        .summary = "clik_flow_tvl1, seed 002's configuration, f16 storage",
+        .channels = 1u << 1,
+        .channels_hint = "optical flow takes grey images: use --channels 1",
+        .bytes_rule = "2*W*H + 8*W*H (two u8 images read, the flow written)",
+        .bytes_moved = flow_bytes,
+        .setup = flow_seed_f16_setup,
+        .run = multi_run,
+        .check = flow_check,
+        .teardown = free_state,
     },
 };
 

@@ -17,6 +17,12 @@ has no OpenCV call: the row times the usual OpenCV recipe (cv2.GaussianBlur
 upscaler: the fusion rows time cv2.resize's nearest and cubic upscales, the
 two images fusion starts from, as the cheapest OpenCV equivalent.
 
+The TV-L1 optical flow rows (tvl1-seed: 2048x2048, 1 scale, 1 warp, 10
+iterations; tvl1: 640x480, the defaults) have their own sizes and call
+clik_flow_tvl1 through libclik.so (--lib) beside cv2.optflow's DualTVL1 on 2
+threads; they need the contrib optflow module (Debian's python3-opencv has
+it). Only the TV-L1 rows: --op tvl1-seed --op tvl1.
+
 Needs numpy and cv2 (Debian: python3-opencv); matplotlib for --plot.
 Example:
     /usr/bin/python3 benchmarks/compare_opencv.py \\
@@ -248,6 +254,213 @@ def pyr_chain(cv, img, levels):
         img = cv.pyrDown(img)
         out.append(img)
     return out
+
+
+# --------------------------------------------------------------------------
+# TV-L1 rows. clik-bench has no optical flow op, so these rows call
+# clik_flow_tvl1 in this process through ctypes (libclik.so, --lib), on host
+# images as the clik tool calls it (host to host), and OpenCV's
+# cv2.optflow.DualTVL1OpticalFlow on the very same frames: a band-limited
+# texture and the same texture moved by (1.5, 0.75) px (computed, not
+# interpolated; benchmarks/flow_accuracy.py makes it). OpenCV runs on
+# FLOW_CV_THREADS threads (cv2.setNumThreads) for these rows; each time is a
+# median of --flow-reps runs after --flow-warmup, the two taking turns for
+# --rounds rounds. Both EPEs against the true motion are printed, so that a
+# row that did no work shows.
+# --------------------------------------------------------------------------
+
+FLOW_CV_THREADS = 2
+FLOW_MOTION = (1.5, 0.75)
+
+
+@dataclass
+class FlowRow:
+    name: str
+    size: Tuple[int, int]
+    clik: dict  # clik_flow_options fields (the rest: clik's defaults)
+    cv: dict  # DualTVL1OpticalFlow setters, without "set"
+    note: str
+
+
+def flow_rows():
+    # clik's automatic level count for 640x480, given to OpenCV too (its
+    # default of 5 would be a different amount of work).
+    scales = int(1 + math.log(math.hypot(640, 480) / 16) / math.log(2))
+    matched = dict(Tau=0.25, Lambda=0.15, Theta=0.3, Gamma=0.0, MedianFiltering=1,
+                   UseInitialFlow=False)
+    return [
+        FlowRow("tvl1-seed", (2048, 2048),
+                clik=dict(scales=1, warps=1, iterations=10, epsilon=0.0),
+                cv=dict(matched, ScalesNumber=1, WarpingsNumber=1, InnerIterations=10,
+                        OuterIterations=1, Epsilon=0.0, ScaleStep=0.5),
+                note="the seed's configuration, 1 scale, 1 warp, 10 iterations (epsilon 0: "
+                     "all 10 run in both); cv2.optflow.DualTVL1 inner 10 x outer 1, "
+                     f"{FLOW_CV_THREADS} threads"),
+        FlowRow("tvl1", (640, 480),
+                clik=dict(scales=scales),
+                cv=dict(matched, ScalesNumber=scales, WarpingsNumber=5, InnerIterations=30,
+                        OuterIterations=10, Epsilon=0.01, ScaleStep=0.5),
+                note=f"the defaults (IPOL's): {scales} scales, zoom 0.5, 5 warps, epsilon 0.01, "
+                     "at most 300 iterations (OpenCV: inner 30 x outer 10), median filtering "
+                     f"off, gamma 0; OpenCV has no pre-smoothing (clik: sigma 0.8); "
+                     f"{FLOW_CV_THREADS} threads"),
+    ]
+
+
+class ClikLib:
+    """The few calls of libclik.so the TV-L1 rows need. The structures
+    mirror lib/clik.h; clik_flow_options is checked against the defaults
+    clik_flow_options_init writes, so that a change of the header shows."""
+
+    CLIK_U8, CLIK_F32 = 1, 8
+
+    def __init__(self, path):
+        import ctypes as C
+        self.C = C
+        lib = C.CDLL(path)
+
+        class Image(C.Structure):
+            _fields_ = [("width", C.c_int), ("height", C.c_int), ("channels", C.c_int),
+                        ("type", C.c_int), ("stride", C.c_size_t), ("data", C.c_void_p),
+                        ("buffer", C.c_void_p), ("owned", C.c_int)]
+
+        class FlowOptions(C.Structure):
+            _fields_ = [("tau", C.c_double), ("lambda_", C.c_double), ("theta", C.c_double),
+                        ("scales", C.c_int), ("zoom", C.c_double), ("warps", C.c_int),
+                        ("epsilon", C.c_double), ("iterations", C.c_int),
+                        ("sigma", C.c_double), ("initial_flow", C.c_int),
+                        ("storage", C.c_int)]
+
+        class DeviceStart(C.Structure):  # the first fields of clik_device_info
+            _fields_ = [("platform_index", C.c_int), ("device_index", C.c_int),
+                        ("platform_name", C.c_char * 128), ("platform_vendor", C.c_char * 128),
+                        ("platform_version", C.c_char * 128), ("name", C.c_char * 128)]
+
+        self.Image, self.FlowOptions = Image, FlowOptions
+        lib.clik_status_str.restype = C.c_char_p
+        lib.clik_context_message.restype = C.c_char_p
+        lib.clik_context_device.restype = C.POINTER(DeviceStart)
+        lib.clik_backend_name.restype = C.c_char_p
+        lib.clik_type_name.restype = C.c_char_p
+        lib.clik_type_size.restype = C.c_size_t
+        self.lib = lib
+        if (lib.clik_type_size(self.CLIK_U8) != 1 or lib.clik_type_name(self.CLIK_F32) != b"f32"):
+            raise RuntimeError(f"{path}: clik_type values differ from this script's")
+        opt = FlowOptions()
+        lib.clik_flow_options_init(C.byref(opt))
+        got = (opt.tau, opt.lambda_, opt.theta, opt.scales, opt.zoom, opt.warps, opt.epsilon,
+               opt.iterations, opt.sigma, opt.initial_flow, opt.storage)
+        want = (0.25, 0.15, 0.3, 0, 0.5, 5, 0.01, 300, 0.8, 0, 0)
+        if any(abs(g - w) > 1e-12 for g, w in zip(got, want)):
+            raise RuntimeError(f"{path}: clik_flow_options is not laid out as this script "
+                               f"expects (defaults read {got})")
+        self.ctx = C.c_void_p()
+        st = lib.clik_context_create(C.byref(self.ctx), None)
+        if st != 0:
+            raise RuntimeError("clik_context_create: "
+                               f"{lib.clik_context_message(None).decode(errors='replace')}")
+
+    def close(self):
+        self.lib.clik_context_destroy(self.ctx)
+
+    def wrap(self, array, channels, ctype):
+        img = self.Image()
+        h, w = array.shape[:2]
+        st = self.lib.clik_image_wrap(self.C.byref(img), w, h, channels, ctype,
+                                      self.C.c_void_p(array.ctypes.data),
+                                      self.C.c_size_t(array.strides[0]))
+        if st != 0 or img.width != w or img.height != h or img.stride != array.strides[0]:
+            raise RuntimeError(f"clik_image_wrap: {self.lib.clik_status_str(st).decode()}")
+        return img
+
+    def options(self, fields):
+        opt = self.FlowOptions()
+        self.lib.clik_flow_options_init(self.C.byref(opt))
+        for key, value in fields.items():
+            setattr(opt, "lambda_" if key == "lambda" else key, value)
+        return opt
+
+    def tvl1(self, i0, i1, flow, opt):
+        st = self.lib.clik_flow_tvl1(self.ctx, self.C.byref(i0), self.C.byref(i1),
+                                     self.C.byref(flow), self.C.byref(opt))
+        if st != 0:
+            raise RuntimeError(f"clik_flow_tvl1: {self.lib.clik_status_str(st).decode()}: "
+                               f"{self.lib.clik_context_message(self.ctx).decode()}")
+
+    def where(self):
+        """(device name, backend name) of the last operation."""
+        dev = self.lib.clik_context_device(self.ctx)
+        name = dev.contents.name.decode(errors="replace") if dev else "C fallback"
+        backend = self.lib.clik_backend_name(self.lib.clik_context_last_backend(self.ctx))
+        return name, backend.decode()
+
+
+def flow_frames(np, w, h):
+    """I0 and I1 = I0 moved by FLOW_MOTION, as u8 arrays."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from flow_accuracy import texture
+    t = texture(w, h, seed=11)
+    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+    i0 = np.clip(np.rint(t(x, y)), 0, 255).astype(np.uint8)
+    i1 = np.clip(np.rint(t(x - FLOW_MOTION[0], y - FLOW_MOTION[1])), 0, 255).astype(np.uint8)
+    return i0, i1
+
+
+def motion_epe(np, flow):
+    """Mean end-point error against FLOW_MOTION, 8 pixels in from the border."""
+    inner = flow[8:-8, 8:-8].astype(np.float64)
+    return float(np.hypot(inner[..., 0] - FLOW_MOTION[0], inner[..., 1] - FLOW_MOTION[1]).mean())
+
+
+def run_flow_rows(selected, args, cv, np):
+    """The TV-L1 rows, as rows of the table (and the device clik ran on)."""
+    lib = ClikLib(args.lib)
+    threads = cv.getNumThreads()
+    cv.setNumThreads(FLOW_CV_THREADS)
+    rows, where = [], None
+    try:
+        for fr in selected:
+            w, h = fr.size
+            print(f"compare_opencv: TV-L1 {fr.name} {w}x{h} ...", file=sys.stderr)
+            i0, i1 = flow_frames(np, w, h)
+            out = np.zeros((h, w, 2), np.float32)
+            images = (lib.wrap(i0, 1, lib.CLIK_U8), lib.wrap(i1, 1, lib.CLIK_U8),
+                      lib.wrap(out, 2, lib.CLIK_F32))
+            opt = lib.options(fr.clik)
+            tvl1 = cv.optflow.DualTVL1OpticalFlow_create()
+            for key, value in fr.cv.items():
+                getattr(tvl1, "set" + key)(value)
+            clik_ms, cv_ms, clik_cpu, cv_cpu = [], [], [], []
+            for _ in range(args.rounds):
+                wall, cpu = median_ms(lambda: lib.tvl1(*images, opt), args.flow_reps,
+                                      args.flow_warmup)
+                clik_ms.append(wall)
+                clik_cpu.append(cpu)
+                wall, cpu = median_ms(lambda: tvl1.calc(i0, i1, None), args.flow_reps,
+                                      args.flow_warmup)
+                cv_ms.append(wall)
+                cv_cpu.append(cpu)
+            where = lib.where()
+            cv_flow = tvl1.calc(i0, i1, None)
+            row = {k: None for k in COLUMNS}
+            row.update(op=fr.name, size=f"{w}x{h}", channels=1, rounds=args.rounds,
+                       clik_backend=where[1], clik_e2e_ms=round(statistics.median(clik_ms), 4),
+                       cv_cpu_ms=round(statistics.median(cv_ms), 4),
+                       clik_cputime_ms=round(statistics.median(clik_cpu), 4),
+                       cv_cpu_cputime_ms=round(statistics.median(cv_cpu), 4),
+                       clik_check=f"EPE {motion_epe(np, out):.3f} px, OpenCV "
+                                  f"{motion_epe(np, cv_flow):.3f} px")
+            row["ratio_cpu"] = round(row["clik_e2e_ms"] / row["cv_cpu_ms"], 3)
+            row["ratio_cputime"] = round(row["clik_cputime_ms"] / row["cv_cpu_cputime_ms"], 3)
+            per_round = [c / o for c, o in zip(clik_ms, cv_ms) if o > 0]
+            row["ratio_cpu_min"], row["ratio_cpu_max"] = round(min(per_round), 3), \
+                round(max(per_round), 3)
+            rows.append(row)
+    finally:
+        cv.setNumThreads(threads)
+        lib.close()
+    return rows, where
+
 
 COLUMNS = [
     "op",
@@ -509,12 +722,14 @@ def meta_lines(meta):
     return [
         f"date: {meta['date']}",
         f"host: {meta['host']}, {meta['cpu']}, {meta['nproc']} CPUs{load}",
-        f"clik device: {meta['clik_device']} (backend {meta['clik_backend']}), copy bandwidth "
-        f"{fmt(meta['copy_gbps'], 1)} GB/s",
+        f"clik device: {meta['clik_device']} (backend {meta['clik_backend']})"
+        + (f", copy bandwidth {fmt(meta['copy_gbps'], 1)} GB/s" if meta.get("copy_gbps") else ""),
         f"OpenCV {meta['cv2_version']} ({meta['cv_threads']} threads), T-API device: {tapi}",
         f"{meta['channels']} channel(s), median of {meta['reps']} runs after {meta['warmup']} "
         f"warm-up, clik and OpenCV taking turns {meta['rounds']} time(s){scale}",
-    ]
+    ] + ([f"TV-L1 rows: clik_flow_tvl1 through {meta['flow_lib']}, median of "
+          f"{meta['flow_reps']} runs after {meta['flow_warmup']} warm-up, OpenCV on "
+          f"{FLOW_CV_THREADS} threads"] if meta.get("flow_lib") else [])
 
 
 def plot(rows, meta, path):
@@ -554,7 +769,14 @@ def main():
     ap.add_argument("--bench", default="build/benchmarks/clik-bench", help="clik-bench executable")
     ap.add_argument("--device", default=None, help="clik device selection (as CLIK_DEVICE)")
     ap.add_argument("--size", action="append", type=parse_size, help="WxH (repeatable)")
-    ap.add_argument("--op", action="append", help="op of the table (repeatable; default all)")
+    ap.add_argument("--op", action="append",
+                    help="op of the table, or tvl1-seed and tvl1 (repeatable; default all)")
+    ap.add_argument("--lib", default=None,
+                    help="libclik.so for the TV-L1 rows (default: lib/libclik.so of --bench's "
+                         "build)")
+    ap.add_argument("--flow-reps", type=int, default=3, help="timed runs of a TV-L1 row")
+    ap.add_argument("--flow-warmup", type=int, default=1,
+                    help="untimed runs of a TV-L1 row first (1 builds the kernels)")
     ap.add_argument("--channels", type=int, default=1, choices=(1, 4))
     ap.add_argument("--scale", type=float, default=2.0,
                     help="factor of the resize and fusion rows (default 2; fusion: 2 to 8)")
@@ -577,16 +799,22 @@ def main():
     args = ap.parse_args()
     if args.reps < 1 or args.warmup < 0 or args.rounds < 1:
         ap.error("--reps and --rounds must be at least 1, --warmup at least 0")
+    if args.flow_reps < 1 or args.flow_warmup < 0:
+        ap.error("--flow-reps must be at least 1, --flow-warmup at least 0")
     sizes = args.size or [(3840, 2160)]
     by_name = {op.name: op for op in OPS}
+    flow_by_name = {fr.name: fr for fr in flow_rows()}
     for name in args.op or []:
-        if name not in by_name:
-            ap.error(f"unknown op '{name}' (table: {', '.join(by_name)})")
+        if name not in by_name and name not in flow_by_name:
+            ap.error(f"unknown op '{name}' (table: {', '.join(list(by_name) + list(flow_by_name))})")
     if not 0.0 < args.scale <= 64.0:
         ap.error("--scale must be above 0 and at most 64")
     int_scale = args.scale == int(args.scale) and 2 <= args.scale <= 8
     if args.op:
-        ops = [by_name[n] for n in dict.fromkeys(args.op)]
+        ops = [by_name[n] for n in dict.fromkeys(args.op) if n in by_name]
+        flows = [flow_by_name[n] for n in dict.fromkeys(args.op) if n in flow_by_name]
+        if flows and args.channels != 1:
+            ap.error("the TV-L1 rows take one channel (grey): use --channels 1")
         for op in ops:
             if args.channels not in op.channels:
                 ap.error(f"op '{op.name}' takes {' or '.join(map(str, op.channels))} channel(s)")
@@ -595,10 +823,21 @@ def main():
     else:  # every op that takes the channel count and the scale
         ops = [op for op in OPS if args.channels in op.channels
                and (int_scale or not op.integer_scale)]
-    if not os.access(args.bench, os.X_OK):
+        flows = list(flow_by_name.values()) if args.channels == 1 else []
+    if ops and not os.access(args.bench, os.X_OK):
         fail(f"{args.bench} is not an executable (build with meson and pass --bench)")
+    if flows:
+        args.lib = args.lib or os.path.join(os.path.dirname(os.path.dirname(
+            os.path.abspath(args.bench))), "lib", "libclik.so")
+        if not os.path.isfile(args.lib):
+            fail(f"{args.lib} is not there (build with meson and pass --lib)")
+        # The TV-L1 rows' context reads the device and CPU path from the environment.
+        if args.device:
+            os.environ["CLIK_DEVICE"] = args.device
+        if args.cpu_path:
+            os.environ["CLIK_CPU_PATH"] = args.cpu_path
 
-    known = clik_ops(args.bench)
+    known = clik_ops(args.bench) if ops else {}
     common = ["--channels", str(args.channels), "--reps", str(args.reps),
               "--warmup", str(args.warmup), "--scale", repr(args.scale)]
     if args.frames:
@@ -613,11 +852,12 @@ def main():
     tmp = tempfile.TemporaryDirectory(prefix="clik-compare-")
     # The input pixels: one cheap CPU run of any op that takes the channel count.
     dump_op = next((n for n, ch in known.items() if args.channels in ch), None)
-    if dump_op is None:
+    if ops and dump_op is None:
         fail(f"clik-bench knows no op for {args.channels} channel(s)")
-    run_bench(args.bench, ["--op", dump_op, "--device", "none", "--reps", "1", "--warmup", "0",
-                           "--channels", str(args.channels), "--dump-input", tmp.name, "--json"]
-              + size_args)
+    if ops:
+        run_bench(args.bench, ["--op", dump_op, "--device", "none", "--reps", "1", "--warmup",
+                               "0", "--channels", str(args.channels), "--dump-input", tmp.name,
+                               "--json"] + size_args)
 
     def run_clik(clik_runs, clik_errors):
         for op in ops:
@@ -671,7 +911,7 @@ def main():
               f"'{first.get('device')}'", file=sys.stderr)
 
     images = {}
-    for w, h in sizes:
+    for w, h in (sizes if ops else []):
         size = f"{w}x{h}"
         images[size] = read_pnm(os.path.join(tmp.name, f"input-{size}-c{args.channels}."
                                              f"{'pgm' if args.channels == 1 else 'pam'}"), np)
@@ -755,6 +995,13 @@ def main():
                 row["ratio_cpu_max"] = round(max(per_round), 3)
             rows.append(row)
 
+    flow_where = None
+    if flows:
+        if not hasattr(cv, "optflow"):
+            fail(f"OpenCV {cv.__version__} has no optflow module (opencv-contrib) for the TV-L1 "
+                 "rows")
+        flow_table, flow_where = run_flow_rows(flows, args, cv, np)
+        rows += flow_table
     meta = {
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "loadavg_start": load_start,
@@ -767,8 +1014,9 @@ def main():
         "tapi_device": tapi_device,
         "tapi_why": tapi_why,
         "opencv_opencl_device": os.environ.get("OPENCV_OPENCL_DEVICE"),
-        "clik_device": first["device"] if first else "(no clik result)",
-        "clik_backend": first["backend"] if first else "-",
+        "clik_device": first["device"] if first else flow_where[0] if flow_where
+        else "(no clik result)",
+        "clik_backend": first["backend"] if first else flow_where[1] if flow_where else "-",
         "copy_gbps": statistics.median(r["copy_gbps"] for v in clik_runs.values() for r in v)
         if clik_runs else None,
         "channels": args.channels,
@@ -777,10 +1025,17 @@ def main():
         "rounds": args.rounds,
         "scale": args.scale,
         "scaled": any(op.scaled for op in ops),
-        "cputime_table": bool(first) and first.get("device_type") in ("cpu", "none"),
-        "notes": {op.name: op.note for op in ops},
+        "cputime_table": (bool(first) and first.get("device_type") in ("cpu", "none")) or
+        (not first and bool(flow_where)),
+        "notes": {**{op.name: op.note for op in ops}, **{fr.name: fr.note for fr in flows}},
         "clik_errors": clik_errors,
+        "flow_lib": args.lib if flows else None,
+        "flow_reps": args.flow_reps,
+        "flow_warmup": args.flow_warmup,
     }
+    for r in rows:
+        if r["op"] in meta["notes"] and r.get("clik_check") and r["op"] in flow_by_name:
+            meta["notes"][r["op"]] += f"; mean EPE of the {r['size']} flows: {r['clik_check']}"
     print_table(rows, meta, args.markdown)
     if args.csv:
         with open(args.csv, "w", newline="") as f:

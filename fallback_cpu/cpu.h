@@ -71,6 +71,48 @@ typedef struct clik_fusion_dsp {
                   clik_image *artifact_map);
 } clik_fusion_dsp;
 
+/* One clik_flow_tvl1 run with its options checked and resolved by lib/ops/flow.c:
+ * the parameters as the floats of the scheme, the pyramid's level sizes. */
+typedef struct clik_flow_plan {
+    float tau, lambda, theta, epsilon, zoom, sigma;
+    int warps, iterations;
+    int scales;                      /* levels, 1..CLIK_FLOW_MAX_SCALES */
+    int width[CLIK_FLOW_MAX_SCALES]; /* level s: width[s] x height[s]; 0 is the image */
+    int height[CLIK_FLOW_MAX_SCALES];
+    int initial;         /* flow holds the initial estimate */
+    int f16;             /* 16-bit storage of u and p (NEON) */
+    int *iterations_run; /* scales * warps entries, coarsest level first:
+                            the iterations each warp ran */
+} clik_flow_plan;
+
+typedef struct clik_flow_dsp {
+    /* clik_flow_tvl1 on host images: I0, I1 one channel of one type (u8 or
+     * f32), flow 2-channel f32 of their size (read first when plan->initial).
+     * Returns 0, or -1 when out of memory (flow then untouched). */
+    int (*tvl1)(const clik_image *i0, const clik_image *i1, clik_image *flow,
+                const clik_flow_plan *plan);
+} clik_flow_dsp;
+
+/* One clik_lapar_filter run, resolved by lib/ops/lapar.c: the planes of phi
+ * it reads and the atom each one weights (the dictionary's atom, scaled by
+ * a selection's gamma or folded through its re-fit matrix). */
+typedef struct clik_lapar_plan {
+    int scale;                                         /* 2..4 */
+    int count;                                         /* terms, 1..CLIK_LAPAR_MAX_ATOMS */
+    int plane[CLIK_LAPAR_MAX_ATOMS];                   /* the plane of phi of term j */
+    float atom[CLIK_LAPAR_MAX_ATOMS][CLIK_LAPAR_TAPS]; /* its 5 x 5 atom, row-major */
+} clik_lapar_plan;
+
+typedef struct clik_lapar_dsp {
+    /* clik_lapar_upsample: lr (u8 or f32, 1 or 4 channels) into F32 dst of
+     * scale times its size. */
+    void (*upsample)(const clik_image *lr, int scale, clik_image *dst);
+    /* clik_lapar_filter: out(p) = sum_j phi_{plane[j]}(p) (atom[j] * U)(p);
+     * phi F32 or F16. Returns 0, or -1 when out of memory (dst untouched). */
+    int (*filter)(const clik_image *lr, const clik_image *phi, const clik_lapar_plan *plan,
+                  clik_image *dst);
+} clik_lapar_dsp;
+
 /* Every family's table. */
 typedef struct clik_cpu_dsp {
     clik_hist_dsp hist;
@@ -80,45 +122,51 @@ typedef struct clik_cpu_dsp {
     clik_filter_dsp filter;
     clik_ssim_dsp ssim;
     clik_fusion_dsp fusion;
+    clik_flow_dsp flow;
+    clik_lapar_dsp lapar;
 } clik_cpu_dsp;
 
 /* 1 when this build has the NEON path (natively or through SIMDe). */
-int clik_cpu_have_neon(void);
+int clik__cpu_have_neon(void);
 /* 1 when the NEON path runs as native NEON: only then is it the default. */
-int clik_cpu_neon_native(void);
+int clik__cpu_neon_native(void);
 /* Fills dsp with the scalar entries, then the NEON ones when neon is set. */
-void clik_cpu_dsp_init(clik_cpu_dsp *dsp, int neon);
+void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon);
 
-void clik_hist_dsp_init_scalar(clik_hist_dsp *dsp);
-void clik_hist_dsp_init_neon(clik_hist_dsp *dsp);
-void clik_pyramid_dsp_init_scalar(clik_pyramid_dsp *dsp);
-void clik_pyramid_dsp_init_neon(clik_pyramid_dsp *dsp);
-void clik_integral_dsp_init_scalar(clik_integral_dsp *dsp);
-void clik_integral_dsp_init_neon(clik_integral_dsp *dsp);
-void clik_resize_dsp_init_scalar(clik_resize_dsp *dsp);
-void clik_resize_dsp_init_neon(clik_resize_dsp *dsp);
-void clik_filter_dsp_init_scalar(clik_filter_dsp *dsp);
-void clik_filter_dsp_init_neon(clik_filter_dsp *dsp);
-void clik_ssim_dsp_init_scalar(clik_ssim_dsp *dsp);
-void clik_ssim_dsp_init_neon(clik_ssim_dsp *dsp);
-void clik_fusion_dsp_init_scalar(clik_fusion_dsp *dsp);
-void clik_fusion_dsp_init_neon(clik_fusion_dsp *dsp);
+void clik__hist_dsp_init_scalar(clik_hist_dsp *dsp);
+void clik__hist_dsp_init_neon(clik_hist_dsp *dsp);
+void clik__pyramid_dsp_init_scalar(clik_pyramid_dsp *dsp);
+void clik__pyramid_dsp_init_neon(clik_pyramid_dsp *dsp);
+void clik__integral_dsp_init_scalar(clik_integral_dsp *dsp);
+void clik__integral_dsp_init_neon(clik_integral_dsp *dsp);
+void clik__resize_dsp_init_scalar(clik_resize_dsp *dsp);
+void clik__resize_dsp_init_neon(clik_resize_dsp *dsp);
+void clik__filter_dsp_init_scalar(clik_filter_dsp *dsp);
+void clik__filter_dsp_init_neon(clik_filter_dsp *dsp);
+void clik__ssim_dsp_init_scalar(clik_ssim_dsp *dsp);
+void clik__ssim_dsp_init_neon(clik_ssim_dsp *dsp);
+void clik__fusion_dsp_init_scalar(clik_fusion_dsp *dsp);
+void clik__fusion_dsp_init_neon(clik_fusion_dsp *dsp);
+void clik__flow_dsp_init_scalar(clik_flow_dsp *dsp);
+void clik__flow_dsp_init_neon(clik_flow_dsp *dsp);
+void clik__lapar_dsp_init_scalar(clik_lapar_dsp *dsp);
+void clik__lapar_dsp_init_neon(clik_lapar_dsp *dsp);
 
 /* The scalar entries, for NEON entries to hand formats they do not cover. */
-void clik_pyramid_down_scalar(const clik_image *src, clik_image *dst);
-void clik_pyramid_up_scalar(const clik_image *src, clik_image *dst);
-void clik_integral_scalar(const clik_image *src, clik_image *sum, clik_image *sqsum);
-void clik_resize_scalar(const clik_image *src, clik_image *dst, clik_interp method);
-int clik_blur_scalar(const clik_image *src, clik_image *dst, const float *weights, int ksize);
-void clik_gray_scalar(const clik_image *src, clik_image *dst);
-int clik_ssim_scalar(const clik_image *a, const clik_image *b, clik_image *map, double *mean);
-void clik_ssim_tiles_scalar(const clik_image *a, const clik_image *b, int tile, clik_image *map);
+void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst);
+void clik__pyramid_up_scalar(const clik_image *src, clik_image *dst);
+void clik__integral_scalar(const clik_image *src, clik_image *sum, clik_image *sqsum);
+void clik__resize_scalar(const clik_image *src, clik_image *dst, clik_interp method);
+int clik__blur_scalar(const clik_image *src, clik_image *dst, const float *weights, int ksize);
+void clik__gray_scalar(const clik_image *src, clik_image *dst);
+int clik__ssim_scalar(const clik_image *a, const clik_image *b, clik_image *map, double *mean);
+void clik__ssim_tiles_scalar(const clik_image *a, const clik_image *b, int tile, clik_image *map);
 /* Entries the NEON fusion path builds on (the NEON resize, blur, gray and
  * tile SSIM). */
-void clik_resize_neon(const clik_image *src, clik_image *dst, clik_interp method);
-int clik_blur_neon(const clik_image *src, clik_image *dst, const float *weights, int ksize);
-void clik_gray_neon(const clik_image *src, clik_image *dst);
-void clik_ssim_tiles_neon(const clik_image *a, const clik_image *b, int tile, clik_image *map);
+void clik__resize_neon(const clik_image *src, clik_image *dst, clik_interp method);
+int clik__blur_neon(const clik_image *src, clik_image *dst, const float *weights, int ksize);
+void clik__gray_neon(const clik_image *src, clik_image *dst);
+void clik__ssim_tiles_neon(const clik_image *a, const clik_image *b, int tile, clik_image *map);
 
 /* reflect-101 border index: ...|c b|a b c d|c b|... Repeats the fold until
  * p is in range, because with n = 2 or 3 one fold of a far index can

@@ -1,7 +1,6 @@
 /*
- * Shared by every kernel program. Build options set by the host for every
- * program: CLIK_FP16 (cl_khr_fp16 usable), CLIK_LOCAL_MEM (local-memory
- * variants wanted), CLIK_CPU_DEVICE (the device is a CPU).
+ * Shared by every kernel program. A family that uses half arithmetic sets
+ * CLIK_FP16=1 in its own options where the device reports cl_khr_fp16.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef CLIK_KERNELS_COMMON_H
@@ -9,12 +8,6 @@
 
 #ifndef CLIK_FP16
 #define CLIK_FP16 0
-#endif
-#ifndef CLIK_LOCAL_MEM
-#define CLIK_LOCAL_MEM 1
-#endif
-#ifndef CLIK_CPU_DEVICE
-#define CLIK_CPU_DEVICE 0
 #endif
 
 #if CLIK_FP16
@@ -59,6 +52,45 @@
 #define CLIK_LOAD16(p)     vload16(0, (p))
 #define CLIK_STORE16(v, q) vstore16((v), 0, (q))
 #endif
+
+/* ---- borders and colour, shared by the families ------------------------------ */
+
+/* reflect-101 (gfedcb|abcdefgh|gfedcba) of any index p for a side of n >= 1:
+ * the reflected sequence repeats with period 2n - 2, so one remainder
+ * replaces repeated folds, and it is only computed off the edges. */
+inline int clik_reflect101(int p, int n)
+{
+    if ((uint)p < (uint)n)
+        return p;
+    const uint period = (uint)max(2 * n - 2, 1);
+    /* abs() the built-in (uint): a select of -p becomes llvm.abs, which
+     * Oclgrind cannot run. */
+    const int q = (int)(abs(p) % period);
+    return q >= n ? (int)period - q : q;
+}
+
+/* reflect-101 without branches for an index at most 2 past an edge (seed
+ * 001, section V-B: indices by selects, then one uniform load): two folds. */
+inline int clik_reflect101_near(int p, int n)
+{
+    p = (int)abs(p);
+    p = p >= n ? 2 * n - 2 - p : p;
+    p = (int)abs(p);
+    return n == 1 ? 0 : p;
+}
+
+/* BT.601 luma of 8-bit RGB in OpenCV's COLOR_RGBA2GRAY fixed point (9798,
+ * 19235 and 3735 are 0.299, 0.587 and 0.114 times 2^15, rounded). */
+#define CLIK_LUMA_U8(r, g, b) ((9798u * (r) + 19235u * (g) + 3735u * (b) + 16384u) >> 15)
+
+/* The same in float, each product rounded on its own, as the oracle. */
+inline float clik_luma_f32(float r, float g, float b)
+{
+    float y = 0.299f * r;
+    y += 0.587f * g;
+    y += 0.114f * b;
+    return y;
+}
 
 /* Applies M to the 16 components of a 16-vector with their lane index. */
 /* clang-format off */

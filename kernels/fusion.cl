@@ -21,6 +21,7 @@
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
+#include "ssim_tile.h"
 
 __constant int xofs[S] = XOFS;
 __constant float4 xw[S] = XW;
@@ -106,22 +107,8 @@ __kernel void fusion_block(__global const uchar *src, int ss, int sw, int sh, __
     }
 }
 
-/* SSIM of one tile from its exact sums: sa, sb raw sums; ca, cb, caa, cbb,
- * cab sums of the values less 128 (n <= 256 keeps every n * s - s * s term
- * inside int). The same float operations, in the same order, as the scalar
- * oracle. */
-inline float tile_ssim(int n, int sa, int sb, int ca, int cb, int caa, int cbb, int cab)
-{
-    const float C1 = 6.5025f, C2 = 58.5225f;
-    const float n2 = (float)(n * n);
-    const float fa = (float)sa, fb = (float)sb;
-    const float num1 = 2.0f * fa * fb + C1 * n2;
-    const float num2 = 2.0f * (float)(n * cab - ca * cb) + C2 * n2;
-    const float den1 = fa * fa + fb * fb + C1 * n2;
-    const float den2 = (float)(n * caa - ca * ca) + (float)(n * cbb - cb * cb) + C2 * n2;
-    return (num1 * num2) / (den1 * den2);
-}
-
+/* One tile's SSIM per work-item, from exact integer sums (ssim_tile.h, the
+ * code of clik_ssim_tiles). */
 __kernel void fusion_tiles(__global const uchar *g1, __global const uchar *g2, int gs, int w, int h,
                            __global float *tiles, int tw, int th)
 {
@@ -130,21 +117,8 @@ __kernel void fusion_tiles(__global const uchar *g1, __global const uchar *g2, i
         return;
     const int x0 = tx * T, y0 = ty * T;
     const int nx = min(T, w - x0), ny = min(T, h - y0);
-    int ca = 0, cb = 0, caa = 0, cbb = 0, cab = 0;
-    for (int j = 0; j < ny; j++) {
-        __global const uchar *a = g1 + (y0 + j) * gs + x0;
-        __global const uchar *b = g2 + (y0 + j) * gs + x0;
-        for (int i = 0; i < nx; i++) {
-            const int va = (int)a[i] - 128, vb = (int)b[i] - 128;
-            ca += va;
-            cb += vb;
-            caa += va * va;
-            cbb += vb * vb;
-            cab += va * vb;
-        }
-    }
-    const int n = nx * ny;
-    tiles[ty * tw + tx] = tile_ssim(n, ca + 128 * n, cb + 128 * n, ca, cb, caa, cbb, cab);
+    const size_t at = (size_t)y0 * gs + x0;
+    tiles[ty * tw + tx] = clik_tile_ssim_at(g1 + at, gs, g2 + at, gs, nx, ny);
 }
 
 /* artifact(x, y) = SSIM of the tile of (x, y) * |G1 - G2| / 255. */

@@ -4,24 +4,62 @@
  * walked in 16-byte chunks (16 is a multiple of every channel count, so
  * byte j of a chunk belongs to channel j % CH).
  *
- * Build options: CH (1, 2 or 4 channels);
- *   hist: HIST_MODE 0 = local atomics into REPLICAS copies per work-group,
- *         merged into the result by global atomics when HIST_MERGE,
- *         1 = one work-item per work-group counting privately (CPU devices),
- *         2 = global atomics into the work-group's slice (no local memory),
- *         3 = one work-item per work-group counting byte pairs (CPU devices);
- *   both: ALIGNED (16-byte aligned image bases and strides: vector accesses);
- *   lut:  NTAB (1 or CH tables), LUT_LOCAL (tables staged in local memory),
- *         LUT_PAIRS (CPU devices: one lookup in a 65536-entry table per two
- *         bytes).
- * One work-item per work-group (modes 1 and 3, lut_apply_pairs) walks a
- * contiguous run of chunks, which suits a CPU's caches; neighbouring
- * work-items of the other modes read neighbouring chunks, which suits a GPU.
+ * Build option: CH (1, 2 or 4 channels), the only one. Everything else is
+ * an argument: `aligned` (the host checked that every image base and row
+ * stride is a multiple of 16: chunks are then single vector accesses, which
+ * vload16 may not be on PoCL), the number of local histograms per
+ * work-group, and the local memory, which the host sizes at launch. The
+ * kernels for every device are in one program:
+ *   hist_local    local atomics into copies of the histogram per work-group
+ *                 (GPUs), merged by global atomics or left for hist_reduce;
+ *   hist_global   global atomics into the work-group's slice (no local memory);
+ *   hist_serial   one work-item per work-group counting alone (CPU devices);
+ *   hist_pairs    the same, counting byte pairs in 65536 bins (CPU devices);
+ *   lut_apply, lut_apply_local (tables staged in local memory), and
+ *   lut_apply_pairs (CPU devices: one lookup per two bytes).
+ * One work-item per work-group walks a contiguous run of chunks, which suits
+ * a CPU's caches; neighbouring work-items of the other kernels read
+ * neighbouring chunks, which suits a GPU.
+ *
+ * Loop counts: Mesa's llvmpipe ends every loop of a work-item silently
+ * once all its loops together have run 65535 iterations (gallivm's loop
+ * limiter, shared by the loops of a shader). The host keeps each work-item
+ * to at most 32768 chunks (lib/ops/hist.c, ITEM_CHUNKS); the partial chunk
+ * at a row's end is handled without a loop (a loop entered per chunk costs
+ * an iteration even when it runs none), and the pair histogram's fills and
+ * sums go 16 values per iteration.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
 
 #define BINS (CH * 256)
+
+/* Kernels that read chunks run their loop through a body function twice,
+ * with `aligned` a constant in each copy; the call picks one copy. */
+#define ALIGNED_CALL(body, ...)                                                                    \
+    if (aligned)                                                                                   \
+        body(1, __VA_ARGS__);                                                                      \
+    else                                                                                           \
+        body(0, __VA_ARGS__)
+
+inline uchar16 load16(const int aligned, __global const uchar *p)
+{
+    return aligned ? *(__global const uchar16 *)p : vload16(0, p);
+}
+
+inline void store16(const int aligned, uchar16 v, __global uchar *q)
+{
+    if (aligned)
+        *(__global uchar16 *)q = v;
+    else
+        vstore16(v, 0, q);
+}
+
+/* Applies M to the lanes 0..15 of a chunk, without a loop. */
+/* clang-format off */
+#define EACH_LANE(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) M(10) M(11) M(12) M(13) \
+    M(14) M(15)
+/* clang-format on */
 
 /* Position of a 16-byte chunk: its row and its first byte in the row. */
 typedef struct cursor {
@@ -55,14 +93,7 @@ inline uint2 own_run(uint total)
     return (uint2)(first, min(total, first + per));
 }
 
-#ifdef HIST_MODE
-
-#if HIST_MODE == 1
-#define SUBS               (CH == 1 ? 4 : 2) /* private sub-histograms break store-load chains */
-#define COUNT(lane, value) h[((lane) / CH) % SUBS][((lane) % CH) * 256 + (value)]++;
-#else
-#define COUNT(lane, value) atomic_inc(h + ((lane) % CH) * 256 + (value));
-#endif
+/* ---- histograms ------------------------------------------------------------------ */
 
 __kernel void hist_zero(__global uint *partial, uint n)
 {
@@ -71,76 +102,112 @@ __kernel void hist_zero(__global uint *partial, uint n)
         partial[i] = 0;
 }
 
-__kernel void hist_partial(__global const uchar *src, uint stride, uint row_bytes,
-                           uint chunks_per_row, uint rows, __global uint *partial)
+#define ATOMIC_COUNT(lane, value) atomic_inc(h + ((lane) % CH) * 256 + (value));
+/* Lane j of a row's partial last chunk. */
+#define ATOMIC_TAIL(j)                                                                             \
+    if (k.col + (j) < row_bytes)                                                                   \
+        atomic_inc(h + ((j) % CH) * 256 + p[j]);
+
+/* NAME(aligned, ...): counts the image into h (in address space SPACE) with
+ * atomics, neighbouring work-items reading neighbouring chunks (coalesced). */
+#define ATOMIC_WALK(NAME, SPACE)                                                                   \
+    inline void NAME(const int aligned, __global const uchar *src, uint stride, uint row_bytes,    \
+                     uint chunks_per_row, uint rows, SPACE uint *h)                                \
+    {                                                                                              \
+        const uint total = chunks_per_row * rows;                                                  \
+        for (uint c = get_global_id(0); c < total; c += get_global_size(0)) {                      \
+            const cursor k = cursor_at(c, chunks_per_row);                                         \
+            __global const uchar *p = src + k.row * stride + k.col;                                \
+            if (k.col + 16 <= row_bytes) {                                                         \
+                const uchar16 v = load16(aligned, p);                                              \
+                CLIK_EACH16(ATOMIC_COUNT, v)                                                       \
+            } else {                                                                               \
+                EACH_LANE(ATOMIC_TAIL)                                                             \
+            }                                                                                      \
+        }                                                                                          \
+    }
+ATOMIC_WALK(local_walk, __local)
+ATOMIC_WALK(global_walk, __global)
+
+/*
+ * GPUs: `replicas` copies of the histogram per work-group in `lh`
+ * (replicas * BINS uints), work-item i counting into copy i % replicas
+ * (fewer collisions on one counter). The copies' sum goes to the zeroed
+ * result by global atomics when `merge` (no second pass), else to the
+ * work-group's slice of `partial` for hist_reduce.
+ */
+__kernel void hist_local(__global const uchar *src, uint stride, uint row_bytes,
+                         uint chunks_per_row, uint rows, __global uint *partial, int aligned,
+                         uint replicas, int merge, __local uint *lh)
 {
-    const uint total = chunks_per_row * rows;
-    const uint group = get_group_id(0);
-#if HIST_MODE == 0
-    __local uint lh[REPLICAS * BINS];
     const uint lid = get_local_id(0), lsize = get_local_size(0);
-    for (uint i = lid; i < REPLICAS * BINS; i += lsize)
+    for (uint i = lid; i < replicas * BINS; i += lsize)
         lh[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local uint *h = lh + (lid % REPLICAS) * BINS;
-#elif HIST_MODE == 1
-    uint h[SUBS][BINS];
-    for (uint s = 0; s < SUBS; s++)
-        for (uint i = 0; i < BINS; i++)
-            h[s][i] = 0;
-#else
-    __global uint *h = partial + group * BINS;
-#endif
-
-#if HIST_MODE == 1
-    /* One work-item per group: a contiguous run of chunks, for the caches. */
-    const uint2 run = own_run(total);
-    cursor k = cursor_at(run.x, chunks_per_row);
-    for (uint c = run.x; c < run.y; c++, cursor_next(&k, row_bytes)) {
-#else
-    /* Neighbouring work-items read neighbouring chunks: coalesced. */
-    for (uint c = get_global_id(0); c < total; c += get_global_size(0)) {
-        const cursor k = cursor_at(c, chunks_per_row);
-#endif
-        const uint col = k.col;
-        __global const uchar *p = src + k.row * stride + col;
-        if (col + 16 <= row_bytes) {
-            const uchar16 v = CLIK_LOAD16(p);
-            CLIK_EACH16(COUNT, v)
-        } else {
-            for (uint j = 0; col + j < row_bytes; j++) {
-                const uint lane = j, value = p[j];
-#if HIST_MODE == 1
-                h[0][(lane % CH) * 256 + value]++;
-#else
-                atomic_inc(h + (lane % CH) * 256 + value);
-#endif
-            }
-        }
-    }
-
-#if HIST_MODE == 0
+    __local uint *h = lh + (lid % replicas) * BINS;
+    ALIGNED_CALL(local_walk, src, stride, row_bytes, chunks_per_row, rows, h);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint b = lid; b < BINS; b += lsize) {
         uint sum = 0;
-        for (uint r = 0; r < REPLICAS; r++)
+        for (uint r = 0; r < replicas; r++)
             sum += lh[r * BINS + b];
-#if HIST_MERGE
-        /* Straight into the (zeroed) result: no second pass over partials. */
-        if (sum)
+        if (!merge)
+            partial[get_group_id(0) * BINS + b] = sum;
+        else if (sum)
             atomic_add(partial + b, sum);
-#else
-        partial[group * BINS + b] = sum;
-#endif
     }
-#elif HIST_MODE == 1
+}
+
+/* Devices without local memory: global atomics into the work-group's slice
+ * of `partial` (zeroed by hist_zero). */
+__kernel void hist_global(__global const uchar *src, uint stride, uint row_bytes,
+                          uint chunks_per_row, uint rows, __global uint *partial, int aligned)
+{
+    __global uint *h = partial + get_group_id(0) * BINS;
+    ALIGNED_CALL(global_walk, src, stride, row_bytes, chunks_per_row, rows, h);
+}
+
+/* Sub-histograms break the store-load chains of repeated values. */
+#define SUBS                    (CH == 1 ? 4 : 2)
+#define SERIAL_COUNT(lane, val) h[(((lane) / CH) % SUBS) * BINS + ((lane) % CH) * 256 + (val)]++;
+#define SERIAL_TAIL(j)                                                                             \
+    if (k.col + (j) < row_bytes)                                                                   \
+        h[((j) % CH) * 256 + p[j]]++;
+
+inline void serial_walk(const int aligned, __global const uchar *src, uint stride, uint row_bytes,
+                        uint chunks_per_row, uint rows, __local uint *h)
+{
+    const uint2 run = own_run(chunks_per_row * rows);
+    cursor k = cursor_at(run.x, chunks_per_row);
+    for (uint c = run.x; c < run.y; c++, cursor_next(&k, row_bytes)) {
+        __global const uchar *p = src + k.row * stride + k.col;
+        if (k.col + 16 <= row_bytes) {
+            const uchar16 v = load16(aligned, p);
+            CLIK_EACH16(SERIAL_COUNT, v)
+        } else {
+            EACH_LANE(SERIAL_TAIL)
+        }
+    }
+}
+
+/* CPU devices: one work-item per work-group counts a contiguous run of
+ * chunks into SUBS sub-histograms in `h` (SUBS * BINS uints of local memory,
+ * which on a CPU is the work-group's own cache-resident block, and no large
+ * private array). */
+__kernel void hist_serial(__global const uchar *src, uint stride, uint row_bytes,
+                          uint chunks_per_row, uint rows, __global uint *partial, int aligned,
+                          __local uint *h)
+{
+    for (uint i = 0; i < SUBS * BINS; i++)
+        h[i] = 0;
+    ALIGNED_CALL(serial_walk, src, stride, row_bytes, chunks_per_row, rows, h);
+    __global uint *out = partial + get_group_id(0) * BINS;
     for (uint b = 0; b < BINS; b++) {
         uint sum = 0;
         for (uint s = 0; s < SUBS; s++)
-            sum += h[s][b];
-        partial[group * BINS + b] = sum;
+            sum += h[s * BINS + b];
+        out[b] = sum;
     }
-#endif
 }
 
 /* hist[b] = sum over groups of partial[g][b]; one work-item per bin. */
@@ -155,29 +222,25 @@ __kernel void hist_reduce(__global const uint *partial, uint groups, __global ui
     hist[b] = sum;
 }
 
-#if HIST_MODE == 3
-/*
- * Pairs of bytes (neighbouring pixels for CH = 1, the two channels for
- * CH = 2) counted in 65536 bins: one increment per two bytes, then the two
- * marginal histograms. Needs 256 KiB of local memory per work-group.
- */
-__kernel void hist_pairs(__global const uchar *src, uint stride, uint row_bytes,
-                         uint chunks_per_row, uint rows, __global uint *partial)
+#if CH <= 2
+/* Bytes j and j + 1 of a row's partial last chunk: a pair, or the row's odd
+ * last byte. */
+#define PAIR_TAIL(j)                                                                               \
+    if (k.col + (j) + 1 < row_bytes)                                                               \
+        pairs[p[j] | (uint)p[(j) + 1] << 8]++;                                                     \
+    else if (k.col + (j) < row_bytes)                                                              \
+        single[p[j]]++;
+
+inline void pairs_walk(const int aligned, __global const uchar *src, uint stride, uint row_bytes,
+                       uint chunks_per_row, uint rows, __local uint *pairs, __local uint *single)
 {
-    __local uint pairs[65536];
-    uint single[256]; /* the odd last byte of rows (CH = 1) */
-    for (uint i = 0; i < 65536; i++)
-        pairs[i] = 0;
-    for (uint i = 0; i < 256; i++)
-        single[i] = 0;
     const uint2 run = own_run(chunks_per_row * rows);
     cursor k = cursor_at(run.x, chunks_per_row);
     for (uint c = run.x; c < run.y; c++, cursor_next(&k, row_bytes)) {
-        const uint col = k.col;
-        __global const uchar *p = src + k.row * stride + col;
-        if (col + 16 <= row_bytes) {
+        __global const uchar *p = src + k.row * stride + k.col;
+        if (k.col + 16 <= row_bytes) {
             /* Little-endian (checked by the host): word k = byte 2k | byte 2k+1 << 8. */
-            const ushort8 w = as_ushort8(CLIK_LOAD16(p));
+            const ushort8 w = as_ushort8(load16(aligned, p));
             pairs[w.s0]++;
             pairs[w.s1]++;
             pairs[w.s2]++;
@@ -187,149 +250,179 @@ __kernel void hist_pairs(__global const uchar *src, uint stride, uint row_bytes,
             pairs[w.s6]++;
             pairs[w.s7]++;
         } else {
-            uint j = 0;
-            for (; col + j + 1 < row_bytes; j += 2)
-                pairs[p[j] | (uint)p[j + 1] << 8]++;
-            if (col + j < row_bytes)
-                single[p[j]]++;
+            PAIR_TAIL(0)
+            PAIR_TAIL(2)
+            PAIR_TAIL(4)
+            PAIR_TAIL(6)
+            PAIR_TAIL(8)
+            PAIR_TAIL(10)
+            PAIR_TAIL(12)
+            PAIR_TAIL(14)
         }
     }
-    /* Marginals: lo[v] sums the row v of the table, hi[v] its column v. */
-    uint lo[256], hi[256];
-    for (uint v = 0; v < 256; v++)
-        lo[v] = 0;
-    for (uint h = 0; h < 256; h++) {
-        uint sum = 0;
-        for (uint l = 0; l < 256; l++) {
-            const uint n = pairs[h << 8 | l];
-            lo[l] += n;
-            sum += n;
-        }
-        hi[h] = sum;
-    }
+}
+
+/*
+ * CPU devices, 1 or 2 channels: pairs of bytes (neighbouring pixels for
+ * CH = 1, the two channels for CH = 2) counted in 65536 bins, one increment
+ * per two bytes, then the two marginal histograms. `t` holds 65536 + 512
+ * uints: the pair counts, the odd last bytes of rows (CH = 1) and the low
+ * bytes' marginal.
+ */
+__kernel void hist_pairs(__global const uchar *src, uint stride, uint row_bytes,
+                         uint chunks_per_row, uint rows, __global uint *partial, int aligned,
+                         __local uint *t)
+{
+    __local uint *pairs = t, *single = t + 65536, *lo = t + 65536 + 256;
+    for (uint i = 0; i < (65536 + 512) / 16; i++)
+        vstore16((uint16)0, i, t);
+    ALIGNED_CALL(pairs_walk, src, stride, row_bytes, chunks_per_row, rows, pairs, single);
+    /* Marginals: lo[v] sums the column v of the table, hi its row v. */
     __global uint *out = partial + get_group_id(0) * BINS;
-    for (uint v = 0; v < 256; v++) {
-#if CH == 1
-        out[v] = lo[v] + hi[v] + single[v];
-#else
-        out[v] = lo[v];
-        out[256 + v] = hi[v];
-#endif
+    for (uint h = 0; h < 256; h++) {
+        uint16 row = (uint16)0;
+        for (uint l = 0; l < 16; l++) {
+            const uint16 n = vload16(l, pairs + (h << 8));
+            vstore16(vload16(l, lo) + n, l, lo);
+            row += n;
+        }
+        const uint8 r8 = row.lo + row.hi;
+        const uint4 r4 = r8.lo + r8.hi;
+        const uint2 r2 = r4.lo + r4.hi;
+        out[CH == 1 ? h : 256 + h] = r2.x + r2.y;
     }
+    for (uint v = 0; v < 256; v++)
+        out[v] = CH == 1 ? out[v] + lo[v] + single[v] : lo[v];
 }
 #endif
 
-#endif /* HIST_MODE */
+/* ---- table lookup ------------------------------------------------------------------ */
 
-#ifdef NTAB
+/* `tables` holds CH tables of 256 entries, one per channel (the host repeats
+ * a shared table). */
+#define LOOKUP(lane, value) r.s##lane = t[((0x##lane) % CH) * 256 + (value)];
+#define LUT_TAIL(j)                                                                                \
+    if (col + (j) < row_bytes)                                                                     \
+        q[j] = t[((j) % CH) * 256 + p[j]];
 
-#if NTAB == 1
-#define TABLE(lane) 0
-#else
-#define TABLE(lane) (((lane) % CH) * 256)
-#endif
-#define LOOKUP(lane, value) r.s##lane = t[TABLE(0x##lane) + (value)]
+/* NAME(aligned, ...): dst = t[src] along one row, the tables t in address
+ * space SPACE. */
+#define LUT_WALK(NAME, SPACE)                                                                      \
+    inline void NAME(const int aligned, __global const uchar *src, uint src_stride,                \
+                     __global uchar *dst, uint dst_stride, uint row_bytes, uint chunks_per_row,    \
+                     uint row, SPACE const uchar *t)                                               \
+    {                                                                                              \
+        for (uint chunk = get_global_id(0); chunk < chunks_per_row; chunk += get_global_size(0)) { \
+            const uint col = chunk * 16;                                                           \
+            __global const uchar *p = src + row * src_stride + col;                                \
+            __global uchar *q = dst + row * dst_stride + col;                                      \
+            if (col + 16 <= row_bytes) {                                                           \
+                const uchar16 v = load16(aligned, p);                                              \
+                uchar16 r;                                                                         \
+                LOOKUP(0, v.s0)                                                                    \
+                LOOKUP(1, v.s1)                                                                    \
+                LOOKUP(2, v.s2)                                                                    \
+                LOOKUP(3, v.s3)                                                                    \
+                LOOKUP(4, v.s4)                                                                    \
+                LOOKUP(5, v.s5)                                                                    \
+                LOOKUP(6, v.s6)                                                                    \
+                LOOKUP(7, v.s7)                                                                    \
+                LOOKUP(8, v.s8)                                                                    \
+                LOOKUP(9, v.s9)                                                                    \
+                LOOKUP(a, v.sa)                                                                    \
+                LOOKUP(b, v.sb)                                                                    \
+                LOOKUP(c, v.sc)                                                                    \
+                LOOKUP(d, v.sd)                                                                    \
+                LOOKUP(e, v.se)                                                                    \
+                LOOKUP(f, v.sf)                                                                    \
+                store16(aligned, r, q);                                                            \
+            } else {                                                                               \
+                EACH_LANE(LUT_TAIL)                                                                \
+            }                                                                                      \
+        }                                                                                          \
+    }
+LUT_WALK(lut_walk, __global)
+LUT_WALK(lut_walk_local, __local)
 
-/* The tables of the low and high byte of pair table k. */
-inline __global const uchar *t_lo(__global const uchar *tables, uint k)
-{
-    return tables + (NTAB == 1 ? 0 : 2 * k * 256);
-}
-inline __global const uchar *t_hi(__global const uchar *tables, uint k)
-{
-    return tables + (NTAB == 1 ? 0 : (2 * k + 1) % CH * 256);
-}
-
-/* dst = table[src], 16 bytes per step; global size (at most chunks_per_row, rows): a
- * work-item steps along its row by the global width. */
+/* dst = tables[src], 16 bytes per step; global size (at most chunks_per_row,
+ * rows): a work-item steps along its row by the global width. */
 __kernel void lut_apply(__global const uchar *src, uint src_stride, __global uchar *dst,
                         uint dst_stride, uint row_bytes, uint chunks_per_row, uint rows,
-                        __global const uchar *tables)
+                        __global const uchar *tables, int aligned)
 {
-#if LUT_LOCAL
-    __local uchar t[NTAB * 256];
-    const uint lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
-    const uint lsize = get_local_size(0) * get_local_size(1);
-    for (uint i = lid; i < NTAB * 256; i += lsize)
-        t[i] = tables[i];
-    barrier(CLK_LOCAL_MEM_FENCE);
-#else
-    __global const uchar *t = tables;
-#endif
     const uint row = get_global_id(1);
     if (row >= rows)
         return;
-    for (uint chunk = get_global_id(0); chunk < chunks_per_row; chunk += get_global_size(0)) {
-        const uint col = chunk * 16;
-        __global const uchar *p = src + row * src_stride + col;
-        __global uchar *q = dst + row * dst_stride + col;
-        if (col + 16 <= row_bytes) {
-            const uchar16 v = CLIK_LOAD16(p);
-            uchar16 r;
-            LOOKUP(0, v.s0);
-            LOOKUP(1, v.s1);
-            LOOKUP(2, v.s2);
-            LOOKUP(3, v.s3);
-            LOOKUP(4, v.s4);
-            LOOKUP(5, v.s5);
-            LOOKUP(6, v.s6);
-            LOOKUP(7, v.s7);
-            LOOKUP(8, v.s8);
-            LOOKUP(9, v.s9);
-            LOOKUP(a, v.sa);
-            LOOKUP(b, v.sb);
-            LOOKUP(c, v.sc);
-            LOOKUP(d, v.sd);
-            LOOKUP(e, v.se);
-            LOOKUP(f, v.sf);
-            CLIK_STORE16(r, q);
-        } else {
-            for (uint j = 0; col + j < row_bytes; j++)
-                q[j] = t[TABLE(j) + p[j]];
-        }
-    }
+    ALIGNED_CALL(lut_walk, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row,
+                 tables);
 }
 
-#ifdef LUT_PAIRS
+/* The same with the tables staged in `t` (BINS bytes of local memory). */
+__kernel void lut_apply_local(__global const uchar *src, uint src_stride, __global uchar *dst,
+                              uint dst_stride, uint row_bytes, uint chunks_per_row, uint rows,
+                              __global const uchar *tables, int aligned, __local uchar *t)
+{
+    const uint lid = get_local_id(1) * get_local_size(0) + get_local_id(0);
+    const uint lsize = get_local_size(0) * get_local_size(1);
+    for (uint i = lid; i < BINS; i += lsize)
+        t[i] = tables[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint row = get_global_id(1);
+    if (row >= rows)
+        return;
+    ALIGNED_CALL(lut_walk_local, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row,
+                 t);
+}
+
 #define PAIR_TABLES (CH == 4 ? 2 : 1)
 
 /* pairs[k][lo | hi << 8] = T[2k][lo] | T[2k + 1][hi] << 8, the table of two
- * neighbouring bytes (channels 2k and 2k + 1, or two pixels for CH = 1). */
+ * neighbouring bytes (channels 2k and 2k + 1 mod CH, or two pixels for
+ * CH = 1). */
 __kernel void lut_pair_tables(__global const uchar *tables, __global ushort *pairs)
 {
     const uint i = get_global_id(0);
     if (i >= 65536u * PAIR_TABLES)
         return;
     const uint k = i >> 16, lo = i & 255, hi = (i >> 8) & 255;
-    pairs[i] = (ushort)(t_lo(tables, k)[lo] | (uint)t_hi(tables, k)[hi] << 8);
+    pairs[i] =
+        (ushort)(tables[(2 * k) % CH * 256 + lo] | (uint)tables[(2 * k + 1) % CH * 256 + hi] << 8);
 }
 
-/* dst = pairs[src pair]; one work-item per work-group walks a contiguous run
- * of 16-byte chunks (CPU devices). */
-__kernel void lut_apply_pairs(__global const uchar *src, uint src_stride, __global uchar *dst,
-                              uint dst_stride, uint row_bytes, uint chunks_per_row, uint rows,
-                              __global const ushort *restrict pairs,
-                              __global const uchar *restrict tables)
+#define PAIRS_TAIL(j)                                                                              \
+    if (k.col + (j) < row_bytes)                                                                   \
+        q[j] = tables[((j) % CH) * 256 + p[j]];
+
+inline void pairs_apply_walk(const int aligned, __global const uchar *src, uint src_stride,
+                             __global uchar *dst, uint dst_stride, uint row_bytes,
+                             uint chunks_per_row, uint rows, __global const ushort *restrict pairs,
+                             __global const uchar *restrict tables)
 {
     __global const ushort *p0 = pairs;
     __global const ushort *p1 = pairs + (PAIR_TABLES - 1) * 65536;
     const uint2 run = own_run(chunks_per_row * rows);
     cursor k = cursor_at(run.x, chunks_per_row);
     for (uint c = run.x; c < run.y; c++, cursor_next(&k, row_bytes)) {
-        const uint col = k.col;
-        __global const uchar *p = src + k.row * src_stride + col;
-        __global uchar *q = dst + k.row * dst_stride + col;
-        if (col + 16 <= row_bytes) {
-            const ushort8 v = as_ushort8(CLIK_LOAD16(p));
+        __global const uchar *p = src + k.row * src_stride + k.col;
+        __global uchar *q = dst + k.row * dst_stride + k.col;
+        if (k.col + 16 <= row_bytes) {
+            const ushort8 v = as_ushort8(load16(aligned, p));
             const ushort8 r = (ushort8)(p0[v.s0], p1[v.s1], p0[v.s2], p1[v.s3], p0[v.s4], p1[v.s5],
                                         p0[v.s6], p1[v.s7]);
-            CLIK_STORE16(as_uchar16(r), q);
+            store16(aligned, as_uchar16(r), q);
         } else {
-            for (uint j = 0; col + j < row_bytes; j++)
-                q[j] = tables[TABLE(j) + p[j]];
+            EACH_LANE(PAIRS_TAIL)
         }
     }
 }
-#endif
 
-#endif /* NTAB */
+/* dst = pairs[src pair] (little-endian devices); one work-item per
+ * work-group walks a contiguous run of 16-byte chunks (CPU devices). */
+__kernel void lut_apply_pairs(__global const uchar *src, uint src_stride, __global uchar *dst,
+                              uint dst_stride, uint row_bytes, uint chunks_per_row, uint rows,
+                              __global const ushort *restrict pairs,
+                              __global const uchar *restrict tables, int aligned)
+{
+    ALIGNED_CALL(pairs_apply_walk, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row,
+                 rows, pairs, tables);
+}

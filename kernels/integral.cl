@@ -18,12 +18,19 @@
  * work-item walks a whole strip instead.
  *
  * Build options: ST source element (uchar, float); ACC accumulation and SUM
- * storage types (uint/uint, ulong/ulong, double/double, double or float /
- * float); SQ (ulong or double) with SQSUM for sums of squares; CH channels;
- * K pixels per work-item; LS work-group size (a power of two); CPU_SERIAL;
- * VEC_ROWS (with CPU_SERIAL, u8 sources only): 16-element vector steps;
- * STAGE (work-group kernels without SQSUM): rows staged in local memory so
- * that global accesses are coalesced.
+ * storage types (uint/uint, ulong/ulong, double/double, double/float); SQ
+ * accumulation and SQO storage types (ulong or double) with SQSUM for sums
+ * of squares; CH channels; K pixels per work-item; LS work-group size (a
+ * power of two); CPU_SERIAL; VEC_ROWS (with CPU_SERIAL, u8 sources only):
+ * 16-element vector steps; STAGE (work-group kernels without SQSUM and
+ * ACC_FF): rows staged in local memory so that global accesses are
+ * coalesced.
+ * Devices without cl_khr_fp64 (NEED_FP64 0: no double in the program):
+ * ACC_FF / SQ_FF, f32 pixels add in float-float pairs (ACC / SQ float2:
+ * the high and low floats of each element of the strips); SUM_BITS /
+ * SQ_BITS, f64 results are stored as binary64 bit patterns (SUM / SQO
+ * ulong), made with integer operations from ulong sums (u8 pixels) or from
+ * the pairs.
  * Element indices and strides count elements of their buffer's type.
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -33,12 +40,304 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
+#ifndef ACC_FF
+#define ACC_FF 0
+#endif
+#ifndef SUM_BITS
+#define SUM_BITS 0
+#endif
+#ifndef SQ_FF
+#define SQ_FF 0
+#endif
+#ifndef SQ_BITS
+#define SQ_BITS 0
+#endif
+#ifndef SQO
+#define SQO SQ
+#endif
+#if (SQ_FF && !SQ_BITS) || (STAGE && ACC_FF) || (VEC_ROWS && ACC_FF)
+#error "float-float sums: f32 or binary64-bit results of the unstaged kernels"
+#endif
+
+/* ---- binary64 bit patterns from integers --------------------------------------------- */
+
+#if SUM_BITS || SQ_BITS
+#define F64_FRACTION 0xfffffffffffffUL  /* the 52 stored significand bits */
+#define F64_LEADING  0x10000000000000UL /* the implicit leading bit, 2^52 */
+#define F64_SIGN     0x8000000000000000UL
+
+/* The binary64 nearest to mag * 2^e (mag < 2^63), negated when neg:
+ * rounded to nearest, ties to even, as a conversion to double rounds. The
+ * values met here (integer sums, float-float sums) lie far inside the
+ * normal range, so there are no subnormal or infinite results to make. */
+inline ulong f64_bits(ulong mag, int e, int neg)
+{
+    if (mag == 0)
+        return 0;
+    const int top = 63 - (int)clz(mag); /* the leading bit's position */
+    int ex = top + e;
+    ulong m;
+    if (top > 52) { /* more bits than the significand holds: round */
+        const int s = top - 52;
+        const ulong rest = mag & ((1UL << s) - 1), mid = 1UL << (s - 1);
+        m = mag >> s;
+        if (rest > mid || (rest == mid && (m & 1)))
+            m++;
+        if (m >> 53) { /* rounded up to the next power of two */
+            m >>= 1;
+            ex++;
+        }
+    } else {
+        m = mag << (52 - top);
+    }
+    return (neg ? F64_SIGN : 0) | (ulong)(ex + 1023) << 52 | (m & F64_FRACTION);
+}
+
+/* An integer below 2^53 as binary64 bits (exact), and back. */
+inline ulong u64_bits(ulong v)
+{
+    return f64_bits(v, 0, 0);
+}
+
+inline ulong bits_u64(ulong b)
+{
+    /* 0.0 has the exponent field 0: a shift of 63 leaves nothing. */
+    return ((b & F64_FRACTION) | F64_LEADING) >> min(1075UL - (b >> 52), 63UL);
+}
+
+/* The same for 16 lanes at once, without branches. */
+inline ulong16 u64_bits16(ulong16 v)
+{
+    const ulong16 z = clz(v); /* 11 or more below 2^53 */
+    const ulong16 b = (1086UL - z) << 52 | ((v << (z - 11UL)) & F64_FRACTION);
+    return select(b, (ulong16)0, v == (ulong16)0);
+}
+
+inline ulong16 bits_u64_16(ulong16 b)
+{
+    return ((b & F64_FRACTION) | F64_LEADING) >> min((ulong16)1075 - (b >> 52), (ulong16)63);
+}
+#endif
+
+/* ---- float-float sums (f32 sources without device doubles) ----------------------------- */
+
+#if ACC_FF || SQ_FF
+/*
+ * A value hi + lo, |lo| at most half an ulp of hi: 48 significant bits.
+ * ff1 is one element, float2 (hi, lo); ffv a pixel, its CH elements in a
+ * row (hi and lo interleaved, as in the strips: a pixel is one vload).
+ * Vectors, not structs: a struct argument is passed through memory, and
+ * inlining it leaves an intrinsic (llvm.experimental.noalias.scope.decl)
+ * that Oclgrind cannot run.
+ */
+typedef float2 ff1;
+#if CH == 1
+typedef float2 ffv;
+#define FF_PAIRS      2
+#define FF_MAKE(h, l) ((float2)((h), (l)))
+#elif CH == 2
+typedef float4 ffv;
+#define FF_PAIRS      4
+#define FF_MAKE(h, l) ((float4)((h).s0, (l).s0, (h).s1, (l).s1))
+#else
+typedef float8 ffv;
+#define FF_PAIRS      8
+#define FF_MAKE(h, l) ((float8)((h).s0, (l).s0, (h).s1, (l).s1, (h).s2, (l).s2, (h).s3, (l).s3))
+#endif
+#define FF1_MAKE(h, l) ((float2)((h), (l)))
+
+/* a + b: the high parts' and the low parts' sums with their exact errors
+ * (TwoSum), then two renormalizations; relative error about 3 * 2^-48.
+ * Every step is one rounded IEEE operation: FP_CONTRACT is off, and no
+ * fast-math option reaches these programs. */
+#define FF_ADD_BODY(F, MAKE)                                                                       \
+    const F ah = a.even, al = a.odd, bh = b.even, bl = b.odd;                                      \
+    const F s = ah + bh, sb = s - ah, se = (ah - (s - sb)) + (bh - sb);                            \
+    const F t = al + bl, tb = t - al, te = (al - (t - tb)) + (bl - tb);                            \
+    const F c = se + t, vh = s + c, vl = c - (vh - s), w = te + vl;                                \
+    const F h = vh + w;                                                                            \
+    return MAKE(h, w - (h - vh));
+
+inline ff1 ff_add1(ff1 a, ff1 b)
+{
+    FF_ADD_BODY(float, FF1_MAKE)
+}
+
+#if CH == 1
+#define ff_addv ff_add1
+#else
+inline ffv ff_addv(ffv a, ffv b)
+{
+    FF_ADD_BODY(VEC(float), FF_MAKE)
+}
+#endif
+
+/* v * v exactly, without a fused multiply-add (Dekker): v is split into two
+ * halves of 12 significant bits whose products are exact in float. */
+inline ffv ff_square(VEC(float) v)
+{
+    const VEC(float) c = 4097.0f * v, vh = c - (c - v), vl = v - vh, p = v * v;
+    return FF_MAKE(p, ((vh * vh - p) + vh * vl + vh * vl) + vl * vl);
+}
+
+/* Pixel i of the strips (float2 elements). */
+#define FF_LOAD(i, p)     CONCAT(vload, FF_PAIRS)((i), (__global const float *)(p))
+#define FF_STORE(v, i, p) CONCAT(vstore, FF_PAIRS)((v), (i), (__global float *)(p))
+
+#if SUM_BITS || SQ_BITS
+/* The magnitude of a float as m * 2^e, m < 2^24. Signs and magnitudes are
+ * kept apart below: Oclgrind cannot run the absolute-value intrinsic that
+ * compilers make of a negation under a sign test. */
+inline ulong f32_magnitude(float f, int *e)
+{
+    const uint b = as_uint(f);
+    const int ex = (int)(b >> 23 & 0xff);
+    *e = (ex ? ex : 1) - 150;
+    return (ulong)((b & 0x7fffff) | (ex ? 0x800000u : 0u));
+}
+
+/* hi + lo rounded once to binary64, exactly as a double addition of the
+ * two would round. Both floats become integers times powers of two; the
+ * one with the larger exponent is scaled by 2^38 (62 bits at most) and the
+ * other aligned to it. An exponent gap past 38 shifts the smaller one's low
+ * bits out; they are kept as a sticky bit: the larger one is then normal,
+ * the sum has 61 or 62 bits and its significand ends at bit 8 or above, so
+ * the rounding sees the right side of every halfway point. */
+inline ulong ff_bits(float hi, float lo)
+{
+    const uint hb = as_uint(hi);
+    if ((hb >> 23 & 0xff) == 0xff) /* infinity or NaN, kept as such */
+        return (ulong)(hb >> 31) << 63 | 0x7ff0000000000000UL | (ulong)(hb & 0x7fffff) << 29;
+    int ea, eb;
+    ulong a = f32_magnitude(hi, &ea), b = f32_magnitude(lo, &eb);
+    int na = (int)(hb >> 31), nb = (int)(as_uint(lo) >> 31);
+    if (a == 0 || (b != 0 && eb > ea)) { /* a: the part with the larger exponent */
+        const ulong t = a;
+        a = b;
+        b = t;
+        const int te = ea, tn = na;
+        ea = eb;
+        eb = te;
+        na = nb;
+        nb = tn;
+    }
+    const int d = b != 0 ? ea - eb : 0;
+    a <<= 38;
+    int sticky = 0; /* b's shifted-out rest, in (0, 1), is left to add */
+    if (d <= 38) {
+        b <<= 38 - d;
+    } else {
+        const int s = d - 38;
+        sticky = s < 40 ? (b & ((1UL << s) - 1)) != 0 : 1;
+        b = s < 40 ? b >> s : 0;
+    }
+    ulong mag;
+    int neg = na;
+    if (na == nb) {
+        mag = a + b;
+    } else if (a >= b) {
+        mag = a - b;
+        if (sticky) /* a - b - rest = (a - b - 1) + (1 - rest) */
+            mag--;
+    } else { /* only without a sticky rest: b > a needs d == 0 */
+        mag = b - a;
+        neg = nb;
+    }
+    if (sticky) /* strictly between two integers: an odd one in between rounds the same */
+        mag |= 1;
+    return f64_bits(mag, ea - 38, neg);
+}
+#endif
+#endif
+
+/* Applied to each channel of a pixel, giving binary64 bits. */
+#if CH == 1
+#define EACH_CH(f, v) f(v)
+#define EACH_FF(v)    ff_bits((v).s0, (v).s1)
+#elif CH == 2
+#define EACH_CH(f, v) ((ulong2)(f((v).s0), f((v).s1)))
+#define EACH_FF(v)    ((ulong2)(ff_bits((v).s0, (v).s1), ff_bits((v).s2, (v).s3)))
+#else
+#define EACH_CH(f, v) ((ulong4)(f((v).s0), f((v).s1), f((v).s2), f((v).s3)))
+#define EACH_FF(v)                                                                                 \
+    ((ulong4)(ff_bits((v).s0, (v).s1), ff_bits((v).s2, (v).s3), ff_bits((v).s4, (v).s5),           \
+              ff_bits((v).s6, (v).s7)))
+#endif
+
+/* ---- the sums' types and operations ------------------------------------------------------ */
+
+/* accv: the running sums of a pixel, acc1 of one element (the carries);
+ * ACC_SRC makes one of a source pixel; ACC_LOAD / ACC_STORE access pixel i
+ * of the strips; TO_SUM gives the stored value, FROM_SUM reads one back
+ * (integer sums only). */
+#if ACC_FF
+typedef ffv accv;
+typedef ff1 acc1;
+#define ACC_ZERO           ((ffv)0)
+#define ACC1_ZERO          ((ff1)0)
+#define ACC_ADD(a, b)      ff_addv(a, b)
+#define ACC1_ADD(a, b)     ff_add1(a, b)
+#define ACC_SRC(v)         FF_MAKE(v, (VEC(float))0)
+#define ACC_LOAD(i, p)     FF_LOAD(i, p)
+#define ACC_STORE(v, i, p) FF_STORE(v, i, p)
+#if SUM_BITS
+#define TO_SUM(v) EACH_FF(v)
+#else
+#define TO_SUM(v) ((v).even + (v).odd) /* the float nearest to each pair */
+#endif
+#else
 typedef VEC(ACC) accv;
-#define TO_ACC(v) CONVERT(VEC(ACC), v)
-#define TO_SUM(v) CONVERT(VEC(SUM), v)
+typedef ACC acc1;
+#define TO_ACC(v)          CONVERT(VEC(ACC), v)
+#define ACC_ZERO           ((accv)0)
+#define ACC1_ZERO          ((acc1)0)
+#define ACC_ADD(a, b)      ((a) + (b))
+#define ACC1_ADD(a, b)     ((a) + (b))
+#define ACC_SRC(v)         TO_ACC(v)
+#define ACC_LOAD(i, p)     VLOAD(i, p)
+#define ACC_STORE(v, i, p) VSTORE(v, i, p)
+#if SUM_BITS
+#define TO_SUM(v)   EACH_CH(u64_bits, v)
+#define FROM_SUM(v) EACH_CH(bits_u64, v)
+#else
+#define TO_SUM(v)   CONVERT(VEC(SUM), v)
+#define FROM_SUM(v) TO_ACC(v)
+#endif
+#endif
+
+/* The same for the sums of squares: SQ_SQUARE(v) is the square of a source
+ * pixel, TO_SQO / FROM_SQO convert to and from the sqsum buffer's type. */
 #if SQSUM
+#if SQ_FF
+typedef ffv sqv;
+typedef ff1 sq1;
+#define SQ_ZERO           ((ffv)0)
+#define SQ1_ZERO          ((ff1)0)
+#define SQ_ADD(a, b)      ff_addv(a, b)
+#define SQ1_ADD(a, b)     ff_add1(a, b)
+#define SQ_SQUARE(v)      ff_square(v)
+#define SQ_LOAD(i, p)     FF_LOAD(i, p)
+#define SQ_STORE(v, i, p) FF_STORE(v, i, p)
+#define TO_SQO(v)         EACH_FF(v)
+#else
 typedef VEC(SQ) sqv;
-#define TO_SQ(v)      CONVERT(VEC(SQ), v)
+typedef SQ sq1;
+#define TO_SQ(v)          CONVERT(VEC(SQ), v)
+#define SQ_ZERO           ((sqv)0)
+#define SQ1_ZERO          ((sq1)0)
+#define SQ_ADD(a, b)      ((a) + (b))
+#define SQ1_ADD(a, b)     ((a) + (b))
+#define SQ_SQUARE(v)      (TO_SQ(v) * TO_SQ(v))
+#define SQ_LOAD(i, p)     VLOAD(i, p)
+#define SQ_STORE(v, i, p) VSTORE(v, i, p)
+#if SQ_BITS
+#define TO_SQO(v)   EACH_CH(u64_bits, v)
+#define FROM_SQO(v) EACH_CH(bits_u64, v)
+#else
+#define TO_SQO(v)   (v)
+#define FROM_SQO(v) (v)
+#endif
+#endif
 #define SQ_ONLY(stmt) stmt /* a statement about the sums of squares */
 #else
 #define SQ_ONLY(stmt)
@@ -69,12 +368,24 @@ typedef VEC(SQ) sqv;
 #define LAST(v)        ((v).scdef)
 #endif
 typedef CONCAT(ACC, 16) acc16;
-typedef CONCAT(SUM, 16) sum16;
 #define TO_ACC16(v) CONVERT(CONCAT(ACC, 16), v)
-#define TO_SUM16(v) CONVERT(CONCAT(SUM, 16), v)
+#if SUM_BITS
+#define TO_SUM16(v)   u64_bits16(v)
+#define FROM_SUM16(v) bits_u64_16(v)
+#else
+#define TO_SUM16(v)   CONVERT(CONCAT(SUM, 16), v)
+#define FROM_SUM16(v) TO_ACC16(v)
+#endif
 #if SQSUM
 typedef CONCAT(SQ, 16) sq16;
 #define TO_SQ16(v) CONVERT(CONCAT(SQ, 16), v)
+#if SQ_BITS
+#define TO_SQO16(v)   u64_bits16(v)
+#define FROM_SQO16(v) bits_u64_16(v)
+#else
+#define TO_SQO16(v)   (v)
+#define FROM_SQO16(v) (v)
+#endif
 #endif
 #endif
 
@@ -98,14 +409,14 @@ inline accv wg_exclusive_scan(SCAN_ARGS)
     for (int d = 1; d < LS; d <<= 1) { /* up-sweep: partial sums in a tree */
         const int i = (lid + 1) * 2 * d - 1;
         if (i < LS) {
-            buf[i] += buf[i - d];
-            SQ_ONLY(qbuf[i] += qbuf[i - d]);
+            buf[i] = ACC_ADD(buf[i], buf[i - d]);
+            SQ_ONLY(qbuf[i] = SQ_ADD(qbuf[i], qbuf[i - d]));
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) {
-        buf[LS - 1] = (accv)0;
-        SQ_ONLY(qbuf[LS - 1] = (sqv)0);
+        buf[LS - 1] = ACC_ZERO;
+        SQ_ONLY(qbuf[LS - 1] = SQ_ZERO);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int d = LS / 2; d >= 1; d >>= 1) { /* down-sweep: prefixes back down */
@@ -113,8 +424,9 @@ inline accv wg_exclusive_scan(SCAN_ARGS)
         if (i < LS) {
             const accv t = buf[i - d];
             buf[i - d] = buf[i];
-            buf[i] += t;
-            SQ_ONLY(const sqv tq = qbuf[i - d]; qbuf[i - d] = qbuf[i]; qbuf[i] += tq);
+            buf[i] = ACC_ADD(buf[i], t);
+            SQ_ONLY(const sqv tq = qbuf[i - d]; qbuf[i - d] = qbuf[i];
+                    qbuf[i] = SQ_ADD(qbuf[i], tq));
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
@@ -137,8 +449,8 @@ inline accv wg_exclusive_scan(SCAN_ARGS)
 inline accv prefix_and_scan(PREFIX_ARGS)
 {
     for (int k = 1; k < K; k++) {
-        p[k] += p[k - 1];
-        SQ_ONLY(q[k] += q[k - 1]);
+        p[k] = ACC_ADD(p[k], p[k - 1]);
+        SQ_ONLY(q[k] = SQ_ADD(q[k], q[k - 1]));
     }
 #if SQSUM
     return wg_exclusive_scan(p[K - 1], buf, q[K - 1], qbuf, q_out);
@@ -274,31 +586,28 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     if (y0 >= h)
         return;
     __global ACC *out = strips + s * (w + 1) * CH;
-    accv run = (accv)0;
-    VSTORE(run, 0, out);
+    accv run = ACC_ZERO;
+    ACC_STORE(run, 0, out);
 #if SQSUM
     __global SQ *qout = sqstrips + s * (w + 1) * CH;
-    sqv qrun = (sqv)0;
-    VSTORE(qrun, 0, qout);
+    sqv qrun = SQ_ZERO;
+    SQ_STORE(qrun, 0, qout);
 #endif
     for (int x = 0; x < w; x++) {
-        accv col = (accv)0;
+        accv col = ACC_ZERO;
 #if SQSUM
-        sqv qcol = (sqv)0;
+        sqv qcol = SQ_ZERO;
 #endif
         for (int y = y0; y < y1; y++) {
-            const accv v = TO_ACC(VLOAD(x, src + y * src_stride));
-            col += v;
-#if SQSUM
-            const sqv sv = TO_SQ(VLOAD(x, src + y * src_stride));
-            qcol += sv * sv;
-#endif
+            const VEC(ST) px = VLOAD(x, src + y * src_stride);
+            col = ACC_ADD(col, ACC_SRC(px));
+            SQ_ONLY(qcol = SQ_ADD(qcol, SQ_SQUARE(px)));
         }
-        run += col;
-        VSTORE(run, x + 1, out);
+        run = ACC_ADD(run, col);
+        ACC_STORE(run, x + 1, out);
 #if SQSUM
-        qrun += qcol;
-        VSTORE(qrun, x + 1, qout);
+        qrun = SQ_ADD(qrun, qcol);
+        SQ_STORE(qrun, x + 1, qout);
 #endif
     }
 }
@@ -321,10 +630,8 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
 #endif
     /* Column sums of this work-item's K pixels over the strip's rows. */
     for (int k = 0; k < K; k++) {
-        p[k] = (accv)0;
-#if SQSUM
-        q[k] = (sqv)0;
-#endif
+        p[k] = ACC_ZERO;
+        SQ_ONLY(q[k] = SQ_ZERO);
     }
 #if STAGE
     /* Coalesced: work-item lid sums the elements lid, lid + LS, ... of each
@@ -353,11 +660,9 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     for (int y = y0; y < y1; y++)
         for (int k = 0; k < K; k++)
             if (x0 + k < w) {
-                p[k] += TO_ACC(VLOAD(x0 + k, src + y * src_stride));
-#if SQSUM
-                const sqv sv = TO_SQ(VLOAD(x0 + k, src + y * src_stride));
-                q[k] += sv * sv;
-#endif
+                const VEC(ST) px = VLOAD(x0 + k, src + y * src_stride);
+                p[k] = ACC_ADD(p[k], ACC_SRC(px));
+                SQ_ONLY(q[k] = SQ_ADD(q[k], SQ_SQUARE(px)));
             }
 #endif
     /* Prefix along the row: serial over K, then across work-items. */
@@ -365,17 +670,17 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     const accv off = PREFIX_SCAN(p, q);
     __global ACC *out = strips + s * (w + 1) * CH;
     if (lid == 0)
-        VSTORE((accv)0, 0, out);
+        ACC_STORE(ACC_ZERO, 0, out);
     for (int k = 0; k < K; k++)
         if (x0 + k < w)
-            VSTORE(off + p[k], x0 + k + 1, out);
+            ACC_STORE(ACC_ADD(off, p[k]), x0 + k + 1, out);
 #if SQSUM
     __global SQ *qout = sqstrips + s * (w + 1) * CH;
     if (lid == 0)
-        VSTORE((sqv)0, 0, qout);
+        SQ_STORE(SQ_ZERO, 0, qout);
     for (int k = 0; k < K; k++)
         if (x0 + k < w)
-            VSTORE(qoff + q[k], x0 + k + 1, qout);
+            SQ_STORE(SQ_ADD(qoff, q[k]), x0 + k + 1, qout);
 #endif
 }
 #endif
@@ -399,29 +704,29 @@ __kernel void integral_carry(__global ACC *strips, int n, int nstrips
      * in flight before the stores: the walk down the strips is bound by
      * memory latency, not bandwidth. */
     const int last = nstrips - 1;
-    ACC run = 0;
+    acc1 run = ACC1_ZERO;
     int s = 0;
     for (; s + 8 <= last; s += 8) {
-        ACC t[8];
+        acc1 t[8];
         for (int j = 0; j < 8; j++)
             t[j] = strips[(s + j) * n + i];
         for (int j = 0; j < 8; j++) {
             strips[(s + j) * n + i] = run;
-            run += t[j];
+            run = ACC1_ADD(run, t[j]);
         }
     }
     for (; s < last; s++) {
-        const ACC t = strips[s * n + i];
+        const acc1 t = strips[s * n + i];
         strips[s * n + i] = run;
-        run += t;
+        run = ACC1_ADD(run, t);
     }
     strips[last * n + i] = run;
 #if SQSUM
-    SQ qrun = 0;
+    sq1 qrun = SQ1_ZERO;
     for (s = 0; s < last; s++) {
-        const SQ t = sqstrips[s * n + i];
+        const sq1 t = sqstrips[s * n + i];
         sqstrips[s * n + i] = qrun;
-        qrun += t;
+        qrun = SQ1_ADD(qrun, t);
     }
     sqstrips[last * n + i] = qrun;
 #endif
@@ -430,7 +735,7 @@ __kernel void integral_carry(__global ACC *strips, int n, int nstrips
 /* ---- kernel 3: the rows ---------------------------------------------------------------- */
 
 #if SQSUM
-#define SQ_ROWS_ARGS , __global SQ *sqstrips, __global SQ *sq, int sq_stride
+#define SQ_ROWS_ARGS , __global SQ *sqstrips, __global SQO *sq, int sq_stride
 #else
 #define SQ_ROWS_ARGS
 #endif
@@ -446,18 +751,22 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
     if (y0 >= h)
         return;
     const int nv = n / 16 * 16;
-    if (s == 0)
-        for (int e = 0; e < n + CH; e++) {
-            sum[e] = 0;
-#if SQSUM
-            sq[e] = 0;
-#endif
+    if (s == 0) { /* row 0 of the output, 16 elements a step */
+        int e = 0;
+        for (; e + 16 <= n + CH; e += 16) {
+            vstore16((CONCAT(SUM, 16))0, 0, sum + e);
+            SQ_ONLY(vstore16((CONCAT(SQO, 16))0, 0, sq + e));
         }
+        for (; e < n + CH; e++) {
+            sum[e] = 0;
+            SQ_ONLY(sq[e] = 0);
+        }
+    }
     for (int y = y0; y < y1; y++) {
         __global const ST *in = src + y * src_stride;
         __global SUM *out = sum + (y + 1) * sum_stride;
-        /* The sums of the rows above: exact in SUM (integers), or the
-         * strip's carries in ACC. */
+        /* The sums of the rows above: exact in SUM (integers, or the bits
+         * of integral doubles), or the strip's carries in ACC. */
         __global const SUM *above = out - sum_stride;
         __global const ACC *carries = strips + s * (w + 1) * CH;
         const int first = y == y0;
@@ -465,8 +774,8 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
             out[c] = 0;
         acc16 carry = (acc16)0;
 #if SQSUM
-        __global SQ *qo = sq + (y + 1) * sq_stride;
-        __global const SQ *qabove = qo - sq_stride;
+        __global SQO *qo = sq + (y + 1) * sq_stride;
+        __global const SQO *qabove = qo - sq_stride;
         __global const SQ *qcarries = sqstrips + s * (w + 1) * CH;
         for (int c = 0; c < CH; c++)
             qo[c] = 0;
@@ -480,7 +789,7 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
             const acc16 v = TO_ACC16(p16) + carry;
             carry = LAST16(v);
             const acc16 up =
-                first ? vload16(0, carries + CH + e) : TO_ACC16(vload16(0, above + CH + e));
+                first ? vload16(0, carries + CH + e) : FROM_SUM16(vload16(0, above + CH + e));
             vstore16(TO_SUM16(up + v), 0, out + CH + e);
 #if SQSUM
             uint16 q32 = convert_uint16(px);
@@ -488,8 +797,9 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
             PREFIX16(uint, q32);
             const sq16 q = TO_SQ16(q32) + qcarry;
             qcarry = LAST16(q);
-            const sq16 qup = vload16(0, (first ? qcarries : qabove) + CH + e);
-            vstore16(qup + q, 0, qo + CH + e);
+            const sq16 qup =
+                first ? vload16(0, qcarries + CH + e) : FROM_SQO16(vload16(0, qabove + CH + e));
+            vstore16(TO_SQO16(qup + q), 0, qo + CH + e);
 #endif
         }
         accv run = LAST(carry);
@@ -498,12 +808,13 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
 #endif
         for (int x = nv / CH; x < w; x++) {
             run += TO_ACC(VLOAD(x, in));
-            const accv up = first ? VLOAD(x + 1, carries) : TO_ACC(VLOAD(x + 1, above));
+            const accv up = first ? VLOAD(x + 1, carries) : FROM_SUM(VLOAD(x + 1, above));
             VSTORE(TO_SUM(up + run), x + 1, out);
 #if SQSUM
             const sqv sv = TO_SQ(VLOAD(x, in));
             qrun += sv * sv;
-            VSTORE(VLOAD(x + 1, first ? qcarries : qabove) + qrun, x + 1, qo);
+            const sqv qup = first ? VLOAD(x + 1, qcarries) : FROM_SQO(VLOAD(x + 1, qabove));
+            VSTORE(TO_SQO(qup + qrun), x + 1, qo);
 #endif
         }
     }
@@ -523,31 +834,29 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
     if (s == 0)
         for (int x = 0; x <= w; x++) {
             VSTORE((VEC(SUM))0, x, sum);
-#if SQSUM
-            VSTORE((sqv)0, x, sq);
-#endif
+            SQ_ONLY(VSTORE((VEC(SQO))0, x, sq));
         }
     for (int y = y0; y < y1; y++) {
         __global const ST *in = src + y * src_stride;
         __global SUM *out = sum + (y + 1) * sum_stride;
-        accv run = (accv)0;
+        accv run = ACC_ZERO;
         VSTORE((VEC(SUM))0, 0, out);
 #if SQSUM
-        __global SQ *qo = sq + (y + 1) * sq_stride;
-        sqv qrun = (sqv)0;
-        VSTORE((sqv)0, 0, qo);
+        __global SQO *qo = sq + (y + 1) * sq_stride;
+        sqv qrun = SQ_ZERO;
+        VSTORE((VEC(SQO))0, 0, qo);
 #endif
         for (int x = 0; x < w; x++) {
-            run += TO_ACC(VLOAD(x, in));
-            const accv a = VLOAD(x + 1, acc) + run;
-            VSTORE(a, x + 1, acc);
+            const VEC(ST) px = VLOAD(x, in);
+            run = ACC_ADD(run, ACC_SRC(px));
+            const accv a = ACC_ADD(ACC_LOAD(x + 1, acc), run);
+            ACC_STORE(a, x + 1, acc);
             VSTORE(TO_SUM(a), x + 1, out);
 #if SQSUM
-            const sqv sv = TO_SQ(VLOAD(x, in));
-            qrun += sv * sv;
-            const sqv qa = VLOAD(x + 1, qacc) + qrun;
-            VSTORE(qa, x + 1, qacc);
-            VSTORE(qa, x + 1, qo);
+            qrun = SQ_ADD(qrun, SQ_SQUARE(px));
+            const sqv qa = SQ_ADD(SQ_LOAD(x + 1, qacc), qrun);
+            SQ_STORE(qa, x + 1, qacc);
+            VSTORE(TO_SQO(qa), x + 1, qo);
 #endif
         }
     }
@@ -561,28 +870,30 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
     const int y0 = s * rows, y1 = min(h, y0 + rows), x0 = lid * K;
     __global const ACC *carry = strips + s * (w + 1) * CH;
     accv acc[K]; /* sum(x + 1, y) of this work-item's pixels, row after row */
-    for (int k = 0; k < K; k++)
-        acc[k] = x0 + k < w ? VLOAD(x0 + k + 1, carry) : (accv)0;
+    for (int k = 0; k < K; k++) {
+        acc[k] = ACC_ZERO;
+        if (x0 + k < w)
+            acc[k] = ACC_LOAD(x0 + k + 1, carry);
+    }
 #if SQSUM
     __local sqv qbuf[LS];
     __global const SQ *qcarry = sqstrips + s * (w + 1) * CH;
     sqv qacc[K];
-    for (int k = 0; k < K; k++)
-        qacc[k] = x0 + k < w ? VLOAD(x0 + k + 1, qcarry) : (sqv)0;
+    for (int k = 0; k < K; k++) {
+        qacc[k] = SQ_ZERO;
+        if (x0 + k < w)
+            qacc[k] = SQ_LOAD(x0 + k + 1, qcarry);
+    }
 #endif
     if (s == 0) { /* row 0 of the output */
         for (int k = 0; k < K; k++)
             if (x0 + k < w) {
                 VSTORE((VEC(SUM))0, x0 + k + 1, sum);
-#if SQSUM
-                VSTORE((sqv)0, x0 + k + 1, sq);
-#endif
+                SQ_ONLY(VSTORE((VEC(SQO))0, x0 + k + 1, sq));
             }
         if (lid == 0) {
             VSTORE((VEC(SUM))0, 0, sum);
-#if SQSUM
-            VSTORE((sqv)0, 0, sq);
-#endif
+            SQ_ONLY(VSTORE((VEC(SQO))0, 0, sq));
         }
     }
 #if STAGE
@@ -607,12 +918,14 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
             p[k] = TO_ACC(VLOAD(x0 + k, in_tile)); /* zeros past the row */
 #else
         for (int k = 0; k < K; k++) {
-            const int x = x0 + k < w ? x0 + k : w - 1;
-            p[k] = x0 + k < w ? TO_ACC(VLOAD(x, in)) : (accv)0;
-#if SQSUM
-            const sqv sv = TO_SQ(VLOAD(x, in));
-            q[k] = x0 + k < w ? sv * sv : (sqv)0;
-#endif
+            /* Past the row: pixel w - 1 is read, and zeros are summed. */
+            const VEC(ST) px = VLOAD(x0 + k < w ? x0 + k : w - 1, in);
+            p[k] = ACC_ZERO;
+            SQ_ONLY(q[k] = SQ_ZERO);
+            if (x0 + k < w) {
+                p[k] = ACC_SRC(px);
+                SQ_ONLY(q[k] = SQ_SQUARE(px));
+            }
         }
 #endif
         SQ_ONLY(sqv qoff);
@@ -634,19 +947,19 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
         /* The tiles are rewritten only after the next row's scan barriers. */
 #else
         for (int k = 0; k < K; k++) {
-            acc[k] += off + p[k];
+            acc[k] = ACC_ADD(acc[k], ACC_ADD(off, p[k]));
             if (x0 + k < w)
                 VSTORE(TO_SUM(acc[k]), x0 + k + 1, out);
         }
 #endif
 #if SQSUM
-        __global SQ *qo = sq + (y + 1) * sq_stride;
+        __global SQO *qo = sq + (y + 1) * sq_stride;
         if (lid == 0)
-            VSTORE((sqv)0, 0, qo);
+            VSTORE((VEC(SQO))0, 0, qo);
         for (int k = 0; k < K; k++) {
-            qacc[k] += qoff + q[k];
+            qacc[k] = SQ_ADD(qacc[k], SQ_ADD(qoff, q[k]));
             if (x0 + k < w)
-                VSTORE(qacc[k], x0 + k + 1, qo);
+                VSTORE(TO_SQO(qacc[k]), x0 + k + 1, qo);
         }
 #endif
     }

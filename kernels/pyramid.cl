@@ -1,12 +1,12 @@
 /*
  * Pyramid family: OpenCV pyrDown and pyrUp, and the fused steps of the
- * Laplacian pyramid. Build options:
- *   T       element type, uchar or float;   CH  channels (1, 2 or 4);
- *   BAND    Laplacian band element type, short or float;
- *   TILE_W, TILE_H   pyr_down output tile per work-group (local size);
- *   DOWN_LOCAL       pyr_down stages its vertical pass in local memory;
- *   DOWN_U8          builds pyr_down_rows (CPU devices) and pyr_down_vec
- *                    (GPUs), both for u8 with one channel.
+ * Laplacian pyramid. Build options, the pixels' format only:
+ *   T       element type, uchar or float;   CH  channels (1, 2 or 4).
+ * One program holds every kernel of that format: pyr_down (and
+ * pyr_down_local, whose tile is the work-group and whose local memory the
+ * host sizes at launch), pyr_up, the Laplacian steps for both band types
+ * (short bands for uchar pixels only), and for uchar with one channel
+ * pyr_down_rows (CPU devices) and pyr_down_vec (GPUs).
  * Images are addressed in elements (stride in elements); a pixel is CH
  * consecutive elements, loaded and stored as one vector.
  * SPDX-License-Identifier: BSD-2-Clause
@@ -30,18 +30,8 @@ typedef VEC(uchar) pix_t;
 #define UP_RESULT(s)   CONVERT(VEC(uchar), ((s) + 32) >> 6)
 #endif
 
-/* reflect-101 without branches (seed 001, section V-B: indices by selects,
- * then one uniform load): fold at 0 and at n - 1; offsets here are at most 2
- * past an edge, which two folds cover for n >= 2. */
-inline int reflect101(int p, int n)
-{
-    /* abs() the built-in: a select of -p is folded into llvm.abs, which
-     * Oclgrind cannot run. */
-    p = (int)abs(p);
-    p = p >= n ? 2 * n - 2 - p : p;
-    p = (int)abs(p);
-    return n == 1 ? 0 : p;
-}
+/* Offsets here are at most 2 past an edge: the branch-free reflection. */
+#define reflect101(p, n) clik_reflect101_near((p), (n))
 
 /* ---- pyrDown -------------------------------------------------------------------- */
 
@@ -73,28 +63,11 @@ inline acc_t down_row(acc_t c0, acc_t c1, acc_t c2, acc_t c3, acc_t c4)
 }
 
 /* Filter and decimate in one pass: each output pixel from its 5 x 5 source
- * window. With DOWN_LOCAL the vertical sums of the tile's source columns are
- * computed once into local memory (neighbouring outputs share 3 of their 5
- * columns) and the horizontal pass reads them from there. */
+ * window. */
 __kernel void pyr_down(__global const T *src, int src_stride, int sw, int sh, __global T *dst,
                        int dst_stride, int dw, int dh)
 {
     const int x = get_global_id(0), y = get_global_id(1);
-#if DOWN_LOCAL
-    /* Source columns 2 * x0 - 2 .. 2 * (x0 + TILE_W - 1) + 2 of each output row. */
-    __local acc_t cols[TILE_H][2 * TILE_W + 3];
-    const int lx = get_local_id(0), ly = get_local_id(1);
-    const int x0 = get_group_id(0) * TILE_W;
-    const int yy = min(y, dh - 1); /* rows past the image repeat the last one */
-    for (int i = lx; i < 2 * TILE_W + 3; i += TILE_W)
-        cols[ly][i] = down_column(src, src_stride, sw, sh, 2 * x0 - 2 + i, yy);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (x >= dw || y >= dh)
-        return;
-    const int i = 2 * lx;
-    const acc_t s =
-        down_row(cols[ly][i], cols[ly][i + 1], cols[ly][i + 2], cols[ly][i + 3], cols[ly][i + 4]);
-#else
     if (x >= dw || y >= dh)
         return;
     const acc_t s = down_row(down_column(src, src_stride, sw, sh, 2 * x - 2, y),
@@ -102,17 +75,42 @@ __kernel void pyr_down(__global const T *src, int src_stride, int sw, int sh, __
                              down_column(src, src_stride, sw, sh, 2 * x, y),
                              down_column(src, src_stride, sw, sh, 2 * x + 1, y),
                              down_column(src, src_stride, sw, sh, 2 * x + 2, y));
-#endif
     VSTORE(DOWN_RESULT(s), 0, dst + y * dst_stride + x * CH);
 }
 
-#if DOWN_U8
+/* The same with a work-group of TW x TH outputs that computes the vertical
+ * sums of its source columns once into `cols` (TH rows of 2 TW + 3 sums):
+ * neighbouring outputs share 3 of their 5 columns. */
+__kernel void pyr_down_local(__global const T *src, int src_stride, int sw, int sh, __global T *dst,
+                             int dst_stride, int dw, int dh, __local acc_t *cols)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    const int tw = get_local_size(0), lx = get_local_id(0), ly = get_local_id(1);
+    const int x0 = get_group_id(0) * tw, n = 2 * tw + 3;
+    /* Source columns 2 x0 - 2 .. 2 (x0 + tw - 1) + 2 of this output row;
+     * rows past the image repeat the last one. */
+    __local acc_t *row = cols + ly * n;
+    const int yy = min(y, dh - 1);
+    for (int i = lx; i < n; i += tw)
+        row[i] = down_column(src, src_stride, sw, sh, 2 * x0 - 2 + i, yy);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (x >= dw || y >= dh)
+        return;
+    const int i = 2 * lx;
+    const acc_t s = down_row(row[i], row[i + 1], row[i + 2], row[i + 3], row[i + 4]);
+    VSTORE(DOWN_RESULT(s), 0, dst + y * dst_stride + x * CH);
+}
+
+#if !T_IS_FLOAT && CH == 1
 /*
- * CPU devices, u8 with one channel: each work-item filters ROWS output rows
+ * CPU devices, u8 with one channel: each work-item filters `rows` output rows
  * with 16-wide vectors. Per 16 outputs it takes the vertical sums of 32 new
  * source columns (two ushort16) and keeps the next 16 from the previous
  * step; the five horizontal taps are even/odd swizzles of them. The edge
- * pixels, where reflection applies, go through down_column().
+ * pixels, where reflection applies, go through down_column(). The host
+ * bounds `rows` so that a work-item's loops stay well within the 65535
+ * iterations after which llvmpipe silently ends them (the loops of a
+ * work-item share that count).
  */
 /* The vertical sums [1 4 6 4 1] of source columns c .. c + 15. */
 inline ushort16 down_vsum16(__global const uchar *r0, __global const uchar *r1,
@@ -266,84 +264,93 @@ inline up_block up_compute(__global const T *src, int stride, int sw, int sh, in
     return u;
 }
 
-/* Work-item (x, y) writes outputs (2x..2x+1, 2y..2y+1) that lie inside dst.
- * MODE 0: dst = pyrUp(src); 1: band = fine - pyrUp(src) (Laplacian build);
- * 2: dst = band + pyrUp(src) (collapse). */
-#ifndef MODE
-#define MODE 0
-#endif
+/* Runs STORE(v, X, Y) for the outputs (2x..2x+1, 2y..2y+1) of work-item
+ * (x, y) that lie inside dst (dw x dh). */
+#define UP_OUTPUTS(STORE)                                                                          \
+    do {                                                                                           \
+        const int x = get_global_id(0), y = get_global_id(1);                                      \
+        if (x >= sw || y >= sh)                                                                    \
+            return;                                                                                \
+        const up_block u = up_compute(src, src_stride, sw, sh, x, y);                              \
+        const int X = 2 * x, Y = 2 * y;                                                            \
+        STORE(u.e_e, X, Y);                                                                        \
+        if (X + 1 < dw)                                                                            \
+            STORE(u.o_e, X + 1, Y);                                                                \
+        if (Y + 1 < dh) {                                                                          \
+            STORE(u.e_o, X, Y + 1);                                                                \
+            if (X + 1 < dw)                                                                        \
+                STORE(u.o_o, X + 1, Y + 1);                                                        \
+        }                                                                                          \
+    } while (0)
 
-#if MODE == 0
-#define UP_ARGS           __global T *dst, int dst_stride
-#define UP_STORE(v, X, Y) VSTORE(UP_RESULT(v), 0, dst + (Y)*dst_stride + (X)*CH)
-#elif MODE == 1
-#define UP_ARGS __global const T *fine, int fine_stride, __global BAND *band, int band_stride
-#if T_IS_FLOAT
-#define UP_STORE(v, X, Y)                                                                          \
-    VSTORE(VLOAD(0, fine + (Y)*fine_stride + (X)*CH) - UP_RESULT(v), 0,                            \
-           band + (Y)*band_stride + (X)*CH)
-#else
-/* The band holds the exact difference of two u8 images, as short or float. */
-#define UP_STORE(v, X, Y)                                                                          \
-    VSTORE(CONVERT(VEC(BAND), CONVERT(VEC(int), VLOAD(0, fine + (Y)*fine_stride + (X)*CH)) -       \
-                                  CONVERT(VEC(int), UP_RESULT(v))),                                \
-           0, band + (Y)*band_stride + (X)*CH)
-#endif
-#else
-#define UP_ARGS __global const BAND *band, int band_stride, __global T *dst, int dst_stride
-#if T_IS_FLOAT
-#define UP_STORE(v, X, Y)                                                                          \
-    VSTORE(VLOAD(0, band + (Y)*band_stride + (X)*CH) + UP_RESULT(v), 0,                            \
-           dst + (Y)*dst_stride + (X)*CH)
-#else
-#define UP_STORE(v, X, Y)                                                                          \
-    VSTORE(CONVERT_SAT(VEC(uchar), CONVERT(VEC(int), VLOAD(0, band + (Y)*band_stride + (X)*CH)) +  \
-                                       CONVERT(VEC(int), UP_RESULT(v))),                           \
-           0, dst + (Y)*dst_stride + (X)*CH)
-#endif
-#endif
+#define PX(img, X, Y) (img + (Y)*img##_stride + (X)*CH) /* pixel (X, Y) of img */
 
-__kernel void pyr_up(__global const T *src, int src_stride, int sw, int sh, UP_ARGS, int dw, int dh)
+/* dst = pyrUp(src). */
+#define STORE_UP(v, X, Y) VSTORE(UP_RESULT(v), 0, PX(dst, X, Y))
+__kernel void pyr_up(__global const T *src, int src_stride, int sw, int sh, __global T *dst,
+                     int dst_stride, int dw, int dh)
 {
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x >= sw || y >= sh)
-        return;
-    const up_block u = up_compute(src, src_stride, sw, sh, x, y);
-    const int X = 2 * x, Y = 2 * y;
-    UP_STORE(u.e_e, X, Y);
-    if (X + 1 < dw)
-        UP_STORE(u.o_e, X + 1, Y);
-    if (Y + 1 < dh) {
-        UP_STORE(u.e_o, X, Y + 1);
-        if (X + 1 < dw)
-            UP_STORE(u.o_o, X + 1, Y + 1);
+    UP_OUTPUTS(STORE_UP);
+}
+
+/* ---- the Laplacian pyramid --------------------------------------------------------- */
+
+/*
+ * For bands of type BT, named by suffix NAME:
+ *   pyr_up_sub_NAME    band = fine - pyrUp(src), a level of the build;
+ *   pyr_up_add_NAME    dst = band + pyrUp(src), a level of the collapse;
+ *   pyr_to_band_NAME   band = src (the top of the pyramid);
+ *   pyr_from_band_NAME dst = band, saturated to T.
+ * For u8 pixels a band holds the exact difference of two u8 images.
+ */
+#if T_IS_FLOAT
+#define SUB_TO(BT, f, up) ((f) - (up))
+#define ADD_TO(BT, b, up) ((b) + (up))
+#define FROM_BAND(BT, v)  (float)(v)
+#else
+#define SUB_TO(BT, f, up) CONVERT(VEC(BT), CONVERT(VEC(int), f) - CONVERT(VEC(int), up))
+#define ADD_TO(BT, b, up) CONVERT_SAT(VEC(uchar), CONVERT(VEC(int), b) + CONVERT(VEC(int), up))
+#define FROM_BAND(BT, v)  convert_uchar_sat_rte(v)
+#endif
+
+#define BAND_KERNELS(BT, NAME)                                                                     \
+    __kernel void pyr_up_sub_##NAME(__global const T *src, int src_stride, int sw, int sh,         \
+                                    __global const T *fine, int fine_stride, __global BT *band,    \
+                                    int band_stride, int dw, int dh)                               \
+    {                                                                                              \
+        UP_OUTPUTS(STORE_SUB_##NAME);                                                              \
+    }                                                                                              \
+    __kernel void pyr_up_add_##NAME(__global const T *src, int src_stride, int sw, int sh,         \
+                                    __global const BT *band, int band_stride, __global T *dst,     \
+                                    int dst_stride, int dw, int dh)                                \
+    {                                                                                              \
+        UP_OUTPUTS(STORE_ADD_##NAME);                                                              \
+    }                                                                                              \
+    __kernel void pyr_to_band_##NAME(__global const T *src, int src_stride, int row_elems,         \
+                                     int rows, __global BT *band, int band_stride)                 \
+    {                                                                                              \
+        const int i = get_global_id(0), r = get_global_id(1);                                      \
+        if (i < row_elems && r < rows)                                                             \
+            band[r * band_stride + i] = (BT)src[r * src_stride + i];                               \
+    }                                                                                              \
+    __kernel void pyr_from_band_##NAME(__global const BT *band, int band_stride, int row_elems,    \
+                                       int rows, __global T *dst, int dst_stride)                  \
+    {                                                                                              \
+        const int i = get_global_id(0), r = get_global_id(1);                                      \
+        if (i < row_elems && r < rows)                                                             \
+            dst[r * dst_stride + i] = FROM_BAND(BT, band[r * band_stride + i]);                    \
     }
-}
 
-/* ---- conversions for the top of a Laplacian pyramid ------------------------------- */
+#define STORE_SUB_f32(v, X, Y)                                                                     \
+    VSTORE(SUB_TO(float, VLOAD(0, PX(fine, X, Y)), UP_RESULT(v)), 0, PX(band, X, Y))
+#define STORE_ADD_f32(v, X, Y)                                                                     \
+    VSTORE(ADD_TO(float, VLOAD(0, PX(band, X, Y)), UP_RESULT(v)), 0, PX(dst, X, Y))
+BAND_KERNELS(float, f32)
 
-#ifdef BAND
-/* band = (BAND)src, element by element (n elements). */
-__kernel void pyr_to_band(__global const T *src, int src_stride, int row_elems, int rows,
-                          __global BAND *band, int band_stride)
-{
-    const int i = get_global_id(0), r = get_global_id(1);
-    if (i >= row_elems || r >= rows)
-        return;
-    band[r * band_stride + i] = (BAND)src[r * src_stride + i];
-}
-
-/* dst = src band, saturated to T. */
-__kernel void pyr_from_band(__global const BAND *band, int band_stride, int row_elems, int rows,
-                            __global T *dst, int dst_stride)
-{
-    const int i = get_global_id(0), r = get_global_id(1);
-    if (i >= row_elems || r >= rows)
-        return;
-#if T_IS_FLOAT
-    dst[r * dst_stride + i] = (float)band[r * band_stride + i];
-#else
-    dst[r * dst_stride + i] = convert_uchar_sat_rte(band[r * band_stride + i]);
-#endif
-}
+#if !T_IS_FLOAT
+#define STORE_SUB_s16(v, X, Y)                                                                     \
+    VSTORE(SUB_TO(short, VLOAD(0, PX(fine, X, Y)), UP_RESULT(v)), 0, PX(band, X, Y))
+#define STORE_ADD_s16(v, X, Y)                                                                     \
+    VSTORE(ADD_TO(short, VLOAD(0, PX(band, X, Y)), UP_RESULT(v)), 0, PX(dst, X, Y))
+BAND_KERNELS(short, s16)
 #endif

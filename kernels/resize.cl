@@ -1,10 +1,11 @@
 /*
  * Resize family: nearest, bilinear and bicubic resampling (clik_resize).
  *
- * The host (lib/ops/resize.c) computes the geometry once per call, in
- * double: for each output column and row the first source tap (before
- * border clamping) and, for the interpolating methods, TAPS float weights.
- * They reach the kernels as one int buffer `geo`:
+ * The host computes the geometry once per call, in double
+ * (fallback_cpu/resize_geometry.c): for each output column and row the
+ * first source tap (before border clamping) and, for the interpolating
+ * methods, TAPS float weights. They reach the kernels as one int buffer
+ * `geo`:
  *     geo[0 .. dw)             xofs, first source column of output column x
  *     geo[dw .. dw + dh)       yofs, first source row of output row y
  *     from W = dw + dh rounded up to a multiple of 4, as floats:
@@ -12,77 +13,111 @@
  *     (16-byte aligned: a column's weights are one vector load)
  * so every kernel and every device uses the same coefficients.
  *
- * Build options:
+ * Build options, one program per pixel format:
  *   BPP          nearest kernels: bytes per pixel, 1, 4 or 16 (a pixel is
  *                moved as a uchar, uint or uint4 whatever its type);
  *   T, T_IS_FLOAT, CH   interpolating kernels: uchar or float, 1 or 4 channels;
- *   TAPS         2 (bilinear) or 4 (bicubic);
- *   PIX_ALIGNED  the images and their rows start at multiples of the pixel
- *                size: a pixel is one typed access (one transaction for an
- *                RGBA uchar4), else vloadn / vstoren;
- *   ALIGNED      (common.h) 16-byte chunks of rows are 16-byte aligned;
- *   TILE_W, TILE_H  the output tile of resize_interp_local;
- *   DST_ALIGNED16 resize_interp_rows: dst and its rows start at multiples of 16.
+ *   TAPS         2 (bilinear) or 4 (bicubic).
+ * Everything else is an argument: sizes, factors, bands, spans and the
+ * tiles of resize_interp_local (the work-group's shape, its local memory
+ * sized by the host). Each kernel comes in versions for what the host found
+ * aligned, NAME_any, NAME_pix and (where it matters) NAME_a16:
+ *   _any   nothing: pixels go through vloadn / vstoren;
+ *   _pix   the images and their rows start at multiples of the pixel size:
+ *          a pixel is one typed access (one transaction for an RGBA uchar4);
+ *   _a16   also every 16-byte chunk the kernel writes (and, for
+ *          resize_nearest_int_rows, reads) is 16-byte aligned.
+ * The versions share one body, inlined with its alignment constant.
  * Strides are in bytes for the nearest kernels, in elements for the others.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
 
-#ifndef PIX_ALIGNED
-#define PIX_ALIGNED 0
-#endif
+/* The alignments, a body's argument a: 0 (_any), ALIGN_PIX, ALIGN_16. */
+#define ALIGN_PIX 1
+#define ALIGN_16  2
 
 /* ==== nearest ============================================================== */
 #ifdef BPP
 
+/* Pixel i of a row, and pixel stores. */
 #if BPP == 1
 typedef uchar pix_t;
-#define PLOAD(p, i)     ((p)[(i)])
-#define PSTORE(v, p, i) ((p)[(i)] = (v))
-#elif BPP == 4 && PIX_ALIGNED
-typedef uint pix_t;
-#define PLOAD(p, i)     (((__global const uint *)(p))[(i)])
-#define PSTORE(v, p, i) (((__global uint *)(p))[(i)] = (v))
+inline pix_t pload(__global const uchar *p, int i, const int a)
+{
+    return p[i];
+}
+inline void pstore(pix_t v, __global uchar *p, int i, const int a)
+{
+    p[i] = v;
+}
 #elif BPP == 4
 typedef uint pix_t;
-#define PLOAD(p, i)     as_uint(vload4((i), (p)))
-#define PSTORE(v, p, i) vstore4(as_uchar4(v), (i), (p))
-#elif BPP == 16 && PIX_ALIGNED
-typedef uint4 pix_t;
-#define PLOAD(p, i)     (((__global const uint4 *)(p))[(i)])
-#define PSTORE(v, p, i) (((__global uint4 *)(p))[(i)] = (v))
+inline pix_t pload(__global const uchar *p, int i, const int a)
+{
+    return a ? ((__global const uint *)p)[i] : as_uint(vload4(i, p));
+}
+inline void pstore(pix_t v, __global uchar *p, int i, const int a)
+{
+    if (a)
+        ((__global uint *)p)[i] = v;
+    else
+        vstore4(as_uchar4(v), i, p);
+}
 #else
 typedef uint4 pix_t;
-#define PLOAD(p, i)     as_uint4(vload16((i), (p)))
-#define PSTORE(v, p, i) vstore16(as_uchar16(v), (i), (p))
+inline pix_t pload(__global const uchar *p, int i, const int a)
+{
+    return a ? ((__global const uint4 *)p)[i] : as_uint4(vload16(i, p));
+}
+inline void pstore(pix_t v, __global uchar *p, int i, const int a)
+{
+    if (a)
+        ((__global uint4 *)p)[i] = v;
+    else
+        vstore16(as_uchar16(v), i, p);
+}
 #endif
 
 /*
- * Chunks: 16 bytes of a row, NPIX pixels, moved as a uint4. With ALIGNED
- * (every chunk 16-byte aligned) one access; else, where pixels are aligned,
- * pixel accesses (on GPUs each coalesced); else vload16 / vstore16.
+ * Chunks: 16 bytes of a row, NPIX pixels, moved as a uint4. With ALIGN_16
+ * one access; else, where pixels are aligned, pixel accesses (on GPUs each
+ * coalesced); else vload16 / vstore16.
  */
 #define NPIX (16 / BPP)
-#if defined(ALIGNED) && ALIGNED
-#define CHUNK_GET(p)    (*(__global const uint4 *)(p))
-#define CHUNK_PUT(v, q) (*(__global uint4 *)(q) = (v))
-#elif BPP == 4 && PIX_ALIGNED
-#define CHUNK_GET(p)    ((uint4)(PLOAD(p, 0), PLOAD(p, 1), PLOAD(p, 2), PLOAD(p, 3)))
-#define CHUNK_PUT(v, q) chunk_put_pixels((v), (q))
-inline void chunk_put_pixels(uint4 v, __global uchar *q)
+inline uint4 chunk_get(__global const uchar *p, const int a)
 {
-    PSTORE(v.s0, q, 0);
-    PSTORE(v.s1, q, 1);
-    PSTORE(v.s2, q, 2);
-    PSTORE(v.s3, q, 3);
-}
+    if (a == ALIGN_16)
+        return *(__global const uint4 *)p;
+#if BPP == 4
+    if (a)
+        return (uint4)(pload(p, 0, a), pload(p, 1, a), pload(p, 2, a), pload(p, 3, a));
 #elif BPP == 16
-#define CHUNK_GET(p)    PLOAD(p, 0)
-#define CHUNK_PUT(v, q) PSTORE((v), (q), 0)
-#else
-#define CHUNK_GET(p)    as_uint4(vload16(0, (p)))
-#define CHUNK_PUT(v, q) vstore16(as_uchar16(v), 0, (q))
+    return pload(p, 0, a);
 #endif
+    return as_uint4(vload16(0, p));
+}
+
+inline void chunk_put(uint4 v, __global uchar *q, const int a)
+{
+    if (a == ALIGN_16) {
+        *(__global uint4 *)q = v;
+        return;
+    }
+#if BPP == 4
+    if (a) {
+        pstore(v.s0, q, 0, a);
+        pstore(v.s1, q, 1, a);
+        pstore(v.s2, q, 2, a);
+        pstore(v.s3, q, 3, a);
+        return;
+    }
+#elif BPP == 16
+    pstore(v, q, 0, a);
+    return;
+#endif
+    vstore16(as_uchar16(v), 0, q);
+}
 
 /*
  * GPU kernels: work-item (i, y) makes output chunk i of a row. Consecutive
@@ -100,61 +135,67 @@ typedef uint4 chunk_t;
 #endif
 
 /* Generic: output (x, y) = source (xofs[x], yofs[y]). */
-__kernel void resize_nearest(__global const uchar *src, int src_stride, __global uchar *dst,
-                             int dst_stride, int dw, int dh, __global const int *geo)
+inline void nearest_at(__global const uchar *src, int src_stride, __global uchar *dst,
+                       int dst_stride, int dw, __global const int *geo, int x0, int y, const int a)
 {
-    const int x0 = get_global_id(0) * NPIX, y = get_global_id(1);
-    if (x0 >= dw || y >= dh)
-        return;
     __global const uchar *in = src + geo[dw + y] * src_stride;
     __global uchar *out = dst + y * dst_stride;
     if (x0 + NPIX > dw) {
         for (int x = x0; x < dw; x++)
-            PSTORE(PLOAD(in, geo[x]), out, x);
+            pstore(pload(in, geo[x], a), out, x, a);
         return;
     }
     chunk_t v;
 #if BPP == 16
-    v = PLOAD(in, geo[x0]);
+    v = pload(in, geo[x0], a);
 #else
     int x = x0;
 #define NN_GATHER(lane)                                                                            \
-    v.lane = PLOAD(in, geo[x]);                                                                    \
+    v.lane = pload(in, geo[x], a);                                                                 \
     x++;
     EACH_LANE(NN_GATHER)
 #undef NN_GATHER
 #endif
-    CHUNK_PUT(as_uint4(v), out + x0 * BPP);
+    chunk_put(as_uint4(v), out + x0 * BPP, a);
 }
+
+#define NEAREST_KERNEL(NAME, A)                                                                    \
+    __kernel void NAME(__global const uchar *src, int src_stride, __global uchar *dst,             \
+                       int dst_stride, int dw, int dh, __global const int *geo)                    \
+    {                                                                                              \
+        const int x0 = get_global_id(0) * NPIX, y = get_global_id(1);                              \
+        if (x0 < dw && y < dh)                                                                     \
+            nearest_at(src, src_stride, dst, dst_stride, dw, geo, x0, y, A);                       \
+    }
+NEAREST_KERNEL(resize_nearest_any, 0)
+NEAREST_KERNEL(resize_nearest_pix, ALIGN_PIX)
+NEAREST_KERNEL(resize_nearest_a16, ALIGN_16)
 
 /* Integer scales (output x from source x / sx, which the host checked
  * against the generic tables): output chunk i of the sy rows that source
  * row y becomes, its pixels repeated from the source row. */
-__kernel void resize_nearest_int(__global const uchar *src, int src_stride, int sw, int sh,
-                                 __global uchar *dst, int dst_stride, int sx, int sy, int dw)
+inline void nearest_int_at(__global const uchar *src, int src_stride, __global uchar *dst,
+                           int dst_stride, int sx, int sy, int dw, int x0, int y, const int a)
 {
-    const int x0 = get_global_id(0) * NPIX, y = get_global_id(1);
-    if (x0 >= dw || y >= sh)
-        return;
     __global const uchar *in = src + y * src_stride;
     __global uchar *out = dst + y * sy * dst_stride;
     if (x0 + NPIX > dw) {
         for (int x = x0; x < dw; x++) {
-            const pix_t p = PLOAD(in, x / sx);
+            const pix_t p = pload(in, x / sx, a);
             for (int r = 0; r < sy; r++)
-                PSTORE(p, out + r * dst_stride, x);
+                pstore(p, out + r * dst_stride, x, a);
         }
         return;
     }
     chunk_t v;
     int i = x0 / sx;
 #if BPP == 16
-    v = PLOAD(in, i);
+    v = pload(in, i, a);
 #else
     /* Source pixel i serves sx outputs: count them off, no division. */
     int used = x0 - i * sx;
 #define NN_REPEAT(lane)                                                                            \
-    v.lane = PLOAD(in, i);                                                                         \
+    v.lane = pload(in, i, a);                                                                      \
     used++;                                                                                        \
     i += used == sx;                                                                               \
     used = used == sx ? 0 : used;
@@ -162,8 +203,20 @@ __kernel void resize_nearest_int(__global const uchar *src, int src_stride, int 
 #undef NN_REPEAT
 #endif
     for (int r = 0; r < sy; r++)
-        CHUNK_PUT(as_uint4(v), out + r * dst_stride + x0 * BPP);
+        chunk_put(as_uint4(v), out + r * dst_stride + x0 * BPP, a);
 }
+
+#define NEAREST_INT_KERNEL(NAME, A)                                                                \
+    __kernel void NAME(__global const uchar *src, int src_stride, int sw, int sh,                  \
+                       __global uchar *dst, int dst_stride, int sx, int sy, int dw)                \
+    {                                                                                              \
+        const int x0 = get_global_id(0) * NPIX, y = get_global_id(1);                              \
+        if (x0 < dw && y < sh)                                                                     \
+            nearest_int_at(src, src_stride, dst, dst_stride, sx, sy, dw, x0, y, A);                \
+    }
+NEAREST_INT_KERNEL(resize_nearest_int_any, 0)
+NEAREST_INT_KERNEL(resize_nearest_int_pix, ALIGN_PIX)
+NEAREST_INT_KERNEL(resize_nearest_int_a16, ALIGN_16)
 
 /*
  * CPU devices, integer scales: a 16-byte chunk of source pixels read once
@@ -177,85 +230,113 @@ __kernel void resize_nearest_int(__global const uchar *src, int src_stride, int 
               NN_LANE(s, k, 8), NN_LANE(s, k, 9), NN_LANE(s, k, 10), NN_LANE(s, k, 11),            \
               NN_LANE(s, k, 12), NN_LANE(s, k, 13), NN_LANE(s, k, 14), NN_LANE(s, k, 15))
 
-/* Source pixels 0 .. n - 1 of row `in` (n a multiple of NPIX) magnified
- * sx times into row `out`. */
-inline void nn_row(__global const uchar *in, __global uchar *out, int n, int sx)
+/* Source pixels 0 .. n - 1 of row `in` magnified sx times into row `out`:
+ * whole chunks up to the last multiple of NPIX, then pixel by pixel. */
+inline void nn_row(__global const uchar *in, __global uchar *out, int sw, int sx, const int a)
 {
+    const int n = sw / NPIX * NPIX;
 #define NN_EACH_CHUNK(body)                                                                        \
     for (int x0 = 0; x0 < n; x0 += NPIX) {                                                         \
-        const uchar16 v = as_uchar16(CHUNK_GET(in + x0 * BPP));                                    \
+        const uchar16 v = as_uchar16(chunk_get(in + x0 * BPP, a));                                 \
         __global uchar *o = out + x0 * sx * BPP;                                                   \
         body                                                                                       \
     }
-#define NN_PUT(s, k) CHUNK_PUT(as_uint4(shuffle(v, NN_MASK(s, k))), o + 16 * (k));
+#define NN_PUT(s, k) chunk_put(as_uint4(shuffle(v, NN_MASK(s, k))), o + 16 * (k), a);
+    int x = n;
     switch (sx) {
-    case 1: NN_EACH_CHUNK(CHUNK_PUT(as_uint4(v), o);) break;
+    case 1: NN_EACH_CHUNK(chunk_put(as_uint4(v), o, a);) break;
     case 2: NN_EACH_CHUNK(NN_PUT(2, 0) NN_PUT(2, 1)) break;
     case 3: NN_EACH_CHUNK(NN_PUT(3, 0) NN_PUT(3, 1) NN_PUT(3, 2)) break;
     case 4: NN_EACH_CHUNK(NN_PUT(4, 0) NN_PUT(4, 1) NN_PUT(4, 2) NN_PUT(4, 3)) break;
-    default:
-        /* Larger factors: each pixel repeated with pixel-sized stores. */
-        for (int x = 0; x < n; x++) {
-            const pix_t p = PLOAD(in, x);
-            for (int k = 0; k < sx; k++)
-                PSTORE(p, out, x * sx + k);
-        }
-        break;
+    default: x = 0; break; /* larger factors: pixel-sized stores */
     }
 #undef NN_PUT
 #undef NN_EACH_CHUNK
+    for (; x < sw; x++) {
+        const pix_t p = pload(in, x, a);
+        for (int k = 0; k < sx; k++)
+            pstore(p, out, x * sx + k, a);
+    }
 }
 
 /* Copies `bytes` bytes of the row above `out` (16-byte chunks, then bytes). */
-inline void copy_row_above(__global uchar *out, int dst_stride, int bytes)
+inline void copy_row_above(__global uchar *out, int dst_stride, int bytes, const int a)
 {
     __global const uchar *above = out - dst_stride;
     const int whole = bytes / 16 * 16;
     for (int i = 0; i < whole; i += 16)
-        CHUNK_PUT(CHUNK_GET(above + i), out + i);
+        chunk_put(chunk_get(above + i, a), out + i, a);
     for (int i = whole; i < bytes; i++)
         out[i] = above[i];
 }
 
-/* CPU devices, integer scales: each work-item magnifies `rows` source rows:
+/*
+ * The CPU-device kernels below: work-item (i, j) makes span i of band
+ * band0 + j, `span` pixels of `rows` rows. The host bounds the work of a
+ * work-item (llvmpipe ends every loop of a work-item after 65535 iterations
+ * in all, see lib/ops/resize.c) and keeps spans multiples of 16 pixels, so
+ * that 16-byte alignment holds at every span.
+ */
+
+/* Integer scales: source pixels [x0, x1) of `rows` source rows magnified:
  * the first of each sy output rows chunk by chunk, the others copies of it
  * (rows written one after the other, from the cache). */
-__kernel void resize_nearest_int_rows(__global const uchar *src, int src_stride, int sw, int sh,
-                                      __global uchar *dst, int dst_stride, int sx, int sy, int rows)
+inline void nearest_int_rows(__global const uchar *src, int src_stride, int x0, int x1, int y0,
+                             int y1, __global uchar *dst, int dst_stride, int sx, int sy,
+                             const int a)
 {
-    const int y0 = get_global_id(0) * rows, y1 = min(sh, y0 + rows);
-    const int full = sw / NPIX * NPIX, bytes = sw * sx * BPP;
+    const int bytes = (x1 - x0) * sx * BPP;
     for (int y = y0; y < y1; y++) {
-        __global const uchar *in = src + y * src_stride;
-        __global uchar *out = dst + y * sy * dst_stride;
-        nn_row(in, out, full, sx);
-        for (int x = full; x < sw; x++) {
-            const pix_t p = PLOAD(in, x);
-            for (int k = 0; k < sx; k++)
-                PSTORE(p, out, x * sx + k);
-        }
+        __global uchar *out = dst + y * sy * dst_stride + x0 * sx * BPP;
+        nn_row(src + y * src_stride + x0 * BPP, out, x1 - x0, sx, a);
         for (int r = 1; r < sy; r++)
-            copy_row_above(out + r * dst_stride, dst_stride, bytes);
+            copy_row_above(out + r * dst_stride, dst_stride, bytes, a);
     }
 }
 
-/* CPU devices, any scale: each work-item makes `rows` output rows; a row
- * that samples the same source row as the one above is a copy of it. */
-__kernel void resize_nearest_rows(__global const uchar *src, int src_stride, __global uchar *dst,
-                                  int dst_stride, int dw, int dh, __global const int *geo, int rows)
+#define NEAREST_INT_ROWS_KERNEL(NAME, A)                                                           \
+    __kernel void NAME(__global const uchar *src, int src_stride, int sw, int sh,                  \
+                       __global uchar *dst, int dst_stride, int sx, int sy, int rows, int span,    \
+                       int band0)                                                                  \
+    {                                                                                              \
+        const int x0 = get_global_id(0) * span, x1 = min(sw, x0 + span);                           \
+        const int y0 = (band0 + (int)get_global_id(1)) * rows, y1 = min(sh, y0 + rows);            \
+        nearest_int_rows(src, src_stride, x0, x1, y0, y1, dst, dst_stride, sx, sy, A);             \
+    }
+NEAREST_INT_ROWS_KERNEL(resize_nearest_int_rows_any, 0)
+NEAREST_INT_ROWS_KERNEL(resize_nearest_int_rows_pix, ALIGN_PIX)
+NEAREST_INT_ROWS_KERNEL(resize_nearest_int_rows_a16, ALIGN_16)
+
+/* Any scale: output columns [x0, x1) of `rows` output rows; a row that
+ * samples the same source row as the one above is a copy of it. */
+inline void nearest_rows(__global const uchar *src, int src_stride, __global uchar *dst,
+                         int dst_stride, int dw, __global const int *geo, int x0, int x1, int y0,
+                         int y1, const int a)
 {
-    const int y0 = get_global_id(0) * rows, y1 = min(dh, y0 + rows);
     for (int y = y0; y < y1; y++) {
         __global uchar *out = dst + y * dst_stride;
         if (y > y0 && geo[dw + y] == geo[dw + y - 1]) {
-            copy_row_above(out, dst_stride, dw * BPP);
+            copy_row_above(out + x0 * BPP, dst_stride, (x1 - x0) * BPP, a);
             continue;
         }
         __global const uchar *in = src + geo[dw + y] * src_stride;
-        for (int x = 0; x < dw; x++)
-            PSTORE(PLOAD(in, geo[x]), out, x);
+        for (int x = x0; x < x1; x++)
+            pstore(pload(in, geo[x], a), out, x, a);
     }
 }
+
+#define NEAREST_ROWS_KERNEL(NAME, A)                                                               \
+    __kernel void NAME(__global const uchar *src, int src_stride, __global uchar *dst,             \
+                       int dst_stride, int dw, int dh, __global const int *geo, int rows,          \
+                       int span, int band0)                                                        \
+    {                                                                                              \
+        const int x0 = get_global_id(0) * span, x1 = min(dw, x0 + span);                           \
+        const int y0 = (band0 + (int)get_global_id(1)) * rows, y1 = min(dh, y0 + rows);            \
+        nearest_rows(src, src_stride, dst, dst_stride, dw, geo, x0, x1, y0, y1, A);                \
+    }
+NEAREST_ROWS_KERNEL(resize_nearest_rows_any, 0)
+NEAREST_ROWS_KERNEL(resize_nearest_rows_pix, ALIGN_PIX)
+NEAREST_ROWS_KERNEL(resize_nearest_rows_a16, ALIGN_16)
 
 #endif /* BPP */
 
@@ -263,6 +344,7 @@ __kernel void resize_nearest_rows(__global const uchar *src, int src_stride, __g
 #ifdef T
 
 typedef VEC(float) acc_t;
+typedef VEC(T) px_t;
 #if T_IS_FLOAT
 #define TO_ACC(v)   (v)
 #define FROM_ACC(v) (v)
@@ -272,13 +354,18 @@ typedef VEC(float) acc_t;
 #define FROM_ACC(v) CONVERT_SAT(VEC(uchar), rint(v))
 #endif
 
-#if PIX_ALIGNED
-#define PX(row, i)          (((__global const VEC(T) *)(row))[(i)])
-#define PX_STORE(v, row, i) (((__global VEC(T) *)(row))[(i)] = (v))
-#else
-#define PX(row, i)          VLOAD((i), (row))
-#define PX_STORE(v, row, i) VSTORE((v), (i), (row))
-#endif
+inline px_t px(__global const T *row, int i, const int a)
+{
+    return a ? ((__global const px_t *)row)[i] : VLOAD(i, row);
+}
+
+inline void px_store(px_t v, __global T *row, int i, const int a)
+{
+    if (a)
+        ((__global px_t *)row)[i] = v;
+    else
+        VSTORE(v, i, row);
+}
 
 /*
  * WEIGH(w, F): w.s0 * F(0) + w.s1 * F(1) + ..., left to right, every
@@ -307,9 +394,9 @@ typedef int4 ivec_t;
 #define CLAMPED_COLS(first, sw) clamp((first) + IOTA, (ivec_t)0, (ivec_t)((sw)-1))
 
 /* The horizontal sum of one source row at source columns c (clamped). */
-inline acc_t row_sum(__global const T *row, ivec_t c, wvec_t w)
+inline acc_t row_sum(__global const T *row, ivec_t c, wvec_t w, const int a)
 {
-#define ROW_TAP(k) TO_ACC(PX(row, c.s##k))
+#define ROW_TAP(k) TO_ACC(px(row, c.s##k, a))
     return WEIGH(w, ROW_TAP);
 #undef ROW_TAP
 }
@@ -322,59 +409,78 @@ inline acc_t row_sum(__global const T *row, ivec_t c, wvec_t w)
 
 /* Generic: one work-item per output pixel, separable: TAPS horizontal sums
  * (one per source row), then the vertical one. */
-__kernel void resize_interp(__global const T *src, int src_stride, int sw, int sh, __global T *dst,
-                            int dst_stride, int dw, int dh, __global const int *geo)
+inline void interp_at(__global const T *src, int src_stride, int sw, int sh, __global T *dst,
+                      int dst_stride, int dw, int dh, __global const int *geo, int x, int y,
+                      const int a)
 {
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x >= dw || y >= dh)
-        return;
     GEO_TABLES;
     const wvec_t wx = WLOAD(x, xw), wy = WLOAD(y, yw);
     const ivec_t cols = CLAMPED_COLS(xofs[x], sw);
     const int r = yofs[y];
-#define SRC_ROW(j) row_sum(src + clamp(r + (j), 0, sh - 1) * src_stride, cols, wx)
-    PX_STORE(FROM_ACC(WEIGH(wy, SRC_ROW)), dst + y * dst_stride, x);
+#define SRC_ROW(j) row_sum(src + clamp(r + (j), 0, sh - 1) * src_stride, cols, wx, a)
+    px_store(FROM_ACC(WEIGH(wy, SRC_ROW)), dst + y * dst_stride, x, a);
 #undef SRC_ROW
 }
 
-#if defined(TILE_W) && defined(TILE_H)
-/* Source pixels a tile can reach per axis; the host uses this kernel only
- * where every tile's reach fits (upscaling). */
-#define REACH_W (TILE_W + TAPS)
-#define REACH_H (TILE_H + TAPS)
+#define INTERP_KERNEL(NAME, A)                                                                     \
+    __kernel void NAME(__global const T *src, int src_stride, int sw, int sh, __global T *dst,     \
+                       int dst_stride, int dw, int dh, __global const int *geo)                    \
+    {                                                                                              \
+        const int x = get_global_id(0), y = get_global_id(1);                                      \
+        if (x < dw && y < dh)                                                                      \
+            interp_at(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, x, y, A);             \
+    }
+INTERP_KERNEL(resize_interp_any, 0)
+INTERP_KERNEL(resize_interp_pix, ALIGN_PIX)
+
+/* Stages the source pixels [r0, r0 + nrows) x [c0, c0 + ncols) (clamped
+ * into the image) into pix, rows reach_w apart; work-item (lx, ly) of a
+ * tw x th work-group takes rows ly, ly + th, ... and columns lx, lx + tw,
+ * ... of them (no division by the runtime shape). */
+inline void stage_tile(__global const T *src, int src_stride, int sw, int sh, int r0, int c0,
+                       int nrows, int ncols, __local acc_t *pix, int reach_w, int lx, int ly,
+                       int tw, int th, const int a)
+{
+    for (int r = ly; r < nrows; r += th) {
+        __global const T *row = src + clamp(r0 + r, 0, sh - 1) * src_stride;
+        for (int c = lx; c < ncols; c += tw)
+            pix[r * reach_w + c] = TO_ACC(px(row, clamp(c0 + c, 0, sw - 1), a));
+    }
+}
 
 /*
- * Local-memory tiles (seed 003, section VI): a work-group stages the source
- * region its TILE_W x TILE_H outputs reach, makes the horizontal sums of
- * each staged row for its columns, then each work-item combines TAPS of
- * them vertically. Upscaling by s shares each source pixel among about s^2
- * outputs and each horizontal sum among about TAPS * s of them.
+ * Local-memory tiles (seed 003, section VI): a work-group of tw x th
+ * work-items stages the source region its tw x th outputs reach, makes the
+ * horizontal sums of each staged row for its columns, then each work-item
+ * combines TAPS of them vertically. Upscaling by s shares each source pixel
+ * among about s^2 outputs and each horizontal sum among about TAPS * s of
+ * them. The host uses this kernel only where every tile reaches at most
+ * (tw + TAPS) x (th + TAPS) source pixels (upscaling), and sizes `pix` for
+ * that many and `hsum` for (th + TAPS) x tw.
  */
-__kernel void resize_interp_local(__global const T *src, int src_stride, int sw, int sh,
-                                  __global T *dst, int dst_stride, int dw, int dh,
-                                  __global const int *geo)
+inline void interp_local(__global const T *src, int src_stride, int sw, int sh, __global T *dst,
+                         int dst_stride, int dw, int dh, __global const int *geo,
+                         __local acc_t *pix, __local acc_t *hsum, const int a)
 {
-    __local acc_t pix[REACH_H * REACH_W];
-    __local acc_t hsum[REACH_H * TILE_W];
     GEO_TABLES;
-    const int lx = get_local_id(0), ly = get_local_id(1), lid = ly * TILE_W + lx;
-    const int x0 = get_group_id(0) * TILE_W, y0 = get_group_id(1) * TILE_H;
-    const int xl = min(x0 + TILE_W, dw) - 1, yl = min(y0 + TILE_H, dh) - 1;
+    const int tw = get_local_size(0), th = get_local_size(1), reach_w = tw + TAPS;
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int x0 = get_group_id(0) * tw, y0 = get_group_id(1) * th;
+    const int xl = min(x0 + tw, dw) - 1, yl = min(y0 + th, dh) - 1;
     const int c0 = xofs[x0], ncols = xofs[xl] + TAPS - c0;
     const int r0 = yofs[y0], nrows = yofs[yl] + TAPS - r0;
-    for (int i = lid; i < nrows * ncols; i += TILE_W * TILE_H) {
-        const int r = i / ncols, c = i - r * ncols;
-        __global const T *row = src + clamp(r0 + r, 0, sh - 1) * src_stride;
-        pix[r * REACH_W + c] = TO_ACC(PX(row, clamp(c0 + c, 0, sw - 1)));
-    }
+    stage_tile(src, src_stride, sw, sh, r0, c0, nrows, ncols, pix, reach_w, lx, ly, tw, th, a);
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int i = lid; i < nrows * TILE_W; i += TILE_W * TILE_H) {
-        const int r = i / TILE_W, c = i - r * TILE_W;
-        const int x = min(x0 + c, xl), o = r * REACH_W + xofs[x] - c0;
+    {
+        /* Column lx of the horizontal sums, rows ly, ly + th, ... */
+        const int x = min(x0 + lx, xl), first = xofs[x] - c0;
         const wvec_t w = WLOAD(x, xw);
+        for (int r = ly; r < nrows; r += th) {
+            const int o = r * reach_w + first;
 #define STAGED(k) pix[o + (k)]
-        hsum[r * TILE_W + c] = WEIGH(w, STAGED);
+            hsum[r * tw + lx] = WEIGH(w, STAGED);
 #undef STAGED
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int x = x0 + lx, y = y0 + ly;
@@ -382,11 +488,21 @@ __kernel void resize_interp_local(__global const T *src, int src_stride, int sw,
         return;
     const int o = yofs[y] - r0;
     const wvec_t w = WLOAD(y, yw);
-#define HSUM(j) hsum[(o + (j)) * TILE_W + lx]
-    PX_STORE(FROM_ACC(WEIGH(w, HSUM)), dst + y * dst_stride, x);
+#define HSUM(j) hsum[(o + (j)) * tw + lx]
+    const px_t v = FROM_ACC(WEIGH(w, HSUM));
 #undef HSUM
+    px_store(v, dst + y * dst_stride, x, a);
 }
-#endif
+
+#define INTERP_LOCAL_KERNEL(NAME, A)                                                               \
+    __kernel void NAME(__global const T *src, int src_stride, int sw, int sh, __global T *dst,     \
+                       int dst_stride, int dw, int dh, __global const int *geo,                    \
+                       __local acc_t *pix, __local acc_t *hsum)                                    \
+    {                                                                                              \
+        interp_local(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, pix, hsum, A);         \
+    }
+INTERP_LOCAL_KERNEL(resize_interp_local_any, 0)
+INTERP_LOCAL_KERNEL(resize_interp_local_pix, ALIGN_PIX)
 
 /*
  * The taps of an output column away from the borders are TAPS consecutive
@@ -403,7 +519,8 @@ __kernel void resize_interp_local(__global const T *src, int src_stride, int sw,
 #else
 #define NT 16
 #endif
-typedef CONCAT(float, NT) tvec_t;
+#define FLOATNT CONCAT(float, NT)
+typedef FLOATNT tvec_t;
 #if CH == 1
 #define SPREAD(w) (w)
 #if TAPS == 2
@@ -420,97 +537,134 @@ typedef CONCAT(float, NT) tvec_t;
 #define TAP_SUM(p) ((p).s0123 + (p).s4567 + (p).s89ab + (p).scdef)
 #endif
 #endif
-#if !T_IS_FLOAT && CH == 4 && PIX_ALIGNED
-/* Whole uchar4 pixels: consecutive 4-byte loads, which compilers merge. */
-#define TAPS_LOAD(p)                                                                               \
-    CONVERT(CONCAT(float, NT),                                                                     \
-            CONCAT(as_uchar, NT)(CONCAT(vload, TAPS)(0, (__global const uint *)(p))))
-#else
-#define TAPS_LOAD(p) CONVERT(CONCAT(float, NT), CONCAT(vload, NT)(0, (p)))
+
+/* The TAPS pixels from p as NT floats. Whole uchar4 pixels, where aligned,
+ * as consecutive 4-byte loads, which compilers merge. */
+inline tvec_t taps_load(__global const T *p, const int a)
+{
+#if !T_IS_FLOAT && CH == 4
+    if (a)
+        return CONVERT(FLOATNT,
+                       CONCAT(as_uchar, NT)(CONCAT(vload, TAPS)(0, (__global const uint *)p)));
 #endif
+    return CONVERT(FLOATNT, CONCAT(vload, NT)(0, p));
+}
 
 /* The horizontal sums of source row `row` for output columns x0 .. x1 - 1
- * into `out` (floats, a pixel per column); clamped: taps may leave the row. */
+ * into `out` (floats, a pixel per column, column base first); clamped:
+ * taps may leave the row. */
 inline void hpass_span(__global const T *row, int sw, int x0, int x1, int clamped,
-                       __global const int *xofs, __global const float *xw, __global float *out)
+                       __global const int *xofs, __global const float *xw, __global float *out,
+                       int base, const int a)
 {
     if (clamped) {
         for (int x = x0; x < x1; x++)
-            VSTORE(row_sum(row, CLAMPED_COLS(xofs[x], sw), WLOAD(x, xw)), x, out);
+            VSTORE(row_sum(row, CLAMPED_COLS(xofs[x], sw), WLOAD(x, xw), a), x - base, out);
         return;
     }
     for (int x = x0; x < x1; x++) {
-        const tvec_t p = TAPS_LOAD(row + xofs[x] * CH) * SPREAD(WLOAD(x, xw));
-        VSTORE(TAP_SUM(p), x, out);
+        const tvec_t p = taps_load(row + xofs[x] * CH, a) * SPREAD(WLOAD(x, xw));
+        VSTORE(TAP_SUM(p), x - base, out);
     }
 }
 
-/* resize_interp_rows' vertical pass stores 16 results at a time: u8 ones
- * rounded (halves to even: adding and taking away 1.5 * 2^23 leaves the
- * nearest integer of a float in [0, 2^22]) and saturated. */
-#if DST_ALIGNED16
-#define STORE16_U8(v, out) (*(__global uint4 *)(out) = as_uint4(v))
-#else
-#define STORE16_U8(v, out) vstore16((v), 0, (out))
-#endif
+/* The vertical pass stores 16 u8 results at a time, rounded (halves to
+ * even: adding and taking away 1.5 * 2^23 leaves the nearest integer of a
+ * float in [0, 2^22]) and saturated; one uint4 store where aligned. */
 #define ROUND_SAT_U8(v, n)                                                                         \
     CONCAT(convert_uchar, n)((clamp((v), 0.0f, 255.0f) + 12582912.0f) - 12582912.0f)
 
+inline void store16(float16 v, __global T *out, const int a)
+{
+#if T_IS_FLOAT
+    vstore16(v, 0, out);
+#else
+    const uchar16 u = ROUND_SAT_U8(v, 16);
+    if (a == ALIGN_16)
+        *(__global uint4 *)out = as_uint4(u);
+    else
+        vstore16(u, 0, out);
+#endif
+}
+
+inline void store1(float v, __global T *out)
+{
+#if T_IS_FLOAT
+    *out = v;
+#else
+    *out = ROUND_SAT_U8(v, );
+#endif
+}
+
+/* Ring slot of source row r, and its row of horizontal sums. */
+#define SLOT(r) ((r) & (TAPS - 1))
+#define HROW(j) (ring + SLOT(r0 + (j)) * n)
+#define H16(j)  vload16(0, h##j + i)
+#define H1(j)   h##j[i]
+
 /*
- * CPU devices: each work-item makes `rows` output rows. The horizontal sums
- * of the source rows it needs live in a ring of TAPS rows of `scratch`
- * (slot r mod TAPS holds source row r), so upscaled rows that share source
- * rows filter them once; the vertical pass then runs along whole rows, 16
- * elements at a time. The arithmetic is resize_interp's, term for term.
+ * CPU devices: work-item (i, j) makes output columns [x0, x1) = span i of
+ * output rows [y0, y1) = band band0 + j. The horizontal sums of the source
+ * rows it needs live in its ring of TAPS rows of the span (slot r mod TAPS
+ * holds source row r), so upscaled rows that share source rows filter them
+ * once; the vertical pass then runs along the span, 16 elements at a time.
+ * The arithmetic is resize_interp's, term for term. yofs never decreases,
+ * so the rows held are the run lo .. hi filtered last, of which the TAPS
+ * latest are in the ring (no private arrays: see kernels/filter.cl on
+ * llvmpipe). The host bounds the work of a work-item (llvmpipe ends every
+ * loop of a work-item after 65535 iterations in all, see lib/ops/resize.c)
+ * and keeps spans multiples of 16 pixels, so that 16-byte alignment holds
+ * at every span.
  */
-__kernel void resize_interp_rows(__global const T *src, int src_stride, int sw, int sh,
-                                 __global T *dst, int dst_stride, int dw, int dh,
-                                 __global const int *geo, int rows, int xa, int xb,
-                                 __global float *scratch)
+inline void interp_rows(__global const T *src, int src_stride, int sw, int sh, __global T *dst,
+                        int dst_stride, int dw, int dh, __global const int *geo, int x0, int x1,
+                        int y0, int y1, int xa, int xb, __global float *ring, const int a)
 {
     GEO_TABLES;
-    const int y0 = get_global_id(0) * rows, y1 = min(dh, y0 + rows);
-    const int n = dw * CH; /* elements of a row */
-    __global float *ring = scratch + (size_t)get_global_id(0) * TAPS * n;
-    int held[TAPS];
-    for (int k = 0; k < TAPS; k++)
-        held[k] = -TAPS - 1; /* no source row */
+    const int n = (x1 - x0) * CH; /* elements of a span */
+    /* Columns [ca, cb) have every tap inside the row. */
+    const int ca = clamp(xa, x0, x1), cb = clamp(xb, ca, x1);
+    int lo = 1, hi = 0; /* no source row held */
     for (int y = y0; y < y1; y++) {
-        __global const float *h[TAPS];
-        for (int j = 0; j < TAPS; j++) {
-            const int r = yofs[y] + j, slot = r & (TAPS - 1);
-            h[j] = ring + slot * n;
-            if (held[slot] == r)
+        const int r0 = yofs[y];
+        for (int r = r0; r < r0 + TAPS; r++) {
+            if (r >= max(lo, hi - TAPS + 1) && r <= hi)
                 continue;
             __global const T *row = src + clamp(r, 0, sh - 1) * src_stride;
-            __global float *out = ring + slot * n;
-            hpass_span(row, sw, 0, xa, 1, xofs, xw, out);
-            hpass_span(row, sw, xa, xb, 0, xofs, xw, out);
-            hpass_span(row, sw, xb, dw, 1, xofs, xw, out);
-            held[slot] = r;
+            __global float *out = ring + SLOT(r) * n;
+            hpass_span(row, sw, x0, ca, 1, xofs, xw, out, x0, a);
+            hpass_span(row, sw, ca, cb, 0, xofs, xw, out, x0, a);
+            hpass_span(row, sw, cb, x1, 1, xofs, xw, out, x0, a);
+            lo = r == hi + 1 ? lo : r;
+            hi = r;
         }
         const wvec_t wy = WLOAD(y, yw);
-        __global T *out = dst + y * dst_stride;
+        __global const float *h0 = HROW(0), *h1 = HROW(1);
+#if TAPS == 4
+        __global const float *h2 = HROW(2), *h3 = HROW(3);
+#endif
+        __global T *out = dst + y * dst_stride + x0 * CH;
         int i = 0;
-#define H16(j) vload16(0, h[j] + i)
-        for (; i + 16 <= n; i += 16) {
-#if T_IS_FLOAT
-            vstore16(WEIGH(wy, H16), 0, out + i);
-#else
-            STORE16_U8(ROUND_SAT_U8(WEIGH(wy, H16), 16), out + i);
-#endif
-        }
-#undef H16
-#define H1(j) h[j][i]
-        for (; i < n; i++) {
-#if T_IS_FLOAT
-            out[i] = WEIGH(wy, H1);
-#else
-            out[i] = ROUND_SAT_U8(WEIGH(wy, H1), );
-#endif
-        }
-#undef H1
+        for (; i + 16 <= n; i += 16)
+            store16(WEIGH(wy, H16), out + i, a);
+        for (; i < n; i++)
+            store1(WEIGH(wy, H1), out + i);
     }
 }
+
+#define INTERP_ROWS_KERNEL(NAME, A)                                                                \
+    __kernel void NAME(__global const T *src, int src_stride, int sw, int sh, __global T *dst,     \
+                       int dst_stride, int dw, int dh, __global const int *geo, int rows, int xa,  \
+                       int xb, __global float *scratch, int span, int band0)                       \
+    {                                                                                              \
+        const int x0 = get_global_id(0) * span, x1 = min(dw, x0 + span);                           \
+        const int y0 = (band0 + (int)get_global_id(1)) * rows, y1 = min(dh, y0 + rows);            \
+        const size_t item = get_global_id(1) * get_global_size(0) + get_global_id(0);              \
+        interp_rows(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, x0, x1, y0, y1, xa, xb, \
+                    scratch + item * TAPS * span * CH, A);                                         \
+    }
+INTERP_ROWS_KERNEL(resize_interp_rows_any, 0)
+INTERP_ROWS_KERNEL(resize_interp_rows_pix, ALIGN_PIX)
+INTERP_ROWS_KERNEL(resize_interp_rows_a16, ALIGN_16)
 
 #endif /* T */

@@ -3,17 +3,21 @@
  * the tile SSIM of the fusion upscaler. The definitions are written out in
  * fallback_cpu/scalar/ssim.c.
  *
- * Gaussian SSIM, build option T (uchar or float) and one of:
- *   TILE_W, TILE_H  ssim_local: a TILE_W x TILE_H block of outputs per
- *                   work-group, its (TILE_W + 10) x (TILE_H + 10) inputs
- *                   staged in local memory, separable passes through local
- *                   memory, a tree reduction of the group's map values;
- *   DIRECT_ROWS     ssim_direct: no local memory; a work-item makes 4 x
- *                   DIRECT_ROWS outputs from registers;
- *   SSIM_ROWS       ssim_rows (CPU devices): a work-item makes a strip
- *                   SSIM_ROWS (8 or 16) outputs wide and `band` rows high,
- *                   keeping the horizontal sums of the last 11 rows in a
- *                   ring.
+ * Build options, one program per input type:
+ *   T            uchar or float (the tile kernels take u8 whatever T is);
+ *   DIRECT_ROWS  ssim_direct's outputs per work-item down a column (its
+ *                register block: private accumulators, unrolled);
+ *   SSIM_ROWS    ssim_rows' strip width, 8 or 16 (one float vector).
+ * Gaussian SSIM kernels:
+ *   ssim_local   a block of outputs per work-group (its shape is the
+ *                work-group's), its (w + 10) x (h + 10) inputs staged in
+ *                local memory, separable passes through local memory, a
+ *                tree reduction of the group's map values;
+ *   ssim_direct  no local memory; a work-item makes 4 x DIRECT_ROWS outputs
+ *                from registers;
+ *   ssim_rows    (CPU devices) a work-item makes a strip SSIM_ROWS outputs
+ *                wide and `band` rows high, keeping the horizontal sums of
+ *                the last 11 rows in a ring.
  * Each writes the 'valid' map (ow x oh = (W - 10) x (H - 10)) when
  * write_map, and when want_mean one partial sum of map values per
  * work-group (ssim_local) or work-item (the others); the host adds the
@@ -25,21 +29,29 @@
  * Taps k and 10 - k of the symmetric window are added before they are
  * weighted (fewer operations, and fewer roundings).
  *
- * Tile SSIM, build option TILE (2..16) and TILES_P (a power of two >=
- * TILE), TILES_G (tiles per work-group): exact integer sums, then the float
- * formula of tile_ssim() in the oracle's order.
- *   ssim_tiles_group: TILES_G tiles of one tile row per work-group, one
- *                     work-item per tile row, the sums reduced over the
- *                     rows in local memory;
- *   ssim_tiles_item:  one work-item per tile (CPU devices, no local memory).
+ * Tile SSIM (ssim_tile.h: exact integer sums, then the oracle's float
+ * formula), tiles of `tile` (2..16) pixels a side:
+ *   ssim_tiles_group  a work-group of G x P work-items makes G tiles of one
+ *                     tile row, one work-item per pixel row (P a power of
+ *                     two >= tile), the sums reduced over the rows in local
+ *                     memory;
+ *   ssim_tiles_item   one work-item per tile (CPU devices, no local memory).
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
+#include "ssim_tile.h"
 
-#define SSIM_C1 6.5025f  /* (0.01 * 255)^2 */
-#define SSIM_C2 58.5225f /* (0.03 * 255)^2 */
+#define SSIM_C1 CLIK_SSIM_C1
+#define SSIM_C2 CLIK_SSIM_C2
 
 #ifdef T
+
+#ifndef DIRECT_ROWS
+#define DIRECT_ROWS 4
+#endif
+#ifndef SSIM_ROWS
+#define SSIM_ROWS 16
+#endif
 
 /* The normalized Gaussian of sigma 1.5 at x = -5..5 (exp(-x^2 / 4.5) / sum),
  * rounded to float. */
@@ -77,33 +89,38 @@ SSIM_VALUE(float8)
 
 /* ---- ssim_local ----------------------------------------------------------------- */
 
-#ifdef TILE_W
-#define IN_W  (TILE_W + 10)
-#define IN_H  (TILE_H + 10)
-#define ITEMS (TILE_W * TILE_H)
-
-__kernel __attribute__((reqd_work_group_size(TILE_W, TILE_H, 1))) void
-ssim_local(__global const T *a, int sa, __global const T *b, int sb, int ow, int oh,
-           __global float *map, int sm, int write_map, int want_mean, __global float *partial)
+/*
+ * A block of tw x th outputs per work-group of that shape. The host sizes
+ * la and lb for the block's (tw + 10) x (th + 10) inputs (row r at
+ * r * (tw + 10)) and hm for the horizontal sums of its input rows, the five
+ * (mu_a, mu_b, aa, bb, ab) of row r, column c at (c * (th + 10) + r) * 5:
+ * a column's window is then one run, read at constant offsets from one
+ * address (the block's shape is only known at run time). tw * th is a
+ * power of two (the reduction).
+ */
+__kernel void ssim_local(__global const T *a, int sa, __global const T *b, int sb, int ow, int oh,
+                         __global float *map, int sm, int write_map, int want_mean,
+                         __global float *partial, __local float *la, __local float *lb,
+                         __local float *hm)
 {
-    __local float la[IN_H * IN_W], lb[IN_H * IN_W]; /* row r at r * IN_W */
-    /* Horizontal sums of the tile's input rows: mu_a, mu_b, aa, bb, ab. */
-    __local float hm[5][IN_H][TILE_W];
-    const int lx = get_local_id(0), ly = get_local_id(1), lid = ly * TILE_W + lx;
-    const int x0 = get_group_id(0) * TILE_W, y0 = get_group_id(1) * TILE_H;
+    const int tw = get_local_size(0), th = get_local_size(1), items = tw * th;
+    const int in_w = tw + 10, in_h = th + 10;
+    const int lx = get_local_id(0), ly = get_local_id(1), lid = ly * tw + lx;
+    const int x0 = get_group_id(0) * tw, y0 = get_group_id(1) * th;
     const int w = ow + 10, h = oh + 10;
 
-    /* Inputs past the image feed only outputs past the map: clamp them. */
-    for (int i = lid; i < IN_W * IN_H; i += ITEMS) {
-        const int r = i / IN_W, c = i - r * IN_W;
-        const int x = min(x0 + c, w - 1), y = min(y0 + r, h - 1);
-        la[i] = convert_float(a[y * sa + x]);
-        lb[i] = convert_float(b[y * sb + x]);
-    }
+    /* Inputs past the image feed only outputs past the map: clamp them.
+     * Rows and columns stepped by the block's shape: no division by it. */
+    for (int r = ly; r < in_h; r += th)
+        for (int c = lx; c < in_w; c += tw) {
+            const int x = min(x0 + c, w - 1), y = min(y0 + r, h - 1);
+            la[r * in_w + c] = convert_float(a[y * sa + x]);
+            lb[r * in_w + c] = convert_float(b[y * sb + x]);
+        }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    for (int i = lid; i < IN_H * TILE_W; i += ITEMS) {
-        const int r = i / TILE_W, c = i - r * TILE_W, o = r * IN_W + c;
+    for (int r = ly; r < in_h; r += th) {
+        const int c = lx, o = r * in_w + c;
         const float va = la[o + 5], vb = lb[o + 5], ca = va - 128.0f, cb = vb - 128.0f;
         const float w5 = ssim_w[5];
         float ma = w5 * va, mb = w5 * vb, qa = w5 * (ca * ca), qb = w5 * (cb * cb);
@@ -120,26 +137,33 @@ ssim_local(__global const T *a, int sa, __global const T *b, int sb, int ow, int
             qb += wk * (cb0 * cb0 + cb1 * cb1);
             p += wk * (ca0 * cb0 + ca1 * cb1);
         }
-        hm[0][r][c] = ma;
-        hm[1][r][c] = mb;
-        hm[2][r][c] = qa;
-        hm[3][r][c] = qb;
-        hm[4][r][c] = p;
+        __local float *out = hm + (c * in_h + r) * 5;
+        out[0] = ma;
+        out[1] = mb;
+        out[2] = qa;
+        out[3] = qb;
+        out[4] = p;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
     float s = 0.0f;
     const int x = x0 + lx, y = y0 + ly;
     if (x < ow && y < oh) {
-        float v[5];
-        for (int m = 0; m < 5; m++)
-            v[m] = ssim_w[5] * hm[m][ly + 5][lx];
+        /* Sum m of the horizontal sums at window row k of this output. */
+        __local const float *col = hm + (lx * in_h + ly) * 5;
+#define HM(m, k) col[(k)*5 + (m)]
+        float ma = ssim_w[5] * HM(0, 5), mb = ssim_w[5] * HM(1, 5);
+        float qa = ssim_w[5] * HM(2, 5), qb = ssim_w[5] * HM(3, 5);
+        float p = ssim_w[5] * HM(4, 5);
         for (int k = 0; k < 5; k++) {
             const float wk = ssim_w[k];
-            for (int m = 0; m < 5; m++)
-                v[m] += wk * (hm[m][ly + k][lx] + hm[m][ly + 10 - k][lx]);
+            ma += wk * (HM(0, k) + HM(0, 10 - k));
+            mb += wk * (HM(1, k) + HM(1, 10 - k));
+            qa += wk * (HM(2, k) + HM(2, 10 - k));
+            qb += wk * (HM(3, k) + HM(3, 10 - k));
+            p += wk * (HM(4, k) + HM(4, 10 - k));
         }
-        const float ma = v[0], mb = v[1], qa = v[2], qb = v[3], p = v[4];
+#undef HM
         s = ssim_value_float(ma, mb, qa, qb, p);
         if (write_map)
             map[y * sm + x] = s;
@@ -150,7 +174,7 @@ ssim_local(__global const T *a, int sa, __global const T *b, int sb, int ow, int
     __local float *sum = la;
     sum[lid] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int n = ITEMS / 2; n > 0; n >>= 1) {
+    for (int n = items / 2; n > 0; n >>= 1) {
         if (lid < n)
             sum[lid] += sum[lid + n];
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -158,11 +182,9 @@ ssim_local(__global const T *a, int sa, __global const T *b, int sb, int ow, int
     if (lid == 0)
         partial[get_group_id(1) * get_num_groups(0) + get_group_id(0)] = sum[0];
 }
-#endif
 
 /* ---- ssim_direct ---------------------------------------------------------------- */
 
-#ifdef DIRECT_ROWS
 __kernel void ssim_direct(__global const T *a, int sa, __global const T *b, int sb, int ow, int oh,
                           __global float *map, int sm, int write_map, int want_mean,
                           __global float *partial)
@@ -236,11 +258,9 @@ __kernel void ssim_direct(__global const T *a, int sa, __global const T *b, int 
     if (want_mean)
         partial[gy * ((ow + 3) / 4) + gx] = sum;
 }
-#endif
 
 /* ---- ssim_rows ------------------------------------------------------------------ */
 
-#ifdef SSIM_ROWS
 /* SSIM_ROWS is the strip width: 8 or 16 outputs, one float vector. */
 #define VW     SSIM_ROWS
 #define floatV CONCAT(float, VW)
@@ -326,117 +346,82 @@ __kernel void ssim_rows(__global const T *a, int sa, __global const T *b, int sb
     if (want_mean)
         partial[g * strips + strip] = sum;
 }
-#endif
 
 #endif /* T */
 
 /* ---- tile SSIM ------------------------------------------------------------------ */
 
-#ifdef TILE
-/* The oracle's float formula (fallback_cpu/scalar/ssim.c), operation for
- * operation, from exact integer sums of the n pixels: ga, gb of the values,
- * ca, cb of c = g - 128, qa, qb of c^2, p of ca cb. */
-inline float tile_ssim(int n, int ga, int gb, int ca, int cb, int qa, int qb, int p)
+/*
+ * A work-group of G x P work-items (its shape; P a power of two >= tile)
+ * makes G tiles of tile row get_group_id(1): work-item (lx, ly) sums pixel
+ * row ly of tile lx, then the rows' sums are added in `red` (five planes of
+ * P x G ints, sized by the host).
+ */
+__kernel void ssim_tiles_group(__global const uchar *a, int sa, __global const uchar *b, int sb,
+                               int w, int h, __global float *map, int sm, int mw, int mh, int tile,
+                               __local int *red)
 {
-    const float nn = (float)(n * n);
-    const float fa = (float)ga, fb = (float)gb;
-    const float va = (float)(n * qa - ca * ca), vb = (float)(n * qb - cb * cb);
-    const float cov = (float)(n * p - ca * cb);
-    const float c1 = SSIM_C1 * nn, c2 = SSIM_C2 * nn;
-    const float num = (2.0f * fa * fb + c1) * (2.0f * cov + c2);
-    const float den = (fa * fa + fb * fb + c1) * (va + vb + c2);
-    return num == den ? 1.0f : num / den; /* see SSIM_DIV */
-}
-
-/* Adds the centred values of pixels x .. x + count - 1 of two rows. */
-#define TILE_ROW_SUMS(ra, rb, count, s)                                                            \
-    for (int i_ = 0; i_ < (count); i_++) {                                                         \
-        const int va_ = (int)(ra)[i_] - 128, vb_ = (int)(rb)[i_] - 128;                            \
-        s[0] += va_;                                                                               \
-        s[1] += vb_;                                                                               \
-        s[2] += va_ * va_;                                                                         \
-        s[3] += vb_ * vb_;                                                                         \
-        s[4] += va_ * vb_;                                                                         \
-    }
-
-#ifdef TILES_G
-__kernel __attribute__((reqd_work_group_size(TILES_G, TILES_P, 1))) void
-ssim_tiles_group(__global const uchar *a, int sa, __global const uchar *b, int sb, int w, int h,
-                 __global float *map, int sm, int mw, int mh)
-{
-    __local int red[5][TILES_P][TILES_G];
-    const int lx = get_local_id(0), ly = get_local_id(1);
-    const int tx = get_group_id(0) * TILES_G + lx, ty = get_group_id(1);
-    const int x0 = tx * TILE, y = ty * TILE + ly;
-    const int nx = min(TILE, w - x0), ny = min(TILE, h - ty * TILE);
-    int s[5] = {0, 0, 0, 0, 0};
-    if (tx < mw && ly < ny) {
-        __global const uchar *ra = a + y * sa + x0, *rb = b + y * sb + x0;
-        if (nx == TILE) {
-            TILE_ROW_SUMS(ra, rb, TILE, s)
-        } else {
-            TILE_ROW_SUMS(ra, rb, nx, s)
-        }
-    }
-    for (int m = 0; m < 5; m++)
-        red[m][ly][lx] = s[m];
+    const int g = get_local_size(0), rows = get_local_size(1), plane = rows * g;
+    const int lx = get_local_id(0), ly = get_local_id(1), i = ly * g + lx;
+    const int tx = get_group_id(0) * g + lx, ty = get_group_id(1);
+    const int x0 = tx * tile, y = ty * tile + ly;
+    const int nx = min(tile, w - x0), ny = min(tile, h - ty * tile);
+    clik_tile_sums s = clik_tile_sums_zero();
+    if (tx < mw && ly < ny)
+        s = clik_tile_add_row(s, a + y * sa + x0, b + y * sb + x0, nx);
+    red[i] = s.a;
+    red[plane + i] = s.b;
+    red[2 * plane + i] = s.aa;
+    red[3 * plane + i] = s.bb;
+    red[4 * plane + i] = s.ab;
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int n = TILES_P / 2; n > 0; n >>= 1) {
+    for (int n = rows / 2; n > 0; n >>= 1) {
         if (ly < n)
             for (int m = 0; m < 5; m++)
-                red[m][ly][lx] += red[m][ly + n][lx];
+                red[m * plane + i] += red[m * plane + i + n * g];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (ly == 0 && tx < mw && ty < mh) {
-        const int n = nx * ny;
-        map[ty * sm + tx] =
-            tile_ssim(n, red[0][0][lx] + 128 * n, red[1][0][lx] + 128 * n, red[0][0][lx],
-                      red[1][0][lx], red[2][0][lx], red[3][0][lx], red[4][0][lx]);
+        const clik_tile_sums t = {red[lx], red[plane + lx], red[2 * plane + lx],
+                                  red[3 * plane + lx], red[4 * plane + lx]};
+        map[ty * sm + tx] = clik_tile_ssim(nx * ny, t);
     }
 }
-#endif
+
+/* Whole rows of tiles 8 or 16 wide: the sums in 8 lanes, added up at the
+ * end (integers: exact in any order). */
+inline clik_tile_sums tile_sums8(__global const uchar *a, int sa, __global const uchar *b, int sb,
+                                 int tile, int ny)
+{
+    int8 sum_a = (int8)0, sum_b = (int8)0, sum_aa = (int8)0, sum_bb = (int8)0, sum_ab = (int8)0;
+    for (int y = 0; y < ny; y++)
+        for (int i = 0; i < tile; i += 8) {
+            const int8 ca = convert_int8(vload8(0, a + y * sa + i)) - 128;
+            const int8 cb = convert_int8(vload8(0, b + y * sb + i)) - 128;
+            sum_a += ca;
+            sum_b += cb;
+            sum_aa += ca * ca;
+            sum_bb += cb * cb;
+            sum_ab += ca * cb;
+        }
+#define LANES(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3 + (v).s4 + (v).s5 + (v).s6 + (v).s7)
+    const clik_tile_sums s = {LANES(sum_a), LANES(sum_b), LANES(sum_aa), LANES(sum_bb),
+                              LANES(sum_ab)};
+#undef LANES
+    return s;
+}
 
 __kernel void ssim_tiles_item(__global const uchar *a, int sa, __global const uchar *b, int sb,
-                              int w, int h, __global float *map, int sm, int mw, int mh)
+                              int w, int h, __global float *map, int sm, int mw, int mh, int tile)
 {
     const int tx = get_global_id(0), ty = get_global_id(1);
     if (tx >= mw || ty >= mh)
         return;
-    const int x0 = tx * TILE, y0 = ty * TILE;
-    const int nx = min(TILE, w - x0), ny = min(TILE, h - y0);
-    int s[5] = {0, 0, 0, 0, 0};
-#if TILE % 8 == 0
-    /* Whole tiles 8 or 16 wide: the sums in 8 lanes, added up at the end
-     * (integers: exact in any order). */
-    if (nx == TILE) {
-        int8 v[5] = {(int8)0, (int8)0, (int8)0, (int8)0, (int8)0};
-        for (int y = 0; y < ny; y++) {
-            __global const uchar *ra = a + (y0 + y) * sa + x0, *rb = b + (y0 + y) * sb + x0;
-            for (int i = 0; i < TILE; i += 8) {
-                const int8 ca = convert_int8(vload8(0, ra + i)) - 128;
-                const int8 cb = convert_int8(vload8(0, rb + i)) - 128;
-                v[0] += ca;
-                v[1] += cb;
-                v[2] += ca * ca;
-                v[3] += cb * cb;
-                v[4] += ca * cb;
-            }
-        }
-        for (int m = 0; m < 5; m++) {
-            const int4 q = v[m].lo + v[m].hi;
-            s[m] = (q.s0 + q.s1) + (q.s2 + q.s3);
-        }
-    } else
-#endif
-        for (int y = 0; y < ny; y++) {
-            __global const uchar *ra = a + (y0 + y) * sa + x0, *rb = b + (y0 + y) * sb + x0;
-            if (nx == TILE) {
-                TILE_ROW_SUMS(ra, rb, TILE, s)
-            } else {
-                TILE_ROW_SUMS(ra, rb, nx, s)
-            }
-        }
-    const int n = nx * ny;
-    map[ty * sm + tx] = tile_ssim(n, s[0] + 128 * n, s[1] + 128 * n, s[0], s[1], s[2], s[3], s[4]);
+    const int x0 = tx * tile, y0 = ty * tile;
+    const int nx = min(tile, w - x0), ny = min(tile, h - y0);
+    __global const uchar *ta = a + y0 * sa + x0, *tb = b + y0 * sb + x0;
+    const clik_tile_sums s = tile % 8 == 0 && nx == tile
+                                 ? tile_sums8(ta, sa, tb, sb, tile, ny)
+                                 : clik_tile_sums_of(ta, sa, tb, sb, nx, ny);
+    map[ty * sm + tx] = clik_tile_ssim(nx * ny, s);
 }
-#endif

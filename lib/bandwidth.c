@@ -121,8 +121,10 @@ static clik_status host_bandwidth(size_t bytes, int reps, double *best_ms)
 
 clik_status clik_context_copy_bandwidth(clik_context *ctx, size_t bytes, int reps, double *gbps)
 {
-    if (!ctx || !gbps)
+    if (!ctx)
         return CLIK_ERR_NULL;
+    if (!gbps)
+        return clik__fail(ctx, CLIK_ERR_NULL, "clik_context_copy_bandwidth: gbps is NULL");
     if (bytes < 4096 || bytes > ((size_t)1 << 31) || reps < 1)
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
                           "copy bandwidth: bytes must be 4 KiB to 2 GiB, reps at least 1");

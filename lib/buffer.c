@@ -68,7 +68,7 @@ clik_status clik_image_create(clik_context *ctx, clik_image *img, int width, int
         if (ctx->poison)
             memset(b->host, 0xa5, span);
     }
-    *img = (clik_image){width, height, channels, type, row, NULL, b};
+    *img = (clik_image){width, height, channels, type, row, NULL, b, 0};
     return CLIK_OK;
 }
 
@@ -123,8 +123,10 @@ static clik_status transfer(clik_context *ctx, cl_mem mem, size_t mem_stride, vo
 static clik_status check_transfer(clik_context *ctx, const clik_image *dev, const clik_image *host,
                                   const char *what)
 {
-    if (!ctx || !dev || !host)
+    if (!ctx)
         return CLIK_ERR_NULL;
+    if (!dev || !host)
+        return clik__fail(ctx, CLIK_ERR_NULL, "%s: an image is NULL", what);
     clik_status st = clik__check_image(ctx, dev, what);
     if (st == CLIK_OK)
         st = clik__check_image(ctx, host, what);
@@ -132,8 +134,13 @@ static clik_status check_transfer(clik_context *ctx, const clik_image *dev, cons
         return st;
     if (!dev->buffer || !host->data)
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: needs a device and a host image", what);
+    if (dev->channels != host->channels || dev->type != host->type)
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: %d-channel %s and %d-channel %s",
+                          what, dev->channels, clik_type_name(dev->type), host->channels,
+                          clik_type_name(host->type));
     if (!same_format(dev, host))
-        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: images differ in size or format", what);
+        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: %dx%d and %dx%d", what, dev->width,
+                          dev->height, host->width, host->height);
     return CLIK_OK;
 }
 
@@ -301,6 +308,12 @@ int clik__same_image(const clik_image *a, const clik_image *b, clik_status *st)
     return 0;
 }
 
+int clik__images_overlap(const clik_image *a, const clik_image *b)
+{
+    clik_status st;
+    return clik__same_image(a, b, &st) == 1 || st != CLIK_OK;
+}
+
 clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, clik_binding *b)
 {
     memset(b, 0, sizeof(*b));
@@ -362,7 +375,7 @@ clik_status clik__bind_scratch(clik_context *ctx, int width, int height, int cha
     if (st != CLIK_OK)
         return clik__fail(ctx, st, "scratch image %dx%dx%d: %s", width, height, channels,
                           clik_status_str(st));
-    b->image = (clik_image){width, height, channels, type, row, NULL, NULL};
+    b->image = (clik_image){width, height, channels, type, row, NULL, NULL, 0};
     b->access = CLIK_KERNEL_RW;
     b->stride = row;
     b->span = b->alloc = span;

@@ -17,6 +17,12 @@
  * files of a bounded size are read: a FIFO, a device, a link or a folder in
  * an entry's place is a rejected entry, which a store replaces (a folder only
  * when it is empty).
+ *
+ * A valid entry can still hold a binary that crashes the driver (a forged
+ * entry, or a driver that cannot load its own output): while the driver
+ * takes a binary, the loader holds a locked marker "ENTRY.load". A marker
+ * that nobody holds was left by a loader that died there, so the entry is
+ * dropped and rebuilt instead of crashing every later run.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <dirent.h>
@@ -243,6 +249,62 @@ clik_status clik__cache_load(const char *dir, const char *key, unsigned char **b
     *binary = shrunk ? shrunk : data;
     *length = bin_len;
     return CLIK_OK;
+}
+
+/* ---- guarding the driver ---------------------------------------------------- */
+
+int clik__cache_guard_begin(const char *dir, const char *key, int *token)
+{
+    *token = -1;
+    char *entry = entry_path(dir, key);
+    if (!entry)
+        return 0;
+    size_t n = strlen(entry) + sizeof(".load");
+    char *marker = malloc(n);
+    int crashed = 0;
+    if (marker) {
+        snprintf(marker, n, "%s.load", entry);
+        int fd = open(marker, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            flock(fd, LOCK_SH); /* ours: other loaders see it held */
+            *token = fd;
+        } else if (errno == EEXIST) {
+            /* Another loader's marker, or the marker of one that died. */
+            fd = open(marker, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+            struct stat held, now;
+            if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &held) == 0 &&
+                stat(marker, &now) == 0 && held.st_ino == now.st_ino && held.st_dev == now.st_dev) {
+                /* Nobody holds it, and no loader that finished unlinked it
+                 * meanwhile: its loader died inside the driver. */
+                crashed = 1;
+                unlink(entry);
+                unlink(marker);
+            }
+            if (fd >= 0)
+                close(fd);
+        }
+        free(marker);
+    }
+    free(entry);
+    return crashed;
+}
+
+void clik__cache_guard_end(const char *dir, const char *key, int token)
+{
+    if (token < 0)
+        return;
+    char *entry = entry_path(dir, key);
+    if (entry) {
+        size_t n = strlen(entry) + sizeof(".load");
+        char *marker = malloc(n);
+        if (marker) {
+            snprintf(marker, n, "%s.load", entry);
+            unlink(marker); /* before the lock goes: see clik__cache_guard_begin */
+            free(marker);
+        }
+        free(entry);
+    }
+    close(token);
 }
 
 /* ---- storing ------------------------------------------------------------- */

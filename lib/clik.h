@@ -98,6 +98,7 @@ typedef struct clik_image {
     size_t stride; /* bytes from one row to the next */
     void *data;
     struct clik_buffer *buffer;
+    int owned; /* 1: data is clik_image_alloc()'s, freed by clik_image_free() */
 } clik_image;
 
 /* Describes caller memory as a host image. stride 0 means packed rows. */
@@ -107,9 +108,14 @@ CLIK_API clik_status clik_image_wrap(clik_image *img, int width, int height, int
 CLIK_API clik_status clik_image_alloc(clik_image *img, int width, int height, int channels,
                                       clik_type type);
 /* Frees a host image from clik_image_alloc() or a device image from
- * clik_image_create(), and clears *img. NULL and cleared images are ignored. */
+ * clik_image_create(), and clears *img. Memory the library does not own
+ * (clik_image_wrap()) is left alone: only *img is cleared. NULL and cleared
+ * images are ignored. */
 CLIK_API void clik_image_free(clik_image *img);
-/* Checks that img describes a valid image (sizes, type, channels, stride). */
+/* Checks that img describes a valid image (sizes, type, channels, stride):
+ * CLIK_ERR_NULL without memory, CLIK_ERR_INVALID_ARG with both host memory
+ * and a device buffer, and for a device image whose rows reach past its
+ * buffer. */
 CLIK_API clik_status clik_image_validate(const clik_image *img);
 
 /* ------------------------------------------------------------------------ */
@@ -158,7 +164,8 @@ CLIK_API clik_status clik_devices_list(clik_device_info **list, int *count);
 CLIK_API void clik_devices_free(clik_device_info *list);
 
 /* Resolves a selection string against a device list: *index is the chosen
- * entry, or -1 for the C fallback ("none", or "auto" with no device).
+ * entry, or -1 for the C fallback ("none", or "auto" with no device); it is
+ * written only on success. A negative count is CLIK_ERR_INVALID_SIZE.
  * Syntax: auto | gpu | cpu | none | P:D | a case-insensitive substring of a
  * platform or device name. */
 CLIK_API clik_status clik_device_select(const clik_device_info *list, int count, const char *spec,
@@ -242,6 +249,11 @@ CLIK_API const clik_device_info *clik_context_device(const clik_context *ctx);
 /* Where the last operation ran. */
 CLIK_API clik_backend clik_context_last_backend(const clik_context *ctx);
 CLIK_API const char *clik_backend_name(clik_backend backend);
+/* Why the OpenCL path failed when strict mode refused the fall back: after
+ * an operation that returned CLIK_ERR_FALLBACK, the status of the OpenCL
+ * attempt (CLIK_ERR_DEVICE_LIMITS: the device cannot run the operation by
+ * design, such as doubles on a device without cl_khr_fp64); else CLIK_OK. */
+CLIK_API clik_status clik_context_fallback_cause(const clik_context *ctx);
 /* The CPU path this context uses when it runs on the CPU. */
 CLIK_API clik_backend clik_context_cpu_backend(const clik_context *ctx);
 CLIK_API void clik_context_stats_get(const clik_context *ctx, clik_context_stats *stats);
@@ -463,6 +475,232 @@ CLIK_API clik_status clik_fusion_stream_submit(clik_fusion_stream *stream, const
 CLIK_API clik_status clik_fusion_stream_wait(clik_fusion_stream *stream, uint64_t ticket);
 /* Waits for the frames in flight and frees the stream. NULL is ignored. */
 CLIK_API void clik_fusion_stream_destroy(clik_fusion_stream *stream);
+
+/* ------------------------------------------------------------------------ */
+/* Optical flow family (kernels/flow.cl)                                     */
+
+/* How the iterated fields (the flow u and the dual variable p) are stored
+ * between the steps of clik_flow_tvl1. */
+typedef enum clik_flow_storage {
+    CLIK_FLOW_STORAGE_AUTO = 0, /* f16 on OpenCL GPUs that report cl_khr_fp16, else f32 */
+    CLIK_FLOW_STORAGE_F32,      /* 32-bit floats */
+    CLIK_FLOW_STORAGE_F16,      /* 16-bit floats (half the memory traffic; arithmetic in f32,
+                                   the dual update in f16 where the device has cl_khr_fp16;
+                                   the scalar path stores f32 whatever is asked) */
+} clik_flow_storage;
+
+/* The stopping test runs after every CLIK_FLOW_CHECK_EVERY-th iteration of
+ * a warp (10, 20, ...), on every path, so that the device and the oracle
+ * stop at the same iteration. */
+#define CLIK_FLOW_CHECK_EVERY 10
+#define CLIK_FLOW_MAX_SCALES  100 /* most pyramid levels */
+
+typedef struct clik_flow_options {
+    double tau;       /* time step of the dual update, 0 < tau <= 0.25 (default 0.25) */
+    double lambda;    /* weight of the data term, > 0 (default 0.15) */
+    double theta;     /* coupling of u and v, > 0 (default 0.3) */
+    int scales;       /* pyramid levels, 1..CLIK_FLOW_MAX_SCALES; 0: until the coarsest
+                         is about 16 px, 1 + log(hypot(W, H) / 16) / log(1 / zoom) levels
+                         (default 0). Levels stop early where a side would round to 0 */
+    double zoom;      /* size ratio of a level to the one above, 0 < zoom < 1 (default 0.5) */
+    int warps;        /* warps per level, >= 1 (default 5) */
+    double epsilon;   /* stop when the mean squared change of (u, v) at a check is at most
+                         epsilon^2, >= 0 (default 0.01) */
+    int iterations;   /* most iterations per warp, >= 1 (default 300) */
+    double sigma;     /* Gaussian pre-smoothing of both images, 0..100; 0: none (default 0.8) */
+    int initial_flow; /* 1: flow holds an initial estimate on input (default 0) */
+    clik_flow_storage storage; /* default CLIK_FLOW_STORAGE_AUTO */
+} clik_flow_options;
+
+/* Fills *opt with the defaults (those of the IPOL reference). */
+CLIK_API void clik_flow_options_init(clik_flow_options *opt);
+
+/*
+ * TV-L1 optical flow (Zach, Pock, Bischof 2007) with the numerical scheme of
+ * the IPOL reference (Sanchez Perez, Meinhardt-Llopis, Facciolo 2013): flow
+ * such that I0(x, y) ~ I1(x + u, y + v).
+ *   - I0 and I1 are normalised jointly to [0, 255], smoothed (sigma), and
+ *     reduced level by level: Gaussian smoothing of sigma
+ *     0.6 sqrt(1 / zoom^2 - 1), then bicubic sampling at (x / zoom, y / zoom);
+ *     a level is (int)(side * zoom + 0.5) on each side.
+ *   - From the coarsest level (flow 0, or the initial flow resampled to it
+ *     and scaled by zoom per level), each level runs `warps` warps: I1 and
+ *     its centred gradient sampled bicubically at (x + u, y + v) (0 where the
+ *     4 x 4 taps leave the image), then at most `iterations` iterations of
+ *     the thresholding step, the divergence and the update of u, and the
+ *     dual update of p with the forward gradient of u (p starts at 0 on each
+ *     level); the flow is then resampled bicubically to the next level and
+ *     scaled by 1 / zoom.
+ * The Gaussians are the library's blur (border reflect-101) with IPOL's taps
+ * (radius (int)(5 sigma)). I0 and I1: one channel, u8 or f32 (the same type),
+ * one size (non-finite f32 pixels give non-finite flow where they reach).
+ * flow: 2-channel f32 of that size, u and v interleaved (the .flo layout),
+ * read first when opt->initial_flow is set; it may not share memory with I0
+ * or I1. opt NULL: the defaults. Out-of-range options: CLIK_ERR_INVALID_ARG.
+ */
+CLIK_API clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, const clik_image *I1,
+                                    clik_image *flow, const clik_flow_options *opt);
+
+/* ------------------------------------------------------------------------ */
+/* LAPAR family (kernels/lapar.cl)                                           */
+
+#define CLIK_LAPAR_TAPS      25  /* an atom: 5 x 5 weights, row r, column c at [5 r + c] */
+#define CLIK_LAPAR_ATOMS     72  /* atoms of the default dictionary */
+#define CLIK_LAPAR_MAX_ATOMS 128 /* most atoms of any dictionary */
+
+/* Writes the default LAPAR dictionary (SPEC 4.7), CLIK_LAPAR_ATOMS x 25
+ * floats, from its closed form: Gaussians exp(-d^T S^-1 d / 2) normalised to
+ * sum 1 (x = c - 2, y = 2 - r; S = R(theta) diag(s1^2, s2^2) R(theta)^T),
+ * atoms 0-30 with s1 = 2, 31-49 with s1 = 1.2, 50 with s1 = s2 = 0.4, and
+ * 51-71 differences of them scaled to +1.4 / -0.4. Every atom is centrally
+ * symmetric. */
+CLIK_API clik_status clik_lapar_dict_default(float *atoms);
+
+/*
+ * A compressed dictionary (clik_lapar_compress): the filter uses `kept`
+ * atoms of an `atoms`-atom dictionary, index[i] increasing, with the
+ * coefficient of kept atom i
+ *   - mix NULL: gamma[i] * phi_{index[i]}, read from plane index[i] of a
+ *     phi of `atoms` planes, or from plane i of a phi of `kept` planes (what
+ *     a network with its last layer pruned and scaled gives);
+ *   - mix set (k x atoms floats, row i for kept atom i): sum_l mix[i * atoms
+ *     + l] * phi_l over every plane of a phi of `atoms` planes (the re-fit a
+ *     network's last linear layer can absorb); gamma is not used.
+ */
+typedef struct clik_lapar_selection {
+    int atoms; /* L of the dictionary it selects from */
+    int kept;  /* k, 1..atoms */
+    int index[CLIK_LAPAR_MAX_ATOMS];
+    float gamma[CLIK_LAPAR_MAX_ATOMS];
+    const float *mix;
+} clik_lapar_selection;
+
+/* A dictionary: `atoms` (1..CLIK_LAPAR_MAX_ATOMS) atoms of 25 finite floats,
+ * atom l at data[25 l]; selection NULL for every atom at weight 1. */
+typedef struct clik_lapar_dict {
+    int atoms;
+    const float *data;
+    const clik_lapar_selection *selection;
+} clik_lapar_dict;
+
+/* U, the bicubic upsample that LAPAR filters: lr (u8 or f32, 1 or 4
+ * channels) by an integer scale 2..4 into dst (F32, lr's channels, scale W x
+ * scale H), as PyTorch's interpolate(mode='bicubic', align_corners=False):
+ * source point (x + 0.5) / scale - 0.5, Keys' kernel with A = -0.75, taps
+ * past the border clamped to it; no rounding or clamping of the result.
+ * Alpha (4 channels) is carried over from the source pixel (x / scale, y /
+ * scale), not interpolated. */
+CLIK_API clik_status clik_lapar_upsample(clik_context *ctx, const clik_image *lr, int scale,
+                                         clik_image *dst);
+
+/*
+ * LAPAR filtering (Li et al. 2020; SPEC 4.7): for every pixel p of dst
+ * (scale W x scale H, lr's type and channels),
+ *   out_c(p) = sum_l phi_l(p) (D_l * U_c)(p) = <F(p), patch(U_c, p)>,
+ *   F(p) = sum_l phi_l(p) D_l,
+ * with U = clik_lapar_upsample(lr), patch the 5 x 5 neighbourhood of p in U
+ * (reflect-101 past the border, folded as often as small images need) and *
+ * cross-correlation (PyTorch's conv2d): out(x, y) = sum over r, c of
+ * F[5 r + c] U(x + c - 2, y + r - 2). The same phi for every colour channel;
+ * a 4-channel image is RGBA: alpha is carried over from the source pixel, as
+ * in U, not filtered.
+ *   - lr: u8 or f32, 1 or 4 channels; scale 2..4; dst of lr's type and
+ *     channels, u8 rounded to nearest and saturated, f32 as it comes: no
+ *     normalisation of phi, no clamp.
+ *   - phi: the coefficients as one F32 or F16 one-channel image of scale W
+ *     columns and P * scale H rows: plane l is rows [l scale H, (l + 1) scale
+ *     H). P is dict->atoms, or the kept count of a selection without mix (see
+ *     clik_lapar_selection).
+ *   - A NaN in a plane the filter reads makes that pixel's colour channels
+ *     NaN (f32) or 0 (u8).
+ * dst may not overlap lr or phi.
+ */
+CLIK_API clik_status clik_lapar_filter(clik_context *ctx, const clik_image *lr,
+                                       const clik_image *phi, const clik_lapar_dict *dict,
+                                       int scale, clik_image *dst);
+
+/* Calibration data of clik_lapar_compress, per image: phi (every plane of
+ * the dictionary, F32 or F16, as clik_lapar_filter takes it), the upsample U
+ * of the low-resolution input (F32, clik_lapar_upsample's, 1 or 4 channels:
+ * the colour channels are used) and the ground truth (U's size and channels,
+ * u8 or f32 on U's scale). */
+typedef struct clik_lapar_calib {
+    const clik_image *phi;
+    const clik_image *upsampled;
+    const clik_image *truth;
+} clik_lapar_calib;
+
+typedef struct clik_lapar_compress_options {
+    int samples;       /* pixels sampled from each image, 1..2^24 (default 65536; all when fewer) */
+    int refit_samples; /* of those, the first used by the matrix re-fit (default 16384) */
+    uint64_t seed;     /* of the sampling (default 1) */
+} clik_lapar_compress_options;
+
+/* Fills *opt with the defaults. */
+CLIK_API void clik_lapar_compress_options_init(clik_lapar_compress_options *opt);
+
+/*
+ * Dictionary compression (seed 000, Algorithm 1, without retraining):
+ * keeps k = max(1, round(alpha * L)) atoms of dict (which may not have a
+ * selection), alpha in (0, 1]. The terms x_l = phi_l (D_l * U_c) of sampled
+ * pixels are fitted to the truth by the LASSO (coordinate descent on the
+ * terms scaled to unit norm) with lambda grown from a tiny value by doubling
+ * until at most k atoms survive, then bisected (fewer than k survive: lambda
+ * decreases; more: it increases) until exactly k do; where no lambda leaves
+ * exactly k, the k largest of the smallest larger set are kept. The kept
+ * atoms are then re-weighted by least squares (gamma). With mix not NULL
+ * (k x L floats), the re-fit matrix is also fitted by least squares and
+ * sel->mix points at it. Deterministic. count calibration images (1..64).
+ */
+CLIK_API clik_status clik_lapar_compress(clik_context *ctx, const clik_lapar_calib *calib,
+                                         int count, const clik_lapar_dict *dict, double alpha,
+                                         const clik_lapar_compress_options *opt,
+                                         clik_lapar_selection *sel, float *mix);
+
+/* The kernels of clik_lapar_filter on an OpenCL device. */
+typedef enum clik_lapar_variant {
+    CLIK_LAPAR_VARIANT_AUTO = 0,  /* the device's default */
+    CLIK_LAPAR_VARIANT_UPSAMPLED, /* U written once, then the fused filter (CPU devices) */
+    CLIK_LAPAR_VARIANT_LOCAL,     /* one kernel: U from a local-memory tile of lr */
+    CLIK_LAPAR_VARIANT_DIRECT,    /* one kernel: U from lr in global memory, no local memory */
+} clik_lapar_variant;
+
+typedef struct clik_lapar_tuning {
+    clik_lapar_variant variant;
+    int wg_x, wg_y; /* work-group shape of the filter kernel */
+    double ms;      /* its kernel time when searched; 0 for a default */
+    int stored;     /* 1: from the tuning store of the context's cache folder */
+} clik_lapar_tuning;
+
+/*
+ * Work-group search (seed 000, section III-B) for clik_lapar_filter with
+ * these arguments on the context's device: every variant and shape within
+ * the device's and the kernel's limits (threads per group, local memory for
+ * the tiles, no side past the output's) is timed with profiling events,
+ * the best kept in *best and stored in the tuning store beside the kernel
+ * cache, one entry per (device, kernel, problem class: types, channels,
+ * scale, planes, size), which later filter calls on this device, in any
+ * process, use. dst is written. CLIK_ERR_NO_DEVICE without an OpenCL device.
+ */
+CLIK_API clik_status clik_lapar_tune(clik_context *ctx, const clik_image *lr, const clik_image *phi,
+                                     const clik_lapar_dict *dict, int scale, clik_image *dst,
+                                     clik_lapar_tuning *best);
+
+/* Stores t (a variant other than AUTO and a work-group shape within the
+ * device's limits) as the tuning of the problem class of these arguments,
+ * as clik_lapar_tune stores what it finds. CLIK_ERR_IO without a cache
+ * folder; CLIK_ERR_NO_DEVICE without an OpenCL device. */
+CLIK_API clik_status clik_lapar_tuning_set(clik_context *ctx, const clik_image *lr,
+                                           const clik_image *phi, const clik_lapar_dict *dict,
+                                           int scale, const clik_image *dst,
+                                           const clik_lapar_tuning *t);
+
+/* What clik_lapar_filter with these arguments runs on the context's device:
+ * the stored tuning of their problem class, else the default (stored 0). */
+CLIK_API clik_status clik_lapar_tuning_get(clik_context *ctx, const clik_image *lr,
+                                           const clik_image *phi, const clik_lapar_dict *dict,
+                                           int scale, const clik_image *dst,
+                                           clik_lapar_tuning *out);
 
 #ifdef __cplusplus
 }

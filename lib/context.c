@@ -112,7 +112,7 @@ static clik_status resolve_bool(int option, const char *var, int def, int allow_
 
 int clik_cpu_path_available(clik_cpu_path path)
 {
-    return path == CLIK_CPU_NEON ? clik_cpu_have_neon()
+    return path == CLIK_CPU_NEON ? clik__cpu_have_neon()
                                  : path == CLIK_CPU_SCALAR || path == CLIK_CPU_AUTO;
 }
 
@@ -133,66 +133,15 @@ static clik_status resolve_cpu_path(clik_cpu_path option, clik_backend *out)
     } else if (path != CLIK_CPU_SCALAR && path != CLIK_CPU_NEON) {
         return clik__fail(NULL, CLIK_ERR_INVALID_ARG, "unknown cpu_path %d", (int)path);
     }
-    if (path == CLIK_CPU_NEON && !clik_cpu_have_neon())
+    if (path == CLIK_CPU_NEON && !clik__cpu_have_neon())
         return clik__fail(NULL, CLIK_ERR_NO_NEON,
                           "the NEON path was asked for, but this build "
                           "of clik has no NEON code");
     /* NEON emulated through SIMDe is for testing the NEON code, not speed. */
     if (path == CLIK_CPU_AUTO)
-        path = clik_cpu_neon_native() ? CLIK_CPU_NEON : CLIK_CPU_SCALAR;
+        path = clik__cpu_neon_native() ? CLIK_CPU_NEON : CLIK_CPU_SCALAR;
     *out = path == CLIK_CPU_NEON ? CLIK_BACKEND_NEON : CLIK_BACKEND_SCALAR;
     return CLIK_OK;
-}
-
-static clik_status parse_tuning(clik_context *ctx, const char *text)
-{
-    const char *p = text;
-    while (p && *p) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *eq = memchr(p, '=', len);
-        if (len > 0) {
-            if (!eq || eq == p || (size_t)(eq - p) >= sizeof(ctx->tuning[0].key) ||
-                len - (size_t)(eq - p) - 1 >= sizeof(ctx->tuning[0].value) ||
-                ctx->ntuning == CLIK_MAX_TUNING)
-                return clik__fail(NULL, CLIK_ERR_INVALID_ARG,
-                                  "tuning '%s': expected key=value pairs separated by commas",
-                                  text);
-            int i = ctx->ntuning++;
-            memcpy(ctx->tuning[i].key, p, (size_t)(eq - p));
-            ctx->tuning[i].key[eq - p] = '\0';
-            memcpy(ctx->tuning[i].value, eq + 1, len - (size_t)(eq - p) - 1);
-            ctx->tuning[i].value[len - (size_t)(eq - p) - 1] = '\0';
-        }
-        p = end ? end + 1 : NULL;
-    }
-    return CLIK_OK;
-}
-
-const char *clik__tune_str(const clik_context *ctx, const char *key, const char *def)
-{
-    for (int i = ctx->ntuning - 1; i >= 0; i--)
-        if (strcmp(ctx->tuning[i].key, key) == 0)
-            return ctx->tuning[i].value;
-    return def;
-}
-
-int clik__tune_flag(const clik_context *ctx, const char *key, int def)
-{
-    const char *v = clik__tune_str(ctx, key, NULL);
-    if (v && (strcmp(v, "0") == 0 || strcmp(v, "1") == 0))
-        return v[0] == '1';
-    return def;
-}
-
-long clik__tune_int(const clik_context *ctx, const char *key, long def)
-{
-    const char *v = clik__tune_str(ctx, key, NULL);
-    if (!v)
-        return def;
-    char *end;
-    long n = strtol(v, &end, 10);
-    return (*v && *end == '\0' && n > 0) ? n : def;
 }
 
 /* ---- device set-up ------------------------------------------------------- */
@@ -234,6 +183,8 @@ static clik_status open_device(clik_context *ctx, const char *spec)
     } else if (index >= 0) {
         ctx->cl = clik__cl();
         ctx->dev = list[index];
+        ctx->loop_budget =
+            clik__strcasestr(ctx->dev.name, "llvmpipe") ? CLIK_LLVMPIPE_LOOP_BUDGET : 0;
         ctx->platform = platforms[index];
         ctx->device = devices[index];
     }
@@ -265,13 +216,14 @@ static clik_status open_device(clik_context *ctx, const char *spec)
     return CLIK_OK;
 }
 
+/* Options of every program: only what the device compiles (OpenCL C 1.2
+ * where it has it). Anything else that a kernel reads is set by its family,
+ * so that one program serves every call that does not change its code. */
 static void compose_base_options(clik_context *ctx)
 {
     const clik_device_info *d = &ctx->dev;
     int cl12 = d->opencl_c_major > 1 || (d->opencl_c_major == 1 && d->opencl_c_minor >= 2);
-    snprintf(ctx->base_options, sizeof(ctx->base_options),
-             "%s-DCLIK_FP16=%d -DCLIK_LOCAL_MEM=%d -DCLIK_CPU_DEVICE=%d",
-             cl12 ? "-cl-std=CL1.2 " : "", d->fp16, ctx->local_memory, d->type == CLIK_DEVICE_CPU);
+    snprintf(ctx->base_options, sizeof(ctx->base_options), "%s", cl12 ? "-cl-std=CL1.2" : "");
 }
 
 clik_status clik_context_create(clik_context **out, const clik_context_options *opt)
@@ -304,15 +256,15 @@ clik_status clik_context_create(clik_context **out, const clik_context_options *
     /* Tuning: the variable's pairs, then the option's, which win key by key. */
     const char *tuning_env = getenv("CLIK_TUNE");
     if (st == CLIK_OK && tuning_env)
-        st = parse_tuning(ctx, tuning_env);
+        st = clik__tune_parse(ctx, tuning_env, "CLIK_TUNE");
     if (st == CLIK_OK && opt->tuning)
-        st = parse_tuning(ctx, opt->tuning);
+        st = clik__tune_parse(ctx, opt->tuning, "tuning");
     const char *kdir = opt->kernel_dir ? opt->kernel_dir : getenv("CLIK_KERNEL_DIR");
     if (st == CLIK_OK && kdir && *kdir && !(ctx->kernel_dir = clik__strdup(kdir)))
         st = clik__fail(NULL, CLIK_ERR_NO_MEMORY, "out of memory");
     if (st == CLIK_OK) {
         ctx->cache_dir = clik__cache_dir(opt->cache_dir, cache_on);
-        clik_cpu_dsp_init(&ctx->dsp, ctx->cpu_backend == CLIK_BACKEND_NEON);
+        clik__cpu_dsp_init(&ctx->dsp, ctx->cpu_backend == CLIK_BACKEND_NEON);
         const char *spec = opt->device ? opt->device : getenv("CLIK_DEVICE");
         st = open_device(ctx, spec && *spec ? spec : "auto");
     }
@@ -323,9 +275,8 @@ clik_status clik_context_create(clik_context **out, const clik_context_options *
         snprintf(create_message, sizeof(create_message), "%s", keep);
         return st;
     }
-    long pool = clik__tune_int(ctx, "pool_buffers", 6);
-    ctx->pool_capacity = pool > CLIK_POOL_MAX ? CLIK_POOL_MAX : (int)pool;
-    ctx->poison = clik__tune_flag(ctx, "poison", 0);
+    ctx->pool_capacity = (int)clik__tune(ctx, CLIK_TUNE_POOL_BUFFERS, 6);
+    ctx->poison = (int)clik__tune(ctx, CLIK_TUNE_POISON, 0);
     ctx->local_memory =
         local_auto >= 0 ? local_auto : (ctx->has_device && ctx->dev.local_mem_dedicated);
     if (ctx->has_device) {
@@ -367,6 +318,11 @@ const clik_device_info *clik_context_device(const clik_context *ctx)
 clik_backend clik_context_last_backend(const clik_context *ctx)
 {
     return ctx ? ctx->last_backend : CLIK_BACKEND_NONE;
+}
+
+clik_status clik_context_fallback_cause(const clik_context *ctx)
+{
+    return ctx ? ctx->fallback_cause : CLIK_OK;
 }
 
 clik_backend clik_context_cpu_backend(const clik_context *ctx)

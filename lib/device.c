@@ -266,12 +266,12 @@ static int parse_indices(const char *s, int *p, int *d)
     return 1;
 }
 
-clik_status clik_device_select(const clik_device_info *list, int count, const char *spec,
-                               int *index)
+/* What a selection string selects: an entry of the list, the C fallback,
+ * or a failure. */
+enum { SELECT_NONE = -1, SELECT_BAD_SPEC = -2, SELECT_NO_DEVICE = -3 };
+
+static int select_index(const clik_device_info *list, int count, const char *spec)
 {
-    if (!index || !spec || (count > 0 && !list))
-        return CLIK_ERR_NULL;
-    *index = -1;
     while (isspace((unsigned char)*spec))
         spec++;
     size_t len = strlen(spec);
@@ -279,41 +279,53 @@ clik_status clik_device_select(const clik_device_info *list, int count, const ch
         len--;
     char s[128];
     if (len == 0 || len >= sizeof(s))
-        return CLIK_ERR_DEVICE_SPEC;
+        return SELECT_BAD_SPEC;
     memcpy(s, spec, len);
     s[len] = '\0';
 
     if (strcasecmp(s, "none") == 0)
-        return CLIK_OK;
+        return SELECT_NONE;
     if (strcasecmp(s, "auto") == 0) {
         int i = first_of_type(list, count, CLIK_DEVICE_GPU);
-        *index = i >= 0 ? i : first_of_type(list, count, CLIK_DEVICE_CPU);
-        return CLIK_OK;
+        i = i >= 0 ? i : first_of_type(list, count, CLIK_DEVICE_CPU);
+        return i >= 0 ? i : SELECT_NONE;
     }
     if (strcasecmp(s, "gpu") == 0 || strcasecmp(s, "cpu") == 0) {
-        *index = first_of_type(list, count,
-                               strcasecmp(s, "gpu") == 0 ? CLIK_DEVICE_GPU : CLIK_DEVICE_CPU);
-        return *index >= 0 ? CLIK_OK : CLIK_ERR_NO_DEVICE;
+        int i = first_of_type(list, count,
+                              strcasecmp(s, "gpu") == 0 ? CLIK_DEVICE_GPU : CLIK_DEVICE_CPU);
+        return i >= 0 ? i : SELECT_NO_DEVICE;
     }
     if (strchr(s, ':')) {
         int p, d;
         if (!parse_indices(s, &p, &d))
-            return CLIK_ERR_DEVICE_SPEC;
+            return SELECT_BAD_SPEC;
         for (int i = 0; i < count; i++)
-            if (list[i].platform_index == p && list[i].device_index == d) {
-                *index = i;
-                return CLIK_OK;
-            }
-        return CLIK_ERR_NO_DEVICE;
+            if (list[i].platform_index == p && list[i].device_index == d)
+                return i;
+        return SELECT_NO_DEVICE;
     }
     for (int i = 0; i < count; i++) {
         const clik_device_info *e = &list[i];
         if (clik__strcasestr(e->name, s) || clik__strcasestr(e->vendor, s) ||
             clik__strcasestr(e->platform_name, s) || clik__strcasestr(e->platform_vendor, s) ||
-            clik__strcasestr(e->platform_version, s)) {
-            *index = i;
-            return CLIK_OK;
-        }
+            clik__strcasestr(e->platform_version, s))
+            return i;
     }
-    return CLIK_ERR_NO_DEVICE;
+    return SELECT_NO_DEVICE;
+}
+
+clik_status clik_device_select(const clik_device_info *list, int count, const char *spec,
+                               int *index)
+{
+    if (!index || !spec || (count > 0 && !list))
+        return CLIK_ERR_NULL;
+    if (count < 0)
+        return CLIK_ERR_INVALID_SIZE;
+    const int found = select_index(list, count, spec);
+    if (found == SELECT_BAD_SPEC)
+        return CLIK_ERR_DEVICE_SPEC;
+    if (found == SELECT_NO_DEVICE)
+        return CLIK_ERR_NO_DEVICE;
+    *index = found; /* written on success only */
+    return CLIK_OK;
 }

@@ -34,10 +34,17 @@ clik_status clik_image_validate(const clik_image *img)
 {
     if (!img)
         return CLIK_ERR_NULL;
-    if ((img->data == NULL) == (img->buffer == NULL))
+    if (!img->data && !img->buffer)
         return CLIK_ERR_NULL;
-    return clik__image_layout(img->width, img->height, img->channels, img->type, img->stride, NULL,
-                              NULL);
+    if (img->data && img->buffer)
+        return CLIK_ERR_INVALID_ARG; /* host or device, not both */
+    size_t span;
+    clik_status st = clik__image_layout(img->width, img->height, img->channels, img->type,
+                                        img->stride, NULL, &span);
+    /* A device image may describe less than its buffer, never more. */
+    if (st == CLIK_OK && img->buffer && span > img->buffer->bytes)
+        return CLIK_ERR_INVALID_ARG;
+    return st;
 }
 
 clik_status clik_image_wrap(clik_image *img, int width, int height, int channels, clik_type type,
@@ -50,7 +57,7 @@ clik_status clik_image_wrap(clik_image *img, int width, int height, int channels
     clik_status st = clik__image_layout(width, height, channels, type, stride, NULL, NULL);
     if (st != CLIK_OK)
         return st;
-    *img = (clik_image){width, height, channels, type, stride, data, NULL};
+    *img = (clik_image){width, height, channels, type, stride, data, NULL, 0};
     return CLIK_OK;
 }
 
@@ -68,7 +75,7 @@ clik_status clik_image_alloc(clik_image *img, int width, int height, int channel
     void *data = clik__aligned_alloc(span);
     if (!data)
         return CLIK_ERR_NO_MEMORY;
-    *img = (clik_image){width, height, channels, type, row, data, NULL};
+    *img = (clik_image){width, height, channels, type, row, data, NULL, 1};
     return CLIK_OK;
 }
 
@@ -78,7 +85,7 @@ void clik_image_free(clik_image *img)
         return;
     if (img->buffer)
         clik__buffer_free(img->buffer);
-    else if (img->data)
+    else if (img->data && img->owned)
         clik__aligned_free(img->data);
     memset(img, 0, sizeof(*img));
 }

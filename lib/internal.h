@@ -76,19 +76,51 @@ clik_status clik__kernel_source_load(const char *dir, const char *name, clik_str
  * CLIK_ERR_FILE_FORMAT when the entry exists but is corrupt or stale. */
 clik_status clik__cache_load(const char *dir, const char *key, unsigned char **binary,
                              size_t *length);
-/* Writes an entry through a temporary file and a rename. */
+/* Brackets handing a cached binary to the driver. guard_begin returns 1
+ * when an earlier process died while the driver took this entry: the entry
+ * is then removed and must be rebuilt; else it marks the load in progress
+ * (*token) until guard_end. */
+int clik__cache_guard_begin(const char *dir, const char *key, int *token);
+void clik__cache_guard_end(const char *dir, const char *key, int token);
+/* Writes an entry through a temporary file and a rename, after removing
+ * the temporaries that killed writers left behind. CLIK_ERR_INVALID_ARG for
+ * an empty binary or one over 64 MiB. */
 clik_status clik__cache_store(const char *dir, const char *key, const unsigned char *binary,
                               size_t length);
 /* Resolves the cache folder: option, $CLIK_CACHE_DIR, $XDG_CACHE_HOME/clik,
  * $HOME/.cache/clik. NULL when none applies or the cache is off. */
 char *clik__cache_dir(const char *option, int enabled);
 
+/* ---- the tuning registry (tuning_keys.h) ---------------------------------- */
+
+typedef enum clik_tune_id {
+#define CLIK_TUNE_KEY(id, ...) CLIK_TUNE_##id,
+#include "tuning_keys.h"
+#undef CLIK_TUNE_KEY
+    CLIK_TUNE_COUNT
+} clik_tune_id;
+
+typedef enum clik_tune_kind {
+    CLIK_TUNE_KIND_FLAG,
+    CLIK_TUNE_KIND_INT,
+    CLIK_TUNE_KIND_CHOICE
+} clik_tune_kind;
+
+typedef struct clik_tune_key {
+    const char *name;
+    const char *family; /* whose kernels read it; "*" for all */
+    clik_tune_kind kind;
+    long min, max;       /* INT: the range; FLAG 0..1; CHOICE 0..choices - 1 */
+    const char *choices; /* CHOICE: "a|b|c" */
+    const char *def;     /* how the default is chosen */
+    const char *doc;
+} clik_tune_key;
+
 /* ---- contexts ------------------------------------------------------------ */
 
-#define CLIK_MAX_KERNELS 8
+#define CLIK_MAX_KERNELS 16
 #define CLIK_MAX_EVENTS  32
 #define CLIK_POOL_MAX    64 /* most temporary device buffers a context keeps */
-#define CLIK_MAX_TUNING  16
 
 typedef struct clik_kernel_entry {
     char name[64];
@@ -119,25 +151,23 @@ struct clik_context {
     clik_backend cpu_backend;
     char *cache_dir; /* NULL: no disk cache */
     char *kernel_dir;
-    struct {
-        char key[32];
-        char value[32];
-    } tuning[CLIK_MAX_TUNING];
-    int ntuning;
+    long tune[CLIK_TUNE_COUNT];              /* tuning values that were set */
+    unsigned char tune_set[CLIK_TUNE_COUNT]; /* 1 where tune[] holds a value */
     clik_log_fn log;
     void *log_user;
 
     /* device; has_device 0 means CPU only */
     int has_device;
     clik_device_info dev;
+    long loop_budget; /* see clik__loop_budget */
     const clik_cl_api *cl;
     cl_platform_id platform;
     cl_device_id device;
     cl_context clctx;
     cl_command_queue queue;
-    char base_options[256];
+    char base_options[32]; /* -cl-std for every program */
 
-    clik_program_entry *programs;
+    clik_program_entry **programs; /* each allocated once: kernel handles never move */
     int nprograms;
     int programs_cap;
     clik_pooled_buffer pool[CLIK_POOL_MAX];
@@ -152,6 +182,7 @@ struct clik_context {
 
     clik_cpu_dsp dsp;
     clik_backend last_backend;
+    clik_status fallback_cause; /* see clik_context_fallback_cause() */
     clik_context_stats stats;
     clik_strbuf message;
 };
@@ -163,12 +194,79 @@ clik_status clik__fail(clik_context *ctx, clik_status status, const char *fmt, .
 clik_status clik__fail_cl(clik_context *ctx, cl_int err, const char *what);
 void clik__log(clik_context *ctx, clik_log_level level, const char *fmt, ...) CLIK_PRINTF(3, 4);
 
-/* Integer tuning value: the $CLIK_TUNE / option override of key, else def. */
-long clik__tune_int(const clik_context *ctx, const char *key, long def);
-/* On/off tuning value (0 or 1), else def. */
-int clik__tune_flag(const clik_context *ctx, const char *key, int def);
-/* String tuning value, else def. */
-const char *clik__tune_str(const clik_context *ctx, const char *key, const char *def);
+/* The most loop iterations, all loops together, that one work-item of the
+ * device may run; 0 for no limit. Mesa's llvmpipe ends every loop of a
+ * work-item once they have run 65535 iterations in all (gallivm's loop
+ * limiter) and goes on silently with wrong results; kernels whose
+ * work-items walk whole rows or strips size them to stay within this
+ * budget (with a margin below the limit). */
+#define CLIK_LLVMPIPE_LOOP_BUDGET 60000L
+static inline long clik__loop_budget(const clik_context *ctx)
+{
+    return ctx->loop_budget;
+}
+
+/* Rows per work-item of the filter family's blur_cpu for w x h images of
+ * ch channels and ksize taps: a few bands per compute unit, fewer rows
+ * where the loop budget asks; 0 when not even one row fits the budget (then
+ * the two passes). With h <= 0, the budget's bound alone (0: none). */
+int clik__blur_band_rows(const clik_context *ctx, int w, int ch, int h, int ksize);
+
+/* ---- tuning (tuning.c, tuning_keys.h) ------------------------------------ */
+
+/* The value of a key when $CLIK_TUNE or the tuning option set it (checked
+ * against the registry's range when the context was made), else def. FLAG
+ * keys are 0 or 1; CHOICE keys the index of the choice. */
+long clik__tune(const clik_context *ctx, clik_tune_id id, long def);
+/* Parses "key=value,..." into ctx's tuning values; source names the string
+ * in messages ("CLIK_TUNE"). Unknown keys and values out of range fail with
+ * CLIK_ERR_INVALID_ARG and the create message of this thread. */
+clik_status clik__tune_parse(clik_context *ctx, const char *text, const char *source);
+/* Registry entry id (0 .. CLIK_TUNE_COUNT - 1), else NULL. */
+const clik_tune_key *clik__tune_key(int id);
+/* The values a key takes, as the README writes them ("0|1", "1..1024"). */
+void clik__tune_values(const clik_tune_key *k, char *out, size_t cap);
+
+/* ---- the tuning store (tune_store.c) ---------------------------------------- */
+
+/* The result of a work-group search for one (device, kernel, problem class). */
+typedef struct clik_tune_record {
+    int variant; /* the family's kernel variant, 0..255 */
+    int wg[3];   /* work-group shape, each 1..65536 */
+    double ms;   /* its kernel time, finite, 0..1e9 */
+} clik_tune_record;
+
+#define CLIK_TUNE_RECORD_MAX 512 /* bytes of a record's text */
+
+/* The record of (ctx's device, kernel `kernel` of program `program`,
+ * problem) in the tuning store, the folder "tune" in ctx's kernel cache
+ * folder: CLIK_OK with *rec; CLIK_ERR_IO when there is none (or no cache
+ * folder); CLIK_ERR_FILE_FORMAT when the entry is corrupt, foreign or of
+ * another format (ignored; a store replaces it). Entries of another library
+ * version, driver or kernel source have other keys: they are never read. */
+clik_status clik__tune_load(clik_context *ctx, const char *program, const char *kernel,
+                            const char *problem, clik_tune_record *rec);
+/* Stores a record, atomically (a cache entry: a temporary file renamed).
+ * CLIK_ERR_IO without a cache folder or when the file cannot be written. */
+clik_status clik__tune_store(clik_context *ctx, const char *program, const char *kernel,
+                             const char *problem, const clik_tune_record *rec);
+/* The key of that entry (clik__cache_load's), in *key; 0 on success. */
+int clik__tune_entry_key(clik_context *ctx, const char *program, const char *kernel,
+                         const char *problem, clik_strbuf *key);
+/* A record's text, NUL-terminated, and its parser, which accepts exactly
+ * the text clik__tune_record_format writes for kernel and problem (1), and
+ * nothing else (0). Problems and kernels are printable, without newlines. */
+size_t clik__tune_record_format(const char *kernel, const char *problem,
+                                const clik_tune_record *rec, char *out, size_t cap);
+int clik__tune_record_parse(const char *text, size_t len, const char *kernel, const char *problem,
+                            clik_tune_record *rec);
+/* Runs run(ctx, user) once, then reps times more, on a profiling queue of
+ * ctx's device (a queue of its own when ctx does not profile); *ms is the
+ * least device time of the kernels of one of the timed runs (the
+ * operation's clik_context_stats.last_kernel_ms). A failure of run is
+ * returned as it is. */
+clik_status clik__tune_time(clik_context *ctx, clik_status (*run)(clik_context *ctx, void *user),
+                            void *user, int reps, double *ms);
 
 /* ---- devices (device.c) -------------------------------------------------- */
 
@@ -180,8 +278,8 @@ clik_status clik__devices_query(clik_device_info **list, cl_platform_id **platfo
 
 /* The kernel `kernel` of program `program` (kernels/PROGRAM.cl) built with
  * the device's base options plus `options`; built or loaded once. The entry
- * stays valid until the next clik__kernel call (clik__temp_buffer,
- * clik__bind_scratch and clik_image_create make one when poisoning). */
+ * stays valid for the life of the context. A failure to build is
+ * CLIK_ERR_BUILD (the message holds the log), never a caller error. */
 clik_status clik__kernel(clik_context *ctx, const char *program, const char *options,
                          const char *kernel, clik_kernel_entry **out);
 void clik__programs_release(clik_context *ctx);
@@ -213,14 +311,20 @@ clik_status clik__args(clik_context *ctx, clik_kernel_entry *k, const clik_arg_v
  * is rounded up to whole work-groups, so kernels bound-check. */
 clik_status clik__launch(clik_context *ctx, clik_kernel_entry *k, unsigned dims,
                          const size_t *items, const size_t *local);
+/* Shrinks a work-group shape (dims sizes, 0 read as 1) to the device's
+ * per-dimension and total limits and the kernel's own, halving the largest
+ * side first. */
+void clik__fit_local(const clik_context *ctx, const clik_kernel_entry *k, unsigned dims,
+                     size_t *local);
 /* Like clik__launch with an exact local size; fails if the device refuses it. */
 clik_status clik__launch_exact(clik_context *ctx, clik_kernel_entry *k, unsigned dims,
                                const size_t *global, const size_t *local);
 /* Adds the event of an enqueued command to the operation's profile. */
 void clik__track_event(clik_context *ctx, cl_event ev, const char *kernel);
 /* Waits for the tracked events, adds their device time to the context's
- * stats and logs each kernel's time (debug level); forgets them. */
-void clik__collect_events(clik_context *ctx);
+ * stats and logs each kernel's time (debug level); forgets them. A failed
+ * wait is CLIK_ERR_OPENCL with a message. */
+clik_status clik__collect_events(clik_context *ctx);
 
 /* ---- binding images to kernels (buffer.c) -------------------------------- */
 
@@ -281,6 +385,8 @@ clik_status clik__cpu_apply(clik_context *ctx, const clik_image *src, clik_image
 /* 1 if a and b are the same pixels (in-place operation), 0 if disjoint;
  * CLIK_ERR_INVALID_ARG is returned through *st for a partial overlap. */
 int clik__same_image(const clik_image *a, const clik_image *b, clik_status *st);
+/* 1 if a and b share any memory (the same image included), else 0. */
+int clik__images_overlap(const clik_image *a, const clik_image *b);
 /* Checks an image argument of an operation and that a device image belongs
  * to ctx. */
 clik_status clik__check_image(clik_context *ctx, const clik_image *img, const char *what);
@@ -296,11 +402,52 @@ double clik__u8_weight(double w);
 
 /* ---- running operations (dispatch.c) ------------------------------------- */
 
+/* An image argument of an operation, and how the operation uses it:
+ * CLIK_READ, CLIK_WRITE, both (in place), with CLIK_KERNEL_RW for images
+ * that kernels write and later kernels read back. */
+typedef struct clik_op_image {
+    const clik_image *image;
+    int access;
+} clik_op_image;
+
+#define CLIK_OP_MAX_IMAGES 40 /* a pyramid of 32 levels and its source, with room */
+
+/*
+ * An operation's two paths. clik__run_op binds its images once: the OpenCL
+ * path gets b[i], image i bound for kernels (device images as they are,
+ * host images in place on CPU devices or through a device copy), and the
+ * CPU path v[i], a host view of image i (device images downloaded). An
+ * image given twice (in place) has one binding or view, with both accesses.
+ * Written images are brought back only when the path succeeded.
+ */
+typedef struct clik_op {
+    const char *name; /* in messages and logs */
+    clik_status (*opencl)(clik_context *ctx, void *args, clik_binding *const *b); /* or NULL */
+    clik_status (*cpu)(clik_context *ctx, void *args, clik_image *const *v);
+} clik_op;
+
+/* Runs op on its images (count of them) with the fallback policy, and
+ * records where it ran. */
+clik_status clik__run_op(clik_context *ctx, const clik_op *op, const clik_op_image *images,
+                         int count, void *args);
+
 typedef clik_status (*clik_op_fn)(clik_context *ctx, void *args);
 
-/* Runs an operation on the device (opencl may be NULL for CPU-only ops),
- * falling back to cpu as the policy allows, and records where it ran. */
+/* Runs an operation that binds its own images (a device pipeline of its
+ * own, such as the fusion stream): opencl (NULL: none) on the device,
+ * falling back to cpu as the policy allows. */
 clik_status clik__run(clik_context *ctx, const char *op, clik_op_fn opencl, clik_op_fn cpu,
                       void *args);
+
+/* The end of an operation's OpenCL path that returned st: waits for
+ * buffers over host memory and for the profiled events; a failed wait
+ * fails an operation that had succeeded. */
+clik_status clik__finish_op(clik_context *ctx, clik_status st);
+
+/* After the OpenCL path of op failed with st: CLIK_OK when the CPU path
+ * may run (the fall back is logged and counted), else the status to
+ * return (a caller error as it is; under strict mode CLIK_ERR_FALLBACK,
+ * or CLIK_ERR_BUILD with the build log). */
+clik_status clik__fallback(clik_context *ctx, const char *op, clik_status st);
 
 #endif

@@ -33,11 +33,11 @@ clik_status clik__args(clik_context *ctx, clik_kernel_entry *k, const clik_arg_v
     return CLIK_OK;
 }
 
-void clik__collect_events(clik_context *ctx)
+clik_status clik__collect_events(clik_context *ctx)
 {
     if (ctx->nevents == 0)
-        return;
-    ctx->cl->clWaitForEvents((cl_uint)ctx->nevents, ctx->events);
+        return CLIK_OK;
+    cl_int err = ctx->cl->clWaitForEvents((cl_uint)ctx->nevents, ctx->events);
     for (int i = 0; i < ctx->nevents; i++) {
         cl_ulong t0 = 0, t1 = 0;
         if (ctx->cl->clGetEventProfilingInfo(ctx->events[i], CL_PROFILING_COMMAND_START, sizeof(t0),
@@ -52,6 +52,7 @@ void clik__collect_events(clik_context *ctx)
         ctx->cl->clReleaseEvent(ctx->events[i]);
     }
     ctx->nevents = 0;
+    return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, "clWaitForEvents");
 }
 
 void clik__track_event(clik_context *ctx, cl_event ev, const char *kernel)
@@ -59,13 +60,14 @@ void clik__track_event(clik_context *ctx, cl_event ev, const char *kernel)
     if (!ev)
         return;
     if (ctx->nevents == CLIK_MAX_EVENTS)
-        clik__collect_events(ctx); /* keep the sum exact: wait for the oldest now */
+        (void)clik__collect_events(ctx); /* keep the sum exact: wait for the oldest now; a
+                                          * failure shows again at the operation's end */
     snprintf(ctx->event_kernels[ctx->nevents], sizeof(ctx->event_kernels[0]), "%s", kernel);
     ctx->events[ctx->nevents++] = ev;
 }
 
-static void fit_local(const clik_context *ctx, const clik_kernel_entry *k, unsigned dims,
-                      size_t *local)
+void clik__fit_local(const clik_context *ctx, const clik_kernel_entry *k, unsigned dims,
+                     size_t *local)
 {
     size_t limit = k->max_work_group;
     for (unsigned d = 0; d < dims; d++) {
@@ -113,7 +115,7 @@ clik_status clik__launch(clik_context *ctx, clik_kernel_entry *k, unsigned dims,
             return CLIK_OK;
         local[d] = local_wanted[d];
     }
-    fit_local(ctx, k, dims, local);
+    clik__fit_local(ctx, k, dims, local);
     for (unsigned d = 0; d < dims; d++) {
         size_t groups = (items[d] + local[d] - 1) / local[d];
         global[d] = groups * local[d];

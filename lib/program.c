@@ -13,40 +13,44 @@
 static clik_program_entry *find_program(clik_context *ctx, const char *name, const char *options)
 {
     for (int i = 0; i < ctx->nprograms; i++) {
-        clik_program_entry *e = &ctx->programs[i];
+        clik_program_entry *e = ctx->programs[i];
         if (strcmp(e->name, name) == 0 && strcmp(e->options, options) == 0)
             return e;
     }
     return NULL;
 }
 
+/* Entries are allocated one by one and never move: the kernel handles that
+ * operations hold stay valid for the life of the context. */
 static clik_program_entry *add_program(clik_context *ctx, const char *name, const char *options)
 {
     if (ctx->nprograms == ctx->programs_cap) {
-        int cap = ctx->programs_cap ? ctx->programs_cap * 2 : 8;
-        clik_program_entry *grown = realloc(ctx->programs, (size_t)cap * sizeof(*grown));
+        int cap = ctx->programs_cap ? ctx->programs_cap * 2 : 16;
+        clik_program_entry **grown = realloc(ctx->programs, (size_t)cap * sizeof(*grown));
         if (!grown)
             return NULL;
         ctx->programs = grown;
         ctx->programs_cap = cap;
     }
-    clik_program_entry *e = &ctx->programs[ctx->nprograms];
-    memset(e, 0, sizeof(*e));
+    clik_program_entry *e = calloc(1, sizeof(*e));
+    if (!e)
+        return NULL;
     e->name = clik__strdup(name);
     e->options = clik__strdup(options);
     if (!e->name || !e->options) {
         free(e->name);
         free(e->options);
+        free(e);
         return NULL;
     }
-    ctx->nprograms++;
+    ctx->programs[ctx->nprograms++] = e;
     return e;
 }
 
 void clik__programs_release(clik_context *ctx)
 {
     for (int i = 0; i < ctx->nprograms; i++) {
-        clik_program_entry *e = &ctx->programs[i];
+        clik_program_entry *e = ctx->programs[i];
         for (int k = 0; k < e->nkernels; k++)
             ctx->cl->clReleaseKernel(e->kernels[k].kernel);
         if (e->program)
@@ -54,6 +58,7 @@ void clik__programs_release(clik_context *ctx)
         free(e->name);
         free(e->options);
         free(e->log);
+        free(e);
     }
     free(ctx->programs);
     ctx->programs = NULL;
@@ -77,7 +82,7 @@ static clik_status program_source(clik_context *ctx, const char *name, clik_strb
                             clik__embedded_kernels[i].length);
             return src->failed ? CLIK_ERR_NO_MEMORY : CLIK_OK;
         }
-    return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "no kernel program named %s", name);
+    return clik__fail(ctx, CLIK_ERR_BUILD, "no kernel program named %s", name);
 }
 
 static char *build_log(clik_context *ctx, cl_program program)
@@ -141,11 +146,12 @@ static void store_binary(clik_context *ctx, cl_program p, const char *key)
         return;
     unsigned char *bins[1] = {bin};
     if (ctx->cl->clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bins), bins, NULL) == CL_SUCCESS) {
-        if (clik__cache_store(ctx->cache_dir, key, bin, size) == CLIK_OK)
+        clik_status st = clik__cache_store(ctx->cache_dir, key, bin, size);
+        if (st == CLIK_OK)
             ctx->stats.cache_written++;
         else
-            clik__log(ctx, CLIK_LOG_WARNING, "clik: cannot write the kernel cache in %s",
-                      ctx->cache_dir);
+            clik__log(ctx, CLIK_LOG_WARNING, "clik: cannot write the kernel cache in %s: %s",
+                      ctx->cache_dir, clik_status_str(st));
     }
     free(bin);
 }
@@ -179,10 +185,19 @@ static clik_status build_program(clik_context *ctx, clik_program_entry *e)
         size_t len;
         clik_status cst = clik__cache_load(ctx->cache_dir, key.data, &bin, &len);
         if (cst == CLIK_OK) {
-            e->program = from_binary(ctx, bin, len, e->options);
-            free(bin);
-            if (!e->program)
+            int token;
+            if (clik__cache_guard_begin(ctx->cache_dir, key.data, &token)) {
+                clik__log(ctx, CLIK_LOG_WARNING,
+                          "clik: the cached binary of %s crashed an earlier run; rebuilding",
+                          e->name);
                 cst = CLIK_ERR_FILE_FORMAT;
+            } else {
+                e->program = from_binary(ctx, bin, len, e->options);
+                clik__cache_guard_end(ctx->cache_dir, key.data, token);
+                if (!e->program)
+                    cst = CLIK_ERR_FILE_FORMAT;
+            }
+            free(bin);
         }
         if (cst == CLIK_OK) {
             ctx->stats.programs_from_disk++;
@@ -229,9 +244,10 @@ static clik_status get_kernel(clik_context *ctx, clik_program_entry *e, const ch
             *out = &e->kernels[i];
             return CLIK_OK;
         }
+    /* Limits of the library, not of the caller: the operation falls back. */
     if (e->nkernels == CLIK_MAX_KERNELS || strlen(name) >= sizeof(e->kernels[0].name))
-        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "kernel %s: too many kernels in %s", name,
-                          e->name);
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "kernel %s: more than %d kernels in %s",
+                          name, CLIK_MAX_KERNELS, e->name);
     cl_int err;
     cl_kernel k = ctx->cl->clCreateKernel(e->program, name, &err);
     if (!k || err != CL_SUCCESS)
@@ -254,24 +270,25 @@ clik_status clik__kernel(clik_context *ctx, const char *program, const char *opt
 {
     if (!ctx->has_device)
         return clik__fail(ctx, CLIK_ERR_NO_DEVICE, "no OpenCL device");
-    char full[1024];
-    int n = snprintf(full, sizeof(full), "%s %s", ctx->base_options, options ? options : "");
-    if (n < 0 || (size_t)n >= sizeof(full))
-        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "build options too long");
-    clik_program_entry *e = find_program(ctx, program, full);
+    clik_strbuf full = {0};
+    clik__sb_printf(&full, "%s %s", ctx->base_options, options ? options : "");
+    if (full.failed) {
+        clik__sb_free(&full);
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+    }
+    clik_program_entry *e = find_program(ctx, program, full.data);
+    clik_status st = CLIK_OK;
     if (e) {
         if (e->status != CLIK_OK)
-            return e->status == CLIK_ERR_BUILD ? report_build_failure(ctx, e) : e->status;
-        ctx->stats.programs_reused++;
+            st = e->status == CLIK_ERR_BUILD ? report_build_failure(ctx, e) : e->status;
+        else
+            ctx->stats.programs_reused++;
+    } else if (!(e = add_program(ctx, program, full.data))) {
+        st = clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
     } else {
-        e = add_program(ctx, program, full);
-        if (!e)
-            return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
         e->status = build_program(ctx, e);
-        if (e->status == CLIK_ERR_BUILD)
-            return report_build_failure(ctx, e);
-        if (e->status != CLIK_OK)
-            return e->status;
+        st = e->status == CLIK_ERR_BUILD ? report_build_failure(ctx, e) : e->status;
     }
-    return get_kernel(ctx, e, kernel, out);
+    clik__sb_free(&full);
+    return st == CLIK_OK ? get_kernel(ctx, e, kernel, out) : st;
 }

@@ -1,5 +1,6 @@
 /* Integral family on every backend against the scalar oracle. SPDX-License-Identifier: BSD-2-Clause
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +104,173 @@ START_TEST(device_images)
 }
 END_TEST
 
+/* ---- f64 results from f32 sources --------------------------------------------------- */
+
+/* Device doubles give f64 sums within a few ulps of the oracle's; the
+ * float-float sums of devices without them (and of integral_fp64=0) carry
+ * about 48 bits: within 2^-30 relative, where float sums would be off by
+ * 1e-7 and more. */
+#define F64_FROM_F32_TOL 1e-9
+
+typedef struct f64_sums {
+    clik_image sum, sq;
+} f64_sums;
+
+static clik_status f64_integral(clik_context *ctx, const clik_image *src, clik_type sum_type,
+                                f64_sums *out)
+{
+    memset(out, 0, sizeof(*out));
+    clik_status st =
+        clik_image_alloc(&out->sum, src->width + 1, src->height + 1, src->channels, sum_type);
+    if (st == CLIK_OK)
+        st = clik_image_alloc(&out->sq, src->width + 1, src->height + 1, src->channels, CLIK_F64);
+    if (st == CLIK_OK)
+        st = clik_integral(ctx, src, &out->sum, &out->sq);
+    return st;
+}
+
+static void f64_sums_free(f64_sums *s)
+{
+    clik_image_free(&s->sum);
+    clik_image_free(&s->sq);
+}
+
+static double element(const clik_image *img, size_t i)
+{
+    return img->type == CLIK_F32 ? ((const float *)img->data)[i] : ((const double *)img->data)[i];
+}
+
+/* Largest |got - want| / max(1, |want|) over the packed images. */
+static double max_relative_error(const clik_image *got, const clik_image *want)
+{
+    const size_t n = (size_t)want->width * want->height * want->channels;
+    double worst = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const double g = element(got, i), w = element(want, i);
+        const double e = fabs(g - w) / fmax(1.0, fabs(w));
+        if (!(e <= worst)) /* NaN included */
+            worst = e;
+    }
+    return worst;
+}
+
+/* Patterns in [0, 255], or shifted to [-127.5, 127.5] (cancelling sums). */
+static void fill_f32(clik_image *img, int pattern, int is_signed, uint64_t seed)
+{
+    clik_pattern_fill(img, (clik_pattern)pattern, seed);
+    if (is_signed) {
+        float *px = img->data;
+        for (size_t i = 0; i < (size_t)img->width * img->height * img->channels; i++)
+            px[i] -= 127.5f;
+    }
+}
+
+/* f32 pixels, f64 sums of squares with f64 or f32 sums, against the
+ * oracle's double sums, at every size and channel count: one pattern each
+ * (the f32 case of matches_oracle has them all), as it is and shifted to
+ * cancelling signs. */
+START_TEST(f32_double_sums)
+{
+    for (int s = 0; s < h_size_count(); s++)
+        for (int ch = 1; ch <= 4; ch *= 2)
+            for (int is_signed = 0; is_signed <= 1; is_signed++) {
+                const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
+                const int p = (ch + s + is_signed) % h_patterns;
+                clik_image src;
+                ck_assert_int_eq(clik_image_alloc(&src, w, h, ch, CLIK_F32), CLIK_OK);
+                fill_f32(&src, p, is_signed, 77u + (uint64_t)s);
+                for (int t = 0; t < 2; t++) {
+                    const clik_type sum_type = t ? CLIK_F32 : CLIK_F64;
+                    f64_sums got, want;
+                    clik_status st = f64_integral(h_ctx, &src, sum_type, &got);
+                    ck_assert_msg(st == CLIK_OK, "%dx%dx%d on %s: %s", w, h, ch, h_backend,
+                                  clik_context_message(h_ctx));
+                    ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+                    ck_assert_int_eq(f64_integral(h_oracle, &src, sum_type, &want), CLIK_OK);
+                    const double e_sum = max_relative_error(&got.sum, &want.sum);
+                    const double e_sq = max_relative_error(&got.sq, &want.sq);
+                    const double tol_sum = t ? 1e-4 : F64_FROM_F32_TOL;
+                    ck_assert_msg(e_sum <= tol_sum && e_sq <= F64_FROM_F32_TOL,
+                                  "%s sums of %dx%dx%d %s%s on %s: relative error %.3g, "
+                                  "squares %.3g",
+                                  clik_type_name(sum_type), w, h, ch, clik_pattern_name(p),
+                                  is_signed ? " (signed)" : "", h_backend, e_sum, e_sq);
+                    f64_sums_free(&got);
+                    f64_sums_free(&want);
+                }
+                clik_image_free(&src);
+            }
+}
+END_TEST
+
+/* The largest test size this run takes. */
+static void largest_size(int *w, int *h)
+{
+    *w = clik_test_sizes[h_size_count() - 1][0];
+    *h = clik_test_sizes[h_size_count() - 1][1];
+}
+
+/* f32 pixels on a grid of 1/16 in [-64, 16): every sum and every sum of
+ * squares is exact in 48 bits and in double, so whichever way the device
+ * adds, its f64 results are the oracle's bit for bit: the conversion of
+ * float-float pairs to binary64 is checked exactly, both signs. */
+START_TEST(f32_double_sums_exact)
+{
+    int w, h;
+    largest_size(&w, &h);
+    for (int ch = 1; ch <= 4; ch *= 2) {
+        clik_image src;
+        ck_assert_int_eq(clik_image_alloc(&src, w, h, ch, CLIK_F32), CLIK_OK);
+        uint64_t state = 91u + (uint64_t)ch;
+        float *px = src.data;
+        for (size_t i = 0; i < (size_t)w * h * ch; i++) {
+            const uint64_t r = clik_rand_next(&state);
+            px[i] = (float)(r & 255) / 16.0f - ((r >> 8) & 1 ? 64.0f : 0.0f);
+        }
+        f64_sums got, want;
+        ck_assert_msg(f64_integral(h_ctx, &src, CLIK_F64, &got) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        ck_assert_int_eq(f64_integral(h_oracle, &src, CLIK_F64, &want), CLIK_OK);
+        clik_compare cmp;
+        clik_compare_images(&got.sum, &want.sum, CLIK_TOL_EXACT, &cmp);
+        ck_assert_msg(cmp.pass, "sums, %d channels, on %s: %s", ch, h_backend, cmp.detail);
+        clik_compare_images(&got.sq, &want.sq, CLIK_TOL_EXACT, &cmp);
+        ck_assert_msg(cmp.pass, "squares, %d channels, on %s: %s", ch, h_backend, cmp.detail);
+        f64_sums_free(&got);
+        f64_sums_free(&want);
+        clik_image_free(&src);
+    }
+}
+END_TEST
+
+/* u8 pixels all 255: f64 sums 255 x y and squares 65025 x y, exact past
+ * 2^32 (the squares reach 1.35e11 at 1921 x 1081). */
+START_TEST(u8_double_sums_saturated)
+{
+    int w, h;
+    largest_size(&w, &h);
+    clik_image src;
+    ck_assert_int_eq(clik_image_alloc(&src, w, h, 1, CLIK_U8), CLIK_OK);
+    memset(src.data, 255, (size_t)w * h);
+    f64_sums got;
+    ck_assert_msg(f64_integral(h_ctx, &src, CLIK_F64, &got) == CLIK_OK, "%s",
+                  clik_context_message(h_ctx));
+    ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+    for (int y = 0; y <= h; y++)
+        for (int x = 0; x <= w; x++) {
+            const size_t i = (size_t)y * (w + 1) + x;
+            const double n = (double)x * y;
+            ck_assert_msg(((const double *)got.sum.data)[i] == 255.0 * n &&
+                              ((const double *)got.sq.data)[i] == 65025.0 * n,
+                          "(%d, %d) on %s: %.17g, %.17g", x, y, h_backend,
+                          ((const double *)got.sum.data)[i], ((const double *)got.sq.data)[i]);
+        }
+    f64_sums_free(&got);
+    clik_image_free(&src);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     static uint8_t buf[8192];
@@ -150,6 +318,9 @@ static Suite *make_suite(void)
     tcase_add_test(tc, saturated_and_padded);
     tcase_add_test(tc, thin_images);
     tcase_add_test(tc, device_images);
+    tcase_add_test(tc, f32_double_sums);
+    tcase_add_test(tc, f32_double_sums_exact);
+    tcase_add_test(tc, u8_double_sums_saturated);
     tcase_add_test(tc, bad_input);
     suite_add_tcase(s, tc);
     return s;
@@ -158,7 +329,10 @@ static Suite *make_suite(void)
 int main(void)
 {
     /* The work-group kernels and the serial ones on every device, with odd
-     * strip heights and group sizes, scratch poisoned. */
+     * strip heights and group sizes, scratch poisoned; and both kinds with
+     * results made without device doubles, as on devices that lack
+     * cl_khr_fp64 (integral_fp64=0: on CPU devices the serial kernels, in
+     * 16-byte steps for u8 and one pixel a step for f32). */
     static const char *const tunings[] = {"",
                                           "integral_serial=0,poison=1",
                                           "integral_serial=0,integral_ls=32,integral_rows=3,"
@@ -166,6 +340,9 @@ int main(void)
                                           "integral_serial=0,integral_stage=0,poison=1",
                                           "integral_serial=1,integral_rows=300,poison=1",
                                           "integral_serial=1,integral_vec=0,poison=1",
+                                          "integral_fp64=0,poison=1",
+                                          "integral_fp64=0,integral_serial=0,integral_ls=32,"
+                                          "integral_rows=3,poison=1",
                                           NULL};
     return harness_main(make_suite, tunings);
 }

@@ -1,7 +1,8 @@
 /*
  * Image file I/O: choice of format by extension, argument checks, opening
  * files for reading and the write-to-a-temporary-then-rename rule shared by
- * every writer. The formats themselves live in png.c, jpeg.c, pnm.c, npy.c.
+ * every writer. The formats themselves live in png.c, jpeg.c, pnm.c, npy.c,
+ * flo.c.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -24,6 +25,7 @@ typedef enum image_format {
     FORMAT_PPM,
     FORMAT_PNM,
     FORMAT_NPY,
+    FORMAT_FLO,
 } image_format;
 
 static const struct {
@@ -31,7 +33,7 @@ static const struct {
     image_format format;
 } extensions[] = {
     {"png", FORMAT_PNG}, {"jpg", FORMAT_JPEG}, {"jpeg", FORMAT_JPEG}, {"pgm", FORMAT_PGM},
-    {"ppm", FORMAT_PPM}, {"pnm", FORMAT_PNM},  {"npy", FORMAT_NPY},
+    {"ppm", FORMAT_PPM}, {"pnm", FORMAT_PNM},  {"npy", FORMAT_NPY},   {"flo", FORMAT_FLO},
 };
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -113,8 +115,8 @@ static image_format format_of(const char *path)
 static clik_status unknown_extension(const char *path, char *err, size_t errlen)
 {
     return clikio__fail(err, errlen, CLIK_ERR_INVALID_ARG,
-                        "%s: unknown image file extension (use .png, .jpg, .jpeg, .pgm, .ppm "
-                        "or .pnm)",
+                        "%s: unknown image file extension (use .png, .jpg, .jpeg, .pgm, .ppm, "
+                        ".pnm, .npy or, for flows, .flo)",
                         path);
 }
 
@@ -200,6 +202,7 @@ clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char 
         st = clikio__npy_read(fp, size, path, img, err, errlen);
         alpha = st == CLIK_OK && (img->channels == 2 || img->channels == 4);
         break;
+    case FORMAT_FLO: st = clikio__flo_read(fp, size, path, img, err, errlen); break;
     default: st = clikio__pnm_read(fp, size, path, img, err, errlen); break;
     }
     fclose(fp);
@@ -412,6 +415,13 @@ static clik_status choose_writer(image_format format, const char *path, const cl
     case FORMAT_PPM: *writer = clikio__ppm_write; break;
     case FORMAT_PNM: *writer = img->channels == 4 ? clikio__ppm_write : clikio__pgm_write; break;
     case FORMAT_NPY: *writer = clikio__npy_write; return CLIK_OK; /* any dtype */
+    case FORMAT_FLO:
+        if (img->channels != 2 || img->type != CLIK_F32)
+            return clikio__fail(err, errlen, CLIK_ERR_UNSUPPORTED_FORMAT,
+                                "%s: .flo holds flows (2-channel f32), not %d-channel %s images",
+                                path, img->channels, clik_type_name(img->type));
+        *writer = clikio__flo_write;
+        return CLIK_OK;
     default: return unknown_extension(path, err, errlen);
     }
     if (!u8 && !u16)

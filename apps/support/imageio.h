@@ -1,6 +1,6 @@
 /*
  * Image file input and output for the clik command-line tool and tests:
- * PNG, JPEG, PGM/PPM and NumPy .npy.
+ * PNG, JPEG, PGM/PPM, NumPy .npy and Middlebury .flo optical flows.
  *
  * Every function returns a clik_status and, on failure, writes a one-line
  * message that names the file into err (when errlen > 0). Nothing is printed.
@@ -19,8 +19,11 @@ extern "C" {
 #endif
 
 /* Reads PNG, JPEG or PGM/PPM chosen by the file extension (case-insensitive:
- * .png, .jpg, .jpeg, .pgm, .ppm, .pnm), or a .npy as clikio_read_npy() reads it
- * (*had_alpha set for 2 and 4 channels).
+ * .png, .jpg, .jpeg, .pgm, .ppm, .pnm), a .npy as clikio_read_npy() reads it
+ * (*had_alpha set for 2 and 4 channels), or a Middlebury .flo flow (tag
+ * "PIEH", int32 width and height, then (u, v) float32 pairs, all little-endian)
+ * as a 2-channel f32 image; its values are kept as they are, unknown vectors
+ * (1e10 or NaN) too, and a .flo with bytes after its vectors is refused.
  * Grey -> 1 channel, grey+alpha -> 2 channels, RGB -> 4 channels with alpha at
  * the maximum (*had_alpha = 0), RGBA -> 4 channels (*had_alpha = 1).
  * 8-bit data -> CLIK_U8; 16-bit PNG and PGM/PPM with maxval > 255 -> CLIK_U16
@@ -37,7 +40,7 @@ clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char 
 
 /* Writes by extension: u8 to every format, u16 to PNG and PGM/PPM, any type
  * to .npy (as clikio_write_npy(), but 4 channels without keep_alpha are
- * written as (H, W, 3)).
+ * written as (H, W, 3)), 2-channel f32 (a flow) and nothing else to .flo.
  * 1 channel -> grey; 2 channels -> grey+alpha (PNG only; other formats drop
  * alpha); 4 channels -> RGBA when keep_alpha and the format is PNG, else RGB.
  * .pgm takes 1 or 2 channels only, .ppm writes grey as RGB, .pnm picks by the

@@ -53,6 +53,10 @@ clik_status clikio__pnm_read(FILE *fp, int64_t size, const char *path, clik_imag
                              size_t errlen);
 clik_status clikio__npy_read(FILE *fp, int64_t size, const char *path, clik_image *img, char *err,
                              size_t errlen);
+/* A .flo flow into a 2-channel f32 image; the size comes from the file, and
+ * bytes after the vectors make it invalid. */
+clik_status clikio__flo_read(FILE *fp, int64_t size, const char *path, clik_image *img, char *err,
+                             size_t errlen);
 
 /* Format writers. The caller has checked that the type and channel count
  * suit the format. */
@@ -67,6 +71,9 @@ clik_status clikio__pgm_write(FILE *fp, const char *path, const clik_image *img,
 clik_status clikio__ppm_write(FILE *fp, const char *path, const clik_image *img, int keep_alpha,
                               char *err, size_t errlen);
 clik_status clikio__npy_write(FILE *fp, const char *path, const clik_image *img, int keep_alpha,
+                              char *err, size_t errlen);
+/* From a 2-channel f32 image. */
+clik_status clikio__flo_write(FILE *fp, const char *path, const clik_image *img, int keep_alpha,
                               char *err, size_t errlen);
 
 #endif /* CLIK_IMAGEIO_PRIVATE_H */

@@ -172,7 +172,7 @@ static int blur_disjoint(const clik_image *src, clik_image *dst, const float *wt
     return 0;
 }
 
-int clik_blur_neon(const clik_image *src, clik_image *dst, const float *weights, int ksize)
+int clik__blur_neon(const clik_image *src, clik_image *dst, const float *weights, int ksize)
 {
     if (src->data != dst->data)
         return blur_disjoint(src, dst, weights, ksize);
@@ -254,7 +254,7 @@ static void gray_f32(const clik_image *src, clik_image *dst)
     }
 }
 
-void clik_gray_neon(const clik_image *src, clik_image *dst)
+void clik__gray_neon(const clik_image *src, clik_image *dst)
 {
     if (src->type == CLIK_U8)
         gray_u8(src, dst);
@@ -262,8 +262,8 @@ void clik_gray_neon(const clik_image *src, clik_image *dst)
         gray_f32(src, dst);
 }
 
-void clik_filter_dsp_init_neon(clik_filter_dsp *dsp)
+void clik__filter_dsp_init_neon(clik_filter_dsp *dsp)
 {
-    dsp->blur = clik_blur_neon;
-    dsp->gray = clik_gray_neon;
+    dsp->blur = clik__blur_neon;
+    dsp->gray = clik__gray_neon;
 }

@@ -3,18 +3,18 @@
  * through the NEON entries of the other families, with the two steps of its
  * own here.
  *
- *   IMG2 = clik_resize_neon(src, bicubic)        into a scratch image
- *   G2   = clik_gray_neon(IMG2)
- *   G1   = clik_resize_neon(clik_gray_neon(src), nearest): the luma of the
+ *   IMG2 = clik__resize_neon(src, bicubic)        into a scratch image
+ *   G2   = clik__gray_neon(IMG2)
+ *   G1   = clik__resize_neon(clik__gray_neon(src), nearest): the luma of the
  *          nearest upscale is the nearest upscale of the luma, s^2 times
  *          fewer pixels to convert
- *   tile SSIM = clik_ssim_tiles_neon(G1, G2)
+ *   tile SSIM = clik__ssim_tiles_neon(G1, G2)
  *   artifact  = t * |G1 - G2| / 255          (here, 16 pixels a step)
- *   B = clik_blur_neon(artifact), in place
+ *   B = clik__blur_neon(artifact), in place
  *   dst = B > threshold ? IMG1 : IMG2, map    (here, 16 pixels a step)
  *
  * IMG1 is never stored whole: each source row is expanded once into a row
- * buffer (clik_resize_neon, nearest, of a one-row image) and serves the s
+ * buffer (clik__resize_neon, nearest, of a one-row image) and serves the s
  * output rows that repeat it. dst and the map are written last, so that a
  * failure (no memory) leaves them untouched.
  *
@@ -130,11 +130,11 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_opti
     clik_image Gs = packed(src->width, src->height, 1, CLIK_U8, gs);
     clik_image T = packed(tw, th, 1, CLIK_F32, tiles);
     if (ok) {
-        clik_resize_neon(src, &i2, CLIK_INTERP_BICUBIC);
-        clik_gray_neon(&i2, &G2);
-        clik_gray_neon(src, &Gs);
-        clik_resize_neon(&Gs, &G1, CLIK_INTERP_NEAREST);
-        clik_ssim_tiles_neon(&G1, &G2, tile, &T);
+        clik__resize_neon(src, &i2, CLIK_INTERP_BICUBIC);
+        clik__gray_neon(&i2, &G2);
+        clik__gray_neon(src, &Gs);
+        clik__resize_neon(&Gs, &G1, CLIK_INTERP_NEAREST);
+        clik__ssim_tiles_neon(&G1, &G2, tile, &T);
         for (int ty = 0; ty < th; ty++) {
             /* The SSIM of each column's tile in this band of rows. */
             for (int x = 0; x < w; x++)
@@ -143,14 +143,14 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_opti
             for (int y = ty * tile; y < y1; y++)
                 artifact_row(g1 + (size_t)y * w, g2 + (size_t)y * w, trow, art + (size_t)y * w, w);
         }
-        ok = clik_blur_neon(&A, &A, weights, opt->blur_ksize) == 0;
+        ok = clik__blur_neon(&A, &A, weights, opt->blur_ksize) == 0;
     }
     if (ok)
         for (int sy = 0; sy < src->height; sy++) {
             clik_image in_row = *src, near_row = packed(w, 1, 4, CLIK_U8, near);
             in_row.height = 1;
             in_row.data = (uint8_t *)src->data + (size_t)sy * src->stride;
-            clik_resize_neon(&in_row, &near_row, CLIK_INTERP_NEAREST);
+            clik__resize_neon(&in_row, &near_row, CLIK_INTERP_NEAREST);
             for (int y = sy * s; y < (sy + 1) * s; y++)
                 select_row(art + (size_t)y * w, opt->threshold, near, img2 + (size_t)y * w * 4,
                            (uint8_t *)dst->data + (size_t)y * dst->stride,
@@ -170,7 +170,7 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_opti
     return ok ? 0 : -1;
 }
 
-void clik_fusion_dsp_init_neon(clik_fusion_dsp *dsp)
+void clik__fusion_dsp_init_neon(clik_fusion_dsp *dsp)
 {
     dsp->fusion = fusion;
 }

@@ -104,7 +104,7 @@ static void lut_neon(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t
     }
 }
 
-void clik_hist_dsp_init_neon(clik_hist_dsp *dsp)
+void clik__hist_dsp_init_neon(clik_hist_dsp *dsp)
 {
     dsp->hist = hist_neon;
     dsp->lut = lut_neon;

@@ -16,7 +16,7 @@
  * at most 255 * 2^20, fits. Squares (at most 65025) are prefixed in u32 and
  * a row of squares fits in u32 only while W <= SQ_MAX_WIDTH, so wider
  * images with a sqsum use the scalar code. The results are bit-identical
- * with clik_integral_scalar.
+ * with clik__integral_scalar.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -187,7 +187,7 @@ static void integral_neon(const clik_image *src, clik_image *sum, clik_image *sq
     const int covered = src->type == CLIK_U8 && (sum->type == CLIK_U32 || sum->type == CLIK_U64) &&
                         (!sqsum || (sqsum->type == CLIK_U64 && src->width <= SQ_MAX_WIDTH));
     if (!covered) {
-        clik_integral_scalar(src, sum, sqsum);
+        clik__integral_scalar(src, sum, sqsum);
         return;
     }
     const int sum64 = sum->type == CLIK_U64, sq = sqsum != NULL;
@@ -213,7 +213,7 @@ static void integral_neon(const clik_image *src, clik_image *sum, clik_image *sq
     }
 }
 
-void clik_integral_dsp_init_neon(clik_integral_dsp *dsp)
+void clik__integral_dsp_init_neon(clik_integral_dsp *dsp)
 {
     dsp->integral = integral_neon;
 }

@@ -323,7 +323,7 @@ static void pyramid_down_neon(const clik_image *src, clik_image *dst)
 {
     int ch = src->channels, f32 = src->type == CLIK_F32;
     if ((src->type != CLIK_U8 && !f32) || (ch != 1 && ch != 2 && ch != 4)) {
-        clik_pyramid_down_scalar(src, dst);
+        clik__pyramid_down_scalar(src, dst);
         return;
     }
     size_t esize = f32 ? sizeof(float) : sizeof(uint16_t);
@@ -331,7 +331,7 @@ static void pyramid_down_neon(const clik_image *src, clik_image *dst)
     char *buf = calloc(2 * row_elems, esize);
     if (!buf) {
         /* No memory for the work rows: the scalar code needs none. */
-        clik_pyramid_down_scalar(src, dst);
+        clik__pyramid_down_scalar(src, dst);
         return;
     }
     if (f32) {
@@ -558,14 +558,14 @@ static void pyramid_up_neon(const clik_image *src, clik_image *dst)
 {
     int ch = src->channels, f32 = src->type == CLIK_F32;
     if ((src->type != CLIK_U8 && !f32) || (ch != 1 && ch != 2 && ch != 4)) {
-        clik_pyramid_up_scalar(src, dst);
+        clik__pyramid_up_scalar(src, dst);
         return;
     }
     size_t esize = f32 ? sizeof(float) : sizeof(uint16_t);
     size_t row_elems = (size_t)(src->width + 2) * (size_t)ch + SLACK;
     char *buf = calloc(2 * row_elems, esize);
     if (!buf) {
-        clik_pyramid_up_scalar(src, dst);
+        clik__pyramid_up_scalar(src, dst);
         return;
     }
     if (f32) {
@@ -584,7 +584,7 @@ static void pyramid_up_neon(const clik_image *src, clik_image *dst)
     free(buf);
 }
 
-void clik_pyramid_dsp_init_neon(clik_pyramid_dsp *dsp)
+void clik__pyramid_dsp_init_neon(clik_pyramid_dsp *dsp)
 {
     dsp->down = pyramid_down_neon;
     dsp->up = pyramid_up_neon;

@@ -1,8 +1,8 @@
 /*
  * Resize family, NEON: u8 with 1 or 4 channels, all three methods; f32 goes
  * to the scalar code. The geometry (first tap and weights per output column
- * and row) is computed once per call, as lib/ops/resize.c computes it for
- * the kernels.
+ * and row) is computed once per call by resize_geometry.c, the code that
+ * computes it for the kernels.
  *
  * nearest: an integer factor s along x turns each 16-byte chunk of source
  * pixels into s chunks with table lookups (the pixels repeated in place);
@@ -26,6 +26,7 @@
 
 #include "cpu.h"
 #include "neon.h"
+#include "resize_geometry.h"
 
 /* Every product rounded on its own, also in a GNU C dialect or with
  * -ffp-contract=fast, where GCC would fuse a multiply and an add. */
@@ -47,50 +48,7 @@ CLIK_INLINE uint8_t *dst_row(const clik_image *img, int y)
     return (uint8_t *)img->data + (size_t)y * img->stride;
 }
 
-/* ---- geometry (as lib/ops/resize.c) ------------------------------------- */
-
-static void nearest_axis(int src, int dst, int32_t *ofs)
-{
-    const double scale = 1.0 / ((double)dst / (double)src);
-    for (int x = 0; x < dst; x++) {
-        const int i = (int)floor((double)x * scale);
-        ofs[x] = i < src - 1 ? i : src - 1;
-    }
-}
-
-/* u8 weights in steps of 1/2048, as OpenCV's fixed-point resize. */
-static void interp_axis(int src, int dst, int taps, int32_t *ofs, float *w)
-{
-    const double scale = 1.0 / ((double)dst / (double)src), a = -0.75;
-    for (int x = 0; x < dst; x++) {
-        const double f = ((double)x + 0.5) * scale - 0.5, base = floor(f), t = f - base;
-        const double u = 1.0 - t, d0 = 1.0 + t, d3 = 2.0 - t;
-        double exact[4] = {1.0 - t, t, 0.0, 0.0};
-        ofs[x] = (int32_t)base - (taps == 4 ? 1 : 0);
-        if (taps == 4) {
-            exact[0] = ((a * d0 - 5.0 * a) * d0 + 8.0 * a) * d0 - 4.0 * a;
-            exact[1] = ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0;
-            exact[2] = ((a + 2.0) * u - (a + 3.0)) * u * u + 1.0;
-            exact[3] = ((a * d3 - 5.0 * a) * d3 + 8.0 * a) * d3 - 4.0 * a;
-        }
-        for (int k = 0; k < taps; k++)
-            w[(size_t)x * (size_t)taps + (size_t)k] = (float)(rint(exact[k] * 2048.0) / 2048.0);
-    }
-}
-
 /* ---- nearest ----------------------------------------------------------- */
-
-/* s when output x takes source x / s, else 0. */
-static int integer_factor(const int32_t *ofs, int src, int dst)
-{
-    if (dst % src != 0)
-        return 0;
-    const int s = dst / src;
-    for (int x = 0; x < dst; x++)
-        if (ofs[x] != x / s)
-            return 0;
-    return s;
-}
 
 /* Byte b of output chunk k takes byte masks[k][b] of the source chunk. */
 static void expand_masks(int ch, int s, uint8x16_t *masks)
@@ -133,13 +91,11 @@ static void gather_row(const uint8_t *in, uint8_t *out, const int32_t *xofs, int
 static int nearest_u8(const clik_image *src, clik_image *dst)
 {
     const int sw = src->width, dw = dst->width, dh = dst->height, ch = src->channels;
-    int32_t *xofs = malloc(sizeof(int32_t) * ((size_t)dw + (size_t)dh));
-    if (!xofs)
+    clik_resize_geometry g;
+    if (clik__resize_geometry_make(&g, sw, src->height, dw, dh, CLIK_INTERP_NEAREST, 1) != 0)
         return -1;
-    int32_t *yofs = xofs + dw;
-    nearest_axis(sw, dw, xofs);
-    nearest_axis(src->height, dh, yofs);
-    const int s = integer_factor(xofs, sw, dw);
+    const int32_t *xofs = g.xofs, *yofs = g.yofs;
+    const int s = g.sx;
     uint8x16_t masks[MAX_TABLE_SCALE];
     if (s >= 1 && s <= MAX_TABLE_SCALE)
         expand_masks(ch, s, masks);
@@ -153,7 +109,7 @@ static int nearest_u8(const clik_image *src, clik_image *dst)
         else
             gather_row(src_row(src, yofs[y]), out, xofs, dw, ch);
     }
-    free(xofs);
+    clik__resize_geometry_free(&g);
     return 0;
 }
 
@@ -277,28 +233,24 @@ static void vpass(const float *const *h, const float *wy, int taps, int n, uint8
     }
 }
 
-static int interp_u8(const clik_image *src, clik_image *dst, int taps)
+static int interp_u8(const clik_image *src, clik_image *dst, clik_interp method)
 {
     const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
     const int ch = src->channels, n = dw * ch;
-    const size_t cells = ((size_t)dw + (size_t)dh) * (size_t)(1 + taps);
-    int32_t *xofs = malloc(sizeof(int32_t) * cells);
+    clik_resize_geometry g;
+    if (clik__resize_geometry_make(&g, sw, sh, dw, dh, method, 1) != 0)
+        return -1;
+    const int taps = g.taps;
     float *ring = malloc(sizeof(float) * (size_t)taps * (size_t)n);
-    if (!xofs || !ring) {
-        free(xofs);
-        free(ring);
+    if (!ring) {
+        clik__resize_geometry_free(&g);
         return -1;
     }
-    int32_t *yofs = xofs + dw;
-    float *xw = (float *)(void *)(yofs + dh), *yw = xw + (size_t)dw * (size_t)taps;
-    interp_axis(sw, dw, taps, xofs, xw);
-    interp_axis(sh, dh, taps, yofs, yw);
+    const int32_t *xofs = g.xofs, *yofs = g.yofs;
+    const float *xw = g.xw, *yw = g.yw;
     /* Columns [xa, xb) have every tap inside the row. */
-    int xa = 0, xb = dw;
-    while (xa < dw && xofs[xa] < 0)
-        xa++;
-    while (xb > xa && xofs[xb - 1] + taps > sw)
-        xb--;
+    int xa, xb;
+    clik__resize_interior(&g, dw, sw, &xa, &xb);
     int held[4] = {-8, -8, -8, -8}; /* the source row of each slot; none yet */
     for (int y = 0; y < dh; y++) {
         const float *h[4];
@@ -319,26 +271,26 @@ static int interp_u8(const clik_image *src, clik_image *dst, int taps)
         }
         vpass(h, yw + (size_t)y * (size_t)taps, taps, n, dst_row(dst, y));
     }
-    free(xofs);
+    clik__resize_geometry_free(&g);
     free(ring);
     return 0;
 }
 
-void clik_resize_neon(const clik_image *src, clik_image *dst, clik_interp method)
+void clik__resize_neon(const clik_image *src, clik_image *dst, clik_interp method)
 {
     int done = -1;
     if (src->type == CLIK_U8 && (src->channels == 1 || src->channels == 4)) {
         if (method == CLIK_INTERP_NEAREST)
             done = nearest_u8(src, dst);
         else
-            done = interp_u8(src, dst, method == CLIK_INTERP_BICUBIC ? 4 : 2);
+            done = interp_u8(src, dst, method);
     }
     /* f32, and the rare case of no memory for the tables: the scalar code. */
     if (done != 0)
-        clik_resize_scalar(src, dst, method);
+        clik__resize_scalar(src, dst, method);
 }
 
-void clik_resize_dsp_init_neon(clik_resize_dsp *dsp)
+void clik__resize_dsp_init_neon(clik_resize_dsp *dsp)
 {
-    dsp->resize = clik_resize_neon;
+    dsp->resize = clik__resize_neon;
 }

@@ -252,7 +252,7 @@ static void column_sums(const clik_image *a, const clik_image *b, int y0, int ny
     }
 }
 
-void clik_ssim_tiles_neon(const clik_image *a, const clik_image *b, int tile, clik_image *map)
+void clik__ssim_tiles_neon(const clik_image *a, const clik_image *b, int tile, clik_image *map)
 {
     int32_t sums[5][CHUNK];
     const int chunk = CHUNK / tile * tile;
@@ -276,8 +276,8 @@ void clik_ssim_tiles_neon(const clik_image *a, const clik_image *b, int tile, cl
     }
 }
 
-void clik_ssim_dsp_init_neon(clik_ssim_dsp *dsp)
+void clik__ssim_dsp_init_neon(clik_ssim_dsp *dsp)
 {
     dsp->ssim = clik_ssim_neon;
-    dsp->tiles = clik_ssim_tiles_neon;
+    dsp->tiles = clik__ssim_tiles_neon;
 }

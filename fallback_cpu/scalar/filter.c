@@ -56,7 +56,7 @@ static void set_element(clik_image *img, int x, int y, int c, float v)
     }
 }
 
-int clik_blur_scalar(const clik_image *src, clik_image *dst, const float *weights, int ksize)
+int clik__blur_scalar(const clik_image *src, clik_image *dst, const float *weights, int ksize)
 {
     const int w = src->width, h = src->height, ch = src->channels, r = ksize / 2;
     /* The whole row pass is kept, so that dst may be src. */
@@ -92,7 +92,7 @@ int clik_blur_scalar(const clik_image *src, clik_image *dst, const float *weight
     return 0;
 }
 
-void clik_gray_scalar(const clik_image *src, clik_image *dst)
+void clik__gray_scalar(const clik_image *src, clik_image *dst)
 {
     for (int y = 0; y < src->height; y++)
         for (int x = 0; x < src->width; x++) {
@@ -112,8 +112,8 @@ void clik_gray_scalar(const clik_image *src, clik_image *dst)
         }
 }
 
-void clik_filter_dsp_init_scalar(clik_filter_dsp *dsp)
+void clik__filter_dsp_init_scalar(clik_filter_dsp *dsp)
 {
-    dsp->blur = clik_blur_scalar;
-    dsp->gray = clik_gray_scalar;
+    dsp->blur = clik__blur_scalar;
+    dsp->gray = clik__gray_scalar;
 }

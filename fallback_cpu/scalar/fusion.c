@@ -311,7 +311,7 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_opti
     return ok ? 0 : -1;
 }
 
-void clik_fusion_dsp_init_scalar(clik_fusion_dsp *dsp)
+void clik__fusion_dsp_init_scalar(clik_fusion_dsp *dsp)
 {
     dsp->fusion = fusion;
 }

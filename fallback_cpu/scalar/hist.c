@@ -26,7 +26,7 @@ static void lut_scalar(const uint8_t *src, size_t src_stride, uint8_t *dst, size
     }
 }
 
-void clik_hist_dsp_init_scalar(clik_hist_dsp *dsp)
+void clik__hist_dsp_init_scalar(clik_hist_dsp *dsp)
 {
     dsp->hist = hist_scalar;
     dsp->lut = lut_scalar;

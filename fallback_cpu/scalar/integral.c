@@ -173,7 +173,7 @@ static void integral_f32(const clik_image *src, clik_image *sum, clik_image *sqs
     free(up);
 }
 
-void clik_integral_scalar(const clik_image *src, clik_image *sum, clik_image *sqsum)
+void clik__integral_scalar(const clik_image *src, clik_image *sum, clik_image *sqsum)
 {
     zero_first_row(sum);
     if (sqsum)
@@ -184,7 +184,7 @@ void clik_integral_scalar(const clik_image *src, clik_image *sum, clik_image *sq
         integral_f32(src, sum, sqsum);
 }
 
-void clik_integral_dsp_init_scalar(clik_integral_dsp *dsp)
+void clik__integral_dsp_init_scalar(clik_integral_dsp *dsp)
 {
-    dsp->integral = clik_integral_scalar;
+    dsp->integral = clik__integral_scalar;
 }

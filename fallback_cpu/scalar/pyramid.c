@@ -98,7 +98,7 @@ static void down_f32(const clik_image *src, clik_image *dst)
     }
 }
 
-void clik_pyramid_down_scalar(const clik_image *src, clik_image *dst)
+void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst)
 {
     if (src->type == CLIK_U8)
         down_u8(src, dst);
@@ -174,7 +174,7 @@ static void up_f32(const clik_image *src, clik_image *dst)
     }
 }
 
-void clik_pyramid_up_scalar(const clik_image *src, clik_image *dst)
+void clik__pyramid_up_scalar(const clik_image *src, clik_image *dst)
 {
     if (src->type == CLIK_U8)
         up_u8(src, dst);
@@ -182,8 +182,8 @@ void clik_pyramid_up_scalar(const clik_image *src, clik_image *dst)
         up_f32(src, dst);
 }
 
-void clik_pyramid_dsp_init_scalar(clik_pyramid_dsp *dsp)
+void clik__pyramid_dsp_init_scalar(clik_pyramid_dsp *dsp)
 {
-    dsp->down = clik_pyramid_down_scalar;
-    dsp->up = clik_pyramid_up_scalar;
+    dsp->down = clik__pyramid_down_scalar;
+    dsp->up = clik__pyramid_up_scalar;
 }

@@ -150,7 +150,7 @@ static void resize_interp(const clik_image *src, clik_image *dst, int ntaps)
     }
 }
 
-void clik_resize_scalar(const clik_image *src, clik_image *dst, clik_interp method)
+void clik__resize_scalar(const clik_image *src, clik_image *dst, clik_interp method)
 {
     switch (method) {
     case CLIK_INTERP_NEAREST: resize_nearest(src, dst); break;
@@ -159,7 +159,7 @@ void clik_resize_scalar(const clik_image *src, clik_image *dst, clik_interp meth
     }
 }
 
-void clik_resize_dsp_init_scalar(clik_resize_dsp *dsp)
+void clik__resize_dsp_init_scalar(clik_resize_dsp *dsp)
 {
-    dsp->resize = clik_resize_scalar;
+    dsp->resize = clik__resize_scalar;
 }

@@ -67,7 +67,7 @@ static void row_terms(const clik_image *a, const clik_image *b, int y, double *t
     }
 }
 
-int clik_ssim_scalar(const clik_image *a, const clik_image *b, clik_image *map, double *mean)
+int clik__ssim_scalar(const clik_image *a, const clik_image *b, clik_image *map, double *mean)
 {
     /* The normalized 1-D Gaussian; the 2-D window is g[j] g[i]. */
     double g[TAPS], total = 0.0;
@@ -141,7 +141,7 @@ static float tile_ssim(int64_t n, int64_t ga, int64_t gb, int64_t ca, int64_t cb
     return num / den;
 }
 
-void clik_ssim_tiles_scalar(const clik_image *a, const clik_image *b, int tile, clik_image *map)
+void clik__ssim_tiles_scalar(const clik_image *a, const clik_image *b, int tile, clik_image *map)
 {
     for (int ty = 0; ty < map->height; ty++) {
         float *out = (float *)(void *)((char *)map->data + (size_t)ty * map->stride);
@@ -168,8 +168,8 @@ void clik_ssim_tiles_scalar(const clik_image *a, const clik_image *b, int tile, 
     }
 }
 
-void clik_ssim_dsp_init_scalar(clik_ssim_dsp *dsp)
+void clik__ssim_dsp_init_scalar(clik_ssim_dsp *dsp)
 {
-    dsp->ssim = clik_ssim_scalar;
-    dsp->tiles = clik_ssim_tiles_scalar;
+    dsp->ssim = clik__ssim_scalar;
+    dsp->tiles = clik__ssim_tiles_scalar;
 }

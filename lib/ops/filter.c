@@ -3,6 +3,7 @@
  * (kernels/filter.cl, fallback_cpu/{scalar,neon}/filter.c).
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,7 +54,8 @@ typedef struct filter_args {
     const clik_image *src;
     clik_image *dst;
     int ksize;
-    float weights[32]; /* ksize taps, then zeros: the kernels take two float16 */
+    float weights[CLIK_BLUR_MAX_KSIZE];
+    cl_mem weights_mem; /* OpenCL path: the weights in device memory */
 } filter_args;
 
 static clik_status check_pixels(clik_context *ctx, const clik_image *img, const char *what)
@@ -104,138 +106,105 @@ static const char *cl_type(clik_type t)
     return t == CLIK_U8 ? "uchar" : "float";
 }
 
-/* Binds src and dst (once when they are the same image). */
-typedef struct pair {
-    clik_binding src, dst;
-    int same;
-} pair;
-
-static clik_status bind_pair(clik_context *ctx, const clik_image *src, clik_image *dst, pair *p)
+/* The blur program for img's format: one for every size and variant. */
+static clik_status blur_kernel(clik_context *ctx, const clik_image *img, const char *name,
+                               clik_kernel_entry **k)
 {
-    clik_status st;
-    p->same = clik__same_image(src, dst, &st) == 1;
-    st = clik__bind(ctx, src, p->same ? CLIK_READ | CLIK_WRITE : CLIK_READ, &p->src);
+    char options[64];
+    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d -DCH=%d", cl_type(img->type),
+             img->type == CLIK_F32, img->channels);
+    return clik__kernel(ctx, "filter", options, name, k);
+}
+
+/* Sets the arguments of a blur kernel from index idx: the taps and the
+ * buffer of their weights. */
+static clik_status set_taps(clik_context *ctx, clik_kernel_entry *k, unsigned idx,
+                            const filter_args *a)
+{
+    clik_status st = CLIK_ARG(ctx, k, idx, a->ksize);
+    return st == CLIK_OK ? CLIK_ARG(ctx, k, idx + 1, a->weights_mem) : st;
+}
+
+/*
+ * One pass of the two-pass blur. With local memory, a tile of tw x th
+ * work-items (th = 1 for the row pass) stages its pixels and halos: the
+ * tile is shrunk to the device's and the kernel's limits and must fit the
+ * local memory, else the pass runs without it.
+ */
+static clik_status blur_pass(clik_context *ctx, const filter_args *a, const char *name, int local,
+                             int tw, int th, cl_mem in, int in_stride, cl_mem out, int out_stride)
+{
+    const clik_image *img = a->src;
+    const int w = img->width, h = img->height, r = a->ksize / 2, row = th == 1;
+    char kname[32];
+    snprintf(kname, sizeof(kname), "%s%s", name, local ? "_local" : "");
+    clik_kernel_entry *k;
+    clik_status st = blur_kernel(ctx, img, kname, &k);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(in), CLIK_A(in_stride), CLIK_A(w), CLIK_A(h), CLIK_A(out),
+                       CLIK_A(out_stride));
+    if (st == CLIK_OK)
+        st = set_taps(ctx, k, 6, a);
     if (st != CLIK_OK)
         return st;
-    if (!p->same) {
-        st = clik__bind(ctx, dst, CLIK_WRITE, &p->dst);
-        if (st != CLIK_OK) {
-            clik__unbind(ctx, &p->src, 0);
-            return st;
-        }
+    size_t items[2] = {(size_t)w, (size_t)h};
+    if (!local) {
+        size_t lsize[2] = {row ? 64 : 32, row ? 4 : 8};
+        return clik__launch(ctx, k, 2, items, lsize);
     }
-    st = check_int_range(ctx, &p->src);
-    if (st == CLIK_OK && !p->same)
-        st = check_int_range(ctx, &p->dst);
-    if (st != CLIK_OK) {
-        if (!p->same)
-            clik__unbind(ctx, &p->dst, 0);
-        clik__unbind(ctx, &p->src, 0);
-    }
-    return st;
-}
-
-static clik_status unbind_pair(clik_context *ctx, pair *p, clik_status st)
-{
-    clik_status st2 = p->same ? CLIK_OK : clik__unbind(ctx, &p->dst, st == CLIK_OK);
-    clik_status st3 = clik__unbind(ctx, &p->src, st == CLIK_OK);
-    return st != CLIK_OK ? st : st2 != CLIK_OK ? st2 : st3;
-}
-
-/* The blur program for src's format, with a tile of *tw x *th work-items
- * when local (shrunk to the device's and then the kernel's limits). */
-static clik_status blur_kernel(clik_context *ctx, const clik_image *img, int ksize, int local,
-                               const char *name, int *tw, int *th, clik_kernel_entry **k)
-{
-    size_t limit = ctx->dev.max_work_group_size;
-    for (;;) {
-        if (!local)
-            *tw = *th = 1; /* unused: one program for every launch shape */
-        while ((size_t)(*tw * *th) > limit || (size_t)*tw > ctx->dev.max_work_item_sizes[0] ||
-               (size_t)*th > ctx->dev.max_work_item_sizes[1])
-            if (*th > 1)
-                *th /= 2;
-            else
-                *tw /= 2;
-        char options[192];
-        snprintf(options, sizeof(options),
-                 "-DT=%s -DT_IS_FLOAT=%d -DCH=%d -DKSIZE=%d -DBLUR_LOCAL=%d -DTILE_W=%d "
-                 "-DTILE_H=%d",
-                 cl_type(img->type), img->type == CLIK_F32, img->channels, ksize, local, *tw, *th);
-        clik_status st = clik__kernel(ctx, "filter", options, name, k);
-        if (st != CLIK_OK || !local || (*k)->max_work_group >= (size_t)(*tw * *th))
-            return st;
-        if (*tw * *th == 1)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "%s: no work-group fits", name);
-        limit = (*k)->max_work_group; /* rebuild with a tile the kernel accepts */
-    }
-}
-
-/* Sets the kernel arguments that follow the images: the weights as two float16. */
-static clik_status set_weights(clik_context *ctx, clik_kernel_entry *k, unsigned idx,
-                               const float *weights)
-{
-    clik_status st = clik__arg(ctx, k, idx, 16 * sizeof(float), weights);
-    return st == CLIK_OK ? clik__arg(ctx, k, idx + 1, 16 * sizeof(float), weights + 16) : st;
-}
-
-/* Local memory a tile of tw x th pixels with halos needs (row: th = 1). */
-static int tile_fits(const clik_context *ctx, size_t pixels, const clik_image *img)
-{
-    return pixels * (size_t)img->channels * sizeof(float) <= ctx->dev.local_mem_size;
+    size_t lsize[2] = {(size_t)tw, (size_t)th};
+    clik__fit_local(ctx, k, 2, lsize);
+    const size_t bytes = (row ? lsize[0] + 2 * (size_t)r : lsize[0] * (lsize[1] + 2 * (size_t)r)) *
+                         (size_t)img->channels * sizeof(float);
+    if (bytes > ctx->dev.local_mem_size)
+        return blur_pass(ctx, a, name, 0, 1, th, in, in_stride, out, out_stride);
+    st = clik__arg(ctx, k, 8, bytes, NULL);
+    size_t global[2] = {(items[0] + lsize[0] - 1) / lsize[0] * lsize[0],
+                        (items[1] + lsize[1] - 1) / lsize[1] * lsize[1]};
+    return st == CLIK_OK ? clik__launch_exact(ctx, k, 2, global, lsize) : st;
 }
 
 /* Row pass into scratch, then column pass into dst (any device; dst may be
- * src: the row pass has read all of src before the column pass writes).
- * Each kernel is looked up right before its launch: building a program
- * (the scratch's poison fill too) may move the earlier entries. */
+ * src: the row pass has read all of src before the column pass writes). */
 static clik_status cl_blur_two_pass(clik_context *ctx, const filter_args *a,
                                     const clik_binding *src, const clik_binding *dst, int local)
 {
     const clik_image *img = &src->image;
-    const int w = img->width, h = img->height, r = a->ksize / 2;
-    int rw = (int)clik__tune_int(ctx, "blur_row_w", 256), rh = 1;
-    int cw = (int)clik__tune_int(ctx, "blur_col_w", 8);
-    int chh = (int)clik__tune_int(ctx, "blur_col_h", 32);
-    const int row_local = local && tile_fits(ctx, (size_t)(rw + 2 * r), img);
-    const int col_local = local && tile_fits(ctx, (size_t)cw * (size_t)(chh + 2 * r), img);
     clik_binding tmp;
-    clik_status st = clik__bind_scratch(ctx, w, h, img->channels, CLIK_F32, &tmp);
+    clik_status st =
+        clik__bind_scratch(ctx, img->width, img->height, img->channels, CLIK_F32, &tmp);
     if (st != CLIK_OK)
         return st;
     const int ss = elems(src), ts = elems(&tmp), ds = elems(dst);
-    size_t items[2] = {(size_t)w, (size_t)h};
-    clik_kernel_entry *k;
-    st = blur_kernel(ctx, img, a->ksize, row_local, "blur_row", &rw, &rh, &k);
+    st = blur_pass(ctx, a, "blur_row", local, (int)clik__tune(ctx, CLIK_TUNE_BLUR_ROW_W, 256), 1,
+                   src->mem, ss, tmp.mem, ts);
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(tmp.mem),
-                       CLIK_A(ts));
-    if (st == CLIK_OK)
-        st = set_weights(ctx, k, 6, a->weights);
-    if (st == CLIK_OK && row_local) {
-        size_t global[2] = {((size_t)w + rw - 1) / rw * rw, (size_t)h}, lsize[2] = {(size_t)rw, 1};
-        st = clik__launch_exact(ctx, k, 2, global, lsize);
-    } else if (st == CLIK_OK) {
-        size_t lsize[2] = {64, 4};
-        st = clik__launch(ctx, k, 2, items, lsize);
-    }
-    if (st == CLIK_OK)
-        st = blur_kernel(ctx, img, a->ksize, col_local, "blur_col", &cw, &chh, &k);
-    if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, k, CLIK_A(tmp.mem), CLIK_A(ts), CLIK_A(w), CLIK_A(h), CLIK_A(dst->mem),
-                       CLIK_A(ds));
-    if (st == CLIK_OK)
-        st = set_weights(ctx, k, 6, a->weights);
-    if (st == CLIK_OK && col_local) {
-        size_t global[2] = {((size_t)w + cw - 1) / cw * cw, ((size_t)h + chh - 1) / chh * chh};
-        size_t lsize[2] = {(size_t)cw, (size_t)chh};
-        st = clik__launch_exact(ctx, k, 2, global, lsize);
-    } else if (st == CLIK_OK) {
-        size_t lsize[2] = {32, 8};
-        st = clik__launch(ctx, k, 2, items, lsize);
-    }
+        st = blur_pass(ctx, a, "blur_col", local, (int)clik__tune(ctx, CLIK_TUNE_BLUR_COL_W, 8),
+                       (int)clik__tune(ctx, CLIK_TUNE_BLUR_COL_H, 32), tmp.mem, ts, dst->mem, ds);
     clik__unbind(ctx, &tmp, 0);
     return st;
+}
+
+int clik__blur_band_rows(const clik_context *ctx, int w, int ch, int h, int ksize)
+{
+    const long budget = clik__loop_budget(ctx);
+    /* Loop iterations per source row, each loop counted with its exit test:
+     * (ksize + 1) per 16 elements in each pass, per edge element and per
+     * element of the unaligned heads and tails; a band filters ksize - 1
+     * rows more than it writes. */
+    const long n = (long)w * ch;
+    const long per_row = (n / 8 + (long)(ksize - 1) * ch + 64) * (ksize + 1) + 16;
+    const long most = budget ? budget / per_row - (ksize - 1) : 0;
+    if (budget && most < 1)
+        return 0;
+    if (h <= 0)
+        return budget ? (int)(most < INT_MAX ? most : INT_MAX) : 0;
+    /* A few bands per compute unit; a band of fewer rows than taps would
+     * filter most of its rows twice. */
+    const long groups = (long)ctx->dev.compute_units * 4;
+    long rows = (h + groups - 1) / (groups > 0 ? groups : 1);
+    rows = rows < 2L * ksize ? 2L * ksize : rows;
+    return (int)(budget && rows > most ? most : rows);
 }
 
 /* CPU devices: blur_cpu, a band of rows per work-item with its ring of
@@ -246,12 +215,10 @@ static clik_status cl_blur_cpu(clik_context *ctx, const filter_args *a, const cl
 {
     const clik_image *img = &src->image;
     const int w = img->width, h = img->height;
-    /* A few bands per compute unit; a band of fewer rows than taps would
-     * filter most of its rows twice. */
-    const long groups = (long)ctx->dev.compute_units * 4;
-    long rows = (h + groups - 1) / groups;
-    rows = rows < 2L * a->ksize ? 2L * a->ksize : rows;
-    const int band_rows = (int)clik__tune_int(ctx, "blur_band_rows", rows);
+    int band_rows = (int)clik__tune(ctx, CLIK_TUNE_BLUR_BAND_ROWS,
+                                    clik__blur_band_rows(ctx, w, img->channels, h, a->ksize));
+    const int most = clik__blur_band_rows(ctx, w, img->channels, 0, a->ksize);
+    band_rows = most && band_rows > most ? most : band_rows;
     const size_t bands = ((size_t)h + (size_t)band_rows - 1) / (size_t)band_rows;
     /* Per band: ksize filtered rows of w * channels floats. */
     const size_t ring_bytes =
@@ -271,17 +238,15 @@ static clik_status cl_blur_cpu(clik_context *ctx, const filter_args *a, const cl
             in = copy;
         }
     }
-    /* The kernel after the buffers: their poison fill may build a program. */
-    int tw = 1, th = 1;
     clik_kernel_entry *k;
     if (st == CLIK_OK)
-        st = blur_kernel(ctx, img, a->ksize, 0, "blur_cpu", &tw, &th, &k);
+        st = blur_kernel(ctx, img, "blur_cpu", &k);
     const int ss = elems(src), ds = elems(dst);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(in), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(dst->mem),
                        CLIK_A(ds), CLIK_A(ring), CLIK_A(band_rows));
     if (st == CLIK_OK)
-        st = set_weights(ctx, k, 8, a->weights);
+        st = set_taps(ctx, k, 8, a);
     if (st == CLIK_OK) {
         size_t global[1] = {bands}, lsize[1] = {1};
         st = clik__launch_exact(ctx, k, 1, global, lsize);
@@ -292,94 +257,100 @@ static clik_status cl_blur_cpu(clik_context *ctx, const filter_args *a, const cl
     return st;
 }
 
-static clik_status blur_opencl(clik_context *ctx, void *p)
+/* b[0] is src, b[1] dst (the same binding in place). */
+static clik_status blur_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     filter_args *a = p;
-    pair b;
-    clik_status st = bind_pair(ctx, a->src, a->dst, &b);
+    clik_status st = check_int_range(ctx, b[0]);
+    if (st == CLIK_OK)
+        st = check_int_range(ctx, b[1]);
+    const size_t wbytes = (size_t)a->ksize * sizeof(float);
+    if (st == CLIK_OK)
+        st = clik__temp_buffer(ctx, wbytes, &a->weights_mem);
     if (st != CLIK_OK)
         return st;
-    const clik_binding *dst = b.same ? &b.src : &b.dst;
-    if (clik__tune_flag(ctx, "blur_cpu", ctx->dev.type == CLIK_DEVICE_CPU)) {
-        st = cl_blur_cpu(ctx, a, &b.src, dst, b.same);
-    } else {
-        const int local = clik__tune_flag(ctx, "blur_local",
+    st = clik__write_bytes(ctx, a->weights_mem, a->weights, wbytes);
+    const clik_image *img = &b[0]->image;
+    /* blur_cpu where a band of one row at least stays within the device's
+     * loop budget, whatever the tuning asks. */
+    const int band_fits =
+        clik__blur_band_rows(ctx, img->width, img->channels, img->height, a->ksize) > 0;
+    if (st == CLIK_OK && band_fits &&
+        clik__tune(ctx, CLIK_TUNE_BLUR_CPU, ctx->dev.type == CLIK_DEVICE_CPU)) {
+        st = cl_blur_cpu(ctx, a, b[0], b[1], b[0] == b[1]);
+    } else if (st == CLIK_OK) {
+        const int local = (int)clik__tune(ctx, CLIK_TUNE_BLUR_LOCAL,
                                           ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU);
-        st = cl_blur_two_pass(ctx, a, &b.src, dst, local);
+        st = cl_blur_two_pass(ctx, a, b[0], b[1], local);
     }
-    return unbind_pair(ctx, &b, st);
+    clik__temp_release(ctx, a->weights_mem, wbytes);
+    return st;
 }
 
-static clik_status gray_opencl(clik_context *ctx, void *p)
+static clik_status gray_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
-    filter_args *a = p;
-    pair b;
-    clik_status st = bind_pair(ctx, a->src, a->dst, &b);
+    (void)p;
+    const clik_binding *src = b[0], *dst = b[1];
+    clik_status st = check_int_range(ctx, src);
+    if (st == CLIK_OK)
+        st = check_int_range(ctx, dst);
     if (st != CLIK_OK)
         return st;
-    const clik_image *img = a->src;
+    const clik_image *img = &src->image;
     const size_t esize = clik_type_size(img->type);
     /* Whole-pixel loads where every pixel starts 4-element aligned; u8
      * pixels then also as uints on little-endian devices. */
-    const int aligned = b.src.base_aligned && b.src.stride % (4 * esize) == 0;
+    const int aligned = src->base_aligned && src->stride % (4 * esize) == 0;
     const int as_uint = aligned && img->type == CLIK_U8 && ctx->dev.little_endian;
-    const int rows = clik__tune_flag(ctx, "gray_rows", ctx->dev.type == CLIK_DEVICE_CPU);
-    char options[128];
-    snprintf(options, sizeof(options),
-             "-DGRAY=1 -DT=%s -DT_IS_FLOAT=%d -DALIGNED4=%d -DPIXEL_UINT=%d", cl_type(img->type),
-             img->type == CLIK_F32, aligned, as_uint);
+    const int rows = (int)clik__tune(ctx, CLIK_TUNE_GRAY_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
+    char options[64];
+    snprintf(options, sizeof(options), "-DGRAY=1 -DT=%s -DT_IS_FLOAT=%d", cl_type(img->type),
+             img->type == CLIK_F32);
     clik_kernel_entry *k;
-    st = clik__kernel(ctx, "filter", options, rows ? "gray_rows" : "gray", &k);
-    const int w = img->width, h = img->height, ss = elems(&b.src), ds = elems(&b.dst);
+    st = clik__kernel(ctx, "filter", options,
+                      rows      ? "gray_rows"
+                      : aligned ? "gray_aligned"
+                                : "gray",
+                      &k);
+    const int w = img->width, h = img->height, ss = elems(src), ds = elems(dst);
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, k, CLIK_A(b.src.mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h),
-                       CLIK_A(b.dst.mem), CLIK_A(ds));
-    if (st == CLIK_OK && rows) {
-        /* A few bands per compute unit. */
-        const long groups = (long)ctx->dev.compute_units * 4;
-        const int band_rows = (int)clik__tune_int(ctx, "gray_band_rows", (h + groups - 1) / groups);
-        st = CLIK_ARG(ctx, k, 6, band_rows);
-        size_t global[1] = {((size_t)h + (size_t)band_rows - 1) / (size_t)band_rows},
-               lsize[1] = {1};
-        if (st == CLIK_OK)
-            st = clik__launch_exact(ctx, k, 1, global, lsize);
-    } else if (st == CLIK_OK) {
+        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(dst->mem),
+                       CLIK_A(ds));
+    if (st != CLIK_OK)
+        return st;
+    if (!rows) {
         size_t items[2] = {(size_t)w, (size_t)h}, lsize[2] = {64, 4};
-        st = clik__launch(ctx, k, 2, items, lsize);
+        return clik__launch(ctx, k, 2, items, lsize);
     }
-    return unbind_pair(ctx, &b, st);
+    /* A few bands per compute unit. */
+    const long groups = (long)ctx->dev.compute_units * 4;
+    const int band_rows = (int)clik__tune(ctx, CLIK_TUNE_GRAY_BAND_ROWS, (h + groups - 1) / groups);
+    st = CLIK_ARG(ctx, k, 6, band_rows);
+    if (st == CLIK_OK)
+        st = CLIK_ARG(ctx, k, 7, as_uint);
+    size_t global[1] = {((size_t)h + (size_t)band_rows - 1) / (size_t)band_rows}, lsize[1] = {1};
+    return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, lsize) : st;
 }
 
 /* ---- CPU path ------------------------------------------------------------------------- */
 
-typedef struct filter_cpu {
-    const clik_filter_dsp *dsp;
-    const filter_args *args;
-} filter_cpu;
-
-static int blur_body(const clik_image *src, clik_image *dst, void *user)
+static clik_status blur_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    const filter_cpu *f = user;
-    return f->dsp->blur(src, dst, f->args->weights, f->args->ksize);
+    const filter_args *a = p;
+    if (ctx->dsp.filter.blur(v[0], v[1], a->weights, a->ksize) != 0)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_gaussian_blur: out of memory");
+    return CLIK_OK;
 }
 
-static int gray_body(const clik_image *src, clik_image *dst, void *user)
+static clik_status gray_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    ((const filter_cpu *)user)->dsp->gray(src, dst);
-    return 0;
+    (void)p;
+    ctx->dsp.filter.gray(v[0], v[1]);
+    return CLIK_OK;
 }
 
-static clik_status blur_cpu(clik_context *ctx, void *p)
-{
-    filter_cpu f = {&ctx->dsp.filter, p};
-    return clik__cpu_apply(ctx, f.args->src, f.args->dst, blur_body, &f, "clik_gaussian_blur");
-}
-
-static clik_status gray_cpu(clik_context *ctx, void *p)
-{
-    filter_cpu f = {&ctx->dsp.filter, p};
-    return clik__cpu_apply(ctx, f.args->src, f.args->dst, gray_body, &f, "clik_gray");
-}
+static const clik_op blur_op = {"gaussian_blur", blur_opencl, blur_cpu};
+static const clik_op gray_op = {"gray", gray_opencl, gray_cpu};
 
 /* ---- public entry points ---------------------------------------------------------------- */
 
@@ -404,7 +375,8 @@ clik_status clik_gaussian_blur(clik_context *ctx, const clik_image *src, clik_im
         return clik__fail(ctx, st, "clik_gaussian_blur: src and dst overlap partially");
     filter_args a = {.src = src, .dst = dst, .ksize = ksize};
     clik_gaussian_weights(ksize, sigma, a.weights);
-    return clik__run(ctx, "gaussian_blur", blur_opencl, blur_cpu, &a);
+    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &blur_op, images, 2, &a);
 }
 
 clik_status clik_gray(clik_context *ctx, const clik_image *src, clik_image *dst)
@@ -423,6 +395,6 @@ clik_status clik_gray(clik_context *ctx, const clik_image *src, clik_image *dst)
     clik__same_image(src, dst, &st);
     if (st != CLIK_OK)
         return clik__fail(ctx, st, "clik_gray: src and dst overlap");
-    filter_args a = {.src = src, .dst = dst};
-    return clik__run(ctx, "gray", gray_opencl, gray_cpu, &a);
+    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &gray_op, images, 2, NULL);
 }

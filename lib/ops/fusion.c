@@ -212,7 +212,7 @@ static clik_status plan_kernels(clik_context *ctx, fusion_plan *p)
 static void plan_sizes(clik_context *ctx, fusion_plan *p, int sw, int sh, int scale,
                        const clik_fusion_options *o)
 {
-    p->cpu = clik__tune_flag(ctx, "fusion_cpu", ctx->dev.type == CLIK_DEVICE_CPU);
+    p->cpu = (int)clik__tune(ctx, CLIK_TUNE_FUSION_CPU, ctx->dev.type == CLIK_DEVICE_CPU);
     p->scale = scale;
     p->tile = o->tile;
     p->ksize = o->blur_ksize;
@@ -587,6 +587,7 @@ clik_status clik_fusion_stream_create(clik_context *ctx, int width, int height, 
             s->on_device = 1;
         } else if (st == CLIK_ERR_NO_MEMORY || ctx->strict) {
             free(s);
+            ctx->fallback_cause = st;
             return ctx->strict && st != CLIK_ERR_NO_MEMORY
                        ? clik__fail(ctx, CLIK_ERR_FALLBACK,
                                     "%s: the device cannot stream (%s) and CLIK_STRICT forbids "
@@ -689,6 +690,14 @@ clik_status clik_fusion_stream_submit(clik_fusion_stream *stream, const clik_ima
     clik_context *ctx = s->ctx;
     if (!src || !dst)
         return clik__fail(ctx, CLIK_ERR_NULL, "%s: src or dst is NULL", fn);
+    clik_status vst = clik_image_validate(src);
+    if (vst == CLIK_OK)
+        vst = clik_image_validate(dst);
+    if (vst == CLIK_OK && artifact_map)
+        vst = clik_image_validate(artifact_map);
+    if (vst != CLIK_OK)
+        return clik__fail(ctx, vst, "%s: a frame is not a valid image (%s)", fn,
+                          clik_status_str(vst));
     if (!host_frame(src) || !host_frame(dst) || (artifact_map && !host_frame(artifact_map)))
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: frames must be host images", fn);
     clik_fusion_options o;

@@ -12,12 +12,16 @@
 
 #define CHUNK 16 /* bytes per kernel step */
 
+/* Most chunks one work-item walks, and most partial histograms one sum
+ * loops over: Mesa's llvmpipe ends a work-item's loops silently after 65535
+ * iterations in all (kernels/hist.cl), whatever the tuning asks. */
+#define ITEM_CHUNKS 32768
+#define MAX_GROUPS  32768
+
 typedef struct hist_args {
-    const clik_image *src;
-    clik_image *dst;
-    uint32_t *hist;
-    const uint8_t *tables;
-    int ntables;
+    uint32_t *hist;        /* hist: the counts */
+    const uint8_t *tables; /* lut: the tables */
+    int ntables;           /* 1 (shared) or one per channel */
 } hist_args;
 
 /* ---- equalization table (OpenCV equalizeHist semantics) -------------------- */
@@ -80,10 +84,13 @@ static clik_status check_pair(clik_context *ctx, const clik_image *src, const cl
         st = check_u8(ctx, dst, op);
     if (st != CLIK_OK)
         return st;
-    if (src->width != dst->width || src->height != dst->height || src->channels != dst->channels)
-        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: source %dx%dx%d, destination %dx%dx%d",
-                          op, src->width, src->height, src->channels, dst->width, dst->height,
+    if (src->channels != dst->channels)
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
+                          "%s: source of %d channels, destination of %d", op, src->channels,
                           dst->channels);
+    if (src->width != dst->width || src->height != dst->height)
+        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: source %dx%d, destination %dx%d", op,
+                          src->width, src->height, dst->width, dst->height);
     clik__same_image(src, dst, &st);
     if (st != CLIK_OK)
         return clik__fail(ctx, st, "%s: source and destination overlap partially", op);
@@ -94,40 +101,52 @@ static clik_status check_pair(clik_context *ctx, const clik_image *src, const cl
 
 typedef enum hist_mode {
     MODE_LOCAL = 0,  /* GPUs: local atomics */
-    MODE_SERIAL = 1, /* CPU devices: private counts, one work-item per group */
+    MODE_SERIAL = 1, /* CPU devices: one work-item per group counting alone */
     MODE_GLOBAL = 2, /* no local memory: global atomics */
     MODE_PAIRS = 3,  /* CPU devices, large images: byte pairs in 65536 bins */
 } hist_mode;
+
+/* The kernel of each mode, and the sub-histograms of hist_serial. */
+static const char *const mode_kernels[] = {"hist_local", "hist_serial", "hist_global",
+                                           "hist_pairs"};
+#define SERIAL_SUBS(ch) ((ch) == 1 ? 4 : 2)
+#define PAIR_WORDS      (65536 + 512) /* the pair counts and two rows of 256 */
 
 /* Pair tables (CPU devices) pay off from about this many bytes. Byte pairs
  * index the tables as 16-bit words: little-endian devices only. */
 static int pairs_possible(const clik_context *ctx, size_t bytes)
 {
-    long min_bytes = clik__tune_int(ctx, "pairs_min_bytes", 1L << 18);
+    long min_bytes = clik__tune(ctx, CLIK_TUNE_PAIRS_MIN_BYTES, 1L << 18);
     return ctx->dev.type == CLIK_DEVICE_CPU && ctx->dev.little_endian && bytes >= (size_t)min_bytes;
 }
 
-/* The pair histogram keeps 65536 counters in local memory. */
+/* The pair histogram keeps its counters in local memory. */
 static int pair_hist_fits(const clik_context *ctx, int channels)
 {
-    return channels <= 2 && ctx->dev.local_mem_size >= 65536 * 4 + 4096;
+    return channels <= 2 && ctx->dev.local_mem_size >= PAIR_WORDS * 4;
 }
 
 static hist_mode choose_mode(const clik_context *ctx, int channels, size_t bytes)
 {
-    const char *def;
+    hist_mode def;
     if (ctx->dev.type == CLIK_DEVICE_CPU)
-        def = pair_hist_fits(ctx, channels) && pairs_possible(ctx, bytes) ? "pairs" : "serial";
+        def =
+            pair_hist_fits(ctx, channels) && pairs_possible(ctx, bytes) ? MODE_PAIRS : MODE_SERIAL;
     else
-        def = ctx->local_memory ? "local" : "global";
-    const char *m = clik__tune_str(ctx, "hist_mode", def);
-    if (strcmp(m, "local") == 0)
-        return MODE_LOCAL;
-    if (strcmp(m, "global") == 0)
-        return MODE_GLOBAL;
-    if (strcmp(m, "pairs") == 0 && pair_hist_fits(ctx, channels) && ctx->dev.little_endian)
-        return MODE_PAIRS; /* where the device allows; else serial */
-    return MODE_SERIAL;
+        def = ctx->local_memory ? MODE_LOCAL : MODE_GLOBAL;
+    /* The registry's choices are in the order of hist_mode. */
+    hist_mode m = (hist_mode)clik__tune(ctx, CLIK_TUNE_HIST_MODE, def);
+    if (m == MODE_PAIRS && !(pair_hist_fits(ctx, channels) && ctx->dev.little_endian))
+        return MODE_SERIAL; /* where the device allows pairs; else serial */
+    return m;
+}
+
+/* The family's program for images of ch channels: one for every mode. */
+static clik_status hist_kernel(clik_context *ctx, int ch, const char *name, clik_kernel_entry **k)
+{
+    char options[16];
+    snprintf(options, sizeof(options), "-DCH=%d", ch);
+    return clik__kernel(ctx, "hist", options, name, k);
 }
 
 /* A contiguous image is walked as one long row. */
@@ -144,41 +163,51 @@ static void walk_shape(const clik_binding *b, uint32_t *stride, uint32_t *row_by
     }
 }
 
-/* Work-group size and count of a hist mode. */
-static clik_status hist_geometry(clik_context *ctx, hist_mode mode, uint32_t bins, uint64_t chunks,
-                                 size_t *local, uint64_t *groups, int *replicas)
+/* Work-group size and count of the histogram kernel k, the copies of the
+ * histogram per work-group (local mode) and the local memory it takes. */
+static clik_status hist_geometry(clik_context *ctx, hist_mode mode, const clik_kernel_entry *k,
+                                 uint32_t bins, uint64_t chunks, size_t *local, uint64_t *groups,
+                                 uint32_t *replicas, size_t *local_bytes)
 {
     *local = 1;
     *replicas = 1;
     if (mode == MODE_LOCAL || mode == MODE_GLOBAL) {
         *local = 256;
-        if (*local > ctx->dev.max_work_group_size)
-            *local = ctx->dev.max_work_group_size;
-        if (*local > ctx->dev.max_work_item_sizes[0])
-            *local = ctx->dev.max_work_item_sizes[0];
+        clik__fit_local(ctx, k, 1, local);
     }
     if (mode == MODE_LOCAL) {
         uint64_t budget = ctx->dev.local_mem_size / 2;
-        uint64_t limit = (uint64_t)clik__tune_int(ctx, "hist_local_bytes", 16384);
+        uint64_t limit = (uint64_t)clik__tune(ctx, CLIK_TUNE_HIST_LOCAL_BYTES, 16384);
         if (budget > limit)
             budget = limit;
-        *replicas = (int)(budget / (bins * 4u));
-        long cap = clik__tune_int(ctx, "hist_replicas", 8);
-        if (*replicas > cap)
-            *replicas = (int)cap;
+        uint64_t copies = budget / (bins * 4u);
+        long cap = clik__tune(ctx, CLIK_TUNE_HIST_REPLICAS, 8);
+        *replicas = (uint32_t)(copies > (uint64_t)cap ? (uint64_t)cap : copies);
         if (*replicas < 1)
             return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                               "hist: %u bins do not fit the device's local memory", bins);
     }
+    *local_bytes = mode == MODE_LOCAL    ? (size_t)*replicas * bins * 4
+                   : mode == MODE_SERIAL ? (size_t)SERIAL_SUBS(bins / 256) * bins * 4
+                   : mode == MODE_PAIRS  ? (size_t)PAIR_WORDS * 4
+                                         : 0;
+    if (*local_bytes > ctx->dev.local_mem_size)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "hist: %s needs %zu bytes of local memory, the device has %llu",
+                          mode_kernels[mode], *local_bytes,
+                          (unsigned long long)ctx->dev.local_mem_size);
     /* CPU devices: a few contiguous runs per core; GPUs: enough groups to fill
-     * every compute unit several times. */
+     * every compute unit several times. No work-item walks more than
+     * ITEM_CHUNKS, and no more groups than useful or than MAX_GROUPS. */
     long per_unit = mode == MODE_GLOBAL || mode == MODE_LOCAL ? 2 : 4;
-    *groups = (uint64_t)clik__tune_int(ctx, "hist_groups", (long)ctx->dev.compute_units * per_unit);
-    uint64_t useful = (chunks + *local - 1) / *local;
-    if (*groups > useful)
-        *groups = useful;
-    if (*groups < 1)
-        *groups = 1;
+    uint64_t g =
+        (uint64_t)clik__tune(ctx, CLIK_TUNE_HIST_GROUPS, (long)ctx->dev.compute_units * per_unit);
+    const uint64_t least = (chunks + *local * ITEM_CHUNKS - 1) / (*local * ITEM_CHUNKS);
+    const uint64_t useful = (chunks + *local - 1) / *local;
+    g = g < least ? least : g;
+    g = g > useful ? useful : g;
+    g = g > MAX_GROUPS ? MAX_GROUPS : g;
+    *groups = g < 1 ? 1 : g;
     return CLIK_OK;
 }
 
@@ -191,34 +220,22 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
     walk_shape(src, &stride, &row_bytes, &rows);
     const uint32_t cpr = (row_bytes + CHUNK - 1) / CHUNK;
     const hist_mode mode = choose_mode(ctx, ch, src->row_bytes * (size_t)src->image.height);
-    size_t local = 1;
-    uint64_t groups = 1;
-    int replicas = 1;
-    clik_status st =
-        hist_geometry(ctx, mode, bins, (uint64_t)cpr * rows, &local, &groups, &replicas);
-    if (st != CLIK_OK)
-        return st;
-
-    const clik_binding *bound[] = {src};
     /* GPUs merge each work-group's counts with global atomics: one pass. */
-    const int merge = mode == MODE_LOCAL && clik__tune_flag(ctx, "hist_merge", 1);
-    char options[128];
-    snprintf(options, sizeof(options),
-             "-DCH=%d -DHIST_MODE=%d -DREPLICAS=%d -DALIGNED=%d -DHIST_MERGE=%d", ch, (int)mode,
-             replicas, clik__aligned16(bound, 1, rows == 1), merge);
+    const int merge = mode == MODE_LOCAL && (int)clik__tune(ctx, CLIK_TUNE_HIST_MERGE, 1);
     clik_kernel_entry *kpartial, *kreduce = NULL, *kzero = NULL;
-    st = clik__kernel(ctx, "hist", options, mode == MODE_PAIRS ? "hist_pairs" : "hist_partial",
-                      &kpartial);
+    clik_status st = hist_kernel(ctx, ch, mode_kernels[mode], &kpartial);
     if (st == CLIK_OK && !merge)
-        st = clik__kernel(ctx, "hist", options, "hist_reduce", &kreduce);
+        st = hist_kernel(ctx, ch, "hist_reduce", &kreduce);
     if (st == CLIK_OK && (mode == MODE_GLOBAL || merge))
-        st = clik__kernel(ctx, "hist", options, "hist_zero", &kzero);
+        st = hist_kernel(ctx, ch, "hist_zero", &kzero);
+    size_t local = 1, local_bytes = 0;
+    uint64_t groups = 1;
+    uint32_t replicas = 1;
+    if (st == CLIK_OK)
+        st = hist_geometry(ctx, mode, kpartial, bins, (uint64_t)cpr * rows, &local, &groups,
+                           &replicas, &local_bytes);
     if (st != CLIK_OK)
         return st;
-    if (kpartial->max_work_group < local)
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                          "hist: the kernel allows work-groups of %zu, needs %zu",
-                          kpartial->max_work_group, local);
 
     /* The partial histograms, or with merge the result itself. */
     const size_t partial_bytes = merge ? 0 : (size_t)groups * bins * sizeof(uint32_t);
@@ -232,9 +249,20 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
         if (st == CLIK_OK)
             st = clik__launch(ctx, kzero, 1, &n, &lz);
     }
+    const clik_binding *bound[] = {src};
+    const int aligned = clik__aligned16(bound, 1, rows == 1);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kpartial, CLIK_A(src->mem), CLIK_A(stride), CLIK_A(row_bytes),
-                       CLIK_A(cpr), CLIK_A(rows), CLIK_A(partial));
+                       CLIK_A(cpr), CLIK_A(rows), CLIK_A(partial), CLIK_A(aligned));
+    unsigned next = 7; /* hist_local: the copies and merge; then the local memory */
+    if (st == CLIK_OK && mode == MODE_LOCAL) {
+        st = CLIK_ARG(ctx, kpartial, 7, replicas);
+        if (st == CLIK_OK)
+            st = CLIK_ARG(ctx, kpartial, 8, merge);
+        next = 9;
+    }
+    if (st == CLIK_OK && local_bytes)
+        st = clik__arg(ctx, kpartial, next, local_bytes, NULL);
     if (st == CLIK_OK) {
         size_t global = (size_t)groups * local;
         st = clik__launch_exact(ctx, kpartial, 1, &global, &local);
@@ -268,25 +296,22 @@ static void lut_shape(const clik_binding *src, const clik_binding *dst, uint32_t
 
 /* CPU devices: builds 16-bit pair tables and maps two bytes per lookup. */
 static clik_status cl_lut_pairs(clik_context *ctx, const clik_binding *src, const clik_binding *dst,
-                                cl_mem tables, int ntables, const char *options)
+                                cl_mem tables, int aligned)
 {
     const int ch = src->image.channels;
-    const uint32_t pair_tables = ch == 4 ? 2 : 1;
+    const size_t pair_bytes = (size_t)(ch == 4 ? 2 : 1) * 65536 * sizeof(uint16_t);
     clik_kernel_entry *kbuild, *kapply;
-    clik_status st = clik__kernel(ctx, "hist", options, "lut_pair_tables", &kbuild);
+    clik_status st = hist_kernel(ctx, ch, "lut_pair_tables", &kbuild);
     if (st == CLIK_OK)
-        st = clik__kernel(ctx, "hist", options, "lut_apply_pairs", &kapply);
-    if (st != CLIK_OK)
-        return st;
-    (void)ntables;
-    const size_t pair_bytes = (size_t)pair_tables * 65536 * sizeof(uint16_t);
+        st = hist_kernel(ctx, ch, "lut_apply_pairs", &kapply);
     cl_mem pairs;
-    st = clik__temp_buffer(ctx, pair_bytes, &pairs);
+    if (st == CLIK_OK)
+        st = clik__temp_buffer(ctx, pair_bytes, &pairs);
     if (st != CLIK_OK)
         return st;
     st = CLIK_ARGS(ctx, kbuild, CLIK_A(tables), CLIK_A(pairs));
     if (st == CLIK_OK) {
-        size_t n = (size_t)pair_tables * 65536, local = 256;
+        size_t n = pair_bytes / sizeof(uint16_t), local = 256;
         st = clik__launch(ctx, kbuild, 1, &n, &local);
     }
     uint32_t sstride, dstride, row_bytes, rows;
@@ -295,11 +320,13 @@ static clik_status cl_lut_pairs(clik_context *ctx, const clik_binding *src, cons
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kapply, CLIK_A(src->mem), CLIK_A(sstride), CLIK_A(dst->mem),
                        CLIK_A(dstride), CLIK_A(row_bytes), CLIK_A(cpr), CLIK_A(rows), CLIK_A(pairs),
-                       CLIK_A(tables));
+                       CLIK_A(tables), CLIK_A(aligned));
     if (st == CLIK_OK) {
         uint64_t chunks = (uint64_t)cpr * rows;
         uint64_t groups =
-            (uint64_t)clik__tune_int(ctx, "lut_groups", (long)ctx->dev.compute_units * 4);
+            (uint64_t)clik__tune(ctx, CLIK_TUNE_LUT_GROUPS, (long)ctx->dev.compute_units * 4);
+        const uint64_t least = (chunks + ITEM_CHUNKS - 1) / ITEM_CHUNKS;
+        groups = groups < least ? least : groups;
         size_t global = (size_t)(groups < chunks ? groups : chunks), local = 1;
         st = clik__launch_exact(ctx, kapply, 1, &global, &local);
     }
@@ -307,188 +334,144 @@ static clik_status cl_lut_pairs(clik_context *ctx, const clik_binding *src, cons
     return st;
 }
 
-/* Enqueues dst = tables[src] for bound images. */
+/* Enqueues dst = tables[src] for bound images; tables holds one table per
+ * channel. */
 static clik_status cl_lut(clik_context *ctx, const clik_binding *src, const clik_binding *dst,
-                          cl_mem tables, int ntables)
+                          cl_mem tables)
 {
     const int ch = src->image.channels;
-    const int use_local = ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU;
-    const int pairs = clik__tune_flag(ctx, "lut_pairs", 1) &&
-                      pairs_possible(ctx, src->row_bytes * (size_t)src->image.height);
     uint32_t sstride, dstride, row_bytes, rows;
     lut_shape(src, dst, &sstride, &dstride, &row_bytes, &rows);
     const clik_binding *bound[] = {src, dst};
-    char options[128];
-    snprintf(options, sizeof(options), "-DCH=%d -DNTAB=%d -DLUT_LOCAL=%d -DALIGNED=%d%s", ch,
-             ntables, use_local, clik__aligned16(bound, 2, rows == 1), pairs ? " -DLUT_PAIRS" : "");
-    if (pairs)
-        return cl_lut_pairs(ctx, src, dst, tables, ntables, options);
+    const int aligned = clik__aligned16(bound, 2, rows == 1);
+    if ((int)clik__tune(ctx, CLIK_TUNE_LUT_PAIRS, 1) &&
+        pairs_possible(ctx, src->row_bytes * (size_t)src->image.height))
+        return cl_lut_pairs(ctx, src, dst, tables, aligned);
+    const int use_local = ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU;
     clik_kernel_entry *k;
-    clik_status st = clik__kernel(ctx, "hist", options, "lut_apply", &k);
-    if (st != CLIK_OK)
-        return st;
+    clik_status st = hist_kernel(ctx, ch, use_local ? "lut_apply_local" : "lut_apply", &k);
     const uint32_t cpr = (row_bytes + CHUNK - 1) / CHUNK;
-    /* Chunks per work-item along a row (grid-stride), fewer work-groups. */
-    const uint32_t per_item = (uint32_t)clik__tune_int(ctx, "lut_chunks", 1);
-    st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(sstride), CLIK_A(dst->mem), CLIK_A(dstride),
-                   CLIK_A(row_bytes), CLIK_A(cpr), CLIK_A(rows), CLIK_A(tables));
-    if (st == CLIK_OK) {
-        size_t items[2] = {(cpr + per_item - 1) / per_item, rows};
-        size_t local[2] = {rows == 1 ? 256 : 64, rows == 1 ? 1 : 4};
-        st = clik__launch(ctx, k, 2, items, local);
-    }
-    return st;
-}
-
-static clik_status hist_opencl(clik_context *ctx, void *p)
-{
-    hist_args *a = p;
-    clik_binding src;
-    clik_status st = clik__bind(ctx, a->src, CLIK_READ, &src);
-    if (st != CLIK_OK)
-        return st;
-    size_t bytes = (size_t)a->src->channels * 256 * sizeof(uint32_t);
-    cl_mem hist_mem;
-    st = clik__temp_buffer(ctx, bytes, &hist_mem);
-    if (st == CLIK_OK) {
-        st = cl_hist_into(ctx, &src, hist_mem);
-        if (st == CLIK_OK)
-            st = clik__read_bytes(ctx, hist_mem, a->hist, bytes);
-        clik__temp_release(ctx, hist_mem, bytes);
-    }
-    clik_status st2 = clik__unbind(ctx, &src, st == CLIK_OK);
-    return st != CLIK_OK ? st : st2;
-}
-
-/* Binds src and dst (once when they are the same image) and runs body. */
-static clik_status with_pair(clik_context *ctx, hist_args *a,
-                             clik_status (*body)(clik_context *, hist_args *, const clik_binding *,
-                                                 const clik_binding *))
-{
-    clik_status st;
-    int same = clik__same_image(a->src, a->dst, &st);
-    clik_binding src, dst;
-    st = clik__bind(ctx, a->src, same ? CLIK_READ | CLIK_WRITE : CLIK_READ, &src);
-    if (st != CLIK_OK)
-        return st;
-    if (!same) {
-        st = clik__bind(ctx, a->dst, CLIK_WRITE, &dst);
-        if (st != CLIK_OK) {
-            clik__unbind(ctx, &src, 0);
-            return st;
-        }
-    }
-    st = body(ctx, a, &src, same ? &src : &dst);
-    clik_status st2 = same ? CLIK_OK : clik__unbind(ctx, &dst, st == CLIK_OK);
-    clik_status st3 = clik__unbind(ctx, &src, st == CLIK_OK);
-    return st != CLIK_OK ? st : st2 != CLIK_OK ? st2 : st3;
-}
-
-static clik_status lut_body(clik_context *ctx, hist_args *a, const clik_binding *src,
-                            const clik_binding *dst)
-{
-    size_t bytes = (size_t)a->ntables * 256;
-    cl_mem tables;
-    clik_status st = clik__temp_buffer(ctx, bytes, &tables);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__write_bytes(ctx, tables, a->tables, bytes);
     if (st == CLIK_OK)
-        st = cl_lut(ctx, src, dst, tables, a->ntables);
-    clik__temp_release(ctx, tables, bytes);
+        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(sstride), CLIK_A(dst->mem), CLIK_A(dstride),
+                       CLIK_A(row_bytes), CLIK_A(cpr), CLIK_A(rows), CLIK_A(tables),
+                       CLIK_A(aligned));
+    if (st == CLIK_OK && use_local)
+        st = clik__arg(ctx, k, 9, (size_t)ch * 256, NULL);
+    if (st != CLIK_OK)
+        return st;
+    /* Chunks per work-item along a row (grid-stride), fewer work-groups. */
+    const uint32_t per_item = (uint32_t)clik__tune(ctx, CLIK_TUNE_LUT_CHUNKS, 1);
+    size_t items[2] = {(cpr + per_item - 1) / per_item, rows};
+    size_t local[2] = {rows == 1 ? 256 : 64, rows == 1 ? 1 : 4};
+    return clik__launch(ctx, k, 2, items, local);
+}
+
+/* The image's histogram into hist (channels * 256 counts). */
+static clik_status cl_hist(clik_context *ctx, const clik_binding *src, uint32_t *hist)
+{
+    const size_t bytes = (size_t)src->image.channels * 256 * sizeof(uint32_t);
+    cl_mem mem;
+    clik_status st = clik__temp_buffer(ctx, bytes, &mem);
+    if (st != CLIK_OK)
+        return st;
+    st = cl_hist_into(ctx, src, mem);
+    if (st == CLIK_OK)
+        st = clik__read_bytes(ctx, mem, hist, bytes);
+    clik__temp_release(ctx, mem, bytes);
     return st;
 }
 
-static clik_status equalize_body(clik_context *ctx, hist_args *a, const clik_binding *src,
-                                 const clik_binding *dst)
+/* dst = tables[src] with one host table per channel (ch * 256 bytes). */
+static clik_status cl_lut_tables(clik_context *ctx, const clik_binding *src,
+                                 const clik_binding *dst, const uint8_t *tables)
 {
-    const int ch = a->src->channels;
-    size_t hist_bytes = (size_t)ch * 256 * sizeof(uint32_t), table_bytes = (size_t)ch * 256;
+    const size_t bytes = (size_t)src->image.channels * 256;
+    cl_mem mem;
+    clik_status st = clik__temp_buffer(ctx, bytes, &mem);
+    if (st != CLIK_OK)
+        return st;
+    st = clik__write_bytes(ctx, mem, tables, bytes);
+    if (st == CLIK_OK)
+        st = cl_lut(ctx, src, dst, mem);
+    clik__temp_release(ctx, mem, bytes);
+    return st;
+}
+
+/* b[0] is the source. */
+static clik_status hist_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    return cl_hist(ctx, b[0], ((hist_args *)p)->hist);
+}
+
+/* b[0] is the source, b[1] the destination (the same binding in place: the
+ * histogram is complete before the lookup writes). */
+static clik_status equalize_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    (void)p;
     uint32_t hist[4 * 256];
     uint8_t tables[4 * 256];
-    cl_mem hist_mem, table_mem;
-    clik_status st = clik__temp_buffer(ctx, hist_bytes, &hist_mem);
+    clik_status st = cl_hist(ctx, b[0], hist);
     if (st != CLIK_OK)
         return st;
-    st = cl_hist_into(ctx, src, hist_mem);
-    if (st == CLIK_OK)
-        st = clik__read_bytes(ctx, hist_mem, hist, hist_bytes);
-    clik__temp_release(ctx, hist_mem, hist_bytes);
-    if (st != CLIK_OK)
-        return st;
-    equalize_tables(hist, a->src, tables);
-    st = clik__temp_buffer(ctx, table_bytes, &table_mem);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__write_bytes(ctx, table_mem, tables, table_bytes);
-    if (st == CLIK_OK)
-        st = cl_lut(ctx, src, dst, table_mem, ch);
-    clik__temp_release(ctx, table_mem, table_bytes);
-    return st;
+    equalize_tables(hist, &b[0]->image, tables);
+    return cl_lut_tables(ctx, b[0], b[1], tables);
 }
 
-static clik_status lut_opencl(clik_context *ctx, void *p)
+/* The kernels take one table per channel: a shared table is repeated. */
+static void channel_tables(const hist_args *a, int channels, uint8_t *out)
 {
-    return with_pair(ctx, p, lut_body);
+    for (int c = 0; c < channels; c++)
+        memcpy(out + 256 * c, a->tables + (a->ntables > 1 ? 256 * c : 0), 256);
 }
 
-static clik_status equalize_opencl(clik_context *ctx, void *p)
+static clik_status lut_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
-    return with_pair(ctx, p, equalize_body);
+    uint8_t tables[4 * 256];
+    channel_tables(p, b[0]->image.channels, tables);
+    return cl_lut_tables(ctx, b[0], b[1], tables);
 }
 
 /* ---- CPU path --------------------------------------------------------------- */
 
-static clik_status hist_cpu(clik_context *ctx, void *p)
+static clik_status hist_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    hist_args *a = p;
-    clik_image src;
-    clik_status st = clik__host_view(ctx, a->src, CLIK_READ, &src);
-    if (st != CLIK_OK)
-        return st;
-    memset(a->hist, 0, (size_t)src.channels * 256 * sizeof(uint32_t));
-    ctx->dsp.hist.hist(src.data, src.stride, src.width, src.height, src.channels, a->hist);
-    return clik__host_view_done(ctx, a->src, &src, CLIK_READ, 1);
+    uint32_t *hist = ((hist_args *)p)->hist;
+    const clik_image *src = v[0];
+    memset(hist, 0, (size_t)src->channels * 256 * sizeof(uint32_t));
+    ctx->dsp.hist.hist(src->data, src->stride, src->width, src->height, src->channels, hist);
+    return CLIK_OK;
 }
 
-/* Runs the CPU lookup for tables (ntables of them) on host views. */
-static clik_status lut_on_views(clik_context *ctx, const hist_args *a, const uint8_t *tables,
-                                int ntables)
+/* v[1] = tables[v[0]], one table per channel. */
+static void lut_views(clik_context *ctx, clik_image *const *v, const uint8_t *tables)
 {
-    clik_image src, dst;
-    clik_status st = clik__host_view(ctx, a->src, CLIK_READ, &src);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__host_view(ctx, a->dst, CLIK_WRITE, &dst);
-    if (st != CLIK_OK) {
-        clik__host_view_done(ctx, a->src, &src, CLIK_READ, 0);
-        return st;
-    }
-    ctx->dsp.hist.lut(src.data, src.stride, dst.data, dst.stride, src.width, src.height,
-                      src.channels, tables, ntables > 1);
-    st = clik__host_view_done(ctx, a->dst, &dst, CLIK_WRITE, 1);
-    clik__host_view_done(ctx, a->src, &src, CLIK_READ, 1);
-    return st;
+    ctx->dsp.hist.lut(v[0]->data, v[0]->stride, v[1]->data, v[1]->stride, v[0]->width, v[0]->height,
+                      v[0]->channels, tables, 1);
 }
 
-static clik_status lut_cpu(clik_context *ctx, void *p)
+static clik_status equalize_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    hist_args *a = p;
-    return lut_on_views(ctx, a, a->tables, a->ntables);
-}
-
-static clik_status equalize_cpu(clik_context *ctx, void *p)
-{
-    hist_args *a = p;
+    (void)p;
     uint32_t hist[4 * 256];
     uint8_t tables[4 * 256];
-    hist_args h = {.src = a->src, .hist = hist};
-    clik_status st = hist_cpu(ctx, &h);
-    if (st != CLIK_OK)
-        return st;
-    equalize_tables(hist, a->src, tables);
-    return lut_on_views(ctx, a, tables, a->src->channels);
+    hist_args h = {.hist = hist};
+    hist_cpu(ctx, &h, v);
+    equalize_tables(hist, v[0], tables);
+    lut_views(ctx, v, tables);
+    return CLIK_OK;
 }
+
+static clik_status lut_cpu(clik_context *ctx, void *p, clik_image *const *v)
+{
+    uint8_t tables[4 * 256];
+    channel_tables(p, v[0]->channels, tables);
+    lut_views(ctx, v, tables);
+    return CLIK_OK;
+}
+
+static const clik_op hist_op = {"hist", hist_opencl, hist_cpu};
+static const clik_op equalize_op = {"equalize", equalize_opencl, equalize_cpu};
+static const clik_op lut_op = {"lut", lut_opencl, lut_cpu};
 
 /* ---- public entry points ------------------------------------------------------ */
 
@@ -501,8 +484,9 @@ clik_status clik_hist_compute(clik_context *ctx, const clik_image *src, uint32_t
         return st;
     if (!hist)
         return clik__fail(ctx, CLIK_ERR_NULL, "clik_hist_compute: hist is NULL");
-    hist_args a = {.src = src, .hist = hist};
-    return clik__run(ctx, "hist", hist_opencl, hist_cpu, &a);
+    hist_args a = {.hist = hist};
+    const clik_op_image images[] = {{src, CLIK_READ}};
+    return clik__run_op(ctx, &hist_op, images, 1, &a);
 }
 
 clik_status clik_hist_equalize(clik_context *ctx, const clik_image *src, clik_image *dst)
@@ -512,8 +496,8 @@ clik_status clik_hist_equalize(clik_context *ctx, const clik_image *src, clik_im
     clik_status st = check_pair(ctx, src, dst, "clik_hist_equalize");
     if (st != CLIK_OK)
         return st;
-    hist_args a = {.src = src, .dst = dst};
-    return clik__run(ctx, "equalize", equalize_opencl, equalize_cpu, &a);
+    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &equalize_op, images, 2, NULL);
 }
 
 clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *dst,
@@ -530,6 +514,7 @@ clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
                           "clik_hist_lut: %d tables for %d channels (give 1 or %d)", ntables,
                           src->channels, src->channels);
-    hist_args a = {.src = src, .dst = dst, .tables = tables, .ntables = ntables};
-    return clik__run(ctx, "lut", lut_opencl, lut_cpu, &a);
+    hist_args a = {.tables = tables, .ntables = ntables};
+    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &lut_op, images, 2, &a);
 }

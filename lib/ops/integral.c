@@ -8,7 +8,8 @@
 
 #include "internal.h"
 
-#define MAX_K 32 /* pixels per work-item in the work-group kernels */
+#define MAX_K       32  /* pixels per work-item in the work-group kernels */
+#define OPTIONS_MAX 320 /* bytes of a program's build options */
 
 typedef struct integral_args {
     const clik_image *src;
@@ -59,6 +60,10 @@ static clik_status check_args(clik_context *ctx, const integral_args *a)
                           op, clik_type_name(a->src->type));
     if (!a->sum)
         return clik__fail(ctx, CLIK_ERR_NULL, "%s: sum is NULL", op);
+    /* The descriptor first: a cleared one is NULL, not a wrong type. */
+    st = clik__check_image(ctx, a->sum, "clik_integral: sum");
+    if (st != CLIK_OK)
+        return st;
     if (!sum_type_ok(a->src->type, a->sum->type))
         return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
                           "%s: %s sums of %s pixels (u8: u32, u64, f64; f32: f32, f64)", op,
@@ -100,47 +105,131 @@ static const char *cl_name(clik_type t)
     }
 }
 
+/* OpenCL C types of one result (the sums, or the sums of squares): the
+ * accumulation and stored types, and how they are made without device
+ * doubles. */
+typedef struct result_types {
+    const char *acc, *out;
+    int ff;   /* float-float accumulation */
+    int bits; /* stored as binary64 bit patterns in ulong */
+} result_types;
+
+static result_types types_of(clik_type src, clik_type out, int fp64)
+{
+    result_types t = {cl_name(out), cl_name(out), 0, 0};
+    /* f32 pixels add in double, as the oracle, or else in float-float pairs
+     * (about 48 significant bits: float sums lose the F32 class where
+     * positive and negative pixels cancel). */
+    if (src == CLIK_F32) {
+        t.acc = fp64 ? "double" : "float2";
+        t.ff = !fp64;
+    }
+    /* Without doubles, an f64 result is written as the bits of the nearest
+     * binary64, made with integer operations; u8 sums are exact in ulong. */
+    if (out == CLIK_F64 && !fp64) {
+        t.out = "ulong";
+        t.bits = 1;
+        if (src == CLIK_U8)
+            t.acc = "ulong";
+    }
+    return t;
+}
+
 typedef struct integral_plan {
-    clik_type acc;    /* accumulation type of the sums */
+    clik_type acc;    /* accumulation type of the sums, or one of its size (types_of) */
+    int fp64;         /* device doubles are used */
     int serial;       /* CPU devices: one work-item per strip */
+    int vec;          /* serial u8 kernels in 16-element steps */
     int ls, k;        /* work-group size and pixels per work-item */
     int rows, strips; /* rows per strip, strip count */
 } integral_plan;
 
-static clik_status plan(clik_context *ctx, const integral_args *a, integral_plan *p)
+/* The most rows per strip whose loop iterations a + b * rows, per work-item
+ * of each kernel, stay within budget; 0 when not even one row does. The
+ * bounds count every loop's iterations plus one (llvmpipe counts the exit
+ * test too). */
+static long most_rows(const integral_plan *p, long w, long ch, long budget)
+{
+    long a[2], b[2]; /* integral_strips, integral_rows */
+    if (p->serial && p->vec) {
+        const long n = w * ch; /* 64-column blocks, then 16-element steps */
+        a[0] = n * 9 / 64 + n / 16 + 100;
+        b[0] = n / 64 + n / 8192 + 66;
+        a[1] = n / 16 + 40;
+        b[1] = n / 16 + 24;
+    } else if (p->serial) {
+        a[0] = a[1] = 2 * (w + 2);
+        b[0] = b[1] = w + 2;
+    } else {
+        long log_ls = 0;
+        while ((1L << log_ls) < p->ls)
+            log_ls++;
+        b[0] = b[1] = 5L * p->k * ch + 2 * log_ls + 16;
+        a[0] = a[1] = 2 * b[0];
+    }
+    long most = -1;
+    for (int i = 0; i < 2; i++) {
+        long r = budget > a[i] ? (budget - a[i]) / b[i] : 0;
+        if (most < 0 || r < most)
+            most = r;
+    }
+    return most;
+}
+
+/* max_ls: the most work-items per group the kernels take, 0 if unknown. */
+static clik_status plan(clik_context *ctx, const integral_args *a, size_t max_ls, integral_plan *p)
 {
     const int w = a->src->width, h = a->src->height;
-    const int fp64 = ctx->dev.fp64;
     memset(p, 0, sizeof(*p));
-    /* f32 sums accumulate in double where the device has it, as the oracle. */
-    p->acc = a->sum->type == CLIK_F32 && fp64 ? CLIK_F64 : a->sum->type;
-    int needs64 = p->acc == CLIK_F64 || (a->sqsum && a->sqsum->type == CLIK_F64);
-    if (needs64 && !fp64)
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                          "integral: f64 sums need double precision (cl_khr_fp64)");
-    p->serial = clik__tune_flag(ctx, "integral_serial", ctx->dev.type == CLIK_DEVICE_CPU);
+    /* Without device doubles (or with integral_fp64=0), results are built
+     * from integer or float-float sums (types_of). */
+    p->fp64 = ctx->dev.fp64 && clik__tune(ctx, CLIK_TUNE_INTEGRAL_FP64, 1);
+    p->acc = a->src->type == CLIK_F32 ? CLIK_F64 : a->sum->type;
+    p->serial = (int)clik__tune(ctx, CLIK_TUNE_INTEGRAL_SERIAL, ctx->dev.type == CLIK_DEVICE_CPU);
     if (!p->serial) {
         /* Work-items own K pixels; the work-group covers the row. */
-        long want = clik__tune_int(ctx, "integral_ls", 256);
+        long want = clik__tune(ctx, CLIK_TUNE_INTEGRAL_LS, 256);
+        size_t most = ctx->dev.max_work_group_size;
+        if (ctx->dev.max_work_item_sizes[0] < most)
+            most = ctx->dev.max_work_item_sizes[0];
+        if (max_ls && max_ls < most)
+            most = max_ls;
         int ls = 1;
-        while ((size_t)ls * 2 <= (size_t)want && (size_t)ls * 2 <= ctx->dev.max_work_group_size &&
-               (size_t)ls * 2 <= ctx->dev.max_work_item_sizes[0])
+        while ((size_t)ls * 2 <= (size_t)want && (size_t)ls * 2 <= most)
             ls *= 2;
         int k = 1;
         while (k * ls < w && k < MAX_K)
             k *= 2;
-        while (ls > 32 && (ls / 2) * k >= w) /* narrow images: smaller groups */
-            ls /= 2;
+        /* Narrow images: groups of 32 (two sizes only, fewer programs). */
+        if (ls > 32 && (ls / 2) * k >= w)
+            ls = 32;
         if (k * ls < w)
             p->serial = 1; /* wider than MAX_K * ls: one work-item per strip */
         p->ls = ls;
         p->k = k;
     }
+    p->vec =
+        p->serial && a->src->type == CLIK_U8 && (int)clik__tune(ctx, CLIK_TUNE_INTEGRAL_VEC, 1);
     /* Strips: a few per compute unit (work-groups on a GPU, threads on a CPU). */
     long groups = (long)ctx->dev.compute_units * 4;
-    long rows = clik__tune_int(ctx, "integral_rows", (h + groups - 1) / groups);
+    long rows = clik__tune(ctx, CLIK_TUNE_INTEGRAL_ROWS, (h + groups - 1) / groups);
     if (rows < 1)
         rows = 1;
+    const long budget = clik__loop_budget(ctx); /* strips short enough */
+    if (budget) {
+        /* The carry kernel walks down every strip, twice with squares. */
+        const long most = most_rows(p, w, a->src->channels, budget);
+        const long fewest = ((long)h * 2 + budget - 17) / (budget - 16);
+        if (most < fewest)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "integral: a %dx%d image takes more loop steps per work-item than "
+                              "%s runs (%ld)",
+                              w, h, ctx->dev.name, budget);
+        if (rows > most)
+            rows = most;
+        if (rows < fewest)
+            rows = fewest;
+    }
     p->rows = (int)rows;
     p->strips = (h + p->rows - 1) / p->rows;
     return CLIK_OK;
@@ -149,25 +238,68 @@ static clik_status plan(clik_context *ctx, const integral_args *a, integral_plan
 static void options(clik_context *ctx, char *out, size_t cap, const integral_args *a,
                     const integral_plan *p, int with_sq)
 {
-    int fp64 =
-        p->acc == CLIK_F64 || (with_sq && a->sqsum->type == CLIK_F64) || a->sum->type == CLIK_F64;
+    const clik_type st = a->src->type;
+    const result_types sum = types_of(st, a->sum->type, p->fp64);
+    /* Without sums of squares, SQ only names a type the program never uses. */
+    const result_types sq =
+        with_sq ? types_of(st, a->sqsum->type, p->fp64) : types_of(CLIK_U8, CLIK_U64, 1);
+    const int need_fp64 = p->fp64 && (p->acc == CLIK_F64 || a->sum->type == CLIK_F64 ||
+                                      (with_sq && a->sqsum->type == CLIK_F64));
     char shape[64];
     if (p->serial)
-        snprintf(shape, sizeof(shape), "-DCPU_SERIAL=1 -DK=1 -DLS=1 -DVEC_ROWS=%d",
-                 a->src->type == CLIK_U8 && clik__tune_flag(ctx, "integral_vec", 1));
+        snprintf(shape, sizeof(shape), "-DCPU_SERIAL=1 -DK=1 -DLS=1 -DVEC_ROWS=%d", p->vec);
     else {
         /* Rows staged in local memory when the tiles fit beside the scan's. */
         size_t n = (size_t)p->ls * (size_t)p->k * (size_t)a->src->channels;
         size_t in_out = clik_type_size(a->src->type) + clik_type_size(a->sum->type);
         size_t acc = clik_type_size(p->acc);
         size_t need = n * (in_out > acc ? in_out : acc) + (size_t)p->ls * acc * a->src->channels;
-        int stage = !with_sq && need <= ctx->dev.local_mem_size &&
-                    clik__tune_flag(ctx, "integral_stage", 1);
+        int stage = !with_sq && !sum.ff && need <= ctx->dev.local_mem_size &&
+                    (int)clik__tune(ctx, CLIK_TUNE_INTEGRAL_STAGE, 1);
         snprintf(shape, sizeof(shape), "-DK=%d -DLS=%d -DSTAGE=%d", p->k, p->ls, stage);
     }
-    snprintf(out, cap, "-DST=%s -DACC=%s -DSUM=%s -DSQ=%s -DSQSUM=%d -DCH=%d -DNEED_FP64=%d %s",
-             cl_name(a->src->type), cl_name(p->acc), cl_name(a->sum->type),
-             with_sq ? cl_name(a->sqsum->type) : "ulong", with_sq, a->src->channels, fp64, shape);
+    snprintf(out, cap,
+             "-DST=%s -DACC=%s -DSUM=%s -DSQ=%s -DSQO=%s -DSQSUM=%d -DCH=%d -DNEED_FP64=%d "
+             "-DACC_FF=%d -DSUM_BITS=%d -DSQ_FF=%d -DSQ_BITS=%d %s",
+             cl_name(st), sum.acc, sum.out, sq.acc, sq.out, with_sq, a->src->channels, need_fp64,
+             sum.ff, sum.bits, sq.ff, sq.bits, shape);
+}
+
+/* The largest work-group that the plan's scan kernels take: their
+ * registers and local memory may allow fewer than the device's maximum
+ * (llvmpipe: 32). */
+static clik_status group_limit(clik_context *ctx, const integral_args *a, const integral_plan *p,
+                               size_t *limit)
+{
+    char opts[OPTIONS_MAX];
+    options(ctx, opts, sizeof(opts), a, p, a->sqsum != NULL);
+    clik_kernel_entry *k;
+    clik_status st = clik__kernel(ctx, "integral", opts, "integral_strips", &k);
+    if (st != CLIK_OK)
+        return st;
+    *limit = k->max_work_group;
+    st = clik__kernel(ctx, "integral", opts, "integral_rows", &k);
+    if (st == CLIK_OK && k->max_work_group < *limit)
+        *limit = k->max_work_group;
+    return st;
+}
+
+/* The plan, with work-groups the compiled kernels take. */
+static clik_status plan_for_kernels(clik_context *ctx, const integral_args *a, integral_plan *p)
+{
+    clik_status st = plan(ctx, a, 0, p);
+    size_t limit = 0;
+    if (st == CLIK_OK && !p->serial)
+        st = group_limit(ctx, a, p, &limit);
+    if (st != CLIK_OK || p->serial || limit >= (size_t)p->ls)
+        return st;
+    st = plan(ctx, a, limit, p);
+    if (st == CLIK_OK && !p->serial)
+        st = group_limit(ctx, a, p, &limit);
+    if (st == CLIK_OK && !p->serial && limit < (size_t)p->ls)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "integral: the kernels allow work-groups of %zu, need %d", limit, p->ls);
+    return st;
 }
 
 static int elems(const clik_binding *b)
@@ -180,7 +312,7 @@ static clik_status run_kernels(clik_context *ctx, const integral_args *a, const 
                                const clik_binding *sq, cl_mem strips, cl_mem sqstrips)
 {
     const int with_sq = sq != NULL;
-    char opts[256];
+    char opts[OPTIONS_MAX];
     options(ctx, opts, sizeof(opts), a, p, with_sq);
     clik_kernel_entry *kstrips, *kcarry, *krows;
     clik_status st = clik__kernel(ctx, "integral", opts, "integral_strips", &kstrips);
@@ -244,7 +376,7 @@ static clik_status integral_opencl(clik_context *ctx, void *p)
 {
     integral_args *a = p;
     integral_plan pl;
-    clik_status st = plan(ctx, a, &pl);
+    clik_status st = plan_for_kernels(ctx, a, &pl);
     if (st != CLIK_OK)
         return st;
     const size_t n = (size_t)(a->src->width + 1) * (size_t)a->src->channels * (size_t)pl.strips;

@@ -13,11 +13,17 @@
 
 /* ---- sizes --------------------------------------------------------------------- */
 
+/* (n + 1) / 2 without the overflow of n + 1 at INT_MAX. */
+static int half_up(int n)
+{
+    return n / 2 + (n & 1);
+}
+
 void clik_pyr_level_size(int width, int height, int level, int *level_width, int *level_height)
 {
     for (int i = 0; i < level && (width > 1 || height > 1); i++) {
-        width = (width + 1) / 2;
-        height = (height + 1) / 2;
+        width = half_up(width);
+        height = half_up(height);
     }
     if (level_width)
         *level_width = width;
@@ -27,10 +33,12 @@ void clik_pyr_level_size(int width, int height, int level, int *level_width, int
 
 int clik_pyr_max_levels(int width, int height)
 {
+    if (width < 1 || height < 1)
+        return 0; /* no such image */
     int n = 0;
     while (width > 1 || height > 1) {
-        width = (width + 1) / 2;
-        height = (height + 1) / 2;
+        width = half_up(width);
+        height = half_up(height);
         n++;
     }
     return n;
@@ -89,6 +97,25 @@ static clik_status check_count(clik_context *ctx, const clik_image *src, int cou
     return CLIK_OK;
 }
 
+/* Outputs may share no memory with the inputs nor with each other: a level
+ * written over its source, or two levels in one buffer, would give wrong
+ * results on every path. */
+static clik_status check_disjoint(clik_context *ctx, const clik_image *in, int nin,
+                                  const clik_image *out, int nout, const char *what)
+{
+    for (int o = 0; o < nout; o++) {
+        for (int i = 0; i < nin; i++)
+            if (clik__images_overlap(&out[o], &in[i]))
+                return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
+                                  "%s: output %d shares memory with input %d", what, o, i);
+        for (int j = 0; j < o; j++)
+            if (clik__images_overlap(&out[o], &out[j]))
+                return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: outputs %d and %d share memory",
+                                  what, j, o);
+    }
+    return CLIK_OK;
+}
+
 /* Band type of a Laplacian pyramid of pixels of type t. */
 static int band_type_ok(clik_type pixels, clik_type band)
 {
@@ -97,22 +124,42 @@ static int band_type_ok(clik_type pixels, clik_type band)
 
 /* ---- OpenCL path ---------------------------------------------------------------------- */
 
+typedef struct pyr_args {
+    int count; /* levels of a pyramid */
+} pyr_args;
+
 static int elems(const clik_binding *b)
 {
     return (int)(b->stride / clik_type_size(b->image.type));
 }
 
-static const char *cl_type(clik_type t)
+/* A kernel of the program for pixels of type t with ch channels: one
+ * program holds every kernel of the family for that format. */
+static clik_status pyr_kernel(clik_context *ctx, clik_type t, int ch, const char *name,
+                              clik_kernel_entry **k)
 {
-    return t == CLIK_U8 ? "uchar" : t == CLIK_S16 ? "short" : "float";
+    char options[48];
+    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d -DCH=%d",
+             t == CLIK_U8 ? "uchar" : "float", t == CLIK_F32, ch);
+    return clik__kernel(ctx, "pyramid", options, name, k);
 }
 
-/* Options of a pyramid program for pixels of type t (and bands of type band). */
-static void pyr_options(char *out, size_t cap, clik_type t, int channels, clik_type band,
-                        const char *extra)
+/* The suffix of the Laplacian kernels for bands of type t. */
+static const char *band_suffix(clik_type t)
 {
-    snprintf(out, cap, "-DT=%s -DT_IS_FLOAT=%d -DCH=%d -DBAND=%s %s", cl_type(t), t == CLIK_F32,
-             channels, cl_type(band), extra);
+    return t == CLIK_S16 ? "s16" : "f32";
+}
+
+/* Sets the arguments every resampling kernel starts with: (src, stride,
+ * width, height) and (dst, stride, width, height) of two images. */
+static clik_status set_down_args(clik_context *ctx, clik_kernel_entry *k, const clik_binding *src,
+                                 const clik_binding *dst)
+{
+    const int ss = elems(src), ds = elems(dst);
+    const int sw = src->image.width, sh = src->image.height;
+    const int dw = dst->image.width, dh = dst->image.height;
+    return CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh), CLIK_A(dst->mem),
+                     CLIK_A(ds), CLIK_A(dw), CLIK_A(dh));
 }
 
 /* u8 grey: pyr_down_rows (CPU devices: a band of rows per work-item) or
@@ -120,106 +167,84 @@ static void pyr_options(char *out, size_t cap, clik_type t, int channels, clik_t
 static clik_status cl_down_u8(clik_context *ctx, const clik_binding *src, const clik_binding *dst,
                               int rows_kernel)
 {
-    char options[192];
-    pyr_options(options, sizeof(options), CLIK_U8, 1, CLIK_U8,
-                "-DTILE_W=1 -DTILE_H=1 -DDOWN_LOCAL=0 -DDOWN_U8=1");
     clik_kernel_entry *k;
     clik_status st =
-        clik__kernel(ctx, "pyramid", options, rows_kernel ? "pyr_down_rows" : "pyr_down_vec", &k);
+        pyr_kernel(ctx, CLIK_U8, 1, rows_kernel ? "pyr_down_rows" : "pyr_down_vec", &k);
+    if (st == CLIK_OK)
+        st = set_down_args(ctx, k, src, dst);
     if (st != CLIK_OK)
         return st;
-    const int ss = elems(src), ds = elems(dst);
-    const int sw = src->image.width, sh = src->image.height;
     const int dw = dst->image.width, dh = dst->image.height;
     if (!rows_kernel) {
-        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh),
-                       CLIK_A(dst->mem), CLIK_A(ds), CLIK_A(dw), CLIK_A(dh));
-        if (st != CLIK_OK)
-            return st;
         size_t items[2] = {((size_t)dw + 7) / 8, (size_t)dh}, local[2] = {32, 8};
         return clik__launch(ctx, k, 2, items, local);
     }
-    /* A few bands per compute unit. */
+    /* A few bands per compute unit, whatever the tuning asks no more rows
+     * than keep a work-item's loops (about dw / 16 + 64 iterations a row)
+     * within half of llvmpipe's limit of 65535 (kernels/pyramid.cl). */
     long groups = (long)ctx->dev.compute_units * 4;
-    const int rows = (int)clik__tune_int(ctx, "pyr_band_rows", (dh + groups - 1) / groups);
-    st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh), CLIK_A(dst->mem),
-                   CLIK_A(ds), CLIK_A(dw), CLIK_A(dh), CLIK_A(rows));
-    if (st != CLIK_OK)
-        return st;
-    size_t global[1] = {(size_t)(dh + rows - 1) / (size_t)rows}, local[1] = {1};
-    return clik__launch_exact(ctx, k, 1, global, local);
+    long rows = clik__tune(ctx, CLIK_TUNE_PYR_BAND_ROWS, (dh + groups - 1) / groups);
+    const long most = 32768 / (dw / 16 + 64);
+    const int band = (int)(rows < most ? rows : most > 0 ? most : 1);
+    st = CLIK_ARG(ctx, k, 8, band);
+    size_t global[1] = {((size_t)dh + (size_t)band - 1) / (size_t)band}, local[1] = {1};
+    return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, local) : st;
 }
 
 static clik_status cl_down(clik_context *ctx, const clik_binding *src, const clik_binding *dst)
 {
-    const int local_mem =
-        clik__tune_flag(ctx, "pyr_local", ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU);
+    const clik_image *img = &src->image;
+    int local_mem = (int)clik__tune(ctx, CLIK_TUNE_PYR_LOCAL,
+                                    ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU);
     /* u8 grey: the CPU row kernel; on GPUs the tiles in local memory where
      * it is on-chip (NVIDIA H200: 21 us against 25 us for 4K), else the
      * 8-wide kernel. */
-    if (src->image.type == CLIK_U8 && src->image.channels == 1) {
-        if (clik__tune_flag(ctx, "pyr_rows", ctx->dev.type == CLIK_DEVICE_CPU))
+    if (img->type == CLIK_U8 && img->channels == 1) {
+        if ((int)clik__tune(ctx, CLIK_TUNE_PYR_ROWS, ctx->dev.type == CLIK_DEVICE_CPU))
             return cl_down_u8(ctx, src, dst, 1);
-        if (clik__tune_flag(ctx, "pyr_vec", !local_mem))
+        if ((int)clik__tune(ctx, CLIK_TUNE_PYR_VEC, !local_mem))
             return cl_down_u8(ctx, src, dst, 0);
     }
-    int tw = local_mem ? 32 : 64, th = local_mem ? 8 : 4;
-    size_t limit = ctx->dev.max_work_group_size;
-    for (;;) {
-        while ((size_t)(tw * th) > limit || (size_t)tw > ctx->dev.max_work_item_sizes[0] ||
-               (size_t)th > ctx->dev.max_work_item_sizes[1])
-            if (th > 1)
-                th /= 2;
-            else
-                tw /= 2;
-        char extra[96], options[192];
-        snprintf(extra, sizeof(extra), "-DTILE_W=%d -DTILE_H=%d -DDOWN_LOCAL=%d", tw, th,
-                 local_mem);
-        pyr_options(options, sizeof(options), src->image.type, src->image.channels, src->image.type,
-                    extra);
-        clik_kernel_entry *k;
-        clik_status st = clik__kernel(ctx, "pyramid", options, "pyr_down", &k);
-        if (st != CLIK_OK)
-            return st;
-        if (k->max_work_group < (size_t)(tw * th)) {
-            if (tw * th == 1)
-                return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "pyr_down: no work-group fits");
-            limit = k->max_work_group; /* rebuild with a tile the kernel accepts */
-            continue;
-        }
-        const int ss = elems(src), ds = elems(dst);
-        const int sw = src->image.width, sh = src->image.height;
-        const int dw = dst->image.width, dh = dst->image.height;
-        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh),
-                       CLIK_A(dst->mem), CLIK_A(ds), CLIK_A(dw), CLIK_A(dh));
-        if (st != CLIK_OK)
-            return st;
-        size_t local[2] = {(size_t)tw, (size_t)th};
-        size_t global[2] = {((size_t)dw + tw - 1) / tw * tw, ((size_t)dh + th - 1) / th * th};
-        return clik__launch_exact(ctx, k, 2, global, local);
-    }
-}
-
-typedef enum up_mode { UP_PLAIN = 0, UP_SUB = 1, UP_ADD = 2 } up_mode;
-
-/* pyrUp of coarse, then by mode: into out; out = other - up (band); or
- * out = other (band) + up. Pixels are coarse's type. */
-static clik_status cl_up(clik_context *ctx, up_mode mode, const clik_binding *coarse,
-                         const clik_binding *other, const clik_binding *out, clik_type band)
-{
-    char extra[32], options[192];
-    snprintf(extra, sizeof(extra), "-DMODE=%d", (int)mode);
-    pyr_options(options, sizeof(options), coarse->image.type, coarse->image.channels, band, extra);
     clik_kernel_entry *k;
-    clik_status st = clik__kernel(ctx, "pyramid", options, "pyr_up", &k);
+    clik_status st =
+        pyr_kernel(ctx, img->type, img->channels, local_mem ? "pyr_down_local" : "pyr_down", &k);
+    if (st == CLIK_OK)
+        st = set_down_args(ctx, k, src, dst);
     if (st != CLIK_OK)
         return st;
-    const int cs = elems(coarse), sw = coarse->image.width, sh = coarse->image.height;
+    size_t items[2] = {(size_t)dst->image.width, (size_t)dst->image.height};
+    if (!local_mem) {
+        size_t local[2] = {64, 4};
+        return clik__launch(ctx, k, 2, items, local);
+    }
+    /* A tile of TW x TH outputs keeps TH rows of 2 TW + 3 column sums, each
+     * a pixel of 32-bit values. */
+    size_t local[2] = {32, 8};
+    clik__fit_local(ctx, k, 2, local);
+    const size_t bytes = local[1] * (2 * local[0] + 3) * (size_t)img->channels * 4;
+    if (bytes > ctx->dev.local_mem_size)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "pyr_down: a tile needs %zu bytes of local memory", bytes);
+    st = clik__arg(ctx, k, 8, bytes, NULL);
+    size_t global[2] = {(items[0] + local[0] - 1) / local[0] * local[0],
+                        (items[1] + local[1] - 1) / local[1] * local[1]};
+    return st == CLIK_OK ? clik__launch_exact(ctx, k, 2, global, local) : st;
+}
+
+/* pyrUp of coarse into out (other NULL), or the Laplacian step `name`
+ * (pyr_up_sub_*, pyr_up_add_*) that combines it with other into out. */
+static clik_status cl_up(clik_context *ctx, const char *name, const clik_binding *coarse,
+                         const clik_binding *other, const clik_binding *out)
+{
+    const clik_image *img = &coarse->image;
+    clik_kernel_entry *k;
+    clik_status st = pyr_kernel(ctx, img->type, img->channels, name, &k);
+    const int cs = elems(coarse), sw = img->width, sh = img->height;
     const int os = elems(out), dw = out->image.width, dh = out->image.height;
-    if (mode == UP_PLAIN) {
+    if (st == CLIK_OK && !other) {
         st = CLIK_ARGS(ctx, k, CLIK_A(coarse->mem), CLIK_A(cs), CLIK_A(sw), CLIK_A(sh),
                        CLIK_A(out->mem), CLIK_A(os), CLIK_A(dw), CLIK_A(dh));
-    } else {
+    } else if (st == CLIK_OK) {
         const int xs = elems(other);
         st = CLIK_ARGS(ctx, k, CLIK_A(coarse->mem), CLIK_A(cs), CLIK_A(sw), CLIK_A(sh),
                        CLIK_A(other->mem), CLIK_A(xs), CLIK_A(out->mem), CLIK_A(os), CLIK_A(dw),
@@ -231,218 +256,138 @@ static clik_status cl_up(clik_context *ctx, up_mode mode, const clik_binding *co
     return clik__launch(ctx, k, 2, items, local);
 }
 
-/* Converts between pixels of type t and bands (to_band) or back. */
+/* A Laplacian step for bands of type band: "pyr_up_sub" -> "pyr_up_sub_s16". */
+static clik_status cl_band_up(clik_context *ctx, const char *step, clik_type band,
+                              const clik_binding *coarse, const clik_binding *other,
+                              const clik_binding *out)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "%s_%s", step, band_suffix(band));
+    return cl_up(ctx, name, coarse, other, out);
+}
+
+/* Converts between pixels of type `pixels` and bands (to_band) or back. */
 static clik_status cl_convert(clik_context *ctx, const clik_binding *from, const clik_binding *to,
                               int to_band, clik_type pixels, clik_type band)
 {
-    char options[192];
-    pyr_options(options, sizeof(options), pixels, from->image.channels, band, "");
+    char name[32];
+    snprintf(name, sizeof(name), "%s_%s", to_band ? "pyr_to_band" : "pyr_from_band",
+             band_suffix(band));
     clik_kernel_entry *k;
-    clik_status st =
-        clik__kernel(ctx, "pyramid", options, to_band ? "pyr_to_band" : "pyr_from_band", &k);
-    if (st != CLIK_OK)
-        return st;
+    clik_status st = pyr_kernel(ctx, pixels, from->image.channels, name, &k);
     const int fs = elems(from), ts = elems(to), rows = from->image.height;
     const int row_elems = from->image.width * from->image.channels;
-    st = CLIK_ARGS(ctx, k, CLIK_A(from->mem), CLIK_A(fs), CLIK_A(row_elems), CLIK_A(rows),
-                   CLIK_A(to->mem), CLIK_A(ts));
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(from->mem), CLIK_A(fs), CLIK_A(row_elems), CLIK_A(rows),
+                       CLIK_A(to->mem), CLIK_A(ts));
     if (st != CLIK_OK)
         return st;
     size_t items[2] = {(size_t)row_elems, (size_t)rows}, local[2] = {64, 4};
     return clik__launch(ctx, k, 2, items, local);
 }
 
-typedef struct pyr_args {
-    const clik_image *src;
-    clik_image *dst;
-    clik_image *levels; /* gaussian levels or Laplacian bands */
-    const clik_image *bands;
-    int count;
-} pyr_args;
-
-/* Binds a and b, runs body, unbinds both. */
-static clik_status
-with_two(clik_context *ctx, const clik_image *a, int access_a, const clik_image *b, int access_b,
-         clik_status (*body)(clik_context *, const clik_binding *, const clik_binding *))
+/* b[0] is the source, b[1] the destination. */
+static clik_status down_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
-    clik_binding ba, bb;
-    clik_status st = clik__bind(ctx, a, access_a, &ba);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__bind(ctx, b, access_b, &bb);
-    if (st == CLIK_OK) {
-        st = body(ctx, &ba, &bb);
-        clik_status st2 = clik__unbind(ctx, &bb, st == CLIK_OK);
-        if (st == CLIK_OK)
-            st = st2;
-    }
-    clik__unbind(ctx, &ba, st == CLIK_OK);
-    return st;
+    (void)p;
+    return cl_down(ctx, b[0], b[1]);
 }
 
-static clik_status up_body(clik_context *ctx, const clik_binding *src, const clik_binding *dst)
+static clik_status up_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
-    return cl_up(ctx, UP_PLAIN, src, NULL, dst, src->image.type);
+    (void)p;
+    return cl_up(ctx, "pyr_up", b[0], NULL, b[1]);
 }
 
-static clik_status down_opencl(clik_context *ctx, void *p)
+/* b[0] is the source, b[1 + i] level 1 + i: each level is written by one
+ * kernel and read by the next, on the device. */
+static clik_status gaussian_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
-    pyr_args *a = p;
-    return with_two(ctx, a->src, CLIK_READ, a->dst, CLIK_WRITE, cl_down);
-}
-
-static clik_status up_opencl(clik_context *ctx, void *p)
-{
-    pyr_args *a = p;
-    return with_two(ctx, a->src, CLIK_READ, a->dst, CLIK_WRITE, up_body);
-}
-
-/* Binds every level (written by one kernel, read by the next), then runs the
- * chain of pyr_down on the device. */
-static clik_status gaussian_opencl(clik_context *ctx, void *p)
-{
-    pyr_args *a = p;
-    clik_binding b[MAX_LEVELS + 1];
-    clik_status st = clik__bind(ctx, a->src, CLIK_READ, &b[0]);
-    int bound = st == CLIK_OK;
-    for (int i = 0; i < a->count && st == CLIK_OK; i++) {
-        st = clik__bind(ctx, &a->levels[i], CLIK_WRITE | CLIK_KERNEL_RW, &b[i + 1]);
-        bound += st == CLIK_OK;
-    }
-    for (int i = 0; i < a->count && st == CLIK_OK; i++)
-        st = cl_down(ctx, &b[i], &b[i + 1]);
-    for (int i = bound - 1; i >= 0; i--) {
-        clik_status st2 = clik__unbind(ctx, &b[i], st == CLIK_OK);
-        if (st == CLIK_OK)
-            st = st2;
-    }
-    return st;
-}
-
-/* Gaussian levels 1..count as device scratch images; g[0] is src's binding. */
-static clik_status scratch_levels(clik_context *ctx, const clik_image *src, int count,
-                                  clik_binding *g, int *made)
-{
+    const pyr_args *a = p;
     clik_status st = CLIK_OK;
-    *made = 0;
-    for (int i = 1; i <= count && st == CLIK_OK; i++) {
+    for (int i = 0; i < a->count && st == CLIK_OK; i++)
+        st = cl_down(ctx, b[i], b[i + 1]);
+    return st;
+}
+
+/* b[0] is the source, b[1 + i] band i (0..count). The Gaussian levels
+ * 1..count are device scratch images. */
+static clik_status laplacian_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    const pyr_args *a = p;
+    const clik_image *src = &b[0]->image;
+    const clik_type band = b[1]->image.type;
+    clik_binding level[MAX_LEVELS + 1];
+    const clik_binding *g[MAX_LEVELS + 1] = {b[0]};
+    int made = 0;
+    clik_status st = CLIK_OK;
+    for (int i = 1; i <= a->count && st == CLIK_OK; i++) {
         int w, h;
         clik_pyr_level_size(src->width, src->height, i, &w, &h);
-        st = clik__bind_scratch(ctx, w, h, src->channels, src->type, &g[i]);
-        *made += st == CLIK_OK;
-    }
-    return st;
-}
-
-static clik_status laplacian_opencl(clik_context *ctx, void *p)
-{
-    pyr_args *a = p;
-    const clik_type band = a->levels[0].type, pixels = a->src->type;
-    clik_binding g[MAX_LEVELS + 1], out[MAX_LEVELS + 1];
-    int made = 0, bound = 0;
-    clik_status st = clik__bind(ctx, a->src, CLIK_READ, &g[0]);
-    if (st != CLIK_OK)
-        return st;
-    st = scratch_levels(ctx, a->src, a->count, g, &made);
-    for (int i = 0; i <= a->count && st == CLIK_OK; i++) {
-        st = clik__bind(ctx, &a->levels[i], CLIK_WRITE, &out[i]);
-        bound += st == CLIK_OK;
-    }
-    for (int i = 0; i < a->count && st == CLIK_OK; i++)
-        st = cl_down(ctx, &g[i], &g[i + 1]);
-    for (int i = 0; i < a->count && st == CLIK_OK; i++)
-        st = cl_up(ctx, UP_SUB, &g[i + 1], &g[i], &out[i], band);
-    if (st == CLIK_OK)
-        st = cl_convert(ctx, &g[a->count], &out[a->count], 1, pixels, band);
-    for (int i = 0; i < bound; i++) {
-        clik_status st2 = clik__unbind(ctx, &out[i], st == CLIK_OK);
-        if (st == CLIK_OK)
-            st = st2;
-    }
-    for (int i = 1; i <= made; i++)
-        clik__unbind(ctx, &g[i], 0);
-    clik__unbind(ctx, &g[0], 0);
-    return st;
-}
-
-static clik_status collapse_opencl(clik_context *ctx, void *p)
-{
-    pyr_args *a = p;
-    const clik_type band = a->bands[0].type, pixels = a->dst->type;
-    clik_binding in[MAX_LEVELS + 1], g[MAX_LEVELS + 1], out;
-    int bound = 0, made = 0;
-    clik_status st = CLIK_OK;
-    for (int i = 0; i <= a->count && st == CLIK_OK; i++) {
-        st = clik__bind(ctx, &a->bands[i], CLIK_READ, &in[i]);
-        bound += st == CLIK_OK;
-    }
-    /* Rebuilt levels 1..count on the device; level 0 straight into dst. */
-    for (int i = 1; i <= a->count && st == CLIK_OK; i++) {
-        st = clik__bind_scratch(ctx, a->bands[i].width, a->bands[i].height, a->bands[i].channels,
-                                pixels, &g[i]);
+        st = clik__bind_scratch(ctx, w, h, src->channels, src->type, &level[i]);
+        g[i] = &level[i];
         made += st == CLIK_OK;
     }
-    int out_bound = 0;
-    if (st == CLIK_OK) {
-        st = clik__bind(ctx, a->dst, CLIK_WRITE, &out);
-        out_bound = st == CLIK_OK;
+    for (int i = 0; i < a->count && st == CLIK_OK; i++)
+        st = cl_down(ctx, g[i], g[i + 1]);
+    for (int i = 0; i < a->count && st == CLIK_OK; i++)
+        st = cl_band_up(ctx, "pyr_up_sub", band, g[i + 1], g[i], b[1 + i]);
+    if (st == CLIK_OK)
+        st = cl_convert(ctx, g[a->count], b[1 + a->count], 1, src->type, band);
+    for (int i = 1; i <= made; i++)
+        clik__unbind(ctx, &level[i], 0);
+    return st;
+}
+
+/* b[i] is band i (0..count), b[count + 1] the destination. The rebuilt
+ * levels 1..count are device scratch images; level 0 goes straight into
+ * the destination. */
+static clik_status collapse_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    const pyr_args *a = p;
+    const clik_binding *dst = b[a->count + 1];
+    const clik_type band = b[0]->image.type, pixels = dst->image.type;
+    clik_binding level[MAX_LEVELS + 1];
+    int made = 0;
+    clik_status st = CLIK_OK;
+    for (int i = 1; i <= a->count && st == CLIK_OK; i++) {
+        const clik_image *bi = &b[i]->image;
+        st = clik__bind_scratch(ctx, bi->width, bi->height, bi->channels, pixels, &level[i]);
+        made += st == CLIK_OK;
     }
     if (st == CLIK_OK)
-        st = cl_convert(ctx, &in[a->count], &g[a->count], 0, pixels, band);
+        st = cl_convert(ctx, b[a->count], &level[a->count], 0, pixels, band);
     for (int i = a->count - 1; i >= 0 && st == CLIK_OK; i--)
-        st = cl_up(ctx, UP_ADD, &g[i + 1], &in[i], i == 0 ? &out : &g[i], band);
-    if (out_bound) {
-        clik_status st2 = clik__unbind(ctx, &out, st == CLIK_OK);
-        if (st == CLIK_OK)
-            st = st2;
-    }
+        st = cl_band_up(ctx, "pyr_up_add", band, &level[i + 1], b[i], i == 0 ? dst : &level[i]);
     for (int i = 1; i <= made; i++)
-        clik__unbind(ctx, &g[i], 0);
-    for (int i = 0; i < bound; i++)
-        clik__unbind(ctx, &in[i], 0);
+        clik__unbind(ctx, &level[i], 0);
     return st;
 }
 
 /* ---- CPU path ----------------------------------------------------------------------- */
 
-static int down_cpu_body(const clik_image *src, clik_image *dst, void *user)
+/* v[0] is the source, v[1] the destination. */
+static clik_status down_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    ((const clik_pyramid_dsp *)user)->down(src, dst);
-    return 0;
+    (void)p;
+    ctx->dsp.pyramid.down(v[0], v[1]);
+    return CLIK_OK;
 }
 
-static int up_cpu_body(const clik_image *src, clik_image *dst, void *user)
+static clik_status up_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    ((const clik_pyramid_dsp *)user)->up(src, dst);
-    return 0;
+    (void)p;
+    ctx->dsp.pyramid.up(v[0], v[1]);
+    return CLIK_OK;
 }
 
-/* Runs a pyramid dsp entry (down or up) from one image to another. */
-static clik_status cpu_apply(clik_context *ctx, clik_cpu_body body, const clik_image *src,
-                             clik_image *dst)
+/* v[0] is the source, v[1 + i] level 1 + i. */
+static clik_status gaussian_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    return clik__cpu_apply(ctx, src, dst, body, &ctx->dsp.pyramid, "pyramid");
-}
-
-static clik_status down_cpu(clik_context *ctx, void *p)
-{
-    pyr_args *a = p;
-    return cpu_apply(ctx, down_cpu_body, a->src, a->dst);
-}
-
-static clik_status up_cpu(clik_context *ctx, void *p)
-{
-    pyr_args *a = p;
-    return cpu_apply(ctx, up_cpu_body, a->src, a->dst);
-}
-
-static clik_status gaussian_cpu(clik_context *ctx, void *p)
-{
-    pyr_args *a = p;
-    clik_status st = CLIK_OK;
-    for (int i = 0; i < a->count && st == CLIK_OK; i++)
-        st = cpu_apply(ctx, down_cpu_body, i == 0 ? a->src : &a->levels[i - 1], &a->levels[i]);
-    return st;
+    const pyr_args *a = p;
+    for (int i = 0; i < a->count; i++)
+        ctx->dsp.pyramid.down(v[i], v[i + 1]);
+    return CLIK_OK;
 }
 
 static double element(const clik_image *img, int x, int y, int c)
@@ -487,45 +432,19 @@ static void combine(const clik_image *a, const clik_image *b, int sign, clik_ima
             }
 }
 
-/* Host views of count + 1 images (views[i] of imgs[i]). */
-static clik_status views_open(clik_context *ctx, const clik_image *imgs, int n, int access,
-                              clik_image *views, int *opened)
+/* v[0] is the source, v[1 + i] band i (0..count). */
+static clik_status laplacian_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    clik_status st = CLIK_OK;
-    *opened = 0;
-    for (int i = 0; i < n && st == CLIK_OK; i++) {
-        st = clik__host_view(ctx, &imgs[i], access, &views[i]);
-        *opened += st == CLIK_OK;
-    }
-    return st;
-}
-
-static clik_status views_close(clik_context *ctx, const clik_image *imgs, int n, int access,
-                               clik_image *views, int ok)
-{
-    clik_status st = CLIK_OK;
-    for (int i = 0; i < n; i++) {
-        clik_status st2 = clik__host_view_done(ctx, &imgs[i], &views[i], access, ok);
-        if (st == CLIK_OK)
-            st = st2;
-    }
-    return st;
-}
-
-static clik_status laplacian_cpu(clik_context *ctx, void *p)
-{
-    pyr_args *a = p;
-    clik_image g[MAX_LEVELS + 1], band[MAX_LEVELS + 1], up = {0};
+    const pyr_args *a = p;
+    const clik_image *src = v[0];
+    clik_image g[MAX_LEVELS + 1], up = {0};
     memset(g, 0, sizeof(g));
-    int opened = 0;
-    clik_status st = clik__host_view(ctx, a->src, CLIK_READ, &g[0]);
-    if (st != CLIK_OK)
-        return st;
-    st = views_open(ctx, a->levels, a->count + 1, CLIK_WRITE, band, &opened);
+    g[0] = *src;
+    clik_status st = CLIK_OK;
     for (int i = 1; i <= a->count && st == CLIK_OK; i++) {
         int w, h;
-        clik_pyr_level_size(a->src->width, a->src->height, i, &w, &h);
-        st = clik_image_alloc(&g[i], w, h, a->src->channels, a->src->type);
+        clik_pyr_level_size(src->width, src->height, i, &w, &h);
+        st = clik_image_alloc(&g[i], w, h, src->channels, src->type);
         if (st == CLIK_OK)
             ctx->dsp.pyramid.down(&g[i - 1], &g[i]);
     }
@@ -533,59 +452,54 @@ static clik_status laplacian_cpu(clik_context *ctx, void *p)
         st = clik_image_alloc(&up, g[i].width, g[i].height, g[i].channels, g[i].type);
         if (st == CLIK_OK) {
             ctx->dsp.pyramid.up(&g[i + 1], &up);
-            combine(&g[i], &up, -1, &band[i]);
+            combine(&g[i], &up, -1, v[1 + i]);
         }
         clik_image_free(&up);
     }
     if (st == CLIK_OK)
-        combine(&g[a->count], &g[a->count], 0, &band[a->count]);
+        combine(&g[a->count], &g[a->count], 0, v[1 + a->count]);
     for (int i = 1; i <= a->count; i++)
         clik_image_free(&g[i]);
-    clik_status st2 = views_close(ctx, a->levels, opened, CLIK_WRITE, band, st == CLIK_OK);
-    clik__host_view_done(ctx, a->src, &g[0], CLIK_READ, 0);
-    if (st == CLIK_ERR_NO_MEMORY)
-        clik__fail(ctx, st, "out of memory");
-    return st != CLIK_OK ? st : st2;
+    return st == CLIK_OK ? st : clik__fail(ctx, st, "clik_pyr_laplacian: out of memory");
 }
 
-static clik_status collapse_cpu(clik_context *ctx, void *p)
+/* v[i] is band i (0..count), v[count + 1] the destination. */
+static clik_status collapse_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    pyr_args *a = p;
-    clik_image band[MAX_LEVELS + 1], g[MAX_LEVELS + 1], up = {0}, out;
+    const pyr_args *a = p;
+    clik_image *const out = v[a->count + 1];
+    clik_image g[MAX_LEVELS + 1], up = {0};
     memset(g, 0, sizeof(g));
-    int opened = 0;
-    clik_status st = views_open(ctx, a->bands, a->count + 1, CLIK_READ, band, &opened);
-    if (st == CLIK_OK)
-        st = clik__host_view(ctx, a->dst, CLIK_WRITE, &out);
-    int out_open = st == CLIK_OK;
-    const clik_type pixels = a->dst->type;
+    clik_status st = CLIK_OK;
     for (int i = a->count; i >= 0 && st == CLIK_OK; i--) {
+        const clik_image *band = v[i];
         if (i > 0)
-            st = clik_image_alloc(&g[i], band[i].width, band[i].height, band[i].channels, pixels);
+            st = clik_image_alloc(&g[i], band->width, band->height, band->channels, out->type);
         else
-            g[0] = out;
+            g[0] = *out;
         if (st != CLIK_OK)
             break;
         if (i == a->count) {
-            combine(&band[i], &band[i], 0, &g[i]);
+            combine(band, band, 0, &g[i]);
             continue;
         }
-        st = clik_image_alloc(&up, g[i].width, g[i].height, g[i].channels, pixels);
+        st = clik_image_alloc(&up, g[i].width, g[i].height, g[i].channels, out->type);
         if (st == CLIK_OK) {
             ctx->dsp.pyramid.up(&g[i + 1], &up);
-            combine(&band[i], &up, +1, &g[i]);
+            combine(band, &up, +1, &g[i]);
         }
         clik_image_free(&up);
     }
     for (int i = 1; i <= a->count; i++)
         clik_image_free(&g[i]);
-    clik_status st2 =
-        out_open ? clik__host_view_done(ctx, a->dst, &out, CLIK_WRITE, st == CLIK_OK) : CLIK_OK;
-    views_close(ctx, a->bands, opened, CLIK_READ, band, 0);
-    if (st == CLIK_ERR_NO_MEMORY)
-        clik__fail(ctx, st, "out of memory");
-    return st != CLIK_OK ? st : st2;
+    return st == CLIK_OK ? st : clik__fail(ctx, st, "clik_pyr_collapse: out of memory");
 }
+
+static const clik_op down_op = {"pyrdown", down_opencl, down_cpu};
+static const clik_op up_op = {"pyrup", up_opencl, up_cpu};
+static const clik_op gaussian_op = {"pyramid", gaussian_opencl, gaussian_cpu};
+static const clik_op laplacian_op = {"laplacian", laplacian_opencl, laplacian_cpu};
+static const clik_op collapse_op = {"collapse", collapse_opencl, collapse_cpu};
 
 /* ---- public entry points -------------------------------------------------------------- */
 
@@ -595,7 +509,7 @@ clik_status clik_pyr_down(clik_context *ctx, const clik_image *src, clik_image *
         return CLIK_ERR_NULL;
     clik_status st = check_pixels(ctx, src, "clik_pyr_down: src");
     if (st == CLIK_OK)
-        st = check_like(ctx, dst, src, (src->width + 1) / 2, (src->height + 1) / 2, src->type,
+        st = check_like(ctx, dst, src, half_up(src->width), half_up(src->height), src->type,
                         "clik_pyr_down: dst");
     if (st == CLIK_OK)
         clik__same_image(src, dst, &st);
@@ -603,8 +517,8 @@ clik_status clik_pyr_down(clik_context *ctx, const clik_image *src, clik_image *
         return st == CLIK_ERR_INVALID_ARG
                    ? clik__fail(ctx, st, "clik_pyr_down: src and dst overlap")
                    : st;
-    pyr_args a = {.src = src, .dst = dst};
-    return clik__run(ctx, "pyrdown", down_opencl, down_cpu, &a);
+    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &down_op, images, 2, NULL);
 }
 
 clik_status clik_pyr_up(clik_context *ctx, const clik_image *src, clik_image *dst)
@@ -622,8 +536,8 @@ clik_status clik_pyr_up(clik_context *ctx, const clik_image *src, clik_image *ds
         return clik__fail(ctx, st, "clik_pyr_up: src and dst overlap");
     if (st != CLIK_OK)
         return st;
-    pyr_args a = {.src = src, .dst = dst};
-    return clik__run(ctx, "pyrup", up_opencl, up_cpu, &a);
+    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &up_op, images, 2, NULL);
 }
 
 /* imgs[i] must be level first + i of a width x height pyramid (i < n), of
@@ -654,10 +568,17 @@ clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_ima
     if (st == CLIK_OK)
         st = check_levels(ctx, levels, 1, count, src, src->width, src->height, src->type,
                           "clik_pyr_gaussian: level");
+    if (st == CLIK_OK)
+        st = check_disjoint(ctx, src, 1, levels, count, "clik_pyr_gaussian");
     if (st != CLIK_OK)
         return st;
-    pyr_args a = {.src = src, .levels = levels, .count = count};
-    return clik__run(ctx, "pyramid", gaussian_opencl, gaussian_cpu, &a);
+    /* Every level but the last is read back by the next kernel. */
+    clik_op_image images[MAX_LEVELS + 1] = {{src, CLIK_READ}};
+    for (int i = 0; i < count; i++)
+        images[1 + i] =
+            (clik_op_image){&levels[i], CLIK_WRITE | (i + 1 < count ? CLIK_KERNEL_RW : 0)};
+    pyr_args a = {.count = count};
+    return clik__run_op(ctx, &gaussian_op, images, count + 1, &a);
 }
 
 /* Checks count + 1 band images of the sizes of the levels of width x height. */
@@ -688,10 +609,15 @@ clik_status clik_pyr_laplacian(clik_context *ctx, const clik_image *src, clik_im
     if (st == CLIK_OK)
         st = check_bands(ctx, bands, count, src, src->width, src->height, src->type,
                          "clik_pyr_laplacian");
+    if (st == CLIK_OK)
+        st = check_disjoint(ctx, src, 1, bands, count + 1, "clik_pyr_laplacian");
     if (st != CLIK_OK)
         return st;
-    pyr_args a = {.src = src, .levels = bands, .count = count};
-    return clik__run(ctx, "laplacian", laplacian_opencl, laplacian_cpu, &a);
+    clik_op_image images[MAX_LEVELS + 2] = {{src, CLIK_READ}};
+    for (int i = 0; i <= count; i++)
+        images[1 + i] = (clik_op_image){&bands[i], CLIK_WRITE};
+    pyr_args a = {.count = count};
+    return clik__run_op(ctx, &laplacian_op, images, count + 2, &a);
 }
 
 clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *bands, int count,
@@ -709,8 +635,14 @@ clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *bands, int co
     if (st == CLIK_OK)
         st = check_bands(ctx, bands, count, dst, dst->width, dst->height, CLIK_U8,
                          "clik_pyr_collapse");
+    if (st == CLIK_OK)
+        st = check_disjoint(ctx, bands, count + 1, dst, 1, "clik_pyr_collapse");
     if (st != CLIK_OK)
         return st;
-    pyr_args a = {.bands = bands, .dst = dst, .count = count};
-    return clik__run(ctx, "collapse", collapse_opencl, collapse_cpu, &a);
+    clik_op_image images[MAX_LEVELS + 2];
+    for (int i = 0; i <= count; i++)
+        images[i] = (clik_op_image){&bands[i], CLIK_READ};
+    images[count + 1] = (clik_op_image){dst, CLIK_WRITE};
+    pyr_args a = {.count = count};
+    return clik__run_op(ctx, &collapse_op, images, count + 2, &a);
 }

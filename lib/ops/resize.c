@@ -2,19 +2,20 @@
  * Resize family: nearest, bilinear and bicubic resampling (kernels/resize.cl,
  * fallback_cpu/{scalar,neon}/resize.c).
  *
- * The geometry of a resize is computed here once per call, in double, as
- * OpenCV's resize computes it: per output column and row the first source
- * tap and its weights. The kernels receive it as one small table, so every
- * device uses the same coefficients and no device needs doubles.
+ * The geometry of a resize (per output column and row the first source tap
+ * and its weights) is computed once per call, in double, as OpenCV's resize
+ * computes it (fallback_cpu/resize_geometry.c). The kernels receive it as
+ * one small table, so every device uses the same coefficients and no
+ * device needs doubles. Programs are built per pixel format (and number of
+ * taps); sizes, factors, tiles and alignment are arguments.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "internal.h"
+#include "resize_geometry.h"
 
 const char *clik_interp_name(clik_interp method)
 {
@@ -60,116 +61,6 @@ clik_status clik_resize_size(int width, int height, double scale_x, double scale
     return CLIK_OK;
 }
 
-/* ---- geometry ------------------------------------------------------------------------ */
-
-static int method_taps(clik_interp method)
-{
-    return method == CLIK_INTERP_BICUBIC ? 4 : method == CLIK_INTERP_BILINEAR ? 2 : 0;
-}
-
-/* OpenCV's INTER_NEAREST: floor(x * (1 / (dst / src))) in double, clamped. */
-static void nearest_axis(int src, int dst, int32_t *ofs)
-{
-    const double scale = 1.0 / ((double)dst / (double)src);
-    for (int x = 0; x < dst; x++) {
-        const int i = (int)floor((double)x * scale);
-        ofs[x] = i < src - 1 ? i : src - 1;
-    }
-}
-
-void clik__cubic_weights(double t, double *w)
-{
-    const double a = -0.75, u = 1.0 - t, d0 = 1.0 + t, d3 = 2.0 - t;
-    w[0] = ((a * d0 - 5.0 * a) * d0 + 8.0 * a) * d0 - 4.0 * a;
-    w[1] = ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0;
-    w[2] = ((a + 2.0) * u - (a + 3.0)) * u * u + 1.0;
-    w[3] = ((a * d3 - 5.0 * a) * d3 + 8.0 * a) * d3 - 4.0 * a;
-}
-
-double clik__u8_weight(double w)
-{
-    return rint(w * 2048.0) / 2048.0;
-}
-
-/* Source point (x + 0.5) * src / dst - 0.5 of each output x: its first tap
- * (unclamped: kernels replicate the border) and the taps' weights. u8
- * images take the weights in steps of 1/2048, as OpenCV's fixed-point
- * resize does (its INTER_RESIZE_COEF_BITS): results then match
- * INTER_CUBIC's also where the exact value is close to a half. */
-static void interp_axis(int src, int dst, int taps, int quantize, int32_t *ofs, float *w)
-{
-    const double scale = 1.0 / ((double)dst / (double)src);
-    for (int x = 0; x < dst; x++) {
-        const double f = ((double)x + 0.5) * scale - 0.5, base = floor(f), t = f - base;
-        double exact[4] = {1.0 - t, t, 0.0, 0.0};
-        ofs[x] = (int32_t)base - (taps == 4 ? 1 : 0);
-        if (taps == 4)
-            clik__cubic_weights(t, exact);
-        for (int k = 0; k < taps; k++)
-            w[(size_t)x * (size_t)taps + (size_t)k] =
-                (float)(quantize ? clik__u8_weight(exact[k]) : exact[k]);
-    }
-}
-
-/* The kernels' table (kernels/resize.cl): xofs[dw], yofs[dh], then the
- * weights xw[dw * taps], yw[dh * taps] as floats. */
-typedef struct geometry {
-    int32_t *table;
-    size_t bytes;
-    int taps;
-    int sx, sy; /* integer nearest factors, 0 where the axis has none */
-} geometry;
-
-/* The factor s when output x of this nearest axis is source x / s, else 0. */
-static int integer_factor(const int32_t *ofs, int src, int dst)
-{
-    if (dst % src != 0)
-        return 0;
-    const int s = dst / src;
-    for (int x = 0; x < dst; x++)
-        if (ofs[x] != x / s)
-            return 0;
-    return s;
-}
-
-static clik_status geometry_make(clik_context *ctx, const clik_image *src, int dw, int dh,
-                                 clik_interp method, geometry *g)
-{
-    const int sw = src->width, sh = src->height, quantize = src->type == CLIK_U8;
-    memset(g, 0, sizeof(*g));
-    g->taps = method_taps(method);
-    /* The weights start 16-byte aligned (kernels load them as vectors). */
-    const size_t weights_at = ((size_t)dw + (size_t)dh + 3) / 4 * 4;
-    g->bytes = sizeof(int32_t) * (weights_at + ((size_t)dw + (size_t)dh) * (size_t)g->taps);
-    g->table = calloc(1, g->bytes);
-    if (!g->table)
-        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
-    int32_t *xofs = g->table, *yofs = g->table + dw;
-    if (g->taps == 0) {
-        nearest_axis(sw, dw, xofs);
-        nearest_axis(sh, dh, yofs);
-        g->sx = integer_factor(xofs, sw, dw);
-        g->sy = integer_factor(yofs, sh, dh);
-    } else {
-        float *xw = (float *)(void *)(g->table + weights_at), *yw = xw + (size_t)dw * g->taps;
-        interp_axis(sw, dw, g->taps, quantize, xofs, xw);
-        interp_axis(sh, dh, g->taps, quantize, yofs, yw);
-    }
-    return CLIK_OK;
-}
-
-/* 1 when every tile of `tile` outputs of the axis reaches at most
- * tile + taps source pixels (resize_interp_local's staging area). */
-static int tiles_fit(const int32_t *ofs, int n, int tile, int taps)
-{
-    for (int x0 = 0; x0 < n; x0 += tile) {
-        const int xl = (x0 + tile < n ? x0 + tile : n) - 1;
-        if (ofs[xl] < ofs[x0] || ofs[xl] - ofs[x0] + taps > tile + taps)
-            return 0;
-    }
-    return 1;
-}
-
 /* ---- validation ------------------------------------------------------------------------ */
 
 static clik_status check_format(clik_context *ctx, const clik_image *img, const char *what)
@@ -189,10 +80,13 @@ static clik_status check_format(clik_context *ctx, const clik_image *img, const 
 /* ---- OpenCL path ------------------------------------------------------------------------ */
 
 typedef struct resize_args {
-    const clik_image *src;
-    clik_image *dst;
     clik_interp method;
+    clik_resize_geometry g; /* OpenCL path */
+    cl_mem geo;             /* the geometry table on the device, or NULL */
 } resize_args;
+
+/* The kernels' `align` argument (kernels/resize.cl). */
+enum { ALIGN_NONE = 0, ALIGN_PIX = 1, ALIGN_16 = 2 };
 
 static size_t pixel_bytes(const clik_image *img)
 {
@@ -208,18 +102,119 @@ static int pixel_aligned(const clik_binding *b)
     return b->base_aligned || (b->mapped_host && (uintptr_t)b->image.data % p == 0);
 }
 
-/* Bands of rows for the CPU-device kernels: a few per compute unit. */
+/* ALIGN_16 where the pixels are aligned and so are the 16-byte chunks of
+ * the images in `chunks`, ALIGN_PIX where only the pixels are. */
+static int align_mode(const clik_binding *src, const clik_binding *dst,
+                      const clik_binding *const *chunks, int count)
+{
+    if (!pixel_aligned(src) || !pixel_aligned(dst))
+        return ALIGN_NONE;
+    return clik__aligned16(chunks, count, 0) ? ALIGN_16 : ALIGN_PIX;
+}
+
+/* The geometry table as a device buffer (a->geo, released by
+ * resize_opencl), for the kernels that read it. */
+static clik_status upload_geo(clik_context *ctx, resize_args *a)
+{
+    if (a->geo)
+        return CLIK_OK;
+    clik_status st = clik__temp_buffer(ctx, a->g.bytes, &a->geo);
+    if (st != CLIK_OK) {
+        a->geo = NULL;
+        return st;
+    }
+    return clik__write_bytes(ctx, a->geo, a->g.table, a->g.bytes);
+}
+
+/* ---- CPU-device kernels: work per work-item ---- */
+
+/*
+ * The CPU-device kernels give each work-item a span of columns of a band of
+ * rows. llvmpipe (Mesa's gallivm) ends the loops of a work-item after 65535
+ * iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS, shared by every loop of a
+ * shader), silently: the rest of its work is simply not done. A work-item's
+ * loop iterations, counted generously, are therefore kept within
+ * ITEM_LOOPS: whole rows where they fit, else narrower spans (which cost
+ * nothing but more work-items), else fewer rows.
+ */
+#define ITEM_LOOPS 32768
+
+/* Loop iterations of a work-item of `rows` rows and `span` pixels. */
+typedef double (*item_cost)(int rows, int span, const void *user);
+
+static int round16(int n)
+{
+    return (n + 15) / 16 * 16;
+}
+
+/* Rows per band: a few bands per compute unit, unless tuned. */
 static int band_rows(const clik_context *ctx, int rows)
 {
     const long groups = (long)ctx->dev.compute_units * 4;
-    long n = clik__tune_int(ctx, "resize_band_rows", (rows + groups - 1) / groups);
+    long n = clik__tune(ctx, CLIK_TUNE_RESIZE_BAND_ROWS, (rows + groups - 1) / groups);
     return n < 1 ? 1 : n > rows ? rows : (int)n;
 }
 
-static clik_status launch_bands(clik_context *ctx, clik_kernel_entry *k, int rows, int per_band)
+/* Cuts *span (from the whole row of width pixels, halved, a multiple of 16)
+ * and then *rows (from *rows) until a work-item's cost fits ITEM_LOOPS; 0
+ * when not even one row of 16 pixels does. */
+static int fit_item(item_cost cost, const void *user, int width, int *rows, int *span)
 {
-    size_t global[1] = {(size_t)((rows + per_band - 1) / per_band)}, local[1] = {1};
-    return clik__launch_exact(ctx, k, 1, global, local);
+    *span = round16(width);
+    while (*span > 16 && cost(*rows, *span, user) > ITEM_LOOPS)
+        *span = round16(*span / 2);
+    if (cost(1, *span, user) > ITEM_LOOPS)
+        return 0;
+    int lo = 1, hi = *rows; /* the most rows that fit */
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (cost(mid, *span, user) <= ITEM_LOOPS)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *rows = lo;
+    return 1;
+}
+
+/* Launches spans x bands work-items, one per work-group, bands [band0,
+ * band0 + bands) (the kernels' last argument). */
+static clik_status launch_spans(clik_context *ctx, clik_kernel_entry *k, unsigned band0_arg,
+                                int spans, int band0, int bands)
+{
+    clik_status st = CLIK_ARG(ctx, k, band0_arg, band0);
+    size_t global[2] = {(size_t)spans, (size_t)bands}, local[2] = {1, 1};
+    return st == CLIK_OK ? clik__launch_exact(ctx, k, 2, global, local) : st;
+}
+
+/* resize_nearest_rows: a gather or a copy of the span per row. */
+static double nearest_rows_cost(int rows, int span, const void *user)
+{
+    (void)user;
+    return (double)rows * (span + 18.0);
+}
+
+typedef struct int_rows_work {
+    int sx, sy, bpp;
+} int_rows_work;
+
+/* resize_nearest_int_rows, a span of source pixels per source row: the
+ * magnified row (chunk shuffles up to factor 4, else a store per pixel)
+ * and sy - 1 copies of it. */
+static double nearest_int_rows_cost(int rows, int span, const void *user)
+{
+    const int_rows_work *c = user;
+    const double row =
+        c->sx <= 4 ? span / (16.0 / c->bpp) + 16.0 * (c->sx + 1) : (double)span * (c->sx + 1);
+    const double copy = (double)span * c->sx * c->bpp / 16.0 + 16.0;
+    return rows * (row + (c->sy - 1) * copy + 1.0);
+}
+
+/* ---- nearest ---- */
+
+static int use_cpu_kernels(const clik_context *ctx)
+{
+    return (int)clik__tune(ctx, CLIK_TUNE_RESIZE_CPU, ctx->dev.type == CLIK_DEVICE_CPU);
 }
 
 static clik_status launch_2d(clik_context *ctx, clik_kernel_entry *k, size_t nx, size_t ny)
@@ -227,23 +222,9 @@ static clik_status launch_2d(clik_context *ctx, clik_kernel_entry *k, size_t nx,
     size_t items[2] = {nx, ny};
     /* Rows of 256 work-items: NVIDIA H200, nearest x2 of 1080p RGBA, 13.6 us
      * against 13.8 us for 64 x 4 and 32 x 8. */
-    size_t local[2] = {(size_t)clik__tune_int(ctx, "resize_wg_x", 256),
-                       (size_t)clik__tune_int(ctx, "resize_wg_y", 1)};
+    size_t local[2] = {(size_t)clik__tune(ctx, CLIK_TUNE_RESIZE_WG_X, 256),
+                       (size_t)clik__tune(ctx, CLIK_TUNE_RESIZE_WG_Y, 1)};
     return clik__launch(ctx, k, 2, items, local);
-}
-
-/* The table as a device buffer (released by the caller). */
-static clik_status upload_geometry(clik_context *ctx, const geometry *g, cl_mem *mem)
-{
-    clik_status st = clik__temp_buffer(ctx, g->bytes, mem);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__write_bytes(ctx, *mem, g->table, g->bytes);
-    if (st != CLIK_OK) {
-        clik__temp_release(ctx, *mem, g->bytes);
-        *mem = NULL;
-    }
-    return st;
 }
 
 /* 16-byte chunks of a row of `width` pixels of `bpp` bytes (the GPU
@@ -253,274 +234,328 @@ static size_t chunks(int width, int bpp)
     return ((size_t)width * (size_t)bpp + 15) / 16;
 }
 
-static clik_status cl_nearest(clik_context *ctx, const clik_binding *src, const clik_binding *dst,
-                              const geometry *g)
+/* Kernel `base` of the resize program of `options`, in its version for the
+ * alignment (kernels/resize.cl: NAME_any, NAME_pix, NAME_a16). */
+static clik_status resize_kernel(clik_context *ctx, const char *options, const char *base,
+                                 int align, clik_kernel_entry **k)
 {
+    static const char *const suffix[] = {"any", "pix", "a16"};
+    char name[64];
+    snprintf(name, sizeof(name), "%s_%s", base, suffix[align]);
+    return clik__kernel(ctx, "resize", options, name, k);
+}
+
+/* The nearest program of a pixel size (1, 4 or 16 bytes). */
+static clik_status nearest_kernel(clik_context *ctx, int bpp, const char *base, int align,
+                                  clik_kernel_entry **k)
+{
+    char options[32];
+    snprintf(options, sizeof(options), "-DBPP=%d", bpp);
+    return resize_kernel(ctx, options, base, align, k);
+}
+
+/* GPUs, integer factors: the source pixels repeated, without the table. */
+static clik_status cl_nearest_int(clik_context *ctx, const resize_args *a, const clik_binding *src,
+                                  const clik_binding *dst)
+{
+    /* 16-byte chunks: the kernel writes them. */
+    const clik_binding *out[1] = {dst};
+    const int bpp = (int)pixel_bytes(&src->image);
+    clik_kernel_entry *k;
+    clik_status st =
+        nearest_kernel(ctx, bpp, "resize_nearest_int", align_mode(src, dst, out, 1), &k);
+    const int ss = (int)src->stride, ds = (int)dst->stride;
+    const int sw = src->image.width, sh = src->image.height, dw = dst->image.width;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh),
+                       CLIK_A(dst->mem), CLIK_A(ds), CLIK_A(a->g.sx), CLIK_A(a->g.sy), CLIK_A(dw));
+    return st == CLIK_OK ? launch_2d(ctx, k, chunks(dw, bpp), (size_t)sh) : st;
+}
+
+/* GPUs, any factors: output (x, y) from source (xofs[x], yofs[y]). */
+static clik_status cl_nearest(clik_context *ctx, const resize_args *a, const clik_binding *src,
+                              const clik_binding *dst)
+{
+    const clik_binding *out[1] = {dst};
+    const int bpp = (int)pixel_bytes(&src->image);
+    clik_kernel_entry *k;
+    clik_status st = nearest_kernel(ctx, bpp, "resize_nearest", align_mode(src, dst, out, 1), &k);
+    const int ss = (int)src->stride, ds = (int)dst->stride;
+    const int dw = dst->image.width, dh = dst->image.height;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(dst->mem), CLIK_A(ds),
+                       CLIK_A(dw), CLIK_A(dh), CLIK_A(a->geo));
+    return st == CLIK_OK ? launch_2d(ctx, k, chunks(dw, bpp), (size_t)dh) : st;
+}
+
+/* CPU devices, integer factors: each source row's chunks read once and
+ * magnified; *done 0 when a work-item cannot stay within ITEM_LOOPS (very
+ * large factors: the table kernel then). */
+static clik_status cl_nearest_int_rows(clik_context *ctx, const resize_args *a,
+                                       const clik_binding *src, const clik_binding *dst, int *done)
+{
+    /* 16-byte chunks: the kernel reads and writes them. */
     const clik_binding *both[2] = {src, dst};
     const int bpp = (int)pixel_bytes(&src->image);
-    const int pix_aligned = pixel_aligned(src) && pixel_aligned(dst);
-    const int cpu = clik__tune_flag(ctx, "resize_cpu", ctx->dev.type == CLIK_DEVICE_CPU);
-    const int fast = g->sx > 0 && g->sy > 0 && clik__tune_flag(ctx, "resize_fast_nearest", 1);
-    /* 16-byte chunks: the CPU integer kernel reads and writes them, the
-     * others write them (GPUs) or copy dst rows (CPU). */
-    const int aligned = cpu && fast ? clik__aligned16(both, 2, 0) : clik__aligned16(both + 1, 1, 0);
-    char options[96];
-    snprintf(options, sizeof(options), "-DBPP=%d -DPIX_ALIGNED=%d -DALIGNED=%d", bpp, pix_aligned,
-             aligned);
-    const char *name = fast ? (cpu ? "resize_nearest_int_rows" : "resize_nearest_int")
-                            : (cpu ? "resize_nearest_rows" : "resize_nearest");
-    clik_kernel_entry *k;
-    clik_status st = clik__kernel(ctx, "resize", options, name, &k);
-    if (st != CLIK_OK)
-        return st;
-    const int ss = (int)src->stride, ds = (int)dst->stride;
     const int sw = src->image.width, sh = src->image.height;
-    const int dw = dst->image.width, dh = dst->image.height;
-    if (fast) {
-        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh),
-                       CLIK_A(dst->mem), CLIK_A(ds), CLIK_A(g->sx), CLIK_A(g->sy));
-        if (st != CLIK_OK)
-            return st;
-        if (!cpu) {
-            st = CLIK_ARG(ctx, k, 8, dw);
-            return st == CLIK_OK ? launch_2d(ctx, k, chunks(dw, bpp), (size_t)sh) : st;
-        }
-        const int rows = band_rows(ctx, sh);
-        st = CLIK_ARG(ctx, k, 8, rows);
-        return st == CLIK_OK ? launch_bands(ctx, k, sh, rows) : st;
-    }
-    cl_mem geo;
-    st = upload_geometry(ctx, g, &geo);
-    if (st != CLIK_OK)
-        return st;
-    st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(dst->mem), CLIK_A(ds), CLIK_A(dw),
-                   CLIK_A(dh), CLIK_A(geo));
-    if (st == CLIK_OK && !cpu) {
-        st = launch_2d(ctx, k, chunks(dw, bpp), (size_t)dh);
-    } else if (st == CLIK_OK) {
-        const int rows = band_rows(ctx, dh);
-        st = CLIK_ARG(ctx, k, 7, rows);
-        if (st == CLIK_OK)
-            st = launch_bands(ctx, k, dh, rows);
-    }
-    clik__temp_release(ctx, geo, g->bytes);
-    return st;
-}
-
-/* Interpolation program options; tile_w 0: without resize_interp_local. */
-static void interp_options(char *out, size_t cap, const clik_binding *src, int taps,
-                           int pix_aligned, int tile_w, int tile_h)
-{
-    int n = snprintf(out, cap, "-DT=%s -DT_IS_FLOAT=%d -DCH=%d -DTAPS=%d -DPIX_ALIGNED=%d",
-                     src->image.type == CLIK_U8 ? "uchar" : "float", src->image.type == CLIK_F32,
-                     src->image.channels, taps, pix_aligned);
-    if (tile_w > 0 && n > 0 && (size_t)n < cap)
-        snprintf(out + n, cap - (size_t)n, " -DTILE_W=%d -DTILE_H=%d", tile_w, tile_h);
-}
-
-/* resize_interp_local with the largest tile up to (resize_tile_w,
- * resize_tile_h) that the device and the kernel accept; *k NULL when the
- * tiles do not fit the geometry (downscaling) or nothing fits the device. */
-static clik_status local_kernel(clik_context *ctx, const clik_binding *src, const clik_binding *dst,
-                                const geometry *g, int pix_aligned, clik_kernel_entry **k,
-                                size_t *tile)
-{
-    *k = NULL;
-    /* NVIDIA H200, bicubic x2 of 1080p RGBA: 16 x 16 tiles 80 us, 32 x 8 85 us,
-     * 8 x 8 90 us; without local memory 134 us. */
-    int tw = (int)clik__tune_int(ctx, "resize_tile_w", 16);
-    int th = (int)clik__tune_int(ctx, "resize_tile_h", 16);
-    if (tw < 1 || th < 1)
+    const int_rows_work c = {a->g.sx, a->g.sy, bpp};
+    int rows = band_rows(ctx, sh), span;
+    *done = fit_item(nearest_int_rows_cost, &c, sw, &rows, &span);
+    if (!*done)
         return CLIK_OK;
-    size_t limit = ctx->dev.max_work_group_size;
-    const int dw = dst->image.width, dh = dst->image.height;
-    for (;;) {
-        while ((size_t)(tw * th) > limit || (size_t)tw > ctx->dev.max_work_item_sizes[0] ||
-               (size_t)th > ctx->dev.max_work_item_sizes[1]) {
-            if (tw == 1 && th == 1)
-                return CLIK_OK;
-            /* Keep tiles about four times wider than high. */
-            if ((tw >= 4 * th && tw > 1) || th == 1)
-                tw = (tw + 1) / 2;
-            else
-                th = (th + 1) / 2;
-        }
-        if (!tiles_fit(g->table, dw, tw, g->taps) || !tiles_fit(g->table + dw, dh, th, g->taps))
-            return CLIK_OK;
-        /* Staged pixels and horizontal sums, floats of each channel. */
-        const uint64_t bytes = (uint64_t)(th + g->taps) * (uint64_t)(2 * tw + g->taps) *
-                               sizeof(float) * (uint64_t)src->image.channels;
-        if (bytes > ctx->dev.local_mem_size)
-            return CLIK_OK;
-        char options[160];
-        interp_options(options, sizeof(options), src, g->taps, pix_aligned, tw, th);
-        clik_kernel_entry *e;
-        clik_status st = clik__kernel(ctx, "resize", options, "resize_interp_local", &e);
-        if (st != CLIK_OK)
-            return st;
-        if (e->max_work_group >= (size_t)(tw * th)) {
-            *k = e;
-            tile[0] = (size_t)tw;
-            tile[1] = (size_t)th;
-            return CLIK_OK;
-        }
-        if (tw * th == 1)
-            return CLIK_OK;
-        limit = e->max_work_group; /* rebuild with a tile the kernel accepts */
-    }
-}
-
-/* The columns [*xa, *xb) whose taps all lie inside the source row. */
-static void interior_columns(const int32_t *xofs, int dw, int sw, int taps, int *xa, int *xb)
-{
-    int a = 0, b = dw;
-    while (a < dw && xofs[a] < 0)
-        a++;
-    while (b > a && xofs[b - 1] + taps > sw)
-        b--;
-    *xa = a;
-    *xb = b;
-}
-
-static clik_status cl_interp_rows(clik_context *ctx, const clik_binding *src,
-                                  const clik_binding *dst, const geometry *g, int pix_aligned,
-                                  cl_mem geo)
-{
-    /* The vertical pass stores 16 bytes at a time: typed where dst allows. */
-    const clik_binding *out[1] = {dst};
-    char options[192];
-    interp_options(options, sizeof(options), src, g->taps, pix_aligned, 0, 0);
-    snprintf(options + strlen(options), sizeof(options) - strlen(options), " -DDST_ALIGNED16=%d",
-             clik__aligned16(out, 1, 0));
     clik_kernel_entry *k;
-    clik_status st = clik__kernel(ctx, "resize", options, "resize_interp_rows", &k);
+    clik_status st =
+        nearest_kernel(ctx, bpp, "resize_nearest_int_rows", align_mode(src, dst, both, 2), &k);
+    const int ss = (int)src->stride, ds = (int)dst->stride;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh),
+                       CLIK_A(dst->mem), CLIK_A(ds), CLIK_A(a->g.sx), CLIK_A(a->g.sy), CLIK_A(rows),
+                       CLIK_A(span));
     if (st != CLIK_OK)
         return st;
+    return launch_spans(ctx, k, 10, (sw + span - 1) / span, 0, (sh + rows - 1) / rows);
+}
+
+/* CPU devices, any factors: rows gathered through the table, or copied
+ * from the row above when they sample the same source row. */
+static clik_status cl_nearest_rows(clik_context *ctx, const resize_args *a, const clik_binding *src,
+                                   const clik_binding *dst)
+{
+    const clik_binding *out[1] = {dst};
+    const int bpp = (int)pixel_bytes(&src->image);
+    const int dw = dst->image.width, dh = dst->image.height;
+    /* A row of 16 pixels always fits. */
+    int rows = band_rows(ctx, dh), span;
+    fit_item(nearest_rows_cost, NULL, dw, &rows, &span);
+    clik_kernel_entry *k;
+    clik_status st =
+        nearest_kernel(ctx, bpp, "resize_nearest_rows", align_mode(src, dst, out, 1), &k);
+    const int ss = (int)src->stride, ds = (int)dst->stride;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(dst->mem), CLIK_A(ds),
+                       CLIK_A(dw), CLIK_A(dh), CLIK_A(a->geo), CLIK_A(rows), CLIK_A(span));
+    if (st != CLIK_OK)
+        return st;
+    return launch_spans(ctx, k, 9, (dw + span - 1) / span, 0, (dh + rows - 1) / rows);
+}
+
+/* ---- bilinear and bicubic ---- */
+
+/* The interpolation program of a format and a number of taps. */
+static clik_status interp_kernel(clik_context *ctx, const clik_image *img, int taps,
+                                 const char *base, int align, clik_kernel_entry **k)
+{
+    char options[96];
+    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d -DCH=%d -DTAPS=%d",
+             img->type == CLIK_U8 ? "uchar" : "float", img->type == CLIK_F32, img->channels, taps);
+    return resize_kernel(ctx, options, base, align, k);
+}
+
+/* Sets the arguments every interpolating kernel starts with. */
+static clik_status interp_args(clik_context *ctx, clik_kernel_entry *k, const resize_args *a,
+                               const clik_binding *src, const clik_binding *dst)
+{
     const size_t esize = clik_type_size(src->image.type);
     const int ss = (int)(src->stride / esize), ds = (int)(dst->stride / esize);
     const int sw = src->image.width, sh = src->image.height;
     const int dw = dst->image.width, dh = dst->image.height;
-    /* Each band's ring of horizontal sums: taps rows of dw pixels of floats. */
-    const size_t ring = (size_t)g->taps * (size_t)dw * (size_t)src->image.channels * sizeof(float);
-    int rows = band_rows(ctx, dh);
-    int bands = (dh + rows - 1) / rows;
-    const size_t most = (size_t)1 << 28; /* scratch bytes */
-    if ((size_t)bands * ring > most) {
-        bands = most / ring > 1 ? (int)(most / ring) : 1;
-        rows = (dh + bands - 1) / bands;
-        bands = (dh + rows - 1) / rows;
+    return CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh), CLIK_A(dst->mem),
+                     CLIK_A(ds), CLIK_A(dw), CLIK_A(dh), CLIK_A(a->geo));
+}
+
+/* 1 when every tile of `tile` outputs of the axis reaches at most
+ * tile + taps source pixels (resize_interp_local's staging area). */
+static int tiles_fit(const int32_t *ofs, int n, int tile, int taps)
+{
+    for (int x0 = 0; x0 < n; x0 += tile) {
+        const int xl = (x0 + tile < n ? x0 + tile : n) - 1;
+        if (ofs[xl] < ofs[x0] || ofs[xl] - ofs[x0] + taps > tile + taps)
+            return 0;
     }
+    return 1;
+}
+
+/* resize_interp_local with tiles of up to (resize_tile_w, resize_tile_h)
+ * that the device and the kernel accept; *done 0 (nothing run) when the
+ * tiles do not fit the geometry (downscaling) or the local memory. */
+static clik_status cl_interp_local(clik_context *ctx, const resize_args *a, const clik_binding *src,
+                                   const clik_binding *dst, int align, int *done)
+{
+    const clik_resize_geometry *g = &a->g;
+    const int dw = dst->image.width, dh = dst->image.height;
+    *done = 0;
+    clik_kernel_entry *k;
+    clik_status st = interp_kernel(ctx, &src->image, g->taps, "resize_interp_local", align, &k);
+    if (st != CLIK_OK)
+        return st;
+    /* NVIDIA H200, bicubic x2 of 1080p RGBA: 16 x 16 tiles 80 us, 32 x 8 85 us,
+     * 8 x 8 90 us; without local memory 134 us. */
+    size_t tile[2] = {(size_t)clik__tune(ctx, CLIK_TUNE_RESIZE_TILE_W, 16),
+                      (size_t)clik__tune(ctx, CLIK_TUNE_RESIZE_TILE_H, 16)};
+    clik__fit_local(ctx, k, 2, tile);
+    const int tw = (int)tile[0], th = (int)tile[1];
+    if (!tiles_fit(g->xofs, dw, tw, g->taps) || !tiles_fit(g->yofs, dh, th, g->taps))
+        return CLIK_OK;
+    /* Staged pixels and horizontal sums, floats of each channel. */
+    const size_t acc = sizeof(float) * (size_t)src->image.channels;
+    const size_t pix = (size_t)(th + g->taps) * (size_t)(tw + g->taps) * acc;
+    const size_t hsum = (size_t)(th + g->taps) * (size_t)tw * acc;
+    if (pix + hsum > ctx->dev.local_mem_size)
+        return CLIK_OK;
+    st = interp_args(ctx, k, a, src, dst);
+    if (st == CLIK_OK)
+        st = clik__arg(ctx, k, 9, pix, NULL);
+    if (st == CLIK_OK)
+        st = clik__arg(ctx, k, 10, hsum, NULL);
+    if (st != CLIK_OK)
+        return st;
+    size_t global[2] = {((size_t)dw + tile[0] - 1) / tile[0] * tile[0],
+                        ((size_t)dh + tile[1] - 1) / tile[1] * tile[1]};
+    *done = 1;
+    return clik__launch_exact(ctx, k, 2, global, tile);
+}
+
+typedef struct interp_rows_work {
+    int ch, taps;
+    double step; /* source rows per output row */
+} interp_rows_work;
+
+/* resize_interp_rows: per row the vertical pass of the span and the ring's
+ * bookkeeping, and a horizontal pass of each source row the band reaches,
+ * at most (rows - 1) * step + 1 + taps of them. */
+static double interp_rows_cost(int rows, int span, const void *user)
+{
+    const interp_rows_work *c = user;
+    double sources = (rows - 1) * c->step + 1.0 + c->taps;
+    if (sources > (double)rows * c->taps)
+        sources = (double)rows * c->taps;
+    return rows * (span * c->ch / 16.0 + 18.0 + c->taps) + sources * (span + 3.0);
+}
+
+/* CPU devices: spans of bands of rows, each work-item with its ring of
+ * horizontal sums in scratch. Launches of as many bands as 256 MiB of
+ * scratch holds, one after the other, share it. */
+static clik_status cl_interp_rows(clik_context *ctx, resize_args *a, const clik_binding *src,
+                                  const clik_binding *dst)
+{
+    const clik_resize_geometry *g = &a->g;
+    /* The vertical pass stores 16 bytes at a time: typed where dst allows. */
+    const clik_binding *out[1] = {dst};
+    clik_kernel_entry *k;
+    clik_status st = interp_kernel(ctx, &src->image, g->taps, "resize_interp_rows",
+                                   align_mode(src, dst, out, 1), &k);
+    if (st != CLIK_OK)
+        return st;
+    const int sw = src->image.width, sh = src->image.height;
+    const int dw = dst->image.width, dh = dst->image.height, ch = src->image.channels;
+    const interp_rows_work c = {ch, g->taps, (double)sh / dh};
+    /* A row of 16 pixels always fits. */
+    int rows = band_rows(ctx, dh), span;
+    fit_item(interp_rows_cost, &c, dw, &rows, &span);
+    const int spans = (dw + span - 1) / span, bands = (dh + rows - 1) / rows;
+    /* Each work-item's ring: taps rows of a span of floats. */
+    const size_t ring = (size_t)g->taps * (size_t)span * (size_t)ch * sizeof(float);
+    const size_t most = (size_t)1 << 28, per_band = ring * (size_t)spans;
+    const size_t fit = most / per_band;
+    const int batch = fit < 1 ? 1 : fit < (size_t)bands ? (int)fit : bands;
     int xa, xb;
-    interior_columns(g->table, dw, sw, g->taps, &xa, &xb);
+    clik__resize_interior(g, dw, sw, &xa, &xb);
     cl_mem scratch;
-    const size_t scratch_bytes = (size_t)bands * ring;
+    const size_t scratch_bytes = (size_t)batch * per_band;
     st = clik__temp_buffer(ctx, scratch_bytes, &scratch);
     if (st != CLIK_OK)
         return st;
-    st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh), CLIK_A(dst->mem),
-                   CLIK_A(ds), CLIK_A(dw), CLIK_A(dh), CLIK_A(geo), CLIK_A(rows), CLIK_A(xa),
-                   CLIK_A(xb), CLIK_A(scratch));
+    st = interp_args(ctx, k, a, src, dst);
     if (st == CLIK_OK)
-        st = launch_bands(ctx, k, dh, rows);
+        st = CLIK_ARG(ctx, k, 9, rows);
+    if (st == CLIK_OK)
+        st = CLIK_ARG(ctx, k, 10, xa);
+    if (st == CLIK_OK)
+        st = CLIK_ARG(ctx, k, 11, xb);
+    if (st == CLIK_OK)
+        st = CLIK_ARG(ctx, k, 12, scratch);
+    if (st == CLIK_OK)
+        st = CLIK_ARG(ctx, k, 13, span);
+    for (int band0 = 0; st == CLIK_OK && band0 < bands; band0 += batch)
+        st = launch_spans(ctx, k, 14, spans, band0, bands - band0 < batch ? bands - band0 : batch);
     clik__temp_release(ctx, scratch, scratch_bytes);
     return st;
 }
 
-static clik_status cl_interp(clik_context *ctx, const clik_binding *src, const clik_binding *dst,
-                             const geometry *g, clik_interp method)
+static clik_status cl_interp(clik_context *ctx, resize_args *a, const clik_binding *src,
+                             const clik_binding *dst)
 {
-    const int pix_aligned = pixel_aligned(src) && pixel_aligned(dst);
-    cl_mem geo;
-    clik_status st = upload_geometry(ctx, g, &geo);
+    clik_status st = upload_geo(ctx, a);
     if (st != CLIK_OK)
         return st;
-    if (clik__tune_flag(ctx, "resize_cpu", ctx->dev.type == CLIK_DEVICE_CPU)) {
-        st = cl_interp_rows(ctx, src, dst, g, pix_aligned, geo);
-        clik__temp_release(ctx, geo, g->bytes);
-        return st;
-    }
+    if (use_cpu_kernels(ctx))
+        return cl_interp_rows(ctx, a, src, dst);
+    /* Pixels typed where aligned (16-byte chunks do not matter here). */
+    const int align = align_mode(src, dst, NULL, 0) != ALIGN_NONE ? ALIGN_PIX : ALIGN_NONE;
     /* Local-memory tiles for bicubic upscaling where local memory is on
      * chip; resize_local=1 forces them wherever the tiles fit. */
-    clik_kernel_entry *k = NULL;
-    size_t tile[2] = {0, 0};
-    if (clik__tune_flag(ctx, "resize_local",
-                        ctx->local_memory && ctx->dev.local_mem_dedicated &&
-                            method == CLIK_INTERP_BICUBIC))
-        st = local_kernel(ctx, src, dst, g, pix_aligned, &k, tile);
-    if (st == CLIK_OK && !k) {
-        char options[160];
-        interp_options(options, sizeof(options), src, g->taps, pix_aligned, 0, 0);
-        st = clik__kernel(ctx, "resize", options, "resize_interp", &k);
-    }
-    const size_t esize = clik_type_size(src->image.type);
-    const int ss = (int)(src->stride / esize), ds = (int)(dst->stride / esize);
-    const int sw = src->image.width, sh = src->image.height;
-    const int dw = dst->image.width, dh = dst->image.height;
+    int done = 0;
+    if (clik__tune(ctx, CLIK_TUNE_RESIZE_LOCAL,
+                   ctx->local_memory && ctx->dev.local_mem_dedicated &&
+                       a->method == CLIK_INTERP_BICUBIC))
+        st = cl_interp_local(ctx, a, src, dst, align, &done);
+    if (st != CLIK_OK || done)
+        return st;
+    clik_kernel_entry *k;
+    st = interp_kernel(ctx, &src->image, a->g.taps, "resize_interp", align, &k);
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh),
-                       CLIK_A(dst->mem), CLIK_A(ds), CLIK_A(dw), CLIK_A(dh), CLIK_A(geo));
-    if (st == CLIK_OK && tile[0] > 0) {
-        size_t global[2] = {((size_t)dw + tile[0] - 1) / tile[0] * tile[0],
-                            ((size_t)dh + tile[1] - 1) / tile[1] * tile[1]};
-        st = clik__launch_exact(ctx, k, 2, global, tile);
-    } else if (st == CLIK_OK) {
-        size_t items[2] = {(size_t)dw, (size_t)dh}, local[2] = {32, 8};
-        st = clik__launch(ctx, k, 2, items, local);
-    }
-    clik__temp_release(ctx, geo, g->bytes);
-    return st;
-}
-
-static clik_status resize_opencl(clik_context *ctx, void *p)
-{
-    resize_args *a = p;
-    clik_binding src, dst;
-    clik_status st = clik__bind(ctx, a->src, CLIK_READ, &src);
+        st = interp_args(ctx, k, a, src, dst);
     if (st != CLIK_OK)
         return st;
-    st = clik__bind(ctx, a->dst, CLIK_WRITE, &dst);
-    if (st != CLIK_OK) {
-        clik__unbind(ctx, &src, 0);
-        return st;
-    }
+    size_t items[2] = {(size_t)dst->image.width, (size_t)dst->image.height}, local[2] = {32, 8};
+    return clik__launch(ctx, k, 2, items, local);
+}
+
+/* b[0] is src, b[1] dst. */
+static clik_status resize_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    resize_args *a = p;
+    const clik_binding *src = b[0], *dst = b[1];
     /* The kernels address pixels with int offsets. */
-    if (src.span > INT_MAX || dst.span > INT_MAX)
-        st = clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                        "clik_resize: images over 2 GiB are beyond the kernels' offsets");
-    geometry g = {0};
-    if (st == CLIK_OK)
-        st = geometry_make(ctx, a->src, a->dst->width, a->dst->height, a->method, &g);
-    if (st == CLIK_OK)
-        st = a->method == CLIK_INTERP_NEAREST ? cl_nearest(ctx, &src, &dst, &g)
-                                              : cl_interp(ctx, &src, &dst, &g, a->method);
-    free(g.table);
-    clik_status st2 = clik__unbind(ctx, &dst, st == CLIK_OK);
-    if (st == CLIK_OK)
-        st = st2;
-    clik__unbind(ctx, &src, 0);
+    if (src->span > INT_MAX || dst->span > INT_MAX)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "clik_resize: images over 2 GiB are beyond the kernels' offsets");
+    if (clik__resize_geometry_make(&a->g, src->image.width, src->image.height, dst->image.width,
+                                   dst->image.height, a->method, src->image.type == CLIK_U8) != 0)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_resize: out of memory");
+    const int cpu = use_cpu_kernels(ctx);
+    const int fast = a->method == CLIK_INTERP_NEAREST && a->g.sx > 0 && a->g.sy > 0 &&
+                     clik__tune(ctx, CLIK_TUNE_RESIZE_FAST_NEAREST, 1);
+    a->geo = NULL;
+    clik_status st = CLIK_OK;
+    int done = 0;
+    if (a->method != CLIK_INTERP_NEAREST)
+        st = cl_interp(ctx, a, src, dst);
+    else if (fast && !cpu)
+        st = cl_nearest_int(ctx, a, src, dst);
+    else if (fast)
+        st = cl_nearest_int_rows(ctx, a, src, dst, &done);
+    if (st == CLIK_OK && a->method == CLIK_INTERP_NEAREST && !(fast && (done || !cpu))) {
+        st = upload_geo(ctx, a);
+        if (st == CLIK_OK)
+            st = cpu ? cl_nearest_rows(ctx, a, src, dst) : cl_nearest(ctx, a, src, dst);
+    }
+    if (a->geo)
+        clik__temp_release(ctx, a->geo, a->g.bytes);
+    clik__resize_geometry_free(&a->g);
     return st;
 }
 
 /* ---- CPU path ------------------------------------------------------------------------ */
 
-typedef struct resize_cpu_args {
-    const clik_resize_dsp *dsp;
-    clik_interp method;
-} resize_cpu_args;
-
-static int resize_body(const clik_image *src, clik_image *dst, void *user)
+static clik_status resize_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    const resize_cpu_args *r = user;
-    r->dsp->resize(src, dst, r->method);
-    return 0;
+    const resize_args *a = p;
+    ctx->dsp.resize.resize(v[0], v[1], a->method);
+    return CLIK_OK;
 }
 
-static clik_status resize_cpu(clik_context *ctx, void *p)
-{
-    resize_args *a = p;
-    resize_cpu_args r = {&ctx->dsp.resize, a->method};
-    return clik__cpu_apply(ctx, a->src, a->dst, resize_body, &r, "clik_resize");
-}
+static const clik_op resize_op = {"resize", resize_opencl, resize_cpu};
 
 /* ---- public entry point ---------------------------------------------------------------- */
 
@@ -543,6 +578,7 @@ clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_image *ds
                           clik_type_name(dst->type), src->channels, clik_type_name(src->type));
     if (clik__same_image(src, dst, &st) || st != CLIK_OK)
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "clik_resize: src and dst overlap");
-    resize_args a = {src, dst, method};
-    return clik__run(ctx, "resize", resize_opencl, resize_cpu, &a);
+    resize_args a = {.method = method};
+    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &resize_op, images, 2, &a);
 }

@@ -2,21 +2,31 @@
  * SSIM family: the Gaussian SSIM map and mean, and tile SSIM
  * (kernels/ssim.cl, fallback_cpu/{scalar,neon}/ssim.c).
  *
+ * One program per input type holds every kernel (the u8 one also serves
+ * clik_ssim_tiles); blocks, bands and tiles are arguments, local memory is
+ * sized at launch.
+ *
  * Tuning keys: ssim_variant = local | direct | rows (the clik_ssim kernel;
  * by default rows on CPU devices, else local with on-chip local memory, else
  * direct), ssim_tile_w / ssim_tile_h (the local block, default 16 x 16),
- * ssim_direct_rows (default 4), ssim_rows_width = 8 | 16 and ssim_band_rows
- * (default 16 and 64); ssim_tiles_variant = group | item and
- * ssim_tiles_group (tiles per work-group of group).
+ * ssim_direct_rows (default 4) and ssim_rows_width = 8 | 16 (build options:
+ * register blocks and vector widths), ssim_band_rows (default 64);
+ * ssim_tiles_variant = group | item and ssim_tiles_group (tiles per
+ * work-group of group).
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "internal.h"
 
 #define HALO (CLIK_SSIM_WINDOW - 1) /* the map is this much narrower and shorter */
+
+/* The most rows of a work-item of ssim_rows. llvmpipe (Mesa's gallivm) ends
+ * the loops of a work-item after 65535 iterations in all, silently
+ * (LP_MAX_TGSI_LOOP_ITERATIONS, shared by every loop of a shader); a row of
+ * ssim_rows takes at most about 80, and HALO more rows are read. */
+#define MOST_BAND_ROWS (32768 / 80 - HALO)
 
 typedef struct ssim_args {
     const clik_image *a, *b;
@@ -94,61 +104,66 @@ typedef enum ssim_variant { V_LOCAL, V_DIRECT, V_ROWS } ssim_variant;
 /* Outputs per work-item row of ssim_rows: 8 or 16 (one float vector). */
 static int rows_width(const clik_context *ctx)
 {
-    return clik__tune_int(ctx, "ssim_rows_width", 16) == 8 ? 8 : 16;
+    return clik__tune(ctx, CLIK_TUNE_SSIM_ROWS_WIDTH, 1) == 0 ? 8 : 16; /* choices 8|16 */
+}
+
+/* The program of an input type: one for every kernel, size and tile. */
+static clik_status ssim_kernel(clik_context *ctx, clik_type type, const char *name,
+                               clik_kernel_entry **k)
+{
+    const long rows = clik__tune(ctx, CLIK_TUNE_SSIM_DIRECT_ROWS, 4);
+    char options[96];
+    snprintf(options, sizeof(options), "-DT=%s -DDIRECT_ROWS=%ld -DSSIM_ROWS=%d",
+             type == CLIK_U8 ? "uchar" : "float", rows > 16 ? 16 : rows, rows_width(ctx));
+    return clik__kernel(ctx, "ssim", options, name, k);
 }
 
 /* CPU devices: the row kernel (it needs a map one strip wide); GPUs: tiles
  * in local memory where that memory is on chip, else registers only. */
 static ssim_variant choose_variant(const clik_context *ctx, int ow)
 {
-    const char *def = ctx->dev.type == CLIK_DEVICE_CPU ? "rows"
-                      : ctx->local_memory              ? "local"
-                                                       : "direct";
-    const char *v = clik__tune_str(ctx, "ssim_variant", def);
-    if (strcmp(v, "local") == 0)
-        return V_LOCAL;
-    if (strcmp(v, "rows") == 0 && ow >= rows_width(ctx))
-        return V_ROWS;
-    return V_DIRECT;
+    const ssim_variant def = ctx->dev.type == CLIK_DEVICE_CPU ? V_ROWS
+                             : ctx->local_memory              ? V_LOCAL
+                                                              : V_DIRECT;
+    /* The registry's choices are in the order of ssim_variant. */
+    const ssim_variant v = (ssim_variant)clik__tune(ctx, CLIK_TUNE_SSIM_VARIANT, def);
+    if (v == V_ROWS && ow < rows_width(ctx))
+        return V_DIRECT;
+    return v;
 }
 
-/* Bytes of local memory ssim_local uses for a tw x th block. */
-static size_t local_bytes(int tw, int th)
+/* Bytes of local memory ssim_local uses for a tw x th block: la and lb,
+ * then hm. */
+static size_t inputs_bytes(size_t tw, size_t th)
 {
-    return sizeof(float) * (size_t)(th + HALO) * (size_t)(2 * (tw + HALO) + 5 * tw);
+    return sizeof(float) * (th + HALO) * (tw + HALO);
 }
 
-/* Builds ssim_local with the largest power-of-two block (16 x 16 unless
- * tuned) that the device and the kernel accept. */
-static clik_status local_kernel(clik_context *ctx, const char *type_opt, clik_kernel_entry **k,
-                                int *tw_out, int *th_out)
+static size_t sums_bytes(size_t tw, size_t th)
 {
-    int tw = pow2_floor(clik__tune_int(ctx, "ssim_tile_w", 16));
-    int th = pow2_floor(clik__tune_int(ctx, "ssim_tile_h", 16));
-    size_t limit = ctx->dev.max_work_group_size;
-    for (;;) {
-        while ((size_t)(tw * th) > limit || (size_t)tw > ctx->dev.max_work_item_sizes[0] ||
-               (size_t)th > ctx->dev.max_work_item_sizes[1] ||
-               local_bytes(tw, th) > ctx->dev.local_mem_size) {
-            if (tw * th == 1)
-                return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "ssim_local: no block fits");
-            if (th >= tw && th > 1)
-                th /= 2;
-            else
-                tw /= 2;
-        }
-        char options[160];
-        snprintf(options, sizeof(options), "%s -DTILE_W=%d -DTILE_H=%d", type_opt, tw, th);
-        clik_status st = clik__kernel(ctx, "ssim", options, "ssim_local", k);
-        if (st != CLIK_OK)
-            return st;
-        if ((*k)->max_work_group >= (size_t)(tw * th)) {
-            *tw_out = tw;
-            *th_out = th;
-            return CLIK_OK;
-        }
-        limit = (*k)->max_work_group; /* rebuild with a block the kernel accepts */
+    return sizeof(float) * 5 * (th + HALO) * tw;
+}
+
+/* The block of ssim_local: a power of two (the reduction) up to
+ * (ssim_tile_w, ssim_tile_h) that the device, the kernel and the local
+ * memory accept. */
+static clik_status local_block(clik_context *ctx, const clik_kernel_entry *k, size_t *block)
+{
+    block[0] = (size_t)pow2_floor(clik__tune(ctx, CLIK_TUNE_SSIM_TILE_W, 16));
+    block[1] = (size_t)pow2_floor(clik__tune(ctx, CLIK_TUNE_SSIM_TILE_H, 16));
+    clik__fit_local(ctx, k, 2, block);
+    block[0] = (size_t)pow2_floor((long)block[0]);
+    block[1] = (size_t)pow2_floor((long)block[1]);
+    while (2 * inputs_bytes(block[0], block[1]) + sums_bytes(block[0], block[1]) >
+           ctx->dev.local_mem_size) {
+        if (block[0] * block[1] == 1)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "ssim_local: no block fits");
+        if (block[1] >= block[0] && block[1] > 1)
+            block[1] /= 2;
+        else
+            block[0] /= 2;
     }
+    return CLIK_OK;
 }
 
 /* Runs the chosen kernel; *mean (NULL: not wanted) from its partial sums. */
@@ -157,45 +172,36 @@ static clik_status cl_ssim(clik_context *ctx, const clik_binding *a, const clik_
 {
     const int ow = a->image.width - HALO, oh = a->image.height - HALO;
     const ssim_variant variant = choose_variant(ctx, ow);
-    const char *type_opt = a->image.type == CLIK_U8 ? "-DT=uchar" : "-DT=float";
-    char options[160];
-    clik_kernel_entry *k = NULL;
-    clik_status st = CLIK_OK;
-    size_t global[2], local[2], parts = 0;
-    int band = 0, exact = 0;
-
+    static const char *const names[] = {"ssim_local", "ssim_direct", "ssim_rows"};
+    clik_kernel_entry *k;
+    clik_status st = ssim_kernel(ctx, a->image.type, names[variant], &k);
+    if (st != CLIK_OK)
+        return st;
+    size_t global[2], local[2], parts;
+    int band = 0;
     if (variant == V_LOCAL) {
-        int tw = 1, th = 1;
-        st = local_kernel(ctx, type_opt, &k, &tw, &th);
-        local[0] = (size_t)tw;
-        local[1] = (size_t)th;
-        global[0] = ((size_t)ow + tw - 1) / tw * tw;
-        global[1] = ((size_t)oh + th - 1) / th * th;
-        parts = (global[0] / tw) * (global[1] / th);
-        exact = 1;
+        if ((st = local_block(ctx, k, local)) != CLIK_OK)
+            return st;
+        global[0] = ((size_t)ow + local[0] - 1) / local[0] * local[0];
+        global[1] = ((size_t)oh + local[1] - 1) / local[1] * local[1];
+        parts = (global[0] / local[0]) * (global[1] / local[1]);
     } else if (variant == V_DIRECT) {
-        const int rows = (int)clik__tune_int(ctx, "ssim_direct_rows", 4);
-        const int r = rows > 16 ? 16 : rows;
-        snprintf(options, sizeof(options), "%s -DDIRECT_ROWS=%d", type_opt, r);
-        st = clik__kernel(ctx, "ssim", options, "ssim_direct", &k);
+        const long rows = clik__tune(ctx, CLIK_TUNE_SSIM_DIRECT_ROWS, 4);
         global[0] = ((size_t)ow + 3) / 4;
-        global[1] = ((size_t)oh + r - 1) / r;
+        global[1] = ((size_t)oh + (size_t)rows - 1) / (size_t)(rows > 16 ? 16 : rows);
         local[0] = 16;
         local[1] = 8;
         parts = global[0] * global[1];
     } else {
         const int vw = rows_width(ctx);
-        band = (int)clik__tune_int(ctx, "ssim_band_rows", 64);
-        snprintf(options, sizeof(options), "%s -DSSIM_ROWS=%d", type_opt, vw);
-        st = clik__kernel(ctx, "ssim", options, "ssim_rows", &k);
+        band = (int)clik__tune(ctx, CLIK_TUNE_SSIM_BAND_ROWS, 64);
+        band = band < MOST_BAND_ROWS ? band : MOST_BAND_ROWS;
         global[0] = ((size_t)ow + vw - 1) / vw;
         global[1] = ((size_t)oh + band - 1) / band;
         local[0] = 16;
         local[1] = 1;
         parts = global[0] * global[1];
     }
-    if (st != CLIK_OK)
-        return st;
 
     cl_mem partial = NULL;
     if (mean && (st = clik__temp_buffer(ctx, parts * sizeof(float), &partial)) != CLIK_OK)
@@ -209,9 +215,17 @@ static clik_status cl_ssim(clik_context *ctx, const clik_binding *a, const clik_
                    CLIK_A(part_mem));
     if (st == CLIK_OK && variant == V_ROWS)
         st = CLIK_ARG(ctx, k, 11, band);
+    if (st == CLIK_OK && variant == V_LOCAL) {
+        const size_t in = inputs_bytes(local[0], local[1]);
+        st = clik__arg(ctx, k, 11, in, NULL);
+        if (st == CLIK_OK)
+            st = clik__arg(ctx, k, 12, in, NULL);
+        if (st == CLIK_OK)
+            st = clik__arg(ctx, k, 13, sums_bytes(local[0], local[1]), NULL);
+    }
     if (st == CLIK_OK)
-        st = exact ? clik__launch_exact(ctx, k, 2, global, local)
-                   : clik__launch(ctx, k, 2, global, local);
+        st = variant == V_LOCAL ? clik__launch_exact(ctx, k, 2, global, local)
+                                : clik__launch(ctx, k, 2, global, local);
     float *sums = NULL;
     if (st == CLIK_OK && mean) {
         sums = malloc(parts * sizeof(float));
@@ -230,171 +244,104 @@ static clik_status cl_ssim(clik_context *ctx, const clik_binding *a, const clik_
     return st;
 }
 
-/* Bindings of a and b (read) and of map when given (write), then body. */
-static clik_status with_bindings(clik_context *ctx, ssim_args *args,
-                                 clik_status (*body)(clik_context *, ssim_args *,
-                                                     const clik_binding *, const clik_binding *,
-                                                     const clik_binding *))
+/* b[0] is a, b[1] b (the same binding when a is b), b[2] the map if any. */
+static clik_status ssim_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
-    clik_binding a, b, map;
-    clik_status st = clik__bind(ctx, args->a, CLIK_READ, &a);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__bind(ctx, args->b, CLIK_READ, &b);
-    if (st == CLIK_OK) {
-        if (args->map)
-            st = clik__bind(ctx, args->map, CLIK_WRITE, &map);
-        if (st == CLIK_OK) {
-            st = body(ctx, args, &a, &b, args->map ? &map : NULL);
-            if (args->map) {
-                clik_status st2 = clik__unbind(ctx, &map, st == CLIK_OK);
-                if (st == CLIK_OK)
-                    st = st2;
-            }
-        }
-        clik__unbind(ctx, &b, 0);
-    }
-    clik__unbind(ctx, &a, 0);
-    return st;
-}
-
-static clik_status ssim_cl_body(clik_context *ctx, ssim_args *args, const clik_binding *a,
-                                const clik_binding *b, const clik_binding *map)
-{
+    ssim_args *args = p;
     double mean = 0.0;
-    clik_status st = cl_ssim(ctx, a, b, map, args->mean ? &mean : NULL);
+    clik_status st = cl_ssim(ctx, b[0], b[1], args->map ? b[2] : NULL, args->mean ? &mean : NULL);
     if (st == CLIK_OK && args->mean)
         *args->mean = mean;
     return st;
 }
 
-static clik_status ssim_opencl(clik_context *ctx, void *p)
+/* ssim_tiles_group's shape: per_group tiles of rows work-items each (rows
+ * a power of two >= tile), within the device's, the kernel's and the local
+ * memory's limits; 0 when not even one tile fits (the item kernel then). */
+static size_t tiles_per_group(const clik_context *ctx, const clik_kernel_entry *k, size_t rows)
 {
-    return with_bindings(ctx, p, ssim_cl_body);
+    size_t limit = ctx->dev.max_work_group_size;
+    if (k->max_work_group < limit)
+        limit = k->max_work_group;
+    size_t g = (size_t)clik__tune(ctx, CLIK_TUNE_SSIM_TILES_GROUP, (long)(256 / rows));
+    if (g > ctx->dev.max_work_item_sizes[0])
+        g = ctx->dev.max_work_item_sizes[0];
+    while (g > 1 && (g * rows > limit || 5 * sizeof(int) * g * rows > ctx->dev.local_mem_size))
+        g /= 2;
+    if (rows > ctx->dev.max_work_item_sizes[1] || g * rows > limit ||
+        5 * sizeof(int) * g * rows > ctx->dev.local_mem_size)
+        return 0;
+    return g;
 }
 
 /* Tile SSIM: ssim_tiles_group where local memory is wanted, else one
  * work-item per tile. */
-static clik_status cl_tiles(clik_context *ctx, const clik_binding *a, const clik_binding *b,
-                            const clik_binding *map, int tile)
+static clik_status tiles_opencl(clik_context *ctx, void *p, clik_binding *const *bind)
 {
+    const ssim_args *args = p;
+    const clik_binding *a = bind[0], *b = bind[1], *map = bind[2];
+    const int tile = args->tile;
     const int def_group = ctx->dev.type != CLIK_DEVICE_CPU && ctx->local_memory;
-    const char *v = clik__tune_str(ctx, "ssim_tiles_variant", def_group ? "group" : "item");
-    int rows = 1; /* work-items per tile: a power of two >= tile */
-    while (rows < tile)
+    const int group = clik__tune(ctx, CLIK_TUNE_SSIM_TILES_VARIANT, def_group ? 0 : 1) == 0;
+    size_t rows = 1; /* work-items per tile: a power of two >= tile */
+    while (rows < (size_t)tile)
         rows *= 2;
-    long per_group = clik__tune_int(ctx, "ssim_tiles_group", 256 / rows);
-    size_t limit = ctx->dev.max_work_group_size;
-    if ((size_t)per_group > ctx->dev.max_work_item_sizes[0])
-        per_group = (long)ctx->dev.max_work_item_sizes[0];
     const int sa = elems(a), sb = elems(b), sm = elems(map);
     const int w = a->image.width, h = a->image.height;
     const int mw = map->image.width, mh = map->image.height;
     clik_kernel_entry *k;
-    char options[96];
     clik_status st;
-    while (strcmp(v, "group") == 0 && (size_t)rows <= ctx->dev.max_work_item_sizes[1]) {
-        while (per_group > 1 && (size_t)(per_group * rows) > limit)
-            per_group /= 2;
-        if ((size_t)(per_group * rows) > limit)
-            break; /* not even one tile per group: the item kernel */
-        snprintf(options, sizeof(options), "-DTILE=%d -DTILES_P=%d -DTILES_G=%ld", tile, rows,
-                 per_group);
-        st = clik__kernel(ctx, "ssim", options, "ssim_tiles_group", &k);
+    if (group) {
+        st = ssim_kernel(ctx, CLIK_U8, "ssim_tiles_group", &k);
         if (st != CLIK_OK)
             return st;
-        if (k->max_work_group < (size_t)(per_group * rows)) {
-            limit = k->max_work_group;
-            continue;
+        const size_t g = tiles_per_group(ctx, k, rows);
+        if (g > 0) {
+            st = CLIK_ARGS(ctx, k, CLIK_A(a->mem), CLIK_A(sa), CLIK_A(b->mem), CLIK_A(sb),
+                           CLIK_A(w), CLIK_A(h), CLIK_A(map->mem), CLIK_A(sm), CLIK_A(mw),
+                           CLIK_A(mh), CLIK_A(tile));
+            if (st == CLIK_OK)
+                st = clik__arg(ctx, k, 11, 5 * sizeof(int) * g * rows, NULL);
+            if (st != CLIK_OK)
+                return st;
+            size_t local[2] = {g, rows};
+            size_t global[2] = {((size_t)mw + g - 1) / g * g, (size_t)mh * rows};
+            return clik__launch_exact(ctx, k, 2, global, local);
         }
-        st = CLIK_ARGS(ctx, k, CLIK_A(a->mem), CLIK_A(sa), CLIK_A(b->mem), CLIK_A(sb), CLIK_A(w),
-                       CLIK_A(h), CLIK_A(map->mem), CLIK_A(sm), CLIK_A(mw), CLIK_A(mh));
-        if (st != CLIK_OK)
-            return st;
-        size_t local[2] = {(size_t)per_group, (size_t)rows};
-        size_t global[2] = {((size_t)mw + per_group - 1) / per_group * per_group,
-                            (size_t)mh * rows};
-        return clik__launch_exact(ctx, k, 2, global, local);
     }
-    snprintf(options, sizeof(options), "-DTILE=%d", tile);
-    st = clik__kernel(ctx, "ssim", options, "ssim_tiles_item", &k);
+    st = ssim_kernel(ctx, CLIK_U8, "ssim_tiles_item", &k);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(a->mem), CLIK_A(sa), CLIK_A(b->mem), CLIK_A(sb), CLIK_A(w),
-                       CLIK_A(h), CLIK_A(map->mem), CLIK_A(sm), CLIK_A(mw), CLIK_A(mh));
+                       CLIK_A(h), CLIK_A(map->mem), CLIK_A(sm), CLIK_A(mw), CLIK_A(mh),
+                       CLIK_A(tile));
     if (st != CLIK_OK)
         return st;
     size_t items[2] = {(size_t)mw, (size_t)mh}, local[2] = {64, 1};
     return clik__launch(ctx, k, 2, items, local);
 }
 
-static clik_status tiles_cl_body(clik_context *ctx, ssim_args *args, const clik_binding *a,
-                                 const clik_binding *b, const clik_binding *map)
-{
-    return cl_tiles(ctx, a, b, map, args->tile);
-}
-
-static clik_status tiles_opencl(clik_context *ctx, void *p)
-{
-    return with_bindings(ctx, p, tiles_cl_body);
-}
-
 /* ---- CPU path ------------------------------------------------------------------------ */
 
-/* Host views of a and b (read) and of map when given (write), then body. */
-static clik_status with_views(clik_context *ctx, ssim_args *args,
-                              clik_status (*body)(clik_context *, ssim_args *, clik_image *,
-                                                  clik_image *, clik_image *))
+static clik_status ssim_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    clik_image va, vb, vm;
-    clik_status st = clik__host_view(ctx, args->a, CLIK_READ, &va);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__host_view(ctx, args->b, CLIK_READ, &vb);
-    if (st == CLIK_OK) {
-        if (args->map)
-            st = clik__host_view(ctx, args->map, CLIK_WRITE, &vm);
-        if (st == CLIK_OK) {
-            st = body(ctx, args, &va, &vb, args->map ? &vm : NULL);
-            if (args->map) {
-                clik_status st2 =
-                    clik__host_view_done(ctx, args->map, &vm, CLIK_WRITE, st == CLIK_OK);
-                if (st == CLIK_OK)
-                    st = st2;
-            }
-        }
-        clik__host_view_done(ctx, args->b, &vb, CLIK_READ, 0);
-    }
-    clik__host_view_done(ctx, args->a, &va, CLIK_READ, 0);
-    return st;
-}
-
-static clik_status ssim_body(clik_context *ctx, ssim_args *args, clik_image *a, clik_image *b,
-                             clik_image *map)
-{
+    ssim_args *args = p;
     double mean;
-    if (ctx->dsp.ssim.ssim(a, b, map, &mean) != 0)
+    if (ctx->dsp.ssim.ssim(v[0], v[1], args->map ? v[2] : NULL, &mean) != 0)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_ssim: out of memory");
     if (args->mean)
         *args->mean = mean;
     return CLIK_OK;
 }
 
-static clik_status tiles_body(clik_context *ctx, ssim_args *args, clik_image *a, clik_image *b,
-                              clik_image *map)
+static clik_status tiles_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    ctx->dsp.ssim.tiles(a, b, args->tile, map);
+    const ssim_args *args = p;
+    ctx->dsp.ssim.tiles(v[0], v[1], args->tile, v[2]);
     return CLIK_OK;
 }
 
-static clik_status ssim_cpu(clik_context *ctx, void *p)
-{
-    return with_views(ctx, p, ssim_body);
-}
-
-static clik_status tiles_cpu(clik_context *ctx, void *p)
-{
-    return with_views(ctx, p, tiles_body);
-}
+static const clik_op ssim_op = {"ssim", ssim_opencl, ssim_cpu};
+static const clik_op tiles_op = {"ssim_tiles", tiles_opencl, tiles_cpu};
 
 /* ---- public entry points ----------------------------------------------------------- */
 
@@ -416,7 +363,8 @@ clik_status clik_ssim(clik_context *ctx, const clik_image *a, const clik_image *
         (st = check_map(ctx, map, a, b, a->width - HALO, a->height - HALO, "clik_ssim")) != CLIK_OK)
         return st;
     ssim_args args = {.a = a, .b = b, .map = map, .mean = mean};
-    return clik__run(ctx, "ssim", ssim_opencl, ssim_cpu, &args);
+    const clik_op_image images[] = {{a, CLIK_READ}, {b, CLIK_READ}, {map, CLIK_WRITE}};
+    return clik__run_op(ctx, &ssim_op, images, map ? 3 : 2, &args);
 }
 
 clik_status clik_ssim_tiles(clik_context *ctx, const clik_image *a, const clik_image *b, int tile,
@@ -436,5 +384,6 @@ clik_status clik_ssim_tiles(clik_context *ctx, const clik_image *a, const clik_i
     if (st != CLIK_OK)
         return st;
     ssim_args args = {.a = a, .b = b, .map = map, .tile = tile};
-    return clik__run(ctx, "ssim_tiles", tiles_opencl, tiles_cpu, &args);
+    const clik_op_image images[] = {{a, CLIK_READ}, {b, CLIK_READ}, {map, CLIK_WRITE}};
+    return clik__run_op(ctx, &tiles_op, images, 3, &args);
 }

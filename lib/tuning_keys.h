@@ -1,0 +1,112 @@
+/*
+ * The tuning registry: every key that $CLIK_TUNE and the `tuning` context
+ * option accept, with its type, range, default and one line of
+ * documentation. The README's tuning table is checked against this list by
+ * tests/test_host.c; a key read by the library is read through its id
+ * (clik__tune), so a key cannot be used without being listed here.
+ *
+ * CLIK_TUNE_KEY(ID, name, family, kind, min, max, choices, default, doc)
+ *   family  the operation family whose kernels read it ("*": every family)
+ *   kind    FLAG (0 or 1), INT (min..max) or CHOICE (one of choices, read
+ *           as its index)
+ *   default how the library chooses when the key is not set
+ *
+ * Every value in range gives correct results; the ranges bound what a
+ * kernel launch or an allocation can take, not what is fast.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+/* clang-format off */
+CLIK_TUNE_KEY(HIST_MODE, "hist_mode", "hist", CHOICE, 0, 3, "local|serial|global|pairs",
+    "device", "histogram kernel: local atomics, one work-item per group (CPU devices), global atomics, byte-pair tables (CPU devices, large images)")
+CLIK_TUNE_KEY(HIST_GROUPS, "hist_groups", "hist", INT, 1, 65536, NULL,
+    "compute units x 2 (x 4 on CPU devices)", "work-groups of the histogram")
+CLIK_TUNE_KEY(HIST_LOCAL_BYTES, "hist_local_bytes", "hist", INT, 1024, 1048576, NULL,
+    "16384", "local memory the replicated local histograms may use (bytes, at most half the device's)")
+CLIK_TUNE_KEY(HIST_REPLICAS, "hist_replicas", "hist", INT, 1, 64, NULL,
+    "8", "most copies of the local histogram per work-group")
+CLIK_TUNE_KEY(HIST_MERGE, "hist_merge", "hist", FLAG, 0, 1, NULL,
+    "1", "merge work-group histograms with global atomics in the same pass")
+CLIK_TUNE_KEY(PAIRS_MIN_BYTES, "pairs_min_bytes", "hist", INT, 0, 2147483647, NULL,
+    "262144", "smallest image (bytes) for the byte-pair histogram and lookup")
+CLIK_TUNE_KEY(LUT_PAIRS, "lut_pairs", "hist", FLAG, 0, 1, NULL,
+    "1", "table lookup through 65536-entry byte-pair tables on CPU devices")
+CLIK_TUNE_KEY(LUT_GROUPS, "lut_groups", "hist", INT, 1, 65536, NULL,
+    "compute units x 4", "work-items of the byte-pair lookup")
+CLIK_TUNE_KEY(LUT_CHUNKS, "lut_chunks", "hist", INT, 1, 1024, NULL,
+    "1", "16-byte chunks per work-item along a row of the lookup")
+CLIK_TUNE_KEY(PYR_LOCAL, "pyr_local", "pyramid", FLAG, 0, 1, NULL,
+    "GPUs with local memory", "pyr_down tiles in local memory")
+CLIK_TUNE_KEY(PYR_ROWS, "pyr_rows", "pyramid", FLAG, 0, 1, NULL,
+    "CPU devices", "the CPU row kernel for u8 grey pyr_down")
+CLIK_TUNE_KEY(PYR_VEC, "pyr_vec", "pyramid", FLAG, 0, 1, NULL,
+    "without local memory", "the 8-wide kernel without local memory for u8 grey pyr_down")
+CLIK_TUNE_KEY(PYR_BAND_ROWS, "pyr_band_rows", "pyramid", INT, 1, 1048576, NULL,
+    "rows / (compute units x 4)", "output rows per work-item of the CPU row kernel")
+CLIK_TUNE_KEY(INTEGRAL_SERIAL, "integral_serial", "integral", FLAG, 0, 1, NULL,
+    "CPU devices", "one work-item per strip of rows (the CPU kernels)")
+CLIK_TUNE_KEY(INTEGRAL_VEC, "integral_vec", "integral", FLAG, 0, 1, NULL,
+    "1", "u8 rows read 16 bytes at a time by the CPU kernels")
+CLIK_TUNE_KEY(INTEGRAL_STAGE, "integral_stage", "integral", FLAG, 0, 1, NULL,
+    "1", "rows staged in local memory by the scan kernels")
+CLIK_TUNE_KEY(INTEGRAL_LS, "integral_ls", "integral", INT, 1, 1024, NULL,
+    "256", "work-group size of the row scan (rounded down to a power of two)")
+CLIK_TUNE_KEY(INTEGRAL_ROWS, "integral_rows", "integral", INT, 1, 1048576, NULL,
+    "rows / (compute units x 4)", "rows per strip")
+CLIK_TUNE_KEY(INTEGRAL_FP64, "integral_fp64", "integral", FLAG, 0, 1, NULL,
+    "devices with cl_khr_fp64", "f64 sums in device doubles; 0: from integer (u8) or float-float (f32) sums, as on devices without doubles")
+CLIK_TUNE_KEY(RESIZE_CPU, "resize_cpu", "resize", FLAG, 0, 1, NULL,
+    "CPU devices", "the CPU-device row kernels")
+CLIK_TUNE_KEY(RESIZE_FAST_NEAREST, "resize_fast_nearest", "resize", FLAG, 0, 1, NULL,
+    "1", "integer-scale nearest writes whole blocks")
+CLIK_TUNE_KEY(RESIZE_LOCAL, "resize_local", "resize", FLAG, 0, 1, NULL,
+    "GPUs with on-chip local memory, bicubic", "the local-memory tiled bicubic")
+CLIK_TUNE_KEY(RESIZE_TILE_W, "resize_tile_w", "resize", INT, 1, 256, NULL,
+    "16", "tile width of the local-memory bicubic")
+CLIK_TUNE_KEY(RESIZE_TILE_H, "resize_tile_h", "resize", INT, 1, 256, NULL,
+    "16", "tile height of the local-memory bicubic")
+CLIK_TUNE_KEY(RESIZE_WG_X, "resize_wg_x", "resize", INT, 1, 1024, NULL,
+    "256", "work-group width of the generic resize kernels")
+CLIK_TUNE_KEY(RESIZE_WG_Y, "resize_wg_y", "resize", INT, 1, 1024, NULL,
+    "1", "work-group height of the generic resize kernels")
+CLIK_TUNE_KEY(RESIZE_BAND_ROWS, "resize_band_rows", "resize", INT, 1, 1048576, NULL,
+    "rows / (compute units x 4)", "output rows per work-item of the CPU row kernels")
+CLIK_TUNE_KEY(BLUR_CPU, "blur_cpu", "filter", FLAG, 0, 1, NULL,
+    "CPU devices", "the CPU-device band kernel")
+CLIK_TUNE_KEY(BLUR_LOCAL, "blur_local", "filter", FLAG, 0, 1, NULL,
+    "GPUs with local memory", "row and column tiles with halos in local memory")
+CLIK_TUNE_KEY(BLUR_ROW_W, "blur_row_w", "filter", INT, 1, 1024, NULL,
+    "256", "row tile width")
+CLIK_TUNE_KEY(BLUR_COL_W, "blur_col_w", "filter", INT, 1, 1024, NULL,
+    "8", "column tile width")
+CLIK_TUNE_KEY(BLUR_COL_H, "blur_col_h", "filter", INT, 1, 1024, NULL,
+    "32", "column tile height")
+CLIK_TUNE_KEY(BLUR_BAND_ROWS, "blur_band_rows", "filter", INT, 1, 1048576, NULL,
+    "rows / (compute units x 4), at least 2 x ksize", "rows per work-item of the CPU band kernel")
+CLIK_TUNE_KEY(GRAY_ROWS, "gray_rows", "filter", FLAG, 0, 1, NULL,
+    "CPU devices", "bands of rows per work-item")
+CLIK_TUNE_KEY(GRAY_BAND_ROWS, "gray_band_rows", "filter", INT, 1, 1048576, NULL,
+    "rows / (compute units x 4)", "rows per work-item of the band kernel")
+CLIK_TUNE_KEY(SSIM_VARIANT, "ssim_variant", "ssim", CHOICE, 0, 2, "local|direct|rows",
+    "rows on CPU devices, local with local memory, else direct", "SSIM kernel: blocks in local memory, registers only, the CPU row kernel")
+CLIK_TUNE_KEY(SSIM_TILE_W, "ssim_tile_w", "ssim", INT, 1, 64, NULL,
+    "16", "local block width (rounded down to a power of two)")
+CLIK_TUNE_KEY(SSIM_TILE_H, "ssim_tile_h", "ssim", INT, 1, 64, NULL,
+    "16", "local block height (rounded down to a power of two)")
+CLIK_TUNE_KEY(SSIM_DIRECT_ROWS, "ssim_direct_rows", "ssim", INT, 1, 16, NULL,
+    "4", "output rows per work-item of the register kernel")
+CLIK_TUNE_KEY(SSIM_ROWS_WIDTH, "ssim_rows_width", "ssim", CHOICE, 0, 1, "8|16",
+    "16", "outputs per work-item of the row kernel")
+CLIK_TUNE_KEY(SSIM_BAND_ROWS, "ssim_band_rows", "ssim", INT, 1, 1048576, NULL,
+    "64", "rows per work-item of the row kernel")
+CLIK_TUNE_KEY(SSIM_TILES_VARIANT, "ssim_tiles_variant", "ssim", CHOICE, 0, 1, "group|item",
+    "group on GPUs with local memory", "tile SSIM: work-group reduction or one tile per work-item")
+CLIK_TUNE_KEY(SSIM_TILES_GROUP, "ssim_tiles_group", "ssim", INT, 1, 1024, NULL,
+    "256 / tile rows", "tiles per work-group of the reduction kernel")
+CLIK_TUNE_KEY(FUSION_CPU, "fusion_cpu", "fusion", FLAG, 0, 1, NULL,
+    "CPU devices", "the fusion's row-per-work-item kernels")
+CLIK_TUNE_KEY(POOL_BUFFERS, "pool_buffers", "*", INT, 0, 64, NULL,
+    "6", "temporary device buffers kept for reuse")
+CLIK_TUNE_KEY(POISON, "poison", "*", FLAG, 0, 1, NULL,
+    "0", "fill scratch buffers and new device images with garbage, to catch reads of unwritten memory")
+/* clang-format on */
