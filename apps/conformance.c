@@ -2,59 +2,141 @@
  * clik conformance: every operation on every OpenCL device (in strict mode,
  * with and without local memory) and on every CPU path, compared with the
  * scalar oracle under the operation's tolerance class.
+ *
+ * The oracle runs once per input (case, size, channels, pattern); every
+ * backend is then compared with that one output. Inputs are spread over
+ * worker threads, each with its own contexts (a context serves one thread
+ * at a time); rows come out in the case table's order whatever the threads
+ * do, each as soon as its operation is complete.
+ *
+ * PoCL devices are the exception: PoCL keeps one process-wide cache of
+ * kernel library handles whose reference counts go wrong when the same
+ * kernel runs in several contexts at once (an assertion aborts the
+ * process). Each PoCL backend therefore has one context, shared by the
+ * workers under one lock; PoCL spreads every kernel over all the cores
+ * anyway.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <errno.h>
+#include <fnmatch.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cases.h"
 #include "cli.h"
 
 static const char *const usage =
-    "usage: clik conformance [--device SPEC] [--op NAME] [--quick] [--junit FILE]\n"
-    "                        [--report-dir DIR]\n"
+    "usage: clik conformance [--device SPEC] [--op NAMES] [--jobs N] [--quick] [--list]\n"
+    "                        [--junit FILE] [--report-dir DIR]\n"
     "Runs every operation at every test size, pattern and channel count on each\n"
     "OpenCL device (strict mode: no CPU fallback; once with local memory, once\n"
     "without) and on the NEON and scalar CPU paths, and compares each result with\n"
-    "the scalar oracle under the operation's tolerance class. Prints a table per\n"
-    "device; exits 1 if anything fails.\n"
+    "the scalar oracle, computed once per input, under the operation's tolerance\n"
+    "class. The scalar path is the oracle's own: it is run again on the inputs up\n"
+    "to 128x64 and compared bit for bit. Prints one row per operation and backend\n"
+    "as soon as it is known; an operation that a device cannot run by design is\n"
+    "reported as unsupported, apart from passes and failures. Exits 1 if anything\n"
+    "fails.\n"
     "  --device SPEC     only this device (none: the CPU paths only)\n"
-    "  --op NAME         only this operation\n"
+    "  --op NAMES        only these operations: names or globs (resize-*), comma-\n"
+    "                    separated; may be repeated\n"
+    "  --jobs N          worker threads (default: the CPUs online); a PoCL device\n"
+    "                    serves one job at a time\n"
     "  --quick           sizes up to 128x64 only\n"
-    "  --junit FILE      also write JUnit XML\n"
-    "  --report-dir DIR  also write one text report per device into DIR\n";
+    "  --list            print the operations and backends, run nothing\n"
+    "  --junit FILE      also write JUnit XML (unsupported runs are skipped tests)\n"
+    "  --report-dir DIR  also write one text report per backend into DIR\n";
 
 #define MAX_BACKENDS 32
-#define MAX_CASES    128
-
-typedef struct op_tally {
-    int runs, passed;
-    double max_abs;
-    char first_failure[640];
-} op_tally;
+#define MAX_JOBS     256
+#define MAX_OP_SPECS 64
+#define SMALL_W      128 /* inputs up to SMALL_W x SMALL_H: --quick, and the oracle's re-run */
+#define SMALL_H      64
 
 typedef struct backend {
-    char name[640];
-    char slug[96];
+    char name[640];  /* for the legend and the reports */
+    char label[48];  /* for the table */
+    char slug[96];   /* for file names and JUnit class names */
+    char device[32]; /* "P:D" or "none" */
     clik_context_options opt;
-    char device[32];
-    op_tally ops[MAX_CASES];
-    int skipped; /* could not create the context */
-    char skip_reason[512];
-    FILE *junit; /* this backend's test cases, gathered before the totals are known */
-    int runs, failed;
+    clik_backend want; /* where every run must go */
+    int oracle_path;   /* the oracle's own path: re-run on small inputs, bit for bit */
+    int shared;        /* one context for all workers, used under run.shared_lock */
+    int not_run;       /* its context could not be created */
+    char not_run_reason[512];
+    FILE *junit; /* its test cases, gathered before the totals are known */
+    int runs, passed, failed, unsupported;
+    double seconds;
 } backend;
 
-typedef struct run_state {
-    int junit;
-    int quick;
-    const char *only_op;
-    int total_runs, total_failed;
-} run_state;
+enum { OUT_NOT_RUN, OUT_PASS, OUT_FAIL, OUT_UNSUPPORTED };
+
+/* One backend's run of one input. */
+typedef struct outcome {
+    unsigned char state;
+    double max_abs;
+    double seconds;
+    char *message; /* OUT_FAIL: what went wrong; OUT_UNSUPPORTED: why; else NULL */
+} outcome;
+
+typedef struct input {
+    int op; /* index into run.cases */
+    int width, height, channels;
+    clik_pattern pattern;
+    uint64_t seed;
+    double weight;    /* a guess of its cost, for the ETA */
+    outcome *results; /* one per backend */
+} input;
+
+typedef struct column_widths {
+    int op, tol, label;
+} column_widths;
+
+typedef struct run {
+    const clik_case **cases;
+    int ncases;
+    backend *backends;
+    int nbackends;
+    input *inputs; /* by operation, then size, channels, pattern */
+    int ninputs;
+    int *op_first; /* op k's inputs: op_first[k] .. op_first[k + 1] - 1 */
+    int *order;    /* the order inputs are handed out: each op's largest first */
+    int *op_left;  /* inputs of op k not yet done */
+    column_widths width;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int next; /* into order */
+    int done;
+    double done_weight, total_weight;
+    int failed; /* so far, for the progress line */
+    double oracle_seconds;
+    int ran; /* the workers ran: there is something to report */
+    clik_context *shared_ctx[MAX_BACKENDS];
+    pthread_mutex_t shared_lock;
+} run;
+
+typedef struct worker {
+    run *r;
+    int id;
+    clik_context *oracle;
+    clik_context *ctx[MAX_BACKENDS];
+    char ctx_error[MAX_BACKENDS][600]; /* why ctx[b] is NULL in this thread */
+    char oracle_error[600];            /* why oracle is NULL in this thread */
+    double oracle_seconds;
+    pthread_t thread;
+} worker;
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 static void xml_escape(FILE *f, const char *s)
 {
@@ -87,16 +169,134 @@ static void slugify(const char *in, char *out, size_t cap)
     out[n] = '\0';
 }
 
-static int add_backend(backend *list, int n, const char *name, const char *short_name,
-                       const char *device, clik_cpu_path cpu, int local_memory)
+static char *copy_text(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    if (c)
+        memcpy(c, s, n);
+    return c;
+}
+
+/* ---- operations ------------------------------------------------------------------ */
+
+static int has_glob(const char *s)
+{
+    return strpbrk(s, "*?[") != NULL;
+}
+
+static int name_matches(const char *spec, const char *op)
+{
+    return has_glob(spec) ? fnmatch(spec, op, 0) == 0 : strcmp(spec, op) == 0;
+}
+
+static void list_known_ops(FILE *f)
+{
+    fprintf(f, "known operations:");
+    for (int i = 0; i < clik_case_count(); i++)
+        fprintf(f, " %s", clik_case_at(i)->op);
+    fprintf(f, "\n");
+}
+
+/* Splits one --op value at its commas; every piece must name or match a
+ * case. Marks the cases it selects. */
+static int mark_cases(const char *spec, unsigned char *chosen)
+{
+    char piece[256];
+    const char *p = spec;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0 || len >= sizeof(piece)) {
+            fprintf(stderr, "clik conformance: --op %s: an empty or overlong name\n", spec);
+            return CLI_USAGE;
+        }
+        memcpy(piece, p, len);
+        piece[len] = '\0';
+        int hits = 0;
+        for (int i = 0; i < clik_case_count(); i++)
+            if (name_matches(piece, clik_case_at(i)->op)) {
+                chosen[i] = 1;
+                hits++;
+            }
+        if (!hits) {
+            fprintf(stderr, "clik conformance: --op %s: no operation %s %s\n", spec,
+                    has_glob(piece) ? "matches" : "is named", piece);
+            list_known_ops(stderr);
+            return CLI_USAGE;
+        }
+        if (!end)
+            return CLI_OK;
+        p = end + 1;
+    }
+}
+
+/* The cases the --op values select (all when there are none), in table order. */
+static int select_cases(const char *const *specs, int nspecs, run *r)
+{
+    const int total = clik_case_count();
+    unsigned char *chosen = calloc((size_t)total, 1);
+    r->cases = calloc((size_t)total, sizeof(*r->cases));
+    if (!chosen || !r->cases) {
+        free(chosen);
+        fprintf(stderr, "clik conformance: out of memory\n");
+        return CLI_FAILED;
+    }
+    for (int i = 0; i < nspecs; i++)
+        if (mark_cases(specs[i], chosen) != CLI_OK) {
+            free(chosen);
+            return CLI_USAGE;
+        }
+    for (int i = 0; i < total; i++)
+        if (!nspecs || chosen[i])
+            r->cases[r->ncases++] = clik_case_at(i);
+    free(chosen);
+    return CLI_OK;
+}
+
+/* Pulls every "--op VALUE" out of argv (cli_parse keeps only an option's
+ * last value), reading the other options as cli_parse does, so that the
+ * value of another option is never taken for --op. */
+static int take_op_specs(int argc, char **argv, const cli_option *options, char **kept,
+                         const char **specs, int *nspecs)
+{
+    int n = 0;
+    *nspecs = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int has_value = i > 0 && strcmp(a, "--device") == 0;
+        for (const cli_option *o = options; i > 0 && o->name; o++)
+            if (o->value && strcmp(o->name, a) == 0)
+                has_value = 1;
+        if (i > 0 && strcmp(a, "--op") == 0 && i + 1 < argc) {
+            if (*nspecs == MAX_OP_SPECS) {
+                fprintf(stderr, "clik conformance: more than %d --op options\n", MAX_OP_SPECS);
+                return -1;
+            }
+            specs[(*nspecs)++] = argv[++i];
+            continue;
+        }
+        kept[n++] = argv[i];
+        if (has_value && i + 1 < argc)
+            kept[n++] = argv[++i];
+    }
+    kept[n] = NULL;
+    return n;
+}
+
+/* ---- backends -------------------------------------------------------------------- */
+
+static int add_backend(backend *list, int n, const char *name, const char *label,
+                       const char *device, clik_cpu_path cpu, int local_memory, clik_backend want)
 {
     if (n == MAX_BACKENDS)
         return n;
     backend *b = &list[n];
     memset(b, 0, sizeof(*b));
     snprintf(b->name, sizeof(b->name), "%s", name);
-    slugify(short_name, b->slug, sizeof(b->slug));
+    snprintf(b->label, sizeof(b->label), "%s", label);
     snprintf(b->device, sizeof(b->device), "%s", device);
+    b->want = want;
     clik_context_options_init(&b->opt);
     b->opt.device = b->device;
     b->opt.cpu_path = cpu;
@@ -105,7 +305,7 @@ static int add_backend(backend *list, int n, const char *name, const char *short
     return n + 1;
 }
 
-/* Backends selected by spec (NULL: everything present). */
+/* Backends selected by spec (NULL: everything present); -1 on a bad spec. */
 static int collect_backends(const char *spec, backend *list)
 {
     int n = 0;
@@ -124,132 +324,505 @@ static int collect_backends(const char *spec, backend *list)
     for (int i = 0; i < count; i++) {
         if (only != -2 && only != i)
             continue;
-        char dev[32], name[640], short_name[200];
+        char dev[32], name[640], label[48], slug_text[200];
         snprintf(dev, sizeof(dev), "%d:%d", devs[i].platform_index, devs[i].device_index);
         for (int local = 1; local >= 0; local--) {
             const char *variant = local ? "local memory" : "no local memory";
             snprintf(name, sizeof(name), "%s %s (%s, %s, driver %s), %s", dev, devs[i].name,
                      devs[i].platform_name, devs[i].opencl_c_version, devs[i].driver_version,
                      variant);
-            snprintf(short_name, sizeof(short_name), "%s %.60s %s", dev, devs[i].name,
+            snprintf(label, sizeof(label), "%s %s", dev, local ? "local" : "no-local");
+            n = add_backend(list, n, name, label, dev, CLIK_CPU_AUTO, local, CLIK_BACKEND_OPENCL);
+            list[n - 1].shared =
+                strstr(devs[i].platform_name, "Portable Computing Language") != NULL;
+            snprintf(slug_text, sizeof(slug_text), "%s %.60s %s", dev, devs[i].name,
                      local ? "local" : "nolocal");
-            n = add_backend(list, n, name, short_name, dev, CLIK_CPU_AUTO, local);
+            slugify(slug_text, list[n - 1].slug, sizeof(list[n - 1].slug));
         }
     }
     if (only < 0) {
-        if (clik_cpu_path_available(CLIK_CPU_NEON))
-            n = add_backend(list, n, "cpu neon", "cpu neon", "none", CLIK_CPU_NEON, -1);
-        n = add_backend(list, n, "cpu scalar (the oracle, against itself)", "cpu scalar", "none",
-                        CLIK_CPU_SCALAR, -1);
+        if (clik_cpu_path_available(CLIK_CPU_NEON)) {
+            n = add_backend(list, n, "cpu neon", "neon", "none", CLIK_CPU_NEON, -1,
+                            CLIK_BACKEND_NEON);
+            slugify("cpu neon", list[n - 1].slug, sizeof(list[n - 1].slug));
+        }
+        n = add_backend(list, n,
+                        "cpu scalar: the oracle's own path, run again on the inputs up to "
+                        "128x64 and compared bit for bit (determinism, path selection)",
+                        "scalar", "none", CLIK_CPU_SCALAR, -1, CLIK_BACKEND_SCALAR);
+        list[n - 1].oracle_path = 1;
+        slugify("cpu scalar", list[n - 1].slug, sizeof(list[n - 1].slug));
     }
     clik_devices_free(devs);
     return n;
 }
 
-static void record(run_state *rs, backend *b, int ci, const clik_case *c, int w, int h, int ch,
-                   clik_pattern p, const clik_case_result *r)
+/* ---- inputs ---------------------------------------------------------------------- */
+
+static int size_count(int quick)
 {
-    op_tally *t = &b->ops[ci];
-    int ok = clik_case_passed(r);
-    t->runs++;
-    t->passed += ok;
-    if (r->cmp.max_abs > t->max_abs)
-        t->max_abs = r->cmp.max_abs;
-    rs->total_runs++;
-    rs->total_failed += !ok;
-    b->runs++;
-    b->failed += !ok;
-    char what[640] = "";
-    if (!ok) {
-        if (r->status != CLIK_OK || r->oracle_status != CLIK_OK)
-            snprintf(what, sizeof(what), "%s: %s",
-                     clik_status_str(r->status != CLIK_OK ? r->status : r->oracle_status),
-                     r->message);
-        else
-            snprintf(what, sizeof(what), "%s", r->cmp.detail);
-        if (!t->first_failure[0])
-            snprintf(t->first_failure, sizeof(t->first_failure), "%dx%dx%d %s: %s", w, h, ch,
-                     clik_pattern_name(p), what);
-    }
-    if (b->junit) {
-        fprintf(b->junit, "    <testcase classname=\"%s.%s\" name=\"%s %dx%dx%d %s\">", b->slug,
-                c->op, c->op, w, h, ch, clik_pattern_name(p));
-        if (!ok) {
-            fprintf(b->junit, "<failure message=\"");
-            xml_escape(b->junit, what);
-            fprintf(b->junit, "\"/>");
-        }
-        fprintf(b->junit, "</testcase>\n");
-    }
+    int n = 0;
+    while (n < clik_test_size_count &&
+           (!quick || (clik_test_sizes[n][0] <= SMALL_W && clik_test_sizes[n][1] <= SMALL_H)))
+        n++;
+    return n;
 }
 
-static void run_backend(run_state *rs, backend *b, clik_context *oracle, int bi, int nb)
+static int is_small(const input *in)
 {
-    clik_context *ctx;
-    clik_status st = clik_context_create(&ctx, &b->opt);
-    if (st != CLIK_OK) {
-        b->skipped = 1;
-        snprintf(b->skip_reason, sizeof(b->skip_reason), "%s: %s", clik_status_str(st),
-                 clik_context_message(NULL));
-        return;
-    }
-    int sizes = 0;
-    while (sizes < clik_test_size_count &&
-           (!rs->quick || (clik_test_sizes[sizes][0] <= 128 && clik_test_sizes[sizes][1] <= 64)))
-        sizes++;
-    for (int ci = 0; ci < clik_case_count() && ci < MAX_CASES; ci++) {
-        const clik_case *c = clik_case_at(ci);
-        if (rs->only_op && strcmp(rs->only_op, c->op) != 0)
-            continue;
+    return in->width <= SMALL_W && in->height <= SMALL_H;
+}
+
+/* Every input of every selected case: sizes, channel counts, patterns. */
+static int make_inputs(run *r, int quick)
+{
+    const int sizes = size_count(quick);
+    const size_t most = (size_t)r->ncases * (size_t)sizes * 3 * CLIK_PATTERN_COUNT;
+    r->inputs = calloc(most ? most : 1, sizeof(*r->inputs));
+    r->order = calloc(most ? most : 1, sizeof(*r->order));
+    r->op_first = calloc((size_t)r->ncases + 1, sizeof(*r->op_first));
+    r->op_left = calloc((size_t)r->ncases + 1, sizeof(*r->op_left));
+    if (!r->inputs || !r->order || !r->op_first || !r->op_left)
+        return CLI_FAILED;
+    for (int k = 0; k < r->ncases; k++) {
+        r->op_first[k] = r->ninputs;
         for (int s = 0; s < sizes; s++)
             for (int ch = 1; ch <= 4; ch *= 2) {
-                if (!(c->channels & (1u << ch)))
+                if (!(r->cases[k]->channels & (1u << ch)))
                     continue;
                 for (int p = 0; p < CLIK_PATTERN_COUNT; p++) {
-                    const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
-                    cli_progress("[%d/%d] %.40s: %s %dx%dx%d %s", bi + 1, nb, b->name, c->op, w, h,
-                                 ch, clik_pattern_name((clik_pattern)p));
-                    clik_case_result r;
-                    clik_case_check(c, ctx, oracle, w, h, ch, (clik_pattern)p, 1000u + s, &r);
-                    clik_backend want = b->opt.cpu_path == CLIK_CPU_NEON     ? CLIK_BACKEND_NEON
-                                        : b->opt.cpu_path == CLIK_CPU_SCALAR ? CLIK_BACKEND_SCALAR
-                                                                             : CLIK_BACKEND_OPENCL;
-                    if (r.status == CLIK_OK && r.backend != want) {
-                        r.status = CLIK_ERR_FALLBACK;
-                        snprintf(r.message, sizeof(r.message), "ran on %s, not %s",
-                                 clik_backend_name(r.backend), clik_backend_name(want));
-                    }
-                    record(rs, b, ci, c, w, h, ch, (clik_pattern)p, &r);
+                    input *in = &r->inputs[r->ninputs++];
+                    in->op = k;
+                    in->width = clik_test_sizes[s][0];
+                    in->height = clik_test_sizes[s][1];
+                    in->channels = ch;
+                    in->pattern = (clik_pattern)p;
+                    in->seed = 1000u + (uint64_t)s;
+                    /* A fixed cost per run (launches, setup) plus one per element. */
+                    in->weight = 20000.0 + (double)in->width * in->height * ch;
+                    in->results = calloc((size_t)r->nbackends, sizeof(outcome));
+                    if (!in->results)
+                        return CLI_FAILED;
+                    r->total_weight += in->weight;
                 }
             }
+        r->op_left[k] = r->ninputs - r->op_first[k];
     }
-    cli_progress_done();
-    clik_context_destroy(ctx);
+    r->op_first[r->ncases] = r->ninputs;
+    /* Inside each operation the largest inputs go first, so that the last
+     * input of an operation is a short one and its rows come out soon. */
+    int o = 0;
+    for (int k = 0; k < r->ncases; k++)
+        for (int i = r->op_first[k + 1] - 1; i >= r->op_first[k]; i--)
+            r->order[o++] = i;
+    return CLI_OK;
 }
 
-static void print_table(FILE *f, const backend *b)
+static void free_inputs(run *r)
 {
-    fprintf(f, "\n%s\n", b->name);
-    if (b->skipped) {
-        fprintf(f, "  not run: %s\n", b->skip_reason);
+    for (int i = 0; i < r->ninputs; i++) {
+        for (int b = 0; b < r->nbackends && r->inputs[i].results; b++)
+            free(r->inputs[i].results[b].message);
+        free(r->inputs[i].results);
+    }
+    free(r->inputs);
+    free(r->order);
+    free(r->op_first);
+    free(r->op_left);
+    free(r->cases);
+}
+
+static void describe_input(const input *in, char *out, size_t cap)
+{
+    snprintf(out, cap, "%dx%dx%d %s", in->width, in->height, in->channels,
+             clik_pattern_name(in->pattern));
+}
+
+/* ---- running ---------------------------------------------------------------------- */
+
+static void set_message(outcome *o, const char *text)
+{
+    o->message = copy_text(text);
+}
+
+/* Runs one backend on the oracle's input and files the outcome. */
+static void run_backend(const worker *w, int b, const clik_case_oracle *oracle, outcome *o)
+{
+    run *r = w->r;
+    const backend *be = &r->backends[b];
+    clik_context *ctx = be->shared ? r->shared_ctx[b] : w->ctx[b];
+    if (!ctx) {
+        o->state = OUT_FAIL;
+        set_message(o, w->ctx_error[b]);
         return;
     }
-    fprintf(f, "  %-12s %-9s %6s %7s %10s  %s\n", "op", "tolerance", "runs", "passed", "max|diff|",
-            "result");
-    for (int ci = 0; ci < clik_case_count() && ci < MAX_CASES; ci++) {
-        const op_tally *t = &b->ops[ci];
-        if (t->runs == 0)
-            continue;
-        fprintf(f, "  %-12s %-9s %6d %7d %10.4g  %s\n", clik_case_at(ci)->op,
-                clik_tolerance_name(clik_case_at(ci)->tol), t->runs, t->passed, t->max_abs,
-                t->passed == t->runs ? "PASS" : "FAIL");
-        if (t->first_failure[0])
-            fprintf(f, "      first failure: %s\n", t->first_failure);
+    const clik_tolerance tol = be->oracle_path ? CLIK_TOL_EXACT : oracle->c->tol;
+    clik_case_result res;
+    if (be->shared)
+        pthread_mutex_lock(&r->shared_lock);
+    clik_case_compare(oracle, ctx, tol, &res);
+    if (be->shared)
+        pthread_mutex_unlock(&r->shared_lock);
+    o->seconds = res.seconds;
+    o->max_abs = res.cmp.max_abs;
+    const char *reason;
+    char what[768];
+    if (clik_case_unsupported(&res, &reason)) {
+        o->state = OUT_UNSUPPORTED;
+        set_message(o, reason);
+        return;
     }
+    if (res.status == CLIK_OK && res.backend != be->want) {
+        o->state = OUT_FAIL;
+        snprintf(what, sizeof(what), "%s: ran on %s, not %s", clik_status_str(CLIK_ERR_FALLBACK),
+                 clik_backend_name(res.backend), clik_backend_name(be->want));
+        set_message(o, what);
+        return;
+    }
+    if (clik_case_passed(&res)) {
+        o->state = OUT_PASS;
+        return;
+    }
+    o->state = OUT_FAIL;
+    if (res.status != CLIK_OK || res.oracle_status != CLIK_OK)
+        snprintf(what, sizeof(what), "%s: %s",
+                 clik_status_str(res.status != CLIK_OK ? res.status : res.oracle_status),
+                 res.message);
+    else
+        snprintf(what, sizeof(what), "%s", res.cmp.detail);
+    set_message(o, what);
+}
+
+/* The oracle once, then every backend against it. */
+static void run_input(worker *w, input *in)
+{
+    run *r = w->r;
+    clik_case_oracle oracle;
+    clik_case_oracle_run(r->cases[in->op], w->oracle, in->width, in->height, in->channels,
+                         in->pattern, in->seed, &oracle);
+    w->oracle_seconds += oracle.seconds;
+    for (int b = 0; b < r->nbackends; b++) {
+        const backend *be = &r->backends[b];
+        if (be->not_run || (be->oracle_path && !is_small(in)))
+            continue; /* OUT_NOT_RUN */
+        run_backend(w, b, &oracle, &in->results[b]);
+    }
+    clik_case_oracle_free(&oracle);
+}
+
+static clik_status create_context(const clik_context_options *opt, clik_context **ctx, char *why,
+                                  size_t cap)
+{
+    clik_status st = clik_context_create(ctx, opt);
+    if (st != CLIK_OK)
+        snprintf(why, cap, "%s: %s", clik_status_str(st), clik_context_message(NULL));
+    return st;
+}
+
+static void oracle_options(clik_context_options *opt)
+{
+    clik_context_options_init(opt);
+    opt->device = "none";
+    opt->cpu_path = CLIK_CPU_SCALAR;
+}
+
+/* Contexts of a worker other than the first, made in its own thread. A
+ * backend whose context fails here fails every input this worker takes:
+ * separate contexts in separate threads must work. */
+static void open_worker_contexts(worker *w)
+{
+    clik_context_options opt;
+    oracle_options(&opt);
+    char why[512];
+    if (create_context(&opt, &w->oracle, why, sizeof(why)) != CLIK_OK) {
+        w->oracle = NULL;
+        snprintf(w->oracle_error, sizeof(w->oracle_error),
+                 "job %d cannot create its oracle context: %s", w->id + 1, why);
+    }
+    for (int b = 0; b < w->r->nbackends; b++) {
+        const backend *be = &w->r->backends[b];
+        if (be->not_run || be->shared)
+            continue;
+        if (create_context(&be->opt, &w->ctx[b], why, sizeof(why)) != CLIK_OK) {
+            w->ctx[b] = NULL;
+            snprintf(w->ctx_error[b], sizeof(w->ctx_error[b]),
+                     "job %d cannot create its context: %s", w->id + 1, why);
+        }
+    }
+}
+
+static void close_worker_contexts(worker *w)
+{
+    for (int b = 0; b < w->r->nbackends; b++)
+        clik_context_destroy(w->ctx[b]);
+    clik_context_destroy(w->oracle);
+}
+
+static void fail_all(worker *w, input *in, const char *why)
+{
+    for (int b = 0; b < w->r->nbackends; b++)
+        if (!w->r->backends[b].not_run) {
+            in->results[b].state = OUT_FAIL;
+            set_message(&in->results[b], why);
+        }
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    run *r = w->r;
+    if (w->id > 0)
+        open_worker_contexts(w);
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        int i = r->next < r->ninputs ? r->order[r->next++] : -1;
+        pthread_mutex_unlock(&r->lock);
+        if (i < 0)
+            break;
+        input *in = &r->inputs[i];
+        if (w->oracle)
+            run_input(w, in);
+        else
+            fail_all(w, in, w->oracle_error);
+        int failed = 0;
+        for (int b = 0; b < r->nbackends; b++)
+            failed += in->results[b].state == OUT_FAIL;
+        pthread_mutex_lock(&r->lock);
+        r->done++;
+        r->done_weight += in->weight;
+        r->failed += failed;
+        r->op_left[in->op]--;
+        pthread_cond_signal(&r->changed);
+        pthread_mutex_unlock(&r->lock);
+    }
+    return NULL;
+}
+
+/* ---- the table ---------------------------------------------------------------------- */
+
+typedef struct tally {
+    int runs, passed, failed, unsupported;
+    double max_abs, seconds;
+    int first_failure, first_unsupported; /* input indices, -1 if none */
+} tally;
+
+static void tally_op(const run *r, int k, int b, tally *t)
+{
+    memset(t, 0, sizeof(*t));
+    t->first_failure = t->first_unsupported = -1;
+    for (int i = r->op_first[k]; i < r->op_first[k + 1]; i++) {
+        const outcome *o = &r->inputs[i].results[b];
+        if (o->state == OUT_NOT_RUN)
+            continue;
+        t->runs++;
+        t->seconds += o->seconds;
+        if (o->max_abs > t->max_abs)
+            t->max_abs = o->max_abs;
+        if (o->state == OUT_PASS)
+            t->passed++;
+        if (o->state == OUT_FAIL && t->failed++ == 0)
+            t->first_failure = i;
+        if (o->state == OUT_UNSUPPORTED && t->unsupported++ == 0)
+            t->first_unsupported = i;
+    }
+}
+
+static const char *message_of(const run *r, int i, int b)
+{
+    const char *m = r->inputs[i].results[b].message;
+    return m ? m : "out of memory for the message";
+}
+
+static void column_widths_of(run *r)
+{
+    column_widths *w = &r->width;
+    w->op = (int)strlen("op");
+    w->tol = (int)strlen("tolerance");
+    w->label = (int)strlen("backend");
+    for (int k = 0; k < r->ncases; k++) {
+        int n = (int)strlen(r->cases[k]->op),
+            t = (int)strlen(clik_tolerance_name(r->cases[k]->tol));
+        w->op = n > w->op ? n : w->op;
+        w->tol = t > w->tol ? t : w->tol;
+    }
+    for (int b = 0; b < r->nbackends; b++) {
+        int n = (int)strlen(r->backends[b].label);
+        w->label = n > w->label ? n : w->label;
+    }
+}
+
+static void print_header(FILE *f, const run *r)
+{
+    fprintf(f, "%-*s  %-*s  %-*s %6s %6s %6s %6s %10s %8s  %s\n", r->width.op, "op", r->width.tol,
+            "tolerance", r->width.label, "backend", "runs", "passed", "failed", "unsup",
+            "max|diff|", "seconds", "result");
+}
+
+static void print_row(FILE *f, const run *r, int k, int b, const tally *t)
+{
+    const backend *be = &r->backends[b];
+    const clik_tolerance tol = be->oracle_path ? CLIK_TOL_EXACT : r->cases[k]->tol;
+    char result[700], where[96];
+    if (t->failed)
+        snprintf(result, sizeof(result), "FAIL");
+    else if (t->passed)
+        snprintf(result, sizeof(result), "PASS");
+    else if (t->unsupported)
+        snprintf(result, sizeof(result), "unsupported: %s", message_of(r, t->first_unsupported, b));
+    else
+        snprintf(result, sizeof(result), "not run");
+    fprintf(f, "%-*s  %-*s  %-*s %6d %6d %6d %6d %10.4g %8.2f  %s\n", r->width.op, r->cases[k]->op,
+            r->width.tol, clik_tolerance_name(tol), r->width.label, be->label, t->runs, t->passed,
+            t->failed, t->unsupported, t->max_abs, t->seconds, result);
+    if (t->failed) {
+        describe_input(&r->inputs[t->first_failure], where, sizeof(where));
+        fprintf(f, "    first failure (%d of %d): %s: %s\n", t->failed, t->runs, where,
+                message_of(r, t->first_failure, b));
+    }
+    if (t->unsupported && (t->failed || t->passed)) {
+        describe_input(&r->inputs[t->first_unsupported], where, sizeof(where));
+        fprintf(f, "    unsupported (%d of %d), first %s: %s\n", t->unsupported, t->runs, where,
+                message_of(r, t->first_unsupported, b));
+    }
+}
+
+static void junit_cases(const run *r, int k, int b)
+{
+    backend *be = &r->backends[b];
+    for (int i = r->op_first[k]; i < r->op_first[k + 1]; i++) {
+        const outcome *o = &r->inputs[i].results[b];
+        if (o->state == OUT_NOT_RUN)
+            continue;
+        char where[96];
+        describe_input(&r->inputs[i], where, sizeof(where));
+        fprintf(be->junit, "    <testcase classname=\"%s.%s\" name=\"%s %s\" time=\"%.6f\">",
+                be->slug, r->cases[k]->op, r->cases[k]->op, where, o->seconds);
+        if (o->state != OUT_PASS) {
+            fprintf(be->junit,
+                    o->state == OUT_FAIL ? "<failure message=\"" : "<skipped message=\"");
+            if (o->state == OUT_UNSUPPORTED)
+                fputs("unsupported: ", be->junit);
+            xml_escape(be->junit, message_of(r, i, b));
+            fprintf(be->junit, "\"/>");
+        }
+        fprintf(be->junit, "</testcase>\n");
+    }
+}
+
+/* Prints the rows of operation k (all its inputs done), adds them up, and
+ * files its JUnit test cases. */
+static void emit_op(run *r, int k)
+{
+    for (int b = 0; b < r->nbackends; b++) {
+        backend *be = &r->backends[b];
+        if (be->not_run)
+            continue;
+        tally t;
+        tally_op(r, k, b, &t);
+        print_row(stdout, r, k, b, &t);
+        be->runs += t.runs;
+        be->passed += t.passed;
+        be->failed += t.failed;
+        be->unsupported += t.unsupported;
+        be->seconds += t.seconds;
+        if (be->junit)
+            junit_cases(r, k, b);
+    }
+    fflush(stdout);
+}
+
+/* ---- progress ------------------------------------------------------------------------ */
+
+static void format_duration(double s, char *out, size_t cap)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(out, cap, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(out, cap, "%ld:%02ld", t / 60, t % 60);
+}
+
+/* The progress line (on a terminal only); called with r->lock held. */
+static void show_progress(const run *r, double start, int emitted)
+{
+    const double elapsed = now_seconds() - start;
+    char spent[32], eta[32] = "?";
+    format_duration(elapsed, spent, sizeof(spent));
+    if (r->done_weight > 0.0)
+        format_duration(elapsed * (r->total_weight - r->done_weight) / r->done_weight, eta,
+                        sizeof(eta));
+    cli_progress("conformance: %d/%d inputs (%.0f%%), %d failed, %s elapsed, ETA %s; at %s",
+                 r->done, r->ninputs, 100.0 * r->done_weight / r->total_weight, r->failed, spent,
+                 eta, emitted < r->ncases ? r->cases[emitted]->op : "the end");
+}
+
+/* Waits for the workers, printing each operation's rows in table order as
+ * soon as all its inputs are done. */
+static void stream_rows(run *r, double start)
+{
+    int emitted = 0;
+    double shown = 0.0;
+    pthread_mutex_lock(&r->lock);
+    while (emitted < r->ncases) {
+        if (r->op_left[emitted] == 0) {
+            pthread_mutex_unlock(&r->lock);
+            cli_progress_done();
+            emit_op(r, emitted++); /* its inputs are no worker's any more */
+            pthread_mutex_lock(&r->lock);
+            continue;
+        }
+        if (now_seconds() - shown >= 0.25) { /* a few redraws a second at most */
+            show_progress(r, start, emitted);
+            shown = now_seconds();
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&r->changed, &r->lock, &until);
+    }
+    pthread_mutex_unlock(&r->lock);
+    cli_progress_done();
+}
+
+/* ---- reports ------------------------------------------------------------------------- */
+
+static void print_summary(FILE *f, const run *r, double wall, int jobs)
+{
+    int runs = 0, passed = 0, failed = 0, unsupported = 0, not_run = 0;
+    fprintf(f, "\n%-*s %8s %8s %8s %8s %10s\n", r->width.label, "backend", "runs", "passed",
+            "failed", "unsup", "busy s");
+    fprintf(f, "%-*s %8s %8s %8s %8s %10.1f\n", r->width.label, "oracle", "", "", "", "",
+            r->oracle_seconds);
+    for (int b = 0; b < r->nbackends; b++) {
+        const backend *be = &r->backends[b];
+        if (be->not_run) {
+            fprintf(f, "%-*s not run: %s\n", r->width.label, be->label, be->not_run_reason);
+            not_run++;
+            continue;
+        }
+        fprintf(f, "%-*s %8d %8d %8d %8d %10.1f\n", r->width.label, be->label, be->runs, be->passed,
+                be->failed, be->unsupported, be->seconds);
+        runs += be->runs;
+        passed += be->passed;
+        failed += be->failed;
+        unsupported += be->unsupported;
+    }
+    fprintf(f, "\n%d runs: %d passed, %d failed, %d unsupported%s: %s\n", runs, passed, failed,
+            unsupported, not_run ? ", some backends not run" : "",
+            failed || not_run ? "FAIL" : "PASS");
+    fprintf(f, "time: %.1f s with %d job%s (busy s: summed over jobs, each backend's runs only)\n",
+            wall, jobs, jobs == 1 ? "" : "s");
+}
+
+static void print_legend(FILE *f, const run *r)
+{
+    for (int b = 0; b < r->nbackends; b++)
+        fprintf(f, "  %-*s  %s%s\n", r->width.label, r->backends[b].label, r->backends[b].name,
+                r->backends[b].shared ? "; one job at a time (PoCL)" : "");
 }
 
 /* Writes path through a temporary file and a rename: one test suite per backend. */
-static int write_junit(const char *path, backend *list, int n, const run_state *rs)
+static int write_junit(const char *path, const run *r)
 {
     char tmp[4096];
     snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
@@ -258,25 +831,33 @@ static int write_junit(const char *path, backend *list, int n, const run_state *
         fprintf(stderr, "clik conformance: %s: %s\n", path, strerror(errno));
         return CLI_FAILED;
     }
+    int tests = 0, failures = 0, skipped = 0;
+    for (int b = 0; b < r->nbackends; b++) {
+        tests += r->backends[b].runs + r->backends[b].not_run;
+        failures += r->backends[b].failed;
+        skipped += r->backends[b].unsupported + r->backends[b].not_run;
+    }
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(f, "<testsuites name=\"clik conformance\" tests=\"%d\" failures=\"%d\">\n",
-            rs->total_runs, rs->total_failed);
-    for (int i = 0; i < n; i++) {
+    fprintf(f,
+            "<testsuites name=\"clik conformance\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n",
+            tests, failures, skipped);
+    for (int b = 0; b < r->nbackends; b++) {
+        const backend *be = &r->backends[b];
         fprintf(f, "  <testsuite name=\"");
-        xml_escape(f, list[i].name);
-        fprintf(f, "\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n", list[i].runs,
-                list[i].failed, list[i].skipped);
-        if (list[i].skipped) {
+        xml_escape(f, be->name);
+        fprintf(f, "\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
+                be->runs + be->not_run, be->failed, be->unsupported + be->not_run, be->seconds);
+        if (be->not_run) {
             fprintf(f, "    <testcase classname=\"%s\" name=\"context\"><skipped message=\"",
-                    list[i].slug);
-            xml_escape(f, list[i].skip_reason);
+                    be->slug);
+            xml_escape(f, be->not_run_reason);
             fprintf(f, "\"/></testcase>\n");
         }
-        if (list[i].junit) {
-            rewind(list[i].junit);
+        if (be->junit) {
+            rewind(be->junit);
             char buf[8192];
             size_t got;
-            while ((got = fread(buf, 1, sizeof(buf), list[i].junit)) > 0)
+            while ((got = fread(buf, 1, sizeof(buf), be->junit)) > 0)
                 fwrite(buf, 1, got, f);
         }
         fprintf(f, "  </testsuite>\n");
@@ -292,86 +873,243 @@ static int write_junit(const char *path, backend *list, int n, const run_state *
     return CLI_OK;
 }
 
-static int write_reports(const char *dir, const backend *list, int n)
+static void print_backend_report(FILE *f, const run *r, int b)
+{
+    const backend *be = &r->backends[b];
+    fprintf(f, "clik %s conformance report\n\n%s\n", clik_version(), be->name);
+    if (be->not_run) {
+        fprintf(f, "  not run: %s\n", be->not_run_reason);
+        return;
+    }
+    fprintf(f, "\n");
+    print_header(f, r);
+    for (int k = 0; k < r->ncases; k++) {
+        tally t;
+        tally_op(r, k, b, &t);
+        print_row(f, r, k, b, &t);
+    }
+    fprintf(f, "\n%d runs: %d passed, %d failed, %d unsupported: %s\n", be->runs, be->passed,
+            be->failed, be->unsupported, be->failed ? "FAIL" : "PASS");
+}
+
+/* One report per backend, each written through a temporary file and a rename. */
+static int write_reports(const char *dir, const run *r)
 {
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "clik conformance: %s: %s\n", dir, strerror(errno));
         return CLI_FAILED;
     }
-    for (int i = 0; i < n; i++) {
-        char path[4096];
-        snprintf(path, sizeof(path), "%s/%s.txt", dir, list[i].slug);
-        FILE *f = fopen(path, "w");
+    for (int b = 0; b < r->nbackends; b++) {
+        char path[4096], tmp[4200];
+        snprintf(path, sizeof(path), "%s/%s.txt", dir, r->backends[b].slug);
+        snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+        FILE *f = fopen(tmp, "w");
         if (!f) {
             fprintf(stderr, "clik conformance: %s: %s\n", path, strerror(errno));
             return CLI_FAILED;
         }
-        fprintf(f, "clik %s conformance report\n", clik_version());
-        print_table(f, &list[i]);
-        if (fclose(f) != 0)
+        print_backend_report(f, r, b);
+        int bad = ferror(f) != 0;
+        bad |= fclose(f) != 0;
+        if (bad || rename(tmp, path) != 0) {
+            remove(tmp);
+            fprintf(stderr, "clik conformance: cannot write %s\n", path);
             return CLI_FAILED;
+        }
     }
     return CLI_OK;
 }
 
+/* ---- the command ----------------------------------------------------------------------- */
+
+static int default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (int)n;
+}
+
+static void list_run(const run *r)
+{
+    printf("operations (%d):\n", r->ncases);
+    printf("  %-*s  %-9s %-*s  %-5s %s\n", r->width.op, "op", "family", r->width.tol, "tolerance",
+           "type", "channels");
+    for (int k = 0; k < r->ncases; k++) {
+        const clik_case *c = r->cases[k];
+        char channels[16] = "";
+        for (int ch = 1; ch <= 4; ch *= 2)
+            if (c->channels & (1u << ch))
+                snprintf(channels + strlen(channels), sizeof(channels) - strlen(channels), "%s%d",
+                         channels[0] ? "," : "", ch);
+        printf("  %-*s  %-9s %-*s  %-5s %s\n", r->width.op, c->op, c->family, r->width.tol,
+               clik_tolerance_name(c->tol), clik_type_name(c->type), channels);
+    }
+    printf("backends (%d):\n", r->nbackends);
+    print_legend(stdout, r);
+}
+
+/* Worker 0's contexts and the shared ones, made here: a backend whose
+ * context cannot be made at all is reported as not run. */
+static int open_first_contexts(run *r, worker *w)
+{
+    clik_context_options opt;
+    oracle_options(&opt);
+    char why[512];
+    if (create_context(&opt, &w->oracle, why, sizeof(why)) != CLIK_OK) {
+        fprintf(stderr, "clik conformance: oracle context: %s\n", why);
+        return CLI_FAILED;
+    }
+    for (int b = 0; b < r->nbackends; b++) {
+        backend *be = &r->backends[b];
+        clik_context *ctx;
+        if (create_context(&be->opt, &ctx, be->not_run_reason, sizeof(be->not_run_reason)) !=
+            CLIK_OK)
+            be->not_run = 1;
+        else if (be->shared)
+            r->shared_ctx[b] = ctx;
+        else
+            w->ctx[b] = ctx;
+    }
+    return CLI_OK;
+}
+
+static int run_all(run *r, int jobs)
+{
+    const double start = now_seconds();
+    worker *workers = calloc((size_t)jobs, sizeof(*workers));
+    if (!workers) {
+        fprintf(stderr, "clik conformance: out of memory\n");
+        return CLI_FAILED;
+    }
+    for (int j = 0; j < jobs; j++) {
+        workers[j].r = r;
+        workers[j].id = j;
+    }
+    int rc = open_first_contexts(r, &workers[0]);
+    if (rc != CLI_OK) {
+        close_worker_contexts(&workers[0]);
+        free(workers);
+        return rc;
+    }
+    printf("clik %s conformance: %d operation%s, %d inputs, %d backend%s, %d job%s\n",
+           clik_version(), r->ncases, r->ncases == 1 ? "" : "s", r->ninputs, r->nbackends,
+           r->nbackends == 1 ? "" : "s", jobs, jobs == 1 ? "" : "s");
+    print_legend(stdout, r);
+    for (int b = 0; b < r->nbackends; b++)
+        if (r->backends[b].not_run)
+            printf("  %-*s  not run: %s\n", r->width.label, r->backends[b].label,
+                   r->backends[b].not_run_reason);
+    printf("\n");
+    print_header(stdout, r);
+    fflush(stdout);
+
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&r->changed, &attr);
+    pthread_condattr_destroy(&attr);
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_mutex_init(&r->shared_lock, NULL);
+    int started = 0;
+    for (; started < jobs; started++)
+        if (pthread_create(&workers[started].thread, NULL, work, &workers[started]) != 0)
+            break;
+    if (started == 0) {
+        fprintf(stderr, "clik conformance: cannot start a worker thread\n");
+        rc = CLI_FAILED;
+    } else {
+        stream_rows(r, start);
+    }
+    for (int j = 0; j < started; j++)
+        pthread_join(workers[j].thread, NULL);
+    r->ran = started > 0;
+    for (int j = 0; j < jobs; j++) {
+        r->oracle_seconds += workers[j].oracle_seconds;
+        close_worker_contexts(&workers[j]);
+    }
+    for (int b = 0; b < r->nbackends; b++)
+        clik_context_destroy(r->shared_ctx[b]);
+    pthread_mutex_destroy(&r->lock);
+    pthread_mutex_destroy(&r->shared_lock);
+    pthread_cond_destroy(&r->changed);
+    free(workers);
+    if (rc == CLI_OK) {
+        print_summary(stdout, r, now_seconds() - start, started);
+        fflush(stdout);
+    }
+    return rc;
+}
+
 int cmd_conformance(int argc, char **argv)
 {
-    const char *junit = NULL, *report_dir = NULL, *only_op = NULL;
-    int quick = 0;
-    const cli_option options[] = {{"--junit", &junit, NULL},
-                                  {"--report-dir", &report_dir, NULL},
-                                  {"--op", &only_op, NULL},
-                                  {"--quick", NULL, &quick},
+    const char *junit = NULL, *report_dir = NULL, *jobs_text = NULL, *last_op = NULL;
+    int quick = 0, list = 0;
+    const cli_option options[] = {{"--junit", &junit, NULL}, {"--report-dir", &report_dir, NULL},
+                                  {"--op", &last_op, NULL},  {"--jobs", &jobs_text, NULL},
+                                  {"--quick", NULL, &quick}, {"--list", NULL, &list},
                                   {NULL, NULL, NULL}};
+    char **kept = calloc((size_t)argc + 1, sizeof(*kept));
+    const char *specs[MAX_OP_SPECS];
+    int nspecs = 0;
+    if (!kept) {
+        fprintf(stderr, "clik conformance: out of memory\n");
+        return CLI_FAILED;
+    }
+    const int nkept = take_op_specs(argc, argv, options, kept, specs, &nspecs);
     cli_args args;
-    int rc = cli_parse(argc, argv, options, 0, 0, &args, usage);
+    int rc = nkept < 0 ? CLI_USAGE : cli_parse(nkept, kept, options, 0, 0, &args, usage);
+    free(kept);
     if (rc != CLI_OK || args.help)
         return rc;
-    if (only_op && !clik_case_find(only_op)) {
-        fprintf(stderr, "clik conformance: unknown operation %s; known:", only_op);
-        for (int i = 0; i < clik_case_count(); i++)
-            fprintf(stderr, " %s", clik_case_at(i)->op);
-        fprintf(stderr, "\n");
+    int jobs = default_jobs();
+    if (jobs_text && !cli_parse_count(jobs_text, 1, MAX_JOBS, &jobs)) {
+        fprintf(stderr, "clik conformance: --jobs %s: expected a whole number in 1..%d\n%s",
+                jobs_text, MAX_JOBS, usage);
         return CLI_USAGE;
     }
-    static backend list[MAX_BACKENDS];
-    int n = collect_backends(args.device, list);
-    if (n < 0)
-        return CLI_FAILED;
-    clik_context *oracle;
-    clik_context_options ref;
-    clik_context_options_init(&ref);
-    ref.device = "none";
-    ref.cpu_path = CLIK_CPU_SCALAR;
-    if (clik_context_create(&oracle, &ref) != CLIK_OK)
-        return cli_error("conformance", NULL, CLIK_ERR_NO_MEMORY, "oracle context");
 
-    run_state rs = {.junit = junit != NULL, .quick = quick, .only_op = only_op};
-    for (int i = 0; i < n && junit; i++)
-        if (!(list[i].junit = tmpfile())) {
+    run r;
+    memset(&r, 0, sizeof(r));
+    static backend backends[MAX_BACKENDS];
+    rc = select_cases(specs, nspecs, &r);
+    if (rc == CLI_OK) {
+        r.backends = backends;
+        r.nbackends = collect_backends(args.device, backends);
+        if (r.nbackends < 0)
+            rc = CLI_FAILED;
+    }
+    if (rc == CLI_OK)
+        column_widths_of(&r);
+    if (rc == CLI_OK && list) {
+        list_run(&r);
+        free(r.cases);
+        return CLI_OK;
+    }
+    if (rc == CLI_OK && make_inputs(&r, quick) != CLI_OK) {
+        fprintf(stderr, "clik conformance: out of memory\n");
+        rc = CLI_FAILED;
+    }
+    for (int b = 0; rc == CLI_OK && junit && b < r.nbackends; b++)
+        if (!(backends[b].junit = tmpfile())) {
             fprintf(stderr, "clik conformance: cannot create a temporary file\n");
             rc = CLI_FAILED;
         }
-    printf("clik %s conformance: %d backend(s)%s\n", clik_version(), n,
-           quick ? ", quick sizes" : "");
-    int not_run = 0;
-    for (int i = 0; i < n; i++) {
-        run_backend(&rs, &list[i], oracle, i, n);
-        print_table(stdout, &list[i]);
-        fflush(stdout);
-        not_run += list[i].skipped;
+    if (rc == CLI_OK) {
+        if (jobs > r.ninputs)
+            jobs = r.ninputs > 0 ? r.ninputs : 1;
+        rc = run_all(&r, jobs);
     }
-    clik_context_destroy(oracle);
-    printf("\n%d runs, %d failed%s: %s\n", rs.total_runs, rs.total_failed,
-           not_run ? ", some backends not run" : "", rs.total_failed || not_run ? "FAIL" : "PASS");
-    if (rs.total_failed || not_run)
+    int failed = 0;
+    for (int b = 0; b < r.nbackends; b++)
+        failed += backends[b].failed + backends[b].not_run;
+    if (rc == CLI_OK && failed)
         rc = CLI_FAILED;
-    if (junit && write_junit(junit, list, n, &rs) != CLI_OK)
+    if (junit && r.ran && write_junit(junit, &r) != CLI_OK)
         rc = CLI_FAILED;
-    for (int i = 0; i < n; i++)
-        if (list[i].junit)
-            fclose(list[i].junit);
-    if (report_dir && write_reports(report_dir, list, n) != CLI_OK)
+    if (report_dir && r.ran && write_reports(report_dir, &r) != CLI_OK)
         rc = CLI_FAILED;
+    for (int b = 0; b < r.nbackends; b++)
+        if (backends[b].junit)
+            fclose(backends[b].junit);
+    free_inputs(&r);
     return rc;
 }

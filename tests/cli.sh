@@ -288,6 +288,249 @@ expect 2 "upscale --depth 0" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.
 expect 2 "upscale --start -1" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --start -1
 expect 2 "upscale artifact map without %d for frames" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --artifact-map "$tmp/out.map.png"
 
+# ---- flowviz, flowcmp ---------------------------------------------------------------------
+# le32 N: the 4 bytes of N, little-endian, as printf escapes.
+le32() { printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
+# flo W H N A B OUT: a W x H .flo whose first N vectors are A and the others B,
+# each vector given as the printf escapes of its two float32s.
+flo() {
+    local i
+    {
+        printf "PIEH$(le32 "$1")$(le32 "$2")"
+        for ((i = 0; i < $1 * $2; i++)); do
+            if [ "$i" -lt "$3" ]; then printf "$4"; else printf "$5"; fi
+        done
+    } >"$6"
+}
+# The float32s used: 0, 0.5, 1, 3, 4 and -1; 1e10 and NaN mark unknown vectors.
+f0='\0\0\0\0' f05='\0\0\0\077' f1='\0\0\200\077' f3='\0\0\100\100' f4='\0\0\200\100'
+fm1='\0\0\200\277' f1e10='\371\002\025\120' fnan='\0\0\300\177'
+flo 8 6 0 "" "$f0$f0" "$tmp/zero.flo"
+flo 8 6 0 "" "$f1$f0" "$tmp/right.flo"
+flo 8 6 0 "" "$f0$f1" "$tmp/down.flo"
+flo 8 6 0 "" "$f3$f4" "$tmp/far.flo"
+flo 8 6 24 "$f1e10$f0" "$f1$f0" "$tmp/halfknown.flo"
+flo 8 6 8 "$f0$fnan" "$fm1$f05" "$tmp/nanrow.flo"
+flo 8 6 0 "" "$f0$fnan" "$tmp/nan.flo"
+flo 9 6 0 "" "$f0$f0" "$tmp/wider.flo"
+head -c 100 "$tmp/right.flo" >"$tmp/cut.flo"
+{ cat "$tmp/right.flo"; printf 'x'; } >"$tmp/long.flo"
+{ printf "PIEH$(le32 16384)$(le32 16384)"; head -c 64 /dev/zero; } >"$tmp/lie.flo"
+{ printf "PIEH$(le32 100000)$(le32 100000)"; head -c 64 /dev/zero; } >"$tmp/huge.flo"
+{ printf "PIEH$(le32 4294967295)$(le32 6)"; head -c 64 /dev/zero; } >"$tmp/negative.flo"
+{ printf 'HEIP'; tail -c +5 "$tmp/right.flo"; } >"$tmp/swapped.flo"
+{ printf 'PIEG'; tail -c +5 "$tmp/right.flo"; } >"$tmp/tag.flo"
+printf 'PIEH' >"$tmp/tagonly.flo"
+cp "$tmp/text.png" "$tmp/text.flo"
+# The vectors of right.flo as a NumPy (6, 8, 2) float32 array.
+npy_dict="{'descr': '<f4', 'fortran_order': False, 'shape': (6, 8, 2), }"
+npy_pad=$(((64 - (10 + ${#npy_dict} + 1) % 64) % 64))
+{
+    printf "\223NUMPY\001\000\\$(printf %03o $((${#npy_dict} + 1 + npy_pad)))\000"
+    printf '%s%*s\n' "$npy_dict" "$npy_pad" ''
+    tail -c +13 "$tmp/right.flo"
+} >"$tmp/right.npy"
+# ppm_pixel FILE N: the RGB bytes of pixel N of a P6 file with a 3-line header, as "R G B".
+ppm_pixel() { sed '1,3d' "$1" | od -An -tu1 -j$((3 * $2)) -N3 | tr -s ' ' | sed 's/^ //'; }
+
+expect 0 "flowcmp of a flow with itself" -- $run "$clik" flowcmp "$tmp/right.flo" "$tmp/right.flo"
+check "flowcmp with itself prints zero errors" "$(cat "$tmp/stdout")" "EPE 0.000000 AAE 0.000000 (48 of 48 vectors)"
+expect 0 "flowcmp of (1, 0) and (0, 0)" -- $run "$clik" flowcmp "$tmp/right.flo" "$tmp/zero.flo"
+check "flowcmp (1, 0) and (0, 0): EPE 1, AAE 45 degrees" "$(cat "$tmp/stdout")" "EPE 1.000000 AAE 45.000000 (48 of 48 vectors)"
+expect 0 "flowcmp of (3, 4) and (0, 0)" -- $run "$clik" flowcmp "$tmp/zero.flo" "$tmp/far.flo"
+check "flowcmp (3, 4) and (0, 0): EPE 5, AAE atan(5)" "$(cat "$tmp/stdout")" "EPE 5.000000 AAE 78.690068 (48 of 48 vectors)"
+expect 0 "flowcmp skips vectors of 1e10" -- $run "$clik" flowcmp "$tmp/halfknown.flo" "$tmp/zero.flo"
+check "flowcmp counts the known vectors only" "$(cat "$tmp/stdout")" "EPE 1.000000 AAE 45.000000 (24 of 48 vectors)"
+expect 0 "flowcmp skips NaN vectors (either side)" -- $run "$clik" flowcmp "$tmp/zero.flo" "$tmp/nanrow.flo"
+check "flowcmp without the NaN row" "$(cat "$tmp/stdout")" "EPE 1.118034 AAE 48.189685 (40 of 48 vectors)"
+expect 0 "flowcmp of a (H, W, 2) float32 .npy" -- $run "$clik" flowcmp "$tmp/right.npy" "$tmp/zero.flo" --device none
+check "flowcmp of a .npy flow" "$(cat "$tmp/stdout")" "EPE 1.000000 AAE 45.000000 (48 of 48 vectors)"
+expect 1 "flowcmp with no vector known in both" -- $run "$clik" flowcmp "$tmp/nan.flo" "$tmp/zero.flo"
+expect 1 "flowcmp of two sizes" -- $run "$clik" flowcmp "$tmp/zero.flo" "$tmp/wider.flo"
+expect 1 "flowcmp of a missing flow" -- $run "$clik" flowcmp "$tmp/zero.flo" "$tmp/missing.flo"
+expect 1 "flowcmp of an image (not a flow)" -- $run "$clik" flowcmp "$tmp/zero.flo" "$tmp/grey.pgm"
+expect 1 "flowcmp of a .npy that is not a flow" -- $run "$clik" flowcmp "$tmp/rgba.npy" "$tmp/zero.flo"
+expect 2 "flowcmp of one flow" -- $run "$clik" flowcmp "$tmp/zero.flo"
+expect 2 "flowcmp with an unknown option" -- $run "$clik" flowcmp "$tmp/zero.flo" "$tmp/zero.flo" --max 3
+
+expect 0 "flowviz of (1, 0): red" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.ppm"
+check "flowviz (1, 0): size and first pixel" "$(size_of "$tmp/out.ppm") $(ppm_pixel "$tmp/out.ppm" 0)" "8x6 255 0 0"
+expect 0 "flowviz of (0, 1): yellow" -- $run "$clik" flowviz "$tmp/down.flo" "$tmp/out.ppm"
+check "flowviz (0, 1): last pixel" "$(ppm_pixel "$tmp/out.ppm" 47)" "255 234 0"
+expect 0 "flowviz of no motion: white" -- $run "$clik" flowviz "$tmp/zero.flo" "$tmp/out.ppm"
+check "flowviz (0, 0)" "$(ppm_pixel "$tmp/out.ppm" 5)" "255 255 255"
+expect 0 "flowviz --max 2: half saturated" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.ppm" --max 2
+check "flowviz (1, 0) --max 2" "$(ppm_pixel "$tmp/out.ppm" 0)" "255 128 128"
+expect 0 "flowviz --max 0.5: past the maximum, darkened" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.ppm" --max 0.5
+check "flowviz (1, 0) --max 0.5" "$(ppm_pixel "$tmp/out.ppm" 0)" "191 0 0"
+expect 0 "flowviz of unknown vectors: black" -- $run "$clik" flowviz "$tmp/halfknown.flo" "$tmp/out.ppm"
+check "flowviz: unknown black, known red" "$(ppm_pixel "$tmp/out.ppm" 23), $(ppm_pixel "$tmp/out.ppm" 24)" "0 0 0, 255 0 0"
+expect 0 "flowviz to PNG" -- $run "$clik" flowviz "$tmp/far.flo" "$tmp/out.png"
+check "flowviz PNG: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "8x6 rgb"
+expect 1 "flowviz of a missing flow" -- $run "$clik" flowviz "$tmp/missing.flo" "$tmp/out.png"
+expect 1 "flowviz of text named .flo" -- $run "$clik" flowviz "$tmp/text.flo" "$tmp/out.png"
+expect 1 "flowviz of a cut .flo" -- $run "$clik" flowviz "$tmp/cut.flo" "$tmp/out.png"
+check "cut .flo message" "$(grep -c 'truncated' "$tmp/stderr")" 1
+expect 1 "flowviz of a .flo with a byte too many" -- $run "$clik" flowviz "$tmp/long.flo" "$tmp/out.png"
+expect 1 "flowviz of a .flo claiming 16384x16384" -- $run "$clik" flowviz "$tmp/lie.flo" "$tmp/out.png"
+expect 1 "flowviz of a .flo claiming 100000x100000" -- $run "$clik" flowviz "$tmp/huge.flo" "$tmp/out.png"
+expect 1 "flowviz of a .flo of negative width" -- $run "$clik" flowviz "$tmp/negative.flo" "$tmp/out.png"
+expect 1 "flowviz of a big-endian .flo" -- $run "$clik" flowviz "$tmp/swapped.flo" "$tmp/out.png"
+expect 1 "flowviz of a .flo with a wrong tag" -- $run "$clik" flowviz "$tmp/tag.flo" "$tmp/out.png"
+expect 1 "flowviz of a .flo cut after its tag" -- $run "$clik" flowviz "$tmp/tagonly.flo" "$tmp/out.png"
+expect 1 "flowviz of an image" -- $run "$clik" flowviz "$tmp/grey.pgm" "$tmp/out.png"
+expect 1 "flowviz into a .flo" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.flo"
+expect 1 "flowviz to an unknown extension" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.xyz"
+expect 1 "flowviz into a missing folder" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/nowhere/out.png"
+expect 2 "flowviz --max 0" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.png" --max 0
+expect 2 "flowviz --max -1" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.png" --max -1
+expect 2 "flowviz --max nan" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.png" --max nan
+expect 2 "flowviz --max fast" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.png" --max fast
+expect 2 "flowviz without an output" -- $run "$clik" flowviz "$tmp/right.flo"
+
+# ---- flow ------------------------------------------------------------------------------------
+# crop W H X Y: W bytes from each of H rows of the sample's pixels, from column X of row Y.
+# A crop one byte right and one row down is the same picture moved by (-1, -1); with
+# 3-byte (RGB) or 2-byte (grey + alpha) pixels, 3 or 2 bytes right.
+crop() {
+    local r
+    for ((r = 0; r < $2; r++)); do tail -c +$((1 + ($4 + r) * 640 + $3)) "$tmp/pixels.raw" | head -c "$1"; done
+}
+{ printf 'P5\n64 48\n255\n'; crop 64 48 300 150; } >"$tmp/i0.pgm"
+{ printf 'P5\n64 48\n255\n'; crop 64 48 301 151; } >"$tmp/i1.pgm"
+{ printf 'P6\n64 48\n255\n'; crop 192 48 300 150; } >"$tmp/i0.ppm"
+{ printf 'P6\n64 48\n255\n'; crop 192 48 303 151; } >"$tmp/i1.ppm"
+crop 128 48 300 150 >"$tmp/ga0.raw"
+crop 128 48 302 151 >"$tmp/ga1.raw"
+npy_u8 48 64 2 "$tmp/ga0.raw" "$tmp/i0ga.npy"
+npy_u8 48 64 2 "$tmp/ga1.raw" "$tmp/i1ga.npy"
+flo 64 48 0 "" "$fm1$fm1" "$tmp/gt.flo"
+flo 64 48 1024 "$f1e10$f1e10" "$fm1$fm1" "$tmp/gtunknown.flo"
+flo 64 48 0 "" "$f0$f0" "$tmp/zero64.flo"
+flo 64 48 0 "" "$fnan$f0" "$tmp/nan64.flo"
+{ printf 'P5\n64 47\n255\n'; crop 64 47 301 151; } >"$tmp/short.pgm"
+# epe_below LIMIT: "yes" when the last command printed an EPE below LIMIT.
+epe_below() { awk -v limit="$1" '$1 == "EPE" { print ($2 < limit ? "yes" : "no: " $2) }' "$tmp/stdout"; }
+
+expect 0 "flow of a grey pair moved by (-1, -1)" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --gt "$tmp/gt.flo" --viz "$tmp/out.png"
+check "flow of a grey pair: EPE below 0.1" "$(epe_below 0.1)" yes
+check "flow of a grey pair: every vector counted" "$(grep -c '(3072 of 3072 vectors)' "$tmp/stdout")" 1
+check "flow: the .flo size" "$(wc -c <"$tmp/out.flo" | tr -d ' ')" $((12 + 64 * 48 * 8))
+check "flow --viz: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "64x48 rgb"
+cp "$tmp/out.flo" "$tmp/device.flo"
+expect 0 "flowcmp of the written flow against the ground truth" -- $run "$clik" flowcmp "$tmp/device.flo" "$tmp/gt.flo"
+check "flowcmp agrees with flow --gt" "$(cat "$tmp/stdout")" "$($run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/device2.flo" --gt "$tmp/gt.flo")"
+expect 0 "flow of a grey pair on the CPU path" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --gt "$tmp/gt.flo" --device none
+check "flow on the CPU path: EPE below 0.1" "$(epe_below 0.1)" yes
+cp "$tmp/out.flo" "$tmp/cpu.flo"
+expect 0 "flowcmp of the device's flow and the CPU path's" -- $run "$clik" flowcmp "$tmp/device.flo" "$tmp/cpu.flo"
+check "device and CPU flows within 0.01 px (FLOW)" "$(epe_below 0.01)" yes
+expect 0 "flow of an RGB pair (luma)" -- $run "$clik" flow "$tmp/i0.ppm" "$tmp/i1.ppm" "$tmp/out.flo" --gt "$tmp/gt.flo" --device none
+check "flow of an RGB pair: EPE below 0.1" "$(epe_below 0.1)" yes
+expect 0 "flow of a grey + alpha pair" -- $run "$clik" flow "$tmp/i0ga.npy" "$tmp/i1ga.npy" "$tmp/out.npy" --gt "$tmp/gt.flo" --device none
+check "flow of a grey + alpha pair: EPE below 0.1" "$(epe_below 0.1)" yes
+check "flow as .npy: its size" "$(wc -c <"$tmp/out.npy" | tr -d ' ')" $((128 + 64 * 48 * 8))
+expect 0 "flow with a ground truth partly unknown" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --gt "$tmp/gtunknown.flo" --device none
+check "flow: unknown vectors of the ground truth left out" "$(grep -c '(2048 of 3072 vectors)' "$tmp/stdout")" 1
+expect 0 "flow of an image with itself: no motion" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i0.pgm" "$tmp/out.flo" --device none
+cp "$tmp/out.flo" "$tmp/still.flo"
+expect 0 "flowcmp of that flow and zero" -- $run "$clik" flowcmp "$tmp/still.flo" "$tmp/zero64.flo"
+check "flow of an image with itself: EPE below 0.01" "$(epe_below 0.01)" yes
+expect 0 "flow, the seed's configuration (1 scale, 1 warp, 10 iterations)" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales 1 --warps 1 --iterations 10 --gt "$tmp/gt.flo"
+expect 0 "flow with every option" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales 3 --zoom 0.7 --warps 3 --iterations 50 --epsilon 0 --tau 0.125 --lambda 0.2 --theta 0.25 --sigma 0 --storage f32 --gt "$tmp/gt.flo"
+check "flow with every option: EPE below 0.2" "$(epe_below 0.2)" yes
+expect 0 "flow --storage f16" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --storage f16 --gt "$tmp/gt.flo"
+check "flow --storage f16: EPE below 0.1" "$(epe_below 0.1)" yes
+expect 0 "flow of 1x1 images on the CPU path" -- $run "$clik" flow "$tmp/one.pgm" "$tmp/one.pgm" "$tmp/out.flo" --device none
+check "flow of 1x1 images: a 1x1 .flo" "$(wc -c <"$tmp/out.flo" | tr -d ' ')" 20
+expect 0 "flow --help" -- $run "$clik" flow --help
+expect 2 "flow of one image" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/out.flo"
+expect 2 "flow with four names" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" "$tmp/out2.flo"
+expect 2 "flow into a .png" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.png"
+expect 2 "flow --scales -1" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales -1
+expect 2 "flow --scales 101" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales 101
+expect 2 "flow --zoom 1" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --zoom 1
+expect 2 "flow --zoom 0" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --zoom 0
+expect 2 "flow --warps 0" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --warps 0
+expect 2 "flow --iterations 0" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --iterations 0
+expect 2 "flow --iterations 2.5" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --iterations 2.5
+expect 2 "flow --epsilon -0.1" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --epsilon -0.1
+expect 2 "flow --tau 0.3" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --tau 0.3
+expect 2 "flow --tau 0" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --tau 0
+expect 2 "flow --lambda 0" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --lambda 0
+expect 2 "flow --theta nan" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --theta nan
+expect 2 "flow --sigma 101" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --sigma 101
+expect 2 "flow --sigma -1" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --sigma -1
+expect 2 "flow --storage f64" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --storage f64
+expect 2 "flow --start for one pair" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --start 1
+expect 2 "flow of one pair into a pattern" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.%d.flo"
+expect 2 "flow of one pair with a --viz pattern" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --viz "$tmp/out.%d.png"
+expect 2 "flow of two names without a pattern" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/out.flo"
+expect 2 "flow whose output is its first image" -- $run "$clik" flow "$tmp/i0ga.npy" "$tmp/i1ga.npy" "$tmp/./i0ga.npy"
+expect 2 "flow whose output is its ground truth" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/gt.flo" --gt "$tmp/gt.flo"
+check "ground truth kept" "$(wc -c <"$tmp/gt.flo" | tr -d ' ')" $((12 + 64 * 48 * 8))
+expect 2 "flow whose picture is its second image" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.ppm" "$tmp/out.flo" --viz "$tmp/./i1.ppm"
+expect 2 "flow whose picture is its flow" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.npy" --viz "$tmp/out.npy"
+expect 1 "flow of a missing image" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/missing.pgm" "$tmp/out.flo"
+expect 1 "flow of images of two sizes" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/short.pgm" "$tmp/out.flo"
+check "two sizes message" "$(grep -c 'one size' "$tmp/stderr")" 1
+expect 1 "flow of a corrupt image" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/text.png" "$tmp/out.flo"
+expect 1 "flow of a .flo (not an image)" -- $run "$clik" flow "$tmp/gt.flo" "$tmp/i1.pgm" "$tmp/out.flo"
+expect 1 "flow with a ground truth of another size" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --gt "$tmp/zero.flo"
+expect 1 "flow with a cut ground truth" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --gt "$tmp/cut.flo"
+expect 1 "flow with a missing ground truth" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --gt "$tmp/missing.flo"
+expect 1 "flow with an image as ground truth" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --gt "$tmp/i0.pgm"
+expect 1 "flow with a ground truth of no known vector" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --gt "$tmp/nan64.flo" --device none
+expect 1 "flow with its picture into a missing folder (flow not kept)" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --viz "$tmp/nowhere/out.png" --device none
+expect 1 "flow with a picture of unknown extension" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --viz "$tmp/out.xyz" --device none
+expect 1 "flow on a device that does not exist" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --device 99:99
+expect 1 "flow --warps 1001 (refused by the library)" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --warps 1001 --device none
+
+# Frame sequences: frames 1..4 of the crop, each moved by (-1, -1) from the one before.
+for i in 1 2 3 4; do
+    { printf 'P5\n64 48\n255\n'; crop 64 48 $((300 + i)) $((150 + i)); } >"$tmp/s$i.pgm"
+done
+for i in 1 2 3; do
+    cp "$tmp/gt.flo" "$tmp/sgt$i.flo"
+    "$clik" flow "$tmp/s$i.pgm" "$tmp/s$((i + 1)).pgm" "$tmp/sone$i.flo" --viz "$tmp/sone$i.png" ||
+        failures=$((failures + 1))
+done
+expect 0 "flow along 4 frames, with pictures and ground truth" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo" --viz "$tmp/out.v%d.png" --gt "$tmp/sgt%d.flo"
+check "flow along frames: the files" "$(cd "$tmp" && echo out.*)" "out.1.flo out.2.flo out.3.flo out.v1.png out.v2.png out.v3.png"
+bad=""
+for i in 1 2 3; do
+    cmp -s "$tmp/out.$i.flo" "$tmp/sone$i.flo" || bad="$bad flow$i"
+    cmp -s "$tmp/out.v$i.png" "$tmp/sone$i.png" || bad="$bad picture$i"
+done
+check "flows along frames differing from one-pair runs" "${bad:-none}" none
+check "flow along frames: a line per flow and their mean" "$(grep -c 'EPE' "$tmp/stdout") $(grep -c '^mean: EPE' "$tmp/stdout")" "4 1"
+check "flow along frames: the mean EPE below 0.1" "$(awk '$1 == "mean:" { print ($3 < 0.1 ? "yes" : "no: " $3) }' "$tmp/stdout")" yes
+check "flow along frames: time on stderr" "$(grep -c '3 flows of 64x48' "$tmp/stderr")" 1
+expect 0 "flow along frames from --start 2, on the CPU path" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo" --start 2 --device none
+check "flows from --start 2" "$(cd "$tmp" && echo out.*)" "out.2.flo out.3.flo"
+expect 1 "flow along one frame" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo" --start 4
+expect 1 "flow along frames that do not exist" -- $run "$clik" flow "$tmp/none%d.pgm" "$tmp/out.%d.flo"
+rm "$tmp/sgt3.flo"
+expect 1 "flow along frames with a ground truth missing (nothing kept)" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo" --gt "$tmp/sgt%d.flo"
+cp "$tmp/s1.pgm" "$tmp/t1.pgm"
+cp "$tmp/s2.pgm" "$tmp/t2.pgm"
+cp "$tmp/short.pgm" "$tmp/t3.pgm"
+expect 1 "flow along frames of two sizes (nothing kept)" -- $run "$clik" flow "$tmp/t%d.pgm" "$tmp/out.%d.flo" --device none
+check "frames of two sizes: message" "$(grep -c 'one size' "$tmp/stderr")" 1
+cp "$tmp/text.png" "$tmp/t3.pgm"
+expect 1 "flow along frames, the third corrupt (nothing kept)" -- $run "$clik" flow "$tmp/t%d.pgm" "$tmp/out.%d.flo" --device none
+expect 2 "flow along frames into one file" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.flo"
+expect 2 "flow along frames with one picture" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo" --viz "$tmp/out.png"
+expect 2 "flow along frames with one ground truth" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo" --gt "$tmp/gt.flo"
+expect 2 "flow along frames into .png" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.png"
+expect 2 "flow along frames whose flows are its ground truth" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/sgt%d.flo" --gt "$tmp/sgt%d.flo"
+expect 2 "flow along frames whose pictures are its frames" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo" --viz "$tmp/s%d.pgm"
+expect 2 "flow along frames whose pictures are its flows" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.npy" --viz "$tmp/out.%1d.npy"
+expect 2 "flow --start -1" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo" --start -1
+mkdir "$tmp/fblocked2.flo"
+expect 1 "flow along frames whose second output cannot be written" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/fblocked%d.flo" --device none
+check "no flow kept after a failed write" "$(cd "$tmp" && echo fblocked*)" fblocked2.flo
+
 # ---- files a command must not lose ---------------------------------------------------------
 # same_files A B: "same" when the two files hold the same bytes.
 same_files() { cmp -s "$1" "$2" && echo same; }
@@ -388,6 +631,8 @@ if [ -w /dev/full ]; then
     expect_full 1 "hist to a full disk" -- $run "$clik" hist "$sample" --device none
     expect_full 1 "hist --csv to a full disk" -- $run "$clik" hist "$sample" --csv --device none
     expect_full 1 "ssim to a full disk" -- $run "$clik" ssim "$tmp/grey.pgm" "$tmp/grey.pgm" --device none
+    expect_full 1 "flowcmp to a full disk" -- $run "$clik" flowcmp "$tmp/right.flo" "$tmp/zero.flo"
+    expect_full 1 "flow --gt to a full disk" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --gt "$tmp/gt.flo" --device none
     expect_full 1 "devices to a full disk" -- $run "$clik" devices
     expect_full 1 "conformance help to a full disk" -- $run "$clik" conformance --help
     if $run "$clik" conformance --help 2>/dev/null | grep -q -- --list; then

@@ -1,5 +1,5 @@
 /* Backend iteration for the Check suites. SPDX-License-Identifier: BSD-2-Clause */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* strcasestr */
 #include "harness.h"
 
 #include <ftw.h>
@@ -20,16 +20,35 @@ int h_patterns = CLIK_PATTERN_COUNT;
 
 /* 1 while a forced kernel variant runs: sizes past a megapixel are left to
  * the device's default kernels (the variants' edges and strips are all
- * reached at 641 x 479). */
+ * reached at 641 x 479), except in full runs (CLIK_TEST_FULL=1). */
 static int h_variant;
+int h_full;
+/* CLIK_TEST_MAX_PIXELS: sizes up to this many pixels (slow emulators). */
+static long h_max_pixels = -1;
 
 int h_size_count(void)
 {
     int n = 0;
-    while (n < clik_test_size_count &&
-           (!h_small || (clik_test_sizes[n][0] <= 128 && clik_test_sizes[n][1] <= 64)) &&
-           (!h_variant || (long)clik_test_sizes[n][0] * clik_test_sizes[n][1] <= 1000000))
+    while (n < clik_test_size_count) {
+        const long px = (long)clik_test_sizes[n][0] * clik_test_sizes[n][1];
+        if ((h_small && (clik_test_sizes[n][0] > 128 || clik_test_sizes[n][1] > 64)) ||
+            (h_variant && !h_full && px > 1000000) || (h_max_pixels >= 0 && px > h_max_pixels))
+            break;
         n++;
+    }
+    return n;
+}
+
+/* The scalar backend is the oracle's own code: its cases compare the oracle
+ * with itself, which checks that the context picks that path and that it
+ * is deterministic; small sizes say that much (its hand-worked tests run
+ * in full). */
+static int case_size_count(void)
+{
+    int n = h_size_count();
+    if (h_expected == CLIK_BACKEND_SCALAR && !h_full)
+        while (n > 0 && (long)clik_test_sizes[n - 1][0] * clik_test_sizes[n - 1][1] > 128 * 64)
+            n--;
     return n;
 }
 
@@ -53,9 +72,17 @@ int h_family_case_count(const char *family)
 void h_check_case(const clik_case *c)
 {
     ck_assert_ptr_nonnull(c);
-    for (int s = 0; s < h_size_count(); s++)
-        for (int ch = 1; ch <= 4; ch *= 2) {
+    int nch = 0;
+    for (int ch = 1; ch <= 4; ch *= 2)
+        nch += (c->channels & (1u << ch)) != 0;
+    for (int s = 0; s < case_size_count(); s++)
+        for (int ch = 1, k = 0; ch <= 4; ch *= 2) {
             if (!(c->channels & (1u << ch)))
+                continue;
+            /* A forced variant takes one channel count per size, each in
+             * turn (each count a program of its own on most families): the
+             * default kernels and full runs take every count at every size. */
+            if (h_variant && !h_full && nch > 1 && k++ != s % nch)
                 continue;
             for (int p = 0; p < h_patterns; p++) {
                 const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
@@ -128,9 +155,21 @@ static int run_opencl(Suite *(*make)(void), const char *const *tunings)
     static const char *const no_tuning[] = {"", NULL};
     if (!tunings)
         tunings = no_tuning;
-    int failed = 0;
+    /* CLIK_TEST_TUNINGS=default: the device's default kernels only, where
+     * another run covers the forced variants with the same kernel code. */
+    const char *which = getenv("CLIK_TEST_TUNINGS");
+    const int defaults_only = which && strcmp(which, "default") == 0;
+    if (defaults_only && tunings[0] && tunings[1])
+        printf("forced kernel variants not run here (CLIK_TEST_TUNINGS=default)\n");
+    /* CLIK_TEST_DEVICE: only the devices whose name or platform holds it. */
+    const char *only = getenv("CLIK_TEST_DEVICE");
+    int failed = 0, ran = 0;
     for (int i = 0; i < count; i++)
-        for (int t = 0; tunings[t]; t++) {
+        for (int t = 0; tunings[t] && (t == 0 || !defaults_only); t++) {
+            if (only && *only && !strcasestr(list[i].name, only) &&
+                !strcasestr(list[i].platform_name, only))
+                continue;
+            ran = 1;
             char spec[32];
             snprintf(spec, sizeof(spec), "%d:%d", list[i].platform_index, list[i].device_index);
             snprintf(h_backend, sizeof(h_backend), "opencl %s %s (%s)%s%s", spec, list[i].name,
@@ -146,6 +185,10 @@ static int run_opencl(Suite *(*make)(void), const char *const *tunings)
             failed += run_backend(make, &opt);
         }
     clik_devices_free(list);
+    if (!ran) {
+        printf("SKIP: no OpenCL device matches CLIK_TEST_DEVICE=%s\n", only);
+        return 77;
+    }
     return failed ? 1 : 0;
 }
 
@@ -157,6 +200,11 @@ int harness_main(Suite *(*make)(void), const char *const *tunings)
         h_patterns = atoi(patterns);
     const char *small = getenv("CLIK_TEST_SMALL");
     h_small = small && strcmp(small, "1") == 0;
+    const char *full = getenv("CLIK_TEST_FULL");
+    h_full = full && strcmp(full, "1") == 0;
+    const char *max_pixels = getenv("CLIK_TEST_MAX_PIXELS");
+    if (max_pixels && *max_pixels)
+        h_max_pixels = atol(max_pixels);
     const char *backend = getenv("CLIK_TEST_BACKEND");
     if (!backend || !*backend)
         backend = "none";

@@ -1,7 +1,8 @@
 /*
  * Runs a Check suite once per backend named by CLIK_TEST_BACKEND:
  *   opencl  every OpenCL device present (strict: no silent CPU fallback),
- *           once per tuning string the suite asks for;
+ *           once per tuning string the suite asks for; CLIK_TEST_DEVICE
+ *           (a part of a device or platform name) picks devices;
  *   scalar  the scalar CPU path;   neon  the NEON CPU path;
  *   none    no context (tests of code that needs no backend).
  * A backend that is absent makes the program exit 77, which meson reports
@@ -22,6 +23,10 @@ extern char h_device[32];       /* "P:D" of the OpenCL device under test, else "
 extern clik_backend h_expected; /* where operations must run */
 extern int h_small;             /* CLIK_TEST_SMALL=1: sizes up to 128x64 only (oclgrind) */
 extern int h_patterns;          /* CLIK_TEST_PATTERNS=N: the first N test patterns only */
+extern int h_full;              /* CLIK_TEST_FULL=1 */
+/* Also read: CLIK_TEST_FULL=1 (tuning variants at every size too, and the
+ * scalar backend's cases at every size) and CLIK_TEST_MAX_PIXELS=N (sizes
+ * up to N pixels: emulators). */
 
 /* Number of leading entries of clik_test_sizes to use. */
 int h_size_count(void);

@@ -1,68 +1,183 @@
 #!/bin/bash
 # Builds clik and runs every test on every backend this machine offers:
-# PoCL; PoCL with mobile-like limits; Oclgrind (small sizes, any race,
-# out-of-bounds or uninitialised access fails); the scalar path; NEON
-# through SIMDe; NEON cross-built for AArch64 and run under qemu-aarch64;
-# the I/O, host-library and CPU tests under valgrind; OpenCV agreement;
+#   default   PoCL, the scalar path, NEON through SIMDe, the host library,
+#             image I/O, the tool, API misuse, the tuning registry, fuzz
+#             corpora, OpenCV agreement, and the README's C example built
+#             against the installed library;
+#   mobile    PoCL with mobile-like limits (64 work-items, 32 KiB local
+#             memory) and the local-memory kernels;
+#   rusticl   Mesa's rusticl on llvmpipe: an independent compiler, no fp64;
+#   oclgrind  small sizes; any race, out-of-bounds access or API misuse fails;
+#   valgrind  the image I/O, host-library and CPU suites;
+#   sanitize  clang with AddressSanitizer and UBSan: CPU, I/O, host, tool,
+#             misuse and fuzz-corpus suites, then each fuzzer for a fixed
+#             number of runs;
+#   aarch64   NEON cross-built for AArch64 and run under qemu-aarch64;
 # and the source format. A backend that is absent is reported SKIP.
+#
+#   tests/run.sh           the CI run
+#   tests/run.sh --full    also the full-size sweeps: every tuning variant at
+#                          every size and pattern, each key's extremes at
+#                          every size, and full conformance runs on PoCL and
+#                          rusticl (run it before closing work on kernels)
+#
+# The table at the end gives each step's and each suite's seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+full=0
+case "${1:-}" in
+--full) full=1 ;;
+"") ;;
+*)
+    echo "usage: tests/run.sh [--full]" >&2
+    exit 2
+    ;;
+esac
 native=${CLIK_BUILD_DIR:-build-test}
 cross=${CLIK_CROSS_BUILD_DIR:-build-aarch64}
+asan=${CLIK_ASAN_BUILD_DIR:-build-asan}
+fuzz_runs=${CLIK_FUZZ_RUNS:-20000}
+[ "$full" = 1 ] && export CLIK_TEST_FULL=1
+timing=$(mktemp)
+trap 'rm -f "$timing"' EXIT
 start=$(date +%s)
-step() { printf '\n=== %s (%ds) ===\n' "$*" $(($(date +%s) - start)); }
-summary=()
-record() { summary+=("$1: $2"); }
 
-step "format (clang-format)"
-files=$(git ls-files '*.c' '*.h' '*.cl' 2>/dev/null || find lib kernels fallback_cpu apps tests benchmarks -name '*.[ch]' -o -name '*.cl')
-clang-format --dry-run --Werror $files
-record format ok
+# A step: its name, then the command. Its seconds and outcome go to the table.
+step() {
+    local name=$1 t0 rc=0
+    shift
+    printf '\n=== %s (%ds) ===\n' "$name" $(($(date +%s) - start))
+    t0=$(date +%s)
+    "$@" || rc=$?
+    printf 'step\t%s\t%d\t%s\n' "$name" $(($(date +%s) - t0)) "$([ $rc -eq 0 ] && echo ok || echo FAILED)" >>"$timing"
+    if [ $rc -ne 0 ]; then
+        report
+        exit $rc
+    fi
+}
 
-step "native build"
-if [ -d "$native" ]; then meson setup --reconfigure "$native" -Dwerror=true >/dev/null
-else meson setup "$native" --buildtype=debugoptimized -Dwerror=true >/dev/null; fi
-meson compile -C "$native"
+# meson test, then each test's seconds from its log into the table.
+mtest() {
+    local dir=$1 label=$2 log rc=0
+    shift 2
+    meson test -C "$dir" --print-errorlogs "$@" || rc=$?
+    log=$dir/meson-logs/testlog.json
+    for a in "$@"; do
+        case $a in --setup=*) log=$dir/meson-logs/testlog-${a#--setup=}.json ;; esac
+    done
+    local prev=""
+    for a in "$@"; do
+        [ "$prev" = --setup ] && log=$dir/meson-logs/testlog-$a.json
+        prev=$a
+    done
+    [ -f "$log" ] && python3 - "$log" "$label" >>"$timing" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    print("suite\t%s: %s\t%.0f\t%s" % (sys.argv[2], t["name"], t["duration"], t["result"]))
+PY
+    return $rc
+}
 
-step "PoCL, scalar, NEON (SIMDe), host library, OpenCV agreement"
-meson test -C "$native" --print-errorlogs
-record "default" ok
+report() {
+    python3 - "$timing" $(($(date +%s) - start)) <<'PY'
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+total = int(sys.argv[2])
+print("\n%-58s %8s  %s" % ("step", "seconds", "result"))
+for kind, name, secs, res in rows:
+    if kind == "step":
+        print("%-58s %8s  %s" % (name, secs, res))
+print("%-58s %8d" % ("total", total))
+suites = sorted((r for r in rows if r[0] == "suite"), key=lambda r: -float(r[2]))
+print("\n%-58s %8s  %s" % ("suite (slowest first)", "seconds", "result"))
+for kind, name, secs, res in suites[:40]:
+    print("%-58s %8s  %s" % (name, secs, res))
+PY
+}
 
-step "meson install, and the README's C example built against it with pkg-config"
-case $native in
-/*) dest="$native/install-test" ;;
-*) dest="$PWD/$native/install-test" ;;
-esac
-rm -rf "$dest"
-DESTDIR="$dest" meson install -C "$native" --quiet
-pc=$(dirname "$(find "$dest" -name clik.pc | head -n 1)")
-export PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pc"
-libdir=$(dirname "$(find "$dest" -name libclik.so | head -n 1)")
-cc -std=c11 -Wall -Wextra -Werror tests/api_example.c $(pkg-config --cflags --libs clik) \
-    -Wl,-rpath,"$libdir" -o "$native/api-example"
-unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
-"$native/api-example"
-CLIK_DEVICE=none "$native/api-example"
-record install ok
+format_check() {
+    local files
+    files=$(git ls-files '*.c' '*.h' '*.cl' 2>/dev/null ||
+        find lib kernels fallback_cpu apps tests benchmarks -name '*.[ch]' -o -name '*.cl')
+    clang-format --dry-run --Werror $files
+}
 
-step "PoCL with mobile limits (64 work-items, 32 KiB local memory, local-memory kernels)"
-meson test -C "$native" --setup mobile --suite opencl --print-errorlogs
-record mobile ok
+native_build() {
+    if [ -d "$native" ]; then meson setup --reconfigure "$native" -Dwerror=true >/dev/null
+    else meson setup "$native" --buildtype=debugoptimized -Dwerror=true >/dev/null; fi
+    meson compile -C "$native"
+}
 
-step "Oclgrind (small sizes)"
-meson test -C "$native" --setup oclgrind --suite opencl-ops --print-errorlogs
-record oclgrind ok
+install_and_example() {
+    local dest pc libdir
+    case $native in
+    /*) dest="$native/install-test" ;;
+    *) dest="$PWD/$native/install-test" ;;
+    esac
+    rm -rf "$dest"
+    DESTDIR="$dest" meson install -C "$native" --quiet
+    pc=$(dirname "$(find "$dest" -name clik.pc | head -n 1)")
+    libdir=$(dirname "$(find "$dest" -name libclik.so | head -n 1)")
+    PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pc" \
+        cc -std=c11 -Wall -Wextra -Werror tests/api_example.c \
+        $(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$pc" pkg-config --cflags --libs clik) \
+        -Wl,-rpath,"$libdir" -o "$native/api-example"
+    # Its own cache folder: the example runs as a user would, from nothing.
+    CLIK_CACHE_DIR="$native/api-example-cache" "$native/api-example"
+    CLIK_DEVICE=none "$native/api-example"
+}
 
-step "valgrind: image I/O, host library, CPU paths"
-meson test -C "$native" --setup valgrind --suite memcheck --print-errorlogs
-record valgrind ok
+rusticl() {
+    if ! RUSTICL_ENABLE=llvmpipe "$native/apps/clik" devices 2>/dev/null | grep -q llvmpipe; then
+        echo "SKIP: no rusticl llvmpipe device (Debian's mesa-opencl-icd)"
+        return 0
+    fi
+    # The device's own kernels in every OpenCL suite (the forced variants
+    # run on PoCL, mobile PoCL and Oclgrind; all of them here with --full),
+    # and conformance with and without local memory.
+    local conformance=--quick tunings=default
+    [ "$full" = 1 ] && conformance= && tunings=all
+    RUSTICL_ENABLE=llvmpipe CLIK_TEST_DEVICE=llvmpipe CLIK_TEST_TUNINGS=$tunings \
+        mtest "$native" rusticl --suite opencl &&
+        RUSTICL_ENABLE=llvmpipe CLIK_CACHE_DIR="$native/test-cache/clik" \
+            "$native/apps/clik" conformance $conformance --device llvmpipe
+}
 
-step "AArch64 cross build, NEON under qemu-aarch64"
-if [ -d "$cross" ]; then meson setup --reconfigure "$cross" >/dev/null
-else meson setup "$cross" --cross-file .ci/aarch64-linux-gnu.ini -Dwerror=true >/dev/null; fi
-meson compile -C "$cross"
-meson test -C "$cross" --print-errorlogs
-record aarch64 ok
+sanitize() {
+    if ! command -v clang >/dev/null; then
+        echo "SKIP: clang not found; the sanitizer build needs it"
+        return 0
+    fi
+    # The fuzzers' build: clang, ASan and UBSan, coverage for libFuzzer.
+    CLIK_FUZZ_BUILD_DIR=$asan tests/fuzz/run.sh --runs 0 >/dev/null
+    # PoCL and the ICD loader leak at exit and LLVM's JIT trips ASan's
+    # checks: the OpenCL suites stay out (see README, Tests).
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+        CLIK_OPENCL_LIBRARY=none mtest "$asan" asan \
+        --suite cpu --suite io --suite host --suite cli --suite misuse --suite fuzz \
+        --no-suite opencl &&
+        CLIK_FUZZ_BUILD_DIR=$asan tests/fuzz/run.sh --runs "$fuzz_runs"
+}
 
-step "done"
-printf '%s\n' "${summary[@]}"
+aarch64() {
+    if [ -d "$cross" ]; then meson setup --reconfigure "$cross" >/dev/null
+    else meson setup "$cross" --cross-file .ci/aarch64-linux-gnu.ini -Dwerror=true >/dev/null; fi
+    meson compile -C "$cross"
+    mtest "$cross" aarch64
+}
+
+step "format (clang-format)" format_check
+step "native build" native_build
+step "PoCL, scalar, NEON (SIMDe), host, I/O, tool, misuse, tuning, fuzz corpora, OpenCV" \
+    mtest "$native" default
+step "meson install, and the README's C example built against it" install_and_example
+step "PoCL with mobile limits (64 work-items, 32 KiB local memory)" \
+    mtest "$native" mobile --setup mobile --suite opencl
+step "rusticl on llvmpipe (every OpenCL suite, conformance)" rusticl
+step "Oclgrind (small sizes)" mtest "$native" oclgrind --setup oclgrind --suite opencl-ops
+step "valgrind: image I/O, host library, CPU paths" \
+    mtest "$native" valgrind --setup valgrind --suite memcheck
+step "AddressSanitizer + UBSan, and $fuzz_runs runs of each fuzzer" sanitize
+step "AArch64 cross build, NEON under qemu-aarch64" aarch64
+report

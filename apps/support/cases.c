@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 const int clik_test_sizes[][2] = {{1, 1},    {2, 3},     {7, 7},      {27, 13},
                                   {128, 64}, {641, 479}, {1921, 1081}};
@@ -286,6 +287,8 @@ static const struct {
     {clik_cases_filter, &clik_cases_filter_count},
     {clik_cases_ssim, &clik_cases_ssim_count},
     {clik_cases_fusion, &clik_cases_fusion_count},
+    {clik_cases_flow, &clik_cases_flow_count},
+    {clik_cases_lapar, &clik_cases_lapar_count},
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
@@ -324,33 +327,93 @@ const clik_case *clik_case_find(const char *op)
 
 /* ---- running one case ---------------------------------------------------------- */
 
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+clik_status clik_case_oracle_run(const clik_case *c, clik_context *oracle, int width, int height,
+                                 int channels, clik_pattern pattern, uint64_t seed,
+                                 clik_case_oracle *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->c = c;
+    o->status = clik_image_alloc(&o->in, width, height, channels, c->type);
+    if (o->status != CLIK_OK) {
+        snprintf(o->message, sizeof(o->message), "cannot allocate the input");
+        return o->status;
+    }
+    clik_pattern_fill(&o->in, pattern, seed);
+    const double t0 = now_seconds();
+    o->status = c->run(oracle, &o->in, &o->want);
+    o->seconds = now_seconds() - t0;
+    if (o->status != CLIK_OK)
+        snprintf(o->message, sizeof(o->message), "%s", clik_context_message(oracle));
+    return o->status;
+}
+
+void clik_case_oracle_free(clik_case_oracle *o)
+{
+    clik_image_free(&o->in);
+    clik_image_free(&o->want);
+}
+
+void clik_case_compare(const clik_case_oracle *o, clik_context *ctx, clik_tolerance tol,
+                       clik_case_result *r)
+{
+    memset(r, 0, sizeof(*r));
+    r->oracle_status = o->status;
+    if (!o->in.data) {
+        r->status = o->status;
+        snprintf(r->message, sizeof(r->message), "%s", o->message);
+        return;
+    }
+    clik_image got = {0};
+    const double t0 = now_seconds();
+    r->status = o->c->run(ctx, &o->in, &got);
+    r->seconds = now_seconds() - t0;
+    r->backend = clik_context_last_backend(ctx);
+    r->cause = clik_context_fallback_cause(ctx);
+    if (r->status != CLIK_OK)
+        snprintf(r->message, sizeof(r->message), "%s", clik_context_message(ctx));
+    else if (o->status != CLIK_OK)
+        snprintf(r->message, sizeof(r->message), "oracle: %.500s", o->message);
+    else
+        clik_compare_images(&got, &o->want, tol, &r->cmp);
+    clik_image_free(&got);
+}
+
 void clik_case_check(const clik_case *c, clik_context *ctx, clik_context *oracle, int width,
                      int height, int channels, clik_pattern pattern, uint64_t seed,
                      clik_case_result *r)
 {
-    memset(r, 0, sizeof(*r));
-    clik_image in, got = {0}, want = {0};
-    r->status = clik_image_alloc(&in, width, height, channels, c->type);
-    if (r->status != CLIK_OK) {
-        snprintf(r->message, sizeof(r->message), "cannot allocate the input");
-        return;
-    }
-    clik_pattern_fill(&in, pattern, seed);
-    r->status = c->run(ctx, &in, &got);
-    r->backend = clik_context_last_backend(ctx);
-    if (r->status != CLIK_OK)
-        snprintf(r->message, sizeof(r->message), "%s", clik_context_message(ctx));
-    r->oracle_status = c->run(oracle, &in, &want);
-    if (r->oracle_status != CLIK_OK && r->status == CLIK_OK)
-        snprintf(r->message, sizeof(r->message), "oracle: %s", clik_context_message(oracle));
-    if (r->status == CLIK_OK && r->oracle_status == CLIK_OK)
-        clik_compare_images(&got, &want, c->tol, &r->cmp);
-    clik_image_free(&in);
-    clik_image_free(&got);
-    clik_image_free(&want);
+    clik_case_oracle o;
+    clik_case_oracle_run(c, oracle, width, height, channels, pattern, seed, &o);
+    clik_case_compare(&o, ctx, c->tol, r);
+    clik_case_oracle_free(&o);
 }
 
 int clik_case_passed(const clik_case_result *r)
 {
     return r->status == CLIK_OK && r->oracle_status == CLIK_OK && r->cmp.pass;
+}
+
+/* Strict mode turns a refused fall back into CLIK_ERR_FALLBACK and keeps the
+ * OpenCL path's status only as text: "... (STATUS) and CLIK_STRICT forbids
+ * the CPU fallback: DETAIL". */
+int clik_case_unsupported(const clik_case_result *r, const char **reason)
+{
+    const char *why = r->message;
+    if (r->status == CLIK_ERR_FALLBACK && r->cause == CLIK_ERR_DEVICE_LIMITS) {
+        const char *detail = strstr(r->message, "fallback: ");
+        if (detail)
+            why = detail + strlen("fallback: ");
+    } else if (r->status != CLIK_ERR_DEVICE_LIMITS) {
+        return 0;
+    }
+    if (reason)
+        *reason = why;
+    return 1;
 }

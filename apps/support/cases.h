@@ -34,6 +34,10 @@ extern const clik_case clik_cases_ssim[];
 extern const int clik_cases_ssim_count;
 extern const clik_case clik_cases_fusion[];
 extern const int clik_cases_fusion_count;
+extern const clik_case clik_cases_flow[];
+extern const int clik_cases_flow_count;
+extern const clik_case clik_cases_lapar[];
+extern const int clik_cases_lapar_count;
 
 /* The case named op, or NULL. */
 const clik_case *clik_case_find(const char *op);
@@ -44,11 +48,39 @@ extern const int clik_test_size_count;
 
 typedef struct clik_case_result {
     clik_status status; /* of the backend's run */
+    clik_status cause;  /* with CLIK_ERR_FALLBACK: clik_context_fallback_cause() */
     clik_status oracle_status;
     clik_backend backend; /* where the backend's run went */
     clik_compare cmp;
+    double seconds;    /* the backend's run, wall clock */
     char message[512]; /* the context's message on failure */
 } clik_case_result;
+
+/* One input of a case and the oracle's output for it: made once, then
+ * compared with any number of backends (clik_case_compare). */
+typedef struct clik_case_oracle {
+    const clik_case *c;
+    clik_image in;   /* the synthetic input */
+    clik_image want; /* the oracle's output, when status is CLIK_OK */
+    clik_status status;
+    double seconds; /* the oracle's run, wall clock */
+    char message[512];
+} clik_case_oracle;
+
+/* Fills the input of case c from (width, height, channels, pattern, seed)
+ * and runs c on the oracle context; returns the oracle's status (also in
+ * o->status, with the context's message). o is freed by
+ * clik_case_oracle_free() whatever the status. */
+clik_status clik_case_oracle_run(const clik_case *c, clik_context *oracle, int width, int height,
+                                 int channels, clik_pattern pattern, uint64_t seed,
+                                 clik_case_oracle *o);
+void clik_case_oracle_free(clik_case_oracle *o);
+
+/* Runs o's case on ctx with o's input and compares the output with the
+ * oracle's under tol (the case's class, or EXACT to check a path against
+ * the oracle bit for bit). */
+void clik_case_compare(const clik_case_oracle *o, clik_context *ctx, clik_tolerance tol,
+                       clik_case_result *r);
 
 /* Runs case c for one input on ctx and on oracle, and compares. */
 void clik_case_check(const clik_case *c, clik_context *ctx, clik_context *oracle, int width,
@@ -57,5 +89,11 @@ void clik_case_check(const clik_case *c, clik_context *ctx, clik_context *oracle
 
 /* 1 when r passed: both runs succeeded and the comparison holds. */
 int clik_case_passed(const clik_case_result *r);
+
+/* 1 when the backend's run failed because its device cannot run the
+ * operation by design: CLIK_ERR_DEVICE_LIMITS, or strict mode's
+ * CLIK_ERR_FALLBACK refusing to fall back from it. *reason (may be NULL)
+ * then points at the library's explanation inside r->message. */
+int clik_case_unsupported(const clik_case_result *r, const char **reason);
 
 #endif

@@ -12,6 +12,9 @@ typedef enum clik_tolerance {
     CLIK_TOL_U8_FLOAT, /* max |diff| <= 1 and >= 99.9 % identical */
     CLIK_TOL_F32,      /* |a - b| <= 1e-4 * max(1, |b|) per element */
     CLIK_TOL_FLOW,     /* mean end-point difference of 2-channel flows <= 0.01 */
+    CLIK_TOL_FLOW_F16, /* flows iterated in 16-bit storage against the f32 oracle: mean
+                          end-point difference <= 0.01 + 2^-9 x the oracle's mean |flow| (half
+                          floats keep 11 bits: rounding steps of 2^-11 to 2^-10 |u|) */
     CLIK_TOL_SSIM,     /* SSIM maps: |a - b| <= 5e-4 per element (f32 moments vs double) */
     CLIK_TOL_FUSION,   /* fused u8 images: >= 99.9 % of elements within +-1, >= 99 % identical
                           (a pixel whose blurred artifact sits on the threshold may take the

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 uint64_t clik_rand_next(uint64_t *state)
 {
@@ -23,67 +24,126 @@ const char *clik_pattern_name(clik_pattern p)
     return p < CLIK_PATTERN_COUNT ? names[p] : "unknown";
 }
 
-/* Value in [0, 1] of pattern p at (x, y, c). */
+/* The state of one fill: values in [0, 1] by pattern, made a row at a time. */
 typedef struct field {
     clik_pattern pattern;
     uint64_t state;
-    int width, height;
-    /* edges: rectangles */
+    int width, height, channels;
+    /* edges: rectangles x0, y0, x1, y1, level */
     int rects[12][5];
     /* smooth: coarse grid */
     double *grid;
     int gw, gh, cell;
 } field;
 
-static double smooth_at(const field *f, int x, int y, int c)
+/* Pixels x0..x1-1 of row y of the smooth pattern: bilinear between the
+ * values of a coarse grid, one grid per channel. */
+static void smooth_run(const field *f, int y, int x0, int x1, double *v)
 {
-    double gx = (double)x / f->cell, gy = (double)y / f->cell;
-    int x0 = (int)gx, y0 = (int)gy;
-    double fx = gx - x0, fy = gy - y0;
-    const double *g = f->grid + (size_t)c * f->gw * f->gh;
-    double a = g[y0 * f->gw + x0], b = g[y0 * f->gw + x0 + 1];
-    double d = g[(y0 + 1) * f->gw + x0], e = g[(y0 + 1) * f->gw + x0 + 1];
-    return (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
+    const double gy = (double)y / f->cell;
+    const int gy0 = (int)gy;
+    const double fy = gy - gy0;
+    const size_t plane = (size_t)f->gw * (size_t)f->gh;
+    for (int x = x0; x < x1; x++) {
+        const double gx = (double)x / f->cell;
+        const int gx0 = (int)gx;
+        const double fx = gx - gx0;
+        for (int c = 0; c < f->channels; c++) {
+            const double *g = f->grid + (size_t)c * plane;
+            double a = g[gy0 * f->gw + gx0], b = g[gy0 * f->gw + gx0 + 1];
+            double d = g[(gy0 + 1) * f->gw + gx0], e = g[(gy0 + 1) * f->gw + gx0 + 1];
+            *v++ = (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
+        }
+    }
 }
 
-static double value_at(field *f, int x, int y, int c)
+/* Pixels x0..x1-1 of row y of the edges pattern: the last rectangle holding
+ * a pixel sets it. */
+static void edges_run(const field *f, int y, int x0, int x1, double *v)
 {
+    int active[12], n = 0;
+    for (int i = 0; i < 12; i++)
+        if (y >= f->rects[i][1] && y < f->rects[i][3])
+            active[n++] = i;
+    for (int x = x0; x < x1; x++) {
+        int last = -1;
+        for (int k = 0; k < n; k++)
+            if (x >= f->rects[active[k]][0] && x < f->rects[active[k]][2])
+                last = active[k];
+        for (int c = 0; c < f->channels; c++)
+            *v++ = last >= 0 ? f->rects[last][4] / 255.0 : 0.15 + 0.1 * c;
+    }
+}
+
+/* The values of pixels x0..x1-1 of row y, channels interleaved: filled in
+ * memory order, so that the noise pattern draws its numbers in that order. */
+static void pattern_run(field *f, int y, int x0, int x1, double *v)
+{
+    const int ch = f->channels;
     switch (f->pattern) {
-    case CLIK_PATTERN_NOISE: return unit(&f->state);
+    case CLIK_PATTERN_NOISE:
+        for (int i = 0; i < (x1 - x0) * ch; i++)
+            v[i] = unit(&f->state);
+        return;
     case CLIK_PATTERN_GRADIENT: {
         double span = (double)(f->width + f->height - 1);
-        double v = span > 1 ? (double)(x + y) / (span - 1) : 0.5;
-        return c % 2 ? 1.0 - v : v;
-    }
-    case CLIK_PATTERN_EDGES: {
-        double v = 0.15 + 0.1 * c;
-        for (int i = 0; i < 12; i++) {
-            const int *r = f->rects[i];
-            if (x >= r[0] && x < r[2] && y >= r[1] && y < r[3])
-                v = r[4] / 255.0;
+        for (int x = x0; x < x1; x++) {
+            double g = span > 1 ? (double)(x + y) / (span - 1) : 0.5;
+            for (int c = 0; c < ch; c++)
+                *v++ = c % 2 ? 1.0 - g : g;
         }
-        return v;
+        return;
     }
-    case CLIK_PATTERN_CHECKER: return ((x / 8 + y / 8 + c) & 1) ? 0.86 : 0.12;
-    case CLIK_PATTERN_SMOOTH: return smooth_at(f, x, y, c);
-    default: return 0.0;
+    case CLIK_PATTERN_EDGES: edges_run(f, y, x0, x1, v); return;
+    case CLIK_PATTERN_CHECKER:
+        for (int x = x0; x < x1; x++)
+            for (int c = 0; c < ch; c++)
+                *v++ = ((x / 8 + y / 8 + c) & 1) ? 0.86 : 0.12;
+        return;
+    case CLIK_PATTERN_SMOOTH: smooth_run(f, y, x0, x1, v); return;
+    default:
+        for (int i = 0; i < (x1 - x0) * ch; i++)
+            v[i] = 0.0;
     }
 }
 
-static void store(clik_image *img, int x, int y, int c, double v)
+/* Stores n values of [0, 1] as elements of type t, scaled to its range. */
+static void store_run(void *row, clik_type t, const double *v, size_t n)
 {
-    char *row = (char *)img->data + (size_t)y * img->stride;
-    size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
-    switch (img->type) {
-    case CLIK_U8: ((uint8_t *)row)[i] = (uint8_t)lrint(v * 255.0); break;
-    case CLIK_U16: ((uint16_t *)row)[i] = (uint16_t)lrint(v * 65535.0); break;
-    case CLIK_S16: ((int16_t *)row)[i] = (int16_t)lrint(v * 65535.0 - 32768.0); break;
-    case CLIK_S32: ((int32_t *)row)[i] = (int32_t)lrint(v * 255.0); break;
-    case CLIK_U32: ((uint32_t *)row)[i] = (uint32_t)lrint(v * 255.0); break;
-    case CLIK_U64: ((uint64_t *)row)[i] = (uint64_t)lrint(v * 255.0); break;
-    case CLIK_F32: ((float *)row)[i] = (float)(v * 255.0); break;
-    case CLIK_F64: ((double *)row)[i] = v * 255.0; break;
-    case CLIK_F16: ((uint16_t *)row)[i] = 0; break; /* not generated */
+    switch (t) {
+    case CLIK_U8:
+        for (size_t i = 0; i < n; i++)
+            ((uint8_t *)row)[i] = (uint8_t)lrint(v[i] * 255.0);
+        break;
+    case CLIK_U16:
+        for (size_t i = 0; i < n; i++)
+            ((uint16_t *)row)[i] = (uint16_t)lrint(v[i] * 65535.0);
+        break;
+    case CLIK_S16:
+        for (size_t i = 0; i < n; i++)
+            ((int16_t *)row)[i] = (int16_t)lrint(v[i] * 65535.0 - 32768.0);
+        break;
+    case CLIK_S32:
+        for (size_t i = 0; i < n; i++)
+            ((int32_t *)row)[i] = (int32_t)lrint(v[i] * 255.0);
+        break;
+    case CLIK_U32:
+        for (size_t i = 0; i < n; i++)
+            ((uint32_t *)row)[i] = (uint32_t)lrint(v[i] * 255.0);
+        break;
+    case CLIK_U64:
+        for (size_t i = 0; i < n; i++)
+            ((uint64_t *)row)[i] = (uint64_t)lrint(v[i] * 255.0);
+        break;
+    case CLIK_F32:
+        for (size_t i = 0; i < n; i++)
+            ((float *)row)[i] = (float)(v[i] * 255.0);
+        break;
+    case CLIK_F64:
+        for (size_t i = 0; i < n; i++)
+            ((double *)row)[i] = v[i] * 255.0;
+        break;
+    case CLIK_F16: memset(row, 0, n * sizeof(uint16_t)); break; /* not generated */
     }
 }
 
@@ -92,7 +152,8 @@ void clik_pattern_fill(clik_image *img, clik_pattern pattern, uint64_t seed)
     field f = {.pattern = pattern,
                .state = seed * 0x2545f4914f6cdd1dull + (uint64_t)pattern,
                .width = img->width,
-               .height = img->height};
+               .height = img->height,
+               .channels = img->channels};
     if (pattern == CLIK_PATTERN_EDGES) {
         for (int i = 0; i < 12; i++) {
             int x0 = (int)(unit(&f.state) * img->width), y0 = (int)(unit(&f.state) * img->height);
@@ -115,9 +176,19 @@ void clik_pattern_fill(clik_image *img, clik_pattern pattern, uint64_t seed)
                 f.grid[i] = unit(&f.state);
         }
     }
-    for (int y = 0; y < img->height; y++)
-        for (int x = 0; x < img->width; x++)
-            for (int c = 0; c < img->channels; c++)
-                store(img, x, y, c, value_at(&f, x, y, c));
+    double values[1024]; /* a run of pixels at a time */
+    const int run =
+        (int)(sizeof(values) / sizeof(values[0])) / (img->channels > 0 ? img->channels : 1);
+    const size_t es = clik_type_size(img->type);
+    for (int y = 0; y < img->height; y++) {
+        char *row = (char *)img->data + (size_t)y * img->stride;
+        for (int x0 = 0; x0 < img->width; x0 += run) {
+            const int x1 = img->width - x0 < run ? img->width : x0 + run;
+            const size_t first = (size_t)x0 * (size_t)img->channels;
+            pattern_run(&f, y, x0, x1, values);
+            store_run(row + first * es, img->type, values,
+                      (size_t)(x1 - x0) * (size_t)img->channels);
+        }
+    }
     free(f.grid);
 }

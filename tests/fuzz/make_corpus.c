@@ -1,10 +1,11 @@
 /*
  * Writes the seed corpora of the image-file harnesses: make-corpus DIR fills
- * DIR/png, DIR/jpeg, DIR/pnm and DIR/npy (which must exist) with small valid
- * files of every layout the readers take, and with the broken and lying files
- * of tests/test_imageio.c. The output is the same on every run, so
- * `make-corpus tests/fuzz/corpus` rewrites the committed corpus unchanged
- * unless this file changed.
+ * DIR/png, DIR/jpeg, DIR/pnm, DIR/npy and DIR/flo (which must exist) with
+ * small valid files of every layout the readers take, and with the broken and
+ * lying files of tests/test_imageio.c (for .flo, of each check the reader
+ * makes). The output is the same on every run, so `make-corpus
+ * tests/fuzz/corpus` rewrites the committed corpus unchanged unless this file
+ * changed.
  *
  * Valid files come from the project's writers, or from libpng and libjpeg
  * directly for layouts those never write (palettes, low bit depths,
@@ -13,6 +14,7 @@
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -616,10 +618,102 @@ static void make_npy(void)
     free(data);
 }
 
+/* ---- Middlebury .flo ------------------------------------------------------------- */
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A .flo made by hand: tag, the size it claims, then len bytes of data. */
+static void put_flo(const char *name, const char *tag, uint32_t w, uint32_t h, const void *data,
+                    size_t len)
+{
+    unsigned char *buf = malloc(12 + len);
+    if (!buf)
+        die(name, "out of memory");
+    memcpy(buf, tag, 4);
+    put_le32(buf + 4, w);
+    put_le32(buf + 8, h);
+    if (len)
+        memcpy(buf + 12, data, len);
+    put("flo", name, buf, 12 + len);
+    free(buf);
+}
+
+static void make_flo(void)
+{
+    /* Valid flows from the writer: smooth motion, one vector, and unknown
+     * vectors of every kind (1e10 by convention, NaN, infinities, and the
+     * largest known value) between known ones. */
+    static const struct {
+        const char *name;
+        int w, h;
+    } valid[] = {{"valid.flo", 7, 5}, {"one.flo", 1, 1}, {"unknown.flo", 4, 2}};
+    for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++) {
+        clik_image flow;
+        if (clik_image_alloc(&flow, valid[i].w, valid[i].h, 2, CLIK_F32) != CLIK_OK)
+            die(valid[i].name, "cannot allocate");
+        for (int y = 0; y < flow.height; y++) {
+            float *row = (float *)((char *)flow.data + (size_t)y * flow.stride);
+            for (int x = 0; x < flow.width; x++) {
+                row[2 * x] = 0.25f * (float)x - 1.5f;
+                row[2 * x + 1] = 0.5f * (float)y - 0.75f * (float)x;
+            }
+        }
+        if (i == 2) {
+            float *v = flow.data;
+            v[0] = 1e10f;
+            v[3] = NAN;
+            v[4] = INFINITY;
+            v[7] = -INFINITY;
+            v[8] = 1e9f;
+            v[11] = -1e9f;
+            v[12] = 1.000001e9f;
+        }
+        char path[4096], err[512];
+        join(path, sizeof(path), "flo", valid[i].name);
+        if (clikio_write(path, &flow, 0, err, sizeof(err)) != CLIK_OK)
+            die(path, err);
+        clik_image_free(&flow);
+    }
+
+    /* As the reader's checks go: cuts, lies, wrong tags, trailing bytes. */
+    size_t len;
+    unsigned char *data = get("flo", "valid.flo", &len);
+    put("flo", "cut_tag.flo", data, 2);
+    put("flo", "cut_header.flo", data, 8);
+    put("flo", "header_only.flo", data, 12);
+    put("flo", "cut_data.flo", data, len - 1);
+    unsigned char *longer = malloc(len + 1);
+    if (!longer)
+        die("trailing.flo", "out of memory");
+    memcpy(longer, data, len);
+    longer[len] = 0;
+    put("flo", "trailing.flo", longer, len + 1);
+    free(longer);
+    memcpy(data, "PIEG", 4);
+    put("flo", "wrong_tag.flo", data, len);
+    memcpy(data, "HEIP", 4);
+    put("flo", "big_endian.flo", data, len);
+    free(data);
+
+    unsigned char zeros[64] = {0};
+    put_flo("lie16384.flo", "PIEH", 16384, 16384, zeros, sizeof(zeros));
+    put_flo("huge.flo", "PIEH", 100000, 100000, zeros, sizeof(zeros));
+    put_flo("wide.flo", "PIEH", 2000000, 1, zeros, sizeof(zeros));
+    put_flo("overflow.flo", "PIEH", 0x7FFFFFFF, 0x7FFFFFFF, zeros, sizeof(zeros));
+    put_flo("negative.flo", "PIEH", 0xFFFFFFFF, 2, zeros, sizeof(zeros));
+    put_flo("zero_height.flo", "PIEH", 4, 0, NULL, 0);
+    put_flo("short_by_4.flo", "PIEH", 2, 4, zeros, 2 * 4 * 8 - 4);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s CORPUS_DIR (holding png/, jpeg/, pnm/ and npy/)\n", argv[0]);
+        fprintf(stderr, "usage: %s CORPUS_DIR (holding png/, jpeg/, pnm/, npy/ and flo/)\n",
+                argv[0]);
         return EXIT_FAILURE;
     }
     root = argv[1];
@@ -627,5 +721,6 @@ int main(int argc, char **argv)
     make_jpeg();
     make_pnm();
     make_npy();
+    make_flo();
     return EXIT_SUCCESS;
 }
