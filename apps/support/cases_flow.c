@@ -1,0 +1,92 @@
+/*
+ * Conformance cases of the optical flow family. A case gets one image I0 and
+ * makes I1 from it here, in plain C: I0 moved by (1.3, -0.6) pixels
+ * (bilinear, borders replicated, u8 rounded), so that I0(x, y) =
+ * I1(x + 1.3, y - 0.6) away from the borders. Its output is the flow, a
+ * 2-channel f32 image of I0's size, compared under FLOW (f32 storage) or
+ * FLOW-F16 (16-bit storage).
+ *
+ * The options keep CI time small (a run is heavy; the oracle in double and
+ * llvmpipe are the slow parts): the default scales, zoom, tau, lambda, theta
+ * and epsilon; up to 128 x 64 pixels (the sizes of every backend) 2 warps
+ * of at most 20 iterations, two stopping tests (10 and 20), above 1 warp of
+ * at most 10.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <math.h>
+
+#include "cases.h"
+
+#define SHIFT_X 1.3
+#define SHIFT_Y (-0.6)
+
+static double sample(const clik_image *img, int x, int y)
+{
+    x = x < 0 ? 0 : x >= img->width ? img->width - 1 : x;
+    y = y < 0 ? 0 : y >= img->height ? img->height - 1 : y;
+    const char *row = (const char *)img->data + (size_t)y * img->stride;
+    return img->type == CLIK_U8 ? ((const uint8_t *)row)[x] : ((const float *)(const void *)row)[x];
+}
+
+/* *out = in moved by (dx, dy): out(x, y) = in(x - dx, y - dy), bilinear. */
+static clik_status shifted(const clik_image *in, double dx, double dy, clik_image *out)
+{
+    clik_status st = clik_image_alloc(out, in->width, in->height, 1, in->type);
+    if (st != CLIK_OK)
+        return st;
+    for (int y = 0; y < in->height; y++) {
+        char *row = (char *)out->data + (size_t)y * out->stride;
+        for (int x = 0; x < in->width; x++) {
+            const double sx = x - dx, sy = y - dy, fx = floor(sx), fy = floor(sy);
+            const double tx = sx - fx, ty = sy - fy;
+            const int x0 = (int)fx, y0 = (int)fy;
+            const double v =
+                (1 - ty) * ((1 - tx) * sample(in, x0, y0) + tx * sample(in, x0 + 1, y0)) +
+                ty * ((1 - tx) * sample(in, x0, y0 + 1) + tx * sample(in, x0 + 1, y0 + 1));
+            if (in->type == CLIK_U8)
+                ((uint8_t *)row)[x] = (uint8_t)(v + 0.5);
+            else
+                ((float *)(void *)row)[x] = (float)v;
+        }
+    }
+    return CLIK_OK;
+}
+
+static clik_status run_flow(clik_context *ctx, const clik_image *in, clik_flow_storage storage,
+                            clik_image *out)
+{
+    const long pixels = (long)in->width * in->height;
+    clik_flow_options opt;
+    clik_flow_options_init(&opt);
+    opt.warps = pixels <= 128 * 64 ? 2 : 1;
+    opt.iterations = pixels <= 128 * 64 ? 20 : 10;
+    opt.storage = storage;
+    clik_image i1;
+    clik_status st = shifted(in, SHIFT_X, SHIFT_Y, &i1);
+    if (st != CLIK_OK)
+        return st;
+    st = clik_image_alloc(out, in->width, in->height, 2, CLIK_F32);
+    if (st == CLIK_OK)
+        st = clik_flow_tvl1(ctx, in, &i1, out, &opt);
+    clik_image_free(&i1);
+    return st;
+}
+
+static clik_status run_tvl1(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return run_flow(ctx, in, CLIK_FLOW_STORAGE_F32, out);
+}
+
+static clik_status run_tvl1_f16(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return run_flow(ctx, in, CLIK_FLOW_STORAGE_F16, out);
+}
+
+#define CH1 (1u << 1)
+
+const clik_case clik_cases_flow[] = {
+    {"flow", "tvl1", CLIK_TOL_FLOW, CH1, CLIK_U8, run_tvl1},
+    {"flow", "tvl1-f32", CLIK_TOL_FLOW, CH1, CLIK_F32, run_tvl1},
+    {"flow", "tvl1-f16", CLIK_TOL_FLOW_F16, CH1, CLIK_U8, run_tvl1_f16},
+};
+const int clik_cases_flow_count = (int)(sizeof(clik_cases_flow) / sizeof(clik_cases_flow[0]));

@@ -1,0 +1,578 @@
+/*
+ * Optical flow family, NEON: TV-L1 with the oracle's scheme
+ * (scalar/flow.c) in single precision, operation for operation as
+ * kernels/flow.cl computes it: bicubic sampling and the normalisation in
+ * float, |grad u| as sqrt(x^2 + y^2), the stopping test after every
+ * CLIK_FLOW_CHECK_EVERY-th iteration.
+ *
+ * The U step (thresholding, divergence, update of u) and the P step (forward
+ * gradient, dual update) run along each row four pixels at a time where no
+ * lane touches a border (the first and last columns go one by one); the
+ * first and last rows take zero vectors for the missing neighbours. The
+ * warp samples each plane's 4 x 4 taps as four row vectors, the cubic down
+ * the rows on the four columns at once, then across. With plan->f16 the
+ * fields u and p are stored as IEEE half floats (VCVT; SIMDe converts
+ * lane by lane on x86). The smoothing is the NEON blur (clik__blur_neon)
+ * with the oracle's taps.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "neon.h"
+
+/* Every product is rounded before it is added, as in the kernels. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#elif defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#define GRAD_IS_ZERO 1e-10f
+
+/* ---- storage of u and p: float or half ------------------------------------------------- */
+
+typedef struct field {
+    void *data; /* float or uint16_t (half) elements */
+    int half;
+} field;
+
+CLIK_INLINE float32x4_t ld4(field f, size_t i)
+{
+    if (f.half)
+        return vcvt_f32_f16(vreinterpret_f16_u16(vld1_u16((const uint16_t *)f.data + i)));
+    return vld1q_f32((const float *)f.data + i);
+}
+
+CLIK_INLINE void st4(field f, size_t i, float32x4_t v)
+{
+    if (f.half)
+        vst1_u16((uint16_t *)f.data + i, vreinterpret_u16_f16(vcvt_f16_f32(v)));
+    else
+        vst1q_f32((float *)f.data + i, v);
+}
+
+CLIK_INLINE float ld1(field f, size_t i)
+{
+    if (!f.half)
+        return ((const float *)f.data)[i];
+    const uint16x4_t h = vdup_n_u16(((const uint16_t *)f.data)[i]);
+    return vgetq_lane_f32(vcvt_f32_f16(vreinterpret_f16_u16(h)), 0);
+}
+
+CLIK_INLINE void st1(field f, size_t i, float v)
+{
+    if (f.half)
+        ((uint16_t *)f.data)[i] =
+            vget_lane_u16(vreinterpret_u16_f16(vcvt_f16_f32(vdupq_n_f32(v))), 0);
+    else
+        ((float *)f.data)[i] = v;
+}
+
+/* Plane k of a field of planes of n elements. */
+static field plane(field f, int k, size_t n)
+{
+    field p = f;
+    p.data = f.half ? (void *)((uint16_t *)f.data + (size_t)k * n)
+                    : (void *)((float *)f.data + (size_t)k * n);
+    return p;
+}
+
+/* n / d and sqrt(v) correctly rounded, as the kernels' float operations:
+ * VDIV and VSQRT on AArch64, lane by lane where SIMDe has neither. */
+CLIK_INLINE float32x4_t div4(float32x4_t n, float32x4_t d)
+{
+#if defined(__aarch64__) && defined(__ARM_NEON)
+    return vdivq_f32(n, d);
+#else
+    float q[4], r[4];
+    vst1q_f32(q, n);
+    vst1q_f32(r, d);
+    for (int i = 0; i < 4; i++)
+        q[i] /= r[i];
+    return vld1q_f32(q);
+#endif
+}
+
+CLIK_INLINE float32x4_t sqrt4(float32x4_t v)
+{
+#if defined(__aarch64__) && defined(__ARM_NEON)
+    return vsqrtq_f32(v);
+#else
+    float q[4];
+    vst1q_f32(q, v);
+    for (int i = 0; i < 4; i++)
+        q[i] = sqrtf(q[i]);
+    return vld1q_f32(q);
+#endif
+}
+
+static float *floats(size_t n)
+{
+    return n > SIZE_MAX / sizeof(float) ? NULL : malloc((n ? n : 1) * sizeof(float));
+}
+
+/* ---- normalisation and smoothing -------------------------------------------------------- */
+
+static float pixel(const clik_image *img, int x, int y)
+{
+    const uint8_t *row = (const uint8_t *)img->data + (size_t)y * img->stride;
+    return img->type == CLIK_U8 ? (float)row[x] : ((const float *)(const void *)row)[x];
+}
+
+static void normalize(const clik_image *a, const clik_image *b, float *an, float *bn)
+{
+    const int w = a->width, h = a->height;
+    float lo = INFINITY, hi = -INFINITY;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const float p = pixel(a, x, y), q = pixel(b, x, y);
+            lo = fminf(lo, fminf(p, q));
+            hi = fmaxf(hi, fmaxf(p, q));
+        }
+    const float den = hi - lo;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const size_t i = (size_t)y * (size_t)w + (size_t)x;
+            const float p = pixel(a, x, y), q = pixel(b, x, y);
+            an[i] = den > 0.0f ? 255.0f * (p - lo) / den : p;
+            bn[i] = den > 0.0f ? 255.0f * (q - lo) / den : q;
+        }
+}
+
+/* Smooths a packed w x h plane in place with the taps of sigma (radius
+ * (int)(5 sigma), as the oracle); 0, or -1 when out of memory. */
+static int smooth(float *img, int w, int h, double sigma)
+{
+    const int r = sigma > 0.0 ? (int)(5.0 * sigma) : 0;
+    if (r == 0)
+        return 0;
+    float *taps = floats(2 * (size_t)r + 1);
+    if (!taps)
+        return -1;
+    double norm = 0.0;
+    for (int i = 0; i <= r; i++)
+        norm += (i == 0 ? 1.0 : 2.0) * exp(-(double)i * i / (2.0 * sigma * sigma));
+    for (int i = 0; i <= r; i++)
+        taps[r + i] = taps[r - i] = (float)(exp(-(double)i * i / (2.0 * sigma * sigma)) / norm);
+    clik_image view;
+    int rc = -1;
+    if (clik_image_wrap(&view, w, h, 1, CLIK_F32, img, 0) == CLIK_OK)
+        rc = clik__blur_neon(&view, &view, taps, 2 * r + 1);
+    free(taps);
+    return rc;
+}
+
+/* ---- bicubic sampling --------------------------------------------------------------------- */
+
+static float cubic(float v0, float v1, float v2, float v3, float x)
+{
+    return v1 +
+           0.5f * x *
+               (v2 - v0 +
+                x * (2.0f * v0 - 5.0f * v1 + 4.0f * v2 - v3 + x * (3.0f * (v1 - v2) + v3 - v0)));
+}
+
+/* The same on four columns at once. */
+CLIK_INLINE float32x4_t cubic4(float32x4_t v0, float32x4_t v1, float32x4_t v2, float32x4_t v3,
+                               float x)
+{
+    const float32x4_t a = vsubq_f32(vmulq_n_f32(v0, 2.0f), vmulq_n_f32(v1, 5.0f));
+    const float32x4_t b = vsubq_f32(vaddq_f32(a, vmulq_n_f32(v2, 4.0f)), v3);
+    const float32x4_t c = vsubq_f32(vaddq_f32(vmulq_n_f32(vsubq_f32(v1, v2), 3.0f), v3), v0);
+    const float32x4_t inner = vaddq_f32(b, vmulq_n_f32(c, x));
+    const float32x4_t outer = vaddq_f32(vsubq_f32(v2, v0), vmulq_n_f32(inner, x));
+    return vaddq_f32(v1, vmulq_n_f32(outer, 0.5f * x));
+}
+
+static int clampi(int v, int n)
+{
+    return v < 0 ? 0 : v >= n ? n - 1 : v;
+}
+
+/* A plane at (x, y), x, y >= 0, taps clamped: down the columns, then across. */
+static float bicubic_clamped(const float *img, int w, int h, float x, float y)
+{
+    const int ix = (int)x, iy = (int)y;
+    const float tx = x - (float)ix, ty = y - (float)iy;
+    float v[4];
+    for (int i = 0; i < 4; i++) {
+        const size_t c = (size_t)clampi(ix - 1 + i, w);
+        float t[4];
+        for (int j = 0; j < 4; j++)
+            t[j] = img[(size_t)clampi(iy - 1 + j, h) * (size_t)w + c];
+        v[i] = cubic(t[0], t[1], t[2], t[3], ty);
+    }
+    return cubic(v[0], v[1], v[2], v[3], tx);
+}
+
+/* 4 x 4 taps from k (top left), all inside: four row vectors. */
+static float bicubic_rows(const float *plane, size_t k, int w, float tx, float ty)
+{
+    const float32x4_t v =
+        cubic4(vld1q_f32(plane + k), vld1q_f32(plane + k + (size_t)w),
+               vld1q_f32(plane + k + 2 * (size_t)w), vld1q_f32(plane + k + 3 * (size_t)w), ty);
+    return cubic(vgetq_lane_f32(v, 0), vgetq_lane_f32(v, 1), vgetq_lane_f32(v, 2),
+                 vgetq_lane_f32(v, 3), tx);
+}
+
+/* out (ow x oh) = img at (x / fx, y / fy), times scale (1: none). */
+static void resample(const float *img, int w, int h, float *out, int ow, int oh, float fx, float fy,
+                     float scale)
+{
+    for (int y = 0; y < oh; y++)
+        for (int x = 0; x < ow; x++) {
+            float g = bicubic_clamped(img, w, h, (float)x / fx, (float)y / fy);
+            if (scale != 1.0f)
+                g *= scale;
+            out[(size_t)y * (size_t)ow + (size_t)x] = g;
+        }
+}
+
+/* The same for the two planes of a stored flow. */
+static int resample_flow(field src, int w, int h, field dst, int ow, int oh, float fx, float fy,
+                         float scale)
+{
+    const size_t n = (size_t)w * (size_t)h, on = (size_t)ow * (size_t)oh;
+    float *tmp = floats(n);
+    if (!tmp)
+        return -1;
+    float *out = floats(on);
+    if (!out) {
+        free(tmp);
+        return -1;
+    }
+    for (int k = 0; k < 2; k++) {
+        const field s = plane(src, k, n), d = plane(dst, k, on);
+        for (size_t i = 0; i < n; i++)
+            tmp[i] = ld1(s, i);
+        resample(tmp, w, h, out, ow, oh, fx, fy, scale);
+        for (size_t i = 0; i < on; i++)
+            st1(d, i, out[i]);
+    }
+    free(tmp);
+    free(out);
+    return 0;
+}
+
+/* ---- one level ----------------------------------------------------------------------------- */
+
+typedef struct level_work {
+    int w, h;
+    size_t n;
+    float *gx, *gy;         /* centred gradient of I1 */
+    float *ix, *iy, *rho_c; /* the warp data */
+    field u, p;             /* u1 u2; p11 p12 p21 p22 */
+    float theta, l_t, taut;
+} level_work;
+
+static void gradient(level_work *L, const float *img)
+{
+    const int w = L->w, h = L->h;
+    for (int y = 0; y < h; y++) {
+        const float *row = img + (size_t)y * (size_t)w;
+        const float *up = img + (size_t)clampi(y - 1, h) * (size_t)w;
+        const float *down = img + (size_t)clampi(y + 1, h) * (size_t)w;
+        for (int x = 0; x < w; x++) {
+            L->gx[(size_t)y * (size_t)w + (size_t)x] =
+                0.5f * (row[clampi(x + 1, w)] - row[clampi(x - 1, w)]);
+            L->gy[(size_t)y * (size_t)w + (size_t)x] = 0.5f * (down[x] - up[x]);
+        }
+    }
+}
+
+static void warp(level_work *L, const float *i0, const float *i1)
+{
+    const int w = L->w, h = L->h;
+    const field u1 = plane(L->u, 0, L->n), u2 = plane(L->u, 1, L->n);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const size_t i = (size_t)y * (size_t)w + (size_t)x;
+            const float a = ld1(u1, i), b = ld1(u2, i);
+            const float xx = (float)x + a, yy = (float)y + b;
+            float iw = 0.0f, gx = 0.0f, gy = 0.0f;
+            if (xx >= 1.0f && xx < (float)(w - 2) && yy >= 1.0f && yy < (float)(h - 2)) {
+                const int ix = (int)xx, iy = (int)yy;
+                const float tx = xx - (float)ix, ty = yy - (float)iy;
+                const size_t k = (size_t)(iy - 1) * (size_t)w + (size_t)(ix - 1);
+                iw = bicubic_rows(i1, k, w, tx, ty);
+                gx = bicubic_rows(L->gx, k, w, tx, ty);
+                gy = bicubic_rows(L->gy, k, w, tx, ty);
+            }
+            L->ix[i] = gx;
+            L->iy[i] = gy;
+            L->rho_c[i] = iw - gx * a - gy * b - i0[i];
+        }
+}
+
+/* The U step at one pixel, borders included; returns the squared change. */
+static float u_pixel(level_work *L, int x, int y)
+{
+    const int w = L->w, h = L->h;
+    const size_t n = L->n, i = (size_t)y * (size_t)w + (size_t)x;
+    const field u1 = plane(L->u, 0, n), u2 = plane(L->u, 1, n);
+    const field p11 = plane(L->p, 0, n), p12 = plane(L->p, 1, n);
+    const field p21 = plane(L->p, 2, n), p22 = plane(L->p, 3, n);
+    const float ix = L->ix[i], iy = L->iy[i], grad = ix * ix + iy * iy;
+    const float a = ld1(u1, i), b = ld1(u2, i);
+    const float rho = L->rho_c[i] + (ix * a + iy * b);
+    const float fi = -rho / grad, l_t = L->l_t;
+    const float k = rho < -l_t * grad     ? l_t
+                    : rho > l_t * grad    ? -l_t
+                    : grad < GRAD_IS_ZERO ? 0.0f
+                                          : fi;
+    const float v1 = a + k * ix, v2 = b + k * iy;
+    const int last_x = x == w - 1, last_y = y == h - 1;
+    const float a1 = last_x ? 0.0f : ld1(p11, i), a2 = last_x ? 0.0f : ld1(p21, i);
+    const float c1 = last_y ? 0.0f : ld1(p12, i), c2 = last_y ? 0.0f : ld1(p22, i);
+    const float l1 = x > 0 ? ld1(p11, i - 1) : 0.0f, l2 = x > 0 ? ld1(p21, i - 1) : 0.0f;
+    const float t1 = y > 0 ? ld1(p12, i - (size_t)w) : 0.0f;
+    const float t2 = y > 0 ? ld1(p22, i - (size_t)w) : 0.0f;
+    const float n1 = v1 + L->theta * ((a1 - l1) + (c1 - t1));
+    const float n2 = v2 + L->theta * ((a2 - l2) + (c2 - t2));
+    st1(u1, i, n1);
+    st1(u2, i, n2);
+    const float e1 = n1 - a, e2 = n2 - b;
+    return e1 * e1 + e2 * e2;
+}
+
+/* The U step over the level; returns the sum of the squared changes. */
+static double u_step(level_work *L)
+{
+    const int w = L->w, h = L->h;
+    const size_t n = L->n;
+    const field u1 = plane(L->u, 0, n), u2 = plane(L->u, 1, n);
+    const field p11 = plane(L->p, 0, n), p12 = plane(L->p, 1, n);
+    const field p21 = plane(L->p, 2, n), p22 = plane(L->p, 3, n);
+    const float32x4_t zero = vdupq_n_f32(0.0f), tiny = vdupq_n_f32(GRAD_IS_ZERO);
+    const float32x4_t pos = vdupq_n_f32(L->l_t), neg = vdupq_n_f32(-L->l_t);
+    double total = 0.0;
+    for (int y = 0; y < h; y++) {
+        float32x4_t acc = zero;
+        float e = u_pixel(L, 0, y);
+        int x = 1;
+        /* Lanes x .. x + 3, none on the last column. */
+        for (; x + 4 <= w - 1; x += 4) {
+            const size_t i = (size_t)y * (size_t)w + (size_t)x;
+            const float32x4_t ix = vld1q_f32(L->ix + i), iy = vld1q_f32(L->iy + i);
+            const float32x4_t grad = vaddq_f32(vmulq_f32(ix, ix), vmulq_f32(iy, iy));
+            const float32x4_t a = ld4(u1, i), b = ld4(u2, i);
+            const float32x4_t rho =
+                vaddq_f32(vld1q_f32(L->rho_c + i), vaddq_f32(vmulq_f32(ix, a), vmulq_f32(iy, b)));
+            const float32x4_t lg = vmulq_n_f32(grad, L->l_t);
+            float32x4_t k = div4(vnegq_f32(rho), grad);
+            k = vbslq_f32(vcltq_f32(grad, tiny), zero, k);
+            k = vbslq_f32(vcgtq_f32(rho, lg), neg, k);
+            k = vbslq_f32(vcltq_f32(rho, vnegq_f32(lg)), pos, k);
+            const float32x4_t v1 = vaddq_f32(a, vmulq_f32(k, ix));
+            const float32x4_t v2 = vaddq_f32(b, vmulq_f32(k, iy));
+            const float32x4_t c1 = y < h - 1 ? ld4(p12, i) : zero;
+            const float32x4_t c2 = y < h - 1 ? ld4(p22, i) : zero;
+            const float32x4_t t1 = y > 0 ? ld4(p12, i - (size_t)w) : zero;
+            const float32x4_t t2 = y > 0 ? ld4(p22, i - (size_t)w) : zero;
+            const float32x4_t d1 =
+                vaddq_f32(vsubq_f32(ld4(p11, i), ld4(p11, i - 1)), vsubq_f32(c1, t1));
+            const float32x4_t d2 =
+                vaddq_f32(vsubq_f32(ld4(p21, i), ld4(p21, i - 1)), vsubq_f32(c2, t2));
+            const float32x4_t n1 = vaddq_f32(v1, vmulq_n_f32(d1, L->theta));
+            const float32x4_t n2 = vaddq_f32(v2, vmulq_n_f32(d2, L->theta));
+            st4(u1, i, n1);
+            st4(u2, i, n2);
+            const float32x4_t e1 = vsubq_f32(n1, a), e2 = vsubq_f32(n2, b);
+            acc = vaddq_f32(acc, vaddq_f32(vmulq_f32(e1, e1), vmulq_f32(e2, e2)));
+        }
+        for (; x < w; x++)
+            e += u_pixel(L, x, y);
+        float lanes[4];
+        vst1q_f32(lanes, acc);
+        total += (double)e + ((double)lanes[0] + lanes[1]) + ((double)lanes[2] + lanes[3]);
+    }
+    return total;
+}
+
+/* The P step at one pixel, borders included. */
+static void p_pixel(level_work *L, int x, int y)
+{
+    const int w = L->w, h = L->h;
+    const size_t n = L->n, i = (size_t)y * (size_t)w + (size_t)x;
+    const field u1 = plane(L->u, 0, n), u2 = plane(L->u, 1, n);
+    const float c1 = ld1(u1, i), c2 = ld1(u2, i);
+    const int last_x = x == w - 1, last_y = y == h - 1;
+    const float gx1 = last_x ? 0.0f : ld1(u1, i + 1) - c1;
+    const float gx2 = last_x ? 0.0f : ld1(u2, i + 1) - c2;
+    const float gy1 = last_y ? 0.0f : ld1(u1, i + (size_t)w) - c1;
+    const float gy2 = last_y ? 0.0f : ld1(u2, i + (size_t)w) - c2;
+    const float taut = L->taut;
+    const float ng1 = 1.0f + taut * sqrtf(gx1 * gx1 + gy1 * gy1);
+    const float ng2 = 1.0f + taut * sqrtf(gx2 * gx2 + gy2 * gy2);
+    const float g[4] = {gx1, gy1, gx2, gy2}, ng[4] = {ng1, ng1, ng2, ng2};
+    for (int k = 0; k < 4; k++) {
+        const field pk = plane(L->p, k, n);
+        st1(pk, i, (ld1(pk, i) + taut * g[k]) / ng[k]);
+    }
+}
+
+static void p_step(level_work *L)
+{
+    const int w = L->w, h = L->h;
+    const size_t n = L->n;
+    const field u1 = plane(L->u, 0, n), u2 = plane(L->u, 1, n);
+    const float32x4_t zero = vdupq_n_f32(0.0f), one = vdupq_n_f32(1.0f);
+    const float taut = L->taut;
+    for (int y = 0; y < h; y++) {
+        int x = 0;
+        /* Lanes x .. x + 3, none on the last column. */
+        for (; x + 4 <= w - 1; x += 4) {
+            const size_t i = (size_t)y * (size_t)w + (size_t)x;
+            const float32x4_t c1 = ld4(u1, i), c2 = ld4(u2, i);
+            const float32x4_t gx1 = vsubq_f32(ld4(u1, i + 1), c1);
+            const float32x4_t gx2 = vsubq_f32(ld4(u2, i + 1), c2);
+            const float32x4_t gy1 = y < h - 1 ? vsubq_f32(ld4(u1, i + (size_t)w), c1) : zero;
+            const float32x4_t gy2 = y < h - 1 ? vsubq_f32(ld4(u2, i + (size_t)w), c2) : zero;
+            const float32x4_t ng1 = vaddq_f32(
+                one, vmulq_n_f32(sqrt4(vaddq_f32(vmulq_f32(gx1, gx1), vmulq_f32(gy1, gy1))), taut));
+            const float32x4_t ng2 = vaddq_f32(
+                one, vmulq_n_f32(sqrt4(vaddq_f32(vmulq_f32(gx2, gx2), vmulq_f32(gy2, gy2))), taut));
+            const float32x4_t g[4] = {gx1, gy1, gx2, gy2}, ng[4] = {ng1, ng1, ng2, ng2};
+            for (int k = 0; k < 4; k++) {
+                const field pk = plane(L->p, k, n);
+                st4(pk, i, div4(vaddq_f32(ld4(pk, i), vmulq_n_f32(g[k], taut)), ng[k]));
+            }
+        }
+        for (; x < w; x++)
+            p_pixel(L, x, y);
+    }
+}
+
+/* The warps of one level; ran[k] gets the iterations of warp k. */
+static void level_warps(level_work *L, const float *i0, const float *i1, const clik_flow_plan *pl,
+                        int *ran)
+{
+    const size_t pbytes = 4 * L->n * (L->p.half ? sizeof(uint16_t) : sizeof(float));
+    memset(L->p.data, 0, pbytes);
+    gradient(L, i1);
+    const float eps2 = pl->epsilon * pl->epsilon;
+    for (int k = 0; k < pl->warps; k++) {
+        warp(L, i0, i1);
+        int it = 0, done = 0;
+        while (!done && it < pl->iterations) {
+            it++;
+            const double sum = u_step(L);
+            p_step(L);
+            if (it % CLIK_FLOW_CHECK_EVERY == 0)
+                done = !((float)(sum / (double)L->n) > eps2);
+        }
+        ran[k] = it;
+    }
+}
+
+/* ---- the pyramid ---------------------------------------------------------------------- */
+
+static int tvl1_neon(const clik_image *i0, const clik_image *i1, clik_image *flow,
+                     const clik_flow_plan *plan)
+{
+    const int n = plan->scales, nx = plan->width[0], ny = plan->height[0];
+    const size_t n0 = (size_t)nx * (size_t)ny;
+    const size_t esize = plan->f16 ? sizeof(uint16_t) : sizeof(float);
+    float *I0s[CLIK_FLOW_MAX_SCALES] = {0}, *I1s[CLIK_FLOW_MAX_SCALES] = {0};
+    int ok = 1;
+    for (int s = 0; s < n && ok; s++) {
+        const size_t size = (size_t)plan->width[s] * (size_t)plan->height[s];
+        ok = (I0s[s] = floats(size)) && (I1s[s] = floats(size));
+    }
+    float *work = ok ? floats(6 * n0) : NULL;
+    void *ubuf[2] = {ok ? malloc(2 * n0 * esize) : NULL, ok ? malloc(2 * n0 * esize) : NULL};
+    void *pbuf = ok ? malloc(4 * n0 * esize) : NULL;
+    ok = ok && work && ubuf[0] && ubuf[1] && pbuf;
+    if (ok) {
+        normalize(i0, i1, I0s[0], I1s[0]);
+        ok = smooth(I0s[0], nx, ny, plan->sigma) == 0 && smooth(I1s[0], nx, ny, plan->sigma) == 0;
+    }
+    const double zoom_sigma = 0.6 * sqrt(1.0 / (plan->zoom * plan->zoom) - 1.0);
+    for (int s = 1; s < n && ok; s++) {
+        const int w = plan->width[s - 1], h = plan->height[s - 1];
+        for (int k = 0; k < 2 && ok; k++) {
+            const float *above = k ? I1s[s - 1] : I0s[s - 1];
+            memcpy(work, above, (size_t)w * (size_t)h * sizeof(float));
+            ok = smooth(work, w, h, zoom_sigma) == 0;
+            if (ok)
+                resample(work, w, h, k ? I1s[s] : I0s[s], plan->width[s], plan->height[s],
+                         plan->zoom, plan->zoom, 1.0f);
+        }
+    }
+    const int last = n - 1;
+    int cur = 0;
+    field u = {ubuf[0], plan->f16};
+    if (ok && plan->initial) {
+        for (int y = 0; y < ny; y++) {
+            const float *row =
+                (const float *)(const void *)((const char *)flow->data + (size_t)y * flow->stride);
+            for (int x = 0; x < nx; x++) {
+                st1(u, (size_t)y * (size_t)nx + (size_t)x, row[2 * x]);
+                st1(u, n0 + (size_t)y * (size_t)nx + (size_t)x, row[2 * x + 1]);
+            }
+        }
+        for (int s = 1; s <= last && ok; s++) {
+            const field next = {ubuf[1 - cur], plan->f16};
+            ok = resample_flow(u, plan->width[s - 1], plan->height[s - 1], next, plan->width[s],
+                               plan->height[s], plan->zoom, plan->zoom, plan->zoom) == 0;
+            cur = 1 - cur;
+            u = next;
+        }
+    } else if (ok) {
+        memset(ubuf[0], 0, 2 * n0 * esize);
+    }
+    for (int s = last; s >= 0 && ok; s--) {
+        level_work L = {
+            .w = plan->width[s],
+            .h = plan->height[s],
+            .n = (size_t)plan->width[s] * (size_t)plan->height[s],
+            .gx = work,
+            .gy = work + n0,
+            .ix = work + 2 * n0,
+            .iy = work + 3 * n0,
+            .rho_c = work + 4 * n0,
+            .u = u,
+            .p = {pbuf, plan->f16},
+            .theta = plan->theta,
+            .l_t = plan->lambda * plan->theta,
+            .taut = plan->tau / plan->theta,
+        };
+        level_warps(&L, I0s[s], I1s[s], plan,
+                    plan->iterations_run + (size_t)(last - s) * (size_t)plan->warps);
+        if (s == 0)
+            break;
+        const int w = plan->width[s], h = plan->height[s];
+        const int ow = plan->width[s - 1], oh = plan->height[s - 1];
+        const field next = {ubuf[1 - cur], plan->f16};
+        ok = resample_flow(u, w, h, next, ow, oh, (float)ow / (float)w, (float)oh / (float)h,
+                           1.0f / plan->zoom) == 0;
+        cur = 1 - cur;
+        u = next;
+    }
+    if (ok)
+        for (int y = 0; y < ny; y++) {
+            float *row = (float *)(void *)((char *)flow->data + (size_t)y * flow->stride);
+            for (int x = 0; x < nx; x++) {
+                row[2 * x] = ld1(u, (size_t)y * (size_t)nx + (size_t)x);
+                row[2 * x + 1] = ld1(u, n0 + (size_t)y * (size_t)nx + (size_t)x);
+            }
+        }
+    for (int s = 0; s < n; s++) {
+        free(I0s[s]);
+        free(I1s[s]);
+    }
+    free(work);
+    free(ubuf[0]);
+    free(ubuf[1]);
+    free(pbuf);
+    return ok ? 0 : -1;
+}
+
+void clik__flow_dsp_init_neon(clik_flow_dsp *dsp)
+{
+    dsp->tvl1 = tvl1_neon;
+}

@@ -1,0 +1,714 @@
+/*
+ * Optical flow family (TV-L1) on every backend: the conformance cases
+ * against the scalar oracle, synthetic pairs with exact ground truth
+ * (sub-pixel and large translations, no motion, a small rotation, a smooth
+ * random warp of a textured image) against the oracle and against the truth,
+ * 16-bit against 32-bit storage, both kernel variants of the device, the
+ * initial flow, device images and strides, the stopping test's iterations,
+ * and bad input.
+ *
+ * CI time: a flow run is heavy (the oracle computes in double), so the
+ * pairs are at most 160 x 120 pixels with at most 3 warps of at most 60
+ * iterations (the stopping test usually ends them sooner), the conformance
+ * cases as apps/support/cases_flow.c says. Under CLIK_TEST_SMALL (Oclgrind,
+ * valgrind) the pairs shrink to at most 80 x 60 pixels, their motions with
+ * them, and run 1 warp of at most 20 iterations: those runs check the
+ * agreement with the oracle, not the accuracy against the truth.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases.h"
+#include "flow_eval.h"
+#include "harness.h"
+
+#define PI 3.14159265358979323846
+
+START_TEST(matches_oracle)
+{
+    h_check_case(h_family_case("flow", _i));
+}
+END_TEST
+
+/* ---- synthetic pairs with exact ground truth --------------------------------------- */
+
+/* A textured image as a function: a sum of plane waves of random directions,
+ * wavelengths 7 to 40 pixels, and phases, from a fixed seed. */
+typedef struct texture {
+    double kx[12], ky[12], phase[12], amp[12];
+} texture;
+
+static void texture_make(texture *t, uint64_t seed)
+{
+    uint64_t s = seed;
+    for (int i = 0; i < 12; i++) {
+        const double angle = (double)(clik_rand_next(&s) % 3600) * PI / 1800.0;
+        const double wavelength = 7.0 + (double)(clik_rand_next(&s) % 3300) / 100.0;
+        t->kx[i] = 2.0 * PI * cos(angle) / wavelength;
+        t->ky[i] = 2.0 * PI * sin(angle) / wavelength;
+        t->phase[i] = (double)(clik_rand_next(&s) % 6283) / 1000.0;
+        t->amp[i] = 8.0 + (double)(clik_rand_next(&s) % 800) / 100.0;
+    }
+}
+
+static double texture_at(const texture *t, double x, double y)
+{
+    double v = 128.0;
+    for (int i = 0; i < 12; i++)
+        v += t->amp[i] * sin(t->kx[i] * x + t->ky[i] * y + t->phase[i]);
+    return v;
+}
+
+/* The motions: the flow d(x, y) of each pair. */
+typedef enum motion { SHIFT, ROTATION, WARP } motion;
+
+typedef struct pair_spec {
+    const char *name;
+    int w, h;
+    motion kind;
+    double a, b;  /* SHIFT: (a, b); ROTATION: a degrees; WARP: amplitude a */
+    double bound; /* on the mean EPE against the truth */
+} pair_spec;
+
+static void motion_at(const pair_spec *p, double x, double y, double *u, double *v)
+{
+    const double cx = (p->w - 1) / 2.0, cy = (p->h - 1) / 2.0;
+    *u = *v = 0.0;
+    switch (p->kind) {
+    case SHIFT:
+        *u = p->a;
+        *v = p->b;
+        break;
+    case ROTATION: {
+        const double r = p->a * PI / 180.0, dx = x - cx, dy = y - cy;
+        *u = cos(r) * dx - sin(r) * dy - dx;
+        *v = sin(r) * dx + cos(r) * dy - dy;
+        break;
+    }
+    case WARP:
+        *u = p->a * sin(2.0 * PI * x / 97.0 + 0.5) * cos(2.0 * PI * y / 83.0);
+        *v = p->a * cos(2.0 * PI * x / 71.0) * sin(2.0 * PI * y / 101.0 + 1.0);
+        break;
+    }
+}
+
+/*
+ * I1 = the texture, I0(x, y) = I1(x + u, y + v): then I0(x) = I1(x + d(x))
+ * holds exactly for the flow d. gt is that flow where the warp stays inside
+ * I1 with a margin of `margin` pixels, unknown (1e10) elsewhere: the
+ * reference's warp gives no data term where its taps leave the image.
+ */
+static void make_pair(const pair_spec *p, clik_type type, int margin, clik_image *i0,
+                      clik_image *i1, clik_image *gt)
+{
+    texture t;
+    texture_make(&t, 77);
+    ck_assert_int_eq(clik_image_alloc(i0, p->w, p->h, 1, type), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(i1, p->w, p->h, 1, type), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(gt, p->w, p->h, 2, CLIK_F32), CLIK_OK);
+    for (int y = 0; y < p->h; y++)
+        for (int x = 0; x < p->w; x++) {
+            double u, v;
+            motion_at(p, x, y, &u, &v);
+            const double a = texture_at(&t, x + u, y + v), b = texture_at(&t, x, y);
+            const size_t i = (size_t)y * (size_t)p->w + (size_t)x;
+            if (type == CLIK_U8) {
+                ((uint8_t *)i0->data)[i] = (uint8_t)(a < 0 ? 0 : a > 255 ? 255 : a + 0.5);
+                ((uint8_t *)i1->data)[i] = (uint8_t)(b < 0 ? 0 : b > 255 ? 255 : b + 0.5);
+            } else {
+                ((float *)i0->data)[i] = (float)a;
+                ((float *)i1->data)[i] = (float)b;
+            }
+            const int inside = x + u >= margin && x + u <= p->w - 1 - margin && y + v >= margin &&
+                               y + v <= p->h - 1 - margin && x >= margin &&
+                               x <= p->w - 1 - margin && y >= margin && y <= p->h - 1 - margin;
+            float *g = (float *)gt->data + 2 * i;
+            g[0] = inside ? (float)u : 1e10f;
+            g[1] = inside ? (float)v : 1e10f;
+        }
+}
+
+/* The pair as this run takes it: under CLIK_TEST_SMALL at most 80 x 60, its
+ * shifts scaled with it, and no bound (bound 0: not checked). */
+static pair_spec fitted(const pair_spec *p)
+{
+    pair_spec q = *p;
+    if (!h_small)
+        return q;
+    q.w = p->w < 80 ? p->w : 80;
+    q.h = p->h < 60 ? p->h : 60;
+    if (p->kind == SHIFT) {
+        q.a = p->a * q.w / p->w;
+        q.b = p->b * q.h / p->h;
+    }
+    q.bound = 0.0;
+    return q;
+}
+
+static void free3(clik_image *a, clik_image *b, clik_image *c)
+{
+    clik_image_free(a);
+    clik_image_free(b);
+    clik_image_free(c);
+}
+
+/* Light options for CI: at most 3 warps of at most 60 iterations (1 of at
+ * most 20 under CLIK_TEST_SMALL). */
+static clik_flow_options light_options(void)
+{
+    clik_flow_options o;
+    clik_flow_options_init(&o);
+    o.warps = h_small ? 1 : 3;
+    o.iterations = h_small ? 20 : 60;
+    o.storage = CLIK_FLOW_STORAGE_F32;
+    return o;
+}
+
+static void run_flow(clik_context *ctx, const clik_image *i0, const clik_image *i1,
+                     const clik_flow_options *o, clik_image *flow, const char *what)
+{
+    ck_assert_int_eq(clik_image_alloc(flow, i0->width, i0->height, 2, CLIK_F32), CLIK_OK);
+    const clik_status st = clik_flow_tvl1(ctx, i0, i1, flow, o);
+    ck_assert_msg(st == CLIK_OK, "%s on %s: %s: %s", what,
+                  ctx == h_oracle ? "the oracle" : h_backend, clik_status_str(st),
+                  clik_context_message(ctx));
+}
+
+static double epe(const clik_image *flow, const clik_image *gt)
+{
+    double e = NAN;
+    long counted = 0;
+    ck_assert_int_eq(clik_flow_errors(flow, gt, &e, NULL, &counted), CLIK_OK);
+    ck_assert_int_gt(counted, 0);
+    return e;
+}
+
+/* The mean EPE against the truth within the pair's bound (bound 0: not
+ * checked, under CLIK_TEST_SMALL). */
+static void check_truth(const pair_spec *p, const clik_image *flow, const clik_image *gt,
+                        const char *who)
+{
+    if (p->bound <= 0.0)
+        return;
+    const double e = epe(flow, gt);
+    ck_assert_msg(e <= p->bound, "%s on %s: mean EPE %.4f against the truth, bound %.2f", p->name,
+                  who, e, p->bound);
+}
+
+/* Compares a backend's flow with the oracle's under tol. */
+static void check_against(const clik_image *got, const clik_image *want, clik_tolerance tol,
+                          const char *what)
+{
+    clik_compare cmp;
+    clik_compare_images(got, want, tol, &cmp);
+    ck_assert_msg(cmp.pass, "%s on %s against the oracle: %s", what, h_backend, cmp.detail);
+}
+
+static const pair_spec pairs[] = {
+    {"quarter pixel", 96, 80, SHIFT, 0.25, 0.0, 0.03},
+    {"sub-pixel", 97, 61, SHIFT, 0.5, -0.75, 0.03},
+    {"pixel and a third", 120, 90, SHIFT, 1.3, 0.4, 0.03},
+    {"large motion", 160, 120, SHIFT, 7.5, -5.25, 0.08},
+    {"rotation 2 degrees", 128, 128, ROTATION, 2.0, 0.0, 0.1},
+    {"smooth warp", 150, 110, WARP, 1.5, 0.0, 0.12},
+};
+
+START_TEST(ground_truth)
+{
+    const pair_spec p = fitted(&pairs[_i]);
+    clik_image i0, i1, gt, got, want;
+    make_pair(&p, _i % 2 ? CLIK_F32 : CLIK_U8, 6 + (int)ceil(fabs(p.a) + fabs(p.b)), &i0, &i1, &gt);
+    const clik_flow_options o = light_options();
+    run_flow(h_ctx, &i0, &i1, &o, &got, p.name);
+    ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+    run_flow(h_oracle, &i0, &i1, &o, &want, p.name);
+    check_against(&got, &want, CLIK_TOL_FLOW, p.name);
+    check_truth(&p, &got, &gt, h_backend);
+    check_truth(&p, &want, &gt, "the oracle");
+    free3(&i0, &i1, &gt);
+    clik_image_free(&got);
+    clik_image_free(&want);
+}
+END_TEST
+
+/* No motion: the data term and the dual variable stay 0, the flow is 0
+ * exactly (u8 and f32, also with the image given twice). */
+START_TEST(zero_motion)
+{
+    const pair_spec still = {"still", 90, 70, SHIFT, 0.0, 0.0, 0.0}, p = fitted(&still);
+    for (int k = 0; k < 3; k++) {
+        clik_image i0, i1, gt, got;
+        make_pair(&p, k == 1 ? CLIK_F32 : CLIK_U8, 0, &i0, &i1, &gt);
+        const clik_flow_options o = light_options();
+        run_flow(h_ctx, &i0, k == 2 ? &i0 : &i1, &o, &got, "no motion");
+        const float *f = got.data;
+        for (int i = 0; i < 2 * p.w * p.h; i++)
+            ck_assert_msg(f[i] == 0.0f, "no motion on %s: flow element %d is %g", h_backend, i,
+                          f[i]);
+        free3(&i0, &i1, &gt);
+        clik_image_free(&got);
+    }
+}
+END_TEST
+
+/* 1 x 1, 2 x 3, thin, odd and one-level sizes: defined results (the
+ * reference reads outside its arrays at sides of 1 and 2), as the oracle's. */
+START_TEST(small_and_odd_sizes)
+{
+    const int sizes[][2] = {{1, 1}, {2, 3}, {3, 2}, {1, 17}, {23, 1}, {5, 5}, {20, 20}, {33, 9}};
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        const pair_spec p = {"small", sizes[s][0], sizes[s][1], SHIFT, 0.6, -0.3, 0.0};
+        clik_image i0, i1, gt, got, want;
+        make_pair(&p, CLIK_U8, 0, &i0, &i1, &gt);
+        clik_flow_options o = light_options();
+        run_flow(h_ctx, &i0, &i1, &o, &got, "small");
+        run_flow(h_oracle, &i0, &i1, &o, &want, "small");
+        check_against(&got, &want, CLIK_TOL_FLOW, "small");
+        const float *f = got.data;
+        for (int i = 0; i < 2 * p.w * p.h; i++)
+            ck_assert_msg(isfinite(f[i]), "%dx%d on %s: flow element %d is %g", p.w, p.h, h_backend,
+                          i, f[i]);
+        /* Images too small for a 4 x 4 tap: no data term, no motion. */
+        if (p.w < 4 || p.h < 4)
+            for (int i = 0; i < 2 * p.w * p.h; i++)
+                ck_assert_float_eq(f[i], 0.0f);
+        free3(&i0, &i1, &gt);
+        clik_image_free(&got);
+        clik_image_free(&want);
+    }
+}
+END_TEST
+
+/* One level only (scales 1; 20 x 20 above is a size with one automatic
+ * level), other zooms, and many levels. */
+START_TEST(levels_and_zooms)
+{
+    const pair_spec spec = {"levels", 101, 77, SHIFT, 1.7, 0.9, 0.1}, p = fitted(&spec);
+    const struct {
+        int scales;
+        double zoom;
+    } runs[] = {{1, 0.5}, {0, 0.8}, {3, 0.3}, {6, 0.7}};
+    for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+        clik_image i0, i1, gt, got, want;
+        make_pair(&p, CLIK_U8, 8, &i0, &i1, &gt);
+        clik_flow_options o = light_options();
+        o.scales = runs[r].scales;
+        o.zoom = runs[r].zoom;
+        o.warps = h_small ? 1 : 2;
+        run_flow(h_ctx, &i0, &i1, &o, &got, "levels");
+        run_flow(h_oracle, &i0, &i1, &o, &want, "levels");
+        check_against(&got, &want, CLIK_TOL_FLOW, "levels and zooms");
+        if (runs[r].scales != 1) /* one level follows 1.9 pixels less well */
+            check_truth(&p, &got, &gt, h_backend);
+        free3(&i0, &i1, &gt);
+        clik_image_free(&got);
+        clik_image_free(&want);
+    }
+}
+END_TEST
+
+/* 16-bit storage against 32-bit: close to each other (FLOW-F16) and to the
+ * truth; auto storage as either. */
+START_TEST(half_storage)
+{
+    for (size_t k = 0; k < 3; k++) {
+        const pair_spec p = fitted(&pairs[k == 0 ? 2 : k == 1 ? 3 : 5]);
+        clik_image i0, i1, gt, f16, f32;
+        make_pair(&p, CLIK_U8, 6 + (int)ceil(fabs(p.a) + fabs(p.b)), &i0, &i1, &gt);
+        clik_flow_options o = light_options();
+        run_flow(h_ctx, &i0, &i1, &o, &f32, p.name);
+        o.storage = CLIK_FLOW_STORAGE_F16;
+        run_flow(h_ctx, &i0, &i1, &o, &f16, p.name);
+        check_against(&f16, &f32, CLIK_TOL_FLOW_F16, "f16 against f32 storage");
+        check_truth(&p, &f16, &gt, h_backend);
+        o.storage = CLIK_FLOW_STORAGE_AUTO;
+        clik_image_free(&f16);
+        run_flow(h_ctx, &i0, &i1, &o, &f16, p.name);
+        check_against(&f16, &f32, CLIK_TOL_FLOW_F16, "auto against f32 storage");
+        free3(&i0, &i1, &gt);
+        clik_image_free(&f16);
+        clik_image_free(&f32);
+    }
+}
+END_TEST
+
+/* ---- contexts of the backend under test with other settings ------------------------ */
+
+typedef struct log_capture {
+    char line[1024];
+} log_capture;
+
+static void capture(void *user, clik_log_level level, const char *message)
+{
+    log_capture *c = user;
+    if (level == CLIK_LOG_DEBUG && strstr(message, "flow_tvl1 on"))
+        snprintf(c->line, sizeof(c->line), "%s", message);
+}
+
+/* A context on the backend under test (local_memory -1: its default), or on
+ * the scalar oracle. */
+static clik_context *make_context(int oracle, int local_memory, log_capture *log)
+{
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    if (oracle || h_expected != CLIK_BACKEND_OPENCL) {
+        opt.device = "none";
+        opt.cpu_path =
+            oracle || h_expected == CLIK_BACKEND_SCALAR ? CLIK_CPU_SCALAR : CLIK_CPU_NEON;
+    } else {
+        opt.device = h_device;
+        opt.strict = 1;
+        opt.local_memory = local_memory;
+    }
+    opt.log = log ? capture : NULL;
+    opt.log_user = log;
+    clik_context *ctx = NULL;
+    ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s", clik_context_message(NULL));
+    return ctx;
+}
+
+/* The iterations after which each warp stopped, from the debug log. */
+static const char *iterations_of(const log_capture *c)
+{
+    const char *s = strstr(c->line, "per warp:");
+    return s ? s : c->line;
+}
+
+/* The stopping test ends each warp at the same iteration on the backend as
+ * on the oracle (every 10th: 10, 20, ...). */
+START_TEST(same_iterations)
+{
+    const pair_spec q = fitted(&pairs[_i == 0 ? 2 : 5]), *p = &q;
+    clik_image i0, i1, gt, a, b;
+    make_pair(p, CLIK_U8, 0, &i0, &i1, &gt);
+    log_capture got = {{0}}, want = {{0}};
+    clik_context *ctx = make_context(0, -1, &got), *oracle = make_context(1, -1, &want);
+    clik_flow_options o;
+    clik_flow_options_init(&o);
+    o.iterations = h_small ? 30 : 100;
+    o.warps = h_small ? 1 : 2;
+    o.storage = CLIK_FLOW_STORAGE_F32;
+    run_flow(ctx, &i0, &i1, &o, &a, "iterations");
+    run_flow(oracle, &i0, &i1, &o, &b, "iterations");
+    ck_assert_msg(*got.line && *want.line, "no iteration log");
+    ck_assert_msg(strcmp(iterations_of(&got), iterations_of(&want)) == 0,
+                  "%s on %s: %s; the oracle: %s", p->name, h_backend, got.line, want.line);
+    /* Every count is a multiple of 10 or the limit. */
+    for (const char *s = iterations_of(&got) + strlen("per warp:"); *s;) {
+        char *end;
+        const long n = strtol(s, &end, 10);
+        if (end == s)
+            break;
+        ck_assert_msg(n % CLIK_FLOW_CHECK_EVERY == 0 || n == o.iterations, "%ld iterations", n);
+        s = end;
+    }
+    clik_context_destroy(ctx);
+    clik_context_destroy(oracle);
+    free3(&i0, &i1, &gt);
+    clik_image_free(&a);
+    clik_image_free(&b);
+}
+END_TEST
+
+/* Both kernel variants of the device (with and without local memory; on
+ * CPU devices the one without is the band kernel), on levels that run
+ * step by step (over 4096 pixels) and in one work-group (smaller). */
+START_TEST(kernel_variants)
+{
+    if (h_expected != CLIK_BACKEND_OPENCL)
+        return;
+    /* Over and under 4096 pixels, under CLIK_TEST_SMALL too. */
+    const pair_spec specs[] = {{"steps", h_small ? 80 : 150, h_small ? 60 : 110, WARP, 1.5, 0.0, 0},
+                               {"one group", 60, 50, SHIFT, 0.7, 0.4, 0}};
+    for (int local = 0; local <= 1; local++)
+        for (size_t k = 0; k < 2; k++) {
+            clik_image i0, i1, gt, got, want;
+            make_pair(&specs[k], CLIK_U8, 8, &i0, &i1, &gt);
+            clik_context *ctx = make_context(0, local, NULL);
+            clik_flow_options o = light_options();
+            for (int half = 0; half <= 1; half++) {
+                o.storage = half ? CLIK_FLOW_STORAGE_F16 : CLIK_FLOW_STORAGE_F32;
+                run_flow(ctx, &i0, &i1, &o, &got, specs[k].name);
+                run_flow(h_oracle, &i0, &i1, &o, &want, specs[k].name);
+                ck_assert_msg(clik_context_last_backend(ctx) == CLIK_BACKEND_OPENCL, "%s",
+                              clik_context_message(ctx));
+                check_against(&got, &want, half ? CLIK_TOL_FLOW_F16 : CLIK_TOL_FLOW,
+                              local ? "local-memory kernels" : "kernels without local memory");
+                clik_image_free(&got);
+                clik_image_free(&want);
+            }
+            clik_context_destroy(ctx);
+            free3(&i0, &i1, &gt);
+        }
+}
+END_TEST
+
+/* ---- the initial flow, device images, strides --------------------------------------- */
+
+START_TEST(initial_flow)
+{
+    /* One level from a zero start cannot follow 11 pixels (4 under
+     * CLIK_TEST_SMALL); from the truth it stays there. */
+    const pair_spec p = h_small ? (pair_spec){"initial", 80, 60, SHIFT, 3.5, -2.5, 0.05}
+                                : (pair_spec){"initial", 160, 120, SHIFT, 9.5, -6.5, 0.05};
+    clik_image i0, i1, gt, got, want, start;
+    make_pair(&p, CLIK_U8, h_small ? 8 : 20, &i0, &i1, &gt);
+    ck_assert_int_eq(clik_image_alloc(&start, p.w, p.h, 2, CLIK_F32), CLIK_OK);
+    for (int i = 0; i < p.w * p.h; i++) {
+        ((float *)start.data)[2 * i] = (float)p.a;
+        ((float *)start.data)[2 * i + 1] = (float)p.b;
+    }
+    for (int scales = 1; scales <= 3; scales += 2) {
+        clik_flow_options o = light_options();
+        o.initial_flow = 1;
+        o.scales = scales;
+        ck_assert_int_eq(clik_image_alloc(&got, p.w, p.h, 2, CLIK_F32), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&want, p.w, p.h, 2, CLIK_F32), CLIK_OK);
+        memcpy(got.data, start.data, got.stride * (size_t)p.h);
+        memcpy(want.data, start.data, want.stride * (size_t)p.h);
+        ck_assert_int_eq(clik_flow_tvl1(h_ctx, &i0, &i1, &got, &o), CLIK_OK);
+        ck_assert_int_eq(clik_flow_tvl1(h_oracle, &i0, &i1, &want, &o), CLIK_OK);
+        check_against(&got, &want, CLIK_TOL_FLOW, "initial flow");
+        check_truth(&p, &got, &gt, h_backend);
+        clik_image_free(&got);
+        clik_image_free(&want);
+    }
+    clik_flow_options o = light_options();
+    o.scales = 1;
+    run_flow(h_ctx, &i0, &i1, &o, &got, "no initial flow");
+    ck_assert_msg(epe(&got, &gt) > 0.5, "one level reached %.3f without an initial flow",
+                  epe(&got, &gt));
+    clik_image_free(&got);
+    free3(&i0, &i1, &gt);
+    clik_image_free(&start);
+}
+END_TEST
+
+/* Device images in and out, and host images with padded rows: the same
+ * flow as packed host images. */
+START_TEST(device_images_and_strides)
+{
+    const pair_spec p = {"strides", 77, 53, SHIFT, 0.8, 0.3, 0.0};
+    clik_image i0, i1, gt, ref;
+    make_pair(&p, CLIK_F32, 0, &i0, &i1, &gt);
+    const clik_flow_options o = light_options();
+    run_flow(h_ctx, &i0, &i1, &o, &ref, "packed");
+    /* Padded rows. */
+    const size_t in_stride = (size_t)p.w * 4 + 36, flow_stride = (size_t)p.w * 8 + 24;
+    char *a = calloc((size_t)p.h, in_stride), *b = calloc((size_t)p.h, in_stride);
+    char *f = calloc((size_t)p.h, flow_stride);
+    ck_assert(a && b && f);
+    memset(f, 0x7f, (size_t)p.h * flow_stride);
+    for (int y = 0; y < p.h; y++) {
+        memcpy(a + y * in_stride, (char *)i0.data + y * i0.stride, (size_t)p.w * 4);
+        memcpy(b + y * in_stride, (char *)i1.data + y * i1.stride, (size_t)p.w * 4);
+    }
+    clik_image pa, pb, pf;
+    ck_assert_int_eq(clik_image_wrap(&pa, p.w, p.h, 1, CLIK_F32, a, in_stride), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&pb, p.w, p.h, 1, CLIK_F32, b, in_stride), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&pf, p.w, p.h, 2, CLIK_F32, f, flow_stride), CLIK_OK);
+    ck_assert_int_eq(clik_flow_tvl1(h_ctx, &pa, &pb, &pf, &o), CLIK_OK);
+    for (int y = 0; y < p.h; y++) {
+        ck_assert_mem_eq(f + y * flow_stride, (char *)ref.data + y * ref.stride, (size_t)p.w * 8);
+        for (size_t k = (size_t)p.w * 8; k < flow_stride; k++) /* padding untouched */
+            ck_assert_int_eq(f[y * flow_stride + k], 0x7f);
+    }
+    /* Device images. */
+    clik_image da, db, df, out;
+    ck_assert_int_eq(clik_image_create(h_ctx, &da, p.w, p.h, 1, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_create(h_ctx, &db, p.w, p.h, 1, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_create(h_ctx, &df, p.w, p.h, 2, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_upload(h_ctx, &da, &i0), CLIK_OK);
+    ck_assert_int_eq(clik_image_upload(h_ctx, &db, &i1), CLIK_OK);
+    ck_assert_int_eq(clik_flow_tvl1(h_ctx, &da, &db, &df, &o), CLIK_OK);
+    ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+    ck_assert_int_eq(clik_image_alloc(&out, p.w, p.h, 2, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_download(h_ctx, &out, &df), CLIK_OK);
+    ck_assert_mem_eq(out.data, ref.data, ref.stride * (size_t)p.h);
+    clik_image_free(&da);
+    clik_image_free(&db);
+    clik_image_free(&df);
+    clik_image_free(&out);
+    free(a);
+    free(b);
+    free(f);
+    free3(&i0, &i1, &gt);
+    clik_image_free(&ref);
+}
+END_TEST
+
+/* ---- options and bad input --------------------------------------------------------- */
+
+START_TEST(defaults)
+{
+    clik_flow_options o;
+    memset(&o, 0xff, sizeof(o));
+    clik_flow_options_init(&o);
+    ck_assert(o.tau == 0.25 && o.lambda == 0.15 && o.theta == 0.3 && o.zoom == 0.5);
+    ck_assert(o.scales == 0 && o.warps == 5 && o.iterations == 300 && o.initial_flow == 0);
+    ck_assert(o.epsilon == 0.01 && o.sigma == 0.8 && o.storage == CLIK_FLOW_STORAGE_AUTO);
+    clik_flow_options_init(NULL); /* no crash */
+}
+END_TEST
+
+/* Each refusal: its status, and the flow left as it was. */
+static void expect_refused(const clik_image *i0, const clik_image *i1, clik_image *flow,
+                           const clik_flow_options *o, clik_status want, const char *what)
+{
+    const size_t bytes = flow && flow->data ? flow->stride * (size_t)flow->height : 0;
+    if (bytes)
+        memset(flow->data, 0x5a, bytes);
+    const clik_status st = clik_flow_tvl1(h_ctx, i0, i1, flow, o);
+    ck_assert_msg(st == want, "%s on %s: %s, expected %s (%s)", what, h_backend,
+                  clik_status_str(st), clik_status_str(want), clik_context_message(h_ctx));
+    ck_assert_msg(*clik_context_message(h_ctx), "%s: no message", what);
+    for (size_t k = 0; k < bytes; k++)
+        ck_assert_msg(((unsigned char *)flow->data)[k] == 0x5a, "%s: the flow was written", what);
+}
+
+START_TEST(bad_input)
+{
+    clik_image a, b, f, small, rgba, f32, mono, wrong_flow, u8flow;
+    ck_assert_int_eq(clik_image_alloc(&a, 20, 16, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&b, 20, 16, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&f, 20, 16, 2, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&small, 19, 16, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&rgba, 20, 16, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&f32, 20, 16, 1, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&mono, 20, 16, 1, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&wrong_flow, 20, 17, 2, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&u8flow, 20, 16, 2, CLIK_U8), CLIK_OK);
+    clik_pattern_fill(&a, CLIK_PATTERN_SMOOTH, 1);
+    clik_pattern_fill(&b, CLIK_PATTERN_SMOOTH, 2);
+    clik_flow_options o;
+    clik_flow_options_init(&o);
+    o.iterations = 10;
+
+    ck_assert_int_eq(clik_flow_tvl1(NULL, &a, &b, &f, &o), CLIK_ERR_NULL);
+    expect_refused(NULL, &b, &f, &o, CLIK_ERR_NULL, "I0 NULL");
+    expect_refused(&a, NULL, &f, &o, CLIK_ERR_NULL, "I1 NULL");
+    expect_refused(&a, &b, NULL, &o, CLIK_ERR_NULL, "flow NULL");
+    expect_refused(&a, &small, &f, &o, CLIK_ERR_SIZE_MISMATCH, "sizes that differ");
+    expect_refused(&small, &a, &f, &o, CLIK_ERR_SIZE_MISMATCH, "sizes that differ");
+    expect_refused(&rgba, &rgba, &f, &o, CLIK_ERR_UNSUPPORTED_FORMAT, "colour inputs");
+    expect_refused(&a, &f32, &f, &o, CLIK_ERR_UNSUPPORTED_FORMAT, "u8 and f32 mixed");
+    expect_refused(&f, &f, &wrong_flow, &o, CLIK_ERR_UNSUPPORTED_FORMAT, "2-channel inputs");
+    expect_refused(&a, &b, &wrong_flow, &o, CLIK_ERR_SIZE_MISMATCH, "flow of another size");
+    expect_refused(&a, &b, &mono, &o, CLIK_ERR_UNSUPPORTED_FORMAT, "1-channel flow");
+    expect_refused(&a, &b, &u8flow, &o, CLIK_ERR_UNSUPPORTED_FORMAT, "u8 flow");
+    /* An initial flow of the wrong size. */
+    o.initial_flow = 1;
+    expect_refused(&a, &b, &wrong_flow, &o, CLIK_ERR_SIZE_MISMATCH, "initial flow of another size");
+    o.initial_flow = 0;
+    /* The flow over an input's memory. */
+    clik_image alias;
+    ck_assert_int_eq(clik_image_wrap(&alias, 5, 16, 2, CLIK_F32, f32.data, 0), CLIK_OK);
+    clik_image short_in;
+    ck_assert_int_eq(clik_image_wrap(&short_in, 5, 16, 1, CLIK_F32, f32.data, 0), CLIK_OK);
+    clik_image other;
+    ck_assert_int_eq(clik_image_wrap(&other, 5, 16, 1, CLIK_F32, mono.data, 0), CLIK_OK);
+    ck_assert_int_eq(clik_flow_tvl1(h_ctx, &short_in, &other, &alias, &o), CLIK_ERR_INVALID_ARG);
+
+    /* Options out of range, NaN among them. */
+    struct {
+        const char *what;
+        double *field;
+        double value;
+    } reals[] = {
+        {"tau NaN", &o.tau, NAN},
+        {"tau > 0.25", &o.tau, 0.2500001},
+        {"tau 0", &o.tau, 0.0},
+        {"tau < 0", &o.tau, -0.1},
+        {"lambda NaN", &o.lambda, NAN},
+        {"lambda 0", &o.lambda, 0.0},
+        {"lambda inf", &o.lambda, INFINITY},
+        {"theta NaN", &o.theta, NAN},
+        {"theta 0", &o.theta, 0.0},
+        {"zoom NaN", &o.zoom, NAN},
+        {"zoom 0", &o.zoom, 0.0},
+        {"zoom < 0", &o.zoom, -0.5},
+        {"zoom 1", &o.zoom, 1.0},
+        {"zoom > 1", &o.zoom, 1.5},
+        {"epsilon NaN", &o.epsilon, NAN},
+        {"epsilon < 0", &o.epsilon, -1e-3},
+        {"sigma NaN", &o.sigma, NAN},
+        {"sigma < 0", &o.sigma, -0.8},
+        {"sigma > 100", &o.sigma, 101.0},
+    };
+    for (size_t k = 0; k < sizeof(reals) / sizeof(reals[0]); k++) {
+        clik_flow_options_init(&o);
+        *reals[k].field = reals[k].value;
+        expect_refused(&a, &b, &f, &o, CLIK_ERR_INVALID_ARG, reals[k].what);
+    }
+    struct {
+        const char *what;
+        int *field;
+        int value;
+    } ints[] = {
+        {"iterations 0", &o.iterations, 0},
+        {"iterations < 0", &o.iterations, -3},
+        {"warps 0", &o.warps, 0},
+        {"warps over 1000", &o.warps, 1001},
+        {"scales < 0", &o.scales, -1},
+        {"scales over the limit", &o.scales, 101},
+        {"initial_flow 2", &o.initial_flow, 2},
+    };
+    for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++) {
+        clik_flow_options_init(&o);
+        *ints[k].field = ints[k].value;
+        expect_refused(&a, &b, &f, &o, CLIK_ERR_INVALID_ARG, ints[k].what);
+    }
+    clik_flow_options_init(&o);
+    o.storage = (clik_flow_storage)7;
+    expect_refused(&a, &b, &f, &o, CLIK_ERR_INVALID_ARG, "unknown storage");
+    /* The limits themselves run (tau 0.25, epsilon 0, sigma 0, 1 iteration). */
+    clik_flow_options_init(&o);
+    o.epsilon = 0.0;
+    o.sigma = 0.0;
+    o.iterations = 1;
+    ck_assert_int_eq(clik_flow_tvl1(h_ctx, &a, &b, &f, &o), CLIK_OK);
+    ck_assert_int_eq(clik_flow_tvl1(h_ctx, &a, &b, &f, NULL), CLIK_OK);
+    clik_image_free(&a);
+    clik_image_free(&b);
+    clik_image_free(&f);
+    clik_image_free(&small);
+    clik_image_free(&rgba);
+    clik_image_free(&f32);
+    clik_image_free(&mono);
+    clik_image_free(&wrong_flow);
+    clik_image_free(&u8flow);
+}
+END_TEST
+
+static Suite *make_suite(void)
+{
+    Suite *s = suite_create("flow");
+    TCase *tc = tcase_create("flow");
+    tcase_set_timeout(tc, 1200);
+    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("flow"));
+    tcase_add_loop_test(tc, ground_truth, 0, (int)(sizeof(pairs) / sizeof(pairs[0])));
+    tcase_add_test(tc, zero_motion);
+    tcase_add_test(tc, small_and_odd_sizes);
+    tcase_add_test(tc, levels_and_zooms);
+    tcase_add_test(tc, half_storage);
+    tcase_add_loop_test(tc, same_iterations, 0, 2);
+    tcase_add_test(tc, kernel_variants);
+    tcase_add_test(tc, initial_flow);
+    tcase_add_test(tc, device_images_and_strides);
+    tcase_add_test(tc, defaults);
+    tcase_add_test(tc, bad_input);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    /* The device's default kernels, then again with poisoned scratch
+     * buffers (reads of unwritten memory fail the comparisons); the kernel
+     * variants run in kernel_variants on every device. */
+    static const char *const tunings[] = {"", "poison=1", NULL};
+    return harness_main(make_suite, tunings);
+}
