@@ -1,0 +1,192 @@
+/*
+ * LAPAR family, scalar: the correctness oracle, written straight from the
+ * definitions (SPEC 4.7), in double throughout.
+ *
+ *   U(X, Y)   bicubic upsample by an integer scale s: along each axis the
+ *             source point f = (X + 0.5) / s - 0.5, taps floor(f) - 1 ..
+ *             floor(f) + 2 clamped to the image, Keys' weights (A = -0.75)
+ *             at the distances t + 1, t, 1 - t, 2 - t (t = f - floor(f));
+ *   F(p)[k]   sum over the plan's terms j of phi_{plane[j]}(p) atom[j][k];
+ *   out_c(p)  sum over k = 5 r + c of F(p)[k] U_c(x + c - 2, y + r - 2),
+ *             indices past the border reflected (reflect-101, folded as
+ *             often as a small image needs).
+ *
+ * A 4-channel image's alpha, in U and in the output, is carried over from
+ * the source pixel (x / s, y / s): neither interpolated nor filtered. u8 results are rounded to
+ * nearest (halves to even) and saturated, NaN giving 0; f32 results are the
+ * double sums rounded once. Nothing here is shared with the kernels
+ * (kernels/lapar.cl) or the NEON path, which compute in float.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+
+/* Keys' cubic kernel with A = -0.75 at distance d. */
+static double keys(double d)
+{
+    const double a = -0.75;
+    d = fabs(d);
+    if (d <= 1.0)
+        return (a + 2.0) * d * d * d - (a + 3.0) * d * d + 1.0;
+    if (d < 2.0)
+        return a * d * d * d - 5.0 * a * d * d + 8.0 * a * d - 4.0 * a;
+    return 0.0;
+}
+
+static int clamp_index(int i, int n)
+{
+    return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/* The four taps of upsampled coordinate x along an axis of n source pixels. */
+static void taps(int x, int scale, int n, int *index, double *weight)
+{
+    const double f = ((double)x + 0.5) / (double)scale - 0.5, base = floor(f), t = f - base;
+    for (int k = 0; k < 4; k++) {
+        index[k] = clamp_index((int)base - 1 + k, n);
+        weight[k] = keys(t + 1.0 - (double)k);
+    }
+}
+
+static double lr_element(const clik_image *img, int x, int y, int c)
+{
+    const char *row = (const char *)img->data + (size_t)y * img->stride;
+    const size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
+    if (img->type == CLIK_U8)
+        return ((const uint8_t *)row)[i];
+    return ((const float *)(const void *)row)[i];
+}
+
+/* U of the whole image, W' x H' x channels doubles; NULL when out of memory. */
+static double *upsample_all(const clik_image *lr, int scale)
+{
+    const int w = lr->width * scale, h = lr->height * scale, ch = lr->channels;
+    double *u = malloc((size_t)w * (size_t)h * (size_t)ch * sizeof(double));
+    if (!u)
+        return NULL;
+    for (int y = 0; y < h; y++) {
+        int rows[4];
+        double wy[4];
+        taps(y, scale, lr->height, rows, wy);
+        for (int x = 0; x < w; x++) {
+            int cols[4];
+            double wx[4];
+            taps(x, scale, lr->width, cols, wx);
+            for (int c = 0; c < ch; c++) {
+                double sum = 0.0;
+                for (int j = 0; j < 4; j++)
+                    for (int i = 0; i < 4; i++)
+                        sum += wy[j] * wx[i] * lr_element(lr, cols[i], rows[j], c);
+                u[((size_t)y * (size_t)w + (size_t)x) * (size_t)ch + (size_t)c] =
+                    c == 3 ? lr_element(lr, x / scale, y / scale, 3) : sum;
+            }
+        }
+    }
+    return u;
+}
+
+static void lapar_upsample_scalar(const clik_image *lr, int scale, clik_image *dst)
+{
+    double *u = upsample_all(lr, scale);
+    const int ch = lr->channels;
+    for (int y = 0; y < dst->height; y++) {
+        float *out = (float *)(void *)((char *)dst->data + (size_t)y * dst->stride);
+        for (int x = 0; x < dst->width; x++)
+            for (int c = 0; c < ch; c++) {
+                /* Out of memory: each value on its own (the same sums). */
+                double v;
+                if (u) {
+                    v = u[((size_t)y * (size_t)dst->width + (size_t)x) * (size_t)ch + (size_t)c];
+                } else {
+                    int rows[4], cols[4];
+                    double wy[4], wx[4];
+                    taps(y, scale, lr->height, rows, wy);
+                    taps(x, scale, lr->width, cols, wx);
+                    v = 0.0;
+                    for (int j = 0; j < 4; j++)
+                        for (int i = 0; i < 4; i++)
+                            v += wy[j] * wx[i] * lr_element(lr, cols[i], rows[j], c);
+                    if (c == 3)
+                        v = lr_element(lr, x / scale, y / scale, 3);
+                }
+                out[(size_t)x * (size_t)ch + (size_t)c] = (float)v;
+            }
+    }
+    free(u);
+}
+
+/* An IEEE half as a double: normal, subnormal, zero, infinity and NaN. */
+static double half_value(uint16_t h)
+{
+    const int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+    double v;
+    if (exponent == 0)
+        v = ldexp((double)mantissa, -24);
+    else if (exponent == 31)
+        v = mantissa ? NAN : INFINITY;
+    else
+        v = ldexp((double)(mantissa | 0x400), exponent - 25);
+    return sign ? -v : v;
+}
+
+static double phi_value(const clik_image *phi, int plane_row, int x)
+{
+    const char *row = (const char *)phi->data + (size_t)plane_row * phi->stride;
+    if (phi->type == CLIK_F16)
+        return half_value(((const uint16_t *)(const void *)row)[x]);
+    return ((const float *)(const void *)row)[x];
+}
+
+static void store(clik_image *dst, int x, int y, int c, double v)
+{
+    char *row = (char *)dst->data + (size_t)y * dst->stride;
+    const size_t i = (size_t)x * (size_t)dst->channels + (size_t)c;
+    if (dst->type == CLIK_F32) {
+        ((float *)(void *)row)[i] = (float)v;
+        return;
+    }
+    v = nearbyint(v);
+    ((uint8_t *)row)[i] = (uint8_t)(!(v > 0.0) ? 0.0 : v > 255.0 ? 255.0 : v);
+}
+
+static int lapar_filter_scalar(const clik_image *lr, const clik_image *phi,
+                               const clik_lapar_plan *plan, clik_image *dst)
+{
+    double *u = upsample_all(lr, plan->scale);
+    if (!u)
+        return -1;
+    const int w = dst->width, h = dst->height, ch = dst->channels;
+    const int colours = ch == 4 ? 3 : ch;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double f[CLIK_LAPAR_TAPS] = {0.0};
+            for (int j = 0; j < plan->count; j++) {
+                const double p = phi_value(phi, plan->plane[j] * h + y, x);
+                for (int k = 0; k < CLIK_LAPAR_TAPS; k++)
+                    f[k] += p * (double)plan->atom[j][k];
+            }
+            for (int c = 0; c < colours; c++) {
+                double sum = 0.0;
+                for (int k = 0; k < CLIK_LAPAR_TAPS; k++) {
+                    const int ux = clik__reflect101(x + k % 5 - 2, w);
+                    const int uy = clik__reflect101(y + k / 5 - 2, h);
+                    sum += f[k] * u[((size_t)uy * (size_t)w + (size_t)ux) * (size_t)ch + (size_t)c];
+                }
+                store(dst, x, y, c, sum);
+            }
+            if (ch == 4)
+                store(dst, x, y, 3, lr_element(lr, x / plan->scale, y / plan->scale, 3));
+        }
+    free(u);
+    return 0;
+}
+
+void clik__lapar_dsp_init_scalar(clik_lapar_dsp *dsp)
+{
+    dsp->upsample = lapar_upsample_scalar;
+    dsp->filter = lapar_filter_scalar;
+}
