@@ -35,13 +35,9 @@
 #define BINS (CH * 256)
 
 /* Kernels that read chunks run their loop through a body function twice,
- * with `aligned` a constant in each copy; the call picks one copy. */
-#define ALIGNED_CALL(body, ...)                                                                    \
-    if (aligned)                                                                                   \
-        body(1, __VA_ARGS__);                                                                      \
-    else                                                                                           \
-        body(0, __VA_ARGS__)
-
+ * with `aligned` a constant in each copy; each call site picks one copy
+ * (written out: OpenCL C 1.2 has no variadic macros, and NVIDIA's compiler
+ * refuses them). */
 inline uchar16 load16(const int aligned, __global const uchar *p)
 {
     return aligned ? *(__global const uchar16 *)p : vload16(0, p);
@@ -145,7 +141,10 @@ __kernel void hist_local(__global const uchar *src, uint stride, uint row_bytes,
         lh[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     __local uint *h = lh + (lid % replicas) * BINS;
-    ALIGNED_CALL(local_walk, src, stride, row_bytes, chunks_per_row, rows, h);
+    if (aligned)
+        local_walk(1, src, stride, row_bytes, chunks_per_row, rows, h);
+    else
+        local_walk(0, src, stride, row_bytes, chunks_per_row, rows, h);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint b = lid; b < BINS; b += lsize) {
         uint sum = 0;
@@ -164,7 +163,10 @@ __kernel void hist_global(__global const uchar *src, uint stride, uint row_bytes
                           uint chunks_per_row, uint rows, __global uint *partial, int aligned)
 {
     __global uint *h = partial + get_group_id(0) * BINS;
-    ALIGNED_CALL(global_walk, src, stride, row_bytes, chunks_per_row, rows, h);
+    if (aligned)
+        global_walk(1, src, stride, row_bytes, chunks_per_row, rows, h);
+    else
+        global_walk(0, src, stride, row_bytes, chunks_per_row, rows, h);
 }
 
 /* Sub-histograms break the store-load chains of repeated values. */
@@ -200,7 +202,10 @@ __kernel void hist_serial(__global const uchar *src, uint stride, uint row_bytes
 {
     for (uint i = 0; i < SUBS * BINS; i++)
         h[i] = 0;
-    ALIGNED_CALL(serial_walk, src, stride, row_bytes, chunks_per_row, rows, h);
+    if (aligned)
+        serial_walk(1, src, stride, row_bytes, chunks_per_row, rows, h);
+    else
+        serial_walk(0, src, stride, row_bytes, chunks_per_row, rows, h);
     __global uint *out = partial + get_group_id(0) * BINS;
     for (uint b = 0; b < BINS; b++) {
         uint sum = 0;
@@ -276,7 +281,10 @@ __kernel void hist_pairs(__global const uchar *src, uint stride, uint row_bytes,
     __local uint *pairs = t, *single = t + 65536, *lo = t + 65536 + 256;
     for (uint i = 0; i < (65536 + 512) / 16; i++)
         vstore16((uint16)0, i, t);
-    ALIGNED_CALL(pairs_walk, src, stride, row_bytes, chunks_per_row, rows, pairs, single);
+    if (aligned)
+        pairs_walk(1, src, stride, row_bytes, chunks_per_row, rows, pairs, single);
+    else
+        pairs_walk(0, src, stride, row_bytes, chunks_per_row, rows, pairs, single);
     /* Marginals: lo[v] sums the column v of the table, hi its row v. */
     __global uint *out = partial + get_group_id(0) * BINS;
     for (uint h = 0; h < 256; h++) {
@@ -353,8 +361,10 @@ __kernel void lut_apply(__global const uchar *src, uint src_stride, __global uch
     const uint row = get_global_id(1);
     if (row >= rows)
         return;
-    ALIGNED_CALL(lut_walk, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row,
-                 tables);
+    if (aligned)
+        lut_walk(1, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row, tables);
+    else
+        lut_walk(0, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row, tables);
 }
 
 /* The same with the tables staged in `t` (BINS bytes of local memory). */
@@ -370,8 +380,10 @@ __kernel void lut_apply_local(__global const uchar *src, uint src_stride, __glob
     const uint row = get_global_id(1);
     if (row >= rows)
         return;
-    ALIGNED_CALL(lut_walk_local, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row,
-                 t);
+    if (aligned)
+        lut_walk_local(1, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row, t);
+    else
+        lut_walk_local(0, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row, t);
 }
 
 #define PAIR_TABLES (CH == 4 ? 2 : 1)
@@ -423,6 +435,10 @@ __kernel void lut_apply_pairs(__global const uchar *src, uint src_stride, __glob
                               __global const ushort *restrict pairs,
                               __global const uchar *restrict tables, int aligned)
 {
-    ALIGNED_CALL(pairs_apply_walk, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row,
-                 rows, pairs, tables);
+    if (aligned)
+        pairs_apply_walk(1, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, rows,
+                         pairs, tables);
+    else
+        pairs_apply_walk(0, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, rows,
+                         pairs, tables);
 }
