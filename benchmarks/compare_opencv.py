@@ -412,8 +412,10 @@ def motion_epe(np, flow):
     return float(np.hypot(inner[..., 0] - FLOW_MOTION[0], inner[..., 1] - FLOW_MOTION[1]).mean())
 
 
-def run_flow_rows(selected, args, cv, np):
-    """The TV-L1 rows, as rows of the table (and the device clik ran on)."""
+def run_flow_rows(selected, args, cv, np, tapi_device=""):
+    """The TV-L1 rows, as rows of the table (and the device clik ran on).
+    With a T-API device, OpenCV's DualTVL1 also runs on UMat images there
+    (host to host: upload, calc, download)."""
     lib = ClikLib(args.lib)
     threads = cv.getNumThreads()
     cv.setNumThreads(FLOW_CV_THREADS)
@@ -440,6 +442,16 @@ def run_flow_rows(selected, args, cv, np):
                                       args.flow_warmup)
                 cv_ms.append(wall)
                 cv_cpu.append(cpu)
+            tapi_ms = []
+            if tapi_device:
+                def tapi_once():
+                    return tvl1.calc(cv.UMat(i0), cv.UMat(i1), None).get()
+                try:
+                    for _ in range(args.rounds):
+                        tapi_ms.append(median_ms(tapi_once, args.flow_reps, args.flow_warmup)[0])
+                except cv.error as e:
+                    print(f"compare_opencv: T-API TV-L1 failed: {e}", file=sys.stderr)
+                    tapi_ms = []
             where = lib.where()
             cv_flow = tvl1.calc(i0, i1, None)
             row = {k: None for k in COLUMNS}
@@ -451,6 +463,9 @@ def run_flow_rows(selected, args, cv, np):
                        clik_check=f"EPE {motion_epe(np, out):.3f} px, OpenCV "
                                   f"{motion_epe(np, cv_flow):.3f} px")
             row["ratio_cpu"] = round(row["clik_e2e_ms"] / row["cv_cpu_ms"], 3)
+            if tapi_ms:
+                row["cv_tapi_ms"] = round(statistics.median(tapi_ms), 4)
+                row["ratio_tapi"] = round(row["clik_e2e_ms"] / row["cv_tapi_ms"], 3)
             row["ratio_cputime"] = round(row["clik_cputime_ms"] / row["cv_cpu_cputime_ms"], 3)
             per_round = [c / o for c, o in zip(clik_ms, cv_ms) if o > 0]
             row["ratio_cpu_min"], row["ratio_cpu_max"] = round(min(per_round), 3), \
@@ -1000,7 +1015,7 @@ def main():
         if not hasattr(cv, "optflow"):
             fail(f"OpenCV {cv.__version__} has no optflow module (opencv-contrib) for the TV-L1 "
                  "rows")
-        flow_table, flow_where = run_flow_rows(flows, args, cv, np)
+        flow_table, flow_where = run_flow_rows(flows, args, cv, np, tapi_device)
         rows += flow_table
     meta = {
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),

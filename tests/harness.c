@@ -26,6 +26,11 @@ int h_full;
 /* CLIK_TEST_MAX_PIXELS: sizes up to this many pixels (slow emulators). */
 static long h_max_pixels = -1;
 
+int h_all_tests(void)
+{
+    return !h_variant || h_full;
+}
+
 int h_size_count(void)
 {
     int n = 0;

@@ -28,6 +28,11 @@ extern int h_full;              /* CLIK_TEST_FULL=1 */
  * scalar backend's cases at every size) and CLIK_TEST_MAX_PIXELS=N (sizes
  * up to N pixels: emulators). */
 
+/* 0 while a forced kernel variant runs outside full runs: suites then add
+ * only the tests whose outcome depends on the variant (the case tables,
+ * edges, precision), not those of the API around it. */
+int h_all_tests(void);
+
 /* Number of leading entries of clik_test_sizes to use. */
 int h_size_count(void);
 

@@ -200,8 +200,9 @@ static clik_status plan(clik_context *ctx, const integral_args *a, size_t max_ls
         int k = 1;
         while (k * ls < w && k < MAX_K)
             k *= 2;
-        /* Narrow images: groups of 32 (two sizes only, fewer programs). */
-        if (ls > 32 && (ls / 2) * k >= w)
+        /* Images of 32 pixels or fewer a row: groups of 32 (two group
+         * sizes in all, so fewer programs). */
+        if (ls > 32 && 32 * k >= w)
             ls = 32;
         if (k * ls < w)
             p->serial = 1; /* wider than MAX_K * ls: one work-item per strip */

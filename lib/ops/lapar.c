@@ -517,10 +517,19 @@ static int rows_chunks(const clik_context *ctx, const lapar_args *a, size_t item
 
 /* U into scratch, one plane per colour channel, then lapar_rows: runs of
  * 16-pixel chunks per work-item. */
+static clik_status run_direct(clik_context *ctx, const lapar_args *a, const lapar_tables *t,
+                              const clik_binding *lr, const clik_binding *phi,
+                              const clik_binding *dst);
+
 static clik_status run_upsampled(clik_context *ctx, const lapar_args *a, const lapar_tables *t,
                                  const clik_binding *lr, const clik_binding *phi,
                                  const clik_binding *dst)
 {
+    /* A device whose local memory cannot hold one chunk of rows per
+     * work-item of the group (llvmpipe, 32 KiB) runs the direct kernel,
+     * unless the caller forced this variant. */
+    if (!a->forced && rows_chunks(ctx, a, (size_t)a->use.wg_x * (size_t)a->use.wg_y) == 0)
+        return run_direct(ctx, a, t, lr, phi, dst);
     const clik_image *img = &lr->image;
     const int phi_half = a->phi->type == CLIK_F16;
     clik_kernel_entry *ku, *kf;
