@@ -129,9 +129,14 @@ static void normalize(const clik_image *a, const clik_image *b, float *an, float
     float lo = INFINITY, hi = -INFINITY;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
+            /* Comparisons, not fminf/fmaxf: GCC 12's AArch64 vectorizer
+             * stops with an internal error on that reduction. NaNs are
+             * skipped either way. */
             const float p = pixel(a, x, y), q = pixel(b, x, y);
-            lo = fminf(lo, fminf(p, q));
-            hi = fmaxf(hi, fmaxf(p, q));
+            lo = p < lo ? p : lo;
+            lo = q < lo ? q : lo;
+            hi = p > hi ? p : hi;
+            hi = q > hi ? q : hi;
         }
     const float den = hi - lo;
     for (int y = 0; y < h; y++)
