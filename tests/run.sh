@@ -7,7 +7,8 @@
 #   mobile    PoCL with mobile-like limits (64 work-items, 32 KiB local
 #             memory) and the local-memory kernels;
 #   rusticl   Mesa's rusticl on llvmpipe: an independent compiler, no fp64;
-#   oclgrind  small sizes; any race, out-of-bounds access or API misuse fails;
+#   oclgrind  small sizes, the device's own kernels (every variant with
+#             --full); any race, out-of-bounds access or API misuse fails;
 #   valgrind  the image I/O, host-library and CPU suites;
 #   sanitize  clang with AddressSanitizer and UBSan: CPU, I/O, host, tool,
 #             misuse and fuzz-corpus suites, then each fuzzer for a fixed
@@ -152,6 +153,15 @@ rusticl() {
             "$native/apps/clik" conformance $conformance --device llvmpipe
 }
 
+# Oclgrind simulates every work-item: the device's own kernels (local
+# memory, work-group kernels: Oclgrind is a GPU) at small sizes in CI, every
+# forced variant with --full.
+oclgrind_step() {
+    local tunings=default
+    [ "$full" = 1 ] && tunings=all
+    CLIK_TEST_TUNINGS=$tunings mtest "$native" oclgrind --setup oclgrind --suite opencl-ops
+}
+
 sanitize() {
     if ! command -v clang >/dev/null; then
         echo "SKIP: clang not found; the sanitizer build needs it"
@@ -183,7 +193,8 @@ step install "meson install, and the README's C example built against it" instal
 step mobile "PoCL with mobile limits (64 work-items, 32 KiB local memory)" \
     mtest "$native" mobile --setup mobile --suite opencl --no-suite tuning-sweep
 step rusticl "rusticl on llvmpipe (every OpenCL suite, conformance)" rusticl
-step oclgrind "Oclgrind (small sizes)" mtest "$native" oclgrind --setup oclgrind --suite opencl-ops
+step oclgrind "Oclgrind (small sizes, the device's own kernels; every variant with --full)" \
+    oclgrind_step
 step valgrind "valgrind: image I/O, host library, CPU paths" \
     mtest "$native" valgrind --setup valgrind --suite memcheck
 step sanitize "AddressSanitizer + UBSan, and $fuzz_runs runs of each fuzzer" sanitize
