@@ -2,7 +2,7 @@
  * The tuning registry: every key that $CLIK_TUNE and the `tuning` context
  * option accept, with its type, range, default and one line of
  * documentation. The README's tuning table is checked against this list by
- * tests/test_host.c; a key read by the library is read through its id
+ * tests/test_tuning.c; a key read by the library is read through its id
  * (clik__tune), so a key cannot be used without being listed here.
  *
  * CLIK_TUNE_KEY(ID, name, family, kind, min, max, choices, default, doc)
@@ -105,6 +105,12 @@ CLIK_TUNE_KEY(SSIM_TILES_GROUP, "ssim_tiles_group", "ssim", INT, 1, 1024, NULL,
     "256 / tile rows", "tiles per work-group of the reduction kernel")
 CLIK_TUNE_KEY(FUSION_CPU, "fusion_cpu", "fusion", FLAG, 0, 1, NULL,
     "CPU devices", "the fusion's row-per-work-item kernels")
+CLIK_TUNE_KEY(LAPAR_VARIANT, "lapar_variant", "lapar", CHOICE, 0, 2, "upsampled|local|direct",
+    "the stored tuning, else upsampled on CPU devices, local with local memory, else direct", "LAPAR filter kernel: U written once then the row kernel, U from a local-memory tile of the input, or U from global memory")
+CLIK_TUNE_KEY(LAPAR_WG_X, "lapar_wg_x", "lapar", INT, 1, 1024, NULL,
+    "the stored tuning, else 64 on CPU devices, else 16", "work-group width of the LAPAR filter (shrunk to what the device takes)")
+CLIK_TUNE_KEY(LAPAR_WG_Y, "lapar_wg_y", "lapar", INT, 1, 1024, NULL,
+    "the stored tuning, else 1 on CPU devices, else 8", "work-group height of the LAPAR filter (shrunk to what the device takes)")
 CLIK_TUNE_KEY(POOL_BUFFERS, "pool_buffers", "*", INT, 0, 64, NULL,
     "6", "temporary device buffers kept for reuse")
 CLIK_TUNE_KEY(POISON, "poison", "*", FLAG, 0, 1, NULL,

@@ -199,6 +199,12 @@ static int run_opencl(Suite *(*make)(void), const char *const *tunings)
 
 int harness_main(Suite *(*make)(void), const char *const *tunings)
 {
+    return harness_main_full(make, tunings, tunings);
+}
+
+int harness_main_full(Suite *(*make)(void), const char *const *tunings,
+                      const char *const *full_tunings)
+{
     /* CLIK_TEST_PATTERNS=N: the first N patterns only (slow backends). */
     const char *patterns = getenv("CLIK_TEST_PATTERNS");
     if (patterns && atoi(patterns) >= 1 && atoi(patterns) < CLIK_PATTERN_COUNT)
@@ -207,6 +213,8 @@ int harness_main(Suite *(*make)(void), const char *const *tunings)
     h_small = small && strcmp(small, "1") == 0;
     const char *full = getenv("CLIK_TEST_FULL");
     h_full = full && strcmp(full, "1") == 0;
+    if (h_full)
+        tunings = full_tunings;
     const char *max_pixels = getenv("CLIK_TEST_MAX_PIXELS");
     if (max_pixels && *max_pixels)
         h_max_pixels = atol(max_pixels);

@@ -46,6 +46,9 @@ void h_check_case(const struct clik_case *c);
 
 /* Runs make() for every backend; returns the process exit status. */
 int harness_main(Suite *(*make)(void), const char *const *tunings);
+/* The same with the tunings of CI runs and those of full runs (CLIK_TEST_FULL=1). */
+int harness_main_full(Suite *(*make)(void), const char *const *tunings,
+                      const char *const *full_tunings);
 
 /* A fresh folder under $TMPDIR, removed by h_rmtree(). */
 char *h_tempdir(void);

@@ -354,6 +354,5 @@ int main(void)
         "integral_fp64=0,poison=1",
         "integral_fp64=0,integral_serial=0,integral_ls=32,integral_rows=3,poison=1",
         NULL};
-    const char *full = getenv("CLIK_TEST_FULL");
-    return harness_main(make_suite, full && strcmp(full, "1") == 0 ? full_list : short_list);
+    return harness_main_full(make_suite, short_list, full_list);
 }

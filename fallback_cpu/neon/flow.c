@@ -81,35 +81,6 @@ static field plane(field f, int k, size_t n)
     return p;
 }
 
-/* n / d and sqrt(v) correctly rounded, as the kernels' float operations:
- * VDIV and VSQRT on AArch64, lane by lane where SIMDe has neither. */
-CLIK_INLINE float32x4_t div4(float32x4_t n, float32x4_t d)
-{
-#if defined(__aarch64__) && defined(__ARM_NEON)
-    return vdivq_f32(n, d);
-#else
-    float q[4], r[4];
-    vst1q_f32(q, n);
-    vst1q_f32(r, d);
-    for (int i = 0; i < 4; i++)
-        q[i] /= r[i];
-    return vld1q_f32(q);
-#endif
-}
-
-CLIK_INLINE float32x4_t sqrt4(float32x4_t v)
-{
-#if defined(__aarch64__) && defined(__ARM_NEON)
-    return vsqrtq_f32(v);
-#else
-    float q[4];
-    vst1q_f32(q, v);
-    for (int i = 0; i < 4; i++)
-        q[i] = sqrtf(q[i]);
-    return vld1q_f32(q);
-#endif
-}
-
 static float *floats(size_t n)
 {
     return n > SIZE_MAX / sizeof(float) ? NULL : malloc((n ? n : 1) * sizeof(float));

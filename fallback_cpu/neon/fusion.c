@@ -43,22 +43,6 @@ static clik_image packed(int width, int height, int channels, clik_type type, vo
     return img;
 }
 
-/* n / d, correctly rounded as the oracle's division: VDIV on AArch64, lane
- * by lane where SIMDe has no vdivq_f32. */
-CLIK_INLINE float32x4_t div4(float32x4_t n, float32x4_t d)
-{
-#if defined(__aarch64__) && defined(__ARM_NEON)
-    return vdivq_f32(n, d);
-#else
-    float q[4], r[4];
-    vst1q_f32(q, n);
-    vst1q_f32(r, d);
-    for (int i = 0; i < 4; i++)
-        q[i] /= r[i];
-    return vld1q_f32(q);
-#endif
-}
-
 /* One output row of the artifact: t[x] * |g1[x] - g2[x]| / 255. */
 static void artifact_row(const uint8_t *g1, const uint8_t *g2, const float *t, float *out, int w)
 {

@@ -3,6 +3,8 @@
 #ifndef CLIK_NEON_H
 #define CLIK_NEON_H
 
+#include <math.h>
+
 #if defined(__aarch64__) && defined(__ARM_NEON)
 #include <arm_neon.h>
 #else
@@ -15,5 +17,35 @@
 #else
 #define CLIK_INLINE static inline
 #endif
+
+/* n / d and sqrt(v) correctly rounded, as the oracles' float operations and
+ * the kernels': VDIV and VSQRT on AArch64, lane by lane where SIMDe has
+ * neither. */
+CLIK_INLINE float32x4_t div4(float32x4_t n, float32x4_t d)
+{
+#if defined(__aarch64__) && defined(__ARM_NEON)
+    return vdivq_f32(n, d);
+#else
+    float q[4], r[4];
+    vst1q_f32(q, n);
+    vst1q_f32(r, d);
+    for (int i = 0; i < 4; i++)
+        q[i] /= r[i];
+    return vld1q_f32(q);
+#endif
+}
+
+CLIK_INLINE float32x4_t sqrt4(float32x4_t v)
+{
+#if defined(__aarch64__) && defined(__ARM_NEON)
+    return vsqrtq_f32(v);
+#else
+    float q[4];
+    vst1q_f32(q, v);
+    for (int i = 0; i < 4; i++)
+        q[i] = sqrtf(q[i]);
+    return vld1q_f32(q);
+#endif
+}
 
 #endif

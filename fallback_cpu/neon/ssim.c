@@ -94,22 +94,6 @@ static void h_pass(const float *in, int n, const float *w, float *out)
     }
 }
 
-/* n / d, correctly rounded: VDIV on AArch64; lane by lane where SIMDe has no
- * vdivq_f32. */
-CLIK_INLINE float32x4_t div4(float32x4_t n, float32x4_t d)
-{
-#if defined(__aarch64__) && defined(__ARM_NEON)
-    return vdivq_f32(n, d);
-#else
-    float q[4], r[4];
-    vst1q_f32(q, n);
-    vst1q_f32(r, d);
-    for (int i = 0; i < 4; i++)
-        q[i] /= r[i];
-    return vld1q_f32(q);
-#endif
-}
-
 CLIK_INLINE float32x4_t ssim4(float32x4_t mu_a, float32x4_t mu_b, float32x4_t qa, float32x4_t qb,
                               float32x4_t p)
 {

@@ -304,16 +304,6 @@ static clik_status prepare(clik_context *ctx, const clik_image *lr, const clik_i
 #define TUNE_PROGRAM "lapar"
 #define TUNE_KERNEL  "lapar_filter"
 
-/* A key of the tuning registry by name: its value when set, else def (and
- * def for a name the registry does not list). */
-static long tune_named(const clik_context *ctx, const char *name, long def)
-{
-    for (int i = 0; i < CLIK_TUNE_COUNT; i++)
-        if (strcmp(clik__tune_key(i)->name, name) == 0)
-            return clik__tune(ctx, (clik_tune_id)i, def);
-    return def;
-}
-
 /* The problem class a tuning is stored for: formats, scale, the atoms'
  * form, the terms and the output's size to the power of two below. */
 static void problem_class(const lapar_args *a, char *out, size_t cap)
@@ -367,11 +357,12 @@ static void resolve_tuning(clik_context *ctx, lapar_args *a)
         t.ms = rec.ms;
         t.stored = 1;
     }
-    const long v = tune_named(ctx, "lapar_variant", -1);
+    /* Choice index 0..2 is UPSAMPLED..DIRECT. */
+    const long v = clik__tune(ctx, CLIK_TUNE_LAPAR_VARIANT, -1);
     if (v >= 0)
-        t.variant = (clik_lapar_variant)(v + 1);
-    t.wg_x = (int)tune_named(ctx, "lapar_wg_x", t.wg_x);
-    t.wg_y = (int)tune_named(ctx, "lapar_wg_y", t.wg_y);
+        t.variant = (clik_lapar_variant)(v + CLIK_LAPAR_VARIANT_UPSAMPLED);
+    t.wg_x = (int)clik__tune(ctx, CLIK_TUNE_LAPAR_WG_X, t.wg_x);
+    t.wg_y = (int)clik__tune(ctx, CLIK_TUNE_LAPAR_WG_Y, t.wg_y);
     a->use = t;
 }
 
@@ -517,19 +508,10 @@ static int rows_chunks(const clik_context *ctx, const lapar_args *a, size_t item
 
 /* U into scratch, one plane per colour channel, then lapar_rows: runs of
  * 16-pixel chunks per work-item. */
-static clik_status run_direct(clik_context *ctx, const lapar_args *a, const lapar_tables *t,
-                              const clik_binding *lr, const clik_binding *phi,
-                              const clik_binding *dst);
-
 static clik_status run_upsampled(clik_context *ctx, const lapar_args *a, const lapar_tables *t,
                                  const clik_binding *lr, const clik_binding *phi,
                                  const clik_binding *dst)
 {
-    /* A device whose local memory cannot hold one chunk of rows per
-     * work-item of the group (llvmpipe, 32 KiB) runs the direct kernel,
-     * unless the caller forced this variant. */
-    if (!a->forced && rows_chunks(ctx, a, (size_t)a->use.wg_x * (size_t)a->use.wg_y) == 0)
-        return run_direct(ctx, a, t, lr, phi, dst);
     const clik_image *img = &lr->image;
     const int phi_half = a->phi->type == CLIK_F16;
     clik_kernel_entry *ku, *kf;
@@ -664,7 +646,16 @@ static clik_status filter_opencl(clik_context *ctx, void *p, clik_binding *const
         /* The tiles do not fit: the kernel without local memory. */
         st = run_direct(ctx, a, &t, b[0], b[1], b[2]);
         break;
-    case CLIK_LAPAR_VARIANT_UPSAMPLED: st = run_upsampled(ctx, a, &t, b[0], b[1], b[2]); break;
+    case CLIK_LAPAR_VARIANT_UPSAMPLED:
+        /* Where the local memory cannot hold one chunk of rows per
+         * work-item (llvmpipe: 32 KiB), the kernel without it, as for
+         * tiles that do not fit; a forced shape fails instead. */
+        if (a->forced || rows_chunks(ctx, a, (size_t)a->use.wg_x * (size_t)a->use.wg_y) > 0) {
+            st = run_upsampled(ctx, a, &t, b[0], b[1], b[2]);
+            break;
+        }
+        st = run_direct(ctx, a, &t, b[0], b[1], b[2]);
+        break;
     default: st = run_direct(ctx, a, &t, b[0], b[1], b[2]); break;
     }
     tables_release(ctx, &t);
