@@ -144,11 +144,13 @@ rusticl() {
     fi
     # The device's own kernels in every OpenCL suite (the forced variants
     # run on PoCL, mobile PoCL and Oclgrind; all of them here with --full),
-    # and conformance with and without local memory.
-    local conformance=--quick tunings=default
-    [ "$full" = 1 ] && conformance= && tunings=all
+    # and conformance with and without local memory. Each tuning key's
+    # extremes (a program build per value: 10 minutes on llvmpipe) run on
+    # PoCL in CI, here too with --full.
+    local conformance=--quick tunings=default sweep=(--no-suite tuning-sweep)
+    [ "$full" = 1 ] && conformance= && tunings=all && sweep=()
     RUSTICL_ENABLE=llvmpipe CLIK_TEST_DEVICE=llvmpipe CLIK_TEST_TUNINGS=$tunings \
-        mtest "$native" rusticl --suite opencl &&
+        mtest "$native" rusticl --suite opencl "${sweep[@]}" &&
         RUSTICL_ENABLE=llvmpipe CLIK_CACHE_DIR="$native/test-cache/clik" \
             "$native/apps/clik" conformance $conformance --device llvmpipe
 }

@@ -205,9 +205,18 @@ START_TEST(extremes)
         for (int f = 0; f < nf; f++)
             for (int c = 0; c < h_family_case_count(families[f]); c++) {
                 const clik_case *cs = h_family_case(families[f], c);
+                int nch = 0;
+                for (int ch = 1; ch <= 4; ch *= 2)
+                    nch += (cs->channels & (1u << ch)) != 0;
                 for (int s = 0; s < nsizes; s++)
-                    for (int ch = 1; ch <= 4; ch *= 2) {
+                    for (int ch = 1, k = 0; ch <= 4; ch *= 2) {
                         if (!(cs->channels & (1u << ch)))
+                            continue;
+                        /* As a forced variant does: one channel count per
+                         * size in turn (each count is a program of its own on
+                         * most families), every count at every size in full
+                         * runs. */
+                        if (!h_full && nch > 1 && k++ != s % nch)
                             continue;
                         const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
                         const clik_pattern p = (clik_pattern)((s + ch) % CLIK_PATTERN_COUNT);
