@@ -32,6 +32,9 @@ int cmd_upscale(int argc, char **argv);
 int cmd_flow(int argc, char **argv);
 int cmd_flowviz(int argc, char **argv);
 int cmd_flowcmp(int argc, char **argv);
+int cmd_lapar(int argc, char **argv);
+int cmd_lapar_compress(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 /* Pieces the resampling commands share (resize.c, filter.c). */
 int resize_parse_method(const char *text, clik_interp *method);
@@ -46,7 +49,7 @@ int blur_parse_ksize(const char *cmd, const char *option, const char *text, int 
 typedef struct cli_args {
     const char *device;
     int help;
-    const char *positional[8];
+    const char *positional[200]; /* lapar-compress: 64 triples and its output */
     int npositional;
 } cli_args;
 

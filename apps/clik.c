@@ -23,6 +23,10 @@ static const cli_command commands[] = {
     {"flow", "TV-L1 optical flow between two images, or along a frame sequence", cmd_flow},
     {"flowviz", "draw a flow with the Middlebury colour wheel", cmd_flowviz},
     {"flowcmp", "end-point and angular error of one flow against another", cmd_flowcmp},
+    {"lapar", "LAPAR super-resolution filtering of an image by its coefficients", cmd_lapar},
+    {"lapar-compress", "keep a fraction of the LAPAR dictionary, fitted on calibration images",
+     cmd_lapar_compress},
+    {"tune", "search and store the fastest LAPAR kernel shape on a device", cmd_tune},
     {"conformance", "run every operation on every device against the scalar oracle",
      cmd_conformance},
 };

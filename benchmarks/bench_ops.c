@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "patterns.h"
 
 #define CH_1_4 ((1u << 1) | (1u << 4))
 
@@ -849,23 +850,6 @@ LAPAR_CALL(call_lapar_f16, lapar_f16)
 LAPAR_CALL(call_lapar_half, lapar_half)
 LAPAR_CALL(call_lapar_tenth, lapar_tenth)
 
-/* An IEEE half of a float in [-1, 1] (round to nearest even). */
-static uint16_t bench_half(float f)
-{
-    if (f == 0.0f)
-        return 0;
-    const uint16_t sign = f < 0 ? 0x8000u : 0;
-    int e;
-    long q = lrintf(frexpf(fabsf(f), &e) * 2048.0f);
-    if (q == 2048) {
-        q = 1024;
-        e++;
-    }
-    if (e < -13) /* below the normal halves: 0 is close enough for a benchmark */
-        return sign;
-    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | (uint16_t)(q - 1024));
-}
-
 /* phi: each plane a smooth field around 1 / terms, a natural image's
  * structure (the input's first channel) mixed in per plane. */
 static clik_status lapar_setup_as(bench_case *bc, multi_call call, const lapar_bench *lb)
@@ -894,7 +878,7 @@ static clik_status lapar_setup_as(bench_case *bc, multi_call call, const lapar_b
                                   0.3 * (in[(x / s) * bc->channels] / 255.0 - 0.5)) /
                                  lb->terms;
                 if (lb->phi_type == CLIK_F16)
-                    ((uint16_t *)(void *)row)[x] = bench_half((float)v);
+                    ((uint16_t *)(void *)row)[x] = clik_half_from_float((float)v);
                 else
                     ((float *)(void *)row)[x] = (float)v;
             }

@@ -116,18 +116,19 @@ png_kind() {
     0) echo grey ;; 2) echo rgb ;; 4) echo grey+alpha ;; 6) echo rgba ;; *) echo other ;;
     esac
 }
-# npy_u8 H W C RAW OUT: a NumPy (H, W, C) u8 array of the first H*W*C bytes of RAW.
-npy_u8() {
-    local dict="{'descr': '|u1', 'fortran_order': False, 'shape': ($1, $2, $3), }"
+# npy DESCR SHAPE BYTES: a NumPy header (format 1.0) on stdout, then BYTES
+# bytes of stdin.
+npy() {
+    local dict="{'descr': '$1', 'fortran_order': False, 'shape': ($2), }"
     local pad=$(((64 - (10 + ${#dict} + 1) % 64) % 64))
     local len=$((${#dict} + 1 + pad))
-    {
-        printf '\223NUMPY\001\000'
-        printf "\\$(printf %03o $((len % 256)))\\$(printf %03o $((len / 256)))"
-        printf '%s%*s\n' "$dict" "$pad" ''
-        head -c $(($1 * $2 * $3)) "$4"
-    } >"$5"
+    printf '\223NUMPY\001\000'
+    printf "\\$(printf %03o $((len % 256)))\\$(printf %03o $((len / 256)))"
+    printf '%s%*s\n' "$dict" "$pad" ''
+    head -c "$3"
 }
+# npy_u8 H W C RAW OUT: a NumPy (H, W, C) u8 array of the first H*W*C bytes of RAW.
+npy_u8() { npy '|u1' "$1, $2, $3" $(($1 * $2 * $3)) <"$4" >"$5"; }
 
 # Inputs made here from the sample's pixels: grey, RGB, RGBA, grey + alpha, 1x1, 10x10.
 "$clik" equalize "$sample" "$tmp/sample.pgm" --device none || failures=$((failures + 1))
@@ -530,6 +531,79 @@ expect 2 "flow --start -1" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo"
 mkdir "$tmp/fblocked2.flo"
 expect 1 "flow along frames whose second output cannot be written" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/fblocked%d.flo" --device none
 check "no flow kept after a failed write" "$(cd "$tmp" && echo fblocked*)" fblocked2.flo
+
+# ---- lapar, lapar-compress, tune ------------------------------------------------------------
+# npy_f32 H W VALUE OUT: an (H, W) float32 array, every element VALUE (printf
+# escapes of its 4 little-endian bytes).
+npy_f32() {
+    local v=$3
+    { while :; do printf "$v$v$v$v$v$v$v$v"; done; } 2>/dev/null | npy '<f4' "$1, $2" $((4 * $1 * $2)) >"$4"
+}
+one='\000\000\200\077' zero='\000\000\000\000'
+pgm 16 12 70000 "$tmp/lr.pgm"
+ppm 16 12 90000 "$tmp/lr.ppm"
+npy_f32 $((72 * 24)) 32 "$one" "$tmp/phi.npy"    # x2 of 16 x 12: 72 planes of 32 x 24
+npy_f32 $((72 * 24)) 32 "$zero" "$tmp/phi0.npy"
+npy_f32 $((7 * 24)) 32 "$one" "$tmp/phi7.npy"    # 7 planes: the kept ones of alpha 0.1
+npy_f32 24 32 "$one" "$tmp/phi1.npy"             # 1 plane
+{ head -c 48 /dev/zero; printf "$one"; head -c 48 /dev/zero; } | npy '<f4' '1, 25' 100 >"$tmp/delta.npy"
+head -c 96 /dev/zero | npy '<f4' '1, 24' 96 >"$tmp/dict24.npy"
+cp "$tmp/phi.npy" "$tmp/phi.keep"
+expect 0 "lapar x2 of grey, every coefficient 1" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2
+check "lapar output size" "$(size_of "$tmp/out.png")" 32x24
+expect 0 "lapar of colour on the CPU path" -- $run "$clik" lapar "$tmp/lr.ppm" "$tmp/phi.npy" "$tmp/out.png" --scale 2 --device none
+check "lapar of colour gives colour" "$(png_kind "$tmp/out.png")" rgb
+expect 0 "lapar with f16 storage" -- $run "$clik" lapar "$tmp/lr.ppm" "$tmp/phi.npy" "$tmp/out.ppm" --scale 2 --storage f16
+expect 0 "lapar with phi 0, as .npy" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi0.npy" "$tmp/out.npy" --scale 2
+check "lapar with phi 0 gives 0" "$(wc -c <"$tmp/out.npy" | tr -d ' ') $(tail -c 768 "$tmp/out.npy" | tr -d '\000' | wc -c | tr -d ' ')" "896 0"
+expect 0 "lapar with a one-atom dictionary (a delta)" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi1.npy" "$tmp/out.pgm" --scale 2 --dict "$tmp/delta.npy"
+expect 2 "lapar without --scale" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png"
+expect 2 "lapar --scale 5" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 5
+expect 2 "lapar --scale 1" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 1
+expect 2 "lapar --storage f8" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2 --storage f8
+expect 2 "lapar --mix without --atoms" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2 --mix
+expect 1 "lapar with phi for another scale" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 3
+expect 1 "lapar with phi of another plane count" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi7.npy" "$tmp/out.png" --scale 2
+expect 1 "lapar with a (1, 24) dictionary" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi1.npy" "$tmp/out.png" --scale 2 --dict "$tmp/dict24.npy"
+expect 1 "lapar with phi of 8-bit RGBA" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/rgba.npy" "$tmp/out.png" --scale 2
+expect 1 "lapar with phi missing" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/missing.npy" "$tmp/out.png" --scale 2
+expect 2 "lapar writing over its phi" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/phi.npy" --scale 2
+check "lapar left its phi as it was" "$(cmp -s "$tmp/phi.npy" "$tmp/phi.keep" && echo same)" same
+# Calibration: the truth is the bicubic x2 of the input, phi every atom at 1.
+$run "$clik" resize "$tmp/lr.pgm" "$tmp/hr.pgm" --scale 2 --device none || failures=$((failures + 1))
+expect 0 "lapar-compress, alpha 0.1" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 0.1 --scale 2
+check "lapar-compress: 7 rows of 2 + 72 floats" "$(wc -c <"$tmp/out.npy" | tr -d ' ')" $((128 + 7 * 74 * 4))
+grep -q "kept 7 of 72 atoms" "$tmp/stdout"
+check "lapar-compress names the kept atoms" $? 0
+cp "$tmp/out.npy" "$tmp/sel.npy"
+expect 0 "lapar with the kept atoms, every plane" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2 --atoms "$tmp/sel.npy"
+expect 0 "lapar with the kept atoms, their planes only" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi7.npy" "$tmp/out.png" --scale 2 --atoms "$tmp/sel.npy" --device none
+expect 0 "lapar with the re-fit matrix" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2 --atoms "$tmp/sel.npy" --mix
+expect 1 "lapar with the re-fit matrix and the kept planes only" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi7.npy" "$tmp/out.png" --scale 2 --atoms "$tmp/sel.npy" --mix
+expect 1 "lapar with a selection of another dictionary" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi1.npy" "$tmp/out.png" --scale 2 --atoms "$tmp/sel.npy" --dict "$tmp/delta.npy"
+expect 2 "lapar-compress --alpha 0" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 0 --scale 2
+expect 2 "lapar-compress --alpha 1.5" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 1.5 --scale 2
+expect 2 "lapar-compress without --alpha" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --scale 2
+expect 2 "lapar-compress of a pair, not a triple" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.npy" --alpha 0.5 --scale 2
+expect 2 "lapar-compress writing over its truth" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/hr.pgm" --alpha 0.5 --scale 2
+expect 1 "lapar-compress with a truth of the wrong size" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/lr.pgm" "$tmp/out.npy" --alpha 0.5 --scale 2
+expect 1 "lapar-compress with colour input and grey truth" -- $run "$clik" lapar-compress "$tmp/lr.ppm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 0.5 --scale 2
+expect 2 "tune of a family without a search" -- $run "$clik" tune hist "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2
+expect 2 "tune lapar without its files" -- $run "$clik" tune lapar "$tmp/lr.pgm"
+expect 1 "tune lapar on the CPU" -- $run "$clik" tune lapar "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2 --device none
+if $run "$clik" devices 2>/dev/null | grep -q '^  [0-9]*:[0-9]* '; then
+    # A store of its own, so that the first run finds nothing stored.
+    store=$tmp/tune-cache
+    CLIK_CACHE_DIR=$store expect 0 "tune lapar searches and stores" -- $run "$clik" tune lapar "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2
+    grep -q "^before: .*the device's default" "$tmp/stdout" && grep -q "^searched: .* ms" "$tmp/stdout"
+    check "tune lapar: the default before, a timed shape after" $? 0
+    CLIK_CACHE_DIR=$store expect 0 "tune lapar --show" -- $run "$clik" tune lapar "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2 --show
+    grep -q "^before: .*, stored" "$tmp/stdout"
+    check "the searched shape is read back from the store" $? 0
+    CLIK_CACHE_DIR=$store expect 0 "lapar after tune" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2
+else
+    echo "skip tune lapar on a device (no OpenCL device)"
+fi
 
 # ---- files a command must not lose ---------------------------------------------------------
 # same_files A B: "same" when the two files hold the same bytes.

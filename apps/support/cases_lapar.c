@@ -23,27 +23,6 @@
 
 #include "cases.h"
 
-/* A float as IEEE half, rounded to nearest even (finite values in range). */
-static uint16_t to_half(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, sizeof(x));
-    const uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-    const float a = fabsf(f);
-    if (a >= 65520.0f)
-        return (uint16_t)(sign | 0x7c00u);
-    if (a < 6.103515625e-05f) /* subnormal: multiples of 2^-24 */
-        return (uint16_t)(sign | (uint16_t)lrintf(a * 16777216.0f));
-    int e;
-    const float m = frexpf(a, &e); /* a = m 2^e, m in [0.5, 1) */
-    long q = lrintf(m * 2048.0f);  /* 11 significant bits */
-    if (q == 2048) {
-        q = 1024;
-        e++;
-    }
-    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | (uint16_t)(q - 1024));
-}
-
 typedef struct lapar_case {
     int scale;
     int crop_w, crop_h;
@@ -134,7 +113,7 @@ static clik_status make_phi(int w, int h, int planes, clik_type type, clik_image
             for (int x = 0; x < w; x++) {
                 const float v = phi_value(l, planes, x, y);
                 if (type == CLIK_F16)
-                    ((uint16_t *)(void *)row)[x] = to_half(v);
+                    ((uint16_t *)(void *)row)[x] = clik_half_from_float(v);
                 else
                     ((float *)(void *)row)[x] = v;
             }

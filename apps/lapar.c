@@ -1,0 +1,690 @@
+/* clik lapar, lapar-compress and tune. SPDX-License-Identifier: BSD-2-Clause */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "imageio.h"
+#include "patterns.h"
+
+static const char *const lapar_usage =
+    "usage: clik lapar LR PHI.npy OUT --scale S [--dict D.npy] [--atoms SEL.npy [--mix]]\n"
+    "                  [--storage f32|f16] [--device SPEC]\n"
+    "LAPAR filtering (Li et al. 2020): LR upsampled by S (2..4) with bicubic, as\n"
+    "PyTorch's interpolate(mode='bicubic', align_corners=False), then each output\n"
+    "pixel p filtered with F(p) = sum_l PHI_l(p) D_l, the D_l the dictionary's 5x5\n"
+    "atoms (default: LAPAR's 72), borders reflect-101; no clamp but for 8-bit output.\n"
+    "  LR       an image file (8-bit grey, grey + alpha or colour; alpha is carried\n"
+    "           over, not filtered) or a .npy of uint8 or float32, (H, W) or (H, W, 4)\n"
+    "  PHI.npy  float32 or float16: the L coefficient planes of the output's size\n"
+    "           stacked, shape (L * S*H, S*W), plane l in rows l*S*H .. (l+1)*S*H - 1\n"
+    "           (a network's (L, S*H, S*W) output, reshaped)\n"
+    "  OUT      LR's type: an image file for 8-bit LR, or .npy\n"
+    "--dict D.npy     another dictionary: (L, 25) float32, L <= 128, atom l row-major\n"
+    "--atoms SEL.npy  a compressed dictionary from clik lapar-compress: PHI holds every\n"
+    "                 plane or only the kept ones, each weighted by its gamma\n"
+    "--mix            with --atoms: the re-fit matrix of SEL.npy maps every plane of\n"
+    "                 PHI to the kept atoms instead of gamma\n"
+    "--storage f16    PHI rounded to float16 first (a float16 PHI is used as it is)\n";
+
+static const char *const compress_usage =
+    "usage: clik lapar-compress LR PHI.npy HR [LR PHI.npy HR ...] OUT.npy --alpha A\n"
+    "                           --scale S [--dict D.npy] [--samples N] [--seed N]\n"
+    "                           [--device SPEC]\n"
+    "Dictionary compression (seed 000, Algorithm 1): keeps round(A * L) atoms, A in\n"
+    "(0, 1], chosen by the LASSO on calibration data, and re-weights them by least\n"
+    "squares. Each calibration image is three files (up to 64 images):\n"
+    "  LR       the low-resolution input (8-bit image file)\n"
+    "  PHI.npy  the coefficients a network gave for it, every plane, as clik lapar\n"
+    "           takes them: (L * S*H, S*W), float32 or float16\n"
+    "  HR       the true high-resolution image: S times LR's size, LR's colours\n"
+    "OUT.npy: float32 (k, 2 + L); row i is kept atom i: its index, its weight gamma,\n"
+    "then its row of the re-fit matrix (the L coefficients mixed into it). Prints\n"
+    "the kept atoms and the PSNR on the calibration images with every atom, with\n"
+    "gamma and with the re-fit matrix. --samples: pixels sampled per image (default\n"
+    "65536); --seed: of the sampling (default 1).\n";
+
+static const char *const tune_usage =
+    "usage: clik tune lapar LR PHI.npy --scale S [--dict D.npy] [--atoms SEL.npy [--mix]]\n"
+    "                 [--storage f32|f16] [--show] [--device SPEC]\n"
+    "Searches the work-group shapes and kernel variants of clik lapar with these\n"
+    "arguments (as clik lapar takes them) on the device, and stores the fastest\n"
+    "beside the kernel cache, per device and problem class (types, channels,\n"
+    "scale, planes, size); later clik lapar runs on the device use it. --show\n"
+    "prints what is stored (or the default) without searching. Only the lapar\n"
+    "family has a search.\n";
+
+/* What the three commands read: the input, its coefficients and the
+ * dictionary, with an optional selection. */
+typedef struct lapar_job {
+    const char *cmd;
+    int scale;
+    clik_image lr;     /* 1 or 4 channels, u8 or f32 */
+    int lr_grey_alpha; /* LR was grey + alpha, expanded to RGBA */
+    int had_alpha;
+    clik_image phi; /* F32 or F16, one channel */
+    float *atoms;   /* NULL: the default dictionary */
+    float default_atoms[CLIK_LAPAR_ATOMS * CLIK_LAPAR_TAPS];
+    int natoms;
+    clik_lapar_selection sel;
+    int use_sel;
+    float *mix; /* the selection's re-fit matrix, k x L */
+    clik_lapar_dict dict;
+} lapar_job;
+
+static void job_free(lapar_job *job)
+{
+    clik_image_free(&job->lr);
+    clik_image_free(&job->phi);
+    free(job->atoms);
+    free(job->mix);
+    memset(job, 0, sizeof(*job));
+}
+
+static int fail(const lapar_job *job, const char *fmt, const char *path, const char *detail)
+{
+    fprintf(stderr, "clik %s: %s: ", job->cmd, path);
+    fprintf(stderr, fmt, detail);
+    fputc('\n', stderr);
+    return CLI_FAILED;
+}
+
+/* A .npy read as one-channel floats (float64 narrowed to float32). */
+static int read_float_npy(const lapar_job *job, const char *path, clik_image *img, int keep_f16)
+{
+    char err[512];
+    clik_status st = clikio_read_npy(path, img, err, sizeof(err));
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik %s: %s\n", job->cmd, err);
+        return CLI_FAILED;
+    }
+    if (img->channels != 1) {
+        clik_image_free(img);
+        return fail(job, "%s", path, "needs a 2-D array");
+    }
+    if (img->type == CLIK_F32 || (img->type == CLIK_F16 && keep_f16))
+        return CLI_OK;
+    if (img->type != CLIK_F64) {
+        const char *name = clik_type_name(img->type);
+        clik_image_free(img);
+        return fail(job, keep_f16 ? "needs float32 or float16, not %s" : "needs float32, not %s",
+                    path, name);
+    }
+    clik_image f32 = {0};
+    st = clik_image_alloc(&f32, img->width, img->height, 1, CLIK_F32);
+    if (st != CLIK_OK) {
+        clik_image_free(img);
+        return fail(job, "%s", path, clik_status_str(st));
+    }
+    for (int y = 0; y < img->height; y++) {
+        const double *in = (const double *)((const char *)img->data + (size_t)y * img->stride);
+        float *out = (float *)((char *)f32.data + (size_t)y * f32.stride);
+        for (int x = 0; x < img->width; x++)
+            out[x] = (float)in[x];
+    }
+    clik_image_free(img);
+    *img = f32;
+    return CLI_OK;
+}
+
+static int load_dict(lapar_job *job, const char *path)
+{
+    if (!path) {
+        clik_lapar_dict_default(job->default_atoms);
+        job->natoms = CLIK_LAPAR_ATOMS;
+        job->dict.data = job->default_atoms;
+        job->dict.atoms = CLIK_LAPAR_ATOMS;
+        return CLI_OK;
+    }
+    clik_image d = {0};
+    if (read_float_npy(job, path, &d, 0) != CLI_OK)
+        return CLI_FAILED;
+    if (d.width != CLIK_LAPAR_TAPS || d.height > CLIK_LAPAR_MAX_ATOMS) {
+        clik_image_free(&d);
+        return fail(job, "%s", path, "a dictionary is (L, 25) with L <= 128");
+    }
+    job->natoms = d.height;
+    job->atoms = malloc((size_t)d.height * CLIK_LAPAR_TAPS * sizeof(float));
+    if (!job->atoms) {
+        clik_image_free(&d);
+        return fail(job, "%s", path, "out of memory");
+    }
+    for (int l = 0; l < d.height; l++)
+        memcpy(job->atoms + (size_t)l * CLIK_LAPAR_TAPS,
+               (const char *)d.data + (size_t)l * d.stride, CLIK_LAPAR_TAPS * sizeof(float));
+    clik_image_free(&d);
+    job->dict.data = job->atoms;
+    job->dict.atoms = job->natoms;
+    return CLI_OK;
+}
+
+/* SEL.npy: (k, 2 + L) float32, rows [index, gamma, mix row]. */
+static int load_selection(lapar_job *job, const char *path, int use_mix)
+{
+    clik_image s = {0};
+    if (read_float_npy(job, path, &s, 0) != CLI_OK)
+        return CLI_FAILED;
+    const int L = job->natoms;
+    char detail[160];
+    snprintf(detail, sizeof(detail),
+             "a selection of this %d-atom dictionary is (k, %d) with 1 <= k <= %d", L, L + 2, L);
+    if (s.width != L + 2 || s.height > L) {
+        clik_image_free(&s);
+        return fail(job, "%s", path, detail);
+    }
+    clik_lapar_selection *sel = &job->sel;
+    memset(sel, 0, sizeof(*sel));
+    sel->atoms = L;
+    sel->kept = s.height;
+    if (use_mix) {
+        job->mix = malloc((size_t)s.height * (size_t)L * sizeof(float));
+        if (!job->mix) {
+            clik_image_free(&s);
+            return fail(job, "%s", path, "out of memory");
+        }
+    }
+    for (int i = 0; i < s.height; i++) {
+        const float *row = (const float *)((const char *)s.data + (size_t)i * s.stride);
+        const float index = row[0];
+        if (!(index >= 0 && index < (float)L && index == floorf(index)) ||
+            (i > 0 && (int)index <= sel->index[i - 1])) {
+            clik_image_free(&s);
+            return fail(job, "%s", path,
+                        "column 0 must hold increasing atom indices of the dictionary");
+        }
+        sel->index[i] = (int)index;
+        sel->gamma[i] = row[1];
+        if (use_mix)
+            memcpy(job->mix + (size_t)i * L, row + 2, (size_t)L * sizeof(float));
+    }
+    clik_image_free(&s);
+    sel->mix = job->mix;
+    job->use_sel = 1;
+    job->dict.selection = sel;
+    return CLI_OK;
+}
+
+/* The low-resolution input: an 8-bit image file, or a .npy of uint8 or
+ * float32 with 1 or 4 channels; grey + alpha goes through RGBA. */
+static int load_lr(lapar_job *job, const char *path)
+{
+    char err[512];
+    clik_status st = clikio_read(path, &job->lr, &job->had_alpha, err, sizeof(err));
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik %s: %s\n", job->cmd, err);
+        return CLI_FAILED;
+    }
+    if (job->lr.type != CLIK_U8 && job->lr.type != CLIK_F32)
+        return fail(job, "needs 8-bit or float32 pixels, not %s", path,
+                    clik_type_name(job->lr.type));
+    if (job->lr.channels == 2) {
+        if (job->lr.type != CLIK_U8)
+            return fail(job, "%s", path, "a float32 input has 1 or 4 channels");
+        clik_image rgba = {0};
+        st = rgba_expand(&job->lr, &rgba);
+        if (st != CLIK_OK)
+            return fail(job, "%s", path, clik_status_str(st));
+        clik_image_free(&job->lr);
+        job->lr = rgba;
+        job->lr_grey_alpha = 1;
+    }
+    return CLI_OK;
+}
+
+/* PHI.npy: its shape checked against LR, the scale and the dictionary here,
+ * to say what was expected in the tool's words. */
+static int load_phi(lapar_job *job, const char *path, const char *storage)
+{
+    if (read_float_npy(job, path, &job->phi, 1) != CLI_OK)
+        return CLI_FAILED;
+    const int s = job->scale, w = s * job->lr.width, h = s * job->lr.height;
+    const int full = job->natoms;
+    const int kept = job->use_sel ? job->sel.kept : full;
+    const int ok_full = job->phi.width == w && job->phi.height == (long)full * h;
+    const int ok_kept =
+        job->use_sel && !job->mix && job->phi.width == w && job->phi.height == (long)kept * h;
+    if (!ok_full && !ok_kept) {
+        fprintf(
+            stderr,
+            "clik %s: %s: shape (%d, %d), but %dx%d at scale %d needs (%d * %d, %d) = (%ld, %d)",
+            job->cmd, path, job->phi.height, job->phi.width, job->lr.width, job->lr.height, s, full,
+            h, w, (long)full * h, w);
+        if (job->use_sel && !job->mix && kept != full)
+            fprintf(stderr, " or, the kept planes only, (%ld, %d)", (long)kept * h, w);
+        fputc('\n', stderr);
+        return CLI_FAILED;
+    }
+    if (strcmp(storage, "f16") != 0 || job->phi.type == CLIK_F16)
+        return CLI_OK;
+    clik_image half = {0};
+    clik_status st = clik_image_alloc(&half, job->phi.width, job->phi.height, 1, CLIK_F16);
+    if (st != CLIK_OK)
+        return fail(job, "%s", path, clik_status_str(st));
+    for (int y = 0; y < half.height; y++) {
+        const float *in =
+            (const float *)((const char *)job->phi.data + (size_t)y * job->phi.stride);
+        uint16_t *out = (uint16_t *)((char *)half.data + (size_t)y * half.stride);
+        for (int x = 0; x < half.width; x++)
+            out[x] = clik_half_from_float(in[x]);
+    }
+    clik_image_free(&job->phi);
+    job->phi = half;
+    return CLI_OK;
+}
+
+static int parse_scale(const char *cmd, const char *text, int *scale)
+{
+    if (!text) {
+        fprintf(stderr, "clik %s: --scale is required (2, 3 or 4)\n", cmd);
+        return CLI_USAGE;
+    }
+    if (!cli_parse_count(text, 2, 4, scale)) {
+        fprintf(stderr, "clik %s: --scale %s: expected 2, 3 or 4\n", cmd, text);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+static int parse_storage(const char *cmd, const char *text)
+{
+    if (strcmp(text, "f32") != 0 && strcmp(text, "f16") != 0) {
+        fprintf(stderr, "clik %s: --storage %s: expected f32 or f16\n", cmd, text);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+/* The options clik lapar and clik tune lapar share. */
+typedef struct job_options {
+    const char *scale, *dict, *atoms, *storage;
+    int mix;
+} job_options;
+
+static int job_load(lapar_job *job, const char *cmd, const job_options *o, const char *lr_path,
+                    const char *phi_path)
+{
+    memset(job, 0, sizeof(*job));
+    job->cmd = cmd;
+    int rc = parse_scale(cmd, o->scale, &job->scale);
+    if (rc == CLI_OK)
+        rc = parse_storage(cmd, o->storage);
+    if (rc == CLI_OK && o->mix && !o->atoms) {
+        fprintf(stderr, "clik %s: --mix needs --atoms\n", cmd);
+        rc = CLI_USAGE;
+    }
+    if (rc == CLI_OK)
+        rc = load_dict(job, o->dict);
+    if (rc == CLI_OK && o->atoms)
+        rc = load_selection(job, o->atoms, o->mix);
+    if (rc == CLI_OK)
+        rc = load_lr(job, lr_path);
+    if (rc == CLI_OK)
+        rc = load_phi(job, phi_path, o->storage);
+    return rc;
+}
+
+/* dst of the filter's output for job (LR's type and channels). */
+static clik_status alloc_output(const lapar_job *job, clik_image *dst)
+{
+    return clik_image_alloc(dst, job->scale * job->lr.width, job->scale * job->lr.height,
+                            job->lr.channels, job->lr.type);
+}
+
+int cmd_lapar(int argc, char **argv)
+{
+    job_options o = {NULL, NULL, NULL, "f32", 0};
+    const cli_option options[] = {{"--scale", &o.scale, NULL},     {"--dict", &o.dict, NULL},
+                                  {"--atoms", &o.atoms, NULL},     {"--mix", NULL, &o.mix},
+                                  {"--storage", &o.storage, NULL}, {NULL, NULL, NULL}};
+    cli_args args;
+    int rc = cli_parse(argc, argv, options, 3, 3, &args, lapar_usage);
+    if (rc != CLI_OK || args.help)
+        return rc;
+    const char *out_path = args.positional[2];
+    /* OUT may not replace a file it is made from. */
+    cli_outputs outs;
+    cli_outputs_init(&outs, "lapar");
+    rc = cli_outputs_input(&outs, args.positional[0]);
+    if (rc == CLI_OK)
+        rc = cli_outputs_input(&outs, args.positional[1]);
+    if (rc == CLI_OK && o.dict)
+        rc = cli_outputs_input(&outs, o.dict);
+    if (rc == CLI_OK && o.atoms)
+        rc = cli_outputs_input(&outs, o.atoms);
+    if (rc == CLI_OK)
+        rc = cli_outputs_add(&outs, out_path);
+    if (rc == CLI_OK)
+        rc = cli_outputs_check(&outs);
+    lapar_job job;
+    memset(&job, 0, sizeof(job));
+    if (rc == CLI_OK)
+        rc = job_load(&job, "lapar", &o, args.positional[0], args.positional[1]);
+    clik_context *ctx = NULL;
+    clik_image dst = {0}, grey = {0};
+    if (rc == CLI_OK)
+        rc = cli_context(args.device, &ctx);
+    if (rc == CLI_OK) {
+        clik_status st = alloc_output(&job, &dst);
+        if (st == CLIK_OK)
+            st = clik_lapar_filter(ctx, &job.lr, &job.phi, &job.dict, job.scale, &dst);
+        if (st != CLIK_OK)
+            rc = cli_error("lapar", ctx, st, "filter");
+    }
+    const clik_image *out = &dst;
+    if (rc == CLI_OK && job.lr_grey_alpha) {
+        clik_status st = clik_image_alloc(&grey, dst.width, dst.height, 2, CLIK_U8);
+        if (st != CLIK_OK) {
+            rc = cli_error("lapar", NULL, st, out_path);
+        } else {
+            rgba_collapse(&dst, &grey);
+            out = &grey;
+        }
+    }
+    if (rc == CLI_OK)
+        rc = cli_outputs_stage(&outs, 0, out, job.had_alpha);
+    if (rc == CLI_OK)
+        rc = cli_outputs_commit(&outs);
+    cli_outputs_free(&outs);
+    clik_image_free(&grey);
+    clik_image_free(&dst);
+    job_free(&job);
+    clik_context_destroy(ctx);
+    return rc;
+}
+
+/* ---- clik lapar-compress ----------------------------------------------------------- */
+
+#define MAX_CALIB 64
+
+typedef struct calib_image {
+    lapar_job job; /* lr and every plane of phi */
+    clik_image upsampled, truth;
+} calib_image;
+
+/* Squared errors of the colour channels of a (u8, lr's channels) against
+ * the truth, summed into *sse and counted into *n. */
+static void add_errors(const clik_image *a, const clik_image *truth, double *sse, double *n)
+{
+    const int colours = a->channels == 4 ? 3 : a->channels;
+    for (int y = 0; y < a->height; y++) {
+        const uint8_t *p = (const uint8_t *)a->data + (size_t)y * a->stride;
+        const uint8_t *q = (const uint8_t *)truth->data + (size_t)y * truth->stride;
+        for (int x = 0; x < a->width; x++)
+            for (int c = 0; c < colours; c++) {
+                const double d = (double)p[x * a->channels + c] - q[x * a->channels + c];
+                *sse += d * d;
+                *n += 1;
+            }
+    }
+}
+
+static double psnr(double sse, double n)
+{
+    return sse > 0 ? 10.0 * log10(255.0 * 255.0 * n / sse) : INFINITY;
+}
+
+/* PSNR of the filter with dict over every calibration image. */
+static clik_status calib_psnr(clik_context *ctx, calib_image *im, int count,
+                              const clik_lapar_dict *dict, double *out)
+{
+    double sse = 0, n = 0;
+    for (int i = 0; i < count; i++) {
+        clik_image dst = {0};
+        clik_status st = alloc_output(&im[i].job, &dst);
+        if (st == CLIK_OK)
+            st = clik_lapar_filter(ctx, &im[i].job.lr, &im[i].job.phi, dict, im[i].job.scale, &dst);
+        if (st == CLIK_OK)
+            add_errors(&dst, &im[i].truth, &sse, &n);
+        clik_image_free(&dst);
+        if (st != CLIK_OK)
+            return st;
+    }
+    *out = psnr(sse, n);
+    return CLIK_OK;
+}
+
+/* Reads calibration image i: LR, PHI (every plane), HR of the upsample's
+ * size and LR's colours; computes the upsample. */
+static int calib_load(clik_context *ctx, calib_image *im, const job_options *o,
+                      const char *const *paths)
+{
+    int rc = job_load(&im->job, "lapar-compress", o, paths[0], paths[1]);
+    if (rc != CLI_OK)
+        return rc;
+    lapar_job *job = &im->job;
+    if (job->lr.type != CLIK_U8)
+        return fail(job, "%s", paths[0], "calibration inputs are 8-bit images");
+    int had_alpha = 0;
+    if (cli_read_u8("lapar-compress", paths[2], &im->truth, &had_alpha) != CLI_OK)
+        return CLI_FAILED;
+    if (im->truth.channels == 2 || (im->truth.channels == 1) != (job->lr.channels == 1) ||
+        job->lr_grey_alpha) {
+        return fail(job, "%s", paths[2],
+                    "LR and HR need the same colours: both grey, or both colour");
+    }
+    if (im->truth.width != job->scale * job->lr.width ||
+        im->truth.height != job->scale * job->lr.height) {
+        char detail[96];
+        snprintf(detail, sizeof(detail), "is %dx%d; HR is the scale times LR's size, %dx%d",
+                 im->truth.width, im->truth.height, job->scale * job->lr.width,
+                 job->scale * job->lr.height);
+        return fail(job, "%s", paths[2], detail);
+    }
+    clik_status st = clik_image_alloc(&im->upsampled, im->truth.width, im->truth.height,
+                                      job->lr.channels, CLIK_F32);
+    if (st == CLIK_OK)
+        st = clik_lapar_upsample(ctx, &job->lr, job->scale, &im->upsampled);
+    return st == CLIK_OK ? CLI_OK : cli_error("lapar-compress", ctx, st, paths[0]);
+}
+
+static void calib_free(calib_image *im)
+{
+    job_free(&im->job);
+    clik_image_free(&im->upsampled);
+    clik_image_free(&im->truth);
+}
+
+/* The selection and its matrix as OUT.npy's (k, 2 + L) rows. */
+static clik_status selection_rows(const clik_lapar_selection *sel, const float *mix,
+                                  clik_image *rows)
+{
+    const int L = sel->atoms;
+    clik_status st = clik_image_alloc(rows, L + 2, sel->kept, 1, CLIK_F32);
+    if (st != CLIK_OK)
+        return st;
+    for (int i = 0; i < sel->kept; i++) {
+        float *row = (float *)((char *)rows->data + (size_t)i * rows->stride);
+        row[0] = (float)sel->index[i];
+        row[1] = sel->gamma[i];
+        memcpy(row + 2, mix + (size_t)i * L, (size_t)L * sizeof(float));
+    }
+    return CLIK_OK;
+}
+
+int cmd_lapar_compress(int argc, char **argv)
+{
+    job_options o = {NULL, NULL, NULL, "f32", 0};
+    const char *alpha_text = NULL, *samples_text = NULL, *seed_text = NULL;
+    const cli_option options[] = {
+        {"--scale", &o.scale, NULL},    {"--dict", &o.dict, NULL},
+        {"--alpha", &alpha_text, NULL}, {"--samples", &samples_text, NULL},
+        {"--seed", &seed_text, NULL},   {NULL, NULL, NULL}};
+    cli_args args;
+    int rc = cli_parse(argc, argv, options, 4, 3 * MAX_CALIB + 1, &args, compress_usage);
+    if (rc != CLI_OK || args.help)
+        return rc;
+    if ((args.npositional - 1) % 3 != 0) {
+        fprintf(stderr, "clik lapar-compress: expected LR PHI.npy HR triples, then OUT.npy\n%s",
+                compress_usage);
+        return CLI_USAGE;
+    }
+    double alpha = 0;
+    if (!alpha_text || !cli_parse_number(alpha_text, &alpha) || !(alpha > 0 && alpha <= 1)) {
+        fprintf(stderr, "clik lapar-compress: --alpha: a number in (0, 1] is required\n");
+        return CLI_USAGE;
+    }
+    clik_lapar_compress_options copt;
+    clik_lapar_compress_options_init(&copt);
+    int seed = 1;
+    if ((samples_text && !cli_parse_count(samples_text, 1, 1 << 24, &copt.samples)) ||
+        (seed_text && !cli_parse_count(seed_text, 0, 2147483647, &seed))) {
+        fprintf(stderr, "clik lapar-compress: --samples 1..16777216, --seed 0..2147483647\n");
+        return CLI_USAGE;
+    }
+    copt.seed = (uint64_t)seed;
+    if (copt.refit_samples > copt.samples)
+        copt.refit_samples = copt.samples;
+    const int count = (args.npositional - 1) / 3;
+    const char *out_path = args.positional[args.npositional - 1];
+    cli_outputs outs;
+    cli_outputs_init(&outs, "lapar-compress");
+    for (int i = 0; rc == CLI_OK && i < args.npositional - 1; i++)
+        rc = cli_outputs_input(&outs, args.positional[i]);
+    if (rc == CLI_OK && o.dict)
+        rc = cli_outputs_input(&outs, o.dict);
+    if (rc == CLI_OK)
+        rc = cli_outputs_add(&outs, out_path);
+    if (rc == CLI_OK)
+        rc = cli_outputs_check(&outs);
+    clik_context *ctx = NULL;
+    if (rc == CLI_OK)
+        rc = cli_context(args.device, &ctx);
+    calib_image *im = rc == CLI_OK ? calloc((size_t)count, sizeof(*im)) : NULL;
+    if (rc == CLI_OK && !im) {
+        fprintf(stderr, "clik lapar-compress: out of memory\n");
+        rc = CLI_FAILED;
+    }
+    for (int i = 0; rc == CLI_OK && i < count; i++)
+        rc = calib_load(ctx, &im[i], &o, args.positional + 3 * i);
+    clik_lapar_calib calib[MAX_CALIB];
+    for (int i = 0; rc == CLI_OK && i < count; i++) {
+        calib[i].phi = &im[i].job.phi;
+        calib[i].upsampled = &im[i].upsampled;
+        calib[i].truth = &im[i].truth;
+    }
+    clik_lapar_selection sel;
+    float *mix = NULL;
+    if (rc == CLI_OK) {
+        const int L = im[0].job.natoms;
+        mix = malloc((size_t)L * (size_t)L * sizeof(float));
+        clik_status st =
+            mix ? clik_lapar_compress(ctx, calib, count, &im[0].job.dict, alpha, &copt, &sel, mix)
+                : CLIK_ERR_NO_MEMORY;
+        if (st != CLIK_OK)
+            rc = cli_error("lapar-compress", ctx, st, "compress");
+    }
+    double p_full = 0, p_gamma = 0, p_mix = 0;
+    if (rc == CLI_OK) {
+        const clik_lapar_dict full = im[0].job.dict;
+        clik_lapar_dict with_gamma = full, with_mix = full;
+        clik_lapar_selection gamma_sel = sel;
+        gamma_sel.mix = NULL;
+        with_gamma.selection = &gamma_sel;
+        with_mix.selection = &sel;
+        clik_status st = calib_psnr(ctx, im, count, &full, &p_full);
+        if (st == CLIK_OK)
+            st = calib_psnr(ctx, im, count, &with_gamma, &p_gamma);
+        if (st == CLIK_OK)
+            st = calib_psnr(ctx, im, count, &with_mix, &p_mix);
+        if (st != CLIK_OK)
+            rc = cli_error("lapar-compress", ctx, st, "PSNR of the kept atoms");
+    }
+    clik_image rows = {0};
+    if (rc == CLI_OK) {
+        clik_status st = selection_rows(&sel, mix, &rows);
+        rc = st == CLIK_OK ? cli_outputs_stage(&outs, 0, &rows, 0)
+                           : cli_error("lapar-compress", NULL, st, out_path);
+    }
+    if (rc == CLI_OK)
+        rc = cli_outputs_commit(&outs);
+    if (rc == CLI_OK) {
+        printf("kept %d of %d atoms:", sel.kept, sel.atoms);
+        for (int i = 0; i < sel.kept; i++)
+            printf(" %d", sel.index[i]);
+        printf("\nPSNR on %d calibration image%s: every atom %.2f dB, kept with gamma %.2f dB, "
+               "kept with the re-fit matrix %.2f dB\n",
+               count, count == 1 ? "" : "s", p_full, p_gamma, p_mix);
+    }
+    clik_image_free(&rows);
+    free(mix);
+    for (int i = 0; im && i < count; i++)
+        calib_free(&im[i]);
+    free(im);
+    cli_outputs_free(&outs);
+    clik_context_destroy(ctx);
+    return rc;
+}
+
+/* ---- clik tune --------------------------------------------------------------------- */
+
+static const char *variant_name(clik_lapar_variant v)
+{
+    switch (v) {
+    case CLIK_LAPAR_VARIANT_UPSAMPLED: return "upsampled";
+    case CLIK_LAPAR_VARIANT_LOCAL: return "local";
+    case CLIK_LAPAR_VARIANT_DIRECT: return "direct";
+    default: return "auto";
+    }
+}
+
+static void print_tuning(const char *what, const clik_lapar_tuning *t)
+{
+    printf("%s: lapar_variant=%s lapar_wg_x=%d lapar_wg_y=%d", what, variant_name(t->variant),
+           t->wg_x, t->wg_y);
+    if (t->ms > 0)
+        printf(" (%.3f ms)", t->ms);
+    printf("%s\n", t->stored ? ", stored" : ", the device's default");
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    job_options o = {NULL, NULL, NULL, "f32", 0};
+    int show = 0;
+    const cli_option options[] = {
+        {"--scale", &o.scale, NULL}, {"--dict", &o.dict, NULL},       {"--atoms", &o.atoms, NULL},
+        {"--mix", NULL, &o.mix},     {"--storage", &o.storage, NULL}, {"--show", NULL, &show},
+        {NULL, NULL, NULL}};
+    cli_args args;
+    int rc = cli_parse(argc, argv, options, 1, 3, &args, tune_usage);
+    if (rc != CLI_OK || args.help)
+        return rc;
+    if (strcmp(args.positional[0], "lapar") != 0) {
+        fprintf(stderr, "clik tune: %s: only the lapar family has a search\n", args.positional[0]);
+        return CLI_USAGE;
+    }
+    if (args.npositional != 3) {
+        fprintf(stderr, "clik tune: missing arguments\n%s", tune_usage);
+        return CLI_USAGE;
+    }
+    lapar_job job;
+    rc = job_load(&job, "tune", &o, args.positional[1], args.positional[2]);
+    clik_context *ctx = NULL;
+    if (rc == CLI_OK)
+        rc = cli_context(args.device, &ctx);
+    clik_image dst = {0};
+    if (rc == CLI_OK) {
+        clik_lapar_tuning before, best;
+        clik_status st = alloc_output(&job, &dst);
+        if (st == CLIK_OK)
+            st = clik_lapar_tuning_get(ctx, &job.lr, &job.phi, &job.dict, job.scale, &dst, &before);
+        const clik_device_info *dev = clik_context_device(ctx);
+        if (st == CLIK_OK && !dev)
+            st = CLIK_ERR_NO_DEVICE; /* the search times OpenCL kernels */
+        if (st == CLIK_OK) {
+            printf("device: %s\n", dev->name);
+            print_tuning("before", &before);
+        }
+        if (st == CLIK_OK && !show) {
+            st = clik_lapar_tune(ctx, &job.lr, &job.phi, &job.dict, job.scale, &dst, &best);
+            if (st == CLIK_OK)
+                print_tuning("searched", &best);
+        }
+        if (st != CLIK_OK)
+            rc = cli_error("tune", ctx, st, "lapar");
+    }
+    clik_image_free(&dst);
+    job_free(&job);
+    clik_context_destroy(ctx);
+    return rc;
+}
