@@ -26,6 +26,73 @@ int h_full;
 /* CLIK_TEST_MAX_PIXELS: sizes up to this many pixels (slow emulators). */
 static long h_max_pixels = -1;
 
+/* The oracle's outputs, kept across the passes of one process (each
+ * tuning string, each device) while they fit in ORACLE_CACHE_BYTES: the
+ * scalar oracle gives the same output for the same input, and recomputing
+ * it took a large share of the OpenCL suites' time. Only the OpenCL runs,
+ * which make several passes, keep them. */
+#define ORACLE_CACHE_BYTES ((size_t)768 << 20)
+typedef struct oracle_entry {
+    const clik_case *c;
+    int width, height, channels;
+    clik_pattern pattern;
+    uint64_t seed;
+    clik_case_oracle o;
+} oracle_entry;
+static int oracle_cache_on;
+static oracle_entry *oracle_cache;
+static int oracle_cached, oracle_cap;
+static size_t oracle_bytes;
+
+static size_t image_bytes(const clik_image *m)
+{
+    return m->data ? m->stride * (size_t)m->height : 0;
+}
+
+static void oracle_cache_free(void)
+{
+    for (int i = 0; i < oracle_cached; i++)
+        clik_case_oracle_free(&oracle_cache[i].o);
+    free(oracle_cache);
+    oracle_cache = NULL;
+    oracle_cached = oracle_cap = 0;
+    oracle_bytes = 0;
+}
+
+void h_case_check(const clik_case *c, clik_context *ctx, int width, int height, int channels,
+                  clik_pattern pattern, uint64_t seed, clik_case_result *r)
+{
+    for (int i = 0; oracle_cache_on && i < oracle_cached; i++) {
+        const oracle_entry *e = &oracle_cache[i];
+        if (e->c == c && e->width == width && e->height == height && e->channels == channels &&
+            e->pattern == pattern && e->seed == seed) {
+            clik_case_compare(&e->o, ctx, c->tol, r);
+            return;
+        }
+    }
+    clik_case_oracle o;
+    clik_case_oracle_run(c, h_oracle, width, height, channels, pattern, seed, &o);
+    clik_case_compare(&o, ctx, c->tol, r);
+    const size_t bytes = image_bytes(&o.in) + image_bytes(&o.want);
+    if (oracle_cache_on && oracle_bytes + bytes <= ORACLE_CACHE_BYTES) {
+        if (oracle_cached == oracle_cap) {
+            const int cap = oracle_cap ? 2 * oracle_cap : 256;
+            oracle_entry *grown = realloc(oracle_cache, (size_t)cap * sizeof(*grown));
+            if (grown) {
+                oracle_cache = grown;
+                oracle_cap = cap;
+            }
+        }
+        if (oracle_cached < oracle_cap) {
+            oracle_cache[oracle_cached++] =
+                (oracle_entry){c, width, height, channels, pattern, seed, o};
+            oracle_bytes += bytes;
+            return;
+        }
+    }
+    clik_case_oracle_free(&o);
+}
+
 int h_all_tests(void)
 {
     return !h_variant || h_full;
@@ -96,7 +163,7 @@ void h_check_case(const clik_case *c)
                 if ((long)w * h > 1000000 && p != (ch + s) % h_patterns)
                     continue;
                 clik_case_result r;
-                clik_case_check(c, h_ctx, h_oracle, w, h, ch, (clik_pattern)p, 1000u + s, &r);
+                h_case_check(c, h_ctx, w, h, ch, (clik_pattern)p, 1000u + s, &r);
                 ck_assert_msg(r.status == CLIK_OK, "%s %dx%dx%d %s on %s: %s: %s", c->op, w, h, ch,
                               clik_pattern_name(p), h_backend, clik_status_str(r.status),
                               r.message);
@@ -169,6 +236,7 @@ static int run_opencl(Suite *(*make)(void), const char *const *tunings)
     /* CLIK_TEST_DEVICE: only the devices whose name or platform holds it. */
     const char *only = getenv("CLIK_TEST_DEVICE");
     int failed = 0, ran = 0;
+    oracle_cache_on = 1;
     for (int i = 0; i < count; i++)
         for (int t = 0; tunings[t] && (t == 0 || !defaults_only); t++) {
             if (only && *only && !strcasestr(list[i].name, only) &&
@@ -190,6 +258,7 @@ static int run_opencl(Suite *(*make)(void), const char *const *tunings)
             failed += run_backend(make, &opt);
         }
     clik_devices_free(list);
+    oracle_cache_free();
     if (!ran) {
         printf("SKIP: no OpenCL device matches CLIK_TEST_DEVICE=%s\n", only);
         return 77;

@@ -14,6 +14,7 @@
 
 #include <check.h>
 
+#include "cases.h"
 #include "clik.h"
 
 extern clik_context *h_ctx;     /* the backend under test */
@@ -43,6 +44,11 @@ int h_family_case_count(const char *family);
 /* Runs case c at every test size, pattern and channel count on h_ctx and the
  * oracle; fails the running test on the first mismatch or wrong backend. */
 void h_check_case(const struct clik_case *c);
+/* One input of case c on ctx against the oracle (h_oracle), as
+ * clik_case_check(); an OpenCL run computes the oracle's output once for
+ * all its passes (tunings and devices). */
+void h_case_check(const struct clik_case *c, clik_context *ctx, int width, int height, int channels,
+                  clik_pattern pattern, uint64_t seed, struct clik_case_result *r);
 
 /* Runs make() for every backend; returns the process exit status. */
 int harness_main(Suite *(*make)(void), const char *const *tunings);

@@ -242,8 +242,7 @@ START_TEST(small_and_thin)
         for (int c = 0; c < h_family_case_count("fusion"); c++) {
             const clik_case *k = h_family_case("fusion", c);
             clik_case_result r;
-            clik_case_check(k, h_ctx, h_oracle, sizes[i][0], sizes[i][1], 4, CLIK_PATTERN_NOISE, 11,
-                            &r);
+            h_case_check(k, h_ctx, sizes[i][0], sizes[i][1], 4, CLIK_PATTERN_NOISE, 11, &r);
             ck_assert_msg(clik_case_passed(&r), "%s %dx%d on %s: %s %s %s", k->op, sizes[i][0],
                           sizes[i][1], h_backend, clik_status_str(r.status), r.message,
                           r.cmp.detail);

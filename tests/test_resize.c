@@ -125,8 +125,7 @@ START_TEST(thin_images)
             for (int ch = 1; ch <= 4; ch += 3) {
                 const clik_case *k = h_family_case("resize", c);
                 clik_case_result r;
-                clik_case_check(k, h_ctx, h_oracle, sizes[i][0], sizes[i][1], ch,
-                                CLIK_PATTERN_NOISE, 7, &r);
+                h_case_check(k, h_ctx, sizes[i][0], sizes[i][1], ch, CLIK_PATTERN_NOISE, 7, &r);
                 ck_assert_msg(clik_case_passed(&r), "%s %dx%dx%d on %s: %s %s %s", k->op,
                               sizes[i][0], sizes[i][1], ch, h_backend, clik_status_str(r.status),
                               r.message, r.cmp.detail);
