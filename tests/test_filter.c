@@ -400,12 +400,12 @@ int main(void)
 {
     /* The device's default kernels, then each variant forced with poisoned
      * scratch: the two passes with tiles in local memory (also with tiles
-     * smaller than the halos), without local memory, the fused CPU kernel
+     * one row high, smaller than the halos), without local memory, the fused CPU kernel
      * with short bands; grey one pixel or 16 pixels per work-item. */
     static const char *const tunings[] = {
         "",
         "blur_cpu=0,blur_local=1,gray_rows=0,poison=1",
-        "blur_cpu=0,blur_local=1,blur_row_w=16,blur_col_w=4,blur_col_h=4,gray_rows=1,poison=1",
+        "blur_cpu=0,blur_local=1,blur_row_w=16,blur_col_w=4,blur_col_h=1,gray_rows=1,poison=1",
         "blur_cpu=0,blur_local=0,gray_rows=1,poison=1",
         "blur_cpu=1,blur_band_rows=5,gray_rows=0,poison=1",
         NULL};

@@ -135,7 +135,11 @@ static clik_status blur_pass(clik_context *ctx, const filter_args *a, const char
                              int tw, int th, cl_mem in, int in_stride, cl_mem out, int out_stride)
 {
     const clik_image *img = a->src;
-    const int w = img->width, h = img->height, r = a->ksize / 2, row = th == 1;
+    /* The row pass's tile is one row with both halos, the column pass's
+     * th rows with theirs: by the pass, not by th (a column tile may be one
+     * row high). */
+    const int w = img->width, h = img->height, r = a->ksize / 2;
+    const int row = strcmp(name, "blur_row") == 0;
     char kname[32];
     snprintf(kname, sizeof(kname), "%s%s", name, local ? "_local" : "");
     clik_kernel_entry *k;
