@@ -340,7 +340,7 @@ int main(void)
      * and other numbers are swept by test_tuning. */
     static const char *const tunings[] = {"",
                                           "hist_mode=local,poison=1",
-                                          "hist_mode=local,hist_merge=0,poison=1",
+                                          "hist_mode=local,hist_merge=0,hist_local_bytes=2048,poison=1",
                                           "hist_mode=global,poison=1",
                                           "hist_mode=pairs,pairs_min_bytes=1,poison=1",
                                           NULL};

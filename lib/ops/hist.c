@@ -126,6 +126,15 @@ static int pair_hist_fits(const clik_context *ctx, int channels)
     return channels <= 2 && ctx->dev.local_mem_size >= PAIR_WORDS * 4;
 }
 
+/* The local memory the replicated histograms of local mode may take: half
+ * the device's, at most hist_local_bytes. */
+static uint64_t local_hist_budget(const clik_context *ctx)
+{
+    const uint64_t budget = ctx->dev.local_mem_size / 2;
+    const uint64_t limit = (uint64_t)clik__tune(ctx, CLIK_TUNE_HIST_LOCAL_BYTES, 16384);
+    return budget > limit ? limit : budget;
+}
+
 static hist_mode choose_mode(const clik_context *ctx, int channels, size_t bytes)
 {
     hist_mode def;
@@ -138,6 +147,8 @@ static hist_mode choose_mode(const clik_context *ctx, int channels, size_t bytes
     hist_mode m = (hist_mode)clik__tune(ctx, CLIK_TUNE_HIST_MODE, def);
     if (m == MODE_PAIRS && !(pair_hist_fits(ctx, channels) && ctx->dev.little_endian))
         return MODE_SERIAL; /* where the device allows pairs; else serial */
+    if (m == MODE_LOCAL && local_hist_budget(ctx) < (uint64_t)channels * 256 * 4)
+        return MODE_GLOBAL; /* not one copy of the bins fits: global atomics */
     return m;
 }
 
@@ -176,11 +187,7 @@ static clik_status hist_geometry(clik_context *ctx, hist_mode mode, const clik_k
         clik__fit_local(ctx, k, 1, local);
     }
     if (mode == MODE_LOCAL) {
-        uint64_t budget = ctx->dev.local_mem_size / 2;
-        uint64_t limit = (uint64_t)clik__tune(ctx, CLIK_TUNE_HIST_LOCAL_BYTES, 16384);
-        if (budget > limit)
-            budget = limit;
-        uint64_t copies = budget / (bins * 4u);
+        const uint64_t copies = local_hist_budget(ctx) / (bins * 4u);
         long cap = clik__tune(ctx, CLIK_TUNE_HIST_REPLICAS, 8);
         *replicas = (uint32_t)(copies > (uint64_t)cap ? (uint64_t)cap : copies);
         if (*replicas < 1)
