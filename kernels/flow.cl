@@ -115,13 +115,15 @@ inline void group_min_max(float lo, float hi, __local float *s)
 /* ---- buffers ---------------------------------------------------------------------- */
 
 /* Zeroes n 32-bit words (u and p start at 0: zero bits are 0.0 in both
- * storages), chunk words (a multiple of 16) per work-item. */
+ * storages), chunk words (4, or a multiple of 16) per work-item. */
 __kernel void flow_zero(__global uint *buf, int n, int chunk)
 {
     const int i0 = get_global_id(0) * chunk, i1 = min(n, i0 + chunk);
     int i = i0;
     for (; i + 16 <= i1; i += 16)
         vstore16((uint16)(0u), 0, buf + i);
+    for (; i + 4 <= i1; i += 4)
+        vstore4((uint4)(0u), 0, buf + i);
     for (; i < i1; i++)
         buf[i] = 0u;
 }
