@@ -34,6 +34,7 @@ typedef struct options {
     int json;
     int allow_fallback;
     int verbose;
+    int kernels; /* --kernels: device time per kernel */
     clik_cpu_path cpu_path;
     uint64_t seed;
     const char *dump_dir;
@@ -42,6 +43,24 @@ typedef struct options {
     int depth;
     unsigned flags; /* the BENCH_* flags of the ops run */
 } options;
+
+/* --kernels: each kernel's device time over the timed runs, read from the
+ * library's debug log ("clik: kernel NAME: MS ms", one line per launch). */
+#define MAX_KERNELS 32
+typedef struct kernel_time {
+    char name[64];
+    long launches;
+    double ms;
+    double bytes; /* per launch (the op's model), 0: none */
+} kernel_time;
+
+typedef struct kernel_table {
+    int on; /* collecting */
+    int n;
+    kernel_time k[MAX_KERNELS];
+} kernel_table;
+
+static kernel_table collected;
 
 typedef struct result {
     const bench_op *op;
@@ -57,6 +76,7 @@ typedef struct result {
     char detail[160]; /* what the check found */
     double value;
     int has_value;
+    kernel_table kernels; /* --kernels */
 } result;
 
 static const char *prog = "clik-bench";
@@ -117,6 +137,8 @@ static void usage(FILE *f)
             "  --seed N         seed of the synthetic input (default 1)\n"
             "  --dump-input DIR write each input as DIR/input-WxH-cC.pgm|pam\n"
             "  --verbose        print clik's diagnostics on stderr\n"
+            "  --kernels        each kernel's device time per call (and GB/s where the\n"
+            "                   op has a byte model for it)\n"
             "  --list           list the operations\n"
             "  --help           this text\n",
             prog, prog);
@@ -319,6 +341,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->allow_fallback = 1;
         } else if (strcmp(name, "--verbose") == 0) {
             o->verbose = 1;
+        } else if (strcmp(name, "--kernels") == 0) {
+            o->kernels = 1;
         } else {
             return bad_usage("unknown argument '%s'", arg);
         }
@@ -529,6 +553,8 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
         }
     }
     int kernel_times = 0, wrong_backend = 0;
+    memset(&collected, 0, sizeof(collected));
+    collected.on = o->kernels;
     for (int r = 0; r < o->reps; r++) {
         double c0 = cpu_ms(), t0 = now_ms();
         st = run_once(op, &bc, &got);
@@ -546,6 +572,11 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
         kernel_times += got == CLIK_BACKEND_OPENCL && s.last_kernel_ms > 0.0;
         wrong_backend += got != expect;
     }
+    collected.on = 0;
+    res->kernels = collected;
+    for (int k = 0; k < res->kernels.n; k++)
+        res->kernels.k[k].bytes = op->kernel_bytes ? op->kernel_bytes(&bc, res->kernels.k[k].name)
+                                                   : 0.0;
     if (op->check && !op->check(&bc)) {
         fprintf(stderr, "%s: %s %dx%d: wrong result on %s: %s\n", prog, op->name, w, h,
                 clik_backend_name(got), bc.message);
@@ -649,6 +680,16 @@ static derived derive(const result *r, double copy_gbps)
     return d;
 }
 
+/* One kernel of --kernels: launches and milliseconds per timed call, and
+ * the GB/s of its byte model (0: none). */
+static void kernel_figures(const options *o, const kernel_time *k, double *launches, double *ms,
+                           double *gbps)
+{
+    *launches = (double)k->launches / o->reps;
+    *ms = k->ms / o->reps;
+    *gbps = k->bytes > 0.0 && k->ms > 0.0 ? k->bytes * (double)k->launches / (k->ms * 1e6) : 0.0;
+}
+
 static void print_json(const options *o, clik_context *ctx, const result *r, double copy_gbps,
                        double copy_same_gbps)
 {
@@ -707,6 +748,25 @@ static void print_json(const options *o, clik_context *ctx, const result *r, dou
         printf(",\"check\":");
         json_string(r->detail);
     }
+    if (o->kernels) {
+        printf(",\"kernels\":[");
+        for (int i = 0; i < r->kernels.n; i++) {
+            double launches, ms, gbps;
+            kernel_figures(o, &r->kernels.k[i], &launches, &ms, &gbps);
+            printf("%s{\"name\":", i ? "," : "");
+            json_string(r->kernels.k[i].name);
+            printf(",\"launches\":");
+            json_number(launches, 1);
+            printf(",\"ms\":");
+            json_number(ms, 1);
+            printf(",\"gbps\":");
+            json_number(gbps, gbps > 0.0);
+            printf(",\"copy_ratio\":");
+            json_number(gbps / copy_gbps, gbps > 0.0 && copy_gbps > 0.0);
+            printf("}");
+        }
+        printf("]");
+    }
     printf("}\n");
     fflush(stdout);
 }
@@ -739,6 +799,19 @@ static void print_header(const options *o, clik_context *ctx, double copy_gbps)
     fflush(stdout);
 }
 
+static void print_kernel_rows(const options *o, const result *r, double copy_gbps)
+{
+    for (int i = 0; i < r->kernels.n; i++) {
+        double launches, ms, gbps;
+        kernel_figures(o, &r->kernels.k[i], &launches, &ms, &gbps);
+        printf("  kernel %-24s %7.1f launches %10.4f ms %10.4f ms each", r->kernels.k[i].name,
+               launches, ms, launches > 0.0 ? ms / launches : 0.0);
+        if (gbps > 0.0)
+            printf(" %8.2f GB/s %4.0f%%", gbps, copy_gbps > 0.0 ? 100.0 * gbps / copy_gbps : 0.0);
+        printf("\n");
+    }
+}
+
 static void print_row(const options *o, const result *r, double copy_gbps)
 {
     derived d = derive(r, copy_gbps);
@@ -766,14 +839,31 @@ static void print_row(const options *o, const result *r, double copy_gbps)
         printf(" %9s %9s", fps, fps_kernel);
     }
     printf("\n");
+    print_kernel_rows(o, r, copy_gbps);
     fflush(stdout);
 }
 
-static void log_to_stderr(void *user, clik_log_level level, const char *message)
+/* The context's log: kernel times into the table while collecting, and
+ * everything on stderr with --verbose. */
+static void bench_log(void *user, clik_log_level level, const char *message)
 {
-    (void)user;
-    (void)level;
-    fprintf(stderr, "%s\n", message);
+    const options *o = user;
+    char name[64];
+    double ms;
+    if (collected.on && level == CLIK_LOG_DEBUG &&
+        sscanf(message, "clik: kernel %63[^:]: %lf ms", name, &ms) == 2) {
+        int k = 0;
+        while (k < collected.n && strcmp(collected.k[k].name, name) != 0)
+            k++;
+        if (k == collected.n && collected.n < MAX_KERNELS)
+            snprintf(collected.k[collected.n++].name, sizeof(collected.k[0].name), "%s", name);
+        if (k < collected.n) {
+            collected.k[k].launches++;
+            collected.k[k].ms += ms;
+        }
+    }
+    if (o->verbose)
+        fprintf(stderr, "%s\n", message);
 }
 
 /* ---- main --------------------------------------------------------------------------------------
@@ -792,8 +882,10 @@ int main(int argc, char **argv)
     copt.profiling = 1;
     copt.strict = o.allow_fallback ? 0 : 1;
     copt.cpu_path = o.cpu_path;
-    if (o.verbose)
-        copt.log = log_to_stderr;
+    if (o.verbose || o.kernels) {
+        copt.log = bench_log;
+        copt.log_user = &o;
+    }
     clik_context *ctx = NULL;
     clik_status st = clik_context_create(&ctx, &copt);
     if (st != CLIK_OK) {

@@ -67,6 +67,9 @@ typedef struct bench_op {
     int (*check)(bench_case *bc);
     /* Frees bc->state. May be NULL. */
     void (*teardown)(bench_case *bc);
+    /* --kernels: the bytes one launch of the named kernel must move (its
+     * effective bandwidth), 0 when the op has no model for it. May be NULL. */
+    double (*kernel_bytes)(const bench_case *bc, const char *kernel);
 } bench_op;
 
 extern const bench_op bench_ops[];

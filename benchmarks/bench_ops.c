@@ -824,6 +824,13 @@ static double lapar_bytes(const bench_case *bc)
            pixels(bc) + out_pixels(bc);
 }
 
+/* --kernels: the filter kernel moves what the op must (phi, the input, the
+ * output); the bicubic upsample has no model here. */
+static double lapar_kernel_bytes(const bench_case *bc, const char *kernel)
+{
+    return strstr(kernel, "upsample") ? 0.0 : lapar_bytes(bc);
+}
+
 static clik_status lapar_call(clik_context *ctx, const clik_image *src, const clik_image *phi,
                               clik_image *outs, const lapar_bench *lb)
 {
@@ -923,6 +930,25 @@ static const flow_bench flow_defaults_f16 = {0, CLIK_FLOW_STORAGE_F16};
 static double flow_bytes(const bench_case *bc)
 {
     return 2.0 * pixels(bc) + 8.0 * pixels(bc); /* two u8 images read, the flow written */
+}
+
+/* --kernels: the bytes a U or P step must move per pixel at one scale (the
+ * seed's configuration; with several scales a launch's size varies): the U
+ * step reads the warp's three planes (f32), u (2 planes) and p (4) and
+ * writes u; the P step reads u and p and writes p. u and p are 4 or 2 bytes
+ * an element by storage. */
+static double flow_kernel_bytes(const bench_case *bc, const char *kernel)
+{
+    const multi_state *s = bc->state;
+    const flow_bench *fb = s ? s->user : NULL;
+    if (!fb || !fb->seed)
+        return 0.0;
+    const double e = fb->storage == CLIK_FLOW_STORAGE_F16 ? 2.0 : 4.0;
+    if (strncmp(kernel, "flow_u", 6) == 0)
+        return pixels(bc) * (12.0 + 8.0 * e);
+    if (strncmp(kernel, "flow_p", 6) == 0)
+        return pixels(bc) * 10.0 * e;
+    return 0.0;
 }
 
 static clik_status flow_call(clik_context *ctx, const clik_image *src, const clik_image *src2,
@@ -1240,6 +1266,7 @@ const bench_op bench_ops[] = {
         .run = multi_run,
         .check = multi_check,
         .teardown = free_state,
+        .kernel_bytes = lapar_kernel_bytes,
     },
     {
         .name = "lapar-f16",
@@ -1252,6 +1279,7 @@ const bench_op bench_ops[] = {
         .run = multi_run,
         .check = multi_check,
         .teardown = free_state,
+        .kernel_bytes = lapar_kernel_bytes,
     },
     {
         .name = "lapar-a50",
@@ -1264,6 +1292,7 @@ const bench_op bench_ops[] = {
         .run = multi_run,
         .check = multi_check,
         .teardown = free_state,
+        .kernel_bytes = lapar_kernel_bytes,
     },
     {
         .name = "lapar-a10",
@@ -1276,6 +1305,7 @@ const bench_op bench_ops[] = {
         .run = multi_run,
         .check = multi_check,
         .teardown = free_state,
+        .kernel_bytes = lapar_kernel_bytes,
     },
     {
         .name = "tvl1",
@@ -1312,6 +1342,7 @@ const bench_op bench_ops[] = {
         .run = multi_run,
         .check = flow_check,
         .teardown = free_state,
+        .kernel_bytes = flow_kernel_bytes,
     },
     {
         .name = "tvl1-seed-f16",
@@ -1324,6 +1355,7 @@ const bench_op bench_ops[] = {
         .run = multi_run,
         .check = flow_check,
         .teardown = free_state,
+        .kernel_bytes = flow_kernel_bytes,
     },
 };
 

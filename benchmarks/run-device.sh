@@ -4,14 +4,15 @@
 # the folder given (default ./device-run). Used for the NVIDIA figures in
 # the README; needs meson, ninja, Check, libpng, libjpeg, python3 with cv2.
 # Usage: run-device.sh [OUT] [PHASE...]; phases: build tests conformance
-# bench bench_upscale compare compare_upscale (default: all of them, in that
-# order). bench_upscale and compare_upscale time the resize, blur, SSIM and
-# fusion ops. Each phase fits in a few minutes, so a machine with a time
+# bench bench_upscale compare compare_upscale flow lapar (default: all of
+# them, in that order). bench_upscale and compare_upscale time the resize,
+# blur, SSIM and fusion ops; flow and lapar the TV-L1 and LAPAR families,
+# kernel by kernel, and flow beside OpenCV's DualTVL1 (CPU and T-API). Each phase fits in a few minutes, so a machine with a time
 # limit per command can run them one call at a time.
 set -uo pipefail
 out=${1:-device-run}
 shift || true
-phases=${*:-build tests conformance bench bench_upscale compare compare_upscale}
+phases=${*:-build tests conformance bench bench_upscale compare compare_upscale flow lapar}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/.."
@@ -110,6 +111,33 @@ phase_compare_upscale() {
         --channels 4 --reps 10 $ops --op fusion --op fusion-stream --markdown \
         --json "$out/compare-upscale-pocl-c4.json" 2>"$out/compare-upscale-pocl-c4.err" \
         | tee "$out/compare-upscale-pocl-c4.md"
+}
+
+# TV-L1: seed 002's configuration at 2048x2048 and the defaults at 640x480,
+# f32 and f16 storage, kernels only (--resident) with each kernel's time
+# (the U and P steps' GB/s against the copy bandwidth); then OpenCV's
+# DualTVL1 with matched parameters on the CPU and through the T-API.
+phase_flow() {
+    "$bench" --op tvl1-seed --op tvl1-seed-f16 --size 2048x2048 --device nvidia --resident \
+        --kernels --reps 20 --json 2>&1 | tee "$out/bench-flow.jsonl" | cut -c1-300
+    "$bench" --op tvl1 --op tvl1-f16 --size 640x480 --size 2048x2048 --device nvidia --resident \
+        --kernels --reps 5 --json 2>&1 | tee -a "$out/bench-flow.jsonl" | cut -c1-300
+    python3 benchmarks/compare_opencv.py --bench "$bench" --lib "$build/lib/libclik.so" \
+        --device nvidia --op tvl1-seed --op tvl1 --markdown --json "$out/compare-flow-nvidia.json" \
+        2>"$out/compare-flow-nvidia.err" | tee "$out/compare-flow-nvidia.md"
+}
+
+# LAPAR: 640x360 x4 (the 360x640 of the issue's target), L = 72 in f32 and
+# f16, and compressed dictionaries (half the atoms; 7, alpha = 0.1), the
+# filter kernel's GB/s against the copy bandwidth.
+phase_lapar() {
+    for dev in nvidia pocl; do
+        "$bench" --op lapar --op lapar-f16 --op lapar-a50 --op lapar-a10 --size 640x360 \
+            --scale 4 --device "$dev" --channels 1 --resident --kernels \
+            --reps 20 --json
+        "$bench" --op lapar --op lapar-a10 --size 640x360 --scale 2 --device "$dev" \
+            --channels 4 --resident --kernels --reps 20 --json
+    done 2>&1 | tee "$out/bench-lapar.jsonl" | cut -c1-300
 }
 
 for p in $phases; do
