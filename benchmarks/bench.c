@@ -575,8 +575,8 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
     collected.on = 0;
     res->kernels = collected;
     for (int k = 0; k < res->kernels.n; k++)
-        res->kernels.k[k].bytes = op->kernel_bytes ? op->kernel_bytes(&bc, res->kernels.k[k].name)
-                                                   : 0.0;
+        res->kernels.k[k].bytes =
+            op->kernel_bytes ? op->kernel_bytes(&bc, res->kernels.k[k].name) : 0.0;
     if (op->check && !op->check(&bc)) {
         fprintf(stderr, "%s: %s %dx%d: wrong result on %s: %s\n", prog, op->name, w, h,
                 clik_backend_name(got), bc.message);

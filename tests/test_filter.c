@@ -400,8 +400,9 @@ int main(void)
 {
     /* The device's default kernels, then each variant forced with poisoned
      * scratch: the two passes with tiles in local memory (also with tiles
-     * one row high, smaller than the halos), without local memory, the fused CPU kernel
-     * with short bands; grey one pixel or 16 pixels per work-item. */
+     * one row high, smaller than the halos), without local memory, the
+     * fused CPU kernel with short bands; grey one pixel or 16 pixels per
+     * work-item. */
     static const char *const tunings[] = {
         "",
         "blur_cpu=0,blur_local=1,gray_rows=0,poison=1",
