@@ -218,6 +218,8 @@ int clik__blur_band_rows(const clik_context *ctx, int w, int ch, int h, int ksiz
  * against the registry's range when the context was made), else def. FLAG
  * keys are 0 or 1; CHOICE keys the index of the choice. */
 long clik__tune(const clik_context *ctx, clik_tune_id id, long def);
+/* 1 when the key has a value of its own (as clik__tune returns it). */
+int clik__tune_given(const clik_context *ctx, clik_tune_id id);
 /* Parses "key=value,..." into ctx's tuning values; source names the string
  * in messages ("CLIK_TUNE"). Unknown keys and values out of range fail with
  * CLIK_ERR_INVALID_ARG and the create message of this thread. */

@@ -28,6 +28,11 @@ long clik__tune(const clik_context *ctx, clik_tune_id id, long def)
     return ctx->tune_set[id] ? ctx->tune[id] : def;
 }
 
+int clik__tune_given(const clik_context *ctx, clik_tune_id id)
+{
+    return ctx->tune_set[id];
+}
+
 void clik__tune_values(const clik_tune_key *k, char *out, size_t cap)
 {
     switch (k->kind) {

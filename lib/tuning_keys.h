@@ -22,7 +22,7 @@ CLIK_TUNE_KEY(HIST_MODE, "hist_mode", "hist", CHOICE, 0, 3, "local|serial|global
 CLIK_TUNE_KEY(HIST_GROUPS, "hist_groups", "hist", INT, 1, 65536, NULL,
     "compute units x 2 (x 4 on CPU devices)", "work-groups of the histogram")
 CLIK_TUNE_KEY(HIST_LOCAL_BYTES, "hist_local_bytes", "hist", INT, 1024, 1048576, NULL,
-    "16384", "local memory the replicated local histograms may use (bytes, at most half the device's)")
+    "16384", "local memory the replicated local histograms may use (bytes, at most half the device's; where one copy of the bins does not fit, the default mode becomes global atomics, and `hist_mode=local` cannot run)")
 CLIK_TUNE_KEY(HIST_REPLICAS, "hist_replicas", "hist", INT, 1, 64, NULL,
     "8", "most copies of the local histogram per work-group")
 CLIK_TUNE_KEY(HIST_MERGE, "hist_merge", "hist", FLAG, 0, 1, NULL,

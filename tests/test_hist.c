@@ -338,12 +338,11 @@ int main(void)
      * The forced runs poison scratch buffers and new device images, so that
      * reading what no kernel wrote fails against the oracle. Group counts
      * and other numbers are swept by test_tuning. */
-    static const char *const tunings[] = {
-        "",
-        "hist_mode=local,poison=1",
-        "hist_mode=local,hist_merge=0,hist_local_bytes=2048,poison=1",
-        "hist_mode=global,poison=1",
-        "hist_mode=pairs,pairs_min_bytes=1,poison=1",
-        NULL};
+    static const char *const tunings[] = {"",
+                                          "hist_mode=local,poison=1",
+                                          "hist_mode=local,hist_merge=0,poison=1",
+                                          "hist_mode=global,poison=1",
+                                          "hist_mode=pairs,pairs_min_bytes=1,poison=1",
+                                          NULL};
     return harness_main(make_suite, tunings);
 }

@@ -147,8 +147,11 @@ static hist_mode choose_mode(const clik_context *ctx, int channels, size_t bytes
     hist_mode m = (hist_mode)clik__tune(ctx, CLIK_TUNE_HIST_MODE, def);
     if (m == MODE_PAIRS && !(pair_hist_fits(ctx, channels) && ctx->dev.little_endian))
         return MODE_SERIAL; /* where the device allows pairs; else serial */
-    if (m == MODE_LOCAL && local_hist_budget(ctx) < (uint64_t)channels * 256 * 4)
-        return MODE_GLOBAL; /* not one copy of the bins fits: global atomics */
+    /* Where not one copy of the bins fits, the device's default becomes
+     * global atomics; a local mode asked for by hist_mode cannot run. */
+    if (m == MODE_LOCAL && !clik__tune_given(ctx, CLIK_TUNE_HIST_MODE) &&
+        local_hist_budget(ctx) < (uint64_t)channels * 256 * 4)
+        return MODE_GLOBAL;
     return m;
 }
 
