@@ -480,6 +480,9 @@ __kernel void flow_decide(__global const float *partial, int groups, int n, floa
     for (int g = get_local_id(0); active && g < groups; g += get_local_size(0))
         e += partial[g];
     e = group_sum(e, sums);
+    /* Every work-item has read stop before work-item 0 may write it (the
+     * sum's barriers order local memory only). */
+    barrier(CLK_GLOBAL_MEM_FENCE);
     if (active && get_local_id(0) == 0 && !(e / (float)n > eps2))
         stop[0] = iter;
 }
