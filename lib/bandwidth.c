@@ -54,11 +54,7 @@ static clik_status device_bandwidth(clik_context *ctx, size_t bytes, int reps, d
     st = clik__kernel(ctx, "copy", "", "copy16", &k);
     const uint32_t n = (uint32_t)(bytes / 16);
     if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 0, a);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 1, b);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 2, n);
+        st = CLIK_ARGS(ctx, k, CLIK_A(a), CLIK_A(b), CLIK_A(n));
     *best_ms = 1e30;
     /* The best of the runtime's own copy and a copy kernel; one warm-up each. */
     for (int r = -1; r < reps && st == CLIK_OK; r++) {

@@ -5,6 +5,7 @@
  * device buffers.
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,34 +145,35 @@ static clik_status check_transfer(clik_context *ctx, const clik_image *dev, cons
     return CLIK_OK;
 }
 
-clik_status clik_image_upload(clik_context *ctx, clik_image *dst, const clik_image *src)
+/* Copies between a device image and a host image of its format. */
+static clik_status host_copy(clik_context *ctx, const clik_image *dev, const clik_image *host,
+                             int upload, const char *what)
 {
-    clik_status st = check_transfer(ctx, dst, src, "clik_image_upload");
+    clik_status st = check_transfer(ctx, dev, host, what);
     if (st != CLIK_OK)
         return st;
-    size_t row = (size_t)src->width * (size_t)src->channels * clik_type_size(src->type);
+    size_t row = (size_t)host->width * (size_t)host->channels * clik_type_size(host->type);
     if (!ctx->has_device) {
-        clik_image view = *dst;
-        view.data = dst->buffer->host;
-        copy_rows(&view, src->data, src->stride, row);
+        clik_image view = *dev;
+        view.data = dev->buffer->host;
+        if (upload)
+            copy_rows(&view, host->data, host->stride, row);
+        else
+            copy_rows(host, view.data, view.stride, row);
         return CLIK_OK;
     }
-    return transfer(ctx, dst->buffer->mem, dst->stride, src->data, src->stride, row, src->height,
-                    1);
+    return transfer(ctx, dev->buffer->mem, dev->stride, host->data, host->stride, row, host->height,
+                    upload);
+}
+
+clik_status clik_image_upload(clik_context *ctx, clik_image *dst, const clik_image *src)
+{
+    return host_copy(ctx, dst, src, 1, "clik_image_upload");
 }
 
 clik_status clik_image_download(clik_context *ctx, clik_image *dst, const clik_image *src)
 {
-    clik_status st = check_transfer(ctx, src, dst, "clik_image_download");
-    if (st != CLIK_OK)
-        return st;
-    size_t row = (size_t)src->width * (size_t)src->channels * clik_type_size(src->type);
-    if (!ctx->has_device) {
-        copy_rows(dst, src->buffer->host, src->stride, row);
-        return CLIK_OK;
-    }
-    return transfer(ctx, src->buffer->mem, src->stride, dst->data, dst->stride, row, src->height,
-                    0);
+    return host_copy(ctx, src, dst, 0, "clik_image_download");
 }
 
 clik_status clik__read_bytes(clik_context *ctx, cl_mem mem, void *out, size_t bytes)
@@ -198,11 +200,7 @@ clik_status clik__poison(clik_context *ctx, cl_mem mem, size_t bytes)
     clik_status st = clik__kernel(ctx, "copy", "", "fill32", &k);
     const uint32_t n = (uint32_t)(bytes / 4), value = 0xa5c3e1f7u;
     if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 0, mem);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 1, n);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 2, value);
+        st = CLIK_ARGS(ctx, k, CLIK_A(mem), CLIK_A(n), CLIK_A(value));
     if (st == CLIK_OK) {
         size_t items = n, local = 64;
         st = clik__launch(ctx, k, 1, &items, &local);
@@ -306,6 +304,63 @@ int clik__same_image(const clik_image *a, const clik_image *b, clik_status *st)
         return 1;
     *st = CLIK_ERR_INVALID_ARG; /* partial overlap */
     return 0;
+}
+
+/* "u8 or f32" for a mask of types or "1, 2 or 4" for one of channels. */
+static void mask_words(unsigned mask, int types, char *out, size_t cap)
+{
+    size_t len = 0;
+    int n = 0, total = 0;
+    for (unsigned m = mask; m; m &= m - 1)
+        total++;
+    out[0] = '\0';
+    for (int i = 0; i < 32 && len < cap; i++) {
+        if (!(mask & (1u << i)))
+            continue;
+        const char *sep = n == 0 ? "" : n == total - 1 ? " or " : ", ";
+        int w = types ? snprintf(out + len, cap - len, "%s%s", sep, clik_type_name((clik_type)i))
+                      : snprintf(out + len, cap - len, "%s%d", sep, i);
+        len += w > 0 ? (size_t)w : 0;
+        n++;
+    }
+}
+
+clik_status clik__check_format(clik_context *ctx, const clik_image *img, const char *what,
+                               unsigned types, unsigned channels, int width, int height)
+{
+    clik_status st = clik__check_image(ctx, img, what);
+    if (st != CLIK_OK)
+        return st;
+    if (!(types & CLIK_TYPE_BIT(img->type)) ||
+        (channels && !(channels & (1u << (unsigned)img->channels)))) {
+        char t[64], c[64] = "any number of";
+        mask_words(types, 1, t, sizeof(t));
+        if (channels)
+            mask_words(channels, 0, c, sizeof(c));
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
+                          "%s: needs %s channel(s) of %s, not %d of %s", what, c, t, img->channels,
+                          clik_type_name(img->type));
+    }
+    if (width > 0 && (img->width != width || img->height != height))
+        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: is %dx%d, needs %dx%d", what,
+                          img->width, img->height, width, height);
+    return CLIK_OK;
+}
+
+clik_status clik__check_like(clik_context *ctx, const clik_image *img, const clik_image *ref,
+                             const char *what, int width, int height)
+{
+    return clik__check_format(ctx, img, what, CLIK_TYPE_BIT(ref->type),
+                              1u << (unsigned)ref->channels, width, height);
+}
+
+clik_status clik__check_apart(clik_context *ctx, const clik_image *a, const clik_image *b,
+                              int in_place, const char *what)
+{
+    clik_status st;
+    if ((clik__same_image(a, b, &st) == 1 && !in_place) || st != CLIK_OK)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: overlapping images", what);
+    return CLIK_OK;
 }
 
 int clik__images_overlap(const clik_image *a, const clik_image *b)

@@ -212,6 +212,11 @@ static inline long clik__loop_budget(const clik_context *ctx)
  * the two passes). With h <= 0, the budget's bound alone (0: none). */
 int clik__blur_band_rows(const clik_context *ctx, int w, int ch, int h, int ksize);
 
+/* Rows per band of the CPU-device kernels that give a work-item a band of
+ * `rows` rows: the value of tuning key id where set, else a few bands per
+ * compute unit; at least 1. */
+long clik__band_rows(const clik_context *ctx, int id, long rows);
+
 /* ---- tuning (tuning.c, tuning_keys.h) ------------------------------------ */
 
 /* The value of a key when $CLIK_TUNE or the tuning option set it (checked
@@ -285,6 +290,10 @@ clik_status clik__devices_query(clik_device_info **list, cl_platform_id **platfo
 clik_status clik__kernel(clik_context *ctx, const char *program, const char *options,
                          const char *kernel, clik_kernel_entry **out);
 void clik__programs_release(clik_context *ctx);
+/* Kernel `kernel` of a program built for pixels of type t (u8 or f32) with
+ * ch channels (-DT, -DT_IS_FLOAT, -DCH), and `extra` options ("" for none). */
+clik_status clik__pixel_kernel(clik_context *ctx, const char *program, clik_type t, int ch,
+                               const char *extra, const char *kernel, clik_kernel_entry **out);
 
 /* ---- launching (launch.c) ------------------------------------------------ */
 
@@ -302,11 +311,13 @@ typedef struct clik_arg_value {
     {                                                                                              \
         sizeof(v), &(v)                                                                            \
     }
-clik_status clik__args(clik_context *ctx, clik_kernel_entry *k, const clik_arg_value *args,
-                       unsigned count);
-#define CLIK_ARGS(ctx, k, ...)                                                                     \
-    clik__args((ctx), (k), (const clik_arg_value[]){__VA_ARGS__},                                  \
+clik_status clik__args(clik_context *ctx, clik_kernel_entry *k, unsigned first,
+                       const clik_arg_value *args, unsigned count);
+/* The same from argument `first` on: CLIK_ARGS_AT(ctx, k, 9, CLIK_A(x)). */
+#define CLIK_ARGS_AT(ctx, k, first, ...)                                                           \
+    clik__args((ctx), (k), (first), (const clik_arg_value[]){__VA_ARGS__},                         \
                (unsigned)(sizeof((const clik_arg_value[]){__VA_ARGS__}) / sizeof(clik_arg_value)))
+#define CLIK_ARGS(ctx, k, ...) CLIK_ARGS_AT(ctx, k, 0, __VA_ARGS__)
 
 /* Enqueues k over `items` work-items per dimension with work-groups of at
  * most `local` (shrunk to the device's and kernel's limits); the global size
@@ -392,6 +403,38 @@ int clik__images_overlap(const clik_image *a, const clik_image *b);
 /* Checks an image argument of an operation and that a device image belongs
  * to ctx. */
 clik_status clik__check_image(clik_context *ctx, const clik_image *img, const char *what);
+
+/* Format masks for clik__check_format: element types (CLIK_TYPES(CLIK_U8,
+ * CLIK_F32)) and channel counts (CLIK_CHANNELS(1, 4)). */
+#define CLIK_TYPE_BIT(t) (1u << (unsigned)(t))
+#define CLIK_TYPES(...)  clik__mask((const int[]){__VA_ARGS__, -1})
+#define CLIK_CHANNELS    CLIK_TYPES
+#define CLIK_ANY         0u
+static inline unsigned clik__mask(const int *list)
+{
+    unsigned m = 0;
+    for (; *list >= 0; list++)
+        m |= 1u << (unsigned)*list;
+    return m;
+}
+/* Checks an image argument (clik__check_image), then its format: a type
+ * of the mask `types`, a channel count of `channels` (CLIK_ANY: any), and
+ * a size of width x height when width > 0. `what` names the argument in
+ * messages ("clik_pyr_down: dst"). */
+clik_status clik__check_format(clik_context *ctx, const clik_image *img, const char *what,
+                               unsigned types, unsigned channels, int width, int height);
+/* The same, for an image of ref's type and channel count. */
+clik_status clik__check_like(clik_context *ctx, const clik_image *img, const clik_image *ref,
+                             const char *what, int width, int height);
+/* Fails with CLIK_ERR_INVALID_ARG ("WHAT: overlapping images") when a and b share
+ * memory; with in_place, the same image twice is allowed. */
+clik_status clik__check_apart(clik_context *ctx, const clik_image *a, const clik_image *b,
+                              int in_place, const char *what);
+/* Elements (not bytes) between rows of a binding, as kernels index them. */
+static inline int clik__elems(const clik_binding *b)
+{
+    return (int)(b->stride / clik_type_size(b->image.type));
+}
 
 /* ---- resampling weights (ops/resize.c), shared with the fusion upscaler -- */
 

@@ -22,11 +22,11 @@ clik_status clik__arg(clik_context *ctx, clik_kernel_entry *k, unsigned idx, siz
     return CLIK_OK;
 }
 
-clik_status clik__args(clik_context *ctx, clik_kernel_entry *k, const clik_arg_value *args,
-                       unsigned count)
+clik_status clik__args(clik_context *ctx, clik_kernel_entry *k, unsigned first,
+                       const clik_arg_value *args, unsigned count)
 {
     for (unsigned i = 0; i < count; i++) {
-        clik_status st = clik__arg(ctx, k, i, args[i].size, args[i].value);
+        clik_status st = clik__arg(ctx, k, first + i, args[i].size, args[i].value);
         if (st != CLIK_OK)
             return st;
     }

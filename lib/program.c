@@ -292,3 +292,12 @@ clik_status clik__kernel(clik_context *ctx, const char *program, const char *opt
     clik__sb_free(&full);
     return st == CLIK_OK ? get_kernel(ctx, e, kernel, out) : st;
 }
+
+clik_status clik__pixel_kernel(clik_context *ctx, const char *program, clik_type t, int ch,
+                               const char *extra, const char *kernel, clik_kernel_entry **out)
+{
+    char options[160];
+    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d -DCH=%d%s%s",
+             t == CLIK_U8 ? "uchar" : "float", t == CLIK_F32, ch, *extra ? " " : "", extra);
+    return clik__kernel(ctx, program, options, kernel, out);
+}

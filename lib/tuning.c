@@ -146,3 +146,11 @@ clik_status clik__tune_parse(clik_context *ctx, const char *text, const char *so
     }
     return CLIK_OK;
 }
+
+long clik__band_rows(const clik_context *ctx, int id, long rows)
+{
+    const long groups = (long)ctx->dev.compute_units * 4;
+    const long n =
+        clik__tune(ctx, (clik_tune_id)id, (rows + groups - 1) / (groups > 0 ? groups : 1));
+    return n < 1 ? 1 : n;
+}

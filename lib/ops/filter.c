@@ -58,38 +58,9 @@ typedef struct filter_args {
     cl_mem weights_mem; /* OpenCL path: the weights in device memory */
 } filter_args;
 
-static clik_status check_pixels(clik_context *ctx, const clik_image *img, const char *what)
-{
-    clik_status st = clik__check_image(ctx, img, what);
-    if (st == CLIK_OK && img->type != CLIK_U8 && img->type != CLIK_F32)
-        st = clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: needs u8 or f32 pixels, not %s",
-                        what, clik_type_name(img->type));
-    return st;
-}
-
-/* dst: channels of type t, of src's size. */
-static clik_status check_output(clik_context *ctx, const clik_image *src, const clik_image *dst,
-                                int channels, const char *what)
-{
-    clik_status st = clik__check_image(ctx, dst, what);
-    if (st != CLIK_OK)
-        return st;
-    if (dst->type != src->type || dst->channels != channels)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                          "%s: needs %d-channel %s, not %d-channel %s", what, channels,
-                          clik_type_name(src->type), dst->channels, clik_type_name(dst->type));
-    if (dst->width != src->width || dst->height != src->height)
-        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: is %dx%d, needs %dx%d", what,
-                          dst->width, dst->height, src->width, src->height);
-    return CLIK_OK;
-}
+#define PIXELS CLIK_TYPES(CLIK_U8, CLIK_F32)
 
 /* ---- OpenCL path ------------------------------------------------------------------- */
-
-static int elems(const clik_binding *b)
-{
-    return (int)(b->stride / clik_type_size(b->image.type));
-}
 
 /* Kernels index images with int: every element must be reachable. */
 static clik_status check_int_range(clik_context *ctx, const clik_binding *b)
@@ -99,21 +70,6 @@ static clik_status check_int_range(clik_context *ctx, const clik_binding *b)
                           "an image of %zu bytes is larger than the filter kernels address",
                           b->span);
     return CLIK_OK;
-}
-
-static const char *cl_type(clik_type t)
-{
-    return t == CLIK_U8 ? "uchar" : "float";
-}
-
-/* The blur program for img's format: one for every size and variant. */
-static clik_status blur_kernel(clik_context *ctx, const clik_image *img, const char *name,
-                               clik_kernel_entry **k)
-{
-    char options[64];
-    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d -DCH=%d", cl_type(img->type),
-             img->type == CLIK_F32, img->channels);
-    return clik__kernel(ctx, "filter", options, name, k);
 }
 
 /* Sets the arguments of a blur kernel from index idx: the taps and the
@@ -143,7 +99,7 @@ static clik_status blur_pass(clik_context *ctx, const filter_args *a, const char
     char kname[32];
     snprintf(kname, sizeof(kname), "%s%s", name, local ? "_local" : "");
     clik_kernel_entry *k;
-    clik_status st = blur_kernel(ctx, img, kname, &k);
+    clik_status st = clik__pixel_kernel(ctx, "filter", img->type, img->channels, "", kname, &k);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(in), CLIK_A(in_stride), CLIK_A(w), CLIK_A(h), CLIK_A(out),
                        CLIK_A(out_stride));
@@ -179,7 +135,7 @@ static clik_status cl_blur_two_pass(clik_context *ctx, const filter_args *a,
         clik__bind_scratch(ctx, img->width, img->height, img->channels, CLIK_F32, &tmp);
     if (st != CLIK_OK)
         return st;
-    const int ss = elems(src), ts = elems(&tmp), ds = elems(dst);
+    const int ss = clik__elems(src), ts = clik__elems(&tmp), ds = clik__elems(dst);
     st = blur_pass(ctx, a, "blur_row", local, (int)clik__tune(ctx, CLIK_TUNE_BLUR_ROW_W, 256), 1,
                    src->mem, ss, tmp.mem, ts);
     if (st == CLIK_OK)
@@ -244,8 +200,8 @@ static clik_status cl_blur_cpu(clik_context *ctx, const filter_args *a, const cl
     }
     clik_kernel_entry *k;
     if (st == CLIK_OK)
-        st = blur_kernel(ctx, img, "blur_cpu", &k);
-    const int ss = elems(src), ds = elems(dst);
+        st = clik__pixel_kernel(ctx, "filter", img->type, img->channels, "", "blur_cpu", &k);
+    const int ss = clik__elems(src), ds = clik__elems(dst);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(in), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(dst->mem),
                        CLIK_A(ds), CLIK_A(ring), CLIK_A(band_rows));
@@ -307,16 +263,13 @@ static clik_status gray_opencl(clik_context *ctx, void *p, clik_binding *const *
     const int aligned = src->base_aligned && src->stride % (4 * esize) == 0;
     const int as_uint = aligned && img->type == CLIK_U8 && ctx->dev.little_endian;
     const int rows = (int)clik__tune(ctx, CLIK_TUNE_GRAY_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
-    char options[64];
-    snprintf(options, sizeof(options), "-DGRAY=1 -DT=%s -DT_IS_FLOAT=%d", cl_type(img->type),
-             img->type == CLIK_F32);
     clik_kernel_entry *k;
-    st = clik__kernel(ctx, "filter", options,
-                      rows      ? "gray_rows"
-                      : aligned ? "gray_aligned"
-                                : "gray",
-                      &k);
-    const int w = img->width, h = img->height, ss = elems(src), ds = elems(dst);
+    st = clik__pixel_kernel(ctx, "filter", img->type, img->channels, "-DGRAY=1",
+                            rows      ? "gray_rows"
+                            : aligned ? "gray_aligned"
+                                      : "gray",
+                            &k);
+    const int w = img->width, h = img->height, ss = clik__elems(src), ds = clik__elems(dst);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(dst->mem),
                        CLIK_A(ds));
@@ -326,12 +279,8 @@ static clik_status gray_opencl(clik_context *ctx, void *p, clik_binding *const *
         size_t items[2] = {(size_t)w, (size_t)h}, lsize[2] = {64, 4};
         return clik__launch(ctx, k, 2, items, lsize);
     }
-    /* A few bands per compute unit. */
-    const long groups = (long)ctx->dev.compute_units * 4;
-    const int band_rows = (int)clik__tune(ctx, CLIK_TUNE_GRAY_BAND_ROWS, (h + groups - 1) / groups);
-    st = CLIK_ARG(ctx, k, 6, band_rows);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 7, as_uint);
+    const int band_rows = (int)clik__band_rows(ctx, CLIK_TUNE_GRAY_BAND_ROWS, h);
+    st = CLIK_ARGS_AT(ctx, k, 6, CLIK_A(band_rows), CLIK_A(as_uint));
     size_t global[1] = {((size_t)h + (size_t)band_rows - 1) / (size_t)band_rows}, lsize[1] = {1};
     return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, lsize) : st;
 }
@@ -363,9 +312,10 @@ clik_status clik_gaussian_blur(clik_context *ctx, const clik_image *src, clik_im
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_pixels(ctx, src, "clik_gaussian_blur: src");
+    clik_status st =
+        clik__check_format(ctx, src, "clik_gaussian_blur: src", PIXELS, CLIK_ANY, 0, 0);
     if (st == CLIK_OK)
-        st = check_output(ctx, src, dst, src->channels, "clik_gaussian_blur: dst");
+        st = clik__check_like(ctx, dst, src, "clik_gaussian_blur: dst", src->width, src->height);
     if (st != CLIK_OK)
         return st;
     if (ksize < 1 || ksize > CLIK_BLUR_MAX_KSIZE || ksize % 2 == 0)
@@ -374,9 +324,9 @@ clik_status clik_gaussian_blur(clik_context *ctx, const clik_image *src, clik_im
                           CLIK_BLUR_MAX_KSIZE);
     if (!isfinite(sigma))
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "clik_gaussian_blur: sigma is not finite");
-    clik__same_image(src, dst, &st);
+    st = clik__check_apart(ctx, src, dst, 1, "clik_gaussian_blur");
     if (st != CLIK_OK)
-        return clik__fail(ctx, st, "clik_gaussian_blur: src and dst overlap partially");
+        return st;
     filter_args a = {.src = src, .dst = dst, .ksize = ksize};
     clik_gaussian_weights(ksize, sigma, a.weights);
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
@@ -387,18 +337,15 @@ clik_status clik_gray(clik_context *ctx, const clik_image *src, clik_image *dst)
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_pixels(ctx, src, "clik_gray: src");
-    if (st == CLIK_OK && src->channels != 4)
-        st = clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                        "clik_gray: src has %d channels, needs 4 (RGBA)", src->channels);
+    clik_status st = clik__check_format(ctx, src, "clik_gray: src", PIXELS, CLIK_CHANNELS(4), 0, 0);
     if (st == CLIK_OK)
-        st = check_output(ctx, src, dst, 1, "clik_gray: dst");
+        st = clik__check_format(ctx, dst, "clik_gray: dst", CLIK_TYPE_BIT(src->type),
+                                CLIK_CHANNELS(1), src->width, src->height);
+    /* Images of different formats cannot be the same: any overlap is partial. */
+    if (st == CLIK_OK)
+        st = clik__check_apart(ctx, src, dst, 0, "clik_gray");
     if (st != CLIK_OK)
         return st;
-    /* Images of different formats cannot be the same: any overlap is partial. */
-    clik__same_image(src, dst, &st);
-    if (st != CLIK_OK)
-        return clik__fail(ctx, st, "clik_gray: src and dst overlap");
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
     return clik__run_op(ctx, &gray_op, images, 2, NULL);
 }

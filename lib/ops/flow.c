@@ -44,19 +44,11 @@ void clik_flow_options_init(clik_flow_options *opt)
 
 /* ---- validation and the plan -------------------------------------------------------- */
 
+/* Grey only: colour is converted first (clik_gray). */
 static clik_status check_input(clik_context *ctx, const clik_image *img, const char *what)
 {
-    clik_status st = clik__check_image(ctx, img, what);
-    if (st != CLIK_OK)
-        return st;
-    if (img->type != CLIK_U8 && img->type != CLIK_F32)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: needs u8 or f32 pixels, not %s",
-                          what, clik_type_name(img->type));
-    if (img->channels != 1)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                          "%s: has %d channels, needs 1 (grey): convert colour first (clik_gray)",
-                          what, img->channels);
-    return CLIK_OK;
+    return clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_CHANNELS(1), 0,
+                              0);
 }
 
 static clik_status check_images(clik_context *ctx, const clik_image *i0, const clik_image *i1,

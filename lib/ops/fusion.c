@@ -47,11 +47,7 @@ static clik_status check_rgba(clik_context *ctx, const clik_image *img, const ch
 {
     char name[96];
     snprintf(name, sizeof(name), "%s: %s", fn, what);
-    clik_status st = clik__check_image(ctx, img, name);
-    if (st == CLIK_OK && (img->type != CLIK_U8 || img->channels != 4))
-        st = clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: needs RGBA u8, not %d-channel %s",
-                        name, img->channels, clik_type_name(img->type));
-    return st;
+    return clik__check_format(ctx, img, name, CLIK_TYPES(CLIK_U8), CLIK_CHANNELS(4), 0, 0);
 }
 
 /* The scale of dst over src: an integer 2..8, the same on both axes. */
@@ -65,33 +61,6 @@ static clik_status check_scale(clik_context *ctx, const clik_image *src, const c
                           "%s: dst is %dx%d; it must be %dx%d times an integer scale %d..%d", fn,
                           dst->width, dst->height, src->width, src->height, MIN_SCALE, MAX_SCALE);
     *scale = s;
-    return CLIK_OK;
-}
-
-static clik_status check_map(clik_context *ctx, const clik_image *map, const clik_image *dst,
-                             const char *fn)
-{
-    char name[96];
-    snprintf(name, sizeof(name), "%s: artifact map", fn);
-    clik_status st = clik__check_image(ctx, map, name);
-    if (st != CLIK_OK)
-        return st;
-    if (map->type != CLIK_U8 || map->channels != 1)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                          "%s: needs one u8 channel, not %d-channel %s", name, map->channels,
-                          clik_type_name(map->type));
-    if (map->width != dst->width || map->height != dst->height)
-        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: is %dx%d, needs %dx%d", name,
-                          map->width, map->height, dst->width, dst->height);
-    return CLIK_OK;
-}
-
-static clik_status check_disjoint(clik_context *ctx, const clik_image *a, const clik_image *b,
-                                  const char *fn, const char *what)
-{
-    clik_status st;
-    if (clik__same_image(a, b, &st) || st != CLIK_OK)
-        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: %s overlap", fn, what);
     return CLIK_OK;
 }
 
@@ -111,15 +80,17 @@ static clik_status check_call(clik_context *ctx, const clik_image *src, const cl
         st = check_rgba(ctx, dst, fn, "dst");
     if (st == CLIK_OK)
         st = check_scale(ctx, src, dst, fn, scale);
-    if (st == CLIK_OK && map)
-        st = check_map(ctx, map, dst, fn);
     if (st == CLIK_OK)
-        st = check_disjoint(ctx, src, dst, fn, "src and dst");
-    if (st == CLIK_OK && map)
-        st = check_disjoint(ctx, src, map, fn, "src and the artifact map");
-    if (st == CLIK_OK && map)
-        st = check_disjoint(ctx, dst, map, fn, "dst and the artifact map");
-    return st;
+        st = clik__check_apart(ctx, src, dst, 0, fn);
+    if (st != CLIK_OK || !map)
+        return st;
+    char name[96];
+    snprintf(name, sizeof(name), "%s: artifact map", fn);
+    st = clik__check_format(ctx, map, name, CLIK_TYPES(CLIK_U8), CLIK_CHANNELS(1), dst->width,
+                            dst->height);
+    if (st == CLIK_OK)
+        st = clik__check_apart(ctx, src, map, 0, fn);
+    return st == CLIK_OK ? clik__check_apart(ctx, dst, map, 0, fn) : st;
 }
 
 /* ---- OpenCL path ----------------------------------------------------------------------- */
@@ -336,7 +307,9 @@ typedef struct fusion_args {
     int scale;
 } fusion_args;
 
-static clik_status fusion_opencl(clik_context *ctx, void *args)
+/* b[0] is the source, b[1] the destination, b[2] the artifact map when
+ * one is asked for. */
+static clik_status fusion_opencl(clik_context *ctx, void *args, clik_binding *const *b)
 {
     fusion_args *a = args;
     fusion_plan p;
@@ -346,80 +319,40 @@ static clik_status fusion_opencl(clik_context *ctx, void *args)
     if ((size_t)p.dw * (size_t)p.dh * 4 > (size_t)INT32_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "fusion: a %dx%d output is too large", p.dw,
                           p.dh);
-    clik_binding bs, bd, bm;
-    memset(&bm, 0, sizeof(bm));
-    clik_status st = clik__bind(ctx, a->src, CLIK_READ, &bs);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__bind(ctx, a->dst, CLIK_WRITE, &bd);
-    if (st != CLIK_OK) {
-        clik__unbind(ctx, &bs, 0);
-        return st;
-    }
-    if (a->map)
-        st = clik__bind(ctx, a->map, CLIK_WRITE, &bm);
-    p.pix4 = binding_pix4(&bs) && binding_pix4(&bd);
+    p.pix4 = binding_pix4(b[0]) && binding_pix4(b[1]);
     fusion_scratch s;
     memset(&s, 0, sizeof(s));
     size_t bytes[NSCRATCH];
     scratch_bytes(&p, bytes);
+    clik_status st = CLIK_OK;
     for (int i = 0; i < NSCRATCH && st == CLIK_OK; i++)
         if (bytes[i])
             st = clik__temp_buffer(ctx, bytes[i], scratch_slot(&s, i));
-    /* After the buffers: poisoning them may build a program, which moves the
-     * kernel entries. */
     if (st == CLIK_OK)
         st = plan_options(ctx, &p);
     if (st == CLIK_OK)
         st = plan_kernels(ctx, &p);
     if (st == CLIK_OK)
-        st = enqueue_frame(ctx, &p, bs.mem, (int)bs.stride, bd.mem, (int)bd.stride,
-                           a->map ? bm.mem : NULL, (int)bm.stride, &s);
+        st = enqueue_frame(ctx, &p, b[0]->mem, (int)b[0]->stride, b[1]->mem, (int)b[1]->stride,
+                           a->map ? b[2]->mem : NULL, a->map ? (int)b[2]->stride : 0, &s);
     /* Back to the pool: later users queue behind these kernels. */
     for (int i = 0; i < NSCRATCH; i++)
         if (*scratch_slot(&s, i))
             clik__temp_release(ctx, *scratch_slot(&s, i), bytes[i]);
-    clik_status st2 = a->map ? clik__unbind(ctx, &bm, st == CLIK_OK) : CLIK_OK;
-    clik_status st3 = clik__unbind(ctx, &bd, st == CLIK_OK);
-    clik__unbind(ctx, &bs, st == CLIK_OK);
-    if (st == CLIK_OK)
-        st = st2 != CLIK_OK ? st2 : st3;
     return st;
 }
 
 /* ---- CPU path ---------------------------------------------------------------------------- */
 
-static clik_status fusion_cpu(clik_context *ctx, void *args)
+static clik_status fusion_cpu(clik_context *ctx, void *args, clik_image *const *v)
 {
     fusion_args *a = args;
-    clik_image s, d, m;
-    memset(&m, 0, sizeof(m));
-    clik_status st = clik__host_view(ctx, a->src, CLIK_READ, &s);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__host_view(ctx, a->dst, CLIK_WRITE, &d);
-    if (st == CLIK_OK && a->map)
-        st = clik__host_view(ctx, a->map, CLIK_WRITE, &m);
-    int ok = 0;
-    if (st == CLIK_OK) {
-        if (ctx->dsp.fusion.fusion(&s, &d, &a->opt, a->map ? &m : NULL) == 0)
-            ok = 1;
-        else
-            st = clik__fail(ctx, CLIK_ERR_NO_MEMORY, "fusion: out of memory on the CPU path");
-    }
-    if (a->map && m.data) {
-        clik_status st2 = clik__host_view_done(ctx, a->map, &m, CLIK_WRITE, ok);
-        if (st == CLIK_OK)
-            st = st2;
-    }
-    if (d.data) {
-        clik_status st2 = clik__host_view_done(ctx, a->dst, &d, CLIK_WRITE, ok);
-        if (st == CLIK_OK)
-            st = st2;
-    }
-    clik__host_view_done(ctx, a->src, &s, CLIK_READ, 0);
-    return st;
+    if (ctx->dsp.fusion.fusion(v[0], v[1], &a->opt, a->map ? v[2] : NULL) != 0)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "fusion: out of memory on the CPU path");
+    return CLIK_OK;
 }
+
+static const clik_op fusion_op = {"fusion", fusion_opencl, fusion_cpu};
 
 clik_status clik_upscale_fusion(clik_context *ctx, const clik_image *src, clik_image *dst,
                                 const clik_fusion_options *opt, clik_image *artifact_map)
@@ -431,7 +364,9 @@ clik_status clik_upscale_fusion(clik_context *ctx, const clik_image *src, clik_i
         check_call(ctx, src, dst, opt, artifact_map, &a.opt, &a.scale, "clik_upscale_fusion");
     if (st != CLIK_OK)
         return st;
-    return clik__run(ctx, "fusion", fusion_opencl, fusion_cpu, &a);
+    const clik_op_image images[] = {
+        {src, CLIK_READ}, {dst, CLIK_WRITE}, {artifact_map, CLIK_WRITE}};
+    return clik__run_op(ctx, &fusion_op, images, artifact_map ? 3 : 2, &a);
 }
 
 /* ---- streaming --------------------------------------------------------------------------- */

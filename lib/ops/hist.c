@@ -65,36 +65,20 @@ static void equalize_tables(const uint32_t *hist, const clik_image *src, uint8_t
 
 static clik_status check_u8(clik_context *ctx, const clik_image *img, const char *what)
 {
-    clik_status st = clik__check_image(ctx, img, what);
-    if (st != CLIK_OK)
-        return st;
-    if (img->type != CLIK_U8)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: needs u8 pixels, not %s", what,
-                          clik_type_name(img->type));
-    if ((uint64_t)img->width * (uint64_t)img->height > UINT32_MAX)
-        return clik__fail(ctx, CLIK_ERR_OVERFLOW, "%s: more pixels than 32-bit counts hold", what);
-    return CLIK_OK;
+    clik_status st = clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8), CLIK_ANY, 0, 0);
+    if (st == CLIK_OK && (uint64_t)img->width * (uint64_t)img->height > UINT32_MAX)
+        st = clik__fail(ctx, CLIK_ERR_OVERFLOW, "%s: more pixels than 32-bit counts hold", what);
+    return st;
 }
 
+/* dst: src's format and size, or src itself. */
 static clik_status check_pair(clik_context *ctx, const clik_image *src, const clik_image *dst,
                               const char *op)
 {
     clik_status st = check_u8(ctx, src, op);
     if (st == CLIK_OK)
-        st = check_u8(ctx, dst, op);
-    if (st != CLIK_OK)
-        return st;
-    if (src->channels != dst->channels)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                          "%s: source of %d channels, destination of %d", op, src->channels,
-                          dst->channels);
-    if (src->width != dst->width || src->height != dst->height)
-        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: source %dx%d, destination %dx%d", op,
-                          src->width, src->height, dst->width, dst->height);
-    clik__same_image(src, dst, &st);
-    if (st != CLIK_OK)
-        return clik__fail(ctx, st, "%s: source and destination overlap partially", op);
-    return CLIK_OK;
+        st = clik__check_like(ctx, dst, src, op, src->width, src->height);
+    return st == CLIK_OK ? clik__check_apart(ctx, src, dst, 1, op) : st;
 }
 
 /* ---- OpenCL path ------------------------------------------------------------ */

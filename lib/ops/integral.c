@@ -212,10 +212,7 @@ static clik_status plan(clik_context *ctx, const integral_args *a, size_t max_ls
     p->vec =
         p->serial && a->src->type == CLIK_U8 && (int)clik__tune(ctx, CLIK_TUNE_INTEGRAL_VEC, 1);
     /* Strips: a few per compute unit (work-groups on a GPU, threads on a CPU). */
-    long groups = (long)ctx->dev.compute_units * 4;
-    long rows = clik__tune(ctx, CLIK_TUNE_INTEGRAL_ROWS, (h + groups - 1) / groups);
-    if (rows < 1)
-        rows = 1;
+    long rows = clik__band_rows(ctx, CLIK_TUNE_INTEGRAL_ROWS, h);
     const long budget = clik__loop_budget(ctx); /* strips short enough */
     if (budget) {
         /* The carry kernel walks down every strip, twice with squares. */
@@ -303,77 +300,55 @@ static clik_status plan_for_kernels(clik_context *ctx, const integral_args *a, i
     return st;
 }
 
-static int elems(const clik_binding *b)
-{
-    return (int)(b->stride / clik_type_size(b->image.type));
-}
-
+/* The sums of squares' arguments follow each kernel's others. */
 static clik_status run_kernels(clik_context *ctx, const integral_args *a, const integral_plan *p,
                                const clik_binding *src, const clik_binding *sum,
                                const clik_binding *sq, cl_mem strips, cl_mem sqstrips)
 {
-    const int with_sq = sq != NULL;
     char opts[OPTIONS_MAX];
-    options(ctx, opts, sizeof(opts), a, p, with_sq);
+    options(ctx, opts, sizeof(opts), a, p, sq != NULL);
     clik_kernel_entry *kstrips, *kcarry, *krows;
     clik_status st = clik__kernel(ctx, "integral", opts, "integral_strips", &kstrips);
     if (st == CLIK_OK)
         st = clik__kernel(ctx, "integral", opts, "integral_carry", &kcarry);
     if (st == CLIK_OK)
         st = clik__kernel(ctx, "integral", opts, "integral_rows", &krows);
-    if (st != CLIK_OK)
-        return st;
-    if (!p->serial &&
-        (krows->max_work_group < (size_t)p->ls || kstrips->max_work_group < (size_t)p->ls))
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                          "integral: the kernels allow work-groups of %zu, need %d",
-                          krows->max_work_group, p->ls);
     const int w = a->src->width, h = a->src->height, rows = p->rows, nstrips = p->strips;
-    const int ss = elems(src), sums = elems(sum), n = (w + 1) * a->src->channels;
-    size_t global[2] = {0, 0}, local[2] = {1, 1};
-    if (p->serial) {
-        global[0] = (size_t)nstrips;
-        local[0] = 1;
-    } else {
-        global[0] = local[0] = (size_t)p->ls;
-        global[1] = (size_t)nstrips;
-        local[1] = 1;
-    }
-    const unsigned dims = p->serial ? 1 : 2;
-    if (with_sq)
-        st = CLIK_ARGS(ctx, kstrips, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h),
-                       CLIK_A(rows), CLIK_A(strips), CLIK_A(sqstrips));
-    else
+    const int ss = clik__elems(src), sums = clik__elems(sum), n = (w + 1) * a->src->channels;
+    const int sqs = sq ? clik__elems(sq) : 0;
+    if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kstrips, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h),
                        CLIK_A(rows), CLIK_A(strips));
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kcarry, CLIK_A(strips), CLIK_A(n), CLIK_A(nstrips));
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, krows, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(rows),
+                       CLIK_A(strips), CLIK_A(sum->mem), CLIK_A(sums));
+    if (st == CLIK_OK && sq)
+        st = CLIK_ARG(ctx, kstrips, 6, sqstrips);
+    if (st == CLIK_OK && sq)
+        st = CLIK_ARG(ctx, kcarry, 3, sqstrips);
+    if (st == CLIK_OK && sq)
+        st = CLIK_ARGS_AT(ctx, krows, 8, CLIK_A(sqstrips), CLIK_A(sq->mem), CLIK_A(sqs));
+    if (st != CLIK_OK)
+        return st;
+    /* Serial: one work-item per strip; else a work-group per strip. */
+    const unsigned dims = p->serial ? 1 : 2;
+    size_t global[2] = {p->serial ? (size_t)nstrips : (size_t)p->ls, (size_t)nstrips};
+    size_t local[2] = {p->serial ? 1 : (size_t)p->ls, 1};
     /* The last strip's contribution reaches no strip below it. */
     size_t strips_global[2] = {global[0], global[1]};
     strips_global[p->serial ? 0 : 1] = (size_t)nstrips - 1;
-    if (st == CLIK_OK && nstrips > 1)
+    if (nstrips > 1)
         st = clik__launch_exact(ctx, kstrips, dims, strips_global, local);
-    if (st == CLIK_OK && with_sq)
-        st = CLIK_ARGS(ctx, kcarry, CLIK_A(strips), CLIK_A(n), CLIK_A(nstrips), CLIK_A(sqstrips));
-    else if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, kcarry, CLIK_A(strips), CLIK_A(n), CLIK_A(nstrips));
-    if (st == CLIK_OK) {
-        size_t items = (size_t)n, lc = 64;
-        st = clik__launch(ctx, kcarry, 1, &items, &lc);
-    }
-    if (st == CLIK_OK && with_sq) {
-        const int sqs = elems(sq);
-        st = CLIK_ARGS(ctx, krows, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(rows),
-                       CLIK_A(strips), CLIK_A(sum->mem), CLIK_A(sums), CLIK_A(sqstrips),
-                       CLIK_A(sq->mem), CLIK_A(sqs));
-    } else if (st == CLIK_OK) {
-        st = CLIK_ARGS(ctx, krows, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(rows),
-                       CLIK_A(strips), CLIK_A(sum->mem), CLIK_A(sums));
-    }
+    size_t items = (size_t)n, lc = 64;
     if (st == CLIK_OK)
-        st = clik__launch_exact(ctx, krows, dims, global, local);
-    return st;
+        st = clik__launch(ctx, kcarry, 1, &items, &lc);
+    return st == CLIK_OK ? clik__launch_exact(ctx, krows, dims, global, local) : st;
 }
 
-static clik_status integral_opencl(clik_context *ctx, void *p)
+/* b[0] is the source, b[1] the sums, b[2] (when asked) the sums of squares. */
+static clik_status integral_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     integral_args *a = p;
     integral_plan pl;
@@ -383,72 +358,28 @@ static clik_status integral_opencl(clik_context *ctx, void *p)
     const size_t n = (size_t)(a->src->width + 1) * (size_t)a->src->channels * (size_t)pl.strips;
     const size_t strip_bytes = n * clik_type_size(pl.acc);
     const size_t sq_bytes = a->sqsum ? n * clik_type_size(a->sqsum->type) : 0;
-    clik_binding src, sum, sq;
     cl_mem strips = NULL, sqstrips = NULL;
-    int have_sum = 0, have_sq = 0;
-    st = clik__bind(ctx, a->src, CLIK_READ, &src);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__bind(ctx, a->sum, CLIK_WRITE, &sum);
-    have_sum = st == CLIK_OK;
-    if (st == CLIK_OK && a->sqsum) {
-        st = clik__bind(ctx, a->sqsum, CLIK_WRITE, &sq);
-        have_sq = st == CLIK_OK;
-    }
-    if (st == CLIK_OK)
-        st = clik__temp_buffer(ctx, strip_bytes, &strips);
+    st = clik__temp_buffer(ctx, strip_bytes, &strips);
     if (st == CLIK_OK && a->sqsum)
         st = clik__temp_buffer(ctx, sq_bytes, &sqstrips);
     if (st == CLIK_OK)
-        st = run_kernels(ctx, a, &pl, &src, &sum, have_sq ? &sq : NULL, strips, sqstrips);
+        st = run_kernels(ctx, a, &pl, b[0], b[1], a->sqsum ? b[2] : NULL, strips, sqstrips);
     if (strips)
         clik__temp_release(ctx, strips, strip_bytes);
     if (sqstrips)
         clik__temp_release(ctx, sqstrips, sq_bytes);
-    if (have_sq) {
-        clik_status st2 = clik__unbind(ctx, &sq, st == CLIK_OK);
-        if (st == CLIK_OK)
-            st = st2;
-    }
-    if (have_sum) {
-        clik_status st2 = clik__unbind(ctx, &sum, st == CLIK_OK);
-        if (st == CLIK_OK)
-            st = st2;
-    }
-    clik__unbind(ctx, &src, 0);
     return st;
 }
 
 /* ---- CPU path ---------------------------------------------------------------------------- */
 
-static clik_status integral_cpu(clik_context *ctx, void *p)
+static clik_status integral_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    integral_args *a = p;
-    clik_image src, sum, sq;
-    clik_status st = clik__host_view(ctx, a->src, CLIK_READ, &src);
-    if (st != CLIK_OK)
-        return st;
-    st = clik__host_view(ctx, a->sum, CLIK_WRITE, &sum);
-    int have_sum = st == CLIK_OK, have_sq = 0;
-    if (st == CLIK_OK && a->sqsum) {
-        st = clik__host_view(ctx, a->sqsum, CLIK_WRITE, &sq);
-        have_sq = st == CLIK_OK;
-    }
-    if (st == CLIK_OK)
-        ctx->dsp.integral.integral(&src, &sum, have_sq ? &sq : NULL);
-    if (have_sq) {
-        clik_status st2 = clik__host_view_done(ctx, a->sqsum, &sq, CLIK_WRITE, st == CLIK_OK);
-        if (st == CLIK_OK)
-            st = st2;
-    }
-    if (have_sum) {
-        clik_status st2 = clik__host_view_done(ctx, a->sum, &sum, CLIK_WRITE, st == CLIK_OK);
-        if (st == CLIK_OK)
-            st = st2;
-    }
-    clik__host_view_done(ctx, a->src, &src, CLIK_READ, 0);
-    return st;
+    ctx->dsp.integral.integral(v[0], v[1], ((integral_args *)p)->sqsum ? v[2] : NULL);
+    return CLIK_OK;
 }
+
+static const clik_op integral_op = {"integral", integral_opencl, integral_cpu};
 
 clik_status clik_integral(clik_context *ctx, const clik_image *src, clik_image *sum,
                           clik_image *sqsum)
@@ -459,5 +390,6 @@ clik_status clik_integral(clik_context *ctx, const clik_image *src, clik_image *
     clik_status st = check_args(ctx, &a);
     if (st != CLIK_OK)
         return st;
-    return clik__run(ctx, "integral", integral_opencl, integral_cpu, &a);
+    const clik_op_image images[] = {{src, CLIK_READ}, {sum, CLIK_WRITE}, {sqsum, CLIK_WRITE}};
+    return clik__run_op(ctx, &integral_op, images, sqsum ? 3 : 2, &a);
 }

@@ -104,16 +104,8 @@ typedef struct lapar_args {
 
 static clik_status check_lr(clik_context *ctx, const clik_image *lr, const char *what)
 {
-    clik_status st = clik__check_image(ctx, lr, what);
-    if (st != CLIK_OK)
-        return st;
-    if (lr->type != CLIK_U8 && lr->type != CLIK_F32)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: needs u8 or f32 pixels, not %s",
-                          what, clik_type_name(lr->type));
-    if (lr->channels != 1 && lr->channels != 4)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                          "%s: needs 1 or 4 (RGBA) channels, not %d", what, lr->channels);
-    return CLIK_OK;
+    return clik__check_format(ctx, lr, what, CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_CHANNELS(1, 4), 0,
+                              0);
 }
 
 static clik_status check_scale(clik_context *ctx, const clik_image *lr, int scale, const char *fn)

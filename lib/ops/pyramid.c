@@ -46,30 +46,7 @@ int clik_pyr_max_levels(int width, int height)
 
 /* ---- validation ------------------------------------------------------------------ */
 
-static clik_status check_pixels(clik_context *ctx, const clik_image *img, const char *what)
-{
-    clik_status st = clik__check_image(ctx, img, what);
-    if (st == CLIK_OK && img->type != CLIK_U8 && img->type != CLIK_F32)
-        st = clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: needs u8 or f32 pixels, not %s",
-                        what, clik_type_name(img->type));
-    return st;
-}
-
-static clik_status check_like(clik_context *ctx, const clik_image *img, const clik_image *ref,
-                              int width, int height, clik_type type, const char *what)
-{
-    clik_status st = clik__check_image(ctx, img, what);
-    if (st != CLIK_OK)
-        return st;
-    if (img->type != type || img->channels != ref->channels)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                          "%s: needs %d-channel %s, not %d-channel %s", what, ref->channels,
-                          clik_type_name(type), img->channels, clik_type_name(img->type));
-    if (img->width != width || img->height != height)
-        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: is %dx%d, needs %dx%d", what,
-                          img->width, img->height, width, height);
-    return CLIK_OK;
-}
+#define PIXELS CLIK_TYPES(CLIK_U8, CLIK_F32)
 
 /* pyrUp's output: 2W or 2W - 1 wide, 2H or 2H - 1 high. */
 static clik_status check_up_size(clik_context *ctx, const clik_image *src, const clik_image *dst,
@@ -128,22 +105,6 @@ typedef struct pyr_args {
     int count; /* levels of a pyramid */
 } pyr_args;
 
-static int elems(const clik_binding *b)
-{
-    return (int)(b->stride / clik_type_size(b->image.type));
-}
-
-/* A kernel of the program for pixels of type t with ch channels: one
- * program holds every kernel of the family for that format. */
-static clik_status pyr_kernel(clik_context *ctx, clik_type t, int ch, const char *name,
-                              clik_kernel_entry **k)
-{
-    char options[48];
-    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d -DCH=%d",
-             t == CLIK_U8 ? "uchar" : "float", t == CLIK_F32, ch);
-    return clik__kernel(ctx, "pyramid", options, name, k);
-}
-
 /* The suffix of the Laplacian kernels for bands of type t. */
 static const char *band_suffix(clik_type t)
 {
@@ -155,7 +116,7 @@ static const char *band_suffix(clik_type t)
 static clik_status set_down_args(clik_context *ctx, clik_kernel_entry *k, const clik_binding *src,
                                  const clik_binding *dst)
 {
-    const int ss = elems(src), ds = elems(dst);
+    const int ss = clik__elems(src), ds = clik__elems(dst);
     const int sw = src->image.width, sh = src->image.height;
     const int dw = dst->image.width, dh = dst->image.height;
     return CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh), CLIK_A(dst->mem),
@@ -168,8 +129,8 @@ static clik_status cl_down_u8(clik_context *ctx, const clik_binding *src, const 
                               int rows_kernel)
 {
     clik_kernel_entry *k;
-    clik_status st =
-        pyr_kernel(ctx, CLIK_U8, 1, rows_kernel ? "pyr_down_rows" : "pyr_down_vec", &k);
+    clik_status st = clik__pixel_kernel(ctx, "pyramid", CLIK_U8, 1, "",
+                                        rows_kernel ? "pyr_down_rows" : "pyr_down_vec", &k);
     if (st == CLIK_OK)
         st = set_down_args(ctx, k, src, dst);
     if (st != CLIK_OK)
@@ -182,8 +143,7 @@ static clik_status cl_down_u8(clik_context *ctx, const clik_binding *src, const 
     /* A few bands per compute unit, whatever the tuning asks no more rows
      * than keep a work-item's loops (about dw / 16 + 64 iterations a row)
      * within half of llvmpipe's limit of 65535 (kernels/pyramid.cl). */
-    long groups = (long)ctx->dev.compute_units * 4;
-    long rows = clik__tune(ctx, CLIK_TUNE_PYR_BAND_ROWS, (dh + groups - 1) / groups);
+    const long rows = clik__band_rows(ctx, CLIK_TUNE_PYR_BAND_ROWS, dh);
     const long most = 32768 / (dw / 16 + 64);
     const int band = (int)(rows < most ? rows : most > 0 ? most : 1);
     st = CLIK_ARG(ctx, k, 8, band);
@@ -206,8 +166,8 @@ static clik_status cl_down(clik_context *ctx, const clik_binding *src, const cli
             return cl_down_u8(ctx, src, dst, 0);
     }
     clik_kernel_entry *k;
-    clik_status st =
-        pyr_kernel(ctx, img->type, img->channels, local_mem ? "pyr_down_local" : "pyr_down", &k);
+    clik_status st = clik__pixel_kernel(ctx, "pyramid", img->type, img->channels, "",
+                                        local_mem ? "pyr_down_local" : "pyr_down", &k);
     if (st == CLIK_OK)
         st = set_down_args(ctx, k, src, dst);
     if (st != CLIK_OK)
@@ -238,14 +198,14 @@ static clik_status cl_up(clik_context *ctx, const char *name, const clik_binding
 {
     const clik_image *img = &coarse->image;
     clik_kernel_entry *k;
-    clik_status st = pyr_kernel(ctx, img->type, img->channels, name, &k);
-    const int cs = elems(coarse), sw = img->width, sh = img->height;
-    const int os = elems(out), dw = out->image.width, dh = out->image.height;
+    clik_status st = clik__pixel_kernel(ctx, "pyramid", img->type, img->channels, "", name, &k);
+    const int cs = clik__elems(coarse), sw = img->width, sh = img->height;
+    const int os = clik__elems(out), dw = out->image.width, dh = out->image.height;
     if (st == CLIK_OK && !other) {
         st = CLIK_ARGS(ctx, k, CLIK_A(coarse->mem), CLIK_A(cs), CLIK_A(sw), CLIK_A(sh),
                        CLIK_A(out->mem), CLIK_A(os), CLIK_A(dw), CLIK_A(dh));
     } else if (st == CLIK_OK) {
-        const int xs = elems(other);
+        const int xs = clik__elems(other);
         st = CLIK_ARGS(ctx, k, CLIK_A(coarse->mem), CLIK_A(cs), CLIK_A(sw), CLIK_A(sh),
                        CLIK_A(other->mem), CLIK_A(xs), CLIK_A(out->mem), CLIK_A(os), CLIK_A(dw),
                        CLIK_A(dh));
@@ -274,8 +234,8 @@ static clik_status cl_convert(clik_context *ctx, const clik_binding *from, const
     snprintf(name, sizeof(name), "%s_%s", to_band ? "pyr_to_band" : "pyr_from_band",
              band_suffix(band));
     clik_kernel_entry *k;
-    clik_status st = pyr_kernel(ctx, pixels, from->image.channels, name, &k);
-    const int fs = elems(from), ts = elems(to), rows = from->image.height;
+    clik_status st = clik__pixel_kernel(ctx, "pyramid", pixels, from->image.channels, "", name, &k);
+    const int fs = clik__elems(from), ts = clik__elems(to), rows = from->image.height;
     const int row_elems = from->image.width * from->image.channels;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(from->mem), CLIK_A(fs), CLIK_A(row_elems), CLIK_A(rows),
@@ -507,16 +467,14 @@ clik_status clik_pyr_down(clik_context *ctx, const clik_image *src, clik_image *
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_pixels(ctx, src, "clik_pyr_down: src");
+    clik_status st = clik__check_format(ctx, src, "clik_pyr_down: src", PIXELS, CLIK_ANY, 0, 0);
     if (st == CLIK_OK)
-        st = check_like(ctx, dst, src, half_up(src->width), half_up(src->height), src->type,
-                        "clik_pyr_down: dst");
+        st = clik__check_like(ctx, dst, src, "clik_pyr_down: dst", half_up(src->width),
+                              half_up(src->height));
     if (st == CLIK_OK)
-        clik__same_image(src, dst, &st);
+        st = clik__check_apart(ctx, src, dst, 1, "clik_pyr_down");
     if (st != CLIK_OK)
-        return st == CLIK_ERR_INVALID_ARG
-                   ? clik__fail(ctx, st, "clik_pyr_down: src and dst overlap")
-                   : st;
+        return st;
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
     return clik__run_op(ctx, &down_op, images, 2, NULL);
 }
@@ -525,15 +483,13 @@ clik_status clik_pyr_up(clik_context *ctx, const clik_image *src, clik_image *ds
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_pixels(ctx, src, "clik_pyr_up: src");
+    clik_status st = clik__check_format(ctx, src, "clik_pyr_up: src", PIXELS, CLIK_ANY, 0, 0);
     if (st == CLIK_OK)
-        st = check_pixels(ctx, dst, "clik_pyr_up: dst");
-    if (st == CLIK_OK)
-        st = check_like(ctx, dst, src, dst->width, dst->height, src->type, "clik_pyr_up: dst");
+        st = clik__check_like(ctx, dst, src, "clik_pyr_up: dst", 0, 0);
     if (st == CLIK_OK)
         st = check_up_size(ctx, src, dst, "clik_pyr_up: dst");
-    if (st == CLIK_OK && clik__same_image(src, dst, &st) == 0 && st != CLIK_OK)
-        return clik__fail(ctx, st, "clik_pyr_up: src and dst overlap");
+    if (st == CLIK_OK)
+        st = clik__check_apart(ctx, src, dst, 1, "clik_pyr_up");
     if (st != CLIK_OK)
         return st;
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
@@ -552,7 +508,8 @@ static clik_status check_levels(clik_context *ctx, const clik_image *imgs, int f
         char name[128];
         clik_pyr_level_size(width, height, first + i, &w, &h);
         snprintf(name, sizeof(name), "%s %d", what, first + i);
-        st = check_like(ctx, &imgs[i], ref, w, h, t, name);
+        st = clik__check_format(ctx, &imgs[i], name, CLIK_TYPE_BIT(t),
+                                1u << (unsigned)ref->channels, w, h);
     }
     return st;
 }
@@ -562,7 +519,7 @@ clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_ima
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_pixels(ctx, src, "clik_pyr_gaussian: src");
+    clik_status st = clik__check_format(ctx, src, "clik_pyr_gaussian: src", PIXELS, CLIK_ANY, 0, 0);
     if (st == CLIK_OK)
         st = check_count(ctx, src, count, levels, "clik_pyr_gaussian");
     if (st == CLIK_OK)
@@ -603,7 +560,8 @@ clik_status clik_pyr_laplacian(clik_context *ctx, const clik_image *src, clik_im
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_pixels(ctx, src, "clik_pyr_laplacian: src");
+    clik_status st =
+        clik__check_format(ctx, src, "clik_pyr_laplacian: src", PIXELS, CLIK_ANY, 0, 0);
     if (st == CLIK_OK)
         st = check_count(ctx, src, count, bands, "clik_pyr_laplacian");
     if (st == CLIK_OK)
@@ -625,7 +583,7 @@ clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *bands, int co
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_pixels(ctx, dst, "clik_pyr_collapse: dst");
+    clik_status st = clik__check_format(ctx, dst, "clik_pyr_collapse: dst", PIXELS, CLIK_ANY, 0, 0);
     if (st == CLIK_OK)
         st = check_count(ctx, dst, count, bands, "clik_pyr_collapse");
     if (st == CLIK_OK && bands[0].type == CLIK_S16 && dst->type != CLIK_U8)

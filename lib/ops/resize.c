@@ -65,16 +65,8 @@ clik_status clik_resize_size(int width, int height, double scale_x, double scale
 
 static clik_status check_format(clik_context *ctx, const clik_image *img, const char *what)
 {
-    clik_status st = clik__check_image(ctx, img, what);
-    if (st != CLIK_OK)
-        return st;
-    if (img->type != CLIK_U8 && img->type != CLIK_F32)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: needs u8 or f32 pixels, not %s",
-                          what, clik_type_name(img->type));
-    if (img->channels != 1 && img->channels != 4)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: needs 1 or 4 channels, not %d",
-                          what, img->channels);
-    return CLIK_OK;
+    return clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_CHANNELS(1, 4), 0,
+                              0);
 }
 
 /* ---- OpenCL path ------------------------------------------------------------------------ */
@@ -150,9 +142,8 @@ static int round16(int n)
 /* Rows per band: a few bands per compute unit, unless tuned. */
 static int band_rows(const clik_context *ctx, int rows)
 {
-    const long groups = (long)ctx->dev.compute_units * 4;
-    long n = clik__tune(ctx, CLIK_TUNE_RESIZE_BAND_ROWS, (rows + groups - 1) / groups);
-    return n < 1 ? 1 : n > rows ? rows : (int)n;
+    const long n = clik__band_rows(ctx, CLIK_TUNE_RESIZE_BAND_ROWS, rows);
+    return n > rows ? rows : (int)n;
 }
 
 /* Cuts *span (from the whole row of width pixels, halved, a multiple of 16)
@@ -234,24 +225,22 @@ static size_t chunks(int width, int bpp)
     return ((size_t)width * (size_t)bpp + 15) / 16;
 }
 
-/* Kernel `base` of the resize program of `options`, in its version for the
- * alignment (kernels/resize.cl: NAME_any, NAME_pix, NAME_a16). */
-static clik_status resize_kernel(clik_context *ctx, const char *options, const char *base,
-                                 int align, clik_kernel_entry **k)
+/* The name of kernel `base` in its version for the alignment
+ * (kernels/resize.cl: NAME_any, NAME_pix, NAME_a16). */
+static void aligned_name(char *name, size_t cap, const char *base, int align)
 {
     static const char *const suffix[] = {"any", "pix", "a16"};
-    char name[64];
-    snprintf(name, sizeof(name), "%s_%s", base, suffix[align]);
-    return clik__kernel(ctx, "resize", options, name, k);
+    snprintf(name, cap, "%s_%s", base, suffix[align]);
 }
 
 /* The nearest program of a pixel size (1, 4 or 16 bytes). */
 static clik_status nearest_kernel(clik_context *ctx, int bpp, const char *base, int align,
                                   clik_kernel_entry **k)
 {
-    char options[32];
+    char options[32], name[64];
     snprintf(options, sizeof(options), "-DBPP=%d", bpp);
-    return resize_kernel(ctx, options, base, align, k);
+    aligned_name(name, sizeof(name), base, align);
+    return clik__kernel(ctx, "resize", options, name, k);
 }
 
 /* GPUs, integer factors: the source pixels repeated, without the table. */
@@ -345,10 +334,10 @@ static clik_status cl_nearest_rows(clik_context *ctx, const resize_args *a, cons
 static clik_status interp_kernel(clik_context *ctx, const clik_image *img, int taps,
                                  const char *base, int align, clik_kernel_entry **k)
 {
-    char options[96];
-    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d -DCH=%d -DTAPS=%d",
-             img->type == CLIK_U8 ? "uchar" : "float", img->type == CLIK_F32, img->channels, taps);
-    return resize_kernel(ctx, options, base, align, k);
+    char taps_option[16], name[64];
+    snprintf(taps_option, sizeof(taps_option), "-DTAPS=%d", taps);
+    aligned_name(name, sizeof(name), base, align);
+    return clik__pixel_kernel(ctx, "resize", img->type, img->channels, taps_option, name, k);
 }
 
 /* Sets the arguments every interpolating kernel starts with. */
@@ -467,15 +456,8 @@ static clik_status cl_interp_rows(clik_context *ctx, resize_args *a, const clik_
         return st;
     st = interp_args(ctx, k, a, src, dst);
     if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 9, rows);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 10, xa);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 11, xb);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 12, scratch);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 13, span);
+        st = CLIK_ARGS_AT(ctx, k, 9, CLIK_A(rows), CLIK_A(xa), CLIK_A(xb), CLIK_A(scratch),
+                          CLIK_A(span));
     for (int band0 = 0; st == CLIK_OK && band0 < bands; band0 += batch)
         st = launch_spans(ctx, k, 14, spans, band0, bands - band0 < batch ? bands - band0 : batch);
     clik__temp_release(ctx, scratch, scratch_bytes);

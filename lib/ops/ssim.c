@@ -41,55 +41,29 @@ typedef struct ssim_args {
 static clik_status check_inputs(clik_context *ctx, const clik_image *a, const clik_image *b,
                                 int allow_f32, const char *op)
 {
-    clik_status st = clik__check_image(ctx, a, op);
-    if (st == CLIK_OK)
-        st = clik__check_image(ctx, b, op);
-    if (st != CLIK_OK)
-        return st;
-    const clik_image *img[2] = {a, b};
-    for (int i = 0; i < 2; i++)
-        if (img[i]->channels != 1 ||
-            (img[i]->type != CLIK_U8 && !(allow_f32 && img[i]->type == CLIK_F32)))
-            return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                              "%s: %s needs one channel of %s, not %d of %s", op, i ? "b" : "a",
-                              allow_f32 ? "u8 or f32" : "u8", img[i]->channels,
-                              clik_type_name(img[i]->type));
-    if (a->type != b->type)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: a is %s but b is %s", op,
-                          clik_type_name(a->type), clik_type_name(b->type));
-    if (a->width != b->width || a->height != b->height)
-        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: a is %dx%d but b is %dx%d", op,
-                          a->width, a->height, b->width, b->height);
-    return CLIK_OK;
+    char what[64];
+    snprintf(what, sizeof(what), "%s: a", op);
+    clik_status st = clik__check_format(
+        ctx, a, what, CLIK_TYPE_BIT(CLIK_U8) | (allow_f32 ? CLIK_TYPE_BIT(CLIK_F32) : 0),
+        CLIK_CHANNELS(1), 0, 0);
+    snprintf(what, sizeof(what), "%s: b", op);
+    return st == CLIK_OK ? clik__check_like(ctx, b, a, what, a->width, a->height) : st;
 }
 
 /* map: F32, one channel, width x height, apart from a and b. */
 static clik_status check_map(clik_context *ctx, const clik_image *map, const clik_image *a,
                              const clik_image *b, int width, int height, const char *op)
 {
-    clik_status st = clik__check_image(ctx, map, op);
-    if (st != CLIK_OK)
-        return st;
-    if (map->type != CLIK_F32 || map->channels != 1)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                          "%s: map needs one channel of f32, not %d of %s", op, map->channels,
-                          clik_type_name(map->type));
-    if (map->width != width || map->height != height)
-        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: map is %dx%d, needs %dx%d", op,
-                          map->width, map->height, width, height);
-    clik_status sa, sb;
-    const int same_a = clik__same_image(map, a, &sa), same_b = clik__same_image(map, b, &sb);
-    if (same_a || same_b || sa != CLIK_OK || sb != CLIK_OK)
-        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: map overlaps an input", op);
-    return CLIK_OK;
+    char what[64];
+    snprintf(what, sizeof(what), "%s: map", op);
+    clik_status st =
+        clik__check_format(ctx, map, what, CLIK_TYPES(CLIK_F32), CLIK_CHANNELS(1), width, height);
+    if (st == CLIK_OK)
+        st = clik__check_apart(ctx, map, a, 0, op);
+    return st == CLIK_OK ? clik__check_apart(ctx, map, b, 0, op) : st;
 }
 
 /* ---- OpenCL path ------------------------------------------------------------------- */
-
-static int elems(const clik_binding *b)
-{
-    return (int)(b->stride / clik_type_size(b->image.type));
-}
 
 static int pow2_floor(long v)
 {
@@ -209,7 +183,7 @@ static clik_status cl_ssim(clik_context *ctx, const clik_binding *a, const clik_
     /* An unused buffer argument gets the other buffer: never NULL. */
     cl_mem map_mem = map ? map->mem : partial, part_mem = mean ? partial : map->mem;
     const int write_map = map != NULL, want_mean = mean != NULL;
-    const int sa = elems(a), sb = elems(b), sm = map ? elems(map) : 0;
+    const int sa = clik__elems(a), sb = clik__elems(b), sm = map ? clik__elems(map) : 0;
     st = CLIK_ARGS(ctx, k, CLIK_A(a->mem), CLIK_A(sa), CLIK_A(b->mem), CLIK_A(sb), CLIK_A(ow),
                    CLIK_A(oh), CLIK_A(map_mem), CLIK_A(sm), CLIK_A(write_map), CLIK_A(want_mean),
                    CLIK_A(part_mem));
@@ -286,7 +260,7 @@ static clik_status tiles_opencl(clik_context *ctx, void *p, clik_binding *const 
     size_t rows = 1; /* work-items per tile: a power of two >= tile */
     while (rows < (size_t)tile)
         rows *= 2;
-    const int sa = elems(a), sb = elems(b), sm = elems(map);
+    const int sa = clik__elems(a), sb = clik__elems(b), sm = clik__elems(map);
     const int w = a->image.width, h = a->image.height;
     const int mw = map->image.width, mh = map->image.height;
     clik_kernel_entry *k;
