@@ -31,6 +31,11 @@ typedef struct clik_pyramid_dsp {
     /* OpenCV pyrUp, u8 or f32, into dst of 2W or 2W - 1 by 2H or 2H - 1 (the
      * 2W x 2H result, cropped). */
     void (*up)(const clik_image *src, clik_image *dst);
+    /* out = a - b (sign -1), a + b (sign +1) or a (sign 0), element by
+     * element, images of one size (u8, s16 or f32, any mix): exact integers
+     * for u8 pyramids, single-precision float otherwise (as the kernels
+     * compute them); u8 results rounded and saturated. */
+    void (*combine)(const clik_image *a, const clik_image *b, int sign, clik_image *out);
 } clik_pyramid_dsp;
 
 typedef struct clik_integral_dsp {
@@ -155,6 +160,8 @@ void clik__lapar_dsp_init_neon(clik_lapar_dsp *dsp);
 /* The scalar entries, for NEON entries to hand formats they do not cover. */
 void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst);
 void clik__pyramid_up_scalar(const clik_image *src, clik_image *dst);
+void clik__pyramid_combine_scalar(const clik_image *a, const clik_image *b, int sign,
+                                  clik_image *out);
 void clik__integral_scalar(const clik_image *src, clik_image *sum, clik_image *sqsum);
 void clik__resize_scalar(const clik_image *src, clik_image *dst, clik_interp method);
 int clik__blur_scalar(const clik_image *src, clik_image *dst, const float *weights, int ksize);

@@ -318,6 +318,11 @@ clik_status clik__args(clik_context *ctx, clik_kernel_entry *k, unsigned first,
     clik__args((ctx), (k), (first), (const clik_arg_value[]){__VA_ARGS__},                         \
                (unsigned)(sizeof((const clik_arg_value[]){__VA_ARGS__}) / sizeof(clik_arg_value)))
 #define CLIK_ARGS(ctx, k, ...) CLIK_ARGS_AT(ctx, k, 0, __VA_ARGS__)
+/* A __local argument of `bytes` in CLIK_ARGS. */
+#define CLIK_LOCAL(bytes)                                                                          \
+    {                                                                                              \
+        (bytes), NULL                                                                              \
+    }
 
 /* Enqueues k over `items` work-items per dimension with work-groups of at
  * most `local` (shrunk to the device's and kernel's limits); the global size

@@ -182,8 +182,50 @@ void clik__pyramid_up_scalar(const clik_image *src, clik_image *dst)
         up_f32(src, dst);
 }
 
+static double element(const clik_image *img, int x, int y, int c)
+{
+    const char *row = (const char *)img->data + (size_t)y * img->stride;
+    size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
+    switch (img->type) {
+    case CLIK_U8: return ((const uint8_t *)row)[i];
+    case CLIK_S16: return ((const int16_t *)row)[i];
+    default: return ((const float *)row)[i];
+    }
+}
+
+static void set_element(clik_image *img, int x, int y, int c, double v)
+{
+    char *row = (char *)img->data + (size_t)y * img->stride;
+    size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
+    switch (img->type) {
+    case CLIK_U8: ((uint8_t *)row)[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5); break;
+    case CLIK_S16: ((int16_t *)row)[i] = (int16_t)v; break;
+    default: ((float *)row)[i] = (float)v; break;
+    }
+}
+
+/* The Laplacian's element arithmetic (cpu.h). */
+void clik__pyramid_combine_scalar(const clik_image *a, const clik_image *b, int sign,
+                                  clik_image *out)
+{
+    int float_math = out->type == CLIK_F32 && (a->type == CLIK_F32 && b->type == CLIK_F32);
+    for (int y = 0; y < out->height; y++)
+        for (int x = 0; x < out->width; x++)
+            for (int c = 0; c < out->channels; c++) {
+                double v = element(a, x, y, c);
+                if (sign != 0 && float_math) {
+                    float fa = (float)v, fb = (float)element(b, x, y, c);
+                    v = sign > 0 ? fa + fb : fa - fb;
+                } else if (sign != 0) {
+                    v += sign * element(b, x, y, c);
+                }
+                set_element(out, x, y, c, v);
+            }
+}
+
 void clik__pyramid_dsp_init_scalar(clik_pyramid_dsp *dsp)
 {
     dsp->down = clik__pyramid_down_scalar;
     dsp->up = clik__pyramid_up_scalar;
+    dsp->combine = clik__pyramid_combine_scalar;
 }

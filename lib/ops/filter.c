@@ -119,9 +119,7 @@ static clik_status blur_pass(clik_context *ctx, const filter_args *a, const char
     if (bytes > ctx->dev.local_mem_size)
         return blur_pass(ctx, a, name, 0, 1, th, in, in_stride, out, out_stride);
     st = clik__arg(ctx, k, 8, bytes, NULL);
-    size_t global[2] = {(items[0] + lsize[0] - 1) / lsize[0] * lsize[0],
-                        (items[1] + lsize[1] - 1) / lsize[1] * lsize[1]};
-    return st == CLIK_OK ? clik__launch_exact(ctx, k, 2, global, lsize) : st;
+    return st == CLIK_OK ? clik__launch(ctx, k, 2, items, lsize) : st; /* lsize fits */
 }
 
 /* Row pass into scratch, then column pass into dst (any device; dst may be

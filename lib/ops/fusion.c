@@ -116,7 +116,7 @@ typedef struct fusion_plan {
     int pix4;                   /* RGBA rows of src and dst are 4-byte aligned */
     int map;                    /* an artifact map is written */
     int cpu;                    /* the row-per-work-item kernels of CPU devices */
-    clik_kernel_entry *k[5];    /* valid until the next build */
+    clik_kernel_entry *k[5];    /* valid for the context's life */
     char options[OPTIONS_CAP];  /* build options (plan_options) */
 } fusion_plan;
 
@@ -166,8 +166,7 @@ static clik_status plan_options(clik_context *ctx, fusion_plan *p)
     return CLIK_OK;
 }
 
-/* The plan's kernels: built once, then found in memory. Look them up again
- * after anything that may build a program (it moves the entries). */
+/* The plan's kernels: built once, then found in memory. */
 static clik_status plan_kernels(clik_context *ctx, fusion_plan *p)
 {
     const int n = p->cpu ? 5 : 4;
@@ -221,14 +220,36 @@ static cl_mem *scratch_slot(fusion_scratch *s, int i)
     return m[i];
 }
 
-/* Enqueues the four kernels on ctx->queue. Strides in bytes; map may be NULL. */
+/* The artifact tiles (fusion_tiles) and the selection (fusion_select,
+ * fusion_vselect) take the same arguments on every device. */
+static clik_status run_tiles(clik_context *ctx, const fusion_plan *p, clik_kernel_entry *k,
+                             const fusion_scratch *s, const size_t *local)
+{
+    const int gs = p->dw;
+    size_t tiles[2] = {(size_t)p->tw, (size_t)p->th};
+    clik_status st = CLIK_ARGS(ctx, k, CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(p->dw),
+                               CLIK_A(p->dh), CLIK_A(s->tiles), CLIK_A(p->tw), CLIK_A(p->th));
+    return st == CLIK_OK ? clik__launch(ctx, k, 2, tiles, local) : st;
+}
+
+static clik_status select_args(clik_context *ctx, const fusion_plan *p, clik_kernel_entry *k,
+                               const fusion_scratch *s, cl_mem dst, int ds, cl_mem map, int ms)
+{
+    const int is = p->dw * 4;
+    cl_mem no_map = map ? map : dst; /* an unused argument still needs a buffer */
+    return CLIK_ARGS(ctx, k, CLIK_A(s->rows), CLIK_A(p->dw), CLIK_A(p->dh), CLIK_A(p->threshold),
+                     CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is), CLIK_A(dst), CLIK_A(ds),
+                     CLIK_A(no_map), CLIK_A(ms));
+}
+
+/* CPU devices: row passes, one work-item per row. Strides in bytes; map may
+ * be NULL. */
 static clik_status enqueue_cpu(clik_context *ctx, const fusion_plan *p, cl_mem src, int ss,
                                cl_mem dst, int ds, cl_mem map, int ms, const fusion_scratch *s)
 {
-    const int is = p->dw * 4, gs = p->dw;
-    cl_mem no_map = map ? map : dst;
-    const int dw = p->dw, dh = p->dh, tw = p->tw, th = p->th;
+    const int is = p->dw * 4, gs = p->dw, dw = p->dw, dh = p->dh, tw = p->tw;
     const size_t one[1] = {1}, src_rows[1] = {(size_t)p->sh}, dst_rows[1] = {(size_t)dh};
+    const size_t tlocal[2] = {16, 1};
     clik_status st = CLIK_ARGS(ctx, p->k[K_HPASS], CLIK_A(src), CLIK_A(ss), CLIK_A(p->sw),
                                CLIK_A(p->sh), CLIK_A(s->hrow), CLIK_A(dw));
     if (st == CLIK_OK)
@@ -240,58 +261,43 @@ static clik_status enqueue_cpu(clik_context *ctx, const fusion_plan *p, cl_mem s
     if (st == CLIK_OK)
         st = clik__launch(ctx, p->k[K_VPASS], 1, dst_rows, one);
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, p->k[K_CTILES], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
-                       CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(th));
-    size_t tiles[2] = {(size_t)tw, (size_t)th}, tlocal[2] = {16, 1};
-    if (st == CLIK_OK)
-        st = clik__launch(ctx, p->k[K_CTILES], 2, tiles, tlocal);
+        st = run_tiles(ctx, p, p->k[K_CTILES], s, tlocal);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, p->k[K_HBLUR], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
                        CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(s->art), CLIK_A(s->rows));
     if (st == CLIK_OK)
         st = clik__launch(ctx, p->k[K_HBLUR], 1, dst_rows, one);
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, p->k[K_VSELECT], CLIK_A(s->rows), CLIK_A(dw), CLIK_A(dh),
-                       CLIK_A(p->threshold), CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is),
-                       CLIK_A(dst), CLIK_A(ds), CLIK_A(no_map), CLIK_A(ms));
-    if (st == CLIK_OK)
-        st = clik__launch(ctx, p->k[K_VSELECT], 1, dst_rows, one);
-    return st;
+        st = select_args(ctx, p, p->k[K_VSELECT], s, dst, ds, map, ms);
+    return st == CLIK_OK ? clik__launch(ctx, p->k[K_VSELECT], 1, dst_rows, one) : st;
 }
 
+/* Enqueues a frame's kernels on ctx->queue. Strides in bytes; map may be
+ * NULL. */
 static clik_status enqueue_frame(clik_context *ctx, const fusion_plan *p, cl_mem src, int ss,
                                  cl_mem dst, int ds, cl_mem map, int ms, const fusion_scratch *s)
 {
     if (p->cpu)
         return enqueue_cpu(ctx, p, src, ss, dst, ds, map, ms, s);
-    const int is = p->dw * 4, gs = p->dw;
-    cl_mem no_map = map ? map : dst; /* an unused argument still needs a buffer */
-    const int dw = p->dw, dh = p->dh, tw = p->tw, th = p->th;
+    const int is = p->dw * 4, gs = p->dw, dw = p->dw, dh = p->dh, tw = p->tw;
     clik_status st = CLIK_ARGS(ctx, p->k[K_UPSCALE], CLIK_A(src), CLIK_A(ss), CLIK_A(p->sw),
                                CLIK_A(p->sh), CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is),
                                CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs));
     size_t items[2] = {(size_t)dw, (size_t)dh}, local[2] = {32, 8};
     size_t blocks[2] = {(size_t)p->sw, (size_t)p->sh}, runs[2] = {((size_t)dw + 3) / 4, (size_t)dh};
+    const size_t tlocal[2] = {32, 4};
     if (st == CLIK_OK)
         st = clik__launch(ctx, p->k[K_UPSCALE], 2, blocks, local);
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, p->k[K_TILES], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
-                       CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(th));
-    size_t tiles[2] = {(size_t)tw, (size_t)th}, tlocal[2] = {32, 4};
-    if (st == CLIK_OK)
-        st = clik__launch(ctx, p->k[K_TILES], 2, tiles, tlocal);
+        st = run_tiles(ctx, p, p->k[K_TILES], s, tlocal);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, p->k[K_ROWS], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
                        CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(s->rows));
     if (st == CLIK_OK)
         st = clik__launch(ctx, p->k[K_ROWS], 2, runs, local);
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, p->k[K_SELECT], CLIK_A(s->rows), CLIK_A(dw), CLIK_A(dh),
-                       CLIK_A(p->threshold), CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is),
-                       CLIK_A(dst), CLIK_A(ds), CLIK_A(no_map), CLIK_A(ms));
-    if (st == CLIK_OK)
-        st = clik__launch(ctx, p->k[K_SELECT], 2, items, local);
-    return st;
+        st = select_args(ctx, p, p->k[K_SELECT], s, dst, ds, map, ms);
+    return st == CLIK_OK ? clik__launch(ctx, p->k[K_SELECT], 2, items, local) : st;
 }
 
 static int binding_pix4(const clik_binding *b)
@@ -467,9 +473,7 @@ static clik_status stream_open_device(clik_fusion_stream *s)
         return st;
     if ((size_t)s->plan[0].dw * (size_t)s->plan[0].dh * 4 > (size_t)INT32_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "fusion stream: frames too large");
-    /* Builds the kernels once; each frame looks them up again (slot buffers
-     * made after this may build the poison program and move the entries). */
-    st = plan_kernels(ctx, &s->plan[0]);
+    st = plan_kernels(ctx, &s->plan[0]); /* the map's plan at its first frame */
     for (int i = 0; i < s->depth && st == CLIK_OK; i++)
         st = slot_make(ctx, &s->plan[0], &s->slots[i]);
     if (st != CLIK_OK)
@@ -571,9 +575,7 @@ static clik_status slot_enqueue(clik_fusion_stream *s, stream_slot *sl, const cl
     clik_status st = CLIK_OK;
     if (map && !sl->map)
         st = new_buffer(ctx, (size_t)p->dw * (size_t)p->dh, &sl->map);
-    /* Entries live in the context's program table, which a build may move:
-     * look them up for every frame (a search of the table, no build). */
-    if (st == CLIK_OK)
+    if (st == CLIK_OK && !p->k[0])
         st = plan_kernels(ctx, p);
     if (st != CLIK_OK)
         return st;

@@ -248,13 +248,10 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kpartial, CLIK_A(src->mem), CLIK_A(stride), CLIK_A(row_bytes),
                        CLIK_A(cpr), CLIK_A(rows), CLIK_A(partial), CLIK_A(aligned));
-    unsigned next = 7; /* hist_local: the copies and merge; then the local memory */
-    if (st == CLIK_OK && mode == MODE_LOCAL) {
-        st = CLIK_ARG(ctx, kpartial, 7, replicas);
-        if (st == CLIK_OK)
-            st = CLIK_ARG(ctx, kpartial, 8, merge);
-        next = 9;
-    }
+    /* hist_local: the copies and merge; then the local memory */
+    const unsigned next = mode == MODE_LOCAL ? 9 : 7;
+    if (st == CLIK_OK && mode == MODE_LOCAL)
+        st = CLIK_ARGS_AT(ctx, kpartial, 7, CLIK_A(replicas), CLIK_A(merge));
     if (st == CLIK_OK && local_bytes)
         st = clik__arg(ctx, kpartial, next, local_bytes, NULL);
     if (st == CLIK_OK) {

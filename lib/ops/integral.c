@@ -31,33 +31,23 @@ static int sq_type_ok(clik_type src, clik_type sq)
     return sq == CLIK_F64 || (src == CLIK_U8 && sq == CLIK_U64);
 }
 
+/* out: src's channels, one more row and column, apart from src. */
 static clik_status check_output(clik_context *ctx, const clik_image *src, const clik_image *out,
                                 const char *what)
 {
-    clik_status st = clik__check_image(ctx, out, what);
-    if (st != CLIK_OK)
-        return st;
-    if (out->channels != src->channels)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: %d channels, src has %d", what,
-                          out->channels, src->channels);
-    if (out->width != src->width + 1 || out->height != src->height + 1)
-        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "%s: is %dx%d, needs %dx%d", what,
-                          out->width, out->height, src->width + 1, src->height + 1);
-    clik__same_image(src, out, &st);
-    if (st != CLIK_OK)
-        return clik__fail(ctx, st, "%s: overlaps src", what);
-    return CLIK_OK;
+    clik_status st =
+        clik__check_format(ctx, out, what, CLIK_TYPE_BIT(out->type), 1u << (unsigned)src->channels,
+                           src->width + 1, src->height + 1);
+    return st == CLIK_OK ? clik__check_apart(ctx, src, out, 0, what) : st;
 }
 
 static clik_status check_args(clik_context *ctx, const integral_args *a)
 {
     const char *op = "clik_integral";
-    clik_status st = clik__check_image(ctx, a->src, op);
+    clik_status st =
+        clik__check_format(ctx, a->src, op, CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_ANY, 0, 0);
     if (st != CLIK_OK)
         return st;
-    if (a->src->type != CLIK_U8 && a->src->type != CLIK_F32)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: needs u8 or f32 pixels, not %s",
-                          op, clik_type_name(a->src->type));
     if (!a->sum)
         return clik__fail(ctx, CLIK_ERR_NULL, "%s: sum is NULL", op);
     /* The descriptor first: a cleared one is NULL, not a wrong type. */
@@ -84,10 +74,7 @@ static clik_status check_args(clik_context *ctx, const integral_args *a)
             return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
                               "%s: %s sums of squares of %s pixels (u8: u64, f64; f32: f64)", op,
                               clik_type_name(a->sqsum->type), clik_type_name(a->src->type));
-        if (clik__same_image(a->sum, a->sqsum, &st) == 1)
-            st = CLIK_ERR_INVALID_ARG;
-        if (st != CLIK_OK)
-            return clik__fail(ctx, st, "%s: sum and sqsum overlap", op);
+        return clik__check_apart(ctx, a->sum, a->sqsum, 0, op);
     }
     return CLIK_OK;
 }

@@ -606,11 +606,8 @@ static clik_status run_local(clik_context *ctx, const lapar_args *a, const lapar
     if (st == CLIK_OK)
         st = phi_args(ctx, k, 6, a, t, phi, dst);
     if (st == CLIK_OK)
-        st = clik__arg(ctx, k, 15, src_bytes, NULL);
-    if (st == CLIK_OK)
-        st = CLIK_ARG(ctx, k, 16, pitch);
-    if (st == CLIK_OK)
-        st = clik__arg(ctx, k, 17, bytes - src_bytes, NULL);
+        st = CLIK_ARGS_AT(ctx, k, 15, CLIK_LOCAL(src_bytes), CLIK_A(pitch),
+                          CLIK_LOCAL(bytes - src_bytes));
     if (st != CLIK_OK)
         return st;
     *done = 1;

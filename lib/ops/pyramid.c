@@ -186,9 +186,7 @@ static clik_status cl_down(clik_context *ctx, const clik_binding *src, const cli
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                           "pyr_down: a tile needs %zu bytes of local memory", bytes);
     st = clik__arg(ctx, k, 8, bytes, NULL);
-    size_t global[2] = {(items[0] + local[0] - 1) / local[0] * local[0],
-                        (items[1] + local[1] - 1) / local[1] * local[1]};
-    return st == CLIK_OK ? clik__launch_exact(ctx, k, 2, global, local) : st;
+    return st == CLIK_OK ? clik__launch(ctx, k, 2, items, local) : st; /* local fits */
 }
 
 /* pyrUp of coarse into out (other NULL), or the Laplacian step `name`
@@ -350,48 +348,6 @@ static clik_status gaussian_cpu(clik_context *ctx, void *p, clik_image *const *v
     return CLIK_OK;
 }
 
-static double element(const clik_image *img, int x, int y, int c)
-{
-    const char *row = (const char *)img->data + (size_t)y * img->stride;
-    size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
-    switch (img->type) {
-    case CLIK_U8: return ((const uint8_t *)row)[i];
-    case CLIK_S16: return ((const int16_t *)row)[i];
-    default: return ((const float *)row)[i];
-    }
-}
-
-static void set_element(clik_image *img, int x, int y, int c, double v)
-{
-    char *row = (char *)img->data + (size_t)y * img->stride;
-    size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
-    switch (img->type) {
-    case CLIK_U8: ((uint8_t *)row)[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5); break;
-    case CLIK_S16: ((int16_t *)row)[i] = (int16_t)v; break;
-    default: ((float *)row)[i] = (float)v; break;
-    }
-}
-
-/* out = a - b (sign -1), a + b (sign +1) or a (sign 0), element by element:
- * exact integers for u8 pyramids, single-precision float otherwise (as the
- * kernels compute them). */
-static void combine(const clik_image *a, const clik_image *b, int sign, clik_image *out)
-{
-    int float_math = out->type == CLIK_F32 && (a->type == CLIK_F32 && b->type == CLIK_F32);
-    for (int y = 0; y < out->height; y++)
-        for (int x = 0; x < out->width; x++)
-            for (int c = 0; c < out->channels; c++) {
-                double v = element(a, x, y, c);
-                if (sign != 0 && float_math) {
-                    float fa = (float)v, fb = (float)element(b, x, y, c);
-                    v = sign > 0 ? fa + fb : fa - fb;
-                } else if (sign != 0) {
-                    v += sign * element(b, x, y, c);
-                }
-                set_element(out, x, y, c, v);
-            }
-}
-
 /* v[0] is the source, v[1 + i] band i (0..count). */
 static clik_status laplacian_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
@@ -412,12 +368,12 @@ static clik_status laplacian_cpu(clik_context *ctx, void *p, clik_image *const *
         st = clik_image_alloc(&up, g[i].width, g[i].height, g[i].channels, g[i].type);
         if (st == CLIK_OK) {
             ctx->dsp.pyramid.up(&g[i + 1], &up);
-            combine(&g[i], &up, -1, v[1 + i]);
+            ctx->dsp.pyramid.combine(&g[i], &up, -1, v[1 + i]);
         }
         clik_image_free(&up);
     }
     if (st == CLIK_OK)
-        combine(&g[a->count], &g[a->count], 0, v[1 + a->count]);
+        ctx->dsp.pyramid.combine(&g[a->count], &g[a->count], 0, v[1 + a->count]);
     for (int i = 1; i <= a->count; i++)
         clik_image_free(&g[i]);
     return st == CLIK_OK ? st : clik__fail(ctx, st, "clik_pyr_laplacian: out of memory");
@@ -440,13 +396,13 @@ static clik_status collapse_cpu(clik_context *ctx, void *p, clik_image *const *v
         if (st != CLIK_OK)
             break;
         if (i == a->count) {
-            combine(band, band, 0, &g[i]);
+            ctx->dsp.pyramid.combine(band, band, 0, &g[i]);
             continue;
         }
         st = clik_image_alloc(&up, g[i].width, g[i].height, g[i].channels, out->type);
         if (st == CLIK_OK) {
             ctx->dsp.pyramid.up(&g[i + 1], &up);
-            combine(band, &up, +1, &g[i]);
+            ctx->dsp.pyramid.combine(band, &up, +1, &g[i]);
         }
         clik_image_free(&up);
     }

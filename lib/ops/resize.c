@@ -61,14 +61,6 @@ clik_status clik_resize_size(int width, int height, double scale_x, double scale
     return CLIK_OK;
 }
 
-/* ---- validation ------------------------------------------------------------------------ */
-
-static clik_status check_format(clik_context *ctx, const clik_image *img, const char *what)
-{
-    return clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_CHANNELS(1, 4), 0,
-                              0);
-}
-
 /* ---- OpenCL path ------------------------------------------------------------------------ */
 
 typedef struct resize_args {
@@ -393,15 +385,12 @@ static clik_status cl_interp_local(clik_context *ctx, const resize_args *a, cons
         return CLIK_OK;
     st = interp_args(ctx, k, a, src, dst);
     if (st == CLIK_OK)
-        st = clik__arg(ctx, k, 9, pix, NULL);
-    if (st == CLIK_OK)
-        st = clik__arg(ctx, k, 10, hsum, NULL);
+        st = CLIK_ARGS_AT(ctx, k, 9, CLIK_LOCAL(pix), CLIK_LOCAL(hsum));
     if (st != CLIK_OK)
         return st;
-    size_t global[2] = {((size_t)dw + tile[0] - 1) / tile[0] * tile[0],
-                        ((size_t)dh + tile[1] - 1) / tile[1] * tile[1]};
+    size_t items[2] = {(size_t)dw, (size_t)dh};
     *done = 1;
-    return clik__launch_exact(ctx, k, 2, global, tile);
+    return clik__launch(ctx, k, 2, items, tile); /* tile fits */
 }
 
 typedef struct interp_rows_work {
@@ -549,17 +538,14 @@ clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_image *ds
     if (method != CLIK_INTERP_NEAREST && method != CLIK_INTERP_BILINEAR &&
         method != CLIK_INTERP_BICUBIC)
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "clik_resize: unknown method %d", (int)method);
-    clik_status st = check_format(ctx, src, "clik_resize: src");
+    clik_status st = clik__check_format(ctx, src, "clik_resize: src", CLIK_TYPES(CLIK_U8, CLIK_F32),
+                                        CLIK_CHANNELS(1, 4), 0, 0);
     if (st == CLIK_OK)
-        st = check_format(ctx, dst, "clik_resize: dst");
+        st = clik__check_like(ctx, dst, src, "clik_resize: dst", 0, 0);
+    if (st == CLIK_OK)
+        st = clik__check_apart(ctx, src, dst, 0, "clik_resize");
     if (st != CLIK_OK)
         return st;
-    if (dst->type != src->type || dst->channels != src->channels)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                          "clik_resize: dst is %d-channel %s, src %d-channel %s", dst->channels,
-                          clik_type_name(dst->type), src->channels, clik_type_name(src->type));
-    if (clik__same_image(src, dst, &st) || st != CLIK_OK)
-        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "clik_resize: src and dst overlap");
     resize_args a = {.method = method};
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
     return clik__run_op(ctx, &resize_op, images, 2, &a);

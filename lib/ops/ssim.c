@@ -189,17 +189,11 @@ static clik_status cl_ssim(clik_context *ctx, const clik_binding *a, const clik_
                    CLIK_A(part_mem));
     if (st == CLIK_OK && variant == V_ROWS)
         st = CLIK_ARG(ctx, k, 11, band);
-    if (st == CLIK_OK && variant == V_LOCAL) {
-        const size_t in = inputs_bytes(local[0], local[1]);
-        st = clik__arg(ctx, k, 11, in, NULL);
-        if (st == CLIK_OK)
-            st = clik__arg(ctx, k, 12, in, NULL);
-        if (st == CLIK_OK)
-            st = clik__arg(ctx, k, 13, sums_bytes(local[0], local[1]), NULL);
-    }
-    if (st == CLIK_OK)
-        st = variant == V_LOCAL ? clik__launch_exact(ctx, k, 2, global, local)
-                                : clik__launch(ctx, k, 2, global, local);
+    const size_t in = inputs_bytes(local[0], local[1]), hm = sums_bytes(local[0], local[1]);
+    if (st == CLIK_OK && variant == V_LOCAL)
+        st = CLIK_ARGS_AT(ctx, k, 11, CLIK_LOCAL(in), CLIK_LOCAL(in), CLIK_LOCAL(hm));
+    if (st == CLIK_OK) /* local_block's shape fits */
+        st = clik__launch(ctx, k, 2, global, local);
     float *sums = NULL;
     if (st == CLIK_OK && mean) {
         sums = malloc(parts * sizeof(float));
@@ -264,32 +258,23 @@ static clik_status tiles_opencl(clik_context *ctx, void *p, clik_binding *const 
     const int w = a->image.width, h = a->image.height;
     const int mw = map->image.width, mh = map->image.height;
     clik_kernel_entry *k;
-    clik_status st;
-    if (group) {
-        st = ssim_kernel(ctx, CLIK_U8, "ssim_tiles_group", &k);
-        if (st != CLIK_OK)
-            return st;
-        const size_t g = tiles_per_group(ctx, k, rows);
-        if (g > 0) {
-            st = CLIK_ARGS(ctx, k, CLIK_A(a->mem), CLIK_A(sa), CLIK_A(b->mem), CLIK_A(sb),
-                           CLIK_A(w), CLIK_A(h), CLIK_A(map->mem), CLIK_A(sm), CLIK_A(mw),
-                           CLIK_A(mh), CLIK_A(tile));
-            if (st == CLIK_OK)
-                st = clik__arg(ctx, k, 11, 5 * sizeof(int) * g * rows, NULL);
-            if (st != CLIK_OK)
-                return st;
-            size_t local[2] = {g, rows};
-            size_t global[2] = {((size_t)mw + g - 1) / g * g, (size_t)mh * rows};
-            return clik__launch_exact(ctx, k, 2, global, local);
-        }
-    }
-    st = ssim_kernel(ctx, CLIK_U8, "ssim_tiles_item", &k);
+    clik_status st = ssim_kernel(ctx, CLIK_U8, group ? "ssim_tiles_group" : "ssim_tiles_item", &k);
+    const size_t g = st == CLIK_OK && group ? tiles_per_group(ctx, k, rows) : 0;
+    if (st == CLIK_OK && group && g == 0)
+        st = ssim_kernel(ctx, CLIK_U8, "ssim_tiles_item", &k); /* not one tile fits */
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(a->mem), CLIK_A(sa), CLIK_A(b->mem), CLIK_A(sb), CLIK_A(w),
                        CLIK_A(h), CLIK_A(map->mem), CLIK_A(sm), CLIK_A(mw), CLIK_A(mh),
                        CLIK_A(tile));
+    if (st == CLIK_OK && g > 0)
+        st = clik__arg(ctx, k, 11, 5 * sizeof(int) * g * rows, NULL);
     if (st != CLIK_OK)
         return st;
+    if (g > 0) {
+        size_t local[2] = {g, rows};
+        size_t global[2] = {((size_t)mw + g - 1) / g * g, (size_t)mh * rows};
+        return clik__launch_exact(ctx, k, 2, global, local);
+    }
     size_t items[2] = {(size_t)mw, (size_t)mh}, local[2] = {64, 1};
     return clik__launch(ctx, k, 2, items, local);
 }
