@@ -5,32 +5,18 @@
 set -u
 clik=$1
 sample=$2
-# An emulator for the tool, if one is needed (e.g. qemu-aarch64 -L ...).
-run=${CLIK_EXE_WRAPPER:-}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+. "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
-# expect STATUS DESCRIPTION -- COMMAND...: checks the exit status, that a
-# failure printed something on stderr, and that $tmp/out.* does not exist
-# after a failure.
-expect() {
-    local want=$1 what=$2
-    shift 3
-    rm -f "$tmp"/out.*
-    "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-    local got=$?
-    local bad=""
-    [ "$got" -eq "$want" ] || bad="exit $got, expected $want"
-    if [ "$want" -ne 0 ] && [ ! -s "$tmp/stderr" ]; then bad="$bad; no message on stderr"; fi
-    if [ "$want" -ne 0 ] && ls "$tmp"/out.* >/dev/null 2>&1; then bad="$bad; left an output file"; fi
-    if [ -n "$bad" ]; then
-        echo "FAIL $what: $bad"
-        sed 's/^/    /' "$tmp/stderr" | head -5
-        failures=$((failures + 1))
-    else
-        echo "ok   $what"
-    fi
+# refused NAME OPTION VALUE [OPTION VALUE...]: for each pair, NAME's command
+# line (the array cmd) with OPTION VALUE after it is a usage error (exit 2),
+# described as "NAME OPTION VALUE".
+refused() {
+    local name=$1
+    shift
+    while [ $# -ge 2 ]; do
+        expect 2 "$name $1 $2" -- $run "$clik" "${cmd[@]}" "$1" "$2"
+        shift 2
+    done
 }
 
 printf 'not an image' >"$tmp/text.png"
@@ -87,7 +73,7 @@ expect 1 "integral squares into a missing folder (sums removed)" -- $run "$clik"
 # 4200 x 4100 pixels: 255 * W * H passes 2^32 - 1, so u32 sums are refused.
 { printf 'P5\n4200 4100\n255\n'; head -c $((4200 * 4100)) /dev/zero; } >"$tmp/big.pgm"
 expect 1 "integral u32 of an image that can overflow" -- $run "$clik" integral "$tmp/big.pgm" "$tmp/out.npy" --device none
-grep -q "u64" "$tmp/stderr" || { echo "FAIL overflow message does not name u64"; failures=$((failures + 1)); }
+grep -q "u64" "$tmp/stderr" || fail "overflow message does not name u64"
 expect 0 "integral u64 of the same image" -- $run "$clik" integral "$tmp/big.pgm" "$tmp/out.npy" --type u64 --device none
 rm -f "$tmp/big.pgm"
 expect 2 "conformance of an unknown op" -- $run "$clik" conformance --op nothing --device none
@@ -96,10 +82,9 @@ expect 2 "conformance of an unknown op" -- $run "$clik" conformance --op nothing
 # check WHAT GOT WANT: one more check of a value taken from the last command's files.
 check() {
     if [ "$2" = "$3" ]; then
-        echo "ok   $1"
+        ok "$1"
     else
-        echo "FAIL $1: got '$2', expected '$3'"
-        failures=$((failures + 1))
+        fail "$1: got '$2', expected '$3'"
     fi
 }
 # size_of FILE: WxH of a PNG (its IHDR) or of a PGM/PPM (its second header line).
@@ -159,12 +144,8 @@ expect 0 "resize grey + alpha" -- $run "$clik" resize "$tmp/greya.npy" "$tmp/out
 check "resize grey + alpha: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "16x12 grey+alpha"
 expect 2 "resize without --scale or --size" -- $run "$clik" resize "$sample" "$tmp/out.png"
 expect 2 "resize with --scale and --size" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 2 --size 4x4
-expect 2 "resize --scale 0" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 0
-expect 2 "resize --scale -2" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale -2
-expect 2 "resize --scale nan" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale nan
-expect 2 "resize --scale inf" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale inf
-expect 2 "resize --scale 2x" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 2x
-expect 2 "resize --size 0x5" -- $run "$clik" resize "$sample" "$tmp/out.png" --size 0x5
+cmd=(resize "$sample" "$tmp/out.png")
+refused resize --scale 0 --scale -2 --scale nan --scale inf --scale 2x --size 0x5
 expect 2 "resize --size that overflows" -- $run "$clik" resize "$sample" "$tmp/out.png" --size 99999999999999999999x5
 expect 2 "resize --size past 2^20" -- $run "$clik" resize "$sample" "$tmp/out.png" --size 1048577x1
 expect 2 "resize --size without a height" -- $run "$clik" resize "$sample" "$tmp/out.png" --size 5
@@ -225,10 +206,8 @@ expect 2 "upscale fusion --scale 1.5" -- $run "$clik" upscale "$sample" "$tmp/ou
 expect 2 "upscale fusion --scale 9" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 9
 expect 2 "upscale fusion --scale 1" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 1
 expect 2 "upscale --scale nan" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale nan --method nearest
-expect 2 "upscale --method lanczos" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --method lanczos
-expect 2 "upscale --tile 1" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --tile 1
-expect 2 "upscale --tile 17" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --tile 17
-expect 2 "upscale --blur 4" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --blur 4
+cmd=(upscale "$sample" "$tmp/out.png" --scale 2)
+refused upscale --method lanczos --tile 1 --tile 17 --blur 4
 expect 2 "upscale --threshold text" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --threshold high
 expect 2 "upscale --artifact-map with --method nearest" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --method nearest --artifact-map "$tmp/out.map.png"
 expect 2 "upscale --depth for one image" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --depth 2
@@ -383,10 +362,8 @@ expect 1 "flowviz of an image" -- $run "$clik" flowviz "$tmp/grey.pgm" "$tmp/out
 expect 1 "flowviz into a .flo" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.flo"
 expect 1 "flowviz to an unknown extension" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.xyz"
 expect 1 "flowviz into a missing folder" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/nowhere/out.png"
-expect 2 "flowviz --max 0" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.png" --max 0
-expect 2 "flowviz --max -1" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.png" --max -1
-expect 2 "flowviz --max nan" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.png" --max nan
-expect 2 "flowviz --max fast" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.png" --max fast
+cmd=(flowviz "$tmp/right.flo" "$tmp/out.png")
+refused flowviz --max 0 --max -1 --max nan --max fast
 expect 2 "flowviz without an output" -- $run "$clik" flowviz "$tmp/right.flo"
 
 # ---- flow ------------------------------------------------------------------------------------
@@ -448,21 +425,10 @@ expect 0 "flow --help" -- $run "$clik" flow --help
 expect 2 "flow of one image" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/out.flo"
 expect 2 "flow with four names" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" "$tmp/out2.flo"
 expect 2 "flow into a .png" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.png"
-expect 2 "flow --scales -1" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales -1
-expect 2 "flow --scales 101" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales 101
-expect 2 "flow --zoom 1" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --zoom 1
-expect 2 "flow --zoom 0" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --zoom 0
-expect 2 "flow --warps 0" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --warps 0
-expect 2 "flow --iterations 0" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --iterations 0
-expect 2 "flow --iterations 2.5" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --iterations 2.5
-expect 2 "flow --epsilon -0.1" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --epsilon -0.1
-expect 2 "flow --tau 0.3" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --tau 0.3
-expect 2 "flow --tau 0" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --tau 0
-expect 2 "flow --lambda 0" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --lambda 0
-expect 2 "flow --theta nan" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --theta nan
-expect 2 "flow --sigma 101" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --sigma 101
-expect 2 "flow --sigma -1" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --sigma -1
-expect 2 "flow --storage f64" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --storage f64
+cmd=(flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo")
+refused flow --scales -1 --scales 101 --zoom 1 --zoom 0 --warps 0 --iterations 0 \
+    --iterations 2.5 --epsilon -0.1 --tau 0.3 --tau 0 --lambda 0 --theta nan --sigma 101 \
+    --sigma -1 --storage f64
 expect 2 "flow --start for one pair" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --start 1
 expect 2 "flow of one pair into a pattern" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.%d.flo"
 expect 2 "flow of one pair with a --viz pattern" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --viz "$tmp/out.%d.png"
@@ -692,10 +658,9 @@ expect_full() {
     "$@" >/dev/full 2>"$tmp/stderr"
     local got=$?
     if [ "$got" -eq "$want" ] && grep -q 'standard output' "$tmp/stderr"; then
-        echo "ok   $what"
+        ok "$what"
     else
-        echo "FAIL $what: exit $got, expected $want with a message about stdout"
-        failures=$((failures + 1))
+        fail "$what: exit $got, expected $want with a message about stdout"
     fi
 }
 if [ -w /dev/full ]; then

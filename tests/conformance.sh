@@ -8,36 +8,7 @@
 set -u
 clik=$1
 mode=$2
-run=${CLIK_EXE_WRAPPER:-}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-fail() {
-    echo "FAIL $*"
-    failures=$((failures + 1))
-}
-
-ok() {
-    echo "ok   $*"
-}
-
-# status WANT DESCRIPTION -- COMMAND...: the exit status, and a message on
-# stderr for a failure.
-status() {
-    local want=$1 what=$2
-    shift 3
-    "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-    local got=$?
-    if [ "$got" -ne "$want" ]; then
-        fail "$what: exit $got, expected $want"
-        sed 's/^/    /' "$tmp/stderr" | head -5
-    elif [ "$want" -ne 0 ] && [ ! -s "$tmp/stderr" ]; then
-        fail "$what: no message on stderr"
-    else
-        ok "$what"
-    fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
 # The operations --list prints, one per line, in order.
 listed_ops() {
@@ -51,7 +22,7 @@ rows_without_time() {
 }
 
 cpu_checks() {
-    status 0 "--list" -- $run "$clik" conformance --list
+    expect 0 "--list" -- $run "$clik" conformance --list
     cp "$tmp/stdout" "$tmp/all.txt"
     local total
     total=$(listed_ops "$tmp/all.txt" | wc -l)
@@ -61,36 +32,36 @@ cpu_checks() {
     grep -q '^  scalar ' "$tmp/all.txt" || fail "--list: no scalar backend"
     grep -q 'runs:' "$tmp/all.txt" && fail "--list ran something"
 
-    status 0 "--list --op with a glob" -- $run "$clik" conformance --list --device none --op 'resize-*'
+    expect 0 "--list --op with a glob" -- $run "$clik" conformance --list --device none --op 'resize-*'
     listed_ops "$tmp/stdout" >"$tmp/glob.txt"
     listed_ops "$tmp/all.txt" | grep '^resize-' >"$tmp/want.txt"
     if [ ! -s "$tmp/want.txt" ] || ! cmp -s "$tmp/glob.txt" "$tmp/want.txt"; then
         fail "--op 'resize-*' selected: $(tr '\n' ' ' <"$tmp/glob.txt")"
     fi
 
-    status 0 "--op with commas and repeats" -- \
+    expect 0 "--op with commas and repeats" -- \
         $run "$clik" conformance --list --device none --op pyrup-f32,hist --op 'pyrup*' --op hist
     listed_ops "$tmp/stdout" | tr '\n' ' ' >"$tmp/sel.txt"
     [ "$(cat "$tmp/sel.txt")" = "hist pyrup pyrup-odd pyrup-f32 " ] ||
         fail "--op selected '$(cat "$tmp/sel.txt")', expected the case table's order, once each"
 
-    status 2 "--op with an unknown name" -- $run "$clik" conformance --op hist,bogus
+    expect 2 "--op with an unknown name" -- $run "$clik" conformance --op hist,bogus
     grep -q 'known operations:.* hist ' "$tmp/stderr" || fail "--op bogus: the known names are not listed"
-    status 2 "--op with a glob that matches nothing" -- $run "$clik" conformance --op 'nothing-*'
-    status 2 "--op with an empty name" -- $run "$clik" conformance --op 'hist,'
-    status 2 "--op without a value" -- $run "$clik" conformance --op
-    status 2 "--jobs 0" -- $run "$clik" conformance --jobs 0 --op hist
-    status 2 "--jobs not a number" -- $run "$clik" conformance --jobs many --op hist
-    status 2 "--jobs too many" -- $run "$clik" conformance --jobs 100000 --op hist
+    expect 2 "--op with a glob that matches nothing" -- $run "$clik" conformance --op 'nothing-*'
+    expect 2 "--op with an empty name" -- $run "$clik" conformance --op 'hist,'
+    expect 2 "--op without a value" -- $run "$clik" conformance --op
+    expect 2 "--jobs 0" -- $run "$clik" conformance --jobs 0 --op hist
+    expect 2 "--jobs not a number" -- $run "$clik" conformance --jobs many --op hist
+    expect 2 "--jobs too many" -- $run "$clik" conformance --jobs 100000 --op hist
     # The value of another option is never taken for --op.
-    status 1 "--junit into a missing folder" -- \
+    expect 1 "--junit into a missing folder" -- \
         $run "$clik" conformance --device none --quick --op lut --junit "$tmp/no/such/--op"
 
     local ops=lut-shared,gray,pyrdown
-    status 0 "a CPU run with 3 jobs" -- $run "$clik" conformance --device none --quick --op $ops \
+    expect 0 "a CPU run with 3 jobs" -- $run "$clik" conformance --device none --quick --op $ops \
         --jobs 3 --junit "$tmp/run.xml" --report-dir "$tmp/reports"
     cp "$tmp/stdout" "$tmp/jobs3.txt"
-    status 0 "the same run with 1 job" -- $run "$clik" conformance --device none --quick --op $ops \
+    expect 0 "the same run with 1 job" -- $run "$clik" conformance --device none --quick --op $ops \
         --jobs 1
     cp "$tmp/stdout" "$tmp/jobs1.txt"
     rows_without_time "$tmp/jobs3.txt" >"$tmp/rows3.txt"
@@ -151,7 +122,7 @@ opencl_checks() {
     fi
     # Too little local memory for the histograms of 2 and 4 channels: the
     # library says CLIK_ERR_DEVICE_LIMITS, which is neither a pass nor a failure.
-    CLIK_TUNE=hist_mode=local,hist_local_bytes=1024 status 0 "unsupported is not a failure" -- \
+    CLIK_TUNE=hist_mode=local,hist_local_bytes=1024 expect 0 "unsupported is not a failure" -- \
         $run "$clik" conformance --device "$dev" --quick --op hist --junit "$tmp/unsup.xml"
     # hist TOLERANCE P:D local runs passed failed unsup max|diff| seconds result
     awk -v d="$dev" '$1 == "hist" && $3 == d && $4 == "local"' "$tmp/stdout" >"$tmp/row.txt"

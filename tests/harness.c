@@ -3,6 +3,7 @@
 #include "harness.h"
 
 #include <ftw.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,6 +317,123 @@ int harness_main_full(Suite *(*make)(void), const char *const *tunings,
     return run_backend(make, &opt) ? 1 : 0;
 }
 
+void h_check_case_at(const clik_case *c, int width, int height, int channels, clik_pattern pattern,
+                     uint64_t seed)
+{
+    clik_case_result r;
+    h_case_check(c, h_ctx, width, height, channels, pattern, seed, &r);
+    ck_assert_msg(clik_case_passed(&r), "%s %dx%dx%d %s on %s: %s %s %s", c->op, width, height,
+                  channels, clik_pattern_name(pattern), h_backend, clik_status_str(r.status),
+                  r.message, r.cmp.detail);
+}
+
+void h_check_family_sizes(const char *family, const int (*sizes)[2], int count, int channels,
+                          uint64_t seed)
+{
+    for (int i = 0; i < count; i++)
+        for (int c = 0; c < h_family_case_count(family); c++)
+            h_check_case_at(h_family_case(family, c), sizes[i][0], sizes[i][1], channels,
+                            CLIK_PATTERN_NOISE, seed);
+}
+
+clik_context *h_cpu_context(void)
+{
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = "none";
+    clik_context *ctx = NULL;
+    ck_assert_int_eq(clik_context_create(&ctx, &opt), CLIK_OK);
+    return ctx;
+}
+
+clik_context *h_tuned_context(const char *tuning)
+{
+    if (h_expected != CLIK_BACKEND_OPENCL)
+        return h_ctx;
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = h_device;
+    opt.strict = 1;
+    opt.tuning = tuning;
+    clik_context *ctx = NULL;
+    ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s: %s", tuning,
+                  clik_context_message(NULL));
+    return ctx;
+}
+
+static void add_tests(TCase *tc, const h_test *tests, int count)
+{
+    for (int i = 0; i < count; i++) {
+        if (tests[i].all_tests_only && !h_all_tests())
+            continue;
+        if (tests[i].loops > 0)
+            tcase_add_loop_test(tc, tests[i].test, 0, tests[i].loops);
+        else
+            tcase_add_test(tc, tests[i].test);
+    }
+}
+
+TCase *h_tcase(Suite *s, const char *name, double timeout, const h_test *tests, int count)
+{
+    TCase *tc = tcase_create(name);
+    if (timeout >= 0)
+        tcase_set_timeout(tc, timeout);
+    add_tests(tc, tests, count);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
+/* The suite that h_suite_main() runs. */
+static const h_suite *the_suite;
+
+START_TEST(matches_oracle)
+{
+    h_check_case(h_family_case(the_suite->family, _i));
+}
+END_TEST
+
+static Suite *make_the_suite(void)
+{
+    Suite *s = suite_create(the_suite->name);
+    TCase *tc = h_tcase(s, the_suite->name, the_suite->timeout, NULL, 0);
+    if (the_suite->family)
+        tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count(the_suite->family));
+    add_tests(tc, the_suite->tests, the_suite->count);
+    return s;
+}
+
+int h_suite_main(const h_suite *suite)
+{
+    the_suite = suite;
+    return harness_main_full(make_the_suite, suite->tunings,
+                             suite->full_tunings ? suite->full_tunings : suite->tunings);
+}
+
+void h_free_images(clik_image *first, ...)
+{
+    va_list ap;
+    va_start(ap, first);
+    for (clik_image *m = first; m; m = va_arg(ap, clik_image *))
+        clik_image_free(m);
+    va_end(ap);
+}
+
+void h_tuned_context_free(clik_context *ctx)
+{
+    if (ctx != h_ctx)
+        clik_context_destroy(ctx);
+}
+
+void h_write_text(const char *dir, const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 char *h_tempdir(void)
 {
     const char *base = getenv("TMPDIR");
@@ -333,8 +451,9 @@ static int remove_entry(const char *path, const struct stat *sb, int flag, struc
     return remove(path);
 }
 
-void h_rmtree(const char *path)
+void h_rmtree(char *path)
 {
     if (path)
         nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(path);
 }

@@ -50,14 +50,72 @@ void h_check_case(const struct clik_case *c);
 void h_case_check(const struct clik_case *c, clik_context *ctx, int width, int height, int channels,
                   clik_pattern pattern, uint64_t seed, struct clik_case_result *r);
 
+/* Case c at one input on h_ctx against the oracle (h_case_check); fails the
+ * running test unless it passes. */
+void h_check_case_at(const struct clik_case *c, int width, int height, int channels,
+                     clik_pattern pattern, uint64_t seed);
+/* Every case of family at each of the count sizes ({width, height}), with
+ * channels channels and the noise pattern, as h_check_case_at(). */
+void h_check_family_sizes(const char *family, const int (*sizes)[2], int count, int channels,
+                          uint64_t seed);
+
+/* A new context without a device (the CPU paths); fails the running test
+ * if it cannot be made. */
+clik_context *h_cpu_context(void);
+/* On an OpenCL device under test, a new strict context on it with tuning
+ * (the running test fails if it cannot be made); on the CPU backends h_ctx
+ * itself. */
+clik_context *h_tuned_context(const char *tuning);
+
+/* One row of a test case's table, made by one of the macros below. */
+typedef struct h_test {
+    const TTest *test;
+    int loops;          /* > 0: a loop test, _i from 0 to loops - 1; 0: one run */
+    int all_tests_only; /* 1: added only where h_all_tests() */
+} h_test;
+/* clang-format off */
+#define H_TEST(t)     {(t), 0, 0}
+#define H_LOOP(t, n)  {(t), (n), 0}
+#define H_TEST_ALL(t) {(t), 0, 1}
+/* clang-format on */
+#define H_COUNT(table) ((int)(sizeof(table) / sizeof((table)[0])))
+
+/* Adds to s a test case named name with the count tests of the table, in
+ * its order; timeout: seconds a test (0: none; negative: Check's default). */
+TCase *h_tcase(Suite *s, const char *name, double timeout, const h_test *tests, int count);
+
+/* A suite of one test case, both named name, run by h_suite_main(). */
+typedef struct h_suite {
+    const char *name;
+    /* A family (tests/test_FAMILY.c): its conformance cases run first, a
+     * test matches_oracle for each (h_check_case); NULL: none. */
+    const char *family;
+    double timeout; /* as h_tcase() */
+    const h_test *tests;
+    int count;
+    const char *const *tunings;      /* as harness_main() */
+    const char *const *full_tunings; /* in full runs (CLIK_TEST_FULL=1); NULL: tunings */
+} h_suite;
+/* harness_main_full() with the suite that *suite describes. */
+int h_suite_main(const h_suite *suite);
+
 /* Runs make() for every backend; returns the process exit status. */
 int harness_main(Suite *(*make)(void), const char *const *tunings);
 /* The same with the tunings of CI runs and those of full runs (CLIK_TEST_FULL=1). */
 int harness_main_full(Suite *(*make)(void), const char *const *tunings,
                       const char *const *full_tunings);
 
-/* A fresh folder under $TMPDIR, removed by h_rmtree(). */
+/* Frees each image given (clik_image_free), up to a NULL. */
+void h_free_images(clik_image *first, ...);
+/* Destroys a context from h_tuned_context() unless it is h_ctx. */
+void h_tuned_context_free(clik_context *ctx);
+
+/* Writes text to the file dir/name; fails the running test if it cannot. */
+void h_write_text(const char *dir, const char *name, const char *text);
+
+/* A fresh folder under $TMPDIR, removed (with all it holds) and freed by
+ * h_rmtree(). */
 char *h_tempdir(void);
-void h_rmtree(const char *path);
+void h_rmtree(char *path);
 
 #endif

@@ -78,16 +78,6 @@ static int count_files(const char *dir, const char *needle)
     return n;
 }
 
-static void write_text(const char *dir, const char *name, const char *text)
-{
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 /* Starts the worker with the environment changed by `set` ("NAME=value")
  * and `unset` (names); returns its pid. out receives its stdout. */
 static pid_t spawn_worker(const char *const *args, const char *const *set, const char *const *unset,
@@ -129,10 +119,9 @@ static pid_t spawn_worker(const char *const *args, const char *const *set, const
     return pid;
 }
 
-static int wait_worker(pid_t pid, const char *out, char *line, size_t cap)
+/* What a worker wrote to out, up to cap - 1 bytes, in line ("" if none). */
+static void read_line(const char *out, char *line, size_t cap)
 {
-    int status = 0;
-    waitpid(pid, &status, 0);
     line[0] = '\0';
     FILE *f = fopen(out, "r");
     if (f) {
@@ -140,6 +129,13 @@ static int wait_worker(pid_t pid, const char *out, char *line, size_t cap)
         line[got] = '\0';
         fclose(f);
     }
+}
+
+static int wait_worker(pid_t pid, const char *out, char *line, size_t cap)
+{
+    int status = 0;
+    waitpid(pid, &status, 0);
+    read_line(out, line, cap);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
@@ -159,13 +155,7 @@ static int wait_worker_within(pid_t pid, const char *out, char *line, size_t cap
         struct timespec step = {0, 100 * 1000 * 1000};
         nanosleep(&step, NULL);
     }
-    line[0] = '\0';
-    FILE *f = fopen(out, "r");
-    if (f) {
-        size_t got = fread(line, 1, cap - 1, f);
-        line[got] = '\0';
-        fclose(f);
-    }
+    read_line(out, line, cap);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -366,7 +356,6 @@ START_TEST(second_context_loads_from_disk)
     ck_assert_uint_eq(s2.cache_rejected, 0);
     clik_context_destroy(b);
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -433,7 +422,6 @@ START_TEST(entry_that_crashed_a_loader_is_rebuilt)
     ck_assert_uint_eq(stats_of(d).programs_from_disk, built);
     clik_context_destroy(d);
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -501,7 +489,6 @@ START_TEST(corrupt_entries_are_rebuilt)
     ck_assert_int_eq(count_files(dir, ".tmp."), 0);
     clik_context_destroy(c);
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -528,7 +515,6 @@ START_TEST(cache_off_writes_nothing)
     snprintf(out, sizeof(out), "%s/env", dir);
     ck_assert_int_eq(count_files(out, ""), 0);
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -561,11 +547,17 @@ START_TEST(processes_share_a_folder)
     ck_assert_uint_eq(s.cache_rejected, 0);
     clik_context_destroy(c);
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
 /* ---- entries that are not what they claim ----------------------------------- */
+
+/* The bytes of a made-up program binary. */
+static void fake_binary(unsigned char *bin, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        bin[i] = (unsigned char)(i * 7 + 1);
+}
 
 /* Every cut, every flipped bit, lying lengths, another key's entry, the
  * previous format: each is rejected, and a store puts a good entry in its
@@ -576,8 +568,7 @@ START_TEST(damaged_entries_are_rejected)
     char path[1024], other[1024], what[128];
     entry_path_of(dir, test_key, path, sizeof(path));
     unsigned char bin[300];
-    for (size_t i = 0; i < sizeof(bin); i++)
-        bin[i] = (unsigned char)(i * 7 + 1);
+    fake_binary(bin, sizeof(bin));
     unsigned char *got;
     size_t len;
     ck_assert_int_eq(clik__cache_load(dir, test_key, &got, &len), CLIK_ERR_IO);
@@ -635,7 +626,6 @@ START_TEST(damaged_entries_are_rejected)
     /* Nothing to store is refused, not written. */
     ck_assert_int_eq(clik__cache_store(dir, "empty", bin, 0), CLIK_ERR_INVALID_ARG);
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -648,8 +638,7 @@ START_TEST(non_files_in_an_entrys_place_are_rejected)
     char path[1024], other[1024];
     entry_path_of(dir, test_key, path, sizeof(path));
     unsigned char bin[300];
-    for (size_t i = 0; i < sizeof(bin); i++)
-        bin[i] = (unsigned char)(i * 7 + 1);
+    fake_binary(bin, sizeof(bin));
     unsigned char *got;
     size_t len;
     ck_assert_int_eq(clik__cache_store(dir, test_key, bin, sizeof(bin)), CLIK_OK);
@@ -709,7 +698,7 @@ START_TEST(non_files_in_an_entrys_place_are_rejected)
     ck_assert_int_eq(unlink(path), 0);
     ck_assert_int_eq(mkdir(path, 0700), 0);
     snprintf(other, sizeof(other), "%s/inside", path);
-    write_text(path, "inside", "kept");
+    h_write_text(path, "inside", "kept");
     expect_rejected(dir, test_key, "a folder");
     ck_assert_int_eq(clik__cache_store(dir, test_key, bin, sizeof(bin)), CLIK_ERR_IO);
     ck_assert_int_eq(count_files(dir, ".tmp."), 0);
@@ -717,7 +706,6 @@ START_TEST(non_files_in_an_entrys_place_are_rejected)
     expect_rejected(dir, test_key, "a folder, after a store");
 
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -735,7 +723,6 @@ START_TEST(fifo_entry_is_rejected_at_once)
     const unsigned char bin[] = "binary";
     expect_replaced(dir, test_key, bin, sizeof(bin), "a FIFO");
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -765,7 +752,7 @@ START_TEST(stale_temporaries_are_removed)
     int live = -1;
     for (int i = 0; i < 6; i++) {
         snprintf(path[i], sizeof(path[i]), "%s/%s", dir, names[i]);
-        write_text(dir, names[i], "partial entry");
+        h_write_text(dir, names[i], "partial entry");
         if (i == 3) { /* a live writer holds its temporary locked */
             live = open(path[i], O_RDWR);
             ck_assert_int_ge(live, 0);
@@ -785,7 +772,6 @@ START_TEST(stale_temporaries_are_removed)
     ck_assert(!exists(path[3]));
     ck_assert_int_eq(count_files(dir, ".tmp."), 2); /* the fresh one and notes.* */
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -839,9 +825,22 @@ START_TEST(killed_writer_leaves_nothing_behind)
     ck_assert_int_eq(count_files(dir, ".tmp."), 0);
     expect_replaced(dir, test_key, bin, sizeof(bin), "after a killed writer");
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
+
+/* A worker run with args and the environment settings set (output to out)
+ * fills the cache folder cache: its entries, at least one, go to entries
+ * (16 at most); returns their count. */
+static int fill_cache(const char *const *args, const char *const *set, const char *out,
+                      const char *cache, char entries[16][1024])
+{
+    char line[512];
+    int rc = wait_worker(spawn_worker(args, set, NULL, out), out, line, sizeof(line));
+    ck_assert_msg(rc == 0, "worker: %s", line);
+    int n = list_entries(cache, entries, 16);
+    ck_assert_int_gt(n, 0);
+    return n;
+}
 
 /* Each entry of a real run replaced by a FIFO: the next run is not held up,
  * rejects them, rebuilds and writes regular files in their place. */
@@ -852,16 +851,13 @@ START_TEST(fifo_entries_do_not_block_a_run)
     snprintf(cache, sizeof(cache), "%s/cache", dir);
     snprintf(out, sizeof(out), "%s/out.txt", dir);
     const char *args[] = {"--device", h_device, "--cache", cache, "--strict", NULL};
-    int rc = wait_worker(spawn_worker(args, NULL, NULL, out), out, line, sizeof(line));
-    ck_assert_msg(rc == 0, "worker: %s", line);
     static char entries[16][1024];
-    int n = list_entries(cache, entries, 16);
-    ck_assert_int_gt(n, 0);
+    const int n = fill_cache(args, NULL, out, cache, entries);
     for (int i = 0; i < n; i++) {
         ck_assert_int_eq(unlink(entries[i]), 0);
         ck_assert_int_eq(mkfifo(entries[i], 0600), 0);
     }
-    rc = wait_worker_within(spawn_worker(args, NULL, NULL, out), out, line, sizeof(line), 300);
+    int rc = wait_worker_within(spawn_worker(args, NULL, NULL, out), out, line, sizeof(line), 300);
     ck_assert_msg(rc == 0, "worker with FIFO entries: %s", line);
     snprintf(expect, sizeof(expect), "rejected=%d written=%d", n, n);
     ck_assert_msg(strstr(line, expect), "%s", line);
@@ -871,7 +867,6 @@ START_TEST(fifo_entries_do_not_block_a_run)
         ck_assert(S_ISREG(st.st_mode));
     }
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -890,11 +885,8 @@ START_TEST(cut_binary_with_matching_hash_never_reaches_the_driver)
     snprintf(out, sizeof(out), "%s/out.txt", dir);
     const char *set[] = {pocl, NULL};
     const char *args[] = {"--device", h_device, "--cache", cache, "--strict", "--no-core", NULL};
-    int rc = wait_worker(spawn_worker(args, set, NULL, out), out, line, sizeof(line));
-    ck_assert_msg(rc == 0, "worker: %s", line);
     static char entries[16][1024];
-    int n = list_entries(cache, entries, 16);
-    ck_assert_int_gt(n, 0);
+    const int n = fill_cache(args, set, out, cache, entries);
     for (int i = 0; i < n; i++) {
         static char key[4096];
         entry_key(entries[i], key, sizeof(key));
@@ -905,7 +897,7 @@ START_TEST(cut_binary_with_matching_hash_never_reaches_the_driver)
         put_v1_entry(entries[i], key, bin, len / 10 * 9);
         free(bin);
     }
-    rc = wait_worker_within(spawn_worker(args, set, NULL, out), out, line, sizeof(line), 300);
+    int rc = wait_worker_within(spawn_worker(args, set, NULL, out), out, line, sizeof(line), 300);
     ck_assert_msg(rc == 0, "worker with cut binaries: exit %d: %s", rc, line);
     snprintf(expect, sizeof(expect), "built=%d disk=0 rejected=%d written=%d", n, n, n);
     ck_assert_msg(strstr(line, expect), "%s", line);
@@ -913,7 +905,6 @@ START_TEST(cut_binary_with_matching_hash_never_reaches_the_driver)
     snprintf(expect, sizeof(expect), "built=0 disk=%d rejected=0", n);
     ck_assert_msg(rc == 0 && strstr(line, expect), "%s", line);
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -944,7 +935,6 @@ START_TEST(empty_icd_folder_falls_back)
     rc = wait_worker(spawn_worker(NULL, set2, unset + 1, out), out, line, sizeof(line));
     ck_assert_msg(rc == 0 && strstr(line, "backend=opencl") == NULL, "%s", line);
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -961,7 +951,7 @@ static void count_warnings(void *user, clik_log_level level, const char *message
 START_TEST(strict_turns_fallback_into_error)
 {
     char *kdir = h_tempdir();
-    write_text(kdir, "hist.cl", "__kernel void unrelated(__global int *p) { p[0] = 1; }\n");
+    h_write_text(kdir, "hist.cl", "__kernel void unrelated(__global int *p) { p[0] = 1; }\n");
 
     clik_context_options opt;
     clik_context_options_init(&opt);
@@ -990,17 +980,16 @@ START_TEST(strict_turns_fallback_into_error)
     ck_assert_uint_eq(stats_of(strict).fallbacks, 0);
     clik_context_destroy(strict);
     h_rmtree(kdir);
-    free(kdir);
 }
 END_TEST
 
 START_TEST(build_failure_reports_its_log)
 {
     char *kdir = h_tempdir();
-    write_text(kdir, "common.h", "#define CLIK_BROKEN clik_undefined_symbol_xyz\n");
-    write_text(kdir, "hist.cl",
-               "#include \"common.h\"\n"
-               "__kernel void hist_partial(__global uint *p) { p[0] = CLIK_BROKEN; }\n");
+    h_write_text(kdir, "common.h", "#define CLIK_BROKEN clik_undefined_symbol_xyz\n");
+    h_write_text(kdir, "hist.cl",
+                 "#include \"common.h\"\n"
+                 "__kernel void hist_partial(__global uint *p) { p[0] = CLIK_BROKEN; }\n");
     clik_context *strict = open_ctx(NULL, 0, kdir, 1);
     clik_case_result r = equalize_once(strict);
     ck_assert_int_eq(r.status, CLIK_ERR_BUILD);
@@ -1021,7 +1010,7 @@ START_TEST(build_failure_reports_its_log)
     clik_context_destroy(lax);
 
     /* An include that is missing is reported by name. */
-    write_text(kdir, "hist.cl", "#include \"nowhere.h\"\n");
+    h_write_text(kdir, "hist.cl", "#include \"nowhere.h\"\n");
     strict = open_ctx(NULL, 0, kdir, 1);
     r = equalize_once(strict);
     ck_assert_int_ne(r.status, CLIK_OK);
@@ -1029,7 +1018,6 @@ START_TEST(build_failure_reports_its_log)
                   clik_context_message(strict));
     clik_context_destroy(strict);
     h_rmtree(kdir);
-    free(kdir);
 }
 END_TEST
 
@@ -1107,33 +1095,25 @@ START_TEST(contexts_in_threads)
 }
 END_TEST
 
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("cache");
-    TCase *tc = tcase_create("cache");
-    tcase_set_timeout(tc, 0);
-    tcase_add_test(tc, second_context_loads_from_disk);
-    tcase_add_test(tc, corrupt_entries_are_rebuilt);
-    tcase_add_test(tc, entry_that_crashed_a_loader_is_rebuilt);
-    tcase_add_test(tc, cache_off_writes_nothing);
-    tcase_add_test(tc, processes_share_a_folder);
-    tcase_add_test(tc, damaged_entries_are_rejected);
-    tcase_add_test(tc, non_files_in_an_entrys_place_are_rejected);
-    tcase_add_test(tc, fifo_entry_is_rejected_at_once);
-    tcase_add_test(tc, stale_temporaries_are_removed);
-    tcase_add_test(tc, killed_writer_leaves_nothing_behind);
-    tcase_add_test(tc, fifo_entries_do_not_block_a_run);
-    tcase_add_test(tc, cut_binary_with_matching_hash_never_reaches_the_driver);
-    tcase_add_test(tc, empty_icd_folder_falls_back);
-    tcase_add_test(tc, strict_turns_fallback_into_error);
-    tcase_add_test(tc, build_failure_reports_its_log);
-    tcase_add_test(tc, device_description);
-    tcase_add_test(tc, contexts_in_threads);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
-    return harness_main(make_suite, NULL);
+    const h_test tests[] = {H_TEST(second_context_loads_from_disk),
+                            H_TEST(corrupt_entries_are_rebuilt),
+                            H_TEST(entry_that_crashed_a_loader_is_rebuilt),
+                            H_TEST(cache_off_writes_nothing),
+                            H_TEST(processes_share_a_folder),
+                            H_TEST(damaged_entries_are_rejected),
+                            H_TEST(non_files_in_an_entrys_place_are_rejected),
+                            H_TEST(fifo_entry_is_rejected_at_once),
+                            H_TEST(stale_temporaries_are_removed),
+                            H_TEST(killed_writer_leaves_nothing_behind),
+                            H_TEST(fifo_entries_do_not_block_a_run),
+                            H_TEST(cut_binary_with_matching_hash_never_reaches_the_driver),
+                            H_TEST(empty_icd_folder_falls_back),
+                            H_TEST(strict_turns_fallback_into_error),
+                            H_TEST(build_failure_reports_its_log),
+                            H_TEST(device_description),
+                            H_TEST(contexts_in_threads)};
+    const h_suite suite = {"cache", NULL, 0, tests, H_COUNT(tests), NULL, NULL};
+    return h_suite_main(&suite);
 }

@@ -7,12 +7,6 @@
 #include "cases.h"
 #include "harness.h"
 
-START_TEST(matches_oracle)
-{
-    h_check_case(h_family_case("filter", _i));
-}
-END_TEST
-
 static clik_image wrap(int w, int h, int ch, clik_type t, void *data)
 {
     clik_image img;
@@ -37,8 +31,7 @@ static void check_blur(const clik_image *in, int ksize, double sigma)
     clik_compare_images(&got, &want, in->type == CLIK_U8 ? CLIK_TOL_U8_FLOAT : CLIK_TOL_F32, &cmp);
     ck_assert_msg(cmp.pass, "blur %dx%dx%d %s k=%d sigma %g on %s: %s", in->width, in->height,
                   in->channels, clik_type_name(in->type), ksize, sigma, h_backend, cmp.detail);
-    clik_image_free(&got);
-    clik_image_free(&want);
+    h_free_images(&got, &want, NULL);
 }
 
 /* ---- weights ---------------------------------------------------------------------- */
@@ -183,8 +176,7 @@ START_TEST(in_place)
         ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
         ck_assert_msg(memcmp(img.data, ref.data, img.stride * (size_t)img.height) == 0,
                       "in-place blur %zu differs from out-of-place on %s", i, h_backend);
-        clik_image_free(&img);
-        clik_image_free(&ref);
+        h_free_images(&img, &ref, NULL);
     }
 }
 END_TEST
@@ -204,10 +196,7 @@ START_TEST(thin_images)
             for (int ch = 1; ch <= 4; ch *= 2) {
                 if (!(k->channels & (1u << ch)))
                     continue;
-                clik_case_result r;
-                h_case_check(k, h_ctx, w, h, ch, CLIK_PATTERN_NOISE, 7, &r);
-                ck_assert_msg(clik_case_passed(&r), "%s %dx%dx%d on %s: %s %s %s", k->op, w, h, ch,
-                              h_backend, clik_status_str(r.status), r.message, r.cmp.detail);
+                h_check_case_at(k, w, h, ch, CLIK_PATTERN_NOISE, 7);
             }
         }
         for (int t = 0; t < 2; t++) {
@@ -289,13 +278,7 @@ START_TEST(on_device)
     ck_assert_int_eq(clik_gaussian_blur(h_ctx, &d_grey, &got, 3, 0.0), CLIK_OK);
     ck_assert_int_eq(clik_gaussian_blur(h_oracle, &blur_want, &grey_want, 3, 0.0), CLIK_OK);
     ck_assert_mem_eq(got.data, grey_want.data, got.stride * (size_t)h);
-    clik_image_free(&d_src);
-    clik_image_free(&d_grey);
-    clik_image_free(&d_blur);
-    clik_image_free(&host);
-    clik_image_free(&grey_want);
-    clik_image_free(&blur_want);
-    clik_image_free(&got);
+    h_free_images(&d_src, &d_grey, &d_blur, &host, &grey_want, &blur_want, &got, NULL);
 }
 END_TEST
 
@@ -362,11 +345,7 @@ START_TEST(bad_input)
     for (int i = 1024; i < 2048; i++)
         ck_assert_int_eq(buf[i], 0x5a);
     /* A device image of another context. */
-    clik_context *other;
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = "none";
-    ck_assert_int_eq(clik_context_create(&other, &opt), CLIK_OK);
+    clik_context *other = h_cpu_context();
     clik_image foreign;
     ck_assert_int_eq(clik_image_create(other, &foreign, 8, 6, 4, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_gaussian_blur(h_ctx, &foreign, &dst, 3, 0.0), CLIK_ERR_WRONG_CONTEXT);
@@ -378,23 +357,6 @@ START_TEST(bad_input)
     ck_assert_int_eq(clik_gray(h_ctx, &src, &grey), CLIK_OK);
 }
 END_TEST
-
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("filter");
-    TCase *tc = tcase_create("filter");
-    tcase_set_timeout(tc, 0);
-    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("filter"));
-    tcase_add_test(tc, weights);
-    tcase_add_test(tc, small_images);
-    tcase_add_test(tc, in_place);
-    tcase_add_test(tc, thin_images);
-    tcase_add_test(tc, unaligned_rows);
-    tcase_add_test(tc, on_device);
-    tcase_add_test(tc, bad_input);
-    suite_add_tcase(s, tc);
-    return s;
-}
 
 int main(void)
 {
@@ -410,5 +372,9 @@ int main(void)
         "blur_cpu=0,blur_local=0,gray_rows=1,poison=1",
         "blur_cpu=1,blur_band_rows=5,gray_rows=0,poison=1",
         NULL};
-    return harness_main(make_suite, tunings);
+    const h_test tests[] = {H_TEST(weights),     H_TEST(small_images),   H_TEST(in_place),
+                            H_TEST(thin_images), H_TEST(unaligned_rows), H_TEST(on_device),
+                            H_TEST(bad_input)};
+    const h_suite suite = {"filter", "filter", 0, tests, H_COUNT(tests), tunings, NULL};
+    return h_suite_main(&suite);
 }

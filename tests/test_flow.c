@@ -27,12 +27,6 @@
 
 #define PI 3.14159265358979323846
 
-START_TEST(matches_oracle)
-{
-    h_check_case(h_family_case("flow", _i));
-}
-END_TEST
-
 /* ---- synthetic pairs with exact ground truth --------------------------------------- */
 
 /* A textured image as a function: a sum of plane waves of random directions,
@@ -148,13 +142,6 @@ static pair_spec fitted(const pair_spec *p)
     return q;
 }
 
-static void free3(clik_image *a, clik_image *b, clik_image *c)
-{
-    clik_image_free(a);
-    clik_image_free(b);
-    clik_image_free(c);
-}
-
 /* Light options for CI: at most 3 warps of at most 60 iterations (1 of at
  * most 20 under CLIK_TEST_SMALL). */
 static clik_flow_options light_options(void)
@@ -207,6 +194,16 @@ static void check_against(const clik_image *got, const clik_image *want, clik_to
     ck_assert_msg(cmp.pass, "%s on %s against the oracle: %s", what, h_backend, cmp.detail);
 }
 
+/* The flow of i0 to i1 on h_ctx (got, run as name) and on the oracle (want),
+ * which must agree under the flow tolerance (what names them). */
+static void run_both(const clik_image *i0, const clik_image *i1, const clik_flow_options *o,
+                     clik_image *got, clik_image *want, const char *name, const char *what)
+{
+    run_flow(h_ctx, i0, i1, o, got, name);
+    run_flow(h_oracle, i0, i1, o, want, name);
+    check_against(got, want, CLIK_TOL_FLOW, what);
+}
+
 static const pair_spec pairs[] = {
     {"quarter pixel", 96, 80, SHIFT, 0.25, 0.0, 0.03},
     {"sub-pixel", 97, 61, SHIFT, 0.5, -0.75, 0.03},
@@ -222,15 +219,11 @@ START_TEST(ground_truth)
     clik_image i0, i1, gt, got, want;
     make_pair(&p, _i % 2 ? CLIK_F32 : CLIK_U8, 6 + (int)ceil(fabs(p.a) + fabs(p.b)), &i0, &i1, &gt);
     const clik_flow_options o = light_options();
-    run_flow(h_ctx, &i0, &i1, &o, &got, p.name);
+    run_both(&i0, &i1, &o, &got, &want, p.name, p.name);
     ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
-    run_flow(h_oracle, &i0, &i1, &o, &want, p.name);
-    check_against(&got, &want, CLIK_TOL_FLOW, p.name);
     check_truth(&p, &got, &gt, h_backend);
     check_truth(&p, &want, &gt, "the oracle");
-    free3(&i0, &i1, &gt);
-    clik_image_free(&got);
-    clik_image_free(&want);
+    h_free_images(&i0, &i1, &gt, &got, &want, NULL);
 }
 END_TEST
 
@@ -248,8 +241,7 @@ START_TEST(zero_motion)
         for (int i = 0; i < 2 * p.w * p.h; i++)
             ck_assert_msg(f[i] == 0.0f, "no motion on %s: flow element %d is %g", h_backend, i,
                           f[i]);
-        free3(&i0, &i1, &gt);
-        clik_image_free(&got);
+        h_free_images(&i0, &i1, &gt, &got, NULL);
     }
 }
 END_TEST
@@ -264,9 +256,7 @@ START_TEST(small_and_odd_sizes)
         clik_image i0, i1, gt, got, want;
         make_pair(&p, CLIK_U8, 0, &i0, &i1, &gt);
         clik_flow_options o = light_options();
-        run_flow(h_ctx, &i0, &i1, &o, &got, "small");
-        run_flow(h_oracle, &i0, &i1, &o, &want, "small");
-        check_against(&got, &want, CLIK_TOL_FLOW, "small");
+        run_both(&i0, &i1, &o, &got, &want, "small", "small");
         const float *f = got.data;
         for (int i = 0; i < 2 * p.w * p.h; i++)
             ck_assert_msg(isfinite(f[i]), "%dx%d on %s: flow element %d is %g", p.w, p.h, h_backend,
@@ -275,9 +265,7 @@ START_TEST(small_and_odd_sizes)
         if (p.w < 4 || p.h < 4)
             for (int i = 0; i < 2 * p.w * p.h; i++)
                 ck_assert_float_eq(f[i], 0.0f);
-        free3(&i0, &i1, &gt);
-        clik_image_free(&got);
-        clik_image_free(&want);
+        h_free_images(&i0, &i1, &gt, &got, &want, NULL);
     }
 }
 END_TEST
@@ -298,14 +286,10 @@ START_TEST(levels_and_zooms)
         o.scales = runs[r].scales;
         o.zoom = runs[r].zoom;
         o.warps = h_small ? 1 : 2;
-        run_flow(h_ctx, &i0, &i1, &o, &got, "levels");
-        run_flow(h_oracle, &i0, &i1, &o, &want, "levels");
-        check_against(&got, &want, CLIK_TOL_FLOW, "levels and zooms");
+        run_both(&i0, &i1, &o, &got, &want, "levels", "levels and zooms");
         if (runs[r].scales != 1) /* one level follows 1.9 pixels less well */
             check_truth(&p, &got, &gt, h_backend);
-        free3(&i0, &i1, &gt);
-        clik_image_free(&got);
-        clik_image_free(&want);
+        h_free_images(&i0, &i1, &gt, &got, &want, NULL);
     }
 }
 END_TEST
@@ -328,9 +312,7 @@ START_TEST(half_storage)
         clik_image_free(&f16);
         run_flow(h_ctx, &i0, &i1, &o, &f16, p.name);
         check_against(&f16, &f32, CLIK_TOL_FLOW_F16, "auto against f32 storage");
-        free3(&i0, &i1, &gt);
-        clik_image_free(&f16);
-        clik_image_free(&f32);
+        h_free_images(&i0, &i1, &gt, &f16, &f32, NULL);
     }
 }
 END_TEST
@@ -407,9 +389,7 @@ START_TEST(same_iterations)
     }
     clik_context_destroy(ctx);
     clik_context_destroy(oracle);
-    free3(&i0, &i1, &gt);
-    clik_image_free(&a);
-    clik_image_free(&b);
+    h_free_images(&i0, &i1, &gt, &a, &b, NULL);
 }
 END_TEST
 
@@ -437,11 +417,10 @@ START_TEST(kernel_variants)
                               clik_context_message(ctx));
                 check_against(&got, &want, half ? CLIK_TOL_FLOW_F16 : CLIK_TOL_FLOW,
                               local ? "local-memory kernels" : "kernels without local memory");
-                clik_image_free(&got);
-                clik_image_free(&want);
+                h_free_images(&got, &want, NULL);
             }
             clik_context_destroy(ctx);
-            free3(&i0, &i1, &gt);
+            h_free_images(&i0, &i1, &gt, NULL);
         }
 }
 END_TEST
@@ -473,8 +452,7 @@ START_TEST(initial_flow)
         ck_assert_int_eq(clik_flow_tvl1(h_oracle, &i0, &i1, &want, &o), CLIK_OK);
         check_against(&got, &want, CLIK_TOL_FLOW, "initial flow");
         check_truth(&p, &got, &gt, h_backend);
-        clik_image_free(&got);
-        clik_image_free(&want);
+        h_free_images(&got, &want, NULL);
     }
     clik_flow_options o = light_options();
     o.scales = 1;
@@ -482,8 +460,7 @@ START_TEST(initial_flow)
     ck_assert_msg(epe(&got, &gt) > 0.5, "one level reached %.3f without an initial flow",
                   epe(&got, &gt));
     clik_image_free(&got);
-    free3(&i0, &i1, &gt);
-    clik_image_free(&start);
+    h_free_images(&i0, &i1, &gt, &start, NULL);
 }
 END_TEST
 
@@ -528,15 +505,11 @@ START_TEST(device_images_and_strides)
     ck_assert_int_eq(clik_image_alloc(&out, p.w, p.h, 2, CLIK_F32), CLIK_OK);
     ck_assert_int_eq(clik_image_download(h_ctx, &out, &df), CLIK_OK);
     ck_assert_mem_eq(out.data, ref.data, ref.stride * (size_t)p.h);
-    clik_image_free(&da);
-    clik_image_free(&db);
-    clik_image_free(&df);
-    clik_image_free(&out);
+    h_free_images(&da, &db, &df, &out, NULL);
     free(a);
     free(b);
     free(f);
-    free3(&i0, &i1, &gt);
-    clik_image_free(&ref);
+    h_free_images(&i0, &i1, &gt, &ref, NULL);
 }
 END_TEST
 
@@ -671,38 +644,9 @@ START_TEST(bad_input)
     o.iterations = 1;
     ck_assert_int_eq(clik_flow_tvl1(h_ctx, &a, &b, &f, &o), CLIK_OK);
     ck_assert_int_eq(clik_flow_tvl1(h_ctx, &a, &b, &f, NULL), CLIK_OK);
-    clik_image_free(&a);
-    clik_image_free(&b);
-    clik_image_free(&f);
-    clik_image_free(&small);
-    clik_image_free(&rgba);
-    clik_image_free(&f32);
-    clik_image_free(&mono);
-    clik_image_free(&wrong_flow);
-    clik_image_free(&u8flow);
+    h_free_images(&a, &b, &f, &small, &rgba, &f32, &mono, &wrong_flow, &u8flow, NULL);
 }
 END_TEST
-
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("flow");
-    TCase *tc = tcase_create("flow");
-    tcase_set_timeout(tc, 1200);
-    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("flow"));
-    tcase_add_loop_test(tc, ground_truth, 0, (int)(sizeof(pairs) / sizeof(pairs[0])));
-    tcase_add_test(tc, zero_motion);
-    tcase_add_test(tc, small_and_odd_sizes);
-    tcase_add_test(tc, levels_and_zooms);
-    tcase_add_test(tc, half_storage);
-    tcase_add_loop_test(tc, same_iterations, 0, 2);
-    tcase_add_test(tc, kernel_variants);
-    tcase_add_test(tc, initial_flow);
-    tcase_add_test(tc, device_images_and_strides);
-    tcase_add_test(tc, defaults);
-    tcase_add_test(tc, bad_input);
-    suite_add_tcase(s, tc);
-    return s;
-}
 
 int main(void)
 {
@@ -710,5 +654,17 @@ int main(void)
      * buffers (reads of unwritten memory fail the comparisons); the kernel
      * variants run in kernel_variants on every device. */
     static const char *const tunings[] = {"", "poison=1", NULL};
-    return harness_main(make_suite, tunings);
+    const h_test tests[] = {H_LOOP(ground_truth, (int)(sizeof(pairs) / sizeof(pairs[0]))),
+                            H_TEST(zero_motion),
+                            H_TEST(small_and_odd_sizes),
+                            H_TEST(levels_and_zooms),
+                            H_TEST(half_storage),
+                            H_LOOP(same_iterations, 2),
+                            H_TEST(kernel_variants),
+                            H_TEST(initial_flow),
+                            H_TEST(device_images_and_strides),
+                            H_TEST(defaults),
+                            H_TEST(bad_input)};
+    const h_suite suite = {"flow", "flow", 1200, tests, H_COUNT(tests), tunings, NULL};
+    return h_suite_main(&suite);
 }

@@ -8,12 +8,6 @@
 #include "cases.h"
 #include "harness.h"
 
-START_TEST(matches_oracle)
-{
-    h_check_case(h_family_case("fusion", _i));
-}
-END_TEST
-
 /* ---- helpers -------------------------------------------------------------------- */
 
 static clik_image alloc_image(int w, int h, int ch)
@@ -103,9 +97,7 @@ START_TEST(constant_image)
                                   "%dx%d x%d: dst(%d, %d) is not the constant", w, h, scale, x, y);
                     ck_assert_int_eq(*pixel(&map, x, y), 0);
                 }
-            clik_image_free(&src);
-            clik_image_free(&dst);
-            clik_image_free(&map);
+            h_free_images(&src, &dst, &map, NULL);
         }
 }
 END_TEST
@@ -177,8 +169,7 @@ START_TEST(checkerboard)
                                   want, h_backend);
                 ck_assert_int_eq(*pixel(&map, x, y), take1 ? 255 : 0);
             }
-        clik_image_free(&dst);
-        clik_image_free(&map);
+        h_free_images(&dst, &map, NULL);
     }
 }
 END_TEST
@@ -213,9 +204,7 @@ START_TEST(map_marks_nearest)
         clik_image plain;
         fuse(h_ctx, &src, scale, NULL, &plain, NULL);
         ck_assert(same_pixels(&plain, &dst));
-        clik_image *all[] = {&src, &dst, &map, &near, &cubic, &plain};
-        for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-            clik_image_free(all[i]);
+        h_free_images(&src, &dst, &map, &near, &cubic, &plain, NULL);
     }
 }
 END_TEST
@@ -234,19 +223,10 @@ START_TEST(small_and_thin)
                 ck_assert(memcmp(pixel(&dst, x, y), one, 4) == 0);
                 ck_assert_int_eq(*pixel(&map, x, y), 0);
             }
-        clik_image_free(&dst);
-        clik_image_free(&map);
+        h_free_images(&dst, &map, NULL);
     }
     const int sizes[][2] = {{1, 19}, {23, 1}, {2, 2}, {3, 1}, {16, 16}, {17, 33}};
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-        for (int c = 0; c < h_family_case_count("fusion"); c++) {
-            const clik_case *k = h_family_case("fusion", c);
-            clik_case_result r;
-            h_case_check(k, h_ctx, sizes[i][0], sizes[i][1], 4, CLIK_PATTERN_NOISE, 11, &r);
-            ck_assert_msg(clik_case_passed(&r), "%s %dx%d on %s: %s %s %s", k->op, sizes[i][0],
-                          sizes[i][1], h_backend, clik_status_str(r.status), r.message,
-                          r.cmp.detail);
-        }
+    h_check_family_sizes("fusion", sizes, (int)(sizeof(sizes) / sizeof(sizes[0])), 4, 11);
     /* Rows with padding in src, dst and the map. */
     const int w = h_small ? 15 : 45, h = h_small ? 9 : 29, s = 3;
     uint8_t *sbuf = malloc((size_t)(w * 4 + 12) * h);
@@ -265,9 +245,7 @@ START_TEST(small_and_thin)
     fuse(h_ctx, &packed, s, NULL, &dst, &map);
     ck_assert(same_pixels(&dst2, &dst));
     ck_assert(same_pixels(&map2, &map));
-    clik_image_free(&packed);
-    clik_image_free(&dst);
-    clik_image_free(&map);
+    h_free_images(&packed, &dst, &map, NULL);
     free(sbuf);
     free(dbuf);
     free(mbuf);
@@ -298,9 +276,7 @@ START_TEST(device_images)
     ck_assert(same_pixels(&got_map, &want_map));
     fuse(h_oracle, &host, s, &opt, &oracle, NULL);
     expect_fusion_tolerance(&got, &oracle, "device images");
-    clik_image *all[] = {&host, &src, &dst, &map, &got, &got_map, &want, &want_map, &oracle};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-        clik_image_free(all[i]);
+    h_free_images(&host, &src, &dst, &map, &got, &got_map, &want, &want_map, &oracle, NULL);
 }
 END_TEST
 
@@ -665,31 +641,9 @@ START_TEST(stream_bad_args)
     ck_assert(same_pixels(&dst, &want));
     ck_assert(same_pixels(&map, &want_map));
     clik_fusion_stream_destroy(s);
-    clik_image *all[] = {&src, &dst, &map, &wide, &wide_dst, &x3, &small_map, &want, &want_map};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-        clik_image_free(all[i]);
+    h_free_images(&src, &dst, &map, &wide, &wide_dst, &x3, &small_map, &want, &want_map, NULL);
 }
 END_TEST
-
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("fusion");
-    TCase *tc = tcase_create("fusion");
-    tcase_set_timeout(tc, 0);
-    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("fusion"));
-    tcase_add_test(tc, constant_image);
-    tcase_add_test(tc, checkerboard);
-    tcase_add_test(tc, map_marks_nearest);
-    tcase_add_test(tc, small_and_thin);
-    tcase_add_test(tc, device_images);
-    tcase_add_test(tc, bad_input);
-    tcase_add_loop_test(tc, stream_matches_frames, 0, 4);
-    tcase_add_test(tc, stream_waits);
-    tcase_add_test(tc, stream_destroy_in_flight);
-    tcase_add_test(tc, stream_bad_args);
-    suite_add_tcase(s, tc);
-    return s;
-}
 
 int main(void)
 {
@@ -700,5 +654,11 @@ int main(void)
     static const char *const tunings[] = {
         "", "poison=1", "fusion_cpu=0,poison=1", "fusion_cpu=1,poison=1", NULL,
     };
-    return harness_main(make_suite, tunings);
+    const h_test tests[] = {
+        H_TEST(constant_image),           H_TEST(checkerboard),  H_TEST(map_marks_nearest),
+        H_TEST(small_and_thin),           H_TEST(device_images), H_TEST(bad_input),
+        H_LOOP(stream_matches_frames, 4), H_TEST(stream_waits),  H_TEST(stream_destroy_in_flight),
+        H_TEST(stream_bad_args)};
+    const h_suite suite = {"fusion", "fusion", 0, tests, H_COUNT(tests), tunings, NULL};
+    return h_suite_main(&suite);
 }

@@ -8,12 +8,6 @@
 #include "harness.h"
 
 /* Every hist-family case at every size, pattern and channel count. */
-START_TEST(matches_oracle)
-{
-    h_check_case(h_family_case("hist", _i));
-}
-END_TEST
-
 static void fill(clik_image *img, clik_pattern p, uint64_t seed)
 {
     clik_pattern_fill(img, p, seed);
@@ -49,11 +43,7 @@ START_TEST(device_images)
         assert_same_pixels(&got, &want, "equalize on device images");
         ck_assert_int_eq(clik_hist_compute(h_oracle, &want, hist_ref), CLIK_OK);
         ck_assert_mem_eq(hist_dev, hist_ref, sizeof(uint32_t) * 256 * (size_t)ch);
-        clik_image_free(&host);
-        clik_image_free(&dev_in);
-        clik_image_free(&dev_out);
-        clik_image_free(&got);
-        clik_image_free(&want);
+        h_free_images(&host, &dev_in, &dev_out, &got, &want, NULL);
     }
 }
 END_TEST
@@ -76,8 +66,7 @@ START_TEST(in_place)
         ck_assert_int_eq(clik_hist_lut(h_oracle, &want, &want, table, 1), CLIK_OK);
         ck_assert_int_eq(clik_hist_lut(h_ctx, &img, &img, table, 1), CLIK_OK);
         assert_same_pixels(&img, &want, "lut in place");
-        clik_image_free(&img);
-        clik_image_free(&want);
+        h_free_images(&img, &want, NULL);
     }
 }
 END_TEST
@@ -169,8 +158,7 @@ START_TEST(alpha_untouched)
         const uint8_t *a = in.data, *b = out.data;
         for (size_t i = (size_t)ch - 1; i < (size_t)131 * 67 * ch; i += (size_t)ch)
             ck_assert_int_eq(a[i], b[i]);
-        clik_image_free(&in);
-        clik_image_free(&out);
+        h_free_images(&in, &out, NULL);
     }
 }
 END_TEST
@@ -192,28 +180,12 @@ START_TEST(hist_one_value)
 }
 END_TEST
 
-/* A context on the device under test with `tuning`, or the CPU backend's
- * own context. */
-static clik_context *tuned_context(const char *tuning)
-{
-    if (h_expected != CLIK_BACKEND_OPENCL)
-        return h_ctx;
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = h_device;
-    opt.strict = 1;
-    opt.tuning = tuning;
-    clik_context *ctx;
-    ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s", clik_context_message(NULL));
-    return ctx;
-}
-
 /* One work-group and one lookup work-item asked for a large image: no
  * work-item may walk it all (llvmpipe silently ends the loops of a
  * work-item after 65535 iterations in all), whatever the tuning says. */
 START_TEST(long_runs)
 {
-    clik_context *ctx = tuned_context("hist_groups=1,lut_groups=1");
+    clik_context *ctx = h_tuned_context("hist_groups=1,lut_groups=1");
     const int s = h_size_count() - 1, w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
     for (int ch = 1; ch <= 4; ch += 3) {
         clik_image in, got, want;
@@ -229,12 +201,9 @@ START_TEST(long_runs)
         ck_assert_int_eq(clik_hist_compute(ctx, &in, a), CLIK_OK);
         ck_assert_int_eq(clik_hist_compute(h_oracle, &in, b), CLIK_OK);
         ck_assert_mem_eq(a, b, sizeof(uint32_t) * 256 * (size_t)ch);
-        clik_image_free(&in);
-        clik_image_free(&got);
-        clik_image_free(&want);
+        h_free_images(&in, &got, &want, NULL);
     }
-    if (ctx != h_ctx)
-        clik_context_destroy(ctx);
+    h_tuned_context_free(ctx);
 }
 END_TEST
 
@@ -295,11 +264,7 @@ START_TEST(bad_input)
     ck_assert_int_eq(clik_hist_compute(h_ctx, &wide, hist), CLIK_ERR_OVERFLOW);
 
     /* A device image of another context. */
-    clik_context *other;
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = "none";
-    ck_assert_int_eq(clik_context_create(&other, &opt), CLIK_OK);
+    clik_context *other = h_cpu_context();
     clik_image foreign;
     ck_assert_int_eq(clik_image_create(other, &foreign, 4, 4, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_hist_compute(h_ctx, &foreign, hist), CLIK_ERR_WRONG_CONTEXT);
@@ -310,24 +275,6 @@ START_TEST(bad_input)
     ck_assert_int_eq(clik_hist_equalize(h_ctx, &a, &b), CLIK_OK);
 }
 END_TEST
-
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("hist");
-    TCase *tc = tcase_create("hist");
-    tcase_set_timeout(tc, 0);
-    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("hist"));
-    tcase_add_test(tc, device_images);
-    tcase_add_test(tc, in_place);
-    tcase_add_test(tc, strided_rows);
-    tcase_add_test(tc, equalize_semantics);
-    tcase_add_test(tc, alpha_untouched);
-    tcase_add_test(tc, hist_one_value);
-    tcase_add_test(tc, long_runs);
-    tcase_add_test(tc, bad_input);
-    suite_add_tcase(s, tc);
-    return s;
-}
 
 int main(void)
 {
@@ -344,5 +291,10 @@ int main(void)
                                           "hist_mode=global,poison=1",
                                           "hist_mode=pairs,pairs_min_bytes=1,poison=1",
                                           NULL};
-    return harness_main(make_suite, tunings);
+    const h_test tests[] = {H_TEST(device_images),   H_TEST(in_place),
+                            H_TEST(strided_rows),    H_TEST(equalize_semantics),
+                            H_TEST(alpha_untouched), H_TEST(hist_one_value),
+                            H_TEST(long_runs),       H_TEST(bad_input)};
+    const h_suite suite = {"hist", "hist", 0, tests, H_COUNT(tests), tunings, NULL};
+    return h_suite_main(&suite);
 }

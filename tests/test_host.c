@@ -284,37 +284,27 @@ START_TEST(cache_file_format)
     free(d);
     unsetenv("XDG_CACHE_HOME");
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
-
-static void put(const char *dir, const char *name, const char *text)
-{
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 START_TEST(include_resolution)
 {
     char *dir = h_tempdir();
-    put(dir, "a.h", "#include \"b.h\"\nint a;\n");
-    put(dir, "b.h", "int b;\n");
-    put(dir, "k.cl", "  #  include \"a.h\"\n#include \"b.h\"\n#include <other.h>\nkernel;\n");
+    h_write_text(dir, "a.h", "#include \"b.h\"\nint a;\n");
+    h_write_text(dir, "b.h", "int b;\n");
+    h_write_text(dir, "k.cl",
+                 "  #  include \"a.h\"\n#include \"b.h\"\n#include <other.h>\nkernel;\n");
     clik_strbuf sb = {0};
     char err[256];
     ck_assert_int_eq(clik__kernel_source_load(dir, "k", &sb, err, sizeof(err)), CLIK_OK);
     ck_assert_str_eq(sb.data, "int b;\nint a;\n#include <other.h>\nkernel;\n");
     clik__sb_free(&sb);
 
-    put(dir, "m.cl", "#include \"missing.h\"\n");
+    h_write_text(dir, "m.cl", "#include \"missing.h\"\n");
     ck_assert_int_eq(clik__kernel_source_load(dir, "m", &sb, err, sizeof(err)), CLIK_ERR_IO);
     ck_assert_ptr_nonnull(strstr(err, "missing.h"));
     clik__sb_free(&sb);
-    put(dir, "t.cl", "#include \"../etc/passwd\"\n");
+    h_write_text(dir, "t.cl", "#include \"../etc/passwd\"\n");
     ck_assert_int_eq(clik__kernel_source_load(dir, "t", &sb, err, sizeof(err)),
                      CLIK_ERR_FILE_FORMAT);
     clik__sb_free(&sb);
@@ -326,26 +316,15 @@ START_TEST(include_resolution)
     for (size_t i = 0; i < clik__embedded_kernel_count; i++)
         ck_assert_ptr_null(strstr(clik__embedded_kernels[i].source, "#include \""));
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("host");
-    TCase *tc = tcase_create("host");
-    tcase_add_test(tc, selection_strings);
-    tcase_add_test(tc, settings_are_checked);
-    tcase_add_test(tc, image_descriptors);
-    tcase_add_test(tc, cpu_context_images);
-    tcase_add_test(tc, status_names);
-    tcase_add_test(tc, cache_file_format);
-    tcase_add_test(tc, include_resolution);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
-    return harness_main(make_suite, NULL);
+    const h_test tests[] = {H_TEST(selection_strings), H_TEST(settings_are_checked),
+                            H_TEST(image_descriptors), H_TEST(cpu_context_images),
+                            H_TEST(status_names),      H_TEST(cache_file_format),
+                            H_TEST(include_resolution)};
+    const h_suite suite = {"host", NULL, -1, tests, H_COUNT(tests), NULL, NULL};
+    return h_suite_main(&suite);
 }

@@ -22,11 +22,13 @@
 #include <jpeglib.h>
 #include <png.h>
 
+#include "crafted.h"
+#include "harness.h"
 #include "imageio.h"
 
 #define ERRLEN 512
 
-static char root[1024];       /* the mkdtemp() folder */
+static char *root;            /* a folder of h_tempdir() */
 static char last_err[ERRLEN]; /* message of the last *_FAILS check */
 
 /* ---- paths and files ----------------------------------------------------- */
@@ -82,28 +84,6 @@ static int count_entries(const char *dir)
     }
     closedir(d);
     return n;
-}
-
-/* Removes a folder and everything in it (no symbolic links are made here). */
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char path[4096];
-        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        struct stat info;
-        if (lstat(path, &info) == 0 && S_ISDIR(info.st_mode))
-            remove_tree(path);
-        else
-            unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
 }
 
 /* ---- test images ------------------------------------------------------------ */
@@ -179,6 +159,14 @@ static void fill_noise(clik_image *img, uint32_t seed)
             }
         }
     }
+}
+
+/* new_image() filled by fill_noise(). */
+static clik_image noisy_image(int w, int h, int ch, clik_type type, size_t pad, uint32_t seed)
+{
+    clik_image img = new_image(w, h, ch, type, pad);
+    fill_noise(&img, seed);
+    return img;
 }
 
 /* Smooth u8 gradients with a varied alpha, which JPEG keeps well. */
@@ -287,6 +275,32 @@ static clik_image round_trip(const char *path, const clik_image *img, int keep_a
     return back;
 }
 
+/* back, read from an RGB file written from the 4-channel img: img's colour,
+ * alpha opaque (at its maximum). */
+static void same_colour_opaque(const clik_image *back, const clik_image *img, unsigned opaque)
+{
+    for (int y = 0; y < img->height; y++) {
+        for (int x = 0; x < img->width; x++) {
+            for (int c = 0; c < 3; c++)
+                ck_assert_uint_eq(get(back, x, y, c), get(img, x, y, c));
+            ck_assert_uint_eq(get(back, x, y, 3), opaque);
+        }
+    }
+}
+
+/* img written to path and read back has the same pixels, and the reader
+ * says the file had alpha as want_alpha (-1: not asked). */
+static void same_after_round_trip(const char *path, const clik_image *img, int keep_alpha,
+                                  int want_alpha)
+{
+    int had_alpha = want_alpha ? 0 : 7; /* a value the reader must overwrite */
+    clik_image back = round_trip(path, img, keep_alpha, want_alpha < 0 ? NULL : &had_alpha);
+    ck_assert_msg(same_pixels(img, &back), "%s differs", path);
+    if (want_alpha >= 0)
+        ck_assert_int_eq(had_alpha, want_alpha);
+    clik_image_free(&back);
+}
+
 static void write_ok(const char *path, const clik_image *img, int keep_alpha)
 {
     char err[ERRLEN] = "";
@@ -296,54 +310,21 @@ static void write_ok(const char *path, const clik_image *img, int keep_alpha)
 
 /* ---- crafted PNG pieces ------------------------------------------------------- */
 
-static const unsigned char png_signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-
-static uint32_t crc32_of(const unsigned char *p, size_t n)
-{
-    uint32_t crc = 0xFFFFFFFFu;
-    for (size_t i = 0; i < n; i++) {
-        crc ^= p[i];
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return crc ^ 0xFFFFFFFFu;
-}
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)(v >> 24);
-    p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8);
-    p[3] = (unsigned char)v;
-}
-
-/* Appends a chunk with a correct CRC; returns its size. */
-static size_t put_chunk(unsigned char *out, const char *type, const unsigned char *data,
-                        uint32_t len)
-{
-    put_be32(out, len);
-    memcpy(out + 4, type, 4);
-    if (len)
-        memcpy(out + 8, data, len);
-    put_be32(out + 8 + len, crc32_of(out + 4, len + 4));
-    return 12 + len;
-}
-
 /* A well-formed PNG start whose IHDR claims w x h grey pixels. */
 static void write_png_claiming(const char *path, uint32_t w, uint32_t h)
 {
     unsigned char buf[128];
     size_t n = 0;
-    memcpy(buf, png_signature, 8);
+    memcpy(buf, crafted_png_signature, 8);
     n += 8;
     unsigned char ihdr[13] = {0};
-    put_be32(ihdr, w);
-    put_be32(ihdr + 4, h);
+    crafted_be32(ihdr, w);
+    crafted_be32(ihdr + 4, h);
     ihdr[8] = 8; /* bit depth; colour type 0 (grey) */
-    n += put_chunk(buf + n, "IHDR", ihdr, 13);
+    n += crafted_png_chunk(buf + n, "IHDR", ihdr, 13);
     const unsigned char idat[2] = {0x78, 0x9C};
-    n += put_chunk(buf + n, "IDAT", idat, 2);
-    n += put_chunk(buf + n, "IEND", NULL, 0);
+    n += crafted_png_chunk(buf + n, "IDAT", idat, 2);
+    n += crafted_png_chunk(buf + n, "IEND", NULL, 0);
     write_file(path, buf, n);
 }
 
@@ -388,13 +369,8 @@ static void write_raw_png(const char *path, const raw_png *spec)
 START_TEST(test_png_grey)
 {
     TMP_PATH(path, "grey.png");
-    clik_image img = new_image(17, 9, 1, CLIK_U8, 0);
-    fill_noise(&img, 1);
-    int had_alpha = 7;
-    clik_image back = round_trip(path, &img, 1, &had_alpha);
-    ck_assert(same_pixels(&img, &back));
-    ck_assert_int_eq(had_alpha, 0);
-    clik_image_free(&back);
+    clik_image img = noisy_image(17, 9, 1, CLIK_U8, 0, 1);
+    same_after_round_trip(path, &img, 1, 0);
     drop_image(&img);
 }
 END_TEST
@@ -402,13 +378,8 @@ END_TEST
 START_TEST(test_png_grey_alpha)
 {
     TMP_PATH(path, "grey_alpha.png");
-    clik_image img = new_image(13, 6, 2, CLIK_U8, 0);
-    fill_noise(&img, 2);
-    int had_alpha = 0;
-    clik_image back = round_trip(path, &img, 0, &had_alpha);
-    ck_assert(same_pixels(&img, &back));
-    ck_assert_int_eq(had_alpha, 1);
-    clik_image_free(&back);
+    clik_image img = noisy_image(13, 6, 2, CLIK_U8, 0, 2);
+    same_after_round_trip(path, &img, 0, 1);
     drop_image(&img);
 }
 END_TEST
@@ -416,20 +387,13 @@ END_TEST
 START_TEST(test_png_rgb_from_four_channels)
 {
     TMP_PATH(path, "rgb.png");
-    clik_image img = new_image(11, 7, 4, CLIK_U8, 0);
-    fill_noise(&img, 3);
+    clik_image img = noisy_image(11, 7, 4, CLIK_U8, 0, 3);
     int had_alpha = 7;
     clik_image back = round_trip(path, &img, 0, &had_alpha);
     ck_assert_int_eq(had_alpha, 0);
     ck_assert_int_eq(back.channels, 4);
     ck_assert_int_eq(back.type, CLIK_U8);
-    for (int y = 0; y < img.height; y++) {
-        for (int x = 0; x < img.width; x++) {
-            for (int c = 0; c < 3; c++)
-                ck_assert_uint_eq(get(&back, x, y, c), get(&img, x, y, c));
-            ck_assert_uint_eq(get(&back, x, y, 3), 255);
-        }
-    }
+    same_colour_opaque(&back, &img, 255);
     clik_image_free(&back);
     drop_image(&img);
 }
@@ -438,13 +402,8 @@ END_TEST
 START_TEST(test_png_rgba_keep_alpha)
 {
     TMP_PATH(path, "rgba.png");
-    clik_image img = new_image(11, 7, 4, CLIK_U8, 0);
-    fill_noise(&img, 4);
-    int had_alpha = 0;
-    clik_image back = round_trip(path, &img, 1, &had_alpha);
-    ck_assert(same_pixels(&img, &back));
-    ck_assert_int_eq(had_alpha, 1);
-    clik_image_free(&back);
+    clik_image img = noisy_image(11, 7, 4, CLIK_U8, 0, 4);
+    same_after_round_trip(path, &img, 1, 1);
     drop_image(&img);
 }
 END_TEST
@@ -452,8 +411,7 @@ END_TEST
 START_TEST(test_png_u16_grey)
 {
     TMP_PATH(path, "grey16.png");
-    clik_image img = new_image(9, 8, 1, CLIK_U16, 0);
-    fill_noise(&img, 5);
+    clik_image img = noisy_image(9, 8, 1, CLIK_U16, 0, 5);
     set(&img, 0, 0, 0, 0x1234); /* byte order shows in a known value too */
     clik_image back = round_trip(path, &img, 1, NULL);
     ck_assert_int_eq(back.type, CLIK_U16);
@@ -468,8 +426,7 @@ START_TEST(test_png_u16_rgba)
 {
     TMP_PATH(path, "rgba16.png");
     TMP_PATH(path_rgb, "rgb16.png");
-    clik_image img = new_image(6, 5, 4, CLIK_U16, 0);
-    fill_noise(&img, 6);
+    clik_image img = noisy_image(6, 5, 4, CLIK_U16, 0, 6);
     int had_alpha = 0;
     clik_image back = round_trip(path, &img, 1, &had_alpha);
     ck_assert_int_eq(had_alpha, 1);
@@ -480,13 +437,7 @@ START_TEST(test_png_u16_rgba)
     back = round_trip(path_rgb, &img, 0, &had_alpha);
     ck_assert_int_eq(had_alpha, 0);
     ck_assert_int_eq(back.type, CLIK_U16);
-    for (int y = 0; y < img.height; y++) {
-        for (int x = 0; x < img.width; x++) {
-            for (int c = 0; c < 3; c++)
-                ck_assert_uint_eq(get(&back, x, y, c), get(&img, x, y, c));
-            ck_assert_uint_eq(get(&back, x, y, 3), 65535);
-        }
-    }
+    same_colour_opaque(&back, &img, 65535);
     clik_image_free(&back);
     drop_image(&img);
 }
@@ -496,19 +447,15 @@ START_TEST(test_png_padded_stride)
 {
     TMP_PATH(path8, "padded8.png");
     TMP_PATH(path16, "padded16.png");
-    clik_image img = new_image(10, 4, 4, CLIK_U8, 5);
-    fill_noise(&img, 7);
+    clik_image img = noisy_image(10, 4, 4, CLIK_U8, 5, 7);
     clik_image back = round_trip(path8, &img, 1, NULL);
     ck_assert_uint_eq(back.stride, 40);
     ck_assert(same_pixels(&img, &back));
     clik_image_free(&back);
     drop_image(&img);
 
-    img = new_image(10, 4, 2, CLIK_U16, 3);
-    fill_noise(&img, 8);
-    back = round_trip(path16, &img, 1, NULL);
-    ck_assert(same_pixels(&img, &back));
-    clik_image_free(&back);
+    img = noisy_image(10, 4, 2, CLIK_U16, 3, 8);
+    same_after_round_trip(path16, &img, 1, -1);
     drop_image(&img);
 }
 END_TEST
@@ -516,11 +463,8 @@ END_TEST
 START_TEST(test_png_extension_case)
 {
     TMP_PATH(path, "UPPER.PnG");
-    clik_image img = new_image(3, 3, 1, CLIK_U8, 0);
-    fill_noise(&img, 9);
-    clik_image back = round_trip(path, &img, 0, NULL);
-    ck_assert(same_pixels(&img, &back));
-    clik_image_free(&back);
+    clik_image img = noisy_image(3, 3, 1, CLIK_U8, 0, 9);
+    same_after_round_trip(path, &img, 0, -1);
     drop_image(&img);
 }
 END_TEST
@@ -681,8 +625,8 @@ START_TEST(test_pnm_round_trips)
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         TMP_PATH(path, cases[i].name);
-        clik_image img = new_image(12, 5, cases[i].channels, cases[i].type, i % 2 ? 3 : 0);
-        fill_noise(&img, 20 + (uint32_t)i);
+        clik_image img =
+            noisy_image(12, 5, cases[i].channels, cases[i].type, i % 2 ? 3 : 0, 20 + (uint32_t)i);
         unsigned top = cases[i].type == CLIK_U16 ? 65535 : 255;
         if (cases[i].channels == 4) { /* PPM has no alpha: expect it at the top */
             for (int y = 0; y < img.height; y++) {
@@ -921,8 +865,7 @@ END_TEST
 /* Writes a noisy colour JPEG (so its data is long) and returns its bytes. */
 static unsigned char *noisy_jpeg(const char *path, size_t *len)
 {
-    clik_image img = new_image(64, 64, 4, CLIK_U8, 0);
-    fill_noise(&img, 40);
+    clik_image img = noisy_image(64, 64, 4, CLIK_U8, 0, 40);
     write_ok(path, &img, 0);
     drop_image(&img);
     return read_file(path, len);
@@ -1011,56 +954,29 @@ END_TEST
 
 /* ---- lying and costly JPEG files ------------------------------------------------ */
 
-typedef enum jpeg_coding {
-    CODING_BASELINE,    /* standard Huffman tables */
-    CODING_OPTIMIZED,   /* Huffman tables fitted to the image: the smallest files */
-    CODING_PROGRESSIVE, /* libjpeg's progressive script, fitted tables */
-    CODING_ARITH,       /* arithmetic coding, sequential */
-    CODING_TWO_SCANS,   /* progressive grey: all DC, then all AC with no approximation */
-} jpeg_coding;
+static void jpeg_noise_row(unsigned char *row, size_t len, unsigned y)
+{
+    for (size_t i = 0; i < len; i++)
+        row[i] = (unsigned char)mix(y * 65537u + (uint32_t)i);
+}
+
+static void jpeg_grey_row(unsigned char *row, size_t len, unsigned y)
+{
+    (void)y;
+    memset(row, 128, len);
+}
 
 /* Encodes a w x h image (1 or 3 components; RGB at 4:2:0) with libjpeg into
  * malloc'ed memory: noise when noisy, else flat mid-grey, the smallest a JPEG
  * of that size gets. */
-static unsigned char *encode_jpeg(int w, int h, int components, jpeg_coding coding, int quality,
-                                  int noisy, size_t *len)
+static unsigned char *encode_jpeg(int w, int h, int components, crafted_jpeg_coding coding,
+                                  int quality, int noisy, size_t *len)
 {
-    struct jpeg_compress_struct cinfo;
-    struct jpeg_error_mgr jerr;
-    cinfo.err = jpeg_std_error(&jerr);
-    jpeg_create_compress(&cinfo);
-    unsigned char *out = NULL;
-    unsigned long size = 0;
-    jpeg_mem_dest(&cinfo, &out, &size);
-    cinfo.image_width = (JDIMENSION)w;
-    cinfo.image_height = (JDIMENSION)h;
-    cinfo.input_components = components;
-    cinfo.in_color_space = components == 3 ? JCS_RGB : JCS_GRAYSCALE;
-    jpeg_set_defaults(&cinfo);
-    jpeg_set_quality(&cinfo, quality, TRUE);
-    cinfo.optimize_coding = coding != CODING_BASELINE && coding != CODING_ARITH;
-    cinfo.arith_code = coding == CODING_ARITH;
-    if (coding == CODING_PROGRESSIVE)
-        jpeg_simple_progression(&cinfo);
-    static const jpeg_scan_info two_scans[2] = {{1, {0}, 0, 0, 0, 0}, {1, {0}, 1, 63, 0, 0}};
-    if (coding == CODING_TWO_SCANS) {
+    if (coding == CODING_TWO_SCANS)
         ck_assert_int_eq(components, 1);
-        cinfo.scan_info = two_scans;
-        cinfo.num_scans = 2;
-    }
-    jpeg_start_compress(&cinfo, TRUE);
-    unsigned char *row = malloc((size_t)w * (size_t)components);
-    ck_assert_ptr_nonnull(row);
-    JSAMPROW rows[1] = {row};
-    while (cinfo.next_scanline < cinfo.image_height) {
-        for (size_t i = 0; i < (size_t)w * (size_t)components; i++)
-            row[i] = noisy ? (unsigned char)mix(cinfo.next_scanline * 65537u + (uint32_t)i) : 128;
-        jpeg_write_scanlines(&cinfo, rows, 1);
-    }
-    jpeg_finish_compress(&cinfo);
-    jpeg_destroy_compress(&cinfo);
-    free(row);
-    *len = size;
+    const crafted_jpeg spec = {w, h, components, coding, quality, 1, 0};
+    unsigned char *out = crafted_jpeg_encode(&spec, noisy ? jpeg_noise_row : jpeg_grey_row, len);
+    ck_assert_ptr_nonnull(out);
     return out;
 }
 
@@ -1140,7 +1056,7 @@ START_TEST(test_jpeg_lying_header)
 {
     static const struct {
         const char *name;
-        jpeg_coding coding;
+        crafted_jpeg_coding coding;
         int components;
     } cases[] = {
         {"lie_baseline.jpg", CODING_BASELINE, 3},
@@ -1171,7 +1087,7 @@ END_TEST
 START_TEST(test_jpeg_flat_images_pass)
 {
     static const struct {
-        jpeg_coding coding;
+        crafted_jpeg_coding coding;
         int components;
     } cases[] = {
         {CODING_BASELINE, 1},    {CODING_OPTIMIZED, 1}, {CODING_OPTIMIZED, 3},
@@ -1273,8 +1189,7 @@ END_TEST
 
 static unsigned char *noisy_png(const char *path, size_t *len)
 {
-    clik_image img = new_image(64, 64, 4, CLIK_U8, 0);
-    fill_noise(&img, 41);
+    clik_image img = noisy_image(64, 64, 4, CLIK_U8, 0, 41);
     write_ok(path, &img, 1);
     drop_image(&img);
     return read_file(path, len);
@@ -1400,8 +1315,7 @@ START_TEST(test_unknown_extension)
 {
     const char *const names[] = {"image.bmp", "noextension", "trailing.", "image.png.txt",
                                  "image.npy.bmp"};
-    clik_image img = new_image(2, 2, 1, CLIK_U8, 0);
-    fill_noise(&img, 50);
+    clik_image img = noisy_image(2, 2, 1, CLIK_U8, 0, 50);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         TMP_PATH(path, names[i]);
         write_file(path, "data", 4);
@@ -1417,8 +1331,7 @@ END_TEST
 START_TEST(test_null_arguments)
 {
     TMP_PATH(path, "null.png");
-    clik_image img = new_image(2, 2, 1, CLIK_U8, 0);
-    fill_noise(&img, 51);
+    clik_image img = noisy_image(2, 2, 1, CLIK_U8, 0, 51);
     clik_image out;
     char err[ERRLEN];
 
@@ -1470,8 +1383,7 @@ START_TEST(test_write_unsupported)
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         TMP_PATH(path, cases[i].name);
-        clik_image img = new_image(3, 2, cases[i].channels, cases[i].type, 0);
-        fill_noise(&img, 60);
+        clik_image img = noisy_image(3, 2, cases[i].channels, cases[i].type, 0, 60);
         WRITE_FAILS(clikio_write(path, &img, 1, err_, sizeof(err_)), CLIK_ERR_UNSUPPORTED_FORMAT,
                     path);
         ck_assert(!exists(path));
@@ -1507,8 +1419,7 @@ START_TEST(test_write_missing_folder)
     TMP_PATH(folder, "no_such_folder");
     TMP_PATH(path, "no_such_folder/image.png");
     TMP_PATH(npy, "no_such_folder/array.npy");
-    clik_image img = new_image(4, 4, 1, CLIK_U8, 0);
-    fill_noise(&img, 70);
+    clik_image img = noisy_image(4, 4, 1, CLIK_U8, 0, 70);
     WRITE_FAILS(clikio_write(path, &img, 0, err_, sizeof(err_)), CLIK_ERR_IO, path);
     WRITE_FAILS(clikio_write_npy(npy, &img, err_, sizeof(err_)), CLIK_ERR_IO, npy);
     ck_assert(!exists(folder));
@@ -1523,19 +1434,16 @@ START_TEST(test_write_failure_keeps_existing)
     TMP_PATH(keep_jpg, "atomic/keep.jpg");
     TMP_PATH(target_dir, "atomic/adir.png");
     ck_assert_int_eq(mkdir(dir, 0700), 0);
-    clik_image img = new_image(5, 5, 4, CLIK_U8, 0);
-    fill_noise(&img, 80);
+    clik_image img = noisy_image(5, 5, 4, CLIK_U8, 0, 80);
     write_ok(keep, &img, 1);
     write_ok(keep_jpg, &img, 1);
     size_t len, len_jpg;
     unsigned char *before = read_file(keep, &len);
     unsigned char *before_jpg = read_file(keep_jpg, &len_jpg);
 
-    clik_image f32 = new_image(5, 5, 1, CLIK_F32, 0);
-    fill_noise(&f32, 81);
+    clik_image f32 = noisy_image(5, 5, 1, CLIK_F32, 0, 81);
     WRITE_FAILS(clikio_write(keep, &f32, 1, err_, sizeof(err_)), CLIK_ERR_UNSUPPORTED_FORMAT, keep);
-    clik_image u16 = new_image(5, 5, 1, CLIK_U16, 0);
-    fill_noise(&u16, 82);
+    clik_image u16 = noisy_image(5, 5, 1, CLIK_U16, 0, 82);
     WRITE_FAILS(clikio_write(keep_jpg, &u16, 1, err_, sizeof(err_)), CLIK_ERR_UNSUPPORTED_FORMAT,
                 keep_jpg);
 
@@ -1570,11 +1478,8 @@ START_TEST(test_write_replaces_existing)
     TMP_PATH(path, "replace/image.pgm");
     ck_assert_int_eq(mkdir(dir, 0700), 0);
     write_file(path, "old contents", 12);
-    clik_image img = new_image(4, 3, 1, CLIK_U8, 0);
-    fill_noise(&img, 90);
-    clik_image back = round_trip(path, &img, 0, NULL);
-    ck_assert(same_pixels(&img, &back));
-    clik_image_free(&back);
+    clik_image img = noisy_image(4, 3, 1, CLIK_U8, 0, 90);
+    same_after_round_trip(path, &img, 0, -1);
     ck_assert_int_eq(count_entries(dir), 1);
     drop_image(&img);
 }
@@ -1658,8 +1563,7 @@ START_TEST(test_npy_round_trip)
         char name[64];
         snprintf(name, sizeof(name), "array_%s_%d.npy", clik_type_name(type), ch);
         TMP_PATH(path, name);
-        clik_image img = new_image(7, 5, ch, type, k == 1 ? 0 : 3);
-        fill_noise(&img, 100 + (uint32_t)(_i * 3 + k));
+        clik_image img = noisy_image(7, 5, ch, type, k == 1 ? 0 : 3, 100 + (uint32_t)(_i * 3 + k));
         char err[ERRLEN] = "";
         ck_assert_msg(clikio_write_npy(path, &img, err, sizeof(err)) == CLIK_OK, "%s", err);
 
@@ -1691,26 +1595,14 @@ START_TEST(test_npy_round_trip)
 }
 END_TEST
 
-/* A .npy made by hand: version major.0, the dict padded as numpy pads it. */
+/* A .npy made by hand (crafted_npy) at path. */
 static void write_npy_raw(const char *path, int major, const char *dict, const void *data,
                           size_t len)
 {
-    size_t pre = major == 1 ? 10 : 12;
-    size_t total = (pre + strlen(dict) + 1 + 63) / 64 * 64;
-    size_t hlen = total - pre;
-    unsigned char *buf = malloc(total + len);
+    size_t size;
+    unsigned char *buf = crafted_npy(major, dict, data, len, &size);
     ck_assert_ptr_nonnull(buf);
-    memcpy(buf, "\x93NUMPY", 6);
-    buf[6] = (unsigned char)major;
-    buf[7] = 0;
-    for (size_t i = 0; i < pre - 8; i++)
-        buf[8 + i] = (unsigned char)(hlen >> (8 * i));
-    memset(buf + pre, ' ', hlen);
-    memcpy(buf + pre, dict, strlen(dict));
-    buf[total - 1] = '\n';
-    if (len)
-        memcpy(buf + total, data, len);
-    write_file(path, buf, total + len);
+    write_file(path, buf, size);
     free(buf);
 }
 
@@ -1773,26 +1665,10 @@ END_TEST
 
 START_TEST(test_npy_unsupported)
 {
-    static const struct {
-        const char *name;
-        const char *dict;
-    } cases[] = {
-        {"fortran.npy", "{'descr': '<u2', 'fortran_order': True, 'shape': (2, 2), }"},
-        {"big_endian.npy", "{'descr': '>u2', 'fortran_order': False, 'shape': (2, 2), }"},
-        {"four_d.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (1, 2, 2, 1), }"},
-        {"one_d.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (8,), }"},
-        {"scalar.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (), }"},
-        {"three_ch.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 3), }"},
-        {"complex.npy", "{'descr': '<c8', 'fortran_order': False, 'shape': (2, 2), }"},
-        {"int8.npy", "{'descr': '|i1', 'fortran_order': False, 'shape': (2, 2), }"},
-        {"int64.npy", "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 2), }"},
-        {"empty.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (0, 4), }"},
-        {"struct.npy", "{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (2, 2), }"},
-    };
     unsigned char zeros[64] = {0};
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        TMP_PATH(path, cases[i].name);
-        write_npy_raw(path, 1, cases[i].dict, zeros, sizeof(zeros));
+    for (int i = 0; i < crafted_npy_unsupported_count; i++) {
+        TMP_PATH(path, crafted_npy_unsupported[i].name);
+        write_npy_raw(path, 1, crafted_npy_unsupported[i].dict, zeros, sizeof(zeros));
         NPY_READ_FAILS(path, CLIK_ERR_UNSUPPORTED_FORMAT);
     }
 }
@@ -1800,29 +1676,10 @@ END_TEST
 
 START_TEST(test_npy_corrupt)
 {
-    static const struct {
-        const char *name;
-        const char *dict;
-    } cases[] = {
-        {"no_brace.npy", "'descr': '<u2', 'fortran_order': False, 'shape': (2, 2)"},
-        {"missing_key.npy", "{'descr': '<u2', 'shape': (2, 2), }"},
-        {"extra_key.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2), 'x': 1}"},
-        {"twice.npy", "{'descr': '<u2', 'descr': '<u2', 'fortran_order': False, 'shape': (2,2)}"},
-        {"bad_bool.npy", "{'descr': '<u2', 'fortran_order': Maybe, 'shape': (2, 2), }"},
-        {"bad_shape.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, -2), }"},
-        {"open_shape.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2, }"},
-        {"junk_after.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2), } x"},
-        {"open_string.npy", "{'descr': '<u2, 'fortran_order': False, 'shape': (2, 2), }"},
-        {"overflow.npy", "{'descr': '|u1', 'fortran_order': False, "
-                         "'shape': (99999999999999999999999, 2), }"},
-        {"huge.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (100000, 100000), }"},
-        {"wide.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (1, 2000000), }"},
-        {"short_data.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (8, 8), }"},
-    };
-    unsigned char zeros[64] = {0}; /* enough for 2 x 2 of anything, not for 8 x 8 u2 */
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        TMP_PATH(path, cases[i].name);
-        write_npy_raw(path, 1, cases[i].dict, zeros, sizeof(zeros));
+    unsigned char zeros[64] = {0};
+    for (int i = 0; i < crafted_npy_corrupt_count; i++) {
+        TMP_PATH(path, crafted_npy_corrupt[i].name);
+        write_npy_raw(path, 1, crafted_npy_corrupt[i].dict, zeros, sizeof(zeros));
         NPY_READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
     }
 }
@@ -1831,8 +1688,7 @@ END_TEST
 START_TEST(test_npy_bad_files)
 {
     TMP_PATH(good, "good.npy");
-    clik_image img = new_image(6, 4, 2, CLIK_U16, 0);
-    fill_noise(&img, 110);
+    clik_image img = noisy_image(6, 4, 2, CLIK_U16, 0, 110);
     char err[ERRLEN];
     ck_assert_int_eq(clikio_write_npy(good, &img, err, sizeof(err)), CLIK_OK);
     drop_image(&img);
@@ -1879,81 +1735,66 @@ END_TEST
 
 static Suite *imageio_suite(void)
 {
+    const h_test png[] = {H_TEST(test_png_grey),
+                          H_TEST(test_png_grey_alpha),
+                          H_TEST(test_png_rgb_from_four_channels),
+                          H_TEST(test_png_rgba_keep_alpha),
+                          H_TEST(test_png_u16_grey),
+                          H_TEST(test_png_u16_rgba),
+                          H_TEST(test_png_padded_stride),
+                          H_TEST(test_png_extension_case),
+                          H_TEST(test_png_palette),
+                          H_TEST(test_png_grey_variants),
+                          H_TEST(test_png_interlaced_u16),
+                          H_TEST(test_png_truncated),
+                          H_TEST(test_png_bad_crc),
+                          H_TEST(test_png_huge_header)};
+    const h_test pnm[] = {H_TEST(test_pnm_round_trips),
+                          H_TEST(test_pnm_written_bytes),
+                          H_TEST(test_pgm_plain_with_comments),
+                          H_TEST(test_ppm_plain_and_scaled_16bit),
+                          H_TEST(test_pnm_bad),
+                          H_TEST(test_pnm_huge_header)};
+    const h_test jpeg[] = {H_TEST(test_jpeg_grey),
+                           H_TEST(test_jpeg_colour),
+                           H_TEST(test_jpeg_grey_alpha_drops_alpha),
+                           H_TEST(test_jpeg_truncated),
+                           H_TEST(test_jpeg_huge_header),
+                           H_TEST(test_jpeg_cmyk),
+                           H_TEST(test_jpeg_arith_without_data),
+                           H_TEST(test_jpeg_lying_header),
+                           H_TEST(test_jpeg_flat_images_pass),
+                           H_TEST(test_jpeg_too_many_scans),
+                           H_TEST(test_jpeg_cut_says_truncated)};
+    const h_test npy[] = {
+        H_LOOP(test_npy_round_trip, (int)(sizeof(npy_types) / sizeof(npy_types[0]))),
+        H_TEST(test_npy_versions), H_TEST(test_npy_unsupported), H_TEST(test_npy_corrupt),
+        H_TEST(test_npy_bad_files)};
+    const h_test files[] = {H_TEST(test_wrong_content),
+                            H_TEST(test_read_directory_empty_missing),
+                            H_TEST(test_unknown_extension),
+                            H_TEST(test_npy_by_extension),
+                            H_TEST(test_null_arguments),
+                            H_TEST(test_write_unsupported),
+                            H_TEST(test_write_invalid_image),
+                            H_TEST(test_write_missing_folder),
+                            H_TEST(test_write_failure_keeps_existing),
+                            H_TEST(test_write_replaces_existing)};
     Suite *s = suite_create("imageio");
-    TCase *png = tcase_create("png");
-    tcase_add_test(png, test_png_grey);
-    tcase_add_test(png, test_png_grey_alpha);
-    tcase_add_test(png, test_png_rgb_from_four_channels);
-    tcase_add_test(png, test_png_rgba_keep_alpha);
-    tcase_add_test(png, test_png_u16_grey);
-    tcase_add_test(png, test_png_u16_rgba);
-    tcase_add_test(png, test_png_padded_stride);
-    tcase_add_test(png, test_png_extension_case);
-    tcase_add_test(png, test_png_palette);
-    tcase_add_test(png, test_png_grey_variants);
-    tcase_add_test(png, test_png_interlaced_u16);
-    tcase_add_test(png, test_png_truncated);
-    tcase_add_test(png, test_png_bad_crc);
-    tcase_add_test(png, test_png_huge_header);
-    suite_add_tcase(s, png);
-
-    TCase *pnm = tcase_create("pnm");
-    tcase_add_test(pnm, test_pnm_round_trips);
-    tcase_add_test(pnm, test_pnm_written_bytes);
-    tcase_add_test(pnm, test_pgm_plain_with_comments);
-    tcase_add_test(pnm, test_ppm_plain_and_scaled_16bit);
-    tcase_add_test(pnm, test_pnm_bad);
-    tcase_add_test(pnm, test_pnm_huge_header);
-    suite_add_tcase(s, pnm);
-
-    TCase *jpeg = tcase_create("jpeg");
-    tcase_add_test(jpeg, test_jpeg_grey);
-    tcase_add_test(jpeg, test_jpeg_colour);
-    tcase_add_test(jpeg, test_jpeg_grey_alpha_drops_alpha);
-    tcase_add_test(jpeg, test_jpeg_truncated);
-    tcase_add_test(jpeg, test_jpeg_huge_header);
-    tcase_add_test(jpeg, test_jpeg_cmyk);
-    tcase_add_test(jpeg, test_jpeg_arith_without_data);
-    tcase_add_test(jpeg, test_jpeg_lying_header);
-    tcase_add_test(jpeg, test_jpeg_flat_images_pass);
-    tcase_add_test(jpeg, test_jpeg_too_many_scans);
-    tcase_add_test(jpeg, test_jpeg_cut_says_truncated);
-    suite_add_tcase(s, jpeg);
-
-    TCase *npy = tcase_create("npy");
-    tcase_add_loop_test(npy, test_npy_round_trip, 0,
-                        (int)(sizeof(npy_types) / sizeof(npy_types[0])));
-    tcase_add_test(npy, test_npy_versions);
-    tcase_add_test(npy, test_npy_unsupported);
-    tcase_add_test(npy, test_npy_corrupt);
-    tcase_add_test(npy, test_npy_bad_files);
-    suite_add_tcase(s, npy);
-
-    TCase *files = tcase_create("files");
-    tcase_add_test(files, test_wrong_content);
-    tcase_add_test(files, test_read_directory_empty_missing);
-    tcase_add_test(files, test_unknown_extension);
-    tcase_add_test(files, test_npy_by_extension);
-    tcase_add_test(files, test_null_arguments);
-    tcase_add_test(files, test_write_unsupported);
-    tcase_add_test(files, test_write_invalid_image);
-    tcase_add_test(files, test_write_missing_folder);
-    tcase_add_test(files, test_write_failure_keeps_existing);
-    tcase_add_test(files, test_write_replaces_existing);
-    suite_add_tcase(s, files);
-
-    /* Generous: valgrind and sanitizers slow everything down. */
-    TCase *all[] = {png, pnm, jpeg, npy, files};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-        tcase_set_timeout(all[i], 120);
+    /* Generous timeouts: valgrind and sanitizers slow everything down. */
+    h_tcase(s, "png", 120, png, H_COUNT(png));
+    h_tcase(s, "pnm", 120, pnm, H_COUNT(pnm));
+    h_tcase(s, "jpeg", 120, jpeg, H_COUNT(jpeg));
+    h_tcase(s, "npy", 120, npy, H_COUNT(npy));
+    h_tcase(s, "files", 120, files, H_COUNT(files));
     return s;
 }
 
 int main(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(root, sizeof(root), "%s/clik-imageio-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(root)) {
+    root = h_tempdir();
+    if (!root) {
+        const char *tmp = getenv("TMPDIR");
         fprintf(stderr, "test_imageio: cannot create a folder under %s: %s\n",
                 tmp && *tmp ? tmp : "/tmp", strerror(errno));
         return EXIT_FAILURE;
@@ -1964,6 +1805,6 @@ int main(void)
     srunner_run_all(runner, CK_NORMAL);
     int failed = srunner_ntests_failed(runner);
     srunner_free(runner);
-    remove_tree(root);
+    h_rmtree(root);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

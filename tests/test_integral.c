@@ -7,12 +7,6 @@
 #include "cases.h"
 #include "harness.h"
 
-START_TEST(matches_oracle)
-{
-    h_check_case(h_family_case("integral", _i));
-}
-END_TEST
-
 /* [[1 2] [3 4]] by hand, sums and sums of squares. */
 START_TEST(hand_worked)
 {
@@ -64,14 +58,7 @@ END_TEST
 START_TEST(thin_images)
 {
     const int sizes[][2] = {{1, 37}, {37, 1}, {1, 2}, {2, 1}, {1, 2000}, {4097, 1}};
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-        for (int c = 0; c < h_family_case_count("integral"); c++) {
-            const clik_case *k = h_family_case("integral", c);
-            clik_case_result r;
-            h_case_check(k, h_ctx, sizes[i][0], sizes[i][1], 1, CLIK_PATTERN_NOISE, 5, &r);
-            ck_assert_msg(clik_case_passed(&r), "%s %dx%d: %s %s %s", k->op, sizes[i][0],
-                          sizes[i][1], clik_status_str(r.status), r.message, r.cmp.detail);
-        }
+    h_check_family_sizes("integral", sizes, (int)(sizeof(sizes) / sizeof(sizes[0])), 1, 5);
 }
 END_TEST
 
@@ -97,9 +84,7 @@ START_TEST(device_images)
     ck_assert_int_eq(clik_integral(h_oracle, &host, &want, &want_sq), CLIK_OK);
     ck_assert_mem_eq(got.data, want.data, got.stride * (size_t)got.height);
     ck_assert_mem_eq(got_sq.data, want_sq.data, got_sq.stride * (size_t)got_sq.height);
-    clik_image *all[] = {&host, &src, &dev_sum, &dev_sq, &got, &want, &got_sq, &want_sq};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-        clik_image_free(all[i]);
+    h_free_images(&host, &src, &dev_sum, &dev_sq, &got, &want, &got_sq, &want_sq, NULL);
 }
 END_TEST
 
@@ -307,26 +292,6 @@ START_TEST(bad_input)
 }
 END_TEST
 
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("integral");
-    TCase *tc = tcase_create("integral");
-    tcase_set_timeout(tc, 0);
-    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("integral"));
-    tcase_add_test(tc, thin_images);
-    tcase_add_test(tc, f32_double_sums);
-    tcase_add_test(tc, f32_double_sums_exact);
-    tcase_add_test(tc, u8_double_sums_saturated);
-    if (h_all_tests()) {
-        tcase_add_test(tc, hand_worked);
-        tcase_add_test(tc, saturated_and_padded);
-        tcase_add_test(tc, device_images);
-        tcase_add_test(tc, bad_input);
-    }
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
     /* The work-group kernels and the serial ones on every device, with odd
@@ -353,5 +318,10 @@ int main(void)
         "integral_fp64=0,poison=1",
         "integral_fp64=0,integral_serial=0,integral_ls=32,integral_rows=3,poison=1",
         NULL};
-    return harness_main_full(make_suite, short_list, full_list);
+    const h_test tests[] = {H_TEST(thin_images),           H_TEST(f32_double_sums),
+                            H_TEST(f32_double_sums_exact), H_TEST(u8_double_sums_saturated),
+                            H_TEST_ALL(hand_worked),       H_TEST_ALL(saturated_and_padded),
+                            H_TEST_ALL(device_images),     H_TEST_ALL(bad_input)};
+    const h_suite suite = {"integral", "integral", 0, tests, H_COUNT(tests), short_list, full_list};
+    return h_suite_main(&suite);
 }

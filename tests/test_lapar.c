@@ -13,12 +13,6 @@
 
 #define TAPS CLIK_LAPAR_TAPS
 
-START_TEST(matches_oracle)
-{
-    h_check_case(h_family_case("lapar", _i));
-}
-END_TEST
-
 /* ---- helpers ---------------------------------------------------------------------------- */
 
 static uint64_t rng_state = 0x1234567u;
@@ -128,8 +122,7 @@ static void check_filter_on(clik_context *ctx, const clik_image *lr, const clik_
         ck_assert_msg(worst <= 1e-4 * most, "%s on %s: |diff| %g, range %g", what, h_backend, worst,
                       most);
     }
-    clik_image_free(&got);
-    clik_image_free(&want);
+    h_free_images(&got, &want, NULL);
 }
 
 static void check_filter(const clik_image *lr, const clik_image *phi, const clik_lapar_dict *d,
@@ -326,11 +319,7 @@ START_TEST(delta_gives_upsample)
                             ck_assert_msg(fabsf(o - r) <= 1e-4f * fmaxf(1.0f, fabsf(r)),
                                           "x%d (%d,%d): %.9g, clik_resize %.9g", s, x, y, o, r);
                     }
-            clik_image_free(&lr);
-            clik_image_free(&u);
-            clik_image_free(&out);
-            clik_image_free(&rs);
-            clik_image_free(&phi);
+            h_free_images(&lr, &u, &out, &rs, &phi, NULL);
         }
 }
 END_TEST
@@ -366,9 +355,7 @@ START_TEST(zero_phi)
                                                      : pixel_f32(&lr, x / 3, y / 3)[3];
                     ck_assert_msg(v == (c == 3 ? a : 0.0), "(%d,%d,%d): %g", x, y, c, v);
                 }
-        clik_image_free(&lr);
-        clik_image_free(&phi);
-        clik_image_free(&out);
+        h_free_images(&lr, &phi, &out, NULL);
     }
 }
 END_TEST
@@ -421,10 +408,7 @@ START_TEST(nan_in_phi)
                         type == CLIK_U8 ? pixel_u8(&out, x, y)[c] : pixel_f32(&out, x, y)[c];
                     ck_assert_msg(!isnan(v), "(%d,%d,%d)", x, y, c);
                 }
-        clik_image_free(&lr);
-        clik_image_free(&phi);
-        clik_image_free(&out);
-        clik_image_free(&ref);
+        h_free_images(&lr, &phi, &out, &ref, NULL);
     }
 }
 END_TEST
@@ -462,8 +446,7 @@ START_TEST(sizes_and_scales)
                 snprintf(what, sizeof(what), "%dx%dx%d %s x%d %s %d planes", w, h, ch,
                          clik_type_name(type), s, clik_type_name(phi.type), planes);
                 check_filter(&lr, &phi, &d, s, what);
-                clik_image_free(&lr);
-                clik_image_free(&phi);
+                h_free_images(&lr, &phi, NULL);
             }
 }
 END_TEST
@@ -565,12 +548,7 @@ START_TEST(bad_input)
         ck_assert_int_eq(clik_lapar_tune(c, &lr, &phi, &d, s, &dst, &t), CLIK_ERR_NO_DEVICE);
         ck_assert_int_eq(clik_lapar_tuning_get(c, &lr, &phi, &d, s, &dst, &t), CLIK_ERR_NO_DEVICE);
     }
-    clik_image_free(&lr);
-    clik_image_free(&phi);
-    clik_image_free(&dst);
-    clik_image_free(&small);
-    clik_image_free(&wrong);
-    clik_image_free(&two);
+    h_free_images(&lr, &phi, &dst, &small, &wrong, &two, NULL);
 }
 END_TEST
 
@@ -746,7 +724,6 @@ START_TEST(tuning_store)
     problem_free(&p);
     problem_free(&other);
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -787,9 +764,7 @@ START_TEST(variants)
                 const clik_lapar_tuning t = {kinds[v], shapes[z][0], shapes[z][1], 0.0, 0};
                 clik_status st = clik_lapar_tuning_set(ctx, &lr, &phi, &d, s, &dst, &t);
                 if (st == CLIK_ERR_INVALID_ARG) { /* beyond this device's limits */
-                    clik_image_free(&lr);
-                    clik_image_free(&phi);
-                    clik_image_free(&dst);
+                    h_free_images(&lr, &phi, &dst, NULL);
                     continue;
                 }
                 ck_assert_msg(st == CLIK_OK, "%s", clik_context_message(ctx));
@@ -802,13 +777,10 @@ START_TEST(variants)
                          t.wg_x, t.wg_y, w, h, ch, clik_type_name(type), s,
                          clik_type_name(phi.type), general ? " general" : "");
                 check_filter_on(ctx, &lr, &phi, &d, s, what);
-                clik_image_free(&lr);
-                clik_image_free(&phi);
-                clik_image_free(&dst);
+                h_free_images(&lr, &phi, &dst, NULL);
             }
     clik_context_destroy(ctx);
     h_rmtree(dir);
-    free(dir);
 }
 END_TEST
 
@@ -982,26 +954,6 @@ END_TEST
 
 /* ---- the suite ------------------------------------------------------------------------------ */
 
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("lapar");
-    TCase *tc = tcase_create("lapar");
-    tcase_set_timeout(tc, 1200);
-    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("lapar"));
-    tcase_add_test(tc, default_dictionary);
-    tcase_add_test(tc, hand_worked);
-    tcase_add_test(tc, delta_gives_upsample);
-    tcase_add_test(tc, zero_phi);
-    tcase_add_test(tc, nan_in_phi);
-    tcase_add_test(tc, sizes_and_scales);
-    tcase_add_test(tc, bad_input);
-    tcase_add_test(tc, tuning_store);
-    tcase_add_test(tc, variants);
-    tcase_add_test(tc, compress_recovers_subset);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 /* poison=1, and with CLIK_TEST_FULL=1 each kernel variant (lapar_variant):
  * each a run of the whole suite on each OpenCL device. The variants test
  * runs every variant in CI too, through tunings set for its shapes. */
@@ -1014,5 +966,16 @@ int main(void)
                                             "lapar_variant=direct,poison=1",
                                             "lapar_variant=upsampled,poison=1",
                                             NULL};
-    return harness_main_full(make_suite, short_list, full_list);
+    const h_test tests[] = {H_TEST(default_dictionary),
+                            H_TEST(hand_worked),
+                            H_TEST(delta_gives_upsample),
+                            H_TEST(zero_phi),
+                            H_TEST(nan_in_phi),
+                            H_TEST(sizes_and_scales),
+                            H_TEST(bad_input),
+                            H_TEST(tuning_store),
+                            H_TEST(variants),
+                            H_TEST(compress_recovers_subset)};
+    const h_suite suite = {"lapar", "lapar", 1200, tests, H_COUNT(tests), short_list, full_list};
+    return h_suite_main(&suite);
 }

@@ -554,16 +554,21 @@ static void try_misuse(op_run *r, clik_context *ctx, clik_status want)
     works(r);
 }
 
+static void vstart(op_run *r, const char *fmt, va_list ap)
+{
+    char what[256];
+    vsnprintf(what, sizeof(what), fmt, ap);
+    set_case("%s: %s", r->mode, what);
+    margs_copy(&r->work, &r->base);
+}
+
 static void start(op_run *r, const char *fmt, ...) FORMAT(2, 3);
 static void start(op_run *r, const char *fmt, ...)
 {
-    char what[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof(what), fmt, ap);
+    vstart(r, fmt, ap);
     va_end(ap);
-    set_case("%s: %s", r->mode, what);
-    margs_copy(&r->work, &r->base);
 }
 
 /* Parameter i of the case becomes a new image (host or device as dev says):
@@ -592,6 +597,21 @@ static void finish(op_run *r, clik_status want)
     try_misuse(r, h_ctx, want);
 }
 
+/* A case of one replaced parameter, named as fmt says: parameter i as a new
+ * w x h image of ch channels of type t (swap_image), refused with want. */
+static void swapped_case(op_run *r, int i, int w, int h, int ch, clik_type t, clik_status want,
+                         const char *fmt, ...) FORMAT(8, 9);
+static void swapped_case(op_run *r, int i, int w, int h, int ch, clik_type t, clik_status want,
+                         const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vstart(r, fmt, ap);
+    va_end(ap);
+    swap_image(r, i, w, h, ch, t);
+    finish(r, want);
+}
+
 /* src and dst the same image: allowed (in place), with the oracle's result. */
 static void in_place_ok(op_run *r, int in, int out)
 {
@@ -616,60 +636,19 @@ static void in_place_ok(op_run *r, int in, int out)
 
 /* ---- descriptor spoilers: each makes one field of a valid descriptor wrong ------ */
 
+/* spoil returns 0 where it does not apply to the image; without one, the
+ * variant sets the int at offset field of the descriptor to value. */
 typedef struct variant {
     const char *what;
     clik_status want;
-    int (*spoil)(clik_image *img); /* 0: does not apply to this image */
+    int (*spoil)(clik_image *img);
+    size_t field;
+    int value;
 } variant;
 
 static int v_cleared(clik_image *m)
 {
     memset(m, 0, sizeof(*m));
-    return 1;
-}
-static int v_width_zero(clik_image *m)
-{
-    m->width = 0;
-    return 1;
-}
-static int v_height_negative(clik_image *m)
-{
-    m->height = -1;
-    return 1;
-}
-static int v_width_int_min(clik_image *m)
-{
-    m->width = INT_MIN;
-    return 1;
-}
-static int v_width_too_large(clik_image *m)
-{
-    m->width = MAX_SIDE + 1;
-    return 1;
-}
-static int v_height_int_max(clik_image *m)
-{
-    m->height = INT_MAX;
-    return 1;
-}
-static int v_channels_zero(clik_image *m)
-{
-    m->channels = 0;
-    return 1;
-}
-static int v_channels_three(clik_image *m)
-{
-    m->channels = 3;
-    return 1;
-}
-static int v_channels_negative(clik_image *m)
-{
-    m->channels = -4;
-    return 1;
-}
-static int v_channels_eight(clik_image *m)
-{
-    m->channels = 8;
     return 1;
 }
 static int v_type_zero(clik_image *m)
@@ -711,25 +690,34 @@ static int v_stride_wraps(clik_image *m)
 }
 
 static const variant variants[] = {
-    {"a cleared descriptor", CLIK_ERR_NULL, v_cleared},
-    {"width 0", CLIK_ERR_INVALID_SIZE, v_width_zero},
-    {"height -1", CLIK_ERR_INVALID_SIZE, v_height_negative},
-    {"width INT_MIN", CLIK_ERR_INVALID_SIZE, v_width_int_min},
-    {"width 2^20 + 1", CLIK_ERR_INVALID_SIZE, v_width_too_large},
-    {"height INT_MAX", CLIK_ERR_INVALID_SIZE, v_height_int_max},
-    {"0 channels", CLIK_ERR_UNSUPPORTED_FORMAT, v_channels_zero},
-    {"3 channels", CLIK_ERR_UNSUPPORTED_FORMAT, v_channels_three},
-    {"-4 channels", CLIK_ERR_UNSUPPORTED_FORMAT, v_channels_negative},
-    {"8 channels", CLIK_ERR_UNSUPPORTED_FORMAT, v_channels_eight},
-    {"type 0", CLIK_ERR_UNSUPPORTED_FORMAT, v_type_zero},
-    {"type 99", CLIK_ERR_UNSUPPORTED_FORMAT, v_type_unknown},
-    {"stride 0", CLIK_ERR_STRIDE, v_stride_zero},
-    {"stride one element short of a row", CLIK_ERR_STRIDE, v_stride_short},
-    {"stride not a multiple of the element size", CLIK_ERR_STRIDE, v_stride_misaligned},
-    {"stride SIZE_MAX (the byte count overflows)", CLIK_ERR_OVERFLOW, v_stride_max},
-    {"stride 2^63 (height x stride wraps)", CLIK_ERR_OVERFLOW, v_stride_wraps},
+    {"a cleared descriptor", CLIK_ERR_NULL, v_cleared, 0, 0},
+    {"width 0", CLIK_ERR_INVALID_SIZE, NULL, offsetof(clik_image, width), 0},
+    {"height -1", CLIK_ERR_INVALID_SIZE, NULL, offsetof(clik_image, height), -1},
+    {"width INT_MIN", CLIK_ERR_INVALID_SIZE, NULL, offsetof(clik_image, width), INT_MIN},
+    {"width 2^20 + 1", CLIK_ERR_INVALID_SIZE, NULL, offsetof(clik_image, width), MAX_SIDE + 1},
+    {"height INT_MAX", CLIK_ERR_INVALID_SIZE, NULL, offsetof(clik_image, height), INT_MAX},
+    {"0 channels", CLIK_ERR_UNSUPPORTED_FORMAT, NULL, offsetof(clik_image, channels), 0},
+    {"3 channels", CLIK_ERR_UNSUPPORTED_FORMAT, NULL, offsetof(clik_image, channels), 3},
+    {"-4 channels", CLIK_ERR_UNSUPPORTED_FORMAT, NULL, offsetof(clik_image, channels), -4},
+    {"8 channels", CLIK_ERR_UNSUPPORTED_FORMAT, NULL, offsetof(clik_image, channels), 8},
+    {"type 0", CLIK_ERR_UNSUPPORTED_FORMAT, v_type_zero, 0, 0},
+    {"type 99", CLIK_ERR_UNSUPPORTED_FORMAT, v_type_unknown, 0, 0},
+    {"stride 0", CLIK_ERR_STRIDE, v_stride_zero, 0, 0},
+    {"stride one element short of a row", CLIK_ERR_STRIDE, v_stride_short, 0, 0},
+    {"stride not a multiple of the element size", CLIK_ERR_STRIDE, v_stride_misaligned, 0, 0},
+    {"stride SIZE_MAX (the byte count overflows)", CLIK_ERR_OVERFLOW, v_stride_max, 0, 0},
+    {"stride 2^63 (height x stride wraps)", CLIK_ERR_OVERFLOW, v_stride_wraps, 0, 0},
 };
 #define NVARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
+
+/* Applies variant v to m; 0 where it does not apply. */
+static int spoil(const variant *v, clik_image *m)
+{
+    if (v->spoil)
+        return v->spoil(m);
+    *(int *)(void *)((char *)m + v->field) = v->value;
+    return 1;
+}
 
 /* NULL, every spoiled descriptor, both pointers set, an image of another
  * context, and the context of a failed create. */
@@ -747,7 +735,7 @@ static void descriptor_cases(op_run *r)
         }
         for (int v = 0; v < NVARIANTS; v++) {
             start(r, "%s: %s", p->name, variants[v].what);
-            if (variants[v].spoil(&r->work.img[i]))
+            if (spoil(&variants[v], &r->work.img[i]))
                 finish(r, variants[v].want);
         }
         /* Both a host and a device image: neither (no pointer is NULL). */
@@ -961,12 +949,8 @@ static void extra_hist(op_run *r)
     start(r, "hist NULL");
     r->work.use_hist = 0;
     finish(r, CLIK_ERR_NULL);
-    start(r, "src u16");
-    swap_image(r, 0, 24, 20, 2, CLIK_U16);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "src f32");
-    swap_image(r, 0, 24, 20, 2, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 0, 24, 20, 2, CLIK_U16, CLIK_ERR_UNSUPPORTED_FORMAT, "src u16");
+    swapped_case(r, 0, 24, 20, 2, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "src f32");
     if (r->device)
         return;
     /* 2^20 x 4097 pixels: more than 32-bit counts hold. */
@@ -1000,18 +984,10 @@ static clik_status call_equalize(clik_context *ctx, margs *a)
 static void pair_mismatch_cases(op_run *r, int w, int h, int ch, clik_type t,
                                 clik_status channel_status)
 {
-    start(r, "dst one column narrower");
-    swap_image(r, 1, w - 1, h, ch, t);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "dst one row taller");
-    swap_image(r, 1, w, h + 1, ch, t);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "dst with other channels");
-    swap_image(r, 1, w, h, ch == 2 ? 1 : 2, t);
-    finish(r, channel_status);
-    start(r, "dst f64");
-    swap_image(r, 1, w, h, ch, CLIK_F64);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 1, w - 1, h, ch, t, CLIK_ERR_SIZE_MISMATCH, "dst one column narrower");
+    swapped_case(r, 1, w, h + 1, ch, t, CLIK_ERR_SIZE_MISMATCH, "dst one row taller");
+    swapped_case(r, 1, w, h, ch == 2 ? 1 : 2, t, channel_status, "dst with other channels");
+    swapped_case(r, 1, w, h, ch, CLIK_F64, CLIK_ERR_UNSUPPORTED_FORMAT, "dst f64");
     start(r, "src and dst u16");
     swap_image(r, 0, w, h, ch, CLIK_U16);
     swap_image(r, 1, w, h, ch, CLIK_U16);
@@ -1080,16 +1056,11 @@ static void extra_pyr_down(op_run *r)
 {
     const int sizes[][2] = {{13, 10}, {12, 11}, {11, 10}, {24, 20}};
     for (int i = 0; i < 4; i++) {
-        start(r, "dst %dx%d", sizes[i][0], sizes[i][1]);
-        swap_image(r, 1, sizes[i][0], sizes[i][1], 2, CLIK_U8);
-        finish(r, CLIK_ERR_SIZE_MISMATCH);
+        swapped_case(r, 1, sizes[i][0], sizes[i][1], 2, CLIK_U8, CLIK_ERR_SIZE_MISMATCH,
+                     "dst %dx%d", sizes[i][0], sizes[i][1]);
     }
-    start(r, "dst f32 for u8 src");
-    swap_image(r, 1, 12, 10, 2, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst of 1 channel for 2");
-    swap_image(r, 1, 12, 10, 1, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 1, 12, 10, 2, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "dst f32 for u8 src");
+    swapped_case(r, 1, 12, 10, 1, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "dst of 1 channel for 2");
     start(r, "src and dst u16");
     swap_image(r, 0, 24, 20, 2, CLIK_U16);
     swap_image(r, 1, 12, 10, 2, CLIK_U16);
@@ -1112,16 +1083,11 @@ static void extra_pyr_up(op_run *r)
 {
     const int sizes[][2] = {{25, 20}, {24, 21}, {22, 20}, {24, 18}, {12, 10}};
     for (int i = 0; i < 5; i++) {
-        start(r, "dst %dx%d", sizes[i][0], sizes[i][1]);
-        swap_image(r, 1, sizes[i][0], sizes[i][1], 4, CLIK_F32);
-        finish(r, CLIK_ERR_SIZE_MISMATCH);
+        swapped_case(r, 1, sizes[i][0], sizes[i][1], 4, CLIK_F32, CLIK_ERR_SIZE_MISMATCH,
+                     "dst %dx%d", sizes[i][0], sizes[i][1]);
     }
-    start(r, "dst u8 for f32 src");
-    swap_image(r, 1, 24, 20, 4, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst of 1 channel for 4");
-    swap_image(r, 1, 24, 20, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 1, 24, 20, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "dst u8 for f32 src");
+    swapped_case(r, 1, 24, 20, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "dst of 1 channel for 4");
     start(r, "src and dst s16");
     swap_image(r, 0, 12, 10, 4, CLIK_S16);
     swap_image(r, 1, 24, 20, 4, CLIK_S16);
@@ -1160,18 +1126,10 @@ static clik_status call_gaussian(clik_context *ctx, margs *a)
 static void extra_gaussian(op_run *r)
 {
     bad_counts(r);
-    start(r, "level 2 of 7x5");
-    swap_image(r, 2, 7, 5, 1, CLIK_U8);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "level 1 f32");
-    swap_image(r, 1, 12, 10, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "level 3 of 2 channels");
-    swap_image(r, 3, 3, 3, 2, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "src u16");
-    swap_image(r, 0, 24, 20, 1, CLIK_U16);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 2, 7, 5, 1, CLIK_U8, CLIK_ERR_SIZE_MISMATCH, "level 2 of 7x5");
+    swapped_case(r, 1, 12, 10, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "level 1 f32");
+    swapped_case(r, 3, 3, 3, 2, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "level 3 of 2 channels");
+    swapped_case(r, 0, 24, 20, 1, CLIK_U16, CLIK_ERR_UNSUPPORTED_FORMAT, "src u16");
 }
 
 #define P_LEVEL(n, w, h, t)                                                                        \
@@ -1196,21 +1154,12 @@ static clik_status call_laplacian(clik_context *ctx, margs *a)
 static void extra_laplacian(op_run *r)
 {
     bad_counts(r);
-    start(r, "band 0 u8");
-    swap_image(r, 1, 24, 20, 1, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "band 2 f32 among s16 bands");
-    swap_image(r, 3, 6, 5, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "band 1 of 13x10");
-    swap_image(r, 2, 13, 10, 1, CLIK_S16);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "band 3 of 2 channels");
-    swap_image(r, 4, 3, 3, 2, CLIK_S16);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "s16 bands of an f32 src");
-    swap_image(r, 0, 24, 20, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 1, 24, 20, 1, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "band 0 u8");
+    swapped_case(r, 3, 6, 5, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT,
+                 "band 2 f32 among s16 bands");
+    swapped_case(r, 2, 13, 10, 1, CLIK_S16, CLIK_ERR_SIZE_MISMATCH, "band 1 of 13x10");
+    swapped_case(r, 4, 3, 3, 2, CLIK_S16, CLIK_ERR_UNSUPPORTED_FORMAT, "band 3 of 2 channels");
+    swapped_case(r, 0, 24, 20, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "s16 bands of an f32 src");
 }
 
 static const op_spec laplacian_spec = {
@@ -1241,21 +1190,12 @@ static void fill_collapse(op_run *r)
 static void extra_collapse(op_run *r)
 {
     bad_counts(r);
-    start(r, "dst f32 from s16 bands");
-    swap_image(r, 4, 24, 20, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst of 2 channels");
-    swap_image(r, 4, 24, 20, 2, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst of 25x20");
-    swap_image(r, 4, 25, 20, 1, CLIK_U8);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "band 0 u8");
-    swap_image(r, 0, 24, 20, 1, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "band 2 f32 among s16 bands");
-    swap_image(r, 2, 6, 5, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 4, 24, 20, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "dst f32 from s16 bands");
+    swapped_case(r, 4, 24, 20, 2, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "dst of 2 channels");
+    swapped_case(r, 4, 25, 20, 1, CLIK_U8, CLIK_ERR_SIZE_MISMATCH, "dst of 25x20");
+    swapped_case(r, 0, 24, 20, 1, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "band 0 u8");
+    swapped_case(r, 2, 6, 5, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT,
+                 "band 2 f32 among s16 bands");
 }
 
 static const op_spec collapse_spec = {
@@ -1282,25 +1222,15 @@ static void extra_integral(op_run *r)
 {
     const clik_type sums[] = {CLIK_U8, CLIK_F32, CLIK_S32};
     for (int i = 0; i < 3; i++) {
-        start(r, "sum %s of u8 pixels", clik_type_name(sums[i]));
-        swap_image(r, 1, 25, 21, 2, sums[i]);
-        finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+        swapped_case(r, 1, 25, 21, 2, sums[i], CLIK_ERR_UNSUPPORTED_FORMAT, "sum %s of u8 pixels",
+                     clik_type_name(sums[i]));
     }
-    start(r, "sqsum u32");
-    swap_image(r, 2, 25, 21, 2, CLIK_U32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "sum of 24x20 (the src's size)");
-    swap_image(r, 1, 24, 20, 2, CLIK_U32);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "sqsum of 25x22");
-    swap_image(r, 2, 25, 22, 2, CLIK_U64);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "sum of 1 channel for 2");
-    swap_image(r, 1, 25, 21, 1, CLIK_U32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "src u16");
-    swap_image(r, 0, 24, 20, 2, CLIK_U16);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 2, 25, 21, 2, CLIK_U32, CLIK_ERR_UNSUPPORTED_FORMAT, "sqsum u32");
+    swapped_case(r, 1, 24, 20, 2, CLIK_U32, CLIK_ERR_SIZE_MISMATCH,
+                 "sum of 24x20 (the src's size)");
+    swapped_case(r, 2, 25, 22, 2, CLIK_U64, CLIK_ERR_SIZE_MISMATCH, "sqsum of 25x22");
+    swapped_case(r, 1, 25, 21, 1, CLIK_U32, CLIK_ERR_UNSUPPORTED_FORMAT, "sum of 1 channel for 2");
+    swapped_case(r, 0, 24, 20, 2, CLIK_U16, CLIK_ERR_UNSUPPORTED_FORMAT, "src u16");
     /* Two outputs in one image: neither would hold its result. */
     start(r, "sum and sqsum the same u64 image");
     r->work.img[2] = *swap_image(r, 1, 25, 21, 2, CLIK_U64);
@@ -1361,12 +1291,8 @@ static void extra_resize(op_run *r)
     swap_image(r, 0, 24, 20, 2, CLIK_U8);
     swap_image(r, 1, 36, 30, 2, CLIK_U8);
     finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst of 1 channel for 4");
-    swap_image(r, 1, 36, 30, 1, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst f32 for u8 src");
-    swap_image(r, 1, 36, 30, 4, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 1, 36, 30, 1, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "dst of 1 channel for 4");
+    swapped_case(r, 1, 36, 30, 4, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "dst f32 for u8 src");
     start(r, "src and dst u16");
     swap_image(r, 0, 24, 20, 4, CLIK_U16);
     swap_image(r, 1, 36, 30, 4, CLIK_U16);
@@ -1430,18 +1356,10 @@ static clik_status call_gray(clik_context *ctx, margs *a)
 
 static void extra_gray(op_run *r)
 {
-    start(r, "src of 2 channels");
-    swap_image(r, 0, 24, 20, 2, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst of 4 channels");
-    swap_image(r, 1, 24, 20, 4, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst f32 for u8 src");
-    swap_image(r, 1, 24, 20, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst of 24x21");
-    swap_image(r, 1, 24, 21, 1, CLIK_U8);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
+    swapped_case(r, 0, 24, 20, 2, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "src of 2 channels");
+    swapped_case(r, 1, 24, 20, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "dst of 4 channels");
+    swapped_case(r, 1, 24, 20, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "dst f32 for u8 src");
+    swapped_case(r, 1, 24, 21, 1, CLIK_U8, CLIK_ERR_SIZE_MISMATCH, "dst of 24x21");
     start(r, "src and dst u16");
     swap_image(r, 0, 24, 20, 4, CLIK_U16);
     swap_image(r, 1, 24, 20, 1, CLIK_U16);
@@ -1470,12 +1388,8 @@ static clik_status call_ssim(clik_context *ctx, margs *a)
 /* a and b that do not agree or that the function does not take. */
 static void ssim_input_cases(op_run *r, int allow_f32)
 {
-    start(r, "b of 24x21");
-    swap_image(r, 1, 24, 21, 1, CLIK_U8);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "b f32, a u8");
-    swap_image(r, 1, 24, 20, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 1, 24, 21, 1, CLIK_U8, CLIK_ERR_SIZE_MISMATCH, "b of 24x21");
+    swapped_case(r, 1, 24, 20, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "b f32, a u8");
     start(r, "a and b of 2 channels");
     swap_image(r, 0, 24, 20, 2, CLIK_U8);
     swap_image(r, 1, 24, 20, 2, CLIK_U8);
@@ -1509,15 +1423,9 @@ static void extra_ssim(op_run *r)
     r->work.ptr[2] = NULL;
     finish(r, CLIK_ERR_INVALID_SIZE);
     ssim_input_cases(r, 1);
-    start(r, "map u8");
-    swap_image(r, 2, 14, 10, 1, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "map of 14x11");
-    swap_image(r, 2, 14, 11, 1, CLIK_F32);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "map of 2 channels");
-    swap_image(r, 2, 14, 10, 2, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 2, 14, 10, 1, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "map u8");
+    swapped_case(r, 2, 14, 11, 1, CLIK_F32, CLIK_ERR_SIZE_MISMATCH, "map of 14x11");
+    swapped_case(r, 2, 14, 10, 2, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "map of 2 channels");
 }
 
 static const op_spec ssim_spec = {
@@ -1550,12 +1458,8 @@ static void extra_tiles(op_run *r)
         finish(r, CLIK_ERR_INVALID_ARG);
     }
     ssim_input_cases(r, 0);
-    start(r, "map of 3x4");
-    swap_image(r, 2, 3, 4, 1, CLIK_F32);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "map f64");
-    swap_image(r, 2, 3, 3, 1, CLIK_F64);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 2, 3, 4, 1, CLIK_F32, CLIK_ERR_SIZE_MISMATCH, "map of 3x4");
+    swapped_case(r, 2, 3, 3, 1, CLIK_F64, CLIK_ERR_UNSUPPORTED_FORMAT, "map f64");
 }
 
 static const op_spec tiles_spec = {
@@ -1621,21 +1525,13 @@ static void extra_fusion(op_run *r)
 {
     bad_options(r);
     bad_scales(r);
-    start(r, "src of 1 channel");
-    swap_image(r, 0, FW, FH, 1, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst f32");
-    swap_image(r, 1, 2 * FW, 2 * FH, 4, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "map of 4 channels");
-    swap_image(r, 2, 2 * FW, 2 * FH, 4, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "map f32");
-    swap_image(r, 2, 2 * FW, 2 * FH, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "map of %dx%d", 2 * FW, 2 * FH + 1);
-    swap_image(r, 2, 2 * FW, 2 * FH + 1, 1, CLIK_U8);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
+    swapped_case(r, 0, FW, FH, 1, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "src of 1 channel");
+    swapped_case(r, 1, 2 * FW, 2 * FH, 4, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "dst f32");
+    swapped_case(r, 2, 2 * FW, 2 * FH, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT,
+                 "map of 4 channels");
+    swapped_case(r, 2, 2 * FW, 2 * FH, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "map f32");
+    swapped_case(r, 2, 2 * FW, 2 * FH + 1, 1, CLIK_U8, CLIK_ERR_SIZE_MISMATCH, "map of %dx%d",
+                 2 * FW, 2 * FH + 1);
 }
 
 static const op_spec fusion_spec = {
@@ -1812,15 +1708,11 @@ static void bad_flow_options(op_run *r)
 static void extra_flow(op_run *r)
 {
     bad_flow_options(r);
-    start(r, "I1 f32, I0 u8");
-    swap_image(r, 1, FLW, FLH, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "I1 of %dx%d", FLW, FLH + 1);
-    swap_image(r, 1, FLW, FLH + 1, 1, CLIK_U8);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "I1 of %dx%d", FLW - 1, FLH);
-    swap_image(r, 1, FLW - 1, FLH, 1, CLIK_U8);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
+    swapped_case(r, 1, FLW, FLH, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "I1 f32, I0 u8");
+    swapped_case(r, 1, FLW, FLH + 1, 1, CLIK_U8, CLIK_ERR_SIZE_MISMATCH, "I1 of %dx%d", FLW,
+                 FLH + 1);
+    swapped_case(r, 1, FLW - 1, FLH, 1, CLIK_U8, CLIK_ERR_SIZE_MISMATCH, "I1 of %dx%d", FLW - 1,
+                 FLH);
     const struct {
         int ch;
         clik_type t;
@@ -1836,9 +1728,8 @@ static void extra_flow(op_run *r)
         clik_type t;
     } flows[] = {{1, CLIK_F32}, {4, CLIK_F32}, {2, CLIK_U8}, {2, CLIK_F64}, {2, CLIK_S32}};
     for (int i = 0; i < 5; i++) {
-        start(r, "flow of %d channels %s", flows[i].ch, clik_type_name(flows[i].t));
-        swap_image(r, 2, FLW, FLH, flows[i].ch, flows[i].t);
-        finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+        swapped_case(r, 2, FLW, FLH, flows[i].ch, flows[i].t, CLIK_ERR_UNSUPPORTED_FORMAT,
+                     "flow of %d channels %s", flows[i].ch, clik_type_name(flows[i].t));
     }
     const int sizes[][2] = {{FLW - 1, FLH}, {FLW, FLH + 1}, {2 * FLW, 2 * FLH}};
     for (int initial = 0; initial < 2; initial++)
@@ -2015,9 +1906,8 @@ static void scale_cases(op_run *r, int scale)
     start(r, "scale %d for a dst of scale %d", other, scale);
     r->work.scale = other;
     finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "lr of %dx1 by %d (a dst wider than 2^20)", MAX_SIDE / scale + 1, scale);
-    swap_image(r, 0, MAX_SIDE / scale + 1, 1, 1, CLIK_U8);
-    finish(r, CLIK_ERR_INVALID_SIZE);
+    swapped_case(r, 0, MAX_SIDE / scale + 1, 1, 1, CLIK_U8, CLIK_ERR_INVALID_SIZE,
+                 "lr of %dx1 by %d (a dst wider than 2^20)", MAX_SIDE / scale + 1, scale);
 }
 
 /* lr, phi and dst of formats or sizes the filter does not take (w x h is
@@ -2025,39 +1915,27 @@ static void scale_cases(op_run *r, int scale)
 static void lapar_format_cases(op_run *r, int w, int h, int s)
 {
     const int dw = s * w, dh = s * h;
-    start(r, "lr u16");
-    swap_image(r, 0, w, h, 4, CLIK_U16);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 0, w, h, 4, CLIK_U16, CLIK_ERR_UNSUPPORTED_FORMAT, "lr u16");
     start(r, "lr and dst of 2 channels");
     swap_image(r, 0, w, h, 2, CLIK_F32);
     swap_image(r, 2, dw, dh, 2, CLIK_F32);
     finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst u8 for an f32 lr");
-    swap_image(r, 2, dw, dh, 4, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst of 1 channel for 4");
-    swap_image(r, 2, dw, dh, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst one column narrower");
-    swap_image(r, 2, dw - 1, dh, 4, CLIK_F32);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "dst one row taller");
-    swap_image(r, 2, dw, dh + 1, 4, CLIK_F32);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
+    swapped_case(r, 2, dw, dh, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "dst u8 for an f32 lr");
+    swapped_case(r, 2, dw, dh, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "dst of 1 channel for 4");
+    swapped_case(r, 2, dw - 1, dh, 4, CLIK_F32, CLIK_ERR_SIZE_MISMATCH, "dst one column narrower");
+    swapped_case(r, 2, dw, dh + 1, 4, CLIK_F32, CLIK_ERR_SIZE_MISMATCH, "dst one row taller");
     const struct {
         int ch;
         clik_type t;
     } phis[] = {{1, CLIK_U8}, {1, CLIK_F64}, {1, CLIK_U16}, {2, CLIK_F32}};
     for (int i = 0; i < 4; i++) {
-        start(r, "phi of %d channels %s", phis[i].ch, clik_type_name(phis[i].t));
-        swap_image(r, 1, dw, dh * LA, phis[i].ch, phis[i].t);
-        finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+        swapped_case(r, 1, dw, dh * LA, phis[i].ch, phis[i].t, CLIK_ERR_UNSUPPORTED_FORMAT,
+                     "phi of %d channels %s", phis[i].ch, clik_type_name(phis[i].t));
     }
     const int sizes[][2] = {{dw + 1, dh * LA}, {dw, dh * (LA - 1)}, {dw, dh * LA - 1}, {dw, dh}};
     for (int i = 0; i < 4; i++) {
-        start(r, "phi of %dx%d", sizes[i][0], sizes[i][1]);
-        swap_image(r, 1, sizes[i][0], sizes[i][1], 1, CLIK_F32);
-        finish(r, CLIK_ERR_SIZE_MISMATCH);
+        swapped_case(r, 1, sizes[i][0], sizes[i][1], 1, CLIK_F32, CLIK_ERR_SIZE_MISMATCH,
+                     "phi of %dx%d", sizes[i][0], sizes[i][1]);
     }
 }
 
@@ -2089,26 +1967,21 @@ static void extra_upsample(op_run *r)
         clik_type t;
     } lrs[] = {{4, CLIK_U16}, {4, CLIK_F16}, {1, CLIK_S16}};
     for (int i = 0; i < 3; i++) {
-        start(r, "lr of %d channels %s", lrs[i].ch, clik_type_name(lrs[i].t));
-        swap_image(r, 0, LRW, LRH, lrs[i].ch, lrs[i].t);
-        finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+        swapped_case(r, 0, LRW, LRH, lrs[i].ch, lrs[i].t, CLIK_ERR_UNSUPPORTED_FORMAT,
+                     "lr of %d channels %s", lrs[i].ch, clik_type_name(lrs[i].t));
     }
     start(r, "lr and dst of 2 channels");
     swap_image(r, 0, LRW, LRH, 2, CLIK_U8);
     swap_image(r, 1, 3 * LRW, 3 * LRH, 2, CLIK_F32);
     finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst u8 (the type of lr)");
-    swap_image(r, 1, 3 * LRW, 3 * LRH, 4, CLIK_U8);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst of 1 channel for 4");
-    swap_image(r, 1, 3 * LRW, 3 * LRH, 1, CLIK_F32);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "dst one column narrower");
-    swap_image(r, 1, 3 * LRW - 1, 3 * LRH, 4, CLIK_F32);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "dst one row taller");
-    swap_image(r, 1, 3 * LRW, 3 * LRH + 1, 4, CLIK_F32);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
+    swapped_case(r, 1, 3 * LRW, 3 * LRH, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT,
+                 "dst u8 (the type of lr)");
+    swapped_case(r, 1, 3 * LRW, 3 * LRH, 1, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT,
+                 "dst of 1 channel for 4");
+    swapped_case(r, 1, 3 * LRW - 1, 3 * LRH, 4, CLIK_F32, CLIK_ERR_SIZE_MISMATCH,
+                 "dst one column narrower");
+    swapped_case(r, 1, 3 * LRW, 3 * LRH + 1, 4, CLIK_F32, CLIK_ERR_SIZE_MISMATCH,
+                 "dst one row taller");
 }
 
 static const op_spec upsample_spec = {
@@ -2476,20 +2349,16 @@ static void transfer_cases(op_run *r)
     start(r, "src where the other kind of image is needed");
     swap_image_at(r, 1, s->width, s->height, s->channels, s->type, s->loc == LOC_HOST);
     finish(r, CLIK_ERR_INVALID_ARG);
-    start(r, "src one row taller");
-    swap_image(r, 1, s->width, s->height + 1, s->channels, s->type);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
-    start(r, "src one column narrower");
-    swap_image(r, 1, s->width - 1, s->height, s->channels, s->type);
-    finish(r, CLIK_ERR_SIZE_MISMATCH);
+    swapped_case(r, 1, s->width, s->height + 1, s->channels, s->type, CLIK_ERR_SIZE_MISMATCH,
+                 "src one row taller");
+    swapped_case(r, 1, s->width - 1, s->height, s->channels, s->type, CLIK_ERR_SIZE_MISMATCH,
+                 "src one column narrower");
     /* FOUND: a format mismatch is CLIK_ERR_SIZE_MISMATCH here, and
      * CLIK_ERR_UNSUPPORTED_FORMAT in the operations. */
-    start(r, "src of 1 channel for 2");
-    swap_image(r, 1, s->width, s->height, 1, s->type);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "src s16 for u16");
-    swap_image(r, 1, s->width, s->height, s->channels, CLIK_S16);
-    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 1, s->width, s->height, 1, s->type, CLIK_ERR_UNSUPPORTED_FORMAT,
+                 "src of 1 channel for 2");
+    swapped_case(r, 1, s->width, s->height, s->channels, CLIK_S16, CLIK_ERR_UNSUPPORTED_FORMAT,
+                 "src s16 for u16");
 }
 
 static const op_spec upload_spec = {
@@ -2971,7 +2840,7 @@ static void row_image_validate(void)
         for (int v = 0; v < NVARIANTS; v++) {
             clik_image m = valid;
             set_case("%s: %s", kind, variants[v].what);
-            if (variants[v].spoil(&m))
+            if (spoil(&variants[v], &m))
                 expect_status(clik_image_validate(&m), variants[v].want);
         }
         set_case("%s: both data and buffer set", kind); /* FOUND: CLIK_ERR_NULL today */

@@ -6,12 +6,6 @@
 #include "cases.h"
 #include "harness.h"
 
-START_TEST(matches_oracle)
-{
-    h_check_case(h_family_case("pyramid", _i));
-}
-END_TEST
-
 static clik_image wrap_u8(int w, int h, int ch, uint8_t *data)
 {
     clik_image img;
@@ -50,14 +44,7 @@ END_TEST
 START_TEST(thin_images)
 {
     const int sizes[][2] = {{1, 37}, {37, 1}, {1, 2}, {2, 1}, {1, 1000}, {999, 1}};
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-        for (int c = 0; c < h_family_case_count("pyramid"); c++) {
-            const clik_case *k = h_family_case("pyramid", c);
-            clik_case_result r;
-            h_case_check(k, h_ctx, sizes[i][0], sizes[i][1], 1, CLIK_PATTERN_NOISE, 7, &r);
-            ck_assert_msg(clik_case_passed(&r), "%s %dx%d: %s %s %s", k->op, sizes[i][0],
-                          sizes[i][1], clik_status_str(r.status), r.message, r.cmp.detail);
-        }
+    h_check_family_sizes("pyramid", sizes, (int)(sizeof(sizes) / sizeof(sizes[0])), 1, 7);
 }
 END_TEST
 
@@ -90,10 +77,7 @@ START_TEST(laplacian_round_trip_on_device)
         for (int i = 0; i <= n; i++)
             clik_image_free(&bands[i]);
     }
-    clik_image_free(&src);
-    clik_image_free(&out);
-    clik_image_free(&host);
-    clik_image_free(&back);
+    h_free_images(&src, &out, &host, &back, NULL);
 }
 END_TEST
 
@@ -121,12 +105,9 @@ START_TEST(gaussian_on_device)
         ck_assert_int_eq(clik_image_download(h_ctx, &got, &dev[i]), CLIK_OK);
         ck_assert_msg(memcmp(got.data, want[i].data, got.stride * (size_t)got.height) == 0,
                       "level %d differs on %s", i + 1, h_backend);
-        clik_image_free(&got);
-        clik_image_free(&dev[i]);
-        clik_image_free(&want[i]);
+        h_free_images(&got, &dev[i], &want[i], NULL);
     }
-    clik_image_free(&src);
-    clik_image_free(&host);
+    h_free_images(&src, &host, NULL);
 }
 END_TEST
 
@@ -136,15 +117,7 @@ END_TEST
 START_TEST(long_bands)
 {
     int w = 3001, h = 3001;
-    clik_context *ctx = h_ctx;
-    if (h_expected == CLIK_BACKEND_OPENCL) {
-        clik_context_options opt;
-        clik_context_options_init(&opt);
-        opt.device = h_device;
-        opt.strict = 1;
-        opt.tuning = "pyr_rows=1,pyr_band_rows=1048576";
-        ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s", clik_context_message(NULL));
-    }
+    clik_context *ctx = h_tuned_context("pyr_rows=1,pyr_band_rows=1048576");
     if (h_small || h_expected != CLIK_BACKEND_OPENCL) {
         /* Simulators and CPU paths: the largest test size does. */
         const int s = h_size_count() - 1;
@@ -163,11 +136,8 @@ START_TEST(long_bands)
                              (const uint8_t *)want.data + (size_t)y * want.stride,
                              (size_t)got.width) == 0,
                       "pyr_down of %dx%d in one band: row %d differs on %s", w, h, y, h_backend);
-    clik_image_free(&in);
-    clik_image_free(&got);
-    clik_image_free(&want);
-    if (ctx != h_ctx)
-        clik_context_destroy(ctx);
+    h_free_images(&in, &got, &want, NULL);
+    h_tuned_context_free(ctx);
 }
 END_TEST
 
@@ -229,22 +199,6 @@ START_TEST(bad_input)
 }
 END_TEST
 
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("pyramid");
-    TCase *tc = tcase_create("pyramid");
-    tcase_set_timeout(tc, 0);
-    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("pyramid"));
-    tcase_add_test(tc, small_images);
-    tcase_add_test(tc, thin_images);
-    tcase_add_test(tc, laplacian_round_trip_on_device);
-    tcase_add_test(tc, gaussian_on_device);
-    tcase_add_test(tc, long_bands);
-    tcase_add_test(tc, bad_input);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
     /* The device's default kernels, then each kind forced whatever the
@@ -256,5 +210,9 @@ int main(void)
     static const char *const tunings[] = {"", "pyr_rows=0,pyr_vec=1,poison=1",
                                           "pyr_rows=0,pyr_vec=0,pyr_local=1,poison=1",
                                           "pyr_rows=1,poison=1", NULL};
-    return harness_main(make_suite, tunings);
+    const h_test tests[] = {
+        H_TEST(small_images),       H_TEST(thin_images), H_TEST(laplacian_round_trip_on_device),
+        H_TEST(gaussian_on_device), H_TEST(long_bands),  H_TEST(bad_input)};
+    const h_suite suite = {"pyramid", "pyramid", 0, tests, H_COUNT(tests), tunings, NULL};
+    return h_suite_main(&suite);
 }

@@ -7,12 +7,6 @@
 #include "cases.h"
 #include "harness.h"
 
-START_TEST(matches_oracle)
-{
-    h_check_case(h_family_case("resize", _i));
-}
-END_TEST
-
 static clik_image wrap(int w, int h, int ch, clik_type t, void *data)
 {
     clik_image img;
@@ -123,12 +117,8 @@ START_TEST(thin_images)
     for (size_t i = 0; i < count; i++)
         for (int c = 0; c < h_family_case_count("resize"); c++)
             for (int ch = 1; ch <= 4; ch += 3) {
-                const clik_case *k = h_family_case("resize", c);
-                clik_case_result r;
-                h_case_check(k, h_ctx, sizes[i][0], sizes[i][1], ch, CLIK_PATTERN_NOISE, 7, &r);
-                ck_assert_msg(clik_case_passed(&r), "%s %dx%dx%d on %s: %s %s %s", k->op,
-                              sizes[i][0], sizes[i][1], ch, h_backend, clik_status_str(r.status),
-                              r.message, r.cmp.detail);
+                h_check_case_at(h_family_case("resize", c), sizes[i][0], sizes[i][1], ch,
+                                CLIK_PATTERN_NOISE, 7);
             }
     uint8_t one[4] = {9, 99, 199, 255}, out[5 * 3 * 4];
     clik_image a = wrap(1, 1, 4, CLIK_U8, one), b = wrap(5, 3, 4, CLIK_U8, out);
@@ -194,9 +184,7 @@ START_TEST(large_factors)
                 ck_assert_msg(cmp.pass, "%s x%d,%d %d ch on %s: %s",
                               clik_interp_name((clik_interp)m), factors[f][0], factors[f][1], ch,
                               h_backend, cmp.detail);
-                clik_image_free(&src);
-                clik_image_free(&got);
-                clik_image_free(&want);
+                h_free_images(&src, &got, &want, NULL);
             }
 }
 END_TEST
@@ -226,28 +214,10 @@ START_TEST(device_images)
         }
         /* Into a device image: the same device image as both is refused. */
         ck_assert_int_eq(clik_resize(h_ctx, &src, &src, (clik_interp)m), CLIK_ERR_INVALID_ARG);
-        clik_image_free(&src);
-        clik_image_free(&dst);
-        clik_image_free(&host);
-        clik_image_free(&want);
-        clik_image_free(&got);
+        h_free_images(&src, &dst, &host, &want, &got, NULL);
     }
 }
 END_TEST
-
-/* A context on the device under test with the given tuning. */
-static clik_context *tuned_context(const char *tuning)
-{
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = h_device;
-    opt.strict = 1;
-    opt.tuning = tuning;
-    clik_context *ctx = NULL;
-    ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s: %s", tuning,
-                  clik_context_message(NULL));
-    return ctx;
-}
 
 /* The CPU-device kernels with every row in one band, and integer factors
  * too large for the integer kernel's spans: the host still splits the work
@@ -257,7 +227,7 @@ START_TEST(long_bands)
 {
     if (strcmp(h_device, "none") == 0)
         return; /* the CPU paths have no work-items */
-    clik_context *ctx = tuned_context("resize_cpu=1,resize_band_rows=1048576,poison=1");
+    clik_context *ctx = h_tuned_context("resize_cpu=1,resize_band_rows=1048576,poison=1");
     /* Oclgrind (h_small) simulates every work-item: a smaller image. */
     const int shapes[][4] = {{h_small ? 120 : 1001, h_small ? 60 : 541, 2, 2}, {3, 2, 700, 3}};
     for (int s = 0; s < 2; s++)
@@ -279,11 +249,9 @@ START_TEST(long_bands)
                 ck_assert_msg(cmp.pass, "%s %dx%d to %dx%d %d ch on %s: %s",
                               clik_interp_name((clik_interp)m), sw, sh, dw, dh, ch, h_backend,
                               cmp.detail);
-                clik_image_free(&src);
-                clik_image_free(&got);
-                clik_image_free(&want);
+                h_free_images(&src, &got, &want, NULL);
             }
-    clik_context_destroy(ctx);
+    h_tuned_context_free(ctx);
 }
 END_TEST
 
@@ -382,25 +350,6 @@ START_TEST(bad_input)
 }
 END_TEST
 
-static Suite *make_suite(void)
-{
-    Suite *s = suite_create("resize");
-    TCase *tc = tcase_create("resize");
-    tcase_set_timeout(tc, 0);
-    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("resize"));
-    tcase_add_test(tc, hand_worked);
-    tcase_add_test(tc, nearest_offsets);
-    tcase_add_test(tc, thin_images);
-    tcase_add_test(tc, strided_images);
-    tcase_add_test(tc, large_factors);
-    tcase_add_test(tc, device_images);
-    tcase_add_test(tc, long_bands);
-    tcase_add_test(tc, sizes);
-    tcase_add_test(tc, bad_input);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
     /* The device's default kernels, then each kernel family forced, with
@@ -415,5 +364,9 @@ int main(void)
         "resize_cpu=1,resize_fast_nearest=1,poison=1",
         "resize_cpu=1,resize_fast_nearest=0,poison=1",
         NULL};
-    return harness_main(make_suite, tunings);
+    const h_test tests[] = {H_TEST(hand_worked),    H_TEST(nearest_offsets), H_TEST(thin_images),
+                            H_TEST(strided_images), H_TEST(large_factors),   H_TEST(device_images),
+                            H_TEST(long_bands),     H_TEST(sizes),           H_TEST(bad_input)};
+    const h_suite suite = {"resize", "resize", 0, tests, H_COUNT(tests), tunings, NULL};
+    return h_suite_main(&suite);
 }

@@ -9,15 +9,22 @@
 #define C1 ((0.01 * 255) * (0.01 * 255))
 #define C2 ((0.03 * 255) * (0.03 * 255))
 
-START_TEST(matches_oracle)
-{
-    h_check_case(h_family_case("ssim", _i));
-}
-END_TEST
-
 static float map_at(const clik_image *map, int x, int y)
 {
     return ((const float *)(const void *)((const char *)map->data + (size_t)y * map->stride))[x];
+}
+
+/* A backend's map, tiles and mean against the oracle's. */
+static void check_results(const clik_image *map, const clik_image *map_want,
+                          const clik_image *tiles, const clik_image *tiles_want, double mean,
+                          double mean_want)
+{
+    clik_compare cmp;
+    clik_compare_images(map, map_want, CLIK_TOL_SSIM, &cmp);
+    ck_assert_msg(cmp.pass, "map: %s", cmp.detail);
+    clik_compare_images(tiles, tiles_want, CLIK_TOL_F32, &cmp);
+    ck_assert_msg(cmp.pass, "tiles: %s", cmp.detail);
+    ck_assert_msg(fabs(mean - mean_want) <= 1e-4, "%.9g vs %.9g", mean, mean_want);
 }
 
 /* SSIM of an image with itself is 1 everywhere, exactly: the formula's
@@ -48,8 +55,7 @@ START_TEST(identical_images)
                                   map_at(&tiles, x, y));
             clik_image_free(&tiles);
         }
-        clik_image_free(&a);
-        clik_image_free(&map);
+        h_free_images(&a, &map, NULL);
     }
 }
 END_TEST
@@ -131,11 +137,8 @@ START_TEST(thin_images)
         for (int c = 0; c < h_family_case_count("ssim"); c++) {
             const clik_case *k = h_family_case("ssim", c);
             for (int p = 0; p < patterns; p++) {
-                clik_case_result r;
-                h_case_check(k, h_ctx, sizes[i][0], sizes[i][1], 1,
-                             p ? CLIK_PATTERN_EDGES : CLIK_PATTERN_NOISE, 7, &r);
-                ck_assert_msg(clik_case_passed(&r), "%s %dx%d: %s %s %s", k->op, sizes[i][0],
-                              sizes[i][1], clik_status_str(r.status), r.message, r.cmp.detail);
+                h_check_case_at(k, sizes[i][0], sizes[i][1], 1,
+                                p ? CLIK_PATTERN_EDGES : CLIK_PATTERN_NOISE, 7);
             }
         }
 }
@@ -164,11 +167,7 @@ START_TEST(map_and_mean)
     clik_compare cmp;
     clik_compare_images(&m1, &want, CLIK_TOL_SSIM, &cmp);
     ck_assert_msg(cmp.pass, "%s", cmp.detail);
-    clik_image_free(&a);
-    clik_image_free(&b);
-    clik_image_free(&m1);
-    clik_image_free(&m2);
-    clik_image_free(&want);
+    h_free_images(&a, &b, &m1, &m2, &want, NULL);
 }
 END_TEST
 
@@ -192,14 +191,8 @@ START_TEST(strided_rows)
     ck_assert_int_eq(clik_ssim(h_oracle, &a, &b, &want, &mean_want), CLIK_OK);
     ck_assert_int_eq(clik_ssim_tiles(h_ctx, &a, &b, 3, &tiles), CLIK_OK);
     ck_assert_int_eq(clik_ssim_tiles(h_oracle, &a, &b, 3, &tiles_want), CLIK_OK);
-    clik_compare cmp;
-    clik_compare_images(&map, &want, CLIK_TOL_SSIM, &cmp);
-    ck_assert_msg(cmp.pass, "map: %s", cmp.detail);
-    clik_compare_images(&tiles, &tiles_want, CLIK_TOL_F32, &cmp);
-    ck_assert_msg(cmp.pass, "tiles: %s", cmp.detail);
-    ck_assert_msg(fabs(mean - mean_want) <= 1e-4, "%.9g vs %.9g", mean, mean_want);
-    clik_image_free(&want);
-    clik_image_free(&tiles_want);
+    check_results(&map, &want, &tiles, &tiles_want, mean, mean_want);
+    h_free_images(&want, &tiles_want, NULL);
 }
 END_TEST
 
@@ -233,15 +226,8 @@ START_TEST(device_images)
     ck_assert_int_eq(clik_image_download(h_ctx, &tgot, &dtiles), CLIK_OK);
     ck_assert_int_eq(clik_ssim(h_oracle, &ha, &hb, &want, &mean_want), CLIK_OK);
     ck_assert_int_eq(clik_ssim_tiles(h_oracle, &ha, &hb, tile, &twant), CLIK_OK);
-    clik_compare cmp;
-    clik_compare_images(&got, &want, CLIK_TOL_SSIM, &cmp);
-    ck_assert_msg(cmp.pass, "map: %s", cmp.detail);
-    clik_compare_images(&tgot, &twant, CLIK_TOL_F32, &cmp);
-    ck_assert_msg(cmp.pass, "tiles: %s", cmp.detail);
-    ck_assert_msg(fabs(mean - mean_want) <= 1e-4, "%.9g vs %.9g", mean, mean_want);
-    clik_image *all[] = {&ha, &hb, &da, &db, &dmap, &dtiles, &got, &want, &tgot, &twant};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-        clik_image_free(all[i]);
+    check_results(&got, &want, &tgot, &twant, mean, mean_want);
+    h_free_images(&ha, &hb, &da, &db, &dmap, &dtiles, &got, &want, &tgot, &twant, NULL);
 }
 END_TEST
 
@@ -252,13 +238,7 @@ START_TEST(long_bands)
 {
     if (strcmp(h_device, "none") == 0)
         return; /* the CPU paths have no work-items */
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = h_device;
-    opt.strict = 1;
-    opt.tuning = "ssim_variant=rows,ssim_band_rows=1048576,poison=1";
-    clik_context *ctx = NULL;
-    ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s", clik_context_message(NULL));
+    clik_context *ctx = h_tuned_context("ssim_variant=rows,ssim_band_rows=1048576,poison=1");
     /* Oclgrind (h_small) simulates every work-item: a shorter image. */
     const int w = 43, h = h_small ? 150 : 4500;
     clik_image a, b, map, want;
@@ -275,10 +255,8 @@ START_TEST(long_bands)
     clik_compare_images(&map, &want, CLIK_TOL_SSIM, &cmp);
     ck_assert_msg(cmp.pass, "map on %s: %s", h_backend, cmp.detail);
     ck_assert_msg(fabs(mean - mean_want) <= 1e-4, "%.9g vs %.9g", mean, mean_want);
-    clik_image *all[] = {&a, &b, &map, &want};
-    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-        clik_image_free(all[i]);
-    clik_context_destroy(ctx);
+    h_free_images(&a, &b, &map, &want, NULL);
+    h_tuned_context_free(ctx);
 }
 END_TEST
 
@@ -359,25 +337,6 @@ START_TEST(bad_input)
 }
 END_TEST
 
-static Suite *make(void)
-{
-    Suite *s = suite_create("ssim");
-    TCase *tc = tcase_create("ssim");
-    tcase_set_timeout(tc, 0);
-    tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count("ssim"));
-    tcase_add_test(tc, identical_images);
-    tcase_add_test(tc, constant_images);
-    tcase_add_test(tc, tiles_by_hand);
-    tcase_add_test(tc, thin_images);
-    tcase_add_test(tc, map_and_mean);
-    tcase_add_test(tc, strided_rows);
-    tcase_add_test(tc, device_images);
-    tcase_add_test(tc, long_bands);
-    tcase_add_test(tc, bad_input);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
     /* The device's default kernels, then each kernel variant forced with
@@ -389,5 +348,10 @@ int main(void)
         "", "ssim_variant=local,ssim_tiles_variant=group,poison=1",
         "ssim_variant=direct,ssim_tiles_variant=item,poison=1",
         "ssim_variant=rows,ssim_rows_width=8,ssim_tiles_variant=item,poison=1", NULL};
-    return harness_main(make, tunings);
+    const h_test tests[] = {
+        H_TEST(identical_images), H_TEST(constant_images), H_TEST(tiles_by_hand),
+        H_TEST(thin_images),      H_TEST(map_and_mean),    H_TEST(strided_rows),
+        H_TEST(device_images),    H_TEST(long_bands),      H_TEST(bad_input)};
+    const h_suite suite = {"ssim", "ssim", 0, tests, H_COUNT(tests), tunings, NULL};
+    return h_suite_main(&suite);
 }

@@ -194,14 +194,7 @@ START_TEST(extremes)
         char text[64], tuning[128];
         value_text(k, values[v], text, sizeof(text));
         snprintf(tuning, sizeof(tuning), "%s=%s", k->name, text);
-        clik_context_options opt;
-        clik_context_options_init(&opt);
-        opt.device = h_device;
-        opt.strict = 1;
-        opt.tuning = tuning;
-        clik_context *ctx;
-        ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s: %s", tuning,
-                      clik_context_message(NULL));
+        clik_context *ctx = h_tuned_context(tuning);
         for (int f = 0; f < nf; f++)
             for (int c = 0; c < h_family_case_count(families[f]); c++) {
                 const clik_case *cs = h_family_case(families[f], c);
@@ -230,7 +223,7 @@ START_TEST(extremes)
                                       r.cmp.detail);
                     }
             }
-        clik_context_destroy(ctx);
+        h_tuned_context_free(ctx);
     }
 }
 END_TEST

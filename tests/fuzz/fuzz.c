@@ -45,3 +45,20 @@ void fuzz_check_image(clik_image *img)
     sink = sum;
     clik_image_free(img);
 }
+
+int fuzz_read(const uint8_t *data, size_t size, fuzz_reader read, fuzz_then then)
+{
+    FILE *fp = fuzz_open(data, size);
+    if (!fp)
+        return 0;
+    clik_image img = {0};
+    char err[256];
+    clik_status st = read(fp, (int64_t)size, &img, err, sizeof(err));
+    fclose(fp);
+    if (st != CLIK_OK)
+        return 0;
+    if (then)
+        then(&img, data, size);
+    fuzz_check_image(&img);
+    return 0;
+}

@@ -27,4 +27,13 @@ FILE *fuzz_open(const uint8_t *data, size_t size);
  * uninitialised), aborts on an invalid image, and frees it. */
 void fuzz_check_image(clik_image *img);
 
+/* The harness of an image reader taking a FILE * (fuzz_NAME.c gives read, a
+ * call of its reader on fp, an input of size bytes). fuzz_read() opens the
+ * input (fuzz_open), reads it, closes it, and hands an image that read to
+ * then(), if not NULL (further checks on it), then to fuzz_check_image(). */
+typedef clik_status (*fuzz_reader)(FILE *fp, int64_t size, clik_image *img, char *err,
+                                   size_t errlen);
+typedef void (*fuzz_then)(const clik_image *img, const uint8_t *data, size_t size);
+int fuzz_read(const uint8_t *data, size_t size, fuzz_reader read, fuzz_then then);
+
 #endif /* CLIK_FUZZ_H */

@@ -46,19 +46,18 @@ static void check_evaluation(const clik_image *flow)
     fuzz_check_image(&rgba);
 }
 
+static clik_status read_flo(FILE *fp, int64_t size, clik_image *img, char *err, size_t errlen)
+{
+    return clikio__flo_read(fp, size, "fuzz.flo", img, err, errlen);
+}
+
+static void check_flow(const clik_image *flow, const uint8_t *data, size_t size)
+{
+    check_round_trip(flow, data, size);
+    check_evaluation(flow);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    FILE *fp = fuzz_open(data, size);
-    if (!fp)
-        return 0;
-    clik_image flow = {0};
-    char err[256];
-    clik_status st = clikio__flo_read(fp, (int64_t)size, "fuzz.flo", &flow, err, sizeof(err));
-    fclose(fp);
-    if (st != CLIK_OK)
-        return 0;
-    check_round_trip(&flow, data, size);
-    check_evaluation(&flow);
-    fuzz_check_image(&flow);
-    return 0;
+    return fuzz_read(data, size, read_flo, check_flow);
 }

@@ -23,6 +23,7 @@
 #include <jpeglib.h>
 #include <png.h>
 
+#include "crafted.h"
 #include "imageio.h"
 #include "patterns.h"
 
@@ -46,6 +47,18 @@ static void put(const char *format, const char *name, const void *data, size_t l
     FILE *fp = fopen(path, "wb");
     if (!fp || fwrite(data, 1, len, fp) != len || fclose(fp) != 0)
         die(path, strerror(errno));
+}
+
+/* A file cut short: the first keep bytes of an input, as name. */
+typedef struct cut {
+    const char *name;
+    size_t keep;
+} cut;
+
+static void put_cuts(const char *format, const unsigned char *data, const cut *cuts, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put(format, cuts[i].name, data, cuts[i].keep);
 }
 
 static unsigned char *get(const char *format, const char *name, size_t *len)
@@ -165,50 +178,19 @@ static void put_raw_png(const char *name, int w, int h, int depth, int color, in
     free(pixels);
 }
 
-static uint32_t crc32_of(const unsigned char *p, size_t n)
-{
-    uint32_t crc = 0xFFFFFFFFu;
-    for (size_t i = 0; i < n; i++) {
-        crc ^= p[i];
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return crc ^ 0xFFFFFFFFu;
-}
-
-static void put_be32(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)(v >> 24);
-    p[1] = (unsigned char)(v >> 16);
-    p[2] = (unsigned char)(v >> 8);
-    p[3] = (unsigned char)v;
-}
-
-static size_t put_chunk(unsigned char *out, const char *type, const unsigned char *data,
-                        uint32_t len)
-{
-    put_be32(out, len);
-    memcpy(out + 4, type, 4);
-    if (len)
-        memcpy(out + 8, data, len);
-    put_be32(out + 8 + len, crc32_of(out + 4, len + 4));
-    return 12 + len;
-}
-
 /* Signature, an IHDR claiming w x h grey, a two-byte IDAT and IEND. */
 static void put_png_claiming(const char *name, uint32_t w, uint32_t h)
 {
-    static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
     unsigned char buf[128], ihdr[13] = {0};
-    memcpy(buf, signature, 8);
+    memcpy(buf, crafted_png_signature, 8);
     size_t n = 8;
-    put_be32(ihdr, w);
-    put_be32(ihdr + 4, h);
+    crafted_be32(ihdr, w);
+    crafted_be32(ihdr + 4, h);
     ihdr[8] = 8;
-    n += put_chunk(buf + n, "IHDR", ihdr, 13);
+    n += crafted_png_chunk(buf + n, "IHDR", ihdr, 13);
     const unsigned char idat[2] = {0x78, 0x9C};
-    n += put_chunk(buf + n, "IDAT", idat, 2);
-    n += put_chunk(buf + n, "IEND", NULL, 0);
+    n += crafted_png_chunk(buf + n, "IDAT", idat, 2);
+    n += crafted_png_chunk(buf + n, "IEND", NULL, 0);
     put("png", name, buf, n);
 }
 
@@ -252,73 +234,21 @@ static void make_png(void)
 
 /* ---- JPEG ------------------------------------------------------------------ */
 
-typedef enum jpeg_coding {
-    CODING_BASELINE,
-    CODING_OPTIMIZED,
-    CODING_PROGRESSIVE,
-    CODING_ARITH,
-    CODING_ARITH_PROGRESSIVE,
-    CODING_TWO_SCANS, /* grey: all DC, then all AC, no successive approximation */
-} jpeg_coding;
-
-typedef struct jpeg_spec {
-    int width, height, components; /* 1 grey, 3 RGB, 4 CMYK */
-    jpeg_coding coding;
-    int quality;
-    int subsample; /* 4:2:0 chroma, else 4:4:4 */
-    int restart;   /* restart interval in MCU rows, or 0 */
-} jpeg_spec;
-
-static unsigned char *encode_jpeg(const jpeg_spec *s, size_t *len)
+static void fill_rows(unsigned char *row, size_t len, unsigned y)
 {
-    struct jpeg_compress_struct cinfo;
-    struct jpeg_error_mgr jerr;
-    cinfo.err = jpeg_std_error(&jerr);
-    jpeg_create_compress(&cinfo);
-    unsigned char *out = NULL;
-    unsigned long size = 0;
-    jpeg_mem_dest(&cinfo, &out, &size);
-    cinfo.image_width = (JDIMENSION)s->width;
-    cinfo.image_height = (JDIMENSION)s->height;
-    cinfo.input_components = s->components;
-    cinfo.in_color_space = s->components == 1   ? JCS_GRAYSCALE
-                           : s->components == 3 ? JCS_RGB
-                                                : JCS_CMYK;
-    jpeg_set_defaults(&cinfo);
-    jpeg_set_quality(&cinfo, s->quality, TRUE);
-    if (s->components == 3 && !s->subsample) {
-        cinfo.comp_info[0].h_samp_factor = 1;
-        cinfo.comp_info[0].v_samp_factor = 1;
-    }
-    cinfo.restart_in_rows = s->restart;
-    cinfo.optimize_coding = s->coding == CODING_OPTIMIZED || s->coding == CODING_TWO_SCANS;
-    cinfo.arith_code = s->coding == CODING_ARITH || s->coding == CODING_ARITH_PROGRESSIVE;
-    if (s->coding == CODING_PROGRESSIVE || s->coding == CODING_ARITH_PROGRESSIVE)
-        jpeg_simple_progression(&cinfo);
-    static const jpeg_scan_info two_scans[2] = {{1, {0}, 0, 0, 0, 0}, {1, {0}, 1, 63, 0, 0}};
-    if (s->coding == CODING_TWO_SCANS) {
-        cinfo.scan_info = two_scans;
-        cinfo.num_scans = 2;
-    }
-    jpeg_start_compress(&cinfo, TRUE);
-    size_t row_len = (size_t)s->width * (size_t)s->components;
-    unsigned char *row = malloc(row_len);
-    if (!row)
+    for (size_t i = 0; i < len; i++)
+        row[i] = (unsigned char)(i * 7 + y * 5 + (i % 5) * 31);
+}
+
+static unsigned char *encode_jpeg(const crafted_jpeg *s, size_t *len)
+{
+    unsigned char *out = crafted_jpeg_encode(s, fill_rows, len);
+    if (!out)
         die("jpeg", "out of memory");
-    JSAMPROW rows[1] = {row};
-    while (cinfo.next_scanline < cinfo.image_height) {
-        for (size_t i = 0; i < row_len; i++)
-            row[i] = (unsigned char)(i * 7 + cinfo.next_scanline * 5 + (i % 5) * 31);
-        jpeg_write_scanlines(&cinfo, rows, 1);
-    }
-    jpeg_finish_compress(&cinfo);
-    jpeg_destroy_compress(&cinfo);
-    free(row);
-    *len = size;
     return out;
 }
 
-static void put_jpeg(const char *name, jpeg_spec spec)
+static void put_jpeg(const char *name, crafted_jpeg spec)
 {
     size_t len;
     unsigned char *data = encode_jpeg(&spec, &len);
@@ -345,7 +275,7 @@ static void claim_size(unsigned char *data, size_t len, unsigned w, unsigned h)
 
 /* The file of spec with its header claiming w x h, cut to keep bytes (all
  * when 0) and, when eoi, ended with EOI. */
-static void put_jpeg_lie(const char *name, jpeg_spec spec, unsigned w, unsigned h, size_t keep,
+static void put_jpeg_lie(const char *name, crafted_jpeg spec, unsigned w, unsigned h, size_t keep,
                          int eoi)
 {
     size_t len;
@@ -367,7 +297,7 @@ static void put_jpeg_lie(const char *name, jpeg_spec spec, unsigned w, unsigned 
 static void put_jpeg_scans(const char *name, int scans, int comment)
 {
     size_t len;
-    jpeg_spec spec = {8, 8, 1, CODING_TWO_SCANS, 1, 0, 0};
+    crafted_jpeg spec = {8, 8, 1, CODING_TWO_SCANS, 1, 0, 0};
     unsigned char *two = encode_jpeg(&spec, &len);
     size_t first = find_marker(two, len, 0xDA);
     size_t second = first + 2 + find_marker(two + first + 2, len - first - 2, 0xDA);
@@ -417,15 +347,16 @@ static void make_jpeg(void)
     put_image("jpeg", "grey.jpg", 16, 16, 1, CLIK_U8, CLIK_PATTERN_GRADIENT, 0);
     put_image("jpeg", "rgb444.jpg", 16, 16, 4, CLIK_U8, CLIK_PATTERN_SMOOTH, 0);
     put_image("jpeg", "odd_size.jpg", 13, 7, 4, CLIK_U8, CLIK_PATTERN_EDGES, 0);
-    put_jpeg("rgb420.jpg", (jpeg_spec){24, 16, 3, CODING_BASELINE, 75, 1, 0});
-    put_jpeg("optimized.jpg", (jpeg_spec){16, 16, 3, CODING_OPTIMIZED, 50, 1, 0});
-    put_jpeg("restarts.jpg", (jpeg_spec){16, 32, 3, CODING_BASELINE, 60, 1, 1});
-    put_jpeg("progressive.jpg", (jpeg_spec){16, 16, 3, CODING_PROGRESSIVE, 80, 1, 0});
-    put_jpeg("progressive_grey.jpg", (jpeg_spec){16, 16, 1, CODING_PROGRESSIVE, 80, 0, 0});
-    put_jpeg("arith.jpg", (jpeg_spec){16, 16, 3, CODING_ARITH, 80, 1, 0});
-    put_jpeg("arith_grey_restarts.jpg", (jpeg_spec){16, 24, 1, CODING_ARITH, 80, 0, 1});
-    put_jpeg("arith_progressive.jpg", (jpeg_spec){16, 16, 3, CODING_ARITH_PROGRESSIVE, 80, 1, 0});
-    put_jpeg("cmyk.jpg", (jpeg_spec){8, 8, 4, CODING_BASELINE, 75, 0, 0});
+    put_jpeg("rgb420.jpg", (crafted_jpeg){24, 16, 3, CODING_BASELINE, 75, 1, 0});
+    put_jpeg("optimized.jpg", (crafted_jpeg){16, 16, 3, CODING_OPTIMIZED, 50, 1, 0});
+    put_jpeg("restarts.jpg", (crafted_jpeg){16, 32, 3, CODING_BASELINE, 60, 1, 1});
+    put_jpeg("progressive.jpg", (crafted_jpeg){16, 16, 3, CODING_PROGRESSIVE, 80, 1, 0});
+    put_jpeg("progressive_grey.jpg", (crafted_jpeg){16, 16, 1, CODING_PROGRESSIVE, 80, 0, 0});
+    put_jpeg("arith.jpg", (crafted_jpeg){16, 16, 3, CODING_ARITH, 80, 1, 0});
+    put_jpeg("arith_grey_restarts.jpg", (crafted_jpeg){16, 24, 1, CODING_ARITH, 80, 0, 1});
+    put_jpeg("arith_progressive.jpg",
+             (crafted_jpeg){16, 16, 3, CODING_ARITH_PROGRESSIVE, 80, 1, 0});
+    put_jpeg("cmyk.jpg", (crafted_jpeg){8, 8, 4, CODING_BASELINE, 75, 0, 0});
     put_jpeg_scans("scans256.jpg", 256, 0);
     put_jpeg_scans("scans257.jpg", 257, 0);
     put_jpeg_scans("scans257_comment.jpg", 257, 1);
@@ -449,13 +380,13 @@ static void make_jpeg(void)
 
     /* The lying files of test_imageio.c: headers claiming 16384 x 16384. */
     put_jpeg_arith_empty();
-    put_jpeg_lie("lie_arith_cut.jpg", (jpeg_spec){64, 16, 3, CODING_ARITH, 90, 0, 0}, 16384, 16384,
-                 0, 1);
-    put_jpeg_lie("lie_baseline.jpg", (jpeg_spec){16, 16, 3, CODING_BASELINE, 95, 0, 0}, 16384,
-                 16384, 0, 0);
-    put_jpeg_lie("lie_progressive.jpg", (jpeg_spec){16, 16, 3, CODING_PROGRESSIVE, 95, 0, 0}, 16384,
+    put_jpeg_lie("lie_arith_cut.jpg", (crafted_jpeg){64, 16, 3, CODING_ARITH, 90, 0, 0}, 16384,
                  16384, 0, 1);
-    put_jpeg_lie("lie_grey_cut.jpg", (jpeg_spec){32, 32, 1, CODING_OPTIMIZED, 90, 0, 0}, 16384,
+    put_jpeg_lie("lie_baseline.jpg", (crafted_jpeg){16, 16, 3, CODING_BASELINE, 95, 0, 0}, 16384,
+                 16384, 0, 0);
+    put_jpeg_lie("lie_progressive.jpg", (crafted_jpeg){16, 16, 3, CODING_PROGRESSIVE, 95, 0, 0},
+                 16384, 16384, 0, 1);
+    put_jpeg_lie("lie_grey_cut.jpg", (crafted_jpeg){32, 32, 1, CODING_OPTIMIZED, 90, 0, 0}, 16384,
                  16384, 200, 0);
 }
 
@@ -513,23 +444,11 @@ static void make_pnm(void)
  * then len bytes of data. */
 static void put_npy(const char *name, int major, const char *dict, const void *data, size_t len)
 {
-    size_t pre = major == 1 ? 10 : 12;
-    size_t total = (pre + strlen(dict) + 1 + 63) / 64 * 64;
-    size_t hlen = total - pre;
-    unsigned char *buf = malloc(total + len);
+    size_t size;
+    unsigned char *buf = crafted_npy(major, dict, data, len, &size);
     if (!buf)
         die(name, "out of memory");
-    memcpy(buf, "\x93NUMPY", 6);
-    buf[6] = (unsigned char)major;
-    buf[7] = 0;
-    for (size_t i = 0; i < pre - 8; i++)
-        buf[8 + i] = (unsigned char)(hlen >> (8 * i));
-    memset(buf + pre, ' ', hlen);
-    memcpy(buf + pre, dict, strlen(dict));
-    buf[total - 1] = '\n';
-    if (len)
-        memcpy(buf + total, data, len);
-    put("npy", name, buf, total + len);
+    put("npy", name, buf, size);
     free(buf);
 }
 
@@ -566,46 +485,24 @@ static void make_npy(void)
     put_npy("py2.npy", 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (2L, 3L), }", "abcdef",
             6);
 
-    /* As in test_npy_unsupported and test_npy_corrupt. */
-    static const struct {
-        const char *name;
-        const char *dict;
-    } bad[] = {
-        {"fortran.npy", "{'descr': '<u2', 'fortran_order': True, 'shape': (2, 2), }"},
-        {"big_endian.npy", "{'descr': '>u2', 'fortran_order': False, 'shape': (2, 2), }"},
-        {"four_d.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (1, 2, 2, 1), }"},
-        {"one_d.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (8,), }"},
-        {"scalar.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (), }"},
-        {"three_ch.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 3), }"},
-        {"complex.npy", "{'descr': '<c8', 'fortran_order': False, 'shape': (2, 2), }"},
-        {"empty.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (0, 4), }"},
-        {"struct.npy", "{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (2, 2), }"},
-        {"no_brace.npy", "'descr': '<u2', 'fortran_order': False, 'shape': (2, 2)"},
-        {"missing_key.npy", "{'descr': '<u2', 'shape': (2, 2), }"},
-        {"extra_key.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2), 'x': 1}"},
-        {"twice.npy", "{'descr': '<u2', 'descr': '<u2', 'fortran_order': False, 'shape': (2,2)}"},
-        {"bad_bool.npy", "{'descr': '<u2', 'fortran_order': Maybe, 'shape': (2, 2), }"},
-        {"bad_shape.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, -2), }"},
-        {"open_shape.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2, }"},
-        {"junk_after.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2), } x"},
-        {"open_string.npy", "{'descr': '<u2, 'fortran_order': False, 'shape': (2, 2), }"},
-        {"overflow.npy", "{'descr': '|u1', 'fortran_order': False, "
-                         "'shape': (99999999999999999999999, 2), }"},
-        {"huge.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (100000, 100000), }"},
-        {"wide.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (1, 2000000), }"},
-        {"lie16384.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (16384, 16384), }"},
-        {"short_data.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (8, 8), }"},
-    };
-    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-        put_npy(bad[i].name, 1, bad[i].dict, zeros, sizeof(zeros));
+    /* Those of test_npy_unsupported and test_npy_corrupt, and a lie. */
+    for (int i = 0; i < crafted_npy_unsupported_count; i++)
+        put_npy(crafted_npy_unsupported[i].name, 1, crafted_npy_unsupported[i].dict, zeros,
+                sizeof(zeros));
+    for (int i = 0; i < crafted_npy_corrupt_count; i++)
+        put_npy(crafted_npy_corrupt[i].name, 1, crafted_npy_corrupt[i].dict, zeros, sizeof(zeros));
+    put_npy("lie16384.npy", 1,
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (16384, 16384), }", zeros,
+            sizeof(zeros));
 
     /* As in test_npy_bad_files: cuts, bad magic, version, header length. */
     size_t len;
     unsigned char *data = get("npy", "u16_4ch.npy", &len);
-    put("npy", "cut_magic.npy", data, 3);
-    put("npy", "cut_version.npy", data, 8);
-    put("npy", "cut_header.npy", data, 40);
-    put("npy", "cut_data.npy", data, len - 1);
+    const cut npy_cuts[] = {{"cut_magic.npy", 3},
+                            {"cut_version.npy", 8},
+                            {"cut_header.npy", 40},
+                            {"cut_data.npy", len - 1}};
+    put_cuts("npy", data, npy_cuts, sizeof(npy_cuts) / sizeof(npy_cuts[0]));
     data[1] = 'n';
     put("npy", "bad_magic.npy", data, len);
     data[1] = 'N';
@@ -682,10 +579,11 @@ static void make_flo(void)
     /* As the reader's checks go: cuts, lies, wrong tags, trailing bytes. */
     size_t len;
     unsigned char *data = get("flo", "valid.flo", &len);
-    put("flo", "cut_tag.flo", data, 2);
-    put("flo", "cut_header.flo", data, 8);
-    put("flo", "header_only.flo", data, 12);
-    put("flo", "cut_data.flo", data, len - 1);
+    const cut flo_cuts[] = {{"cut_tag.flo", 2},
+                            {"cut_header.flo", 8},
+                            {"header_only.flo", 12},
+                            {"cut_data.flo", len - 1}};
+    put_cuts("flo", data, flo_cuts, sizeof(flo_cuts) / sizeof(flo_cuts[0]));
     unsigned char *longer = malloc(len + 1);
     if (!longer)
         die("trailing.flo", "out of memory");

@@ -1,0 +1,148 @@
+/* Pieces of crafted image files (crafted.h). SPDX-License-Identifier: BSD-2-Clause */
+#include "crafted.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jpeglib.h>
+
+const unsigned char crafted_png_signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+
+uint32_t crafted_crc32(const unsigned char *p, size_t n)
+{
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return crc ^ 0xFFFFFFFFu;
+}
+
+void crafted_be32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+size_t crafted_png_chunk(unsigned char *out, const char *type, const unsigned char *data,
+                         uint32_t len)
+{
+    crafted_be32(out, len);
+    memcpy(out + 4, type, 4);
+    if (len)
+        memcpy(out + 8, data, len);
+    crafted_be32(out + 8 + len, crafted_crc32(out + 4, len + 4));
+    return 12 + len;
+}
+
+unsigned char *crafted_npy(int major, const char *dict, const void *data, size_t len, size_t *size)
+{
+    size_t pre = major == 1 ? 10 : 12;
+    size_t total = (pre + strlen(dict) + 1 + 63) / 64 * 64;
+    size_t hlen = total - pre;
+    unsigned char *buf = malloc(total + len);
+    if (!buf)
+        return NULL;
+    memcpy(buf, "\x93NUMPY", 6);
+    buf[6] = (unsigned char)major;
+    buf[7] = 0;
+    for (size_t i = 0; i < pre - 8; i++)
+        buf[8 + i] = (unsigned char)(hlen >> (8 * i));
+    memset(buf + pre, ' ', hlen);
+    memcpy(buf + pre, dict, strlen(dict));
+    buf[total - 1] = '\n';
+    if (len)
+        memcpy(buf + total, data, len);
+    *size = total + len;
+    return buf;
+}
+
+const crafted_npy_header crafted_npy_unsupported[] = {
+    {"fortran.npy", "{'descr': '<u2', 'fortran_order': True, 'shape': (2, 2), }"},
+    {"big_endian.npy", "{'descr': '>u2', 'fortran_order': False, 'shape': (2, 2), }"},
+    {"four_d.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (1, 2, 2, 1), }"},
+    {"one_d.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (8,), }"},
+    {"scalar.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (), }"},
+    {"three_ch.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 3), }"},
+    {"complex.npy", "{'descr': '<c8', 'fortran_order': False, 'shape': (2, 2), }"},
+    {"int8.npy", "{'descr': '|i1', 'fortran_order': False, 'shape': (2, 2), }"},
+    {"int64.npy", "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 2), }"},
+    {"empty.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (0, 4), }"},
+    {"struct.npy", "{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (2, 2), }"},
+};
+const int crafted_npy_unsupported_count =
+    (int)(sizeof(crafted_npy_unsupported) / sizeof(crafted_npy_unsupported[0]));
+
+const crafted_npy_header crafted_npy_corrupt[] = {
+    {"no_brace.npy", "'descr': '<u2', 'fortran_order': False, 'shape': (2, 2)"},
+    {"missing_key.npy", "{'descr': '<u2', 'shape': (2, 2), }"},
+    {"extra_key.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2), 'x': 1}"},
+    {"twice.npy", "{'descr': '<u2', 'descr': '<u2', 'fortran_order': False, 'shape': (2,2)}"},
+    {"bad_bool.npy", "{'descr': '<u2', 'fortran_order': Maybe, 'shape': (2, 2), }"},
+    {"bad_shape.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, -2), }"},
+    {"open_shape.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2, }"},
+    {"junk_after.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (2, 2), } x"},
+    {"open_string.npy", "{'descr': '<u2, 'fortran_order': False, 'shape': (2, 2), }"},
+    {"overflow.npy", "{'descr': '|u1', 'fortran_order': False, "
+                     "'shape': (99999999999999999999999, 2), }"},
+    {"huge.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (100000, 100000), }"},
+    {"wide.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (1, 2000000), }"},
+    /* 64 bytes: enough for 2 x 2 of anything, not for 8 x 8 u2. */
+    {"short_data.npy", "{'descr': '<u2', 'fortran_order': False, 'shape': (8, 8), }"},
+};
+const int crafted_npy_corrupt_count =
+    (int)(sizeof(crafted_npy_corrupt) / sizeof(crafted_npy_corrupt[0]));
+
+unsigned char *crafted_jpeg_encode(const crafted_jpeg *s,
+                                   void (*fill)(unsigned char *row, size_t len, unsigned y),
+                                   size_t *len)
+{
+    size_t row_len = (size_t)s->width * (size_t)s->components;
+    unsigned char *row = malloc(row_len);
+    if (!row)
+        return NULL;
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_error_mgr jerr;
+    cinfo.err = jpeg_std_error(&jerr);
+    jpeg_create_compress(&cinfo);
+    unsigned char *out = NULL;
+    unsigned long size = 0;
+    jpeg_mem_dest(&cinfo, &out, &size);
+    cinfo.image_width = (JDIMENSION)s->width;
+    cinfo.image_height = (JDIMENSION)s->height;
+    cinfo.input_components = s->components;
+    cinfo.in_color_space = s->components == 1   ? JCS_GRAYSCALE
+                           : s->components == 3 ? JCS_RGB
+                                                : JCS_CMYK;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, s->quality, TRUE);
+    if (s->components == 3 && !s->subsample) {
+        cinfo.comp_info[0].h_samp_factor = 1;
+        cinfo.comp_info[0].v_samp_factor = 1;
+    }
+    cinfo.restart_in_rows = s->restart;
+    cinfo.optimize_coding = s->coding == CODING_OPTIMIZED || s->coding == CODING_TWO_SCANS;
+    cinfo.arith_code = s->coding == CODING_ARITH || s->coding == CODING_ARITH_PROGRESSIVE;
+    if (s->coding == CODING_PROGRESSIVE || s->coding == CODING_ARITH_PROGRESSIVE)
+        jpeg_simple_progression(&cinfo);
+    static const jpeg_scan_info two_scans[2] = {{1, {0}, 0, 0, 0, 0}, {1, {0}, 1, 63, 0, 0}};
+    if (s->coding == CODING_TWO_SCANS) {
+        cinfo.scan_info = two_scans;
+        cinfo.num_scans = 2;
+    }
+    jpeg_start_compress(&cinfo, TRUE);
+    JSAMPROW rows[1] = {row};
+    while (cinfo.next_scanline < cinfo.image_height) {
+        fill(row, row_len, cinfo.next_scanline);
+        jpeg_write_scanlines(&cinfo, rows, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    free(row);
+    *len = size;
+    return out;
+}
