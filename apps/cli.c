@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "imageio.h"
@@ -363,6 +364,112 @@ void cli_outputs_free(cli_outputs *set)
     free(set->outputs);
     free(set->inputs);
     cli_outputs_init(set, set->cmd);
+}
+
+int cli_outputs_plan(cli_outputs *set, const char *const *inputs, int ninputs,
+                     const char *const *outputs, int noutputs)
+{
+    int rc = CLI_OK;
+    for (int i = 0; i < ninputs && rc == CLI_OK; i++)
+        if (inputs[i])
+            rc = cli_outputs_input(set, inputs[i]);
+    for (int i = 0; i < noutputs && rc == CLI_OK; i++)
+        if (outputs[i])
+            rc = cli_outputs_add(set, outputs[i]);
+    return rc == CLI_OK ? cli_outputs_check(set) : rc;
+}
+
+int cli_outputs_read(cli_outputs *set, int rc, const char *path, clik_image *img, int *had_alpha)
+{
+    if (rc == CLI_OK)
+        rc = cli_read_u8(set->cmd, path, img, had_alpha);
+    if (rc != CLI_OK)
+        cli_outputs_free(set);
+    return rc;
+}
+
+clik_status cli_luma(clik_context *ctx, const clik_image *img, clik_image *luma)
+{
+    clik_status st = clik_image_alloc(luma, img->width, img->height, 1, CLIK_U8);
+    if (st != CLIK_OK || img->channels == 4)
+        return st != CLIK_OK ? st : clik_gray(ctx, img, luma);
+    for (int y = 0; y < img->height; y++) {
+        const uint8_t *in = (const uint8_t *)img->data + (size_t)y * img->stride;
+        uint8_t *out = (uint8_t *)luma->data + (size_t)y * luma->stride;
+        for (int x = 0; x < img->width; x++)
+            out[x] = in[(size_t)x * (size_t)img->channels];
+    }
+    return CLIK_OK;
+}
+
+/* ---- one image in, one image out ------------------------------------------------------- */
+
+/* The steps after IN is read; frees the images. */
+static int run_image_op(const cli_image_op *op, cli_image_io *io)
+{
+    int rc = op->prepare ? op->prepare(io) : CLI_OK;
+    clik_context *ctx = NULL;
+    if (rc == CLI_OK)
+        rc = cli_context(io->device, &ctx);
+    if (rc == CLI_OK) {
+        clik_image *result = io->out.data ? &io->out : &io->img;
+        clik_status st = op->run ? op->run(ctx, io) : op->apply(ctx, &io->img, result);
+        if (st != CLIK_OK)
+            rc = cli_error(op->cmd, ctx, st, io->in_path);
+        else if (io->out_path)
+            rc = cli_write_image(op->cmd, io->out_path, result, io->had_alpha);
+    }
+    clik_context_destroy(ctx);
+    clik_image_free(&io->out);
+    clik_image_free(&io->img);
+    return rc;
+}
+
+int cli_image_main(const cli_image_op *op, int argc, char **argv, const cli_option *options,
+                   void *data)
+{
+    cli_args args;
+    int rc = cli_parse(argc, argv, options, op->npositional, op->npositional, &args, op->usage);
+    if (rc != CLI_OK || args.help)
+        return rc;
+    cli_image_io io = {.device = args.device,
+                       .in_path = args.positional[0],
+                       .out_path = op->npositional > 1 ? args.positional[1] : NULL,
+                       .data = data};
+    if (op->check && (rc = op->check(&io)) != CLI_OK)
+        return rc;
+    if (cli_read_u8(op->cmd, io.in_path, &io.img, &io.had_alpha) != CLI_OK)
+        return CLI_FAILED;
+    return run_image_op(op, &io);
+}
+
+/* ---- numbered frame sequences ---------------------------------------------------------- */
+
+int cli_is_pattern(const char *name)
+{
+    char out[CLI_NAME_CAP];
+    return name && cli_numbered_path(name, 0, out, sizeof(out));
+}
+
+static int frame_exists(const char *pattern, int index)
+{
+    char name[CLI_NAME_CAP];
+    return cli_numbered_path(pattern, index, name, sizeof(name)) && access(name, F_OK) == 0;
+}
+
+void cli_count_frames(const char *pattern, int start, int *first, int *count)
+{
+    *first = start >= 0 ? start : frame_exists(pattern, 0) ? 0 : 1;
+    *count = 0;
+    while (*count < INT_MAX - *first && frame_exists(pattern, *first + *count))
+        (*count)++;
+}
+
+double cli_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 int cli_numbered_path(const char *pattern, int index, char *out, size_t cap)

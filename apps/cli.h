@@ -124,6 +124,70 @@ int cli_outputs_commit(cli_outputs *set);
 /* Removes the temporaries not committed and frees the set. */
 void cli_outputs_free(cli_outputs *set);
 
+/* Names every input, then every output, of set (NULL entries are skipped, so
+ * that optional files keep the numbering of the outputs given) and checks
+ * them as cli_outputs_check() does; the first failure is returned. */
+int cli_outputs_plan(cli_outputs *set, const char *const *inputs, int ninputs,
+                     const char *const *outputs, int noutputs);
+
+/* Reads the image at path, the one the command works on, once set is
+ * planned (rc: how planning went): on any failure set is freed and the
+ * failure returned. */
+int cli_outputs_read(cli_outputs *set, int rc, const char *path, clik_image *img, int *had_alpha);
+
+/* The one channel that SSIM and optical flow compare, into luma (allocated
+ * here): the grey of grey + alpha, the luma of colour (BT.601, as clik_gray);
+ * for a grey img, a copy. */
+clik_status cli_luma(clik_context *ctx, const clik_image *img, clik_image *luma);
+
+/* ---- commands of one image in and (at most) one image out ---------------------------- */
+
+/* The files and images of such a command, as the steps below see them. */
+typedef struct cli_image_io {
+    const char *device;
+    const char *in_path, *out_path; /* the positional arguments; out_path NULL: none */
+    clik_image img;                 /* IN as read (8-bit) */
+    clik_image out;                 /* the result when allocated by prepare, else img */
+    int had_alpha;
+    void *data; /* the command's own: its option values, and what it works out */
+} cli_image_io;
+
+typedef struct cli_image_op {
+    const char *cmd, *usage;
+    int npositional; /* IN, or IN OUT */
+    /* After parsing, before IN is read: checks the option values (NULL: none). */
+    int (*check)(cli_image_io *io);
+    /* After IN is read, before the device is opened: sizes or loads what the
+     * operation needs, printing the problem on failure (NULL: none). */
+    int (*prepare)(cli_image_io *io);
+    /* The operation; its failure is reported against IN. Either run, or
+     * (run NULL) a library function from the image read to the result. */
+    clik_status (*run)(clik_context *ctx, cli_image_io *io);
+    clik_status (*apply)(clik_context *ctx, const clik_image *src, clik_image *dst);
+} cli_image_op;
+
+/* The whole command: parses argv with options (--help and --device too),
+ * checks, reads IN, prepares, opens the device, runs and writes the result
+ * to OUT (keeping alpha as IN had it). data is the command's own, and what
+ * the options point into. Returns the exit status. */
+int cli_image_main(const cli_image_op *op, int argc, char **argv, const cli_option *options,
+                   void *data);
+
+/* ---- numbered frame sequences ---------------------------------------------------------- */
+
+/* The room for a file name made from a pattern. */
+#define CLI_NAME_CAP 4096
+
+/* 1 when name (may be NULL) is a pattern that cli_numbered_path() takes. */
+int cli_is_pattern(const char *name);
+
+/* Finds the first frame of pattern (start, or with start < 0 frame 0 if it
+ * exists, else 1) and counts the frames up to the first missing number. */
+void cli_count_frames(const char *pattern, int start, int *first, int *count);
+
+/* Monotonic seconds, for timing a run. */
+double cli_seconds(void);
+
 /* A numbered file name: pattern holds exactly one %d, %Nd or %0Nd (N < 10);
  * "%%" is a literal percent sign. Writes the name of file `index` into out
  * and returns 1, or returns 0 for a malformed pattern or a name that does

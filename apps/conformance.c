@@ -821,16 +821,44 @@ static void print_legend(FILE *f, const run *r)
                 r->backends[b].shared ? "; one job at a time (PoCL)" : "");
 }
 
+/* A file written through a temporary file and a rename. */
+typedef struct staged_file {
+    const char *path;
+    char tmp[4200];
+} staged_file;
+
+/* Opens the temporary file of path; prints the reason and returns NULL on failure. */
+static FILE *staged_open(staged_file *s, const char *path)
+{
+    s->path = path;
+    snprintf(s->tmp, sizeof(s->tmp), "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(s->tmp, "w");
+    if (!f)
+        fprintf(stderr, "clik conformance: %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+/* Closes f and renames it over the path; on a failure removes it, prints it
+ * and returns CLI_FAILED. */
+static int staged_close(staged_file *s, FILE *f)
+{
+    int bad = ferror(f) != 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(s->tmp, s->path) != 0) {
+        remove(s->tmp);
+        fprintf(stderr, "clik conformance: cannot write %s\n", s->path);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
 /* Writes path through a temporary file and a rename: one test suite per backend. */
 static int write_junit(const char *path, const run *r)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "clik conformance: %s: %s\n", path, strerror(errno));
+    staged_file staged;
+    FILE *f = staged_open(&staged, path);
+    if (!f)
         return CLI_FAILED;
-    }
     int tests = 0, failures = 0, skipped = 0;
     for (int b = 0; b < r->nbackends; b++) {
         tests += r->backends[b].runs + r->backends[b].not_run;
@@ -863,14 +891,7 @@ static int write_junit(const char *path, const run *r)
         fprintf(f, "  </testsuite>\n");
     }
     fprintf(f, "</testsuites>\n");
-    int bad = ferror(f) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        fprintf(stderr, "clik conformance: cannot write %s\n", path);
-        return CLI_FAILED;
-    }
-    return CLI_OK;
+    return staged_close(&staged, f);
 }
 
 static void print_backend_report(FILE *f, const run *r, int b)
@@ -900,22 +921,15 @@ static int write_reports(const char *dir, const run *r)
         return CLI_FAILED;
     }
     for (int b = 0; b < r->nbackends; b++) {
-        char path[4096], tmp[4200];
+        char path[4096];
         snprintf(path, sizeof(path), "%s/%s.txt", dir, r->backends[b].slug);
-        snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-        FILE *f = fopen(tmp, "w");
-        if (!f) {
-            fprintf(stderr, "clik conformance: %s: %s\n", path, strerror(errno));
+        staged_file staged;
+        FILE *f = staged_open(&staged, path);
+        if (!f)
             return CLI_FAILED;
-        }
         print_backend_report(f, r, b);
-        int bad = ferror(f) != 0;
-        bad |= fclose(f) != 0;
-        if (bad || rename(tmp, path) != 0) {
-            remove(tmp);
-            fprintf(stderr, "clik conformance: cannot write %s\n", path);
+        if (staged_close(&staged, f) != CLI_OK)
             return CLI_FAILED;
-        }
     }
     return CLI_OK;
 }

@@ -28,35 +28,36 @@ static const char *const blur_usage =
     "alpha too. Files by extension: PNG, JPEG, PGM/PPM, or .npy. OUT may be IN: the\n"
     "result goes to a temporary file that is then renamed over it.\n";
 
+typedef struct blur_data {
+    const char *ksize_text, *sigma_text;
+    int ksize;
+    double sigma;
+} blur_data;
+
+static int blur_check(cli_image_io *io)
+{
+    blur_data *d = io->data;
+    int rc = blur_parse_ksize("blur", "--ksize", d->ksize_text, &d->ksize);
+    if (rc == CLI_OK && d->sigma_text &&
+        (!cli_parse_number(d->sigma_text, &d->sigma) || d->sigma < 0)) {
+        fprintf(stderr, "clik blur: --sigma %s: expected a number, 0 or above\n", d->sigma_text);
+        rc = CLI_USAGE;
+    }
+    return rc;
+}
+
+static clik_status blur_run(clik_context *ctx, cli_image_io *io)
+{
+    const blur_data *d = io->data;
+    return clik_gaussian_blur(ctx, &io->img, &io->img, d->ksize, d->sigma);
+}
+
 int cmd_blur(int argc, char **argv)
 {
-    const char *ksize_text = NULL, *sigma_text = NULL;
+    static const cli_image_op op = {
+        .cmd = "blur", .usage = blur_usage, .npositional = 2, .check = blur_check, .run = blur_run};
+    blur_data d = {NULL, NULL, 0, 0};
     const cli_option options[] = {
-        {"--ksize", &ksize_text, NULL}, {"--sigma", &sigma_text, NULL}, {NULL, NULL, NULL}};
-    cli_args args;
-    int rc = cli_parse(argc, argv, options, 2, 2, &args, blur_usage);
-    if (rc != CLI_OK || args.help)
-        return rc;
-    int ksize;
-    double sigma = 0;
-    if ((rc = blur_parse_ksize("blur", "--ksize", ksize_text, &ksize)) != CLI_OK)
-        return rc;
-    if (sigma_text && (!cli_parse_number(sigma_text, &sigma) || sigma < 0)) {
-        fprintf(stderr, "clik blur: --sigma %s: expected a number, 0 or above\n", sigma_text);
-        return CLI_USAGE;
-    }
-    clik_image img;
-    int had_alpha = 0;
-    if (cli_read_u8("blur", args.positional[0], &img, &had_alpha) != CLI_OK)
-        return CLI_FAILED;
-    clik_context *ctx = NULL;
-    rc = cli_context(args.device, &ctx);
-    if (rc == CLI_OK) {
-        clik_status st = clik_gaussian_blur(ctx, &img, &img, ksize, sigma);
-        rc = st != CLIK_OK ? cli_error("blur", ctx, st, args.positional[0])
-                           : cli_write_image("blur", args.positional[1], &img, had_alpha);
-    }
-    clik_context_destroy(ctx);
-    clik_image_free(&img);
-    return rc;
+        {"--ksize", &d.ksize_text, NULL}, {"--sigma", &d.sigma_text, NULL}, {NULL, NULL, NULL}};
+    return cli_image_main(&op, argc, argv, options, &d);
 }

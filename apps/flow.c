@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "flow_eval.h"
@@ -157,8 +155,6 @@ int cmd_flowcmp(int argc, char **argv)
 
 /* ---- clik flow --------------------------------------------------------------------- */
 
-#define NAME_CAP 4096
-
 static const char *const flow_usage =
     "usage: clik flow I0 I1 OUT.flo [--viz VIZ.png] [--gt GT.flo] [OPTIONS] [--device SPEC]\n"
     "       clik flow 'IN%04d.png' 'OUT%04d.flo' [--viz 'VIZ%04d.png'] [--gt 'GT%04d.flo']\n"
@@ -200,12 +196,6 @@ typedef struct flow_job {
     int sequence, start; /* start < 0: 0 or 1, whichever exists */
     const char *device;
 } flow_job;
-
-static int is_pattern(const char *name)
-{
-    char out[NAME_CAP];
-    return name && cli_numbered_path(name, 0, out, sizeof(out));
-}
 
 static int flow_usage_error(const char *option, const char *text, const char *expected)
 {
@@ -293,21 +283,21 @@ static int flow_file_name(const char *path)
 static int check_flow_names(flow_job *job, int nargs, int start_given)
 {
     job->sequence = nargs == 2;
-    if (job->sequence && !is_pattern(job->in0)) {
+    if (job->sequence && !cli_is_pattern(job->in0)) {
         fprintf(stderr, "clik flow: give I0 I1 OUT, or a frame pattern (with %%d) and an output "
                         "pattern\n");
         return CLI_USAGE;
     }
     const char *names[3] = {job->out, job->viz, job->gt};
     for (int i = 0; i < 3; i++)
-        if (names[i] && is_pattern(names[i]) != job->sequence) {
+        if (names[i] && cli_is_pattern(names[i]) != job->sequence) {
             fprintf(stderr, "clik flow: %s: %s\n", names[i],
                     job->sequence ? "IN is a frame pattern: OUT, --viz and --gt need %d too"
                                   : "for one pair of images, OUT, --viz and --gt are file names, "
                                     "not patterns");
             return CLI_USAGE;
         }
-    if (!job->sequence && (is_pattern(job->in0) || is_pattern(job->in1))) {
+    if (!job->sequence && (cli_is_pattern(job->in0) || cli_is_pattern(job->in1))) {
         fprintf(stderr, "clik flow: for a frame sequence give the pattern and the output "
                         "pattern only\n");
         return CLI_USAGE;
@@ -369,17 +359,7 @@ static int grey_frame(clik_context *ctx, const char *path, clik_image *img, clik
         *img = (clik_image){0};
         return CLI_OK;
     }
-    clik_status st = clik_image_alloc(grey, img->width, img->height, 1, CLIK_U8);
-    if (st == CLIK_OK && img->channels == 4) {
-        st = clik_gray(ctx, img, grey);
-    } else if (st == CLIK_OK) {
-        for (int y = 0; y < img->height; y++) {
-            const uint8_t *in = (const uint8_t *)img->data + (size_t)y * img->stride;
-            uint8_t *out = (uint8_t *)grey->data + (size_t)y * grey->stride;
-            for (int x = 0; x < img->width; x++)
-                out[x] = in[(size_t)x * (size_t)img->channels];
-        }
-    }
+    clik_status st = cli_luma(ctx, img, grey);
     clik_image_free(img);
     if (st != CLIK_OK) {
         clik_image_free(grey);
@@ -432,17 +412,9 @@ static int flow_pair(const flow_job *job)
 {
     cli_outputs outs;
     cli_outputs_init(&outs, "flow");
-    int rc = cli_outputs_input(&outs, job->in0);
-    if (rc == CLI_OK)
-        rc = cli_outputs_input(&outs, job->in1);
-    if (rc == CLI_OK && job->gt)
-        rc = cli_outputs_input(&outs, job->gt);
-    if (rc == CLI_OK)
-        rc = cli_outputs_add(&outs, job->out);
-    if (rc == CLI_OK && job->viz)
-        rc = cli_outputs_add(&outs, job->viz);
-    if (rc == CLI_OK)
-        rc = cli_outputs_check(&outs);
+    const char *const inputs[] = {job->in0, job->in1, job->gt}, *const outputs[] = {job->out,
+                                                                                    job->viz};
+    int rc = cli_outputs_plan(&outs, inputs, 3, outputs, 2);
     clik_image img0 = {0}, img1 = {0}, gt = {0}, i0 = {0}, i1 = {0}, flow = {0};
     if (rc == CLI_OK)
         rc = cli_read_u8("flow", job->in0, &img0, NULL);
@@ -493,23 +465,12 @@ typedef struct flow_sequence {
     flow_errors *errors; /* of each flow, with --gt */
 } flow_sequence;
 
-static int frame_exists(const char *pattern, int index)
-{
-    char name[NAME_CAP];
-    return cli_numbered_path(pattern, index, name, sizeof(name)) && access(name, F_OK) == 0;
-}
-
 /* Finds the first frame and counts the frames up to the first missing
  * number: at least two, for one flow. */
 static int count_frames(const flow_job *job, flow_sequence *seq)
 {
-    char name[NAME_CAP];
-    seq->first = job->start;
-    if (seq->first < 0)
-        seq->first = frame_exists(job->in0, 0) ? 0 : 1;
-    seq->count = 0;
-    while (seq->count < INT_MAX - seq->first && frame_exists(job->in0, seq->first + seq->count))
-        seq->count++;
+    char name[CLI_NAME_CAP];
+    cli_count_frames(job->in0, job->start, &seq->first, &seq->count);
     cli_numbered_path(job->in0, seq->first + seq->count, name, sizeof(name));
     if (seq->count < 2) {
         fprintf(stderr, "clik flow: %s: no such frame%s; a flow needs two frames\n", name,
@@ -531,7 +492,7 @@ static int count_frames(const flow_job *job, flow_sequence *seq)
  * output set and checks them before anything runs. */
 static int plan_flow_outputs(const flow_job *job, flow_sequence *seq)
 {
-    char name[NAME_CAP];
+    char name[CLI_NAME_CAP];
     int rc = CLI_OK;
     cli_outputs_init(&seq->outs, "flow");
     for (int i = 0; i < seq->count && rc == CLI_OK; i++) {
@@ -554,7 +515,7 @@ static int plan_flow_outputs(const flow_job *job, flow_sequence *seq)
 /* Reads frame i of the sequence as a grey frame, checking its size. */
 static int read_sequence_frame(flow_sequence *seq, clik_context *ctx, int i, clik_image *grey)
 {
-    char name[NAME_CAP];
+    char name[CLI_NAME_CAP];
     clik_image img = {0};
     cli_numbered_path(seq->job->in0, seq->first + i, name, sizeof(name));
     int rc = cli_read_u8("flow", name, &img, NULL);
@@ -576,7 +537,7 @@ static int read_sequence_frame(flow_sequence *seq, clik_context *ctx, int i, cli
 /* Measures flow i against its ground truth. */
 static int measure_sequence_flow(flow_sequence *seq, int i, const clik_image *flow)
 {
-    char gt_name[NAME_CAP], out_name[NAME_CAP];
+    char gt_name[CLI_NAME_CAP], out_name[CLI_NAME_CAP];
     cli_numbered_path(seq->job->gt, seq->first + i, gt_name, sizeof(gt_name));
     cli_numbered_path(seq->job->out, seq->first + i, out_name, sizeof(out_name));
     clik_image gt = {0};
@@ -595,7 +556,7 @@ static int run_flows(flow_sequence *seq, clik_context *ctx)
     clik_image prev = {0}, cur = {0}, flow = {0};
     int rc = read_sequence_frame(seq, ctx, 0, &prev);
     for (int i = 0; i < flows && rc == CLI_OK; i++) {
-        char name[NAME_CAP];
+        char name[CLI_NAME_CAP];
         cli_numbered_path(job->in0, seq->first + i, name, sizeof(name));
         rc = read_sequence_frame(seq, ctx, i + 1, &cur);
         if (rc == CLI_OK)
@@ -622,7 +583,7 @@ static void print_sequence_errors(const flow_sequence *seq)
     flow_errors all = {0, 0, 0, 0};
     for (int i = 0; i < seq->count - 1; i++) {
         const flow_errors *e = &seq->errors[i];
-        char name[NAME_CAP];
+        char name[CLI_NAME_CAP];
         cli_numbered_path(seq->job->out, seq->first + i, name, sizeof(name));
         print_errors(name, e);
         all.epe += e->epe * (double)e->counted;
@@ -633,13 +594,6 @@ static void print_sequence_errors(const flow_sequence *seq)
     all.epe /= (double)all.counted;
     all.aae /= (double)all.counted;
     print_errors("mean", &all);
-}
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 static int flow_sequence_run(const flow_job *job)
@@ -657,14 +611,14 @@ static int flow_sequence_run(const flow_job *job)
     clik_context *ctx = NULL;
     if (rc == CLI_OK)
         rc = cli_context(job->device, &ctx);
-    double t0 = seconds_now();
+    double t0 = cli_seconds();
     if (rc == CLI_OK)
         rc = run_flows(&seq, ctx);
     /* Every flow is staged: put them all in place, or on a failure none. */
     if (rc == CLI_OK)
         rc = cli_outputs_commit(&seq.outs);
     if (rc == CLI_OK) {
-        double seconds = seconds_now() - t0;
+        double seconds = cli_seconds() - t0;
         fprintf(stderr, "clik flow: %d flows of %dx%d in %.3f s (%.3f s each)\n", seq.count - 1,
                 seq.width, seq.height, seconds, seconds / (seq.count - 1));
         if (job->gt)

@@ -1,16 +1,12 @@
 /* clik upscale: one image, or a numbered frame sequence streamed through the
  * fusion upscaler. SPDX-License-Identifier: BSD-2-Clause */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 
 #define MAX_DEPTH 16
-#define NAME_CAP  4096
 
 static const char *const upscale_usage =
     "usage: clik upscale IN OUT --scale S [--method M] [--artifact-map MAP]\n"
@@ -46,12 +42,6 @@ typedef struct upscale_job {
     const char *device;
 } upscale_job;
 
-static int is_pattern(const char *name)
-{
-    char out[NAME_CAP];
-    return name && cli_numbered_path(name, 0, out, sizeof(out));
-}
-
 static int usage_error(const char *message)
 {
     fprintf(stderr, "clik upscale: %s\n", message);
@@ -80,9 +70,9 @@ static int parse_fusion_options(const char *tile, const char *blur, const char *
  * Which files they name is checked later, on disk (plan_outputs()). */
 static int check_names(upscale_job *job, int sequence_only)
 {
-    job->sequence = is_pattern(job->in);
-    if (is_pattern(job->out) != job->sequence ||
-        (job->map && is_pattern(job->map) != job->sequence))
+    job->sequence = cli_is_pattern(job->in);
+    if (cli_is_pattern(job->out) != job->sequence ||
+        (job->map && cli_is_pattern(job->map) != job->sequence))
         return usage_error(job->sequence ? "IN is a frame pattern: OUT and MAP need %d too"
                                          : "IN is one image: OUT and MAP cannot be patterns");
     if (!job->sequence && sequence_only)
@@ -246,22 +236,14 @@ static int upscale_image(const upscale_job *job)
     /* One output may replace the input, as every one-output command's may.
      * Not with a map: were its rename to fail after OUT's, IN would be gone
      * and the command failed. */
-    int rc = job->map ? cli_outputs_input(&outs, job->in) : CLI_OK;
-    if (rc == CLI_OK)
-        rc = cli_outputs_add(&outs, job->out);
-    if (rc == CLI_OK && job->map)
-        rc = cli_outputs_add(&outs, job->map);
-    if (rc == CLI_OK)
-        rc = cli_outputs_check(&outs);
+    const char *const inputs[] = {job->map ? job->in : NULL}, *const outputs[] = {job->out,
+                                                                                  job->map};
+    int rc = cli_outputs_plan(&outs, inputs, 1, outputs, 2);
     clik_image img;
     int had_alpha = 0, width, height;
     frame f = {0};
-    if (rc == CLI_OK)
-        rc = cli_read_u8("upscale", job->in, &img, &had_alpha);
-    if (rc != CLI_OK) {
-        cli_outputs_free(&outs);
+    if ((rc = cli_outputs_read(&outs, rc, job->in, &img, &had_alpha)) != CLI_OK)
         return rc;
-    }
     rc = output_size(job, job->in, img.width, img.height, &width, &height);
     if (rc == CLI_OK)
         rc = frame_take(job, &f, &img, had_alpha);
@@ -302,22 +284,11 @@ typedef struct sequence {
     cli_outputs outs;           /* frame i is output i, its map output count + i */
 } sequence;
 
-static int frame_exists(const char *pattern, int index)
-{
-    char name[NAME_CAP];
-    return cli_numbered_path(pattern, index, name, sizeof(name)) && access(name, F_OK) == 0;
-}
-
 /* Finds the first frame and counts the frames up to the first missing number. */
 static int count_frames(const upscale_job *job, sequence *seq)
 {
-    char name[NAME_CAP];
-    seq->first = job->start;
-    if (seq->first < 0)
-        seq->first = frame_exists(job->in, 0) ? 0 : 1;
-    seq->count = 0;
-    while (seq->count < INT_MAX - seq->first && frame_exists(job->in, seq->first + seq->count))
-        seq->count++;
+    char name[CLI_NAME_CAP];
+    cli_count_frames(job->in, job->start, &seq->first, &seq->count);
     if (seq->count == 0) {
         cli_numbered_path(job->in, seq->first, name, sizeof(name));
         fprintf(stderr, "clik upscale: %s: no such frame%s\n", name,
@@ -341,7 +312,7 @@ static int count_frames(const upscale_job *job, sequence *seq)
 static int plan_outputs(const upscale_job *job, sequence *seq)
 {
     const char *patterns[3] = {job->in, job->out, job->map};
-    char name[NAME_CAP];
+    char name[CLI_NAME_CAP];
     int rc = CLI_OK;
     cli_outputs_init(&seq->outs, "upscale");
     for (int k = 0; k < (job->map ? 3 : 2) && rc == CLI_OK; k++)
@@ -355,7 +326,7 @@ static int plan_outputs(const upscale_job *job, sequence *seq)
 /* Reads frame i of the sequence into slot f, checking its size. */
 static int read_frame(sequence *seq, int i, frame *f)
 {
-    char name[NAME_CAP];
+    char name[CLI_NAME_CAP];
     clik_image img;
     int had_alpha = 0;
     cli_numbered_path(seq->job->in, seq->first + i, name, sizeof(name));
@@ -386,7 +357,7 @@ static int read_frame(sequence *seq, int i, frame *f)
 static int submit_frame(sequence *seq, int i)
 {
     frame *f = &seq->slots[i % seq->nslots];
-    char name[NAME_CAP];
+    char name[CLI_NAME_CAP];
     cli_numbered_path(seq->job->in, seq->first + i, name, sizeof(name));
     clik_status st = seq->stream
                          ? clik_fusion_stream_submit(seq->stream, &f->src, &f->dst,
@@ -403,7 +374,7 @@ static int finish_frame(sequence *seq)
     if (seq->stream) {
         clik_status st = clik_fusion_stream_wait(seq->stream, f->ticket);
         if (st != CLIK_OK) {
-            char in[NAME_CAP];
+            char in[CLI_NAME_CAP];
             cli_numbered_path(seq->job->in, seq->first + i, in, sizeof(in));
             return cli_error("upscale", seq->ctx, st, in);
         }
@@ -433,13 +404,6 @@ static int run_frames(sequence *seq)
     return rc;
 }
 
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int upscale_sequence(const upscale_job *job)
 {
     sequence seq = {0};
@@ -456,7 +420,7 @@ static int upscale_sequence(const upscale_job *job)
         cli_outputs_free(&seq.outs);
         return rc;
     }
-    double t0 = seconds_now();
+    double t0 = cli_seconds();
     rc = read_frame(&seq, 0, &seq.slots[0]);
     if (rc == CLI_OK)
         rc = cli_context(job->device, &seq.ctx);
@@ -475,7 +439,7 @@ static int upscale_sequence(const upscale_job *job)
     if (rc == CLI_OK)
         rc = cli_outputs_commit(&seq.outs);
     cli_outputs_free(&seq.outs);
-    double seconds = seconds_now() - t0;
+    double seconds = cli_seconds() - t0;
     if (rc == CLI_OK) {
         fprintf(stderr, "clik upscale: %d frames, %dx%d to %dx%d, in %.3f s: %.2f frames/s\n",
                 seq.count, seq.width, seq.height, seq.out_w, seq.out_h, seconds,

@@ -22,49 +22,46 @@ static const char *channel_name(int channels, int c)
     return channels <= 2 ? grey[c] : rgba[c];
 }
 
+typedef struct hist_data {
+    int csv;
+} hist_data;
+
+/* Computes the histogram and prints it. */
+static clik_status hist_run(clik_context *ctx, cli_image_io *io)
+{
+    const hist_data *d = io->data;
+    const clik_image *img = &io->img;
+    uint32_t hist[4 * 256];
+    clik_status st = clik_hist_compute(ctx, img, hist);
+    if (st != CLIK_OK)
+        return st;
+    /* RGB files read as RGBA with an opaque alpha: leave it out. */
+    int shown = img->channels == 4 && !io->had_alpha ? 3 : img->channels;
+    printf("value");
+    for (int c = 0; c < shown; c++)
+        printf(d->csv ? ",%s" : "\t%s", channel_name(img->channels, c));
+    printf("\n");
+    for (int v = 0; v < 256; v++) {
+        int any = 0;
+        for (int c = 0; c < shown; c++)
+            any |= hist[c * 256 + v] != 0;
+        if (!d->csv && !any)
+            continue;
+        printf("%d", v);
+        for (int c = 0; c < shown; c++)
+            printf(d->csv ? ",%u" : "\t%u", hist[c * 256 + v]);
+        printf("\n");
+    }
+    return CLIK_OK;
+}
+
 int cmd_hist(int argc, char **argv)
 {
-    int csv = 0;
-    const cli_option options[] = {{"--csv", NULL, &csv}, {NULL, NULL, NULL}};
-    cli_args args;
-    int rc = cli_parse(argc, argv, options, 1, 1, &args, hist_usage);
-    if (rc != CLI_OK || args.help)
-        return rc;
-    clik_image img;
-    int had_alpha = 0;
-    if (cli_read_u8("hist", args.positional[0], &img, &had_alpha) != CLI_OK)
-        return CLI_FAILED;
-    clik_context *ctx;
-    if (cli_context(args.device, &ctx) != CLI_OK) {
-        clik_image_free(&img);
-        return CLI_FAILED;
-    }
-    uint32_t hist[4 * 256];
-    clik_status st = clik_hist_compute(ctx, &img, hist);
-    if (st != CLIK_OK) {
-        rc = cli_error("hist", ctx, st, args.positional[0]);
-    } else {
-        /* RGB files read as RGBA with an opaque alpha: leave it out. */
-        int shown = img.channels == 4 && !had_alpha ? 3 : img.channels;
-        printf("value");
-        for (int c = 0; c < shown; c++)
-            printf(csv ? ",%s" : "\t%s", channel_name(img.channels, c));
-        printf("\n");
-        for (int v = 0; v < 256; v++) {
-            int any = 0;
-            for (int c = 0; c < shown; c++)
-                any |= hist[c * 256 + v] != 0;
-            if (!csv && !any)
-                continue;
-            printf("%d", v);
-            for (int c = 0; c < shown; c++)
-                printf(csv ? ",%u" : "\t%u", hist[c * 256 + v]);
-            printf("\n");
-        }
-    }
-    clik_context_destroy(ctx);
-    clik_image_free(&img);
-    return rc;
+    static const cli_image_op op = {
+        .cmd = "hist", .usage = hist_usage, .npositional = 1, .run = hist_run};
+    hist_data d = {0};
+    const cli_option options[] = {{"--csv", NULL, &d.csv}, {NULL, NULL, NULL}};
+    return cli_image_main(&op, argc, argv, options, &d);
 }
 
 /* ---- clik equalize ---------------------------------------------------------------- */
@@ -77,27 +74,9 @@ static const char *const equalize_usage =
 
 int cmd_equalize(int argc, char **argv)
 {
-    cli_args args;
-    int rc = cli_parse(argc, argv, NULL, 2, 2, &args, equalize_usage);
-    if (rc != CLI_OK || args.help)
-        return rc;
-    clik_image img;
-    int had_alpha = 0;
-    if (cli_read_u8("equalize", args.positional[0], &img, &had_alpha) != CLI_OK)
-        return CLI_FAILED;
-    clik_context *ctx;
-    if (cli_context(args.device, &ctx) != CLI_OK) {
-        clik_image_free(&img);
-        return CLI_FAILED;
-    }
-    clik_status st = clik_hist_equalize(ctx, &img, &img);
-    if (st != CLIK_OK)
-        rc = cli_error("equalize", ctx, st, args.positional[0]);
-    else
-        rc = cli_write_image("equalize", args.positional[1], &img, had_alpha);
-    clik_context_destroy(ctx);
-    clik_image_free(&img);
-    return rc;
+    static const cli_image_op op = {
+        .cmd = "equalize", .usage = equalize_usage, .npositional = 2, .apply = clik_hist_equalize};
+    return cli_image_main(&op, argc, argv, NULL, NULL);
 }
 
 /* ---- clik lut ------------------------------------------------------------------------ */
@@ -133,59 +112,72 @@ static int table_from_npy(const char *path, int channels, uint8_t *tables, int *
     return ok ? CLI_OK : CLI_FAILED;
 }
 
-int cmd_lut(int argc, char **argv)
+typedef struct lut_data {
+    const char *table, *gamma;
+    int invert;
+    double g;
+    uint8_t tables[4 * 256];
+    int ntables;
+} lut_data;
+
+static int lut_check(cli_image_io *io)
 {
-    const char *table = NULL, *gamma = NULL;
-    int invert = 0;
-    const cli_option options[] = {{"--table", &table, NULL},
-                                  {"--gamma", &gamma, NULL},
-                                  {"--invert", NULL, &invert},
-                                  {NULL, NULL, NULL}};
-    cli_args args;
-    int rc = cli_parse(argc, argv, options, 2, 2, &args, lut_usage);
-    if (rc != CLI_OK || args.help)
-        return rc;
-    if ((table != NULL) + (gamma != NULL) + invert != 1) {
+    lut_data *d = io->data;
+    if ((d->table != NULL) + (d->gamma != NULL) + d->invert != 1) {
         fprintf(stderr, "clik lut: give exactly one of --table, --gamma, --invert\n%s", lut_usage);
         return CLI_USAGE;
     }
-    double g = 1.0;
-    if (gamma) {
+    d->g = 1.0;
+    if (d->gamma) {
         char *end;
-        g = strtod(gamma, &end);
-        if (end == gamma || *end || !(g > 0.0) || g > 100.0) {
-            fprintf(stderr, "clik lut: --gamma %s: expected a number in (0, 100]\n", gamma);
+        d->g = strtod(d->gamma, &end);
+        if (end == d->gamma || *end || !(d->g > 0.0) || d->g > 100.0) {
+            fprintf(stderr, "clik lut: --gamma %s: expected a number in (0, 100]\n", d->gamma);
             return CLI_USAGE;
         }
     }
-    clik_image img;
-    int had_alpha = 0;
-    if (cli_read_u8("lut", args.positional[0], &img, &had_alpha) != CLI_OK)
-        return CLI_FAILED;
-    uint8_t tables[4 * 256];
-    int ntables = 1;
-    if (table) {
-        rc = table_from_npy(table, img.channels, tables, &ntables);
-    } else {
+    return CLI_OK;
+}
+
+/* The tables for the image read: from T.npy, or built. */
+static int lut_prepare(cli_image_io *io)
+{
+    lut_data *d = io->data;
+    int channels = io->img.channels;
+    d->ntables = 1;
+    if (d->table)
+        return table_from_npy(d->table, channels, d->tables, &d->ntables);
+    for (int v = 0; v < 256; v++)
+        d->tables[v] =
+            d->invert ? (uint8_t)(255 - v) : (uint8_t)lrint(255.0 * pow(v / 255.0, d->g));
+    if (channels > 1) { /* colour channels only; alpha keeps its values */
+        d->ntables = channels;
+        for (int c = 1; c < channels; c++)
+            memcpy(d->tables + 256 * c, d->tables, 256);
         for (int v = 0; v < 256; v++)
-            tables[v] = invert ? (uint8_t)(255 - v) : (uint8_t)lrint(255.0 * pow(v / 255.0, g));
-        if (img.channels > 1) { /* colour channels only; alpha keeps its values */
-            ntables = img.channels;
-            for (int c = 1; c < img.channels; c++)
-                memcpy(tables + 256 * c, tables, 256);
-            for (int v = 0; v < 256; v++)
-                tables[256 * (img.channels - 1) + v] = (uint8_t)v;
-        }
+            d->tables[256 * (channels - 1) + v] = (uint8_t)v;
     }
-    clik_context *ctx = NULL;
-    if (rc == CLI_OK)
-        rc = cli_context(args.device, &ctx);
-    if (rc == CLI_OK) {
-        clik_status st = clik_hist_lut(ctx, &img, &img, tables, ntables);
-        rc = st != CLIK_OK ? cli_error("lut", ctx, st, args.positional[0])
-                           : cli_write_image("lut", args.positional[1], &img, had_alpha);
-    }
-    clik_context_destroy(ctx);
-    clik_image_free(&img);
-    return rc;
+    return CLI_OK;
+}
+
+static clik_status lut_run(clik_context *ctx, cli_image_io *io)
+{
+    const lut_data *d = io->data;
+    return clik_hist_lut(ctx, &io->img, &io->img, d->tables, d->ntables);
+}
+
+int cmd_lut(int argc, char **argv)
+{
+    static const cli_image_op op = {.cmd = "lut",
+                                    .usage = lut_usage,
+                                    .npositional = 2,
+                                    .check = lut_check,
+                                    .prepare = lut_prepare,
+                                    .run = lut_run};
+    lut_data d = {.table = NULL};
+    const cli_option options[] = {{"--table", &d.table, NULL},
+                                  {"--gamma", &d.gamma, NULL},
+                                  {"--invert", NULL, &d.invert},
+                                  {NULL, NULL, NULL}};
+    return cli_image_main(&op, argc, argv, options, &d);
 }

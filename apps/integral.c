@@ -49,23 +49,14 @@ int cmd_integral(int argc, char **argv)
     }
     /* The sums and the squares go in place together or not at all, and
      * neither may replace the input. */
+    const char *const outputs[] = {args.positional[1], sq_path};
     cli_outputs outs;
     cli_outputs_init(&outs, "integral");
-    rc = cli_outputs_input(&outs, args.positional[0]);
-    if (rc == CLI_OK)
-        rc = cli_outputs_add(&outs, args.positional[1]);
-    if (rc == CLI_OK && sq_path)
-        rc = cli_outputs_add(&outs, sq_path);
-    if (rc == CLI_OK)
-        rc = cli_outputs_check(&outs);
+    rc = cli_outputs_plan(&outs, args.positional, 1, outputs, 2);
     clik_image img = {0}, sum = {0}, sq = {0};
     int had_alpha = 0;
-    if (rc == CLI_OK)
-        rc = cli_read_u8("integral", args.positional[0], &img, &had_alpha);
-    if (rc != CLI_OK) {
-        cli_outputs_free(&outs);
+    if ((rc = cli_outputs_read(&outs, rc, args.positional[0], &img, &had_alpha)) != CLI_OK)
         return rc;
-    }
     clik_context *ctx = NULL;
     /* One more row and column than the image; the library checks the rest. */
     clik_status st = clik_image_alloc(&sum, img.width + 1, img.height + 1, img.channels, sum_type);

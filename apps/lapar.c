@@ -345,17 +345,8 @@ int cmd_lapar(int argc, char **argv)
     /* OUT may not replace a file it is made from. */
     cli_outputs outs;
     cli_outputs_init(&outs, "lapar");
-    rc = cli_outputs_input(&outs, args.positional[0]);
-    if (rc == CLI_OK)
-        rc = cli_outputs_input(&outs, args.positional[1]);
-    if (rc == CLI_OK && o.dict)
-        rc = cli_outputs_input(&outs, o.dict);
-    if (rc == CLI_OK && o.atoms)
-        rc = cli_outputs_input(&outs, o.atoms);
-    if (rc == CLI_OK)
-        rc = cli_outputs_add(&outs, out_path);
-    if (rc == CLI_OK)
-        rc = cli_outputs_check(&outs);
+    const char *const inputs[] = {args.positional[0], args.positional[1], o.dict, o.atoms};
+    rc = cli_outputs_plan(&outs, inputs, 4, &out_path, 1);
     lapar_job job;
     memset(&job, 0, sizeof(job));
     if (rc == CLI_OK)
@@ -539,14 +530,9 @@ int cmd_lapar_compress(int argc, char **argv)
     const char *out_path = args.positional[args.npositional - 1];
     cli_outputs outs;
     cli_outputs_init(&outs, "lapar-compress");
-    for (int i = 0; rc == CLI_OK && i < args.npositional - 1; i++)
-        rc = cli_outputs_input(&outs, args.positional[i]);
-    if (rc == CLI_OK && o.dict)
-        rc = cli_outputs_input(&outs, o.dict);
-    if (rc == CLI_OK)
-        rc = cli_outputs_add(&outs, out_path);
-    if (rc == CLI_OK)
-        rc = cli_outputs_check(&outs);
+    /* The images and the dictionary they are fitted with. */
+    args.positional[args.npositional - 1] = o.dict;
+    rc = cli_outputs_plan(&outs, args.positional, args.npositional, &out_path, 1);
     clik_context *ctx = NULL;
     if (rc == CLI_OK)
         rc = cli_context(args.device, &ctx);

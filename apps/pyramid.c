@@ -92,6 +92,55 @@ static int alloc_levels(const char *cmd, const clik_image *img, clik_image *leve
     return CLI_OK;
 }
 
+/* What clik pyramid and clik laplacian share: IN, the output pattern and
+ * --levels N; the files first .. N planned as outputs, IN read, and its
+ * levels first .. N allocated. */
+typedef struct levels_job {
+    const char *cmd;
+    cli_args args;
+    int n; /* --levels */
+    cli_outputs outs;
+    clik_image img;
+    int had_alpha;
+} levels_job;
+
+/* Parses, plans, reads and allocates; on a failure (or --help) everything is
+ * freed and the status returned. Otherwise levels_end() frees it all. */
+static int levels_begin(levels_job *job, int argc, char **argv, const char *usage, int first,
+                        clik_type type, clik_image *levels)
+{
+    const char *levels_text = NULL;
+    const cli_option options[] = {{"--levels", &levels_text, NULL}, {NULL, NULL, NULL}};
+    int rc = cli_parse(argc, argv, options, 2, 2, &job->args, usage);
+    if (rc != CLI_OK || job->args.help)
+        return rc;
+    const char *in = job->args.positional[0], *pattern = job->args.positional[1];
+    if ((rc = parse_levels(job->cmd, levels_text, &job->n)) != CLI_OK ||
+        (rc = check_pattern(job->cmd, pattern)) != CLI_OK)
+        return rc;
+    cli_outputs_init(&job->outs, job->cmd);
+    job->had_alpha = 0;
+    rc = plan_numbered(job->cmd, &job->outs, in, pattern, first, job->n + 1 - first);
+    if ((rc = cli_outputs_read(&job->outs, rc, in, &job->img, &job->had_alpha)) != CLI_OK)
+        return rc;
+    rc = check_level_count(job->cmd, &job->img, job->n, in);
+    if (rc == CLI_OK)
+        rc = alloc_levels(job->cmd, &job->img, levels, job->n + 1 - first, first, type);
+    if (rc != CLI_OK) {
+        cli_outputs_free(&job->outs);
+        clik_image_free(&job->img);
+    }
+    return rc;
+}
+
+static void levels_end(levels_job *job, clik_image *levels, int first, clik_context *ctx)
+{
+    free_all(levels, job->n + 1 - first);
+    cli_outputs_free(&job->outs);
+    clik_context_destroy(ctx);
+    clik_image_free(&job->img);
+}
+
 /* ---- clik pyramid --------------------------------------------------------------------- */
 
 static const char *const pyramid_usage =
@@ -103,43 +152,19 @@ static const char *const pyramid_usage =
 
 int cmd_pyramid(int argc, char **argv)
 {
-    const char *levels_text = NULL;
-    const cli_option options[] = {{"--levels", &levels_text, NULL}, {NULL, NULL, NULL}};
-    cli_args args;
-    int rc = cli_parse(argc, argv, options, 2, 2, &args, pyramid_usage);
-    if (rc != CLI_OK || args.help)
+    levels_job job = {.cmd = "pyramid"};
+    clik_image levels[MAX_FILES];
+    int rc = levels_begin(&job, argc, argv, pyramid_usage, 1, CLIK_U8, levels);
+    if (rc != CLI_OK || job.args.help)
         return rc;
-    int n;
-    if ((rc = parse_levels("pyramid", levels_text, &n)) != CLI_OK ||
-        (rc = check_pattern("pyramid", args.positional[1])) != CLI_OK)
-        return rc;
-    cli_outputs outs;
-    cli_outputs_init(&outs, "pyramid");
-    clik_image img, levels[MAX_FILES];
-    int had_alpha = 0;
-    rc = plan_numbered("pyramid", &outs, args.positional[0], args.positional[1], 1, n);
-    if (rc == CLI_OK)
-        rc = cli_read_u8("pyramid", args.positional[0], &img, &had_alpha);
-    if (rc != CLI_OK) {
-        cli_outputs_free(&outs);
-        return rc;
-    }
     clik_context *ctx = NULL;
-    rc = check_level_count("pyramid", &img, n, args.positional[0]);
-    if (rc == CLI_OK)
-        rc = alloc_levels("pyramid", &img, levels, n, 1, img.type);
+    rc = cli_context(job.args.device, &ctx);
     if (rc == CLI_OK) {
-        rc = cli_context(args.device, &ctx);
-        if (rc == CLI_OK) {
-            clik_status st = clik_pyr_gaussian(ctx, &img, levels, n);
-            rc = st != CLIK_OK ? cli_error("pyramid", ctx, st, args.positional[0])
-                               : write_all(&outs, levels, had_alpha);
-        }
-        free_all(levels, n);
+        clik_status st = clik_pyr_gaussian(ctx, &job.img, levels, job.n);
+        rc = st != CLIK_OK ? cli_error("pyramid", ctx, st, job.args.positional[0])
+                           : write_all(&job.outs, levels, job.had_alpha);
     }
-    cli_outputs_free(&outs);
-    clik_context_destroy(ctx);
-    clik_image_free(&img);
+    levels_end(&job, levels, 1, ctx);
     return rc;
 }
 
@@ -151,36 +176,29 @@ static const char *const pyrup_usage =
     "Gaussian times 4). Files by extension: PNG, JPEG, PGM/PPM, or .npy. OUT may be\n"
     "IN: the result goes to a temporary file that is then renamed over it.\n";
 
+/* The doubled image, where its sides fit in an int. */
+static int pyrup_prepare(cli_image_io *io)
+{
+    const clik_image *img = &io->img;
+    clik_status st = CLIK_ERR_OVERFLOW;
+    if (img->width <= (1 << 30) && img->height <= (1 << 30))
+        st = clik_image_alloc(&io->out, 2 * img->width, 2 * img->height, img->channels, img->type);
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik pyrup: %s: %s for a %ldx%ld result\n", io->in_path,
+                clik_status_str(st), 2 * (long)img->width, 2 * (long)img->height);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
 int cmd_pyrup(int argc, char **argv)
 {
-    cli_args args;
-    int rc = cli_parse(argc, argv, NULL, 2, 2, &args, pyrup_usage);
-    if (rc != CLI_OK || args.help)
-        return rc;
-    clik_image img, up;
-    int had_alpha = 0;
-    if (cli_read_u8("pyrup", args.positional[0], &img, &had_alpha) != CLI_OK)
-        return CLI_FAILED;
-    clik_context *ctx = NULL;
-    clik_status st = CLIK_ERR_OVERFLOW;
-    if (img.width <= (1 << 30) && img.height <= (1 << 30))
-        st = clik_image_alloc(&up, 2 * img.width, 2 * img.height, img.channels, img.type);
-    if (st != CLIK_OK) {
-        fprintf(stderr, "clik pyrup: %s: %s for a %ldx%ld result\n", args.positional[0],
-                clik_status_str(st), 2 * (long)img.width, 2 * (long)img.height);
-        clik_image_free(&img);
-        return CLI_FAILED;
-    }
-    rc = cli_context(args.device, &ctx);
-    if (rc == CLI_OK) {
-        st = clik_pyr_up(ctx, &img, &up);
-        rc = st != CLIK_OK ? cli_error("pyrup", ctx, st, args.positional[0])
-                           : cli_write_image("pyrup", args.positional[1], &up, had_alpha);
-    }
-    clik_context_destroy(ctx);
-    clik_image_free(&up);
-    clik_image_free(&img);
-    return rc;
+    static const cli_image_op op = {.cmd = "pyrup",
+                                    .usage = pyrup_usage,
+                                    .npositional = 2,
+                                    .prepare = pyrup_prepare,
+                                    .apply = clik_pyr_up};
+    return cli_image_main(&op, argc, argv, NULL, NULL);
 }
 
 /* ---- clik laplacian ----------------------------------------------------------------- */
@@ -247,58 +265,36 @@ static int write_bands(cli_outputs *set, const char *pattern, clik_image *bands,
 
 int cmd_laplacian(int argc, char **argv)
 {
-    const char *levels_text = NULL;
-    const cli_option options[] = {{"--levels", &levels_text, NULL}, {NULL, NULL, NULL}};
-    cli_args args;
-    int rc = cli_parse(argc, argv, options, 2, 2, &args, laplacian_usage);
-    if (rc != CLI_OK || args.help)
+    levels_job job = {.cmd = "laplacian"};
+    clik_image bands[MAX_FILES + 1], back = {0};
+    int rc = levels_begin(&job, argc, argv, laplacian_usage, 0, CLIK_S16, bands);
+    if (rc != CLI_OK || job.args.help)
         return rc;
-    int n;
-    if ((rc = parse_levels("laplacian", levels_text, &n)) != CLI_OK ||
-        (rc = check_pattern("laplacian", args.positional[1])) != CLI_OK)
-        return rc;
-    cli_outputs outs;
-    cli_outputs_init(&outs, "laplacian");
-    clik_image img, bands[MAX_FILES + 1], back = {0};
-    int had_alpha = 0;
-    rc = plan_numbered("laplacian", &outs, args.positional[0], args.positional[1], 0, n + 1);
-    if (rc == CLI_OK)
-        rc = cli_read_u8("laplacian", args.positional[0], &img, &had_alpha);
-    if (rc != CLI_OK) {
-        cli_outputs_free(&outs);
-        return rc;
-    }
+    const char *in = job.args.positional[0];
+    int n = job.n;
     clik_context *ctx = NULL;
-    rc = check_level_count("laplacian", &img, n, args.positional[0]);
-    if (rc == CLI_OK)
-        rc = alloc_levels("laplacian", &img, bands, n + 1, 0, CLIK_S16);
-    if (rc == CLI_OK) {
-        clik_status st = clik_image_alloc(&back, img.width, img.height, img.channels, CLIK_U8);
-        if (st != CLIK_OK) {
-            fprintf(stderr, "clik laplacian: %s\n", clik_status_str(st));
-            rc = CLI_FAILED;
-        }
-        if (rc == CLI_OK)
-            rc = cli_context(args.device, &ctx);
-        if (rc == CLI_OK) {
-            st = clik_pyr_laplacian(ctx, &img, bands, n);
-            if (st == CLIK_OK)
-                st = clik_pyr_collapse(ctx, bands, n, &back);
-            if (st != CLIK_OK) {
-                rc = cli_error("laplacian", ctx, st, args.positional[0]);
-            } else if (!same_pixels(&img, &back)) {
-                fprintf(stderr, "clik laplacian: %s: the bands do not collapse to the input\n",
-                        args.positional[0]);
-                rc = CLI_FAILED;
-            } else {
-                rc = write_bands(&outs, args.positional[1], bands, n, had_alpha);
-            }
-        }
-        free_all(bands, n + 1);
+    clik_status st =
+        clik_image_alloc(&back, job.img.width, job.img.height, job.img.channels, CLIK_U8);
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik laplacian: %s\n", clik_status_str(st));
+        rc = CLI_FAILED;
     }
-    cli_outputs_free(&outs);
+    if (rc == CLI_OK)
+        rc = cli_context(job.args.device, &ctx);
+    if (rc == CLI_OK) {
+        st = clik_pyr_laplacian(ctx, &job.img, bands, n);
+        if (st == CLIK_OK)
+            st = clik_pyr_collapse(ctx, bands, n, &back);
+        if (st != CLIK_OK) {
+            rc = cli_error("laplacian", ctx, st, in);
+        } else if (!same_pixels(&job.img, &back)) {
+            fprintf(stderr, "clik laplacian: %s: the bands do not collapse to the input\n", in);
+            rc = CLI_FAILED;
+        } else {
+            rc = write_bands(&job.outs, job.args.positional[1], bands, n, job.had_alpha);
+        }
+    }
     clik_image_free(&back);
-    clik_context_destroy(ctx);
-    clik_image_free(&img);
+    levels_end(&job, bands, 0, ctx);
     return rc;
 }

@@ -101,62 +101,75 @@ static const char *const resize_usage =
     "resampled with the colours. Files by extension: PNG, JPEG, PGM/PPM, or .npy.\n"
     "OUT may be IN: the result goes to a temporary file that is then renamed over it.\n";
 
-int cmd_resize(int argc, char **argv)
+typedef struct resize_data {
+    const char *scale_text, *size_text, *method_text;
+    clik_interp method;
+    double scale;
+    int width, height;
+} resize_data;
+
+static int resize_check(cli_image_io *io)
 {
-    const char *scale_text = NULL, *size_text = NULL, *method_text = "bicubic";
-    const cli_option options[] = {{"--scale", &scale_text, NULL},
-                                  {"--size", &size_text, NULL},
-                                  {"--method", &method_text, NULL},
-                                  {NULL, NULL, NULL}};
-    cli_args args;
-    int rc = cli_parse(argc, argv, options, 2, 2, &args, resize_usage);
-    if (rc != CLI_OK || args.help)
-        return rc;
-    if (!scale_text == !size_text) {
+    resize_data *d = io->data;
+    int rc;
+    if (!d->scale_text == !d->size_text) {
         fprintf(stderr, "clik resize: give either --scale or --size\n%s", resize_usage);
         return CLI_USAGE;
     }
-    clik_interp method;
-    double scale = 0;
-    int width = 0, height = 0;
-    if (!resize_parse_method(method_text, &method)) {
+    if (!resize_parse_method(d->method_text, &d->method)) {
         fprintf(stderr, "clik resize: --method %s: expected nearest, bilinear or bicubic\n",
-                method_text);
+                d->method_text);
         return CLI_USAGE;
     }
-    if (scale_text && (rc = resize_parse_scale("resize", scale_text, &scale)) != CLI_OK)
+    if (d->scale_text && (rc = resize_parse_scale("resize", d->scale_text, &d->scale)) != CLI_OK)
         return rc;
-    if (size_text && !cli_parse_size(size_text, &width, &height)) {
-        fprintf(stderr, "clik resize: --size %s: expected WxH, each side from 1 to %d\n", size_text,
-                1 << 20);
+    if (d->size_text && !cli_parse_size(d->size_text, &d->width, &d->height)) {
+        fprintf(stderr, "clik resize: --size %s: expected WxH, each side from 1 to %d\n",
+                d->size_text, 1 << 20);
         return CLI_USAGE;
     }
-    clik_image img, out = {0};
-    int had_alpha = 0;
-    if (cli_read_u8("resize", args.positional[0], &img, &had_alpha) != CLI_OK)
-        return CLI_FAILED;
+    return CLI_OK;
+}
+
+/* The result, of the size asked for or of the scaled size. */
+static int resize_prepare(cli_image_io *io)
+{
+    resize_data *d = io->data;
+    const clik_image *img = &io->img;
     clik_status st = CLIK_OK;
-    if (scale_text) {
-        st = clik_resize_size(img.width, img.height, scale, scale, &width, &height);
+    if (d->scale_text) {
+        st = clik_resize_size(img->width, img->height, d->scale, d->scale, &d->width, &d->height);
         if (st != CLIK_OK)
-            fprintf(stderr, "clik resize: %s: a %dx%d image scaled by %g: %s\n", args.positional[0],
-                    img.width, img.height, scale, clik_status_str(st));
+            fprintf(stderr, "clik resize: %s: a %dx%d image scaled by %g: %s\n", io->in_path,
+                    img->width, img->height, d->scale, clik_status_str(st));
     }
     if (st == CLIK_OK) {
-        st = clik_image_alloc(&out, width, height, img.channels, CLIK_U8);
+        st = clik_image_alloc(&io->out, d->width, d->height, img->channels, CLIK_U8);
         if (st != CLIK_OK)
-            fprintf(stderr, "clik resize: %s: a %dx%d result: %s\n", args.positional[0], width,
-                    height, clik_status_str(st));
+            fprintf(stderr, "clik resize: %s: a %dx%d result: %s\n", io->in_path, d->width,
+                    d->height, clik_status_str(st));
     }
-    clik_context *ctx = NULL;
-    rc = st != CLIK_OK ? CLI_FAILED : cli_context(args.device, &ctx);
-    if (rc == CLI_OK) {
-        st = resize_any(ctx, &img, &out, method);
-        rc = st != CLIK_OK ? cli_error("resize", ctx, st, args.positional[0])
-                           : cli_write_image("resize", args.positional[1], &out, had_alpha);
-    }
-    clik_context_destroy(ctx);
-    clik_image_free(&out);
-    clik_image_free(&img);
-    return rc;
+    return st != CLIK_OK ? CLI_FAILED : CLI_OK;
+}
+
+static clik_status resize_run(clik_context *ctx, cli_image_io *io)
+{
+    const resize_data *d = io->data;
+    return resize_any(ctx, &io->img, &io->out, d->method);
+}
+
+int cmd_resize(int argc, char **argv)
+{
+    static const cli_image_op op = {.cmd = "resize",
+                                    .usage = resize_usage,
+                                    .npositional = 2,
+                                    .check = resize_check,
+                                    .prepare = resize_prepare,
+                                    .run = resize_run};
+    resize_data d = {.method_text = "bicubic"};
+    const cli_option options[] = {{"--scale", &d.scale_text, NULL},
+                                  {"--size", &d.size_text, NULL},
+                                  {"--method", &d.method_text, NULL},
+                                  {NULL, NULL, NULL}};
+    return cli_image_main(&op, argc, argv, options, &d);
 }

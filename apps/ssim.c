@@ -25,16 +25,7 @@ static clik_status luma_of(clik_context *ctx, const clik_image *img, clik_image 
         *luma = *img;
         return CLIK_OK;
     }
-    clik_status st = clik_image_alloc(luma, img->width, img->height, 1, CLIK_U8);
-    if (st != CLIK_OK || img->channels == 4)
-        return st != CLIK_OK ? st : clik_gray(ctx, img, luma);
-    for (int y = 0; y < img->height; y++) {
-        const uint8_t *in = (const uint8_t *)img->data + (size_t)y * img->stride;
-        uint8_t *out = (uint8_t *)luma->data + (size_t)y * luma->stride;
-        for (int x = 0; x < img->width; x++)
-            out[x] = in[(size_t)x * (size_t)img->channels];
-    }
-    return CLIK_OK;
+    return cli_luma(ctx, img, luma);
 }
 
 static int has_extension(const char *path, const char *ext)
@@ -109,22 +100,11 @@ int cmd_ssim(int argc, char **argv)
     /* The map must not replace either image it is made from. */
     cli_outputs outs;
     cli_outputs_init(&outs, "ssim");
-    if (map_path) {
-        rc = cli_outputs_input(&outs, path_a);
-        if (rc == CLI_OK)
-            rc = cli_outputs_input(&outs, path_b);
-        if (rc == CLI_OK)
-            rc = cli_outputs_add(&outs, map_path);
-        if (rc == CLI_OK)
-            rc = cli_outputs_check(&outs);
-    }
+    if (map_path)
+        rc = cli_outputs_plan(&outs, args.positional, 2, &map_path, 1);
     clik_image a = {0}, b = {0}, luma_a = {0}, luma_b = {0}, map = {0};
-    if (rc == CLI_OK)
-        rc = cli_read_u8("ssim", path_a, &a, NULL);
-    if (rc != CLI_OK) {
-        cli_outputs_free(&outs);
+    if ((rc = cli_outputs_read(&outs, rc, path_a, &a, NULL)) != CLI_OK)
         return rc;
-    }
     rc = cli_read_u8("ssim", path_b, &b, NULL);
     if (rc == CLI_OK)
         rc = check_sizes(path_a, &a, path_b, &b);
