@@ -32,6 +32,7 @@ typedef struct options {
     int warmup;
     int resident;
     int json;
+    int list; /* --list (with --json: one JSON object per op) */
     int allow_fallback;
     int verbose;
     int kernels; /* --kernels: device time per kernel */
@@ -116,15 +117,15 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: %s --op NAME [--op NAME ...] --size WxH [--size WxH ...] [options]\n"
-            "       %s --list | --help\n"
+            "       %s --list [--json] | --help\n"
             "\n"
             "  --op NAME        operation to time (see --list; 'all' for every one)\n"
             "  --size WxH       image size, e.g. 1920x1080 (also vga, 720p, 1080p, 4k)\n"
             "  --device SPEC    auto | gpu | cpu | none | P:D | name substring\n"
             "                   (as CLIK_DEVICE; default: CLIK_DEVICE, else auto)\n"
             "  --channels 1|4   interleaved channels per pixel (default 1)\n"
-            "  --scale S        resize factor of the resize and fusion ops (default 2;\n"
-            "                   fusion: an integer from 2 to 8)\n"
+            "  --scale S        factor of the fusion and LAPAR ops (default 2; an integer\n"
+            "                   from 2 to 8; LAPAR: 2 to 4; resize is the x2 cases)\n"
             "  --frames N       frames per timed run of fusion-stream (default 12)\n"
             "  --depth N        frames in flight in fusion-stream (default 3)\n"
             "  --reps N         timed runs; the medians are reported (default 20)\n"
@@ -139,7 +140,8 @@ static void usage(FILE *f)
             "  --verbose        print clik's diagnostics on stderr\n"
             "  --kernels        each kernel's device time per call (and GB/s where the\n"
             "                   op has a byte model for it)\n"
-            "  --list           list the operations\n"
+            "  --list           list the operations and the conformance case each runs\n"
+            "                   (with --json: one JSON object per op)\n"
             "  --help           this text\n",
             prog, prog);
 }
@@ -201,19 +203,41 @@ static int parse_size(const char *s, int *w, int *h)
     return 1;
 }
 
-static void list_ops(void)
+static void json_string(const char *s);
+
+/* --list: each op with its channel counts and its case ("-": none); with
+ * --json one object per line. */
+static void list_ops(int json)
 {
-    printf("%-15s %-9s %-46s %s\n", "op", "channels", "bytes moved", "call");
+    if (!json)
+        printf("%-18s %-9s %-18s %-46s %s\n", "op", "channels", "case", "bytes moved", "call");
     for (int i = 0; i < bench_op_count; i++) {
         const bench_op *op = &bench_ops[i];
         char ch[32] = "";
         for (int c = 1; c <= 4; c++) {
-            if (op->channels & (1u << c)) {
+            if (bench_op_channels(op) & (1u << c)) {
                 size_t n = strlen(ch);
                 snprintf(ch + n, sizeof(ch) - n, "%s%d", n ? "," : "", c);
             }
         }
-        printf("%-15s %-9s %-46s %s\n", op->name, ch, op->bytes_rule, op->summary);
+        if (!json) {
+            printf("%-18s %-9s %-18s %-46s %s\n", op->name, ch, op->case_op ? op->case_op : "-",
+                   op->bytes_rule, op->summary);
+            continue;
+        }
+        printf("{\"op\":");
+        json_string(op->name);
+        printf(",\"case\":");
+        if (op->case_op)
+            json_string(op->case_op);
+        else
+            printf("null");
+        printf(",\"channels\":[%s],\"scale\":%s,\"bytes_rule\":", ch,
+               op->flags & BENCH_USES_SCALE ? "true" : "false");
+        json_string(op->bytes_rule);
+        printf(",\"summary\":");
+        json_string(op->summary);
+        printf("}\n");
     }
 }
 
@@ -260,8 +284,7 @@ static int parse_args(int argc, char **argv, options *o)
             usage(stdout);
             return 0;
         } else if (strcmp(name, "--list") == 0) {
-            list_ops();
-            return 0;
+            o->list = 1;
         } else if (strcmp(name, "--op") == 0) {
             int all = strcmp(val, "all") == 0;
             const bench_op *op = all ? NULL : bench_op_find(val);
@@ -347,6 +370,10 @@ static int parse_args(int argc, char **argv, options *o)
             return bad_usage("unknown argument '%s'", arg);
         }
     }
+    if (o->list) {
+        list_ops(o->json);
+        return 0;
+    }
     if (o->nops == 0)
         return bad_usage("no operation given%s: use --op NAME (see --list)", "");
     if (o->nsizes == 0)
@@ -357,7 +384,7 @@ static int parse_args(int argc, char **argv, options *o)
     int kept = 0;
     for (int i = 0; i < o->nops; i++) {
         const bench_op *op = o->ops[i];
-        const int channels_ok = (op->channels & (1u << o->channels)) != 0;
+        const int channels_ok = (bench_op_channels(op) & (1u << o->channels)) != 0;
         const int scale_ok = !(op->flags & BENCH_INT_SCALE) || whole_scale;
         if (!channels_ok || !scale_ok) {
             if (!o->explicit_op[i])
@@ -503,6 +530,7 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
 {
     bench_case bc;
     memset(&bc, 0, sizeof(bc));
+    bc.op = op;
     bc.ctx = ctx;
     bc.width = w;
     bc.height = h;
@@ -787,11 +815,11 @@ static void print_header(const options *o, clik_context *ctx, double copy_gbps)
                        : "on the host (host-to-host, transfers included)",
            o->reps, o->warmup);
     if (o->flags & BENCH_USES_SCALE)
-        printf("scale    %g (resize and fusion ops; size is the input's)\n", o->scale);
+        printf("scale    %g (fusion and LAPAR ops; size is the input's)\n", o->scale);
     if (o->flags & BENCH_STREAM)
         printf("stream   %d frames per timed run, %d in flight, host frames; times per frame\n",
                o->frames, o->depth);
-    printf("\n%-15s %-11s %-8s %10s %10s %8s %8s %7s", "op", "size", "backend", "e2e ms",
+    printf("\n%-18s %-11s %-8s %10s %10s %8s %8s %7s", "op", "size", "backend", "e2e ms",
            "kernel ms", "ns/px", "GB/s", "copy%");
     if (o->flags & BENCH_FRAMES)
         printf(" %9s %9s", "fps e2e", "fps kern");
@@ -828,7 +856,7 @@ static void print_row(const options *o, const result *r, double copy_gbps)
         snprintf(ratio, sizeof(ratio), "%.0f%%", 100.0 * d.copy_ratio);
     else
         snprintf(ratio, sizeof(ratio), "-");
-    printf("%-15s %-11s %-8s %10s %10s %8.3f %8s %7s", r->op->name, size,
+    printf("%-18s %-11s %-8s %10s %10s %8.3f %8s %7s", r->op->name, size,
            clik_backend_name(r->backend), e2e, kernel, d.ns_per_pixel, gbps, ratio);
     if (o->flags & BENCH_FRAMES) {
         char fps[32] = "-", fps_kernel[32] = "-";

@@ -14,7 +14,10 @@
 
 /* One measurement: an op on one image size. The driver fills the first
  * block, the op's setup may add images and state, the driver frees them. */
+typedef struct bench_op bench_op;
+
 typedef struct bench_case {
+    const bench_op *op; /* the op measured */
     clik_context *ctx;
     int width;
     int height;
@@ -44,16 +47,18 @@ typedef struct bench_case {
 } bench_case;
 
 /* bench_op flags */
-#define BENCH_USES_SCALE 1u /* the output size follows --scale */
-#define BENCH_INT_SCALE  2u /* --scale must be an integer from 2 to 8 */
-#define BENCH_FRAMES     4u /* report frames per second */
-#define BENCH_STREAM     8u /* pushes --frames frames through a stream of --depth */
+#define BENCH_USES_SCALE 1u  /* the output size follows --scale */
+#define BENCH_INT_SCALE  2u  /* --scale must be an integer from 2 to 8 */
+#define BENCH_FRAMES     4u  /* report frames per second */
+#define BENCH_STREAM     8u  /* pushes --frames frames through a stream of --depth */
+#define BENCH_HOST_OUT   16u /* a case's output the case writes on the host (hist's bins) */
 
 /* One row of the op table. Adding an op family means adding one entry. */
-typedef struct bench_op {
-    const char *name;
+struct bench_op {
+    const char *name;    /* a case's op name where case_op is set */
+    const char *case_op; /* the conformance case (apps/support/cases.h) the op runs, or NULL */
     const char *summary;
-    unsigned channels;         /* bit c set: c channels supported */
+    unsigned channels;         /* bit c set: c channels supported (a case's: the case's) */
     const char *channels_hint; /* why other channel counts are refused; may be NULL */
     unsigned flags;            /* BENCH_* */
     const char *bytes_rule;    /* the bytes_moved formula, for --list */
@@ -70,11 +75,14 @@ typedef struct bench_op {
     /* --kernels: the bytes one launch of the named kernel must move (its
      * effective bandwidth), 0 when the op has no model for it. May be NULL. */
     double (*kernel_bytes)(const bench_case *bc, const char *kernel);
-} bench_op;
+};
 
 extern const bench_op bench_ops[];
 extern const int bench_op_count;
+/* The op of that name (or of an earlier name of it), or NULL. */
 const bench_op *bench_op_find(const char *name);
+/* The channel counts op takes (bit c: c channels): its case's when it has one. */
+unsigned bench_op_channels(const bench_op *op);
 
 /* An image of the case's kind (device image when resident, else host)
  * owned by the case. Outputs are left uninitialised, inputs hold the

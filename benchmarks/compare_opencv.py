@@ -10,7 +10,10 @@ runs after --warmup untimed runs; clik and OpenCV take turns for --rounds
 rounds (a machine whose speed drifts then drifts for both), and the table
 shows the median over rounds with the range of the clik/CPU ratio.
 
-Resize and fusion rows scale by --scale (default 2); OpenCV gets the
+The ops and their names are clik-bench's (`clik-bench --list --json`: each
+op named as its conformance case); this file holds only the OpenCV side of
+each, and names the ops that have none. Resize rows are the x2 cases;
+fusion rows scale by --scale (default 2); OpenCV gets the
 output size clik used (its resize(src, dst, dst.size()) semantics). SSIM
 has no OpenCV call: the row times the usual OpenCV recipe (cv2.GaussianBlur
 11x11, sigma 1.5, on float32 images, map and mean). OpenCV has no fusion
@@ -52,7 +55,8 @@ from typing import Callable, Optional, Tuple
 
 
 def gamma_table(np):
-    """The table clik-bench's lut op uses: gamma 2.2."""
+    """A gamma 2.2 table (clik-bench's lut-shared runs its case's table: a LUT's time
+    does not depend on the values)."""
     v = np.arange(256, dtype=np.float64) / 255.0
     return np.rint(255.0 * v ** (1.0 / 2.2)).astype(np.uint8)
 
@@ -105,21 +109,18 @@ def resize_pair(cv, img, size):
 
 def resize_op(method, flag):
     return CompareOp(
-        name=f"resize-{method}",
-        clik=f"resize-{method}",
+        name=f"resize-{method}-x2",
         channels=(1, 4),
-        setup=lambda cv, np, img, args: scaled_size(img, args.scale),
+        setup=lambda cv, np, img, args: scaled_size(img, 2.0),
         cpu=lambda cv, np, img, st: cv.resize(img, st, interpolation=getattr(cv, flag)),
         tapi=lambda cv, np, u, st: cv.resize(u, st, interpolation=getattr(cv, flag)),
-        scaled=True,
-        note=f"cv2.resize {flag}, dsize = the size clik used (scale --scale)",
+        note=f"cv2.resize {flag}, dsize = the size clik used (x2)",
     )
 
 
 @dataclass
 class CompareOp:
-    name: str  # row label
-    clik: str  # clik-bench --op name
+    name: str  # the clik-bench op (its conformance case's name), also the row label
     channels: Tuple[int, ...]  # channel counts OpenCV's call takes
     # cpu(cv, np, img, state) and tapi(cv, np, umat, state) run the call; the
     # T-API result (a UMat, or a list/tuple of them) is downloaded by the timer.
@@ -131,10 +132,11 @@ class CompareOp:
     integer_scale: bool = False  # needs an integer --scale (fusion)
 
 
-OPS = [
+# The OpenCV side of each clik-bench op that has a peer, by op name; the ops
+# themselves come from `clik-bench --list --json`.
+OPENCV_OPS = [
     CompareOp(
         name="hist",
-        clik="hist",
         channels=(1,),
         cpu=lambda cv, np, img, st: cv.calcHist([img], [0], None, [256], [0, 256]),
         tapi=lambda cv, np, u, st: cv.calcHist([u], [0], None, [256], [0, 256]),
@@ -142,15 +144,13 @@ OPS = [
     ),
     CompareOp(
         name="equalize",
-        clik="equalize",
         channels=(1,),
         cpu=lambda cv, np, img, st: cv.equalizeHist(img),
         tapi=lambda cv, np, u, st: cv.equalizeHist(u),
         note="cv2.equalizeHist",
     ),
     CompareOp(
-        name="lut",
-        clik="lut",
+        name="lut-shared",
         channels=(1, 4),
         setup=lambda cv, np, img, args: gamma_table(np),
         cpu=lambda cv, np, img, st: cv.LUT(img, st),
@@ -159,7 +159,6 @@ OPS = [
     ),
     CompareOp(
         name="pyrdown",
-        clik="pyrdown",
         channels=(1, 4),
         cpu=lambda cv, np, img, st: cv.pyrDown(img),
         tapi=lambda cv, np, u, st: cv.pyrDown(u),
@@ -167,7 +166,6 @@ OPS = [
     ),
     CompareOp(
         name="pyramid",
-        clik="pyramid",
         channels=(1, 4),
         cpu=lambda cv, np, img, st: pyr_chain(cv, img, 5),
         tapi=lambda cv, np, u, st: pyr_chain(cv, u, 5),
@@ -175,7 +173,6 @@ OPS = [
     ),
     CompareOp(
         name="pyrup",
-        clik="pyrup",
         channels=(1, 4),
         cpu=lambda cv, np, img, st: cv.pyrUp(img),
         tapi=lambda cv, np, u, st: cv.pyrUp(u),
@@ -183,7 +180,6 @@ OPS = [
     ),
     CompareOp(
         name="integral",
-        clik="integral",
         channels=(1, 4),
         cpu=lambda cv, np, img, st: cv.integral(img),
         tapi=lambda cv, np, u, st: cv.integral(u),
@@ -191,7 +187,6 @@ OPS = [
     ),
     CompareOp(
         name="integral-sq",
-        clik="integral-sq",
         channels=(1, 4),
         cpu=lambda cv, np, img, st: list(cv.integral2(img)),
         tapi=lambda cv, np, u, st: list(cv.integral2(u)),
@@ -201,8 +196,7 @@ OPS = [
     resize_op("bilinear", "INTER_LINEAR"),
     resize_op("bicubic", "INTER_CUBIC"),
     CompareOp(
-        name="blur",
-        clik="blur",
+        name="blur-k7",
         channels=(1, 4),
         cpu=lambda cv, np, img, st: cv.GaussianBlur(img, (7, 7), 0,
                                                     borderType=cv.BORDER_REFLECT_101),
@@ -212,7 +206,6 @@ OPS = [
     ),
     CompareOp(
         name="ssim",
-        clik="ssim",
         channels=(1,),
         setup=lambda cv, np, img, args: noisy_copy(np, img),
         cpu=lambda cv, np, img, st: ssim_opencv(cv, img, st),
@@ -222,7 +215,6 @@ OPS = [
     ),
     CompareOp(
         name="fusion",
-        clik="fusion",
         channels=(4,),
         setup=lambda cv, np, img, args: scaled_size(img, args.scale),
         cpu=lambda cv, np, img, st: resize_pair(cv, img, st),
@@ -234,7 +226,6 @@ OPS = [
     ),
     CompareOp(
         name="fusion-stream",
-        clik="fusion-stream",
         channels=(4,),
         setup=lambda cv, np, img, args: scaled_size(img, args.scale),
         cpu=lambda cv, np, img, st: resize_pair(cv, img, st),
@@ -535,13 +526,11 @@ def run_bench(bench, args, check=True):
 
 
 def clik_ops(bench):
-    """Op names and channel counts clik-bench knows (from --list)."""
-    out = run_bench(bench, ["--list"]).stdout.splitlines()
+    """Op names and channel counts clik-bench knows, in its order (--list --json)."""
     ops = {}
-    for line in out[1:]:
-        parts = line.split()
-        if len(parts) >= 2:
-            ops[parts[0]] = {int(c) for c in parts[1].split(",") if c.isdigit()}
+    for line in run_bench(bench, ["--list", "--json"]).stdout.splitlines():
+        row = json.loads(line)
+        ops[row["op"]] = set(row["channels"])
     return ops
 
 
@@ -817,11 +806,24 @@ def main():
     if args.flow_reps < 1 or args.flow_warmup < 0:
         ap.error("--flow-reps must be at least 1, --flow-warmup at least 0")
     sizes = args.size or [(3840, 2160)]
-    by_name = {op.name: op for op in OPS}
+    if not os.access(args.bench, os.X_OK):
+        fail(f"{args.bench} is not an executable (build with meson and pass --bench)")
+    known = clik_ops(args.bench)
+    peers = {op.name: op for op in OPENCV_OPS}
+    stale = [n for n in peers if n not in known]
+    if stale:
+        fail(f"OpenCV rows for ops clik-bench does not know: {', '.join(stale)}")
+    by_name = {n: peers[n] for n in known if n in peers}
     flow_by_name = {fr.name: fr for fr in flow_rows()}
+    no_peer = [n for n in known if n not in by_name and n not in flow_by_name]
     for name in args.op or []:
+        if name in no_peer:
+            ap.error(f"op '{name}' has no OpenCV peer (no row of this table)")
         if name not in by_name and name not in flow_by_name:
             ap.error(f"unknown op '{name}' (table: {', '.join(list(by_name) + list(flow_by_name))})")
+    if no_peer and not args.op:
+        print(f"compare_opencv: no OpenCV peer, not compared: {', '.join(no_peer)}",
+              file=sys.stderr)
     if not 0.0 < args.scale <= 64.0:
         ap.error("--scale must be above 0 and at most 64")
     int_scale = args.scale == int(args.scale) and 2 <= args.scale <= 8
@@ -836,11 +838,9 @@ def main():
             if op.integer_scale and not int_scale:
                 ap.error(f"op '{op.name}' needs an integer --scale from 2 to 8")
     else:  # every op that takes the channel count and the scale
-        ops = [op for op in OPS if args.channels in op.channels
+        ops = [op for op in by_name.values() if args.channels in op.channels
                and (int_scale or not op.integer_scale)]
         flows = list(flow_by_name.values()) if args.channels == 1 else []
-    if ops and not os.access(args.bench, os.X_OK):
-        fail(f"{args.bench} is not an executable (build with meson and pass --bench)")
     if flows:
         args.lib = args.lib or os.path.join(os.path.dirname(os.path.dirname(
             os.path.abspath(args.bench))), "lib", "libclik.so")
@@ -852,7 +852,6 @@ def main():
         if args.cpu_path:
             os.environ["CLIK_CPU_PATH"] = args.cpu_path
 
-    known = clik_ops(args.bench) if ops else {}
     common = ["--channels", str(args.channels), "--reps", str(args.reps),
               "--warmup", str(args.warmup), "--scale", repr(args.scale)]
     if args.frames:
@@ -876,18 +875,18 @@ def main():
 
     def run_clik(clik_runs, clik_errors):
         for op in ops:
-            if op.clik not in known:
+            if op.name not in known:
                 clik_errors[op.name] = "not in clik-bench"
                 continue
-            if args.channels not in known[op.clik]:
-                clik_errors[op.name] = f"clik-bench's {op.clik} takes no {args.channels} channel(s)"
+            if args.channels not in known[op.name]:
+                clik_errors[op.name] = f"clik-bench's {op.name} takes no {args.channels} channel(s)"
                 continue
-            print(f"compare_opencv: clik-bench --op {op.clik} ...", file=sys.stderr)
-            proc = run_bench(args.bench, ["--json", "--op", op.clik] + common + size_args,
+            print(f"compare_opencv: clik-bench --op {op.name} ...", file=sys.stderr)
+            proc = run_bench(args.bench, ["--json", "--op", op.name] + common + size_args,
                              check=False)
             if proc.returncode != 0:
                 clik_errors[op.name] = proc.stderr.strip()
-                print(f"compare_opencv: clik-bench --op {op.clik} failed:\n{proc.stderr.strip()}",
+                print(f"compare_opencv: clik-bench --op {op.name} failed:\n{proc.stderr.strip()}",
                       file=sys.stderr)
             for line in proc.stdout.splitlines():
                 row = json.loads(line)
@@ -1040,6 +1039,7 @@ def main():
         "rounds": args.rounds,
         "scale": args.scale,
         "scaled": any(op.scaled for op in ops),
+        "no_opencv_peer": no_peer,
         "cputime_table": (bool(first) and first.get("device_type") in ("cpu", "none")) or
         (not first and bool(flow_where)),
         "notes": {**{op.name: op.note for op in ops}, **{fr.name: fr.note for fr in flows}},

@@ -41,7 +41,7 @@ phase_conformance() {
 }
 
 phase_bench() {
-    local ops="--op hist --op lut --op equalize --op pyrdown --op pyramid --op pyrup"
+    local ops="--op hist --op lut-shared --op equalize --op pyrdown --op pyramid --op pyrup"
     ops="$ops --op integral --op integral-sq"
     for dev in nvidia pocl; do
         for ch in 1 4; do
@@ -63,8 +63,8 @@ phase_bench() {
 # (--resident) and fusion-stream end-to-end frames/s, resize-nearest x2
 # copy%.
 phase_bench_upscale() {
-    local grey="--op resize-nearest --op resize-bilinear --op resize-bicubic --op blur --op ssim"
-    local rgba="--op resize-nearest --op resize-bilinear --op resize-bicubic --op blur"
+    local grey="--op resize-nearest-x2 --op resize-bilinear-x2 --op resize-bicubic-x2 --op blur-k7 --op ssim"
+    local rgba="--op resize-nearest-x2 --op resize-bilinear-x2 --op resize-bicubic-x2 --op blur-k7"
     for dev in nvidia pocl; do
         local reps=50
         [ "$dev" = pocl ] && reps=10
@@ -98,7 +98,7 @@ phase_compare() {
 # The same comparison for the resize, blur, SSIM and fusion rows: grey (SSIM
 # among them) and RGBA (fusion among them), scale 2.
 phase_compare_upscale() {
-    local ops="--op resize-nearest --op resize-bilinear --op resize-bicubic --op blur"
+    local ops="--op resize-nearest-x2 --op resize-bilinear-x2 --op resize-bicubic-x2 --op blur-k7"
     python3 benchmarks/compare_opencv.py --bench "$bench" --device nvidia --size 1920x1080 \
         --size 3840x2160 --reps 50 $ops --op ssim --markdown \
         --json "$out/compare-upscale-nvidia-c1.json" 2>"$out/compare-upscale-nvidia-c1.err" \

@@ -13,7 +13,7 @@ const int clik_test_size_count = (int)(sizeof(clik_test_sizes) / sizeof(clik_tes
 
 static clik_status run_hist(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_status st = clik_image_alloc(out, 256 * in->channels, 1, 1, CLIK_U32);
+    clik_status st = clik_case_host_output(out, 256 * in->channels, 1, 1, CLIK_U32);
     if (st == CLIK_OK)
         st = clik_hist_compute(ctx, in, out->data);
     return st;
@@ -21,7 +21,7 @@ static clik_status run_hist(clik_context *ctx, const clik_image *in, clik_image 
 
 static clik_status run_equalize(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_status st = clik_image_alloc(out, in->width, in->height, in->channels, in->type);
+    clik_status st = clik_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_hist_equalize(ctx, in, out);
     return st;
@@ -39,7 +39,7 @@ static clik_status run_lut(clik_context *ctx, const clik_image *in, clik_image *
 {
     uint8_t tables[4 * 256];
     lut_tables(tables, in->channels);
-    clik_status st = clik_image_alloc(out, in->width, in->height, in->channels, in->type);
+    clik_status st = clik_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_hist_lut(ctx, in, out, tables, in->channels);
     return st;
@@ -49,7 +49,7 @@ static clik_status run_lut_shared(clik_context *ctx, const clik_image *in, clik_
 {
     uint8_t table[256];
     lut_tables(table, 1);
-    clik_status st = clik_image_alloc(out, in->width, in->height, in->channels, in->type);
+    clik_status st = clik_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_hist_lut(ctx, in, out, table, 1);
     return st;
@@ -60,7 +60,7 @@ static clik_status run_lut_shared(clik_context *ctx, const clik_image *in, clik_
 static clik_status run_pyrdown(clik_context *ctx, const clik_image *in, clik_image *out)
 {
     clik_status st =
-        clik_image_alloc(out, (in->width + 1) / 2, (in->height + 1) / 2, in->channels, in->type);
+        clik_case_output(out, (in->width + 1) / 2, (in->height + 1) / 2, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_pyr_down(ctx, in, out);
     return st;
@@ -68,7 +68,7 @@ static clik_status run_pyrdown(clik_context *ctx, const clik_image *in, clik_ima
 
 static clik_status run_pyrup(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_status st = clik_image_alloc(out, 2 * in->width, 2 * in->height, in->channels, in->type);
+    clik_status st = clik_case_output(out, 2 * in->width, 2 * in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_pyr_up(ctx, in, out);
     return st;
@@ -78,7 +78,7 @@ static clik_status run_pyrup(clik_context *ctx, const clik_image *in, clik_image
 static clik_status run_pyrup_odd(clik_context *ctx, const clik_image *in, clik_image *out)
 {
     clik_status st =
-        clik_image_alloc(out, 2 * in->width - 1, 2 * in->height - 1, in->channels, in->type);
+        clik_case_output(out, 2 * in->width - 1, 2 * in->height - 1, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_pyr_up(ctx, in, out);
     return st;
@@ -114,7 +114,8 @@ static clik_status make_mosaic(const clik_image *levels, int count, clik_image *
     int h = 0;
     for (int i = 0; i < count; i++)
         h += levels[i].height;
-    clik_status st = clik_image_alloc(out, levels[0].width, h, levels[0].channels, levels[0].type);
+    clik_status st =
+        clik_case_host_output(out, levels[0].width, h, levels[0].channels, levels[0].type);
     if (st != CLIK_OK)
         return st;
     memset(out->data, 0, out->stride * (size_t)out->height);
@@ -195,7 +196,7 @@ static clik_status run_collapse(clik_context *ctx, const clik_image *in, clik_im
     if (st == CLIK_OK)
         st = clik_pyr_laplacian(ctx, in, bands, n);
     if (st == CLIK_OK)
-        st = clik_image_alloc(out, in->width, in->height, in->channels, in->type);
+        st = clik_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_pyr_collapse(ctx, bands, n, out);
     free_levels(bands, n + 1);
@@ -207,18 +208,15 @@ static clik_status run_collapse(clik_context *ctx, const clik_image *in, clik_im
 static clik_status integral_as(clik_context *ctx, const clik_image *in, clik_type sum_type,
                                clik_type sq_type, int want_sq, clik_image *out)
 {
-    clik_image sum = {0}, sq = {0};
-    clik_status st = clik_image_alloc(&sum, in->width + 1, in->height + 1, in->channels, sum_type);
+    const int w = in->width + 1, h = in->height + 1;
+    clik_image sum = {0}; /* a temporary when the output is the squares */
+    clik_status st = want_sq ? clik_image_alloc(&sum, w, h, in->channels, sum_type)
+                             : clik_case_output(out, w, h, in->channels, sum_type);
     if (st == CLIK_OK && want_sq)
-        st = clik_image_alloc(&sq, in->width + 1, in->height + 1, in->channels, sq_type);
+        st = clik_case_output(out, w, h, in->channels, sq_type);
     if (st == CLIK_OK)
-        st = clik_integral(ctx, in, &sum, want_sq ? &sq : NULL);
-    if (want_sq) {
-        *out = sq;
-        clik_image_free(&sum);
-    } else {
-        *out = sum;
-    }
+        st = clik_integral(ctx, in, want_sq ? &sum : out, want_sq ? out : NULL);
+    clik_image_free(&sum);
     return st;
 }
 
@@ -325,6 +323,35 @@ const clik_case *clik_case_find(const char *op)
     return NULL;
 }
 
+clik_status clik_case_output(clik_image *out, int width, int height, int channels, clik_type type)
+{
+    if (!out->data && !out->buffer)
+        return clik_image_alloc(out, width, height, channels, type);
+    if (out->width != width || out->height != height)
+        return CLIK_ERR_SIZE_MISMATCH;
+    if (out->channels != channels || out->type != type)
+        return CLIK_ERR_UNSUPPORTED_FORMAT;
+    return CLIK_OK;
+}
+
+clik_status clik_case_host_output(clik_image *out, int width, int height, int channels,
+                                  clik_type type)
+{
+    if (out->buffer)
+        return CLIK_ERR_INVALID_ARG;
+    return clik_case_output(out, width, height, channels, type);
+}
+
+clik_context *clik_case_oracle_context(void)
+{
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = "none";
+    opt.cpu_path = CLIK_CPU_SCALAR;
+    clik_context *ctx = NULL;
+    return clik_context_create(&ctx, &opt) == CLIK_OK ? ctx : NULL;
+}
+
 /* ---- running one case ---------------------------------------------------------- */
 
 static double now_seconds(void)
@@ -332,6 +359,17 @@ static double now_seconds(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Runs o's case on the oracle with o->in into o->want. */
+static clik_status oracle_want(clik_context *oracle, clik_case_oracle *o)
+{
+    const double t0 = now_seconds();
+    o->status = o->c->run(oracle, &o->in, &o->want);
+    o->seconds = now_seconds() - t0;
+    if (o->status != CLIK_OK)
+        snprintf(o->message, sizeof(o->message), "%s", clik_context_message(oracle));
+    return o->status;
 }
 
 clik_status clik_case_oracle_run(const clik_case *c, clik_context *oracle, int width, int height,
@@ -346,12 +384,17 @@ clik_status clik_case_oracle_run(const clik_case *c, clik_context *oracle, int w
         return o->status;
     }
     clik_pattern_fill(&o->in, pattern, seed);
-    const double t0 = now_seconds();
-    o->status = c->run(oracle, &o->in, &o->want);
-    o->seconds = now_seconds() - t0;
-    if (o->status != CLIK_OK)
-        snprintf(o->message, sizeof(o->message), "%s", clik_context_message(oracle));
-    return o->status;
+    return oracle_want(oracle, o);
+}
+
+clik_status clik_case_oracle_of(const clik_case *c, clik_context *oracle, const clik_image *in,
+                                clik_case_oracle *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->c = c;
+    o->in = *in;
+    o->in.owned = 0; /* the caller's: clik_case_oracle_free() leaves it alone */
+    return oracle_want(oracle, o);
 }
 
 void clik_case_oracle_free(clik_case_oracle *o)

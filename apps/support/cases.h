@@ -17,7 +17,9 @@ typedef struct clik_case {
     clik_tolerance tol;
     unsigned channels; /* bit mask of supported channel counts: 1, 2, 4 */
     clik_type type;    /* input element type */
-    /* Runs the operation on ctx; allocates *out as a host image. */
+    /* Runs the operation on ctx into *out: a zeroed *out is allocated as a
+     * host image; a preallocated one (host or device) must have the output's
+     * shape and type (clik_case_output). Callers free *out either way. */
     clik_status (*run)(clik_context *ctx, const clik_image *in, clik_image *out);
 } clik_case;
 
@@ -41,6 +43,19 @@ extern const int clik_cases_lapar_count;
 
 /* The case named op, or NULL. */
 const clik_case *clik_case_find(const char *op);
+
+/* The final output of a case's run: allocates *out as a host image of
+ * (width, height, channels, type) when it is zeroed (no data, no buffer),
+ * else accepts the caller's image, host or device, of that size
+ * (CLIK_ERR_SIZE_MISMATCH) and format (CLIK_ERR_UNSUPPORTED_FORMAT). */
+clik_status clik_case_output(clik_image *out, int width, int height, int channels, clik_type type);
+/* The same for an output the case writes on the host: refuses a device
+ * image (CLIK_ERR_INVALID_ARG). */
+clik_status clik_case_host_output(clik_image *out, int width, int height, int channels,
+                                  clik_type type);
+
+/* A context on the scalar CPU path, the oracle; NULL when it cannot be made. */
+clik_context *clik_case_oracle_context(void);
 
 /* The sizes of SPEC section 4, none a multiple of a vector width. */
 extern const int clik_test_sizes[][2];
@@ -74,6 +89,9 @@ typedef struct clik_case_oracle {
 clik_status clik_case_oracle_run(const clik_case *c, clik_context *oracle, int width, int height,
                                  int channels, clik_pattern pattern, uint64_t seed,
                                  clik_case_oracle *o);
+/* The same for the caller's host image in, which o only borrows. */
+clik_status clik_case_oracle_of(const clik_case *c, clik_context *oracle, const clik_image *in,
+                                clik_case_oracle *o);
 void clik_case_oracle_free(clik_case_oracle *o);
 
 /* Runs o's case on ctx with o's input and compares the output with the

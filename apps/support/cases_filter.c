@@ -4,7 +4,7 @@
 static clik_status blur_as(clik_context *ctx, const clik_image *in, int ksize, double sigma,
                            clik_image *out)
 {
-    clik_status st = clik_image_alloc(out, in->width, in->height, in->channels, in->type);
+    clik_status st = clik_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_gaussian_blur(ctx, in, out, ksize, sigma);
     return st;
@@ -27,7 +27,7 @@ static clik_status run_blur11(clik_context *ctx, const clik_image *in, clik_imag
 
 static clik_status run_gray(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_status st = clik_image_alloc(out, in->width, in->height, 1, in->type);
+    clik_status st = clik_case_output(out, in->width, in->height, 1, in->type);
     if (st == CLIK_OK)
         st = clik_gray(ctx, in, out);
     return st;

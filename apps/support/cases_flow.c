@@ -65,7 +65,7 @@ static clik_status run_flow(clik_context *ctx, const clik_image *in, clik_flow_s
     clik_status st = shifted(in, SHIFT_X, SHIFT_Y, &i1);
     if (st != CLIK_OK)
         return st;
-    st = clik_image_alloc(out, in->width, in->height, 2, CLIK_F32);
+    st = clik_case_output(out, in->width, in->height, 2, CLIK_F32);
     if (st == CLIK_OK)
         st = clik_flow_tvl1(ctx, in, &i1, out, &opt);
     clik_image_free(&i1);

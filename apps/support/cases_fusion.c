@@ -39,18 +39,14 @@ static clik_status run_setup(clik_context *ctx, const clik_image *in, clik_image
     if (f->threshold >= 0.0f)
         opt.threshold = f->threshold;
     const int w = src.width * f->scale, h = src.height * f->scale;
-    clik_image fused = {0}, map = {0};
-    clik_status st = clik_image_alloc(&fused, w, h, 4, CLIK_U8);
+    clik_image fused = {0}; /* a temporary when the output is the map */
+    clik_status st = f->map ? clik_image_alloc(&fused, w, h, 4, CLIK_U8)
+                            : clik_case_output(out, w, h, 4, CLIK_U8);
     if (st == CLIK_OK && f->map)
-        st = clik_image_alloc(&map, w, h, 1, CLIK_U8);
+        st = clik_case_output(out, w, h, 1, CLIK_U8);
     if (st == CLIK_OK)
-        st = clik_upscale_fusion(ctx, &src, &fused, &opt, f->map ? &map : NULL);
-    if (f->map) {
-        *out = map;
-        clik_image_free(&fused);
-    } else {
-        *out = fused;
-    }
+        st = clik_upscale_fusion(ctx, &src, f->map ? &fused : out, &opt, f->map ? out : NULL);
+    clik_image_free(&fused);
     return st;
 }
 

@@ -177,6 +177,16 @@ static double output_range(const lapar_case *lc, const float *d, const clik_lapa
     return 400.0 * (most > 0.0 ? most : 1.0);
 }
 
+/* Divides every element of the f32 host image img by r. */
+static void scale_rows(clik_image *img, float r)
+{
+    for (int y = 0; y < img->height; y++) {
+        float *row = (float *)(void *)((char *)img->data + (size_t)y * img->stride);
+        for (int x = 0; x < img->width * img->channels; x++)
+            row[x] /= r;
+    }
+}
+
 static clik_status run_lapar(clik_context *ctx, const clik_image *in, const lapar_case *lc,
                              clik_image *out)
 {
@@ -191,26 +201,17 @@ static clik_status run_lapar(clik_context *ctx, const clik_image *in, const lapa
     make_selection(lc, &sel, m);
     const clik_lapar_dict dict = {lc->atoms, d, lc->kept ? &sel : NULL};
     const int planes = lc->kept && lc->compact ? lc->kept : lc->atoms;
-    clik_image phi = {0}, dst = {0};
+    clik_image phi = {0};
     clik_status st = make_phi(w, h, planes, lc->phi_type, &phi);
     if (st == CLIK_OK)
-        st = clik_image_alloc(&dst, w, h, lr.channels, lr.type);
+        st = lr.type == CLIK_F32 ? clik_case_host_output(out, w, h, lr.channels, lr.type)
+                                 : clik_case_output(out, w, h, lr.channels, lr.type);
     if (st == CLIK_OK)
-        st = clik_lapar_filter(ctx, &lr, &phi, &dict, s, &dst);
-    if (st == CLIK_OK && lr.type == CLIK_F32) {
-        const float r = (float)output_range(lc, d, &sel, &phi, w, h);
-        for (int y = 0; y < h; y++) {
-            float *row = (float *)(void *)((char *)dst.data + (size_t)y * dst.stride);
-            for (int x = 0; x < w * dst.channels; x++)
-                row[x] /= r;
-        }
-    }
+        st = clik_lapar_filter(ctx, &lr, &phi, &dict, s, out);
+    if (st == CLIK_OK && lr.type == CLIK_F32)
+        scale_rows(out, (float)output_range(lc, d, &sel, &phi, w, h));
     clik_image_free(&phi);
     free(m);
-    if (st != CLIK_OK)
-        clik_image_free(&dst);
-    else
-        *out = dst;
     return st;
 }
 
@@ -237,15 +238,11 @@ LAPAR_CASE(x4_sym_small, 4, 64, 48, CLIK_F16, 6, 1, 0, 0, 0)
 static clik_status upsample_x3(clik_context *ctx, const clik_image *in, clik_image *out)
 {
     const clik_image lr = crop(in, 128, 96);
-    clik_status st = clik_image_alloc(out, lr.width * 3, lr.height * 3, lr.channels, CLIK_F32);
+    clik_status st = clik_case_host_output(out, lr.width * 3, lr.height * 3, lr.channels, CLIK_F32);
     if (st == CLIK_OK)
         st = clik_lapar_upsample(ctx, &lr, 3, out);
     if (st == CLIK_OK)
-        for (int y = 0; y < out->height; y++) {
-            float *row = (float *)(void *)((char *)out->data + (size_t)y * out->stride);
-            for (int x = 0; x < out->width * out->channels; x++)
-                row[x] /= 400.0f;
-        }
+        scale_rows(out, 400.0f);
     return st;
 }
 

@@ -27,7 +27,7 @@ static int above_megapixel(const clik_image *in)
 static clik_status resize_by(clik_context *ctx, const clik_image *in, int num_x, int den_x,
                              int num_y, int den_y, clik_interp method, clik_image *out)
 {
-    clik_status st = clik_image_alloc(out, scaled(in->width, num_x, den_x),
+    clik_status st = clik_case_output(out, scaled(in->width, num_x, den_x),
                                       scaled(in->height, num_y, den_y), in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_resize(ctx, in, out, method);

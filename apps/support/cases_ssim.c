@@ -75,7 +75,7 @@ static clik_status run_ssim_map(clik_context *ctx, const clik_image *in, clik_im
     clik_status st = make_pair(in, WINDOW, &a, &b);
     if (st != CLIK_OK)
         return st;
-    st = clik_image_alloc(out, a.width - (WINDOW - 1), a.height - (WINDOW - 1), 1, CLIK_F32);
+    st = clik_case_output(out, a.width - (WINDOW - 1), a.height - (WINDOW - 1), 1, CLIK_F32);
     if (st == CLIK_OK)
         st = clik_ssim(ctx, &a, &b, out, NULL);
     free_pair(&a, &b);
@@ -90,7 +90,7 @@ static clik_status run_ssim_mean(clik_context *ctx, const clik_image *in, clik_i
     if (st != CLIK_OK)
         return st;
     double mean = -2.0;
-    st = clik_image_alloc(out, 1, 1, 1, CLIK_F64);
+    st = clik_case_host_output(out, 1, 1, 1, CLIK_F64);
     if (st == CLIK_OK)
         st = clik_ssim(ctx, &a, &b, NULL, &mean);
     if (st == CLIK_OK)
@@ -106,7 +106,7 @@ static clik_status run_tiles(clik_context *ctx, const clik_image *in, int tile, 
     clik_status st = make_pair(in, 1, &a, &b);
     if (st != CLIK_OK)
         return st;
-    st = clik_image_alloc(out, (a.width + tile - 1) / tile, (a.height + tile - 1) / tile, 1,
+    st = clik_case_output(out, (a.width + tile - 1) / tile, (a.height + tile - 1) / tile, 1,
                           CLIK_F32);
     if (st == CLIK_OK)
         st = clik_ssim_tiles(ctx, &a, &b, tile, out);
