@@ -48,7 +48,7 @@ static clik_status run_opencl(clik_context *ctx, const clik_op *op, const clik_o
                               int n, void *args)
 {
     clik_binding store[CLIK_OP_MAX_IMAGES];
-    clik_binding *b[CLIK_OP_MAX_IMAGES];
+    clik_binding *b[CLIK_OP_MAX_IMAGES] = {NULL};
     int alias[CLIK_OP_MAX_IMAGES], access[CLIK_OP_MAX_IMAGES];
     find_aliases(images, n, alias, access);
     clik_status st = CLIK_OK;
@@ -76,7 +76,7 @@ static clik_status run_cpu(clik_context *ctx, const clik_op *op, const clik_op_i
                            void *args)
 {
     clik_image store[CLIK_OP_MAX_IMAGES];
-    clik_image *v[CLIK_OP_MAX_IMAGES];
+    clik_image *v[CLIK_OP_MAX_IMAGES] = {NULL};
     int alias[CLIK_OP_MAX_IMAGES], access[CLIK_OP_MAX_IMAGES];
     find_aliases(images, n, alias, access);
     clik_status st = CLIK_OK;

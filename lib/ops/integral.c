@@ -35,9 +35,10 @@ static int sq_type_ok(clik_type src, clik_type sq)
 static clik_status check_output(clik_context *ctx, const clik_image *src, const clik_image *out,
                                 const char *what)
 {
-    clik_status st =
-        clik__check_format(ctx, out, what, CLIK_TYPE_BIT(out->type), 1u << (unsigned)src->channels,
-                           src->width + 1, src->height + 1);
+    clik_status st = clik__check_image(ctx, out, what); /* before reading its type */
+    if (st == CLIK_OK)
+        st = clik__check_format(ctx, out, what, CLIK_TYPE_BIT(out->type),
+                                1u << (unsigned)src->channels, src->width + 1, src->height + 1);
     return st == CLIK_OK ? clik__check_apart(ctx, src, out, 0, what) : st;
 }
 
