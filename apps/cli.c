@@ -330,6 +330,18 @@ int cli_outputs_stage(cli_outputs *set, int index, const clik_image *img, int ke
     return CLI_OK;
 }
 
+int cli_outputs_stage_bytes(cli_outputs *set, int index, const void *data, size_t size)
+{
+    struct cli_file *f = &set->outputs[index];
+    char err[512];
+    clikio_discard(&f->staged);
+    if (clikio_stage_bytes(f->path, data, size, &f->staged, err, sizeof(err)) != CLIK_OK) {
+        fprintf(stderr, "clik %s: %s\n", set->cmd, err);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
 int cli_outputs_commit(cli_outputs *set)
 {
     char err[512];

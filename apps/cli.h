@@ -34,6 +34,7 @@ int cmd_flowviz(int argc, char **argv);
 int cmd_flowcmp(int argc, char **argv);
 int cmd_lapar(int argc, char **argv);
 int cmd_lapar_compress(int argc, char **argv);
+int cmd_lapar_train(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 
 /* Pieces the resampling commands share (resize.c, filter.c). */
@@ -117,6 +118,9 @@ int cli_outputs_check(const cli_outputs *set);
 /* Writes output `index` under its temporary name; prints the reason and
  * returns CLI_FAILED on failure. */
 int cli_outputs_stage(cli_outputs *set, int index, const clik_image *img, int keep_alpha);
+/* Writes output `index` as the bytes given (a model file), as
+ * cli_outputs_stage() writes an image. */
+int cli_outputs_stage_bytes(cli_outputs *set, int index, const void *data, size_t size);
 /* Puts every output (all staged) in place; prints the reason and returns
  * CLI_FAILED on failure, having removed the outputs it had put in place
  * where no file was before. */

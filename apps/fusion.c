@@ -1,5 +1,6 @@
 /* clik upscale: one image, or a numbered frame sequence streamed through the
- * fusion upscaler. SPDX-License-Identifier: BSD-2-Clause */
+ * fusion upscaler; also the LAPAR model upscaler (--method lapar).
+ * SPDX-License-Identifier: BSD-2-Clause */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +11,14 @@
 
 static const char *const upscale_usage =
     "usage: clik upscale IN OUT --scale S [--method M] [--artifact-map MAP]\n"
-    "                    [--tile N] [--blur K] [--threshold T] [--device SPEC]\n"
+    "                    [--tile N] [--blur K] [--threshold T] [--model MODEL]\n"
+    "                    [--device SPEC]\n"
     "       clik upscale 'IN%04d.png' 'OUT%04d.png' --scale S [--depth N] [--start N] ...\n"
-    "Upscales IN by S. M is fusion (the default), nearest, bilinear or bicubic (as\n"
-    "clik resize). fusion takes an integer S from 2 to 8: where the nearest and the\n"
+    "Upscales IN by S. M is fusion (the default), lapar, nearest, bilinear or bicubic\n"
+    "(as clik resize). lapar (S 2, 3 or 4) is LAPAR filtering of the bicubic upsample\n"
+    "with coefficients chosen per pixel by the local structure, from MODEL (a file of\n"
+    "clik lapar-train) or the model built into the library.\n"
+    "fusion takes an integer S from 2 to 8: where the nearest and the\n"
     "bicubic upscales disagree inside a structured tile (tile SSIM of their luma\n"
     "times the luma difference, blurred, above the threshold) the pixel comes from\n"
     "the nearest upscale, elsewhere from the bicubic one. MAP (fusion only) gets\n"
@@ -35,7 +40,9 @@ static const char *const upscale_usage =
 typedef struct upscale_job {
     const char *in, *out, *map; /* names, or patterns for a sequence */
     int fusion;
-    clik_interp method; /* when not fusion */
+    int lapar;          /* --method lapar */
+    const char *model;  /* --model: a file; NULL: the built-in model */
+    clik_interp method; /* when neither */
     double scale;
     clik_fusion_options opt;
     int sequence, depth, start; /* start < 0: 0 or 1, whichever exists */
@@ -88,7 +95,8 @@ static int parse_job(int argc, char **argv, upscale_job *job, int *help)
     const cli_option options[] = {
         {"--scale", &scale, NULL}, {"--method", &method, NULL}, {"--artifact-map", &job->map, NULL},
         {"--tile", &tile, NULL},   {"--blur", &blur, NULL},     {"--threshold", &threshold, NULL},
-        {"--depth", &depth, NULL}, {"--start", &start, NULL},   {NULL, NULL, NULL}};
+        {"--depth", &depth, NULL}, {"--start", &start, NULL},   {"--model", &job->model, NULL},
+        {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, upscale_usage);
     *help = args.help;
@@ -98,10 +106,13 @@ static int parse_job(int argc, char **argv, upscale_job *job, int *help)
     job->out = args.positional[1];
     job->device = args.device;
     job->fusion = strcmp(method, "fusion") == 0;
+    job->lapar = strcmp(method, "lapar") == 0;
+    if (job->model && !job->lapar)
+        return usage_error("--model needs --method lapar");
     if (!job->fusion) {
-        if (!resize_parse_method(method, &job->method)) {
+        if (!job->lapar && !resize_parse_method(method, &job->method)) {
             fprintf(stderr,
-                    "clik upscale: --method %s: expected fusion, nearest, bilinear or "
+                    "clik upscale: --method %s: expected fusion, lapar, nearest, bilinear or "
                     "bicubic\n",
                     method);
             return CLI_USAGE;
@@ -114,6 +125,8 @@ static int parse_job(int argc, char **argv, upscale_job *job, int *help)
         return rc;
     if (job->fusion && (job->scale < 2 || job->scale > 8 || job->scale != (int)job->scale))
         return usage_error("--method fusion needs an integer --scale from 2 to 8");
+    if (job->lapar && job->scale != 2 && job->scale != 3 && job->scale != 4)
+        return usage_error("--method lapar needs --scale 2, 3 or 4");
     if (job->fusion && (rc = parse_fusion_options(tile, blur, threshold, &job->opt)) != CLI_OK)
         return rc;
     job->depth = 3;
@@ -130,7 +143,7 @@ static int output_size(const upscale_job *job, const char *path, int width, int 
                        int *out_width, int *out_height)
 {
     clik_status st = CLIK_ERR_INVALID_SIZE;
-    if (!job->fusion) {
+    if (!job->fusion && !job->lapar) {
         st = clik_resize_size(width, height, job->scale, job->scale, out_width, out_height);
     } else if ((long)width * (long)job->scale <= 1L << 20 &&
                (long)height * (long)job->scale <= 1L << 20) {
@@ -159,6 +172,13 @@ static clik_status ensure_image(clik_image *img, int width, int height, int chan
 
 /* ---- frames: one image, or one of a sequence ---------------------------------------- */
 
+/* Whether a frame of this many channels goes through RGBA: fusion takes
+ * RGBA only, lapar grey or RGBA (so grey + alpha). */
+static int via_rgba(const upscale_job *job, int channels)
+{
+    return job->fusion ? channels != 4 : job->lapar && channels == 2;
+}
+
 /* One frame's buffers. For fusion, src and dst are RGBA and must stay put
  * until the frame's ticket completes; out holds dst in the input's channel
  * count when that is not 4. */
@@ -182,7 +202,7 @@ static int frame_take(const upscale_job *job, frame *f, clik_image *img, int had
     clik_image_free(&f->src);
     f->channels = img->channels;
     f->had_alpha = had_alpha;
-    if (!job->fusion || img->channels == 4) {
+    if (!via_rgba(job, img->channels)) {
         f->src = *img;
         return CLI_OK;
     }
@@ -200,7 +220,7 @@ static int frame_take(const upscale_job *job, frame *f, clik_image *img, int had
 static int frame_outputs(const upscale_job *job, frame *f, int out_width, int out_height)
 {
     clik_status st = ensure_image(&f->dst, out_width, out_height, f->src.channels);
-    if (!job->fusion || f->channels == 4)
+    if (!via_rgba(job, f->channels))
         clik_image_free(&f->out); /* a grey frame before may have left one */
     else if (st == CLIK_OK)
         st = ensure_image(&f->out, out_width, out_height, f->channels);
@@ -228,6 +248,16 @@ static int frame_stage(frame *f, cli_outputs *set, int out, int map)
     return cli_outputs_stage(set, out, result, f->had_alpha);
 }
 
+/* --model's file, read (NULL without --model: the library's own). */
+static int load_model(const upscale_job *job, clik_context *ctx, clik_lapar_model **model)
+{
+    *model = NULL;
+    if (!job->lapar || !job->model)
+        return CLI_OK;
+    clik_status st = clik_lapar_model_load(ctx, job->model, model);
+    return st != CLIK_OK ? cli_error("upscale", ctx, st, job->model) : CLI_OK;
+}
+
 /* Upscales one image: OUT is output 0 and MAP output 1. */
 static int upscale_image(const upscale_job *job)
 {
@@ -252,18 +282,24 @@ static int upscale_image(const upscale_job *job)
     if (rc == CLI_OK)
         rc = frame_outputs(job, &f, width, height);
     clik_context *ctx = NULL;
+    clik_lapar_model *model = NULL;
     if (rc == CLI_OK)
         rc = cli_context(job->device, &ctx);
+    if (rc == CLI_OK)
+        rc = load_model(job, ctx, &model);
     if (rc == CLI_OK) {
-        clik_status st = job->fusion ? clik_upscale_fusion(ctx, &f.src, &f.dst, &job->opt,
-                                                           job->map ? &f.map : NULL)
-                                     : resize_any(ctx, &f.src, &f.dst, job->method);
+        clik_status st =
+            job->fusion
+                ? clik_upscale_fusion(ctx, &f.src, &f.dst, &job->opt, job->map ? &f.map : NULL)
+            : job->lapar ? clik_upscale_lapar(ctx, &f.src, &f.dst, (int)job->scale, model)
+                         : resize_any(ctx, &f.src, &f.dst, job->method);
         rc = st != CLIK_OK ? cli_error("upscale", ctx, st, job->in)
                            : frame_stage(&f, &outs, 0, job->map ? 1 : -1);
     }
     if (rc == CLI_OK)
         rc = cli_outputs_commit(&outs);
     cli_outputs_free(&outs);
+    clik_lapar_model_free(model);
     clik_context_destroy(ctx);
     frame_free(&f);
     return rc;
@@ -280,7 +316,8 @@ typedef struct sequence {
     frame *slots;      /* depth + 1 for a stream, else 1 */
     int nslots;
     clik_context *ctx;
-    clik_fusion_stream *stream; /* NULL: the resize methods, one frame at a time */
+    clik_fusion_stream *stream; /* NULL: the resize methods and lapar, one frame at a time */
+    clik_lapar_model *model;    /* lapar's --model, or NULL */
     cli_outputs outs;           /* frame i is output i, its map output count + i */
 } sequence;
 
@@ -359,10 +396,12 @@ static int submit_frame(sequence *seq, int i)
     frame *f = &seq->slots[i % seq->nslots];
     char name[CLI_NAME_CAP];
     cli_numbered_path(seq->job->in, seq->first + i, name, sizeof(name));
-    clik_status st = seq->stream
-                         ? clik_fusion_stream_submit(seq->stream, &f->src, &f->dst,
-                                                     seq->job->map ? &f->map : NULL, &f->ticket)
-                         : resize_any(seq->ctx, &f->src, &f->dst, seq->job->method);
+    clik_status st =
+        seq->stream ? clik_fusion_stream_submit(seq->stream, &f->src, &f->dst,
+                                                seq->job->map ? &f->map : NULL, &f->ticket)
+        : seq->job->lapar
+            ? clik_upscale_lapar(seq->ctx, &f->src, &f->dst, (int)seq->job->scale, seq->model)
+            : resize_any(seq->ctx, &f->src, &f->dst, seq->job->method);
     return st != CLIK_OK ? cli_error("upscale", seq->ctx, st, name) : CLI_OK;
 }
 
@@ -424,6 +463,8 @@ static int upscale_sequence(const upscale_job *job)
     rc = read_frame(&seq, 0, &seq.slots[0]);
     if (rc == CLI_OK)
         rc = cli_context(job->device, &seq.ctx);
+    if (rc == CLI_OK)
+        rc = load_model(job, seq.ctx, &seq.model);
     if (rc == CLI_OK && job->fusion) {
         clik_status st = clik_fusion_stream_create(seq.ctx, seq.width, seq.height, (int)job->scale,
                                                    &job->opt, job->depth, &seq.stream);
@@ -448,6 +489,7 @@ static int upscale_sequence(const upscale_job *job)
     for (int i = 0; i < seq.nslots; i++)
         frame_free(&seq.slots[i]);
     free(seq.slots);
+    clik_lapar_model_free(seq.model);
     clik_context_destroy(seq.ctx);
     return rc;
 }

@@ -792,6 +792,12 @@ const bench_op bench_ops[] = {
         .bytes_moved = in_out_bytes,
     },
     {
+        CASE_OP("resize-bicubic-aa-d3"),
+        .summary = "clik_resize bicubic-aa by 1/3 (MATLAB imresize, antialiased)",
+        .bytes_rule = "W*H*C + W'*H'*C (read + write)",
+        .bytes_moved = in_out_bytes,
+    },
+    {
         CASE_OP("blur-k7"),
         .summary = "clik_gaussian_blur 7x7, sigma 0 (OpenCV's), reflect-101",
         .bytes_rule = "2*W*H*C (read + write)",

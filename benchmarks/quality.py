@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""Upscaling quality of clik's nearest, bicubic and fusion upscalers.
+"""Upscaling quality of clik's nearest, bicubic, fusion and lapar upscalers.
 
 For each photograph (license-clear images that Debian's python3-skimage
 ships), and each scale S of --scales (default 2, 3, 4): crop the image so
-that S divides both sides, downscale it by S with cv2.INTER_AREA, upscale
-the result back by S with clik (nearest, bicubic, fusion; OpenCV's
+that S divides both sides, downscale it by S with clik's antialiased bicubic
+(CLIK_INTERP_BICUBIC_AA: MATLAB imresize; --degrade area: cv2.INTER_AREA),
+upscale the result back by S with clik (nearest, bicubic, fusion, lapar --
+the LAPAR model upscaler with the library's default model, S 2..4; OpenCV's
 INTER_CUBIC as a reference), and compare with the cropped original on the
 luma channel: Y = 0.299 R + 0.587 G + 0.114 B (BT.601, full range, in
 float64, not rounded), a border of S pixels shaved, PSNR (peak 255) and
 SSIM (scikit-image structural_similarity, gaussian_weights=True,
-sigma=1.5, use_sample_covariance=False, data_range=255).
+sigma=1.5, use_sample_covariance=False, data_range=255). The means are over
+the photographs held out from the default LAPAR model's training
+(benchmarks/lapar_model_data.py): the training ones (astronaut, coffee) are
+listed per image but left out of the means.
 
 Writes OUT/quality.md (the tables, per image and the mean per scale and
 method) and OUT/fusion-side-by-side.png (a crop: nearest | bicubic | fusion
@@ -59,7 +64,10 @@ IMAGES = [
 ]
 
 # The upscalers compared; opencv-cubic is a reference, not clik.
-METHODS = ["nearest", "bicubic", "fusion", "opencv-cubic"]
+METHODS = ["nearest", "bicubic", "fusion", "lapar", "opencv-cubic"]
+# Images the default LAPAR model was trained on (benchmarks/lapar_model_data.py).
+TRAINED = {"astronaut", "coffee"}
+CLIK_INTERP_BICUBIC_AA = 3
 CLIK_METHODS = {"nearest": 0, "bilinear": 1, "bicubic": 2}
 
 SIDE_BY_SIDE_MAX_BYTES = 300 * 1024
@@ -77,7 +85,7 @@ def fail(msg):
 class ClikImage(ctypes.Structure):
     _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int), ("channels", ctypes.c_int),
                 ("type", ctypes.c_int), ("stride", ctypes.c_size_t), ("data", ctypes.c_void_p),
-                ("buffer", ctypes.c_void_p)]
+                ("buffer", ctypes.c_void_p), ("owned", ctypes.c_int)]
 
 
 class ClikContextOptions(ctypes.Structure):
@@ -155,7 +163,10 @@ class LibClik:
         out = np.empty((h * scale, w * scale, 4), np.uint8)
         amap = np.empty((h * scale, w * scale, 1), np.uint8) if want_map else None
         s_img, d_img = self.wrap(src), self.wrap(out)
-        if method == "fusion":
+        if method == "lapar":
+            st = self.lib.clik_upscale_lapar(self.ctx, ctypes.byref(s_img), ctypes.byref(d_img),
+                                             scale, None)
+        elif method == "fusion":
             m_img = self.wrap(amap) if want_map else None
             st = self.lib.clik_upscale_fusion(self.ctx, ctypes.byref(s_img), ctypes.byref(d_img),
                                               None, ctypes.byref(m_img) if want_map else None)
@@ -168,6 +179,18 @@ class LibClik:
         self.backends.add(self.lib.clik_backend_name(
             self.lib.clik_context_last_backend(self.ctx)).decode())
         return out, (amap[:, :, 0] if want_map else None)
+
+    def downscale(self, rgba, scale):
+        """The antialiased bicubic downscale (MATLAB imresize) by 1 / scale."""
+        h, w = rgba.shape[:2]
+        src = np.ascontiguousarray(rgba)
+        out = np.empty((h // scale, w // scale, 4), np.uint8)
+        s_img, d_img = self.wrap(src), self.wrap(out)
+        st = self.lib.clik_resize(self.ctx, ctypes.byref(s_img), ctypes.byref(d_img),
+                                  CLIK_INTERP_BICUBIC_AA)
+        if st != 0:
+            fail(f"clik antialiased downscale failed: {self.status(st)}")
+        return out
 
     def close(self):
         self.lib.clik_context_destroy(self.ctx)
@@ -202,6 +225,19 @@ class CliClik:
                            else cv2.COLOR_BGR2RGBA)
         m = cv2.imread(amap, cv2.IMREAD_GRAYSCALE) if want_map and method == "fusion" else None
         return out, m
+
+    def downscale(self, rgba, scale):
+        src = os.path.join(self.tmp.name, "hr.png")
+        dst = os.path.join(self.tmp.name, "lr.png")
+        cv2.imwrite(src, cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA))
+        h, w = rgba.shape[:2]
+        cmd = [self.path, "resize", src, dst, "--size", f"{w // scale}x{h // scale}",
+               "--antialias"]
+        proc = subprocess.run(cmd + self.device_arg, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+        if proc.returncode != 0:
+            fail(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()}")
+        return cv2.cvtColor(cv2.imread(dst, cv2.IMREAD_UNCHANGED), cv2.COLOR_BGRA2RGBA)
 
     def close(self):
         self.tmp.cleanup()
@@ -307,6 +343,9 @@ def main():
                     help="folder of quality.md and fusion-side-by-side.png")
     ap.add_argument("--data", default=DEFAULT_DATA, help="scikit-image's data folder")
     ap.add_argument("--scales", default="2,3,4", help="comma-separated integer scales (2..8)")
+    ap.add_argument("--degrade", choices=["antialias", "area"], default="antialias",
+                    help="how the low-resolution input is made (default antialias: MATLAB "
+                         "imresize bicubic, as super-resolution benchmarks do)")
     ap.add_argument("--image", action="append", choices=[n for n, _, _ in IMAGES],
                     help="only these images (repeatable; default all)")
     ap.add_argument("--crop-image", default="astronaut",
@@ -340,9 +379,15 @@ def main():
         for s in scales:
             h, w = rgb.shape[0] - rgb.shape[0] % s, rgb.shape[1] - rgb.shape[1] % s
             ref = rgb[:h, :w]
-            low = cv2.resize(ref, (w // s, h // s), interpolation=cv2.INTER_AREA)
+            if args.degrade == "area":
+                low = cv2.resize(ref, (w // s, h // s), interpolation=cv2.INTER_AREA)
+            else:
+                low = clik.downscale(rgba_of(np.ascontiguousarray(ref)), s)[:, :, :3]
             ups = {}
             for method in METHODS:
+                if method == "lapar" and s > 4:
+                    results[(name, s, method)] = (float("nan"), float("nan"))
+                    continue
                 if method == "opencv-cubic":
                     up = cv2.resize(low, (w, h), interpolation=cv2.INTER_CUBIC)
                     amap = None
@@ -386,34 +431,45 @@ def main():
                     + " (artifact map: white where fusion took the nearest image).")
 
     # The report.
-    lines = ["# Upscaling quality: clik nearest, bicubic and fusion", ""]
+    lines = ["# Upscaling quality: clik nearest, bicubic, fusion and lapar", ""]
     lines += [
         f"- date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}",
         f"- clik: {clik.how}, device {clik.device}"
         + (f", backend {', '.join(backends)}" if backends else ""),
         f"- OpenCV {cv2.__version__}; scikit-image structural_similarity",
         "- each image is cropped at the top left so that the scale divides its sides, "
-        "downscaled by the scale with cv2.INTER_AREA, and upscaled back; PSNR (dB) / SSIM on "
+        + ("downscaled by the scale with cv2.INTER_AREA" if args.degrade == "area" else
+           "downscaled by the scale with clik's antialiased bicubic (MATLAB imresize)")
+        + ", and upscaled back; PSNR (dB) / SSIM on "
         "BT.601 luma (Y = 0.299 R + 0.587 G + 0.114 B, full range, float) against the cropped "
         "original, a border of `scale` pixels shaved; SSIM with gaussian_weights=True, "
         "sigma=1.5, use_sample_covariance=False, data_range=255",
         "- fusion: clik_upscale_fusion with the default options (8x8 tile SSIM, 7x7 blur, "
         "threshold 0.05); `opencv-cubic` is cv2.resize INTER_CUBIC, for reference",
         "",
-        "## Mean over the images",
+        "- lapar: clik_upscale_lapar with the library's default model (free 7x7 filter per "
+        "bucket of 16 angles, 3 strengths, 4 coherences and the output phase, stored once per "
+        "orbit of the 8 flips and rotations; trained on "
+        + ", ".join(sorted(TRAINED)) + ", coins, ihc and three CC0 textures; "
+        + " and ".join(sorted(TRAINED)) + " are left out of the means)",
+        "",
+        "## Mean over the held-out images",
         "",
         "| scale | " + " | ".join(f"{m} PSNR / SSIM" for m in METHODS)
-        + " | fusion: pixels from nearest |",
-        "|---:|" + "---:|" * (len(METHODS) + 1),
+        + " | lapar - bicubic | fusion: pixels from nearest |",
+        "|---:|" + "---:|" * (len(METHODS) + 2),
     ]
+    held = [im for im in images if im[0] not in TRAINED] or images
     for s in scales:
         cells = []
         for m in METHODS:
-            vals = [results[(n, s, m)] for n, _, _ in images]
+            vals = [results[(n, s, m)] for n, _, _ in held]
             cells.append(fmt_pair(np.mean([v[0] for v in vals]), np.mean([v[1] for v in vals])))
-        shares = [nearest_share[(n, s)] for n, _, _ in images if (n, s) in nearest_share]
+        gain = np.mean([results[(n, s, "lapar")][0] - results[(n, s, "bicubic")][0]
+                        for n, _, _ in held])
+        shares = [nearest_share[(n, s)] for n, _, _ in held if (n, s) in nearest_share]
         share = f"{100 * np.mean(shares):.1f} %" if shares else "-"
-        lines.append(f"| {s} | " + " | ".join(cells) + f" | {share} |")
+        lines.append(f"| {s} | " + " | ".join(cells) + f" | {gain:+.2f} dB | {share} |")
     lines += ["", "## Per image", "",
               "| image | size | scale | " + " | ".join(METHODS) + " | from nearest |",
               "|---|---|---:|" + "---:|" * (len(METHODS) + 1)]
@@ -421,7 +477,8 @@ def main():
         for s in scales:
             cells = [fmt_pair(*results[(n, s, m)]) for m in METHODS]
             share = nearest_share.get((n, s))
-            lines.append(f"| {n} | {sizes[n]} | {s} | " + " | ".join(cells)
+            lines.append(f"| {n}{' (trained)' if n in TRAINED else ''} | {sizes[n]} | {s} | "
+                         + " | ".join(cells)
                          + f" | {'-' if share is None else f'{100 * share:.1f} %'} |")
     lines += ["", "## Images", "",
               "From Debian's python3-skimage (`skimage/data/`); licenses as scikit-image's data "

@@ -118,6 +118,95 @@ typedef struct clik_lapar_dsp {
                   clik_image *dst);
 } clik_lapar_dsp;
 
+/*
+ * LAPAR model (clik_upscale_lapar, clik_lapar_classify; lib/ops/lapar_model.c).
+ *
+ * CLASSIFICATION, the definition every path follows. Input: U, the upsample
+ * of clik_lapar_upsample (F32, W x H, 1 or 4 channels, a 0..255 scale).
+ * All arithmetic in IEEE single precision (float), each expression
+ * evaluated in the order written (no reassociation; a device may contract
+ * a * b + c into fma: see "flips" below).
+ *  1. Luma, per pixel: 4 channels: Y = (0.299f * R + 0.587f * G) + 0.114f * B;
+ *     1 channel: Y = U.
+ *  2. Gradient, per pixel, central differences with reflect-101 indices
+ *     (clik__reflect101: a side of 1 gives 0):
+ *       gx(x, y) = 0.5f * (Y(x + 1, y) - Y(x - 1, y)),
+ *       gy(x, y) = 0.5f * (Y(x, y + 1) - Y(x, y - 1)); y grows downwards.
+ *  3. Structure tensor over an n x n window (n = plan->window: 3, 5, 7 or 9,
+ *     r = n / 2), window positions reflect-101 into the image (the gradient
+ *     of the reflected pixel), binomial weights w(i) = C(n - 1, i + r),
+ *     i = -r..r (1 2 1; 1 4 6 4 1; ...), exact in float:
+ *       for j = -r..r (outer), i = -r..r (inner):
+ *         wgt = (float)(w(j) * w(i));
+ *         a += wgt * (gx * gx);  b += wgt * (gx * gy);  c += wgt * (gy * gy);
+ *     (a, b, c start at 0.0f, gx, gy at (x + i, y + j) reflected), then
+ *       a *= norm; b *= norm; c *= norm;  norm = 2^-(2 (n - 1)) (exact).
+ *  4. Eigen-analysis:
+ *       t = a + c;  d = a - c;  e = sqrtf(d * d + 4.0f * (b * b));
+ *       l1 = 0.5f * (t + e);  l2 = 0.5f * (t - e);  l2 = l2 > 0.0f ? l2 : 0.0f;
+ *       s1 = sqrtf(l1 > 0.0f ? l1 : 0.0f);  s2 = sqrtf(l2);
+ *       strength = s1;
+ *       flat = !(s1 >= 1e-3f)   (also for NaN: the float rounding of U alone
+ *               gives gradients near 1e-5, whose angle is noise);
+ *       coherence = flat ? 0.0f : (s1 - s2) / (s1 + s2);
+ *       theta = flat ? 0.0f : atan2f(2.0f * b, d)   (twice the angle of the
+ *               dominant gradient direction, in [-pi, pi]).
+ *  5. Bins (A, S, C bins; the edges are the model's, ascending floats):
+ *       angle: q = floorf(theta * plan->angle_scale + 0.5f), angle_scale =
+ *              (float)(A / (2 pi)) computed in double; a = (int)q, then
+ *              a += A while a < 0 and a -= A while a >= A. Bins are centred:
+ *              bin 0 holds gradients along x (a vertical edge), bin A / 2
+ *              (A even) gradients along y (a horizontal edge).
+ *       strength: the count of k < S - 1 with strength_edges[k] <= strength
+ *       coherence: the count of k < C - 1 with coherence_edges[k] <= coherence
+ *              (a value equal to an edge goes to the upper bin; NaN to bin 0).
+ *  6. Bucket = ((phase * A + angle) * S + strength) * C + coherence, phase =
+ *     (y mod scale) * scale + (x mod scale) when plan->phases, else 0.
+ * Flips: a device that contracts to fma, or whose sqrtf / atan2f differ
+ * from the host's by an ulp or so (OpenCL allows atan2 3+ ulp), may put a
+ * pixel whose value lies within a few ulp of a bin edge (angle, strength,
+ * coherence) into the neighbouring bin; so the conformance tolerance
+ * allows a tiny fraction of pixels another bucket, with the output then of
+ * a neighbouring filter.
+ *
+ * FILTER: with k = plan->ksize (5 or 7), h = k / 2 and b = bucket(p),
+ *   out_c(p) = sum over t = k r + c (r, c = 0..k-1) of
+ *              F_b[t] U_c(x + c - h, y + r - h),
+ * indices reflect-101, F_b = plan->filters + k k b: row-major k x k, row r
+ * the offset r - h in y (downwards), column c the offset c - h in x; the
+ * filter is a general (asymmetric) k x k cross-correlation. Per bucket the
+ * model gives F_b either as sum_l phi_{b,l} D_l over the 5 x 5 dictionary
+ * (kind 0, k = 5) or directly (kind 1, a free linear map); lib/ops expands
+ * either into this table once, in double, stored as float (a model stored
+ * with symmetry holds one filter per orbit of buckets and lib/ops writes
+ * the others as the orbit's transforms: the table always has every bucket).
+ * So a path needs only the lookup and one k x k dot product per channel.
+ * alpha (4 channels) is U's alpha (the source pixel's); u8 rounded to
+ * nearest (even), saturated, NaN giving 0.
+ */
+typedef struct clik_lapar_model_plan {
+    int scale; /* 2..4 */
+    int angles, strengths, coherences;
+    int phases; /* 0 or 1 */
+    int window; /* 3, 5, 7 or 9 */
+    int buckets;
+    int ksize;         /* filter side: 5 or 7 */
+    float angle_scale; /* (float)(angles / (2 pi)) */
+    float strength_edges[CLIK_LAPAR_MODEL_MAX_BINS - 1];
+    float coherence_edges[CLIK_LAPAR_MODEL_MAX_BINS - 1];
+    const float *filters; /* buckets x ksize^2, each row-major ksize x ksize */
+} clik_lapar_model_plan;
+
+typedef struct clik_lapar_model_dsp {
+    /* The buckets of up (F32, 1 or 4 channels) into U16 buckets of its size.
+     * Returns 0, or -1 when out of memory (buckets untouched). */
+    int (*classify)(const clik_image *up, const clik_lapar_model_plan *plan, clik_image *buckets);
+    /* The filter: up and buckets as above, dst (u8 or f32, up's channels and
+     * size). Returns 0, or -1 when out of memory. */
+    int (*filter)(const clik_image *up, const clik_image *buckets,
+                  const clik_lapar_model_plan *plan, clik_image *dst);
+} clik_lapar_model_dsp;
+
 /* Every family's table. */
 typedef struct clik_cpu_dsp {
     clik_hist_dsp hist;
@@ -129,6 +218,7 @@ typedef struct clik_cpu_dsp {
     clik_fusion_dsp fusion;
     clik_flow_dsp flow;
     clik_lapar_dsp lapar;
+    clik_lapar_model_dsp lapar_model;
 } clik_cpu_dsp;
 
 /* 1 when this build has the NEON path (natively or through SIMDe). */
@@ -156,6 +246,8 @@ void clik__flow_dsp_init_scalar(clik_flow_dsp *dsp);
 void clik__flow_dsp_init_neon(clik_flow_dsp *dsp);
 void clik__lapar_dsp_init_scalar(clik_lapar_dsp *dsp);
 void clik__lapar_dsp_init_neon(clik_lapar_dsp *dsp);
+void clik__lapar_model_dsp_init_scalar(clik_lapar_model_dsp *dsp);
+void clik__lapar_model_dsp_init_neon(clik_lapar_model_dsp *dsp);
 
 /* The scalar entries, for NEON entries to hand formats they do not cover. */
 void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst);

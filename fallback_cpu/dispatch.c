@@ -30,6 +30,7 @@ void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon)
     clik__fusion_dsp_init_scalar(&dsp->fusion);
     clik__flow_dsp_init_scalar(&dsp->flow);
     clik__lapar_dsp_init_scalar(&dsp->lapar);
+    clik__lapar_model_dsp_init_scalar(&dsp->lapar_model);
 #ifdef CLIK_HAVE_NEON
     if (neon) {
         clik__hist_dsp_init_neon(&dsp->hist);
@@ -41,6 +42,7 @@ void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon)
         clik__fusion_dsp_init_neon(&dsp->fusion);
         clik__flow_dsp_init_neon(&dsp->flow);
         clik__lapar_dsp_init_neon(&dsp->lapar);
+        clik__lapar_model_dsp_init_neon(&dsp->lapar_model);
     }
 #else
     (void)neon;

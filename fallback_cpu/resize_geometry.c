@@ -58,29 +58,160 @@ static void interp_axis(int src, int dst, int taps, int quantize, int32_t *ofs, 
     }
 }
 
-int clik__resize_geometry_make(clik_resize_geometry *g, int sw, int sh, int dw, int dh,
-                               clik_interp method, int quantize)
+/* ---- bicubic-aa (MATLAB's imresize, antialiased) ---- */
+
+/* MATLAB's cubic: Keys' kernel with a = -0.5. */
+static double cubic_half(double x)
 {
-    *g = (clik_resize_geometry){0};
-    g->taps = method == CLIK_INTERP_BICUBIC ? 4 : method == CLIK_INTERP_BILINEAR ? 2 : 0;
+    const double d = fabs(x);
+    if (d <= 1.0)
+        return (1.5 * d - 2.5) * d * d + 1.0;
+    if (d < 2.0)
+        return ((-0.5 * d + 2.5) * d - 4.0) * d + 2.0;
+    return 0.0;
+}
+
+/* Index i of the periodic sequence 0 1 .. n-1 n-1 .. 1 0 (half-sample
+ * symmetric mirroring). */
+static int mirror(long long i, int n)
+{
+    const long long period = 2LL * n;
+    long long m = i % period;
+    if (m < 0)
+        m += period;
+    return (int)(m < n ? m : period - 1 - m);
+}
+
+/* The weights of output x of an axis of src -> dst pixels, normalised and
+ * folded onto source pixels: acc[lo .. hi] (acc zero on entry; the caller
+ * zeroes acc[lo .. hi] again). MATLAB: u = x / s + 0.5 * (1 - 1 / s) in
+ * 1-based coordinates, that is (x + 0.5) / s - 0.5 in 0-based ones; taps
+ * floor(u - width / 2) + 0 .. ceil(width) + 1 of the kernel
+ * k * cubic(k * d), k = min(s, 1), width 4 / k. */
+static void aa_fold(int src, int dst, int x, double *acc, int *lo, int *hi)
+{
+    const double s = (double)dst / (double)src, k = s < 1.0 ? s : 1.0;
+    const double width = 4.0 / k, u = ((double)x + 0.5) / s - 0.5;
+    const long long first = (long long)floor(u - width / 2.0);
+    const long long count = (long long)ceil(width) + 2;
+    double sum = 0.0;
+    int a = src, b = -1;
+    for (long long j = first; j < first + count; j++) {
+        const double w = k * cubic_half(k * (u - (double)j));
+        if (w == 0.0)
+            continue;
+        const int m = mirror(j, src);
+        acc[m] += w;
+        sum += w;
+        a = m < a ? m : a;
+        b = m > b ? m : b;
+    }
+    for (int i = a; i <= b; i++)
+        acc[i] /= sum;
+    *lo = a;
+    *hi = b;
+}
+
+/* The taps of an axis whose widest run of folded taps is n pixels. */
+static int aa_taps(int n)
+{
+    if (n <= 16)
+        return (n + 3) / 4 * 4;
+    if (n <= 64)
+        return (n + 15) / 16 * 16;
+    int t = 128;
+    while (t < n)
+        t *= 2;
+    return t;
+}
+
+/* The widest run of folded taps of an axis (acc: src zeroed doubles). */
+static int aa_width(int src, int dst, double *acc)
+{
+    int widest = 1;
+    for (int x = 0; x < dst; x++) {
+        int lo, hi;
+        aa_fold(src, dst, x, acc, &lo, &hi);
+        widest = hi - lo + 1 > widest ? hi - lo + 1 : widest;
+        for (int i = lo; i <= hi; i++)
+            acc[i] = 0.0;
+    }
+    return widest;
+}
+
+/* First taps and weights of an axis of `taps` taps (w zeroed). */
+static void aa_axis(int src, int dst, int taps, double *acc, int32_t *ofs, float *w)
+{
+    for (int x = 0; x < dst; x++) {
+        int lo, hi;
+        aa_fold(src, dst, x, acc, &lo, &hi);
+        int first = src >= taps && lo > src - taps ? src - taps : lo;
+        first = src < taps ? 0 : first;
+        ofs[x] = first;
+        for (int i = lo; i <= hi; i++) {
+            w[(size_t)x * (size_t)taps + (size_t)(i - first)] = (float)acc[i];
+            acc[i] = 0.0;
+        }
+    }
+}
+
+/* The table of g (xtaps and ytaps set): one zeroed allocation. */
+static int table_alloc(clik_resize_geometry *g, int dw, int dh)
+{
     const size_t weights_at = ((size_t)dw + (size_t)dh + 3) / 4 * 4;
-    g->bytes = sizeof(int32_t) * (weights_at + ((size_t)dw + (size_t)dh) * (size_t)g->taps);
+    g->bytes = sizeof(int32_t) *
+               (weights_at + (size_t)dw * (size_t)g->xtaps + (size_t)dh * (size_t)g->ytaps);
     g->table = calloc(1, g->bytes);
     if (!g->table)
         return -1;
     g->xofs = g->table;
     g->yofs = g->table + dw;
-    if (g->taps == 0) {
+    if (g->xtaps > 0) {
+        g->xw = (float *)(void *)(g->table + weights_at);
+        g->yw = g->xw + (size_t)dw * (size_t)g->xtaps;
+    }
+    return 0;
+}
+
+static int aa_make(clik_resize_geometry *g, int sw, int sh, int dw, int dh)
+{
+    double *acc = calloc((size_t)(sw > sh ? sw : sh), sizeof(double));
+    if (!acc)
+        return -1;
+    g->xtaps = aa_taps(aa_width(sw, dw, acc));
+    g->ytaps = aa_taps(aa_width(sh, dh, acc));
+    if (table_alloc(g, dw, dh) != 0) {
+        free(acc);
+        *g = (clik_resize_geometry){0};
+        return -1;
+    }
+    aa_axis(sw, dw, g->xtaps, acc, g->xofs, g->xw);
+    aa_axis(sh, dh, g->ytaps, acc, g->yofs, g->yw);
+    free(acc);
+    return 0;
+}
+
+int clik__resize_geometry_make(clik_resize_geometry *g, int sw, int sh, int dw, int dh,
+                               clik_interp method, int quantize)
+{
+    *g = (clik_resize_geometry){0};
+    if (method == CLIK_INTERP_BICUBIC_AA)
+        return aa_make(g, sw, sh, dw, dh);
+    const int taps = method == CLIK_INTERP_BICUBIC ? 4 : method == CLIK_INTERP_BILINEAR ? 2 : 0;
+    g->xtaps = g->ytaps = taps;
+    if (table_alloc(g, dw, dh) != 0) {
+        *g = (clik_resize_geometry){0};
+        return -1;
+    }
+    if (taps == 0) {
         nearest_axis(sw, dw, g->xofs);
         nearest_axis(sh, dh, g->yofs);
         g->sx = integer_factor(g->xofs, sw, dw);
         g->sy = integer_factor(g->yofs, sh, dh);
         return 0;
     }
-    g->xw = (float *)(void *)(g->table + weights_at);
-    g->yw = g->xw + (size_t)dw * (size_t)g->taps;
-    interp_axis(sw, dw, g->taps, quantize, g->xofs, g->xw);
-    interp_axis(sh, dh, g->taps, quantize, g->yofs, g->yw);
+    interp_axis(sw, dw, taps, quantize, g->xofs, g->xw);
+    interp_axis(sh, dh, taps, quantize, g->yofs, g->yw);
     return 0;
 }
 
@@ -95,7 +226,7 @@ void clik__resize_interior(const clik_resize_geometry *g, int dw, int sw, int *x
     int a = 0, b = dw;
     while (a < dw && g->xofs[a] < 0)
         a++;
-    while (b > a && g->xofs[b - 1] + g->taps > sw)
+    while (b > a && g->xofs[b - 1] + g->xtaps > sw)
         b--;
     *xa = a;
     *xb = b;

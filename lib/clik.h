@@ -347,9 +347,12 @@ typedef enum clik_interp {
     CLIK_INTERP_NEAREST = 0,
     CLIK_INTERP_BILINEAR,
     CLIK_INTERP_BICUBIC,
+    /* MATLAB's imresize(..., 'bicubic') with antialiasing (see clik_resize). */
+    CLIK_INTERP_BICUBIC_AA,
 } clik_interp;
 
-/* Name of a method ("nearest", "bilinear", "bicubic"), or "unknown". */
+/* Name of a method ("nearest", "bilinear", "bicubic", "bicubic-aa"), or
+ * "unknown". */
 CLIK_API const char *clik_interp_name(clik_interp method);
 
 /* Output size of a resize of a width x height image by scale_x, scale_y:
@@ -370,7 +373,21 @@ CLIK_API clik_status clik_resize_size(int width, int height, double scale_x, dou
  *  - bilinear, bicubic: source point (x + 0.5) * W / W' - 0.5 (pixel centres
  *    at half-integers), bicubic with Keys' kernel (A = -0.75), out-of-image
  *    taps replicate the border; u8 rounded to nearest and saturated. Within
- *    +-1 of OpenCV's INTER_LINEAR / INTER_CUBIC. */
+ *    +-1 of OpenCV's INTER_LINEAR / INTER_CUBIC.
+ *  - bicubic-aa: MATLAB's imresize(src, [H' W'], 'bicubic') (antialiasing
+ *    on), each axis on its own with its scale s = W' / W (H' / H): Keys'
+ *    cubic with a = -0.5 (MATLAB's); where a side shrinks (s < 1) the kernel
+ *    is widened to h(d) = s * cubic(s * d), support 4 / s, else it is the
+ *    cubic itself (4 taps). Output x takes the source point
+ *    u = x / s + 0.5 * (1 - 1 / s) in MATLAB's 1-based coordinates (pixel
+ *    centres at half-integers), the taps floor(u - 2 / min(s, 1)) + 0, 1, ..
+ *    ceil(4 / min(s, 1)) + 1, their weights normalised to sum 1, and taps
+ *    off the image mirrored symmetrically (half-sample: ..c b a|a b c..c b
+ *    a|a b..). Sums in float (weights computed in double); u8 rounded to
+ *    nearest, halves up as MATLAB's, and saturated at the end, a value
+ *    less than 2^-10 below a half counting as the half (float sums are off
+ *    by far less, so exact halves round alike on every path); MATLAB also
+ *    rounds between the two axes: results within +-1 of it. f32 unclamped. */
 CLIK_API clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_image *dst,
                                  clik_interp method);
 
@@ -701,6 +718,167 @@ CLIK_API clik_status clik_lapar_tuning_get(clik_context *ctx, const clik_image *
                                            const clik_image *phi, const clik_lapar_dict *dict,
                                            int scale, const clik_image *dst,
                                            clik_lapar_tuning *out);
+
+/* ------------------------------------------------------------------------ */
+/* LAPAR model family: the upscaler without a network (SPEC 4.8)            */
+
+/*
+ * A LAPAR coefficient model: per scale (2, 3 or 4) and per bucket of the
+ * local structure of the upsample U, the coefficients phi of `atoms` atoms
+ * of the default dictionary (CLIK_LAPAR_ATOMS; a model may use a subset),
+ * or (kind 1, options.kernel 5 or 7) a free k x k filter.
+ * A pixel's bucket comes from the structure tensor of U's luma: its angle,
+ * strength and coherence, each quantised by edges the model stores, and
+ * optionally the pixel's phase (x mod scale, y mod scale); the exact
+ * definition is in fallback_cpu/cpu.h (clik_lapar_model_dsp). Trained by
+ * ridge least squares in closed form (clik_lapar_trainer). Opaque; one
+ * model may hold entries for several scales. Read-only once made: a model
+ * may be shared by threads.
+ */
+typedef struct clik_lapar_model clik_lapar_model;
+
+#define CLIK_LAPAR_MODEL_MAX_BINS    32    /* most bins of angle, strength or coherence */
+#define CLIK_LAPAR_MODEL_MAX_BUCKETS 65535 /* most buckets of one scale (u16 bucket indices) */
+
+/* Training progress: `done` of `total` steps of the current stage
+ * (stage 0: accumulating an image, row by row; 1: solving, bucket by
+ * bucket). Return 0 to go on, non-zero to stop (the call then fails with
+ * CLIK_ERR_INVALID_ARG, "stopped"). */
+typedef int (*clik_lapar_progress_fn)(void *user, int stage, long done, long total);
+
+typedef struct clik_lapar_model_options {
+    int scale;       /* 2, 3 or 4 (default 2) */
+    int angles;      /* angle bins, 1..CLIK_LAPAR_MODEL_MAX_BINS (default 16) */
+    int strengths;   /* strength bins, 1..CLIK_LAPAR_MODEL_MAX_BINS (default 3) */
+    int coherences;  /* coherence bins, 1..CLIK_LAPAR_MODEL_MAX_BINS (default 3) */
+    int phases;      /* 1: the output pixel's phase is part of the bucket (default 0) */
+    int window;      /* structure-tensor window side: 3, 5, 7 or 9 (default 5) */
+    int atoms;       /* atoms used: CLIK_LAPAR_ATOMS (every one), or 1..25: that many chosen
+                        by pivoted Gram-Schmidt on the dictionary, largest residual first
+                        (default 13: every atom is centrally symmetric, so the 72 span only
+                        13 dimensions, which the 13 chosen span too) */
+    int kernel;      /* 0: per bucket the coefficients of `atoms` dictionary atoms (a 5 x 5
+                        centrally symmetric filter); 5 or 7: per bucket a free k x k filter (a
+                        general linear map of the patch of U; `atoms` ignored) (default 0) */
+    int symmetry;    /* kernel 5 or 7: 1 (none), 2 (the 180-degree rotation), 4 (and the
+                        horizontal and vertical flips) or 8 (and the transposition; angles even):
+                        buckets that these image transforms map onto each other share one stored
+                        filter, moved by the transform; trained as on every transformed image
+                        (default 1) */
+    double alpha;    /* ridge weight, >= 0 and finite (below 1e-9: 1e-9), relative to the
+                        mean diagonal of a bucket's normal equations (default 1e-5) */
+    int min_samples; /* a bucket with fewer samples takes the fallback (default 64) */
+    int f16;         /* 1: coefficients rounded to IEEE halves (and so stored) (default 1) */
+    /* Bin edges, ascending: a value v falls in bin k when edge[k - 1] <= v <
+     * edge[k]. Edges past the bin count are ignored; all 0 (the init's
+     * value): the defaults below for the bin count given. */
+    float strength_edges[CLIK_LAPAR_MODEL_MAX_BINS - 1];
+    float coherence_edges[CLIK_LAPAR_MODEL_MAX_BINS - 1];
+    clik_lapar_progress_fn progress; /* NULL: none */
+    void *progress_user;
+} clik_lapar_model_options;
+
+/* Fills *opt with the defaults (edges 0: chosen by bin count, see
+ * clik_lapar_trainer_create). */
+CLIK_API void clik_lapar_model_options_init(clik_lapar_model_options *opt);
+
+/*
+ * Reads a model from its file format (size bytes at data): little-endian,
+ * "CLIKLPM" magic, a version (2; 1 is still read), the file's length, the count of entries
+ * (1..3, distinct scales), each entry's parameters, atom indices, bin edges
+ * and coefficients (f32 or f16), and a CRC-32 of everything before it. The
+ * header fields are checked before any allocation and every size against
+ * the data's length: truncated, corrupt, lying or wrong-version input is
+ * CLIK_ERR_FILE_FORMAT with a message saying what is wrong. Free *model
+ * with clik_lapar_model_free(); on failure *model is untouched.
+ */
+CLIK_API clik_status clik_lapar_model_read(clik_context *ctx, const void *data, size_t size,
+                                           clik_lapar_model **model);
+/* clik_lapar_model_read() of a file's bytes; CLIK_ERR_IO when it cannot be
+ * read (models are at most 64 MiB). */
+CLIK_API clik_status clik_lapar_model_load(clik_context *ctx, const char *path,
+                                           clik_lapar_model **model);
+/* Writes model in the file format into buf (cap bytes; buf NULL: nothing
+ * written) and its length into *size; CLIK_ERR_INVALID_SIZE when cap is
+ * too small (with *size set). Deterministic: one model, one file. */
+CLIK_API clik_status clik_lapar_model_write(clik_context *ctx, const clik_lapar_model *model,
+                                            void *buf, size_t cap, size_t *size);
+/* A new model holding the entries of a and b (scales must differ). */
+CLIK_API clik_status clik_lapar_model_combine(clik_context *ctx, const clik_lapar_model *a,
+                                              const clik_lapar_model *b, clik_lapar_model **out);
+/* The parameters of model's entry for scale into *opt (edges as stored,
+ * alpha, min_samples and progress as the init's): CLIK_ERR_INVALID_ARG
+ * when the model has no entry for scale. */
+CLIK_API clik_status clik_lapar_model_describe(clik_context *ctx, const clik_lapar_model *model,
+                                               int scale, clik_lapar_model_options *opt);
+/* The model embedded in the library (lib/models/lapar_default.clikm,
+ * trained by `clik lapar-train` as README.md says), which has entries for
+ * scales 2, 3 and 4; NULL for another scale. Not to be freed (free ignores
+ * it). */
+CLIK_API const clik_lapar_model *clik_lapar_model_default(int scale);
+/* Frees a model; NULL and the default model are ignored. */
+CLIK_API void clik_lapar_model_free(clik_lapar_model *model);
+
+/*
+ * Bucket indices of an upsample: up is clik_lapar_upsample's output (F32, 1
+ * or 4 channels, on a 0..255 scale) for `scale`, buckets a U16 one-channel
+ * image of its size, written with each pixel's bucket in model's entry for
+ * scale (model NULL: the default): ((phase A + angle) S + strength) C +
+ * coherence, phase (y mod scale) scale + (x mod scale) with phases, else 0.
+ */
+CLIK_API clik_status clik_lapar_classify(clik_context *ctx, const clik_image *up,
+                                         const clik_lapar_model *model, int scale,
+                                         clik_image *buckets);
+
+/*
+ * LAPAR upscaling by a model: U = clik_lapar_upsample(src, scale), each
+ * pixel p classified (clik_lapar_classify) into bucket b, and
+ *   out_c(p) = <F_b, patch(U_c, p)>,  F_b = sum_l phi_{b,l} D_l (a dictionary
+ * model; a free-filter model stores F_b, k x k, itself), the patch and
+ * cross-correlation as clik_lapar_filter's (reflect-101): for a dictionary
+ * model clik_lapar_filter with phi(p) = phi_{b(p)}, F_b computed once per bucket.
+ * src: u8 or f32 (0..255), 1 channel or RGBA (alpha carried over from the
+ * source pixel, as clik_lapar_filter does; RGB images are RGBA); dst of
+ * src's type and channels, scale times its size, u8 rounded to nearest and
+ * saturated. model NULL: the default. scale 2..4, an entry of the model.
+ */
+CLIK_API clik_status clik_upscale_lapar(clik_context *ctx, const clik_image *src, clik_image *dst,
+                                        int scale, const clik_lapar_model *model);
+
+/*
+ * Training (ridge least squares per bucket, in closed form). Each image
+ * added (HR: u8 or f32 on 0..255, 1 or 4 channels; any size from 1 x 1;
+ * images of different sizes and formats may be mixed) is cropped at its
+ * right and bottom to a multiple of the scale; its low-resolution input is
+ * clik_resize(..., CLIK_INTERP_BICUBIC_AA) by 1 / scale; U its
+ * clik_lapar_upsample, classified as inference does. Every colour channel
+ * of every pixel of U is a sample (luma drives the classification): the
+ * bucket's normal equations of the 25 patch values against the HR value
+ * are accumulated in double, in raster order (deterministic). Images
+ * smaller than the scale on a side add nothing (CLIK_OK). Solve: per
+ * bucket, the atoms' normal equations G = D P D^T, r = D q, and
+ *   (G + lambda I) phi = r + lambda phi0,  lambda = alpha trace(G) / L,
+ * by Cholesky in double; phi0 the fallback: the solution of the pooled
+ * equations of every bucket of the same phase (ridge toward 0). A bucket
+ * with fewer than min_samples samples takes phi0 itself; with no sample at
+ * all in the phase, the pooled solution of the whole model.
+ * clik_lapar_trainer_solve fails (CLIK_ERR_INVALID_ARG) with no sample.
+ */
+typedef struct clik_lapar_trainer clik_lapar_trainer;
+
+/* opt NULL: the defaults. Edges left 0: strength S - 1 edges geometric from
+ * 2.5 to 10 (S = 3: 2.5, 10; S = 2: 5), coherence k / C (C = 3: 1/3, 2/3). */
+CLIK_API clik_status clik_lapar_trainer_create(clik_context *ctx,
+                                               const clik_lapar_model_options *opt,
+                                               clik_lapar_trainer **trainer);
+CLIK_API clik_status clik_lapar_trainer_add(clik_lapar_trainer *trainer, const clik_image *hr);
+/* The samples so far (colour channels times pixels). */
+CLIK_API clik_status clik_lapar_trainer_samples(const clik_lapar_trainer *trainer,
+                                                uint64_t *samples);
+CLIK_API clik_status clik_lapar_trainer_solve(clik_lapar_trainer *trainer,
+                                              clik_lapar_model **model);
+/* NULL is ignored. */
+CLIK_API void clik_lapar_trainer_free(clik_lapar_trainer *trainer);
 
 #ifdef __cplusplus
 }

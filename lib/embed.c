@@ -1,6 +1,9 @@
 /*
  * Build-time tool: turns kernels/NAME.cl (with its includes resolved) into
  * C strings for the library.  Usage: embed OUTPUT.c KERNEL_DIR NAME...
+ * With --blob, a binary file into a byte array: embed --blob OUTPUT.c
+ * SYMBOL FILE defines `const unsigned char SYMBOL[]` and `const size_t
+ * SYMBOL_size` (the LAPAR model, lib/models/).
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdio.h>
@@ -29,8 +32,45 @@ static void emit_literal(FILE *out, const char *text, size_t len)
     fputs("\"", out);
 }
 
+/* embed --blob OUTPUT.c SYMBOL FILE */
+static int embed_blob(const char *output, const char *symbol, const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        perror(path);
+        return 1;
+    }
+    FILE *out = fopen(output, "w");
+    if (!out) {
+        perror(output);
+        fclose(in);
+        return 1;
+    }
+    fprintf(out,
+            "/* Generated from %s by lib/embed.c; do not edit. */\n"
+            "#include <stddef.h>\n\n"
+            "extern const unsigned char %s[];\nextern const size_t %s_size;\n"
+            "const unsigned char %s[] = {",
+            path, symbol, symbol, symbol);
+    size_t n = 0;
+    int c;
+    while ((c = fgetc(in)) != EOF)
+        fprintf(out, "%s%u,", n++ % 16 == 0 ? "\n    " : " ", (unsigned)c);
+    int status = ferror(in) ? 1 : 0;
+    /* An empty file still needs one element: the size says 0. */
+    fprintf(out, "%s\n};\nconst size_t %s_size = %zu;\n", n == 0 ? "\n    0" : "", symbol, n);
+    fclose(in);
+    if (fclose(out) != 0)
+        status = 1;
+    if (status != 0)
+        remove(output);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 5 && strcmp(argv[1], "--blob") == 0)
+        return embed_blob(argv[2], argv[3], argv[4]);
     if (argc < 4) {
         fprintf(stderr, "usage: %s OUTPUT.c KERNEL_DIR NAME...\n", argv[0]);
         return 2;

@@ -450,6 +450,13 @@ void clik__cubic_weights(double t, double *w);
  * (INTER_RESIZE_COEF_BITS) and clik_resize for u8. */
 double clik__u8_weight(double w);
 
+/* ---- the LAPAR upsample (ops/lapar.c), shared with the LAPAR model ---------- */
+
+/* Enqueues U = the upsample of the bound image lr by scale into up (F32,
+ * lr's channels, scale times its size), as clik_lapar_upsample. */
+clik_status clik__lapar_upsample_cl(clik_context *ctx, const clik_binding *lr, int scale,
+                                    const clik_binding *up);
+
 /* ---- running operations (dispatch.c) ------------------------------------- */
 
 /* An image argument of an operation, and how the operation uses it:

@@ -150,6 +150,11 @@ expect 2 "resize --size that overflows" -- $run "$clik" resize "$sample" "$tmp/o
 expect 2 "resize --size past 2^20" -- $run "$clik" resize "$sample" "$tmp/out.png" --size 1048577x1
 expect 2 "resize --size without a height" -- $run "$clik" resize "$sample" "$tmp/out.png" --size 5
 expect 2 "resize --method lanczos" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 2 --method lanczos
+expect 0 "resize --antialias (MATLAB's bicubic)" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scale 0.3 --antialias
+check "resize --antialias size" "$(size_of "$tmp/out.pgm")" 192x144
+expect 0 "resize --antialias of RGBA on the CPU path" -- $run "$clik" resize "$tmp/rgba.npy" "$tmp/out.png" --size 7x5 --antialias --device none
+check "resize --antialias RGBA: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "7x5 rgba"
+expect 2 "resize --antialias with --method nearest" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 0.5 --method nearest --antialias
 expect 1 "resize to a side past 2^20" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 1e6
 expect 1 "resize of 1x1 to nothing" -- $run "$clik" resize "$tmp/one.pgm" "$tmp/out.png" --scale 0.1
 expect 1 "resize of a missing file" -- $run "$clik" resize "$tmp/missing.png" "$tmp/out.png" --scale 2

@@ -1281,7 +1281,7 @@ static clik_status call_resize(clik_context *ctx, margs *a)
 
 static void extra_resize(op_run *r)
 {
-    const int methods[] = {-1, 3, INT_MAX};
+    const int methods[] = {-1, 4, INT_MAX};
     for (int i = 0; i < 3; i++) {
         start(r, "method %d", methods[i]);
         r->work.method = (clik_interp)methods[i];
@@ -3386,6 +3386,332 @@ static void row_lapar_dict_default(void)
            "wrote past %d atoms", CLIK_LAPAR_ATOMS);
 }
 
+/* ---- the LAPAR model family ------------------------------------------------------------------ */
+
+/* A correct call of the family's ops: CLIK_OK, or on an OpenCL device (strict,
+ * no kernel yet) the refused fall back. */
+static void expect_model_op(clik_status st)
+{
+    EXPECT(st == CLIK_OK || (clik_context_device(h_ctx) && st == CLIK_ERR_FALLBACK),
+           "a correct call gives %s: %s", sname(st), clik_context_message(h_ctx));
+}
+
+/* The default model's bytes (malloc'd). */
+static uint8_t *model_bytes(size_t *n)
+{
+    const clik_lapar_model *m = clik_lapar_model_default(2);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, NULL, 0, n), CLIK_OK);
+    uint8_t *b = malloc(*n);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, b, *n, n), CLIK_OK);
+    return b;
+}
+
+static void row_lapar_model_options_init(void)
+{
+    set_case("NULL");
+    clik_lapar_model_options_init(NULL);
+    set_case("a correct call");
+    clik_lapar_model_options o;
+    memset(&o, OUT_FILL, sizeof(o));
+    clik_lapar_model_options_init(&o);
+    EXPECT(o.scale == 2 && o.angles == 16 && o.strengths == 3 && o.coherences == 3 &&
+               o.phases == 0 && o.window == 5 && o.atoms == 13 && o.alpha == 1e-5 &&
+               o.min_samples == 64 && o.f16 == 1 && o.progress == NULL &&
+               o.strength_edges[0] == 0.0f && o.coherence_edges[0] == 0.0f,
+           "not the defaults");
+}
+
+static void row_lapar_model_read(void)
+{
+    size_t n;
+    uint8_t *b = model_bytes(&n);
+    clik_lapar_model *m = (clik_lapar_model *)&m;
+    set_case("ctx NULL");
+    expect_status(clik_lapar_model_read(NULL, b, n, &m), CLIK_ERR_NULL);
+    set_case("data NULL");
+    mark_message(h_ctx);
+    expect_status(clik_lapar_model_read(h_ctx, NULL, n, &m), CLIK_ERR_NULL);
+    expect_message(h_ctx);
+    set_case("model NULL");
+    expect_status(clik_lapar_model_read(h_ctx, b, n, NULL), CLIK_ERR_NULL);
+    const size_t sizes[] = {0, 1, 27, n - 1, n + 1};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        set_case("size %zu of %zu", sizes[i], n);
+        uint8_t *c = calloc(1, sizes[i] + 1);
+        memcpy(c, b, sizes[i] < n ? sizes[i] : n);
+        mark_message(h_ctx);
+        expect_status(clik_lapar_model_read(h_ctx, c, sizes[i], &m), CLIK_ERR_FILE_FORMAT);
+        expect_message(h_ctx);
+        free(c);
+    }
+    EXPECT(m == (clik_lapar_model *)&m, "*model written on failure");
+    set_case("a correct call");
+    expect_status(clik_lapar_model_read(h_ctx, b, n, &m), CLIK_OK);
+    if (m != (clik_lapar_model *)&m)
+        clik_lapar_model_free(m);
+    free(b);
+    ctx_works();
+}
+
+static void row_lapar_model_load(void)
+{
+    clik_lapar_model *m = (clik_lapar_model *)&m;
+    set_case("ctx NULL");
+    expect_status(clik_lapar_model_load(NULL, "x", &m), CLIK_ERR_NULL);
+    set_case("path NULL");
+    expect_status(clik_lapar_model_load(h_ctx, NULL, &m), CLIK_ERR_NULL);
+    set_case("model NULL");
+    expect_status(clik_lapar_model_load(h_ctx, "x", NULL), CLIK_ERR_NULL);
+    set_case("a missing file");
+    mark_message(h_ctx);
+    expect_status(clik_lapar_model_load(h_ctx, "/nonexistent/m.clikm", &m), CLIK_ERR_IO);
+    expect_message(h_ctx);
+    set_case("a folder");
+    EXPECT(clik_lapar_model_load(h_ctx, "/", &m) != CLIK_OK, "accepted");
+    EXPECT(m == (clik_lapar_model *)&m, "*model written on failure");
+    ctx_works();
+}
+
+static void row_lapar_model_write(void)
+{
+    const clik_lapar_model *m = clik_lapar_model_default(2);
+    size_t n = 0;
+    set_case("ctx NULL");
+    expect_status(clik_lapar_model_write(NULL, m, NULL, 0, &n), CLIK_ERR_NULL);
+    set_case("model NULL");
+    expect_status(clik_lapar_model_write(h_ctx, NULL, NULL, 0, &n), CLIK_ERR_NULL);
+    set_case("size NULL");
+    expect_status(clik_lapar_model_write(h_ctx, m, NULL, 0, NULL), CLIK_ERR_NULL);
+    set_case("a buffer one byte short");
+    expect_status(clik_lapar_model_write(h_ctx, m, NULL, 0, &n), CLIK_OK);
+    uint8_t *b = malloc(n);
+    memset(b, SENTINEL, n);
+    size_t got = 0;
+    mark_message(h_ctx);
+    expect_status(clik_lapar_model_write(h_ctx, m, b, n - 1, &got), CLIK_ERR_INVALID_SIZE);
+    expect_message(h_ctx);
+    EXPECT(got == n && all_bytes(b, n, SENTINEL), "wrote into a short buffer");
+    set_case("a correct call");
+    expect_status(clik_lapar_model_write(h_ctx, m, b, n, &got), CLIK_OK);
+    free(b);
+    ctx_works();
+}
+
+static void row_lapar_model_combine(void)
+{
+    const clik_lapar_model *m = clik_lapar_model_default(2);
+    clik_lapar_model *out = (clik_lapar_model *)&out;
+    set_case("ctx NULL");
+    expect_status(clik_lapar_model_combine(NULL, m, m, &out), CLIK_ERR_NULL);
+    set_case("a NULL");
+    expect_status(clik_lapar_model_combine(h_ctx, NULL, m, &out), CLIK_ERR_NULL);
+    set_case("out NULL");
+    expect_status(clik_lapar_model_combine(h_ctx, m, m, NULL), CLIK_ERR_NULL);
+    set_case("one scale twice");
+    mark_message(h_ctx);
+    expect_status(clik_lapar_model_combine(h_ctx, m, m, &out), CLIK_ERR_INVALID_ARG);
+    expect_message(h_ctx);
+    EXPECT(out == (clik_lapar_model *)&out, "*out written on failure");
+    ctx_works();
+}
+
+static void row_lapar_model_describe(void)
+{
+    const clik_lapar_model *m = clik_lapar_model_default(2);
+    clik_lapar_model_options o;
+    set_case("ctx NULL");
+    expect_status(clik_lapar_model_describe(NULL, m, 2, &o), CLIK_ERR_NULL);
+    set_case("model NULL");
+    expect_status(clik_lapar_model_describe(h_ctx, NULL, 2, &o), CLIK_ERR_NULL);
+    set_case("opt NULL");
+    expect_status(clik_lapar_model_describe(h_ctx, m, 2, NULL), CLIK_ERR_NULL);
+    const int scales[] = {0, 1, 5, -1, INT_MAX, INT_MIN};
+    for (size_t i = 0; i < sizeof(scales) / sizeof(scales[0]); i++) {
+        set_case("scale %d", scales[i]);
+        mark_message(h_ctx);
+        expect_status(clik_lapar_model_describe(h_ctx, m, scales[i], &o), CLIK_ERR_INVALID_ARG);
+        expect_message(h_ctx);
+    }
+    set_case("a correct call");
+    expect_status(clik_lapar_model_describe(h_ctx, m, 4, &o), CLIK_OK);
+    EXPECT(o.scale == 4, "scale %d", o.scale);
+}
+
+static void row_lapar_model_default(void)
+{
+    const int bad[] = {0, 1, 5, -1, INT_MAX, INT_MIN};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        set_case("scale %d", bad[i]);
+        EXPECT(clik_lapar_model_default(bad[i]) == NULL, "not NULL");
+    }
+    set_case("scales 2, 3, 4");
+    for (int s = 2; s <= 4; s++)
+        EXPECT(clik_lapar_model_default(s) != NULL, "x%d: NULL", s);
+}
+
+static void row_lapar_model_free(void)
+{
+    set_case("NULL");
+    clik_lapar_model_free(NULL);
+    set_case("the default model (ignored)");
+    clik_lapar_model_free((clik_lapar_model *)clik_lapar_model_default(3));
+    EXPECT(clik_lapar_model_default(3) != NULL, "the default is gone");
+}
+
+static void row_lapar_classify(void)
+{
+    void *mem[3];
+    clik_image up = host_image(12, 8, 4, CLIK_F32, &mem[0]);
+    clik_image bk = host_image(12, 8, 1, CLIK_U16, &mem[1]);
+    clik_image small = host_image(11, 8, 1, CLIK_U16, &mem[2]);
+    memset(mem[0], 0, up.stride * 8);
+    set_case("ctx NULL");
+    expect_status(clik_lapar_classify(NULL, &up, NULL, 2, &bk), CLIK_ERR_NULL);
+    set_case("up NULL");
+    expect_status(clik_lapar_classify(h_ctx, NULL, NULL, 2, &bk), CLIK_ERR_NULL);
+    set_case("buckets NULL");
+    expect_status(clik_lapar_classify(h_ctx, &up, NULL, 2, NULL), CLIK_ERR_NULL);
+    set_case("buckets one column narrower");
+    mark_message(h_ctx);
+    expect_status(clik_lapar_classify(h_ctx, &up, NULL, 2, &small), CLIK_ERR_SIZE_MISMATCH);
+    expect_message(h_ctx);
+    set_case("up as buckets");
+    expect_status(clik_lapar_classify(h_ctx, &up, NULL, 2, &up), CLIK_ERR_UNSUPPORTED_FORMAT);
+    set_case("scale 5");
+    expect_status(clik_lapar_classify(h_ctx, &up, NULL, 5, &bk), CLIK_ERR_INVALID_ARG);
+    EXPECT(all_bytes(mem[1], bk.stride * 8, SENTINEL), "buckets written by a refused call");
+    set_case("a correct call");
+    expect_model_op(clik_lapar_classify(h_ctx, &up, NULL, 2, &bk));
+    for (int i = 0; i < 3; i++)
+        free(mem[i]);
+    ctx_works();
+}
+
+static void row_upscale_lapar(void)
+{
+    void *mem[3];
+    clik_image src = host_image(6, 4, 4, CLIK_U8, &mem[0]);
+    clik_image dst = host_image(12, 8, 4, CLIK_U8, &mem[1]);
+    clik_image grey = host_image(12, 8, 1, CLIK_U8, &mem[2]);
+    fill_input(&src, 4);
+    set_case("ctx NULL");
+    expect_status(clik_upscale_lapar(NULL, &src, &dst, 2, NULL), CLIK_ERR_NULL);
+    set_case("src NULL");
+    expect_status(clik_upscale_lapar(h_ctx, NULL, &dst, 2, NULL), CLIK_ERR_NULL);
+    set_case("dst NULL");
+    expect_status(clik_upscale_lapar(h_ctx, &src, NULL, 2, NULL), CLIK_ERR_NULL);
+    const int scales[] = {0, 1, 5, -2, INT_MAX, INT_MIN};
+    for (size_t i = 0; i < sizeof(scales) / sizeof(scales[0]); i++) {
+        set_case("scale %d", scales[i]);
+        mark_message(h_ctx);
+        expect_status(clik_upscale_lapar(h_ctx, &src, &dst, scales[i], NULL), CLIK_ERR_INVALID_ARG);
+        expect_message(h_ctx);
+    }
+    set_case("dst of 3 times the size");
+    expect_status(clik_upscale_lapar(h_ctx, &src, &dst, 3, NULL), CLIK_ERR_SIZE_MISMATCH);
+    set_case("dst grey for RGBA");
+    expect_status(clik_upscale_lapar(h_ctx, &src, &grey, 2, NULL), CLIK_ERR_UNSUPPORTED_FORMAT);
+    EXPECT(all_bytes(mem[1], dst.stride * 8, SENTINEL), "dst written by a refused call");
+    set_case("a correct call");
+    expect_model_op(clik_upscale_lapar(h_ctx, &src, &dst, 2, NULL));
+    for (int i = 0; i < 3; i++)
+        free(mem[i]);
+    ctx_works();
+}
+
+static void row_lapar_trainer_create(void)
+{
+    clik_lapar_trainer *t = (clik_lapar_trainer *)&t;
+    set_case("ctx NULL");
+    expect_status(clik_lapar_trainer_create(NULL, NULL, &t), CLIK_ERR_NULL);
+    set_case("trainer NULL");
+    expect_status(clik_lapar_trainer_create(h_ctx, NULL, NULL), CLIK_ERR_NULL);
+    clik_lapar_model_options o;
+    const char *what[] = {"scale 5", "angles 0", "window 4", "atoms 30", "alpha -1", "phases 2"};
+    for (int i = 0; i < 6; i++) {
+        clik_lapar_model_options_init(&o);
+        switch (i) {
+        case 0: o.scale = 5; break;
+        case 1: o.angles = 0; break;
+        case 2: o.window = 4; break;
+        case 3: o.atoms = 30; break;
+        case 4: o.alpha = -1.0; break;
+        default: o.phases = 2; break;
+        }
+        set_case("%s", what[i]);
+        mark_message(h_ctx);
+        expect_status(clik_lapar_trainer_create(h_ctx, &o, &t), CLIK_ERR_INVALID_ARG);
+        expect_message(h_ctx);
+    }
+    EXPECT(t == (clik_lapar_trainer *)&t, "*trainer written on failure");
+    set_case("a correct call");
+    expect_status(clik_lapar_trainer_create(h_ctx, NULL, &t), CLIK_OK);
+    if (t != (clik_lapar_trainer *)&t)
+        clik_lapar_trainer_free(t);
+    ctx_works();
+}
+
+static void row_lapar_trainer_add(void)
+{
+    clik_lapar_trainer *t = NULL;
+    ck_assert_int_eq(clik_lapar_trainer_create(h_oracle, NULL, &t), CLIK_OK);
+    void *mem[2];
+    clik_image two = host_image(8, 8, 2, CLIK_U8, &mem[0]);
+    clik_image s16 = host_image(8, 8, 1, CLIK_S16, &mem[1]);
+    set_case("trainer NULL");
+    expect_status(clik_lapar_trainer_add(NULL, &two), CLIK_ERR_NULL);
+    set_case("hr NULL");
+    expect_status(clik_lapar_trainer_add(t, NULL), CLIK_ERR_NULL);
+    set_case("2 channels");
+    expect_status(clik_lapar_trainer_add(t, &two), CLIK_ERR_UNSUPPORTED_FORMAT);
+    set_case("s16");
+    expect_status(clik_lapar_trainer_add(t, &s16), CLIK_ERR_UNSUPPORTED_FORMAT);
+    uint64_t n = 1;
+    clik_lapar_trainer_samples(t, &n);
+    EXPECT(n == 0, "%llu samples after refused images", (unsigned long long)n);
+    clik_lapar_trainer_free(t);
+    free(mem[0]);
+    free(mem[1]);
+}
+
+static void row_lapar_trainer_samples(void)
+{
+    uint64_t n = 7;
+    set_case("trainer NULL");
+    expect_status(clik_lapar_trainer_samples(NULL, &n), CLIK_ERR_NULL);
+    clik_lapar_trainer *t = NULL;
+    ck_assert_int_eq(clik_lapar_trainer_create(h_oracle, NULL, &t), CLIK_OK);
+    set_case("samples NULL");
+    expect_status(clik_lapar_trainer_samples(t, NULL), CLIK_ERR_NULL);
+    set_case("a correct call");
+    expect_status(clik_lapar_trainer_samples(t, &n), CLIK_OK);
+    EXPECT(n == 0, "%llu samples", (unsigned long long)n);
+    clik_lapar_trainer_free(t);
+}
+
+static void row_lapar_trainer_solve(void)
+{
+    clik_lapar_model *m = (clik_lapar_model *)&m;
+    set_case("trainer NULL");
+    expect_status(clik_lapar_trainer_solve(NULL, &m), CLIK_ERR_NULL);
+    clik_lapar_trainer *t = NULL;
+    ck_assert_int_eq(clik_lapar_trainer_create(h_oracle, NULL, &t), CLIK_OK);
+    set_case("model NULL");
+    expect_status(clik_lapar_trainer_solve(t, NULL), CLIK_ERR_NULL);
+    set_case("no samples");
+    expect_status(clik_lapar_trainer_solve(t, &m), CLIK_ERR_INVALID_ARG);
+    EXPECT(m == (clik_lapar_model *)&m, "*model written on failure");
+    clik_lapar_trainer_free(t);
+}
+
+static void row_lapar_trainer_free(void)
+{
+    set_case("NULL");
+    clik_lapar_trainer_free(NULL);
+}
+
 /* ---- the table ----------------------------------------------------------------------------- */
 
 typedef struct misuse_row {
@@ -3487,6 +3813,21 @@ static const misuse_row misuse_rows[] = {
      "FOUND: a tuning no device runs (variant AUTO or unknown, a side below 1) is "
      "CLIK_ERR_NO_DEVICE without a device (want CLIK_ERR_INVALID_ARG)"},
     {"clik_lapar_tuning_get", row_lapar_tuning_get, NULL},
+    {"clik_lapar_model_options_init", row_lapar_model_options_init, NULL},
+    {"clik_lapar_model_read", row_lapar_model_read, NULL},
+    {"clik_lapar_model_load", row_lapar_model_load, NULL},
+    {"clik_lapar_model_write", row_lapar_model_write, NULL},
+    {"clik_lapar_model_combine", row_lapar_model_combine, NULL},
+    {"clik_lapar_model_describe", row_lapar_model_describe, NULL},
+    {"clik_lapar_model_default", row_lapar_model_default, NULL},
+    {"clik_lapar_model_free", row_lapar_model_free, NULL},
+    {"clik_lapar_classify", row_lapar_classify, NULL},
+    {"clik_upscale_lapar", row_upscale_lapar, NULL},
+    {"clik_lapar_trainer_create", row_lapar_trainer_create, NULL},
+    {"clik_lapar_trainer_add", row_lapar_trainer_add, NULL},
+    {"clik_lapar_trainer_samples", row_lapar_trainer_samples, NULL},
+    {"clik_lapar_trainer_solve", row_lapar_trainer_solve, NULL},
+    {"clik_lapar_trainer_free", row_lapar_trainer_free, NULL},
 };
 #define NROWS ((int)(sizeof(misuse_rows) / sizeof(misuse_rows[0])))
 

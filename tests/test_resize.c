@@ -122,7 +122,7 @@ START_TEST(thin_images)
             }
     uint8_t one[4] = {9, 99, 199, 255}, out[5 * 3 * 4];
     clik_image a = wrap(1, 1, 4, CLIK_U8, one), b = wrap(5, 3, 4, CLIK_U8, out);
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < 4; m++) {
         resize_ok(&a, &b, (clik_interp)m);
         for (int i = 0; i < 5 * 3 * 4; i++)
             ck_assert_int_eq(out[i], one[i % 4]);
@@ -139,8 +139,10 @@ START_TEST(strided_images)
     for (size_t i = 0; i < sizeof(sbuf); i++)
         sbuf[i] = (uint8_t)(i * 37u + (i >> 7));
     for (int ch = 1; ch <= 4; ch += 3)
-        for (int m = 0; m < 3; m++) {
-            const int dw = m == 1 ? 91 : 2 * sw, dh = m == 2 ? 3 * sh : 2 * sh;
+        for (int m = 0; m < 4; m++) {
+            /* bicubic-aa shrinks (by 1/3 and 10/23). */
+            const int dw = m == 1 ? 91 : m == 3 ? 15 : 2 * sw;
+            const int dh = m == 2 ? 3 * sh : m == 3 ? 10 : 2 * sh;
             clik_image src, dst, want;
             ck_assert_int_eq(
                 clik_image_wrap(&src, sw, sh, ch, CLIK_U8, sbuf + 1, (size_t)sw * ch + 5), CLIK_OK);
@@ -170,7 +172,7 @@ START_TEST(large_factors)
     const int factors[][2] = {{5, 5}, {8, 8}, {6, 1}, {1, 7}, {17, 2}};
     for (size_t f = 0; f < sizeof(factors) / sizeof(factors[0]); f++)
         for (int ch = 1; ch <= 4; ch += 3)
-            for (int m = 0; m < 3; m += 2) {
+            for (int m = 0; m < 4; m += m == 0 ? 2 : 1) {
                 const int sw = 19, sh = 6, dw = sw * factors[f][0], dh = sh * factors[f][1];
                 clik_image src, got, want;
                 ck_assert_int_eq(clik_image_alloc(&src, sw, sh, ch, CLIK_U8), CLIK_OK);
@@ -194,7 +196,7 @@ START_TEST(device_images)
 {
     /* Oclgrind (h_small) simulates every work-item: a smaller image. */
     const int sw = h_small ? 61 : 333, sh = h_small ? 23 : 97, dw = 2 * sw, dh = 2 * sh;
-    for (int m = 0; m < 3; m++) {
+    for (int m = 0; m < 4; m++) {
         clik_image host, want, got, src, dst;
         ck_assert_int_eq(clik_image_alloc(&host, sw, sh, 4, CLIK_U8), CLIK_OK);
         clik_pattern_fill(&host, CLIK_PATTERN_SMOOTH, 5);
@@ -232,7 +234,7 @@ START_TEST(long_bands)
     const int shapes[][4] = {{h_small ? 120 : 1001, h_small ? 60 : 541, 2, 2}, {3, 2, 700, 3}};
     for (int s = 0; s < 2; s++)
         for (int ch = 1; ch <= 4; ch += 3)
-            for (int m = 0; m < 3; m++) {
+            for (int m = 0; m < 4; m++) {
                 const int sw = shapes[s][0], sh = shapes[s][1];
                 const int dw = sw * shapes[s][2], dh = sh * shapes[s][3];
                 clik_image src, got, want;
@@ -252,6 +254,148 @@ START_TEST(long_bands)
                 h_free_images(&src, &got, &want, NULL);
             }
     h_tuned_context_free(ctx);
+}
+END_TEST
+
+/*
+ * bicubic-aa (MATLAB's imresize, antialiased), by hand. MATLAB's cubic
+ * (a = -0.5): W(d) = 1.5 d^3 - 2.5 d^2 + 1 (d <= 1), -0.5 d^3 + 2.5 d^2 -
+ * 4 d + 2 (1 < d <= 2): W(0.25) = 0.8671875, W(0.75) = 0.2265625,
+ * W(1.25) = -0.0703125, W(1.75) = -0.0234375 (sum 1).
+ *  [10 30] to 4 (s = 2, the plain cubic): u = (x + 0.5) / 2 - 0.5 =
+ *    -0.25, 0.25, 0.75, 1.25. x = 0: taps -2 -1 0 1 at distances 1.75,
+ *    0.75, 0.25, 1.25, mirrored (.. 1 0 | 0 1 | 1 0 ..) to pixels 1 0 0 1:
+ *    pixel 0 weighs W(0.75) + W(0.25) = 1.09375, pixel 1 -0.09375:
+ *    8.125 -> 8. x = 1: taps -1 0 1 2 -> pixels 0 0 1 1 at 1.25, 0.25,
+ *    0.75, 1.75: 0.796875 and 0.203125: 14.0625 -> 14. Then 25.9375 -> 26
+ *    and 31.875 -> 32 by symmetry. (Replicating the border instead would
+ *    give W(1.75) to pixel 0 too: 8.59375 at x = 0.)
+ *  2 x 2 to 1 x 1 (s = 1/2): the weights are symmetric about the centre:
+ *    each pixel 1/4, the mean. [10 20; 30 40] -> 25.
+ *  The ramp [0 40 80 120] to 2 (s = 1/2, h(d) = W(d / 2) / 2, taps
+ *    -4 .. 5 around u = 0.5 at distances 4.5 .. -4.5): in 1/512ths the
+ *    weights 0 -6 -18 58 222 222 58 -18 -6 0 of pixels 3 2 1 0 0 1 2 3 3 2
+ *    (mirrored) fold to 280 204 52 -24: (40 * 204 + 80 * 52 - 120 * 24) /
+ *    512 = 18.4375 -> 18 (without the mirror the linear ramp would give
+ *    its value at u, 20), and 101.5625 -> 102 by symmetry.
+ *  A constant stays constant (the weights sum to 1), also at extreme
+ *    factors and on sides shorter than the taps.
+ */
+START_TEST(aa_hand_worked)
+{
+    const clik_interp aa = CLIK_INTERP_BICUBIC_AA;
+    uint8_t two[2] = {10, 30}, four[4];
+    clik_image a = wrap(2, 1, 1, CLIK_U8, two), b = wrap(4, 1, 1, CLIK_U8, four);
+    resize_ok(&a, &b, aa);
+    static const uint8_t up[4] = {8, 14, 26, 32};
+    ck_assert_mem_eq(four, up, 4);
+    uint8_t col[2 * 4], tall[4 * 4];
+    for (int i = 0; i < 8; i++)
+        col[i] = two[i / 4];
+    a = wrap(1, 2, 4, CLIK_U8, col);
+    b = wrap(1, 4, 4, CLIK_U8, tall);
+    resize_ok(&a, &b, aa);
+    for (int i = 0; i < 16; i++)
+        ck_assert_int_eq(tall[i], up[i / 4]);
+    float twof[2] = {10, 30}, fourf[4];
+    static const float upf[4] = {8.125f, 14.0625f, 25.9375f, 31.875f};
+    a = wrap(2, 1, 1, CLIK_F32, twof);
+    b = wrap(4, 1, 1, CLIK_F32, fourf);
+    resize_ok(&a, &b, aa);
+    for (int i = 0; i < 4; i++)
+        ck_assert_msg(fabsf(fourf[i] - upf[i]) <= 1e-4f, "x=%d: %g, want %g on %s", i, fourf[i],
+                      upf[i], h_backend);
+    uint8_t square[4] = {10, 20, 30, 40}, one;
+    a = wrap(2, 2, 1, CLIK_U8, square);
+    b = wrap(1, 1, 1, CLIK_U8, &one);
+    resize_ok(&a, &b, aa);
+    ck_assert_int_eq(one, 25);
+    uint8_t ramp[4] = {0, 40, 80, 120}, half[2];
+    a = wrap(4, 1, 1, CLIK_U8, ramp);
+    b = wrap(2, 1, 1, CLIK_U8, half);
+    resize_ok(&a, &b, aa);
+    ck_assert_int_eq(half[0], 18);
+    ck_assert_int_eq(half[1], 102);
+    float rampf[4] = {0, 40, 80, 120}, halff[2];
+    a = wrap(1, 4, 1, CLIK_F32, rampf);
+    b = wrap(1, 2, 1, CLIK_F32, halff);
+    resize_ok(&a, &b, aa);
+    ck_assert_msg(fabsf(halff[0] - 18.4375f) <= 1e-4f && fabsf(halff[1] - 101.5625f) <= 1e-4f,
+                  "ramp: %g %g on %s", halff[0], halff[1], h_backend);
+    /* Constants: shrinking by 3 and by 1921 / 7, growing, and sides
+     * shorter than the taps (5 -> 1: 20 taps over 5 pixels). */
+    const int shapes[][4] = {{37, 23, 12, 8}, {1921, 3, 7, 1}, {5, 5, 1, 1}, {3, 2, 11, 7}};
+    const int nshapes = h_small ? 3 : 4;
+    for (int s = 0; s < nshapes; s++)
+        for (int ch = 1; ch <= 4; ch += 3) {
+            clik_image src, got, srcf, gotf;
+            const int sw = shapes[s][0], sh = shapes[s][1], dw = shapes[s][2], dh = shapes[s][3];
+            ck_assert_int_eq(clik_image_alloc(&src, sw, sh, ch, CLIK_U8), CLIK_OK);
+            ck_assert_int_eq(clik_image_alloc(&got, dw, dh, ch, CLIK_U8), CLIK_OK);
+            ck_assert_int_eq(clik_image_alloc(&srcf, sw, sh, ch, CLIK_F32), CLIK_OK);
+            ck_assert_int_eq(clik_image_alloc(&gotf, dw, dh, ch, CLIK_F32), CLIK_OK);
+            for (int y = 0; y < sh; y++)
+                for (int i = 0; i < sw * ch; i++) {
+                    ((uint8_t *)src.data)[(size_t)y * src.stride + i] = (uint8_t)(200 + i % ch);
+                    ((float *)((char *)srcf.data + (size_t)y * srcf.stride))[i] = 0.3f;
+                }
+            resize_ok(&src, &got, aa);
+            resize_ok(&srcf, &gotf, aa);
+            for (int y = 0; y < dh; y++)
+                for (int i = 0; i < dw * ch; i++) {
+                    ck_assert_int_eq(((uint8_t *)got.data)[(size_t)y * got.stride + i],
+                                     200 + i % ch);
+                    const float v = ((float *)((char *)gotf.data + (size_t)y * gotf.stride))[i];
+                    ck_assert_msg(fabsf(v - 0.3f) <= 1e-6f, "%dx%d to %dx%d: %.9g on %s", sw, sh,
+                                  dw, dh, v, h_backend);
+                }
+            h_free_images(&src, &got, &srcf, &gotf, NULL);
+        }
+}
+END_TEST
+
+/* bicubic-aa against the oracle where the taps are many or the sides
+ * short: extreme factors (1921 -> 7: about 1100 taps), sides shorter than
+ * the taps, one axis up and the other down; on CPU devices also with every
+ * row in one band (the row kernel's loop budget, and past it the separable
+ * kernels). */
+START_TEST(aa_factors)
+{
+    const int shapes[][4] = {{1921, 5, 7, 3}, {7, 1081, 2, 4}, {2, 3, 1, 1},
+                             {5, 7, 3, 2},    {19, 6, 95, 2},  {1, 1, 1, 1},
+                             {64, 64, 1, 1},  {9, 300, 4, 99}, {641, 479, 213, 160}};
+    const int nshapes = h_small ? 6 : 9;
+    clik_context *bands = strcmp(h_device, "none") == 0
+                              ? NULL
+                              : h_tuned_context("resize_cpu=1,resize_band_rows=1048576,poison=1");
+    for (int s = 0; s < nshapes; s++)
+        for (int ch = 1; ch <= 4; ch += 3)
+            for (int t = 0; t < 2; t++) {
+                const clik_type type = t ? CLIK_F32 : CLIK_U8;
+                const int sw = shapes[s][0], sh = shapes[s][1], dw = shapes[s][2],
+                          dh = shapes[s][3];
+                clik_image src, got, want;
+                ck_assert_int_eq(clik_image_alloc(&src, sw, sh, ch, type), CLIK_OK);
+                ck_assert_int_eq(clik_image_alloc(&got, dw, dh, ch, type), CLIK_OK);
+                ck_assert_int_eq(clik_image_alloc(&want, dw, dh, ch, type), CLIK_OK);
+                clik_pattern_fill(&src, CLIK_PATTERN_NOISE, 17);
+                ck_assert_int_eq(clik_resize(h_oracle, &src, &want, CLIK_INTERP_BICUBIC_AA),
+                                 CLIK_OK);
+                for (int c = 0; c < (bands ? 2 : 1); c++) {
+                    clik_context *ctx = c ? bands : h_ctx;
+                    clik_status st = clik_resize(ctx, &src, &got, CLIK_INTERP_BICUBIC_AA);
+                    ck_assert_msg(st == CLIK_OK, "%s: %s", clik_status_str(st),
+                                  clik_context_message(ctx));
+                    clik_compare cmp;
+                    clik_compare_images(&got, &want, t ? CLIK_TOL_F32 : CLIK_TOL_U8_FLOAT, &cmp);
+                    ck_assert_msg(cmp.pass, "%dx%d to %dx%d %d ch %s%s on %s: %s", sw, sh, dw, dh,
+                                  ch, t ? "f32" : "u8", c ? " in one band" : "", h_backend,
+                                  cmp.detail);
+                }
+                h_free_images(&src, &got, &want, NULL);
+            }
+    if (bands)
+        h_tuned_context_free(bands);
 }
 END_TEST
 
@@ -297,6 +441,7 @@ START_TEST(sizes)
     ck_assert_str_eq(clik_interp_name(CLIK_INTERP_NEAREST), "nearest");
     ck_assert_str_eq(clik_interp_name(CLIK_INTERP_BILINEAR), "bilinear");
     ck_assert_str_eq(clik_interp_name(CLIK_INTERP_BICUBIC), "bicubic");
+    ck_assert_str_eq(clik_interp_name(CLIK_INTERP_BICUBIC_AA), "bicubic-aa");
     ck_assert_str_eq(clik_interp_name((clik_interp)9), "unknown");
 }
 END_TEST
@@ -310,7 +455,7 @@ START_TEST(bad_input)
     ck_assert_int_eq(clik_resize(NULL, &src, &dst, CLIK_INTERP_BICUBIC), CLIK_ERR_NULL);
     ck_assert_int_eq(clik_resize(h_ctx, NULL, &dst, CLIK_INTERP_BICUBIC), CLIK_ERR_NULL);
     ck_assert_int_eq(clik_resize(h_ctx, &src, NULL, CLIK_INTERP_BICUBIC), CLIK_ERR_NULL);
-    ck_assert_int_eq(clik_resize(h_ctx, &src, &dst, (clik_interp)3), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &dst, (clik_interp)4), CLIK_ERR_INVALID_ARG);
     ck_assert_int_eq(clik_resize(h_ctx, &src, &dst, (clik_interp)-1), CLIK_ERR_INVALID_ARG);
     /* Mismatched channels and types. */
     clik_image rgba = wrap(16, 12, 4, CLIK_U8, buf + 4096);
@@ -344,8 +489,18 @@ START_TEST(bad_input)
     bad = dst;
     bad.data = NULL;
     ck_assert_int_eq(clik_resize(h_ctx, &src, &bad, CLIK_INTERP_NEAREST), CLIK_ERR_NULL);
+    /* Nothing written on bad input, bicubic-aa too. */
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &rgba, CLIK_INTERP_BICUBIC_AA),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &f, CLIK_INTERP_BICUBIC_AA),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &inside, CLIK_INTERP_BICUBIC_AA),
+                     CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_resize(h_ctx, &src, &src, CLIK_INTERP_BICUBIC_AA), CLIK_ERR_INVALID_ARG);
+    for (int i = 0; i < 8 * 6; i++)
+        ck_assert_int_eq(buf[i], 0x5a);
     /* The context still works. */
-    for (int m = 0; m < 3; m++)
+    for (int m = 0; m < 4; m++)
         resize_ok(&src, &dst, (clik_interp)m);
 }
 END_TEST
@@ -366,7 +521,8 @@ int main(void)
         NULL};
     const h_test tests[] = {H_TEST(hand_worked),    H_TEST(nearest_offsets), H_TEST(thin_images),
                             H_TEST(strided_images), H_TEST(large_factors),   H_TEST(device_images),
-                            H_TEST(long_bands),     H_TEST(sizes),           H_TEST(bad_input)};
+                            H_TEST(long_bands),     H_TEST(aa_hand_worked),  H_TEST(aa_factors),
+                            H_TEST(sizes),          H_TEST(bad_input)};
     const h_suite suite = {"resize", "resize", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

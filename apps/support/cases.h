@@ -40,6 +40,8 @@ extern const clik_case clik_cases_flow[];
 extern const int clik_cases_flow_count;
 extern const clik_case clik_cases_lapar[];
 extern const int clik_cases_lapar_count;
+extern const clik_case clik_cases_lapar_model[];
+extern const int clik_cases_lapar_model_count;
 
 /* The case named op, or NULL. */
 const clik_case *clik_case_find(const char *op);

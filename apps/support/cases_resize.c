@@ -3,6 +3,8 @@
  * size derived from the input's: x2 and x3 (integer factors: the nearest
  * fast path and the bicubic tiles), 5/3 (non-integer up), 1/2 and 3/7
  * (down, at least 1 pixel); the two axes of a case may scale differently.
+ * The antialiased bicubic (MATLAB's imresize) shrinks by 1/3 and by 3/7 x
+ * 2/5, and in f32 shrinks one axis by 3/7 while growing the other by 5/3.
  * Inputs above a megapixel keep their height in the x3 cases, so that the
  * largest test size stays a 5763 x 1081 output rather than 5763 x 3243.
  * SPDX-License-Identifier: BSD-2-Clause
@@ -104,6 +106,21 @@ static clik_status bicubic_mixed(clik_context *ctx, const clik_image *in, clik_i
     return resize_by(ctx, in, 2, 1, 5, 3, CLIK_INTERP_BICUBIC, out);
 }
 
+static clik_status bicubic_aa_d3(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_by(ctx, in, 1, 3, 1, 3, CLIK_INTERP_BICUBIC_AA, out);
+}
+
+static clik_status bicubic_aa_frac(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_by(ctx, in, 3, 7, 2, 5, CLIK_INTERP_BICUBIC_AA, out);
+}
+
+static clik_status bicubic_aa_mixed(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_by(ctx, in, 3, 7, 5, 3, CLIK_INTERP_BICUBIC_AA, out);
+}
+
 const clik_case clik_cases_resize[] = {
     {"resize", "resize-nearest-x2", CLIK_TOL_EXACT, CH14, CLIK_U8, nearest_x2},
     {"resize", "resize-nearest-x3", CLIK_TOL_EXACT, CH14, CLIK_U8, nearest_x3},
@@ -117,5 +134,8 @@ const clik_case clik_cases_resize[] = {
     {"resize", "resize-bicubic-frac", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_frac},
     {"resize", "resize-bicubic-down", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_down},
     {"resize", "resize-bicubic-f32", CLIK_TOL_F32, CH14, CLIK_F32, bicubic_mixed},
+    {"resize", "resize-bicubic-aa-d3", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_aa_d3},
+    {"resize", "resize-bicubic-aa-frac", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_aa_frac},
+    {"resize", "resize-bicubic-aa-f32", CLIK_TOL_F32, CH14, CLIK_F32, bicubic_aa_mixed},
 };
 const int clik_cases_resize_count = (int)(sizeof(clik_cases_resize) / sizeof(clik_cases_resize[0]));

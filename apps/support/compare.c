@@ -16,6 +16,7 @@ const char *clik_tolerance_name(clik_tolerance t)
     case CLIK_TOL_FLOW_F16: return "FLOW-F16";
     case CLIK_TOL_SSIM: return "SSIM";
     case CLIK_TOL_FUSION: return "FUSION";
+    case CLIK_TOL_BUCKETS: return "BUCKETS";
     }
     return "unknown";
 }
@@ -120,6 +121,7 @@ void clik_compare_images(const clik_image *got, const clik_image *want, clik_tol
         break;
     case CLIK_TOL_F32:
     case CLIK_TOL_SSIM: r->pass = over_limit == 0; break;
+    case CLIK_TOL_BUCKETS: r->pass = (double)r->mismatches <= 0.001 * (double)r->count; break;
     case CLIK_TOL_FUSION:
         r->pass = (double)over_limit <= 0.001 * (double)r->count &&
                   (double)r->mismatches <= 0.01 * (double)r->count;

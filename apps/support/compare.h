@@ -19,6 +19,9 @@ typedef enum clik_tolerance {
     CLIK_TOL_FUSION,   /* fused u8 images: >= 99.9 % of elements within +-1, >= 99 % identical
                           (a pixel whose blurred artifact sits on the threshold may take the
                           other image) */
+    CLIK_TOL_BUCKETS,  /* LAPAR model bucket indices (u16): >= 99.9 % identical (a pixel whose
+                          structure tensor sits within a few ulp of a bin edge may take the
+                          neighbouring bucket: fallback_cpu/cpu.h, clik_lapar_model_dsp) */
 } clik_tolerance;
 
 typedef struct clik_compare {

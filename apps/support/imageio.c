@@ -344,6 +344,40 @@ static clik_status stage_with(const char *path, clikio_writer writer, const clik
     return CLIK_OK;
 }
 
+clik_status clikio_stage_bytes(const char *path, const void *data, size_t size,
+                               clikio_staged *staged, char *err, size_t errlen)
+{
+    clear_message(err, errlen);
+    if (!staged || !path || (!data && size))
+        return clikio__fail(err, errlen, CLIK_ERR_NULL, "clikio_stage_bytes: a pointer is NULL");
+    memset(staged, 0, sizeof(*staged));
+    char *final_path = strdup(path);
+    if (!final_path)
+        return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
+    char *tmp_path = NULL;
+    FILE *fp = NULL;
+    clik_status st = create_temp(path, &tmp_path, &fp, err, errlen);
+    if (st == CLIK_OK) {
+        if (size && fwrite(data, 1, size, fp) != size) {
+            st = clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot write: %s", path,
+                              strerror(errno));
+            fclose(fp);
+        } else {
+            st = finish_temp(fp, path, err, errlen);
+        }
+        if (st != CLIK_OK)
+            unlink(tmp_path);
+    }
+    if (st != CLIK_OK) {
+        free(tmp_path);
+        free(final_path);
+        return st;
+    }
+    staged->path = final_path;
+    staged->tmp_path = tmp_path;
+    return CLIK_OK;
+}
+
 clik_status clikio_commit(clikio_staged *staged, char *err, size_t errlen)
 {
     clear_message(err, errlen);

@@ -67,6 +67,11 @@ typedef struct clikio_staged {
 clik_status clikio_stage(const char *path, const clik_image *img, int keep_alpha,
                          clikio_staged *staged, char *err, size_t errlen);
 
+/* Stages size bytes at data as the file path, as clikio_stage() stages an
+ * image (a model file, say). */
+clik_status clikio_stage_bytes(const char *path, const void *data, size_t size,
+                               clikio_staged *staged, char *err, size_t errlen);
+
 /* Renames the staged file to its path, replacing a file there. *staged is
  * cleared either way; on failure its temporary file is removed. */
 clik_status clikio_commit(clikio_staged *staged, char *err, size_t errlen);

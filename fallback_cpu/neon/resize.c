@@ -1,5 +1,5 @@
 /*
- * Resize family, NEON: u8 with 1 or 4 channels, all three methods; f32 goes
+ * Resize family, NEON: u8 with 1 or 4 channels, all four methods; f32 goes
  * to the scalar code. The geometry (first tap and weights per output column
  * and row) is computed once per call by resize_geometry.c, the code that
  * computes it for the kernels.
@@ -17,6 +17,11 @@
  * (scalar/resize.c: tap by tap, left to right, every product rounded on its
  * own), so results agree with it bit for bit; u8 results are rounded to
  * nearest (halves to even) and saturated.
+ *
+ * bicubic-aa: the same ring of horizontal sums, of ytaps rows (slot r mod
+ * ytaps), with the folded taps of resize_geometry.c (consecutive pixels
+ * inside the row, xtaps a multiple of 4): four taps per multiply, products
+ * added in float (the oracle sums in double: within U8-FLOAT of it).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -240,7 +245,7 @@ static int interp_u8(const clik_image *src, clik_image *dst, clik_interp method)
     clik_resize_geometry g;
     if (clik__resize_geometry_make(&g, sw, sh, dw, dh, method, 1) != 0)
         return -1;
-    const int taps = g.taps;
+    const int taps = g.xtaps;
     float *ring = malloc(sizeof(float) * (size_t)taps * (size_t)n);
     if (!ring) {
         clik__resize_geometry_free(&g);
@@ -276,12 +281,155 @@ static int interp_u8(const clik_image *src, clik_image *dst, clik_interp method)
     return 0;
 }
 
+/* ---- bicubic-aa --------------------------------------------------------- */
+
+/* The horizontal sums of a source row for output columns [x0, x1), taps
+ * clamped into the row (rows shorter than xtaps: padding taps). */
+static void aa_hsum_clamped(const uint8_t *row, int sw, int ch, int taps, const int32_t *xofs,
+                            const float *xw, int x0, int x1, float *out)
+{
+    for (int x = x0; x < x1; x++) {
+        const float *w = xw + (size_t)x * (size_t)taps;
+        for (int c = 0; c < ch; c++) {
+            float s = 0.0f;
+            for (int k = 0; k < taps; k++)
+                s += w[k] * (float)row[(size_t)clamp_index(xofs[x] + k, sw) * ch + c];
+            out[(size_t)x * ch + c] = s;
+        }
+    }
+}
+
+/* One channel: four taps per multiply, then the four lanes added. */
+static void aa_hsum_gray(const uint8_t *row, int taps, const int32_t *xofs, const float *xw, int x0,
+                         int x1, float *out)
+{
+    for (int x = x0; x < x1; x++) {
+        const uint8_t *p = row + xofs[x];
+        const float *w = xw + (size_t)x * (size_t)taps;
+        float32x4_t s = vdupq_n_f32(0.0f);
+        for (int k = 0; k < taps; k += 4) {
+            uint32_t q;
+            memcpy(&q, p + k, 4);
+            const uint16x8_t v = vmovl_u8(vreinterpret_u8_u32(vdup_n_u32(q)));
+            s = vaddq_f32(s, vmulq_f32(widen_lo(v), vld1q_f32(w + k)));
+        }
+        out[x] = vaddvq_f32(s);
+    }
+}
+
+/* RGBA: four pixels (16 bytes) per load, each pixel times its weight. */
+static void aa_hsum_rgba(const uint8_t *row, int taps, const int32_t *xofs, const float *xw, int x0,
+                         int x1, float *out)
+{
+    for (int x = x0; x < x1; x++) {
+        const uint8_t *p = row + (size_t)xofs[x] * 4;
+        const float *w = xw + (size_t)x * (size_t)taps;
+        float32x4_t s0 = vdupq_n_f32(0.0f), s1 = s0;
+        for (int k = 0; k < taps; k += 4) {
+            const uint8x16_t v = vld1q_u8(p + (size_t)k * 4);
+            const uint16x8_t lo = vmovl_u8(vget_low_u8(v)), hi = vmovl_u8(vget_high_u8(v));
+            const float32x4_t wk = vld1q_f32(w + k);
+            s0 = vaddq_f32(s0, vmulq_laneq_f32(widen_lo(lo), wk, 0));
+            s1 = vaddq_f32(s1, vmulq_laneq_f32(widen_hi(lo), wk, 1));
+            s0 = vaddq_f32(s0, vmulq_laneq_f32(widen_lo(hi), wk, 2));
+            s1 = vaddq_f32(s1, vmulq_laneq_f32(widen_hi(hi), wk, 3));
+        }
+        vst1q_f32(out + (size_t)x * 4, vaddq_f32(s0, s1));
+    }
+}
+
+/* u8 results: to nearest, halves up, a value less than 2^-10 below a half
+ * counting as the half (scalar/resize.c), saturated. */
+#define AA_HALF 0.5009765625f
+
+CLIK_INLINE uint8_t aa_u8_of(float v)
+{
+    const float r = floorf(v + AA_HALF);
+    return (uint8_t)(r <= 0.0f ? 0.0f : r >= 255.0f ? 255.0f : r);
+}
+
+/* Four sums of the vertical pass at element i over the rows h. */
+CLIK_INLINE uint16x4_t aa_vsum4(const float *const *h, const float *wy, int taps, int i)
+{
+    float32x4_t s = vmulq_n_f32(vld1q_f32(h[0] + i), wy[0]);
+    for (int j = 1; j < taps; j++)
+        s = vaddq_f32(s, vmulq_n_f32(vld1q_f32(h[j] + i), wy[j]));
+    /* floor(s + AA_HALF): see aa_u8_of. */
+    return vqmovn_u32(vcvtq_u32_f32(vrndmq_f32(vaddq_f32(s, vdupq_n_f32(AA_HALF)))));
+}
+
+static void aa_vpass(const float *const *h, const float *wy, int taps, int n, uint8_t *out)
+{
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const uint16x8_t a = vcombine_u16(aa_vsum4(h, wy, taps, i), aa_vsum4(h, wy, taps, i + 4));
+        const uint16x8_t b =
+            vcombine_u16(aa_vsum4(h, wy, taps, i + 8), aa_vsum4(h, wy, taps, i + 12));
+        vst1q_u8(out + i, vcombine_u8(vqmovn_u16(a), vqmovn_u16(b)));
+    }
+    for (; i < n; i++) {
+        float s = 0.0f;
+        for (int j = 0; j < taps; j++)
+            s += wy[j] * h[j][i];
+        out[i] = aa_u8_of(s);
+    }
+}
+
+static int aa_u8(const clik_image *src, clik_image *dst)
+{
+    const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
+    const int ch = src->channels, n = dw * ch;
+    clik_resize_geometry g;
+    if (clik__resize_geometry_make(&g, sw, sh, dw, dh, CLIK_INTERP_BICUBIC_AA, 0) != 0)
+        return -1;
+    const int ty = g.ytaps;
+    float *ring = malloc(sizeof(float) * (size_t)ty * (size_t)n);
+    int *held = malloc(sizeof(int) * (size_t)ty);
+    const float **h = malloc(sizeof(float *) * (size_t)ty);
+    if (!ring || !held || !h) {
+        free(ring);
+        free(held);
+        free(h);
+        clik__resize_geometry_free(&g);
+        return -1;
+    }
+    for (int j = 0; j < ty; j++)
+        held[j] = -1; /* source rows are never negative here */
+    int xa, xb;
+    clik__resize_interior(&g, dw, sw, &xa, &xb);
+    for (int y = 0; y < dh; y++) {
+        for (int j = 0; j < ty; j++) {
+            const int r = g.yofs[y] + j, slot = r % ty;
+            float *hrow = ring + (size_t)slot * (size_t)n;
+            h[j] = hrow;
+            if (held[slot] == r)
+                continue;
+            const uint8_t *row = src_row(src, r < sh ? r : sh - 1);
+            aa_hsum_clamped(row, sw, ch, g.xtaps, g.xofs, g.xw, 0, xa, hrow);
+            if (ch == 4)
+                aa_hsum_rgba(row, g.xtaps, g.xofs, g.xw, xa, xb, hrow);
+            else
+                aa_hsum_gray(row, g.xtaps, g.xofs, g.xw, xa, xb, hrow);
+            aa_hsum_clamped(row, sw, ch, g.xtaps, g.xofs, g.xw, xb, dw, hrow);
+            held[slot] = r;
+        }
+        aa_vpass(h, g.yw + (size_t)y * (size_t)ty, ty, n, dst_row(dst, y));
+    }
+    clik__resize_geometry_free(&g);
+    free(ring);
+    free(held);
+    free(h);
+    return 0;
+}
+
 void clik__resize_neon(const clik_image *src, clik_image *dst, clik_interp method)
 {
     int done = -1;
     if (src->type == CLIK_U8 && (src->channels == 1 || src->channels == 4)) {
         if (method == CLIK_INTERP_NEAREST)
             done = nearest_u8(src, dst);
+        else if (method == CLIK_INTERP_BICUBIC_AA)
+            done = aa_u8(src, dst);
         else
             done = interp_u8(src, dst, method);
     }

@@ -680,32 +680,37 @@ clik_status clik_lapar_filter(clik_context *ctx, const clik_image *lr, const cli
 
 typedef struct upsample_args {
     int scale;
-    float wt[16];
 } upsample_args;
 
-/* b[0] is lr, b[1] dst. */
-static clik_status upsample_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+clik_status clik__lapar_upsample_cl(clik_context *ctx, const clik_binding *lr, int scale,
+                                    const clik_binding *up)
 {
-    const upsample_args *a = p;
+    float weights[16];
+    phase_weights(scale, weights);
     clik_kernel_entry *k;
-    clik_status st = lapar_kernel(ctx, &b[0]->image, 0, "lapar_upsample", &k);
+    clik_status st = lapar_kernel(ctx, &lr->image, 0, "lapar_upsample", &k);
     cl_mem wt = NULL;
     if (st == CLIK_OK)
-        st = upload(ctx, a->wt, sizeof(a->wt), &wt);
-    const int ls = elems(b[0]), lw = b[0]->image.width, lh = b[0]->image.height;
-    const int us = elems(b[1]), interleaved = 0;
+        st = upload(ctx, weights, sizeof(weights), &wt);
+    const int ls = elems(lr), lw = lr->image.width, lh = lr->image.height;
+    const int us = elems(up), interleaved = 0;
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, k, CLIK_A(b[0]->mem), CLIK_A(ls), CLIK_A(lw), CLIK_A(lh),
-                       CLIK_A(a->scale), CLIK_A(wt), CLIK_A(b[1]->mem), CLIK_A(us),
-                       CLIK_A(interleaved));
+        st = CLIK_ARGS(ctx, k, CLIK_A(lr->mem), CLIK_A(ls), CLIK_A(lw), CLIK_A(lh), CLIK_A(scale),
+                       CLIK_A(wt), CLIK_A(up->mem), CLIK_A(us), CLIK_A(interleaved));
     if (st == CLIK_OK) {
-        size_t items[2] = {(size_t)b[1]->image.width, (size_t)b[1]->image.height};
+        size_t items[2] = {(size_t)up->image.width, (size_t)up->image.height};
         size_t local[2] = {64, 4};
         st = clik__launch(ctx, k, 2, items, local);
     }
     if (wt)
-        clik__temp_release(ctx, wt, sizeof(a->wt));
+        clik__temp_release(ctx, wt, sizeof(weights));
     return st;
+}
+
+/* b[0] is lr, b[1] dst. */
+static clik_status upsample_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    return clik__lapar_upsample_cl(ctx, b[0], ((const upsample_args *)p)->scale, b[1]);
 }
 
 static clik_status upsample_cpu(clik_context *ctx, void *p, clik_image *const *v)
@@ -729,7 +734,6 @@ clik_status clik_lapar_upsample(clik_context *ctx, const clik_image *lr, int sca
     if (st != CLIK_OK)
         return st;
     upsample_args a = {.scale = scale};
-    phase_weights(scale, a.wt);
     const clik_op_image images[] = {{lr, CLIK_READ}, {dst, CLIK_WRITE}};
     return clik__run_op(ctx, &upsample_op, images, 2, &a);
 }

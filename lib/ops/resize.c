@@ -1,5 +1,6 @@
 /*
- * Resize family: nearest, bilinear and bicubic resampling (kernels/resize.cl,
+ * Resize family: nearest, bilinear, bicubic and antialiased bicubic
+ * (MATLAB's imresize) resampling (kernels/resize.cl,
  * fallback_cpu/{scalar,neon}/resize.c).
  *
  * The geometry of a resize (per output column and row the first source tap
@@ -23,6 +24,7 @@ const char *clik_interp_name(clik_interp method)
     case CLIK_INTERP_NEAREST: return "nearest";
     case CLIK_INTERP_BILINEAR: return "bilinear";
     case CLIK_INTERP_BICUBIC: return "bicubic";
+    case CLIK_INTERP_BICUBIC_AA: return "bicubic-aa";
     }
     return "unknown";
 }
@@ -138,6 +140,20 @@ static int band_rows(const clik_context *ctx, int rows)
     return n > rows ? rows : (int)n;
 }
 
+/* The most rows, up to `rows`, of a span whose cost fits ITEM_LOOPS (1 fits). */
+static int most_rows(item_cost cost, const void *user, int rows, int span)
+{
+    int lo = 1, hi = rows;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (cost(mid, span, user) <= ITEM_LOOPS)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 /* Cuts *span (from the whole row of width pixels, halved, a multiple of 16)
  * and then *rows (from *rows) until a work-item's cost fits ITEM_LOOPS; 0
  * when not even one row of 16 pixels does. */
@@ -148,15 +164,19 @@ static int fit_item(item_cost cost, const void *user, int width, int *rows, int 
         *span = round16(*span / 2);
     if (cost(1, *span, user) > ITEM_LOOPS)
         return 0;
-    int lo = 1, hi = *rows; /* the most rows that fit */
-    while (lo < hi) {
-        const int mid = lo + (hi - lo + 1) / 2;
-        if (cost(mid, *span, user) <= ITEM_LOOPS)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    *rows = lo;
+    *rows = most_rows(cost, user, *rows, *span);
+    return 1;
+}
+
+/* As fit_item, but the widest span first (for kernels whose work-items
+ * share nothing between rows, and redo some of it between spans): cuts
+ * *span until one row fits, then *rows. */
+static int fit_item_wide(item_cost cost, const void *user, int width, int *rows, int *span)
+{
+    int one = 1;
+    if (!fit_item(cost, user, width, &one, span))
+        return 0;
+    *rows = most_rows(cost, user, *rows, *span);
     return 1;
 }
 
@@ -320,7 +340,7 @@ static clik_status cl_nearest_rows(clik_context *ctx, const resize_args *a, cons
     return launch_spans(ctx, k, 9, (dw + span - 1) / span, 0, (dh + rows - 1) / rows);
 }
 
-/* ---- bilinear and bicubic ---- */
+/* ---- bilinear and bicubic (xtaps = ytaps) ---- */
 
 /* The interpolation program of a format and a number of taps. */
 static clik_status interp_kernel(clik_context *ctx, const clik_image *img, int taps,
@@ -366,7 +386,7 @@ static clik_status cl_interp_local(clik_context *ctx, const resize_args *a, cons
     const int dw = dst->image.width, dh = dst->image.height;
     *done = 0;
     clik_kernel_entry *k;
-    clik_status st = interp_kernel(ctx, &src->image, g->taps, "resize_interp_local", align, &k);
+    clik_status st = interp_kernel(ctx, &src->image, g->xtaps, "resize_interp_local", align, &k);
     if (st != CLIK_OK)
         return st;
     /* NVIDIA H200, bicubic x2 of 1080p RGBA: 16 x 16 tiles 80 us, 32 x 8 85 us,
@@ -375,12 +395,12 @@ static clik_status cl_interp_local(clik_context *ctx, const resize_args *a, cons
                       (size_t)clik__tune(ctx, CLIK_TUNE_RESIZE_TILE_H, 16)};
     clik__fit_local(ctx, k, 2, tile);
     const int tw = (int)tile[0], th = (int)tile[1];
-    if (!tiles_fit(g->xofs, dw, tw, g->taps) || !tiles_fit(g->yofs, dh, th, g->taps))
+    if (!tiles_fit(g->xofs, dw, tw, g->xtaps) || !tiles_fit(g->yofs, dh, th, g->ytaps))
         return CLIK_OK;
     /* Staged pixels and horizontal sums, floats of each channel. */
     const size_t acc = sizeof(float) * (size_t)src->image.channels;
-    const size_t pix = (size_t)(th + g->taps) * (size_t)(tw + g->taps) * acc;
-    const size_t hsum = (size_t)(th + g->taps) * (size_t)tw * acc;
+    const size_t pix = (size_t)(th + g->ytaps) * (size_t)(tw + g->xtaps) * acc;
+    const size_t hsum = (size_t)(th + g->ytaps) * (size_t)tw * acc;
     if (pix + hsum > ctx->dev.local_mem_size)
         return CLIK_OK;
     st = interp_args(ctx, k, a, src, dst);
@@ -420,19 +440,19 @@ static clik_status cl_interp_rows(clik_context *ctx, resize_args *a, const clik_
     /* The vertical pass stores 16 bytes at a time: typed where dst allows. */
     const clik_binding *out[1] = {dst};
     clik_kernel_entry *k;
-    clik_status st = interp_kernel(ctx, &src->image, g->taps, "resize_interp_rows",
+    clik_status st = interp_kernel(ctx, &src->image, g->xtaps, "resize_interp_rows",
                                    align_mode(src, dst, out, 1), &k);
     if (st != CLIK_OK)
         return st;
     const int sw = src->image.width, sh = src->image.height;
     const int dw = dst->image.width, dh = dst->image.height, ch = src->image.channels;
-    const interp_rows_work c = {ch, g->taps, (double)sh / dh};
+    const interp_rows_work c = {ch, g->xtaps, (double)sh / dh};
     /* A row of 16 pixels always fits. */
     int rows = band_rows(ctx, dh), span;
     fit_item(interp_rows_cost, &c, dw, &rows, &span);
     const int spans = (dw + span - 1) / span, bands = (dh + rows - 1) / rows;
     /* Each work-item's ring: taps rows of a span of floats. */
-    const size_t ring = (size_t)g->taps * (size_t)span * (size_t)ch * sizeof(float);
+    const size_t ring = (size_t)g->ytaps * (size_t)span * (size_t)ch * sizeof(float);
     const size_t most = (size_t)1 << 28, per_band = ring * (size_t)spans;
     const size_t fit = most / per_band;
     const int batch = fit < 1 ? 1 : fit < (size_t)bands ? (int)fit : bands;
@@ -473,13 +493,224 @@ static clik_status cl_interp(clik_context *ctx, resize_args *a, const clik_bindi
     if (st != CLIK_OK || done)
         return st;
     clik_kernel_entry *k;
-    st = interp_kernel(ctx, &src->image, a->g.taps, "resize_interp", align, &k);
+    st = interp_kernel(ctx, &src->image, a->g.xtaps, "resize_interp", align, &k);
     if (st == CLIK_OK)
         st = interp_args(ctx, k, a, src, dst);
     if (st != CLIK_OK)
         return st;
     size_t items[2] = {(size_t)dst->image.width, (size_t)dst->image.height}, local[2] = {32, 8};
     return clik__launch(ctx, k, 2, items, local);
+}
+
+/* ---- bicubic-aa ---- */
+
+/* The bicubic-aa program of a format and the taps of each axis. */
+static clik_status aa_kernel(clik_context *ctx, const clik_resize_geometry *g,
+                             const clik_image *img, const char *base, int align,
+                             clik_kernel_entry **k)
+{
+    char options[48], name[64];
+    snprintf(options, sizeof(options), "-DAA_TX=%d -DAA_TY=%d", g->xtaps, g->ytaps);
+    aligned_name(name, sizeof(name), base, align);
+    return clik__pixel_kernel(ctx, "resize", img->type, img->channels, options, name, k);
+}
+
+typedef struct aa_rows_work {
+    int ch;
+    double hloop; /* loop iterations of a horizontal sum */
+    int ytaps;
+    double step; /* source rows per output row */
+} aa_rows_work;
+
+/* resize_aa_rows: per output row the bookkeeping of its ytaps source rows
+ * and the vertical pass of the span (ytaps + 1 iterations per 16 elements
+ * and per element of the tail), and a horizontal pass of each source row
+ * the band reaches, at most (rows - 1) * step + 1 + ytaps of them. */
+static double aa_rows_cost(int rows, int span, const void *user)
+{
+    const aa_rows_work *c = user;
+    double sources = (rows - 1) * c->step + 1.0 + c->ytaps;
+    if (sources > (double)rows * c->ytaps)
+        sources = (double)rows * c->ytaps;
+    const double vertical = (span * c->ch / 16.0 + 15.0) * (c->ytaps + 1.0);
+    return rows * (c->ytaps + 2.0 + vertical) + sources * (span * (c->hloop + 1.0) + 3.0);
+}
+
+/* CPU devices: spans of bands of rows, as resize_interp_rows, the ring of
+ * each work-item ytaps rows of horizontal sums; *done 0 (nothing run) when
+ * one row of 16 pixels is past a work-item's loop budget (extreme factors:
+ * the separable kernels then). */
+static clik_status cl_aa_rows(clik_context *ctx, resize_args *a, const clik_binding *src,
+                              const clik_binding *dst, int *done)
+{
+    const clik_resize_geometry *g = &a->g;
+    const int sw = src->image.width, sh = src->image.height;
+    const int dw = dst->image.width, dh = dst->image.height, ch = src->image.channels;
+    /* Whole groups of 4 taps inside the row, single taps clamped into it. */
+    const aa_rows_work c = {ch, sw < g->xtaps ? g->xtaps : g->xtaps / 4.0, g->ytaps,
+                            (double)sh / dh};
+    int rows = band_rows(ctx, dh), span;
+    *done = fit_item(aa_rows_cost, &c, dw, &rows, &span);
+    if (!*done)
+        return CLIK_OK;
+    /* The vertical pass stores 16 bytes at a time: typed where dst allows. */
+    const clik_binding *out[1] = {dst};
+    clik_kernel_entry *k;
+    clik_status st =
+        aa_kernel(ctx, g, &src->image, "resize_aa_rows", align_mode(src, dst, out, 1), &k);
+    if (st != CLIK_OK)
+        return st;
+    const int spans = (dw + span - 1) / span, bands = (dh + rows - 1) / rows;
+    const size_t ring = (size_t)g->ytaps * (size_t)span * (size_t)ch * sizeof(float);
+    const size_t most = (size_t)1 << 28, per_band = ring * (size_t)spans;
+    const size_t fit = most / per_band;
+    const int batch = fit < 1 ? 1 : fit < (size_t)bands ? (int)fit : bands;
+    cl_mem scratch;
+    const size_t scratch_bytes = (size_t)batch * per_band;
+    st = clik__temp_buffer(ctx, scratch_bytes, &scratch);
+    if (st != CLIK_OK)
+        return st;
+    st = interp_args(ctx, k, a, src, dst);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS_AT(ctx, k, 9, CLIK_A(rows), CLIK_A(scratch), CLIK_A(span));
+    for (int band0 = 0; st == CLIK_OK && band0 < bands; band0 += batch)
+        st = launch_spans(ctx, k, 12, spans, band0, bands - band0 < batch ? bands - band0 : batch);
+    clik__temp_release(ctx, scratch, scratch_bytes);
+    return st;
+}
+
+typedef struct aa_vrows_work {
+    int ch, xtaps, ytaps, sw;
+    double hloop; /* loop iterations of a horizontal sum */
+    double step;  /* source columns per output column */
+} aa_vrows_work;
+
+/* resize_aa_vrows: per output row the vertical pass over the source
+ * columns of the span, at most (span - 1) * step + 1 + xtaps of them
+ * (ytaps + 1 iterations per 16 elements and per element of the tail), then
+ * the horizontal sums of the span. */
+static double aa_vrows_cost(int rows, int span, const void *user)
+{
+    const aa_vrows_work *c = user;
+    double cols = (span - 1) * c->step + 1.0 + c->xtaps;
+    cols = cols < c->sw ? cols : c->sw;
+    const double vertical = (cols * c->ch / 16.0 + 15.0) * (c->ytaps + 1.0);
+    return rows * (vertical + span * (c->hloop + 1.0) + 4.0);
+}
+
+/* CPU devices, shrinking vertically: the vertical pass first, per output
+ * row, into a line of floats per work-item; *done 0 (nothing run) when one
+ * row of 16 pixels is past a work-item's loop budget. */
+static clik_status cl_aa_vrows(clik_context *ctx, resize_args *a, const clik_binding *src,
+                               const clik_binding *dst, int *done)
+{
+    const clik_resize_geometry *g = &a->g;
+    const int sw = src->image.width;
+    const int dw = dst->image.width, dh = dst->image.height, ch = src->image.channels;
+    const aa_vrows_work c = {
+        ch, g->xtaps, g->ytaps, sw, sw < g->xtaps ? g->xtaps : g->xtaps / 4.0, (double)sw / dw};
+    int rows = band_rows(ctx, dh), span;
+    *done = fit_item_wide(aa_vrows_cost, &c, dw, &rows, &span);
+    if (!*done)
+        return CLIK_OK;
+    clik_kernel_entry *k;
+    const int align = align_mode(src, dst, NULL, 0) != ALIGN_NONE ? ALIGN_PIX : ALIGN_NONE;
+    clik_status st = aa_kernel(ctx, g, &src->image, "resize_aa_vrows", align, &k);
+    if (st != CLIK_OK)
+        return st;
+    const int spans = (dw + span - 1) / span, bands = (dh + rows - 1) / rows;
+    /* The longest line of a span, in elements. */
+    int line = 1;
+    for (int x0 = 0; x0 < dw; x0 += span) {
+        const int x1 = x0 + span < dw ? x0 + span : dw;
+        const int end = g->xofs[x1 - 1] + g->xtaps < sw ? g->xofs[x1 - 1] + g->xtaps : sw;
+        line = (end - g->xofs[x0]) * ch > line ? (end - g->xofs[x0]) * ch : line;
+    }
+    const size_t most = (size_t)1 << 28, per_band = sizeof(float) * (size_t)line * (size_t)spans;
+    const size_t fit = most / per_band;
+    const int batch = fit < 1 ? 1 : fit < (size_t)bands ? (int)fit : bands;
+    cl_mem scratch;
+    const size_t scratch_bytes = (size_t)batch * per_band;
+    st = clik__temp_buffer(ctx, scratch_bytes, &scratch);
+    if (st != CLIK_OK)
+        return st;
+    st = interp_args(ctx, k, a, src, dst);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS_AT(ctx, k, 9, CLIK_A(rows), CLIK_A(scratch), CLIK_A(line), CLIK_A(span));
+    for (int band0 = 0; st == CLIK_OK && band0 < bands; band0 += batch)
+        st = launch_spans(ctx, k, 13, spans, band0, bands - band0 < batch ? bands - band0 : batch);
+    clik__temp_release(ctx, scratch, scratch_bytes);
+    return st;
+}
+
+/* Any device: the horizontal sums of every source row into a float image of
+ * dw x sh pixels (resize_aa_h), then the vertical ones (resize_aa_v); a
+ * work-item's loops run xtaps or ytaps times at most. */
+static clik_status cl_aa_separable(clik_context *ctx, resize_args *a, const clik_binding *src,
+                                   const clik_binding *dst)
+{
+    const clik_resize_geometry *g = &a->g;
+    const int sw = src->image.width, sh = src->image.height;
+    const int dw = dst->image.width, dh = dst->image.height, ch = src->image.channels;
+    if (g->xtaps >= ITEM_LOOPS || g->ytaps >= ITEM_LOOPS)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "clik_resize: bicubic-aa of %dx%d to %dx%d takes %d x %d taps per "
+                          "output, past the kernels' loop budget",
+                          sw, sh, dw, dh, g->xtaps, g->ytaps);
+    const size_t elems = (size_t)sh * (size_t)dw * (size_t)ch;
+    if (elems > INT_MAX)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "clik_resize: bicubic-aa's horizontal pass of %dx%d pixels is beyond "
+                          "the kernels' offsets",
+                          dw, sh);
+    const int align = align_mode(src, dst, NULL, 0) != ALIGN_NONE ? ALIGN_PIX : ALIGN_NONE;
+    clik_kernel_entry *kh, *kv;
+    clik_status st = aa_kernel(ctx, g, &src->image, "resize_aa_h", align, &kh);
+    if (st == CLIK_OK)
+        st = aa_kernel(ctx, g, &src->image, "resize_aa_v", align, &kv);
+    if (st != CLIK_OK)
+        return st;
+    cl_mem tmp;
+    const size_t tmp_bytes = elems * sizeof(float);
+    st = clik__temp_buffer(ctx, tmp_bytes, &tmp);
+    if (st != CLIK_OK)
+        return st;
+    const size_t esize = clik_type_size(src->image.type);
+    const int ss = (int)(src->stride / esize), ds = (int)(dst->stride / esize);
+    st = CLIK_ARGS(ctx, kh, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh), CLIK_A(tmp),
+                   CLIK_A(dw), CLIK_A(dh), CLIK_A(a->geo));
+    const size_t local[2] = {32, 8};
+    if (st == CLIK_OK) {
+        size_t items[2] = {(size_t)dw, (size_t)sh};
+        st = clik__launch(ctx, kh, 2, items, local);
+    }
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kv, CLIK_A(tmp), CLIK_A(sh), CLIK_A(dst->mem), CLIK_A(ds), CLIK_A(dw),
+                       CLIK_A(dh), CLIK_A(a->geo));
+    if (st == CLIK_OK) {
+        size_t items[2] = {(size_t)dw, (size_t)dh};
+        st = clik__launch(ctx, kv, 2, items, local);
+    }
+    clik__temp_release(ctx, tmp, tmp_bytes);
+    return st;
+}
+
+static clik_status cl_aa(clik_context *ctx, resize_args *a, const clik_binding *src,
+                         const clik_binding *dst)
+{
+    clik_status st = upload_geo(ctx, a);
+    int done = 0;
+    /* CPU devices: where the image shrinks vertically the vertical pass
+     * first (contiguous, and the horizontal sums of dh rows where the ring
+     * makes those of all sh source rows). PoCL on 2 cores of a loaded AMD
+     * EPYC, 3840x2160 to 1280x720, kernel time: grey 3.5-5.3 ms against
+     * 4.6-7.4 ms, RGBA 7.5-8.5 ms against 10.9-12.5 ms. */
+    const int vfirst = a->g.yofs && dst->image.height < src->image.height;
+    if (st == CLIK_OK && use_cpu_kernels(ctx))
+        st = vfirst ? cl_aa_vrows(ctx, a, src, dst, &done) : cl_aa_rows(ctx, a, src, dst, &done);
+    if (st != CLIK_OK || done)
+        return st;
+    return cl_aa_separable(ctx, a, src, dst);
 }
 
 /* b[0] is src, b[1] dst. */
@@ -500,7 +731,9 @@ static clik_status resize_opencl(clik_context *ctx, void *p, clik_binding *const
     a->geo = NULL;
     clik_status st = CLIK_OK;
     int done = 0;
-    if (a->method != CLIK_INTERP_NEAREST)
+    if (a->method == CLIK_INTERP_BICUBIC_AA)
+        st = cl_aa(ctx, a, src, dst);
+    else if (a->method != CLIK_INTERP_NEAREST)
         st = cl_interp(ctx, a, src, dst);
     else if (fast && !cpu)
         st = cl_nearest_int(ctx, a, src, dst);
@@ -536,7 +769,7 @@ clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_image *ds
     if (!ctx)
         return CLIK_ERR_NULL;
     if (method != CLIK_INTERP_NEAREST && method != CLIK_INTERP_BILINEAR &&
-        method != CLIK_INTERP_BICUBIC)
+        method != CLIK_INTERP_BICUBIC && method != CLIK_INTERP_BICUBIC_AA)
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "clik_resize: unknown method %d", (int)method);
     clik_status st = clik__check_format(ctx, src, "clik_resize: src", CLIK_TYPES(CLIK_U8, CLIK_F32),
                                         CLIK_CHANNELS(1, 4), 0, 0);

@@ -1,0 +1,93 @@
+/*
+ * Conformance cases of the LAPAR model family: clik_upscale_lapar by the
+ * library's default model, x2 on u8 grey and RGBA (and x3 f32), and the
+ * classification of the upsample alone. A case crops its input to at most
+ * CROP x CROP (the oracle's classification sums up to 81 products per
+ * pixel).
+ *
+ * Tolerances. The classification is defined in float in a fixed order
+ * (fallback_cpu/cpu.h); a device may contract to fma or round sqrt/atan2
+ * differently, so a pixel whose structure tensor lies within a few ulp of a
+ * bin edge may take the neighbouring bucket: BUCKETS (>= 99.9 % of indices
+ * identical) for the indices, and for u8 outputs FUSION (>= 99.9 % of
+ * elements within +-1 -- the rest: pixels filtered by a neighbouring
+ * bucket's filter -- and >= 99 % identical: U8-FLOAT's rounding of float
+ * sums otherwise). f32 outputs are divided by 400 (the range of U) and
+ * compared as F32 where no bucket flipped; a flip would exceed it, so the
+ * f32 case runs at a size small enough that none does on the CPU paths.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <stdlib.h>
+
+#include "cases.h"
+
+#define CROP 96
+
+static clik_image crop(const clik_image *in, int side)
+{
+    clik_image c = *in;
+    c.width = in->width < side ? in->width : side;
+    c.height = in->height < side ? in->height : side;
+    c.owned = 0;
+    return c;
+}
+
+static clik_status run_upscale(clik_context *ctx, const clik_image *in, int scale, int side,
+                               clik_image *out)
+{
+    const clik_image src = crop(in, side);
+    clik_status st =
+        src.type == CLIK_F32
+            ? clik_case_host_output(out, src.width * scale, src.height * scale, src.channels,
+                                    src.type)
+            : clik_case_output(out, src.width * scale, src.height * scale, src.channels, src.type);
+    if (st == CLIK_OK)
+        st = clik_upscale_lapar(ctx, &src, out, scale, NULL);
+    if (st == CLIK_OK && src.type == CLIK_F32)
+        for (int y = 0; y < out->height; y++) {
+            float *row = (float *)(void *)((char *)out->data + (size_t)y * out->stride);
+            for (int x = 0; x < out->width * out->channels; x++)
+                row[x] /= 400.0f;
+        }
+    return st;
+}
+
+static clik_status upscale_x2(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return run_upscale(ctx, in, 2, CROP, out);
+}
+
+static clik_status upscale_x3_f32(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return run_upscale(ctx, in, 3, 32, out);
+}
+
+/* The buckets of the x2 upsample of in (U16). */
+static clik_status classify_x2(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    const clik_image src = crop(in, CROP);
+    clik_image up = {0};
+    clik_context *oracle = clik_case_oracle_context();
+    clik_status st =
+        oracle ? clik_image_alloc(&up, src.width * 2, src.height * 2, src.channels, CLIK_F32)
+               : CLIK_ERR_NO_MEMORY;
+    if (st == CLIK_OK)
+        st = clik_lapar_upsample(oracle, &src, 2, &up);
+    clik_context_destroy(oracle);
+    if (st == CLIK_OK)
+        st = clik_case_output(out, up.width, up.height, 1, CLIK_U16);
+    if (st == CLIK_OK)
+        st = clik_lapar_classify(ctx, &up, NULL, 2, out);
+    clik_image_free(&up);
+    return st;
+}
+
+#define CH14 ((1u << 1) | (1u << 4))
+
+const clik_case clik_cases_lapar_model[] = {
+    {"lapar_model", "upscale-lapar-x2", CLIK_TOL_FUSION, CH14, CLIK_U8, upscale_x2},
+    {"lapar_model", "upscale-lapar-x3-f32", CLIK_TOL_F32, CH14, CLIK_F32, upscale_x3_f32},
+    {"lapar_model", "lapar-classify-x2", CLIK_TOL_BUCKETS, CH14, CLIK_U8, classify_x2},
+};
+const int clik_cases_lapar_model_count =
+    (int)(sizeof(clik_cases_lapar_model) / sizeof(clik_cases_lapar_model[0]));

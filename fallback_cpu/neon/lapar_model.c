@@ -1,0 +1,235 @@
+/*
+ * LAPAR model family, NEON: the classification and the per-bucket filter of
+ * fallback_cpu/cpu.h (clik_lapar_model_plan), four pixels at a time, each
+ * lane in the definition's order of operations (no contraction), so that
+ * the buckets are the kernels' and the oracle's (but for atan2f, which the
+ * lanes take from the C library as the oracle does) and the filter gives
+ * the kernels' float sums; the scalar oracle sums the filter in double.
+ *
+ * The gradients are planes made once; a lane's structure tensor walks its
+ * window with the weights broadcast, the pixels of four lanes contiguous
+ * where the window stays inside the row. The filter gathers the four
+ * lanes' weights of a tap (each lane its own bucket) against four
+ * contiguous pixels of U (one channel), or takes a pixel's four channels
+ * in the lanes (RGBA).
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "cpu.h"
+#include "neon.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#elif defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+static const float *up_row(const clik_image *up, int y)
+{
+    return (const float *)(const void *)((const char *)up->data + (size_t)y * up->stride);
+}
+
+static float luma_at(const float *row, int x, int ch)
+{
+    if (ch == 1)
+        return row[x];
+    const float *p = row + (size_t)x * 4;
+    return (0.299f * p[0] + 0.587f * p[1]) + 0.114f * p[2];
+}
+
+/* Steps 4 to 6 of one pixel from its tensor (a, b, c), already normalised. */
+static int bucket_from(float a, float b, float c, int x, int y, const clik_lapar_model_plan *p)
+{
+    const float t = a + c, d = a - c;
+    const float e = sqrtf(d * d + 4.0f * (b * b));
+    const float l1 = 0.5f * (t + e);
+    float l2 = 0.5f * (t - e);
+    l2 = l2 > 0.0f ? l2 : 0.0f;
+    const float s1 = sqrtf(l1 > 0.0f ? l1 : 0.0f), s2 = sqrtf(l2);
+    const int flat = !(s1 >= 1e-3f);
+    const float coherence = flat ? 0.0f : (s1 - s2) / (s1 + s2);
+    const float theta = flat ? 0.0f : atan2f(2.0f * b, d);
+    const float q = floorf(theta * p->angle_scale + 0.5f);
+    int ang = q == q ? (int)q : 0;
+    while (ang < 0)
+        ang += p->angles;
+    while (ang >= p->angles)
+        ang -= p->angles;
+    int sb = 0, cb = 0;
+    for (int k = 0; k < p->strengths - 1; k++)
+        sb += p->strength_edges[k] <= s1;
+    for (int k = 0; k < p->coherences - 1; k++)
+        cb += p->coherence_edges[k] <= coherence;
+    const int phase = p->phases ? (y % p->scale) * p->scale + (x % p->scale) : 0;
+    return ((phase * p->angles + ang) * p->strengths + sb) * p->coherences + cb;
+}
+
+static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, clik_image *buckets)
+{
+    const int w = up->width, h = up->height, ch = up->channels, n = p->window, r = n / 2;
+    const size_t px = (size_t)w * (size_t)h;
+    float *lum = malloc(px * sizeof(float)), *gx = malloc(px * sizeof(float));
+    float *gy = malloc(px * sizeof(float));
+    if (!lum || !gx || !gy) {
+        free(lum);
+        free(gx);
+        free(gy);
+        return -1;
+    }
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            lum[(size_t)y * w + x] = luma_at(up_row(up, y), x, ch);
+    for (int y = 0; y < h; y++) {
+        const float *row = lum + (size_t)y * w;
+        const float *above = lum + (size_t)clik__reflect101(y - 1, h) * w;
+        const float *below = lum + (size_t)clik__reflect101(y + 1, h) * w;
+        for (int x = 0; x < w; x++) {
+            gx[(size_t)y * w + x] =
+                0.5f * (row[clik__reflect101(x + 1, w)] - row[clik__reflect101(x - 1, w)]);
+            gy[(size_t)y * w + x] = 0.5f * (below[x] - above[x]);
+        }
+    }
+    float wt[81];
+    for (int j = 0, cj = 1; j < n; j++) {
+        for (int i = 0, ci = 1; i < n; i++) {
+            wt[j * n + i] = (float)(cj * ci);
+            ci = ci * (n - 1 - i) / (i + 1);
+        }
+        cj = cj * (n - 1 - j) / (j + 1);
+    }
+    const float norm = ldexpf(1.0f, -2 * (n - 1));
+    for (int y = 0; y < h; y++) {
+        uint16_t *out = (uint16_t *)(void *)((char *)buckets->data + (size_t)y * buckets->stride);
+        for (int x = 0; x < w; x += 4) {
+            float32x4_t a = vdupq_n_f32(0.0f), b = a, c = a;
+            const int lanes = w - x < 4 ? w - x : 4;
+            const int inside = lanes == 4 && x - r >= 0 && x + 3 + r < w;
+            for (int j = -r; j <= r; j++) {
+                const size_t row = (size_t)clik__reflect101(y + j, h) * (size_t)w;
+                for (int i = -r; i <= r; i++) {
+                    float32x4_t u, v;
+                    if (inside) {
+                        u = vld1q_f32(gx + row + (size_t)(x + i));
+                        v = vld1q_f32(gy + row + (size_t)(x + i));
+                    } else {
+                        float lu[4] = {0}, lv[4] = {0};
+                        for (int l = 0; l < lanes; l++) {
+                            const int xx = clik__reflect101(x + l + i, w);
+                            lu[l] = gx[row + (size_t)xx];
+                            lv[l] = gy[row + (size_t)xx];
+                        }
+                        u = vld1q_f32(lu);
+                        v = vld1q_f32(lv);
+                    }
+                    const float32x4_t wgt = vdupq_n_f32(wt[(j + r) * n + (i + r)]);
+                    a = vaddq_f32(a, vmulq_f32(wgt, vmulq_f32(u, u)));
+                    b = vaddq_f32(b, vmulq_f32(wgt, vmulq_f32(u, v)));
+                    c = vaddq_f32(c, vmulq_f32(wgt, vmulq_f32(v, v)));
+                }
+            }
+            float la[4], lb[4], lc[4];
+            vst1q_f32(la, vmulq_n_f32(a, norm));
+            vst1q_f32(lb, vmulq_n_f32(b, norm));
+            vst1q_f32(lc, vmulq_n_f32(c, norm));
+            for (int l = 0; l < lanes; l++)
+                out[x + l] = (uint16_t)bucket_from(la[l], lb[l], lc[l], x + l, y, p);
+        }
+    }
+    free(lum);
+    free(gx);
+    free(gy);
+    return 0;
+}
+
+static void store(clik_image *dst, int x, int y, int c, float v)
+{
+    char *row = (char *)dst->data + (size_t)y * dst->stride;
+    const size_t i = (size_t)x * (size_t)dst->channels + (size_t)c;
+    if (dst->type == CLIK_F32) {
+        ((float *)(void *)row)[i] = v;
+        return;
+    }
+    const float r = rintf(v);
+    ((uint8_t *)row)[i] = (uint8_t)(!(r > 0.0f) ? 0.0f : r > 255.0f ? 255.0f : r);
+}
+
+/* One channel: four pixels, each lane its bucket's weight of the tap. */
+static void filter_grey(const clik_image *up, const uint16_t *brow, const clik_lapar_model_plan *p,
+                        int x, int y, int lanes, clik_image *dst)
+{
+    const int w = up->width, h = up->height, k = p->ksize, kh = k / 2, taps = k * k;
+    const float *f[4];
+    for (int l = 0; l < 4; l++)
+        f[l] = p->filters + (size_t)brow[x + (l < lanes ? l : 0)] * (size_t)taps;
+    const int inside = lanes == 4 && x - kh >= 0 && x + 3 + kh < w;
+    float32x4_t sum = vdupq_n_f32(0.0f);
+    for (int r = 0; r < k; r++) {
+        const float *row = up_row(up, clik__reflect101(y + r - kh, h));
+        for (int c = 0; c < k; c++) {
+            const int t = r * k + c;
+            const float wl[4] = {f[0][t], f[1][t], f[2][t], f[3][t]};
+            float32x4_t u;
+            if (inside) {
+                u = vld1q_f32(row + (x + c - kh));
+            } else {
+                float lu[4] = {0};
+                for (int l = 0; l < lanes; l++)
+                    lu[l] = row[clik__reflect101(x + l + c - kh, w)];
+                u = vld1q_f32(lu);
+            }
+            sum = vaddq_f32(sum, vmulq_f32(vld1q_f32(wl), u));
+        }
+    }
+    float s[4];
+    vst1q_f32(s, sum);
+    for (int l = 0; l < lanes; l++)
+        store(dst, x + l, y, 0, s[l]);
+}
+
+/* RGBA: one pixel, its channels in the lanes; alpha is U's. */
+static void filter_rgba(const clik_image *up, const uint16_t *brow, const clik_lapar_model_plan *p,
+                        int x, int y, clik_image *dst)
+{
+    const int w = up->width, h = up->height, k = p->ksize, kh = k / 2;
+    const float *f = p->filters + (size_t)brow[x] * (size_t)(k * k);
+    float32x4_t sum = vdupq_n_f32(0.0f);
+    for (int r = 0; r < k; r++) {
+        const float *row = up_row(up, clik__reflect101(y + r - kh, h));
+        for (int c = 0; c < k; c++)
+            sum = vaddq_f32(
+                sum, vmulq_n_f32(vld1q_f32(row + (size_t)clik__reflect101(x + c - kh, w) * 4),
+                                 f[r * k + c]));
+    }
+    float s[4];
+    vst1q_f32(s, sum);
+    for (int c = 0; c < 3; c++)
+        store(dst, x, y, c, s[c]);
+    store(dst, x, y, 3, up_row(up, y)[(size_t)x * 4 + 3]);
+}
+
+static int filter_neon(const clik_image *up, const clik_image *buckets,
+                       const clik_lapar_model_plan *p, clik_image *dst)
+{
+    const int w = up->width, h = up->height;
+    for (int y = 0; y < h; y++) {
+        const uint16_t *brow = (const uint16_t *)(const void *)((const char *)buckets->data +
+                                                                (size_t)y * buckets->stride);
+        if (up->channels == 4) {
+            for (int x = 0; x < w; x++)
+                filter_rgba(up, brow, p, x, y, dst);
+        } else {
+            for (int x = 0; x < w; x += 4)
+                filter_grey(up, brow, p, x, y, w - x < 4 ? w - x : 4, dst);
+        }
+    }
+    return 0;
+}
+
+void clik__lapar_model_dsp_init_neon(clik_lapar_model_dsp *dsp)
+{
+    dsp->classify = classify_neon;
+    dsp->filter = filter_neon;
+}

@@ -1,0 +1,177 @@
+/*
+ * LAPAR model family, scalar: the correctness oracle of the classification
+ * and of the per-bucket filter, written straight from the definition in
+ * fallback_cpu/cpu.h (clik_lapar_model_plan). The classification is in
+ * float, in the order the definition writes (it is what a device kernel
+ * reproduces); the filter sums in double and rounds once. Nothing here is
+ * shared with kernels or the NEON path.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "cpu.h"
+
+static float up_value(const clik_image *up, int x, int y, int c)
+{
+    const char *row = (const char *)up->data + (size_t)y * up->stride;
+    return ((const float *)(const void *)row)[(size_t)x * (size_t)up->channels + (size_t)c];
+}
+
+/* Step 1: the luma of a pixel. */
+static float luma(const clik_image *up, int x, int y)
+{
+    if (up->channels == 1)
+        return up_value(up, x, y, 0);
+    const float r = up_value(up, x, y, 0), g = up_value(up, x, y, 1), b = up_value(up, x, y, 2);
+    return (0.299f * r + 0.587f * g) + 0.114f * b;
+}
+
+/* C(n, k) for n <= 8. */
+static int binomial(int n, int k)
+{
+    int v = 1;
+    for (int i = 1; i <= k; i++)
+        v = v * (n - k + i) / i;
+    return v;
+}
+
+/* Steps 3 to 6 for one pixel, given the gradient planes. */
+static int bucket_of(const float *gx, const float *gy, int w, int h, int x, int y,
+                     const clik_lapar_model_plan *plan, const float *wtab)
+{
+    const int n = plan->window, r = n / 2;
+    float a = 0.0f, b = 0.0f, c = 0.0f;
+    for (int j = -r; j <= r; j++)
+        for (int i = -r; i <= r; i++) {
+            const int px = clik__reflect101(x + i, w), py = clik__reflect101(y + j, h);
+            const size_t o = (size_t)py * (size_t)w + (size_t)px;
+            const float wgt = wtab[(j + r) * n + (i + r)];
+            const float u = gx[o], v = gy[o];
+            a += wgt * (u * u);
+            b += wgt * (u * v);
+            c += wgt * (v * v);
+        }
+    const float norm = ldexpf(1.0f, -2 * (n - 1));
+    a *= norm;
+    b *= norm;
+    c *= norm;
+    /* Step 4. */
+    const float t = a + c, d = a - c;
+    const float e = sqrtf(d * d + 4.0f * (b * b));
+    const float l1 = 0.5f * (t + e);
+    float l2 = 0.5f * (t - e);
+    l2 = l2 > 0.0f ? l2 : 0.0f;
+    const float s1 = sqrtf(l1 > 0.0f ? l1 : 0.0f), s2 = sqrtf(l2);
+    const float strength = s1;
+    /* Flat (below 1e-3, or NaN): angle and coherence are rounding noise. */
+    const int flat = !(s1 >= 1e-3f);
+    const float coherence = flat ? 0.0f : (s1 - s2) / (s1 + s2);
+    const float theta = flat ? 0.0f : atan2f(2.0f * b, d);
+    /* Step 5. */
+    const float q = floorf(theta * plan->angle_scale + 0.5f);
+    int ang = q == q ? (int)q : 0;
+    while (ang < 0)
+        ang += plan->angles;
+    while (ang >= plan->angles)
+        ang -= plan->angles;
+    int sb = 0, cb = 0;
+    for (int k = 0; k < plan->strengths - 1; k++)
+        sb += plan->strength_edges[k] <= strength;
+    for (int k = 0; k < plan->coherences - 1; k++)
+        cb += plan->coherence_edges[k] <= coherence;
+    /* Step 6. */
+    const int s = plan->scale;
+    const int phase = plan->phases ? (y % s) * s + (x % s) : 0;
+    return ((phase * plan->angles + ang) * plan->strengths + sb) * plan->coherences + cb;
+}
+
+static int classify_scalar(const clik_image *up, const clik_lapar_model_plan *plan,
+                           clik_image *buckets)
+{
+    const int w = up->width, h = up->height;
+    const size_t n = (size_t)w * (size_t)h;
+    float *y = malloc(n * sizeof(float));
+    float *gx = malloc(n * sizeof(float));
+    float *gy = malloc(n * sizeof(float));
+    if (!y || !gx || !gy) {
+        free(y);
+        free(gx);
+        free(gy);
+        return -1;
+    }
+    float wtab[81];
+    const int nw = plan->window;
+    for (int j = 0; j < nw; j++)
+        for (int i = 0; i < nw; i++)
+            wtab[j * nw + i] = (float)(binomial(nw - 1, j) * binomial(nw - 1, i));
+    for (int r = 0; r < h; r++)
+        for (int x = 0; x < w; x++)
+            y[(size_t)r * (size_t)w + (size_t)x] = luma(up, x, r);
+    /* Step 2. */
+    for (int r = 0; r < h; r++)
+        for (int x = 0; x < w; x++) {
+            const size_t o = (size_t)r * (size_t)w + (size_t)x;
+            const size_t row = (size_t)r * (size_t)w;
+            const size_t up_row = (size_t)clik__reflect101(r - 1, h) * (size_t)w;
+            const size_t down_row = (size_t)clik__reflect101(r + 1, h) * (size_t)w;
+            gx[o] = 0.5f * (y[row + (size_t)clik__reflect101(x + 1, w)] -
+                            y[row + (size_t)clik__reflect101(x - 1, w)]);
+            gy[o] = 0.5f * (y[down_row + (size_t)x] - y[up_row + (size_t)x]);
+        }
+    for (int r = 0; r < h; r++) {
+        uint16_t *out = (uint16_t *)(void *)((char *)buckets->data + (size_t)r * buckets->stride);
+        for (int x = 0; x < w; x++)
+            out[x] = (uint16_t)bucket_of(gx, gy, w, h, x, r, plan, wtab);
+    }
+    free(y);
+    free(gx);
+    free(gy);
+    return 0;
+}
+
+static void store(clik_image *dst, int x, int y, int c, double v)
+{
+    char *row = (char *)dst->data + (size_t)y * dst->stride;
+    const size_t i = (size_t)x * (size_t)dst->channels + (size_t)c;
+    if (dst->type == CLIK_F32) {
+        ((float *)(void *)row)[i] = (float)v;
+        return;
+    }
+    v = nearbyint(v);
+    ((uint8_t *)row)[i] = (uint8_t)(!(v > 0.0) ? 0.0 : v > 255.0 ? 255.0 : v);
+}
+
+static int filter_scalar(const clik_image *up, const clik_image *buckets,
+                         const clik_lapar_model_plan *plan, clik_image *dst)
+{
+    const int w = up->width, h = up->height, ch = up->channels;
+    const int colours = ch == 4 ? 3 : ch;
+    for (int y = 0; y < h; y++) {
+        const uint16_t *brow = (const uint16_t *)(const void *)((const char *)buckets->data +
+                                                                (size_t)y * buckets->stride);
+        for (int x = 0; x < w; x++) {
+            const int k = plan->ksize, half = k / 2, taps = k * k;
+            const float *f = plan->filters + (size_t)brow[x] * (size_t)taps;
+            for (int c = 0; c < colours; c++) {
+                double sum = 0.0;
+                for (int t = 0; t < taps; t++) {
+                    const int ux = clik__reflect101(x + t % k - half, w);
+                    const int uy = clik__reflect101(y + t / k - half, h);
+                    sum += (double)f[t] * (double)up_value(up, ux, uy, c);
+                }
+                store(dst, x, y, c, sum);
+            }
+            if (ch == 4)
+                store(dst, x, y, 3, up_value(up, x, y, 3));
+        }
+    }
+    return 0;
+}
+
+void clik__lapar_model_dsp_init_scalar(clik_lapar_model_dsp *dsp)
+{
+    dsp->classify = classify_scalar;
+    dsp->filter = filter_scalar;
+}

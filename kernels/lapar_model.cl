@@ -1,0 +1,146 @@
+/*
+ * LAPAR model family: the bucket of every pixel of the upsample U and the
+ * per-bucket filter (lib/ops/lapar_model.c). The definition, which the
+ * scalar oracle follows too, is the comment on clik_lapar_model_plan in
+ * fallback_cpu/cpu.h; floating-point contraction is off (common.h) so that
+ * every expression rounds as written there.
+ *
+ * Build options, one program per format of the output:
+ *   T, T_IS_FLOAT   the output: uchar or float;
+ *   CH              channels of U and of the output, 1 or 4 (alpha is U's).
+ * Everything else is an argument: the window, its weights, the bins' edges
+ * and counts, the scale and phases, the filter side and the filters (one
+ * k x k table per bucket). Strides are in elements.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "common.h" /* FP_CONTRACT OFF */
+
+#ifndef MAX_BINS
+#define MAX_BINS 32 /* CLIK_LAPAR_MODEL_MAX_BINS, which lib/ops passes */
+#endif
+
+/* Step 1: the luma of pixel i of a row of U. */
+inline float luma(__global const float *row, int i)
+{
+#if CH == 4
+    const float4 p = vload4(i, row);
+    return (0.299f * p.x + 0.587f * p.y) + 0.114f * p.z;
+#else
+    return row[i];
+#endif
+}
+
+/* Step 2: the gradient of every pixel of U, as (gx, gy) pairs. */
+__kernel void lmodel_gradient(__global const float *up, int up_stride, int w, int h,
+                              __global float2 *grad)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    __global const float *row = up + (size_t)y * up_stride;
+    const float left = luma(row, clik_reflect101(x - 1, w));
+    const float right = luma(row, clik_reflect101(x + 1, w));
+    const float above = luma(up + (size_t)clik_reflect101(y - 1, h) * up_stride, x);
+    const float below = luma(up + (size_t)clik_reflect101(y + 1, h) * up_stride, x);
+    grad[(size_t)y * w + x] = (float2)(0.5f * (right - left), 0.5f * (below - above));
+}
+
+/* Steps 3 to 6: the bucket of every pixel. params: angle_scale, then the
+ * strength edges and the coherence edges (MAX_BINS - 1 each); wt: the
+ * window's n * n weights, row by row. */
+__kernel void lmodel_classify(__global const float2 *grad, int w, int h, int n,
+                              __constant float *wt, __constant float *params, int angles,
+                              int strengths, int coherences, int scale, int phases,
+                              __global ushort *buckets, int bucket_stride)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const int r = n / 2;
+    float a = 0.0f, b = 0.0f, c = 0.0f;
+    for (int j = -r; j <= r; j++) {
+        __global const float2 *grow = grad + (size_t)clik_reflect101(y + j, h) * w;
+        for (int i = -r; i <= r; i++) {
+            const float2 g = grow[clik_reflect101(x + i, w)];
+            const float wgt = wt[(j + r) * n + (i + r)];
+            a += wgt * (g.x * g.x);
+            b += wgt * (g.x * g.y);
+            c += wgt * (g.y * g.y);
+        }
+    }
+    const float norm = ldexp(1.0f, -2 * (n - 1));
+    a *= norm;
+    b *= norm;
+    c *= norm;
+    const float t = a + c, d = a - c;
+    const float e = sqrt(d * d + 4.0f * (b * b));
+    const float l1 = 0.5f * (t + e);
+    float l2 = 0.5f * (t - e);
+    l2 = l2 > 0.0f ? l2 : 0.0f;
+    const float s1 = sqrt(l1 > 0.0f ? l1 : 0.0f), s2 = sqrt(l2);
+    const int flat = !(s1 >= 1e-3f);
+    const float coherence = flat ? 0.0f : (s1 - s2) / (s1 + s2);
+    const float theta = flat ? 0.0f : atan2(2.0f * b, d);
+    const float q = floor(theta * params[0] + 0.5f);
+    int ang = q == q ? (int)q : 0;
+    while (ang < 0)
+        ang += angles;
+    while (ang >= angles)
+        ang -= angles;
+    int sb = 0, cb = 0;
+    for (int k = 0; k < strengths - 1; k++)
+        sb += params[1 + k] <= s1;
+    for (int k = 0; k < coherences - 1; k++)
+        cb += params[MAX_BINS + k] <= coherence;
+    const int phase = phases ? (y % scale) * scale + (x % scale) : 0;
+    buckets[(size_t)y * bucket_stride + x] =
+        (ushort)(((phase * angles + ang) * strengths + sb) * coherences + cb);
+}
+
+#if T_IS_FLOAT
+#define STORE1(v, i, p) ((p)[(i)] = (v))
+#else
+/* Round to nearest, halves to even, and saturate; NaN becomes 0. */
+#define STORE1(v, i, p) ((p)[(i)] = convert_uchar_sat(rint(v)))
+#endif
+
+/* The filter: out = sum over the k x k taps of F_b[t] U(x + c - h, y + r - h),
+ * reflect-101, F_b the bucket's table in filters (k * k floats each). */
+__kernel void lmodel_filter(__global const float *up, int up_stride, int w, int h,
+                            __global const ushort *buckets, int bucket_stride,
+                            __global const float *filters, int k, __global T *dst,
+                            int dst_stride)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const int kh = k / 2;
+    __global const float *f = filters + (size_t)buckets[(size_t)y * bucket_stride + x] * k * k;
+#if CH == 4
+    float4 sum = (float4)(0.0f);
+#else
+    float sum = 0.0f;
+#endif
+    for (int r = 0; r < k; r++) {
+        __global const float *row = up + (size_t)clik_reflect101(y + r - kh, h) * up_stride;
+        for (int c = 0; c < k; c++) {
+            const float wgt = f[r * k + c];
+#if CH == 4
+            sum += wgt * vload4(clik_reflect101(x + c - kh, w), row);
+#else
+            sum += wgt * row[clik_reflect101(x + c - kh, w)];
+#endif
+        }
+    }
+    __global T *out = dst + (size_t)y * dst_stride + (size_t)x * CH;
+#if CH == 4
+    /* alpha is U's (the source pixel's), not filtered */
+    sum.w = vload4(x, up + (size_t)y * up_stride).w;
+    STORE1(sum.x, 0, out);
+    STORE1(sum.y, 1, out);
+    STORE1(sum.z, 2, out);
+    STORE1(sum.w, 3, out);
+#else
+    STORE1(sum, 0, out);
+#endif
+}

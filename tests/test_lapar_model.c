@@ -1,0 +1,727 @@
+/* LAPAR model family (classification, upscale by a model, training, the model file) on every
+ * backend against the scalar oracle. The family has no OpenCL kernel yet: on an OpenCL device
+ * (strict) its cases report the device unsupported, which is accepted; the training tests run on
+ * a CPU context. SPDX-License-Identifier: BSD-2-Clause */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases.h"
+#include "harness.h"
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+/* h_ctx where it runs the family (the CPU backends), else the oracle. */
+static clik_context *run_ctx(void)
+{
+    return clik_context_device(h_ctx) ? h_oracle : h_ctx;
+}
+
+static uint8_t *px8(const clik_image *img, int x, int y)
+{
+    return (uint8_t *)img->data + (size_t)y * img->stride + (size_t)x * (size_t)img->channels;
+}
+
+static float *pxf(const clik_image *img, int x, int y)
+{
+    return (float *)(void *)((char *)img->data + (size_t)y * img->stride) +
+           (size_t)x * (size_t)img->channels;
+}
+
+static uint16_t bucket_at(const clik_image *b, int x, int y)
+{
+    return ((const uint16_t *)(const void *)((const char *)b->data + (size_t)y * b->stride))[x];
+}
+
+static uint32_t crc32_of(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = (c & 1u) ? (c >> 1) ^ 0xedb88320u : c >> 1;
+    }
+    return ~c;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void fix_crc(uint8_t *p, size_t n)
+{
+    put32(p + n - 4, crc32_of(p, n - 4));
+}
+
+/* The default model's bytes, written again. */
+static uint8_t *default_bytes(size_t *n)
+{
+    const clik_lapar_model *m = clik_lapar_model_default(2);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, NULL, 0, n), CLIK_OK);
+    uint8_t *b = malloc(*n);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, b, *n, n), CLIK_OK);
+    return b;
+}
+
+/* A one-entry model file: scale 2, 4 angles, 2 strengths, 2 coherences, no
+ * phases, window 3, every atom, f32, every bucket the same coefficients. */
+static uint8_t *uniform_model(const float *coef, size_t *n)
+{
+    const int buckets = 16, atoms = CLIK_LAPAR_ATOMS;
+    *n = 24 + 40 + 72 + 4 + 4 + (size_t)buckets * atoms * 4 + 4;
+    uint8_t *p = calloc(1, *n);
+    ck_assert_ptr_nonnull(p);
+    memcpy(p, "CLIKLPM", 8);
+    put32(p + 8, 1);
+    put32(p + 12, (uint32_t)*n);
+    put32(p + 16, 1);
+    const uint32_t f[10] = {2, 4, 2, 2, 0, 3, (uint32_t)atoms, 1, (uint32_t)buckets, 0};
+    for (int k = 0; k < 10; k++)
+        put32(p + 24 + 4 * k, f[k]);
+    for (int l = 0; l < atoms; l++)
+        p[64 + l] = (uint8_t)l;
+    const float edges[2] = {4.0f, 0.5f};
+    memcpy(p + 136, &edges[0], 4);
+    memcpy(p + 140, &edges[1], 4);
+    for (int b = 0; b < buckets; b++)
+        memcpy(p + 144 + (size_t)b * atoms * 4, coef, (size_t)atoms * 4);
+    fix_crc(p, *n);
+    return p;
+}
+
+/* ---- the conformance cases, with the OpenCL path absent accepted ------------------------ */
+
+START_TEST(matches_oracle)
+{
+    const int sizes = h_size_count() < 5 ? h_size_count() : 5; /* up to 128 x 64 */
+    int unsupported = 0;
+    for (int i = 0; i < h_family_case_count("lapar_model"); i++) {
+        const clik_case *c = h_family_case("lapar_model", i);
+        for (int s = 0; s < sizes; s++)
+            for (int ch = 1; ch <= 4; ch *= 4)
+                for (int p = 0; p < (h_patterns < 3 ? h_patterns : 3); p++) {
+                    clik_case_result r;
+                    h_case_check(c, h_ctx, clik_test_sizes[s][0], clik_test_sizes[s][1], ch,
+                                 (clik_pattern)p, 2000u + s, &r);
+                    if (clik_case_unsupported(&r, NULL)) {
+                        unsupported++;
+                        continue;
+                    }
+                    ck_assert_msg(r.status == CLIK_OK, "%s %dx%d c%d on %s: %s", c->op,
+                                  clik_test_sizes[s][0], clik_test_sizes[s][1], ch, h_backend,
+                                  r.message);
+                    ck_assert_msg(clik_case_passed(&r), "%s %dx%d c%d on %s: %s", c->op,
+                                  clik_test_sizes[s][0], clik_test_sizes[s][1], ch, h_backend,
+                                  r.cmp.detail);
+                }
+    }
+    if (unsupported)
+        printf("lapar_model on %s: no OpenCL kernel (%d runs reported the device unsupported)\n",
+               h_backend, unsupported);
+}
+END_TEST
+
+/* ---- classification, hand-worked ---------------------------------------------------------- */
+
+/* Buckets of a grey F32 upsample made by f(x, y), with the default x2 model
+ * (16 angles, 3 strengths, 4 coherences, the phase). */
+static void classify(float (*f)(int x, int y), int w, int h, clik_image *b)
+{
+    clik_image up;
+    ck_assert_int_eq(clik_image_alloc(&up, w, h, 1, CLIK_F32), CLIK_OK);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            *pxf(&up, x, y) = f(x, y);
+    ck_assert_int_eq(clik_image_alloc(b, w, h, 1, CLIK_U16), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_classify(run_ctx(), &up, NULL, 2, b), CLIK_OK);
+    clik_image_free(&up);
+}
+
+static float horizontal_edge(int x, int y)
+{
+    (void)x;
+    return y < 10 ? 20.0f : 200.0f;
+}
+
+static float vertical_edge(int x, int y)
+{
+    (void)y;
+    return x < 10 ? 20.0f : 200.0f;
+}
+
+static float flat(int x, int y)
+{
+    (void)x;
+    (void)y;
+    return 77.0f;
+}
+
+static float diagonal(int x, int y)
+{
+    return x + y < 20 ? 0.0f : 200.0f;
+}
+
+START_TEST(classify_hand_worked)
+{
+    clik_lapar_model_options o;
+    ck_assert_int_eq(clik_lapar_model_describe(h_oracle, clik_lapar_model_default(2), 2, &o),
+                     CLIK_OK);
+    ck_assert_int_eq(o.angles, 16);
+    ck_assert_int_eq(o.strengths, 3);
+    ck_assert_int_eq(o.coherences, 4);
+    ck_assert_int_eq(o.phases, 1);
+    const int C = o.coherences, S = o.strengths, A = o.angles;
+    clik_image b;
+    /* A horizontal edge (rows 9 | 10): the gradient is along y, the angle
+     * bin A / 2 = 8; strong (a jump of 180: the strength is far above 10)
+     * and coherent (rank one: coherence 1, the top bin). */
+    classify(horizontal_edge, 20, 20, &b);
+    uint16_t k = bucket_at(&b, 7, 9);
+    ck_assert_int_eq(k / (C * S * A), 1 * 2 + 1); /* phase (y mod 2) 2 + (x mod 2) */
+    ck_assert_int_eq(k / (C * S) % A, 8);
+    ck_assert_int_eq((k / C) % S, S - 1);
+    ck_assert_int_eq(k % C, C - 1);
+    clik_image_free(&b);
+    /* A vertical edge: angle bin 0. */
+    classify(vertical_edge, 20, 20, &b);
+    k = bucket_at(&b, 9, 7);
+    ck_assert_int_eq(k / (C * S) % A, 0);
+    ck_assert_int_eq((k / C) % S, S - 1);
+    clik_image_free(&b);
+    /* A diagonal edge x + y = 20 (y down): the gradient along (1, 1), 2
+     * theta = 90 degrees: bin 16 / 4 = 4. */
+    classify(diagonal, 20, 20, &b);
+    k = bucket_at(&b, 10, 9);
+    ck_assert_int_eq(k / (C * S) % A, 4);
+    clik_image_free(&b);
+    /* Flat: every pixel its phase's bucket 0 (angle 0, the lowest strength
+     * and coherence). */
+    classify(flat, 13, 7, &b);
+    for (int y = 0; y < 7; y++)
+        for (int x = 0; x < 13; x++)
+            ck_assert_int_eq(bucket_at(&b, x, y), ((y % 2) * 2 + x % 2) * A * S * C);
+    clik_image_free(&b);
+    /* One pixel: no gradient. */
+    classify(flat, 1, 1, &b);
+    ck_assert_int_eq(bucket_at(&b, 0, 0), 0);
+    clik_image_free(&b);
+}
+END_TEST
+
+/* ---- a model of one filter is clik_lapar_filter with constant phi -------------------------- */
+
+START_TEST(uniform_model_is_filter)
+{
+    float coef[CLIK_LAPAR_ATOMS];
+    for (int l = 0; l < CLIK_LAPAR_ATOMS; l++)
+        coef[l] = (float)((l % 7) - 2.5) / 40.0f + (l == 50 ? 0.9f : 0.0f);
+    size_t n;
+    uint8_t *bytes = uniform_model(coef, &n);
+    clik_lapar_model *m = NULL;
+    ck_assert_int_eq(clik_lapar_model_read(h_oracle, bytes, n, &m), CLIK_OK);
+    const int w = 27, h = 13;
+    for (int ch = 1; ch <= 4; ch *= 4) {
+        clik_image lr, phi, want, got;
+        ck_assert_int_eq(clik_image_alloc(&lr, w, h, ch, CLIK_U8), CLIK_OK);
+        uint64_t st = 99;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w * ch; x++)
+                px8(&lr, 0, y)[x] = (uint8_t)(clik_rand_next(&st) >> 56);
+        ck_assert_int_eq(clik_image_alloc(&phi, 2 * w, 2 * h * CLIK_LAPAR_ATOMS, 1, CLIK_F32),
+                         CLIK_OK);
+        for (int l = 0; l < CLIK_LAPAR_ATOMS; l++)
+            for (int y = 0; y < 2 * h; y++)
+                for (int x = 0; x < 2 * w; x++)
+                    *pxf(&phi, x, l * 2 * h + y) = coef[l];
+        float atoms[CLIK_LAPAR_ATOMS * CLIK_LAPAR_TAPS];
+        clik_lapar_dict_default(atoms);
+        const clik_lapar_dict dict = {CLIK_LAPAR_ATOMS, atoms, NULL};
+        ck_assert_int_eq(clik_image_alloc(&want, 2 * w, 2 * h, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&got, 2 * w, 2 * h, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_lapar_filter(h_oracle, &lr, &phi, &dict, 2, &want), CLIK_OK);
+        ck_assert_int_eq(clik_upscale_lapar(run_ctx(), &lr, &got, 2, m), CLIK_OK);
+        clik_compare cmp;
+        clik_compare_images(&got, &want, CLIK_TOL_U8_FLOAT, &cmp);
+        ck_assert_msg(cmp.pass, "c%d: %s", ch, cmp.detail);
+        h_free_images(&lr, &phi, &want, &got, NULL);
+    }
+    clik_lapar_model_free(m);
+    free(bytes);
+}
+END_TEST
+
+/* ---- training ----------------------------------------------------------------------------- */
+
+/* A synthetic picture: discs, bars and a smooth ramp, RGBA u8. */
+static void synthetic(clik_image *img, int w, int h)
+{
+    ck_assert_int_eq(clik_image_alloc(img, w, h, 4, CLIK_U8), CLIK_OK);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const double dx = x - w * 0.4, dy = y - h * 0.55;
+            double v = 40.0 + 0.5 * x;
+            if (dx * dx + dy * dy < (w * 0.25) * (w * 0.25))
+                v = 210.0;
+            if ((x / 7) % 2 == 0 && y < h / 4)
+                v = 15.0;
+            if (x + 2 * y > 2 * h && x + 2 * y < 2 * h + 9)
+                v = 230.0;
+            uint8_t *p = px8(img, x, y);
+            p[0] = (uint8_t)v;
+            p[1] = (uint8_t)(255.0 - v * 0.7);
+            p[2] = (uint8_t)(v * 0.5 + 60.0);
+            p[3] = 255;
+        }
+}
+
+static double psnr_u8(const clik_image *a, const clik_image *b, int shave)
+{
+    double se = 0.0;
+    long n = 0;
+    for (int y = shave; y < a->height - shave; y++)
+        for (int x = shave; x < a->width - shave; x++)
+            for (int c = 0; c < 3; c++, n++) {
+                const double d = (double)px8(a, x, y)[c] - px8(b, x, y)[c];
+                se += d * d;
+            }
+    return 10.0 * log10(255.0 * 255.0 / (se / (double)n + 1e-12));
+}
+
+START_TEST(trained_beats_bicubic)
+{
+    clik_context *ctx = h_cpu_context();
+    clik_image hr, lr, up, bic;
+    const int w = 128, h = 96;
+    synthetic(&hr, w, h);
+    clik_lapar_model_options o;
+    clik_lapar_model_options_init(&o);
+    o.angles = 8;
+    clik_lapar_trainer *t = NULL;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &o, &t), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_trainer_add(t, &hr), CLIK_OK);
+    clik_lapar_model *m = NULL, *m2 = NULL;
+    ck_assert_int_eq(clik_lapar_trainer_solve(t, &m), CLIK_OK);
+    /* Deterministic: a second trainer, the same bytes. */
+    clik_lapar_trainer *t2 = NULL;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &o, &t2), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_trainer_add(t2, &hr), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_trainer_solve(t2, &m2), CLIK_OK);
+    size_t n1, n2;
+    ck_assert_int_eq(clik_lapar_model_write(ctx, m, NULL, 0, &n1), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_model_write(ctx, m2, NULL, 0, &n2), CLIK_OK);
+    ck_assert_uint_eq(n1, n2);
+    uint8_t *b1 = malloc(n1), *b2 = malloc(n2);
+    ck_assert_int_eq(clik_lapar_model_write(ctx, m, b1, n1, &n1), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_model_write(ctx, m2, b2, n2, &n2), CLIK_OK);
+    ck_assert_mem_eq(b1, b2, n1);
+    /* The model reproduces its image better than bicubic. */
+    ck_assert_int_eq(clik_image_alloc(&lr, w / 2, h / 2, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&up, w, h, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&bic, w, h, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_resize(ctx, &hr, &lr, CLIK_INTERP_BICUBIC_AA), CLIK_OK);
+    ck_assert_int_eq(clik_resize(ctx, &lr, &bic, CLIK_INTERP_BICUBIC), CLIK_OK);
+    ck_assert_int_eq(clik_upscale_lapar(run_ctx(), &lr, &up, 2, m), CLIK_OK);
+    const double p_model = psnr_u8(&up, &hr, 2), p_bicubic = psnr_u8(&bic, &hr, 2);
+    ck_assert_msg(p_model > p_bicubic + 1.0, "trained %.2f dB, bicubic %.2f dB", p_model,
+                  p_bicubic);
+    free(b1);
+    free(b2);
+    clik_lapar_model_free(m);
+    clik_lapar_model_free(m2);
+    clik_lapar_trainer_free(t);
+    clik_lapar_trainer_free(t2);
+    h_free_images(&hr, &lr, &up, &bic, NULL);
+    if (ctx != h_ctx)
+        clik_context_destroy(ctx);
+}
+END_TEST
+
+START_TEST(train_small_and_mixed)
+{
+    clik_context *ctx = h_cpu_context();
+    clik_lapar_model_options o;
+    clik_lapar_model_options_init(&o);
+    o.scale = 3;
+    o.phases = 1;
+    clik_lapar_trainer *t = NULL;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &o, &t), CLIK_OK);
+    clik_lapar_model *m = NULL;
+    /* Nothing yet: refused. */
+    ck_assert_int_eq(clik_lapar_trainer_solve(t, &m), CLIK_ERR_INVALID_ARG);
+    /* Smaller than the scale: adds nothing. */
+    clik_image tiny;
+    ck_assert_int_eq(clik_image_alloc(&tiny, 2, 5, 1, CLIK_U8), CLIK_OK);
+    memset(tiny.data, 9, tiny.stride * 5);
+    ck_assert_int_eq(clik_lapar_trainer_add(t, &tiny), CLIK_OK);
+    uint64_t n = 1;
+    ck_assert_int_eq(clik_lapar_trainer_samples(t, &n), CLIK_OK);
+    ck_assert_uint_eq(n, 0);
+    /* Smaller than the 5 x 5 patch and the window, of mixed sizes, types
+     * and channel counts. */
+    const struct {
+        int w, h, ch;
+        clik_type type;
+    } imgs[] = {{3, 3, 1, CLIK_U8}, {4, 7, 4, CLIK_U8}, {7, 3, 1, CLIK_F32}, {31, 17, 4, CLIK_F32}};
+    uint64_t want = 0;
+    for (size_t i = 0; i < sizeof(imgs) / sizeof(imgs[0]); i++) {
+        clik_image img;
+        ck_assert_int_eq(clik_image_alloc(&img, imgs[i].w, imgs[i].h, imgs[i].ch, imgs[i].type),
+                         CLIK_OK);
+        uint64_t st = 5 + i;
+        for (int y = 0; y < img.height; y++)
+            for (int x = 0; x < img.width * img.channels; x++) {
+                const double v = (double)(clik_rand_next(&st) >> 56);
+                if (img.type == CLIK_U8)
+                    px8(&img, 0, y)[x] = (uint8_t)v;
+                else
+                    pxf(&img, 0, y)[x] = (float)v;
+            }
+        ck_assert_int_eq(clik_lapar_trainer_add(t, &img), CLIK_OK);
+        want += (uint64_t)(imgs[i].w / 3 * 3) * (uint64_t)(imgs[i].h / 3 * 3) *
+                (uint64_t)(imgs[i].ch == 4 ? 3 : 1);
+        clik_image_free(&img);
+    }
+    ck_assert_int_eq(clik_lapar_trainer_samples(t, &n), CLIK_OK);
+    ck_assert_uint_eq(n, want);
+    ck_assert_int_eq(clik_lapar_trainer_solve(t, &m), CLIK_OK);
+    clik_lapar_model_options d;
+    ck_assert_int_eq(clik_lapar_model_describe(ctx, m, 3, &d), CLIK_OK);
+    ck_assert_int_eq(d.phases, 1);
+    ck_assert_int_eq(clik_lapar_model_describe(ctx, m, 2, &d), CLIK_ERR_INVALID_ARG);
+    /* The model upscales. */
+    clik_image lr, out;
+    ck_assert_int_eq(clik_image_alloc(&lr, 5, 4, 4, CLIK_F32), CLIK_OK);
+    memset(lr.data, 0, lr.stride * 4);
+    ck_assert_int_eq(clik_image_alloc(&out, 15, 12, 4, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_upscale_lapar(run_ctx(), &lr, &out, 3, m), CLIK_OK);
+    ck_assert_int_eq(clik_upscale_lapar(run_ctx(), &lr, &out, 2, m), CLIK_ERR_INVALID_ARG);
+    /* Bad images. */
+    clik_image two;
+    ck_assert_int_eq(clik_image_alloc(&two, 6, 6, 2, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_trainer_add(t, &two), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_lapar_trainer_add(t, NULL), CLIK_ERR_NULL);
+    h_free_images(&tiny, &lr, &out, &two, NULL);
+    clik_lapar_model_free(m);
+    clik_lapar_trainer_free(t);
+    /* Bad options. */
+    clik_lapar_model_options bad = o;
+    bad.angles = 33;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
+    bad = o;
+    bad.scale = 4;
+    bad.angles = bad.strengths = bad.coherences = 32; /* 16 x 32768 buckets */
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
+    bad = o;
+    bad.strength_edges[0] = 5.0f;
+    bad.strength_edges[1] = 4.0f;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
+    bad = o;
+    bad.alpha = NAN;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
+    if (ctx != h_ctx)
+        clik_context_destroy(ctx);
+}
+END_TEST
+
+static void expect_refused(const uint8_t *p, size_t n, const char *what, const char *words);
+
+/* ---- the free-filter kind ------------------------------------------------------------------ */
+
+/* A one-entry version-2 model of kind 1: scale 2, 2 angles, 1 strength, 1
+ * coherence, no phases, window 3, free 5 x 5 filters (f32), symmetry 1,
+ * every filter a delta at tap (row 2, column 3): out(x, y) = U(x + 1, y). */
+static uint8_t *shift_model(size_t *n)
+{
+    const int buckets = 2, taps = 25;
+    *n = 24 + 52 + (size_t)buckets * taps * 4 + 4;
+    uint8_t *p = calloc(1, *n);
+    ck_assert_ptr_nonnull(p);
+    memcpy(p, "CLIKLPM", 8);
+    put32(p + 8, 2);
+    put32(p + 12, (uint32_t)*n);
+    put32(p + 16, 1);
+    const uint32_t f[13] = {2, 2, 1, 1, 0, 3, (uint32_t)taps, 1, (uint32_t)buckets, 0, 1, 5, 1};
+    for (int k = 0; k < 13; k++)
+        put32(p + 24 + 4 * k, f[k]);
+    const float one = 1.0f;
+    for (int b = 0; b < buckets; b++)
+        memcpy(p + 76 + ((size_t)b * taps + 2 * 5 + 3) * 4, &one, 4);
+    fix_crc(p, *n);
+    return p;
+}
+
+static void flip_x(const clik_image *a, clik_image *b)
+{
+    for (int y = 0; y < a->height; y++)
+        for (int x = 0; x < a->width; x++)
+            memcpy(px8(b, a->width - 1 - x, y), px8(a, x, y), 4);
+}
+
+static void transpose(const clik_image *a, clik_image *b)
+{
+    for (int y = 0; y < a->height; y++)
+        for (int x = 0; x < a->width; x++)
+            memcpy(px8(b, y, x), px8(a, x, y), 4);
+}
+
+/* Mean absolute difference of the colour channels of two RGBA u8 images. */
+static double mean_diff(const clik_image *a, const clik_image *b)
+{
+    double sum = 0.0;
+    for (int y = 0; y < a->height; y++)
+        for (int x = 0; x < a->width; x++)
+            for (int c = 0; c < 3; c++)
+                sum += fabs((double)px8(a, x, y)[c] - px8(b, x, y)[c]);
+    return sum / (3.0 * a->width * a->height);
+}
+
+START_TEST(free_filter_kind)
+{
+    /* A hand-built file: the filter is asymmetric and oriented as cpu.h says. */
+    size_t n;
+    uint8_t *bytes = shift_model(&n);
+    clik_lapar_model *m = NULL;
+    ck_assert_int_eq(clik_lapar_model_read(h_oracle, bytes, n, &m), CLIK_OK);
+    clik_lapar_model_options d;
+    ck_assert_int_eq(clik_lapar_model_describe(h_oracle, m, 2, &d), CLIK_OK);
+    ck_assert_int_eq(d.kernel, 5);
+    ck_assert_int_eq(d.symmetry, 1);
+    clik_image lr, up, out;
+    ck_assert_int_eq(clik_image_alloc(&lr, 9, 7, 1, CLIK_F32), CLIK_OK);
+    for (int y = 0; y < 7; y++)
+        for (int x = 0; x < 9; x++)
+            pxf(&lr, x, y)[0] = (float)((x * 37 + y * 11) % 50) * 5.0f;
+    ck_assert_int_eq(clik_image_alloc(&up, 18, 14, 1, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&out, 18, 14, 1, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_upsample(h_oracle, &lr, 2, &up), CLIK_OK);
+    ck_assert_int_eq(clik_upscale_lapar(run_ctx(), &lr, &out, 2, m), CLIK_OK);
+    for (int y = 0; y < 14; y++)
+        for (int x = 0; x < 18; x++) {
+            const float want = pxf(&up, x + 1 < 18 ? x + 1 : 16, y)[0];
+            ck_assert_msg(fabsf(pxf(&out, x, y)[0] - want) <= 1e-4f * (1.0f + fabsf(want)),
+                          "(%d, %d): %g, U(x + 1, y) %g", x, y, (double)pxf(&out, x, y)[0],
+                          (double)want);
+        }
+    clik_lapar_model_free(m);
+    /* Truncations and a stored-filter count that the bins do not make. */
+    for (size_t k = 0; k < n; k += 7)
+        expect_refused(bytes, k, "kind 1 truncated", NULL);
+    put32(bytes + 56, 3);
+    fix_crc(bytes, n);
+    expect_refused(bytes, n, "kind 1 filters", "filters stored");
+    free(bytes);
+    h_free_images(&lr, &up, &out, NULL);
+
+    /* Trained with the eight symmetries: beats bicubic, round-trips, and
+     * commutes with flips and the transposition. */
+    clik_context *ctx = h_cpu_context();
+    clik_image hr, low, bic, res;
+    const int w = 96, h = 96;
+    synthetic(&hr, w, h);
+    clik_lapar_model_options o;
+    clik_lapar_model_options_init(&o);
+    o.kernel = 5;
+    o.phases = 1;
+    o.symmetry = 8;
+    o.angles = 8;
+    clik_lapar_trainer *t = NULL;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &o, &t), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_trainer_add(t, &hr), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_trainer_solve(t, &m), CLIK_OK);
+    size_t n1, n2;
+    ck_assert_int_eq(clik_lapar_model_write(ctx, m, NULL, 0, &n1), CLIK_OK);
+    /* 4 phases x 8 angles x 9: 288 buckets in 45 orbits (Burnside: (32 + 4 + 4) / 8 of the
+     * phase-angle pairs, times 9) of 25 halves, padded to 4 bytes. */
+    ck_assert_uint_eq(n1, 24 + 52 + 16 + 2252 + 4);
+    uint8_t *b1 = malloc(n1), *b2 = malloc(n1);
+    ck_assert_int_eq(clik_lapar_model_write(ctx, m, b1, n1, &n1), CLIK_OK);
+    clik_lapar_model *m2 = NULL;
+    ck_assert_int_eq(clik_lapar_model_read(ctx, b1, n1, &m2), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_model_write(ctx, m2, b2, n1, &n2), CLIK_OK);
+    ck_assert_mem_eq(b1, b2, n1);
+    ck_assert_int_eq(clik_lapar_model_describe(ctx, m2, 2, &d), CLIK_OK);
+    ck_assert_int_eq(d.kernel, 5);
+    ck_assert_int_eq(d.symmetry, 8);
+    ck_assert_int_eq(clik_image_alloc(&low, w / 2, h / 2, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&bic, w, h, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&res, w, h, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_resize(ctx, &hr, &low, CLIK_INTERP_BICUBIC_AA), CLIK_OK);
+    ck_assert_int_eq(clik_resize(ctx, &low, &bic, CLIK_INTERP_BICUBIC), CLIK_OK);
+    ck_assert_int_eq(clik_upscale_lapar(run_ctx(), &low, &res, 2, m2), CLIK_OK);
+    const double p_model = psnr_u8(&res, &hr, 2), p_bicubic = psnr_u8(&bic, &hr, 2);
+    ck_assert_msg(p_model > p_bicubic + 1.0, "trained %.2f dB, bicubic %.2f dB", p_model,
+                  p_bicubic);
+    for (int g = 0; g < 2; g++) {
+        clik_image low_g, res_g, back;
+        ck_assert_int_eq(clik_image_alloc(&low_g, w / 2, h / 2, 4, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&res_g, w, h, 4, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&back, w, h, 4, CLIK_U8), CLIK_OK);
+        (g ? transpose : flip_x)(&low, &low_g);
+        ck_assert_int_eq(clik_upscale_lapar(run_ctx(), &low_g, &res_g, 2, m2), CLIK_OK);
+        (g ? transpose : flip_x)(&res_g, &back);
+        const double diff = mean_diff(&back, &res);
+        ck_assert_msg(diff < 0.05, "%s: mean difference %.4f", g ? "transposed" : "flipped", diff);
+        h_free_images(&low_g, &res_g, &back, NULL);
+    }
+    /* Bad options of the kind. */
+    clik_lapar_model_options bad = o;
+    bad.kernel = 6;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
+    bad = o;
+    bad.symmetry = 3;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
+    bad = o;
+    bad.angles = 5;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
+    bad = o;
+    bad.kernel = 0;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
+    free(b1);
+    free(b2);
+    clik_lapar_model_free(m);
+    clik_lapar_model_free(m2);
+    clik_lapar_trainer_free(t);
+    h_free_images(&hr, &low, &bic, &res, NULL);
+    if (ctx != h_ctx)
+        clik_context_destroy(ctx);
+}
+END_TEST
+
+/* ---- the file format ------------------------------------------------------------------------ */
+
+static void expect_refused(const uint8_t *p, size_t n, const char *what, const char *words)
+{
+    clik_lapar_model *m = (clik_lapar_model *)&m;
+    const clik_status st = clik_lapar_model_read(h_oracle, p, n, &m);
+    ck_assert_msg(st == CLIK_ERR_FILE_FORMAT, "%s: %s", what, clik_status_str(st));
+    ck_assert_msg(m == (clik_lapar_model *)&m, "%s: *model written", what);
+    const char *msg = clik_context_message(h_oracle);
+    ck_assert_msg(!words || strstr(msg, words), "%s: message \"%s\" lacks \"%s\"", what, msg,
+                  words);
+}
+
+START_TEST(file_format)
+{
+    size_t n;
+    uint8_t *b = default_bytes(&n);
+    /* Round trip: the bytes read write back the same. */
+    clik_lapar_model *m = NULL;
+    ck_assert_int_eq(clik_lapar_model_read(h_oracle, b, n, &m), CLIK_OK);
+    size_t n2;
+    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, NULL, 0, &n2), CLIK_OK);
+    ck_assert_uint_eq(n2, n);
+    uint8_t *c = malloc(n);
+    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, c, n - 1, &n2), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, c, n, &n2), CLIK_OK);
+    ck_assert_mem_eq(b, c, n);
+    for (int s = 2; s <= 4; s++)
+        ck_assert_ptr_nonnull(clik_lapar_model_default(s));
+    ck_assert_ptr_null(clik_lapar_model_default(5));
+    ck_assert_ptr_null(clik_lapar_model_default(1));
+    /* Combining needs distinct scales. */
+    clik_lapar_model *both = NULL;
+    ck_assert_int_eq(clik_lapar_model_combine(h_oracle, m, m, &both), CLIK_ERR_INVALID_ARG);
+    clik_lapar_model_free(m);
+    /* Every truncation. */
+    for (size_t k = 0; k < n; k += (k < 200 ? 1 : 97)) {
+        char what[64];
+        snprintf(what, sizeof(what), "truncated to %zu bytes", k);
+        expect_refused(b, k, what, NULL);
+    }
+    /* Flipped bytes: the checksum (or the magic) catches each. */
+    for (size_t k = 0; k < n; k += (k < 200 ? 1 : 53)) {
+        memcpy(c, b, n);
+        c[k] ^= 0x10;
+        char what[64];
+        snprintf(what, sizeof(what), "byte %zu flipped", k);
+        expect_refused(c, n, what, NULL);
+    }
+    /* Another version, with a correct checksum. */
+    memcpy(c, b, n);
+    put32(c + 8, 3);
+    fix_crc(c, n);
+    expect_refused(c, n, "version 3", "version 3");
+    /* Absurd counts in the header, with a correct checksum. */
+    const struct {
+        size_t at;
+        uint32_t value;
+        const char *words;
+    } lies[] = {
+        {16, 0, "entries"},        {16, 1000000, "entries"},
+        {24, 9, "scale"},          {28, 1000000, "angle"},
+        {32, 0, "strength"},       {36, 0x80000000u, "coherence"},
+        {44, 4, "window"},         {48, 200, "atoms"},
+        {52, 3, "storage"},        {56, 0xffffffffu, "filters stored"},
+        {56, 1, "filters stored"}, {60, 1, "reserved"},
+        {64, 2, "kind"},           {68, 9, "side"},
+        {72, 3, "symmetry"},       {12, (uint32_t)n + 8, "header says"},
+    };
+    for (size_t i = 0; i < sizeof(lies) / sizeof(lies[0]); i++) {
+        memcpy(c, b, n);
+        put32(c + lies[i].at, lies[i].value);
+        fix_crc(c, n);
+        expect_refused(c, n, lies[i].words, lies[i].words);
+    }
+    /* Not a model at all. */
+    expect_refused((const uint8_t *)"P5\n1 1\n255\n", 11, "a PGM", "magic");
+    /* The file reader: the same checks, and missing files. */
+    clik_lapar_model *f = NULL;
+    ck_assert_int_eq(clik_lapar_model_load(h_oracle, "/nonexistent/model.clikm", &f), CLIK_ERR_IO);
+    free(b);
+    free(c);
+}
+END_TEST
+
+/* ---- bad arguments -------------------------------------------------------------------------- */
+
+START_TEST(bad_input)
+{
+    clik_context *ctx = run_ctx();
+    clik_image src, dst, up, bk;
+    ck_assert_int_eq(clik_image_alloc(&src, 8, 6, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&dst, 16, 12, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&up, 16, 12, 4, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&bk, 16, 12, 1, CLIK_U16), CLIK_OK);
+    memset(src.data, 100, src.stride * 6);
+    ck_assert_int_eq(clik_upscale_lapar(ctx, &src, &dst, 2, NULL), CLIK_OK);
+    ck_assert_int_eq(clik_upscale_lapar(ctx, &src, &dst, 3, NULL), CLIK_ERR_SIZE_MISMATCH);
+    ck_assert_int_eq(clik_upscale_lapar(ctx, &src, &dst, 5, NULL), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_upscale_lapar(ctx, &src, &src, 2, NULL), CLIK_ERR_SIZE_MISMATCH);
+    ck_assert_int_eq(clik_upscale_lapar(NULL, &src, &dst, 2, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_upscale_lapar(ctx, NULL, &dst, 2, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_classify(ctx, &up, NULL, 2, &bk), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_classify(ctx, &src, NULL, 2, &bk), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_lapar_classify(ctx, &up, NULL, 2, &dst), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_lapar_classify(ctx, &up, NULL, 7, &bk), CLIK_ERR_INVALID_ARG);
+    /* The file functions. */
+    clik_lapar_model *m = NULL;
+    ck_assert_int_eq(clik_lapar_model_read(ctx, NULL, 10, &m), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_model_read(NULL, "x", 1, &m), CLIK_ERR_NULL);
+    size_t n;
+    ck_assert_int_eq(clik_lapar_model_write(ctx, NULL, NULL, 0, &n), CLIK_ERR_NULL);
+    clik_lapar_model_free(NULL);
+    clik_lapar_model_free((clik_lapar_model *)clik_lapar_model_default(2)); /* ignored */
+    ck_assert_ptr_nonnull(clik_lapar_model_default(2));
+    h_free_images(&src, &dst, &up, &bk, NULL);
+}
+END_TEST
+
+int main(void)
+{
+    static const char *const tunings[] = {"", NULL};
+    const h_test tests[] = {H_TEST(matches_oracle),
+                            H_TEST(classify_hand_worked),
+                            H_TEST(uniform_model_is_filter),
+                            H_TEST(trained_beats_bicubic),
+                            H_TEST(train_small_and_mixed),
+                            H_TEST(free_filter_kind),
+                            H_TEST(file_format),
+                            H_TEST(bad_input)};
+    const h_suite suite = {"lapar_model", NULL, 1200, tests, H_COUNT(tests), tunings, NULL};
+    return h_suite_main(&suite);
+}
