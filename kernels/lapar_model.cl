@@ -108,8 +108,7 @@ __kernel void lmodel_classify(__global const float2 *grad, int w, int h, int n,
  * reflect-101, F_b the bucket's table in filters (k * k floats each). */
 __kernel void lmodel_filter(__global const float *up, int up_stride, int w, int h,
                             __global const ushort *buckets, int bucket_stride,
-                            __global const float *filters, int k, __global T *dst,
-                            int dst_stride)
+                            __global const float *filters, int k, __global T *dst, int dst_stride)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
