@@ -107,14 +107,27 @@ def resize_pair(cv, img, size):
             cv.resize(img, size, interpolation=cv.INTER_CUBIC)]
 
 
+def same_op(name, channels, call, note, **extra):
+    """An op whose T-API call is its CPU call, given the UMat for the image."""
+    return CompareOp(name=name, channels=channels, cpu=call, tapi=call, note=note, **extra)
+
+
 def resize_op(method, flag):
-    return CompareOp(
-        name=f"resize-{method}-x2",
-        channels=(1, 4),
+    return same_op(
+        f"resize-{method}-x2", (1, 4),
+        lambda cv, np, img, st: cv.resize(img, st, interpolation=getattr(cv, flag)),
+        f"cv2.resize {flag}, dsize = the size clik used (x2)",
         setup=lambda cv, np, img, args: scaled_size(img, 2.0),
-        cpu=lambda cv, np, img, st: cv.resize(img, st, interpolation=getattr(cv, flag)),
-        tapi=lambda cv, np, u, st: cv.resize(u, st, interpolation=getattr(cv, flag)),
-        note=f"cv2.resize {flag}, dsize = the size clik used (x2)",
+    )
+
+
+def fusion_op(name, note):
+    """fusion and fusion-stream: OpenCV's side is the pair of upscales fusion starts from."""
+    return same_op(
+        name, (4,), lambda cv, np, img, st: resize_pair(cv, img, st), note,
+        setup=lambda cv, np, img, args: scaled_size(img, args.scale),
+        scaled=True,
+        integer_scale=True,
     )
 
 
@@ -135,75 +148,26 @@ class CompareOp:
 # The OpenCV side of each clik-bench op that has a peer, by op name; the ops
 # themselves come from `clik-bench --list --json`.
 OPENCV_OPS = [
-    CompareOp(
-        name="hist",
-        channels=(1,),
-        cpu=lambda cv, np, img, st: cv.calcHist([img], [0], None, [256], [0, 256]),
-        tapi=lambda cv, np, u, st: cv.calcHist([u], [0], None, [256], [0, 256]),
-        note="cv2.calcHist 256 bins",
-    ),
-    CompareOp(
-        name="equalize",
-        channels=(1,),
-        cpu=lambda cv, np, img, st: cv.equalizeHist(img),
-        tapi=lambda cv, np, u, st: cv.equalizeHist(u),
-        note="cv2.equalizeHist",
-    ),
-    CompareOp(
-        name="lut-shared",
-        channels=(1, 4),
-        setup=lambda cv, np, img, args: gamma_table(np),
-        cpu=lambda cv, np, img, st: cv.LUT(img, st),
-        tapi=lambda cv, np, u, st: cv.LUT(u, st),
-        note="cv2.LUT, one table",
-    ),
-    CompareOp(
-        name="pyrdown",
-        channels=(1, 4),
-        cpu=lambda cv, np, img, st: cv.pyrDown(img),
-        tapi=lambda cv, np, u, st: cv.pyrDown(u),
-        note="cv2.pyrDown",
-    ),
-    CompareOp(
-        name="pyramid",
-        channels=(1, 4),
-        cpu=lambda cv, np, img, st: pyr_chain(cv, img, 5),
-        tapi=lambda cv, np, u, st: pyr_chain(cv, u, 5),
-        note="5 chained cv2.pyrDown (cv2.buildPyramid keeps level 0 too)",
-    ),
-    CompareOp(
-        name="pyrup",
-        channels=(1, 4),
-        cpu=lambda cv, np, img, st: cv.pyrUp(img),
-        tapi=lambda cv, np, u, st: cv.pyrUp(u),
-        note="cv2.pyrUp",
-    ),
-    CompareOp(
-        name="integral",
-        channels=(1, 4),
-        cpu=lambda cv, np, img, st: cv.integral(img),
-        tapi=lambda cv, np, u, st: cv.integral(u),
-        note="cv2.integral, int32 sums",
-    ),
-    CompareOp(
-        name="integral-sq",
-        channels=(1, 4),
-        cpu=lambda cv, np, img, st: list(cv.integral2(img)),
-        tapi=lambda cv, np, u, st: list(cv.integral2(u)),
-        note="cv2.integral2: int32 sums, float64 squares (clik: u64 squares)",
-    ),
+    same_op("hist", (1,), lambda cv, np, img, st: cv.calcHist([img], [0], None, [256], [0, 256]),
+            "cv2.calcHist 256 bins"),
+    same_op("equalize", (1,), lambda cv, np, img, st: cv.equalizeHist(img), "cv2.equalizeHist"),
+    same_op("lut-shared", (1, 4), lambda cv, np, img, st: cv.LUT(img, st), "cv2.LUT, one table",
+            setup=lambda cv, np, img, args: gamma_table(np)),
+    same_op("pyrdown", (1, 4), lambda cv, np, img, st: cv.pyrDown(img), "cv2.pyrDown"),
+    same_op("pyramid", (1, 4), lambda cv, np, img, st: pyr_chain(cv, img, 5),
+            "5 chained cv2.pyrDown (cv2.buildPyramid keeps level 0 too)"),
+    same_op("pyrup", (1, 4), lambda cv, np, img, st: cv.pyrUp(img), "cv2.pyrUp"),
+    same_op("integral", (1, 4), lambda cv, np, img, st: cv.integral(img),
+            "cv2.integral, int32 sums"),
+    same_op("integral-sq", (1, 4), lambda cv, np, img, st: list(cv.integral2(img)),
+            "cv2.integral2: int32 sums, float64 squares (clik: u64 squares)"),
     resize_op("nearest", "INTER_NEAREST"),
     resize_op("bilinear", "INTER_LINEAR"),
     resize_op("bicubic", "INTER_CUBIC"),
-    CompareOp(
-        name="blur-k7",
-        channels=(1, 4),
-        cpu=lambda cv, np, img, st: cv.GaussianBlur(img, (7, 7), 0,
+    same_op("blur-k7", (1, 4),
+            lambda cv, np, img, st: cv.GaussianBlur(img, (7, 7), 0,
                                                     borderType=cv.BORDER_REFLECT_101),
-        tapi=lambda cv, np, u, st: cv.GaussianBlur(u, (7, 7), 0,
-                                                   borderType=cv.BORDER_REFLECT_101),
-        note="cv2.GaussianBlur 7x7, sigma 0, BORDER_REFLECT_101",
-    ),
+            "cv2.GaussianBlur 7x7, sigma 0, BORDER_REFLECT_101"),
     CompareOp(
         name="ssim",
         channels=(1,),
@@ -213,28 +177,12 @@ OPENCV_OPS = [
         note="no SSIM call in OpenCV: the usual recipe, cv2.GaussianBlur 11x11 sigma 1.5 on "
              "float32, map + mean (T-API: both images uploaded)",
     ),
-    CompareOp(
-        name="fusion",
-        channels=(4,),
-        setup=lambda cv, np, img, args: scaled_size(img, args.scale),
-        cpu=lambda cv, np, img, st: resize_pair(cv, img, st),
-        tapi=lambda cv, np, u, st: resize_pair(cv, u, st),
-        scaled=True,
-        integer_scale=True,
-        note="no fusion upscaler in OpenCV: cv2.resize INTER_NEAREST + INTER_CUBIC, the two "
-             "upscales fusion starts from (clik also does SSIM, blur and the blend)",
-    ),
-    CompareOp(
-        name="fusion-stream",
-        channels=(4,),
-        setup=lambda cv, np, img, args: scaled_size(img, args.scale),
-        cpu=lambda cv, np, img, st: resize_pair(cv, img, st),
-        tapi=lambda cv, np, u, st: resize_pair(cv, u, st),
-        scaled=True,
-        integer_scale=True,
-        note="clik: per frame of clik_fusion_stream_* (--frames frames, 3 in flight); OpenCV: "
-             "the nearest + cubic pair of one frame, as for fusion",
-    ),
+    fusion_op("fusion",
+              "no fusion upscaler in OpenCV: cv2.resize INTER_NEAREST + INTER_CUBIC, the two "
+              "upscales fusion starts from (clik also does SSIM, blur and the blend)"),
+    fusion_op("fusion-stream",
+              "clik: per frame of clik_fusion_stream_* (--frames frames, 3 in flight); OpenCV: "
+              "the nearest + cubic pair of one frame, as for fusion"),
 ]
 
 

@@ -457,3 +457,14 @@ void h_rmtree(char *path)
         nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(path);
 }
+
+uint8_t *h_default_model_bytes(size_t *n)
+{
+    const clik_lapar_model *m = clik_lapar_model_default(2);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, NULL, 0, n), CLIK_OK);
+    uint8_t *b = malloc(*n);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, b, *n, n), CLIK_OK);
+    return b;
+}

@@ -113,6 +113,10 @@ void h_tuned_context_free(clik_context *ctx);
 /* Writes text to the file dir/name; fails the running test if it cannot. */
 void h_write_text(const char *dir, const char *name, const char *text);
 
+/* The bytes of the library's default lapar model (its scale-2 entry's
+ * model), written by the oracle (malloc'd); *n their count. */
+uint8_t *h_default_model_bytes(size_t *n);
+
 /* A fresh folder under $TMPDIR, removed (with all it holds) and freed by
  * h_rmtree(). */
 char *h_tempdir(void);

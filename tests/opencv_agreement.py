@@ -27,12 +27,9 @@ import subprocess
 import sys
 import tempfile
 
-try:
-    import cv2
-    import numpy as np
-except ImportError as e:
-    print(f"SKIP: {e}")
-    sys.exit(77)
+from agreement_skip import require
+
+cv2, np = require("cv2", "numpy")
 try:
     from skimage.metrics import structural_similarity
 except ImportError as e:

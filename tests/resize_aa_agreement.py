@@ -13,11 +13,9 @@ import subprocess
 import sys
 import tempfile
 
-try:
-    import numpy as np
-except ImportError as e:
-    print(f"SKIP: {e}")
-    sys.exit(77)
+from agreement_skip import require
+
+(np,) = require("numpy")
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks"))
 from resize_reference import imresize_bicubic_aa  # noqa: E402

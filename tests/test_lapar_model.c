@@ -56,16 +56,19 @@ static void fix_crc(uint8_t *p, size_t n)
     put32(p + n - 4, crc32_of(p, n - 4));
 }
 
-/* The default model's bytes, written again. */
-static uint8_t *default_bytes(size_t *n)
+/* A one-entry model file of n bytes (zeroed, malloc'ed): the header of
+ * version, then the entry's first count fields f. */
+static uint8_t *model_file(uint32_t version, size_t n, const uint32_t *f, int count)
 {
-    const clik_lapar_model *m = clik_lapar_model_default(2);
-    ck_assert_ptr_nonnull(m);
-    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, NULL, 0, n), CLIK_OK);
-    uint8_t *b = malloc(*n);
-    ck_assert_ptr_nonnull(b);
-    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, b, *n, n), CLIK_OK);
-    return b;
+    uint8_t *p = calloc(1, n);
+    ck_assert_ptr_nonnull(p);
+    memcpy(p, "CLIKLPM", 8);
+    put32(p + 8, version);
+    put32(p + 12, (uint32_t)n);
+    put32(p + 16, 1);
+    for (int k = 0; k < count; k++)
+        put32(p + 24 + 4 * k, f[k]);
+    return p;
 }
 
 /* A one-entry model file: scale 2, 4 angles, 2 strengths, 2 coherences, no
@@ -74,15 +77,8 @@ static uint8_t *uniform_model(const float *coef, size_t *n)
 {
     const int buckets = 16, atoms = CLIK_LAPAR_ATOMS;
     *n = 24 + 40 + 72 + 4 + 4 + (size_t)buckets * atoms * 4 + 4;
-    uint8_t *p = calloc(1, *n);
-    ck_assert_ptr_nonnull(p);
-    memcpy(p, "CLIKLPM", 8);
-    put32(p + 8, 1);
-    put32(p + 12, (uint32_t)*n);
-    put32(p + 16, 1);
     const uint32_t f[10] = {2, 4, 2, 2, 0, 3, (uint32_t)atoms, 1, (uint32_t)buckets, 0};
-    for (int k = 0; k < 10; k++)
-        put32(p + 24 + 4 * k, f[k]);
+    uint8_t *p = model_file(1, *n, f, 10);
     for (int l = 0; l < atoms; l++)
         p[64 + l] = (uint8_t)l;
     const float edges[2] = {4.0f, 0.5f};
@@ -95,6 +91,14 @@ static uint8_t *uniform_model(const float *coef, size_t *n)
 }
 
 /* ---- the conformance cases, with the OpenCL path absent accepted ------------------------ */
+
+/* The model the oracle reads from n bytes at p, which it must accept. */
+static clik_lapar_model *oracle_read(const uint8_t *p, size_t n)
+{
+    clik_lapar_model *m = NULL;
+    ck_assert_int_eq(clik_lapar_model_read(h_oracle, p, n, &m), CLIK_OK);
+    return m;
+}
 
 START_TEST(matches_oracle)
 {
@@ -222,8 +226,7 @@ START_TEST(uniform_model_is_filter)
         coef[l] = (float)((l % 7) - 2.5) / 40.0f + (l == 50 ? 0.9f : 0.0f);
     size_t n;
     uint8_t *bytes = uniform_model(coef, &n);
-    clik_lapar_model *m = NULL;
-    ck_assert_int_eq(clik_lapar_model_read(h_oracle, bytes, n, &m), CLIK_OK);
+    clik_lapar_model *m = oracle_read(bytes, n);
     const int w = 27, h = 13;
     for (int ch = 1; ch <= 4; ch *= 4) {
         clik_image lr, phi, want, got;
@@ -292,52 +295,133 @@ static double psnr_u8(const clik_image *a, const clik_image *b, int shave)
     return 10.0 * log10(255.0 * 255.0 / (se / (double)n + 1e-12));
 }
 
+/* The model a trainer with options o solves from hr alone. */
+static clik_lapar_model *train(clik_context *ctx, const clik_lapar_model_options *o,
+                               const clik_image *hr)
+{
+    clik_lapar_trainer *t = NULL;
+    clik_lapar_model *m = NULL;
+    ck_assert_int_eq(clik_lapar_trainer_create(ctx, o, &t), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_trainer_add(t, hr), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_trainer_solve(t, &m), CLIK_OK);
+    clik_lapar_trainer_free(t);
+    return m;
+}
+
+/* A trained model's test: a CPU context, the synthetic image hr, the model m
+ * trained on it, a second model m2, and low and res of expect_beats_bicubic(). */
+typedef struct trained {
+    clik_context *ctx;
+    clik_image hr, low, res;
+    clik_lapar_model *m, *m2;
+} trained;
+
+static void train_synthetic(trained *tr, const clik_lapar_model_options *o, int w, int h)
+{
+    *tr = (trained){0};
+    tr->ctx = h_cpu_context();
+    synthetic(&tr->hr, w, h);
+    tr->m = train(tr->ctx, o, &tr->hr);
+}
+
+static void trained_free(trained *tr)
+{
+    clik_lapar_model_free(tr->m);
+    clik_lapar_model_free(tr->m2);
+    h_free_images(&tr->hr, &tr->low, &tr->res, NULL);
+    clik_context_destroy(tr->ctx);
+}
+
+/* The file bytes of m (malloc'ed), *n of them. */
+static uint8_t *model_bytes(clik_context *ctx, const clik_lapar_model *m, size_t *n)
+{
+    ck_assert_int_eq(clik_lapar_model_write(ctx, m, NULL, 0, n), CLIK_OK);
+    uint8_t *b = malloc(*n);
+    ck_assert_int_eq(clik_lapar_model_write(ctx, m, b, *n, n), CLIK_OK);
+    return b;
+}
+
+/* a and b write the same file bytes. */
+static void expect_same_bytes(clik_context *ctx, const clik_lapar_model *a,
+                              const clik_lapar_model *b)
+{
+    size_t na, nb;
+    uint8_t *ba = model_bytes(ctx, a, &na), *bb = model_bytes(ctx, b, &nb);
+    ck_assert_uint_eq(na, nb);
+    ck_assert_mem_eq(ba, bb, na);
+    free(ba);
+    free(bb);
+}
+
+/* Shrinks tr->hr by 2 (bicubic, antialiased) into tr->low, upscales that
+ * with m into tr->res and checks that res is closer to hr than bicubic by 1 dB. */
+static void expect_beats_bicubic(trained *tr, const clik_lapar_model *m)
+{
+    clik_context *ctx = tr->ctx;
+    const clik_image *hr = &tr->hr;
+    clik_image *low = &tr->low, *res = &tr->res;
+    const int w = hr->width, h = hr->height;
+    clik_image bic;
+    ck_assert_int_eq(clik_image_alloc(low, w / 2, h / 2, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(res, w, h, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&bic, w, h, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_resize(ctx, hr, low, CLIK_INTERP_BICUBIC_AA), CLIK_OK);
+    ck_assert_int_eq(clik_resize(ctx, low, &bic, CLIK_INTERP_BICUBIC), CLIK_OK);
+    ck_assert_int_eq(clik_upscale_lapar(run_ctx(), low, res, 2, m), CLIK_OK);
+    const double p_model = psnr_u8(res, hr, 2), p_bicubic = psnr_u8(&bic, hr, 2);
+    ck_assert_msg(p_model > p_bicubic + 1.0, "trained %.2f dB, bicubic %.2f dB", p_model,
+                  p_bicubic);
+    clik_image_free(&bic);
+}
+
+/* Option mistakes the trainer refuses: 0..3 for any kind, 4..7 for the
+ * free-filter kind. */
+static void spoil_options(clik_lapar_model_options *bad, int k)
+{
+    switch (k) {
+    case 0: bad->angles = 33; break;
+    case 1:
+        bad->scale = 4;
+        bad->angles = bad->strengths = bad->coherences = 32; /* 16 x 32768 buckets */
+        break;
+    case 2:
+        bad->strength_edges[0] = 5.0f;
+        bad->strength_edges[1] = 4.0f;
+        break;
+    case 3: bad->alpha = NAN; break;
+    case 4: bad->kernel = 6; break;
+    case 5: bad->symmetry = 3; break;
+    case 6: bad->angles = 5; break;
+    default: bad->kernel = 0; break;
+    }
+}
+
+/* o spoilt by each mistake first..last is refused. */
+static void expect_bad_options(clik_context *ctx, const clik_lapar_model_options *o, int first,
+                               int last)
+{
+    for (int k = first; k <= last; k++) {
+        clik_lapar_model_options bad = *o;
+        spoil_options(&bad, k);
+        clik_lapar_trainer *t = NULL;
+        ck_assert_msg(clik_lapar_trainer_create(ctx, &bad, &t) == CLIK_ERR_INVALID_ARG,
+                      "mistake %d accepted", k);
+    }
+}
+
 START_TEST(trained_beats_bicubic)
 {
-    clik_context *ctx = h_cpu_context();
-    clik_image hr, lr, up, bic;
-    const int w = 128, h = 96;
-    synthetic(&hr, w, h);
     clik_lapar_model_options o;
     clik_lapar_model_options_init(&o);
     o.angles = 8;
-    clik_lapar_trainer *t = NULL;
-    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &o, &t), CLIK_OK);
-    ck_assert_int_eq(clik_lapar_trainer_add(t, &hr), CLIK_OK);
-    clik_lapar_model *m = NULL, *m2 = NULL;
-    ck_assert_int_eq(clik_lapar_trainer_solve(t, &m), CLIK_OK);
+    trained tr;
+    train_synthetic(&tr, &o, 128, 96);
     /* Deterministic: a second trainer, the same bytes. */
-    clik_lapar_trainer *t2 = NULL;
-    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &o, &t2), CLIK_OK);
-    ck_assert_int_eq(clik_lapar_trainer_add(t2, &hr), CLIK_OK);
-    ck_assert_int_eq(clik_lapar_trainer_solve(t2, &m2), CLIK_OK);
-    size_t n1, n2;
-    ck_assert_int_eq(clik_lapar_model_write(ctx, m, NULL, 0, &n1), CLIK_OK);
-    ck_assert_int_eq(clik_lapar_model_write(ctx, m2, NULL, 0, &n2), CLIK_OK);
-    ck_assert_uint_eq(n1, n2);
-    uint8_t *b1 = malloc(n1), *b2 = malloc(n2);
-    ck_assert_int_eq(clik_lapar_model_write(ctx, m, b1, n1, &n1), CLIK_OK);
-    ck_assert_int_eq(clik_lapar_model_write(ctx, m2, b2, n2, &n2), CLIK_OK);
-    ck_assert_mem_eq(b1, b2, n1);
+    tr.m2 = train(tr.ctx, &o, &tr.hr);
+    expect_same_bytes(tr.ctx, tr.m, tr.m2);
     /* The model reproduces its image better than bicubic. */
-    ck_assert_int_eq(clik_image_alloc(&lr, w / 2, h / 2, 4, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&up, w, h, 4, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&bic, w, h, 4, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_resize(ctx, &hr, &lr, CLIK_INTERP_BICUBIC_AA), CLIK_OK);
-    ck_assert_int_eq(clik_resize(ctx, &lr, &bic, CLIK_INTERP_BICUBIC), CLIK_OK);
-    ck_assert_int_eq(clik_upscale_lapar(run_ctx(), &lr, &up, 2, m), CLIK_OK);
-    const double p_model = psnr_u8(&up, &hr, 2), p_bicubic = psnr_u8(&bic, &hr, 2);
-    ck_assert_msg(p_model > p_bicubic + 1.0, "trained %.2f dB, bicubic %.2f dB", p_model,
-                  p_bicubic);
-    free(b1);
-    free(b2);
-    clik_lapar_model_free(m);
-    clik_lapar_model_free(m2);
-    clik_lapar_trainer_free(t);
-    clik_lapar_trainer_free(t2);
-    h_free_images(&hr, &lr, &up, &bic, NULL);
-    if (ctx != h_ctx)
-        clik_context_destroy(ctx);
+    expect_beats_bicubic(&tr, tr.m);
+    trained_free(&tr);
 }
 END_TEST
 
@@ -409,20 +493,7 @@ START_TEST(train_small_and_mixed)
     clik_lapar_model_free(m);
     clik_lapar_trainer_free(t);
     /* Bad options. */
-    clik_lapar_model_options bad = o;
-    bad.angles = 33;
-    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
-    bad = o;
-    bad.scale = 4;
-    bad.angles = bad.strengths = bad.coherences = 32; /* 16 x 32768 buckets */
-    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
-    bad = o;
-    bad.strength_edges[0] = 5.0f;
-    bad.strength_edges[1] = 4.0f;
-    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
-    bad = o;
-    bad.alpha = NAN;
-    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
+    expect_bad_options(ctx, &o, 0, 3);
     if (ctx != h_ctx)
         clik_context_destroy(ctx);
 }
@@ -439,15 +510,8 @@ static uint8_t *shift_model(size_t *n)
 {
     const int buckets = 2, taps = 25;
     *n = 24 + 52 + (size_t)buckets * taps * 4 + 4;
-    uint8_t *p = calloc(1, *n);
-    ck_assert_ptr_nonnull(p);
-    memcpy(p, "CLIKLPM", 8);
-    put32(p + 8, 2);
-    put32(p + 12, (uint32_t)*n);
-    put32(p + 16, 1);
     const uint32_t f[13] = {2, 2, 1, 1, 0, 3, (uint32_t)taps, 1, (uint32_t)buckets, 0, 1, 5, 1};
-    for (int k = 0; k < 13; k++)
-        put32(p + 24 + 4 * k, f[k]);
+    uint8_t *p = model_file(2, *n, f, 13);
     const float one = 1.0f;
     for (int b = 0; b < buckets; b++)
         memcpy(p + 76 + ((size_t)b * taps + 2 * 5 + 3) * 4, &one, 4);
@@ -485,8 +549,7 @@ START_TEST(free_filter_kind)
     /* A hand-built file: the filter is asymmetric and oriented as cpu.h says. */
     size_t n;
     uint8_t *bytes = shift_model(&n);
-    clik_lapar_model *m = NULL;
-    ck_assert_int_eq(clik_lapar_model_read(h_oracle, bytes, n, &m), CLIK_OK);
+    clik_lapar_model *m = oracle_read(bytes, n);
     clik_lapar_model_options d;
     ck_assert_int_eq(clik_lapar_model_describe(h_oracle, m, 2, &d), CLIK_OK);
     ck_assert_int_eq(d.kernel, 5);
@@ -519,76 +582,42 @@ START_TEST(free_filter_kind)
 
     /* Trained with the eight symmetries: beats bicubic, round-trips, and
      * commutes with flips and the transposition. */
-    clik_context *ctx = h_cpu_context();
-    clik_image hr, low, bic, res;
     const int w = 96, h = 96;
-    synthetic(&hr, w, h);
     clik_lapar_model_options o;
     clik_lapar_model_options_init(&o);
     o.kernel = 5;
     o.phases = 1;
     o.symmetry = 8;
     o.angles = 8;
-    clik_lapar_trainer *t = NULL;
-    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &o, &t), CLIK_OK);
-    ck_assert_int_eq(clik_lapar_trainer_add(t, &hr), CLIK_OK);
-    ck_assert_int_eq(clik_lapar_trainer_solve(t, &m), CLIK_OK);
-    size_t n1, n2;
-    ck_assert_int_eq(clik_lapar_model_write(ctx, m, NULL, 0, &n1), CLIK_OK);
+    trained tr;
+    train_synthetic(&tr, &o, w, h);
+    size_t n1;
+    uint8_t *b1 = model_bytes(tr.ctx, tr.m, &n1);
     /* 4 phases x 8 angles x 9: 288 buckets in 45 orbits (Burnside: (32 + 4 + 4) / 8 of the
      * phase-angle pairs, times 9) of 25 halves, padded to 4 bytes. */
     ck_assert_uint_eq(n1, 24 + 52 + 16 + 2252 + 4);
-    uint8_t *b1 = malloc(n1), *b2 = malloc(n1);
-    ck_assert_int_eq(clik_lapar_model_write(ctx, m, b1, n1, &n1), CLIK_OK);
-    clik_lapar_model *m2 = NULL;
-    ck_assert_int_eq(clik_lapar_model_read(ctx, b1, n1, &m2), CLIK_OK);
-    ck_assert_int_eq(clik_lapar_model_write(ctx, m2, b2, n1, &n2), CLIK_OK);
-    ck_assert_mem_eq(b1, b2, n1);
-    ck_assert_int_eq(clik_lapar_model_describe(ctx, m2, 2, &d), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_model_read(tr.ctx, b1, n1, &tr.m2), CLIK_OK);
+    expect_same_bytes(tr.ctx, tr.m, tr.m2);
+    ck_assert_int_eq(clik_lapar_model_describe(tr.ctx, tr.m2, 2, &d), CLIK_OK);
     ck_assert_int_eq(d.kernel, 5);
     ck_assert_int_eq(d.symmetry, 8);
-    ck_assert_int_eq(clik_image_alloc(&low, w / 2, h / 2, 4, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&bic, w, h, 4, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&res, w, h, 4, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_resize(ctx, &hr, &low, CLIK_INTERP_BICUBIC_AA), CLIK_OK);
-    ck_assert_int_eq(clik_resize(ctx, &low, &bic, CLIK_INTERP_BICUBIC), CLIK_OK);
-    ck_assert_int_eq(clik_upscale_lapar(run_ctx(), &low, &res, 2, m2), CLIK_OK);
-    const double p_model = psnr_u8(&res, &hr, 2), p_bicubic = psnr_u8(&bic, &hr, 2);
-    ck_assert_msg(p_model > p_bicubic + 1.0, "trained %.2f dB, bicubic %.2f dB", p_model,
-                  p_bicubic);
+    expect_beats_bicubic(&tr, tr.m2);
     for (int g = 0; g < 2; g++) {
         clik_image low_g, res_g, back;
         ck_assert_int_eq(clik_image_alloc(&low_g, w / 2, h / 2, 4, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&res_g, w, h, 4, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&back, w, h, 4, CLIK_U8), CLIK_OK);
-        (g ? transpose : flip_x)(&low, &low_g);
-        ck_assert_int_eq(clik_upscale_lapar(run_ctx(), &low_g, &res_g, 2, m2), CLIK_OK);
+        (g ? transpose : flip_x)(&tr.low, &low_g);
+        ck_assert_int_eq(clik_upscale_lapar(run_ctx(), &low_g, &res_g, 2, tr.m2), CLIK_OK);
         (g ? transpose : flip_x)(&res_g, &back);
-        const double diff = mean_diff(&back, &res);
+        const double diff = mean_diff(&back, &tr.res);
         ck_assert_msg(diff < 0.05, "%s: mean difference %.4f", g ? "transposed" : "flipped", diff);
         h_free_images(&low_g, &res_g, &back, NULL);
     }
     /* Bad options of the kind. */
-    clik_lapar_model_options bad = o;
-    bad.kernel = 6;
-    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
-    bad = o;
-    bad.symmetry = 3;
-    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
-    bad = o;
-    bad.angles = 5;
-    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
-    bad = o;
-    bad.kernel = 0;
-    ck_assert_int_eq(clik_lapar_trainer_create(ctx, &bad, &t), CLIK_ERR_INVALID_ARG);
+    expect_bad_options(tr.ctx, &o, 4, 7);
     free(b1);
-    free(b2);
-    clik_lapar_model_free(m);
-    clik_lapar_model_free(m2);
-    clik_lapar_trainer_free(t);
-    h_free_images(&hr, &low, &bic, &res, NULL);
-    if (ctx != h_ctx)
-        clik_context_destroy(ctx);
+    trained_free(&tr);
 }
 END_TEST
 
@@ -608,10 +637,9 @@ static void expect_refused(const uint8_t *p, size_t n, const char *what, const c
 START_TEST(file_format)
 {
     size_t n;
-    uint8_t *b = default_bytes(&n);
+    uint8_t *b = h_default_model_bytes(&n);
     /* Round trip: the bytes read write back the same. */
-    clik_lapar_model *m = NULL;
-    ck_assert_int_eq(clik_lapar_model_read(h_oracle, b, n, &m), CLIK_OK);
+    clik_lapar_model *m = oracle_read(b, n);
     size_t n2;
     ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, NULL, 0, &n2), CLIK_OK);
     ck_assert_uint_eq(n2, n);

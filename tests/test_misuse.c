@@ -3396,18 +3396,6 @@ static void expect_model_op(clik_status st)
            "a correct call gives %s: %s", sname(st), clik_context_message(h_ctx));
 }
 
-/* The default model's bytes (malloc'd). */
-static uint8_t *model_bytes(size_t *n)
-{
-    const clik_lapar_model *m = clik_lapar_model_default(2);
-    ck_assert_ptr_nonnull(m);
-    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, NULL, 0, n), CLIK_OK);
-    uint8_t *b = malloc(*n);
-    ck_assert_ptr_nonnull(b);
-    ck_assert_int_eq(clik_lapar_model_write(h_oracle, m, b, *n, n), CLIK_OK);
-    return b;
-}
-
 static void row_lapar_model_options_init(void)
 {
     set_case("NULL");
@@ -3426,7 +3414,7 @@ static void row_lapar_model_options_init(void)
 static void row_lapar_model_read(void)
 {
     size_t n;
-    uint8_t *b = model_bytes(&n);
+    uint8_t *b = h_default_model_bytes(&n);
     clik_lapar_model *m = (clik_lapar_model *)&m;
     set_case("ctx NULL");
     expect_status(clik_lapar_model_read(NULL, b, n, &m), CLIK_ERR_NULL);

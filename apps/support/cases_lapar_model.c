@@ -82,12 +82,16 @@ static clik_status classify_x2(clik_context *ctx, const clik_image *in, clik_ima
     return st;
 }
 
-#define CH14 ((1u << 1) | (1u << 4))
+/* Every case of this group runs with 1 and 4 channels. */
+#define MODEL_CASE(name, tol, type, fn)                                                            \
+    {                                                                                              \
+        "lapar_model", name, tol, (1u << 1) | (1u << 4), type, fn                                  \
+    }
 
 const clik_case clik_cases_lapar_model[] = {
-    {"lapar_model", "upscale-lapar-x2", CLIK_TOL_FUSION, CH14, CLIK_U8, upscale_x2},
-    {"lapar_model", "upscale-lapar-x3-f32", CLIK_TOL_F32, CH14, CLIK_F32, upscale_x3_f32},
-    {"lapar_model", "lapar-classify-x2", CLIK_TOL_BUCKETS, CH14, CLIK_U8, classify_x2},
+    MODEL_CASE("upscale-lapar-x2", CLIK_TOL_FUSION, CLIK_U8, upscale_x2),
+    MODEL_CASE("upscale-lapar-x3-f32", CLIK_TOL_MODEL_F32, CLIK_F32, upscale_x3_f32),
+    MODEL_CASE("lapar-classify-x2", CLIK_TOL_BUCKETS, CLIK_U8, classify_x2),
 };
 const int clik_cases_lapar_model_count =
     (int)(sizeof(clik_cases_lapar_model) / sizeof(clik_cases_lapar_model[0]));

@@ -17,6 +17,7 @@ const char *clik_tolerance_name(clik_tolerance t)
     case CLIK_TOL_SSIM: return "SSIM";
     case CLIK_TOL_FUSION: return "FUSION";
     case CLIK_TOL_BUCKETS: return "BUCKETS";
+    case CLIK_TOL_MODEL_F32: return "MODEL-F32";
     }
     return "unknown";
 }
@@ -109,7 +110,8 @@ void clik_compare_images(const clik_image *got, const clik_image *want, clik_tol
                     r->worst_y = y;
                     r->worst_c = c;
                 }
-                if ((tol == CLIK_TOL_F32 && d > 1e-4 * fmax(1.0, fabs(b))) ||
+                if (((tol == CLIK_TOL_F32 || tol == CLIK_TOL_MODEL_F32) &&
+                     d > 1e-4 * fmax(1.0, fabs(b))) ||
                     (tol == CLIK_TOL_SSIM && d > 5e-4) || (tol == CLIK_TOL_FUSION && d > 1.0))
                     over_limit++;
             }
@@ -122,6 +124,7 @@ void clik_compare_images(const clik_image *got, const clik_image *want, clik_tol
     case CLIK_TOL_F32:
     case CLIK_TOL_SSIM: r->pass = over_limit == 0; break;
     case CLIK_TOL_BUCKETS: r->pass = (double)r->mismatches <= 0.001 * (double)r->count; break;
+    case CLIK_TOL_MODEL_F32: r->pass = (double)over_limit <= 0.001 * (double)r->count; break;
     case CLIK_TOL_FUSION:
         r->pass = (double)over_limit <= 0.001 * (double)r->count &&
                   (double)r->mismatches <= 0.01 * (double)r->count;

@@ -8,20 +8,22 @@
 #include "clik.h"
 
 typedef enum clik_tolerance {
-    CLIK_TOL_EXACT,    /* bit-identical */
-    CLIK_TOL_U8_FLOAT, /* max |diff| <= 1 and >= 99.9 % identical */
-    CLIK_TOL_F32,      /* |a - b| <= 1e-4 * max(1, |b|) per element */
-    CLIK_TOL_FLOW,     /* mean end-point difference of 2-channel flows <= 0.01 */
-    CLIK_TOL_FLOW_F16, /* flows iterated in 16-bit storage against the f32 oracle: mean
-                          end-point difference <= 0.01 + 2^-9 x the oracle's mean |flow| (half
-                          floats keep 11 bits: rounding steps of 2^-11 to 2^-10 |u|) */
-    CLIK_TOL_SSIM,     /* SSIM maps: |a - b| <= 5e-4 per element (f32 moments vs double) */
-    CLIK_TOL_FUSION,   /* fused u8 images: >= 99.9 % of elements within +-1, >= 99 % identical
-                          (a pixel whose blurred artifact sits on the threshold may take the
-                          other image) */
-    CLIK_TOL_BUCKETS,  /* LAPAR model bucket indices (u16): >= 99.9 % identical (a pixel whose
-                          structure tensor sits within a few ulp of a bin edge may take the
-                          neighbouring bucket: fallback_cpu/cpu.h, clik_lapar_model_dsp) */
+    CLIK_TOL_EXACT,     /* bit-identical */
+    CLIK_TOL_U8_FLOAT,  /* max |diff| <= 1 and >= 99.9 % identical */
+    CLIK_TOL_F32,       /* |a - b| <= 1e-4 * max(1, |b|) per element */
+    CLIK_TOL_FLOW,      /* mean end-point difference of 2-channel flows <= 0.01 */
+    CLIK_TOL_FLOW_F16,  /* flows iterated in 16-bit storage against the f32 oracle: mean
+                           end-point difference <= 0.01 + 2^-9 x the oracle's mean |flow| (half
+                           floats keep 11 bits: rounding steps of 2^-11 to 2^-10 |u|) */
+    CLIK_TOL_SSIM,      /* SSIM maps: |a - b| <= 5e-4 per element (f32 moments vs double) */
+    CLIK_TOL_FUSION,    /* fused u8 images: >= 99.9 % of elements within +-1, >= 99 % identical
+                           (a pixel whose blurred artifact sits on the threshold may take the
+                           other image) */
+    CLIK_TOL_BUCKETS,   /* LAPAR model bucket indices (u16): >= 99.9 % identical (a pixel whose
+                           structure tensor sits within a few ulp of a bin edge may take the
+                           neighbouring bucket: fallback_cpu/cpu.h, clik_lapar_model_dsp) */
+    CLIK_TOL_MODEL_F32, /* LAPAR model f32 output: >= 99.9 % of elements within F32's bound (a
+                           pixel of a neighbouring bucket, as BUCKETS, has another filter) */
 } clik_tolerance;
 
 typedef struct clik_compare {

@@ -315,9 +315,13 @@ static clik_status finish_temp(FILE *fp, const char *path, char *err, size_t err
     return CLIK_OK;
 }
 
-/* Runs writer on a temporary file next to path; on success *staged holds it. */
-static clik_status stage_with(const char *path, clikio_writer writer, const clik_image *img,
-                              int keep_alpha, clikio_staged *staged, char *err, size_t errlen)
+typedef clik_status (*stage_fn)(FILE *fp, const char *path, const void *user, char *err,
+                                size_t errlen);
+
+/* Runs put on a temporary file next to path; on success *staged holds it.
+ * put leaves fp open; a failed put's fp is closed here. */
+static clik_status stage_to(const char *path, stage_fn put, const void *user, clikio_staged *staged,
+                            char *err, size_t errlen)
 {
     char *final_path = strdup(path);
     if (!final_path)
@@ -326,7 +330,7 @@ static clik_status stage_with(const char *path, clikio_writer writer, const clik
     FILE *fp = NULL;
     clik_status st = create_temp(path, &tmp_path, &fp, err, errlen);
     if (st == CLIK_OK) {
-        st = writer(fp, path, img, keep_alpha, err, errlen);
+        st = put(fp, path, user, err, errlen);
         if (st != CLIK_OK)
             fclose(fp);
         else
@@ -344,6 +348,42 @@ static clik_status stage_with(const char *path, clikio_writer writer, const clik
     return CLIK_OK;
 }
 
+typedef struct image_job {
+    clikio_writer writer;
+    const clik_image *img;
+    int keep_alpha;
+} image_job;
+
+static clik_status write_image(FILE *fp, const char *path, const void *user, char *err,
+                               size_t errlen)
+{
+    const image_job *j = user;
+    return j->writer(fp, path, j->img, j->keep_alpha, err, errlen);
+}
+
+/* Runs writer on a temporary file next to path; on success *staged holds it. */
+static clik_status stage_with(const char *path, clikio_writer writer, const clik_image *img,
+                              int keep_alpha, clikio_staged *staged, char *err, size_t errlen)
+{
+    const image_job j = {writer, img, keep_alpha};
+    return stage_to(path, write_image, &j, staged, err, errlen);
+}
+
+typedef struct bytes_job {
+    const void *data;
+    size_t size;
+} bytes_job;
+
+static clik_status write_bytes(FILE *fp, const char *path, const void *user, char *err,
+                               size_t errlen)
+{
+    const bytes_job *j = user;
+    if (j->size && fwrite(j->data, 1, j->size, fp) != j->size)
+        return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot write: %s", path,
+                            strerror(errno));
+    return CLIK_OK;
+}
+
 clik_status clikio_stage_bytes(const char *path, const void *data, size_t size,
                                clikio_staged *staged, char *err, size_t errlen)
 {
@@ -351,31 +391,8 @@ clik_status clikio_stage_bytes(const char *path, const void *data, size_t size,
     if (!staged || !path || (!data && size))
         return clikio__fail(err, errlen, CLIK_ERR_NULL, "clikio_stage_bytes: a pointer is NULL");
     memset(staged, 0, sizeof(*staged));
-    char *final_path = strdup(path);
-    if (!final_path)
-        return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
-    char *tmp_path = NULL;
-    FILE *fp = NULL;
-    clik_status st = create_temp(path, &tmp_path, &fp, err, errlen);
-    if (st == CLIK_OK) {
-        if (size && fwrite(data, 1, size, fp) != size) {
-            st = clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot write: %s", path,
-                              strerror(errno));
-            fclose(fp);
-        } else {
-            st = finish_temp(fp, path, err, errlen);
-        }
-        if (st != CLIK_OK)
-            unlink(tmp_path);
-    }
-    if (st != CLIK_OK) {
-        free(tmp_path);
-        free(final_path);
-        return st;
-    }
-    staged->path = final_path;
-    staged->tmp_path = tmp_path;
-    return CLIK_OK;
+    const bytes_job j = {data, size};
+    return stage_to(path, write_bytes, &j, staged, err, errlen);
 }
 
 clik_status clikio_commit(clikio_staged *staged, char *err, size_t errlen)

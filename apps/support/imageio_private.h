@@ -40,8 +40,9 @@ int64_t clikio__bytes_left(FILE *fp, int64_t size);
 
 /* A format writer: writes img into fp, which the caller opened and will
  * close. Failures set err and return a status; the caller removes the file. */
-typedef clik_status (*clikio_writer)(FILE *fp, const char *path, const clik_image *img,
-                                     int keep_alpha, char *err, size_t errlen);
+typedef clik_status clikio_write_fn(FILE *fp, const char *path, const clik_image *img,
+                                    int keep_alpha, char *err, size_t errlen);
+typedef clikio_write_fn *clikio_writer;
 
 /* The format readers get an open file positioned at its start; the caller
  * closes it and has cleared *img. They free *img themselves on failure. */
@@ -49,31 +50,25 @@ clik_status clikio__png_read(FILE *fp, const char *path, clik_image *img, int *h
                              size_t errlen);
 clik_status clikio__jpeg_read(FILE *fp, const char *path, clik_image *img, char *err,
                               size_t errlen);
-clik_status clikio__pnm_read(FILE *fp, int64_t size, const char *path, clik_image *img, char *err,
-                             size_t errlen);
-clik_status clikio__npy_read(FILE *fp, int64_t size, const char *path, clik_image *img, char *err,
-                             size_t errlen);
+/* The readers that also get the file size (-1 when unknown). */
+typedef clik_status clikio_sized_read_fn(FILE *fp, int64_t size, const char *path, clik_image *img,
+                                         char *err, size_t errlen);
+clikio_sized_read_fn clikio__pnm_read;
+clikio_sized_read_fn clikio__npy_read;
 /* A .flo flow into a 2-channel f32 image; the size comes from the file, and
  * bytes after the vectors make it invalid. */
-clik_status clikio__flo_read(FILE *fp, int64_t size, const char *path, clik_image *img, char *err,
-                             size_t errlen);
+clikio_sized_read_fn clikio__flo_read;
 
 /* Format writers. The caller has checked that the type and channel count
  * suit the format. */
-clik_status clikio__png_write(FILE *fp, const char *path, const clik_image *img, int keep_alpha,
-                              char *err, size_t errlen);
-clik_status clikio__jpeg_write(FILE *fp, const char *path, const clik_image *img, int keep_alpha,
-                               char *err, size_t errlen);
+clikio_write_fn clikio__png_write;
+clikio_write_fn clikio__jpeg_write;
 /* P5 from 1 or 2 channels. */
-clik_status clikio__pgm_write(FILE *fp, const char *path, const clik_image *img, int keep_alpha,
-                              char *err, size_t errlen);
+clikio_write_fn clikio__pgm_write;
 /* P6 from any channel count (grey is repeated into R, G and B). */
-clik_status clikio__ppm_write(FILE *fp, const char *path, const clik_image *img, int keep_alpha,
-                              char *err, size_t errlen);
-clik_status clikio__npy_write(FILE *fp, const char *path, const clik_image *img, int keep_alpha,
-                              char *err, size_t errlen);
+clikio_write_fn clikio__ppm_write;
+clikio_write_fn clikio__npy_write;
 /* From a 2-channel f32 image. */
-clik_status clikio__flo_write(FILE *fp, const char *path, const clik_image *img, int keep_alpha,
-                              char *err, size_t errlen);
+clikio_write_fn clikio__flo_write;
 
 #endif /* CLIK_IMAGEIO_PRIVATE_H */

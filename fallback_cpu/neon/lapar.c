@@ -282,50 +282,24 @@ static int plan_symmetric(const clik_lapar_plan *plan)
     return 1;
 }
 
-/* F of pixels x .. x + 3 of row y: f[k] lane i for pixel x + i. */
-static void assemble4(const clik_image *phi, const clik_lapar_plan *plan, int sym, int h, int y,
-                      int x, float32x4_t *f)
+/* F of pixels x .. x + 3 of row y into f4, f[k] lane i for pixel x + i;
+ * or, f4 NULL, F of pixel x into f1. */
+static void assemble(const clik_image *phi, const clik_lapar_plan *plan, int sym, int h, int y,
+                     int x, float32x4_t *f4, float *f1)
 {
     float a[TAPS];
-    int n = weights_of(plan, sym, 0, a);
-    float32x4_t p = phi4(phi, plan->plane[0] * h + y, x);
-    for (int k = 0; k < n; k++)
-        f[k] = vmulq_n_f32(p, a[k]);
-    for (int j = 1; j < plan->count; j++) {
-        n = weights_of(plan, sym, j, a);
-        p = phi4(phi, plan->plane[j] * h + y, x);
-        for (int k = 0; k < n; k++)
-            f[k] = vaddq_f32(f[k], vmulq_n_f32(p, a[k]));
+    for (int j = 0; j < plan->count; j++) {
+        const int n = weights_of(plan, sym, j, a), row = plan->plane[j] * h + y;
+        if (f4) {
+            const float32x4_t p = phi4(phi, row, x);
+            for (int k = 0; k < n; k++)
+                f4[k] = j == 0 ? vmulq_n_f32(p, a[k]) : vaddq_f32(f4[k], vmulq_n_f32(p, a[k]));
+        } else {
+            const float p = phi1(phi, row, x);
+            for (int k = 0; k < n; k++)
+                f1[k] = j == 0 ? p * a[k] : f1[k] + p * a[k];
+        }
     }
-}
-
-/* The same for one pixel. */
-static void assemble1(const clik_image *phi, const clik_lapar_plan *plan, int sym, int h, int y,
-                      int x, float *f)
-{
-    float a[TAPS];
-    int n = weights_of(plan, sym, 0, a);
-    float p = phi1(phi, plan->plane[0] * h + y, x);
-    for (int k = 0; k < n; k++)
-        f[k] = p * a[k];
-    for (int j = 1; j < plan->count; j++) {
-        n = weights_of(plan, sym, j, a);
-        p = phi1(phi, plan->plane[j] * h + y, x);
-        for (int k = 0; k < n; k++)
-            f[k] += p * a[k];
-    }
-}
-
-static void store(clik_image *dst, int x, int y, int c, float v)
-{
-    char *row = (char *)dst->data + (size_t)y * dst->stride;
-    const size_t i = (size_t)x * (size_t)dst->channels + (size_t)c;
-    if (dst->type == CLIK_F32) {
-        ((float *)(void *)row)[i] = v;
-        return;
-    }
-    v = rintf(v);
-    ((uint8_t *)row)[i] = (uint8_t)(!(v > 0.0f) ? 0.0f : v > 255.0f ? 255.0f : v);
 }
 
 /* <F, patch> for the one-channel pixels x .. x + 3: row r of the patch is
@@ -402,12 +376,12 @@ static int lapar_filter_neon(const clik_image *lr, const clik_image *phi,
         int x = 0;
         for (; x + 4 <= w; x += 4) {
             float32x4_t f[TAPS];
-            assemble4(phi, plan, sym, h, y, x, f);
+            assemble(phi, plan, sym, h, y, x, f, NULL);
             if (ch == 1) {
                 float out[4];
                 vst1q_f32(out, dot4(f, sym, rows, x));
                 for (int i = 0; i < 4; i++)
-                    store(dst, x + i, y, 0, out[i]);
+                    store_sample(dst, x + i, y, 0, out[i]);
                 continue;
             }
             float lanes[TAPS][4];
@@ -419,22 +393,22 @@ static int lapar_filter_neon(const clik_image *lr, const clik_image *phi,
                     fi[k] = lanes[k][i];
                 vst1q_f32(out, dot_rgba(fi, sym, rows, x + i));
                 for (int c = 0; c < 3; c++)
-                    store(dst, x + i, y, c, out[c]);
-                store(dst, x + i, y, 3, lr_alpha(lr, plan->scale, x + i, y));
+                    store_sample(dst, x + i, y, c, out[c]);
+                store_sample(dst, x + i, y, 3, lr_alpha(lr, plan->scale, x + i, y));
             }
         }
         for (; x < w; x++) {
             float f[TAPS];
-            assemble1(phi, plan, sym, h, y, x, f);
+            assemble(phi, plan, sym, h, y, x, NULL, f);
             if (ch == 1) {
-                store(dst, x, y, 0, dot1(f, sym, rows, x));
+                store_sample(dst, x, y, 0, dot1(f, sym, rows, x));
                 continue;
             }
             float out[4];
             vst1q_f32(out, dot_rgba(f, sym, rows, x));
             for (int c = 0; c < 3; c++)
-                store(dst, x, y, c, out[c]);
-            store(dst, x, y, 3, lr_alpha(lr, plan->scale, x, y));
+                store_sample(dst, x, y, c, out[c]);
+            store_sample(dst, x, y, 3, lr_alpha(lr, plan->scale, x, y));
         }
     }
     free(u);

@@ -144,18 +144,6 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
     return 0;
 }
 
-static void store(clik_image *dst, int x, int y, int c, float v)
-{
-    char *row = (char *)dst->data + (size_t)y * dst->stride;
-    const size_t i = (size_t)x * (size_t)dst->channels + (size_t)c;
-    if (dst->type == CLIK_F32) {
-        ((float *)(void *)row)[i] = v;
-        return;
-    }
-    const float r = rintf(v);
-    ((uint8_t *)row)[i] = (uint8_t)(!(r > 0.0f) ? 0.0f : r > 255.0f ? 255.0f : r);
-}
-
 /* One channel: four pixels, each lane its bucket's weight of the tap. */
 static void filter_grey(const clik_image *up, const uint16_t *brow, const clik_lapar_model_plan *p,
                         int x, int y, int lanes, clik_image *dst)
@@ -186,7 +174,7 @@ static void filter_grey(const clik_image *up, const uint16_t *brow, const clik_l
     float s[4];
     vst1q_f32(s, sum);
     for (int l = 0; l < lanes; l++)
-        store(dst, x + l, y, 0, s[l]);
+        store_sample(dst, x + l, y, 0, s[l]);
 }
 
 /* RGBA: one pixel, its channels in the lanes; alpha is U's. */
@@ -206,8 +194,8 @@ static void filter_rgba(const clik_image *up, const uint16_t *brow, const clik_l
     float s[4];
     vst1q_f32(s, sum);
     for (int c = 0; c < 3; c++)
-        store(dst, x, y, c, s[c]);
-    store(dst, x, y, 3, up_row(up, y)[(size_t)x * 4 + 3]);
+        store_sample(dst, x, y, c, s[c]);
+    store_sample(dst, x, y, 3, up_row(up, y)[(size_t)x * 4 + 3]);
 }
 
 static int filter_neon(const clik_image *up, const clik_image *buckets,

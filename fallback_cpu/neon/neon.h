@@ -4,6 +4,10 @@
 #define CLIK_NEON_H
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clik.h"
 
 #if defined(__aarch64__) && defined(__ARM_NEON)
 #include <arm_neon.h>
@@ -46,6 +50,20 @@ CLIK_INLINE float32x4_t sqrt4(float32x4_t v)
         q[i] = sqrtf(q[i]);
     return vld1q_f32(q);
 #endif
+}
+
+/* Stores v at channel c of pixel (x, y) of dst: as it is on f32, rounded to
+ * nearest and clamped to 0..255 on u8. */
+static inline void store_sample(clik_image *dst, int x, int y, int c, float v)
+{
+    char *row = (char *)dst->data + (size_t)y * dst->stride;
+    const size_t i = (size_t)x * (size_t)dst->channels + (size_t)c;
+    if (dst->type == CLIK_F32) {
+        ((float *)(void *)row)[i] = v;
+        return;
+    }
+    const float r = rintf(v);
+    ((uint8_t *)row)[i] = (uint8_t)(!(r > 0.0f) ? 0.0f : r > 255.0f ? 255.0f : r);
 }
 
 #endif

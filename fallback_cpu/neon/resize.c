@@ -25,6 +25,7 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,49 +239,6 @@ static void vpass(const float *const *h, const float *wy, int taps, int n, uint8
     }
 }
 
-static int interp_u8(const clik_image *src, clik_image *dst, clik_interp method)
-{
-    const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
-    const int ch = src->channels, n = dw * ch;
-    clik_resize_geometry g;
-    if (clik__resize_geometry_make(&g, sw, sh, dw, dh, method, 1) != 0)
-        return -1;
-    const int taps = g.xtaps;
-    float *ring = malloc(sizeof(float) * (size_t)taps * (size_t)n);
-    if (!ring) {
-        clik__resize_geometry_free(&g);
-        return -1;
-    }
-    const int32_t *xofs = g.xofs, *yofs = g.yofs;
-    const float *xw = g.xw, *yw = g.yw;
-    /* Columns [xa, xb) have every tap inside the row. */
-    int xa, xb;
-    clik__resize_interior(&g, dw, sw, &xa, &xb);
-    int held[4] = {-8, -8, -8, -8}; /* the source row of each slot; none yet */
-    for (int y = 0; y < dh; y++) {
-        const float *h[4];
-        for (int j = 0; j < taps; j++) {
-            const int r = yofs[y] + j, slot = (int)((unsigned)r & (unsigned)(taps - 1));
-            float *hrow = ring + (size_t)slot * (size_t)n;
-            h[j] = hrow;
-            if (held[slot] == r)
-                continue;
-            const uint8_t *row = src_row(src, clamp_index(r, sh));
-            hsum_clamped(row, sw, ch, taps, xofs, xw, 0, xa, hrow);
-            if (ch == 4)
-                hsum_rgba(row, taps, xofs, xw, xa, xb, hrow);
-            else
-                hsum_gray(row, taps, xofs, xw, xa, xb, hrow);
-            hsum_clamped(row, sw, ch, taps, xofs, xw, xb, dw, hrow);
-            held[slot] = r;
-        }
-        vpass(h, yw + (size_t)y * (size_t)taps, taps, n, dst_row(dst, y));
-    }
-    clik__resize_geometry_free(&g);
-    free(ring);
-    return 0;
-}
-
 /* ---- bicubic-aa --------------------------------------------------------- */
 
 /* The horizontal sums of a source row for output columns [x0, x1), taps
@@ -375,12 +333,31 @@ static void aa_vpass(const float *const *h, const float *wy, int taps, int n, ui
     }
 }
 
-static int aa_u8(const clik_image *src, clik_image *dst)
+/* The passes of a separable resize: the horizontal sums of a source row for
+ * output columns [x0, x1) (taps clamped into the row; RGBA and one channel
+ * away from the borders) and the vertical pass of an output row. */
+typedef struct row_passes {
+    void (*clamped)(const uint8_t *row, int sw, int ch, int taps, const int32_t *xofs,
+                    const float *xw, int x0, int x1, float *out);
+    void (*rgba)(const uint8_t *row, int taps, const int32_t *xofs, const float *xw, int x0, int x1,
+                 float *out);
+    void (*gray)(const uint8_t *row, int taps, const int32_t *xofs, const float *xw, int x0, int x1,
+                 float *out);
+    void (*vpass)(const float *const *h, const float *wy, int taps, int n, uint8_t *out);
+} row_passes;
+
+static const row_passes interp_passes = {hsum_clamped, hsum_rgba, hsum_gray, vpass};
+static const row_passes aa_passes = {aa_hsum_clamped, aa_hsum_rgba, aa_hsum_gray, aa_vpass};
+
+/* u8 resize by geometry (weights quantized or not): a ring of the
+ * horizontal sums of the last ytaps source rows, each row summed once. */
+static int ring_u8(const clik_image *src, clik_image *dst, clik_interp method, int quantized,
+                   const row_passes *p)
 {
     const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
     const int ch = src->channels, n = dw * ch;
     clik_resize_geometry g;
-    if (clik__resize_geometry_make(&g, sw, sh, dw, dh, CLIK_INTERP_BICUBIC_AA, 0) != 0)
+    if (clik__resize_geometry_make(&g, sw, sh, dw, dh, method, quantized) != 0)
         return -1;
     const int ty = g.ytaps;
     float *ring = malloc(sizeof(float) * (size_t)ty * (size_t)n);
@@ -394,26 +371,27 @@ static int aa_u8(const clik_image *src, clik_image *dst)
         return -1;
     }
     for (int j = 0; j < ty; j++)
-        held[j] = -1; /* source rows are never negative here */
+        held[j] = INT_MIN; /* the source row of each slot; none yet */
+    /* Columns [xa, xb) have every tap inside the row. */
     int xa, xb;
     clik__resize_interior(&g, dw, sw, &xa, &xb);
     for (int y = 0; y < dh; y++) {
         for (int j = 0; j < ty; j++) {
-            const int r = g.yofs[y] + j, slot = r % ty;
+            const int r = g.yofs[y] + j, slot = (r % ty + ty) % ty;
             float *hrow = ring + (size_t)slot * (size_t)n;
             h[j] = hrow;
             if (held[slot] == r)
                 continue;
-            const uint8_t *row = src_row(src, r < sh ? r : sh - 1);
-            aa_hsum_clamped(row, sw, ch, g.xtaps, g.xofs, g.xw, 0, xa, hrow);
+            const uint8_t *row = src_row(src, clamp_index(r, sh));
+            p->clamped(row, sw, ch, g.xtaps, g.xofs, g.xw, 0, xa, hrow);
             if (ch == 4)
-                aa_hsum_rgba(row, g.xtaps, g.xofs, g.xw, xa, xb, hrow);
+                p->rgba(row, g.xtaps, g.xofs, g.xw, xa, xb, hrow);
             else
-                aa_hsum_gray(row, g.xtaps, g.xofs, g.xw, xa, xb, hrow);
-            aa_hsum_clamped(row, sw, ch, g.xtaps, g.xofs, g.xw, xb, dw, hrow);
+                p->gray(row, g.xtaps, g.xofs, g.xw, xa, xb, hrow);
+            p->clamped(row, sw, ch, g.xtaps, g.xofs, g.xw, xb, dw, hrow);
             held[slot] = r;
         }
-        aa_vpass(h, g.yw + (size_t)y * (size_t)ty, ty, n, dst_row(dst, y));
+        p->vpass(h, g.yw + (size_t)y * (size_t)ty, ty, n, dst_row(dst, y));
     }
     clik__resize_geometry_free(&g);
     free(ring);
@@ -429,9 +407,9 @@ void clik__resize_neon(const clik_image *src, clik_image *dst, clik_interp metho
         if (method == CLIK_INTERP_NEAREST)
             done = nearest_u8(src, dst);
         else if (method == CLIK_INTERP_BICUBIC_AA)
-            done = aa_u8(src, dst);
+            done = ring_u8(src, dst, method, 0, &aa_passes);
         else
-            done = interp_u8(src, dst, method);
+            done = ring_u8(src, dst, method, 1, &interp_passes);
     }
     /* f32, and the rare case of no memory for the tables: the scalar code. */
     if (done != 0)

@@ -23,24 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
-
-/* Keys' cubic kernel with A = -0.75 at distance d. */
-static double keys(double d)
-{
-    const double a = -0.75;
-    d = fabs(d);
-    if (d <= 1.0)
-        return (a + 2.0) * d * d * d - (a + 3.0) * d * d + 1.0;
-    if (d < 2.0)
-        return a * d * d * d - 5.0 * a * d * d + 8.0 * a * d - 4.0 * a;
-    return 0.0;
-}
-
-static int clamp_index(int i, int n)
-{
-    return i < 0 ? 0 : i >= n ? n - 1 : i;
-}
+#include "common.h"
 
 /* The four taps of upsampled coordinate x along an axis of n source pixels. */
 static void taps(int x, int scale, int n, int *index, double *weight)
@@ -139,18 +122,6 @@ static double phi_value(const clik_image *phi, int plane_row, int x)
     if (phi->type == CLIK_F16)
         return half_value(((const uint16_t *)(const void *)row)[x]);
     return ((const float *)(const void *)row)[x];
-}
-
-static void store(clik_image *dst, int x, int y, int c, double v)
-{
-    char *row = (char *)dst->data + (size_t)y * dst->stride;
-    const size_t i = (size_t)x * (size_t)dst->channels + (size_t)c;
-    if (dst->type == CLIK_F32) {
-        ((float *)(void *)row)[i] = (float)v;
-        return;
-    }
-    v = nearbyint(v);
-    ((uint8_t *)row)[i] = (uint8_t)(!(v > 0.0) ? 0.0 : v > 255.0 ? 255.0 : v);
 }
 
 static int lapar_filter_scalar(const clik_image *lr, const clik_image *phi,

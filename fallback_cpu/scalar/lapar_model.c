@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cpu.h"
+#include "common.h"
 
 static float up_value(const clik_image *up, int x, int y, int c)
 {
@@ -129,18 +129,6 @@ static int classify_scalar(const clik_image *up, const clik_lapar_model_plan *pl
     free(gx);
     free(gy);
     return 0;
-}
-
-static void store(clik_image *dst, int x, int y, int c, double v)
-{
-    char *row = (char *)dst->data + (size_t)y * dst->stride;
-    const size_t i = (size_t)x * (size_t)dst->channels + (size_t)c;
-    if (dst->type == CLIK_F32) {
-        ((float *)(void *)row)[i] = (float)v;
-        return;
-    }
-    v = nearbyint(v);
-    ((uint8_t *)row)[i] = (uint8_t)(!(v > 0.0) ? 0.0 : v > 255.0 ? 255.0 : v);
 }
 
 static int filter_scalar(const clik_image *up, const clik_image *buckets,

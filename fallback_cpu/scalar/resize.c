@@ -51,8 +51,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cpu.h"
-
 /* Keeps every product rounded on its own in a GNU C dialect or with
  * -ffp-contract=fast, where GCC would fuse a * b + c. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -61,30 +59,16 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-#define MAX_TAPS 4
+/* After the pragma: keys() too keeps its products apart. */
+#include "common.h"
 
-static int clamp_index(int i, int n)
-{
-    return i < 0 ? 0 : i >= n ? n - 1 : i;
-}
+#define MAX_TAPS 4
 
 static int nearest_index(int x, int src_size, int dst_size)
 {
     const double inverse_scale = (double)dst_size / (double)src_size;
     const int i = (int)floor((double)x * (1.0 / inverse_scale));
     return i < src_size - 1 ? i : src_size - 1;
-}
-
-/* Keys' cubic convolution kernel with A = -0.75 at distance d. */
-static double keys(double d)
-{
-    const double a = -0.75;
-    d = fabs(d);
-    if (d <= 1.0)
-        return (a + 2.0) * d * d * d - (a + 3.0) * d * d + 1.0;
-    if (d < 2.0)
-        return a * d * d * d - 5.0 * a * d * d + 8.0 * a * d - 4.0 * a;
-    return 0.0;
 }
 
 /* The taps of output coordinate x along an axis: source indices (border

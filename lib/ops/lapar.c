@@ -882,21 +882,37 @@ static clik_status search_variant(clik_context *ctx, tune_call *c, clik_lapar_va
     return st;
 }
 
+static clik_status no_device(clik_context *ctx, const char *fn)
+{
+    return clik__fail(ctx, CLIK_ERR_NO_DEVICE, "%s: the context has no OpenCL device", fn);
+}
+
+/* The common start of the tuning calls: ctx, the result (out, named name)
+ * not NULL, the arguments into a and, with device, an OpenCL device. */
+static clik_status prepare_tuning(clik_context *ctx, const clik_image *lr, const clik_image *phi,
+                                  const clik_lapar_dict *dict, int scale, const clik_image *dst,
+                                  const void *out, const char *name, const char *fn, int device,
+                                  lapar_args *a)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    if (!out)
+        return clik__fail(ctx, CLIK_ERR_NULL, "%s: %s is NULL", fn, name);
+    clik_status st = prepare(ctx, lr, phi, dict, scale, dst, fn, a);
+    if (st == CLIK_OK && device && !ctx->has_device)
+        st = no_device(ctx, fn);
+    return st;
+}
+
 clik_status clik_lapar_tune(clik_context *ctx, const clik_image *lr, const clik_image *phi,
                             const clik_lapar_dict *dict, int scale, clik_image *dst,
                             clik_lapar_tuning *best)
 {
-    if (!ctx)
-        return CLIK_ERR_NULL;
-    if (!best)
-        return clik__fail(ctx, CLIK_ERR_NULL, "clik_lapar_tune: best is NULL");
     lapar_args a;
-    clik_status st = prepare(ctx, lr, phi, dict, scale, dst, "clik_lapar_tune", &a);
+    clik_status st =
+        prepare_tuning(ctx, lr, phi, dict, scale, dst, best, "best", "clik_lapar_tune", 1, &a);
     if (st != CLIK_OK)
         return st;
-    if (!ctx->has_device)
-        return clik__fail(ctx, CLIK_ERR_NO_DEVICE,
-                          "clik_lapar_tune: the context has no OpenCL device");
     /* Every run on the device: a shape it refuses fails instead of falling back. */
     const int strict = ctx->strict;
     ctx->strict = 1;
@@ -933,32 +949,23 @@ clik_status clik_lapar_tuning_get(clik_context *ctx, const clik_image *lr, const
                                   const clik_lapar_dict *dict, int scale, const clik_image *dst,
                                   clik_lapar_tuning *out)
 {
-    if (!ctx)
-        return CLIK_ERR_NULL;
-    if (!out)
-        return clik__fail(ctx, CLIK_ERR_NULL, "clik_lapar_tuning_get: out is NULL");
     lapar_args a;
-    clik_status st = prepare(ctx, lr, phi, dict, scale, dst, "clik_lapar_tuning_get", &a);
-    if (st != CLIK_OK)
-        return st;
-    if (!ctx->has_device)
-        return clik__fail(ctx, CLIK_ERR_NO_DEVICE,
-                          "clik_lapar_tuning_get: the context has no OpenCL device");
-    resolve_tuning(ctx, &a);
-    *out = a.use;
-    return CLIK_OK;
+    clik_status st =
+        prepare_tuning(ctx, lr, phi, dict, scale, dst, out, "out", "clik_lapar_tuning_get", 1, &a);
+    if (st == CLIK_OK) {
+        resolve_tuning(ctx, &a);
+        *out = a.use;
+    }
+    return st;
 }
 
 clik_status clik_lapar_tuning_set(clik_context *ctx, const clik_image *lr, const clik_image *phi,
                                   const clik_lapar_dict *dict, int scale, const clik_image *dst,
                                   const clik_lapar_tuning *t)
 {
-    if (!ctx)
-        return CLIK_ERR_NULL;
-    if (!t)
-        return clik__fail(ctx, CLIK_ERR_NULL, "clik_lapar_tuning_set: t is NULL");
     lapar_args a;
-    clik_status st = prepare(ctx, lr, phi, dict, scale, dst, "clik_lapar_tuning_set", &a);
+    clik_status st =
+        prepare_tuning(ctx, lr, phi, dict, scale, dst, t, "t", "clik_lapar_tuning_set", 0, &a);
     if (st != CLIK_OK)
         return st;
     /* No device runs these: a bad argument with or without one. */
@@ -969,8 +976,7 @@ clik_status clik_lapar_tuning_set(clik_context *ctx, const clik_image *lr, const
                           "(variant UPSAMPLED, LOCAL or DIRECT, sides of at least 1)",
                           (int)t->variant, t->wg_x, t->wg_y);
     if (!ctx->has_device)
-        return clik__fail(ctx, CLIK_ERR_NO_DEVICE,
-                          "clik_lapar_tuning_set: the context has no OpenCL device");
+        return no_device(ctx, "clik_lapar_tuning_set");
     const clik_tune_record rec = {(int)t->variant,
                                   {t->wg_x, t->wg_y, 1},
                                   isfinite(t->ms) && t->ms >= 0.0 && t->ms <= 1e9 ? t->ms : 0.0};
@@ -1319,18 +1325,17 @@ static void calib_close(clik_context *ctx, const clik_lapar_calib *calib, int co
     }
 }
 
-/* The normal equations of y = sum_l beta_l phi_l (D_l * U_c) over the
- * samples (every colour channel of each sampled pixel). */
-static int fit_terms(const calib_view *v, int count, const clik_lapar_dict *dict, int samples,
-                     uint64_t seed, normal_eq *e)
+/*
+ * Adds to e, for the first samples pixels of each image (every colour
+ * channel), the equation of the truth in the unknowns z: with h_j the
+ * correlation of U_c with filter j (nf filters of 25 taps), z_l = phi_l h_l
+ * (diagonal: nf = L) or z_{l nf + j} = phi_l h_j. Non-finite rows are left
+ * out. z: room for the unknowns.
+ */
+static void add_samples(const calib_view *v, int count, int samples, uint64_t seed, int L,
+                        const double *filters, int nf, int diagonal, double *z, normal_eq *e)
 {
-    const int L = dict->atoms;
-    if (normal_init(e, L) != 0)
-        return -1;
-    double atoms[CLIK_LAPAR_MAX_ATOMS * CLIK_LAPAR_TAPS], g[CLIK_LAPAR_MAX_ATOMS];
-    double z[CLIK_LAPAR_MAX_ATOMS];
-    for (int i = 0; i < L * CLIK_LAPAR_TAPS; i++)
-        atoms[i] = dict->data[i];
+    double h[CLIK_LAPAR_MAX_ATOMS > CLIK_LAPAR_TAPS ? CLIK_LAPAR_MAX_ATOMS : CLIK_LAPAR_TAPS];
     for (int i = 0; i < count; i++) {
         const clik_image *u = &v[i].u;
         const int n = sample_count(u, samples), colours = u->channels == 4 ? 3 : 1;
@@ -1342,18 +1347,35 @@ static int fit_terms(const calib_view *v, int count, const clik_lapar_dict *dict
             for (int l = 0; l < L; l++)
                 phi[l] = image_value(&v[i].phi, l * u->height + y, x);
             for (int c = 0; c < colours; c++) {
-                correlate(u, c, x, y, atoms, L, g);
+                correlate(u, c, x, y, filters, nf, h);
                 int finite = 1;
-                for (int l = 0; l < L; l++) {
-                    z[l] = phi[l] * g[l];
-                    finite &= isfinite(z[l]);
-                }
+                for (int l = 0; l < L; l++)
+                    for (int j = diagonal ? l : 0; j < (diagonal ? l + 1 : nf); j++) {
+                        const int o = diagonal ? l : l * nf + j;
+                        z[o] = phi[l] * h[j];
+                        finite &= isfinite(z[o]);
+                    }
                 const double t = image_value(&v[i].truth, y, x * u->channels + c);
                 if (finite && isfinite(t))
                     normal_add(e, z, t);
             }
         }
     }
+}
+
+/* The normal equations of y = sum_l beta_l phi_l (D_l * U_c) over the
+ * samples (every colour channel of each sampled pixel). */
+static int fit_terms(const calib_view *v, int count, const clik_lapar_dict *dict, int samples,
+                     uint64_t seed, normal_eq *e)
+{
+    const int L = dict->atoms;
+    if (normal_init(e, L) != 0)
+        return -1;
+    double atoms[CLIK_LAPAR_MAX_ATOMS * CLIK_LAPAR_TAPS];
+    double z[CLIK_LAPAR_MAX_ATOMS];
+    for (int i = 0; i < L * CLIK_LAPAR_TAPS; i++)
+        atoms[i] = dict->data[i];
+    add_samples(v, count, samples, seed, L, atoms, L, 1, z, e);
     normal_finish(e);
     return 0;
 }
@@ -1426,31 +1448,7 @@ static int refit_matrix(const calib_view *v, int count, const clik_lapar_dict *d
         normal_free(&e);
         return -1;
     }
-    double h[CLIK_LAPAR_TAPS];
-    for (int i = 0; i < count; i++) {
-        const clik_image *u = &v[i].u;
-        const int m = sample_count(u, samples), colours = u->channels == 4 ? 3 : 1;
-        uint64_t state = seed ^ (0x51ed27u * (uint64_t)(i + 1));
-        for (int s = 0; s < m; s++) {
-            int x, y;
-            sample_at(u, samples, s, &state, &x, &y);
-            double phi[CLIK_LAPAR_MAX_ATOMS];
-            for (int l = 0; l < L; l++)
-                phi[l] = image_value(&v[i].phi, l * u->height + y, x);
-            for (int c = 0; c < colours; c++) {
-                correlate(u, c, x, y, basis, r, h);
-                int finite = 1;
-                for (int l = 0; l < L; l++)
-                    for (int j = 0; j < r; j++) {
-                        z[l * r + j] = phi[l] * h[j];
-                        finite &= isfinite(z[l * r + j]);
-                    }
-                const double y_true = image_value(&v[i].truth, y, x * u->channels + c);
-                if (finite && isfinite(y_true))
-                    normal_add(&e, z, y_true);
-            }
-        }
-    }
+    add_samples(v, count, samples, seed, L, basis, r, 0, z, &e);
     normal_finish(&e);
     for (int i = 0; i < n; i++)
         idx[i] = i;

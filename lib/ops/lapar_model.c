@@ -87,6 +87,16 @@ typedef struct model_entry {
                        expanded over the orbits */
 } model_entry;
 
+/* The bucket grid, and the bin edges, from one description (an entry, the
+ * options, a plan) to another. */
+#define COPY_GRID(to, from)                                                                        \
+    ((to)->scale = (from)->scale, (to)->angles = (from)->angles,                                   \
+     (to)->strengths = (from)->strengths, (to)->coherences = (from)->coherences,                   \
+     (to)->phases = (from)->phases, (to)->window = (from)->window)
+#define COPY_EDGES(to, from)                                                                       \
+    (memcpy((to)->strength_edges, (from)->strength_edges, sizeof((to)->strength_edges)),           \
+     memcpy((to)->coherence_edges, (from)->coherence_edges, sizeof((to)->coherence_edges)))
+
 struct clik_lapar_model {
     int count;
     int is_default;
@@ -451,19 +461,15 @@ static clik_status read_entry(reader *r, int i, int version, model_entry *e)
     const size_t edges = (size_t)(e->strengths - 1 + e->coherences - 1);
     if (!have(r, 4 * edges))
         return bad(r, "entry %d: truncated in the bin edges", i);
-    for (int k = 0; k < e->strengths - 1; k++) {
-        e->strength_edges[k] = get_f32(r->p + r->pos);
-        r->pos += 4;
-        if (!isfinite(e->strength_edges[k]) ||
-            (k > 0 && !(e->strength_edges[k] > e->strength_edges[k - 1])))
-            return bad(r, "entry %d: strength edge %d is not finite and increasing", i, k);
-    }
-    for (int k = 0; k < e->coherences - 1; k++) {
-        e->coherence_edges[k] = get_f32(r->p + r->pos);
-        r->pos += 4;
-        if (!isfinite(e->coherence_edges[k]) ||
-            (k > 0 && !(e->coherence_edges[k] > e->coherence_edges[k - 1])))
-            return bad(r, "entry %d: coherence edge %d is not finite and increasing", i, k);
+    for (int n = 0; n < 2; n++) {
+        float *edge = n == 0 ? e->strength_edges : e->coherence_edges;
+        for (int k = 0; k < (n == 0 ? e->strengths : e->coherences) - 1; k++) {
+            edge[k] = get_f32(r->p + r->pos);
+            r->pos += 4;
+            if (!isfinite(edge[k]) || (k > 0 && !(edge[k] > edge[k - 1])))
+                return bad(r, "entry %d: %s edge %d is not finite and increasing", i,
+                           n == 0 ? "strength" : "coherence", k);
+        }
     }
     const size_t values = (size_t)e->stored * (size_t)e->atoms;
     const size_t coef_bytes = (values * (e->f16 ? 2 : 4) + 3) / 4 * 4;
@@ -818,12 +824,7 @@ static clik_status entry_from_options(clik_context *ctx, const clik_lapar_model_
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: %ld buckets (at most %d)", fn, buckets,
                           CLIK_LAPAR_MODEL_MAX_BUCKETS);
     memset(e, 0, sizeof(*e));
-    e->scale = o->scale;
-    e->angles = o->angles;
-    e->strengths = o->strengths;
-    e->coherences = o->coherences;
-    e->phases = o->phases;
-    e->window = o->window;
+    COPY_GRID(e, o);
     e->kind = o->kernel != 0;
     e->ksize = o->kernel != 0 ? o->kernel : 5;
     e->symmetry = o->symmetry;
@@ -858,19 +859,13 @@ clik_status clik_lapar_model_describe(clik_context *ctx, const clik_lapar_model 
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
                           "clik_lapar_model_describe: the model has no entry for scale %d", scale);
     clik_lapar_model_options_init(opt);
-    opt->scale = e->scale;
-    opt->angles = e->angles;
-    opt->strengths = e->strengths;
-    opt->coherences = e->coherences;
-    opt->phases = e->phases;
-    opt->window = e->window;
+    COPY_GRID(opt, e);
     if (e->kind == 0)
         opt->atoms = e->atoms;
     opt->kernel = e->kind == 0 ? 0 : e->ksize;
     opt->symmetry = e->symmetry;
     opt->f16 = e->f16;
-    memcpy(opt->strength_edges, e->strength_edges, sizeof(opt->strength_edges));
-    memcpy(opt->coherence_edges, e->coherence_edges, sizeof(opt->coherence_edges));
+    COPY_EDGES(opt, e);
     return CLIK_OK;
 }
 
@@ -901,17 +896,11 @@ const clik_lapar_model *clik_lapar_model_default(int scale)
 static void plan_of(const model_entry *e, const float *filters, clik_lapar_model_plan *p)
 {
     memset(p, 0, sizeof(*p));
-    p->scale = e->scale;
-    p->angles = e->angles;
-    p->strengths = e->strengths;
-    p->coherences = e->coherences;
-    p->phases = e->phases;
-    p->window = e->window;
+    COPY_GRID(p, e);
     p->buckets = e->buckets;
     p->ksize = e->ksize;
     p->angle_scale = (float)((double)e->angles / (2.0 * 3.14159265358979323846));
-    memcpy(p->strength_edges, e->strength_edges, sizeof(p->strength_edges));
-    memcpy(p->coherence_edges, e->coherence_edges, sizeof(p->coherence_edges));
+    COPY_EDGES(p, e);
     p->filters = filters;
 }
 
@@ -930,13 +919,14 @@ static clik_status find_entry(clik_context *ctx, const clik_lapar_model *model, 
     return CLIK_OK;
 }
 
-typedef struct classify_args {
+/* The arguments of classification and upscaling: the plan of an entry. */
+typedef struct plan_args {
     clik_lapar_model_plan plan;
-} classify_args;
+} plan_args;
 
 static clik_status classify_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    const classify_args *a = p;
+    const plan_args *a = p;
     if (ctx->dsp.lapar_model.classify(v[0], &a->plan, v[1]) != 0)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_lapar_classify: out of memory");
     return CLIK_OK;
@@ -1031,10 +1021,20 @@ static clik_status classify_opencl(clik_context *ctx, void *p, clik_binding *con
     /* The kernels index U with int. */
     if (b[0]->span / sizeof(float) > (size_t)INT32_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "lapar_classify: U is too large");
-    return cl_classify(ctx, &((const classify_args *)p)->plan, b[0], b[1], CLIK_F32);
+    return cl_classify(ctx, &((const plan_args *)p)->plan, b[0], b[1], CLIK_F32);
 }
 
 static const clik_op classify_op = {"lapar_classify", classify_opencl, classify_cpu};
+
+/* Runs op on in and out with the plan of entry e (filters: its filters). */
+static clik_status run_planned(clik_context *ctx, const clik_op *op, const model_entry *e,
+                               const float *filters, const clik_image *in, clik_image *out)
+{
+    plan_args a;
+    plan_of(e, filters, &a.plan);
+    const clik_op_image images[] = {{in, CLIK_READ}, {out, CLIK_WRITE}};
+    return clik__run_op(ctx, op, images, 2, &a);
+}
 
 static clik_status check_up(clik_context *ctx, const clik_image *up, const clik_image *buckets,
                             const char *fn)
@@ -1064,20 +1064,13 @@ clik_status clik_lapar_classify(clik_context *ctx, const clik_image *up,
         st = find_entry(ctx, model, scale, fn, &e);
     if (st != CLIK_OK)
         return st;
-    classify_args a;
-    plan_of(e, e->filters, &a.plan);
-    const clik_op_image images[] = {{up, CLIK_READ}, {buckets, CLIK_WRITE}};
-    return clik__run_op(ctx, &classify_op, images, 2, &a);
+    return run_planned(ctx, &classify_op, e, e->filters, up, buckets);
 }
-
-typedef struct upscale_args {
-    clik_lapar_model_plan plan;
-} upscale_args;
 
 /* U, its buckets and the filter, on host views: v[0] src, v[1] dst. */
 static clik_status upscale_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    const upscale_args *a = p;
+    const plan_args *a = p;
     clik_image up = {0}, buckets = {0};
     clik_status st = clik_image_alloc(&up, v[1]->width, v[1]->height, v[0]->channels, CLIK_F32);
     if (st == CLIK_OK)
@@ -1098,7 +1091,7 @@ static clik_status upscale_cpu(clik_context *ctx, void *p, clik_image *const *v)
  * a buffer of the plan's table. */
 static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
-    const clik_lapar_model_plan *plan = &((const upscale_args *)p)->plan;
+    const clik_lapar_model_plan *plan = &((const plan_args *)p)->plan;
     const clik_image *dst = &b[1]->image;
     const int w = dst->width, h = dst->height, ch = dst->channels;
     if ((size_t)w * (size_t)h * (size_t)ch > (size_t)INT32_MAX)
@@ -1167,10 +1160,7 @@ clik_status clik_upscale_lapar(clik_context *ctx, const clik_image *src, clik_im
         st = clik__check_apart(ctx, src, dst, 0, fn);
     if (st != CLIK_OK)
         return st;
-    upscale_args a;
-    plan_of(e, e->filters, &a.plan);
-    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &upscale_op, images, 2, &a);
+    return run_planned(ctx, &upscale_op, e, e->filters, src, dst);
 }
 
 /* ---- training ----------------------------------------------------------------------------- */
@@ -1387,12 +1377,8 @@ clik_status clik_lapar_trainer_add(clik_lapar_trainer *trainer, const clik_image
         st = clik_resize(ctx, &crop, &lr, CLIK_INTERP_BICUBIC_AA);
         if (st == CLIK_OK)
             st = clik_lapar_upsample(ctx, &lr, s, &up);
-        if (st == CLIK_OK) {
-            classify_args a;
-            plan_of(&trainer->e, NULL, &a.plan);
-            const clik_op_image images[] = {{&up, CLIK_READ}, {&buckets, CLIK_WRITE}};
-            st = clik__run_op(ctx, &classify_op, images, 2, &a);
-        }
+        if (st == CLIK_OK)
+            st = run_planned(ctx, &classify_op, &trainer->e, NULL, &up, &buckets);
         if (st == CLIK_OK)
             st = accumulate(trainer, &crop, &up, &buckets);
     }
@@ -1458,6 +1444,20 @@ static void full_matrix(const double *a, int T, double *full)
             full[i * T + j] = full[j * T + i] = *p++;
 }
 
+/* c = x y, c rows x cols (row by row), the TAPS terms of each element summed
+ * in order: x[i][k] at x[i * xr + k * xk], y[k][j] at y[k * yk + j * yc]. */
+static void product(const double *x, int xr, int xk, const double *y, int yk, int yc, int rows,
+                    int cols, double *c)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            double s = 0.0;
+            for (int k = 0; k < TAPS; k++)
+                s += x[i * xr + k * xk] * y[k * yk + j * yc];
+            c[i * cols + j] = s;
+        }
+}
+
 /* The atoms' normal equations of accumulated patch equations a (25 taps):
  * g = D P D^T, r = D q (d: the model's atoms, L x 25). */
 static void atom_equations(const double *a, const double *d, int L, double *g, double *r)
@@ -1465,27 +1465,10 @@ static void atom_equations(const double *a, const double *d, int L, double *g, d
     double full[TAPS * TAPS];
     full_matrix(a, TAPS, full);
     const double *q = a + TAPS * (TAPS + 1) / 2;
-    for (int l = 0; l < L; l++) {
-        double s = 0.0;
-        for (int k = 0; k < TAPS; k++)
-            s += d[l * TAPS + k] * q[k];
-        r[l] = s;
-    }
+    product(d, TAPS, 1, q, 1, 0, L, 1, r);
     double m[CLIK_LAPAR_ATOMS * TAPS];
-    for (int l = 0; l < L; l++)
-        for (int v = 0; v < TAPS; v++) {
-            double s = 0.0;
-            for (int u = 0; u < TAPS; u++)
-                s += d[l * TAPS + u] * full[u * TAPS + v];
-            m[l * TAPS + v] = s;
-        }
-    for (int i = 0; i < L; i++)
-        for (int j = 0; j < L; j++) {
-            double s = 0.0;
-            for (int v = 0; v < TAPS; v++)
-                s += m[i * TAPS + v] * d[j * TAPS + v];
-            g[i * L + j] = s;
-        }
+    product(d, TAPS, 1, full, TAPS, 1, L, TAPS, m);
+    product(m, TAPS, 1, d, 1, TAPS, L, L, g);
 }
 
 /* Ridge solution of the equations a (stride doubles) toward prior (NULL: 0);

@@ -190,6 +190,25 @@ static clik_status launch_spans(clik_context *ctx, clik_kernel_entry *k, unsigne
     return st == CLIK_OK ? clik__launch_exact(ctx, k, 2, global, local) : st;
 }
 
+/* The scratch of banded launches: batch bands per launch, in mem. */
+typedef struct band_scratch {
+    int batch;
+    cl_mem mem;
+    size_t bytes;
+} band_scratch;
+
+/* Launches the bands a batch at a time while st is CLIK_OK (band0: the
+ * kernel's last argument), then releases the scratch. */
+static clik_status end_bands(clik_context *ctx, clik_kernel_entry *k, clik_status st,
+                             unsigned band0_arg, int spans, int bands, const band_scratch *b)
+{
+    for (int band0 = 0; st == CLIK_OK && band0 < bands; band0 += b->batch)
+        st = launch_spans(ctx, k, band0_arg, spans, band0,
+                          bands - band0 < b->batch ? bands - band0 : b->batch);
+    clik__temp_release(ctx, b->mem, b->bytes);
+    return st;
+}
+
 /* resize_nearest_rows: a gather or a copy of the span per row. */
 static double nearest_rows_cost(int rows, int span, const void *user)
 {
@@ -413,6 +432,44 @@ static clik_status cl_interp_local(clik_context *ctx, const resize_args *a, cons
     return clik__launch(ctx, k, 2, items, tile); /* tile fits */
 }
 
+/* Scratch for as many bands (per_band bytes each) as 256 MiB holds, and the
+ * kernel's common arguments; end_bands releases it (on failure, nothing to
+ * release). */
+static clik_status begin_bands(clik_context *ctx, clik_kernel_entry *k, resize_args *a,
+                               const clik_binding *src, const clik_binding *dst, size_t per_band,
+                               int bands, band_scratch *b)
+{
+    const size_t most = (size_t)1 << 28;
+    const size_t fit = most / per_band;
+    b->batch = fit < 1 ? 1 : fit < (size_t)bands ? (int)fit : bands;
+    b->bytes = (size_t)b->batch * per_band;
+    clik_status st = clik__temp_buffer(ctx, b->bytes, &b->mem);
+    if (st != CLIK_OK)
+        return st;
+    st = interp_args(ctx, k, a, src, dst);
+    if (st != CLIK_OK)
+        clik__temp_release(ctx, b->mem, b->bytes);
+    return st;
+}
+
+/* The bytes of a band of spans whose work-items keep rings of ytaps rows of
+ * a span of floats. */
+static size_t ring_bytes(const clik_resize_geometry *g, int span, int ch, int spans)
+{
+    const size_t ring = (size_t)g->ytaps * (size_t)span * (size_t)ch * sizeof(float);
+    return ring * (size_t)spans;
+}
+
+/* The source rows a band of rows reaches: at most (rows - 1) * step + 1 +
+ * taps of them, and no more than rows * taps. */
+static double band_sources(int rows, double step, int taps)
+{
+    double sources = (rows - 1) * step + 1.0 + taps;
+    if (sources > (double)rows * taps)
+        sources = (double)rows * taps;
+    return sources;
+}
+
 typedef struct interp_rows_work {
     int ch, taps;
     double step; /* source rows per output row */
@@ -424,10 +481,8 @@ typedef struct interp_rows_work {
 static double interp_rows_cost(int rows, int span, const void *user)
 {
     const interp_rows_work *c = user;
-    double sources = (rows - 1) * c->step + 1.0 + c->taps;
-    if (sources > (double)rows * c->taps)
-        sources = (double)rows * c->taps;
-    return rows * (span * c->ch / 16.0 + 18.0 + c->taps) + sources * (span + 3.0);
+    return rows * (span * c->ch / 16.0 + 18.0 + c->taps) +
+           band_sources(rows, c->step, c->taps) * (span + 3.0);
 }
 
 /* CPU devices: spans of bands of rows, each work-item with its ring of
@@ -451,26 +506,15 @@ static clik_status cl_interp_rows(clik_context *ctx, resize_args *a, const clik_
     int rows = band_rows(ctx, dh), span;
     fit_item(interp_rows_cost, &c, dw, &rows, &span);
     const int spans = (dw + span - 1) / span, bands = (dh + rows - 1) / rows;
-    /* Each work-item's ring: taps rows of a span of floats. */
-    const size_t ring = (size_t)g->ytaps * (size_t)span * (size_t)ch * sizeof(float);
-    const size_t most = (size_t)1 << 28, per_band = ring * (size_t)spans;
-    const size_t fit = most / per_band;
-    const int batch = fit < 1 ? 1 : fit < (size_t)bands ? (int)fit : bands;
     int xa, xb;
     clik__resize_interior(g, dw, sw, &xa, &xb);
-    cl_mem scratch;
-    const size_t scratch_bytes = (size_t)batch * per_band;
-    st = clik__temp_buffer(ctx, scratch_bytes, &scratch);
+    /* Each work-item's ring: taps rows of a span of floats. */
+    band_scratch b;
+    st = begin_bands(ctx, k, a, src, dst, ring_bytes(g, span, ch, spans), bands, &b);
     if (st != CLIK_OK)
         return st;
-    st = interp_args(ctx, k, a, src, dst);
-    if (st == CLIK_OK)
-        st = CLIK_ARGS_AT(ctx, k, 9, CLIK_A(rows), CLIK_A(xa), CLIK_A(xb), CLIK_A(scratch),
-                          CLIK_A(span));
-    for (int band0 = 0; st == CLIK_OK && band0 < bands; band0 += batch)
-        st = launch_spans(ctx, k, 14, spans, band0, bands - band0 < batch ? bands - band0 : batch);
-    clik__temp_release(ctx, scratch, scratch_bytes);
-    return st;
+    st = CLIK_ARGS_AT(ctx, k, 9, CLIK_A(rows), CLIK_A(xa), CLIK_A(xb), CLIK_A(b.mem), CLIK_A(span));
+    return end_bands(ctx, k, st, 14, spans, bands, &b);
 }
 
 static clik_status cl_interp(clik_context *ctx, resize_args *a, const clik_binding *src,
@@ -529,11 +573,9 @@ typedef struct aa_rows_work {
 static double aa_rows_cost(int rows, int span, const void *user)
 {
     const aa_rows_work *c = user;
-    double sources = (rows - 1) * c->step + 1.0 + c->ytaps;
-    if (sources > (double)rows * c->ytaps)
-        sources = (double)rows * c->ytaps;
     const double vertical = (span * c->ch / 16.0 + 15.0) * (c->ytaps + 1.0);
-    return rows * (c->ytaps + 2.0 + vertical) + sources * (span * (c->hloop + 1.0) + 3.0);
+    return rows * (c->ytaps + 2.0 + vertical) +
+           band_sources(rows, c->step, c->ytaps) * (span * (c->hloop + 1.0) + 3.0);
 }
 
 /* CPU devices: spans of bands of rows, as resize_interp_rows, the ring of
@@ -561,22 +603,12 @@ static clik_status cl_aa_rows(clik_context *ctx, resize_args *a, const clik_bind
     if (st != CLIK_OK)
         return st;
     const int spans = (dw + span - 1) / span, bands = (dh + rows - 1) / rows;
-    const size_t ring = (size_t)g->ytaps * (size_t)span * (size_t)ch * sizeof(float);
-    const size_t most = (size_t)1 << 28, per_band = ring * (size_t)spans;
-    const size_t fit = most / per_band;
-    const int batch = fit < 1 ? 1 : fit < (size_t)bands ? (int)fit : bands;
-    cl_mem scratch;
-    const size_t scratch_bytes = (size_t)batch * per_band;
-    st = clik__temp_buffer(ctx, scratch_bytes, &scratch);
+    band_scratch b;
+    st = begin_bands(ctx, k, a, src, dst, ring_bytes(g, span, ch, spans), bands, &b);
     if (st != CLIK_OK)
         return st;
-    st = interp_args(ctx, k, a, src, dst);
-    if (st == CLIK_OK)
-        st = CLIK_ARGS_AT(ctx, k, 9, CLIK_A(rows), CLIK_A(scratch), CLIK_A(span));
-    for (int band0 = 0; st == CLIK_OK && band0 < bands; band0 += batch)
-        st = launch_spans(ctx, k, 12, spans, band0, bands - band0 < batch ? bands - band0 : batch);
-    clik__temp_release(ctx, scratch, scratch_bytes);
-    return st;
+    st = CLIK_ARGS_AT(ctx, k, 9, CLIK_A(rows), CLIK_A(b.mem), CLIK_A(span));
+    return end_bands(ctx, k, st, 12, spans, bands, &b);
 }
 
 typedef struct aa_vrows_work {
@@ -626,21 +658,12 @@ static clik_status cl_aa_vrows(clik_context *ctx, resize_args *a, const clik_bin
         const int end = g->xofs[x1 - 1] + g->xtaps < sw ? g->xofs[x1 - 1] + g->xtaps : sw;
         line = (end - g->xofs[x0]) * ch > line ? (end - g->xofs[x0]) * ch : line;
     }
-    const size_t most = (size_t)1 << 28, per_band = sizeof(float) * (size_t)line * (size_t)spans;
-    const size_t fit = most / per_band;
-    const int batch = fit < 1 ? 1 : fit < (size_t)bands ? (int)fit : bands;
-    cl_mem scratch;
-    const size_t scratch_bytes = (size_t)batch * per_band;
-    st = clik__temp_buffer(ctx, scratch_bytes, &scratch);
+    band_scratch b;
+    st = begin_bands(ctx, k, a, src, dst, sizeof(float) * (size_t)line * (size_t)spans, bands, &b);
     if (st != CLIK_OK)
         return st;
-    st = interp_args(ctx, k, a, src, dst);
-    if (st == CLIK_OK)
-        st = CLIK_ARGS_AT(ctx, k, 9, CLIK_A(rows), CLIK_A(scratch), CLIK_A(line), CLIK_A(span));
-    for (int band0 = 0; st == CLIK_OK && band0 < bands; band0 += batch)
-        st = launch_spans(ctx, k, 13, spans, band0, bands - band0 < batch ? bands - band0 : batch);
-    clik__temp_release(ctx, scratch, scratch_bytes);
-    return st;
+    st = CLIK_ARGS_AT(ctx, k, 9, CLIK_A(rows), CLIK_A(b.mem), CLIK_A(line), CLIK_A(span));
+    return end_bands(ctx, k, st, 13, spans, bands, &b);
 }
 
 /* Any device: the horizontal sums of every source row into a float image of
