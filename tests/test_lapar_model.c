@@ -716,6 +716,7 @@ START_TEST(bad_input)
     ck_assert_int_eq(clik_image_alloc(&up, 16, 12, 4, CLIK_F32), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&bk, 16, 12, 1, CLIK_U16), CLIK_OK);
     memset(src.data, 100, src.stride * 6);
+    memset(up.data, 0, up.stride * 12); /* +0.0f: a flat upsample */
     ck_assert_int_eq(clik_upscale_lapar(ctx, &src, &dst, 2, NULL), CLIK_OK);
     ck_assert_int_eq(clik_upscale_lapar(ctx, &src, &dst, 3, NULL), CLIK_ERR_SIZE_MISMATCH);
     ck_assert_int_eq(clik_upscale_lapar(ctx, &src, &dst, 5, NULL), CLIK_ERR_INVALID_ARG);
