@@ -369,6 +369,22 @@ static clik_status fusion_setup(bench_case *bc)
     return multi_setup_tol(bc, call_fusion, 1, &w, &h, &t, NULL, CLIK_TOL_FUSION);
 }
 
+static clik_status call_upscale_lapar(clik_context *ctx, const clik_image *src,
+                                      const clik_image *src2, clik_image *outs, double *value)
+{
+    (void)src2, (void)value;
+    return clik_upscale_lapar(ctx, src, &outs[0], outs[0].width / src->width, NULL);
+}
+
+static clik_status upscale_lapar_setup(bench_case *bc)
+{
+    int s = (int)bc->scale, w = s * bc->width, h = s * bc->height;
+    bc->out_width = w;
+    bc->out_height = h;
+    clik_type t = CLIK_U8;
+    return multi_setup_tol(bc, call_upscale_lapar, 1, &w, &h, &t, NULL, CLIK_TOL_FUSION);
+}
+
 #define STREAM_INPUTS  2
 #define STREAM_MAX_OUT 17 /* --depth (at most 16) + 1 */
 
@@ -836,6 +852,16 @@ const bench_op bench_ops[] = {
         .run = stream_run,
         .check = stream_check,
         .teardown = stream_teardown,
+    },
+    {
+        .name = "upscale-lapar",
+        .summary = "clik_upscale_lapar by --scale (2..4), the default model, whole frame",
+        .channels = CH_1_4,
+        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
+        .bytes_rule = "W*H*C + S*S*W*H*C (read + write)",
+        .bytes_moved = in_out_bytes,
+        .setup = upscale_lapar_setup,
+        MULTI,
     },
     LAPAR_OP("lapar", "clik_lapar_filter by --scale (2..4): 72 atoms, f32 phi",
              "4*72*S*S*W*H + W*H*C + S*S*W*H*C (phi, input, output)", lapar_setup),

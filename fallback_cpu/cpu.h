@@ -133,14 +133,16 @@ typedef struct clik_lapar_dsp {
  *       gx(x, y) = 0.5f * (Y(x + 1, y) - Y(x - 1, y)),
  *       gy(x, y) = 0.5f * (Y(x, y + 1) - Y(x, y - 1)); y grows downwards.
  *  3. Structure tensor over an n x n window (n = plan->window: 3, 5, 7 or 9,
- *     r = n / 2), window positions reflect-101 into the image (the gradient
- *     of the reflected pixel), binomial weights w(i) = C(n - 1, i + r),
- *     i = -r..r (1 2 1; 1 4 6 4 1; ...), exact in float:
- *       for j = -r..r (outer), i = -r..r (inner):
- *         wgt = (float)(w(j) * w(i));
- *         a += wgt * (gx * gx);  b += wgt * (gx * gy);  c += wgt * (gy * gy);
- *     (a, b, c start at 0.0f, gx, gy at (x + i, y + j) reflected), then
- *       a *= norm; b *= norm; c *= norm;  norm = 2^-(2 (n - 1)) (exact).
+ *     r = n / 2), separable, window positions reflect-101 into the image
+ *     (the gradient of the reflected pixel), binomial weights w(i) =
+ *     (float)C(n - 1, i + r), i = -r..r (1 2 1; 1 4 6 4 1; ...), exact in
+ *     float. First the row sums of every pixel, i = -r..r in order, each
+ *     from 0.0f, gx, gy at (x + i, y) reflected:
+ *       ra += w(i) * (gx * gx);  rb += w(i) * (gx * gy);  rc += w(i) * (gy * gy);
+ *     then down the column, j = -r..r in order, from 0.0f, the row sums of
+ *     (x, y + j) reflected:
+ *       a += w(j) * ra;  b += w(j) * rb;  c += w(j) * rc;
+ *     and a *= norm; b *= norm; c *= norm;  norm = 2^-(2 (n - 1)) (exact).
  *  4. Eigen-analysis:
  *       t = a + c;  d = a - c;  e = sqrtf(d * d + 4.0f * (b * b));
  *       l1 = 0.5f * (t + e);  l2 = 0.5f * (t - e);  l2 = l2 > 0.0f ? l2 : 0.0f;
@@ -149,21 +151,26 @@ typedef struct clik_lapar_dsp {
  *       flat = !(s1 >= 1e-3f)   (also for NaN: the float rounding of U alone
  *               gives gradients near 1e-5, whose angle is noise);
  *       coherence = flat ? 0.0f : (s1 - s2) / (s1 + s2);
- *       theta = flat ? 0.0f : atan2f(2.0f * b, d)   (twice the angle of the
- *               dominant gradient direction, in [-pi, pi]).
+ *       the orientation (u, v) = (d, 2.0f * b) (its angle twice the angle of
+ *       the dominant gradient direction), as a pseudo-angle in [0, 4)
+ *       growing with the angle (one quarter per quadrant):
+ *         v >= 0: u >= 0 ? v / (u + v) : 1.0f + (-u) / (v - u)
+ *         v < 0:  u < 0 ? 2.0f + (-v) / (-u - v) : 3.0f + u / (u - v)
+ *       P = flat ? 0.0f : that (u = v = 0 gives NaN).
  *  5. Bins (A, S, C bins; the edges are the model's, ascending floats):
- *       angle: q = floorf(theta * plan->angle_scale + 0.5f), angle_scale =
- *              (float)(A / (2 pi)) computed in double; a = (int)q, then
- *              a += A while a < 0 and a -= A while a >= A. Bins are centred:
- *              bin 0 holds gradients along x (a vertical edge), bin A / 2
- *              (A even) gradients along y (a horizontal edge).
+ *       angle: the count a of m < A with angle_edges[m] <= P, and a = 0
+ *              when a == A; angle_edges[m] is the pseudo-angle of the
+ *              direction (2 m + 1) pi / A, from its cosine and sine in
+ *              double, rounded to float. Bins are centred: bin 0 holds
+ *              gradients along x (a vertical edge), bin A / 2 (A even)
+ *              gradients along y (a horizontal edge).
  *       strength: the count of k < S - 1 with strength_edges[k] <= strength
  *       coherence: the count of k < C - 1 with coherence_edges[k] <= coherence
  *              (a value equal to an edge goes to the upper bin; NaN to bin 0).
  *  6. Bucket = ((phase * A + angle) * S + strength) * C + coherence, phase =
  *     (y mod scale) * scale + (x mod scale) when plan->phases, else 0.
- * Flips: a device that contracts to fma, or whose sqrtf / atan2f differ
- * from the host's by an ulp or so (OpenCL allows atan2 3+ ulp), may put a
+ * Flips: a device that contracts to fma, or whose sqrtf or division differ
+ * from the host's by an ulp or so (OpenCL allows 3 and 2.5 ulp), may put a
  * pixel whose value lies within a few ulp of a bin edge (angle, strength,
  * coherence) into the neighbouring bin; so the conformance tolerance
  * allows a tiny fraction of pixels another bucket, with the output then of
@@ -190,8 +197,8 @@ typedef struct clik_lapar_model_plan {
     int phases; /* 0 or 1 */
     int window; /* 3, 5, 7 or 9 */
     int buckets;
-    int ksize;         /* filter side: 5 or 7 */
-    float angle_scale; /* (float)(angles / (2 pi)) */
+    int ksize;                                    /* filter side: 5 or 7 */
+    float angle_edges[CLIK_LAPAR_MODEL_MAX_BINS]; /* pseudo-angles, see step 5 */
     float strength_edges[CLIK_LAPAR_MODEL_MAX_BINS - 1];
     float coherence_edges[CLIK_LAPAR_MODEL_MAX_BINS - 1];
     const float *filters; /* buckets x ksize^2, each row-major ksize x ksize */

@@ -45,10 +45,42 @@ __kernel void lmodel_gradient(__global const float *up, int up_stride, int w, in
     grad[(size_t)y * w + x] = (float2)(0.5f * (right - left), 0.5f * (below - above));
 }
 
-/* Steps 3 to 6: the bucket of every pixel. params: angle_scale, then the
- * strength edges and the coherence edges (MAX_BINS - 1 each); wt: the
- * window's n * n weights, row by row. */
-__kernel void lmodel_classify(__global const float2 *grad, int w, int h, int n,
+/* Step 3, the horizontal half: per pixel the window's row sums of the
+ * gradient products, (sum w(i) gx gx, sum w(i) gx gy, sum w(i) gy gy, 0)
+ * over i = -r..r; wt: the window's n weights. */
+__kernel void lmodel_tensor_rows(__global const float2 *grad, int w, int h, int n,
+                                 __constant float *wt, __global float4 *rows)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const int r = n / 2;
+    __global const float2 *grow = grad + (size_t)y * w;
+    float a = 0.0f, b = 0.0f, c = 0.0f;
+    if (x >= r && x < w - r) {
+        for (int i = -r; i <= r; i++) {
+            const float2 g = grow[x + i];
+            const float wgt = wt[i + r];
+            a += wgt * (g.x * g.x);
+            b += wgt * (g.x * g.y);
+            c += wgt * (g.y * g.y);
+        }
+    } else {
+        for (int i = -r; i <= r; i++) {
+            const float2 g = grow[clik_reflect101(x + i, w)];
+            const float wgt = wt[i + r];
+            a += wgt * (g.x * g.x);
+            b += wgt * (g.x * g.y);
+            c += wgt * (g.y * g.y);
+        }
+    }
+    rows[(size_t)y * w + x] = (float4)(a, b, c, 0.0f);
+}
+
+/* Steps 3 (the vertical half) to 6: the bucket of every pixel. params:
+ * the strength edges from 1 and the coherence edges from MAX_BINS (MAX_BINS
+ * - 1 each), the angle edges from 2 MAX_BINS; wt: the window's n weights. */
+__kernel void lmodel_classify(__global const float4 *rows, int w, int h, int n,
                               __constant float *wt, __constant float *params, int angles,
                               int strengths, int coherences, int scale, int phases,
                               __global ushort *buckets, int bucket_stride)
@@ -59,14 +91,11 @@ __kernel void lmodel_classify(__global const float2 *grad, int w, int h, int n,
     const int r = n / 2;
     float a = 0.0f, b = 0.0f, c = 0.0f;
     for (int j = -r; j <= r; j++) {
-        __global const float2 *grow = grad + (size_t)clik_reflect101(y + j, h) * w;
-        for (int i = -r; i <= r; i++) {
-            const float2 g = grow[clik_reflect101(x + i, w)];
-            const float wgt = wt[(j + r) * n + (i + r)];
-            a += wgt * (g.x * g.x);
-            b += wgt * (g.x * g.y);
-            c += wgt * (g.y * g.y);
-        }
+        const float4 s = rows[(size_t)clik_reflect101(y + j, h) * w + x];
+        const float wgt = wt[j + r];
+        a += wgt * s.x;
+        b += wgt * s.y;
+        c += wgt * s.z;
     }
     const float norm = ldexp(1.0f, -2 * (n - 1));
     a *= norm;
@@ -80,13 +109,14 @@ __kernel void lmodel_classify(__global const float2 *grad, int w, int h, int n,
     const float s1 = sqrt(l1 > 0.0f ? l1 : 0.0f), s2 = sqrt(l2);
     const int flat = !(s1 >= 1e-3f);
     const float coherence = flat ? 0.0f : (s1 - s2) / (s1 + s2);
-    const float theta = flat ? 0.0f : atan2(2.0f * b, d);
-    const float q = floor(theta * params[0] + 0.5f);
-    int ang = q == q ? (int)q : 0;
-    while (ang < 0)
-        ang += angles;
-    while (ang >= angles)
-        ang -= angles;
+    const float u = d, v = 2.0f * b;
+    const float pa = v >= 0.0f ? (u >= 0.0f ? v / (u + v) : 1.0f + (-u) / (v - u))
+                               : (u < 0.0f ? 2.0f + (-v) / (-u - v) : 3.0f + u / (u - v));
+    const float pseudo = flat ? 0.0f : pa;
+    int ang = 0;
+    for (int m = 0; m < angles; m++)
+        ang += params[2 * MAX_BINS + m] <= pseudo;
+    ang = ang == angles ? 0 : ang;
     int sb = 0, cb = 0;
     for (int k = 0; k < strengths - 1; k++)
         sb += params[1 + k] <= s1;
@@ -120,15 +150,27 @@ __kernel void lmodel_filter(__global const float *up, int up_stride, int w, int 
 #else
     float sum = 0.0f;
 #endif
-    for (int r = 0; r < k; r++) {
-        __global const float *row = up + (size_t)clik_reflect101(y + r - kh, h) * up_stride;
-        for (int c = 0; c < k; c++) {
-            const float wgt = f[r * k + c];
+    if (x >= kh && x < w - kh && y >= kh && y < h - kh) {
+        /* inside: no reflection */
+        __global const float *row = up + (size_t)(y - kh) * up_stride + (size_t)(x - kh) * CH;
+        for (int r = 0; r < k; r++, row += up_stride)
+            for (int c = 0; c < k; c++)
 #if CH == 4
-            sum += wgt * vload4(clik_reflect101(x + c - kh, w), row);
+                sum += f[r * k + c] * vload4(c, row);
 #else
-            sum += wgt * row[clik_reflect101(x + c - kh, w)];
+                sum += f[r * k + c] * row[c];
 #endif
+    } else {
+        for (int r = 0; r < k; r++) {
+            __global const float *row = up + (size_t)clik_reflect101(y + r - kh, h) * up_stride;
+            for (int c = 0; c < k; c++) {
+                const float wgt = f[r * k + c];
+#if CH == 4
+                sum += wgt * vload4(clik_reflect101(x + c - kh, w), row);
+#else
+                sum += wgt * row[clik_reflect101(x + c - kh, w)];
+#endif
+            }
         }
     }
     __global T *out = dst + (size_t)y * dst_stride + (size_t)x * CH;

@@ -2,12 +2,12 @@
  * Conformance cases of the LAPAR model family: clik_upscale_lapar by the
  * library's default model, x2 on u8 grey and RGBA (and x3 f32), and the
  * classification of the upsample alone. A case crops its input to at most
- * CROP x CROP (the oracle's classification sums up to 81 products per
- * pixel).
+ * CROP x CROP (the oracle's filter sums up to 49 taps per pixel and
+ * channel in double).
  *
  * Tolerances. The classification is defined in float in a fixed order
- * (fallback_cpu/cpu.h); a device may contract to fma or round sqrt/atan2
- * differently, so a pixel whose structure tensor lies within a few ulp of a
+ * (fallback_cpu/cpu.h); a device may contract to fma or round sqrt and
+ * division differently, so a pixel whose structure tensor lies within a few ulp of a
  * bin edge may take the neighbouring bucket: BUCKETS (>= 99.9 % of indices
  * identical) for the indices, and for u8 outputs FUSION (>= 99.9 % of
  * elements within +-1 -- the rest: pixels filtered by a neighbouring

@@ -2,16 +2,15 @@
  * LAPAR model family, NEON: the classification and the per-bucket filter of
  * fallback_cpu/cpu.h (clik_lapar_model_plan), four pixels at a time, each
  * lane in the definition's order of operations (no contraction), so that
- * the buckets are the kernels' and the oracle's (but for atan2f, which the
- * lanes take from the C library as the oracle does) and the filter gives
- * the kernels' float sums; the scalar oracle sums the filter in double.
+ * the buckets are the kernels' and the oracle's (the angle is a pseudo-angle
+ * of one division, no atan2) and the filter gives the kernels' float sums;
+ * the scalar oracle sums the filter in double.
  *
- * The gradients are planes made once; a lane's structure tensor walks its
- * window with the weights broadcast, the pixels of four lanes contiguous
- * where the window stays inside the row. The filter gathers the four
- * lanes' weights of a tap (each lane its own bucket) against four
- * contiguous pixels of U (one channel), or takes a pixel's four channels
- * in the lanes (RGBA).
+ * The gradients are planes made once; the structure tensor is separable:
+ * row sums into three planes (the pixels of four lanes contiguous where the
+ * window stays inside the row), then down the columns, weights broadcast. The filter gathers the
+ * four lanes' weights of a tap (each lane its own bucket) against four contiguous pixels of U (one
+ * channel), or takes a pixel's four channels in the lanes (RGBA).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -40,6 +39,14 @@ static float luma_at(const float *row, int x, int ch)
     return (0.299f * p[0] + 0.587f * p[1]) + 0.114f * p[2];
 }
 
+/* Step 4's pseudo-angle of the direction (u, v). */
+static float pseudo_angle(float u, float v)
+{
+    if (v >= 0.0f)
+        return u >= 0.0f ? v / (u + v) : 1.0f + (-u) / (v - u);
+    return u < 0.0f ? 2.0f + (-v) / (-u - v) : 3.0f + u / (u - v);
+}
+
 /* Steps 4 to 6 of one pixel from its tensor (a, b, c), already normalised. */
 static int bucket_from(float a, float b, float c, int x, int y, const clik_lapar_model_plan *p)
 {
@@ -51,13 +58,11 @@ static int bucket_from(float a, float b, float c, int x, int y, const clik_lapar
     const float s1 = sqrtf(l1 > 0.0f ? l1 : 0.0f), s2 = sqrtf(l2);
     const int flat = !(s1 >= 1e-3f);
     const float coherence = flat ? 0.0f : (s1 - s2) / (s1 + s2);
-    const float theta = flat ? 0.0f : atan2f(2.0f * b, d);
-    const float q = floorf(theta * p->angle_scale + 0.5f);
-    int ang = q == q ? (int)q : 0;
-    while (ang < 0)
-        ang += p->angles;
-    while (ang >= p->angles)
-        ang -= p->angles;
+    const float pseudo = flat ? 0.0f : pseudo_angle(d, 2.0f * b);
+    int ang = 0;
+    for (int m = 0; m < p->angles; m++)
+        ang += p->angle_edges[m] <= pseudo;
+    ang = ang == p->angles ? 0 : ang;
     int sb = 0, cb = 0;
     for (int k = 0; k < p->strengths - 1; k++)
         sb += p->strength_edges[k] <= s1;
@@ -92,13 +97,57 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
             gy[(size_t)y * w + x] = 0.5f * (below[x] - above[x]);
         }
     }
-    float wt[81];
-    for (int j = 0, cj = 1; j < n; j++) {
-        for (int i = 0, ci = 1; i < n; i++) {
-            wt[j * n + i] = (float)(cj * ci);
-            ci = ci * (n - 1 - i) / (i + 1);
+    float wt[9];
+    for (int i = 0, ci = 1; i < n; i++) {
+        wt[i] = (float)ci;
+        ci = ci * (n - 1 - i) / (i + 1);
+    }
+    /* Row sums into three planes (reusing lum for ra). */
+    float *ra = lum, *rb = malloc(px * sizeof(float)), *rc = malloc(px * sizeof(float));
+    if (!rb || !rc) {
+        free(lum);
+        free(gx);
+        free(gy);
+        free(rb);
+        free(rc);
+        return -1;
+    }
+    for (int y = 0; y < h; y++) {
+        const size_t row = (size_t)y * (size_t)w;
+        for (int x = 0; x < w; x += 4) {
+            float32x4_t a = vdupq_n_f32(0.0f), b = a, c = a;
+            const int lanes = w - x < 4 ? w - x : 4;
+            const int inside = lanes == 4 && x - r >= 0 && x + 3 + r < w;
+            for (int i = -r; i <= r; i++) {
+                float32x4_t u, v;
+                if (inside) {
+                    u = vld1q_f32(gx + row + (size_t)(x + i));
+                    v = vld1q_f32(gy + row + (size_t)(x + i));
+                } else {
+                    float lu[4] = {0}, lv[4] = {0};
+                    for (int l = 0; l < lanes; l++) {
+                        const int xx = clik__reflect101(x + l + i, w);
+                        lu[l] = gx[row + (size_t)xx];
+                        lv[l] = gy[row + (size_t)xx];
+                    }
+                    u = vld1q_f32(lu);
+                    v = vld1q_f32(lv);
+                }
+                const float32x4_t wgt = vdupq_n_f32(wt[i + r]);
+                a = vaddq_f32(a, vmulq_f32(wgt, vmulq_f32(u, u)));
+                b = vaddq_f32(b, vmulq_f32(wgt, vmulq_f32(u, v)));
+                c = vaddq_f32(c, vmulq_f32(wgt, vmulq_f32(v, v)));
+            }
+            float la[4], lb[4], lc[4];
+            vst1q_f32(la, a);
+            vst1q_f32(lb, b);
+            vst1q_f32(lc, c);
+            for (int l = 0; l < lanes; l++) {
+                ra[row + (size_t)(x + l)] = la[l];
+                rb[row + (size_t)(x + l)] = lb[l];
+                rc[row + (size_t)(x + l)] = lc[l];
+            }
         }
-        cj = cj * (n - 1 - j) / (j + 1);
     }
     const float norm = ldexpf(1.0f, -2 * (n - 1));
     for (int y = 0; y < h; y++) {
@@ -106,29 +155,28 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
         for (int x = 0; x < w; x += 4) {
             float32x4_t a = vdupq_n_f32(0.0f), b = a, c = a;
             const int lanes = w - x < 4 ? w - x : 4;
-            const int inside = lanes == 4 && x - r >= 0 && x + 3 + r < w;
             for (int j = -r; j <= r; j++) {
-                const size_t row = (size_t)clik__reflect101(y + j, h) * (size_t)w;
-                for (int i = -r; i <= r; i++) {
-                    float32x4_t u, v;
-                    if (inside) {
-                        u = vld1q_f32(gx + row + (size_t)(x + i));
-                        v = vld1q_f32(gy + row + (size_t)(x + i));
-                    } else {
-                        float lu[4] = {0}, lv[4] = {0};
-                        for (int l = 0; l < lanes; l++) {
-                            const int xx = clik__reflect101(x + l + i, w);
-                            lu[l] = gx[row + (size_t)xx];
-                            lv[l] = gy[row + (size_t)xx];
-                        }
-                        u = vld1q_f32(lu);
-                        v = vld1q_f32(lv);
+                const size_t o = (size_t)clik__reflect101(y + j, h) * (size_t)w + (size_t)x;
+                float32x4_t u = vdupq_n_f32(0.0f), v = u, q = u;
+                if (lanes == 4) {
+                    u = vld1q_f32(ra + o);
+                    v = vld1q_f32(rb + o);
+                    q = vld1q_f32(rc + o);
+                } else {
+                    float lu[4] = {0}, lv[4] = {0}, lq[4] = {0};
+                    for (int l = 0; l < lanes; l++) {
+                        lu[l] = ra[o + (size_t)l];
+                        lv[l] = rb[o + (size_t)l];
+                        lq[l] = rc[o + (size_t)l];
                     }
-                    const float32x4_t wgt = vdupq_n_f32(wt[(j + r) * n + (i + r)]);
-                    a = vaddq_f32(a, vmulq_f32(wgt, vmulq_f32(u, u)));
-                    b = vaddq_f32(b, vmulq_f32(wgt, vmulq_f32(u, v)));
-                    c = vaddq_f32(c, vmulq_f32(wgt, vmulq_f32(v, v)));
+                    u = vld1q_f32(lu);
+                    v = vld1q_f32(lv);
+                    q = vld1q_f32(lq);
                 }
+                const float32x4_t wgt = vdupq_n_f32(wt[j + r]);
+                a = vaddq_f32(a, vmulq_f32(wgt, u));
+                b = vaddq_f32(b, vmulq_f32(wgt, v));
+                c = vaddq_f32(c, vmulq_f32(wgt, q));
             }
             float la[4], lb[4], lc[4];
             vst1q_f32(la, vmulq_n_f32(a, norm));
@@ -138,6 +186,8 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
                 out[x + l] = (uint16_t)bucket_from(la[l], lb[l], lc[l], x + l, y, p);
         }
     }
+    free(rb);
+    free(rc);
     free(lum);
     free(gx);
     free(gy);

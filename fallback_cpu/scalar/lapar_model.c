@@ -37,22 +37,45 @@ static int binomial(int n, int k)
     return v;
 }
 
-/* Steps 3 to 6 for one pixel, given the gradient planes. */
-static int bucket_of(const float *gx, const float *gy, int w, int h, int x, int y,
+/* Step 4's pseudo-angle of the direction (u, v). */
+static float pseudo_angle(float u, float v)
+{
+    if (v >= 0.0f)
+        return u >= 0.0f ? v / (u + v) : 1.0f + (-u) / (v - u);
+    return u < 0.0f ? 2.0f + (-v) / (-u - v) : 3.0f + u / (u - v);
+}
+
+/* Step 3's row sums of pixel (x, y): ra, rb, rc into t[0..2]. */
+static void row_sums(const float *gx, const float *gy, int w, int x, int y, int n,
+                     const float *wtab, float *t)
+{
+    const int r = n / 2;
+    float a = 0.0f, b = 0.0f, c = 0.0f;
+    for (int i = -r; i <= r; i++) {
+        const size_t o = (size_t)y * (size_t)w + (size_t)clik__reflect101(x + i, w);
+        const float u = gx[o], v = gy[o];
+        a += wtab[i + r] * (u * u);
+        b += wtab[i + r] * (u * v);
+        c += wtab[i + r] * (v * v);
+    }
+    t[0] = a;
+    t[1] = b;
+    t[2] = c;
+}
+
+/* Steps 3 (down the column) to 6 for one pixel, given the row sums (three
+ * floats per pixel). */
+static int bucket_of(const float *rows, int w, int h, int x, int y,
                      const clik_lapar_model_plan *plan, const float *wtab)
 {
     const int n = plan->window, r = n / 2;
     float a = 0.0f, b = 0.0f, c = 0.0f;
-    for (int j = -r; j <= r; j++)
-        for (int i = -r; i <= r; i++) {
-            const int px = clik__reflect101(x + i, w), py = clik__reflect101(y + j, h);
-            const size_t o = (size_t)py * (size_t)w + (size_t)px;
-            const float wgt = wtab[(j + r) * n + (i + r)];
-            const float u = gx[o], v = gy[o];
-            a += wgt * (u * u);
-            b += wgt * (u * v);
-            c += wgt * (v * v);
-        }
+    for (int j = -r; j <= r; j++) {
+        const float *t = rows + 3 * ((size_t)clik__reflect101(y + j, h) * (size_t)w + (size_t)x);
+        a += wtab[j + r] * t[0];
+        b += wtab[j + r] * t[1];
+        c += wtab[j + r] * t[2];
+    }
     const float norm = ldexpf(1.0f, -2 * (n - 1));
     a *= norm;
     b *= norm;
@@ -68,14 +91,11 @@ static int bucket_of(const float *gx, const float *gy, int w, int h, int x, int 
     /* Flat (below 1e-3, or NaN): angle and coherence are rounding noise. */
     const int flat = !(s1 >= 1e-3f);
     const float coherence = flat ? 0.0f : (s1 - s2) / (s1 + s2);
-    const float theta = flat ? 0.0f : atan2f(2.0f * b, d);
-    /* Step 5. */
-    const float q = floorf(theta * plan->angle_scale + 0.5f);
-    int ang = q == q ? (int)q : 0;
-    while (ang < 0)
-        ang += plan->angles;
-    while (ang >= plan->angles)
-        ang -= plan->angles;
+    const float pseudo = flat ? 0.0f : pseudo_angle(d, 2.0f * b);
+    int ang = 0;
+    for (int m = 0; m < plan->angles; m++)
+        ang += plan->angle_edges[m] <= pseudo;
+    ang = ang == plan->angles ? 0 : ang;
     int sb = 0, cb = 0;
     for (int k = 0; k < plan->strengths - 1; k++)
         sb += plan->strength_edges[k] <= strength;
@@ -95,17 +115,18 @@ static int classify_scalar(const clik_image *up, const clik_lapar_model_plan *pl
     float *y = malloc(n * sizeof(float));
     float *gx = malloc(n * sizeof(float));
     float *gy = malloc(n * sizeof(float));
-    if (!y || !gx || !gy) {
+    float *rows = malloc(3 * n * sizeof(float));
+    if (!y || !gx || !gy || !rows) {
         free(y);
         free(gx);
         free(gy);
+        free(rows);
         return -1;
     }
-    float wtab[81];
+    float wtab[9];
     const int nw = plan->window;
-    for (int j = 0; j < nw; j++)
-        for (int i = 0; i < nw; i++)
-            wtab[j * nw + i] = (float)(binomial(nw - 1, j) * binomial(nw - 1, i));
+    for (int i = 0; i < nw; i++)
+        wtab[i] = (float)binomial(nw - 1, i);
     for (int r = 0; r < h; r++)
         for (int x = 0; x < w; x++)
             y[(size_t)r * (size_t)w + (size_t)x] = luma(up, x, r);
@@ -120,14 +141,18 @@ static int classify_scalar(const clik_image *up, const clik_lapar_model_plan *pl
                             y[row + (size_t)clik__reflect101(x - 1, w)]);
             gy[o] = 0.5f * (y[down_row + (size_t)x] - y[up_row + (size_t)x]);
         }
+    for (int r = 0; r < h; r++)
+        for (int x = 0; x < w; x++)
+            row_sums(gx, gy, w, x, r, nw, wtab, rows + 3 * ((size_t)r * (size_t)w + (size_t)x));
     for (int r = 0; r < h; r++) {
         uint16_t *out = (uint16_t *)(void *)((char *)buckets->data + (size_t)r * buckets->stride);
         for (int x = 0; x < w; x++)
-            out[x] = (uint16_t)bucket_of(gx, gy, w, h, x, r, plan, wtab);
+            out[x] = (uint16_t)bucket_of(rows, w, h, x, r, plan, wtab);
     }
     free(y);
     free(gx);
     free(gy);
+    free(rows);
     return 0;
 }
 

@@ -899,7 +899,13 @@ static void plan_of(const model_entry *e, const float *filters, clik_lapar_model
     COPY_GRID(p, e);
     p->buckets = e->buckets;
     p->ksize = e->ksize;
-    p->angle_scale = (float)((double)e->angles / (2.0 * 3.14159265358979323846));
+    for (int m = 0; m < e->angles; m++) {
+        const double phi = (2 * m + 1) * 3.14159265358979323846 / e->angles;
+        const double u = cos(phi), v = sin(phi);
+        const double q = v >= 0 ? (u >= 0 ? v / (u + v) : 1.0 - u / (v - u))
+                                : (u < 0 ? 2.0 - v / (-u - v) : 3.0 + u / (u - v));
+        p->angle_edges[m] = (float)q;
+    }
     COPY_EDGES(p, e);
     p->filters = filters;
 }
@@ -953,15 +959,16 @@ static int binomial_of(int n, int k)
 static clik_status classify_args_cl(clik_context *ctx, clik_kernel_entry *k,
                                     const clik_lapar_model_plan *p, cl_mem *wt, cl_mem *params)
 {
-    float w[81], q[2 * CLIK_LAPAR_MODEL_MAX_BINS] = {p->angle_scale};
+    float w[9] = {0}, q[3 * CLIK_LAPAR_MODEL_MAX_BINS] = {0};
     const int n = p->window;
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++)
-            w[j * n + i] = (float)(binomial_of(n - 1, j) * binomial_of(n - 1, i));
+    for (int i = 0; i < n; i++)
+        w[i] = (float)binomial_of(n - 1, i);
     for (int i = 0; i < CLIK_LAPAR_MODEL_MAX_BINS - 1; i++) {
         q[1 + i] = p->strength_edges[i];
         q[CLIK_LAPAR_MODEL_MAX_BINS + i] = p->coherence_edges[i];
     }
+    for (int i = 0; i < p->angles; i++)
+        q[2 * CLIK_LAPAR_MODEL_MAX_BINS + i] = p->angle_edges[i];
     clik_status st = clik__temp_buffer(ctx, sizeof(w), wt);
     if (st == CLIK_OK)
         st = clik__write_bytes(ctx, *wt, w, sizeof(w));
@@ -984,34 +991,47 @@ static clik_status cl_classify(clik_context *ctx, const clik_lapar_model_plan *p
     const int w = up->image.width, h = up->image.height, us = clik__elems(up);
     const int bs = clik__elems(buckets);
     const size_t grad_bytes = (size_t)w * (size_t)h * 2 * sizeof(float);
-    clik_kernel_entry *kg, *kc;
-    cl_mem grad = NULL, wt = NULL, params = NULL;
-    const int ch = up->image.channels;
+    const size_t rows_bytes = 2 * grad_bytes;
+    clik_kernel_entry *kg, *kr, *kc;
+    cl_mem grad = NULL, rows = NULL, wt = NULL, params = NULL;
+    const int ch = up->image.channels, n = p->window;
     clik_status st =
         clik__pixel_kernel(ctx, "lapar_model", t, ch, MODEL_OPTIONS, "lmodel_gradient", &kg);
+    if (st == CLIK_OK)
+        st =
+            clik__pixel_kernel(ctx, "lapar_model", t, ch, MODEL_OPTIONS, "lmodel_tensor_rows", &kr);
     if (st == CLIK_OK)
         st = clik__pixel_kernel(ctx, "lapar_model", t, ch, MODEL_OPTIONS, "lmodel_classify", &kc);
     if (st == CLIK_OK)
         st = clik__temp_buffer(ctx, grad_bytes, &grad);
+    if (st == CLIK_OK)
+        st = clik__temp_buffer(ctx, rows_bytes, &rows);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kg, CLIK_A(up->mem), CLIK_A(us), CLIK_A(w), CLIK_A(h), CLIK_A(grad));
     size_t items[2] = {(size_t)w, (size_t)h}, local[2] = {32, 8};
     if (st == CLIK_OK)
         st = clik__launch(ctx, kg, 2, items, local);
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, kc, CLIK_A(grad), CLIK_A(w), CLIK_A(h));
+        st = CLIK_ARGS(ctx, kc, CLIK_A(rows), CLIK_A(w), CLIK_A(h));
     if (st == CLIK_OK)
         st = classify_args_cl(ctx, kc, p, &wt, &params);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kr, CLIK_A(grad), CLIK_A(w), CLIK_A(h), CLIK_A(n), CLIK_A(wt),
+                       CLIK_A(rows));
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, kr, 2, items, local);
     if (st == CLIK_OK)
         st = CLIK_ARGS_AT(ctx, kc, 11, CLIK_A(buckets->mem), CLIK_A(bs));
     if (st == CLIK_OK)
         st = clik__launch(ctx, kc, 2, items, local);
     if (grad)
         clik__temp_release(ctx, grad, grad_bytes);
+    if (rows)
+        clik__temp_release(ctx, rows, rows_bytes);
     if (wt)
-        clik__temp_release(ctx, wt, 81 * sizeof(float));
+        clik__temp_release(ctx, wt, 9 * sizeof(float));
     if (params)
-        clik__temp_release(ctx, params, 2 * CLIK_LAPAR_MODEL_MAX_BINS * sizeof(float));
+        clik__temp_release(ctx, params, 3 * CLIK_LAPAR_MODEL_MAX_BINS * sizeof(float));
     return st;
 }
 
