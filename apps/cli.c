@@ -14,56 +14,188 @@
 
 #include "imageio.h"
 
+/* ---- options ---------------------------------------------------------------------- */
+
+/* The tool's options that every command takes, before or after its name. */
+static struct {
+    const char *device; /* --device: NULL for $CLIK_DEVICE, else auto */
+    int verbose;        /* -v, --verbose */
+} globals;
+
+/* 1 when arg is the option name, alone or as "name=value" (*inline_value
+ * then points past the '='; else NULL). */
+static int option_is(const char *arg, const char *name, const char **inline_value)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0 || (arg[n] != '\0' && arg[n] != '='))
+        return 0;
+    *inline_value = arg[n] == '=' ? arg + n + 1 : NULL;
+    return 1;
+}
+
+/* The value of the option at argv[*i]: the part after its '=', else the next
+ * argument (*i moves past it). Prints the problem and returns CLI_USAGE when
+ * there is none. */
+static int option_value(int argc, char **argv, int *i, const char *inline_value, const char *who,
+                        const char *name, const char *usage, const char **value)
+{
+    if (inline_value) {
+        *value = inline_value;
+        return CLI_OK;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "%s: %s needs a value\n%s", who, name, usage);
+        return CLI_USAGE;
+    }
+    *value = argv[++*i];
+    return CLI_OK;
+}
+
+int cli_global_option(int argc, char **argv, int *i, const char *who, const char *usage)
+{
+    const char *a = argv[*i], *inline_value, *value;
+    if (strcmp(a, "-v") == 0 || option_is(a, "--verbose", &inline_value)) {
+        if (a[1] == '-' && inline_value) {
+            fprintf(stderr, "%s: --verbose takes no value\n%s", who, usage);
+            return CLI_USAGE;
+        }
+        globals.verbose = 1;
+        return CLI_OK;
+    }
+    if (option_is(a, "--device", &inline_value))
+        return option_value(argc, argv, i, inline_value, who, "--device", usage, &globals.device);
+    if (option_is(a, "--png-level", &inline_value)) {
+        int rc = option_value(argc, argv, i, inline_value, who, "--png-level", usage, &value);
+        int level;
+        if (rc == CLI_OK && !cli_parse_count(value, 0, 9, &level)) {
+            fprintf(stderr,
+                    "%s: --png-level %s: expected a whole number in 0..9 (0: no compression, "
+                    "9: the smallest files)\n%s",
+                    who, value, usage);
+            rc = CLI_USAGE;
+        }
+        if (rc == CLI_OK)
+            clikio_set_png_level(level);
+        return rc;
+    }
+    return -1;
+}
+
+int cli_option_takes_value(const cli_option *options, const char *arg)
+{
+    const char *inline_value;
+    if (option_is(arg, "--device", &inline_value) || option_is(arg, "--png-level", &inline_value))
+        return !inline_value;
+    for (const cli_option *o = options; o && o->name; o++)
+        if (o->value && option_is(arg, o->name, &inline_value))
+            return !inline_value;
+    return 0;
+}
+
+const char cli_global_help[] =
+    "Options of every command, before or after its name (--option=value works too):\n"
+    "  --device SPEC    auto (default: $CLIK_DEVICE, else a GPU, else a CPU device), gpu,\n"
+    "                   cpu, none (the C path), P:D (platform:device) or part of a name;\n"
+    "                   clik devices lists them\n"
+    "  --png-level N    PNG compression, 0 (none) to 9 (smallest, slowest); 1 (default)\n"
+    "                   is as fast as OpenCV's imwrite, 6 is libpng's default\n"
+    "  -v, --verbose    after each operation, the device, the backend that ran, the kernel\n"
+    "                   programs compiled and the time it took\n";
+
 int cli_parse(int argc, char **argv, const cli_option *options, int min_pos, int max_pos,
               cli_args *args, const char *usage)
 {
+    char who[64];
+    snprintf(who, sizeof(who), "clik %s", argv[0]);
     memset(args, 0, sizeof(*args));
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const char *a = argv[i], *inline_value;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             args->help = 1;
-            printf("%s", usage);
+            printf("%s\n%s", usage, cli_global_help);
             return CLI_OK;
         }
-        if (strcmp(a, "--device") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "clik %s: --device needs a value\n%s", argv[0], usage);
-                return CLI_USAGE;
-            }
-            args->device = argv[++i];
+        int rc = cli_global_option(argc, argv, &i, who, usage);
+        if (rc >= 0) {
+            if (rc != CLI_OK)
+                return rc;
             continue;
         }
         if (strncmp(a, "--", 2) == 0 && a[2] != '\0') {
             const cli_option *o = options;
-            while (o && o->name && strcmp(o->name, a) != 0)
+            while (o && o->name && !option_is(a, o->name, &inline_value))
                 o++;
             if (!o || !o->name) {
-                fprintf(stderr, "clik %s: unknown option %s\n%s", argv[0], a, usage);
+                fprintf(stderr, "%s: unknown option %s\n%s", who, a, usage);
                 return CLI_USAGE;
             }
             if (o->flag) {
-                *o->flag = 1;
-            } else {
-                if (i + 1 >= argc) {
-                    fprintf(stderr, "clik %s: %s needs a value\n%s", argv[0], a, usage);
+                if (inline_value) {
+                    fprintf(stderr, "%s: %s takes no value\n%s", who, o->name, usage);
                     return CLI_USAGE;
                 }
-                *o->value = argv[++i];
+                *o->flag = 1;
+            } else if ((rc = option_value(argc, argv, &i, inline_value, who, o->name, usage,
+                                          o->value)) != CLI_OK) {
+                return rc;
             }
             continue;
         }
         if (args->npositional == (int)(sizeof(args->positional) / sizeof(args->positional[0])) ||
             args->npositional == max_pos) {
-            fprintf(stderr, "clik %s: unexpected argument %s\n%s", argv[0], a, usage);
+            fprintf(stderr, "%s: unexpected argument %s\n%s", who, a, usage);
             return CLI_USAGE;
         }
         args->positional[args->npositional++] = a;
     }
     if (args->npositional < min_pos) {
-        fprintf(stderr, "clik %s: missing arguments\n%s", argv[0], usage);
+        fprintf(stderr, "%s: missing arguments\n%s", who, usage);
         return CLI_USAGE;
     }
+    args->device = globals.device;
     return CLI_OK;
+}
+
+/* ---- devices and contexts ------------------------------------------------------------ */
+
+static const char *device_type_name(clik_device_type t)
+{
+    switch (t) {
+    case CLIK_DEVICE_GPU: return "GPU";
+    case CLIK_DEVICE_CPU: return "CPU";
+    case CLIK_DEVICE_ACCELERATOR: return "accelerator";
+    default: return "other";
+    }
+}
+
+void cli_print_device(FILE *out, const clik_device_info *d)
+{
+    fprintf(out, "  %d:%d  %s  [%s]\n", d->platform_index, d->device_index, d->name,
+            device_type_name(d->type));
+}
+
+/* After a selection that matched nothing: the devices there are. */
+static void list_devices_instead(void)
+{
+    clik_device_info *list = NULL;
+    int count = 0;
+    if (clik_devices_list(&list, &count) != CLIK_OK)
+        count = 0;
+    if (count > 0) {
+        fprintf(stderr, "clik: the OpenCL devices here (--device P:D, or part of a name):\n");
+        for (int i = 0; i < count; i++)
+            cli_print_device(stderr, &list[i]);
+    } else {
+        fprintf(stderr, "clik: there is no OpenCL device here\n");
+    }
+    fprintf(stderr, "clik: `clik devices` tells more; --device none runs on the CPU\n");
+    clik_devices_free(list);
+}
+
+void cli_device_not_found(clik_status st)
+{
+    if (st == CLIK_ERR_NO_DEVICE)
+        list_devices_instead();
 }
 
 int cli_context(const char *device, clik_context **ctx)
@@ -75,9 +207,49 @@ int cli_context(const char *device, clik_context **ctx)
     if (st != CLIK_OK) {
         fprintf(stderr, "clik: cannot open device: %s: %s\n", clik_status_str(st),
                 clik_context_message(NULL));
+        cli_device_not_found(st);
         return CLI_FAILED;
     }
     return CLI_OK;
+}
+
+void cli_op_start(clik_context *ctx, cli_op_clock *clock)
+{
+    clik_context_stats_get(ctx, &clock->stats);
+    clock->start = cli_seconds();
+}
+
+void cli_op_done(const char *cmd, clik_context *ctx, const cli_op_clock *clock, const char *what)
+{
+    static int noted; /* the terminal note is shown once */
+    double ms = 1e3 * (cli_seconds() - clock->start);
+    clik_context_stats now;
+    clik_context_stats_get(ctx, &now);
+    const clik_device_info *d = clik_context_device(ctx);
+    unsigned built = now.programs_built - clock->stats.programs_built;
+    char device[320];
+    if (d)
+        snprintf(device, sizeof(device), "%d:%d %s", d->platform_index, d->device_index, d->name);
+    else
+        snprintf(device, sizeof(device), "the CPU");
+    if (globals.verbose) {
+        cli_progress_done();
+        fprintf(stderr,
+                "clik %s: %s: %s backend on %s; programs %u compiled, %u from the disk cache, "
+                "%u reused%s; %.1f ms\n",
+                cmd, what, clik_backend_name(clik_context_last_backend(ctx)), device, built,
+                now.programs_from_disk - clock->stats.programs_from_disk,
+                now.programs_reused - clock->stats.programs_reused,
+                now.fallbacks != clock->stats.fallbacks ? "; fell back to the CPU" : "", ms);
+    } else if (built > 0 && !noted && isatty(STDERR_FILENO)) {
+        noted = 1;
+        cli_progress_done();
+        fprintf(stderr, "clik: compiled %u OpenCL program%s for %s (the operation took %.2f s)%s\n",
+                built, built == 1 ? "" : "s", device, ms / 1e3,
+                now.cache_written != clock->stats.cache_written
+                    ? "; the kernel cache keeps them for later runs"
+                    : "");
+    }
 }
 
 int cli_error(const char *cmd, clik_context *ctx, clik_status st, const char *what)
@@ -425,7 +597,10 @@ static int run_image_op(const cli_image_op *op, cli_image_io *io)
         rc = cli_context(io->device, &ctx);
     if (rc == CLI_OK) {
         clik_image *result = io->out.data ? &io->out : &io->img;
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
         clik_status st = op->run ? op->run(ctx, io) : op->apply(ctx, &io->img, result);
+        cli_op_done(op->cmd, ctx, &clock, io->in_path);
         if (st != CLIK_OK)
             rc = cli_error(op->cmd, ctx, st, io->in_path);
         else if (io->out_path)

@@ -3,6 +3,7 @@
 #define CLIK_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "clik.h"
 
@@ -62,15 +63,53 @@ typedef struct cli_option {
     int *flag;
 } cli_option;
 
-/* Parses argv; --device and --help are always known. Prints the problem
- * and returns CLI_USAGE on unknown options, missing values, or a count of
- * positional arguments outside [min_pos, max_pos]. */
+/* Parses argv; --help and the global options (cli_global_option) are always
+ * known, anywhere. Options with a value take it as the next argument or after
+ * '=' (--scale 2, --scale=2); a flag given a value is refused. Prints the
+ * problem and returns CLI_USAGE on unknown options, missing values, or a
+ * count of positional arguments outside [min_pos, max_pos]. args->device is
+ * the last --device given, before the command or after it (NULL: none). */
 int cli_parse(int argc, char **argv, const cli_option *options, int min_pos, int max_pos,
               cli_args *args, const char *usage);
 
+/* The options of every command, given before the command's name or among its
+ * arguments: --device SPEC, --png-level N (0..9, set at once for every PNG
+ * written), -v/--verbose. When argv[*i] is one of them, takes it (and *i
+ * moves past its value) and returns CLI_OK, or prints "WHO: the problem"
+ * and usage and returns CLI_USAGE for a missing or bad value; else returns
+ * -1 and changes nothing. */
+int cli_global_option(int argc, char **argv, int *i, const char *who, const char *usage);
+/* 1 when arg is an option (a global one or one of options) whose value is
+ * the next argument rather than after an '='. */
+int cli_option_takes_value(const cli_option *options, const char *arg);
+/* What the global options are, for the help of the tool and of each command. */
+extern const char cli_global_help[];
+
 /* Creates a context on --device (NULL: $CLIK_DEVICE, else auto); prints
- * the reason and returns CLI_FAILED on failure. */
+ * the reason and returns CLI_FAILED on failure, listing the devices there
+ * are when the selection matched none. */
 int cli_context(const char *device, clik_context **ctx);
+
+/* After a device selection that failed with st: for CLIK_ERR_NO_DEVICE,
+ * prints the devices there are, as `clik devices` names them, and points
+ * to that command. */
+void cli_device_not_found(clik_status st);
+
+/* One line of `clik devices` naming a device: "  P:D  NAME  [TYPE]". */
+void cli_print_device(FILE *out, const clik_device_info *d);
+
+/* What an operation is measured from: cli_op_start() just before it, and
+ * cli_op_done() just after, whether it succeeded or not. With -v,
+ * cli_op_done() prints "clik CMD: WHAT: " the backend that ran, the device,
+ * the kernel programs compiled, loaded and reused, and the time taken; with
+ * stderr on a terminal and no -v, a note the first time a command's
+ * operation compiled kernels (which takes seconds on some devices). */
+typedef struct cli_op_clock {
+    double start;
+    clik_context_stats stats;
+} cli_op_clock;
+void cli_op_start(clik_context *ctx, cli_op_clock *clock);
+void cli_op_done(const char *cmd, clik_context *ctx, const cli_op_clock *clock, const char *what);
 
 /* Prints "clik NAME: what: STATUS_NAME: detail" to stderr; returns CLI_FAILED. */
 int cli_error(const char *cmd, clik_context *ctx, clik_status st, const char *what);

@@ -34,36 +34,80 @@ static const cli_command commands[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: clik COMMAND [ARGS] [--device SPEC] [--help]\n\ncommands:\n");
+    fprintf(out, "usage: clik [OPTIONS] COMMAND [ARGS] [OPTIONS]\n"
+                 "       clik help COMMAND    (the same as clik COMMAND --help)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        fprintf(out, "  %-12s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
     fprintf(out,
-            "\nSPEC: auto (default), gpu, cpu, none, P:D (platform:device), or part of a\n"
-            "platform or device name such as pocl or nvidia. clik %s\n",
-            clik_version());
+            "\n%s  -h, --help       this list, or after a command its help\n"
+            "  --version        the version\nclik %s\n",
+            cli_global_help, clik_version());
+}
+
+static const cli_command *find_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+    fprintf(stderr, "clik: unknown command '%s'\n\n", name);
+    usage(stderr);
+    return CLI_USAGE;
+}
+
+/* clik help [COMMAND]: the tool's help, or the command's (its --help). */
+static int help(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    const cli_command *c = find_command(argv[1]);
+    if (!c)
+        return unknown_command(argv[1]);
+    if (argc > 2) {
+        fprintf(stderr, "clik help: unexpected argument %s\nusage: clik help [COMMAND]\n", argv[2]);
+        return CLI_USAGE;
+    }
+    static char help_flag[] = "--help";
+    char *args[] = {argv[1], help_flag, NULL};
+    return c->run(2, args);
 }
 
 static int run(int argc, char **argv)
 {
-    if (argc < 2) {
+    /* The global options may come before the command. */
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return CLI_OK;
+        }
+        if (strcmp(argv[i], "--version") == 0) {
+            printf("clik %s\n", clik_version());
+            return CLI_OK;
+        }
+        int rc = cli_global_option(argc, argv, &i, "clik", "(clik --help lists the options)\n");
+        if (rc == -1) {
+            fprintf(stderr, "clik: unknown option %s before the command\n\n", argv[i]);
+            usage(stderr);
+            return CLI_USAGE;
+        }
+        if (rc != CLI_OK)
+            return rc;
+    }
+    if (i >= argc) {
         usage(stderr);
         return CLI_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
-        usage(stdout);
-        return CLI_OK;
-    }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("clik %s\n", clik_version());
-        return CLI_OK;
-    }
-    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "clik: unknown command '%s'\n\n", argv[1]);
-    usage(stderr);
-    return CLI_USAGE;
+    if (strcmp(argv[i], "help") == 0)
+        return help(argc - i, argv + i);
+    const cli_command *c = find_command(argv[i]);
+    return c ? c->run(argc - i, argv + i) : unknown_command(argv[i]);
 }
 
 /* Standard output is buffered, so a full disk or a closed descriptor shows

@@ -254,7 +254,7 @@ static int select_cases(const char *const *specs, int nspecs, run *r)
     return CLI_OK;
 }
 
-/* Pulls every "--op VALUE" out of argv (cli_parse keeps only an option's
+/* Pulls every "--op VALUE" and "--op=VALUE" out of argv (cli_parse keeps only an option's
  * last value), reading the other options as cli_parse does, so that the
  * value of another option is never taken for --op. */
 static int take_op_specs(int argc, char **argv, const cli_option *options, char **kept,
@@ -263,21 +263,21 @@ static int take_op_specs(int argc, char **argv, const cli_option *options, char 
     int n = 0;
     *nspecs = 0;
     for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int has_value = i > 0 && strcmp(a, "--device") == 0;
-        for (const cli_option *o = options; i > 0 && o->name; o++)
-            if (o->value && strcmp(o->name, a) == 0)
-                has_value = 1;
-        if (i > 0 && strcmp(a, "--op") == 0 && i + 1 < argc) {
+        const char *a = argv[i], *spec = NULL;
+        if (i > 0 && strncmp(a, "--op=", 5) == 0)
+            spec = a + 5;
+        else if (i > 0 && strcmp(a, "--op") == 0 && i + 1 < argc)
+            spec = argv[++i];
+        if (spec) {
             if (*nspecs == MAX_OP_SPECS) {
                 fprintf(stderr, "clik conformance: more than %d --op options\n", MAX_OP_SPECS);
                 return -1;
             }
-            specs[(*nspecs)++] = argv[++i];
+            specs[(*nspecs)++] = spec;
             continue;
         }
         kept[n++] = argv[i];
-        if (has_value && i + 1 < argc)
+        if (i > 0 && cli_option_takes_value(options, a) && i + 1 < argc)
             kept[n++] = argv[++i];
     }
     kept[n] = NULL;
@@ -317,6 +317,7 @@ static int collect_backends(const char *spec, backend *list)
         clik_status st = clik_device_select(devs, count, spec, &only);
         if (st != CLIK_OK) {
             fprintf(stderr, "clik conformance: --device %s: %s\n", spec, clik_status_str(st));
+            cli_device_not_found(st);
             clik_devices_free(devs);
             return -1;
         }

@@ -9,19 +9,9 @@ static const char *const usage = "usage: clik devices [--device SPEC]\n"
                                  "and the device that SPEC (default: $CLIK_DEVICE, else auto) "
                                  "selects.\n";
 
-static const char *type_name(clik_device_type t)
-{
-    switch (t) {
-    case CLIK_DEVICE_GPU: return "GPU";
-    case CLIK_DEVICE_CPU: return "CPU";
-    case CLIK_DEVICE_ACCELERATOR: return "accelerator";
-    default: return "other";
-    }
-}
-
 static void print_device(const clik_device_info *d)
 {
-    printf("  %d:%d  %s  [%s]\n", d->platform_index, d->device_index, d->name, type_name(d->type));
+    cli_print_device(stdout, d);
     printf("       vendor %s; driver %s; %s; %s\n", d->vendor, d->driver_version, d->device_version,
            d->opencl_c_version);
     printf("       %u compute units at %u MHz; global memory %.1f GiB (largest block %.1f GiB)\n",

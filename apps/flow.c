@@ -429,12 +429,17 @@ static int flow_pair(const flow_job *job)
     clik_context *ctx = NULL;
     if (rc == CLI_OK)
         rc = cli_context(job->device, &ctx);
+    cli_op_clock clock = {0};
+    if (rc == CLI_OK)
+        cli_op_start(ctx, &clock);
     if (rc == CLI_OK)
         rc = grey_frame(ctx, job->in0, &img0, &i0);
     if (rc == CLI_OK)
         rc = grey_frame(ctx, job->in1, &img1, &i1);
     if (rc == CLI_OK)
         rc = compute_flow(ctx, job, &i0, &i1, &flow, job->in0);
+    if (ctx)
+        cli_op_done("flow", ctx, &clock, job->in0);
     flow_errors errors;
     if (rc == CLI_OK && job->gt)
         rc = measure("flow", job->out, &flow, job->gt, &gt, &errors);
@@ -612,8 +617,12 @@ static int flow_sequence_run(const flow_job *job)
     if (rc == CLI_OK)
         rc = cli_context(job->device, &ctx);
     double t0 = cli_seconds();
-    if (rc == CLI_OK)
+    if (rc == CLI_OK) {
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
         rc = run_flows(&seq, ctx);
+        cli_op_done("flow", ctx, &clock, job->in0);
+    }
     /* Every flow is staged: put them all in place, or on a failure none. */
     if (rc == CLI_OK)
         rc = cli_outputs_commit(&seq.outs);

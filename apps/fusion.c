@@ -288,11 +288,14 @@ static int upscale_image(const upscale_job *job)
     if (rc == CLI_OK)
         rc = load_model(job, ctx, &model);
     if (rc == CLI_OK) {
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
         clik_status st =
             job->fusion
                 ? clik_upscale_fusion(ctx, &f.src, &f.dst, &job->opt, job->map ? &f.map : NULL)
             : job->lapar ? clik_upscale_lapar(ctx, &f.src, &f.dst, (int)job->scale, model)
                          : resize_any(ctx, &f.src, &f.dst, job->method);
+        cli_op_done("upscale", ctx, &clock, job->in);
         rc = st != CLIK_OK ? cli_error("upscale", ctx, st, job->in)
                            : frame_stage(&f, &outs, 0, job->map ? 1 : -1);
     }
@@ -471,8 +474,12 @@ static int upscale_sequence(const upscale_job *job)
         if (st != CLIK_OK)
             rc = cli_error("upscale", seq.ctx, st, "cannot start the frame stream");
     }
-    if (rc == CLI_OK)
+    if (rc == CLI_OK) {
+        cli_op_clock clock;
+        cli_op_start(seq.ctx, &clock);
         rc = run_frames(&seq);
+        cli_op_done("upscale", seq.ctx, &clock, job->in);
+    }
     /* The stream waits for the frames in flight before their buffers go. */
     clik_fusion_stream_destroy(seq.stream);
     cli_progress_done();

@@ -69,7 +69,10 @@ int cmd_integral(int argc, char **argv)
     if (rc == CLI_OK)
         rc = cli_context(args.device, &ctx);
     if (rc == CLI_OK) {
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
         st = clik_integral(ctx, &img, &sum, sq_path ? &sq : NULL);
+        cli_op_done("integral", ctx, &clock, args.positional[0]);
         if (st != CLIK_OK)
             rc = cli_error("integral", ctx, st, args.positional[0]);
     }

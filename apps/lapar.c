@@ -357,8 +357,11 @@ int cmd_lapar(int argc, char **argv)
         rc = cli_context(args.device, &ctx);
     if (rc == CLI_OK) {
         clik_status st = alloc_output(&job, &dst);
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
         if (st == CLIK_OK)
             st = clik_lapar_filter(ctx, &job.lr, &job.phi, &job.dict, job.scale, &dst);
+        cli_op_done("lapar", ctx, &clock, args.positional[0]);
         if (st != CLIK_OK)
             rc = cli_error("lapar", ctx, st, "filter");
     }
@@ -554,9 +557,12 @@ int cmd_lapar_compress(int argc, char **argv)
     if (rc == CLI_OK) {
         const int L = im[0].job.natoms;
         mix = malloc((size_t)L * (size_t)L * sizeof(float));
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
         clik_status st =
             mix ? clik_lapar_compress(ctx, calib, count, &im[0].job.dict, alpha, &copt, &sel, mix)
                 : CLIK_ERR_NO_MEMORY;
+        cli_op_done("lapar-compress", ctx, &clock, "compress");
         if (st != CLIK_OK)
             rc = cli_error("lapar-compress", ctx, st, "compress");
     }

@@ -160,7 +160,10 @@ int cmd_pyramid(int argc, char **argv)
     clik_context *ctx = NULL;
     rc = cli_context(job.args.device, &ctx);
     if (rc == CLI_OK) {
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
         clik_status st = clik_pyr_gaussian(ctx, &job.img, levels, job.n);
+        cli_op_done("pyramid", ctx, &clock, job.args.positional[0]);
         rc = st != CLIK_OK ? cli_error("pyramid", ctx, st, job.args.positional[0])
                            : write_all(&job.outs, levels, job.had_alpha);
     }
@@ -282,9 +285,12 @@ int cmd_laplacian(int argc, char **argv)
     if (rc == CLI_OK)
         rc = cli_context(job.args.device, &ctx);
     if (rc == CLI_OK) {
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
         st = clik_pyr_laplacian(ctx, &job.img, bands, n);
         if (st == CLIK_OK)
             st = clik_pyr_collapse(ctx, bands, n, &back);
+        cli_op_done("laplacian", ctx, &clock, in);
         if (st != CLIK_OK) {
             rc = cli_error("laplacian", ctx, st, in);
         } else if (!same_pixels(&job.img, &back)) {

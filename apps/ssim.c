@@ -123,6 +123,8 @@ int cmd_ssim(int argc, char **argv)
     if (rc == CLI_OK) {
         double mean = 0;
         const char *failed = path_a;
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
         st = luma_of(ctx, &a, &luma_a);
         if (st == CLIK_OK) {
             failed = path_b;
@@ -132,6 +134,7 @@ int cmd_ssim(int argc, char **argv)
             failed = path_a;
             st = clik_ssim(ctx, &luma_a, &luma_b, map_path ? &map : NULL, &mean);
         }
+        cli_op_done("ssim", ctx, &clock, path_a);
         if (st != CLIK_OK)
             rc = cli_error("ssim", ctx, st, failed);
         if (rc == CLI_OK && map_path)

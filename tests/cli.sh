@@ -78,6 +78,7 @@ expect 0 "integral u64 of the same image" -- $run "$clik" integral "$tmp/big.pgm
 rm -f "$tmp/big.pgm"
 expect 2 "conformance of an unknown op" -- $run "$clik" conformance --op nothing --device none
 
+
 # ---- resize, blur, ssim, upscale ----------------------------------------------------------
 # check WHAT GOT WANT: one more check of a value taken from the last command's files.
 check() {
@@ -653,6 +654,90 @@ check "the 255-byte file" "$(size_of "$tmp/keep/$long.pgm")" 640x480
 expect 0 "pyramid into names of 254 bytes" -- $run "$clik" pyramid "$sample" "$tmp/keep/${long:2}%d.png" --levels 2 --device none
 check "the 254-byte files" "$(size_of "$tmp/keep/${long:2}1.png") $(size_of "$tmp/keep/${long:2}2.png")" "320x240 160x120"
 check "no temporary left" "$(cd "$tmp/keep" && echo .n*)" ".n*"
+
+# ---- options of every command, help, devices, -v ----------------------------------------
+# same_stdout WHAT -- COMMAND...: the command's stdout is that of the last expect.
+same_stdout() {
+    local what=$1
+    shift 2
+    cp "$tmp/stdout" "$tmp/stdout.before"
+    "$@" >"$tmp/stdout" 2>/dev/null
+    check "$what" "$(cmp -s "$tmp/stdout" "$tmp/stdout.before" && echo same)" same
+}
+# in_stderr WHAT TEXT...: each TEXT (a fixed string) is in the last command's stderr.
+in_stderr() {
+    local what=$1 text missing=""
+    shift
+    for text in "$@"; do grep -qF -- "$text" "$tmp/stderr" || missing="$missing '$text'"; done
+    check "$what" "${missing:-none}" none
+}
+expect 0 "--opt=value options" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scale=0.5 --method=nearest --device=none
+check "--scale=0.5 size" "$(size_of "$tmp/out.pgm")" 320x240
+expect 2 "--opt= with a bad value" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scale=0
+expect 2 "--opt= for an unknown option" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scal=2
+expect 2 "a flag given a value" -- $run "$clik" hist "$sample" --csv=yes
+expect 0 "conformance --op=hist --list" -- $run "$clik" conformance --list --op=hist --device=none
+check "conformance --op=hist selects one operation" "$(grep -c '^operations (1):' "$tmp/stdout")" 1
+expect 0 "global options before the command" -- $run "$clik" --device none --png-level 0 equalize "$sample" "$tmp/out.png"
+check "--png-level 0 stores the pixels" "$(($(wc -c <"$tmp/out.png") > 640 * 481))" 1
+expect 0 "global options before the command, = form" -- $run "$clik" --png-level=9 --device=none equalize "$sample" "$tmp/out.png"
+check "--png-level 9 compresses" "$(($(wc -c <"$tmp/out.png") < 640 * 480))" 1
+"$clik" equalize "$sample" "$tmp/default.png" --device none || failures=$((failures + 1))
+expect 0 "--png-level 1 after the command" -- $run "$clik" equalize "$sample" "$tmp/out.png" --device none --png-level 1
+check "the default PNG level is 1" "$(same_files "$tmp/out.png" "$tmp/default.png")" same
+cmd=(equalize "$sample" "$tmp/out.png" --device none)
+refused equalize --png-level 10 --png-level -1 --png-level 1.5 --png-level fast --png-level ''
+expect 2 "--png-level=10" -- $run "$clik" equalize "$sample" "$tmp/out.png" --png-level=10
+expect 2 "--png-level 10 before the command" -- $run "$clik" --png-level 10 equalize "$sample" "$tmp/out.png"
+in_stderr "bad --png-level message" "--png-level 10" "0..9"
+expect 2 "--png-level without a value" -- $run "$clik" equalize "$sample" "$tmp/out.png" --png-level
+expect 2 "--device without a value before the command" -- $run "$clik" --device
+expect 2 "unknown option before the command" -- $run "$clik" --bogus equalize "$sample" "$tmp/out.png"
+expect 2 "global options and no command" -- $run "$clik" -v --device none
+expect 0 "help COMMAND" -- $run "$clik" help equalize
+same_stdout "help COMMAND is COMMAND --help" -- $run "$clik" equalize --help
+expect 0 "help COMMAND after a global option" -- $run "$clik" --device none help conformance
+same_stdout "help conformance is conformance --help" -- $run "$clik" conformance --help
+expect 0 "help alone" -- $run "$clik" help
+same_stdout "help is --help" -- $run "$clik" --help
+expect 2 "help of an unknown command" -- $run "$clik" help frobnicate
+in_stderr "help of an unknown command names it" "frobnicate"
+expect 2 "help of two commands" -- $run "$clik" help equalize hist
+# A selection that matches nothing lists what `clik devices` lists.
+$run "$clik" devices 2>/dev/null | grep -E '^  [0-9]+:[0-9]+  ' >"$tmp/devices.txt"
+mapfile -t devices <"$tmp/devices.txt"
+for spec in 99:99 no-such-device-name; do
+    expect 1 "device $spec lists the devices" -- $run "$clik" equalize "$sample" "$tmp/out.png" --device "$spec"
+    in_stderr "device $spec: the devices and clik devices" "clik devices" ${devices[@]+"${devices[@]}"}
+done
+expect 1 "conformance on a device that does not exist lists the devices" -- $run "$clik" conformance --device 99:99
+in_stderr "conformance device list" "clik devices" ${devices[@]+"${devices[@]}"}
+CLIK_CPU_PATH=scalar expect 0 "-v before the command" -- $run "$clik" -v equalize "$sample" "$tmp/out.pgm" --device none
+in_stderr "-v names the backend, the device and the time" "scalar backend on the CPU" "programs 0 compiled" " ms"
+CLIK_CPU_PATH=scalar expect 0 "--verbose after the command" -- $run "$clik" blur "$sample" "$tmp/out.pgm" --ksize 3 --device=none --verbose
+in_stderr "--verbose names the backend" "clik blur: $sample: scalar backend"
+expect 0 "no -v: nothing on stderr" -- $run "$clik" equalize "$sample" "$tmp/out.pgm" --device none
+check "no -v: stderr empty" "$(wc -c <"$tmp/stderr" | tr -d ' ')" 0
+expect 2 "--verbose=1" -- $run "$clik" equalize "$sample" "$tmp/out.pgm" --verbose=1
+if [ -s "$tmp/devices.txt" ]; then
+    dev=$(awk 'NR == 1 { print $1 }' "$tmp/devices.txt")
+    # A cache of its own, so that the kernels are compiled here.
+    CLIK_CACHE_DIR=$tmp/verbose-cache expect 0 "-v on an OpenCL device" -- $run "$clik" -v equalize "$sample" "$tmp/out.pgm" --device $dev
+    in_stderr "-v: the OpenCL backend, programs compiled" "opencl backend on $dev" "compiled"
+    check "-v: programs compiled with an empty cache" "$(grep -c 'programs 0 compiled' "$tmp/stderr")" 0
+    if command -v script >/dev/null; then
+        # script gives the command a terminal; its output comes back on stdout.
+        on_tty=$(printf '%q ' $run "$clik" blur "$sample" "$tmp/out.pgm" --ksize 5 --device "$dev")
+        CLIK_CACHE_DIR=$tmp/tty-cache script -qec "$on_tty" /dev/null >"$tmp/stderr" 2>&1
+        in_stderr "on a terminal: a note when kernels are compiled" "clik: compiled"
+        CLIK_CACHE_DIR=$tmp/tty-cache script -qec "$on_tty" /dev/null >"$tmp/stderr" 2>&1
+        check "on a terminal, kernels from the cache: no note" "$(grep -c 'clik: compiled' "$tmp/stderr")" 0
+    else
+        echo "skip the note on a terminal (no script)"
+    fi
+else
+    echo "skip -v on an OpenCL device (no OpenCL device)"
+fi
 
 # ---- results that cannot be written to stdout ---------------------------------------------
 # expect_full STATUS DESCRIPTION -- COMMAND...: the exit status with stdout on

@@ -1251,6 +1251,109 @@ START_TEST(test_png_huge_header)
 }
 END_TEST
 
+/* ---- PNG compression levels ------------------------------------------------------ */
+
+static long file_size(const char *path)
+{
+    struct stat info;
+    ck_assert_msg(stat(path, &info) == 0, "cannot stat %s: %s", path, strerror(errno));
+    return (long)info.st_size;
+}
+
+/* img written at level and read back unchanged; returns the file's size. */
+static long size_at_level(const char *path, const clik_image *img, int level)
+{
+    ck_assert_int_eq(clikio_set_png_level(level), CLIK_OK);
+    ck_assert_int_eq(clikio_png_level(), level);
+    same_after_round_trip(path, img, 1, -1);
+    return file_size(path);
+}
+
+START_TEST(test_png_level_setting)
+{
+    ck_assert_int_eq(CLIKIO_PNG_LEVEL_DEFAULT, 1);
+    ck_assert_int_eq(clikio_png_level(), CLIKIO_PNG_LEVEL_DEFAULT);
+    const int bad[] = {-1, 10, 100, -2147483647 - 1};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ck_assert_int_eq(clikio_set_png_level(bad[i]), CLIK_ERR_INVALID_ARG);
+        ck_assert_int_eq(clikio_png_level(), CLIKIO_PNG_LEVEL_DEFAULT); /* unchanged */
+    }
+    for (int level = 0; level <= 9; level++) {
+        ck_assert_int_eq(clikio_set_png_level(level), CLIK_OK);
+        ck_assert_int_eq(clikio_png_level(), level);
+    }
+    ck_assert_int_eq(clikio_set_png_level(CLIKIO_PNG_LEVEL_DEFAULT), CLIK_OK);
+}
+END_TEST
+
+/* Every level gives back the pixels; 0 stores them, 1 compresses a smooth
+ * image, and 9 finds the repeats that 1 (run lengths only) cannot. */
+START_TEST(test_png_levels)
+{
+    TMP_PATH(path, "level.png");
+    const int w = 96, h = 64;
+    clik_image smooth = new_image(w, h, 4, CLIK_U8, 3);
+    fill_smooth(&smooth);
+    clik_image u16 = noisy_image(9, 7, 2, CLIK_U16, 1, 21);
+    /* Rows of one 61-byte stretch of noise over and over: no runs, many repeats. */
+    clik_image repeats = new_image(4 * 61, 32, 1, CLIK_U8, 0);
+    for (int y = 0; y < repeats.height; y++)
+        for (int x = 0; x < repeats.width; x++)
+            set(&repeats, x, y, 0, mix((uint32_t)(x % 61)) & 255);
+
+    long smooth_size[10], repeats_size[10];
+    for (int level = 0; level <= 9; level++) {
+        smooth_size[level] = size_at_level(path, &smooth, level);
+        repeats_size[level] = size_at_level(path, &repeats, level);
+        size_at_level(path, &u16, level);
+    }
+    const long raw = (long)h * (1 + 4 * w); /* a filter byte, then RGBA */
+    ck_assert_int_ge(smooth_size[0], raw);
+    ck_assert_int_lt(smooth_size[1], smooth_size[0] / 4);
+    ck_assert_int_lt(2 * repeats_size[9], repeats_size[1]);
+    ck_assert_int_lt(2 * repeats_size[6], repeats_size[1]);
+    /* The default is level 1. */
+    ck_assert_int_eq(clikio_set_png_level(CLIKIO_PNG_LEVEL_DEFAULT), CLIK_OK);
+    same_after_round_trip(path, &smooth, 1, -1);
+    ck_assert_int_eq(file_size(path), smooth_size[1]);
+    drop_image(&repeats);
+    drop_image(&u16);
+    drop_image(&smooth);
+}
+END_TEST
+
+/* Level 6 writes what libpng writes with its own defaults (what every write
+ * was before there were levels). */
+START_TEST(test_png_level_6_is_libpng_default)
+{
+    TMP_PATH(ours, "level6.png");
+    TMP_PATH(theirs, "libpng_default.png");
+    clik_image img = new_image(40, 30, 1, CLIK_U8, 0);
+    fill_smooth(&img);
+    unsigned char *rows[30];
+    for (int y = 0; y < img.height; y++)
+        rows[y] = (unsigned char *)img.data + (size_t)y * img.stride;
+    raw_png spec = {.width = img.width,
+                    .height = img.height,
+                    .depth = 8,
+                    .color = PNG_COLOR_TYPE_GRAY,
+                    .interlace = PNG_INTERLACE_NONE,
+                    .rows = rows};
+    write_raw_png(theirs, &spec);
+    ck_assert_int_eq(clikio_set_png_level(6), CLIK_OK);
+    write_ok(ours, &img, 0);
+    ck_assert_int_eq(clikio_set_png_level(CLIKIO_PNG_LEVEL_DEFAULT), CLIK_OK);
+    size_t n_ours, n_theirs;
+    unsigned char *a = read_file(ours, &n_ours), *b = read_file(theirs, &n_theirs);
+    ck_assert_msg(n_ours == n_theirs && memcmp(a, b, n_ours) == 0,
+                  "level 6: %zu bytes, libpng's defaults: %zu bytes, not the same file", n_ours,
+                  n_theirs);
+    free(a);
+    free(b);
+    drop_image(&img);
+}
+END_TEST
+
 START_TEST(test_wrong_content)
 {
     TMP_PATH(text, "text.png");
@@ -1748,7 +1851,10 @@ static Suite *imageio_suite(void)
                           H_TEST(test_png_interlaced_u16),
                           H_TEST(test_png_truncated),
                           H_TEST(test_png_bad_crc),
-                          H_TEST(test_png_huge_header)};
+                          H_TEST(test_png_huge_header),
+                          H_TEST(test_png_level_setting),
+                          H_TEST(test_png_levels),
+                          H_TEST(test_png_level_6_is_libpng_default)};
     const h_test pnm[] = {H_TEST(test_pnm_round_trips),
                           H_TEST(test_pnm_written_bytes),
                           H_TEST(test_pgm_plain_with_comments),

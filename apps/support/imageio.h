@@ -53,6 +53,18 @@ clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char 
 clik_status clikio_write(const char *path, const clik_image *img, int keep_alpha, char *err,
                          size_t errlen);
 
+/* The PNG compression of every later write, 0..9, process-wide: set it
+ * before writing, not while another thread writes. 0 stores the pixels
+ * uncompressed (fastest, largest); 1, the default, is as fast as OpenCV's
+ * cv2.imwrite (zlib's run-length strategy and the Average row filter);
+ * 2..9 are zlib's levels with libpng's adaptive row filters, each slower
+ * than the one before (6 is libpng's default, 5 to 10 times slower than 1),
+ * smaller on drawings and synthetic images, not always on noisy photographs.
+ * Another level gives CLIK_ERR_INVALID_ARG and changes nothing. */
+#define CLIKIO_PNG_LEVEL_DEFAULT 1
+clik_status clikio_set_png_level(int level);
+int clikio_png_level(void);
+
 /* A file written in full under a temporary name in the folder of its final
  * path, waiting there for clikio_commit() or clikio_discard(). Staging several
  * files first lets a caller put all of them in place, or none. */
