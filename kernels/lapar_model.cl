@@ -134,48 +134,20 @@ __kernel void lmodel_classify(__global const float4 *rows, int w, int h, int n,
 #define STORE1(v, i, p) ((p)[(i)] = convert_uchar_sat(rint(v)))
 #endif
 
-/* The filter: out = sum over the k x k taps of F_b[t] U(x + c - h, y + r - h),
- * reflect-101, F_b the bucket's table in filters (k * k floats each). */
-__kernel void lmodel_filter(__global const float *up, int up_stride, int w, int h,
-                            __global const ushort *buckets, int bucket_stride,
-                            __global const float *filters, int k, __global T *dst, int dst_stride)
+#if CH == 4
+typedef float4 px_t;
+#define UP_AT(row, i) vload4((i), (row))
+#else
+typedef float px_t;
+#define UP_AT(row, i) ((row)[(i)])
+#endif
+
+/* The filter's output pixel; alpha (4 channels) is U's, not filtered. */
+inline void store_px(px_t sum, int x, int y, __global const float *up, int up_stride,
+                     __global T *dst, int dst_stride)
 {
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h)
-        return;
-    const int kh = k / 2;
-    __global const float *f = filters + (size_t)buckets[(size_t)y * bucket_stride + x] * k * k;
-#if CH == 4
-    float4 sum = (float4)(0.0f);
-#else
-    float sum = 0.0f;
-#endif
-    if (x >= kh && x < w - kh && y >= kh && y < h - kh) {
-        /* inside: no reflection */
-        __global const float *row = up + (size_t)(y - kh) * up_stride + (size_t)(x - kh) * CH;
-        for (int r = 0; r < k; r++, row += up_stride)
-            for (int c = 0; c < k; c++)
-#if CH == 4
-                sum += f[r * k + c] * vload4(c, row);
-#else
-                sum += f[r * k + c] * row[c];
-#endif
-    } else {
-        for (int r = 0; r < k; r++) {
-            __global const float *row = up + (size_t)clik_reflect101(y + r - kh, h) * up_stride;
-            for (int c = 0; c < k; c++) {
-                const float wgt = f[r * k + c];
-#if CH == 4
-                sum += wgt * vload4(clik_reflect101(x + c - kh, w), row);
-#else
-                sum += wgt * row[clik_reflect101(x + c - kh, w)];
-#endif
-            }
-        }
-    }
     __global T *out = dst + (size_t)y * dst_stride + (size_t)x * CH;
 #if CH == 4
-    /* alpha is U's (the source pixel's), not filtered */
     sum.w = vload4(x, up + (size_t)y * up_stride).w;
     STORE1(sum.x, 0, out);
     STORE1(sum.y, 1, out);
@@ -184,4 +156,70 @@ __kernel void lmodel_filter(__global const float *up, int up_stride, int w, int 
 #else
     STORE1(sum, 0, out);
 #endif
+}
+
+/* The filter: out = sum over the k x k taps of F_b[t] U(x + c - h, y + r - h),
+ * reflect-101, F_b[t] at filters[b * bstride + t * tstride]: bucket-major
+ * (k * k, 1) or tap-major (1, buckets), where a work-group's reads of one
+ * tap fall in one run of the table (GPUs). */
+__kernel void lmodel_filter(__global const float *up, int up_stride, int w, int h,
+                            __global const ushort *buckets, int bucket_stride,
+                            __global const float *filters, int bstride, int tstride, int k,
+                            __global T *dst, int dst_stride)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const int kh = k / 2;
+    __global const float *f = filters + (size_t)buckets[(size_t)y * bucket_stride + x] * bstride;
+    px_t sum = (px_t)(0.0f);
+    if (x >= kh && x < w - kh && y >= kh && y < h - kh) {
+        /* inside: no reflection */
+        __global const float *row = up + (size_t)(y - kh) * up_stride + (size_t)(x - kh) * CH;
+        for (int r = 0; r < k; r++, row += up_stride)
+            for (int c = 0; c < k; c++)
+                sum += f[(r * k + c) * tstride] * UP_AT(row, c);
+    } else {
+        for (int r = 0; r < k; r++) {
+            __global const float *row = up + (size_t)clik_reflect101(y + r - kh, h) * up_stride;
+            for (int c = 0; c < k; c++)
+                sum += f[(r * k + c) * tstride] * UP_AT(row, clik_reflect101(x + c - kh, w));
+        }
+    }
+    store_px(sum, x, y, up, up_stride, dst, dst_stride);
+}
+
+/* The same filter with the work-group's window of U staged in local memory
+ * (GPUs): work-groups of at most LMODEL_WG_X x LMODEL_WG_Y, k at most 7;
+ * the same sums in the same order. */
+#define LMODEL_WG_X 32
+#define LMODEL_WG_Y 8
+#define TILE_W      (LMODEL_WG_X + 6)
+#define TILE_H      (LMODEL_WG_Y + 6)
+
+__kernel void lmodel_filter_local(__global const float *up, int up_stride, int w, int h,
+                                  __global const ushort *buckets, int bucket_stride,
+                                  __global const float *filters, int bstride, int tstride, int k,
+                                  __global T *dst, int dst_stride)
+{
+    __local px_t tile[TILE_W * TILE_H];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int lw = get_local_size(0), lh = get_local_size(1);
+    const int kh = k / 2, tw = lw + k - 1, th = lh + k - 1;
+    const int x0 = get_group_id(0) * lw - kh, y0 = get_group_id(1) * lh - kh;
+    for (int i = ly * lw + lx; i < tw * th; i += lw * lh) {
+        const int ty = i / tw, tx = i - ty * tw;
+        __global const float *row = up + (size_t)clik_reflect101(y0 + ty, h) * up_stride;
+        tile[ty * TILE_W + tx] = UP_AT(row, clik_reflect101(x0 + tx, w));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    __global const float *f = filters + (size_t)buckets[(size_t)y * bucket_stride + x] * bstride;
+    px_t sum = (px_t)(0.0f);
+    for (int r = 0; r < k; r++)
+        for (int c = 0; c < k; c++)
+            sum += f[(r * k + c) * tstride] * tile[(ly + r) * TILE_W + lx + c];
+    store_px(sum, x, y, up, up_stride, dst, dst_stride);
 }

@@ -742,7 +742,8 @@ END_TEST
 
 int main(void)
 {
-    static const char *const tunings[] = {"", NULL};
+    /* the filter from global memory and, as on GPUs, through local memory */
+    static const char *const tunings[] = {"lmodel_local=0", "lmodel_local=1,poison=1", NULL};
     const h_test tests[] = {H_TEST(matches_oracle),
                             H_TEST(classify_hand_worked),
                             H_TEST(uniform_model_is_filter),

@@ -1107,17 +1107,40 @@ static clik_status upscale_cpu(clik_context *ctx, void *p, clik_image *const *v)
                          : clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_upscale_lapar: out of memory");
 }
 
+/* The plan's filter table into buffer to, tap-major (tap t of bucket b at
+ * t * buckets + b): the work-items of a work-group read one tap of their
+ * buckets together, from one run of the buffer. */
+static clik_status write_filters_by_tap(clik_context *ctx, const clik_lapar_model_plan *p,
+                                        cl_mem to)
+{
+    const size_t nb = (size_t)p->buckets, taps = (size_t)p->ksize * (size_t)p->ksize;
+    float *t = malloc(nb * taps * sizeof(float));
+    if (!t)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "upscale_lapar: out of memory");
+    for (size_t b = 0; b < nb; b++)
+        for (size_t i = 0; i < taps; i++)
+            t[i * nb + b] = p->filters[b * taps + i];
+    clik_status st = clik__write_bytes(ctx, to, t, nb * taps * sizeof(float));
+    free(t);
+    return st;
+}
+
 /* b[0] is src, b[1] dst: U and the buckets are device scratch, the filters
- * a buffer of the plan's table. */
+ * a buffer of the plan's table (tap-major). */
 static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     const clik_lapar_model_plan *plan = &((const plan_args *)p)->plan;
     const clik_image *dst = &b[1]->image;
-    const int w = dst->width, h = dst->height, ch = dst->channels;
+    const int w = dst->width, h = dst->height, ch = dst->channels, taps = plan->ksize * plan->ksize;
     if ((size_t)w * (size_t)h * (size_t)ch > (size_t)INT32_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "upscale_lapar: %dx%d is too large", w, h);
-    const size_t filter_bytes =
-        (size_t)plan->buckets * (size_t)plan->ksize * (size_t)plan->ksize * sizeof(float);
+    /* The filter: on GPUs U through a local-memory tile (lmodel_filter_local:
+     * work-groups of at most 32 x 8) and the table tap-major; else U from
+     * global memory and the table bucket-major (a work-item's taps in a row). */
+    const int local = (int)clik__tune(ctx, CLIK_TUNE_LMODEL_LOCAL,
+                                      ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU);
+    const int bstride = local ? 1 : taps, tstride = local ? plan->buckets : 1;
+    const size_t filter_bytes = (size_t)plan->buckets * (size_t)taps * sizeof(float);
     clik_binding up, buckets;
     cl_mem filters = NULL;
     int have_up = 0, have_buckets = 0;
@@ -1129,23 +1152,24 @@ static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *cons
     if (st == CLIK_OK)
         st = clik__temp_buffer(ctx, filter_bytes, &filters);
     if (st == CLIK_OK)
-        st = clik__write_bytes(ctx, filters, plan->filters, filter_bytes);
+        st = local ? write_filters_by_tap(ctx, plan, filters)
+                   : clik__write_bytes(ctx, filters, plan->filters, filter_bytes);
     if (st == CLIK_OK)
         st = clik__lapar_upsample_cl(ctx, b[0], plan->scale, &up);
     if (st == CLIK_OK)
         st = cl_classify(ctx, plan, &up, &buckets, dst->type);
     clik_kernel_entry *k;
     if (st == CLIK_OK)
-        st = clik__pixel_kernel(ctx, "lapar_model", dst->type, ch, MODEL_OPTIONS, "lmodel_filter",
-                                &k);
+        st = clik__pixel_kernel(ctx, "lapar_model", dst->type, ch, MODEL_OPTIONS,
+                                local ? "lmodel_filter_local" : "lmodel_filter", &k);
     const int us = clik__elems(&up), bs = clik__elems(&buckets), ds = clik__elems(b[1]);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(up.mem), CLIK_A(us), CLIK_A(w), CLIK_A(h),
-                       CLIK_A(buckets.mem), CLIK_A(bs), CLIK_A(filters), CLIK_A(plan->ksize),
-                       CLIK_A(b[1]->mem), CLIK_A(ds));
+                       CLIK_A(buckets.mem), CLIK_A(bs), CLIK_A(filters), CLIK_A(bstride),
+                       CLIK_A(tstride), CLIK_A(plan->ksize), CLIK_A(b[1]->mem), CLIK_A(ds));
     if (st == CLIK_OK) {
-        size_t items[2] = {(size_t)w, (size_t)h}, local[2] = {32, 8};
-        st = clik__launch(ctx, k, 2, items, local);
+        size_t items[2] = {(size_t)w, (size_t)h}, group[2] = {32, 8};
+        st = clik__launch(ctx, k, 2, items, group);
     }
     if (filters)
         clik__temp_release(ctx, filters, filter_bytes);
