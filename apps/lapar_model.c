@@ -21,9 +21,10 @@ static const char *const train_usage =
     "every pixel classified by the structure tensor of the upsample's luma into a\n"
     "bucket (angle, strength, coherence, and with --phases 1 the pixel's phase); per\n"
     "bucket the LAPAR coefficients are the ridge least-squares fit of the 5x5\n"
-    "patches to the original pixels. Deterministic: the same images and options\n"
-    "give the same MODEL, byte for byte. Several scales (--scale 2,3,4) go into one\n"
-    "file.\n"
+    "patches to the original pixels. Deterministic: the same images, options and\n"
+    "device give the same MODEL, byte for byte (devices may round the downscale and\n"
+    "the bucket edges differently; --device none is the scalar or NEON path).\n"
+    "Several scales (--scale 2,3,4) go into one file.\n"
     "  --buckets A,S,C   angle, strength and coherence bins (default 16,3,3)\n"
     "  --phases 0|1      the output pixel's phase in the bucket (default 0)\n"
     "  --alpha A         ridge weight, relative (default 1e-5)\n"
@@ -264,6 +265,9 @@ int cmd_lapar_train(int argc, char **argv)
         struct stat sb;
         if (stat(args.positional[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
             rc = list_folder(args.positional[i], files, &nfiles);
+        } else if (nfiles == MAX_FILES) {
+            fprintf(stderr, "clik lapar-train: more than %d images\n", MAX_FILES);
+            rc = CLI_FAILED;
         } else if (!(files[nfiles++] = strdup(args.positional[i]))) {
             fprintf(stderr, "clik lapar-train: out of memory\n");
             rc = CLI_FAILED;

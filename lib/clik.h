@@ -854,7 +854,10 @@ CLIK_API clik_status clik_upscale_lapar(clik_context *ctx, const clik_image *src
  * clik_lapar_upsample, classified as inference does. Every colour channel
  * of every pixel of U is a sample (luma drives the classification): the
  * bucket's normal equations of the 25 patch values against the HR value
- * are accumulated in double, in raster order (deterministic). Images
+ * are accumulated in double, in raster order (deterministic on one
+ * device: the downscale, upsample and classification run on the context's
+ * device, and devices may round them differently, within each op's
+ * tolerance). Images
  * smaller than the scale on a side add nothing (CLIK_OK). Solve: per
  * bucket, the atoms' normal equations G = D P D^T, r = D q, and
  *   (G + lambda I) phi = r + lambda phi0,  lambda = alpha trace(G) / L,

@@ -3,9 +3,8 @@
  * Coefficient models (their file format, the embedded default), the
  * classification of an upsample into buckets, the upscale by a model, and
  * training by ridge least squares per bucket. The classification and the
- * filter run through ctx->dsp.lapar_model (fallback_cpu/cpu.h defines
- * them exactly); there is no OpenCL kernel yet: the ops' opencl callbacks
- * are NULL, so the dispatcher runs the CPU path (strict mode refuses).
+ * filter follow the definition in fallback_cpu/cpu.h: on a device the
+ * kernels of kernels/lapar_model.cl, on the CPU ctx->dsp.lapar_model.
  *
  * Model kinds: 0, per bucket the coefficients of `atoms` atoms of the 5 x 5
  * dictionary (F_b = sum_l phi_{b,l} D_l); 1, per bucket a free k x k filter
@@ -296,6 +295,17 @@ static int stored_count(const model_entry *e)
 }
 
 /* F_b for every bucket of e, from its coefficients; 0, or -1 when out of memory. */
+static int filters_finite(const model_entry *e)
+{
+    const size_t n = (size_t)e->buckets * (size_t)e->ksize * (size_t)e->ksize;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(e->filters[i]))
+            return 0;
+    return 1;
+}
+
+/* The table of every bucket's k x k filter from the coefficients: 0, -1
+ * when out of memory, -2 when a dictionary model's filter overflows float. */
 static int make_filters(model_entry *e)
 {
     const int taps = e->ksize * e->ksize;
@@ -313,7 +323,7 @@ static int make_filters(model_entry *e)
                 e->filters[(size_t)b * (size_t)taps + (size_t)t] = fc[group_tap(e->ksize, g, t)];
         }
         free(row);
-        return 0;
+        return 0; /* copies of finite coefficients */
     }
     double d[CLIK_LAPAR_ATOMS * TAPS];
     dictionary(d);
@@ -325,7 +335,7 @@ static int make_filters(model_entry *e)
                      d[e->index[l] * TAPS + k];
             e->filters[(size_t)b * TAPS + (size_t)k] = (float)s;
         }
-    return 0;
+    return filters_finite(e) ? 0 : -2;
 }
 
 static void entry_free(model_entry *e)
@@ -494,7 +504,10 @@ static clik_status read_entry(reader *r, int i, int version, model_entry *e)
         if (c[k] != 0)
             return bad(r, "entry %d: padding after the coefficients is not zero", i);
     r->pos += coef_bytes;
-    if (make_filters(e) != 0) {
+    const int made = make_filters(e);
+    if (made == -2)
+        return bad(r, "entry %d: a filter of the coefficients is not finite", i);
+    if (made != 0) {
         snprintf(r->err, r->errlen, "LAPAR model: out of memory");
         return CLIK_ERR_NO_MEMORY;
     }
@@ -577,6 +590,9 @@ clik_status clik_lapar_model_load(clik_context *ctx, const char *path, clik_lapa
     for (;;) {
         if (n == cap) {
             if (cap >= MAX_FILE_BYTES) {
+                /* exactly the limit is fine: look for one more byte */
+                if (fread(buf + n, 1, 1, fp) == 0 && !ferror(fp))
+                    break;
                 st = clik__fail(ctx, CLIK_ERR_FILE_FORMAT,
                                 "clik_lapar_model_load: %s: larger than %u bytes", path,
                                 MAX_FILE_BYTES);
@@ -953,7 +969,7 @@ static int binomial_of(int n, int k)
     return v;
 }
 
-/* The classification's arguments from index 4 of lmodel_classify on: the
+/* The classification's arguments from index 3 of lmodel_classify on: the
  * window, its weights and the bins (constant buffers made here, released by
  * the caller through *wt and *params). */
 static clik_status classify_args_cl(clik_context *ctx, clik_kernel_entry *k,
@@ -1675,8 +1691,10 @@ clik_status clik_lapar_trainer_solve(clik_lapar_trainer *trainer, clik_lapar_mod
         }
         row++;
     }
-    if (make_filters(e) != 0) {
-        st = clik__fail(ctx, CLIK_ERR_NO_MEMORY, "%s: out of memory", fn);
+    const int made = make_filters(e);
+    if (made != 0) {
+        st = made == -2 ? clik__fail(ctx, CLIK_ERR_OVERFLOW, "%s: a filter is not finite", fn)
+                        : clik__fail(ctx, CLIK_ERR_NO_MEMORY, "%s: out of memory", fn);
         goto done;
     }
     *model = m;

@@ -4,12 +4,15 @@
  * very same bytes (the format has one encoding of each model), must
  * describe each of its scales, and must upscale a small image by each.
  * Anything else must be refused with CLIK_ERR_FILE_FORMAT (or
- * CLIK_ERR_NO_MEMORY), leaving *model untouched.
+ * CLIK_ERR_NO_MEMORY), leaving *model untouched. Each input is read twice:
+ * as it is, and with the header's length and the checksum made to match
+ * its size, so that mutations reach the entries' parser.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "crafted.h"
 #include "fuzz.h"
 
 static clik_context *ctx;
@@ -65,6 +68,21 @@ static void check_model(const clik_lapar_model *m, const uint8_t *data, size_t s
     clik_image_free(&src);
 }
 
+/* Reads data: a model that reads must pass check_model, anything else be
+ * refused cleanly. */
+static void read_one(const uint8_t *data, size_t size)
+{
+    clik_lapar_model *m = (clik_lapar_model *)&m;
+    const clik_status st = clik_lapar_model_read(ctx, data, size, &m);
+    if (st == CLIK_OK) {
+        check_model(m, data, size);
+        clik_lapar_model_free(m);
+    } else if ((st != CLIK_ERR_FILE_FORMAT && st != CLIK_ERR_NO_MEMORY) ||
+               m != (clik_lapar_model *)&m) {
+        abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!ctx) {
@@ -82,14 +100,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (size)
         memcpy(copy, data, size);
-    clik_lapar_model *m = (clik_lapar_model *)&m;
-    const clik_status st = clik_lapar_model_read(ctx, copy, size, &m);
-    if (st == CLIK_OK) {
-        check_model(m, copy, size);
-        clik_lapar_model_free(m);
-    } else if ((st != CLIK_ERR_FILE_FORMAT && st != CLIK_ERR_NO_MEMORY) ||
-               m != (clik_lapar_model *)&m) {
-        abort();
+    read_one(copy, size);
+    if (size >= 28) {
+        for (int i = 0; i < 4; i++)
+            copy[12 + i] = (uint8_t)(size >> (8 * i)); /* the length, little-endian */
+        const uint32_t crc = crafted_crc32(copy, size - 4);
+        for (int i = 0; i < 4; i++)
+            copy[size - 4 + i] = (uint8_t)(crc >> (8 * i));
+        read_one(copy, size);
     }
     free(copy);
     return 0;
