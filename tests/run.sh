@@ -120,6 +120,14 @@ native_build() {
 
 install_and_example() {
     local dest pc libdir
+    # The README shows tests/api_example.c whole.
+    python3 - <<'PY' || return 1
+import sys
+r = open("README.md").read()
+b = r.index("```c\n", r.index("## The C API")) + 5
+if r[b:r.index("```\n", b)] != open("tests/api_example.c").read():
+    sys.exit("README.md's C example is not tests/api_example.c")
+PY
     case $native in
     /*) dest="$native/install-test" ;;
     *) dest="$PWD/$native/install-test" ;;
