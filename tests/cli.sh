@@ -655,6 +655,28 @@ expect 0 "pyramid into names of 254 bytes" -- $run "$clik" pyramid "$sample" "$t
 check "the 254-byte files" "$(size_of "$tmp/keep/${long:2}1.png") $(size_of "$tmp/keep/${long:2}2.png")" "320x240 160x120"
 check "no temporary left" "$(cd "$tmp/keep" && echo .n*)" ".n*"
 
+# ---- inputs by content, and from standard input -------------------------------------------
+from_stdin() { # from_stdin FILE COMMAND...: runs COMMAND with FILE as its standard input
+    local f=$1
+    shift
+    "$@" <"$f"
+}
+"$clik" equalize "$sample" "$tmp/want.png" --device none || failures=$((failures + 1))
+expect 0 "- reads standard input" -- from_stdin "$sample" $run "$clik" equalize - "$tmp/out.png" --device none
+check "- gives the file's result" "$(same_files "$tmp/out.png" "$tmp/want.png")" same
+"$clik" lut "$sample" "$tmp/as-jpeg.jpg" --gamma 1 --device none || failures=$((failures + 1))
+cp "$tmp/as-jpeg.jpg" "$tmp/jpeg-named.png"
+"$clik" equalize "$tmp/as-jpeg.jpg" "$tmp/want.png" --device none || failures=$((failures + 1))
+expect 0 "a JPEG named .png reads by its content" -- $run "$clik" equalize "$tmp/jpeg-named.png" "$tmp/out.png" --device none
+check "the JPEG named .png gives the JPEG's result" "$(same_files "$tmp/out.png" "$tmp/want.png")" same
+expect 0 "a JPEG on standard input" -- from_stdin "$tmp/as-jpeg.jpg" $run "$clik" equalize - "$tmp/out.png" --device none
+check "the JPEG on standard input gives the JPEG's result" "$(same_files "$tmp/out.png" "$tmp/want.png")" same
+expect 1 "empty standard input" -- from_stdin /dev/null $run "$clik" equalize - "$tmp/out.png" --device none
+in_stderr "empty standard input message" "standard input is empty"
+printf 'not an image' >"$tmp/text.png"
+expect 1 "text on standard input" -- from_stdin "$tmp/text.png" $run "$clik" equalize - "$tmp/out.png" --device none
+in_stderr "no format message" "neither its first bytes nor its extension"
+
 # ---- options of every command, help, devices, -v ----------------------------------------
 # same_stdout WHAT -- COMMAND...: the command's stdout is that of the last expect.
 same_stdout() {

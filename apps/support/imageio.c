@@ -122,6 +122,14 @@ static clik_status unknown_extension(const char *path, char *err, size_t errlen)
 
 /* ---- reading --------------------------------------------------------------- */
 
+static clik_status unknown_format(const char *path, char *err, size_t errlen)
+{
+    return clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT,
+                        "%s: neither its first bytes nor its extension name a format clik reads "
+                        "(PNG, JPEG, PGM/PPM, NumPy .npy, Middlebury .flo)",
+                        path);
+}
+
 clik_status clikio__open_read(const char *path, FILE **fp, int64_t *size, char *err, size_t errlen)
 {
     *fp = NULL;
@@ -178,22 +186,94 @@ static clik_status begin_read(const char *func, const char *path, clik_image *im
     return CLIK_OK;
 }
 
-clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char *err, size_t errlen)
+/* The format that the first bytes of a file announce (n of them read),
+ * FORMAT_UNKNOWN where none does. */
+static image_format format_by_content(const unsigned char *b, size_t n)
 {
-    if (had_alpha)
-        *had_alpha = 0;
-    clik_status st = begin_read("clikio_read", path, img, err, errlen);
-    if (st != CLIK_OK)
-        return st;
-    image_format format = format_of(path);
-    if (format == FORMAT_UNKNOWN)
-        return unknown_extension(path, err, errlen);
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a};
+    if (n >= 8 && memcmp(b, png, 8) == 0)
+        return FORMAT_PNG;
+    if (n >= 3 && b[0] == 0xff && b[1] == 0xd8 && b[2] == 0xff)
+        return FORMAT_JPEG;
+    if (n >= 6 && memcmp(b, "\x93NUMPY", 6) == 0)
+        return FORMAT_NPY;
+    if (n >= 4 && memcmp(b, "PIEH", 4) == 0)
+        return FORMAT_FLO;
+    if (n >= 2 && b[0] == 'P' && b[1] >= '1' && b[1] <= '7')
+        return FORMAT_PNM;
+    return FORMAT_UNKNOWN;
+}
 
-    FILE *fp;
-    int64_t size;
-    st = clikio__open_read(path, &fp, &size, err, errlen);
-    if (st != CLIK_OK)
+/* A stream that cannot seek back (standard input, a pipe), read whole into
+ * memory as a stream the readers take like a file; *mem holds the bytes. */
+static clik_status slurp(FILE *in, const char *path, FILE **fp, int64_t *size, char **mem,
+                         char *err, size_t errlen)
+{
+    size_t n = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, in);
+        if (n < cap)
+            break;
+        char *more = cap < ((size_t)1 << 31) ? realloc(buf, 2 * cap) : NULL;
+        if (!more) {
+            free(buf);
+            return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY,
+                                "%s: out of memory (or larger than 2 GiB)", path);
+        }
+        buf = more;
+        cap *= 2;
+    }
+    if (!buf)
+        return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
+    if (ferror(in) || n == 0) {
+        free(buf);
+        return ferror(in) ? clikio__fail(err, errlen, CLIK_ERR_IO, "%s: read error", path)
+                          : clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT, "%s: %s is empty", path,
+                                         in == stdin ? "standard input" : "the stream");
+    }
+    *fp = fmemopen(buf, n, "rb");
+    if (!*fp) {
+        free(buf);
+        return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
+    }
+    *size = (int64_t)n;
+    *mem = buf;
+    return CLIK_OK;
+}
+
+/* Opens path for clikio_read ("-": standard input): a regular file as it
+ * is, anything else read whole first (the format is read from the first
+ * bytes, then the reader starts again from the first). */
+static clik_status open_input(const char *path, FILE **fp, int64_t *size, char **mem, char *err,
+                              size_t errlen)
+{
+    *mem = NULL;
+    if (strcmp(path, "-") == 0)
+        return slurp(stdin, path, fp, size, mem, err, errlen);
+    clik_status st = clikio__open_read(path, fp, size, err, errlen);
+    if (st != CLIK_OK || *size >= 0)
         return st;
+    FILE *stream = *fp;
+    st = slurp(stream, path, fp, size, mem, err, errlen);
+    fclose(stream);
+    return st;
+}
+
+clik_status clikio__read_stream(FILE *fp, int64_t size, const char *path, clik_image *img,
+                                int *had_alpha, char *err, size_t errlen)
+{
+    /* The format the content announces, else the extension's. */
+    unsigned char head[8];
+    const size_t got = fread(head, 1, sizeof(head), fp);
+    image_format format = format_by_content(head, got);
+    if (format == FORMAT_UNKNOWN)
+        format = format_of(path);
+    if (format == FORMAT_UNKNOWN)
+        return unknown_format(path, err, errlen);
+    if (fseek(fp, 0, SEEK_SET) != 0)
+        return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot seek: %s", path, strerror(errno));
+    clik_status st;
     int alpha = 0;
     switch (format) {
     case FORMAT_PNG: st = clikio__png_read(fp, path, img, &alpha, err, errlen); break;
@@ -205,9 +285,27 @@ clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char 
     case FORMAT_FLO: st = clikio__flo_read(fp, size, path, img, err, errlen); break;
     default: st = clikio__pnm_read(fp, size, path, img, err, errlen); break;
     }
-    fclose(fp);
     if (st == CLIK_OK && had_alpha)
         *had_alpha = alpha;
+    return st;
+}
+
+clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char *err, size_t errlen)
+{
+    if (had_alpha)
+        *had_alpha = 0;
+    clik_status st = begin_read("clikio_read", path, img, err, errlen);
+    if (st != CLIK_OK)
+        return st;
+    FILE *fp;
+    int64_t size;
+    char *mem;
+    st = open_input(path, &fp, &size, &mem, err, errlen);
+    if (st != CLIK_OK)
+        return st;
+    st = clikio__read_stream(fp, size, path, img, had_alpha, err, errlen);
+    fclose(fp);
+    free(mem);
     return st;
 }
 

@@ -34,6 +34,10 @@ int clikio__host_is_little_endian(void);
  * an empty regular file CLIK_ERR_FILE_FORMAT. *size is the file size, or -1
  * when the file is not a regular file (a pipe). */
 clik_status clikio__open_read(const char *path, FILE **fp, int64_t *size, char *err, size_t errlen);
+/* clikio_read's body on an open, seekable stream of size bytes (-1:
+ * unknown): the format by the first bytes, else by path's extension. */
+clik_status clikio__read_stream(FILE *fp, int64_t size, const char *path, clik_image *img,
+                                int *had_alpha, char *err, size_t errlen);
 
 /* Bytes between the read position of fp and its end, or -1 when unknown. */
 int64_t clikio__bytes_left(FILE *fp, int64_t size);

@@ -5,7 +5,9 @@
  * lying files of tests/test_imageio.c (for .flo, of each check the reader
  * makes). The output is the same on every run, so `make-corpus
  * tests/fuzz/corpus` rewrites the committed corpus unchanged unless this file
- * changed.
+ * changed. (corpus/image, the seeds of the harness of the choice of reader
+ * by content, holds copies of a few of these files, valid and broken, named
+ * FORMAT-NAME.)
  *
  * Valid files come from the project's writers, or from libpng and libjpeg
  * directly for layouts those never write (palettes, low bit depths,
