@@ -64,6 +64,14 @@ int cli_global_option(int argc, char **argv, int *i, const char *who, const char
     }
     if (option_is(a, "--device", &inline_value))
         return option_value(argc, argv, i, inline_value, who, "--device", usage, &globals.device);
+    if (option_is(a, "--raw-orientation", &inline_value)) {
+        if (inline_value) {
+            fprintf(stderr, "%s: --raw-orientation takes no value\n%s", who, usage);
+            return CLI_USAGE;
+        }
+        clikio_set_jpeg_orientation(0);
+        return CLI_OK;
+    }
     if (option_is(a, "--png-level", &inline_value)) {
         int rc = option_value(argc, argv, i, inline_value, who, "--png-level", usage, &value);
         int level;
@@ -99,6 +107,8 @@ const char cli_global_help[] =
     "                   clik devices lists them\n"
     "  --png-level N    PNG compression, 0 (none) to 9 (smallest, slowest); 1 (default)\n"
     "                   is as fast as OpenCV's imwrite, 6 is libpng's default\n"
+    "  --raw-orientation  JPEG input as stored, not turned upright by its EXIF\n"
+    "                   Orientation (phone photos)\n"
     "  -v, --verbose    after each operation, the device, the backend that ran, the kernel\n"
     "                   programs compiled and the time it took\n";
 

@@ -146,3 +146,46 @@ unsigned char *crafted_jpeg_encode(const crafted_jpeg *s,
     *len = size;
     return out;
 }
+
+/* v at p in the byte order of an Exif block. */
+static void exif_put(unsigned char *p, uint32_t v, int bytes, int big)
+{
+    for (int i = 0; i < bytes; i++)
+        p[i] = (unsigned char)(v >> (8 * (big ? bytes - 1 - i : i)));
+}
+
+unsigned char *crafted_jpeg_exif(const unsigned char *jpeg, size_t len, int orientation,
+                                 int big_endian, int entries, int claim_entries, size_t *out_len)
+{
+    if (entries < 1)
+        entries = 1;
+    const size_t tiff = 8 + 2 + 12 * (size_t)entries + 4,
+                 seg = 2 + 6 + tiff;            /* the length field's */
+    unsigned char *out = malloc(len + 2 + seg); /* FF E1, then seg bytes */
+    if (!out)
+        return NULL;
+    memcpy(out, jpeg, 2); /* SOI */
+    unsigned char *a = out + 2;
+    a[0] = 0xFF;
+    a[1] = 0xE1;
+    a[2] = (unsigned char)(seg >> 8);
+    a[3] = (unsigned char)seg;
+    memcpy(a + 4, "Exif\0\0", 6);
+    unsigned char *t = a + 10;
+    memset(t, 0, tiff);
+    t[0] = t[1] = big_endian ? 'M' : 'I';
+    exif_put(t + 2, 42, 2, big_endian);
+    exif_put(t + 4, 8, 4, big_endian);
+    exif_put(t + 8, (uint32_t)(claim_entries > 0 ? claim_entries : entries), 2, big_endian);
+    for (int i = 0; i < entries; i++) {
+        unsigned char *e = t + 10 + 12 * i;
+        const int last = i == entries - 1 && orientation != 0;
+        exif_put(e, last ? 0x0112 : 0x010F + (uint32_t)i, 2, big_endian); /* Make, ... */
+        exif_put(e + 2, 3, 2, big_endian);                                /* SHORT */
+        exif_put(e + 4, 1, 4, big_endian);
+        exif_put(e + 8, last ? (uint32_t)orientation : 7, 2, big_endian);
+    }
+    memcpy(out + 4 + seg, jpeg + 2, len - 2);
+    *out_len = len + 2 + seg;
+    return out;
+}

@@ -66,4 +66,13 @@ unsigned char *crafted_jpeg_encode(const crafted_jpeg *spec,
                                    void (*fill)(unsigned char *row, size_t len, unsigned y),
                                    size_t *len);
 
+/* jpeg (len bytes, starting with SOI) with an APP1 Exif segment after SOI
+ * whose IFD0 holds the Orientation tag with value orientation (0: no such
+ * tag), written
+ * little-endian ("II") or, with big_endian, "MM"; entries > 1 adds that
+ * many entries before it, and claim_entries > 0 makes the IFD claim that
+ * count instead (a lie). malloc'ed, *out_len bytes; NULL without memory. */
+unsigned char *crafted_jpeg_exif(const unsigned char *jpeg, size_t len, int orientation,
+                                 int big_endian, int entries, int claim_entries, size_t *out_len);
+
 #endif

@@ -1354,6 +1354,76 @@ START_TEST(test_png_level_6_is_libpng_default)
 }
 END_TEST
 
+/* EXIF Orientation: the image comes upright (each of the 8, either byte
+ * order), as stored with clikio_set_jpeg_orientation(0), and as stored
+ * where the Exif block lies about its entries. */
+START_TEST(test_jpeg_exif_orientation)
+{
+    TMP_PATH(plain, "plain.jpg");
+    TMP_PATH(tagged, "tagged.jpg");
+    clik_image src = noisy_image(24, 16, 4, CLIK_U8, 0, 77);
+    write_ok(plain, &src, 0);
+    drop_image(&src);
+    size_t len;
+    unsigned char *jpeg = read_file(plain, &len);
+    char err[ERRLEN];
+    clik_image raw;
+    ck_assert_int_eq(clikio_read(plain, &raw, NULL, err, sizeof(err)), CLIK_OK);
+    const int w = raw.width, h = raw.height;
+    for (int o = 1; o <= 8; o++)
+        for (int big = 0; big <= 1; big++) {
+            size_t n;
+            unsigned char *e = crafted_jpeg_exif(jpeg, len, o, big, 1 + 2 * big, 0, &n);
+            ck_assert_ptr_nonnull(e);
+            write_file(tagged, e, n);
+            free(e);
+            clik_image up, as_stored;
+            ck_assert_msg(clikio_read(tagged, &up, NULL, err, sizeof(err)) == CLIK_OK, "%s", err);
+            clikio_set_jpeg_orientation(0);
+            ck_assert_int_eq(clikio_read(tagged, &as_stored, NULL, err, sizeof(err)), CLIK_OK);
+            clikio_set_jpeg_orientation(1);
+            ck_assert_int_eq(as_stored.width, w);
+            ck_assert_int_eq(up.width, o >= 5 ? h : w);
+            ck_assert_int_eq(up.height, o >= 5 ? w : h);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    /* where stored pixel (x, y) shows: mirror, then turn */
+                    const int mx = (o == 2 || o == 3 || o == 7 || o == 8) ? w - 1 - x : x;
+                    const int my = (o == 3 || o == 4 || o == 7 || o == 6) ? h - 1 - y : y;
+                    const int ux = o >= 5 ? my : mx, uy = o >= 5 ? mx : my;
+                    const unsigned char *a =
+                        (const unsigned char *)raw.data + (size_t)y * raw.stride + (size_t)x * 4;
+                    const unsigned char *b =
+                        (const unsigned char *)up.data + (size_t)uy * up.stride + (size_t)ux * 4;
+                    const unsigned char *c = (const unsigned char *)as_stored.data +
+                                             (size_t)y * as_stored.stride + (size_t)x * 4;
+                    ck_assert_msg(memcmp(a, b, 4) == 0 && memcmp(a, c, 4) == 0,
+                                  "orientation %d (%s) at (%d, %d)", o, big ? "MM" : "II", x, y);
+                }
+            drop_image(&up);
+            drop_image(&as_stored);
+        }
+    /* As stored: an IFD claiming 4000 entries in a block of 3 and no
+     * Orientation, and an Orientation of 9. */
+    const int lies[][4] = {{0, 0, 3, 4000}, {0, 1, 3, 4000}, {9, 0, 1, 0}, {9, 1, 2, 0}};
+    for (int i = 0; i < 4; i++) {
+        size_t n;
+        unsigned char *e =
+            crafted_jpeg_exif(jpeg, len, lies[i][0], lies[i][1], lies[i][2], lies[i][3], &n);
+        ck_assert_ptr_nonnull(e);
+        write_file(tagged, e, n);
+        free(e);
+        clik_image lie;
+        ck_assert_int_eq(clikio_read(tagged, &lie, NULL, err, sizeof(err)), CLIK_OK);
+        ck_assert_int_eq(lie.width, w);
+        ck_assert_int_eq(memcmp(lie.data, raw.data, (size_t)w * 4), 0);
+        drop_image(&lie);
+    }
+    drop_image(&raw);
+    free(jpeg);
+}
+END_TEST
+
 START_TEST(test_wrong_content)
 {
     TMP_PATH(text, "text.png");
@@ -1882,7 +1952,8 @@ static Suite *imageio_suite(void)
                            H_TEST(test_jpeg_lying_header),
                            H_TEST(test_jpeg_flat_images_pass),
                            H_TEST(test_jpeg_too_many_scans),
-                           H_TEST(test_jpeg_cut_says_truncated)};
+                           H_TEST(test_jpeg_cut_says_truncated),
+                           H_TEST(test_jpeg_exif_orientation)};
     const h_test npy[] = {
         H_LOOP(test_npy_round_trip, (int)(sizeof(npy_types) / sizeof(npy_types[0]))),
         H_TEST(test_npy_versions), H_TEST(test_npy_unsupported), H_TEST(test_npy_corrupt),

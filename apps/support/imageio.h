@@ -65,6 +65,11 @@ clik_status clikio_write(const char *path, const clik_image *img, int keep_alpha
 clik_status clikio_set_png_level(int level);
 int clikio_png_level(void);
 
+/* Whether JPEG reads turn the image upright by its EXIF Orientation (1, the
+ * default: as viewers show it; 0: the pixels as stored), process-wide, as
+ * clikio_set_png_level(). */
+void clikio_set_jpeg_orientation(int apply);
+
 /* A file written in full under a temporary name in the folder of its final
  * path, waiting there for clikio_commit() or clikio_discard(). Staging several
  * files first lets a caller put all of them in place, or none. */

@@ -376,13 +376,114 @@ static clik_status check_header(jpeg_reader *r, int *channels)
     return check_plausible(r);
 }
 
+/* ---- EXIF orientation ------------------------------------------------------ */
+
+static int apply_orientation = 1; /* see clikio_set_jpeg_orientation() */
+
+void clikio_set_jpeg_orientation(int apply)
+{
+    apply_orientation = apply != 0;
+}
+
+static uint32_t exif_u16(const unsigned char *p, int big)
+{
+    return big ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
+}
+
+static uint32_t exif_u32(const unsigned char *p, int big)
+{
+    return big ? exif_u16(p, 1) << 16 | exif_u16(p + 2, 1)
+               : exif_u16(p + 2, 0) << 16 | exif_u16(p, 0);
+}
+
+/* The Orientation (tag 0x0112, a SHORT in IFD0) of an APP1 "Exif" segment
+ * of n bytes: 1..8, or 1 where there is none or the segment is malformed. */
+static int exif_orientation(const unsigned char *d, size_t n)
+{
+    if (n < 14 || memcmp(d, "Exif\0\0", 6) != 0)
+        return 1;
+    const unsigned char *t = d + 6; /* the TIFF header */
+    const size_t tn = n - 6;
+    int big;
+    if (t[0] == 'I' && t[1] == 'I')
+        big = 0;
+    else if (t[0] == 'M' && t[1] == 'M')
+        big = 1;
+    else
+        return 1;
+    if (exif_u16(t + 2, big) != 42)
+        return 1;
+    const uint32_t ifd = exif_u32(t + 4, big);
+    if (ifd > tn - 2 || ifd < 8)
+        return 1;
+    const uint32_t count = exif_u16(t + ifd, big);
+    for (uint32_t i = 0; i < count; i++) {
+        const size_t e = (size_t)ifd + 2 + 12 * (size_t)i;
+        if (e + 12 > tn)
+            return 1;
+        if (exif_u16(t + e, big) != 0x0112)
+            continue;
+        const uint32_t v = exif_u16(t + e + 8, big); /* SHORT, count 1: in place */
+        return exif_u16(t + e + 2, big) == 3 && exif_u32(t + e + 4, big) == 1 && v >= 1 && v <= 8
+                   ? (int)v
+                   : 1;
+    }
+    return 1;
+}
+
+/* The orientation the file's first Exif segment gives (libjpeg kept APP1). */
+static int file_orientation(const struct jpeg_decompress_struct *c)
+{
+    for (jpeg_saved_marker_ptr m = c->marker_list; m; m = m->next)
+        if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 && memcmp(m->data, "Exif", 4) == 0)
+            return exif_orientation(m->data, m->data_length);
+    return 1;
+}
+
+/* img turned upright for EXIF orientation o (2..8: mirrored, rotated by
+ * 180, mirrored vertically, transposed, rotated by 90 clockwise,
+ * transversed, rotated by 90 anticlockwise), in a new image. */
+static clik_status orient(clik_image *img, int o)
+{
+    const int w = img->width, h = img->height, ch = img->channels, swap = o >= 5;
+    clik_image out;
+    clik_status st = clik_image_alloc(&out, swap ? h : w, swap ? w : h, ch, CLIK_U8);
+    if (st != CLIK_OK)
+        return st;
+    for (int y = 0; y < out.height; y++) {
+        unsigned char *dst = (unsigned char *)out.data + (size_t)y * out.stride;
+        for (int x = 0; x < out.width; x++) {
+            int sx, sy; /* the stored pixel shown at (x, y) */
+            switch (o) {
+            case 2: sx = w - 1 - x, sy = y; break;
+            case 3: sx = w - 1 - x, sy = h - 1 - y; break;
+            case 4: sx = x, sy = h - 1 - y; break;
+            case 5: sx = y, sy = x; break;
+            case 6: sx = y, sy = h - 1 - x; break;
+            case 7: sx = w - 1 - y, sy = h - 1 - x; break;
+            default: sx = w - 1 - y, sy = x; break; /* 8 */
+            }
+            memcpy(dst + (size_t)x * ch,
+                   (const unsigned char *)img->data + (size_t)sy * img->stride + (size_t)sx * ch,
+                   (size_t)ch);
+        }
+    }
+    clik_image_free(img);
+    *img = out;
+    return CLIK_OK;
+}
+
 static clik_status jpeg_decode(jpeg_reader *r)
 {
     if (setjmp(r->report.jump))
         return decode_failed(r);
     jpeg_create_decompress(&r->cinfo);
     jpeg_stdio_src(&r->cinfo, r->fp);
+    if (apply_orientation)
+        jpeg_save_markers(&r->cinfo, JPEG_APP0 + 1, 0xffff);
     jpeg_read_header(&r->cinfo, TRUE);
+    /* before jpeg_finish_decompress(), which frees the saved markers */
+    const int o = apply_orientation ? file_orientation(&r->cinfo) : 1;
     int channels = 0;
     clik_status st = check_header(r, &channels);
     if (st != CLIK_OK)
@@ -404,6 +505,9 @@ static clik_status jpeg_decode(jpeg_reader *r)
             rgb_to_rgba(row, width);
     }
     jpeg_finish_decompress(&r->cinfo);
+    if (o != 1 && (st = orient(r->img, o)) != CLIK_OK)
+        return clikio__fail(r->err, r->errlen, st, "%s: cannot allocate the image (%s)", r->path,
+                            clik_status_str(st));
     return CLIK_OK;
 }
 

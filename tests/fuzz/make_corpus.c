@@ -258,6 +258,19 @@ static void put_jpeg(const char *name, crafted_jpeg spec)
     free(data);
 }
 
+/* A small RGB file with an Exif segment (crafted_jpeg_exif's arguments). */
+static void put_jpeg_exif(const char *name, int orientation, int big, int entries, int claim)
+{
+    size_t len, n;
+    unsigned char *data = encode_jpeg(&(crafted_jpeg){24, 16, 3, CODING_BASELINE, 75, 1, 0}, &len);
+    unsigned char *e = crafted_jpeg_exif(data, len, orientation, big, entries, claim, &n);
+    if (!e)
+        die("jpeg", "out of memory");
+    put("jpeg", name, e, n);
+    free(e);
+    free(data);
+}
+
 /* Makes the frame header claim w x h. */
 static void claim_size(unsigned char *data, size_t len, unsigned w, unsigned h)
 {
@@ -350,6 +363,9 @@ static void make_jpeg(void)
     put_image("jpeg", "rgb444.jpg", 16, 16, 4, CLIK_U8, CLIK_PATTERN_SMOOTH, 0);
     put_image("jpeg", "odd_size.jpg", 13, 7, 4, CLIK_U8, CLIK_PATTERN_EDGES, 0);
     put_jpeg("rgb420.jpg", (crafted_jpeg){24, 16, 3, CODING_BASELINE, 75, 1, 0});
+    put_jpeg_exif("exif6.jpg", 6, 0, 1, 0);
+    put_jpeg_exif("exif8_mm.jpg", 8, 1, 3, 0);
+    put_jpeg_exif("exif_lie.jpg", 0, 0, 3, 4000);
     put_jpeg("optimized.jpg", (crafted_jpeg){16, 16, 3, CODING_OPTIMIZED, 50, 1, 0});
     put_jpeg("restarts.jpg", (crafted_jpeg){16, 32, 3, CODING_BASELINE, 60, 1, 1});
     put_jpeg("progressive.jpg", (crafted_jpeg){16, 16, 3, CODING_PROGRESSIVE, 80, 1, 0});
