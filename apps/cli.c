@@ -382,6 +382,8 @@ struct cli_file {
 static void identify(struct cli_file *f)
 {
     struct stat st;
+    if (strcmp(f->path, "-") == 0 || (f->output && clikio_is_stdout(f->path)))
+        return; /* standard input or output: no file to compare */
     f->known = stat(f->path, &st) == 0;
     if (f->known) {
         f->folder = S_ISDIR(st.st_mode);
@@ -489,6 +491,13 @@ int cli_outputs_check(const cli_outputs *set)
         rc = CLI_USAGE;
     }
     free(all);
+    int to_stdout = 0;
+    for (int i = 0; i < set->noutputs; i++)
+        to_stdout += clikio_is_stdout(set->outputs[i].path);
+    if (rc == CLI_OK && to_stdout > 1) {
+        fprintf(stderr, "clik %s: only one output can go to standard output (-)\n", set->cmd);
+        rc = CLI_USAGE;
+    }
     /* A folder cannot be replaced by a file: found now, it fails the
      * command before the work rather than at the last rename. */
     for (int i = 0; i < set->noutputs && rc == CLI_OK; i++)
@@ -533,7 +542,7 @@ int cli_outputs_commit(cli_outputs *set)
         struct stat st;
         /* What is at the name now is the user's, so a failure further on
          * may remove only what this loop put where nothing was. */
-        f->existed = lstat(f->path, &st) == 0;
+        f->existed = clikio_is_stdout(f->path) || lstat(f->path, &st) == 0;
         if (clikio_commit(&f->staged, err, sizeof(err)) != CLIK_OK) {
             fprintf(stderr, "clik %s: %s\n", set->cmd, err);
             break;

@@ -677,6 +677,18 @@ printf 'not an image' >"$tmp/text.png"
 expect 1 "text on standard input" -- from_stdin "$tmp/text.png" $run "$clik" equalize - "$tmp/out.png" --device none
 in_stderr "no format message" "neither its first bytes nor its extension"
 
+expect 0 "- writes standard output (PNG)" -- $run "$clik" equalize "$sample" - --device none
+"$clik" equalize "$sample" "$tmp/want.png" --device none || failures=$((failures + 1))
+check "- gives the file's bytes" "$(same_files "$tmp/stdout" "$tmp/want.png")" same
+expect 0 "pgm:- writes PGM to standard output" -- $run "$clik" equalize "$sample" pgm:- --device none
+check "pgm:- is a PGM" "$(head -c 2 "$tmp/stdout")" P5
+expect 0 "- in and out" -- from_stdin "$sample" $run "$clik" equalize - - --device none
+check "- in and out gives the file's bytes" "$(same_files "$tmp/stdout" "$tmp/want.png")" same
+expect 1 "a failed command writes nothing to standard output" -- $run "$clik" equalize "$tmp/missing.png" - --device none
+check "nothing on standard output" "$(wc -c <"$tmp/stdout")" 0
+expect 2 "two outputs to standard output" -- $run "$clik" integral "$sample" npy:- --squared npy:- --device none
+expect 1 "an unknown format for standard output" -- $run "$clik" equalize "$sample" xyz:- --device none
+
 # ---- options of every command, help, devices, -v ----------------------------------------
 # same_stdout WHAT -- COMMAND...: the command's stdout is that of the last expect.
 same_stdout() {

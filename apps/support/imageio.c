@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -110,6 +111,33 @@ static image_format format_of(const char *path)
             return extensions[i].format;
     }
     return FORMAT_UNKNOWN;
+}
+
+int clikio_is_stdout(const char *path)
+{
+    const size_t n = strlen(path);
+    if (n == 1 && path[0] == '-')
+        return 1;
+    if (n < 3 || strcmp(path + n - 2, ":-") != 0)
+        return 0;
+    for (size_t i = 0; i < sizeof(extensions) / sizeof(extensions[0]); i++)
+        if (strlen(extensions[i].ext) == n - 2 && strncasecmp(path, extensions[i].ext, n - 2) == 0)
+            return 1;
+    return 0;
+}
+
+/* The format an output is written in: "-" PNG, "EXT:-" EXT's, else the
+ * extension's. */
+static image_format output_format(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return FORMAT_PNG;
+    if (clikio_is_stdout(path)) {
+        char ext[8];
+        snprintf(ext, sizeof(ext), "x.%.*s", (int)(strlen(path) - 2), path);
+        return format_of(ext);
+    }
+    return format_of(path);
 }
 
 static clik_status unknown_extension(const char *path, char *err, size_t errlen)
@@ -426,7 +454,12 @@ static clik_status stage_to(const char *path, stage_fn put, const void *user, cl
         return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
     char *tmp_path = NULL;
     FILE *fp = NULL;
-    clik_status st = create_temp(path, &tmp_path, &fp, err, errlen);
+    /* Standard output: the whole file first, in the temporary folder. */
+    char spool[4096];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(spool, sizeof(spool), "%s/clik-stdout", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    clik_status st =
+        create_temp(clikio_is_stdout(path) ? spool : path, &tmp_path, &fp, err, errlen);
     if (st == CLIK_OK) {
         st = put(fp, path, user, err, errlen);
         if (st != CLIK_OK)
@@ -493,13 +526,36 @@ clik_status clikio_stage_bytes(const char *path, const void *data, size_t size,
     return stage_to(path, write_bytes, &j, staged, err, errlen);
 }
 
+/* The staged file at tmp to standard output. */
+static clik_status copy_to_stdout(const char *tmp, char *err, size_t errlen)
+{
+    FILE *in = fopen(tmp, "rb");
+    if (!in)
+        return clikio__fail(err, errlen, CLIK_ERR_IO, "-: cannot reopen %s: %s", tmp,
+                            strerror(errno));
+    char buf[1 << 16];
+    size_t n;
+    int failed = 0;
+    while (!failed && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+        failed = fwrite(buf, 1, n, stdout) != n;
+    failed = failed || ferror(in) || fflush(stdout) != 0 || ferror(stdout);
+    const int e = errno;
+    fclose(in);
+    return failed ? clikio__fail(err, errlen, CLIK_ERR_IO, "-: cannot write standard output: %s",
+                                 strerror(e))
+                  : CLIK_OK;
+}
+
 clik_status clikio_commit(clikio_staged *staged, char *err, size_t errlen)
 {
     clear_message(err, errlen);
     if (!staged || !staged->tmp_path)
         return clikio__fail(err, errlen, CLIK_ERR_NULL, "clikio_commit: nothing staged");
     clik_status st = CLIK_OK;
-    if (rename(staged->tmp_path, staged->path) != 0) {
+    if (clikio_is_stdout(staged->path)) {
+        st = copy_to_stdout(staged->tmp_path, err, errlen);
+        unlink(staged->tmp_path);
+    } else if (rename(staged->tmp_path, staged->path) != 0) {
         st = clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot replace: %s", staged->path,
                           strerror(errno));
         unlink(staged->tmp_path);
@@ -590,7 +646,7 @@ static clik_status stage_image(const char *func, const char *path, const clik_im
     if (st != CLIK_OK)
         return st;
     clikio_writer writer = NULL;
-    st = choose_writer(format_of(path), path, img, &writer, err, errlen);
+    st = choose_writer(output_format(path), path, img, &writer, err, errlen);
     if (st != CLIK_OK)
         return st;
     return stage_with(path, writer, img, keep_alpha, staged, err, errlen);

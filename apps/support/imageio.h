@@ -70,6 +70,12 @@ int clikio_png_level(void);
  * clikio_set_png_level(). */
 void clikio_set_jpeg_orientation(int apply);
 
+/* 1 where path names standard output: "-" (PNG), or "EXT:-" with EXT one
+ * of the extensions (png:-, ppm:-, pgm:-, jpg:-, npy:-, ...). Such an
+ * output is written in full to a temporary file first and copied to
+ * standard output by clikio_commit(), so a failure writes nothing there. */
+int clikio_is_stdout(const char *path);
+
 /* A file written in full under a temporary name in the folder of its final
  * path, waiting there for clikio_commit() or clikio_discard(). Staging several
  * files first lets a caller put all of them in place, or none. */
