@@ -110,7 +110,10 @@ const char cli_global_help[] =
     "  --raw-orientation  JPEG input as stored, not turned upright by its EXIF\n"
     "                   Orientation (phone photos)\n"
     "  -v, --verbose    after each operation, the device, the backend that ran, the kernel\n"
-    "                   programs compiled and the time it took\n";
+    "                   programs compiled and the time it took\n"
+    "Images in are read by their first bytes (the extension where those name no format;\n"
+    "- is standard input); images out are written by extension (- is PNG on standard\n"
+    "output, EXT:- another format: pgm:-, ppm:-, jpg:-, npy:-).\n";
 
 int cli_parse(int argc, char **argv, const cli_option *options, int min_pos, int max_pos,
               cli_args *args, const char *usage)

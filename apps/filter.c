@@ -25,7 +25,7 @@ static const char *const blur_usage =
     "without repeating the edge (gfedcb|abcdefgh|gfedcba): OpenCV's GaussianBlur with\n"
     "BORDER_REFLECT_101. S is the standard deviation; without it (or with 0) it\n"
     "comes from K as OpenCV's getGaussianKernel chooses it. Every channel is blurred,\n"
-    "alpha too. Files by extension: PNG, JPEG, PGM/PPM, or .npy. OUT may be IN: the\n"
+    "alpha too. Files: PNG, JPEG, PGM/PPM, or .npy. OUT may be IN: the\n"
     "result goes to a temporary file that is then renamed over it.\n";
 
 typedef struct blur_data {

@@ -69,7 +69,7 @@ int cmd_hist(int argc, char **argv)
 static const char *const equalize_usage =
     "usage: clik equalize IN OUT [--device SPEC]\n"
     "Histogram equalization with OpenCV equalizeHist semantics, per colour channel;\n"
-    "alpha is kept. Files by extension: PNG, JPEG, PGM/PPM. OUT may be IN: the\n"
+    "alpha is kept. Files: PNG, JPEG, PGM/PPM. OUT may be IN: the\n"
     "result goes to a temporary file that is then renamed over it.\n";
 
 int cmd_equalize(int argc, char **argv)

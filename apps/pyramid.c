@@ -147,7 +147,7 @@ static const char *const pyramid_usage =
     "usage: clik pyramid IN OUT%d.png --levels N [--device SPEC]\n"
     "Writes levels 1..N of the Gaussian pyramid of IN (OpenCV pyrDown: each level\n"
     "5x5-filtered and halved, sizes rounded up) to OUT1.png .. OUTN.png; %d, %Nd or\n"
-    "%0Nd in OUT takes the level number. Any image format by extension, or .npy.\n"
+    "%0Nd in OUT takes the level number. Any image format, or .npy.\n"
     "Every level is written, or none; no level may be IN.\n";
 
 int cmd_pyramid(int argc, char **argv)
@@ -176,7 +176,7 @@ int cmd_pyramid(int argc, char **argv)
 static const char *const pyrup_usage =
     "usage: clik pyrup IN OUT [--device SPEC]\n"
     "Doubles the width and height of IN (OpenCV pyrUp: zero-insertion and the 5x5\n"
-    "Gaussian times 4). Files by extension: PNG, JPEG, PGM/PPM, or .npy. OUT may be\n"
+    "Gaussian times 4). Files: PNG, JPEG, PGM/PPM, or .npy. OUT may be\n"
     "IN: the result goes to a temporary file that is then renamed over it.\n";
 
 /* The doubled image, where its sides fit in an int. */

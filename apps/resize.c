@@ -103,7 +103,7 @@ static const char *const resize_usage =
     "  antialiases: Keys' kernel with A = -0.5, widened by 1/s on a side that\n"
     "  shrinks by s, weights normalised, borders mirrored (half-sample); within\n"
     "  +-1 of MATLAB's.\n"
-    "Grey stays grey and alpha is resampled with the colours. Files by extension:\n"
+    "Grey stays grey and alpha is resampled with the colours. Files:\n"
     "PNG, JPEG, PGM/PPM, or .npy.\n"
     "OUT may be IN: the result goes to a temporary file that is then renamed over it.\n";
 
