@@ -53,7 +53,7 @@ static int option_value(int argc, char **argv, int *i, const char *inline_value,
 
 int cli_global_option(int argc, char **argv, int *i, const char *who, const char *usage)
 {
-    const char *a = argv[*i], *inline_value, *value;
+    const char *a = argv[*i], *inline_value = NULL, *value = NULL;
     if (strcmp(a, "-v") == 0 || option_is(a, "--verbose", &inline_value)) {
         if (a[1] == '-' && inline_value) {
             fprintf(stderr, "%s: --verbose takes no value\n%s", who, usage);
@@ -91,7 +91,7 @@ int cli_global_option(int argc, char **argv, int *i, const char *who, const char
 
 int cli_option_takes_value(const cli_option *options, const char *arg)
 {
-    const char *inline_value;
+    const char *inline_value = NULL;
     if (option_is(arg, "--device", &inline_value) || option_is(arg, "--png-level", &inline_value))
         return !inline_value;
     for (const cli_option *o = options; o && o->name; o++)
@@ -122,7 +122,7 @@ int cli_parse(int argc, char **argv, const cli_option *options, int min_pos, int
     snprintf(who, sizeof(who), "clik %s", argv[0]);
     memset(args, 0, sizeof(*args));
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *inline_value;
+        const char *a = argv[i], *inline_value = NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             args->help = 1;
             printf("%s\n%s", usage, cli_global_help);
