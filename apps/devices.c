@@ -57,6 +57,11 @@ int cmd_devices(int argc, char **argv)
     if (count == 0)
         printf("\nno OpenCL device\n");
     printf("\nCPU paths: scalar%s\n", clik_cpu_path_available(CLIK_CPU_NEON) ? ", neon" : "");
+    printf("\n--device picks one: gpu or cpu (an OpenCL device of that type: a CPU device\n"
+           "such as PoCL runs the OpenCL kernels on the processor), P:D, part of a name,\n"
+           "or none (no OpenCL: clik's own C code, the CPU paths above; also the fallback\n"
+           "when an OpenCL device fails an operation). auto: a GPU, else a CPU device,\n"
+           "else none.\n");
 
     clik_context *ctx;
     rc = cli_context(args.device, &ctx);
