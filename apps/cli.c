@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -611,6 +613,81 @@ clik_status cli_luma(clik_context *ctx, const clik_image *img, clik_image *luma)
 /* ---- one image in, one image out ------------------------------------------------------- */
 
 /* The steps after IN is read; frees the images. */
+/* IN for an operation that takes f32: u8 as it is, u16 as f32 / 257, f32
+ * as it is; anything else refused. */
+static int read_u8_or_f32(const char *cmd, cli_image_io *io)
+{
+    char err[512];
+    clik_image *img = &io->img;
+    clik_status st = clikio_read(io->in_path, img, &io->had_alpha, err, sizeof(err));
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik %s: %s\n", cmd, err);
+        return CLI_FAILED;
+    }
+    if (img->type == CLIK_U8 || img->type == CLIK_F32)
+        return CLI_OK;
+    clik_image f;
+    if (img->type != CLIK_U16 ||
+        (st = clik_image_alloc(&f, img->width, img->height, img->channels, CLIK_F32)) != CLIK_OK) {
+        fprintf(stderr, "clik %s: %s: %s\n", cmd, io->in_path,
+                img->type != CLIK_U16 ? "needs 8- or 16-bit samples or f32" : clik_status_str(st));
+        clik_image_free(img);
+        return CLI_FAILED;
+    }
+    const size_t n = (size_t)img->width * (size_t)img->channels;
+    for (int y = 0; y < img->height; y++) {
+        const uint16_t *in =
+            (const uint16_t *)(const void *)((const char *)img->data + (size_t)y * img->stride);
+        float *out = (float *)(void *)((char *)f.data + (size_t)y * f.stride);
+        for (size_t i = 0; i < n; i++)
+            out[i] = (float)in[i] / 257.0f;
+    }
+    clik_image_free(img);
+    *img = f;
+    io->wide = 1;
+    return CLI_OK;
+}
+
+/* 1 where OUT is a NumPy file (written in the result's own type). */
+static int is_npy(const char *path)
+{
+    const size_t n = strlen(path);
+    return (n >= 4 && strcasecmp(path + n - 4, ".npy") == 0) || strcasecmp(path, "npy:-") == 0;
+}
+
+/* An f32 result for an image file: u16 (x 257) after a 16-bit IN, else u8,
+ * rounded and clamped; *use is result itself where it needs nothing. */
+static int image_of_result(const char *cmd, const cli_image_io *io, const clik_image *result,
+                           clik_image *tmp, const clik_image **use)
+{
+    *use = result;
+    if (result->type != CLIK_F32 || is_npy(io->out_path))
+        return CLI_OK;
+    const clik_type t = io->wide ? CLIK_U16 : CLIK_U8;
+    const float scale = io->wide ? 257.0f : 1.0f, top = io->wide ? 65535.0f : 255.0f;
+    clik_status st = clik_image_alloc(tmp, result->width, result->height, result->channels, t);
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik %s: %s: %s\n", cmd, io->out_path, clik_status_str(st));
+        return CLI_FAILED;
+    }
+    const size_t n = (size_t)result->width * (size_t)result->channels;
+    for (int y = 0; y < result->height; y++) {
+        const float *in =
+            (const float *)(const void *)((const char *)result->data + (size_t)y * result->stride);
+        char *row = (char *)tmp->data + (size_t)y * tmp->stride;
+        for (size_t i = 0; i < n; i++) {
+            float v = nearbyintf(in[i] * scale);
+            v = v > 0.0f ? (v < top ? v : top) : 0.0f; /* NaN: 0 */
+            if (io->wide)
+                ((uint16_t *)(void *)row)[i] = (uint16_t)v;
+            else
+                ((uint8_t *)row)[i] = (uint8_t)v;
+        }
+    }
+    *use = tmp;
+    return CLI_OK;
+}
+
 static int run_image_op(const cli_image_op *op, cli_image_io *io)
 {
     int rc = op->prepare ? op->prepare(io) : CLI_OK;
@@ -625,8 +702,14 @@ static int run_image_op(const cli_image_op *op, cli_image_io *io)
         cli_op_done(op->cmd, ctx, &clock, io->in_path);
         if (st != CLIK_OK)
             rc = cli_error(op->cmd, ctx, st, io->in_path);
-        else if (io->out_path)
-            rc = cli_write_image(op->cmd, io->out_path, result, io->had_alpha);
+        else if (io->out_path) {
+            clik_image tmp = {0};
+            const clik_image *use;
+            rc = image_of_result(op->cmd, io, result, &tmp, &use);
+            if (rc == CLI_OK)
+                rc = cli_write_image(op->cmd, io->out_path, use, io->had_alpha);
+            clik_image_free(&tmp);
+        }
     }
     clik_context_destroy(ctx);
     clik_image_free(&io->out);
@@ -647,7 +730,8 @@ int cli_image_main(const cli_image_op *op, int argc, char **argv, const cli_opti
                        .data = data};
     if (op->check && (rc = op->check(&io)) != CLI_OK)
         return rc;
-    if (cli_read_u8(op->cmd, io.in_path, &io.img, &io.had_alpha) != CLI_OK)
+    if ((op->takes_f32 ? read_u8_or_f32(op->cmd, &io)
+                       : cli_read_u8(op->cmd, io.in_path, &io.img, &io.had_alpha)) != CLI_OK)
         return CLI_FAILED;
     return run_image_op(op, &io);
 }

@@ -189,9 +189,10 @@ clik_status cli_luma(clik_context *ctx, const clik_image *img, clik_image *luma)
 typedef struct cli_image_io {
     const char *device;
     const char *in_path, *out_path; /* the positional arguments; out_path NULL: none */
-    clik_image img;                 /* IN as read (8-bit) */
+    clik_image img;                 /* IN as read: u8, or f32 (see takes_f32) */
     clik_image out;                 /* the result when allocated by prepare, else img */
     int had_alpha;
+    int wide;   /* IN had 16-bit samples: img is f32 (a sample / 257), OUT written 16-bit */
     void *data; /* the command's own: its option values, and what it works out */
 } cli_image_io;
 
@@ -207,6 +208,10 @@ typedef struct cli_image_op {
      * (run NULL) a library function from the image read to the result. */
     clik_status (*run)(clik_context *ctx, cli_image_io *io);
     clik_status (*apply)(clik_context *ctx, const clik_image *src, clik_image *dst);
+    /* 1: the operation takes f32 too: a 16-bit IN (PNG, PGM/PPM) is read as
+     * f32 on the 0..255 scale (a sample / 257) and OUT written 16-bit (a .npy
+     * as f32); an f32 .npy is taken as it is. 0: IN must be 8-bit. */
+    int takes_f32;
 } cli_image_op;
 
 /* The whole command: parses argv with options (--help and --device too),

@@ -54,8 +54,12 @@ static clik_status blur_run(clik_context *ctx, cli_image_io *io)
 
 int cmd_blur(int argc, char **argv)
 {
-    static const cli_image_op op = {
-        .cmd = "blur", .usage = blur_usage, .npositional = 2, .check = blur_check, .run = blur_run};
+    static const cli_image_op op = {.cmd = "blur",
+                                    .usage = blur_usage,
+                                    .npositional = 2,
+                                    .check = blur_check,
+                                    .run = blur_run,
+                                    .takes_f32 = 1};
     blur_data d = {NULL, NULL, 0, 0};
     const cli_option options[] = {
         {"--ksize", &d.ksize_text, NULL}, {"--sigma", &d.sigma_text, NULL}, {NULL, NULL, NULL}};

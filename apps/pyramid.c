@@ -200,7 +200,8 @@ int cmd_pyrup(int argc, char **argv)
                                     .usage = pyrup_usage,
                                     .npositional = 2,
                                     .prepare = pyrup_prepare,
-                                    .apply = clik_pyr_up};
+                                    .apply = clik_pyr_up,
+                                    .takes_f32 = 1};
     return cli_image_main(&op, argc, argv, NULL, NULL);
 }
 

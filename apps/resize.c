@@ -75,6 +75,8 @@ clik_status resize_any(clik_context *ctx, const clik_image *src, clik_image *dst
 {
     if (src->channels != 2)
         return clik_resize(ctx, src, dst, method);
+    if (src->type != CLIK_U8)
+        return CLIK_ERR_UNSUPPORTED_FORMAT; /* grey + alpha: 8-bit only */
     clik_image in = {0}, out = {0};
     clik_status st = rgba_expand(src, &in);
     if (st == CLIK_OK)
@@ -160,7 +162,7 @@ static int resize_prepare(cli_image_io *io)
                     img->width, img->height, d->scale, clik_status_str(st));
     }
     if (st == CLIK_OK) {
-        st = clik_image_alloc(&io->out, d->width, d->height, img->channels, CLIK_U8);
+        st = clik_image_alloc(&io->out, d->width, d->height, img->channels, img->type);
         if (st != CLIK_OK)
             fprintf(stderr, "clik resize: %s: a %dx%d result: %s\n", io->in_path, d->width,
                     d->height, clik_status_str(st));
@@ -181,7 +183,8 @@ int cmd_resize(int argc, char **argv)
                                     .npositional = 2,
                                     .check = resize_check,
                                     .prepare = resize_prepare,
-                                    .run = resize_run};
+                                    .run = resize_run,
+                                    .takes_f32 = 1};
     resize_data d = {.method_text = "bicubic"};
     const cli_option options[] = {{"--scale", &d.scale_text, NULL},
                                   {"--size", &d.size_text, NULL},

@@ -655,6 +655,23 @@ expect 0 "pyramid into names of 254 bytes" -- $run "$clik" pyramid "$sample" "$t
 check "the 254-byte files" "$(size_of "$tmp/keep/${long:2}1.png") $(size_of "$tmp/keep/${long:2}2.png")" "320x240 160x120"
 check "no temporary left" "$(cd "$tmp/keep" && echo .n*)" ".n*"
 
+# ---- helpers of the sections below ---------------------------------------------------------
+# same_stdout WHAT -- COMMAND...: the command's stdout is that of the last expect.
+same_stdout() {
+    local what=$1
+    shift 2
+    cp "$tmp/stdout" "$tmp/stdout.before"
+    "$@" >"$tmp/stdout" 2>/dev/null
+    check "$what" "$(cmp -s "$tmp/stdout" "$tmp/stdout.before" && echo same)" same
+}
+# in_stderr WHAT TEXT...: each TEXT (a fixed string) is in the last command's stderr.
+in_stderr() {
+    local what=$1 text missing=""
+    shift
+    for text in "$@"; do grep -qF -- "$text" "$tmp/stderr" || missing="$missing '$text'"; done
+    check "$what" "${missing:-none}" none
+}
+
 # ---- inputs by content, and from standard input -------------------------------------------
 from_stdin() { # from_stdin FILE COMMAND...: runs COMMAND with FILE as its standard input
     local f=$1
@@ -689,22 +706,19 @@ check "nothing on standard output" "$(wc -c <"$tmp/stdout")" 0
 expect 2 "two outputs to standard output" -- $run "$clik" integral "$sample" npy:- --squared npy:- --device none
 expect 1 "an unknown format for standard output" -- $run "$clik" equalize "$sample" xyz:- --device none
 
+# ---- 16-bit samples ----------------------------------------------------------------------
+# resize, blur and pyrup take 16-bit PNG and PGM/PPM (through f32) and write 16-bit back.
+{ printf 'P5\n2 2\n65535\n'; printf '\001\002\003\004\377\000\022\064'; } >"$tmp/in16.pgm"
+expect 0 "resize a 16-bit PGM" -- $run "$clik" resize "$tmp/in16.pgm" "$tmp/out.pgm" --scale 2 --method nearest --device none
+check "16-bit PGM out" "$(head -c 13 "$tmp/out.pgm" | tr '\n' ' ')" "P5 4 4 65535 "
+check "16-bit samples kept (nearest)" "$(tail -c 32 "$tmp/out.pgm" | od -An -tx1 | tr -d ' \n')" \
+    "01020102030403040102010203040304ff00ff0012341234ff00ff0012341234"
+expect 0 "blur a 16-bit PGM into .npy (f32)" -- $run "$clik" blur "$tmp/in16.pgm" "$tmp/out.npy" --ksize 3 --device none
+check "f32 .npy out" "$(head -c 64 "$tmp/out.npy" | grep -c "'<f4'")" 1
+expect 1 "equalize refuses 16-bit" -- $run "$clik" equalize "$tmp/in16.pgm" "$tmp/out.png" --device none
+check "equalize's 16-bit message" "$(grep -c 'needs 8-bit pixels' "$tmp/stderr")" 1
+
 # ---- options of every command, help, devices, -v ----------------------------------------
-# same_stdout WHAT -- COMMAND...: the command's stdout is that of the last expect.
-same_stdout() {
-    local what=$1
-    shift 2
-    cp "$tmp/stdout" "$tmp/stdout.before"
-    "$@" >"$tmp/stdout" 2>/dev/null
-    check "$what" "$(cmp -s "$tmp/stdout" "$tmp/stdout.before" && echo same)" same
-}
-# in_stderr WHAT TEXT...: each TEXT (a fixed string) is in the last command's stderr.
-in_stderr() {
-    local what=$1 text missing=""
-    shift
-    for text in "$@"; do grep -qF -- "$text" "$tmp/stderr" || missing="$missing '$text'"; done
-    check "$what" "${missing:-none}" none
-}
 expect 0 "--opt=value options" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scale=0.5 --method=nearest --device=none
 check "--scale=0.5 size" "$(size_of "$tmp/out.pgm")" 320x240
 expect 2 "--opt= with a bad value" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scale=0
