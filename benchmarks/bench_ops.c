@@ -360,13 +360,20 @@ static clik_status call_fusion(clik_context *ctx, const clik_image *src, const c
     return clik_upscale_fusion(ctx, src, &outs[0], NULL, NULL);
 }
 
-static clik_status fusion_setup(bench_case *bc)
+/* An upscaler by --scale: one u8 output of scale times the input's size,
+ * compared under FUSION (a pixel may take the other image or bucket). */
+static clik_status upscaler_setup(bench_case *bc, multi_call call)
 {
     int s = (int)bc->scale, w = s * bc->width, h = s * bc->height;
     bc->out_width = w;
     bc->out_height = h;
     clik_type t = CLIK_U8;
-    return multi_setup_tol(bc, call_fusion, 1, &w, &h, &t, NULL, CLIK_TOL_FUSION);
+    return multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, CLIK_TOL_FUSION);
+}
+
+static clik_status fusion_setup(bench_case *bc)
+{
+    return upscaler_setup(bc, call_fusion);
 }
 
 static clik_status call_upscale_lapar(clik_context *ctx, const clik_image *src,
@@ -378,11 +385,7 @@ static clik_status call_upscale_lapar(clik_context *ctx, const clik_image *src,
 
 static clik_status upscale_lapar_setup(bench_case *bc)
 {
-    int s = (int)bc->scale, w = s * bc->width, h = s * bc->height;
-    bc->out_width = w;
-    bc->out_height = h;
-    clik_type t = CLIK_U8;
-    return multi_setup_tol(bc, call_upscale_lapar, 1, &w, &h, &t, NULL, CLIK_TOL_FUSION);
+    return upscaler_setup(bc, call_upscale_lapar);
 }
 
 #define STREAM_INPUTS  2
