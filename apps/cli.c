@@ -7,7 +7,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
-#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -648,20 +647,13 @@ static int read_u8_or_f32(const char *cmd, cli_image_io *io)
     return CLI_OK;
 }
 
-/* 1 where OUT is a NumPy file (written in the result's own type). */
-static int is_npy(const char *path)
-{
-    const size_t n = strlen(path);
-    return (n >= 4 && strcasecmp(path + n - 4, ".npy") == 0) || strcasecmp(path, "npy:-") == 0;
-}
-
 /* An f32 result for an image file: u16 (x 257) after a 16-bit IN, else u8,
  * rounded and clamped; *use is result itself where it needs nothing. */
 static int image_of_result(const char *cmd, const cli_image_io *io, const clik_image *result,
                            clik_image *tmp, const clik_image **use)
 {
     *use = result;
-    if (result->type != CLIK_F32 || is_npy(io->out_path))
+    if (result->type != CLIK_F32 || clikio_writes_npy(io->out_path)) /* .npy: f32 */
         return CLI_OK;
     const clik_type t = io->wide ? CLIK_U16 : CLIK_U8;
     const float scale = io->wide ? 257.0f : 1.0f, top = io->wide ? 65535.0f : 255.0f;

@@ -140,6 +140,11 @@ static image_format output_format(const char *path)
     return format_of(path);
 }
 
+int clikio_writes_npy(const char *path)
+{
+    return output_format(path) == FORMAT_NPY;
+}
+
 static clik_status unknown_extension(const char *path, char *err, size_t errlen)
 {
     return clikio__fail(err, errlen, CLIK_ERR_INVALID_ARG,

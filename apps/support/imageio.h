@@ -76,6 +76,9 @@ void clikio_set_jpeg_orientation(int apply);
  * standard output by clikio_commit(), so a failure writes nothing there. */
 int clikio_is_stdout(const char *path);
 
+/* 1 where clikio_write() writes path as a NumPy .npy (".npy", "npy:-"). */
+int clikio_writes_npy(const char *path);
+
 /* A file written in full under a temporary name in the folder of its final
  * path, waiting there for clikio_commit() or clikio_discard(). Staging several
  * files first lets a caller put all of them in place, or none. */

@@ -83,7 +83,8 @@ typedef struct model_entry {
     float strength_edges[NBINS - 1], coherence_edges[NBINS - 1];
     float *coef;    /* stored x atoms (kind 1: atoms = k k taps) */
     float *filters; /* buckets x k k: kind 0 sum_l coef[b][l] D_{index[l]}; kind 1 the rows,
-                       expanded over the orbits */
+                       expanded over the orbits; then the same table tap-major (tap t of
+                       bucket b at t buckets + b), as the GPU kernel reads it */
 } model_entry;
 
 /* The bucket grid, and the bin edges, from one description (an entry, the
@@ -295,6 +296,12 @@ static int stored_count(const model_entry *e)
 }
 
 /* F_b for every bucket of e, from its coefficients; 0, or -1 when out of memory. */
+/* The filter table of e (both layouts; see model_entry), uninitialised. */
+static float *alloc_filters(const model_entry *e)
+{
+    return malloc(2 * sizeof(float) * (size_t)e->buckets * (size_t)e->ksize * (size_t)e->ksize);
+}
+
 static int filters_finite(const model_entry *e)
 {
     const size_t n = (size_t)e->buckets * (size_t)e->ksize * (size_t)e->ksize;
@@ -323,19 +330,26 @@ static int make_filters(model_entry *e)
                 e->filters[(size_t)b * (size_t)taps + (size_t)t] = fc[group_tap(e->ksize, g, t)];
         }
         free(row);
-        return 0; /* copies of finite coefficients */
+    } else {
+        double d[CLIK_LAPAR_ATOMS * TAPS];
+        dictionary(d);
+        for (int b = 0; b < e->buckets; b++)
+            for (int k = 0; k < TAPS; k++) {
+                double s = 0.0;
+                for (int l = 0; l < e->atoms; l++)
+                    s += (double)e->coef[(size_t)b * (size_t)e->atoms + (size_t)l] *
+                         d[e->index[l] * TAPS + k];
+                e->filters[(size_t)b * TAPS + (size_t)k] = (float)s;
+            }
+        if (!filters_finite(e))
+            return -2;
     }
-    double d[CLIK_LAPAR_ATOMS * TAPS];
-    dictionary(d);
-    for (int b = 0; b < e->buckets; b++)
-        for (int k = 0; k < TAPS; k++) {
-            double s = 0.0;
-            for (int l = 0; l < e->atoms; l++)
-                s += (double)e->coef[(size_t)b * (size_t)e->atoms + (size_t)l] *
-                     d[e->index[l] * TAPS + k];
-            e->filters[(size_t)b * TAPS + (size_t)k] = (float)s;
-        }
-    return filters_finite(e) ? 0 : -2;
+    const size_t nb = (size_t)e->buckets, nt = (size_t)taps;
+    float *by_tap = e->filters + nb * nt;
+    for (size_t b = 0; b < nb; b++)
+        for (size_t t = 0; t < nt; t++)
+            by_tap[t * nb + b] = e->filters[b * nt + t];
+    return 0;
 }
 
 static void entry_free(model_entry *e)
@@ -488,7 +502,7 @@ static clik_status read_entry(reader *r, int i, int version, model_entry *e)
                    coef_bytes, r->size - 4 - r->pos);
     /* Sizes hold: now the allocations. */
     e->coef = malloc(values * sizeof(float));
-    e->filters = malloc((size_t)e->buckets * (size_t)e->ksize * (size_t)e->ksize * sizeof(float));
+    e->filters = alloc_filters(e);
     if (!e->coef || !e->filters) {
         snprintf(r->err, r->errlen, "LAPAR model: out of memory");
         return CLIK_ERR_NO_MEMORY;
@@ -703,13 +717,13 @@ static clik_status entry_copy(const model_entry *from, model_entry *to)
     const size_t values = (size_t)from->stored * (size_t)from->atoms;
     const size_t taps = (size_t)from->buckets * (size_t)from->ksize * (size_t)from->ksize;
     to->coef = malloc(values * sizeof(float));
-    to->filters = malloc(taps * sizeof(float));
+    to->filters = alloc_filters(from);
     if (!to->coef || !to->filters) {
         entry_free(to);
         return CLIK_ERR_NO_MEMORY;
     }
     memcpy(to->coef, from->coef, values * sizeof(float));
-    memcpy(to->filters, from->filters, taps * sizeof(float));
+    memcpy(to->filters, from->filters, 2 * taps * sizeof(float));
     return CLIK_OK;
 }
 
@@ -944,6 +958,7 @@ static clik_status find_entry(clik_context *ctx, const clik_lapar_model *model, 
 /* The arguments of classification and upscaling: the plan of an entry. */
 typedef struct plan_args {
     clik_lapar_model_plan plan;
+    const float *filters_by_tap; /* the entry's table tap-major (NULL with no filters) */
 } plan_args;
 
 static clik_status classify_cpu(clik_context *ctx, void *p, clik_image *const *v)
@@ -1068,6 +1083,8 @@ static clik_status run_planned(clik_context *ctx, const clik_op *op, const model
 {
     plan_args a;
     plan_of(e, filters, &a.plan);
+    a.filters_by_tap =
+        filters ? filters + (size_t)e->buckets * (size_t)e->ksize * (size_t)e->ksize : NULL;
     const clik_op_image images[] = {{in, CLIK_READ}, {out, CLIK_WRITE}};
     return clik__run_op(ctx, op, images, 2, &a);
 }
@@ -1123,29 +1140,12 @@ static clik_status upscale_cpu(clik_context *ctx, void *p, clik_image *const *v)
                          : clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_upscale_lapar: out of memory");
 }
 
-/* The plan's filter table into buffer to, tap-major (tap t of bucket b at
- * t * buckets + b): the work-items of a work-group read one tap of their
- * buckets together, from one run of the buffer. */
-static clik_status write_filters_by_tap(clik_context *ctx, const clik_lapar_model_plan *p,
-                                        cl_mem to)
-{
-    const size_t nb = (size_t)p->buckets, taps = (size_t)p->ksize * (size_t)p->ksize;
-    float *t = malloc(nb * taps * sizeof(float));
-    if (!t)
-        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "upscale_lapar: out of memory");
-    for (size_t b = 0; b < nb; b++)
-        for (size_t i = 0; i < taps; i++)
-            t[i * nb + b] = p->filters[b * taps + i];
-    clik_status st = clik__write_bytes(ctx, to, t, nb * taps * sizeof(float));
-    free(t);
-    return st;
-}
-
 /* b[0] is src, b[1] dst: U and the buckets are device scratch, the filters
- * a buffer of the plan's table (tap-major). */
+ * a buffer of the entry's table (tap-major on GPUs). */
 static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
-    const clik_lapar_model_plan *plan = &((const plan_args *)p)->plan;
+    const plan_args *args = p;
+    const clik_lapar_model_plan *plan = &args->plan;
     const clik_image *dst = &b[1]->image;
     const int w = dst->width, h = dst->height, ch = dst->channels, taps = plan->ksize * plan->ksize;
     if ((size_t)w * (size_t)h * (size_t)ch > (size_t)INT32_MAX)
@@ -1168,8 +1168,8 @@ static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *cons
     if (st == CLIK_OK)
         st = clik__temp_buffer(ctx, filter_bytes, &filters);
     if (st == CLIK_OK)
-        st = local ? write_filters_by_tap(ctx, plan, filters)
-                   : clik__write_bytes(ctx, filters, plan->filters, filter_bytes);
+        st = clik__write_bytes(ctx, filters, local ? args->filters_by_tap : plan->filters,
+                               filter_bytes);
     if (st == CLIK_OK)
         st = clik__lapar_upsample_cl(ctx, b[0], plan->scale, &up);
     if (st == CLIK_OK)
@@ -1643,7 +1643,7 @@ clik_status clik_lapar_trainer_solve(clik_lapar_trainer *trainer, clik_lapar_mod
     m->e[0] = *pe;
     model_entry *e = &m->e[0];
     e->coef = malloc(sizeof(float) * (size_t)e->stored * (size_t)L);
-    e->filters = malloc(sizeof(float) * (size_t)B * (size_t)T);
+    e->filters = alloc_filters(e);
     if (!e->coef || !e->filters) {
         st = clik__fail(ctx, CLIK_ERR_NO_MEMORY, "%s: out of memory", fn);
         goto done;
