@@ -5,8 +5,9 @@
  * One program holds every kernel of that format: pyr_down (and
  * pyr_down_local, whose tile is the work-group and whose local memory the
  * host sizes at launch), pyr_up, the Laplacian steps for both band types
- * (short bands for uchar pixels only), and for uchar with one channel
- * pyr_down_rows (CPU devices) and pyr_down_vec (GPUs).
+ * (short bands for uchar pixels only), for uchar pyr_down_rows and
+ * pyr_up_rows (CPU devices), for uchar with one channel pyr_down_vec and
+ * with 1 or 4 pyr_down_strip (GPUs).
  * Images are addressed in elements (stride in elements); a pixel is CH
  * consecutive elements, loaded and stored as one vector.
  * SPDX-License-Identifier: BSD-2-Clause
@@ -101,18 +102,18 @@ __kernel void pyr_down_local(__global const T *src, int src_stride, int sw, int 
     VSTORE(DOWN_RESULT(s), 0, dst + y * dst_stride + x * CH);
 }
 
-#if !T_IS_FLOAT && CH == 1
+#if !T_IS_FLOAT
 /*
- * CPU devices, u8 with one channel: each work-item filters `rows` output rows
- * with 16-wide vectors. Per 16 outputs it takes the vertical sums of 32 new
- * source columns (two ushort16) and keeps the next 16 from the previous
- * step; the five horizontal taps are even/odd swizzles of them. The edge
- * pixels, where reflection applies, go through down_column(). The host
- * bounds `rows` so that a work-item's loops stay well within the 65535
- * iterations after which llvmpipe silently ends them (the loops of a
- * work-item share that count).
+ * CPU devices, u8: each work-item filters `rows` output rows with 16-wide
+ * vectors. Per 16 output elements (16 / CH pixels) it takes the vertical
+ * sums of 32 new source elements (two ushort16) and keeps the next 16 from
+ * the previous step; the five horizontal taps are swizzles of them, whole
+ * pixels apart. The edge pixels, where reflection applies, go through
+ * down_column(). The host bounds `rows` so that a work-item's loops stay
+ * well within the 65535 iterations after which llvmpipe silently ends them
+ * (the loops of a work-item share that count).
  */
-/* The vertical sums [1 4 6 4 1] of source columns c .. c + 15. */
+/* The vertical sums [1 4 6 4 1] of source elements c .. c + 15. */
 inline ushort16 down_vsum16(__global const uchar *r0, __global const uchar *r1,
                             __global const uchar *r2, __global const uchar *r3,
                             __global const uchar *r4, int c)
@@ -122,21 +123,36 @@ inline ushort16 down_vsum16(__global const uchar *r0, __global const uchar *r1,
     return a + (b << (ushort16)2) + convert_ushort16(vload16(0, r2 + c)) * (ushort16)6;
 }
 
-/* 16 outputs from the vertical sums of source columns 2 * x0 - 2 + (0 .. 47):
- * the five taps are even/odd swizzles of them. */
+/* 16 output elements from the vertical sums of the 48 source elements
+ * from pixel 2 * x0 - 2 on (w0, w1, w2); em .. ep are the source pixels
+ * 2x - 2 .. 2x + 2 of each output pixel x. */
 inline uchar16 down_h16(ushort16 w0, ushort16 w1, ushort16 w2)
 {
-    const ushort16 em = (ushort16)(w0.even, w1.even);                  /* 2x - 2 */
-    const ushort16 om = (ushort16)(w0.odd, w1.odd);                    /* 2x - 1 */
-    const ushort16 e = (ushort16)(w0.s2468, w0.sace, w1.even, w2.s0);  /* 2x */
-    const ushort16 o = (ushort16)(w0.s3579, w0.sbdf, w1.odd, w2.s1);   /* 2x + 1 */
-    const ushort16 ep = (ushort16)(w0.s468a, w0.sce, w1.even, w2.s02); /* 2x + 2 */
+#if CH == 1
+    const ushort16 em = (ushort16)(w0.even, w1.even);
+    const ushort16 om = (ushort16)(w0.odd, w1.odd);
+    const ushort16 e = (ushort16)(w0.s2468, w0.sace, w1.even, w2.s0);
+    const ushort16 o = (ushort16)(w0.s3579, w0.sbdf, w1.odd, w2.s1);
+    const ushort16 ep = (ushort16)(w0.s468a, w0.sce, w1.even, w2.s02);
+#elif CH == 2
+    const ushort16 em = (ushort16)(w0.s01, w0.s45, w0.s89, w0.scd, w1.s01, w1.s45, w1.s89, w1.scd);
+    const ushort16 om = (ushort16)(w0.s23, w0.s67, w0.sab, w0.sef, w1.s23, w1.s67, w1.sab, w1.sef);
+    const ushort16 e = (ushort16)(w0.s45, w0.s89, w0.scd, w1.s01, w1.s45, w1.s89, w1.scd, w2.s01);
+    const ushort16 o = (ushort16)(w0.s67, w0.sab, w0.sef, w1.s23, w1.s67, w1.sab, w1.sef, w2.s23);
+    const ushort16 ep = (ushort16)(w0.s89, w0.scd, w1.s01, w1.s45, w1.s89, w1.scd, w2.s01, w2.s45);
+#else
+    const ushort16 em = (ushort16)(w0.s0123, w0.s89ab, w1.s0123, w1.s89ab);
+    const ushort16 om = (ushort16)(w0.s4567, w0.scdef, w1.s4567, w1.scdef);
+    const ushort16 e = (ushort16)(w0.s89ab, w1.s0123, w1.s89ab, w2.s0123);
+    const ushort16 o = (ushort16)(w0.scdef, w1.s4567, w1.scdef, w2.s4567);
+    const ushort16 ep = (ushort16)(w1.s0123, w1.s89ab, w2.s0123, w2.s89ab);
+#endif
     const ushort16 sum = em + ((om + o) << (ushort16)2) + e * (ushort16)6 + ep;
     return convert_uchar16((sum + (ushort16)128) >> (ushort16)8);
 }
 
 /* Output pixel (x, y) the plain way, for the edges. */
-inline uchar down_pixel(__global const uchar *src, int stride, int sw, int sh, int x, int y)
+inline pix_t down_pixel(__global const uchar *src, int stride, int sw, int sh, int x, int y)
 {
     return DOWN_RESULT(down_row(down_column(src, stride, sw, sh, 2 * x - 2, y),
                                 down_column(src, stride, sw, sh, 2 * x - 1, y),
@@ -145,15 +161,21 @@ inline uchar down_pixel(__global const uchar *src, int stride, int sw, int sh, i
                                 down_column(src, stride, sw, sh, 2 * x + 2, y)));
 }
 
+/* Output pixels of a vector step, and source pixels its window spans. */
+#define DOWN_STEP   (16 / CH)
+#define DOWN_WINDOW (48 / CH)
+
 __kernel void pyr_down_rows(__global const uchar *src, int src_stride, int sw, int sh,
                             __global uchar *dst, int dst_stride, int dw, int dh, int rows)
 {
     const int y0 = get_global_id(0) * rows, y1 = min(dh, y0 + rows);
-    /* Vector steps cover outputs x0 .. x0 + 15 with 1 <= x0, x0 + 16 <= dw
-     * and source columns up to 2 * x0 + 45 inside the row. (Two output rows
-     * per pass, sharing three source rows, measured slower on PoCL.) */
-    const int xmax = min(dw - 16, (sw - 46) / 2), steps = xmax >= 16 ? xmax / 16 : 0;
-    const int xv0 = 16, xv1 = xv0 + 16 * steps;
+    /* Vector steps cover outputs x0 .. x0 + DOWN_STEP - 1 with 1 <= x0,
+     * x0 + DOWN_STEP <= dw and the source pixels 2 * x0 - 2 .. 2 * x0 - 3 +
+     * DOWN_WINDOW inside the row. (Two output rows per pass, sharing three
+     * source rows, measured slower on PoCL.) */
+    const int xv0 = DOWN_STEP, xmax = min(dw - DOWN_STEP, (sw + 2 - DOWN_WINDOW) / 2);
+    const int steps = xmax >= xv0 ? (xmax - xv0) / DOWN_STEP + 1 : 0;
+    const int xv1 = xv0 + DOWN_STEP * steps;
     for (int y = y0; y < y1; y++) {
         __global const uchar *r0 = src + reflect101(2 * y - 2, sh) * src_stride;
         __global const uchar *r1 = src + reflect101(2 * y - 1, sh) * src_stride;
@@ -162,23 +184,26 @@ __kernel void pyr_down_rows(__global const uchar *src, int src_stride, int sw, i
         __global const uchar *r4 = src + reflect101(2 * y + 2, sh) * src_stride;
         __global uchar *out = dst + y * dst_stride;
         for (int x = 0; x < min(xv0, dw); x++)
-            out[x] = down_pixel(src, src_stride, sw, sh, x, y);
+            VSTORE(down_pixel(src, src_stride, sw, sh, x, y), 0, out + x * CH);
         if (steps > 0) {
-            /* w0: source columns 2 * x0 - 2 .. 2 * x0 + 13 of the first step;
+            /* w0: source elements from pixel 2 * x0 - 2 of the first step;
              * each step computes the next 32 and passes the last 16 on. */
-            ushort16 w0 = down_vsum16(r0, r1, r2, r3, r4, 2 * xv0 - 2);
-            for (int x0 = xv0; x0 < xv1; x0 += 16) {
-                const ushort16 w1 = down_vsum16(r0, r1, r2, r3, r4, 2 * x0 + 14);
-                const ushort16 w2 = down_vsum16(r0, r1, r2, r3, r4, 2 * x0 + 30);
-                vstore16(down_h16(w0, w1, w2), 0, out + x0);
+            ushort16 w0 = down_vsum16(r0, r1, r2, r3, r4, (2 * xv0 - 2) * CH);
+            for (int x0 = xv0; x0 < xv1; x0 += DOWN_STEP) {
+                const int e = (2 * x0 - 2) * CH;
+                const ushort16 w1 = down_vsum16(r0, r1, r2, r3, r4, e + 16);
+                const ushort16 w2 = down_vsum16(r0, r1, r2, r3, r4, e + 32);
+                vstore16(down_h16(w0, w1, w2), 0, out + x0 * CH);
                 w0 = w2;
             }
         }
         for (int x = max(xv0, xv1); x < dw; x++)
-            out[x] = down_pixel(src, src_stride, sw, sh, x, y);
+            VSTORE(down_pixel(src, src_stride, sw, sh, x, y), 0, out + x * CH);
     }
 }
+#endif
 
+#if !T_IS_FLOAT && CH == 1
 /*
  * GPUs, u8 with one channel: a work-item makes 8 neighbouring outputs of a
  * row from one 16-byte load per source row (its even and odd lanes are the
@@ -211,6 +236,88 @@ __kernel void pyr_down_vec(__global const uchar *src, int src_stride, int sw, in
     const ushort8 ep = (ushort8)(m.s246, m.s8ace, r.s0); /* 2x + 2 */
     const ushort8 sum = em + ((om + m.odd) << (ushort8)2) + m.even * (ushort8)6 + ep;
     vstore8(convert_uchar8((sum + (ushort8)128) >> (ushort8)8), 0, out);
+}
+#endif
+
+#if !T_IS_FLOAT && (CH == 1 || CH == 4)
+/*
+ * GPUs, u8 with 1 or 4 channels: a work-item makes 4 neighbouring output
+ * pixels of `rows` output rows. It walks down the source rows keeping the
+ * horizontal sums of the last five in registers, so each source row of its
+ * strip is read once (a block of 8 pixels and 3 halo pixels: a warp reads
+ * whole row segments) and each output written once; two new source rows
+ * per output row. Pixels near the edges reflect through
+ * clik_reflect101_near(), columns of outputs past the image clamped to
+ * within two of the edge as down_column() does.
+ */
+#define STRIP_W 4
+
+/* Horizontal sums [1 4 6 4 1] of source row `row` centred on the columns
+ * 2 x0 .. 2 x0 + 6 (the strip's 4 outputs). */
+inline void strip_hsums(__global const uchar *row, int sw, int x0, acc_t *h)
+{
+    acc_t p[11]; /* source pixels 2 x0 - 2 .. 2 x0 + 8 */
+    const int c = 2 * x0;
+    if (c >= 2 && c + 8 < sw) {
+#if CH == 1
+        const uchar8 m = vload8(0, row + c);
+        const uchar2 l = vload2(0, row + c - 2);
+        p[0] = l.s0, p[1] = l.s1, p[2] = m.s0, p[3] = m.s1, p[4] = m.s2, p[5] = m.s3;
+        p[6] = m.s4, p[7] = m.s5, p[8] = m.s6, p[9] = m.s7, p[10] = row[c + 8];
+#else
+        const uchar16 a = vload16(0, row + 4 * c), b = vload16(0, row + 4 * c + 16);
+        const uchar8 l = vload8(0, row + 4 * c - 8);
+        p[0] = convert_uint4(l.lo), p[1] = convert_uint4(l.hi);
+        p[2] = convert_uint4(a.s0123), p[3] = convert_uint4(a.s4567);
+        p[4] = convert_uint4(a.s89ab), p[5] = convert_uint4(a.scdef);
+        p[6] = convert_uint4(b.s0123), p[7] = convert_uint4(b.s4567);
+        p[8] = convert_uint4(b.s89ab), p[9] = convert_uint4(b.scdef);
+        p[10] = convert_uint4(vload4(0, row + 4 * c + 32));
+#endif
+    } else {
+        for (int i = 0; i < 11; i++)
+            p[i] = TO_ACC(VLOAD(0, row + reflect101(clamp(c - 2 + i, -2, sw + 1), sw) * CH));
+    }
+    for (int j = 0; j < STRIP_W; j++)
+        h[j] = down_row(p[2 * j], p[2 * j + 1], p[2 * j + 2], p[2 * j + 3], p[2 * j + 4]);
+}
+
+__kernel void pyr_down_strip(__global const uchar *src, int src_stride, int sw, int sh,
+                             __global uchar *dst, int dst_stride, int dw, int dh, int rows)
+{
+    const int x0 = get_global_id(0) * STRIP_W, y0 = get_global_id(1) * rows;
+    if (x0 >= dw || y0 >= dh)
+        return;
+    const int y1 = min(dh, y0 + rows);
+    /* h[k]: the sums of source row 2 y - 2 + k for the current output row y. */
+    acc_t h[5][STRIP_W];
+    for (int k = 0; k < 5; k++)
+        strip_hsums(src + reflect101(2 * y0 - 2 + k, sh) * src_stride, sw, x0, h[k]);
+    for (int y = y0;;) {
+        acc_t v[STRIP_W];
+        for (int j = 0; j < STRIP_W; j++)
+            v[j] = down_row(h[0][j], h[1][j], h[2][j], h[3][j], h[4][j]);
+        __global uchar *out = dst + y * dst_stride + x0 * CH;
+        if (x0 + STRIP_W <= dw) {
+#if CH == 1
+            vstore4(convert_uchar4(((uint4)(v[0], v[1], v[2], v[3]) + 128u) >> 8u), 0, out);
+#else
+            vstore16(convert_uchar16(((uint16)(v[0], v[1], v[2], v[3]) + 128u) >> 8u), 0, out);
+#endif
+        } else {
+            for (int j = 0; j < dw - x0; j++)
+                VSTORE(DOWN_RESULT(v[j]), 0, out + j * CH);
+        }
+        if (++y >= y1)
+            break;
+        for (int j = 0; j < STRIP_W; j++) {
+            h[0][j] = h[2][j];
+            h[1][j] = h[3][j];
+            h[2][j] = h[4][j];
+        }
+        strip_hsums(src + reflect101(2 * y + 1, sh) * src_stride, sw, x0, h[3]);
+        strip_hsums(src + reflect101(2 * y + 2, sh) * src_stride, sw, x0, h[4]);
+    }
 }
 #endif
 
@@ -292,6 +399,22 @@ __kernel void pyr_up(__global const T *src, int src_stride, int sw, int sh, __gl
 {
     UP_OUTPUTS(STORE_UP);
 }
+
+#if !T_IS_FLOAT
+/* CPU devices, u8: pyr_up by rows (up2_rows.h), the weights and borders of
+ * up_compute() (OpenCV's reflection on the doubled grid), the rounding of
+ * UP_RESULT. */
+#define UP2_E0          1
+#define UP2_E1          6
+#define UP2_E2          1
+#define UP2_O1          4
+#define UP2_O2          4
+#define UP2_PREV(x, n)  ((x) == 0 ? min(1, (n)-1) : (x)-1)
+#define UP2_NEXT(x, n)  min((x) + 1, (n)-1)
+#define UP2_ROUND(T, s) (((s) + (T)32) >> (T)6)
+#include "up2_rows.h"
+UP2_ROWS_KERNEL(pyr_up_rows)
+#endif
 
 /* ---- the Laplacian pyramid --------------------------------------------------------- */
 

@@ -21,7 +21,8 @@
  *   BPP          nearest kernels: bytes per pixel, 1, 4 or 16 (a pixel is
  *                moved as a uchar, uint or uint4 whatever its type);
  *   T, T_IS_FLOAT, CH   interpolating kernels: uchar or float, 1 or 4 channels;
- *   TAPS         2 (bilinear) or 4 (bicubic);
+ *   TAPS         2 (bilinear) or 4 (bicubic); with TAPS 2 and uchar,
+ *                resize_bilinear_x2_rows for exact factors of 2;
  *   AA_TX, AA_TY bicubic-aa (instead of TAPS): the taps of each axis, a
  *                multiple of 4.
  * Everything else is an argument: sizes, factors, bands, spans and the
@@ -675,6 +676,27 @@ inline void interp_rows(__global const T *src, int src_stride, int sw, int sh, _
 INTERP_ROWS_KERNEL(resize_interp_rows_any, 0)
 INTERP_ROWS_KERNEL(resize_interp_rows_pix, ALIGN_PIX)
 INTERP_ROWS_KERNEL(resize_interp_rows_a16, ALIGN_16)
+
+#if TAPS == 2 && !T_IS_FLOAT
+/*
+ * CPU devices, u8 bilinear by exactly 2 on both axes (up2_rows.h): the
+ * weights are then (1/4, 3/4) for an even output and (3/4, 1/4) for an odd
+ * one, so every float product and sum of the oracle is exact and the
+ * result is S / 16 of the integer sum S of both axes' weights times 4,
+ * rounded halves to even as ROUND_SAT_U8: the same bytes from integers.
+ * Clamped borders: the weights of a tap past an edge fall on the edge.
+ */
+#define UP2_E0          1
+#define UP2_E1          3
+#define UP2_E2          0
+#define UP2_O1          3
+#define UP2_O2          1
+#define UP2_PREV(x, n)  max((x)-1, 0)
+#define UP2_NEXT(x, n)  min((x) + 1, (n)-1)
+#define UP2_ROUND(T, s) (((s) + (T)7 + (((s) >> (T)4) & (T)1)) >> (T)4)
+#include "up2_rows.h"
+UP2_ROWS_KERNEL(resize_bilinear_x2_rows)
+#endif
 
 #endif /* TAPS */
 

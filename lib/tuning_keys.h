@@ -38,9 +38,13 @@ CLIK_TUNE_KEY(LUT_CHUNKS, "lut_chunks", "hist", INT, 1, 1024, NULL,
 CLIK_TUNE_KEY(PYR_LOCAL, "pyr_local", "pyramid", FLAG, 0, 1, NULL,
     "GPUs with local memory", "pyr_down tiles in local memory")
 CLIK_TUNE_KEY(PYR_ROWS, "pyr_rows", "pyramid", FLAG, 0, 1, NULL,
-    "CPU devices", "the CPU row kernel for u8 grey pyr_down")
+    "CPU devices", "the CPU row kernels for u8 pyr_down and pyr_up")
 CLIK_TUNE_KEY(PYR_VEC, "pyr_vec", "pyramid", FLAG, 0, 1, NULL,
     "without local memory", "the 8-wide kernel without local memory for u8 grey pyr_down")
+CLIK_TUNE_KEY(PYR_STRIP, "pyr_strip", "pyramid", FLAG, 0, 1, NULL,
+    "GPUs", "pyr_down by strips of 4 output pixels, u8 with 1 or 4 channels")
+CLIK_TUNE_KEY(PYR_STRIP_ROWS, "pyr_strip_rows", "pyramid", INT, 1, 1024, NULL,
+    "4", "output rows per work-item of pyr_down's strips")
 CLIK_TUNE_KEY(PYR_BAND_ROWS, "pyr_band_rows", "pyramid", INT, 1, 1048576, NULL,
     "rows / (compute units x 4)", "output rows per work-item of the CPU row kernel")
 CLIK_TUNE_KEY(INTEGRAL_SERIAL, "integral_serial", "integral", FLAG, 0, 1, NULL,
@@ -57,6 +61,8 @@ CLIK_TUNE_KEY(INTEGRAL_FP64, "integral_fp64", "integral", FLAG, 0, 1, NULL,
     "devices with cl_khr_fp64", "f64 sums in device doubles; 0: from integer (u8) or float-float (f32) sums, as on devices without doubles")
 CLIK_TUNE_KEY(RESIZE_CPU, "resize_cpu", "resize", FLAG, 0, 1, NULL,
     "CPU devices", "the CPU-device row kernels")
+CLIK_TUNE_KEY(RESIZE_UP2, "resize_up2", "resize", FLAG, 0, 1, NULL,
+    "1", "with resize_cpu, the row kernel for u8 bilinear by exactly 2")
 CLIK_TUNE_KEY(RESIZE_FAST_NEAREST, "resize_fast_nearest", "resize", FLAG, 0, 1, NULL,
     "1", "integer-scale nearest writes whole blocks")
 CLIK_TUNE_KEY(RESIZE_LOCAL, "resize_local", "resize", FLAG, 0, 1, NULL,

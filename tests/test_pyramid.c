@@ -203,13 +203,17 @@ int main(void)
 {
     /* The device's default kernels, then each kind forced whatever the
      * device would pick: GPU kernels without local memory (the 8-wide u8
-     * grey one and the plain one), tiles in local memory, and the CPU row
-     * kernel; the forced runs poison scratch levels and new device images,
+     * grey one and the plain one), tiles in local memory, the strips (3
+     * rows: bands that end inside the image), and the CPU row kernels; the
+     * forced runs poison scratch levels and new device images,
      * so that reading what no kernel wrote fails against the oracle. Band
      * heights and other numbers are swept by test_tuning. */
-    static const char *const tunings[] = {"", "pyr_rows=0,pyr_vec=1,poison=1",
-                                          "pyr_rows=0,pyr_vec=0,pyr_local=1,poison=1",
-                                          "pyr_rows=1,poison=1", NULL};
+    static const char *const tunings[] = {"",
+                                          "pyr_rows=0,pyr_strip=0,pyr_vec=1,poison=1",
+                                          "pyr_rows=0,pyr_strip=0,pyr_vec=0,pyr_local=1,poison=1",
+                                          "pyr_rows=0,pyr_strip=1,pyr_strip_rows=3,poison=1",
+                                          "pyr_rows=1,poison=1",
+                                          NULL};
     const h_test tests[] = {
         H_TEST(small_images),       H_TEST(thin_images), H_TEST(laplacian_round_trip_on_device),
         H_TEST(gaussian_on_device), H_TEST(long_bands),  H_TEST(bad_input)};

@@ -511,13 +511,15 @@ int main(void)
      * poisoned scratch: the GPU kernels (integer nearest, tiles in local
      * memory wherever they fit), the generic GPU ones (table nearest, no
      * local memory), and the CPU-device row kernels with and without the
-     * integer nearest. Tile sizes and bands are swept by test_tuning. */
+     * integer nearest and the x2 bilinear rows (the generic rows kernel
+     * for bilinear x2 without them). Tile sizes and bands are swept by
+     * test_tuning. */
     static const char *const tunings[] = {
         "",
         "resize_cpu=0,resize_fast_nearest=1,resize_local=1,poison=1",
         "resize_cpu=0,resize_fast_nearest=0,resize_local=0,poison=1",
         "resize_cpu=1,resize_fast_nearest=1,poison=1",
-        "resize_cpu=1,resize_fast_nearest=0,poison=1",
+        "resize_cpu=1,resize_fast_nearest=0,resize_up2=0,poison=1",
         NULL};
     const h_test tests[] = {H_TEST(hand_worked),    H_TEST(nearest_offsets), H_TEST(thin_images),
                             H_TEST(strided_images), H_TEST(large_factors),   H_TEST(device_images),

@@ -123,13 +123,13 @@ static clik_status set_down_args(clik_context *ctx, clik_kernel_entry *k, const 
                      CLIK_A(ds), CLIK_A(dw), CLIK_A(dh));
 }
 
-/* u8 grey: pyr_down_rows (CPU devices: a band of rows per work-item) or
- * pyr_down_vec (GPUs: 8 outputs per work-item). */
+/* u8: pyr_down_rows (CPU devices: a band of rows per work-item, any
+ * channels) or pyr_down_vec (GPUs, grey: 8 outputs per work-item). */
 static clik_status cl_down_u8(clik_context *ctx, const clik_binding *src, const clik_binding *dst,
                               int rows_kernel)
 {
     clik_kernel_entry *k;
-    clik_status st = clik__pixel_kernel(ctx, "pyramid", CLIK_U8, 1, "",
+    clik_status st = clik__pixel_kernel(ctx, "pyramid", CLIK_U8, src->image.channels, "",
                                         rows_kernel ? "pyr_down_rows" : "pyr_down_vec", &k);
     if (st == CLIK_OK)
         st = set_down_args(ctx, k, src, dst);
@@ -141,14 +141,35 @@ static clik_status cl_down_u8(clik_context *ctx, const clik_binding *src, const 
         return clik__launch(ctx, k, 2, items, local);
     }
     /* A few bands per compute unit, whatever the tuning asks no more rows
-     * than keep a work-item's loops (about dw / 16 + 64 iterations a row)
-     * within half of llvmpipe's limit of 65535 (kernels/pyramid.cl). */
+     * than keep a work-item's loops (about dw * CH / 16 + 64 iterations a
+     * row) within half of llvmpipe's limit of 65535 (kernels/pyramid.cl). */
     const long rows = clik__band_rows(ctx, CLIK_TUNE_PYR_BAND_ROWS, dh);
-    const long most = 32768 / (dw / 16 + 64);
+    const long most = 32768 / ((long)dw * dst->image.channels / 16 + 64);
     const int band = (int)(rows < most ? rows : most > 0 ? most : 1);
     st = CLIK_ARG(ctx, k, 8, band);
     size_t global[1] = {((size_t)dh + (size_t)band - 1) / (size_t)band}, local[1] = {1};
     return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, local) : st;
+}
+
+/* GPUs, u8 with 1 or 4 channels: pyr_down_strip, 4 output pixels of
+ * pyr_strip_rows output rows per work-item. */
+static clik_status cl_down_strip(clik_context *ctx, const clik_binding *src,
+                                 const clik_binding *dst)
+{
+    clik_kernel_entry *k;
+    clik_status st =
+        clik__pixel_kernel(ctx, "pyramid", CLIK_U8, src->image.channels, "", "pyr_down_strip", &k);
+    const int rows = (int)clik__tune(ctx, CLIK_TUNE_PYR_STRIP_ROWS, 4);
+    if (st == CLIK_OK)
+        st = set_down_args(ctx, k, src, dst);
+    if (st == CLIK_OK)
+        st = CLIK_ARG(ctx, k, 8, rows);
+    if (st != CLIK_OK)
+        return st;
+    const int dw = dst->image.width, dh = dst->image.height;
+    size_t items[2] = {((size_t)dw + 3) / 4, ((size_t)dh + (size_t)rows - 1) / (size_t)rows};
+    size_t local[2] = {64, 2};
+    return clik__launch(ctx, k, 2, items, local);
 }
 
 static clik_status cl_down(clik_context *ctx, const clik_binding *src, const clik_binding *dst)
@@ -156,15 +177,18 @@ static clik_status cl_down(clik_context *ctx, const clik_binding *src, const cli
     const clik_image *img = &src->image;
     int local_mem = (int)clik__tune(ctx, CLIK_TUNE_PYR_LOCAL,
                                     ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU);
-    /* u8 grey: the CPU row kernel; on GPUs the tiles in local memory where
-     * it is on-chip (NVIDIA H200: 21 us against 25 us for 4K), else the
-     * 8-wide kernel. */
-    if (img->type == CLIK_U8 && img->channels == 1) {
-        if ((int)clik__tune(ctx, CLIK_TUNE_PYR_ROWS, ctx->dev.type == CLIK_DEVICE_CPU))
-            return cl_down_u8(ctx, src, dst, 1);
-        if ((int)clik__tune(ctx, CLIK_TUNE_PYR_VEC, !local_mem))
-            return cl_down_u8(ctx, src, dst, 0);
-    }
+    /* u8: the CPU row kernel; u8 with 1 or 4 channels on GPUs: the strips;
+     * else u8 grey: the tiles in local memory where it is on-chip (NVIDIA
+     * H200: 21 us against 25 us for 4K), else the 8-wide kernel. */
+    if (img->type == CLIK_U8 &&
+        (int)clik__tune(ctx, CLIK_TUNE_PYR_ROWS, ctx->dev.type == CLIK_DEVICE_CPU))
+        return cl_down_u8(ctx, src, dst, 1);
+    if (img->type == CLIK_U8 && (img->channels == 1 || img->channels == 4) &&
+        (int)clik__tune(ctx, CLIK_TUNE_PYR_STRIP, ctx->dev.type != CLIK_DEVICE_CPU))
+        return cl_down_strip(ctx, src, dst);
+    if (img->type == CLIK_U8 && img->channels == 1 &&
+        (int)clik__tune(ctx, CLIK_TUNE_PYR_VEC, !local_mem))
+        return cl_down_u8(ctx, src, dst, 0);
     clik_kernel_entry *k;
     clik_status st = clik__pixel_kernel(ctx, "pyramid", img->type, img->channels, "",
                                         local_mem ? "pyr_down_local" : "pyr_down", &k);
@@ -251,9 +275,35 @@ static clik_status down_opencl(clik_context *ctx, void *p, clik_binding *const *
     return cl_down(ctx, b[0], b[1]);
 }
 
+/* CPU devices, u8: pyr_up_rows, a band of source rows per work-item
+ * (kernels/up2_rows.h). */
+static clik_status cl_up_rows(clik_context *ctx, const clik_binding *src, const clik_binding *dst)
+{
+    const clik_image *img = &src->image;
+    clik_kernel_entry *k;
+    clik_status st =
+        clik__pixel_kernel(ctx, "pyramid", img->type, img->channels, "", "pyr_up_rows", &k);
+    if (st == CLIK_OK)
+        st = set_down_args(ctx, k, src, dst);
+    if (st != CLIK_OK)
+        return st;
+    /* A few bands per compute unit; a row costs about W * CH / 16 + 2 * CH
+     * + 16 loop iterations, kept within half of llvmpipe's 65535. */
+    const int sh = img->height;
+    const long rows = clik__band_rows(ctx, CLIK_TUNE_PYR_BAND_ROWS, sh);
+    const long most = 32768 / ((long)img->width * img->channels / 16 + 2L * img->channels + 16);
+    const int band = (int)(rows < most ? rows : most > 0 ? most : 1);
+    st = CLIK_ARG(ctx, k, 8, band);
+    size_t global[1] = {((size_t)sh + (size_t)band - 1) / (size_t)band}, local[1] = {1};
+    return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, local) : st;
+}
+
 static clik_status up_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     (void)p;
+    if (b[0]->image.type == CLIK_U8 &&
+        (int)clik__tune(ctx, CLIK_TUNE_PYR_ROWS, ctx->dev.type == CLIK_DEVICE_CPU))
+        return cl_up_rows(ctx, b[0], b[1]);
     return cl_up(ctx, "pyr_up", b[0], NULL, b[1]);
 }
 

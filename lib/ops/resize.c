@@ -517,9 +517,38 @@ static clik_status cl_interp_rows(clik_context *ctx, resize_args *a, const clik_
     return end_bands(ctx, k, st, 14, spans, bands, &b);
 }
 
+/* CPU devices, u8 bilinear by exactly 2 on both axes: a band of source rows
+ * per work-item, integer sums (kernels/up2_rows.h); no geometry table. */
+static clik_status cl_bilinear_x2_rows(clik_context *ctx, const clik_binding *src,
+                                       const clik_binding *dst)
+{
+    const clik_image *img = &src->image;
+    clik_kernel_entry *k;
+    clik_status st = clik__pixel_kernel(ctx, "resize", CLIK_U8, img->channels, "-DTAPS=2",
+                                        "resize_bilinear_x2_rows", &k);
+    const int ss = (int)src->stride, ds = (int)dst->stride;
+    const int sw = img->width, sh = img->height, dw = dst->image.width, dh = dst->image.height;
+    if (st != CLIK_OK)
+        return st;
+    /* A few bands per compute unit; a row costs about W * CH / 16 + 2 * CH
+     * + 16 loop iterations, kept within half of llvmpipe's 65535. */
+    const long rows = band_rows(ctx, sh);
+    const long most = 32768 / ((long)sw * img->channels / 16 + 2L * img->channels + 16);
+    const int band = (int)(rows < most ? rows : most > 0 ? most : 1);
+    st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh), CLIK_A(dst->mem),
+                   CLIK_A(ds), CLIK_A(dw), CLIK_A(dh), CLIK_A(band));
+    size_t global[1] = {((size_t)sh + (size_t)band - 1) / (size_t)band}, local[1] = {1};
+    return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, local) : st;
+}
+
 static clik_status cl_interp(clik_context *ctx, resize_args *a, const clik_binding *src,
                              const clik_binding *dst)
 {
+    const clik_image *s = &src->image, *d = &dst->image;
+    if (use_cpu_kernels(ctx) && a->method == CLIK_INTERP_BILINEAR && s->type == CLIK_U8 &&
+        d->width == 2 * s->width && d->height == 2 * s->height &&
+        clik__tune(ctx, CLIK_TUNE_RESIZE_UP2, 1))
+        return cl_bilinear_x2_rows(ctx, src, dst);
     clik_status st = upload_geo(ctx, a);
     if (st != CLIK_OK)
         return st;

@@ -1,0 +1,128 @@
+/*
+ * Upsampling of u8 images by 2 on CPU devices, shared by pyrUp
+ * (pyramid.cl) and bilinear x2 (resize.cl). Build options: CH (1, 2 or 4).
+ *
+ * Both are separable with small integer weights that depend only on the
+ * parity of the output coordinate. Along an axis, output 2x is
+ *   UP2_E0 * p[x - 1] + UP2_E1 * p[x] + UP2_E2 * p[x + 1]
+ * and output 2x + 1 is
+ *   UP2_O1 * p[x] + UP2_O2 * p[x + 1],
+ * neighbours past an edge given by UP2_PREV(x, n) and UP2_NEXT(x, n); the
+ * sum S of both axes becomes a pixel by UP2_ROUND(T, S), T its type (uint
+ * or ushort16: the sums stay below 2^16). The includer defines
+ * these and then expands UP2_ROWS_KERNEL(name).
+ *
+ * Each work-item makes the output rows 2y and 2y + 1 of `rows` source rows
+ * y. Per 16 source elements it loads the three source rows at the element
+ * offsets -CH, 0 and +CH, takes the vertical sums, then the horizontal
+ * ones, and stores the even and odd outputs interleaved pixel by pixel: 32
+ * output elements of each of the two rows. The first pixel and the tail of
+ * a row, where the borders apply, go element by element. The host bounds
+ * `rows` so that a work-item's loops stay well within the 65535 iterations
+ * after which llvmpipe silently ends them.
+ */
+#ifndef CLIK_KERNELS_UP2_ROWS_H
+#define CLIK_KERNELS_UP2_ROWS_H
+
+/* Even and odd outputs of three neighbouring values (any integer type). */
+#define UP2_EVEN(T, m, c, p) ((T)UP2_E0 * (m) + (T)UP2_E1 * (c) + (T)UP2_E2 * (p))
+#define UP2_ODD(T, c, p)     ((T)UP2_O1 * (c) + (T)UP2_O2 * (p))
+
+/* 16 output elements from their sums. */
+#define UP2_PIX16(s) convert_uchar16(UP2_ROUND(ushort16, s))
+
+/* The even and odd outputs, 16 elements each, interleaved pixel by pixel:
+ * the first and the second 16 output elements. */
+#if CH == 1
+#define UP2_LO(e, o)                                                                               \
+    (uchar16)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3, e.s4, o.s4, e.s5, o.s5, e.s6, o.s6,  \
+              e.s7, o.s7)
+#define UP2_HI(e, o)                                                                               \
+    (uchar16)(e.s8, o.s8, e.s9, o.s9, e.sa, o.sa, e.sb, o.sb, e.sc, o.sc, e.sd, o.sd, e.se, o.se,  \
+              e.sf, o.sf)
+#elif CH == 2
+#define UP2_LO(e, o) (uchar16)(e.s01, o.s01, e.s23, o.s23, e.s45, o.s45, e.s67, o.s67)
+#define UP2_HI(e, o) (uchar16)(e.s89, o.s89, e.sab, o.sab, e.scd, o.scd, e.sef, o.sef)
+#else
+#define UP2_LO(e, o) (uchar16)(e.s0123, o.s0123, e.s4567, o.s4567)
+#define UP2_HI(e, o) (uchar16)(e.s89ab, o.s89ab, e.scdef, o.scdef)
+#endif
+
+/* Source elements i - CH, i, i + CH of a row as ushort16 each. */
+#define UP2_LOAD3(r, i, m, c, p)                                                                   \
+    do {                                                                                           \
+        m = convert_ushort16(vload16(0, (r) + (i)-CH));                                            \
+        c = convert_ushort16(vload16(0, (r) + (i)));                                               \
+        p = convert_ushort16(vload16(0, (r) + (i) + CH));                                          \
+    } while (0)
+
+/* Output pixels 2x and 2x + 1 of the rows o0 (and o1 unless NULL) from
+ * source pixel x of the rows a (y - 1), b (y), c (y + 1), element by
+ * element; the odd column only where it lies inside the dw-wide output. */
+inline void up2_pixel(__global const uchar *a, __global const uchar *b, __global const uchar *c,
+                      __global uchar *o0, __global uchar *o1, int x, int sw, int dw)
+{
+    const int xm = UP2_PREV(x, sw) * CH, x0 = x * CH, xp = UP2_NEXT(x, sw) * CH;
+    for (int k = 0; k < CH; k++) {
+        uint ve[3], vo[3];
+        const int cols[3] = {xm + k, x0 + k, xp + k};
+        for (int j = 0; j < 3; j++) {
+            const uint pa = a[cols[j]], pb = b[cols[j]], pc = c[cols[j]];
+            ve[j] = UP2_EVEN(uint, pa, pb, pc);
+            vo[j] = UP2_ODD(uint, pb, pc);
+        }
+        o0[2 * x0 + k] = (uchar)UP2_ROUND(uint, UP2_EVEN(uint, ve[0], ve[1], ve[2]));
+        if (2 * x + 1 < dw)
+            o0[2 * x0 + CH + k] = (uchar)UP2_ROUND(uint, UP2_ODD(uint, ve[1], ve[2]));
+        if (o1) {
+            o1[2 * x0 + k] = (uchar)UP2_ROUND(uint, UP2_EVEN(uint, vo[0], vo[1], vo[2]));
+            if (2 * x + 1 < dw)
+                o1[2 * x0 + CH + k] = (uchar)UP2_ROUND(uint, UP2_ODD(uint, vo[1], vo[2]));
+        }
+    }
+}
+
+#define UP2_ROWS_KERNEL(NAME)                                                                      \
+    __kernel void NAME(__global const uchar *src, int src_stride, int sw, int sh,                  \
+                       __global uchar *dst, int dst_stride, int dw, int dh, int rows)              \
+    {                                                                                              \
+        const int y0 = get_global_id(0) * rows, y1 = min(sh, y0 + rows);                           \
+        /* Vector steps: source elements i .. i + 15 with CH <= i and                             \
+         * i + 15 + CH inside the row. */                                                          \
+        const int elems = sw * CH, steps = elems >= 16 + 2 * CH ? (elems - 2 * CH) / 16 : 0;     \
+        const int i1 = CH + 16 * steps, x1 = steps > 0 ? i1 / CH : 1;                             \
+        for (int y = y0; y < y1; y++) {                                                            \
+            __global const uchar *a = src + UP2_PREV(y, sh) * src_stride;                          \
+            __global const uchar *b = src + y * src_stride;                                        \
+            __global const uchar *c = src + UP2_NEXT(y, sh) * src_stride;                          \
+            __global uchar *o0 = dst + 2 * y * dst_stride;                                         \
+            __global uchar *o1 = 2 * y + 1 < dh ? o0 + dst_stride : 0;                             \
+            up2_pixel(a, b, c, o0, o1, 0, sw, dw);                                                 \
+            for (int i = CH; i < i1; i += 16) {                                                    \
+                ushort16 am, ac, ap, bm, bc, bp, cm, cc, cp;                                       \
+                UP2_LOAD3(a, i, am, ac, ap);                                                       \
+                UP2_LOAD3(b, i, bm, bc, bp);                                                       \
+                UP2_LOAD3(c, i, cm, cc, cp);                                                       \
+                const ushort16 em = UP2_EVEN(ushort16, am, bm, cm);                                \
+                const ushort16 ec = UP2_EVEN(ushort16, ac, bc, cc);                                \
+                const ushort16 ep = UP2_EVEN(ushort16, ap, bp, cp);                                \
+                const uchar16 ee = UP2_PIX16(UP2_EVEN(ushort16, em, ec, ep));                      \
+                const uchar16 eo = UP2_PIX16(UP2_ODD(ushort16, ec, ep));                           \
+                vstore16(UP2_LO(ee, eo), 0, o0 + 2 * i);                                           \
+                vstore16(UP2_HI(ee, eo), 0, o0 + 2 * i + 16);                                      \
+                if (o1) {                                                                          \
+                    const ushort16 om = UP2_ODD(ushort16, bm, cm);                                 \
+                    const ushort16 oc = UP2_ODD(ushort16, bc, cc);                                 \
+                    const ushort16 op = UP2_ODD(ushort16, bp, cp);                                 \
+                    const uchar16 oe = UP2_PIX16(UP2_EVEN(ushort16, om, oc, op));                  \
+                    const uchar16 oo = UP2_PIX16(UP2_ODD(ushort16, oc, op));                       \
+                    vstore16(UP2_LO(oe, oo), 0, o1 + 2 * i);                                       \
+                    vstore16(UP2_HI(oe, oo), 0, o1 + 2 * i + 16);                                  \
+                }                                                                                  \
+            }                                                                                      \
+            for (int x = x1; x < sw; x++)                                                          \
+                up2_pixel(a, b, c, o0, o1, x, sw, dw);                                             \
+        }                                                                                          \
+    }
+
+#endif
