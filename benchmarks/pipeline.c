@@ -46,6 +46,7 @@ typedef struct options {
     int json;
     const char *dump_dir;   /* --dump-input: the frame as DIR/input-WxH-cC.pgm|pam */
     const char *output_dir; /* --dump-output: the result as DIR/output-WxH-cC.pgm|pam */
+    int stages;             /* --stages: also time each call of (a) on its own */
     int inject;             /* --inject-mismatch: spoil one pixel of (a) to show the check works */
 } options;
 
@@ -65,7 +66,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: %s [--device SPEC] [--size WxH] [--levels N] [--channels 1|2|4]\n"
             "          [--bands s16|f32] [--reps N] [--warmup N] [--seed N] [--json]\n"
-            "          [--no-cpu-check] [--allow-fallback] [--dump-input DIR]\n"
+            "          [--no-cpu-check] [--allow-fallback] [--stages] [--dump-input DIR]\n"
             "          [--dump-output DIR]\n"
             "          [--inject-mismatch (spoils one pixel of (a): the check must fail)]\n"
             "Times equalize -> Laplacian pyramid -> collapse on device images (one upload,\n"
@@ -98,6 +99,15 @@ static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* CPU time of the whole process (an OpenCL CPU device's threads included). */
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0.0;
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
@@ -178,6 +188,9 @@ static int parse_options(int argc, char **argv, options *o)
             takes = 0;
         } else if (!strcmp(a, "--allow-fallback")) {
             o->allow_fallback = 1;
+            takes = 0;
+        } else if (!strcmp(a, "--stages")) {
+            o->stages = 1;
             takes = 0;
         } else if (!strcmp(a, "--inject-mismatch")) {
             o->inject = 1;
@@ -417,11 +430,12 @@ static void json_string(const char *s)
 
 typedef struct timing {
     double median_ms, min_ms;
+    double cpu_ms; /* median process CPU time, the OpenCL CPU device's threads included */
 } timing;
 
 static timing summarize(double *t, int n)
 {
-    timing r = {0, t[0]};
+    timing r = {0, t[0], 0};
     for (int i = 1; i < n; i++)
         if (t[i] < r.min_ms)
             r.min_ms = t[i];
@@ -429,8 +443,48 @@ static timing summarize(double *t, int n)
     return r;
 }
 
+#define STAGES 5
+static const char *const stage_names[STAGES] = {"upload", "equalize", "laplacian", "collapse",
+                                                "download"};
+
+/* Each call of (a) on its own, waited for (clik_context_finish): medians in ms. */
+static int time_stages(clik_context *ctx, const options *o, chain *dev, const clik_image *frame,
+                       clik_image *result, double *ms)
+{
+    double *t = malloc(sizeof(double) * STAGES * (size_t)o->reps);
+    if (!t) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return EXIT_WRONG;
+    }
+    for (int r = -o->warmup; r < o->reps; r++) {
+        for (int s = 0; s < STAGES; s++) {
+            double t0 = now_ms();
+            clik_status st;
+            switch (s) {
+            case 0: st = clik_image_upload(ctx, &dev->src, frame); break;
+            case 1: st = clik_hist_equalize(ctx, &dev->src, &dev->eq); break;
+            case 2: st = clik_pyr_laplacian(ctx, &dev->eq, dev->bands, dev->levels); break;
+            case 3: st = clik_pyr_collapse(ctx, dev->bands, dev->levels, &dev->out); break;
+            default: st = clik_image_download(ctx, result, &dev->out); break;
+            }
+            if (st == CLIK_OK)
+                st = clik_context_finish(ctx);
+            if (st != CLIK_OK) {
+                free(t);
+                return clik_failed(ctx, st, stage_names[s]);
+            }
+            if (r >= 0)
+                t[s * o->reps + r] = now_ms() - t0;
+        }
+    }
+    for (int s = 0; s < STAGES; s++)
+        ms[s] = median(t + s * o->reps, o->reps);
+    free(t);
+    return 0;
+}
+
 static void report(const options *o, const clik_device_info *dev, timing a, timing b,
-                   const char *cpu_check)
+                   const double *stage_ms, const char *cpu_check)
 {
     const char *bands = clik_type_name(o->band_type);
     if (o->json) {
@@ -444,9 +498,18 @@ static void report(const options *o, const clik_device_info *dev, timing a, timi
                device_type_name(dev->type), o->width, o->height, o->channels, o->levels, bands,
                o->reps, o->warmup);
         printf("\"device_ms\":%.4f,\"device_min_ms\":%.4f,\"host_ms\":%.4f,\"host_min_ms\":%.4f,"
-               "\"host_over_device\":%.4f,\"check\":\"identical\",\"collapse\":\"exact\","
-               "\"cpu_check\":\"%s\"}\n",
-               a.median_ms, a.min_ms, b.median_ms, b.min_ms, b.median_ms / a.median_ms, cpu_check);
+               "\"host_over_device\":%.4f,\"device_cpu_ms\":%.4f,\"host_cpu_ms\":%.4f,\"check\":"
+               "\"identical\",\"collapse\":\"exact\","
+               "\"cpu_check\":\"%s\"",
+               a.median_ms, a.min_ms, b.median_ms, b.min_ms, b.median_ms / a.median_ms, a.cpu_ms,
+               b.cpu_ms, cpu_check);
+        if (o->stages) {
+            printf(",\"stages_ms\":{");
+            for (int s = 0; s < STAGES; s++)
+                printf("%s\"%s\":%.4f", s ? "," : "", stage_names[s], stage_ms[s]);
+            printf("}");
+        }
+        printf("}\n");
         return;
     }
     printf("equalize -> Laplacian pyramid (%d levels, %s bands) -> collapse, %dx%d, %d channel%s "
@@ -454,12 +517,19 @@ static void report(const options *o, const clik_device_info *dev, timing a, timi
            o->levels, bands, o->width, o->height, o->channels, o->channels > 1 ? "s" : "");
     printf("device: %s (%s, %s); median of %d runs after %d warm-up runs\n\n", dev->name,
            dev->platform_name, device_type_name(dev->type), o->reps, o->warmup);
-    printf("%-44s %10s %10s\n", "chain", "median ms", "min ms");
-    printf("%-44s %10.3f %10.3f\n", "(a) device images: 1 upload, 1 download", a.median_ms,
-           a.min_ms);
-    printf("%-44s %10.3f %10.3f\n", "(b) host images: each call moves its own", b.median_ms,
-           b.min_ms);
-    printf("%-44s %10.2f\n\n", "(b) / (a)", b.median_ms / a.median_ms);
+    printf("%-44s %10s %10s %10s\n", "chain", "median ms", "min ms", "CPU ms");
+    printf("%-44s %10.3f %10.3f %10.3f\n", "(a) device images: 1 upload, 1 download", a.median_ms,
+           a.min_ms, a.cpu_ms);
+    printf("%-44s %10.3f %10.3f %10.3f\n", "(b) host images: each call moves its own", b.median_ms,
+           b.min_ms, b.cpu_ms);
+    printf("%-44s %10.2f %10.2f %10.2f\n\n", "(b) / (a)", b.median_ms / a.median_ms,
+           b.min_ms / a.min_ms, b.cpu_ms / a.cpu_ms);
+    if (o->stages) {
+        printf("(a) call by call, each waited for (median ms):");
+        for (int s = 0; s < STAGES; s++)
+            printf(" %s %.3f", stage_names[s], stage_ms[s]);
+        printf("\n\n");
+    }
     printf("check: (a) and (b) identical (equalized image, %d bands, output); collapse == "
            "equalized image (exact); CPU path: %s\n",
            o->levels + 1, cpu_check);
@@ -469,30 +539,35 @@ static void report(const options *o, const clik_device_info *dev, timing a, timi
 static int time_chains(clik_context *ctx, const options *o, chain *dev, chain *host,
                        const clik_image *frame, clik_image *result, timing *ta, timing *tb)
 {
-    double *t = malloc(sizeof(double) * 2 * (size_t)o->reps);
+    int n = o->reps;
+    double *t = malloc(sizeof(double) * 4 * (size_t)n);
     if (!t) {
         fprintf(stderr, "%s: out of memory\n", prog);
         return EXIT_WRONG;
     }
-    for (int r = -o->warmup; r < o->reps; r++) {
+    for (int r = -o->warmup; r < n; r++) {
         const char *what;
-        double t0 = now_ms();
+        double c0 = cpu_ms(), t0 = now_ms();
         clik_status st = device_frame(ctx, dev, frame, result, &what);
-        double t1 = now_ms();
+        double c1 = cpu_ms(), t1 = now_ms();
         if (st == CLIK_OK)
             st = chain_run(ctx, host, &what);
-        double t2 = now_ms();
+        double c2 = cpu_ms(), t2 = now_ms();
         if (st != CLIK_OK) {
             free(t);
             return clik_failed(ctx, st, what);
         }
         if (r >= 0) {
             t[r] = t1 - t0;
-            t[o->reps + r] = t2 - t1;
+            t[n + r] = t2 - t1;
+            t[2 * n + r] = c1 - c0;
+            t[3 * n + r] = c2 - c1;
         }
     }
-    *ta = summarize(t, o->reps);
-    *tb = summarize(t + o->reps, o->reps);
+    *ta = summarize(t, n);
+    *tb = summarize(t + n, n);
+    ta->cpu_ms = median(t + 2 * n, n);
+    tb->cpu_ms = median(t + 3 * n, n);
     free(t);
     return 0;
 }
@@ -570,8 +645,11 @@ int main(int argc, char **argv)
     if (o.dump_dir && (rc = dump(&frame, o.dump_dir, "input")) != 0)
         goto done;
 
-    timing ta, tb;
+    timing ta = {0, 0, 0}, tb = {0, 0, 0};
     rc = time_chains(ctx, &o, &dev_chain, &host_chain, &frame, &result, &ta, &tb);
+    double stage_ms[STAGES] = {0};
+    if (rc == 0 && o.stages)
+        rc = time_stages(ctx, &o, &dev_chain, &frame, &result, stage_ms);
     if (rc)
         goto done;
     if (clik_context_last_backend(ctx) != CLIK_BACKEND_OPENCL) {
@@ -606,7 +684,7 @@ int main(int argc, char **argv)
     if (rc == 0 && o.output_dir)
         rc = dump(&result, o.output_dir, "output");
     if (rc == 0)
-        report(&o, dev, ta, tb, cpu_verdict);
+        report(&o, dev, ta, tb, stage_ms, cpu_verdict);
     else
         fprintf(stderr, "%s: FAILED: the outputs differ or a call failed\n", prog);
 

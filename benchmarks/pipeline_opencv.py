@@ -153,12 +153,14 @@ def main():
             got = opencv_chain(cv, cv.UMat(img), args.channels, lsizes).get()
             if not np.array_equal(got, want):
                 fail(f"{w}x{h}: OpenCV T-API's result differs from clik's")
-        cv_cpu, cv_tapi = [], []
+        cv_cpu, cv_cputime, cv_tapi = [], [], []
         for r in range(args.rounds):
             if r:
                 clik_rows[size].append(run_pipeline(args, size, tmp.name, False))
-            cv_cpu.append(median_ms(lambda: opencv_chain(cv, img, args.channels, lsizes),
-                                    args.reps, args.warmup)[0])
+            wall, cputime = median_ms(lambda: opencv_chain(cv, img, args.channels, lsizes),
+                                      args.reps, args.warmup)
+            cv_cpu.append(wall)
+            cv_cputime.append(cputime)
             if tapi:
                 cv_tapi.append(median_ms(
                     lambda: opencv_chain(cv, cv.UMat(img), args.channels, lsizes).get(),
@@ -173,7 +175,11 @@ def main():
                "host_over_device": host / dev, "opencv_over_device": cpu / dev,
                "opencv_over_host": cpu / host,
                "opencv_tapi_over_device": med(cv_tapi) / dev if cv_tapi else None,
+               "clik_device_cputime_ms": med(r["device_cpu_ms"] for r in clik_rows[size]),
+               "clik_host_cputime_ms": med(r["host_cpu_ms"] for r in clik_rows[size]),
+               "opencv_cputime_ms": med(cv_cputime),
                "rounds_device_ms": [r["device_ms"] for r in clik_rows[size]],
+               "rounds_host_ms": [r["host_ms"] for r in clik_rows[size]],
                "rounds_opencv_ms": cv_cpu}
         rows.append(row)
 
@@ -206,6 +212,16 @@ def print_table(rows, meta, markdown):
     print(f"median of {meta['reps']} runs after {meta['warmup']}, median over "
           f"{meta['rounds']} rounds; load {meta['load_start'][0]:.2f} -> "
           f"{meta['load_end'][0]:.2f}; ratios above 1: clik's chain is faster")
+    show(head, body, markdown)
+    print("Process CPU time per chain (ms, medians; PoCL's worker threads included), less "
+          "sensitive to other load than the wall clock:")
+    show(["size", "clik device", "clik host", "OpenCV", "OpenCV/device"],
+         [[r["size"], ms(r["clik_device_cputime_ms"]), ms(r["clik_host_cputime_ms"]),
+           ms(r["opencv_cputime_ms"]),
+           ratio(r["opencv_cputime_ms"] / r["clik_device_cputime_ms"])] for r in rows], markdown)
+
+
+def show(head, body, markdown):
     if markdown:
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
