@@ -17,6 +17,13 @@ OpenCV's result must equal clik's (the collapse rebuilds the equalized
 frame exactly in both, and equalizeHist and clik_hist_equalize agree
 exactly), else the script fails.
 
+--chain upscale times clik-pipeline's second chain (resize by 1/S with
+clik's bicubic-aa, LAPAR model upscale by S, SSIM against the frame).
+OpenCV has no LAPAR upscaler: its row is the cheapest OpenCV equivalent,
+cv2.resize INTER_AREA down, INTER_CUBIC up, and the usual SSIM recipe
+(compare_opencv.ssim_opencv, the map over the whole frame); the two SSIM
+values are printed, not compared.
+
 Needs numpy and cv2 (Debian: python3-opencv). Example:
     /usr/bin/python3 benchmarks/pipeline_opencv.py \\
         --pipeline build-rel/benchmarks/clik-pipeline --device pocl \\
@@ -33,7 +40,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_opencv import (cpu_model, median_ms, opencv_device_filter,  # noqa: E402
-                            parse_size, read_pnm)
+                            parse_size, read_pnm, ssim_opencv)
 
 
 def fail(msg):
@@ -73,10 +80,19 @@ def opencv_chain(cv, img, channels, sizes):
     return out
 
 
+def opencv_upscale_chain(cv, img, size, scale):
+    """Down by 1/scale, up by scale, SSIM against img (w x h); returns the SSIM mean."""
+    w, h = size
+    lr = cv.resize(img, (w // scale, h // scale), interpolation=cv.INTER_AREA)
+    up = cv.resize(lr, (w, h), interpolation=cv.INTER_CUBIC)
+    return ssim_opencv(cv, up, img)[1]
+
+
 def run_pipeline(args, size, tmp, first):
     w, h = size
     cmd = [args.pipeline, "--size", f"{w}x{h}", "--levels", str(args.levels), "--channels",
-           str(args.channels), "--reps", str(args.reps), "--warmup", str(args.warmup), "--json"]
+           str(args.channels), "--reps", str(args.reps), "--warmup", str(args.warmup), "--json",
+           "--chain", args.chain, "--scale", str(args.scale)]
     if args.device:
         cmd += ["--device", args.device]
     if first:  # the pixels for OpenCV, and the CPU-path check once
@@ -97,6 +113,9 @@ def main():
                     help="clik-pipeline executable")
     ap.add_argument("--device", default=None, help="clik device selection (as CLIK_DEVICE)")
     ap.add_argument("--size", action="append", type=parse_size, help="WxH (repeatable)")
+    ap.add_argument("--chain", choices=("pyramid", "upscale"), default="pyramid")
+    ap.add_argument("--scale", type=int, default=2, choices=(2, 3, 4),
+                    help="the upscale chain's factor")
     ap.add_argument("--levels", type=int, default=5)
     ap.add_argument("--channels", type=int, default=1, choices=(1, 4))
     ap.add_argument("--reps", type=int, default=10)
@@ -114,6 +133,8 @@ def main():
         ap.error("--reps, --rounds and --threads must be at least 1, --warmup at least 0")
     if not 1 <= args.levels <= 32:
         ap.error("--levels must be 1 to 32")
+    if args.chain == "upscale" and args.channels != 1:
+        ap.error("--chain upscale takes one channel")
     if not os.access(args.pipeline, os.X_OK):
         fail(f"{args.pipeline} is not an executable (build with meson and pass --pipeline)")
     sizes = args.size or [(1920, 1080)]
@@ -145,31 +166,41 @@ def main():
         img = read_pnm(os.path.join(tmp.name, f"input-{name}"), np)
         want = read_pnm(os.path.join(tmp.name, f"output-{name}"), np)
         lsizes = level_sizes(w, h, args.levels)
-        got = opencv_chain(cv, img, args.channels, lsizes)
-        if not np.array_equal(got, want):
-            fail(f"{w}x{h}: OpenCV's result differs from clik's in "
-                 f"{int(np.count_nonzero(got != want))} elements")
-        if tapi:
-            got = opencv_chain(cv, cv.UMat(img), args.channels, lsizes).get()
-            if not np.array_equal(got, want):
+        if args.chain == "upscale":
+            def cpu_once():
+                return opencv_upscale_chain(cv, img, size, args.scale)
+
+            def tapi_once():
+                return opencv_upscale_chain(cv, cv.UMat(img), size, args.scale)
+            cv_ssim = cpu_once()
+        else:
+            def cpu_once():
+                return opencv_chain(cv, img, args.channels, lsizes)
+
+            def tapi_once():
+                return opencv_chain(cv, cv.UMat(img), args.channels, lsizes).get()
+            cv_ssim = None
+            if not np.array_equal(cpu_once(), want):
+                fail(f"{w}x{h}: OpenCV's result differs from clik's in "
+                     f"{int(np.count_nonzero(cpu_once() != want))} elements")
+            if tapi and not np.array_equal(tapi_once(), want):
                 fail(f"{w}x{h}: OpenCV T-API's result differs from clik's")
         cv_cpu, cv_cputime, cv_tapi = [], [], []
         for r in range(args.rounds):
             if r:
                 clik_rows[size].append(run_pipeline(args, size, tmp.name, False))
-            wall, cputime = median_ms(lambda: opencv_chain(cv, img, args.channels, lsizes),
-                                      args.reps, args.warmup)
+            wall, cputime = median_ms(cpu_once, args.reps, args.warmup)
             cv_cpu.append(wall)
             cv_cputime.append(cputime)
             if tapi:
-                cv_tapi.append(median_ms(
-                    lambda: opencv_chain(cv, cv.UMat(img), args.channels, lsizes).get(),
-                    args.reps, args.warmup)[0])
+                cv_tapi.append(median_ms(tapi_once, args.reps, args.warmup)[0])
         med = statistics.median
         dev = med(r["device_ms"] for r in clik_rows[size])
         host = med(r["host_ms"] for r in clik_rows[size])
         cpu = med(cv_cpu)
-        row = {"size": f"{w}x{h}", "channels": args.channels, "levels": args.levels,
+        row = {"size": f"{w}x{h}", "chain": args.chain, "channels": args.channels,
+               "levels": args.levels, "scale": args.scale,
+               "clik_ssim": clik_rows[size][0].get("ssim"), "opencv_ssim": cv_ssim,
                "clik_device_ms": dev, "clik_host_ms": host, "opencv_ms": cpu,
                "opencv_tapi_ms": med(cv_tapi) if cv_tapi else None,
                "host_over_device": host / dev, "opencv_over_device": cpu / dev,
@@ -183,7 +214,7 @@ def main():
                "rounds_opencv_ms": cv_cpu}
         rows.append(row)
 
-    meta = {"clik_device": first["device"], "clik_platform": first["platform"],
+    meta = {"chain": first["chain"], "clik_device": first["device"], "clik_platform": first["platform"],
             "cpu": cpu_model(), "cv2_version": cv.__version__, "cv_threads": cv.getNumThreads(),
             "tapi_device": tapi, "reps": args.reps, "warmup": args.warmup,
             "rounds": args.rounds, "load_start": load_start, "load_end": os.getloadavg()}
@@ -206,13 +237,17 @@ def print_table(rows, meta, markdown):
              ms(r["opencv_tapi_ms"]), ratio(r["host_over_device"]),
              ratio(r["opencv_over_device"]), ratio(r["opencv_over_host"]),
              ratio(r["opencv_tapi_over_device"])] for r in rows]
-    print(f"clik on {meta['clik_device']} ({meta['clik_platform']}); CPU {meta['cpu']}; "
+    print(f"chain {meta['chain']}; clik on {meta['clik_device']} ({meta['clik_platform']}); CPU {meta['cpu']}; "
           f"OpenCV {meta['cv2_version']} ({meta['cv_threads']} threads), T-API device: "
           f"{meta['tapi_device'] or 'none'}")
     print(f"median of {meta['reps']} runs after {meta['warmup']}, median over "
           f"{meta['rounds']} rounds; load {meta['load_start'][0]:.2f} -> "
           f"{meta['load_end'][0]:.2f}; ratios above 1: clik's chain is faster")
     show(head, body, markdown)
+    for r in rows:
+        if r["clik_ssim"] is not None:
+            print(f"{r['size']}: SSIM clik (LAPAR model x{r['scale']}) {r['clik_ssim']:.4f}, "
+                  f"OpenCV (area down, cubic up) {r['opencv_ssim']:.4f}")
     print("Process CPU time per chain (ms, medians; PoCL's worker threads included), less "
           "sensitive to other load than the wall clock:")
     show(["size", "clik device", "clik host", "OpenCV", "OpenCV/device"],
