@@ -83,7 +83,7 @@ static void usage(FILE *f)
             "and checks that both agree. pyramid: equalize -> Laplacian pyramid -> collapse;\n"
             "upscale: resize by 1/S -> LAPAR model upscale by S -> SSIM against the frame.\n"
             "Exit status: 0 agreed, 1 a clik failure or a difference, 2 bad arguments,\n"
-            "77 no OpenCL device (skipped).\n",
+            "77 no OpenCL device, or none that --device names (skipped).\n",
             prog);
 }
 
@@ -704,6 +704,10 @@ int main(int argc, char **argv)
     copt.strict = o.allow_fallback ? 0 : 1;
     clik_context *ctx = NULL;
     clik_status st = clik_context_create(&ctx, &copt);
+    if (st == CLIK_ERR_NO_DEVICE) { /* as without any device: nothing to compare */
+        fprintf(stderr, "%s: skipped: %s\n", prog, clik_context_message(NULL));
+        return EXIT_SKIP;
+    }
     if (st != CLIK_OK)
         return clik_failed(NULL, st, "clik_context_create");
     const clik_device_info *dev = clik_context_device(ctx);
