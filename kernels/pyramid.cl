@@ -5,8 +5,8 @@
  * One program holds every kernel of that format: pyr_down (and
  * pyr_down_local, whose tile is the work-group and whose local memory the
  * host sizes at launch), pyr_up, the Laplacian steps for both band types
- * (short bands for uchar pixels only), for uchar pyr_down_rows and
- * pyr_up_rows (CPU devices), for uchar with one channel pyr_down_vec and
+ * (short bands for uchar pixels only), for uchar pyr_down_rows,
+ * pyr_up_rows and the Laplacian steps pyr_up_{sub,add}_rows_* (CPU devices), for uchar with one channel pyr_down_vec and
  * with 1 or 4 pyr_down_strip (GPUs).
  * Images are addressed in elements (stride in elements); a pixel is CH
  * consecutive elements, loaded and stored as one vector.
@@ -401,9 +401,9 @@ __kernel void pyr_up(__global const T *src, int src_stride, int sw, int sh, __gl
 }
 
 #if !T_IS_FLOAT
-/* CPU devices, u8: pyr_up by rows (up2_rows.h), the weights and borders of
- * up_compute() (OpenCV's reflection on the doubled grid), the rounding of
- * UP_RESULT. */
+/* CPU devices, u8: pyr_up and the Laplacian steps by rows (up2_rows.h),
+ * the weights and borders of up_compute() (OpenCV's reflection on the
+ * doubled grid), the rounding of UP_RESULT. */
 #define UP2_E0          1
 #define UP2_E1          6
 #define UP2_E2          1
@@ -413,7 +413,34 @@ __kernel void pyr_up(__global const T *src, int src_stride, int sw, int sh, __gl
 #define UP2_NEXT(x, n)  min((x) + 1, (n)-1)
 #define UP2_ROUND(T, s) (((s) + (T)32) >> (T)6)
 #include "up2_rows.h"
-UP2_ROWS_KERNEL(pyr_up_rows)
+UP2_ROWS_KERNEL(pyr_up_rows, UP2_DST_PARAMS, UP2_DST16, UP2_DST1)
+
+/* The Laplacian steps by rows (pyr_up_sub_NAME and pyr_up_add_NAME below,
+ * the same conversions): band = fine - pyrUp(src) and dst = band +
+ * pyrUp(src) saturated, with bands of short (s16) or float (f32). */
+#define FINE(Y, E)      (fine + (Y)*fine_stride + (E))
+#define BAND(Y, E)      (band + (Y)*band_stride + (E))
+#define OUT(Y, E)       (dst + (Y)*dst_stride + (E))
+#define UP2_SUB_s16     __global const uchar *fine, int fine_stride, __global short *band, int band_stride
+#define UP2_SUB_f32     __global const uchar *fine, int fine_stride, __global float *band, int band_stride
+#define UP2_ADD_s16     __global const short *band, int band_stride, __global uchar *dst, int dst_stride
+#define UP2_ADD_f32     __global const float *band, int band_stride, __global uchar *dst, int dst_stride
+#define SUB16(BT, v, Y, E)                                                                         \
+    vstore16(CONVERT(CONCAT(BT, 16), convert_int16(vload16(0, FINE(Y, E))) - convert_int16(v)), 0, \
+             BAND(Y, E))
+#define SUB1(BT, v, Y, E) (*BAND(Y, E) = (BT)((int)*FINE(Y, E) - (int)(v)))
+#define ADD16(v, Y, E)                                                                             \
+    vstore16(convert_uchar16_sat(convert_int16(vload16(0, BAND(Y, E))) + convert_int16(v)), 0,     \
+             OUT(Y, E))
+#define ADD1(v, Y, E)        (*OUT(Y, E) = convert_uchar_sat(convert_int(*BAND(Y, E)) + (int)(v)))
+#define SUB16_s16(v, Y, E)   SUB16(short, v, Y, E)
+#define SUB1_s16(v, Y, E)    SUB1(short, v, Y, E)
+#define SUB16_f32(v, Y, E)   SUB16(float, v, Y, E)
+#define SUB1_f32(v, Y, E)    SUB1(float, v, Y, E)
+UP2_ROWS_KERNEL(pyr_up_sub_rows_s16, UP2_SUB_s16, SUB16_s16, SUB1_s16)
+UP2_ROWS_KERNEL(pyr_up_sub_rows_f32, UP2_SUB_f32, SUB16_f32, SUB1_f32)
+UP2_ROWS_KERNEL(pyr_up_add_rows_s16, UP2_ADD_s16, ADD16, ADD1)
+UP2_ROWS_KERNEL(pyr_up_add_rows_f32, UP2_ADD_f32, ADD16, ADD1)
 #endif
 
 /* ---- the Laplacian pyramid --------------------------------------------------------- */

@@ -695,7 +695,7 @@ INTERP_ROWS_KERNEL(resize_interp_rows_a16, ALIGN_16)
 #define UP2_NEXT(x, n)  min((x) + 1, (n)-1)
 #define UP2_ROUND(T, s) (((s) + (T)7 + (((s) >> (T)4) & (T)1)) >> (T)4)
 #include "up2_rows.h"
-UP2_ROWS_KERNEL(resize_bilinear_x2_rows)
+UP2_ROWS_KERNEL(resize_bilinear_x2_rows, UP2_DST_PARAMS, UP2_DST16, UP2_DST1)
 #endif
 
 #endif /* TAPS */

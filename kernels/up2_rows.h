@@ -10,7 +10,8 @@
  * neighbours past an edge given by UP2_PREV(x, n) and UP2_NEXT(x, n); the
  * sum S of both axes becomes a pixel by UP2_ROUND(T, S), T its type (uint
  * or ushort16: the sums stay below 2^16). The includer defines
- * these and then expands UP2_ROWS_KERNEL(name).
+ * these and then expands UP2_ROWS_KERNEL (below) with what the kernel does
+ * with the upsampled values.
  *
  * Each work-item makes the output rows 2y and 2y + 1 of `rows` source rows
  * y. Per 16 source elements it loads the three source rows at the element
@@ -56,35 +57,50 @@
         p = convert_ushort16(vload16(0, (r) + (i) + CH));                                          \
     } while (0)
 
-/* Output pixels 2x and 2x + 1 of the rows o0 (and o1 unless NULL) from
- * source pixel x of the rows a (y - 1), b (y), c (y + 1), element by
- * element; the odd column only where it lies inside the dw-wide output. */
-inline void up2_pixel(__global const uchar *a, __global const uchar *b, __global const uchar *c,
-                      __global uchar *o0, __global uchar *o1, int x, int sw, int dw)
+/* Element k of the output pixels (2x, 2y), (2x + 1, 2y), (2x, 2y + 1) and
+ * (2x + 1, 2y + 1) from source pixel x of the rows a (y - 1), b (y) and c
+ * (y + 1): the plain way, for the edges. */
+inline uint4 up2_element(__global const uchar *a, __global const uchar *b,
+                         __global const uchar *c, int x, int sw, int k)
 {
-    const int xm = UP2_PREV(x, sw) * CH, x0 = x * CH, xp = UP2_NEXT(x, sw) * CH;
-    for (int k = 0; k < CH; k++) {
-        uint ve[3], vo[3];
-        const int cols[3] = {xm + k, x0 + k, xp + k};
-        for (int j = 0; j < 3; j++) {
-            const uint pa = a[cols[j]], pb = b[cols[j]], pc = c[cols[j]];
-            ve[j] = UP2_EVEN(uint, pa, pb, pc);
-            vo[j] = UP2_ODD(uint, pb, pc);
-        }
-        o0[2 * x0 + k] = (uchar)UP2_ROUND(uint, UP2_EVEN(uint, ve[0], ve[1], ve[2]));
-        if (2 * x + 1 < dw)
-            o0[2 * x0 + CH + k] = (uchar)UP2_ROUND(uint, UP2_ODD(uint, ve[1], ve[2]));
-        if (o1) {
-            o1[2 * x0 + k] = (uchar)UP2_ROUND(uint, UP2_EVEN(uint, vo[0], vo[1], vo[2]));
-            if (2 * x + 1 < dw)
-                o1[2 * x0 + CH + k] = (uchar)UP2_ROUND(uint, UP2_ODD(uint, vo[1], vo[2]));
-        }
+    const int cols[3] = {UP2_PREV(x, sw) * CH + k, x * CH + k, UP2_NEXT(x, sw) * CH + k};
+    uint ve[3], vo[3];
+    for (int j = 0; j < 3; j++) {
+        const uint pa = a[cols[j]], pb = b[cols[j]], pc = c[cols[j]];
+        ve[j] = UP2_EVEN(uint, pa, pb, pc);
+        vo[j] = UP2_ODD(uint, pb, pc);
     }
+    return (uint4)(UP2_ROUND(uint, UP2_EVEN(uint, ve[0], ve[1], ve[2])),
+                   UP2_ROUND(uint, UP2_ODD(uint, ve[1], ve[2])),
+                   UP2_ROUND(uint, UP2_EVEN(uint, vo[0], vo[1], vo[2])),
+                   UP2_ROUND(uint, UP2_ODD(uint, vo[1], vo[2])));
 }
 
-#define UP2_ROWS_KERNEL(NAME)                                                                      \
-    __kernel void NAME(__global const uchar *src, int src_stride, int sw, int sh,                  \
-                       __global uchar *dst, int dst_stride, int dw, int dh, int rows)              \
+/* The outputs of source pixel x of rows a, b, c into output rows Y and Y + 1
+ * (odd: 1 when that row lies inside the output) through PUT1. */
+#define UP2_PIXEL(PUT1, a, b, c, x, sw, dw, Y, odd)                                                \
+    for (int k = 0; k < CH; k++) {                                                                 \
+        const uint4 r = up2_element(a, b, c, x, sw, k);                                            \
+        const int e = 2 * (x)*CH + k, right = 2 * (x) + 1 < dw;                                    \
+        PUT1((uchar)r.s0, Y, e);                                                                   \
+        if (right)                                                                                 \
+            PUT1((uchar)r.s1, Y, e + CH);                                                          \
+        if (odd) {                                                                                 \
+            PUT1((uchar)r.s2, Y + 1, e);                                                           \
+            if (right)                                                                             \
+                PUT1((uchar)r.s3, Y + 1, e + CH);                                                  \
+        }                                                                                          \
+    }
+
+/*
+ * A kernel NAME(src, src_stride, sw, sh, PARAMS, dw, dh, rows) that hands
+ * each group of 16 output elements to PUT16(v, Y, E) and each single one to
+ * PUT1(v, Y, E): v the uchar16 or uchar upsampled values, Y the output row,
+ * E the first output element of the row.
+ */
+#define UP2_ROWS_KERNEL(NAME, PARAMS, PUT16, PUT1)                                                 \
+    __kernel void NAME(__global const uchar *src, int src_stride, int sw, int sh, PARAMS, int dw,  \
+                       int dh, int rows)                                                           \
     {                                                                                              \
         const int y0 = get_global_id(0) * rows, y1 = min(sh, y0 + rows);                           \
         /* Vector steps: source elements i .. i + 15 with CH <= i and                             \
@@ -95,9 +111,8 @@ inline void up2_pixel(__global const uchar *a, __global const uchar *b, __global
             __global const uchar *a = src + UP2_PREV(y, sh) * src_stride;                          \
             __global const uchar *b = src + y * src_stride;                                        \
             __global const uchar *c = src + UP2_NEXT(y, sh) * src_stride;                          \
-            __global uchar *o0 = dst + 2 * y * dst_stride;                                         \
-            __global uchar *o1 = 2 * y + 1 < dh ? o0 + dst_stride : 0;                             \
-            up2_pixel(a, b, c, o0, o1, 0, sw, dw);                                                 \
+            const int Y = 2 * y, odd = Y + 1 < dh;                                                 \
+            UP2_PIXEL(PUT1, a, b, c, 0, sw, dw, Y, odd);                                           \
             for (int i = CH; i < i1; i += 16) {                                                    \
                 ushort16 am, ac, ap, bm, bc, bp, cm, cc, cp;                                       \
                 UP2_LOAD3(a, i, am, ac, ap);                                                       \
@@ -108,21 +123,26 @@ inline void up2_pixel(__global const uchar *a, __global const uchar *b, __global
                 const ushort16 ep = UP2_EVEN(ushort16, ap, bp, cp);                                \
                 const uchar16 ee = UP2_PIX16(UP2_EVEN(ushort16, em, ec, ep));                      \
                 const uchar16 eo = UP2_PIX16(UP2_ODD(ushort16, ec, ep));                           \
-                vstore16(UP2_LO(ee, eo), 0, o0 + 2 * i);                                           \
-                vstore16(UP2_HI(ee, eo), 0, o0 + 2 * i + 16);                                      \
-                if (o1) {                                                                          \
+                PUT16(UP2_LO(ee, eo), Y, 2 * i);                                                   \
+                PUT16(UP2_HI(ee, eo), Y, 2 * i + 16);                                              \
+                if (odd) {                                                                         \
                     const ushort16 om = UP2_ODD(ushort16, bm, cm);                                 \
                     const ushort16 oc = UP2_ODD(ushort16, bc, cc);                                 \
                     const ushort16 op = UP2_ODD(ushort16, bp, cp);                                 \
                     const uchar16 oe = UP2_PIX16(UP2_EVEN(ushort16, om, oc, op));                  \
                     const uchar16 oo = UP2_PIX16(UP2_ODD(ushort16, oc, op));                       \
-                    vstore16(UP2_LO(oe, oo), 0, o1 + 2 * i);                                       \
-                    vstore16(UP2_HI(oe, oo), 0, o1 + 2 * i + 16);                                  \
+                    PUT16(UP2_LO(oe, oo), Y + 1, 2 * i);                                           \
+                    PUT16(UP2_HI(oe, oo), Y + 1, 2 * i + 16);                                      \
                 }                                                                                  \
             }                                                                                      \
             for (int x = x1; x < sw; x++)                                                          \
-                up2_pixel(a, b, c, o0, o1, x, sw, dw);                                             \
+                UP2_PIXEL(PUT1, a, b, c, x, sw, dw, Y, odd);                                       \
         }                                                                                          \
     }
+
+/* The plain upsampling: PARAMS and the stores of a kernel writing dst. */
+#define UP2_DST_PARAMS     __global uchar *dst, int dst_stride
+#define UP2_DST16(v, Y, E) vstore16((v), 0, dst + (Y)*dst_stride + (E))
+#define UP2_DST1(v, Y, E)  (dst[(Y)*dst_stride + (E)] = (v))
 
 #endif

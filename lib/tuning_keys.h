@@ -38,7 +38,7 @@ CLIK_TUNE_KEY(LUT_CHUNKS, "lut_chunks", "hist", INT, 1, 1024, NULL,
 CLIK_TUNE_KEY(PYR_LOCAL, "pyr_local", "pyramid", FLAG, 0, 1, NULL,
     "GPUs with local memory", "pyr_down tiles in local memory")
 CLIK_TUNE_KEY(PYR_ROWS, "pyr_rows", "pyramid", FLAG, 0, 1, NULL,
-    "CPU devices", "the CPU row kernels for u8 pyr_down and pyr_up")
+    "CPU devices", "the CPU row kernels for u8 pyr_down, pyr_up and the Laplacian steps")
 CLIK_TUNE_KEY(PYR_VEC, "pyr_vec", "pyramid", FLAG, 0, 1, NULL,
     "without local memory", "the 8-wide kernel without local memory for u8 grey pyr_down")
 CLIK_TUNE_KEY(PYR_STRIP, "pyr_strip", "pyramid", FLAG, 0, 1, NULL,

@@ -214,13 +214,26 @@ static clik_status cl_down(clik_context *ctx, const clik_binding *src, const cli
 }
 
 /* pyrUp of coarse into out (other NULL), or the Laplacian step `name`
- * (pyr_up_sub_*, pyr_up_add_*) that combines it with other into out. */
+ * (pyr_up_sub_*, pyr_up_add_*) that combines it with other into out. u8 on
+ * CPU devices: the row kernels (name with "_rows" before the band type), a
+ * band of source rows per work-item (kernels/up2_rows.h). */
 static clik_status cl_up(clik_context *ctx, const char *name, const clik_binding *coarse,
                          const clik_binding *other, const clik_binding *out)
 {
     const clik_image *img = &coarse->image;
+    const int rows_kernel =
+        img->type == CLIK_U8 &&
+        (int)clik__tune(ctx, CLIK_TUNE_PYR_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
+    char rows_name[48];
+    if (rows_kernel && other) {
+        const char *band = strrchr(name, '_'); /* "_s16" or "_f32" */
+        snprintf(rows_name, sizeof(rows_name), "%.*s_rows%s", (int)(band - name), name, band);
+    } else if (rows_kernel) {
+        snprintf(rows_name, sizeof(rows_name), "%s_rows", name);
+    }
     clik_kernel_entry *k;
-    clik_status st = clik__pixel_kernel(ctx, "pyramid", img->type, img->channels, "", name, &k);
+    clik_status st = clik__pixel_kernel(ctx, "pyramid", img->type, img->channels, "",
+                                        rows_kernel ? rows_name : name, &k);
     const int cs = clik__elems(coarse), sw = img->width, sh = img->height;
     const int os = clik__elems(out), dw = out->image.width, dh = out->image.height;
     if (st == CLIK_OK && !other) {
@@ -234,6 +247,16 @@ static clik_status cl_up(clik_context *ctx, const char *name, const clik_binding
     }
     if (st != CLIK_OK)
         return st;
+    if (rows_kernel) {
+        /* A few bands per compute unit; a row costs about W * CH / 16 + 2 *
+         * CH + 16 loop iterations, kept within half of llvmpipe's 65535. */
+        const long rows = clik__band_rows(ctx, CLIK_TUNE_PYR_BAND_ROWS, sh);
+        const long most = 32768 / ((long)sw * img->channels / 16 + 2L * img->channels + 16);
+        const int band = (int)(rows < most ? rows : most > 0 ? most : 1);
+        st = CLIK_ARG(ctx, k, other ? 10 : 8, band);
+        size_t global[1] = {((size_t)sh + (size_t)band - 1) / (size_t)band}, local[1] = {1};
+        return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, local) : st;
+    }
     size_t items[2] = {(size_t)sw, (size_t)sh}, local[2] = {32, 8};
     return clik__launch(ctx, k, 2, items, local);
 }
@@ -275,35 +298,9 @@ static clik_status down_opencl(clik_context *ctx, void *p, clik_binding *const *
     return cl_down(ctx, b[0], b[1]);
 }
 
-/* CPU devices, u8: pyr_up_rows, a band of source rows per work-item
- * (kernels/up2_rows.h). */
-static clik_status cl_up_rows(clik_context *ctx, const clik_binding *src, const clik_binding *dst)
-{
-    const clik_image *img = &src->image;
-    clik_kernel_entry *k;
-    clik_status st =
-        clik__pixel_kernel(ctx, "pyramid", img->type, img->channels, "", "pyr_up_rows", &k);
-    if (st == CLIK_OK)
-        st = set_down_args(ctx, k, src, dst);
-    if (st != CLIK_OK)
-        return st;
-    /* A few bands per compute unit; a row costs about W * CH / 16 + 2 * CH
-     * + 16 loop iterations, kept within half of llvmpipe's 65535. */
-    const int sh = img->height;
-    const long rows = clik__band_rows(ctx, CLIK_TUNE_PYR_BAND_ROWS, sh);
-    const long most = 32768 / ((long)img->width * img->channels / 16 + 2L * img->channels + 16);
-    const int band = (int)(rows < most ? rows : most > 0 ? most : 1);
-    st = CLIK_ARG(ctx, k, 8, band);
-    size_t global[1] = {((size_t)sh + (size_t)band - 1) / (size_t)band}, local[1] = {1};
-    return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, local) : st;
-}
-
 static clik_status up_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     (void)p;
-    if (b[0]->image.type == CLIK_U8 &&
-        (int)clik__tune(ctx, CLIK_TUNE_PYR_ROWS, ctx->dev.type == CLIK_DEVICE_CPU))
-        return cl_up_rows(ctx, b[0], b[1]);
     return cl_up(ctx, "pyr_up", b[0], NULL, b[1]);
 }
 
