@@ -42,9 +42,9 @@ CLIK_TUNE_KEY(PYR_ROWS, "pyr_rows", "pyramid", FLAG, 0, 1, NULL,
 CLIK_TUNE_KEY(PYR_VEC, "pyr_vec", "pyramid", FLAG, 0, 1, NULL,
     "without local memory", "the 8-wide kernel without local memory for u8 grey pyr_down")
 CLIK_TUNE_KEY(PYR_STRIP, "pyr_strip", "pyramid", FLAG, 0, 1, NULL,
-    "GPUs", "pyr_down by strips of 4 output pixels, u8 with 1 or 4 channels")
+    "GPUs, u8 grey outputs of 2^19 pixels or more", "pyr_down by strips of 4 output pixels, u8 with 1 or 4 channels")
 CLIK_TUNE_KEY(PYR_STRIP_ROWS, "pyr_strip_rows", "pyramid", INT, 1, 1024, NULL,
-    "4", "output rows per work-item of pyr_down's strips")
+    "2", "output rows per work-item of pyr_down's strips")
 CLIK_TUNE_KEY(PYR_BAND_ROWS, "pyr_band_rows", "pyramid", INT, 1, 1048576, NULL,
     "rows / (compute units x 4)", "output rows per work-item of the CPU row kernel")
 CLIK_TUNE_KEY(INTEGRAL_SERIAL, "integral_serial", "integral", FLAG, 0, 1, NULL,
