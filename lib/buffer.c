@@ -456,11 +456,12 @@ static clik_status staging_reserve(clik_context *ctx, size_t bytes)
     return CLIK_OK;
 }
 
-/* Rows of `stride` bytes per band of a staged transfer. */
-static size_t band_rows(const clik_context *ctx, size_t stride)
+/* Rows of `stride` bytes per band of a staged transfer of `height` rows. */
+static size_t band_rows(const clik_context *ctx, size_t stride, int height)
 {
     size_t bytes = (size_t)clik__tune(ctx, CLIK_TUNE_STAGING_KIB, 1024) * 1024;
-    return bytes / stride > 0 ? bytes / stride : 1;
+    size_t rows = bytes / stride > 0 ? bytes / stride : 1;
+    return rows < (size_t)height ? rows : (size_t)height;
 }
 
 /* Host image rows (row bytes each, `stride` apart in both) to or from mem,
@@ -469,7 +470,7 @@ static size_t band_rows(const clik_context *ctx, size_t stride)
 static clik_status staged_transfer(clik_context *ctx, cl_mem mem, unsigned char *host,
                                    size_t stride, size_t row, int height, int upload)
 {
-    const size_t rows = band_rows(ctx, stride);
+    const size_t rows = band_rows(ctx, stride, height);
     clik_status st = staging_reserve(ctx, rows * stride);
     if (st != CLIK_OK)
         return st;
