@@ -475,6 +475,8 @@ static clik_status staged_transfer(clik_context *ctx, cl_mem mem, unsigned char 
     if (st != CLIK_OK)
         return st;
     const size_t nbands = ((size_t)height + rows - 1) / rows;
+    clik__log(ctx, CLIK_LOG_DEBUG, "clik: %s of %d rows through pinned staging, %zu band(s)",
+              upload ? "upload" : "download", height, nbands);
     /* Band k: rows [k * rows, ...), bytes from k * rows * stride to the end
      * of its last row. */
 #define BAND_ROWS(k)  ((k) + 1 < nbands ? rows : (size_t)height - (k)*rows)
