@@ -111,6 +111,7 @@ clik_host_block *clik__host_block_find(clik_context *ctx, const void *p, size_t 
 static void block_release(clik_host_block *b)
 {
     clik_context *ctx = b->ctx;
+    tag_of(b->data)->magic = 0; /* before the memory goes (pinned: with the buffer) */
     if (b->prev)
         b->prev->next = b->next;
     else
@@ -125,7 +126,6 @@ static void block_release(clik_host_block *b)
         ctx->cl->clFinish(ctx->queue);
         ctx->cl->clReleaseMemObject(b->mem);
     }
-    tag_of(b->data)->magic = 0;
     free(b->base);
     free(b);
 }
