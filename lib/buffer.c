@@ -14,6 +14,9 @@
 /* ---- device images ------------------------------------------------------- */
 
 static void release_after_queue(clik_context *ctx, cl_mem mem);
+static clik_status staged_transfer(clik_context *ctx, cl_mem mem, size_t stride,
+                                   unsigned char *host, size_t host_stride, size_t row, int height,
+                                   int upload);
 
 void clik__buffer_free(struct clik_buffer *b)
 {
@@ -162,6 +165,12 @@ static clik_status host_copy(clik_context *ctx, const clik_image *dev, const cli
             copy_rows(host, view.data, view.stride, row);
         return CLIK_OK;
     }
+    /* Pageable memory through pinned staging on discrete GPUs; packed device
+     * rows only, since a band is written whole, gaps between rows included. */
+    if (ctx->transfer == CLIK_XFER_STAGED && dev->stride == row &&
+        !clik__host_block_find(ctx, host->data, (size_t)(host->height - 1) * host->stride + row))
+        return staged_transfer(ctx, dev->buffer->mem, dev->stride, host->data, host->stride, row,
+                               host->height, upload);
     return transfer(ctx, dev->buffer->mem, dev->stride, host->data, host->stride, row, host->height,
                     upload);
 }
@@ -464,11 +473,12 @@ static size_t band_rows(const clik_context *ctx, size_t stride, int height)
     return rows < (size_t)height ? rows : (size_t)height;
 }
 
-/* Host image rows (row bytes each, `stride` apart in both) to or from mem,
- * in bands through the two staging buffers: the copy of one band into or
- * out of staging overlaps the device's transfer of the other. */
-static clik_status staged_transfer(clik_context *ctx, cl_mem mem, unsigned char *host,
-                                   size_t stride, size_t row, int height, int upload)
+/* Image rows (row bytes each; `stride` apart in mem, host_stride in host)
+ * to or from mem, in bands through the two staging buffers: the copy of one
+ * band into or out of staging overlaps the device's transfer of the other. */
+static clik_status staged_transfer(clik_context *ctx, cl_mem mem, size_t stride,
+                                   unsigned char *host, size_t host_stride, size_t row, int height,
+                                   int upload)
 {
     const size_t rows = band_rows(ctx, stride, height);
     clik_status st = staging_reserve(ctx, rows * stride);
@@ -487,9 +497,9 @@ static clik_status staged_transfer(clik_context *ctx, cl_mem mem, unsigned char 
             clik_staging *s = &ctx->staging[k % 2];
             if ((st = staging_wait(ctx, (int)(k % 2))) != CLIK_OK)
                 break;
-            const unsigned char *src = host + k * rows * stride;
+            const unsigned char *src = host + k * rows * host_stride;
             for (size_t y = 0; y < BAND_ROWS(k); y++)
-                memcpy((unsigned char *)s->map + y * stride, src + y * stride, row);
+                memcpy((unsigned char *)s->map + y * stride, src + y * host_stride, row);
             err = ctx->cl->clEnqueueWriteBuffer(ctx->queue, mem, CL_FALSE, k * rows * stride,
                                                 BAND_BYTES(k), s->map, 0, NULL, &s->ev);
             if (err != CL_SUCCESS)
@@ -511,9 +521,9 @@ static clik_status staged_transfer(clik_context *ctx, cl_mem mem, unsigned char 
         clik_staging *s = &ctx->staging[k % 2];
         if ((st = staging_wait(ctx, (int)(k % 2))) != CLIK_OK)
             break;
-        unsigned char *dst = host + k * rows * stride;
+        unsigned char *dst = host + k * rows * host_stride;
         for (size_t y = 0; y < BAND_ROWS(k); y++)
-            memcpy(dst + y * stride, (unsigned char *)s->map + y * stride, row);
+            memcpy(dst + y * host_stride, (unsigned char *)s->map + y * stride, row);
         const size_t next = k + 2;
         if (next < nbands) {
             err = ctx->cl->clEnqueueReadBuffer(ctx->queue, mem, CL_FALSE, next * rows * stride,
@@ -606,7 +616,8 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
     b->staged = mode == CLIK_XFER_STAGED;
     if (access & CLIK_READ) {
         if (b->staged) {
-            st = staged_transfer(ctx, b->mem, img->data, b->stride, b->row_bytes, img->height, 1);
+            st = staged_transfer(ctx, b->mem, b->stride, img->data, img->stride, b->row_bytes,
+                                 img->height, 1);
         } else {
             /* The caller's memory stays valid until the operation has
              * waited for its queue (host_pending). */
@@ -668,8 +679,8 @@ clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok)
         else
             ctx->cl->clEnqueueUnmapMemObject(ctx->queue, b->mem, p, 0, NULL, NULL);
     } else if (host_result && b->staged) {
-        st = staged_transfer(ctx, b->mem, b->image.data, b->stride, b->row_bytes, b->image.height,
-                             0);
+        st = staged_transfer(ctx, b->mem, b->stride, b->image.data, b->image.stride, b->row_bytes,
+                             b->image.height, 0);
     } else if (host_result) {
         st = transfer(ctx, b->mem, b->stride, b->image.data, b->image.stride, b->row_bytes,
                       b->image.height, 0);
