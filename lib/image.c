@@ -140,7 +140,8 @@ void clik__host_blocks_release(clik_context *ctx)
  * first bytes (the buffer itself never goes to kernels). */
 static clik_status block_pinned(clik_context *ctx, clik_host_block *b, size_t bytes)
 {
-    const size_t total = bytes + 2 * BLOCK_HEADER; /* data 128-byte aligned in the mapping */
+    /* The tag, then data 128-byte aligned wherever the mapping starts. */
+    const size_t total = bytes + BLOCK_HEADER + 128;
     if (total > ctx->dev.max_alloc_size)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY,
                           "%zu bytes exceed the device's largest allocation", total);
