@@ -75,7 +75,7 @@ clik_status clik_image_alloc(clik_image *img, int width, int height, int channel
     void *data = clik__aligned_alloc(span);
     if (!data)
         return CLIK_ERR_NO_MEMORY;
-    *img = (clik_image){width, height, channels, type, row, data, NULL, 1};
+    *img = (clik_image){width, height, channels, type, row, data, NULL, CLIK_OWNED_HOST};
     return CLIK_OK;
 }
 
