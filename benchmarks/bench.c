@@ -31,6 +31,7 @@ typedef struct options {
     int reps;
     int warmup;
     int resident;
+    int host_context; /* --host-alloc context: host images from clik_image_alloc_on */
     int json;
     int list; /* --list (with --json: one JSON object per op) */
     int allow_fallback;
@@ -63,6 +64,9 @@ typedef struct kernel_table {
 
 static kernel_table collected;
 
+/* Pinned transfer bandwidth of the run, each way (GB/s; 0: unknown). */
+static double h2d_gbps, d2h_gbps;
+
 typedef struct result {
     const bench_op *op;
     int width, height;
@@ -74,13 +78,24 @@ typedef struct result {
     double cpu_ms;    /* process CPU time per call (or frame) */
     double kernel_ms; /* < 0: none */
     double bytes;
-    char detail[160]; /* what the check found */
+    double xfer_in, xfer_out; /* bytes of the host inputs and outputs (0 when resident) */
+    char detail[160];         /* what the check found */
     double value;
     int has_value;
     kernel_table kernels; /* --kernels */
 } result;
 
 static const char *prog = "clik-bench";
+
+/* Milliseconds the op's host images take to travel at the pinned transfer
+ * bandwidth: what a discrete GPU adds to the kernels (-1 when resident or
+ * unknown). */
+static double transfer_ms(const result *r)
+{
+    if (r->resident || h2d_gbps <= 0.0 || d2h_gbps <= 0.0)
+        return -1.0;
+    return r->xfer_in / (h2d_gbps * 1e6) + r->xfer_out / (d2h_gbps * 1e6);
+}
 
 /* ---- small helpers ------------------------------------------------------------ */
 
@@ -137,6 +152,8 @@ static void usage(FILE *f)
             "  --allow-fallback let an op fall back to the CPU (default: fail)\n"
             "  --seed N         seed of the synthetic input (default 1)\n"
             "  --dump-input DIR write each input as DIR/input-WxH-cC.pgm|pam\n"
+            "  --host-alloc A   malloc | context: host images from clik_image_alloc\n"
+            "                   or from clik_image_alloc_on (zero-copy or pinned)\n"
             "  --verbose        print clik's diagnostics on stderr\n"
             "  --kernels        each kernel's device time per call (and GB/s where the\n"
             "                   op has a byte model for it)\n"
@@ -267,8 +284,9 @@ static int parse_args(int argc, char **argv, options *o)
             snprintf(name, sizeof(name), "%s", arg);
         }
         static const char *const with_value[] = {
-            "--op",       "--size", "--device",     "--channels", "--reps",   "--warmup",
-            "--cpu-path", "--seed", "--dump-input", "--scale",    "--frames", "--depth"};
+            "--op",     "--size",     "--device",    "--channels",   "--reps",
+            "--warmup", "--cpu-path", "--seed",      "--dump-input", "--scale",
+            "--frames", "--depth",    "--host-alloc"};
         int takes = 0;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
             takes |= strcmp(name, with_value[k]) == 0;
@@ -358,6 +376,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->dump_dir = val;
         } else if (strcmp(name, "--resident") == 0) {
             o->resident = 1;
+        } else if (strcmp(name, "--host-alloc") == 0) {
+            if (strcmp(val, "malloc") != 0 && strcmp(val, "context") != 0)
+                return bad_usage("bad --host-alloc '%s': expected malloc or context", val);
+            o->host_context = strcmp(val, "context") == 0;
         } else if (strcmp(name, "--json") == 0) {
             o->json = 1;
         } else if (strcmp(name, "--allow-fallback") == 0) {
@@ -420,6 +442,20 @@ static clik_status own(bench_case *bc, clik_image **slot)
     return CLIK_OK;
 }
 
+/* A host image as --host-alloc says. */
+static clik_status host_alloc(bench_case *bc, clik_image *img, int width, int height, int channels,
+                              clik_type type)
+{
+    return bc->host_context ? clik_image_alloc_on(bc->ctx, img, width, height, channels, type)
+                            : clik_image_alloc(img, width, height, channels, type);
+}
+
+static double image_bytes(const clik_image *img)
+{
+    return (double)img->width * (double)img->height * (double)img->channels *
+           (double)clik_type_size(img->type);
+}
+
 clik_status bench_output(bench_case *bc, int width, int height, int channels, clik_type type,
                          clik_image *out)
 {
@@ -428,7 +464,9 @@ clik_status bench_output(bench_case *bc, int width, int height, int channels, cl
     if (st != CLIK_OK)
         return st;
     st = bc->resident ? clik_image_create(bc->ctx, img, width, height, channels, type)
-                      : clik_image_alloc(img, width, height, channels, type);
+                      : host_alloc(bc, img, width, height, channels, type);
+    if (st == CLIK_OK && !bc->resident)
+        bc->xfer_out += image_bytes(img);
     if (st == CLIK_OK)
         *out = *img;
     return st;
@@ -440,13 +478,14 @@ clik_status bench_input(bench_case *bc, int width, int height, int channels, uin
     clik_image *h;
     clik_status st = own(bc, &h);
     if (st == CLIK_OK)
-        st = clik_image_alloc(h, width, height, channels, CLIK_U8);
+        st = host_alloc(bc, h, width, height, channels, CLIK_U8);
     if (st != CLIK_OK)
         return st;
     bench_fill_natural(h, bc->seed * 1000003u + salt);
     if (host)
         *host = *h;
     if (!bc->resident) {
+        bc->xfer_in += image_bytes(h);
         *out = *h;
         return CLIK_OK;
     }
@@ -462,7 +501,7 @@ clik_status bench_host(bench_case *bc, int width, int height, int channels, clik
     clik_image *img;
     clik_status st = own(bc, &img);
     if (st == CLIK_OK)
-        st = clik_image_alloc(img, width, height, channels, type);
+        st = host_alloc(bc, img, width, height, channels, type);
     if (st == CLIK_OK)
         *out = *img;
     return st;
@@ -471,6 +510,7 @@ clik_status bench_host(bench_case *bc, int width, int height, int channels, clik
 clik_status bench_upload(bench_case *bc, const clik_image *host, clik_image *out)
 {
     if (!bc->resident) {
+        bc->xfer_in += image_bytes(host);
         *out = *host;
         return CLIK_OK;
     }
@@ -536,6 +576,7 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
     bc.height = h;
     bc.channels = o->channels;
     bc.resident = o->resident;
+    bc.host_context = o->host_context;
     bc.seed = o->seed;
     bc.scale = o->scale;
     bc.stream_frames = o->frames;
@@ -627,6 +668,8 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
     res->value = bc.value;
     res->has_value = bc.has_value;
     res->bytes = op->bytes_moved(&bc);
+    res->xfer_in = bc.xfer_in;
+    res->xfer_out = bc.xfer_out;
     res->kernel_ms = -1.0;
     if (got == CLIK_BACKEND_OPENCL && !bc.no_kernel_time) {
         if (kernel_times == o->reps)
@@ -739,6 +782,7 @@ static void print_json(const options *o, clik_context *ctx, const result *r, dou
     json_string(dev ? dev->platform_name : "");
     printf(",\"backend\":\"%s\",\"resident\":%s,\"reps\":%d,\"warmup\":%d",
            clik_backend_name(r->backend), r->resident ? "true" : "false", o->reps, o->warmup);
+    printf(",\"host_alloc\":\"%s\"", o->host_context ? "context" : "malloc");
     if (flags & BENCH_STREAM)
         printf(",\"frames_per_run\":%d,\"depth\":%d", r->frames, o->depth);
     printf(",\"kernel_ms\":");
@@ -768,6 +812,15 @@ static void print_json(const options *o, clik_context *ctx, const result *r, dou
     /* The copy of one image's bytes: what a kernel of this size can reach. */
     printf(",\"copy_same_size_gbps\":");
     json_number(copy_same_gbps, copy_same_gbps > 0.0);
+    /* Pinned transfers of the run, and the op's host images at that rate. */
+    printf(",\"h2d_gbps\":");
+    json_number(h2d_gbps, h2d_gbps > 0.0);
+    printf(",\"d2h_gbps\":");
+    json_number(d2h_gbps, d2h_gbps > 0.0);
+    const double xms = transfer_ms(r);
+    printf(",\"transfer_bytes_in\":%.0f,\"transfer_bytes_out\":%.0f,\"transfer_ms\":",
+           r->resident ? 0.0 : r->xfer_in, r->resident ? 0.0 : r->xfer_out);
+    json_number(xms, xms >= 0.0);
     if (r->has_value) {
         printf(",\"value\":");
         json_number(r->value, 1);
@@ -810,6 +863,11 @@ static void print_header(const options *o, clik_context *ctx, double copy_gbps)
                clik_backend_name(clik_context_cpu_backend(ctx)));
     printf("copy     %.2f GB/s (%s, read + write)\n", copy_gbps,
            dev ? "device buffer copy" : "host memcpy");
+    printf("transfer %.2f GB/s host to device, %.2f GB/s device to host (%s)\n", h2d_gbps, d2h_gbps,
+           dev ? "pinned host memory" : "host memcpy");
+    if (!o->resident)
+        printf("host     %s\n", o->host_context ? "clik_image_alloc_on (zero-copy or pinned)"
+                                                : "clik_image_alloc (malloc)");
     printf("images   %d channel(s), %s; median of %d runs after %d warm-up\n", o->channels,
            o->resident ? "resident on the device (call + finish)"
                        : "on the host (host-to-host, transfers included)",
@@ -819,8 +877,8 @@ static void print_header(const options *o, clik_context *ctx, double copy_gbps)
     if (o->flags & BENCH_STREAM)
         printf("stream   %d frames per timed run, %d in flight, host frames; times per frame\n",
                o->frames, o->depth);
-    printf("\n%-18s %-11s %-8s %10s %10s %8s %8s %7s", "op", "size", "backend", "e2e ms",
-           "kernel ms", "ns/px", "GB/s", "copy%");
+    printf("\n%-18s %-11s %-8s %10s %10s %8s %8s %7s %8s %8s", "op", "size", "backend", "e2e ms",
+           "kernel ms", "ns/px", "GB/s", "copy%", "xfer MB", "xfer ms");
     if (o->flags & BENCH_FRAMES)
         printf(" %9s %9s", "fps e2e", "fps kern");
     printf("\n");
@@ -856,8 +914,13 @@ static void print_row(const options *o, const result *r, double copy_gbps)
         snprintf(ratio, sizeof(ratio), "%.0f%%", 100.0 * d.copy_ratio);
     else
         snprintf(ratio, sizeof(ratio), "-");
-    printf("%-18s %-11s %-8s %10s %10s %8.3f %8s %7s", r->op->name, size,
-           clik_backend_name(r->backend), e2e, kernel, d.ns_per_pixel, gbps, ratio);
+    char xmb[32] = "-", xms[32] = "-";
+    if (transfer_ms(r) >= 0.0) {
+        snprintf(xmb, sizeof(xmb), "%.2f", (r->xfer_in + r->xfer_out) * 1e-6);
+        snprintf(xms, sizeof(xms), "%.3f", transfer_ms(r));
+    }
+    printf("%-18s %-11s %-8s %10s %10s %8.3f %8s %7s %8s %8s", r->op->name, size,
+           clik_backend_name(r->backend), e2e, kernel, d.ns_per_pixel, gbps, ratio, xmb, xms);
     if (o->flags & BENCH_FRAMES) {
         char fps[32] = "-", fps_kernel[32] = "-";
         if ((r->op->flags & BENCH_FRAMES) && d.fps > 0.0)
@@ -936,6 +999,13 @@ int main(int argc, char **argv)
         clik_context_destroy(ctx);
         return EXIT_FAILED;
     }
+    st = clik_context_transfer_bandwidth(ctx, COPY_BYTES, COPY_REPS, &h2d_gbps, &d2h_gbps);
+    if (st != CLIK_OK) {
+        fprintf(stderr, "%s: measuring the transfer bandwidth failed: %s\n  %s\n", prog,
+                clik_status_str(st), clik_context_message(ctx));
+        clik_context_destroy(ctx);
+        return EXIT_FAILED;
+    }
     if (!o.json)
         print_header(&o, ctx, copy_gbps);
 
@@ -961,6 +1031,8 @@ int main(int argc, char **argv)
     if (!o.json && rc == 0) {
         printf("\nGB/s: bytes the op must move / kernel time (* : / end-to-end time, no kernel "
                "time); copy%%: GB/s as a share of the copy bandwidth\n");
+        printf("xfer: the host images' bytes in and out, and their time at the pinned transfer "
+               "bandwidth (what a discrete GPU adds)\n");
         if (o.flags & BENCH_FRAMES)
             printf("fps: frames per second, end to end (host to host) and kernels only\n");
     }

@@ -22,7 +22,9 @@ typedef struct bench_case {
     int width;
     int height;
     int channels;
-    int resident; /* 1: inputs and outputs are device images */
+    int resident;             /* 1: inputs and outputs are device images */
+    int host_context;         /* 1: host images from clik_image_alloc_on (--host-alloc context) */
+    double xfer_in, xfer_out; /* bytes of host inputs and outputs the calls transfer */
     uint64_t seed;
 
     clik_image src;      /* the input the timed call reads (host or device) */

@@ -133,3 +133,93 @@ clik_status clik_context_copy_bandwidth(clik_context *ctx, size_t bytes, int rep
     *gbps = 2.0 * (double)bytes / (ms * 1e6);
     return CLIK_OK;
 }
+
+/* Best time of reps blocking transfers between pinned host memory and a
+ * device buffer, each way. */
+static clik_status pinned_transfers(clik_context *ctx, size_t bytes, int reps, double *up_ms,
+                                    double *down_ms)
+{
+    cl_int err;
+    const clik_cl_api *cl = ctx->cl;
+    cl_mem dev = cl->clCreateBuffer(ctx->clctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    cl_mem pin = dev ? cl->clCreateBuffer(ctx->clctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                          bytes, NULL, &err)
+                     : NULL;
+    void *map = pin ? cl->clEnqueueMapBuffer(ctx->queue, pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                             0, bytes, 0, NULL, NULL, &err)
+                    : NULL;
+    clik_status st = CLIK_OK;
+    if (!map) {
+        st = clik__fail_cl(ctx, err, "pinned buffers");
+    } else {
+        memset(map, 0x3c, bytes);
+        *up_ms = *down_ms = 1e30;
+        for (int r = -1; r < reps && st == CLIK_OK; r++) {
+            double t = now_ms();
+            err = cl->clEnqueueWriteBuffer(ctx->queue, dev, CL_TRUE, 0, bytes, map, 0, NULL, NULL);
+            double up = now_ms() - t;
+            t = now_ms();
+            if (err == CL_SUCCESS)
+                err =
+                    cl->clEnqueueReadBuffer(ctx->queue, dev, CL_TRUE, 0, bytes, map, 0, NULL, NULL);
+            double down = now_ms() - t;
+            if (err != CL_SUCCESS)
+                st = clik__fail_cl(ctx, err, "transfer");
+            else if (r >= 0) {
+                *up_ms = up < *up_ms ? up : *up_ms;
+                *down_ms = down < *down_ms ? down : *down_ms;
+            }
+        }
+        cl->clEnqueueUnmapMemObject(ctx->queue, pin, map, 0, NULL, NULL);
+        cl->clFinish(ctx->queue);
+    }
+    if (pin)
+        cl->clReleaseMemObject(pin);
+    if (dev)
+        cl->clReleaseMemObject(dev);
+    return st;
+}
+
+clik_status clik_context_transfer_bandwidth(clik_context *ctx, size_t bytes, int reps,
+                                            double *to_device_gbps, double *to_host_gbps)
+{
+    if (!ctx || !to_device_gbps || !to_host_gbps)
+        return CLIK_ERR_NULL;
+    if (bytes == 0 || reps < 1)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
+                          "clik_context_transfer_bandwidth: bytes and reps must be positive");
+    double up_ms = 1e30, down_ms = 1e30;
+    clik_status st;
+    if (ctx->has_device) {
+        if (bytes > ctx->dev.max_alloc_size)
+            return clik__fail(ctx, CLIK_ERR_NO_MEMORY,
+                              "clik_context_transfer_bandwidth: %zu bytes exceed the device's "
+                              "largest allocation",
+                              bytes);
+        st = pinned_transfers(ctx, bytes, reps, &up_ms, &down_ms);
+    } else {
+        /* No device: host memory is the device's; a copy is the transfer. */
+        unsigned char *a = clik__aligned_alloc(bytes), *b = clik__aligned_alloc(bytes);
+        st = a && b ? CLIK_OK : clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+        if (st == CLIK_OK) {
+            memset(a, 1, bytes);
+            memset(b, 2, bytes);
+            up_ms = 1e30;
+            for (int r = -1; r < reps; r++) {
+                double t = now_ms();
+                memcpy(r % 2 ? a : b, r % 2 ? b : a, bytes);
+                t = now_ms() - t;
+                if (r >= 0 && t < up_ms)
+                    up_ms = t;
+            }
+            down_ms = up_ms;
+        }
+        clik__aligned_free(a);
+        clik__aligned_free(b);
+    }
+    if (st != CLIK_OK)
+        return st;
+    *to_device_gbps = (double)bytes / (up_ms > 1e-6 ? up_ms : 1e-6) * 1e-6;
+    *to_host_gbps = (double)bytes / (down_ms > 1e-6 ? down_ms : 1e-6) * 1e-6;
+    return CLIK_OK;
+}

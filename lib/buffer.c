@@ -14,6 +14,9 @@
 /* ---- device images ------------------------------------------------------- */
 
 static void release_after_queue(clik_context *ctx, cl_mem mem);
+static clik_status staged_transfer(clik_context *ctx, cl_mem mem, size_t stride,
+                                   unsigned char *host, size_t host_stride, size_t row, int height,
+                                   int upload);
 
 void clik__buffer_free(struct clik_buffer *b)
 {
@@ -162,6 +165,12 @@ static clik_status host_copy(clik_context *ctx, const clik_image *dev, const cli
             copy_rows(host, view.data, view.stride, row);
         return CLIK_OK;
     }
+    /* Pageable memory through pinned staging on discrete GPUs; packed device
+     * rows only, since a band is written whole, gaps between rows included. */
+    if (ctx->transfer == CLIK_XFER_STAGED && dev->stride == row &&
+        !clik__host_block_find(ctx, host->data, (size_t)(host->height - 1) * host->stride + row))
+        return staged_transfer(ctx, dev->buffer->mem, dev->stride, host->data, host->stride, row,
+                               host->height, upload);
     return transfer(ctx, dev->buffer->mem, dev->stride, host->data, host->stride, row, host->height,
                     upload);
 }
@@ -185,8 +194,29 @@ clik_status clik__read_bytes(clik_context *ctx, cl_mem mem, void *out, size_t by
 
 clik_status clik__write_bytes(clik_context *ctx, cl_mem mem, const void *in, size_t bytes)
 {
+    /* A blocking write is a round trip to the device's threads, often
+     * longer than a small kernel: small parameters are queued from a copy
+     * that stays untouched until the queue has drained (the operation's
+     * end, or here when the arena is full). */
+    cl_bool blocking = CL_TRUE;
+    const void *from = in;
+    if (bytes <= CLIK_PARAM_ARENA) {
+        if (!ctx->param_arena)
+            ctx->param_arena = clik__aligned_alloc(CLIK_PARAM_ARENA);
+        size_t at = (ctx->param_used + 63) & ~(size_t)63;
+        if (ctx->param_arena && at + bytes > CLIK_PARAM_ARENA &&
+            ctx->cl->clFinish(ctx->queue) == CL_SUCCESS)
+            ctx->param_used = at = 0;
+        if (ctx->param_arena && at + bytes <= CLIK_PARAM_ARENA) {
+            memcpy(ctx->param_arena + at, in, bytes);
+            from = ctx->param_arena + at;
+            ctx->param_used = at + bytes;
+            ctx->host_pending = 1;
+            blocking = CL_FALSE;
+        }
+    }
     cl_int err =
-        ctx->cl->clEnqueueWriteBuffer(ctx->queue, mem, CL_TRUE, 0, bytes, in, 0, NULL, NULL);
+        ctx->cl->clEnqueueWriteBuffer(ctx->queue, mem, blocking, 0, bytes, from, 0, NULL, NULL);
     return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, "upload");
 }
 
@@ -369,6 +399,188 @@ int clik__images_overlap(const clik_image *a, const clik_image *b)
     return clik__same_image(a, b, &st) == 1 || st != CLIK_OK;
 }
 
+/* ---- pinned staging ------------------------------------------------------- */
+
+void clik__staging_release(clik_context *ctx)
+{
+    for (int i = 0; i < 2; i++) {
+        clik_staging *s = &ctx->staging[i];
+        if (s->ev) {
+            ctx->cl->clWaitForEvents(1, &s->ev);
+            ctx->cl->clReleaseEvent(s->ev);
+        }
+        if (s->mem) {
+            ctx->cl->clEnqueueUnmapMemObject(ctx->queue, s->mem, s->map, 0, NULL, NULL);
+            release_after_queue(ctx, s->mem);
+        }
+        memset(s, 0, sizeof(*s));
+    }
+}
+
+/* Waits until staging buffer i is free again. */
+static clik_status staging_wait(clik_context *ctx, int i)
+{
+    clik_staging *s = &ctx->staging[i];
+    if (!s->ev)
+        return CLIK_OK;
+    cl_int err = ctx->cl->clWaitForEvents(1, &s->ev);
+    ctx->cl->clReleaseEvent(s->ev);
+    s->ev = NULL;
+    return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, "clWaitForEvents(staging)");
+}
+
+/* Makes both staging buffers at least `bytes` big: pinned host memory
+ * (CL_MEM_ALLOC_HOST_PTR), mapped once for its life and used only as the
+ * host side of transfers, so the driver copies it by DMA. */
+static clik_status staging_reserve(clik_context *ctx, size_t bytes)
+{
+    for (int i = 0; i < 2; i++) {
+        clik_staging *s = &ctx->staging[i];
+        if (s->mem && s->bytes >= bytes)
+            continue;
+        clik_status st = staging_wait(ctx, i);
+        if (st != CLIK_OK)
+            return st;
+        if (s->mem) {
+            ctx->cl->clEnqueueUnmapMemObject(ctx->queue, s->mem, s->map, 0, NULL, NULL);
+            release_after_queue(ctx, s->mem);
+            memset(s, 0, sizeof(*s));
+        }
+        cl_int err;
+        s->mem = ctx->cl->clCreateBuffer(ctx->clctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                         bytes, NULL, &err);
+        if (!s->mem || err != CL_SUCCESS) {
+            s->mem = NULL;
+            return clik__fail_cl(ctx, err, "clCreateBuffer(staging)");
+        }
+        s->map = ctx->cl->clEnqueueMapBuffer(
+            ctx->queue, s->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
+        if (!s->map || err != CL_SUCCESS) {
+            ctx->cl->clReleaseMemObject(s->mem);
+            memset(s, 0, sizeof(*s));
+            return clik__fail_cl(ctx, err, "clEnqueueMapBuffer(staging)");
+        }
+        s->bytes = bytes;
+    }
+    return CLIK_OK;
+}
+
+/* Rows of `stride` bytes per band of a staged transfer of `height` rows. */
+static size_t band_rows(const clik_context *ctx, size_t stride, int height)
+{
+    size_t bytes = (size_t)clik__tune(ctx, CLIK_TUNE_STAGING_KIB, 1024) * 1024;
+    size_t rows = bytes / stride > 0 ? bytes / stride : 1;
+    return rows < (size_t)height ? rows : (size_t)height;
+}
+
+/* Image rows (row bytes each; `stride` apart in mem, host_stride in host)
+ * to or from mem, in bands through the two staging buffers: the copy of one
+ * band into or out of staging overlaps the device's transfer of the other. */
+static clik_status staged_transfer(clik_context *ctx, cl_mem mem, size_t stride,
+                                   unsigned char *host, size_t host_stride, size_t row, int height,
+                                   int upload)
+{
+    const size_t rows = band_rows(ctx, stride, height);
+    clik_status st = staging_reserve(ctx, rows * stride);
+    if (st != CLIK_OK)
+        return st;
+    const size_t nbands = ((size_t)height + rows - 1) / rows;
+    clik__log(ctx, CLIK_LOG_DEBUG, "clik: %s of %d rows through pinned staging, %zu band(s)",
+              upload ? "upload" : "download", height, nbands);
+    /* Band k: rows [k * rows, ...), bytes from k * rows * stride to the end
+     * of its last row. */
+#define BAND_ROWS(k)  ((k) + 1 < nbands ? rows : (size_t)height - (k)*rows)
+#define BAND_BYTES(k) ((BAND_ROWS(k) - 1) * stride + row)
+    cl_int err = CL_SUCCESS;
+    if (upload) {
+        for (size_t k = 0; k < nbands && st == CLIK_OK; k++) {
+            clik_staging *s = &ctx->staging[k % 2];
+            if ((st = staging_wait(ctx, (int)(k % 2))) != CLIK_OK)
+                break;
+            const unsigned char *src = host + k * rows * host_stride;
+            for (size_t y = 0; y < BAND_ROWS(k); y++)
+                memcpy((unsigned char *)s->map + y * stride, src + y * host_stride, row);
+            err = ctx->cl->clEnqueueWriteBuffer(ctx->queue, mem, CL_FALSE, k * rows * stride,
+                                                BAND_BYTES(k), s->map, 0, NULL, &s->ev);
+            if (err != CL_SUCCESS)
+                st = clik__fail_cl(ctx, err, "upload(staging)");
+        }
+        return st;
+    }
+    /* Two bands in flight; each is copied out once its read is done. */
+    for (size_t k = 0; k < nbands && k < 2 && st == CLIK_OK; k++) {
+        clik_staging *s = &ctx->staging[k];
+        if ((st = staging_wait(ctx, (int)k)) != CLIK_OK)
+            break;
+        err = ctx->cl->clEnqueueReadBuffer(ctx->queue, mem, CL_FALSE, k * rows * stride,
+                                           BAND_BYTES(k), s->map, 0, NULL, &s->ev);
+        if (err != CL_SUCCESS)
+            st = clik__fail_cl(ctx, err, "download(staging)");
+    }
+    for (size_t k = 0; k < nbands && st == CLIK_OK; k++) {
+        clik_staging *s = &ctx->staging[k % 2];
+        if ((st = staging_wait(ctx, (int)(k % 2))) != CLIK_OK)
+            break;
+        unsigned char *dst = host + k * rows * host_stride;
+        for (size_t y = 0; y < BAND_ROWS(k); y++)
+            memcpy(dst + y * host_stride, (unsigned char *)s->map + y * stride, row);
+        const size_t next = k + 2;
+        if (next < nbands) {
+            err = ctx->cl->clEnqueueReadBuffer(ctx->queue, mem, CL_FALSE, next * rows * stride,
+                                               BAND_BYTES(next), s->map, 0, NULL, &s->ev);
+            if (err != CL_SUCCESS)
+                st = clik__fail_cl(ctx, err, "download(staging)");
+        }
+    }
+#undef BAND_ROWS
+#undef BAND_BYTES
+    if (st != CLIK_OK) /* leave no read in flight into a staging buffer */
+        for (int i = 0; i < 2; i++)
+            staging_wait(ctx, i);
+    return st;
+}
+
+/* ---- binding host images ---------------------------------------------------- */
+
+/* A context image used by the kernels in place: the block's buffer is over
+ * the image's own memory. The mapping for writing tells the runtime the host
+ * may have changed it since the last operation (no copy on unified memory). */
+static clik_status bind_zero_copy(clik_context *ctx, clik_host_block *blk, clik_binding *b)
+{
+    b->mem = blk->mem;
+    b->mapped_host = 1;
+    b->base_aligned = 1;
+    if (b->access & CLIK_READ) {
+        cl_int err;
+        void *p = ctx->cl->clEnqueueMapBuffer(ctx->queue, blk->mem, CL_FALSE,
+                                              CL_MAP_WRITE_INVALIDATE_REGION, 0, b->span, 0, NULL,
+                                              NULL, &err);
+        if (!p || err != CL_SUCCESS)
+            return clik__fail_cl(ctx, err, "clEnqueueMapBuffer");
+        ctx->cl->clEnqueueUnmapMemObject(ctx->queue, blk->mem, p, 0, NULL, NULL);
+    }
+    ctx->host_pending = 1; /* kernels use the caller's memory: the operation waits */
+    return CLIK_OK;
+}
+
+/* A buffer over the host image's own memory for this call (CPU devices). */
+static clik_status bind_wrapped(clik_context *ctx, const clik_image *img, clik_binding *b)
+{
+    cl_int err = CL_SUCCESS;
+    cl_mem_flags flags = CL_MEM_USE_HOST_PTR | (b->access == CLIK_READ    ? CL_MEM_READ_ONLY
+                                                : b->access == CLIK_WRITE ? CL_MEM_WRITE_ONLY
+                                                                          : CL_MEM_READ_WRITE);
+    b->mem = ctx->cl->clCreateBuffer(ctx->clctx, flags, b->span, img->data, &err);
+    if (!b->mem || err != CL_SUCCESS) {
+        b->mem = NULL;
+        return clik__fail_cl(ctx, err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
+    }
+    b->owned = 1;
+    b->mapped_host = 1;
+    b->base_aligned = (uintptr_t)img->data % 16 == 0;
+    return CLIK_OK;
+}
+
 clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, clik_binding *b)
 {
     memset(b, 0, sizeof(*b));
@@ -388,34 +600,37 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
         b->stride * (size_t)img->height > (size_t)INT32_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                           "an image of %zu bytes is larger than the device path handles", b->span);
-    cl_int err = CL_SUCCESS;
-    if (ctx->dev.type == CLIK_DEVICE_CPU) {
-        cl_mem_flags flags = CL_MEM_USE_HOST_PTR | (access == CLIK_READ    ? CL_MEM_READ_ONLY
-                                                    : access == CLIK_WRITE ? CL_MEM_WRITE_ONLY
-                                                                           : CL_MEM_READ_WRITE);
-        b->mem = ctx->cl->clCreateBuffer(ctx->clctx, flags, b->span, img->data, &err);
-        if (!b->mem || err != CL_SUCCESS) {
-            b->mem = NULL;
-            return clik__fail_cl(ctx, err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
-        }
-        b->owned = 1;
-        b->mapped_host = 1;
-        b->base_aligned = (uintptr_t)img->data % 16 == 0;
-        return CLIK_OK;
-    }
+    clik_host_block *blk = clik__host_block_find(ctx, img->data, b->span);
+    if (blk && blk->zero_copy && (unsigned char *)img->data == blk->data)
+        return bind_zero_copy(ctx, blk, b);
+    /* Pinned memory (a context image on a discrete GPU) needs no staging. */
+    const int mode = blk && !blk->zero_copy ? CLIK_XFER_DIRECT : ctx->transfer;
+    if (mode == CLIK_XFER_WRAP)
+        return bind_wrapped(ctx, img, b);
     /* Whole rows: drivers check rectangular copies against height * stride. */
     b->alloc = b->stride * (size_t)img->height;
     st = clik__temp_buffer(ctx, b->alloc, &b->mem);
     if (st != CLIK_OK)
         return st;
     b->pooled = 1;
+    b->staged = mode == CLIK_XFER_STAGED;
     if (access & CLIK_READ) {
-        err = ctx->cl->clEnqueueWriteBuffer(ctx->queue, b->mem, CL_TRUE, 0, b->span, img->data, 0,
-                                            NULL, NULL);
-        if (err != CL_SUCCESS) {
+        if (b->staged) {
+            st = staged_transfer(ctx, b->mem, b->stride, img->data, img->stride, b->row_bytes,
+                                 img->height, 1);
+        } else {
+            /* The caller's memory stays valid until the operation has
+             * waited for its queue (host_pending). */
+            cl_int err = ctx->cl->clEnqueueWriteBuffer(ctx->queue, b->mem, CL_FALSE, 0, b->span,
+                                                       img->data, 0, NULL, NULL);
+            ctx->host_pending = 1;
+            if (err != CL_SUCCESS)
+                st = clik__fail_cl(ctx, err, "upload");
+        }
+        if (st != CLIK_OK) {
             clik__temp_release(ctx, b->mem, b->alloc);
             b->mem = NULL;
-            return clik__fail_cl(ctx, err, "upload");
+            return st;
         }
     }
     return CLIK_OK;
@@ -463,6 +678,9 @@ clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok)
             st = clik__fail_cl(ctx, err, "clEnqueueMapBuffer");
         else
             ctx->cl->clEnqueueUnmapMemObject(ctx->queue, b->mem, p, 0, NULL, NULL);
+    } else if (host_result && b->staged) {
+        st = staged_transfer(ctx, b->mem, b->stride, b->image.data, b->image.stride, b->row_bytes,
+                             b->image.height, 0);
     } else if (host_result) {
         st = transfer(ctx, b->mem, b->stride, b->image.data, b->image.stride, b->row_bytes,
                       b->image.height, 0);

@@ -98,8 +98,13 @@ typedef struct clik_image {
     size_t stride; /* bytes from one row to the next */
     void *data;
     struct clik_buffer *buffer;
-    int owned; /* 1: data is clik_image_alloc()'s, freed by clik_image_free() */
+    int owned; /* who frees data in clik_image_free(): 0 the caller, 1 (CLIK_OWNED_HOST)
+                * clik_image_alloc()'s memory, 2 (CLIK_OWNED_CONTEXT)
+                * clik_image_alloc_on()'s; views keep 0 */
 } clik_image;
+
+#define CLIK_OWNED_HOST    1
+#define CLIK_OWNED_CONTEXT 2
 
 /* Describes caller memory as a host image. stride 0 means packed rows. */
 CLIK_API clik_status clik_image_wrap(clik_image *img, int width, int height, int channels,
@@ -107,8 +112,8 @@ CLIK_API clik_status clik_image_wrap(clik_image *img, int width, int height, int
 /* Allocates a packed host image (64-byte aligned); free with clik_image_free(). */
 CLIK_API clik_status clik_image_alloc(clik_image *img, int width, int height, int channels,
                                       clik_type type);
-/* Frees a host image from clik_image_alloc() or a device image from
- * clik_image_create(), and clears *img. Memory the library does not own
+/* Frees a host image from clik_image_alloc() or clik_image_alloc_on(), or
+ * a device image from clik_image_create(), and clears *img. Memory the library does not own
  * (clik_image_wrap()) is left alone: only *img is cleared. NULL and cleared
  * images are ignored. */
 CLIK_API void clik_image_free(clik_image *img);
@@ -265,7 +270,24 @@ CLIK_API clik_status clik_context_finish(clik_context *ctx);
  * CPU fallback). For benchmarks. */
 CLIK_API clik_status clik_context_copy_bandwidth(clik_context *ctx, size_t bytes, int reps,
                                                  double *gbps);
+/* Transfer bandwidth (GB/s) between pinned host memory and the device, the
+ * best of `reps` blocking transfers of `bytes` each way (memcpy on the CPU
+ * fallback). For benchmarks. */
+CLIK_API clik_status clik_context_transfer_bandwidth(clik_context *ctx, size_t bytes, int reps,
+                                                     double *to_device_gbps, double *to_host_gbps);
 
+/*
+ * Allocates a packed host image in memory the context's device reaches
+ * directly: zero-copy on unified-memory devices (CPU devices, Mali, Adreno:
+ * kernels use the image's memory itself, no buffer is made per call) and
+ * pinned memory on discrete GPUs (transfers need no staging copy); plain
+ * memory without a device. It is a host image (data set, buffer NULL,
+ * owned CLIK_OWNED_CONTEXT) that every operation and context accepts, and
+ * views into it (clik_image_wrap() of a part) work too. Free it with
+ * clik_image_free() before destroying ctx: the context must outlive it.
+ */
+CLIK_API clik_status clik_image_alloc_on(clik_context *ctx, clik_image *img, int width, int height,
+                                         int channels, clik_type type);
 /* A device image of the context (host memory when the context has no
  * device). Free with clik_image_free(); the context must outlive it. */
 CLIK_API clik_status clik_image_create(clik_context *ctx, clik_image *img, int width, int height,

@@ -216,6 +216,26 @@ static clik_status open_device(clik_context *ctx, const char *spec)
     return CLIK_OK;
 }
 
+/* Host images go in place on CPU devices (the same memory), by plain
+ * copies on other unified-memory devices, and through pinned staging
+ * buffers on discrete GPUs, unless tuning key host_transfer says. */
+static void choose_transfer(clik_context *ctx)
+{
+    ctx->host_unified = 0;
+    if (ctx->has_device) {
+        cl_bool unified = CL_FALSE;
+        if (ctx->cl->clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof(unified),
+                                     &unified, NULL) != CL_SUCCESS)
+            unified = CL_FALSE;
+        ctx->host_unified = unified != CL_FALSE || ctx->dev.type == CLIK_DEVICE_CPU;
+    }
+    const int automatic = ctx->dev.type == CLIK_DEVICE_CPU ? CLIK_XFER_WRAP
+                          : ctx->host_unified              ? CLIK_XFER_DIRECT
+                                                           : CLIK_XFER_STAGED;
+    const long v = clik__tune(ctx, CLIK_TUNE_HOST_TRANSFER, 0);
+    ctx->transfer = v == 0 ? automatic : (int)v;
+}
+
 /* Options of every program: only what the device compiles (OpenCL C 1.2
  * where it has it). Anything else that a kernel reads is set by its family,
  * so that one program serves every call that does not change its code. */
@@ -277,6 +297,7 @@ clik_status clik_context_create(clik_context **out, const clik_context_options *
     }
     ctx->pool_capacity = (int)clik__tune(ctx, CLIK_TUNE_POOL_BUFFERS, 6);
     ctx->poison = (int)clik__tune(ctx, CLIK_TUNE_POISON, 0);
+    choose_transfer(ctx);
     ctx->local_memory =
         local_auto >= 0 ? local_auto : (ctx->has_device && ctx->dev.local_mem_dedicated);
     if (ctx->has_device) {
@@ -294,6 +315,9 @@ void clik_context_destroy(clik_context *ctx)
         return;
     if (ctx->has_device)
         ctx->cl->clFinish(ctx->queue);
+    clik__host_blocks_release(ctx);
+    clik__staging_release(ctx);
+    clik__aligned_free(ctx->param_arena);
     for (int i = 0; i < ctx->nevents; i++)
         ctx->cl->clReleaseEvent(ctx->events[i]);
     clik__programs_release(ctx);
@@ -347,5 +371,7 @@ clik_status clik_context_finish(clik_context *ctx)
     if (!ctx->has_device)
         return CLIK_OK;
     cl_int err = ctx->cl->clFinish(ctx->queue);
+    if (err == CL_SUCCESS)
+        ctx->param_used = 0;
     return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, "clFinish");
 }

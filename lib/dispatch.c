@@ -161,6 +161,8 @@ clik_status clik__finish_op(clik_context *ctx, clik_status st)
     if (ctx->host_pending) {
         cl_int err = ctx->cl->clFinish(ctx->queue);
         ctx->host_pending = 0;
+        if (err == CL_SUCCESS)
+            ctx->param_used = 0; /* the queued parameter copies are done */
         if (err != CL_SUCCESS && st == CLIK_OK)
             st = clik__fail_cl(ctx, err, "clFinish");
     }

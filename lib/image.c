@@ -75,7 +75,152 @@ clik_status clik_image_alloc(clik_image *img, int width, int height, int channel
     void *data = clik__aligned_alloc(span);
     if (!data)
         return CLIK_ERR_NO_MEMORY;
-    *img = (clik_image){width, height, channels, type, row, data, NULL, 1};
+    *img = (clik_image){width, height, channels, type, row, data, NULL, CLIK_OWNED_HOST};
+    return CLIK_OK;
+}
+
+/* ---- context host memory (clik_image_alloc_on) ----------------------------- */
+
+/* Just before a block's data: a tag and the block, so that
+ * clik_image_free() finds the context of an image. */
+#define BLOCK_HEADER 64   /* bytes reserved before data (the tag is in them) */
+#define BLOCK_PAGE   4096 /* zero-copy memory starts on a page */
+static const uint64_t block_magic = 0x6b696c63686f7374ull;
+
+typedef struct block_tag {
+    uint64_t magic;
+    clik_host_block *block;
+} block_tag;
+
+static block_tag *tag_of(void *data)
+{
+    return (block_tag *)(void *)((unsigned char *)data - BLOCK_HEADER);
+}
+
+clik_host_block *clik__host_block_find(clik_context *ctx, const void *p, size_t span)
+{
+    const uintptr_t a = (uintptr_t)p;
+    for (clik_host_block *b = ctx->blocks; b; b = b->next) {
+        const uintptr_t d = (uintptr_t)b->data;
+        if (a >= d && a - d <= b->bytes && span <= b->bytes - (a - d))
+            return b;
+    }
+    return NULL;
+}
+
+static void block_release(clik_host_block *b)
+{
+    clik_context *ctx = b->ctx;
+    tag_of(b->data)->magic = 0; /* before the memory goes (pinned: with the buffer) */
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        ctx->blocks = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
+    if (b->mem) {
+        /* Operations wait for their commands: nothing still uses it. */
+        ctx->cl->clFinish(ctx->queue);
+        if (b->map)
+            ctx->cl->clEnqueueUnmapMemObject(ctx->queue, b->mem, b->map, 0, NULL, NULL);
+        ctx->cl->clFinish(ctx->queue);
+        ctx->cl->clReleaseMemObject(b->mem);
+    }
+    free(b->base);
+    free(b);
+}
+
+void clik__host_blocks_release(clik_context *ctx)
+{
+    while (ctx->blocks)
+        block_release(ctx->blocks);
+}
+
+/* Pinned memory: a mapped CL_MEM_ALLOC_HOST_PTR buffer, the tag in its
+ * first bytes (the buffer itself never goes to kernels). */
+static clik_status block_pinned(clik_context *ctx, clik_host_block *b, size_t bytes)
+{
+    /* The tag, then data 128-byte aligned wherever the mapping starts. */
+    const size_t total = bytes + BLOCK_HEADER + 128;
+    if (total > ctx->dev.max_alloc_size)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY,
+                          "%zu bytes exceed the device's largest allocation", total);
+    cl_int err;
+    b->mem = ctx->cl->clCreateBuffer(ctx->clctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, total,
+                                     NULL, &err);
+    if (!b->mem || err != CL_SUCCESS) {
+        b->mem = NULL;
+        return clik__fail_cl(ctx, err, "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR)");
+    }
+    b->map = ctx->cl->clEnqueueMapBuffer(ctx->queue, b->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                         total, 0, NULL, NULL, &err);
+    if (!b->map || err != CL_SUCCESS) {
+        ctx->cl->clReleaseMemObject(b->mem);
+        b->mem = NULL;
+        b->map = NULL;
+        return clik__fail_cl(ctx, err, "clEnqueueMapBuffer");
+    }
+    uintptr_t d = ((uintptr_t)b->map + BLOCK_HEADER + 127) & ~(uintptr_t)127;
+    b->data = (unsigned char *)d;
+    return CLIK_OK;
+}
+
+/* Zero-copy memory: page-aligned host memory with a buffer over it made
+ * once (CL_MEM_USE_HOST_PTR), which kernels use as it is; without a
+ * device, the memory alone. */
+static clik_status block_zero_copy(clik_context *ctx, clik_host_block *b, size_t bytes)
+{
+    const size_t padded = (bytes + 63) & ~(size_t)63; /* whole cache lines */
+    if (padded > SIZE_MAX - BLOCK_PAGE || posix_memalign(&b->base, BLOCK_PAGE, BLOCK_PAGE + padded))
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+    b->data = (unsigned char *)b->base + BLOCK_PAGE;
+    b->zero_copy = 1;
+    if (!ctx->has_device)
+        return CLIK_OK;
+    if (padded > ctx->dev.max_alloc_size)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY,
+                          "%zu bytes exceed the device's largest allocation", padded);
+    cl_int err;
+    b->mem = ctx->cl->clCreateBuffer(ctx->clctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, padded,
+                                     b->data, &err);
+    if (!b->mem || err != CL_SUCCESS) {
+        b->mem = NULL;
+        return clik__fail_cl(ctx, err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)");
+    }
+    return CLIK_OK;
+}
+
+clik_status clik_image_alloc_on(clik_context *ctx, clik_image *img, int width, int height,
+                                int channels, clik_type type)
+{
+    if (!ctx || !img)
+        return CLIK_ERR_NULL;
+    memset(img, 0, sizeof(*img));
+    size_t row = 0, span = 0;
+    if (width > 0 && width <= CLIK_MAX_DIM && channels > 0 && channels <= 4)
+        row = (size_t)width * (size_t)channels * clik_type_size(type);
+    clik_status st = clik__image_layout(width, height, channels, type, row, &row, &span);
+    if (st != CLIK_OK)
+        return clik__fail(ctx, st, "clik_image_alloc_on %dx%dx%d %s: %s", width, height, channels,
+                          clik_type_name(type), clik_status_str(st));
+    clik_host_block *b = calloc(1, sizeof(*b));
+    if (!b)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+    b->ctx = ctx;
+    b->bytes = span;
+    const int pinned = ctx->has_device && (!ctx->host_unified || ctx->transfer == CLIK_XFER_STAGED);
+    st = pinned ? block_pinned(ctx, b, span) : block_zero_copy(ctx, b, span);
+    if (st != CLIK_OK) {
+        free(b->base);
+        free(b);
+        return st;
+    }
+    *tag_of(b->data) = (block_tag){block_magic, b};
+    b->next = ctx->blocks;
+    if (ctx->blocks)
+        ctx->blocks->prev = b;
+    ctx->blocks = b;
+    *img = (clik_image){width, height, channels, type, row, b->data, NULL, CLIK_OWNED_CONTEXT};
     return CLIK_OK;
 }
 
@@ -83,10 +228,15 @@ void clik_image_free(clik_image *img)
 {
     if (!img)
         return;
-    if (img->buffer)
+    if (img->buffer) {
         clik__buffer_free(img->buffer);
-    else if (img->data && img->owned)
+    } else if (img->data && img->owned == CLIK_OWNED_CONTEXT) {
+        block_tag *tag = tag_of(img->data);
+        if (tag->magic == block_magic && tag->block->data == (unsigned char *)img->data)
+            block_release(tag->block);
+    } else if (img->data && img->owned) {
         clik__aligned_free(img->data);
+    }
     memset(img, 0, sizeof(*img));
 }
 

@@ -54,6 +54,41 @@ struct clik_buffer {
 };
 void clik__buffer_free(struct clik_buffer *b);
 
+/* Host memory of a context (clik_image_alloc_on): zero-copy, wrapped once in
+ * a buffer over its own memory, on unified-memory devices; pinned (a mapped
+ * CL_MEM_ALLOC_HOST_PTR buffer) on discrete GPUs; plain memory without a
+ * device. The context lists its blocks; a header just before data points
+ * back to the block. */
+typedef struct clik_host_block {
+    clik_context *ctx;
+    struct clik_host_block *prev, *next;
+    unsigned char *data; /* what the image's data points to */
+    size_t bytes;
+    void *base;    /* the host allocation (zero-copy, no device), else NULL */
+    cl_mem mem;    /* the buffer over data (zero-copy) or the pinned buffer */
+    void *map;     /* pinned: the mapping, data lies inside it */
+    int zero_copy; /* kernels use mem itself */
+} clik_host_block;
+
+/* The block of ctx that holds the span bytes at p, else NULL. */
+clik_host_block *clik__host_block_find(clik_context *ctx, const void *p, size_t span);
+/* Releases every block left in ctx (clik_context_destroy). */
+void clik__host_blocks_release(clik_context *ctx);
+
+/* How host images reach the kernels (tuning key host_transfer). */
+enum { CLIK_XFER_WRAP = 1, CLIK_XFER_DIRECT = 2, CLIK_XFER_STAGED = 3 };
+
+/* A pinned staging buffer, mapped for its life; ev is its last transfer. */
+typedef struct clik_staging {
+    cl_mem mem;
+    void *map;
+    size_t bytes;
+    cl_event ev;
+} clik_staging;
+void clik__staging_release(clik_context *ctx);
+
+#define CLIK_PARAM_ARENA (64 * 1024) /* host copies of small parameter uploads */
+
 /* ---- kernel sources (kernel_source.c, generated kernels.c) -------------- */
 
 typedef struct clik_embedded_kernel {
@@ -179,6 +214,13 @@ struct clik_context {
     char event_kernels[CLIK_MAX_EVENTS][64]; /* the kernel of each event (a copy) */
     int nevents;
     int host_pending; /* buffers over host memory released with commands queued */
+
+    int host_unified;        /* CL_DEVICE_HOST_UNIFIED_MEMORY, or a CPU device */
+    int transfer;            /* CLIK_XFER_*: the path of host images */
+    clik_host_block *blocks; /* clik_image_alloc_on's live blocks */
+    clik_staging staging[2];
+    unsigned char *param_arena; /* see clik__write_bytes */
+    size_t param_used;
 
     clik_cpu_dsp dsp;
     clik_backend last_backend;
@@ -362,11 +404,14 @@ typedef struct clik_binding {
     int mapped_host;  /* mem uses the host image's memory */
     int base_aligned; /* the image starts 16-byte aligned in mem */
     int scratch;      /* a device-only intermediate: nothing to bring back */
+    int staged;       /* results come back through the pinned staging buffers */
     clik_image image;
 } clik_binding;
 
-/* Makes an image usable by a kernel: device images as they are; host images
- * through their own memory on CPU devices, else through a device copy. */
+/* Makes an image usable by a kernel: device images as they are; context
+ * images (clik_image_alloc_on) through their zero-copy buffer; other host
+ * images as ctx->transfer says: wrapped in place (CPU devices), or through
+ * a device copy, directly or in bands through pinned staging buffers. */
 clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, clik_binding *b);
 /* A packed device-only image from the pool, for intermediate results. */
 clik_status clik__bind_scratch(clik_context *ctx, int width, int height, int channels,
@@ -379,7 +424,9 @@ clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok);
 /* Fills a buffer with garbage when the context poisons (tuning poison=1), so
  * that a kernel reading what nothing wrote fails its comparison. */
 clik_status clik__poison(clik_context *ctx, cl_mem mem, size_t bytes);
-/* Blocking copies of small results and parameters (tables, histograms). */
+/* Copies of small results and parameters (tables, histograms). A read
+ * waits; a write of up to CLIK_PARAM_ARENA bytes is queued from a copy in
+ * the context (the caller's memory may be reused at once), larger ones wait. */
 clik_status clik__read_bytes(clik_context *ctx, cl_mem mem, void *out, size_t bytes);
 clik_status clik__write_bytes(clik_context *ctx, cl_mem mem, const void *in, size_t bytes);
 /* A device buffer of `bytes` from the pool, or new (poisoned if asked). */

@@ -2775,6 +2775,46 @@ static void row_image_alloc(void)
     clik_image_free(&img);
 }
 
+static void row_image_alloc_on(void)
+{
+    clik_image img;
+    set_case("ctx NULL");
+    memset(&img, OUT_FILL, sizeof(img));
+    expect_status(clik_image_alloc_on(NULL, &img, 4, 4, 1, CLIK_U8), CLIK_ERR_NULL);
+    set_case("img NULL");
+    expect_status(clik_image_alloc_on(h_ctx, NULL, 4, 4, 1, CLIK_U8), CLIK_ERR_NULL);
+    set_case("width 0");
+    memset(&img, OUT_FILL, sizeof(img));
+    expect_status(clik_image_alloc_on(h_ctx, &img, 0, 4, 1, CLIK_U8), CLIK_ERR_INVALID_SIZE);
+    expect_untouched_or_cleared(&img, sizeof(img), OUT_FILL, "the image");
+    set_case("3 channels");
+    expect_status(clik_image_alloc_on(h_ctx, &img, 4, 4, 3, CLIK_U8), CLIK_ERR_UNSUPPORTED_FORMAT);
+    set_case("a correct call, freed twice");
+    expect_status(clik_image_alloc_on(h_ctx, &img, 3, 5, 4, CLIK_F32), CLIK_OK);
+    EXPECT(img.data && img.stride == 48 && clik_image_validate(&img) == CLIK_OK, "not usable");
+    clik_image_free(&img);
+    EXPECT(img.data == NULL && img.width == 0, "not cleared");
+    clik_image_free(&img);
+}
+
+static void row_context_transfer_bandwidth(void)
+{
+    double up = -1.0, down = -1.0;
+    set_case("ctx NULL");
+    expect_status(clik_context_transfer_bandwidth(NULL, 4096, 1, &up, &down), CLIK_ERR_NULL);
+    set_case("out NULL");
+    expect_status(clik_context_transfer_bandwidth(h_ctx, 4096, 1, NULL, &down), CLIK_ERR_NULL);
+    expect_status(clik_context_transfer_bandwidth(h_ctx, 4096, 1, &up, NULL), CLIK_ERR_NULL);
+    set_case("bytes 0");
+    expect_status(clik_context_transfer_bandwidth(h_ctx, 0, 1, &up, &down), CLIK_ERR_INVALID_ARG);
+    set_case("reps 0");
+    expect_status(clik_context_transfer_bandwidth(h_ctx, 4096, 0, &up, &down),
+                  CLIK_ERR_INVALID_ARG);
+    set_case("a correct call");
+    expect_status(clik_context_transfer_bandwidth(h_ctx, 65536, 2, &up, &down), CLIK_OK);
+    EXPECT(up > 0.0 && down > 0.0, "no bandwidth");
+}
+
 static void free_wrapped_in_child(void *arg)
 {
     (void)arg;
@@ -3725,6 +3765,7 @@ static const misuse_row misuse_rows[] = {
     {"clik_type_name", row_type_name, NULL},
     {"clik_image_wrap", row_image_wrap, NULL},
     {"clik_image_alloc", row_image_alloc, NULL},
+    {"clik_image_alloc_on", row_image_alloc_on, NULL},
     {"clik_image_free", row_image_free,
      "KNOWN: frees the caller's memory of a wrapped image (it must only clear the struct)"},
     {"clik_image_validate", row_image_validate, BOTH},
@@ -3748,6 +3789,7 @@ static const misuse_row misuse_rows[] = {
     {"clik_context_finish", row_context_finish, NULL},
     {"clik_context_copy_bandwidth", row_context_copy_bandwidth,
      "FOUND: gbps NULL leaves no message"},
+    {"clik_context_transfer_bandwidth", row_context_transfer_bandwidth, NULL},
     {"clik_image_create", row_image_create, NULL},
     {"clik_image_upload", row_image_upload,
      "FOUND: a channel or type mismatch is CLIK_ERR_SIZE_MISMATCH (want "
