@@ -280,7 +280,7 @@ CLIK_API clik_status clik_context_transfer_bandwidth(clik_context *ctx, size_t b
  * Allocates a packed host image in memory the context's device reaches
  * directly: zero-copy on unified-memory devices (CPU devices, Mali, Adreno:
  * kernels use the image's memory itself, no buffer is made per call) and
- * pinned memory on discrete GPUs (transfers need no staging copy); plain
+ * pinned memory on discrete GPUs (transfers at the bus's rate); plain
  * memory without a device. It is a host image (data set, buffer NULL,
  * owned CLIK_OWNED_CONTEXT) that every operation and context accepts, and
  * views into it (clik_image_wrap() of a part) work too. Free it with

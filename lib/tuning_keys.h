@@ -124,7 +124,7 @@ CLIK_TUNE_KEY(POOL_BUFFERS, "pool_buffers", "*", INT, 0, 64, NULL,
 CLIK_TUNE_KEY(POISON, "poison", "*", FLAG, 0, 1, NULL,
     "0", "fill scratch buffers and new device images with garbage, to catch reads of unwritten memory")
 CLIK_TUNE_KEY(HOST_TRANSFER, "host_transfer", "*", CHOICE, 0, 3, "auto|wrap|direct|staged",
-    "auto", "how host images reach kernels: wrapped in place (CPU devices), copied to a device buffer (unified-memory GPUs), or through pinned staging buffers in bands (discrete GPUs, also for clik_image_upload and clik_image_download of packed device images); `staged` also makes context images pinned rather than zero-copy")
+    "auto", "how host images reach kernels: wrapped in place (auto on CPU devices), copied to a device buffer by the driver (auto elsewhere: on an NVIDIA H200 faster than staging), or through pinned staging buffers in bands (`staged`, also for clik_image_upload and clik_image_download of packed device images; it also makes context images pinned rather than zero-copy on unified-memory devices)")
 CLIK_TUNE_KEY(STAGING_KIB, "staging_kib", "*", INT, 4, 1048576, NULL,
     "1024", "size of each of the two pinned staging buffers (KiB, at least one row); transfers go in bands of this size")
 /* clang-format on */
