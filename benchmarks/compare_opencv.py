@@ -678,7 +678,8 @@ def meta_lines(meta):
         + (f", copy bandwidth {fmt(meta['copy_gbps'], 1)} GB/s" if meta.get("copy_gbps") else ""),
         f"OpenCV {meta['cv2_version']} ({meta['cv_threads']} threads), T-API device: {tapi}",
         f"{meta['channels']} channel(s), median of {meta['reps']} runs after {meta['warmup']} "
-        f"warm-up, clik and OpenCV taking turns {meta['rounds']} time(s){scale}",
+        f"warm-up, clik and OpenCV taking turns {meta['rounds']} time(s){scale}"
+        + (f"; clik's host images from {meta['host_alloc']}" if meta.get("host_alloc") else ""),
     ] + ([f"TV-L1 rows: clik_flow_tvl1 through {meta['flow_lib']}, median of "
           f"{meta['flow_reps']} runs after {meta['flow_warmup']} warm-up, OpenCV on "
           f"{FLOW_CV_THREADS} threads"] if meta.get("flow_lib") else [])
@@ -736,6 +737,9 @@ def main():
                     help="frames per timed run of fusion-stream (clik-bench's --frames)")
     ap.add_argument("--cpu-path", choices=("auto", "scalar", "neon"),
                     help="clik's CPU path (for --device none)")
+    ap.add_argument("--host-alloc", choices=("malloc", "context"), default=None,
+                    help="clik-bench's --host-alloc: clik's host images from malloc (its default) "
+                         "or from clik_image_alloc_on (pinned or zero-copy)")
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=3,
                     help="clik and OpenCV take turns this many times (medians over rounds)")
@@ -808,6 +812,8 @@ def main():
         common += ["--device", args.device]
     if args.cpu_path:
         common += ["--cpu-path", args.cpu_path]
+    if args.host_alloc:
+        common += ["--host-alloc", args.host_alloc]
     size_args = [a for w, h in sizes for a in ("--size", f"{w}x{h}")]
 
     load_start = list(os.getloadavg())
@@ -982,6 +988,7 @@ def main():
         "copy_gbps": statistics.median(r["copy_gbps"] for v in clik_runs.values() for r in v)
         if clik_runs else None,
         "channels": args.channels,
+        "host_alloc": {"malloc": "malloc", "context": "clik_image_alloc_on"}.get(args.host_alloc),
         "reps": args.reps,
         "warmup": args.warmup,
         "rounds": args.rounds,
