@@ -5,9 +5,9 @@
  * One program holds every kernel of that format: pyr_down (and
  * pyr_down_local, whose tile is the work-group and whose local memory the
  * host sizes at launch), pyr_up, the Laplacian steps for both band types
- * (short bands for uchar pixels only), for uchar pyr_down_rows,
- * pyr_up_rows and the Laplacian steps pyr_up_{sub,add}_rows_* (CPU devices), for uchar with one channel pyr_down_vec and
- * with 1 or 4 pyr_down_strip (GPUs).
+ * (short bands for uchar pixels only), for uchar pyr_down_rows, pyr_up_rows
+ * and the Laplacian steps pyr_up_{sub,add}_rows_* (CPU devices), and for
+ * uchar pyr_down_vec (one channel) and pyr_down_strip (1 or 4; GPUs).
  * Images are addressed in elements (stride in elements); a pixel is CH
  * consecutive elements, loaded and stored as one vector.
  * SPDX-License-Identifier: BSD-2-Clause
@@ -418,13 +418,15 @@ UP2_ROWS_KERNEL(pyr_up_rows, UP2_DST_PARAMS, UP2_DST16, UP2_DST1)
 /* The Laplacian steps by rows (pyr_up_sub_NAME and pyr_up_add_NAME below,
  * the same conversions): band = fine - pyrUp(src) and dst = band +
  * pyrUp(src) saturated, with bands of short (s16) or float (f32). */
-#define FINE(Y, E)      (fine + (Y)*fine_stride + (E))
-#define BAND(Y, E)      (band + (Y)*band_stride + (E))
-#define OUT(Y, E)       (dst + (Y)*dst_stride + (E))
-#define UP2_SUB_s16     __global const uchar *fine, int fine_stride, __global short *band, int band_stride
-#define UP2_SUB_f32     __global const uchar *fine, int fine_stride, __global float *band, int band_stride
-#define UP2_ADD_s16     __global const short *band, int band_stride, __global uchar *dst, int dst_stride
-#define UP2_ADD_f32     __global const float *band, int band_stride, __global uchar *dst, int dst_stride
+#define FINE(Y, E) (fine + (Y)*fine_stride + (E))
+#define BAND(Y, E) (band + (Y)*band_stride + (E))
+#define OUT(Y, E)  (dst + (Y)*dst_stride + (E))
+#define UP2_SUB_s16                                                                                \
+    __global const uchar *fine, int fine_stride, __global short *band, int band_stride
+#define UP2_SUB_f32                                                                                \
+    __global const uchar *fine, int fine_stride, __global float *band, int band_stride
+#define UP2_ADD_s16 __global const short *band, int band_stride, __global uchar *dst, int dst_stride
+#define UP2_ADD_f32 __global const float *band, int band_stride, __global uchar *dst, int dst_stride
 #define SUB16(BT, v, Y, E)                                                                         \
     vstore16(CONVERT(CONCAT(BT, 16), convert_int16(vload16(0, FINE(Y, E))) - convert_int16(v)), 0, \
              BAND(Y, E))
@@ -432,11 +434,11 @@ UP2_ROWS_KERNEL(pyr_up_rows, UP2_DST_PARAMS, UP2_DST16, UP2_DST1)
 #define ADD16(v, Y, E)                                                                             \
     vstore16(convert_uchar16_sat(convert_int16(vload16(0, BAND(Y, E))) + convert_int16(v)), 0,     \
              OUT(Y, E))
-#define ADD1(v, Y, E)        (*OUT(Y, E) = convert_uchar_sat(convert_int(*BAND(Y, E)) + (int)(v)))
-#define SUB16_s16(v, Y, E)   SUB16(short, v, Y, E)
-#define SUB1_s16(v, Y, E)    SUB1(short, v, Y, E)
-#define SUB16_f32(v, Y, E)   SUB16(float, v, Y, E)
-#define SUB1_f32(v, Y, E)    SUB1(float, v, Y, E)
+#define ADD1(v, Y, E)      (*OUT(Y, E) = convert_uchar_sat(convert_int(*BAND(Y, E)) + (int)(v)))
+#define SUB16_s16(v, Y, E) SUB16(short, v, Y, E)
+#define SUB1_s16(v, Y, E)  SUB1(short, v, Y, E)
+#define SUB16_f32(v, Y, E) SUB16(float, v, Y, E)
+#define SUB1_f32(v, Y, E)  SUB1(float, v, Y, E)
 UP2_ROWS_KERNEL(pyr_up_sub_rows_s16, UP2_SUB_s16, SUB16_s16, SUB1_s16)
 UP2_ROWS_KERNEL(pyr_up_sub_rows_f32, UP2_SUB_f32, SUB16_f32, SUB1_f32)
 UP2_ROWS_KERNEL(pyr_up_add_rows_s16, UP2_ADD_s16, ADD16, ADD1)

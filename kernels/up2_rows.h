@@ -60,8 +60,8 @@
 /* Element k of the output pixels (2x, 2y), (2x + 1, 2y), (2x, 2y + 1) and
  * (2x + 1, 2y + 1) from source pixel x of the rows a (y - 1), b (y) and c
  * (y + 1): the plain way, for the edges. */
-inline uint4 up2_element(__global const uchar *a, __global const uchar *b,
-                         __global const uchar *c, int x, int sw, int k)
+inline uint4 up2_element(__global const uchar *a, __global const uchar *b, __global const uchar *c,
+                         int x, int sw, int k)
 {
     const int cols[3] = {UP2_PREV(x, sw) * CH + k, x * CH + k, UP2_NEXT(x, sw) * CH + k};
     uint ve[3], vo[3];
@@ -103,10 +103,10 @@ inline uint4 up2_element(__global const uchar *a, __global const uchar *b,
                        int dh, int rows)                                                           \
     {                                                                                              \
         const int y0 = get_global_id(0) * rows, y1 = min(sh, y0 + rows);                           \
-        /* Vector steps: source elements i .. i + 15 with CH <= i and                             \
+        /* Vector steps: source elements i .. i + 15 with CH <= i and                              \
          * i + 15 + CH inside the row. */                                                          \
-        const int elems = sw * CH, steps = elems >= 16 + 2 * CH ? (elems - 2 * CH) / 16 : 0;     \
-        const int i1 = CH + 16 * steps, x1 = steps > 0 ? i1 / CH : 1;                             \
+        const int elems = sw * CH, steps = elems >= 16 + 2 * CH ? (elems - 2 * CH) / 16 : 0;       \
+        const int i1 = CH + 16 * steps, x1 = steps > 0 ? i1 / CH : 1;                              \
         for (int y = y0; y < y1; y++) {                                                            \
             __global const uchar *a = src + UP2_PREV(y, sh) * src_stride;                          \
             __global const uchar *b = src + y * src_stride;                                        \
