@@ -99,35 +99,6 @@ static double transfer_ms(const result *r)
 
 /* ---- small helpers ------------------------------------------------------------ */
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-/* CPU time of the whole process (its OpenCL CPU-device threads included). */
-static double cpu_ms(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-        return 0.0;
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Median of n values (sorts them). */
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -625,9 +596,9 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
     memset(&collected, 0, sizeof(collected));
     collected.on = o->kernels;
     for (int r = 0; r < o->reps; r++) {
-        double c0 = cpu_ms(), t0 = now_ms();
+        double c0 = bench_cpu_ms(), t0 = bench_now_ms();
         st = run_once(op, &bc, &got);
-        double t1 = now_ms(), c1 = cpu_ms();
+        double t1 = bench_now_ms(), c1 = bench_cpu_ms();
         if (st != CLIK_OK) {
             rc = clik_failed(ctx, st, op, w, h, "a timed run");
             goto done;
@@ -673,14 +644,14 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
     res->kernel_ms = -1.0;
     if (got == CLIK_BACKEND_OPENCL && !bc.no_kernel_time) {
         if (kernel_times == o->reps)
-            res->kernel_ms = median(kern, o->reps);
+            res->kernel_ms = bench_median(kern, o->reps);
         else
             fprintf(stderr, "%s: warning: %s %dx%d: %d of %d runs gave no kernel time\n", prog,
                     op->name, w, h, o->reps - kernel_times, o->reps);
     }
-    res->e2e_ms = median(e2e, o->reps);
-    res->e2e_min_ms = e2e[0]; /* sorted by median() */
-    res->cpu_ms = median(cpu, o->reps);
+    res->e2e_ms = bench_median(e2e, o->reps);
+    res->e2e_min_ms = e2e[0]; /* sorted by bench_median() */
+    res->cpu_ms = bench_median(cpu, o->reps);
 
 done:
     if (set_up && op->teardown)

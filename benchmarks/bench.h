@@ -1,6 +1,7 @@
 /*
  * clik-bench: shared declarations of the driver (bench.c), the op table
- * (bench_ops.c) and the synthetic inputs (bench_input.c).
+ * (bench_ops.c) and the synthetic inputs and timing (bench_input.c, which
+ * clik-pipeline shares).
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef CLIK_BENCH_H
@@ -107,5 +108,12 @@ clik_status bench_upload(bench_case *bc, const clik_image *host, clik_image *out
 void bench_fill_natural(clik_image *img, uint64_t seed);
 /* Writes a host u8 image of 1 (PGM) or 2..4 channels (PAM); 0 on success. */
 int bench_write_pnm(const clik_image *img, const char *path);
+
+/* Wall clock (CLOCK_MONOTONIC) and CPU time of the whole process (an
+ * OpenCL CPU device's threads included), in ms; the median of n values
+ * (sorts them). */
+double bench_now_ms(void);
+double bench_cpu_ms(void);
+double bench_median(double *v, int n);
 
 #endif

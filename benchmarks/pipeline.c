@@ -106,34 +106,6 @@ static int clik_failed(clik_context *ctx, clik_status st, const char *what)
     return EXIT_WRONG;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-/* CPU time of the whole process (an OpenCL CPU device's threads included). */
-static double cpu_ms(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
-        return 0.0;
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(*v), cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static int parse_int(const char *s, long lo, long hi, long *out)
 {
     char *end;
@@ -500,7 +472,7 @@ static timing summarize(double *t, int n)
     for (int i = 1; i < n; i++)
         if (t[i] < r.min_ms)
             r.min_ms = t[i];
-    r.median_ms = median(t, n);
+    r.median_ms = bench_median(t, n);
     return r;
 }
 
@@ -520,7 +492,7 @@ static int time_stages(clik_context *ctx, const options *o, chain *dev, const cl
     }
     for (int r = -o->warmup; r < o->reps; r++) {
         for (int s = 0; s < STAGES; s++) {
-            double t0 = now_ms();
+            double t0 = bench_now_ms();
             clik_status st;
             const char *what = stage_names[dev->upscale][s];
             if (s == 0)
@@ -536,11 +508,11 @@ static int time_stages(clik_context *ctx, const options *o, chain *dev, const cl
                 return clik_failed(ctx, st, what);
             }
             if (r >= 0)
-                t[s * o->reps + r] = now_ms() - t0;
+                t[s * o->reps + r] = bench_now_ms() - t0;
         }
     }
     for (int s = 0; s < STAGES; s++)
-        ms[s] = median(t + s * o->reps, o->reps);
+        ms[s] = bench_median(t + s * o->reps, o->reps);
     free(t);
     return 0;
 }
@@ -622,12 +594,12 @@ static int time_chains(clik_context *ctx, const options *o, chain *dev, chain *h
     }
     for (int r = -o->warmup; r < n; r++) {
         const char *what;
-        double c0 = cpu_ms(), t0 = now_ms();
+        double c0 = bench_cpu_ms(), t0 = bench_now_ms();
         clik_status st = device_frame(ctx, dev, frame, result, &what);
-        double c1 = cpu_ms(), t1 = now_ms();
+        double c1 = bench_cpu_ms(), t1 = bench_now_ms();
         if (st == CLIK_OK)
             st = chain_run(ctx, host, &what);
-        double c2 = cpu_ms(), t2 = now_ms();
+        double c2 = bench_cpu_ms(), t2 = bench_now_ms();
         if (st != CLIK_OK) {
             free(t);
             return clik_failed(ctx, st, what);
@@ -641,8 +613,8 @@ static int time_chains(clik_context *ctx, const options *o, chain *dev, chain *h
     }
     *ta = summarize(t, n);
     *tb = summarize(t + n, n);
-    ta->cpu_ms = median(t + 2 * n, n);
-    tb->cpu_ms = median(t + 3 * n, n);
+    ta->cpu_ms = bench_median(t + 2 * n, n);
+    tb->cpu_ms = bench_median(t + 3 * n, n);
     free(t);
     return 0;
 }

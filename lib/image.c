@@ -61,15 +61,23 @@ clik_status clik_image_wrap(clik_image *img, int width, int height, int channels
     return CLIK_OK;
 }
 
+/* Row bytes and span of a packed image, or why it cannot be one. */
+static clik_status packed_layout(int width, int height, int channels, clik_type type, size_t *row,
+                                 size_t *span)
+{
+    *row = *span = 0;
+    if (width > 0 && width <= CLIK_MAX_DIM && channels > 0 && channels <= 4)
+        *row = (size_t)width * (size_t)channels * clik_type_size(type);
+    return clik__image_layout(width, height, channels, type, *row, row, span);
+}
+
 clik_status clik_image_alloc(clik_image *img, int width, int height, int channels, clik_type type)
 {
     if (!img)
         return CLIK_ERR_NULL;
     memset(img, 0, sizeof(*img));
-    size_t row = 0, span = 0;
-    if (width > 0 && width <= CLIK_MAX_DIM && channels > 0 && channels <= 4)
-        row = (size_t)width * (size_t)channels * clik_type_size(type);
-    clik_status st = clik__image_layout(width, height, channels, type, row, &row, &span);
+    size_t row, span;
+    clik_status st = packed_layout(width, height, channels, type, &row, &span);
     if (st != CLIK_OK)
         return st;
     void *data = clik__aligned_alloc(span);
@@ -196,10 +204,8 @@ clik_status clik_image_alloc_on(clik_context *ctx, clik_image *img, int width, i
     if (!ctx || !img)
         return CLIK_ERR_NULL;
     memset(img, 0, sizeof(*img));
-    size_t row = 0, span = 0;
-    if (width > 0 && width <= CLIK_MAX_DIM && channels > 0 && channels <= 4)
-        row = (size_t)width * (size_t)channels * clik_type_size(type);
-    clik_status st = clik__image_layout(width, height, channels, type, row, &row, &span);
+    size_t row, span;
+    clik_status st = packed_layout(width, height, channels, type, &row, &span);
     if (st != CLIK_OK)
         return clik__fail(ctx, st, "clik_image_alloc_on %dx%dx%d %s: %s", width, height, channels,
                           clik_type_name(type), clik_status_str(st));
