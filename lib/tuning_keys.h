@@ -25,6 +25,8 @@ CLIK_TUNE_KEY(HIST_LOCAL_BYTES, "hist_local_bytes", "hist", INT, 1024, 1048576, 
     "16384", "local memory the replicated local histograms may use (bytes, at most half the device's; where one copy of the bins does not fit, the default mode becomes global atomics, and `hist_mode=local` cannot run)")
 CLIK_TUNE_KEY(HIST_REPLICAS, "hist_replicas", "hist", INT, 1, 64, NULL,
     "8", "most copies of the local histogram per work-group")
+CLIK_TUNE_KEY(HIST_SPREAD, "hist_spread", "hist", FLAG, 0, 1, NULL,
+    "1", "local histogram copies interleaved bin by bin (the copies of a bin in neighbouring banks); 0: one copy after another")
 CLIK_TUNE_KEY(HIST_MERGE, "hist_merge", "hist", FLAG, 0, 1, NULL,
     "1", "merge work-group histograms with global atomics in the same pass")
 CLIK_TUNE_KEY(PAIRS_MIN_BYTES, "pairs_min_bytes", "hist", INT, 0, 2147483647, NULL,
