@@ -1137,10 +1137,13 @@ __kernel void integral_lookback(__global const ST *src, int src_stride, int w, i
     const int e0 = x0 * CH, ne = min(K * CH, n - e0); /* this work-item's elements */
 
     /* Publish the aggregate (the first band's is its inclusive prefix too). */
-    for (int i = 0; i < ne; i++) {
-        ACC_PUT(agg + (size_t)b * n * ACC_W, e0 + i, pe[i]);
-        SQ_ONLY(SQ_PUT(sqagg + (size_t)b * n * 2, e0 + i, qe[i]));
-    }
+    /* Loops over all K * CH elements: constant bounds keep the arrays in
+     * registers. */
+    for (int i = 0; i < K * CH; i++)
+        if (i < ne) {
+            ACC_PUT(agg + (size_t)b * n * ACC_W, e0 + i, pe[i]);
+            SQ_ONLY(SQ_PUT(sqagg + (size_t)b * n * 2, e0 + i, qe[i]));
+        }
     mem_fence(CLK_GLOBAL_MEM_FENCE);
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (lid == 0)
@@ -1171,12 +1174,14 @@ __kernel void integral_lookback(__global const ST *src, int src_stride, int w, i
         for (int d = 0; d < last && top - 1 - d >= 0; d++) {
             const int j = top - 1 - d, use_inc = d == f && j > 0;
             volatile __global uint *from = (use_inc ? inc : agg) + (size_t)j * n * ACC_W;
-            for (int i = 0; i < ne; i++)
-                ce[i] += ACC_GET(from, e0 + i);
+            for (int i = 0; i < K * CH; i++)
+                if (i < ne)
+                    ce[i] += ACC_GET(from, e0 + i);
 #if SQSUM
             volatile __global uint *fromq = (use_inc ? sqinc : sqagg) + (size_t)j * n * 2;
-            for (int i = 0; i < ne; i++)
-                cqe[i] += SQ_GET(fromq, e0 + i);
+            for (int i = 0; i < K * CH; i++)
+                if (i < ne)
+                    cqe[i] += SQ_GET(fromq, e0 + i);
 #endif
         }
         top = f < 0 ? top - last : 0;
@@ -1184,10 +1189,11 @@ __kernel void integral_lookback(__global const ST *src, int src_stride, int w, i
 
     /* Publish the inclusive prefix, then write the rows from the carries. */
     if (b > 0) {
-        for (int i = 0; i < ne; i++) {
-            ACC_PUT(inc + (size_t)b * n * ACC_W, e0 + i, pe[i] + ce[i]);
-            SQ_ONLY(SQ_PUT(sqinc + (size_t)b * n * 2, e0 + i, qe[i] + cqe[i]));
-        }
+        for (int i = 0; i < K * CH; i++)
+            if (i < ne) {
+                ACC_PUT(inc + (size_t)b * n * ACC_W, e0 + i, pe[i] + ce[i]);
+                SQ_ONLY(SQ_PUT(sqinc + (size_t)b * n * 2, e0 + i, qe[i] + cqe[i]));
+            }
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         barrier(CLK_GLOBAL_MEM_FENCE);
         if (lid == 0)
