@@ -98,17 +98,18 @@ __kernel void hist_zero(__global uint *partial, uint n)
         partial[i] = 0;
 }
 
-#define ATOMIC_COUNT(lane, value) atomic_inc(h + ((lane) % CH) * 256 + (value));
+/* Bin b of h is the counter h[b * step]. */
+#define ATOMIC_COUNT(lane, value) atomic_inc(h + (((lane) % CH) * 256 + (value)) * step);
 /* Lane j of a row's partial last chunk. */
 #define ATOMIC_TAIL(j)                                                                             \
     if (k.col + (j) < row_bytes)                                                                   \
-        atomic_inc(h + ((j) % CH) * 256 + p[j]);
+        atomic_inc(h + (((j) % CH) * 256 + p[j]) * step);
 
 /* NAME(aligned, ...): counts the image into h (in address space SPACE) with
  * atomics, neighbouring work-items reading neighbouring chunks (coalesced). */
 #define ATOMIC_WALK(NAME, SPACE)                                                                   \
     inline void NAME(const int aligned, __global const uchar *src, uint stride, uint row_bytes,    \
-                     uint chunks_per_row, uint rows, SPACE uint *h)                                \
+                     uint chunks_per_row, uint rows, SPACE uint *h, uint step)                     \
     {                                                                                              \
         const uint total = chunks_per_row * rows;                                                  \
         for (uint c = get_global_id(0); c < total; c += get_global_size(0)) {                      \
@@ -126,30 +127,37 @@ ATOMIC_WALK(local_walk, __local)
 ATOMIC_WALK(global_walk, __global)
 
 /*
- * GPUs: `replicas` copies of the histogram per work-group in `lh`
- * (replicas * BINS uints), work-item i counting into copy i % replicas
- * (fewer collisions on one counter). The copies' sum goes to the zeroed
- * result by global atomics when `merge` (no second pass), else to the
- * work-group's slice of `partial` for hist_reduce.
+ * GPUs: `replicas` copies of the histogram per work-group in `lh`,
+ * work-item i counting into copy i % replicas (fewer collisions on one
+ * counter). With `spread` 0 the copies follow one another (replicas * BINS
+ * uints); else copy r of bin b is lh[b * spread + r] (spread, at least
+ * replicas and odd where it fits, times BINS uints): the copies of one bin sit in
+ * neighbouring local-memory banks, so that work-items of a warp or
+ * sub-group counting the same value into their copies do not queue on one
+ * bank. The copies' sum goes to the zeroed result by global atomics when
+ * `merge` (no second pass), else to the work-group's slice of `partial`
+ * for hist_reduce.
  */
 __kernel void hist_local(__global const uchar *src, uint stride, uint row_bytes,
                          uint chunks_per_row, uint rows, __global uint *partial, int aligned,
-                         uint replicas, int merge, __local uint *lh)
+                         uint replicas, int merge, uint spread, __local uint *lh)
 {
     const uint lid = get_local_id(0), lsize = get_local_size(0);
-    for (uint i = lid; i < replicas * BINS; i += lsize)
+    const uint words = spread ? spread * BINS : replicas * BINS;
+    for (uint i = lid; i < words; i += lsize)
         lh[i] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local uint *h = lh + (lid % replicas) * BINS;
+    const uint r0 = lid % replicas, step = spread ? spread : 1;
+    __local uint *h = lh + (spread ? r0 : r0 * BINS);
     if (aligned)
-        local_walk(1, src, stride, row_bytes, chunks_per_row, rows, h);
+        local_walk(1, src, stride, row_bytes, chunks_per_row, rows, h, step);
     else
-        local_walk(0, src, stride, row_bytes, chunks_per_row, rows, h);
+        local_walk(0, src, stride, row_bytes, chunks_per_row, rows, h, step);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint b = lid; b < BINS; b += lsize) {
         uint sum = 0;
         for (uint r = 0; r < replicas; r++)
-            sum += lh[r * BINS + b];
+            sum += lh[spread ? b * spread + r : r * BINS + b];
         if (!merge)
             partial[get_group_id(0) * BINS + b] = sum;
         else if (sum)
@@ -164,9 +172,9 @@ __kernel void hist_global(__global const uchar *src, uint stride, uint row_bytes
 {
     __global uint *h = partial + get_group_id(0) * BINS;
     if (aligned)
-        global_walk(1, src, stride, row_bytes, chunks_per_row, rows, h);
+        global_walk(1, src, stride, row_bytes, chunks_per_row, rows, h, 1);
     else
-        global_walk(0, src, stride, row_bytes, chunks_per_row, rows, h);
+        global_walk(0, src, stride, row_bytes, chunks_per_row, rows, h, 1);
 }
 
 /* Sub-histograms break the store-load chains of repeated values. */

@@ -12,7 +12,11 @@
  *                    strip's S is not needed, so not computed);
  *   integral_rows    per strip, row by row: the row's prefix added to the
  *                    running column sums, written out.
- * The input is read twice, the output written once. Work-items own K
+ * The input is read twice, the output written once. With LOOKBACK, one
+ * kernel instead (integral_lookback, after integral_zero): bands of R rows
+ * in the order of an atomic ticket, each publishing its contribution and
+ * taking the earlier bands' sums by decoupled look-back, then writing its
+ * rows; no strips, no carry pass. Work-items own K
  * neighbouring pixels of a row (serial prefix in registers, then one
  * work-group scan of the work-item totals); with CPU_SERIAL a single
  * work-item walks a whole strip instead.
@@ -24,7 +28,8 @@
  * power of two); CPU_SERIAL; VEC_ROWS (with CPU_SERIAL, u8 sources only):
  * 16-element vector steps; STAGE (work-group kernels without SQSUM and
  * ACC_FF): rows staged in local memory so that global accesses are
- * coalesced.
+ * coalesced; LOOKBACK (work-group kernels, exact or double sums) with
+ * ACC_W, the 32-bit words of an ACC.
  * Devices without cl_khr_fp64 (NEED_FP64 0: no double in the program):
  * ACC_FF / SQ_FF, f32 pixels add in float-float pairs (ACC / SQ float2:
  * the high and low floats of each element of the strips); SUM_BITS /
@@ -612,23 +617,48 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     }
 }
 #else
-__kernel void integral_strips(__global const ST *src, int src_stride, int w, int h, int rows,
-                              __global ACC *strips
+/* Local memory of the work-group kernels, declared by each kernel (OpenCL C
+ * 1.2 allows __local variables at kernel scope only) and handed on. */
 #if SQSUM
-                              ,
-                              __global SQ *sqstrips
+#define SQ_LOCALS     __local sqv qbuf[LS];
+#define SQ_LOCAL_ARGS , __local sqv *qbuf
+#define SQ_LOCAL_PASS , qbuf
+#define SQ_PRIV_ARGS  , sqv *q
+#define SQ_PRIV_PASS  , q
+#else
+#define SQ_LOCALS
+#define SQ_LOCAL_ARGS
+#define SQ_LOCAL_PASS
+#define SQ_PRIV_ARGS
+#define SQ_PRIV_PASS
 #endif
-)
+#if STAGE
+#define STAGE_LOCALS                                                                               \
+    __local ACC tile[LS * K * CH];                                                                 \
+    __local ST in_tile[LS * K * CH];
+/* The rows' output tile takes the place of the sums' (SUM is never wider
+ * than ACC). */
+#define STAGE_ARGS , __local ACC *tile, __local ST *in_tile
+#define STAGE_PASS , tile, in_tile
+#else
+#define STAGE_LOCALS
+#define STAGE_ARGS
+#define STAGE_PASS
+#endif
+#define WG_LOCALS                                                                                  \
+    __local accv buf[LS];                                                                          \
+    SQ_LOCALS STAGE_LOCALS
+#define WG_ARGS __local accv *buf SQ_LOCAL_ARGS STAGE_ARGS
+#define WG_PASS buf SQ_LOCAL_PASS STAGE_PASS
+
+/* The contribution of rows y0 .. y1 - 1 to every column prefix of this
+ * work-item's K pixels: p[k] (q[k]) = the sum over those rows and the
+ * columns before x0 + k + 1. Every work-item of the group calls it. */
+inline void band_contribution(__global const ST *src, int src_stride, int w, int y0, int y1,
+                              accv *p SQ_PRIV_ARGS, WG_ARGS)
 {
-    __local accv buf[LS];
-    const int s = get_group_id(1), lid = get_local_id(0);
-    const int y0 = s * rows, y1 = min(h, y0 + rows), x0 = lid * K;
-    accv p[K];
-#if SQSUM
-    __local sqv qbuf[LS];
-    sqv q[K];
-#endif
-    /* Column sums of this work-item's K pixels over the strip's rows. */
+    const int lid = get_local_id(0), x0 = lid * K;
+    /* Column sums of this work-item's K pixels over the rows. */
     for (int k = 0; k < K; k++) {
         p[k] = ACC_ZERO;
         SQ_ONLY(q[k] = SQ_ZERO);
@@ -637,7 +667,6 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     /* Coalesced: work-item lid sums the elements lid, lid + LS, ... of each
      * row; the sums meet in local memory, where each work-item then takes
      * its K neighbouring pixels. */
-    __local ACC tile[LS * K * CH];
     {
         ACC c[K * CH];
         for (int j = 0; j < K * CH; j++)
@@ -655,6 +684,7 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int k = 0; k < K; k++)
             p[k] = VLOAD(x0 + k, tile);
+        barrier(CLK_LOCAL_MEM_FENCE); /* the tile is free again */
     }
 #else
     for (int y = y0; y < y1; y++)
@@ -668,19 +698,41 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     /* Prefix along the row: serial over K, then across work-items. */
     SQ_ONLY(sqv qoff);
     const accv off = PREFIX_SCAN(p, q);
+    for (int k = 0; k < K; k++) {
+        p[k] = ACC_ADD(off, p[k]);
+        SQ_ONLY(q[k] = SQ_ADD(qoff, q[k]));
+    }
+}
+
+__kernel void integral_strips(__global const ST *src, int src_stride, int w, int h, int rows,
+                              __global ACC *strips
+#if SQSUM
+                              ,
+                              __global SQ *sqstrips
+#endif
+)
+{
+    WG_LOCALS
+    const int s = get_group_id(1), lid = get_local_id(0), x0 = lid * K;
+    const int y0 = s * rows, y1 = min(h, y0 + rows);
+    accv p[K];
+#if SQSUM
+    sqv q[K];
+#endif
+    band_contribution(src, src_stride, w, y0, y1, p SQ_PRIV_PASS, WG_PASS);
     __global ACC *out = strips + s * (w + 1) * CH;
     if (lid == 0)
         ACC_STORE(ACC_ZERO, 0, out);
     for (int k = 0; k < K; k++)
         if (x0 + k < w)
-            ACC_STORE(ACC_ADD(off, p[k]), x0 + k + 1, out);
+            ACC_STORE(p[k], x0 + k + 1, out);
 #if SQSUM
     __global SQ *qout = sqstrips + s * (w + 1) * CH;
     if (lid == 0)
         SQ_STORE(SQ_ZERO, 0, qout);
     for (int k = 0; k < K; k++)
         if (x0 + k < w)
-            SQ_STORE(SQ_ADD(qoff, q[k]), x0 + k + 1, qout);
+            SQ_STORE(q[k], x0 + k + 1, qout);
 #endif
 }
 #endif
@@ -862,30 +914,18 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
     }
 }
 #else
-__kernel void integral_rows(__global const ST *src, int src_stride, int w, int h, int rows,
-                            __global ACC *strips, __global SUM *sum, int sum_stride SQ_ROWS_ARGS)
+/* Rows y0 .. y1 - 1 of the output from acc[k] (qacc[k]) = sum(x0 + k + 1,
+ * y0) of this work-item's K pixels; the band at the top also writes row 0.
+ * Every work-item of the group calls it. */
+inline void band_rows(__global const ST *src, int src_stride, int w, int y0, int y1,
+                      __global SUM *sum, int sum_stride, accv *acc SQ_PRIV_ARGS, __global SQO *sq,
+                      int sq_stride, WG_ARGS)
 {
-    __local accv buf[LS];
-    const int s = get_group_id(1), lid = get_local_id(0);
-    const int y0 = s * rows, y1 = min(h, y0 + rows), x0 = lid * K;
-    __global const ACC *carry = strips + s * (w + 1) * CH;
-    accv acc[K]; /* sum(x + 1, y) of this work-item's pixels, row after row */
-    for (int k = 0; k < K; k++) {
-        acc[k] = ACC_ZERO;
-        if (x0 + k < w)
-            acc[k] = ACC_LOAD(x0 + k + 1, carry);
-    }
+    const int lid = get_local_id(0), x0 = lid * K;
 #if SQSUM
-    __local sqv qbuf[LS];
-    __global const SQ *qcarry = sqstrips + s * (w + 1) * CH;
-    sqv qacc[K];
-    for (int k = 0; k < K; k++) {
-        qacc[k] = SQ_ZERO;
-        if (x0 + k < w)
-            qacc[k] = SQ_LOAD(x0 + k + 1, qcarry);
-    }
+    sqv *qacc = q;
 #endif
-    if (s == 0) { /* row 0 of the output */
+    if (y0 == 0) { /* row 0 of the output */
         for (int k = 0; k < K; k++)
             if (x0 + k < w) {
                 VSTORE((VEC(SUM))0, x0 + k + 1, sum);
@@ -899,8 +939,7 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
 #if STAGE
     /* Rows pass through local memory both ways, so that global loads and
      * stores are coalesced (work-item lid touches elements lid, lid + LS, ...). */
-    __local ST in_tile[LS * K * CH];
-    __local SUM out_tile[LS * K * CH];
+    __local SUM *out_tile = (__local SUM *)tile;
 #endif
     for (int y = y0; y < y1; y++) { /* every work-item takes part: barriers */
         __global const ST *in = src + y * src_stride;
@@ -964,4 +1003,207 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
 #endif
     }
 }
+
+#if SQSUM
+#define SQ_OUT_PASS , sq, sq_stride
+#else
+#define SQ_OUT_PASS , (__global SQO *)0, 0
+#endif
+
+__kernel void integral_rows(__global const ST *src, int src_stride, int w, int h, int rows,
+                            __global ACC *strips, __global SUM *sum, int sum_stride SQ_ROWS_ARGS)
+{
+    WG_LOCALS
+    const int s = get_group_id(1), lid = get_local_id(0), x0 = lid * K;
+    const int y0 = s * rows, y1 = min(h, y0 + rows);
+    __global const ACC *carry = strips + s * (w + 1) * CH;
+    accv acc[K]; /* sum(x + 1, y) of this work-item's pixels, row after row */
+    for (int k = 0; k < K; k++) {
+        acc[k] = ACC_ZERO;
+        if (x0 + k < w)
+            acc[k] = ACC_LOAD(x0 + k + 1, carry);
+    }
+#if SQSUM
+    __global const SQ *qcarry = sqstrips + s * (w + 1) * CH;
+    sqv q[K];
+    for (int k = 0; k < K; k++) {
+        q[k] = SQ_ZERO;
+        if (x0 + k < w)
+            q[k] = SQ_LOAD(x0 + k + 1, qcarry);
+    }
+#endif
+    band_rows(src, src_stride, w, y0, y1, sum, sum_stride, acc SQ_PRIV_PASS SQ_OUT_PASS, WG_PASS);
+}
+
+/* ---- one pass: bands of rows in ticket order, carries by decoupled look-back ------------ */
+
+/*
+ * integral_lookback: each work-group takes the next band of `rows` rows
+ * (an atomic ticket: every earlier band has a running group, so waiting
+ * for them always ends on devices whose running groups keep making
+ * progress), adds up its contribution (band_contribution) and publishes it
+ * as the band's aggregate (flag AGG), then looks back over the earlier
+ * bands: aggregates are added until a band that has published its
+ * inclusive prefix (flag INC: sum(X, first row of the next band)). It
+ * publishes its own inclusive prefix and writes its rows (band_rows) from
+ * the carries. The input is read twice, the second time within the
+ * group's own band (from the cache); the output is written once.
+ *
+ * state: word 0 the ticket counter, word 1 + b band b's flag (all zero
+ * before the launch: integral_zero). agg, inc: per band, n = w * CH
+ * elements of ACC (SQ) each, as ACC_W (SQ_W) 32-bit words. The look-back
+ * reads LB_WINDOW flags at once. Flags and published words are all
+ * written and read with atomics (OpenCL C 1.2 orders nothing else between
+ * work-groups), a global fence and a barrier between a band's words and
+ * its flag.
+ */
+#if LOOKBACK
+#define LB_AGG    1u
+#define LB_INC    2u
+#define LB_WINDOW 32
+
+/* Element i of a band's published row, as 32-bit words. */
+#if ACC_W == 1
+#define ACC_PUT(p, i, v) atomic_xchg((p) + (i), as_uint(v))
+#define ACC_GET(p, i)    CONCAT(as_, ACC)(atomic_or((p) + (i), 0u))
+#else
+#define ACC_PUT(p, i, v) put2((p), (i), as_ulong(v))
+#define ACC_GET(p, i)    CONCAT(as_, ACC)(get2((p), (i)))
+#endif
+#define SQ_PUT(p, i, v) put2((p), (i), as_ulong(v))
+#define SQ_GET(p, i)    CONCAT(as_, SQ)(get2((p), (i)))
+
+inline void put2(volatile __global uint *p, int i, ulong v)
+{
+    atomic_xchg(p + 2 * i, (uint)v);
+    atomic_xchg(p + 2 * i + 1, (uint)(v >> 32));
+}
+
+inline ulong get2(volatile __global uint *p, int i)
+{
+    return (ulong)atomic_or(p + 2 * i, 0u) | (ulong)atomic_or(p + 2 * i + 1, 0u) << 32;
+}
+
+#if ACC_FF || SQ_FF
+#error "the look-back kernel takes exact or double sums"
+#endif
+
+__kernel void integral_zero(__global uint *state, int n)
+{
+    const int i = get_global_id(0);
+    if (i < n)
+        state[i] = 0;
+}
+
+#if SQSUM
+#define LB_SQ_ARGS                                                                                 \
+    , volatile __global uint *sqagg, volatile __global uint *sqinc, __global SQO *sq, int sq_stride
+#else
+#define LB_SQ_ARGS
+#endif
+
+__kernel void integral_lookback(__global const ST *src, int src_stride, int w, int h, int rows,
+                                volatile __global uint *state, volatile __global uint *agg,
+                                volatile __global uint *inc, __global SUM *sum,
+                                int sum_stride LB_SQ_ARGS)
+{
+    WG_LOCALS
+    __local int band, found, ready;
+    __local uint flags[LB_WINDOW];
+    const int lid = get_local_id(0), x0 = lid * K, n = w * CH;
+    if (lid == 0)
+        band = (int)atomic_inc(&state[0]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int b = band;
+    const int y0 = b * rows, y1 = min(h, y0 + rows);
+    accv p[K];
+#if SQSUM
+    sqv q[K];
+#endif
+    band_contribution(src, src_stride, w, y0, y1, p SQ_PRIV_PASS, WG_PASS);
+    /* Element by element from here: atomics take no vectors. */
+    ACC pe[K * CH], ce[K * CH]; /* the band's contribution, the carries */
+#if SQSUM
+    SQ qe[K * CH], cqe[K * CH];
+#endif
+    for (int k = 0; k < K; k++) {
+        VSTORE(p[k], k, pe);
+        SQ_ONLY(VSTORE(q[k], k, qe));
+    }
+    for (int i = 0; i < K * CH; i++) {
+        ce[i] = 0;
+        SQ_ONLY(cqe[i] = 0);
+    }
+    const int e0 = x0 * CH, ne = min(K * CH, n - e0); /* this work-item's elements */
+
+    /* Publish the aggregate (the first band's is its inclusive prefix too). */
+    /* Loops over all K * CH elements: constant bounds keep the arrays in
+     * registers. */
+    for (int i = 0; i < K * CH; i++)
+        if (i < ne) {
+            ACC_PUT(agg + (size_t)b * n * ACC_W, e0 + i, pe[i]);
+            SQ_ONLY(SQ_PUT(sqagg + (size_t)b * n * 2, e0 + i, qe[i]));
+        }
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+        atomic_xchg(&state[1 + b], b == 0 ? LB_INC : LB_AGG);
+
+    /* Look back: the carries become the sums of every earlier band
+     * (sum(X, y0)). Band 0's inclusive prefix is its aggregate. */
+    int top = b; /* bands top - 1, top - 2, ... are still to be added */
+    while (top > 0) {
+        if (lid < LB_WINDOW)
+            flags[lid] = top - 1 - lid >= 0 ? atomic_or(&state[top - lid], 0u) : LB_INC;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            /* The nearest inclusive prefix, every band before it an aggregate. */
+            int i = 0;
+            while (i < LB_WINDOW && flags[i] == LB_AGG)
+                i++;
+            found = i < LB_WINDOW && flags[i] == LB_INC ? i : -1;
+            ready = i; /* bands published without a gap, from top - 1 on */
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int f = found, r = ready;
+        barrier(CLK_LOCAL_MEM_FENCE); /* the next round rewrites them */
+        /* A band not yet published: look again. */
+        if (f < 0 && r < LB_WINDOW)
+            continue;
+        const int last = f < 0 ? r : f + 1; /* bands top - 1 .. top - last */
+        for (int d = 0; d < last && top - 1 - d >= 0; d++) {
+            const int j = top - 1 - d, use_inc = d == f && j > 0;
+            volatile __global uint *from = (use_inc ? inc : agg) + (size_t)j * n * ACC_W;
+            for (int i = 0; i < K * CH; i++)
+                if (i < ne)
+                    ce[i] += ACC_GET(from, e0 + i);
+#if SQSUM
+            volatile __global uint *fromq = (use_inc ? sqinc : sqagg) + (size_t)j * n * 2;
+            for (int i = 0; i < K * CH; i++)
+                if (i < ne)
+                    cqe[i] += SQ_GET(fromq, e0 + i);
+#endif
+        }
+        top = f < 0 ? top - last : 0;
+    }
+
+    /* Publish the inclusive prefix, then write the rows from the carries. */
+    if (b > 0) {
+        for (int i = 0; i < K * CH; i++)
+            if (i < ne) {
+                ACC_PUT(inc + (size_t)b * n * ACC_W, e0 + i, pe[i] + ce[i]);
+                SQ_ONLY(SQ_PUT(sqinc + (size_t)b * n * 2, e0 + i, qe[i] + cqe[i]));
+            }
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        barrier(CLK_GLOBAL_MEM_FENCE);
+        if (lid == 0)
+            atomic_xchg(&state[1 + b], LB_INC);
+    }
+    for (int k = 0; k < K; k++) {
+        p[k] = VLOAD(k, ce);
+        SQ_ONLY(q[k] = VLOAD(k, cqe));
+    }
+    band_rows(src, src_stride, w, y0, y1, sum, sum_stride, p SQ_PRIV_PASS SQ_OUT_PASS, WG_PASS);
+}
+#endif
 #endif

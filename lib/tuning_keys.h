@@ -25,6 +25,8 @@ CLIK_TUNE_KEY(HIST_LOCAL_BYTES, "hist_local_bytes", "hist", INT, 1024, 1048576, 
     "16384", "local memory the replicated local histograms may use (bytes, at most half the device's; where one copy of the bins does not fit, the default mode becomes global atomics, and `hist_mode=local` cannot run)")
 CLIK_TUNE_KEY(HIST_REPLICAS, "hist_replicas", "hist", INT, 1, 64, NULL,
     "8", "most copies of the local histogram per work-group")
+CLIK_TUNE_KEY(HIST_SPREAD, "hist_spread", "hist", FLAG, 0, 1, NULL,
+    "1", "local histogram copies interleaved bin by bin (the copies of a bin in neighbouring banks); 0: one copy after another")
 CLIK_TUNE_KEY(HIST_MERGE, "hist_merge", "hist", FLAG, 0, 1, NULL,
     "1", "merge work-group histograms with global atomics in the same pass")
 CLIK_TUNE_KEY(PAIRS_MIN_BYTES, "pairs_min_bytes", "hist", INT, 0, 2147483647, NULL,
@@ -56,7 +58,9 @@ CLIK_TUNE_KEY(INTEGRAL_STAGE, "integral_stage", "integral", FLAG, 0, 1, NULL,
 CLIK_TUNE_KEY(INTEGRAL_LS, "integral_ls", "integral", INT, 1, 1024, NULL,
     "256", "work-group size of the row scan (rounded down to a power of two)")
 CLIK_TUNE_KEY(INTEGRAL_ROWS, "integral_rows", "integral", INT, 1, 1048576, NULL,
-    "rows / (compute units x 4)", "rows per strip")
+    "rows / (compute units x 4), twice that with integral_lookback", "rows per strip (band of the one-pass kernel)")
+CLIK_TUNE_KEY(INTEGRAL_LOOKBACK, "integral_lookback", "integral", FLAG, 0, 1, NULL,
+    "NVIDIA, AMD and Intel GPUs", "one pass over the work-group kernels' bands: an atomic ticket orders them, each adds the earlier bands' published sums (decoupled look-back); not on devices with a loop budget (llvmpipe), nor for f32 sums without doubles")
 CLIK_TUNE_KEY(INTEGRAL_FP64, "integral_fp64", "integral", FLAG, 0, 1, NULL,
     "devices with cl_khr_fp64", "f64 sums in device doubles; 0: from integer (u8) or float-float (f32) sums, as on devices without doubles")
 CLIK_TUNE_KEY(RESIZE_CPU, "resize_cpu", "resize", FLAG, 0, 1, NULL,

@@ -288,6 +288,7 @@ int main(void)
     static const char *const tunings[] = {"",
                                           "hist_mode=local,poison=1",
                                           "hist_mode=local,hist_merge=0,poison=1",
+                                          "hist_mode=local,hist_spread=0,poison=1",
                                           "hist_mode=global,poison=1",
                                           "hist_mode=pairs,pairs_min_bytes=1,poison=1",
                                           NULL};

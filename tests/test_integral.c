@@ -295,7 +295,9 @@ END_TEST
 int main(void)
 {
     /* The work-group kernels and the serial ones on every device, with odd
-     * strip heights and group sizes, scratch poisoned; and both kinds with
+     * strip heights and group sizes, scratch poisoned; the one-pass
+     * look-back kernel on every device where it can run (not llvmpipe:
+     * the plan keeps the three kernels there); and both kinds with
      * results made without device doubles, as on devices that lack
      * cl_khr_fp64 (integral_fp64=0: on CPU devices the serial kernels, in
      * 16-byte steps for u8 and one pixel a step for f32). CI runs the
@@ -304,13 +306,17 @@ int main(void)
      * kernels); full runs
      * (CLIK_TEST_FULL=1) every list entry: serial kernels with long strips,
      * without vectors and without doubles too. */
-    static const char *const short_list[] = {"", "integral_serial=0,poison=1",
-                                             "integral_fp64=0,integral_serial=0,integral_ls=32,"
-                                             "integral_rows=3,integral_stage=0,poison=1",
-                                             NULL};
+    static const char *const short_list[] = {
+        "", "integral_serial=0,poison=1",
+        "integral_serial=0,integral_lookback=1,integral_rows=3,poison=1",
+        "integral_fp64=0,integral_serial=0,integral_ls=32,integral_rows=3,integral_stage=0,"
+        "poison=1",
+        NULL};
     static const char *const full_list[] = {
         "",
         "integral_serial=0,poison=1",
+        "integral_serial=0,integral_lookback=1,integral_rows=3,poison=1",
+        "integral_serial=0,integral_lookback=1,integral_ls=32,integral_rows=1,poison=1",
         "integral_serial=0,integral_ls=32,integral_rows=3,poison=1",
         "integral_serial=0,integral_stage=0,poison=1",
         "integral_serial=1,integral_rows=300,poison=1",

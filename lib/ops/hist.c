@@ -165,10 +165,11 @@ static void walk_shape(const clik_binding *b, uint32_t *stride, uint32_t *row_by
  * histogram per work-group (local mode) and the local memory it takes. */
 static clik_status hist_geometry(clik_context *ctx, hist_mode mode, const clik_kernel_entry *k,
                                  uint32_t bins, uint64_t chunks, size_t *local, uint64_t *groups,
-                                 uint32_t *replicas, size_t *local_bytes)
+                                 uint32_t *replicas, uint32_t *spread, size_t *local_bytes)
 {
     *local = 1;
     *replicas = 1;
+    *spread = 0;
     if (mode == MODE_LOCAL || mode == MODE_GLOBAL) {
         *local = 256;
         clik__fit_local(ctx, k, 1, local);
@@ -180,8 +181,14 @@ static clik_status hist_geometry(clik_context *ctx, hist_mode mode, const clik_k
         if (*replicas < 1)
             return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                               "hist: %u bins do not fit the device's local memory", bins);
+        /* Interleaved copies: a bin's copies in neighbouring banks; an odd
+         * bin stride, where one more word per bin fits, also spreads
+         * different bins of one copy over every bank. */
+        if (*replicas > 1 && clik__tune(ctx, CLIK_TUNE_HIST_SPREAD, 1))
+            *spread = (uint64_t)(*replicas | 1u) <= copies ? *replicas | 1u : *replicas;
     }
-    *local_bytes = mode == MODE_LOCAL    ? (size_t)*replicas * bins * 4
+    const uint32_t copies_words = *spread ? *spread : *replicas;
+    *local_bytes = mode == MODE_LOCAL    ? (size_t)copies_words * bins * 4
                    : mode == MODE_SERIAL ? (size_t)SERIAL_SUBS(bins / 256) * bins * 4
                    : mode == MODE_PAIRS  ? (size_t)PAIR_WORDS * 4
                                          : 0;
@@ -224,10 +231,10 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
         st = hist_kernel(ctx, ch, "hist_zero", &kzero);
     size_t local = 1, local_bytes = 0;
     uint64_t groups = 1;
-    uint32_t replicas = 1;
+    uint32_t replicas = 1, spread = 0;
     if (st == CLIK_OK)
         st = hist_geometry(ctx, mode, kpartial, bins, (uint64_t)cpr * rows, &local, &groups,
-                           &replicas, &local_bytes);
+                           &replicas, &spread, &local_bytes);
     if (st != CLIK_OK)
         return st;
 
@@ -248,10 +255,10 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kpartial, CLIK_A(src->mem), CLIK_A(stride), CLIK_A(row_bytes),
                        CLIK_A(cpr), CLIK_A(rows), CLIK_A(partial), CLIK_A(aligned));
-    /* hist_local: the copies and merge; then the local memory */
-    const unsigned next = mode == MODE_LOCAL ? 9 : 7;
+    /* hist_local: the copies, merge and their layout; then the local memory */
+    const unsigned next = mode == MODE_LOCAL ? 10 : 7;
     if (st == CLIK_OK && mode == MODE_LOCAL)
-        st = CLIK_ARGS_AT(ctx, kpartial, 7, CLIK_A(replicas), CLIK_A(merge));
+        st = CLIK_ARGS_AT(ctx, kpartial, 7, CLIK_A(replicas), CLIK_A(merge), CLIK_A(spread));
     if (st == CLIK_OK && local_bytes)
         st = clik__arg(ctx, kpartial, next, local_bytes, NULL);
     if (st == CLIK_OK) {

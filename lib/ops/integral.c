@@ -9,7 +9,7 @@
 #include "internal.h"
 
 #define MAX_K       32  /* pixels per work-item in the work-group kernels */
-#define OPTIONS_MAX 320 /* bytes of a program's build options */
+#define OPTIONS_MAX 400 /* bytes of a program's build options */
 
 typedef struct integral_args {
     const clik_image *src;
@@ -127,6 +127,7 @@ typedef struct integral_plan {
     clik_type acc;    /* accumulation type of the sums, or one of its size (types_of) */
     int fp64;         /* device doubles are used */
     int serial;       /* CPU devices: one work-item per strip */
+    int lookback;     /* one pass: bands in ticket order, carries by look-back */
     int vec;          /* serial u8 kernels in 16-element steps */
     int ls, k;        /* work-group size and pixels per work-item */
     int rows, strips; /* rows per strip, strip count */
@@ -164,6 +165,20 @@ static long most_rows(const integral_plan *p, long w, long ch, long budget)
     return most;
 }
 
+/* Devices whose running work-groups keep making progress while others
+ * wait for them: NVIDIA, AMD and Intel GPUs. Elsewhere (Mali, Adreno and
+ * unknown GPUs, CPU devices) the strips and their three kernels. */
+static int lookback_safe(const clik_context *ctx)
+{
+    static const char *const vendors[] = {"NVIDIA", "Advanced Micro Devices", "AMD", "Intel"};
+    if (ctx->dev.type != CLIK_DEVICE_GPU)
+        return 0;
+    for (size_t i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++)
+        if (strstr(ctx->dev.vendor, vendors[i]))
+            return 1;
+    return 0;
+}
+
 /* max_ls: the most work-items per group the kernels take, 0 if unknown. */
 static clik_status plan(clik_context *ctx, const integral_args *a, size_t max_ls, integral_plan *p)
 {
@@ -197,10 +212,20 @@ static clik_status plan(clik_context *ctx, const integral_args *a, size_t max_ls
         p->ls = ls;
         p->k = k;
     }
+    /* One pass where groups that have started keep running (desktop GPUs)
+     * and loops are not cut short (llvmpipe's limiter would end the
+     * look-back's waits); exact or double sums. */
+    if (!p->serial)
+        p->lookback = (int)clik__tune(ctx, CLIK_TUNE_INTEGRAL_LOOKBACK, lookback_safe(ctx)) &&
+                      !clik__loop_budget(ctx) && (a->src->type == CLIK_U8 || p->fp64);
     p->vec =
         p->serial && a->src->type == CLIK_U8 && (int)clik__tune(ctx, CLIK_TUNE_INTEGRAL_VEC, 1);
     /* Strips: a few per compute unit (work-groups on a GPU, threads on a CPU). */
     long rows = clik__band_rows(ctx, CLIK_TUNE_INTEGRAL_ROWS, h);
+    /* One pass: bands twice as tall (each band's published rows cost
+     * traffic; two bands per compute unit still run at once). */
+    if (p->lookback)
+        rows = clik__tune(ctx, CLIK_TUNE_INTEGRAL_ROWS, rows * 2);
     const long budget = clik__loop_budget(ctx); /* strips short enough */
     if (budget) {
         /* The carry kernel walks down every strip, twice with squares. */
@@ -231,18 +256,20 @@ static void options(clik_context *ctx, char *out, size_t cap, const integral_arg
         with_sq ? types_of(st, a->sqsum->type, p->fp64) : types_of(CLIK_U8, CLIK_U64, 1);
     const int need_fp64 = p->fp64 && (p->acc == CLIK_F64 || a->sum->type == CLIK_F64 ||
                                       (with_sq && a->sqsum->type == CLIK_F64));
-    char shape[64];
+    char shape[96];
     if (p->serial)
         snprintf(shape, sizeof(shape), "-DCPU_SERIAL=1 -DK=1 -DLS=1 -DVEC_ROWS=%d", p->vec);
     else {
-        /* Rows staged in local memory when the tiles fit beside the scan's. */
+        /* Rows staged in local memory when the tiles (sums, source; the
+         * output takes the sums' place) fit beside the scan's. */
         size_t n = (size_t)p->ls * (size_t)p->k * (size_t)a->src->channels;
-        size_t in_out = clik_type_size(a->src->type) + clik_type_size(a->sum->type);
         size_t acc = clik_type_size(p->acc);
-        size_t need = n * (in_out > acc ? in_out : acc) + (size_t)p->ls * acc * a->src->channels;
+        size_t need =
+            n * (acc + clik_type_size(a->src->type)) + (size_t)p->ls * acc * a->src->channels + 256;
         int stage = !with_sq && !sum.ff && need <= ctx->dev.local_mem_size &&
                     (int)clik__tune(ctx, CLIK_TUNE_INTEGRAL_STAGE, 1);
-        snprintf(shape, sizeof(shape), "-DK=%d -DLS=%d -DSTAGE=%d", p->k, p->ls, stage);
+        snprintf(shape, sizeof(shape), "-DK=%d -DLS=%d -DSTAGE=%d -DLOOKBACK=%d -DACC_W=%d", p->k,
+                 p->ls, stage, p->lookback, (int)(clik_type_size(p->acc) / 4));
     }
     snprintf(out, cap,
              "-DST=%s -DACC=%s -DSUM=%s -DSQ=%s -DSQO=%s -DSQSUM=%d -DCH=%d -DNEED_FP64=%d "
@@ -266,6 +293,10 @@ static clik_status group_limit(clik_context *ctx, const integral_args *a, const 
     *limit = k->max_work_group;
     st = clik__kernel(ctx, "integral", opts, "integral_rows", &k);
     if (st == CLIK_OK && k->max_work_group < *limit)
+        *limit = k->max_work_group;
+    if (st == CLIK_OK && p->lookback)
+        st = clik__kernel(ctx, "integral", opts, "integral_lookback", &k);
+    if (st == CLIK_OK && p->lookback && k->max_work_group < *limit)
         *limit = k->max_work_group;
     return st;
 }
@@ -335,6 +366,58 @@ static clik_status run_kernels(clik_context *ctx, const integral_args *a, const 
     return st == CLIK_OK ? clik__launch_exact(ctx, krows, dims, global, local) : st;
 }
 
+/* One pass: state (a ticket and a flag per band, zeroed first), then the
+ * bands' published rows (agg, inc; with squares sqagg, sqinc). */
+static clik_status run_lookback(clik_context *ctx, const integral_args *a, const integral_plan *p,
+                                const clik_binding *src, const clik_binding *sum,
+                                const clik_binding *sq, cl_mem const *bufs)
+{
+    char opts[OPTIONS_MAX];
+    options(ctx, opts, sizeof(opts), a, p, sq != NULL);
+    clik_kernel_entry *kzero, *kband;
+    clik_status st = clik__kernel(ctx, "integral", opts, "integral_zero", &kzero);
+    if (st == CLIK_OK)
+        st = clik__kernel(ctx, "integral", opts, "integral_lookback", &kband);
+    const int w = a->src->width, h = a->src->height, rows = p->rows, nstate = p->strips + 1;
+    const int ss = clik__elems(src), sums = clik__elems(sum);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kzero, CLIK_A(bufs[0]), CLIK_A(nstate));
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kband, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(rows),
+                       CLIK_A(bufs[0]), CLIK_A(bufs[1]), CLIK_A(bufs[2]), CLIK_A(sum->mem),
+                       CLIK_A(sums));
+    if (st == CLIK_OK && sq) {
+        const int sqs = clik__elems(sq);
+        st = CLIK_ARGS_AT(ctx, kband, 10, CLIK_A(bufs[3]), CLIK_A(bufs[4]), CLIK_A(sq->mem),
+                          CLIK_A(sqs));
+    }
+    size_t items = (size_t)nstate, lz = 64;
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, kzero, 1, &items, &lz);
+    size_t global = (size_t)p->ls * (size_t)p->strips, local = (size_t)p->ls;
+    return st == CLIK_OK ? clik__launch_exact(ctx, kband, 1, &global, &local) : st;
+}
+
+static clik_status integral_lookback(clik_context *ctx, const integral_args *a,
+                                     const integral_plan *p, clik_binding *const *b)
+{
+    const size_t n = (size_t)a->src->width * (size_t)a->src->channels * (size_t)p->strips;
+    const size_t bytes[5] = {((size_t)p->strips + 1) * 4, n * clik_type_size(p->acc),
+                             n * clik_type_size(p->acc), a->sqsum ? n * 8 : 0,
+                             a->sqsum ? n * 8 : 0};
+    cl_mem bufs[5] = {NULL, NULL, NULL, NULL, NULL};
+    clik_status st = CLIK_OK;
+    for (int i = 0; i < 5 && st == CLIK_OK; i++)
+        if (bytes[i])
+            st = clik__temp_buffer(ctx, bytes[i], &bufs[i]);
+    if (st == CLIK_OK)
+        st = run_lookback(ctx, a, p, b[0], b[1], a->sqsum ? b[2] : NULL, bufs);
+    for (int i = 0; i < 5; i++)
+        if (bufs[i])
+            clik__temp_release(ctx, bufs[i], bytes[i]);
+    return st;
+}
+
 /* b[0] is the source, b[1] the sums, b[2] (when asked) the sums of squares. */
 static clik_status integral_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
@@ -343,6 +426,8 @@ static clik_status integral_opencl(clik_context *ctx, void *p, clik_binding *con
     clik_status st = plan_for_kernels(ctx, a, &pl);
     if (st != CLIK_OK)
         return st;
+    if (pl.lookback)
+        return integral_lookback(ctx, a, &pl, b);
     const size_t n = (size_t)(a->src->width + 1) * (size_t)a->src->channels * (size_t)pl.strips;
     const size_t strip_bytes = n * clik_type_size(pl.acc);
     const size_t sq_bytes = a->sqsum ? n * clik_type_size(a->sqsum->type) : 0;
