@@ -60,7 +60,7 @@ CLIK_TUNE_KEY(INTEGRAL_LS, "integral_ls", "integral", INT, 1, 1024, NULL,
 CLIK_TUNE_KEY(INTEGRAL_ROWS, "integral_rows", "integral", INT, 1, 1048576, NULL,
     "rows / (compute units x 4), twice that with integral_lookback", "rows per strip (band of the one-pass kernel)")
 CLIK_TUNE_KEY(INTEGRAL_LOOKBACK, "integral_lookback", "integral", FLAG, 0, 1, NULL,
-    "NVIDIA, AMD and Intel GPUs", "one pass over the work-group kernels' bands: an atomic ticket orders them, each adds the earlier bands' published sums (decoupled look-back); not on devices with a loop budget (llvmpipe), nor for f32 sums without doubles")
+    "0", "one pass over the work-group kernels' bands: an atomic ticket orders them, each adds the earlier bands' published sums (decoupled look-back); only on GPUs whose started work-groups keep running (not Mali, Adreno), never with a loop budget (llvmpipe) nor for f32 sums without doubles; slower than the three kernels on an NVIDIA H200")
 CLIK_TUNE_KEY(INTEGRAL_FP64, "integral_fp64", "integral", FLAG, 0, 1, NULL,
     "devices with cl_khr_fp64", "f64 sums in device doubles; 0: from integer (u8) or float-float (f32) sums, as on devices without doubles")
 CLIK_TUNE_KEY(RESIZE_CPU, "resize_cpu", "resize", FLAG, 0, 1, NULL,
