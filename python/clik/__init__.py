@@ -114,9 +114,12 @@ class Context(_Context):
         return f"<clik.Context on {where}>"
 
     def lapar_compress(self, calib, alpha, *, dictionary=None, samples=65536,
-                       refit_samples=16384, seed=1, mix=False):
+                       refit_samples=None, seed=1, mix=False):
         """Dictionary compression: the atoms to keep (a LaparSelection) from
-        calibration triples (phi, upsampled, truth)."""
+        calibration triples (phi, upsampled, truth). refit_samples None:
+        min(16384, samples)."""
+        if refit_samples is None:
+            refit_samples = min(16384, samples)
         atoms, index, gamma, m = self._lapar_compress(
             list(calib), alpha, dictionary=dictionary, samples=samples,
             refit_samples=refit_samples, seed=seed, mix=mix)

@@ -53,8 +53,8 @@ static PyObject *raise_status(clik_status st, const char *message)
     }
     if (!message || !*message)
         message = colon ? colon + 2 : "";
-    PyObject *text = PyUnicode_FromFormat("%.*s: %s", (int)n, full, message);
     PyObject *status = PyUnicode_FromStringAndSize(full, (Py_ssize_t)n);
+    PyObject *text = status ? PyUnicode_FromFormat("%U: %s", status, message) : NULL;
     PyObject *msg = PyUnicode_FromString(message);
     PyObject *code = PyLong_FromLong((long)st);
     PyObject *exc = text ? PyObject_CallOneArg(cls, text) : NULL;
@@ -1940,9 +1940,10 @@ static void filter_args_put(filter_args *f)
 }
 
 static int filter_args_get(CtxObject *c, PyObject *lr, PyObject *phi, PyObject *dict,
-                           PyObject *sel, PyObject *out, filter_args *f)
+                           PyObject *sel, PyObject *out, int scale, filter_args *f)
 {
     memset(f, 0, sizeof(*f));
+    f->scale = scale;
     if (ctx_open(c) < 0 || imarg_get(c, lr, "lr", 0, &f->lr) < 0)
         return -1;
     if (imarg_get(c, phi, "phi", 0, &f->phi) < 0 || dictarg_get(dict, sel, &f->d) < 0 ||
@@ -1971,10 +1972,7 @@ static PyObject *ctx_lapar_filter(CtxObject *c, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OOi|$OOO", kwlist, &lr, &phi, &scale, &dict,
                                      &sel, &out))
         return NULL;
-    f.scale = scale;
-    memset(&f, 0, sizeof(f));
-    f.scale = scale;
-    if (filter_args_get(c, lr, phi, dict, sel, out, &f) < 0)
+    if (filter_args_get(c, lr, phi, dict, sel, out, scale, &f) < 0)
         return NULL;
     clik_status st;
     CALL(c, st, clik_lapar_filter(c->ctx, &f.lr.img, &f.phi.img, &f.d.dict, scale, &f.out.img));
@@ -2008,9 +2006,7 @@ static PyObject *ctx_lapar_tune(CtxObject *c, PyObject *args, PyObject *kw)
     filter_args f;
     if (!filter_call_parse(args, kw, kwlist, &lr, &phi, &scale, &dict, &sel, &out))
         return NULL;
-    memset(&f, 0, sizeof(f));
-    f.scale = scale;
-    if (filter_args_get(c, lr, phi, dict, sel, out, &f) < 0)
+    if (filter_args_get(c, lr, phi, dict, sel, out, scale, &f) < 0)
         return NULL;
     clik_lapar_tuning best;
     memset(&best, 0, sizeof(best));
@@ -2032,9 +2028,7 @@ static PyObject *ctx_lapar_tuning_get(CtxObject *c, PyObject *args, PyObject *kw
     filter_args f;
     if (!filter_call_parse(args, kw, kwlist, &lr, &phi, &scale, &dict, &sel, &out))
         return NULL;
-    memset(&f, 0, sizeof(f));
-    f.scale = scale;
-    if (filter_args_get(c, lr, phi, dict, sel, out, &f) < 0)
+    if (filter_args_get(c, lr, phi, dict, sel, out, scale, &f) < 0)
         return NULL;
     clik_lapar_tuning t;
     memset(&t, 0, sizeof(t));
@@ -2078,9 +2072,7 @@ static PyObject *ctx_lapar_tuning_set(CtxObject *c, PyObject *args, PyObject *kw
     t.wg_y = (int)PyLong_AsLong(y);
     if (PyErr_Occurred())
         return NULL;
-    memset(&f, 0, sizeof(f));
-    f.scale = scale;
-    if (filter_args_get(c, lr, phi, dict, sel, Py_None, &f) < 0)
+    if (filter_args_get(c, lr, phi, dict, sel, Py_None, scale, &f) < 0)
         return NULL;
     clik_status st;
     CALL(c, st,
