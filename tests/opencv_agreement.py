@@ -359,7 +359,7 @@ def open_contexts(devices):
 def main():
     devices = sys.argv[1:]
     if not devices:
-        print(__doc__.split("Usage: ")[1].split("\n")[0], file=sys.stderr)
+        print("usage: opencv_agreement.py DEVICE [DEVICE ...]", file=sys.stderr)
         return 2
     start = time.perf_counter()
     contexts = open_contexts(devices)
