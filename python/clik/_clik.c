@@ -124,8 +124,10 @@ static int type_of_dtype(PyObject *o, const char *name, clik_type *t)
 /* Contexts                                                                  */
 
 typedef struct {
-    PyObject_HEAD clik_context *ctx;
+    PyObject ob_base;
+    clik_context *ctx;
     PyThread_type_lock lock;
+    unsigned long holder; /* the thread in a library call, 0 for none */
     PyObject *log;
     int closed;
     long deps; /* images, memory, trainers and streams that need ctx */
@@ -134,10 +136,20 @@ typedef struct {
 
 static PyTypeObject CtxType;
 
+/* A library call under the context's lock with the GIL released. A call
+ * from a log or progress callback of a call in progress on this context
+ * (the same thread) would wait for its own lock: it fails instead. */
+#define REENTERED CLIK_STATUS_COUNT
 #define CALL(c, st, expr)                                                                          \
     do {                                                                                           \
+        if ((c)->holder == PyThread_get_thread_ident()) {                                          \
+            (st) = REENTERED;                                                                      \
+            break;                                                                                 \
+        }                                                                                          \
         Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock((c)->lock, WAIT_LOCK);                        \
+        (c)->holder = PyThread_get_thread_ident();                                                 \
         (st) = (expr);                                                                             \
+        (c)->holder = 0;                                                                           \
         PyThread_release_lock((c)->lock);                                                          \
         Py_END_ALLOW_THREADS                                                                       \
     } while (0)
@@ -153,18 +165,26 @@ static int ctx_open(CtxObject *c)
 
 static PyObject *ctx_fail(CtxObject *c, clik_status st)
 {
+    if (st == REENTERED) {
+        PyErr_SetString(PyExc_RuntimeError, "a clik.Context was called from a log or progress "
+                                            "callback of its own call in progress");
+        return NULL;
+    }
     return raise_status(st, clik_context_message(c->ctx));
 }
 
 /* Takes the context's lock from code that holds the GIL (deallocators),
  * letting go of the GIL while waiting: a call in progress may need it for
  * a log or progress callback. */
-static void lock_ctx(CtxObject *c)
+static int lock_ctx(CtxObject *c)
 {
+    if (c->holder == PyThread_get_thread_ident())
+        return 0; /* in a callback of this thread's call: the lock is held */
     if (!PyThread_acquire_lock(c->lock, NOWAIT_LOCK)) {
         Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(c->lock, WAIT_LOCK);
         Py_END_ALLOW_THREADS
     }
+    return 1;
 }
 
 static void ctx_release(CtxObject *c)
@@ -179,7 +199,8 @@ static void ctx_release(CtxObject *c)
 /* Device images                                                             */
 
 typedef struct {
-    PyObject_HEAD CtxObject *owner;
+    PyObject ob_base;
+    CtxObject *owner;
     clik_image img;
     int ndim3; /* shape (H, W, C) rather than (H, W) */
 } ImgObject;
@@ -190,9 +211,10 @@ static void img_release(ImgObject *im)
 {
     if (im->owner) {
         if (im->img.buffer || im->img.data) {
-            lock_ctx(im->owner);
+            int locked = lock_ctx(im->owner);
             clik_image_free(&im->img);
-            PyThread_release_lock(im->owner->lock);
+            if (locked)
+                PyThread_release_lock(im->owner->lock);
         }
         ctx_release(im->owner);
         Py_CLEAR(im->owner);
@@ -740,7 +762,8 @@ static int shape_dtype(PyObject *shape, PyObject *dtype, int *w, int *h, int *ch
 /* Host memory from clik_image_alloc_on, exported through the buffer
  * protocol (ctx.empty() wraps it in a NumPy array). */
 typedef struct {
-    PyObject_HEAD CtxObject *owner;
+    PyObject ob_base;
+    CtxObject *owner;
     clik_image img;
     Py_ssize_t shape[3], strides[3];
     int ndim;
@@ -751,9 +774,10 @@ static PyTypeObject MemType;
 static void mem_dealloc(MemObject *m)
 {
     if (m->owner) {
-        lock_ctx(m->owner);
+        int locked = lock_ctx(m->owner);
         clik_image_free(&m->img);
-        PyThread_release_lock(m->owner->lock);
+        if (locked)
+            PyThread_release_lock(m->owner->lock);
         ctx_release(m->owner);
         Py_CLEAR(m->owner);
     }
@@ -1524,7 +1548,8 @@ static PyObject *ctx_upscale_fusion(CtxObject *c, PyObject *args, PyObject *kw)
 
 /* The fusion stream: frames in flight keep their views until waited. */
 typedef struct {
-    PyObject_HEAD CtxObject *owner;
+    PyObject ob_base;
+    CtxObject *owner;
     clik_fusion_stream *s;
     PyObject *pending; /* list of (ticket, capsule of 3 views) */
     int depth;
@@ -1549,11 +1574,17 @@ static void frame_views_free(PyObject *cap)
 static void stream_close(StreamObject *s)
 {
     if (s->s) {
+        /* Waits for the frames in flight: without the GIL. */
         CtxObject *c = s->owner;
-        Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(c->lock, WAIT_LOCK);
-        clik_fusion_stream_destroy(s->s);
-        PyThread_release_lock(c->lock);
-        Py_END_ALLOW_THREADS s->s = NULL;
+        if (c->holder == PyThread_get_thread_ident()) {
+            clik_fusion_stream_destroy(s->s);
+        } else {
+            Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(c->lock, WAIT_LOCK);
+            clik_fusion_stream_destroy(s->s);
+            PyThread_release_lock(c->lock);
+            Py_END_ALLOW_THREADS
+        }
+        s->s = NULL;
     }
     Py_CLEAR(s->pending); /* the frames are complete: views released */
     if (s->owner) {
@@ -2185,7 +2216,8 @@ out:
 /* LAPAR models */
 
 typedef struct {
-    PyObject_HEAD clik_lapar_model *m;
+    PyObject ob_base;
+    clik_lapar_model *m;
     int borrowed; /* the library's default model */
 } ModelObject;
 
@@ -2393,7 +2425,8 @@ static PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
 /* LAPAR trainers */
 
 typedef struct {
-    PyObject_HEAD CtxObject *owner;
+    PyObject ob_base;
+    CtxObject *owner;
     clik_lapar_trainer *t;
     PyObject *progress;
     PyObject *exc_type, *exc_value, *exc_tb; /* raised by progress */
@@ -2423,9 +2456,10 @@ static int progress_cb(void *user, int stage, long done_steps, long total)
 static void trainer_dealloc(TrainerObject *t)
 {
     if (t->owner) {
-        lock_ctx(t->owner);
+        int locked = lock_ctx(t->owner);
         clik_lapar_trainer_free(t->t);
-        PyThread_release_lock(t->owner->lock);
+        if (locked)
+            PyThread_release_lock(t->owner->lock);
         ctx_release(t->owner);
         Py_CLEAR(t->owner);
     }
