@@ -1019,21 +1019,58 @@ static PyObject *ctx_hist(CtxObject *c, PyObject *args, PyObject *kw)
 }
 
 /* An op src -> dst of src's size and format. */
-static PyObject *same_size_op(CtxObject *c, PyObject *src, PyObject *out,
-                              clik_status (*fn)(clik_context *, const clik_image *, clik_image *))
+/* An op of one input image and one output whose size and format follow
+ * the input's: the output made (or out= taken), the call run. */
+typedef struct {
+    int num, den;   /* output sides: ceil(side * num / den); num 0: w and h */
+    int w, h;       /* the output's size when num is 0 */
+    int channels;   /* 0: the input's */
+    clik_type type; /* 0: the input's */
+    int flat;       /* 1: shape (H, W) whatever the input's */
+    clik_status (*fn)(clik_context *, const clik_image *, clik_image *, const void *);
+    const void *arg;
+} unary_op;
+
+static PyObject *unary(CtxObject *c, PyObject *src, const char *name, PyObject *out,
+                       const unary_op *u)
 {
     imarg a, o;
-    if (ctx_open(c) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
+    if (ctx_open(c) < 0 || imarg_get(c, src, name, 0, &a) < 0)
         return NULL;
-    PyObject *r =
-        out_get(c, out, &a, a.img.width, a.img.height, a.img.channels, a.img.type, a.ndim3, &o);
+    long long w = u->w, h = u->h;
+    if (u->num) {
+        w = ((long long)a.img.width * u->num + u->den - 1) / u->den;
+        h = ((long long)a.img.height * u->num + u->den - 1) / u->den;
+    }
+    if (w > INT_MAX || h > INT_MAX) {
+        imarg_put(&a);
+        PyErr_Format(PyExc_ValueError, "argument '%s': too large for the output", name);
+        return NULL;
+    }
+    PyObject *r = out_get(c, out, &a, (int)w, (int)h, u->channels ? u->channels : a.img.channels,
+                          u->type ? u->type : a.img.type, u->flat ? 0 : a.ndim3, &o);
     if (!r) {
         imarg_put(&a);
         return NULL;
     }
     clik_status st;
-    CALL(c, st, fn(c->ctx, &a.img, &o.img));
+    CALL(c, st, u->fn(c->ctx, &a.img, &o.img, u->arg));
     return done(c, st, r, &a, &o, NULL);
+}
+
+static int scale_range(int scale, int lo, int hi)
+{
+    if (scale < lo || scale > hi) {
+        PyErr_Format(PyExc_ValueError, "argument 'scale': %d..%d", lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+static clik_status do_equalize(clik_context *x, const clik_image *a, clik_image *b, const void *p)
+{
+    (void)p;
+    return clik_hist_equalize(x, a, b);
 }
 
 static PyObject *ctx_equalize(CtxObject *c, PyObject *args, PyObject *kw)
@@ -1042,90 +1079,73 @@ static PyObject *ctx_equalize(CtxObject *c, PyObject *args, PyObject *kw)
     PyObject *src, *out = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &src, &out))
         return NULL;
-    return same_size_op(c, src, out, clik_hist_equalize);
+    return unary(c, src, "src", out, &(unary_op){.num = 1, .den = 1, .fn = do_equalize});
+}
+
+static clik_status do_lut(clik_context *x, const clik_image *a, clik_image *b, const void *p)
+{
+    const Py_buffer *t = p;
+    return clik_hist_lut(x, a, b, t->buf, (int)(t->len / 256));
 }
 
 static PyObject *ctx_lut(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "tables", "out", NULL};
     PyObject *src, *tables, *out = Py_None;
-    imarg a, o;
     Py_buffer tv;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O", kwlist, &src, &tables, &out) ||
-        ctx_open(c) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O", kwlist, &src, &tables, &out))
         return NULL;
     if (PyObject_GetBuffer(tables, &tv, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
         PyErr_Clear();
+        tv.obj = NULL;
+    }
+    if (!tv.obj || type_of_format(tv.format, tv.itemsize) != CLIK_U8 || tv.len % 256 ||
+        tv.len == 0) {
+        if (tv.obj)
+            PyBuffer_Release(&tv);
         PyErr_SetString(PyExc_TypeError,
                         "argument 'tables': a C-contiguous uint8 array of 256 or C x 256");
-        return NULL;
-    }
-    if (type_of_format(tv.format, tv.itemsize) != CLIK_U8 || tv.len % 256 || tv.len == 0) {
-        PyBuffer_Release(&tv);
-        PyErr_SetString(PyExc_TypeError,
-                        "argument 'tables': a C-contiguous uint8 array of 256 or C x 256");
-        return NULL;
-    }
-    if (imarg_get(c, src, "src", 0, &a) < 0) {
-        PyBuffer_Release(&tv);
         return NULL;
     }
     PyObject *r =
-        out_get(c, out, &a, a.img.width, a.img.height, a.img.channels, a.img.type, a.ndim3, &o);
-    if (!r) {
-        imarg_put(&a);
-        PyBuffer_Release(&tv);
-        return NULL;
-    }
-    clik_status st;
-    CALL(c, st, clik_hist_lut(c->ctx, &a.img, &o.img, tv.buf, (int)(tv.len / 256)));
+        unary(c, src, "src", out, &(unary_op){.num = 1, .den = 1, .fn = do_lut, .arg = &tv});
     PyBuffer_Release(&tv);
-    return done(c, st, r, &a, &o, NULL);
+    return r;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Pyramid family                                                            */
 
-static PyObject *ctx_pyr_down(CtxObject *c, PyObject *args, PyObject *kw)
+static clik_status do_pyr_down(clik_context *x, const clik_image *a, clik_image *b, const void *p)
+{
+    (void)p;
+    return clik_pyr_down(x, a, b);
+}
+
+static clik_status do_pyr_up(clik_context *x, const clik_image *a, clik_image *b, const void *p)
+{
+    (void)p;
+    return clik_pyr_up(x, a, b);
+}
+
+/* pyr_down and pyr_up: the output's sides halved or doubled. */
+static PyObject *pyr_step(CtxObject *c, PyObject *args, PyObject *kw, const unary_op *u)
 {
     static char *kwlist[] = {"src", "out", NULL};
     PyObject *src, *out = Py_None;
-    imarg a, o;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &src, &out) || ctx_open(c) < 0 ||
-        imarg_get(c, src, "src", 0, &a) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &src, &out))
         return NULL;
-    PyObject *r = out_get(c, out, &a, (a.img.width + 1) / 2, (a.img.height + 1) / 2, a.img.channels,
-                          a.img.type, a.ndim3, &o);
-    if (!r) {
-        imarg_put(&a);
-        return NULL;
-    }
-    clik_status st;
-    CALL(c, st, clik_pyr_down(c->ctx, &a.img, &o.img));
-    return done(c, st, r, &a, &o, NULL);
+    return unary(c, src, "src", out, u);
+}
+
+static PyObject *ctx_pyr_down(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    return pyr_step(c, args, kw, &(unary_op){.num = 1, .den = 2, .fn = do_pyr_down});
 }
 
 static PyObject *ctx_pyr_up(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src", "out", NULL};
-    PyObject *src, *out = Py_None;
-    imarg a, o;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &src, &out) || ctx_open(c) < 0 ||
-        imarg_get(c, src, "src", 0, &a) < 0)
-        return NULL;
-    if (a.img.width > INT_MAX / 2 || a.img.height > INT_MAX / 2) {
-        imarg_put(&a);
-        return raise_status(CLIK_ERR_OVERFLOW, "src: too large to double");
-    }
-    PyObject *r = out_get(c, out, &a, 2 * a.img.width, 2 * a.img.height, a.img.channels, a.img.type,
-                          a.ndim3, &o);
-    if (!r) {
-        imarg_put(&a);
-        return NULL;
-    }
-    clik_status st;
-    CALL(c, st, clik_pyr_up(c->ctx, &a.img, &o.img));
-    return done(c, st, r, &a, &o, NULL);
+    return pyr_step(c, args, kw, &(unary_op){.num = 2, .den = 1, .fn = do_pyr_up});
 }
 
 #define MAX_LEVELS 64
@@ -1332,94 +1352,115 @@ static int interp_of(const char *s, clik_interp *m)
     return -1;
 }
 
+static clik_status do_resize(clik_context *x, const clik_image *a, clik_image *b, const void *p)
+{
+    return clik_resize(x, a, b, *(const clik_interp *)p);
+}
+
+/* The output size of a resize: size (w, h), scale s or (sx, sy), or out's. */
+static int resize_target(PyObject *src, PyObject *size, PyObject *scale, PyObject *out, int *w,
+                         int *h)
+{
+    if (size != Py_None)
+        return PyArg_ParseTuple(size, "ii;argument 'size': (width, height)", w, h) ? 0 : -1;
+    if (scale == Py_None) {
+        if (out == Py_None) {
+            PyErr_SetString(PyExc_TypeError, "resize: give size, scale or out");
+            return -1;
+        }
+        *w = *h = 0; /* out's own */
+        return 0;
+    }
+    double sx, sy;
+    if (PyTuple_Check(scale)) {
+        if (!PyArg_ParseTuple(scale, "dd;argument 'scale': s or (sx, sy)", &sx, &sy))
+            return -1;
+    } else {
+        sx = sy = PyFloat_AsDouble(scale);
+        if (sx == -1.0 && PyErr_Occurred())
+            return -1;
+    }
+    Py_buffer v;
+    if (PyObject_TypeCheck(src, &ImgType)) {
+        v.shape = NULL;
+    } else if (PyObject_GetBuffer(src, &v, PyBUF_RECORDS_RO) < 0 || v.ndim < 2) {
+        if (!PyErr_Occurred())
+            PyBuffer_Release(&v);
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "argument 'src': an image array or a clik.Image");
+        return -1;
+    }
+    int sw, sh;
+    if (v.shape) {
+        sw = v.shape[1] > INT_MAX ? 0 : (int)v.shape[1];
+        sh = v.shape[0] > INT_MAX ? 0 : (int)v.shape[0];
+        PyBuffer_Release(&v);
+    } else {
+        sw = ((ImgObject *)src)->img.width;
+        sh = ((ImgObject *)src)->img.height;
+    }
+    clik_status st = clik_resize_size(sw, sh, sx, sy, w, h);
+    if (st != CLIK_OK) {
+        raise_status(st, "argument 'scale'");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *ctx_resize(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "size", "scale", "method", "out", NULL};
     PyObject *src, *size = Py_None, *scale = Py_None, *out = Py_None;
     const char *method = "bilinear";
-    imarg a, o;
     clik_interp m;
+    int w, h;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OsO", kwlist, &src, &size, &scale, &method,
                                      &out) ||
-        ctx_open(c) < 0 || interp_of(method, &m) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
+        interp_of(method, &m) < 0 || resize_target(src, size, scale, out, &w, &h) < 0)
         return NULL;
-    int dw = 0, dh = 0;
-    clik_status st = CLIK_OK;
-    if (size != Py_None) {
-        if (!PyArg_ParseTuple(size, "ii;argument 'size': (width, height)", &dw, &dh))
-            goto fail;
-    } else if (scale != Py_None) {
-        double sx, sy;
-        if (PyTuple_Check(scale)) {
-            if (!PyArg_ParseTuple(scale, "dd;argument 'scale': s or (sx, sy)", &sx, &sy))
-                goto fail;
-        } else {
-            sx = sy = PyFloat_AsDouble(scale);
-            if (sx == -1.0 && PyErr_Occurred())
-                goto fail;
-        }
-        st = clik_resize_size(a.img.width, a.img.height, sx, sy, &dw, &dh);
-        if (st != CLIK_OK) {
-            raise_status(st, "argument 'scale'");
-            goto fail;
-        }
-    } else if (out != Py_None) {
-        dw = dh = 1; /* out's own size */
-    } else {
-        PyErr_SetString(PyExc_TypeError, "resize: give size, scale or out");
-        goto fail;
-    }
-    if (dw <= 0 || dh <= 0) {
+    if ((size != Py_None || scale != Py_None) && (w <= 0 || h <= 0)) {
         PyErr_SetString(PyExc_ValueError, "argument 'size': sides must be positive");
-        goto fail;
+        return NULL;
     }
-    PyObject *r = out_get(c, out, &a, dw, dh, a.img.channels, a.img.type, a.ndim3, &o);
-    if (!r)
-        goto fail;
-    CALL(c, st, clik_resize(c->ctx, &a.img, &o.img, m));
-    return done(c, st, r, &a, &o, NULL);
-fail:
-    imarg_put(&a);
-    return NULL;
+    return unary(c, src, "src", out,
+                 &(unary_op){.w = w ? w : 1, .h = h ? h : 1, .fn = do_resize, .arg = &m});
+}
+
+typedef struct {
+    int ksize;
+    double sigma;
+} blur_arg;
+
+static clik_status do_blur(clik_context *x, const clik_image *a, clik_image *b, const void *p)
+{
+    const blur_arg *k = p;
+    return clik_gaussian_blur(x, a, b, k->ksize, k->sigma);
 }
 
 static PyObject *ctx_gaussian_blur(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "ksize", "sigma", "out", NULL};
     PyObject *src, *out = Py_None;
-    int ksize;
-    double sigma = 0;
-    imarg a, o;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|dO", kwlist, &src, &ksize, &sigma, &out) ||
-        ctx_open(c) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
+    blur_arg k = {0, 0.0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|dO", kwlist, &src, &k.ksize, &k.sigma, &out))
         return NULL;
-    PyObject *r =
-        out_get(c, out, &a, a.img.width, a.img.height, a.img.channels, a.img.type, a.ndim3, &o);
-    if (!r) {
-        imarg_put(&a);
-        return NULL;
-    }
-    clik_status st;
-    CALL(c, st, clik_gaussian_blur(c->ctx, &a.img, &o.img, ksize, sigma));
-    return done(c, st, r, &a, &o, NULL);
+    return unary(c, src, "src", out, &(unary_op){.num = 1, .den = 1, .fn = do_blur, .arg = &k});
+}
+
+static clik_status do_gray(clik_context *x, const clik_image *a, clik_image *b, const void *p)
+{
+    (void)p;
+    return clik_gray(x, a, b);
 }
 
 static PyObject *ctx_gray(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "out", NULL};
     PyObject *src, *out = Py_None;
-    imarg a, o;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &src, &out) || ctx_open(c) < 0 ||
-        imarg_get(c, src, "src", 0, &a) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &src, &out))
         return NULL;
-    PyObject *r = out_get(c, out, &a, a.img.width, a.img.height, 1, a.img.type, 0, &o);
-    if (!r) {
-        imarg_put(&a);
-        return NULL;
-    }
-    clik_status st;
-    CALL(c, st, clik_gray(c->ctx, &a.img, &o.img));
-    return done(c, st, r, &a, &o, NULL);
+    return unary(c, src, "src", out,
+                 &(unary_op){.num = 1, .den = 1, .channels = 1, .flat = 1, .fn = do_gray});
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1917,28 +1958,22 @@ static int dictarg_get(PyObject *dict, PyObject *sel, dictarg *d)
     return 0;
 }
 
+static clik_status do_upsample(clik_context *x, const clik_image *a, clik_image *b, const void *p)
+{
+    return clik_lapar_upsample(x, a, *(const int *)p, b);
+}
+
 static PyObject *ctx_lapar_upsample(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"lr", "scale", "out", NULL};
     PyObject *src, *out = Py_None;
     int scale;
-    imarg a, o;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|O", kwlist, &src, &scale, &out) ||
-        ctx_open(c) < 0 || imarg_get(c, src, "lr", 0, &a) < 0)
+        scale_range(scale, 2, 4) < 0)
         return NULL;
-    if (scale_ok(scale, 2, 4, a.img.width, a.img.height) < 0) {
-        imarg_put(&a);
-        return NULL;
-    }
-    PyObject *r = out_get(c, out, &a, a.img.width * scale, a.img.height * scale, a.img.channels,
-                          CLIK_F32, a.ndim3, &o);
-    if (!r) {
-        imarg_put(&a);
-        return NULL;
-    }
-    clik_status st;
-    CALL(c, st, clik_lapar_upsample(c->ctx, &a.img, scale, &o.img));
-    return done(c, st, r, &a, &o, NULL);
+    return unary(
+        c, src, "lr", out,
+        &(unary_op){.num = scale, .den = 1, .type = CLIK_F32, .fn = do_upsample, .arg = &scale});
 }
 
 /* The arguments lr, phi, scale, dictionary, selection (and out) of the
@@ -2008,56 +2043,43 @@ static PyObject *tuning_dict(const clik_lapar_tuning *t)
                          t->stored ? Py_True : Py_False);
 }
 
-static int filter_call_parse(PyObject *args, PyObject *kw, char **kwlist, PyObject **lr,
-                             PyObject **phi, int *scale, PyObject **dict, PyObject **sel,
-                             PyObject **out)
-{
-    return PyArg_ParseTupleAndKeywords(args, kw, "OOi|$OOO", kwlist, lr, phi, scale, dict, sel,
-                                       out);
-}
-
-static PyObject *ctx_lapar_tune(CtxObject *c, PyObject *args, PyObject *kw)
+/* lapar_tune (search = 1: times the variants, stores and returns the best,
+ * writes out) and lapar_tuning_get (what the filter would run). */
+static PyObject *lapar_tuning(CtxObject *c, PyObject *args, PyObject *kw, int search)
 {
     static char *kwlist[] = {"lr", "phi", "scale", "dictionary", "selection", "out", NULL};
     PyObject *lr, *phi, *dict = Py_None, *sel = Py_None, *out = Py_None;
     int scale;
     filter_args f;
-    if (!filter_call_parse(args, kw, kwlist, &lr, &phi, &scale, &dict, &sel, &out))
-        return NULL;
-    if (filter_args_get(c, lr, phi, dict, sel, out, scale, &f) < 0)
-        return NULL;
-    clik_lapar_tuning best;
-    memset(&best, 0, sizeof(best));
-    clik_status st;
-    CALL(c, st,
-         clik_lapar_tune(c->ctx, &f.lr.img, &f.phi.img, &f.d.dict, scale, &f.out.img, &best));
-    filter_args_put(&f);
-    Py_DECREF(f.result);
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    return tuning_dict(&best);
-}
-
-static PyObject *ctx_lapar_tuning_get(CtxObject *c, PyObject *args, PyObject *kw)
-{
-    static char *kwlist[] = {"lr", "phi", "scale", "dictionary", "selection", "out", NULL};
-    PyObject *lr, *phi, *dict = Py_None, *sel = Py_None, *out = Py_None;
-    int scale;
-    filter_args f;
-    if (!filter_call_parse(args, kw, kwlist, &lr, &phi, &scale, &dict, &sel, &out))
-        return NULL;
-    if (filter_args_get(c, lr, phi, dict, sel, out, scale, &f) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOi|$OOO", kwlist, &lr, &phi, &scale, &dict, &sel,
+                                     &out) ||
+        filter_args_get(c, lr, phi, dict, sel, out, scale, &f) < 0)
         return NULL;
     clik_lapar_tuning t;
     memset(&t, 0, sizeof(t));
     clik_status st;
-    CALL(c, st,
-         clik_lapar_tuning_get(c->ctx, &f.lr.img, &f.phi.img, &f.d.dict, scale, &f.out.img, &t));
+    if (search)
+        CALL(c, st,
+             clik_lapar_tune(c->ctx, &f.lr.img, &f.phi.img, &f.d.dict, scale, &f.out.img, &t));
+    else
+        CALL(
+            c, st,
+            clik_lapar_tuning_get(c->ctx, &f.lr.img, &f.phi.img, &f.d.dict, scale, &f.out.img, &t));
     filter_args_put(&f);
     Py_DECREF(f.result);
     if (st != CLIK_OK)
         return ctx_fail(c, st);
     return tuning_dict(&t);
+}
+
+static PyObject *ctx_lapar_tune(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    return lapar_tuning(c, args, kw, 1);
+}
+
+static PyObject *ctx_lapar_tuning_get(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    return lapar_tuning(c, args, kw, 0);
 }
 
 static PyObject *ctx_lapar_tuning_set(CtxObject *c, PyObject *args, PyObject *kw)
@@ -2377,49 +2399,52 @@ static PyObject *ctx_lapar_model_describe(CtxObject *c, PyObject *args, PyObject
                          "coherence_edges", float_list(o.coherence_edges, o.coherences - 1));
 }
 
+typedef struct {
+    int scale;
+    const clik_lapar_model *model;
+} model_call;
+
+static clik_status do_classify(clik_context *x, const clik_image *a, clik_image *b, const void *p)
+{
+    const model_call *m = p;
+    return clik_lapar_classify(x, a, m->model, m->scale, b);
+}
+
+static clik_status do_upscale_lapar(clik_context *x, const clik_image *a, clik_image *b,
+                                    const void *p)
+{
+    const model_call *m = p;
+    return clik_upscale_lapar(x, a, b, m->scale, m->model);
+}
+
 static PyObject *ctx_lapar_classify(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"up", "scale", "model", "out", NULL};
     PyObject *up, *mo = Py_None, *out = Py_None;
-    int scale;
-    const clik_lapar_model *m;
-    imarg a, o;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|OO", kwlist, &up, &scale, &mo, &out) ||
-        ctx_open(c) < 0 || model_arg(mo, "model", &m) < 0 || imarg_get(c, up, "up", 0, &a) < 0)
+    model_call m;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|OO", kwlist, &up, &m.scale, &mo, &out) ||
+        model_arg(mo, "model", &m.model) < 0)
         return NULL;
-    PyObject *r = out_get(c, out, &a, a.img.width, a.img.height, 1, CLIK_U16, 0, &o);
-    if (!r) {
-        imarg_put(&a);
-        return NULL;
-    }
-    clik_status st;
-    CALL(c, st, clik_lapar_classify(c->ctx, &a.img, m, scale, &o.img));
-    return done(c, st, r, &a, &o, NULL);
+    return unary(c, up, "up", out,
+                 &(unary_op){.num = 1,
+                             .den = 1,
+                             .channels = 1,
+                             .type = CLIK_U16,
+                             .flat = 1,
+                             .fn = do_classify,
+                             .arg = &m});
 }
 
 static PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "scale", "model", "out", NULL};
     PyObject *src, *mo = Py_None, *out = Py_None;
-    int scale = 2;
-    const clik_lapar_model *m;
-    imarg a, o;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iOO", kwlist, &src, &scale, &mo, &out) ||
-        ctx_open(c) < 0 || model_arg(mo, "model", &m) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
+    model_call m = {2, NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iOO", kwlist, &src, &m.scale, &mo, &out) ||
+        model_arg(mo, "model", &m.model) < 0 || scale_range(m.scale, 2, 4) < 0)
         return NULL;
-    if (scale_ok(scale, 2, 4, a.img.width, a.img.height) < 0) {
-        imarg_put(&a);
-        return NULL;
-    }
-    PyObject *r = out_get(c, out, &a, a.img.width * scale, a.img.height * scale, a.img.channels,
-                          a.img.type, a.ndim3, &o);
-    if (!r) {
-        imarg_put(&a);
-        return NULL;
-    }
-    clik_status st;
-    CALL(c, st, clik_upscale_lapar(c->ctx, &a.img, &o.img, scale, m));
-    return done(c, st, r, &a, &o, NULL);
+    return unary(c, src, "src", out,
+                 &(unary_op){.num = m.scale, .den = 1, .fn = do_upscale_lapar, .arg = &m});
 }
 
 /* LAPAR trainers */
