@@ -217,7 +217,7 @@ class Context:
         *,
         dictionary: Array | None = None,
         samples: int = 65536,
-        refit_samples: int = 16384,
+        refit_samples: int | None = None,  # min(16384, samples)
         seed: int = 1,
         mix: bool = False,
     ) -> LaparSelection: ...
