@@ -174,8 +174,8 @@ def smooth(shape, dtype=np.uint8, seed=0):
     if len(shape) == 2:
         g = g[:, :, 0]
     if np.dtype(dtype) == np.uint8:
-        return np.clip(np.rint(g), 0, 255).astype(np.uint8)
-    return g.astype(dtype)
+        return np.ascontiguousarray(np.clip(np.rint(g), 0, 255).astype(np.uint8))
+    return np.ascontiguousarray(g.astype(dtype))
 
 
 def edges(shape, dtype=np.uint8, seed=0):
@@ -194,8 +194,8 @@ def edges(shape, dtype=np.uint8, seed=0):
     if len(shape) == 2:
         img = img[:, :, 0]
     if np.dtype(dtype) == np.uint8:
-        return np.rint(img).astype(np.uint8)
-    return img.astype(dtype)
+        return np.ascontiguousarray(np.rint(img).astype(np.uint8))
+    return np.ascontiguousarray(img.astype(dtype))
 
 
 def strided_copy(a, pad=5):

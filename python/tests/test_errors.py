@@ -146,6 +146,19 @@ def test_unpacked_pixels_names_argument(ctx):
     names_argument(e, "out")
 
 
+@pytest.mark.parametrize("bad", [
+    np.zeros((0, 8), np.uint8),
+    np.zeros((8, 0), np.uint8),
+    np.zeros((8, 8, 4), np.uint8)[::-1],
+    np.asfortranarray(np.zeros((6, 8), np.uint8)),
+    np.array(5, np.uint8),
+], ids=["no rows", "no columns", "negative row stride", "Fortran order", "0-d"])
+def test_unusable_layouts_name_argument(ctx, bad):
+    with pytest.raises(ValueError) as e:
+        ctx.pyr_down(bad)
+    names_argument(e, "src")
+
+
 def test_size_mismatch(ctx):
     a = noise((16, 16))
     out = np.full((16, 15), 7, np.uint8)
@@ -171,14 +184,14 @@ def test_bad_options(ctx):
     a = noise((32, 32))
     expect_error("CLIK_ERR_INVALID_ARG", ctx.flow_tvl1, a, a, tau=0.5)
     expect_error("CLIK_ERR_INVALID_ARG", ctx.flow_tvl1, a, a, zoom=1.0)
-    expect_error("CLIK_ERR_INVALID_ARG", ctx.upscale_lapar, a, 5)
-    expect_error("CLIK_ERR_INVALID_ARG", ctx.upscale_fusion, noise((8, 8, 4)), 9)
+    with pytest.raises(ValueError):  # clik.Error INVALID_ARG is a ValueError too
+        ctx.upscale_lapar(a, 5)
+    with pytest.raises(ValueError):
+        ctx.upscale_fusion(noise((8, 8, 4)), 9)
     with pytest.raises(ValueError):
         ctx.resize(a, method="lanczos", size=(8, 8))
     with pytest.raises((ValueError, TypeError)):
-        ctx.resize(a, (8, 8), scale=2.0)  # both a size and a scale
-    with pytest.raises((ValueError, TypeError)):
-        ctx.resize(a)  # neither
+        ctx.resize(a)  # neither a size nor a scale nor out
     with pytest.raises(ValueError):
         ctx.flow_tvl1(a, a, storage="f8")
     with pytest.raises((ValueError, TypeError)):
@@ -190,6 +203,15 @@ def test_bad_options(ctx):
     expect_error("CLIK_ERR_INVALID_ARG", ctx.lapar_compress,
                  [(np.zeros((72 * 8, 8), np.float32), np.zeros((8, 8), np.float32),
                    np.zeros((8, 8), np.float32))], 0.0)
+
+
+def test_resize_size_and_scale_contradict(ctx):
+    """A size and a scale together: refused, not one of them ignored."""
+    a = noise((32, 32))
+    with pytest.raises((ValueError, TypeError)):
+        ctx.resize(a, (8, 8), scale=2.0)
+    with pytest.raises((ValueError, clik.Error)):
+        ctx.resize(a, (8, 8), out=np.empty((9, 8), np.uint8))
 
 
 def test_bad_context_options():
