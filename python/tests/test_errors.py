@@ -1,5 +1,9 @@
 """Bad input: the exception, its class and the argument it names; the
 status of a library failure; nothing written, no crash."""
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -366,3 +370,61 @@ def test_strict_context_refuses_fallback(tmp_path):
         assert lax.last_backend in ("scalar", "neon")
         assert lax.stats()["fallbacks"] == 1
     assert warnings, "the fall back should be logged"
+
+
+def test_overlapping_outputs_refused(ctx):
+    a = noise((20, 24, 4), seed=3)
+    before = a.copy()
+    expect_error("CLIK_ERR_INVALID_ARG", ctx.pyr_down, a, out=a[:10, :12])
+    expect_error("CLIK_ERR_INVALID_ARG", ctx.gaussian_blur, a[:, :20], 3, out=a[:, 4:24])
+    assert np.array_equal(a, before), "written on failure"
+
+
+REENTRY = {
+    "progress": """
+        import numpy as np, clik
+        c = clik.Context(device="none", cpu_path="scalar")
+        def progress(stage, done, total):
+            c.equalize(np.zeros((4, 4), np.uint8))
+        t = c.lapar_trainer(progress=progress)
+        try:
+            t.add(np.random.default_rng(0).integers(0, 256, (24, 24), dtype=np.uint8))
+        except Exception as e:
+            print("raised", type(e).__name__)
+        else:
+            print("returned")
+    """,
+    "log": """
+        import numpy as np, clik, sys
+        calls = []
+        def log(level, message):
+            if ctx:
+                calls.append(ctx[0].hist(np.zeros((4, 4), np.uint8)))
+        ctx = []
+        c = clik.Context(sys.argv[1], strict=False, kernel_dir=sys.argv[2], cache=False, log=log)
+        ctx.append(c)
+        c.equalize(np.zeros((8, 8), np.uint8))  # falls back, and logs that
+        print("returned")
+    """,
+}
+
+
+@pytest.mark.parametrize("callback", sorted(REENTRY))
+def test_callback_calling_its_own_context_does_not_hang(callback, tmp_path):
+    """An op on a context from inside that context's own callback (log,
+    trainer progress) fails or runs, but does not wait for itself forever."""
+    args = []
+    if callback == "log":
+        why = skip_reason("opencl")
+        if why:
+            pytest.skip(why)
+        (tmp_path / "hist.cl").write_text("__kernel void unrelated(__global int *p) { p[0] = 1; }\n")
+        args = [opencl_device_spec() or "auto", str(tmp_path)]
+    try:
+        run = subprocess.run([sys.executable, "-c", textwrap.dedent(REENTRY[callback])] + args,
+                             capture_output=True, text=True, timeout=15)
+    except subprocess.TimeoutExpired:
+        run = None
+    assert run is not None, f"an op called from the {callback} callback on its own context hangs"
+    assert run.returncode == 0, run.stderr
+    assert "raised" in run.stdout or "returned" in run.stdout, run.stdout
