@@ -22,9 +22,10 @@ two images fusion starts from, as the cheapest OpenCV equivalent.
 
 The TV-L1 optical flow rows (tvl1-seed: 2048x2048, 1 scale, 1 warp, 10
 iterations; tvl1: 640x480, the defaults) have their own sizes and call
-clik_flow_tvl1 through libclik.so (--lib) beside cv2.optflow's DualTVL1 on 2
-threads; they need the contrib optflow module (Debian's python3-opencv has
-it). Only the TV-L1 rows: --op tvl1-seed --op tvl1.
+clik_flow_tvl1 through the clik Python package (ctx.flow_tvl1; --python: a
+build's python/ folder) beside cv2.optflow's DualTVL1 on 2 threads; they
+need the contrib optflow module (Debian's python3-opencv has it). Only the
+TV-L1 rows: --op tvl1-seed --op tvl1.
 
 Needs numpy and cv2 (Debian: python3-opencv); matplotlib for --plot.
 Example:
@@ -196,9 +197,10 @@ def pyr_chain(cv, img, levels):
 
 
 # --------------------------------------------------------------------------
-# TV-L1 rows. clik-bench has no optical flow op, so these rows call
-# clik_flow_tvl1 in this process through ctypes (libclik.so, --lib), on host
-# images as the clik tool calls it (host to host), and OpenCV's
+# TV-L1 rows. These rows call clik_flow_tvl1 in this process through the
+# clik Python package (ctx.flow_tvl1 into a preallocated array; its per-call
+# cost is microseconds against the milliseconds of a flow), on host images
+# as the clik tool calls it (host to host), and OpenCV's
 # cv2.optflow.DualTVL1OpticalFlow on the very same frames: a band-limited
 # texture and the same texture moved by (1.5, 0.75) px (computed, not
 # interpolated; benchmarks/flow_accuracy.py makes it). OpenCV runs on
@@ -246,92 +248,39 @@ def flow_rows():
     ]
 
 
-class ClikLib:
-    """The few calls of libclik.so the TV-L1 rows need. The structures
-    mirror lib/clik.h; clik_flow_options is checked against the defaults
-    clik_flow_options_init writes, so that a change of the header shows."""
+class ClikFlow:
+    """The clik package's context for the TV-L1 rows."""
 
-    CLIK_U8, CLIK_F32 = 1, 8
-
-    def __init__(self, path):
-        import ctypes as C
-        self.C = C
-        lib = C.CDLL(path)
-
-        class Image(C.Structure):
-            _fields_ = [("width", C.c_int), ("height", C.c_int), ("channels", C.c_int),
-                        ("type", C.c_int), ("stride", C.c_size_t), ("data", C.c_void_p),
-                        ("buffer", C.c_void_p), ("owned", C.c_int)]
-
-        class FlowOptions(C.Structure):
-            _fields_ = [("tau", C.c_double), ("lambda_", C.c_double), ("theta", C.c_double),
-                        ("scales", C.c_int), ("zoom", C.c_double), ("warps", C.c_int),
-                        ("epsilon", C.c_double), ("iterations", C.c_int),
-                        ("sigma", C.c_double), ("initial_flow", C.c_int),
-                        ("storage", C.c_int)]
-
-        class DeviceStart(C.Structure):  # the first fields of clik_device_info
-            _fields_ = [("platform_index", C.c_int), ("device_index", C.c_int),
-                        ("platform_name", C.c_char * 128), ("platform_vendor", C.c_char * 128),
-                        ("platform_version", C.c_char * 128), ("name", C.c_char * 128)]
-
-        self.Image, self.FlowOptions = Image, FlowOptions
-        lib.clik_status_str.restype = C.c_char_p
-        lib.clik_context_message.restype = C.c_char_p
-        lib.clik_context_device.restype = C.POINTER(DeviceStart)
-        lib.clik_backend_name.restype = C.c_char_p
-        lib.clik_type_name.restype = C.c_char_p
-        lib.clik_type_size.restype = C.c_size_t
-        self.lib = lib
-        if (lib.clik_type_size(self.CLIK_U8) != 1 or lib.clik_type_name(self.CLIK_F32) != b"f32"):
-            raise RuntimeError(f"{path}: clik_type values differ from this script's")
-        opt = FlowOptions()
-        lib.clik_flow_options_init(C.byref(opt))
-        got = (opt.tau, opt.lambda_, opt.theta, opt.scales, opt.zoom, opt.warps, opt.epsilon,
-               opt.iterations, opt.sigma, opt.initial_flow, opt.storage)
-        want = (0.25, 0.15, 0.3, 0, 0.5, 5, 0.01, 300, 0.8, 0, 0)
-        if any(abs(g - w) > 1e-12 for g, w in zip(got, want)):
-            raise RuntimeError(f"{path}: clik_flow_options is not laid out as this script "
-                               f"expects (defaults read {got})")
-        self.ctx = C.c_void_p()
-        st = lib.clik_context_create(C.byref(self.ctx), None)
-        if st != 0:
-            raise RuntimeError("clik_context_create: "
-                               f"{lib.clik_context_message(None).decode(errors='replace')}")
+    def __init__(self, clik, device, cpu_path):
+        self.ctx = clik.Context(device, cpu_path=cpu_path)
 
     def close(self):
-        self.lib.clik_context_destroy(self.ctx)
+        self.ctx.close()
 
-    def wrap(self, array, channels, ctype):
-        img = self.Image()
-        h, w = array.shape[:2]
-        st = self.lib.clik_image_wrap(self.C.byref(img), w, h, channels, ctype,
-                                      self.C.c_void_p(array.ctypes.data),
-                                      self.C.c_size_t(array.strides[0]))
-        if st != 0 or img.width != w or img.height != h or img.stride != array.strides[0]:
-            raise RuntimeError(f"clik_image_wrap: {self.lib.clik_status_str(st).decode()}")
-        return img
-
-    def options(self, fields):
-        opt = self.FlowOptions()
-        self.lib.clik_flow_options_init(self.C.byref(opt))
-        for key, value in fields.items():
-            setattr(opt, "lambda_" if key == "lambda" else key, value)
-        return opt
+    @staticmethod
+    def options(fields):
+        """flow_tvl1's keyword arguments of a row's clik_flow_options fields."""
+        return {("lambda_" if key == "lambda" else key): value for key, value in fields.items()}
 
     def tvl1(self, i0, i1, flow, opt):
-        st = self.lib.clik_flow_tvl1(self.ctx, self.C.byref(i0), self.C.byref(i1),
-                                     self.C.byref(flow), self.C.byref(opt))
-        if st != 0:
-            raise RuntimeError(f"clik_flow_tvl1: {self.lib.clik_status_str(st).decode()}: "
-                               f"{self.lib.clik_context_message(self.ctx).decode()}")
+        self.ctx.flow_tvl1(i0, i1, out=flow, **opt)
 
     def where(self):
         """(device name, backend name) of the last operation."""
-        dev = self.lib.clik_context_device(self.ctx)
-        name = dev.contents.name.decode(errors="replace") if dev else "C fallback"
-        backend = self.lib.clik_backend_name(self.lib.clik_context_last_backend(self.ctx))
-        return name, backend.decode()
+        dev = self.ctx.device
+        return (dev["name"] if dev else "C fallback"), self.ctx.last_backend
+
+
+def import_clik(python_dir):
+    """The clik package, from python_dir where it is given."""
+    if python_dir:
+        sys.path.insert(0, os.path.abspath(python_dir))
+    try:
+        import clik
+    except ImportError as e:
+        fail(f"cannot import the clik package for the TV-L1 rows ({e}): build it with meson "
+             "and pass --python with the build's python/ folder")
+    return clik
 
 
 def flow_frames(np, w, h):
@@ -355,7 +304,12 @@ def run_flow_rows(selected, args, cv, np, tapi_device=""):
     """The TV-L1 rows, as rows of the table (and the device clik ran on).
     With a T-API device, OpenCV's DualTVL1 also runs on UMat images there
     (host to host: upload, calc, download)."""
-    lib = ClikLib(args.lib)
+    clik = import_clik(args.python)
+    try:
+        lib = ClikFlow(clik, args.device, args.cpu_path)
+    except clik.Error as e:
+        fail(f"cannot create a clik context on '{args.device or 'auto'}': {e.status}: "
+             f"{e.message}")
     threads = cv.getNumThreads()
     cv.setNumThreads(FLOW_CV_THREADS)
     rows, where = [], None
@@ -365,8 +319,7 @@ def run_flow_rows(selected, args, cv, np, tapi_device=""):
             print(f"compare_opencv: TV-L1 {fr.name} {w}x{h} ...", file=sys.stderr)
             i0, i1 = flow_frames(np, w, h)
             out = np.zeros((h, w, 2), np.float32)
-            images = (lib.wrap(i0, 1, lib.CLIK_U8), lib.wrap(i1, 1, lib.CLIK_U8),
-                      lib.wrap(out, 2, lib.CLIK_F32))
+            images = (i0, i1, out)
             opt = lib.options(fr.clik)
             tvl1 = cv.optflow.DualTVL1OpticalFlow_create()
             for key, value in fr.cv.items():
@@ -724,9 +677,9 @@ def main():
     ap.add_argument("--size", action="append", type=parse_size, help="WxH (repeatable)")
     ap.add_argument("--op", action="append",
                     help="op of the table, or tvl1-seed and tvl1 (repeatable; default all)")
-    ap.add_argument("--lib", default=None,
-                    help="libclik.so for the TV-L1 rows (default: lib/libclik.so of --bench's "
-                         "build)")
+    ap.add_argument("--python", default=None, metavar="DIR",
+                    help="the build's python/ folder, whose clik package runs the TV-L1 rows "
+                         "(default: python/ of --bench's build where it exists)")
     ap.add_argument("--flow-reps", type=int, default=3, help="timed runs of a TV-L1 row")
     ap.add_argument("--flow-warmup", type=int, default=1,
                     help="untimed runs of a TV-L1 row first (1 builds the kernels)")
@@ -793,16 +746,16 @@ def main():
         ops = [op for op in by_name.values() if args.channels in op.channels
                and (int_scale or not op.integer_scale)]
         flows = list(flow_by_name.values()) if args.channels == 1 else []
+    flow_lib = None
     if flows:
-        args.lib = args.lib or os.path.join(os.path.dirname(os.path.dirname(
-            os.path.abspath(args.bench))), "lib", "libclik.so")
-        if not os.path.isfile(args.lib):
-            fail(f"{args.lib} is not there (build with meson and pass --lib)")
-        # The TV-L1 rows' context reads the device and CPU path from the environment.
-        if args.device:
-            os.environ["CLIK_DEVICE"] = args.device
-        if args.cpu_path:
-            os.environ["CLIK_CPU_PATH"] = args.cpu_path
+        if args.python is None:
+            build_python = os.path.join(os.path.dirname(os.path.dirname(
+                os.path.abspath(args.bench))), "python")
+            if os.path.isdir(os.path.join(build_python, "clik")):
+                args.python = build_python
+        clik_package = import_clik(args.python)
+        flow_lib = (f"the clik package {clik_package.__version__} "
+                    f"({os.path.dirname(os.path.abspath(clik_package.__file__))})")
 
     common = ["--channels", str(args.channels), "--reps", str(args.reps),
               "--warmup", str(args.warmup), "--scale", repr(args.scale)]
@@ -999,7 +952,7 @@ def main():
         (not first and bool(flow_where)),
         "notes": {**{op.name: op.note for op in ops}, **{fr.name: fr.note for fr in flows}},
         "clik_errors": clik_errors,
-        "flow_lib": args.lib if flows else None,
+        "flow_lib": flow_lib if flows else None,
         "flow_reps": args.flow_reps,
         "flow_warmup": args.flow_warmup,
     }

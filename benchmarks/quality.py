@@ -5,7 +5,7 @@
 For each photograph (license-clear images that Debian's python3-skimage
 ships), and each scale S of --scales (default 2, 3, 4): crop the image so
 that S divides both sides, downscale it by S with clik's antialiased bicubic
-(CLIK_INTERP_BICUBIC_AA: MATLAB imresize; --degrade area: cv2.INTER_AREA),
+(resize method "bicubic-aa": MATLAB imresize; --degrade area: cv2.INTER_AREA),
 upscale the result back by S with clik (nearest, bicubic, fusion, lapar --
 the LAPAR model upscaler with the library's default model, S 2..4; OpenCV's
 INTER_CUBIC as a reference), and compare with the cropped original on the
@@ -22,25 +22,20 @@ method) and OUT/fusion-side-by-side.png (a crop: nearest | bicubic | fusion
 | original | the artifact map, the crop where fusion departs most from the
 bicubic image).
 
-clik is driven in one of two ways, chosen by --clik PATH:
-  - a shared library (libclik.so...): through ctypes, one context for the
-    whole run (kernels built once); the default, build/lib/libclik.so;
-  - the clik executable: `clik upscale IN OUT --scale S --method M` per
-    image, with PNG files in a temporary folder.
-Both give the same pixels; the library is faster.
+clik is driven through its Python package (`import clik`), one context
+for the whole run (kernels built once); --python names a build's python/
+folder to import it from (default build/python where it exists, else the
+package Python finds).
 
 Needs numpy, cv2 and skimage (Debian: python3-opencv, python3-skimage).
 Example:
-    /usr/bin/python3 benchmarks/quality.py --clik build/lib/libclik.so --device pocl
+    /usr/bin/python3 benchmarks/quality.py --python build/python --device pocl
 """
 
 import argparse
-import ctypes
 import datetime
 import os
-import subprocess
 import sys
-import tempfile
 import time
 
 import cv2
@@ -67,8 +62,6 @@ IMAGES = [
 METHODS = ["nearest", "bicubic", "fusion", "lapar", "opencv-cubic"]
 # Images the default LAPAR model was trained on (benchmarks/lapar_model_data.py).
 TRAINED = {"astronaut", "coffee"}
-CLIK_INTERP_BICUBIC_AA = 3
-CLIK_METHODS = {"nearest": 0, "bilinear": 1, "bicubic": 2}
 
 SIDE_BY_SIDE_MAX_BYTES = 300 * 1024
 
@@ -79,181 +72,59 @@ def fail(msg):
 
 
 # --------------------------------------------------------------------------
-# clik through ctypes (the public API of lib/clik.h)
+# clik through its Python package
 # --------------------------------------------------------------------------
 
-class ClikImage(ctypes.Structure):
-    _fields_ = [("width", ctypes.c_int), ("height", ctypes.c_int), ("channels", ctypes.c_int),
-                ("type", ctypes.c_int), ("stride", ctypes.c_size_t), ("data", ctypes.c_void_p),
-                ("buffer", ctypes.c_void_p), ("owned", ctypes.c_int)]
+class Clik:
+    """One clik context; upscale() and downscale() take and return RGBA u8
+    arrays."""
 
-
-class ClikContextOptions(ctypes.Structure):
-    _fields_ = [("device", ctypes.c_char_p), ("cache_dir", ctypes.c_char_p),
-                ("cache", ctypes.c_int), ("strict", ctypes.c_int), ("cpu_path", ctypes.c_int),
-                ("local_memory", ctypes.c_int), ("profiling", ctypes.c_int),
-                ("kernel_dir", ctypes.c_char_p), ("tuning", ctypes.c_char_p),
-                ("log", ctypes.c_void_p), ("log_user", ctypes.c_void_p)]
-
-
-class ClikDeviceHead(ctypes.Structure):
-    """The first fields of clik_device_info (only read through a pointer)."""
-    _fields_ = [("platform_index", ctypes.c_int), ("device_index", ctypes.c_int),
-                ("platform_name", ctypes.c_char * 128), ("platform_vendor", ctypes.c_char * 128),
-                ("platform_version", ctypes.c_char * 128), ("name", ctypes.c_char * 128)]
-
-
-CLIK_U8 = 1
-
-
-class LibClik:
-    """One clik context; upscale() takes and returns RGBA u8 arrays."""
-
-    def __init__(self, path, device):
+    def __init__(self, python_dir, device):
+        if python_dir:
+            sys.path.insert(0, os.path.abspath(python_dir))
         try:
-            lib = ctypes.CDLL(path)
-        except OSError as e:
-            fail(f"cannot load {path}: {e}")
-        self.lib = lib
-        p, i, vp = ctypes.POINTER, ctypes.c_int, ctypes.c_void_p
-        img = p(ClikImage)
-        lib.clik_status_str.restype = ctypes.c_char_p
-        lib.clik_status_str.argtypes = [i]
-        lib.clik_context_options_init.argtypes = [p(ClikContextOptions)]
-        lib.clik_context_create.argtypes = [p(vp), p(ClikContextOptions)]
-        lib.clik_context_message.restype = ctypes.c_char_p
-        lib.clik_context_message.argtypes = [vp]
-        lib.clik_context_destroy.argtypes = [vp]
-        lib.clik_context_device.restype = p(ClikDeviceHead)
-        lib.clik_context_device.argtypes = [vp]
-        lib.clik_context_last_backend.argtypes = [vp]
-        lib.clik_backend_name.restype = ctypes.c_char_p
-        lib.clik_backend_name.argtypes = [i]
-        lib.clik_image_wrap.argtypes = [img, i, i, i, i, vp, ctypes.c_size_t]
-        lib.clik_resize.argtypes = [vp, img, img, i]
-        lib.clik_upscale_fusion.argtypes = [vp, img, img, vp, img]
-        opt = ClikContextOptions()
-        lib.clik_context_options_init(ctypes.byref(opt))
-        if device:
-            opt.device = device.encode()
-        self.ctx = vp()
-        st = lib.clik_context_create(ctypes.byref(self.ctx), ctypes.byref(opt))
-        if st != 0:
-            fail(f"cannot create a clik context on '{device or 'auto'}': "
-                 f"{self.status(st)}: {lib.clik_context_message(None).decode()}")
-        dev = lib.clik_context_device(self.ctx)
-        self.device = dev.contents.name.decode() if dev else "none (CPU path)"
+            import clik
+        except ImportError as e:
+            fail(f"cannot import the clik package ({e}): build it (meson) and pass --python "
+                 "with the build's python/ folder")
+        self.clik = clik
+        try:
+            self.ctx = clik.Context(device)
+        except clik.Error as e:
+            fail(f"cannot create a clik context on '{device or 'auto'}': {e.status}: {e.message}")
+        dev = self.ctx.device
+        self.device = dev["name"] if dev else "none (CPU path)"
+        self.how = f"the clik package {clik.__version__} ({os.path.dirname(clik.__file__)})"
         self.backends = set()
 
-    def status(self, st):
-        return self.lib.clik_status_str(st).decode()
-
-    def wrap(self, arr):
-        im = ClikImage()
-        h, w, c = arr.shape
-        st = self.lib.clik_image_wrap(ctypes.byref(im), w, h, c, CLIK_U8,
-                                      arr.ctypes.data_as(ctypes.c_void_p), arr.strides[0])
-        if st != 0:
-            fail(f"clik_image_wrap: {self.status(st)}")
-        return im
+    def run(self, what, call):
+        try:
+            out = call()
+        except self.clik.Error as e:
+            fail(f"clik {what} failed: {e.status}: {e.message}")
+        self.backends.add(self.ctx.last_backend)
+        return out
 
     def upscale(self, rgba, scale, method, want_map=False):
         h, w = rgba.shape[:2]
-        src = np.ascontiguousarray(rgba)
-        out = np.empty((h * scale, w * scale, 4), np.uint8)
-        amap = np.empty((h * scale, w * scale, 1), np.uint8) if want_map else None
-        s_img, d_img = self.wrap(src), self.wrap(out)
         if method == "lapar":
-            st = self.lib.clik_upscale_lapar(self.ctx, ctypes.byref(s_img), ctypes.byref(d_img),
-                                             scale, None)
-        elif method == "fusion":
-            m_img = self.wrap(amap) if want_map else None
-            st = self.lib.clik_upscale_fusion(self.ctx, ctypes.byref(s_img), ctypes.byref(d_img),
-                                              None, ctypes.byref(m_img) if want_map else None)
-        else:
-            st = self.lib.clik_resize(self.ctx, ctypes.byref(s_img), ctypes.byref(d_img),
-                                      CLIK_METHODS[method])
-        if st != 0:
-            fail(f"clik {method} x{scale} failed: {self.status(st)}: "
-                 f"{self.lib.clik_context_message(self.ctx).decode()}")
-        self.backends.add(self.lib.clik_backend_name(
-            self.lib.clik_context_last_backend(self.ctx)).decode())
-        return out, (amap[:, :, 0] if want_map else None)
+            return self.run(f"lapar x{scale}", lambda: self.ctx.upscale_lapar(rgba, scale)), None
+        if method == "fusion":
+            out = self.run(f"fusion x{scale}",
+                           lambda: self.ctx.upscale_fusion(rgba, scale, artifact_map=want_map))
+            return out if want_map else (out, None)
+        return self.run(f"{method} x{scale}",
+                        lambda: self.ctx.resize(rgba, (w * scale, h * scale), method=method)), None
 
     def downscale(self, rgba, scale):
         """The antialiased bicubic downscale (MATLAB imresize) by 1 / scale."""
         h, w = rgba.shape[:2]
-        src = np.ascontiguousarray(rgba)
-        out = np.empty((h // scale, w // scale, 4), np.uint8)
-        s_img, d_img = self.wrap(src), self.wrap(out)
-        st = self.lib.clik_resize(self.ctx, ctypes.byref(s_img), ctypes.byref(d_img),
-                                  CLIK_INTERP_BICUBIC_AA)
-        if st != 0:
-            fail(f"clik antialiased downscale failed: {self.status(st)}")
-        return out
+        return self.run("antialiased downscale",
+                        lambda: self.ctx.resize(rgba, (w // scale, h // scale),
+                                                method="bicubic-aa"))
 
     def close(self):
-        self.lib.clik_context_destroy(self.ctx)
-
-
-class CliClik:
-    """`clik upscale` per image, PNG files in a temporary folder."""
-
-    def __init__(self, path, device):
-        self.path = path
-        self.device_arg = ["--device", device] if device else []
-        self.tmp = tempfile.TemporaryDirectory(prefix="clik-quality-")
-        self.device = device or "auto (CLIK_DEVICE)"
-        self.backends = set()
-
-    def upscale(self, rgba, scale, method, want_map=False):
-        src = os.path.join(self.tmp.name, "in.png")
-        dst = os.path.join(self.tmp.name, "out.png")
-        amap = os.path.join(self.tmp.name, "map.png")
-        cv2.imwrite(src, cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA))
-        cmd = [self.path, "upscale", src, dst, "--scale", str(scale), "--method", method]
-        if want_map and method == "fusion":
-            cmd += ["--artifact-map", amap]
-        proc = subprocess.run(cmd + self.device_arg, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
-        if proc.returncode != 0:
-            fail(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()}")
-        out = cv2.imread(dst, cv2.IMREAD_UNCHANGED)
-        if out is None:
-            fail(f"cannot read {dst}")
-        out = cv2.cvtColor(out, cv2.COLOR_BGRA2RGBA if out.ndim == 3 and out.shape[2] == 4
-                           else cv2.COLOR_BGR2RGBA)
-        m = cv2.imread(amap, cv2.IMREAD_GRAYSCALE) if want_map and method == "fusion" else None
-        return out, m
-
-    def downscale(self, rgba, scale):
-        src = os.path.join(self.tmp.name, "hr.png")
-        dst = os.path.join(self.tmp.name, "lr.png")
-        cv2.imwrite(src, cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA))
-        h, w = rgba.shape[:2]
-        cmd = [self.path, "resize", src, dst, "--size", f"{w // scale}x{h // scale}",
-               "--antialias"]
-        proc = subprocess.run(cmd + self.device_arg, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
-        if proc.returncode != 0:
-            fail(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()}")
-        return cv2.cvtColor(cv2.imread(dst, cv2.IMREAD_UNCHANGED), cv2.COLOR_BGRA2RGBA)
-
-    def close(self):
-        self.tmp.cleanup()
-
-
-def open_clik(path, device):
-    if not os.path.exists(path):
-        fail(f"{path} does not exist (build clik, or pass --clik with libclik.so or the clik tool)")
-    name = os.path.basename(path)
-    if name.startswith("libclik") or ".so" in name or name.endswith(".dylib"):
-        c = LibClik(path, device)
-        c.how = f"libclik through ctypes ({path})"
-    else:
-        c = CliClik(path, device)
-        c.how = f"`clik upscale` ({path})"
-    return c
+        self.ctx.close()
 
 
 # --------------------------------------------------------------------------
@@ -335,9 +206,9 @@ def fmt_pair(p, s):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--clik", default="build/lib/libclik.so",
-                    help="libclik.so (driven through ctypes; default build/lib/libclik.so) or "
-                         "the clik executable (clik upscale)")
+    ap.add_argument("--python", default=None, metavar="DIR",
+                    help="a build's python/ folder to import clik from (default build/python "
+                         "where it exists, else the clik package Python finds)")
     ap.add_argument("--device", default=None, help="clik device selection (as CLIK_DEVICE)")
     ap.add_argument("--out", default="benchmarks/results",
                     help="folder of quality.md and fusion-side-by-side.png")
@@ -367,7 +238,10 @@ def main():
     os.makedirs(args.out, exist_ok=True)
 
     t_start = time.perf_counter()
-    clik = open_clik(args.clik, args.device)
+    python_dir = args.python
+    if python_dir is None and os.path.isdir(os.path.join("build", "python", "clik")):
+        python_dir = os.path.join("build", "python")
+    clik = Clik(python_dir, args.device)
     results = {}  # (image, scale, method) -> (psnr, ssim)
     nearest_share = {}  # (image, scale) -> share of pixels fusion took from the nearest image
     sizes = {}

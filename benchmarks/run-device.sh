@@ -34,7 +34,7 @@ phase_tests() {
 }
 
 phase_conformance() {
-    python3 tests/opencv_agreement.py "$build/apps/clik" nvidia pocl none 2>&1 \
+    PYTHONPATH="$build/python" python3 tests/opencv_agreement.py nvidia pocl none 2>&1 \
         | tee "$out/opencv.log" | tail -3
     "$build/apps/clik" conformance --junit "$out/conformance.xml" 2>&1 \
         | tee "$out/conformance-full.log" | grep -E "^[0-9]|^cpu|PASS|FAIL|runs" | tail -80
@@ -122,7 +122,7 @@ phase_flow() {
         --kernels --reps 20 --json 2>&1 | tee "$out/bench-flow.jsonl" | cut -c1-300
     "$bench" --op tvl1 --op tvl1-f16 --size 640x480 --size 2048x2048 --device nvidia --resident \
         --kernels --reps 5 --json 2>&1 | tee -a "$out/bench-flow.jsonl" | cut -c1-300
-    python3 benchmarks/compare_opencv.py --bench "$bench" --lib "$build/lib/libclik.so" \
+    python3 benchmarks/compare_opencv.py --bench "$bench" --python "$build/python" \
         --device nvidia --op tvl1-seed --op tvl1 --markdown --json "$out/compare-flow-nvidia.json" \
         2>"$out/compare-flow-nvidia.err" | tee "$out/compare-flow-nvidia.md"
 }

@@ -1,31 +1,36 @@
 #!/usr/bin/env python3
-"""Acceptance: the clik tool gives OpenCV's results for 8-bit grey images,
-on each device asked for:
-  clik equalize              == cv2.equalizeHist
-  clik pyramid --levels N    == N chained cv2.pyrDown
-  clik pyrup                 == cv2.pyrUp
-  clik integral (u32)        == cv2.integral (int32, compared bit for bit)
-  clik integral --squared    == cv2.integral2 (sums int32, squares float64)
-  clik integral --type f64   == cv2.integral(..., sdepth=CV_64F)
-  clik laplacian             == G_i - cv2.pyrUp(G_i+1) cropped, G_N last
+"""Acceptance: the clik package gives OpenCV's results for 8-bit grey images,
+on each device asked for (one clik.Context per device string; "none" is the
+CPU path):
+  ctx.equalize                == cv2.equalizeHist
+  ctx.gaussian_pyramid(N)     == N chained cv2.pyrDown
+  ctx.pyr_up                  == cv2.pyrUp
+  ctx.integral (uint32)       == cv2.integral (int32, compared bit for bit)
+  ctx.integral, sqsum float64 == cv2.integral2 (sums int32, squares float64)
+  ctx.integral (float64)      == cv2.integral(..., sdepth=CV_64F)
+  ctx.laplacian_pyramid(N)    == G_i - cv2.pyrUp(G_i+1) cropped, G_N last;
+                                 ctx.collapse of the bands == the image
 and, on those images and on grey and colour crops of photographs from
-scikit-image's data (skipped with a message where it is not installed):
-  clik resize --method nearest   == cv2.resize INTER_NEAREST
-  clik resize --method bilinear  within +-1 of INTER_LINEAR
-  clik resize --method bicubic   within +-1 of INTER_CUBIC, >= 99 % of the
-                                 pixels identical when upscaling
-  clik blur                      within +-1 of cv2.GaussianBlur, BORDER_REFLECT_101
-                                 (of the float image where OpenCV's u8 weights
-                                 move its result by 2)
-  clik ssim                      within 1e-4 of skimage.metrics.structural_similarity
-                                 (gaussian_weights, sigma 1.5, population
-                                 moments, data_range 255) of the luma
-Usage: opencv_agreement.py CLIK_BINARY DEVICE [DEVICE ...]
-Exit 77 (skip) when cv2 is not importable."""
+scikit-image's data (skipped with a message where it is not installed;
+colour goes to clik as RGBA with an opaque alpha, as the clik tool reads
+an RGB file):
+  ctx.resize nearest   == cv2.resize INTER_NEAREST
+  ctx.resize bilinear  within +-1 of INTER_LINEAR
+  ctx.resize bicubic   within +-1 of INTER_CUBIC, >= 99 % of the pixels
+                       identical when upscaling
+  ctx.gaussian_blur    within +-1 of cv2.GaussianBlur, BORDER_REFLECT_101
+                       (of the float image where OpenCV's u8 weights move
+                       its result by 2)
+  ctx.ssim             within 1e-4 of skimage.metrics.structural_similarity
+                       (gaussian_weights, sigma 1.5, population moments,
+                       data_range 255) of the luma (ctx.gray of colour)
+Usage: opencv_agreement.py DEVICE [DEVICE ...]   (the clik package on
+PYTHONPATH, e.g. the build's python/ folder)
+Exit 77 (skip) when cv2 is not importable; a clik package that does not
+import is a failure."""
 import os
-import subprocess
 import sys
-import tempfile
+import time
 
 from agreement_skip import require
 
@@ -35,6 +40,12 @@ try:
 except ImportError as e:
     print(f"SKIP ssim checks: {e}")
     structural_similarity = None
+try:
+    import clik
+except ImportError as e:
+    print(f"FAIL: cannot import the clik package ({e}); PYTHONPATH must hold the build's "
+          "python/ folder, built for this Python")
+    sys.exit(1)
 
 
 def images():
@@ -98,6 +109,26 @@ def luma(img):
     return img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
 
 
+def to_clik(img):
+    """What clik is given: grey as it is, BGR as BGRA with an opaque alpha
+    (the library resamples and blurs 1 or 4 channels alike)."""
+    return img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+
+
+def from_clik(out, like):
+    """clik's result in the shape of OpenCV's: alpha dropped from colour."""
+    return out if like.ndim == 2 else np.ascontiguousarray(out[..., :3])
+
+
+def clik_luma(ctx, img):
+    """The one channel clik's SSIM compares: grey as it is, ctx.gray of
+    colour (RGBA, BT.601 as OpenCV's COLOR_RGBA2GRAY)."""
+    if img.ndim == 2:
+        return img
+    g = ctx.gray(cv2.cvtColor(img, cv2.COLOR_BGR2RGBA))
+    return g.reshape(g.shape[:2])
+
+
 def within(want, tol, min_identical=None):
     """A check of an image: same shape, |clik - OpenCV| <= tol, and (when
     given) at least min_identical % of the values identical."""
@@ -119,12 +150,10 @@ def within(want, tol, min_identical=None):
 
 
 def mean_ssim(want):
-    """A check of clik ssim's output: one number within 1e-4 of want."""
-    def check(text):
-        try:
-            got = float(text.strip())
-        except ValueError:
-            return f"printed {text.strip()!r}, not a number", None
+    """A check of ctx.ssim's result: one number within 1e-4 of want."""
+    def check(got):
+        if not isinstance(got, float):
+            return f"returned {got!r}, not a float", None
         note = f"clik {got:.6f}, scikit-image {want:.6f}"
         return (None if abs(got - want) <= 1e-4 else note), note
     return check
@@ -145,10 +174,15 @@ def cv_size(img, scale):
     return int(np.rint(w * scale)), int(np.rint(h * scale))
 
 
-def resampling(img, photo, tmp, name):
-    """Checks of resize, blur and ssim, as expectations() gives them."""
+# A check is (label, run, {output: expected}): run(ctx) gives {output: value}
+# and each value is compared with its expectation (an array must be equal, a
+# function judges for itself).
+
+def resampling(img, photo):
+    """Checks of resize, blur and ssim."""
     h, w = img.shape[:2]
     pixels = w * h
+    src = to_clik(img)
     methods = {"nearest": cv2.INTER_NEAREST, "bilinear": cv2.INTER_LINEAR,
                "bicubic": cv2.INTER_CUBIC}
     # Large images only shrink: enlarging them adds run time, no new case;
@@ -169,30 +203,37 @@ def resampling(img, photo, tmp, name):
                 check = within(want, 1, 99.0)
             else:
                 check = within(want, 1)
-            yield (["resize", "{src}", "{out}.png", "--scale", str(scale), "--method", method],
-                   {".png": check})
+            yield (f"resize --scale {scale} --method {method}",
+                   lambda ctx, s=scale, m=method: {
+                       "out": from_clik(ctx.resize(src, scale=s, method=m), img)},
+                   {"out": check})
     if pixels <= 400_000:  # a size of each side's own scale
         ow, oh = max(1, w // 2 + 3), 2 * h + 1
         want = cv2.resize(img, (ow, oh), interpolation=cv2.INTER_NEAREST)
-        yield (["resize", "{src}", "{out}.png", "--size", f"{ow}x{oh}", "--method", "nearest"],
-               {".png": want})
+        yield (f"resize --size {ow}x{oh} --method nearest",
+               lambda ctx, size=(ow, oh): {
+                   "out": from_clik(ctx.resize(src, size, method="nearest"), img)},
+               {"out": want})
     # OpenCV blurs u8 with 16-bit fixed-point weights; where their rounding
     # moves its own result by 2 (9 taps, sigma 2.5) its float path is the one
-    # to compare with.
+    # to compare with. clik blurs the u8 image in every case.
     blurs = [(3, 0, True), (7, 0, True), (9, 2.5, False)]
     for ksize, sigma, u8 in blurs + ([(5, 1.2, True), (31, 0, True)] if photo else []):
-        src = img if u8 else img.astype(np.float32)
-        want = cv2.GaussianBlur(src, (ksize, ksize), sigma, borderType=cv2.BORDER_REFLECT_101)
+        cv_src = img if u8 else img.astype(np.float32)
+        want = cv2.GaussianBlur(cv_src, (ksize, ksize), sigma, borderType=cv2.BORDER_REFLECT_101)
         want = np.clip(np.rint(want), 0, 255).astype(np.uint8)
-        args = ["blur", "{src}", "{out}.png", "--ksize", str(ksize)]
-        yield args + (["--sigma", str(sigma)] if sigma else []), {".png": within(want, 1)}
+        yield (f"blur --ksize {ksize}" + (f" --sigma {sigma}" if sigma else ""),
+               lambda ctx, k=ksize, s=sigma: {
+                   "out": from_clik(ctx.gaussian_blur(src, k, s), img)},
+               {"out": within(want, 1)})
     if min(h, w) >= 11 and structural_similarity:
         for kind, other in degraded(img, pixels):
-            path = os.path.join(tmp, f"{name}-{kind}.png")
-            assert cv2.imwrite(path, other)
             want = structural_similarity(luma(img), luma(other), gaussian_weights=True, sigma=1.5,
                                          use_sample_covariance=False, data_range=255)
-            yield ["ssim", "{src}", path], {"stdout": mean_ssim(want)}
+            yield (f"ssim {kind}",
+                   lambda ctx, b=other: {
+                       "mean": ctx.ssim(clik_luma(ctx, img), clik_luma(ctx, b))},
+                   {"mean": mean_ssim(want)})
 
 
 def max_levels(shape):
@@ -203,44 +244,56 @@ def max_levels(shape):
     return n
 
 
+def numbered(arrays, first=0):
+    return {f"{first + i}": a for i, a in enumerate(arrays)}
+
+
+def laplacian_run(ctx, img, n):
+    bands = ctx.laplacian_pyramid(img, n)
+    got = numbered(bands)
+    got["collapse"] = ctx.collapse(bands)
+    return got
+
+
 def expectations(img):
-    """(command arguments, {output suffix: expected array}) per check; the
-    arguments use {src} and {out} for file names."""
-    yield ["equalize", "{src}", "{out}.png"], {".png": cv2.equalizeHist(img)}
+    """Checks of equalize, the pyramids, pyr_up and integral."""
+    yield "equalize", lambda ctx: {"out": ctx.equalize(img)}, {"out": cv2.equalizeHist(img)}
     n = min(4, max_levels(img.shape))
     if n > 0:
         levels, g = {}, img
         for i in range(1, n + 1):
             g = cv2.pyrDown(g)
-            levels[f"{i}.png"] = g
-        yield ["pyramid", "{src}", "{out}%d.png", "--levels", str(n)], levels
+            levels[f"{i}"] = g
+        yield (f"pyramid --levels {n}",
+               lambda ctx: numbered(ctx.gaussian_pyramid(img, n), 1), levels)
         bands, g = {}, img
         for i in range(n):
             down = cv2.pyrDown(g)
             up = cv2.pyrUp(down)[: g.shape[0], : g.shape[1]]
-            bands[f"{i}.npy"] = g.astype(np.int16) - up.astype(np.int16)
+            bands[f"{i}"] = g.astype(np.int16) - up.astype(np.int16)
             g = down
-        bands[f"{n}.npy"] = g.astype(np.int16)
-        yield ["laplacian", "{src}", "{out}%d.npy", "--levels", str(n)], bands
-    yield ["pyrup", "{src}", "{out}.png"], {".png": cv2.pyrUp(img)}
-    yield ["integral", "{src}", "{out}.npy"], {".npy": cv2.integral(img).view(np.uint32)}
+        bands[f"{n}"] = g.astype(np.int16)
+        bands["collapse"] = img
+        yield f"laplacian --levels {n}", lambda ctx: laplacian_run(ctx, img, n), bands
+    yield "pyrup", lambda ctx: {"out": ctx.pyr_up(img)}, {"out": cv2.pyrUp(img)}
+    yield ("integral", lambda ctx: {"sum": ctx.integral(img, np.uint32)},
+           {"sum": cv2.integral(img).view(np.uint32)})
     s, q = cv2.integral2(img)
-    yield (["integral", "{src}", "{out}.npy", "--squared", "{out}-sq.npy"],
-           {".npy": s.view(np.uint32), "-sq.npy": q})
-    yield (["integral", "{src}", "{out}.npy", "--type", "f64"],
-           {".npy": cv2.integral(img, sdepth=cv2.CV_64F)})
 
-
-def load(path):
-    if path.endswith(".npy"):
-        return np.load(path)
-    return cv2.imread(path, cv2.IMREAD_UNCHANGED)
+    def squared(ctx):
+        got_s, got_q = ctx.integral(img, np.uint32, sqsum=np.float64)
+        return {"sum": got_s, "sqsum": got_q}
+    yield "integral --squared", squared, {"sum": s.view(np.uint32), "sqsum": q}
+    yield ("integral --type f64", lambda ctx: {"sum": ctx.integral(img, np.float64)},
+           {"sum": cv2.integral(img, sdepth=cv2.CV_64F)})
 
 
 def compare(got, want):
     """None when equal, else a description of the first difference."""
     if got is None:
         return "no output"
+    if not isinstance(got, np.ndarray):
+        return f"returned {type(got).__name__}, not an array"
     if got.shape != want.shape or got.dtype != want.dtype:
         return f"output {got.dtype}{got.shape}, OpenCV {want.dtype}{want.shape}"
     if np.array_equal(got, want):
@@ -256,29 +309,34 @@ def verdict(check, got):
     return check(got) if callable(check) else (compare(got, check), None)
 
 
-def run_checks(clik, devices, src, name, checks):
-    """Runs each (args, outputs) on each device; returns (checks, failures)."""
+def run_checks(contexts, name, checks):
+    """Runs each (label, run, outputs) on each device; returns (checks, failures)."""
     count = failures = 0
-    for args, outputs in checks:
-        for dev in devices:
-            out = os.path.join(os.path.dirname(src), f"{name}-{args[0]}-{dev}")
-            cmd = [clik] + [a.format(src=src, out=out) for a in args] + ["--device", dev]
-            shown = [os.path.basename(a) for a in args[2:] if "{" not in a]
-            what = f"{' '.join([args[0]] + shown)} {name} on {dev}"
+    for label, run, outputs in checks:
+        for dev, ctx in contexts.items():
+            what = f"{label} {name} on {dev}"
             count += 1
-            run = subprocess.run(cmd, capture_output=True, text=True)
-            if run.returncode != 0:
-                print(f"FAIL {what}: exit {run.returncode}: {run.stderr.strip()}")
+            if isinstance(ctx, str):  # the context could not be made
+                print(f"FAIL {what}: {ctx}")
                 failures += 1
                 continue
+            try:
+                got = run(ctx)
+            except Exception as e:  # clik.Error, or a refused argument
+                print(f"FAIL {what}: {type(e).__name__}: {e}")
+                failures += 1
+                continue
+            what += f" ({ctx.last_backend})"
             problems, notes = [], []
-            for suffix, check in outputs.items():
-                got = run.stdout if suffix == "stdout" else load(out + suffix)
-                problem, note = verdict(check, got)
+            for key, check in outputs.items():
+                problem, note = verdict(check, got.get(key))
                 if problem:
-                    problems.append(f"{suffix}: {problem}")
+                    problems.append(f"{key}: {problem}")
                 if note:
                     notes.append(note)
+            extra = sorted(set(got) - set(outputs))
+            if extra:
+                problems.append(f"unexpected outputs {', '.join(extra)}")
             if problems:
                 print(f"FAIL {what}: {'; '.join(problems)}")
                 failures += 1
@@ -287,22 +345,37 @@ def run_checks(clik, devices, src, name, checks):
     return count, failures
 
 
+def open_contexts(devices):
+    """One context per device string; a string in place of one that failed."""
+    contexts = {}
+    for dev in devices:
+        try:
+            contexts[dev] = clik.Context(dev)
+        except clik.Error as e:
+            contexts[dev] = f"cannot open device '{dev}': {e.status}: {e.message}"
+    return contexts
+
+
 def main():
-    clik, devices = sys.argv[1], sys.argv[2:]
+    devices = sys.argv[1:]
+    if not devices:
+        print("usage: opencv_agreement.py DEVICE [DEVICE ...]", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    contexts = open_contexts(devices)
     failures = checks = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, img in images():
-            src = os.path.join(tmp, name + ".png")
-            assert cv2.imwrite(src, img)
-            for found in (expectations(img), resampling(img, False, tmp, name)):
-                n, f = run_checks(clik, devices, src, name, found)
-                checks, failures = checks + n, failures + f
-        for name, img in photographs():
-            src = os.path.join(tmp, name + ".png")
-            assert cv2.imwrite(src, img)
-            n, f = run_checks(clik, devices, src, name, resampling(img, True, tmp, name))
+    for name, img in images():
+        for found in (expectations(img), resampling(img, False)):
+            n, f = run_checks(contexts, name, found)
             checks, failures = checks + n, failures + f
-    print(f"OpenCV {cv2.__version__}; {checks} checks, {failures} failure(s)")
+    for name, img in photographs():
+        n, f = run_checks(contexts, name, resampling(img, True))
+        checks, failures = checks + n, failures + f
+    for ctx in contexts.values():
+        if not isinstance(ctx, str):
+            ctx.close()
+    print(f"OpenCV {cv2.__version__}, clik {clik.__version__}; {checks} checks, "
+          f"{failures} failure(s) in {time.perf_counter() - start:.1f} s")
     return 1 if failures else 0
 
 

@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""Acceptance: `clik resize --antialias` gives MATLAB's imresize(..., 'bicubic')
+"""Acceptance: ctx.resize(method="bicubic-aa") of the clik package gives
+MATLAB's imresize(..., 'bicubic')
 (antialiased) within +-1 on u8, checked against the NumPy reference of
 benchmarks/resize_reference.py (written from MATLAB's published definition),
-on each device asked for, for grey and RGBA images (synthetic, and
+on each device asked for (one clik.Context per device string; "none" is
+the CPU path), for grey and RGBA images (synthetic, and
 photographs from scikit-image's data where it is installed) at factors down
 to 1/4, non-integer ones, one axis up and the other down, an extreme one
 (1921 -> 7) and images of one pixel.
-Usage: resize_aa_agreement.py CLIK_BINARY DEVICE [DEVICE ...]
-Exit 77 (skip) when numpy is not importable."""
+Usage: resize_aa_agreement.py DEVICE [DEVICE ...]   (the clik package on
+PYTHONPATH, e.g. the build's python/ folder)
+Exit 77 (skip) when numpy is not importable; a clik package that does not
+import is a failure."""
 import os
-import subprocess
 import sys
-import tempfile
 
 from agreement_skip import require
 
@@ -19,6 +21,13 @@ from agreement_skip import require
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks"))
 from resize_reference import imresize_bicubic_aa  # noqa: E402
+
+try:
+    import clik
+except ImportError as e:
+    print(f"FAIL: cannot import the clik package ({e}); PYTHONPATH must hold the build's "
+          "python/ folder, built for this Python")
+    sys.exit(1)
 
 
 def images():
@@ -56,34 +65,46 @@ def sizes(h, w):
 
 
 def main():
-    clik, devices = sys.argv[1], sys.argv[2:]
+    devices = sys.argv[1:]
+    if not devices:
+        print("usage: resize_aa_agreement.py DEVICE [DEVICE ...]", file=sys.stderr)
+        return 2
+    contexts = {}
+    for dev in devices:
+        try:
+            contexts[dev] = clik.Context(dev)
+        except clik.Error as e:
+            contexts[dev] = f"cannot open device '{dev}': {e.status}: {e.message}"
     checks = failures = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        src, out = os.path.join(tmp, "in.npy"), os.path.join(tmp, "out.npy")
-        for name, img in images():
-            np.save(src, img)
-            for oh, ow in sizes(*img.shape[:2]):
-                want = imresize_bicubic_aa(img, oh, ow)
-                for dev in devices:
-                    checks += 1
-                    what = f"{name} -> {ow}x{oh} on {dev}"
-                    cmd = [clik, "resize", src, out, "--size", f"{ow}x{oh}", "--antialias",
-                           "--device", dev]
-                    run = subprocess.run(cmd, capture_output=True, text=True)
-                    if run.returncode != 0:
-                        print(f"FAIL {what}: exit {run.returncode}: {run.stderr.strip()}")
-                        failures += 1
-                        continue
-                    got = np.load(out)
-                    if got.shape != want.shape:
-                        print(f"FAIL {what}: shape {got.shape}, want {want.shape}")
-                        failures += 1
-                        continue
-                    diff = np.abs(got.astype(np.int16) - want.astype(np.int16))
-                    status = "ok" if diff.max() <= 1 else "FAIL"
-                    failures += status == "FAIL"
-                    print(f"{status} {what}: largest difference {int(diff.max())}, "
-                          f"{100 * np.mean(diff == 0):.2f} % identical")
+    for name, img in images():
+        for oh, ow in sizes(*img.shape[:2]):
+            want = imresize_bicubic_aa(img, oh, ow)
+            for dev, ctx in contexts.items():
+                checks += 1
+                what = f"{name} -> {ow}x{oh} on {dev}"
+                if isinstance(ctx, str):
+                    print(f"FAIL {what}: {ctx}")
+                    failures += 1
+                    continue
+                try:
+                    got = ctx.resize(img, (ow, oh), method="bicubic-aa")
+                except Exception as e:  # clik.Error, or a refused argument
+                    print(f"FAIL {what}: {type(e).__name__}: {e}")
+                    failures += 1
+                    continue
+                what += f" ({ctx.last_backend})"
+                if got.shape != want.shape or got.dtype != want.dtype:
+                    print(f"FAIL {what}: {got.dtype}{got.shape}, want {want.dtype}{want.shape}")
+                    failures += 1
+                    continue
+                diff = np.abs(got.astype(np.int16) - want.astype(np.int16))
+                status = "ok" if diff.max() <= 1 else "FAIL"
+                failures += status == "FAIL"
+                print(f"{status} {what}: largest difference {int(diff.max())}, "
+                      f"{100 * np.mean(diff == 0):.2f} % identical")
+    for ctx in contexts.values():
+        if not isinstance(ctx, str):
+            ctx.close()
     print(f"{checks} checks, {failures} failures")
     return 1 if failures else 0
 

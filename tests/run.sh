@@ -143,6 +143,46 @@ PY
     # Its own cache folder: the example runs as a user would, from nothing.
     CLIK_CACHE_DIR="$native/api-example-cache" "$native/api-example"
     CLIK_DEVICE=none "$native/api-example"
+    python_install
+}
+
+# pip builds and installs the package (meson-python from PyPI, the library
+# linked in) into a virtual environment that sees Debian's NumPy and OpenCV;
+# the README's Python example then runs as written, beside a photograph,
+# and the package lists PoCL.
+python_install() {
+    python3 - <<'PY' || return 1
+import sys
+r = open("README.md").read()
+b = r.index("```python\n", r.index("## Python")) + 10
+if r[b:r.index("```\n", b)] != open("tests/api_example.py").read():
+    sys.exit("README.md's Python example is not tests/api_example.py")
+PY
+    if ! python3 -c "import venv, ensurepip, cv2, skimage" 2>/dev/null; then
+        echo "SKIP: the Python package's install check needs python3-venv, python3-opencv and python3-skimage"
+        return 0
+    fi
+    local env="$dest/venv" out
+    python3 -m venv --system-site-packages "$env"
+    "$env/bin/python" -m pip install --quiet --disable-pip-version-check . || return 1
+    (
+        cd "$dest" || exit 1
+        python3 -c 'import cv2, skimage.data as d
+cv2.imwrite("photo.jpg", cv2.cvtColor(d.astronaut(), cv2.COLOR_RGB2BGR))' &&
+            CLIK_CACHE_DIR="$dest/py-cache" "$env/bin/python" "$OLDPWD/tests/api_example.py" &&
+            test -s photo-x2.png
+    ) || return 1
+    out=$(cd "$dest" && "$env/bin/python" -c "import clik; print(clik.devices())") || return 1
+    if ! pocl_present; then
+        echo "no PoCL here: clik.devices() gave $out"
+    elif [[ $out != *"Portable Computing Language"* ]]; then
+        echo "clik.devices() does not list PoCL: $out"
+        return 1
+    fi
+}
+
+pocl_present() {
+    "$native/apps/clik" devices 2>/dev/null | grep -q "Portable Computing Language"
 }
 
 rusticl() {
@@ -157,7 +197,7 @@ rusticl() {
     # PoCL in CI, here too with --full.
     local conformance=--quick tunings=default sweep=(--no-suite tuning-sweep)
     [ "$full" = 1 ] && conformance= && tunings=all && sweep=()
-    RUSTICL_ENABLE=llvmpipe CLIK_TEST_DEVICE=llvmpipe CLIK_TEST_TUNINGS=$tunings \
+    RUSTICL_ENABLE=llvmpipe CLIK_TEST_DEVICE=llvmpipe CLIK_PY_DEVICE=llvmpipe CLIK_TEST_TUNINGS=$tunings \
         mtest "$native" rusticl --suite opencl "${sweep[@]}" &&
         RUSTICL_ENABLE=llvmpipe CLIK_CACHE_DIR="$native/test-cache/clik" \
             "$native/apps/clik" conformance $conformance --device llvmpipe
@@ -213,7 +253,8 @@ step format "format (clang-format)" format_check
 step build "native build" native_build
 step default "PoCL, scalar, NEON (SIMDe), host, I/O, tool, misuse, tuning, fuzz corpora, OpenCV" \
     mtest "$native" default
-step install "meson install, and the README's C example built against it" install_and_example
+step install "meson install and the README's C example; pip install and the Python example" \
+    install_and_example
 step mobile "PoCL with mobile limits (64 work-items, 32 KiB local memory)" \
     mtest "$native" mobile --setup mobile --suite opencl --no-suite tuning-sweep
 step rusticl "rusticl on llvmpipe (every OpenCL suite, conformance)" rusticl

@@ -22,9 +22,9 @@ static PyObject *Error, *FormatError, *ArgumentError, *OutOfMemory, *FileError;
 static PyObject *np_empty, *np_asarray, *np_dtype_fn;
 static PyObject *np_dtypes[CLIK_F64 + 1];
 static const char *const type_names[CLIK_F64 + 1] = {
-    [CLIK_U8] = "uint8",    [CLIK_S16] = "int16",     [CLIK_U16] = "uint16",
-    [CLIK_S32] = "int32",   [CLIK_U32] = "uint32",    [CLIK_U64] = "uint64",
-    [CLIK_F16] = "float16", [CLIK_F32] = "float32",   [CLIK_F64] = "float64",
+    [CLIK_U8] = "uint8",    [CLIK_S16] = "int16",   [CLIK_U16] = "uint16",
+    [CLIK_S32] = "int32",   [CLIK_U32] = "uint32",  [CLIK_U64] = "uint64",
+    [CLIK_F16] = "float16", [CLIK_F32] = "float32", [CLIK_F64] = "float64",
 };
 static const char *const type_formats[CLIK_F64 + 1] = {
     [CLIK_U8] = "B",  [CLIK_S16] = "h", [CLIK_U16] = "H", [CLIK_S32] = "i", [CLIK_U32] = "I",
@@ -124,8 +124,7 @@ static int type_of_dtype(PyObject *o, const char *name, clik_type *t)
 /* Contexts                                                                  */
 
 typedef struct {
-    PyObject_HEAD
-    clik_context *ctx;
+    PyObject_HEAD clik_context *ctx;
     PyThread_type_lock lock;
     PyObject *log;
     int closed;
@@ -135,12 +134,12 @@ typedef struct {
 
 static PyTypeObject CtxType;
 
-#define CALL(c, st, expr)                                                                      \
-    do {                                                                                       \
-        Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock((c)->lock, WAIT_LOCK);                    \
-        (st) = (expr);                                                                         \
-        PyThread_release_lock((c)->lock);                                                      \
-        Py_END_ALLOW_THREADS                                                                   \
+#define CALL(c, st, expr)                                                                          \
+    do {                                                                                           \
+        Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock((c)->lock, WAIT_LOCK);                        \
+        (st) = (expr);                                                                             \
+        PyThread_release_lock((c)->lock);                                                          \
+        Py_END_ALLOW_THREADS                                                                       \
     } while (0)
 
 static int ctx_open(CtxObject *c)
@@ -180,8 +179,7 @@ static void ctx_release(CtxObject *c)
 /* Device images                                                             */
 
 typedef struct {
-    PyObject_HEAD
-    CtxObject *owner;
+    PyObject_HEAD CtxObject *owner;
     clik_image img;
     int ndim3; /* shape (H, W, C) rather than (H, W) */
 } ImgObject;
@@ -256,8 +254,7 @@ static int imarg_get(CtxObject *c, PyObject *o, const char *name, int writable, 
             return -1;
         }
         if (im->owner != c) {
-            PyErr_Format(PyExc_ValueError, "argument '%s': a clik.Image of another context",
-                         name);
+            PyErr_Format(PyExc_ValueError, "argument '%s': a clik.Image of another context", name);
             return -1;
         }
         a->img = im->img;
@@ -343,8 +340,8 @@ static PyObject *out_new(CtxObject *c, const imarg *like, int w, int h, int ch, 
     if (like && like->device) {
         r = img_new(c, w, h, ch, t, ndim3);
     } else {
-        PyObject *shape = (ndim3 || ch > 1) ? Py_BuildValue("(iii)", h, w, ch)
-                                            : Py_BuildValue("(ii)", h, w);
+        PyObject *shape =
+            (ndim3 || ch > 1) ? Py_BuildValue("(iii)", h, w, ch) : Py_BuildValue("(ii)", h, w);
         if (!shape)
             return NULL;
         r = PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[t], NULL);
@@ -369,8 +366,7 @@ static PyObject *out_get(CtxObject *c, PyObject *given, const imarg *like, int w
 }
 
 /* The end of an op: views released, the result or the exception. */
-static PyObject *done(CtxObject *c, clik_status st, PyObject *result, imarg *a, imarg *b,
-                      imarg *d)
+static PyObject *done(CtxObject *c, clik_status st, PyObject *result, imarg *a, imarg *b, imarg *d)
 {
     if (a)
         imarg_put(a);
@@ -395,9 +391,8 @@ static void log_cb(void *user, clik_log_level level, const char *message)
     CtxObject *c = user;
     PyGILState_STATE g = PyGILState_Ensure();
     if (c->log) {
-        PyObject *r = PyObject_CallFunction(c->log, "ss",
-                                            (unsigned)level < 4 ? level_names[level] : "info",
-                                            message);
+        PyObject *r = PyObject_CallFunction(
+            c->log, "ss", (unsigned)level < 4 ? level_names[level] : "info", message);
         if (!r)
             PyErr_WriteUnraisable(c->log);
         Py_XDECREF(r);
@@ -448,15 +443,14 @@ static int path_arg(PyObject *o, const char *name, PyObject **bytes)
 
 static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"device",     "strict",  "cpu_path",  "cache",
-                             "cache_dir",  "local_memory", "profiling", "kernel_dir",
-                             "tuning",     "log",     NULL};
+    static char *kwlist[] = {"device",    "strict",       "cpu_path",  "cache",
+                             "cache_dir", "local_memory", "profiling", "kernel_dir",
+                             "tuning",    "log",          NULL};
     const char *device = NULL, *tuning = NULL;
     PyObject *strict = Py_None, *cpu_path = Py_None, *cache = Py_None, *cache_dir = Py_None,
              *local = Py_None, *prof = Py_None, *kdir = Py_None, *log = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z$OOOOOOOzO", kwlist, &device, &strict,
-                                     &cpu_path, &cache, &cache_dir, &local, &prof, &kdir,
-                                     &tuning, &log))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z$OOOOOOOzO", kwlist, &device, &strict, &cpu_path,
+                                     &cache, &cache_dir, &local, &prof, &kdir, &tuning, &log))
         return -1;
     if (c->ctx) {
         PyErr_SetString(PyExc_RuntimeError, "clik.Context is already initialised");
@@ -469,7 +463,8 @@ static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
     PyObject *cache_b = NULL, *kdir_b = NULL;
     if (opt_bool(strict, &opt.strict) < 0 || opt_bool(cache, &opt.cache) < 0 ||
         opt_bool(local, &opt.local_memory) < 0 || opt_bool(prof, &opt.profiling) < 0 ||
-        cpu_path_of(cpu_path, &opt.cpu_path) < 0 || path_arg(cache_dir, "cache_dir", &cache_b) < 0 ||
+        cpu_path_of(cpu_path, &opt.cpu_path) < 0 ||
+        path_arg(cache_dir, "cache_dir", &cache_b) < 0 ||
         path_arg(kdir, "kernel_dir", &kdir_b) < 0) {
         Py_XDECREF(cache_b);
         return -1;
@@ -571,8 +566,8 @@ static PyObject *device_dict(const clik_device_info *d)
         d->platform_version, "name", d->name, "vendor", d->vendor, "driver_version",
         d->driver_version, "device_version", d->device_version, "opencl_c_version",
         d->opencl_c_version, "type", (unsigned)d->type < 4 ? kinds[d->type] : "other",
-        "compute_units", d->compute_units, "max_clock_mhz", d->max_clock_mhz,
-        "global_mem_size", (unsigned long long)d->global_mem_size, "max_alloc_size",
+        "compute_units", d->compute_units, "max_clock_mhz", d->max_clock_mhz, "global_mem_size",
+        (unsigned long long)d->global_mem_size, "max_alloc_size",
         (unsigned long long)d->max_alloc_size, "local_mem_size",
         (unsigned long long)d->local_mem_size, "local_mem_dedicated",
         d->local_mem_dedicated ? Py_True : Py_False, "max_work_group_size",
@@ -703,8 +698,7 @@ static PyObject *ctx_transfer_bandwidth(CtxObject *c, PyObject *args, PyObject *
     }
     double to_dev = 0, to_host = 0;
     clik_status st;
-    CALL(c, st,
-         clik_context_transfer_bandwidth(c->ctx, (size_t)bytes, reps, &to_dev, &to_host));
+    CALL(c, st, clik_context_transfer_bandwidth(c->ctx, (size_t)bytes, reps, &to_dev, &to_host));
     if (st != CLIK_OK)
         return ctx_fail(c, st);
     return Py_BuildValue("(dd)", to_dev, to_host);
@@ -746,8 +740,7 @@ static int shape_dtype(PyObject *shape, PyObject *dtype, int *w, int *h, int *ch
 /* Host memory from clik_image_alloc_on, exported through the buffer
  * protocol (ctx.empty() wraps it in a NumPy array). */
 typedef struct {
-    PyObject_HEAD
-    CtxObject *owner;
+    PyObject_HEAD CtxObject *owner;
     clik_image img;
     Py_ssize_t shape[3], strides[3];
     int ndim;
@@ -793,8 +786,8 @@ static PyObject *ctx_empty(CtxObject *c, PyObject *args, PyObject *kw)
     PyObject *shape, *dtype = np_dtypes[CLIK_U8];
     int w, h, ch, ndim3;
     clik_type t;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &shape, &dtype) ||
-        ctx_open(c) < 0 || shape_dtype(shape, dtype, &w, &h, &ch, &ndim3, &t) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &shape, &dtype) || ctx_open(c) < 0 ||
+        shape_dtype(shape, dtype, &w, &h, &ch, &ndim3, &t) < 0)
         return NULL;
     MemObject *m = PyObject_New(MemObject, &MemType);
     if (!m)
@@ -829,8 +822,8 @@ static PyObject *ctx_image(CtxObject *c, PyObject *args, PyObject *kw)
     PyObject *shape, *dtype = np_dtypes[CLIK_U8];
     int w, h, ch, ndim3;
     clik_type t;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &shape, &dtype) ||
-        ctx_open(c) < 0 || shape_dtype(shape, dtype, &w, &h, &ch, &ndim3, &t) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &shape, &dtype) || ctx_open(c) < 0 ||
+        shape_dtype(shape, dtype, &w, &h, &ch, &ndim3, &t) < 0)
         return NULL;
     return img_new(c, w, h, ch, t, ndim3);
 }
@@ -868,8 +861,8 @@ static PyObject *download(CtxObject *c, PyObject *src, PyObject *out)
         return NULL;
     }
     o.device = 0;
-    PyObject *r = out_get(c, out, NULL, a.img.width, a.img.height, a.img.channels, a.img.type,
-                          a.ndim3, &o);
+    PyObject *r =
+        out_get(c, out, NULL, a.img.width, a.img.height, a.img.channels, a.img.type, a.ndim3, &o);
     if (!r)
         return NULL;
     clik_status st;
@@ -971,8 +964,7 @@ static PyObject *img_repr(ImgObject *im)
     if (!im->owner)
         return PyUnicode_FromString("<clik.Image (freed)>");
     return PyUnicode_FromFormat("<clik.Image %dx%d, %d channel(s), %s>", im->img.width,
-                                im->img.height, im->img.channels,
-                                clik_type_name(im->img.type));
+                                im->img.height, im->img.channels, clik_type_name(im->img.type));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -987,8 +979,8 @@ static PyObject *ctx_hist(CtxObject *c, PyObject *args, PyObject *kw)
         imarg_get(c, src, "src", 0, &a) < 0)
         return NULL;
     PyObject *shape = Py_BuildValue("(ii)", a.img.channels, 256);
-    PyObject *r = shape ? PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[CLIK_U32], NULL)
-                        : NULL;
+    PyObject *r =
+        shape ? PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[CLIK_U32], NULL) : NULL;
     Py_XDECREF(shape);
     Py_buffer hv;
     if (!r || PyObject_GetBuffer(r, &hv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
@@ -1009,8 +1001,8 @@ static PyObject *same_size_op(CtxObject *c, PyObject *src, PyObject *out,
     imarg a, o;
     if (ctx_open(c) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
         return NULL;
-    PyObject *r = out_get(c, out, &a, a.img.width, a.img.height, a.img.channels, a.img.type,
-                          a.ndim3, &o);
+    PyObject *r =
+        out_get(c, out, &a, a.img.width, a.img.height, a.img.channels, a.img.type, a.ndim3, &o);
     if (!r) {
         imarg_put(&a);
         return NULL;
@@ -1054,8 +1046,8 @@ static PyObject *ctx_lut(CtxObject *c, PyObject *args, PyObject *kw)
         PyBuffer_Release(&tv);
         return NULL;
     }
-    PyObject *r = out_get(c, out, &a, a.img.width, a.img.height, a.img.channels, a.img.type,
-                          a.ndim3, &o);
+    PyObject *r =
+        out_get(c, out, &a, a.img.width, a.img.height, a.img.channels, a.img.type, a.ndim3, &o);
     if (!r) {
         imarg_put(&a);
         PyBuffer_Release(&tv);
@@ -1078,8 +1070,8 @@ static PyObject *ctx_pyr_down(CtxObject *c, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &src, &out) || ctx_open(c) < 0 ||
         imarg_get(c, src, "src", 0, &a) < 0)
         return NULL;
-    PyObject *r = out_get(c, out, &a, (a.img.width + 1) / 2, (a.img.height + 1) / 2,
-                          a.img.channels, a.img.type, a.ndim3, &o);
+    PyObject *r = out_get(c, out, &a, (a.img.width + 1) / 2, (a.img.height + 1) / 2, a.img.channels,
+                          a.img.type, a.ndim3, &o);
     if (!r) {
         imarg_put(&a);
         return NULL;
@@ -1101,8 +1093,8 @@ static PyObject *ctx_pyr_up(CtxObject *c, PyObject *args, PyObject *kw)
         imarg_put(&a);
         return raise_status(CLIK_ERR_OVERFLOW, "src: too large to double");
     }
-    PyObject *r = out_get(c, out, &a, 2 * a.img.width, 2 * a.img.height, a.img.channels,
-                          a.img.type, a.ndim3, &o);
+    PyObject *r = out_get(c, out, &a, 2 * a.img.width, 2 * a.img.height, a.img.channels, a.img.type,
+                          a.ndim3, &o);
     if (!r) {
         imarg_put(&a);
         return NULL;
@@ -1126,8 +1118,8 @@ static PyObject *pyramid_list(CtxObject *c, const imarg *a, int count, int extra
     for (int i = 0; i < count + extra; i++) {
         int lw, lh;
         clik_pyr_level_size(a->img.width, a->img.height, i + first, &lw, &lh);
-        PyObject *o = out_new(c, a, lw, lh, a->img.channels, i < count ? t : last_t, a->ndim3,
-                              &views[i]);
+        PyObject *o =
+            out_new(c, a, lw, lh, a->img.channels, i < count ? t : last_t, a->ndim3, &views[i]);
         if (!o) {
             for (int j = 0; j < i; j++)
                 imarg_put(&views[j]);
@@ -1145,8 +1137,7 @@ static int levels_arg(const imarg *a, int levels)
     int most = clik_pyr_max_levels(a->img.width, a->img.height);
     if (levels < 0 || levels > most || levels >= MAX_LEVELS) {
         PyErr_Format(PyExc_ValueError, "argument 'levels': 0..%d for a %d x %d image",
-                     most < MAX_LEVELS - 1 ? most : MAX_LEVELS - 1, a->img.width,
-                     a->img.height);
+                     most < MAX_LEVELS - 1 ? most : MAX_LEVELS - 1, a->img.width, a->img.height);
         return -1;
     }
     return 0;
@@ -1159,8 +1150,8 @@ static PyObject *ctx_gaussian_pyramid(CtxObject *c, PyObject *args, PyObject *kw
     int levels;
     imarg a, views[MAX_LEVELS];
     clik_image img[MAX_LEVELS];
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi", kwlist, &src, &levels) ||
-        ctx_open(c) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi", kwlist, &src, &levels) || ctx_open(c) < 0 ||
+        imarg_get(c, src, "src", 0, &a) < 0)
         return NULL;
     if (levels_arg(&a, levels) < 0) {
         imarg_put(&a);
@@ -1236,8 +1227,8 @@ static PyObject *ctx_collapse(CtxObject *c, PyObject *args, PyObject *kw)
     clik_type t = views[0].img.type == CLIK_S16 ? CLIK_U8 : CLIK_F32;
     if (dtype != Py_None && type_of_dtype(dtype, "dtype", &t) < 0)
         goto out;
-    r = out_get(c, out, &views[0], views[0].img.width, views[0].img.height,
-                views[0].img.channels, t, views[0].ndim3, &o);
+    r = out_get(c, out, &views[0], views[0].img.width, views[0].img.height, views[0].img.channels,
+                t, views[0].ndim3, &o);
     if (!r)
         goto out;
     CALL(c, st, clik_pyr_collapse(c->ctx, img, (int)n - 1, &o.img));
@@ -1378,8 +1369,8 @@ static PyObject *ctx_gaussian_blur(CtxObject *c, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|dO", kwlist, &src, &ksize, &sigma, &out) ||
         ctx_open(c) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
         return NULL;
-    PyObject *r = out_get(c, out, &a, a.img.width, a.img.height, a.img.channels, a.img.type,
-                          a.ndim3, &o);
+    PyObject *r =
+        out_get(c, out, &a, a.img.width, a.img.height, a.img.channels, a.img.type, a.ndim3, &o);
     if (!r) {
         imarg_put(&a);
         return NULL;
@@ -1454,8 +1445,7 @@ static PyObject *ctx_ssim_tiles(CtxObject *c, PyObject *args, PyObject *kw)
     PyObject *ao, *bo;
     int tile = 8;
     imarg a, b, m;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|i", kwlist, &ao, &bo, &tile) ||
-        ctx_open(c) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|i", kwlist, &ao, &bo, &tile) || ctx_open(c) < 0)
         return NULL;
     if (tile < 2 || tile > 16) {
         PyErr_SetString(PyExc_ValueError, "argument 'tile': 2..16");
@@ -1467,8 +1457,8 @@ static PyObject *ctx_ssim_tiles(CtxObject *c, PyObject *args, PyObject *kw)
         imarg_put(&a);
         return NULL;
     }
-    PyObject *r = out_new(c, &a, (a.img.width + tile - 1) / tile,
-                          (a.img.height + tile - 1) / tile, 1, CLIK_F32, 0, &m);
+    PyObject *r = out_new(c, &a, (a.img.width + tile - 1) / tile, (a.img.height + tile - 1) / tile,
+                          1, CLIK_F32, 0, &m);
     if (!r) {
         imarg_put(&a);
         imarg_put(&b);
@@ -1494,8 +1484,8 @@ static int scale_ok(int scale, int lo, int hi, int w, int h)
 
 static PyObject *ctx_upscale_fusion(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src", "scale", "tile", "blur_ksize", "threshold",
-                             "artifact_map", "out", NULL};
+    static char *kwlist[] = {"src",       "scale",        "tile", "blur_ksize",
+                             "threshold", "artifact_map", "out",  NULL};
     PyObject *src, *out = Py_None;
     int scale = 2, want_map = 0;
     clik_fusion_options opt;
@@ -1534,8 +1524,7 @@ static PyObject *ctx_upscale_fusion(CtxObject *c, PyObject *args, PyObject *kw)
 
 /* The fusion stream: frames in flight keep their views until waited. */
 typedef struct {
-    PyObject_HEAD
-    CtxObject *owner;
+    PyObject_HEAD CtxObject *owner;
     clik_fusion_stream *s;
     PyObject *pending; /* list of (ticket, capsule of 3 views) */
     int depth;
@@ -1581,14 +1570,14 @@ static void stream_dealloc(StreamObject *s)
 
 static PyObject *stream_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"context", "width", "height", "scale", "depth", "tile",
-                             "blur_ksize", "threshold", NULL};
+    static char *kwlist[] = {"context", "width",      "height",    "scale", "depth",
+                             "tile",    "blur_ksize", "threshold", NULL};
     CtxObject *c;
     int w, h, scale, depth = 0;
     clik_fusion_options opt;
     clik_fusion_options_init(&opt);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!iii|iiif", kwlist, &CtxType, &c, &w, &h,
-                                     &scale, &depth, &opt.tile, &opt.blur_ksize, &opt.threshold) ||
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!iii|iiif", kwlist, &CtxType, &c, &w, &h, &scale,
+                                     &depth, &opt.tile, &opt.blur_ksize, &opt.threshold) ||
         ctx_open(c) < 0)
         return NULL;
     StreamObject *s = (StreamObject *)type->tp_alloc(type, 0);
@@ -1715,9 +1704,9 @@ static int storage_of(const char *s, clik_flow_storage *v)
 
 static PyObject *ctx_flow_tvl1(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"i0",      "i1",         "initial", "tau",   "lambda_",
-                             "theta",   "scales",     "zoom",    "warps", "epsilon",
-                             "iterations", "sigma",   "storage", "out",   NULL};
+    static char *kwlist[] = {"i0",         "i1",     "initial", "tau",   "lambda_",
+                             "theta",      "scales", "zoom",    "warps", "epsilon",
+                             "iterations", "sigma",  "storage", "out",   NULL};
     PyObject *i0, *i1, *initial = Py_None, *out = Py_None;
     const char *storage = "auto";
     clik_flow_options opt;
@@ -1757,8 +1746,7 @@ static PyObject *ctx_flow_tvl1(CtxObject *c, PyObject *args, PyObject *kw)
             return NULL;
         }
         if (ini.device || o.device || ini.img.width != o.img.width ||
-            ini.img.height != o.img.height || ini.img.channels != 2 ||
-            ini.img.type != CLIK_F32) {
+            ini.img.height != o.img.height || ini.img.channels != 2 || ini.img.type != CLIK_F32) {
             imarg_put(&ini);
             Py_DECREF(r);
             imarg_put(&a);
@@ -1939,8 +1927,8 @@ static void filter_args_put(filter_args *f)
     dictarg_put(&f->d);
 }
 
-static int filter_args_get(CtxObject *c, PyObject *lr, PyObject *phi, PyObject *dict,
-                           PyObject *sel, PyObject *out, int scale, filter_args *f)
+static int filter_args_get(CtxObject *c, PyObject *lr, PyObject *phi, PyObject *dict, PyObject *sel,
+                           PyObject *out, int scale, filter_args *f)
 {
     memset(f, 0, sizeof(*f));
     f->scale = scale;
@@ -1952,9 +1940,8 @@ static int filter_args_get(CtxObject *c, PyObject *lr, PyObject *phi, PyObject *
         return -1;
     }
     {
-        f->result = out_get(c, out, &f->lr, f->lr.img.width * f->scale,
-                            f->lr.img.height * f->scale, f->lr.img.channels, f->lr.img.type,
-                            f->lr.ndim3, &f->out);
+        f->result = out_get(c, out, &f->lr, f->lr.img.width * f->scale, f->lr.img.height * f->scale,
+                            f->lr.img.channels, f->lr.img.type, f->lr.ndim3, &f->out);
         if (!f->result) {
             filter_args_put(f);
             return -1;
@@ -1969,8 +1956,8 @@ static PyObject *ctx_lapar_filter(CtxObject *c, PyObject *args, PyObject *kw)
     PyObject *lr, *phi, *dict = Py_None, *sel = Py_None, *out = Py_None;
     filter_args f;
     int scale;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOi|$OOO", kwlist, &lr, &phi, &scale, &dict,
-                                     &sel, &out))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOi|$OOO", kwlist, &lr, &phi, &scale, &dict, &sel,
+                                     &out))
         return NULL;
     if (filter_args_get(c, lr, phi, dict, sel, out, scale, &f) < 0)
         return NULL;
@@ -2011,8 +1998,8 @@ static PyObject *ctx_lapar_tune(CtxObject *c, PyObject *args, PyObject *kw)
     clik_lapar_tuning best;
     memset(&best, 0, sizeof(best));
     clik_status st;
-    CALL(c, st, clik_lapar_tune(c->ctx, &f.lr.img, &f.phi.img, &f.d.dict, scale, &f.out.img,
-                                &best));
+    CALL(c, st,
+         clik_lapar_tune(c->ctx, &f.lr.img, &f.phi.img, &f.d.dict, scale, &f.out.img, &best));
     filter_args_put(&f);
     Py_DECREF(f.result);
     if (st != CLIK_OK)
@@ -2048,8 +2035,8 @@ static PyObject *ctx_lapar_tuning_set(CtxObject *c, PyObject *args, PyObject *kw
     PyObject *lr, *phi, *tuning, *dict = Py_None, *sel = Py_None;
     int scale;
     filter_args f;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiO!|$OO", kwlist, &lr, &phi, &scale,
-                                     &PyDict_Type, &tuning, &dict, &sel))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiO!|$OO", kwlist, &lr, &phi, &scale, &PyDict_Type,
+                                     &tuning, &dict, &sel))
         return NULL;
     clik_lapar_tuning t;
     memset(&t, 0, sizeof(t));
@@ -2086,8 +2073,8 @@ static PyObject *ctx_lapar_tuning_set(CtxObject *c, PyObject *args, PyObject *kw
 
 static PyObject *ctx_lapar_compress(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"calib", "alpha", "dictionary", "samples", "refit_samples",
-                             "seed", "mix", NULL};
+    static char *kwlist[] = {"calib",         "alpha", "dictionary", "samples",
+                             "refit_samples", "seed",  "mix",        NULL};
     PyObject *calib, *dict = Py_None;
     double alpha;
     int want_mix = 0;
@@ -2158,8 +2145,8 @@ static PyObject *ctx_lapar_compress(CtxObject *c, PyObject *args, PyObject *kw)
     }
     if (mixbuf) {
         PyObject *shape = Py_BuildValue("(ii)", sel.kept, sel.atoms);
-        mix = shape ? PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[CLIK_F32], NULL)
-                    : NULL;
+        mix =
+            shape ? PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[CLIK_F32], NULL) : NULL;
         Py_XDECREF(shape);
         Py_buffer mv;
         if (mix && PyObject_GetBuffer(mix, &mv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) == 0) {
@@ -2198,8 +2185,7 @@ out:
 /* LAPAR models */
 
 typedef struct {
-    PyObject_HEAD
-    clik_lapar_model *m;
+    PyObject_HEAD clik_lapar_model *m;
     int borrowed; /* the library's default model */
 } ModelObject;
 
@@ -2352,12 +2338,11 @@ static PyObject *ctx_lapar_model_describe(CtxObject *c, PyObject *args, PyObject
         return ctx_fail(c, st);
     return Py_BuildValue("{s:i,s:i,s:i,s:i,s:O,s:i,s:i,s:i,s:i,s:d,s:i,s:O,s:N,s:N}", "scale",
                          o.scale, "angles", o.angles, "strengths", o.strengths, "coherences",
-                         o.coherences, "phases", o.phases ? Py_True : Py_False, "window",
-                         o.window, "atoms", o.atoms, "kernel", o.kernel, "symmetry", o.symmetry,
-                         "alpha", o.alpha, "min_samples", o.min_samples, "f16",
-                         o.f16 ? Py_True : Py_False, "strength_edges",
-                         float_list(o.strength_edges, o.strengths - 1), "coherence_edges",
-                         float_list(o.coherence_edges, o.coherences - 1));
+                         o.coherences, "phases", o.phases ? Py_True : Py_False, "window", o.window,
+                         "atoms", o.atoms, "kernel", o.kernel, "symmetry", o.symmetry, "alpha",
+                         o.alpha, "min_samples", o.min_samples, "f16", o.f16 ? Py_True : Py_False,
+                         "strength_edges", float_list(o.strength_edges, o.strengths - 1),
+                         "coherence_edges", float_list(o.coherence_edges, o.coherences - 1));
 }
 
 static PyObject *ctx_lapar_classify(CtxObject *c, PyObject *args, PyObject *kw)
@@ -2388,8 +2373,7 @@ static PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
     const clik_lapar_model *m;
     imarg a, o;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iOO", kwlist, &src, &scale, &mo, &out) ||
-        ctx_open(c) < 0 || model_arg(mo, "model", &m) < 0 ||
-        imarg_get(c, src, "src", 0, &a) < 0)
+        ctx_open(c) < 0 || model_arg(mo, "model", &m) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
         return NULL;
     if (scale_ok(scale, 2, 4, a.img.width, a.img.height) < 0) {
         imarg_put(&a);
@@ -2409,8 +2393,7 @@ static PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
 /* LAPAR trainers */
 
 typedef struct {
-    PyObject_HEAD
-    CtxObject *owner;
+    PyObject_HEAD CtxObject *owner;
     clik_lapar_trainer *t;
     PyObject *progress;
     PyObject *exc_type, *exc_value, *exc_tb; /* raised by progress */
@@ -2475,17 +2458,17 @@ static int float_edges(PyObject *o, const char *name, float *edges)
 
 static PyObject *ctx_lapar_trainer(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"scale",  "angles",   "strengths",   "coherences",     "phases",
-                             "window", "atoms",    "kernel",      "symmetry",       "alpha",
-                             "min_samples", "f16", "strength_edges", "coherence_edges",
-                             "progress", NULL};
+    static char *kwlist[] = {"scale",          "angles",          "strengths",   "coherences",
+                             "phases",         "window",          "atoms",       "kernel",
+                             "symmetry",       "alpha",           "min_samples", "f16",
+                             "strength_edges", "coherence_edges", "progress",    NULL};
     clik_lapar_model_options o;
     clik_lapar_model_options_init(&o);
     PyObject *se = Py_None, *ce = Py_None, *progress = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|$iiiipiiiidipOOO", kwlist, &o.scale, &o.angles,
                                      &o.strengths, &o.coherences, &o.phases, &o.window, &o.atoms,
-                                     &o.kernel, &o.symmetry, &o.alpha, &o.min_samples, &o.f16,
-                                     &se, &ce, &progress) ||
+                                     &o.kernel, &o.symmetry, &o.alpha, &o.min_samples, &o.f16, &se,
+                                     &ce, &progress) ||
         ctx_open(c) < 0 || float_edges(se, "strength_edges", o.strength_edges) < 0 ||
         float_edges(ce, "coherence_edges", o.coherence_edges) < 0)
         return NULL;
@@ -2696,8 +2679,8 @@ static PyObject *mod_resize_size(PyObject *self, PyObject *args)
 static PyObject *f32_array(const float *v, int rows, int cols)
 {
     PyObject *shape = rows ? Py_BuildValue("(ii)", rows, cols) : Py_BuildValue("(i)", cols);
-    PyObject *a = shape ? PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[CLIK_F32], NULL)
-                        : NULL;
+    PyObject *a =
+        shape ? PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[CLIK_F32], NULL) : NULL;
     Py_XDECREF(shape);
     Py_buffer b;
     if (!a || PyObject_GetBuffer(a, &b, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
@@ -2734,7 +2717,10 @@ static PyObject *mod_lapar_dict_default(PyObject *self, PyObject *unused)
 /* ------------------------------------------------------------------------ */
 /* Types and module                                                          */
 
-#define KW(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_VARARGS | METH_KEYWORDS, doc}
+#define KW(name, fn, doc)                                                                          \
+    {                                                                                              \
+        name, (PyCFunction)(void (*)(void))fn, METH_VARARGS | METH_KEYWORDS, doc                   \
+    }
 
 static PyMethodDef ctx_methods[] = {
     {"close", (PyCFunction)ctx_close, METH_NOARGS,
@@ -2917,8 +2903,15 @@ static PyMethodDef mod_methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "clik._clik", "The C extension of the clik package.", -1,
-    mod_methods, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT,
+    "clik._clik",
+    "The C extension of the clik package.",
+    -1,
+    mod_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
 };
 
 static PyObject *new_error(PyObject *m, const char *name, PyObject *base2)
