@@ -1,7 +1,7 @@
 """Shared fixtures and helpers of the clik package's tests.
 
 Backends: "opencl" (the default OpenCL device, or the one CLIK_PY_DEVICE
-names, in a strict context so that nothing falls back silently), "scalar"
+(else CLIK_TEST_DEVICE) names, in a strict context so that nothing falls back silently), "scalar"
 and "neon" (the CPU paths, without a device). CLIK_PY_BACKEND (a comma
 list) restricts the backends run. The oracle is the scalar path through the
 package: Context(device="none", cpu_path="scalar").
@@ -45,7 +45,9 @@ def selected_backends():
 
 
 def opencl_device_spec():
-    return os.environ.get("CLIK_PY_DEVICE") or None
+    """CLIK_PY_DEVICE, else CLIK_TEST_DEVICE (the C suites' variable), else
+    None: the default device."""
+    return os.environ.get("CLIK_PY_DEVICE") or os.environ.get("CLIK_TEST_DEVICE") or None
 
 
 def skip_reason(backend):

@@ -30,6 +30,7 @@ from conftest import (
     float_tol,
     make_context,
     noise,
+    opencl_device_spec,
     shape_of,
     smooth,
     strided_copy,
@@ -199,7 +200,7 @@ def test_context_properties(be):
     if be.opencl:
         dev = ctx.device
         assert isinstance(dev, dict) and dev["name"]
-        spec = os.environ.get("CLIK_PY_DEVICE")
+        spec = opencl_device_spec()
         if spec:  # the device asked for
             assert dev == clik.devices()[clik.select_device(spec)]
     else:
