@@ -1,0 +1,273 @@
+"""Agreement with OpenCV and scikit-image, on every backend, where the C
+agreement tests check it (tests/opencv_agreement.py):
+  equalize            == cv2.equalizeHist
+  gaussian_pyramid    == chained cv2.pyrDown
+  pyr_up              == cv2.pyrUp
+  integral            == cv2.integral (u32 bit for bit, f64), cv2.integral2
+  laplacian_pyramid   == G_i - cv2.pyrUp(G_i+1) cropped, G_N last
+  resize nearest      == INTER_NEAREST; bilinear, bicubic within +-1 of
+                         INTER_LINEAR, INTER_CUBIC (>= 99 % identical when
+                         bicubic enlarges)
+  gaussian_blur       within +-1 of cv2.GaussianBlur, BORDER_REFLECT_101
+  gray                == cv2.cvtColor(RGBA2GRAY)
+  ssim                within 1e-4 of skimage's structural_similarity
+  flow_tvl1           near cv2.optflow's DualTVL1 with matched parameters,
+                      both near the true motion
+on photographs of scikit-image's data (camera, astronaut) and synthetic
+images. Skipped as a whole without cv2 or scikit-image.
+"""
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+skimage_data = pytest.importorskip("skimage.data")
+skimage_metrics = pytest.importorskip("skimage.metrics")
+
+from conftest import noise, smooth  # noqa: E402
+
+
+def photo(name):
+    try:
+        img = getattr(skimage_data, name)()
+    except Exception as e:  # the data may be missing from an installation
+        pytest.skip(f"skimage.data.{name}(): {e}")
+    return img
+
+
+def camera():
+    """A grey crop of the cameraman, of odd size."""
+    return np.ascontiguousarray(photo("camera")[40:173, 100:297])
+
+
+def astronaut_rgba():
+    rgb = photo("astronaut")[30:143, 140:311]
+    rgba = np.empty(rgb.shape[:2] + (4,), np.uint8)
+    rgba[..., :3] = rgb
+    rgba[..., 3] = 255
+    return rgba
+
+
+def synthetic():
+    rng = np.random.default_rng(12345)
+    yy, xx = np.mgrid[0:57, 0:131]
+    return {
+        "noise-97x61": rng.integers(0, 256, (61, 97), dtype=np.uint8),
+        "lowcontrast-83x45": rng.integers(90, 140, (45, 83), dtype=np.uint8),
+        "gradient-131x57": ((xx + 3 * yy) % 256).astype(np.uint8),
+        "smooth-64x48": smooth((48, 64), seed=3),
+        "half-103x1": np.array([[0, 1] + [2] * 101], np.uint8),
+        "checker-32x32": ((np.indices((32, 32)).sum(axis=0) % 2) * 255).astype(np.uint8),
+    }
+
+
+def grey_images():
+    imgs = dict(synthetic())
+    imgs["camera-197x133"] = camera()
+    return imgs
+
+
+GREY = ["noise-97x61", "lowcontrast-83x45", "gradient-131x57", "smooth-64x48", "half-103x1",
+        "checker-32x32", "camera-197x133"]
+
+
+@pytest.fixture(scope="module")
+def greys():
+    return grey_images()
+
+
+def within(got, want, tol, min_identical=None, what=""):
+    assert got.shape == want.shape and got.dtype == want.dtype, \
+        f"{what}: {got.dtype}{got.shape}, OpenCV {want.dtype}{want.shape}"
+    d = np.abs(got.astype(np.int64) - want.astype(np.int64))
+    assert d.max(initial=0) <= tol, f"{what}: max |diff| {d.max()}"
+    if min_identical is not None:
+        same = 100.0 * np.count_nonzero(d == 0) / d.size
+        assert same >= min_identical, f"{what}: {same:.2f} % identical"
+
+
+def equal(got, want, what=""):
+    assert got.shape == want.shape and got.dtype == want.dtype, \
+        f"{what}: {got.dtype}{got.shape}, OpenCV {want.dtype}{want.shape}"
+    diff = np.argwhere(got != want)
+    assert len(diff) == 0, f"{what}: {len(diff)} values differ, first at {tuple(diff[0])}"
+
+
+def max_levels(h, w):
+    n = 0
+    while w > 1 or h > 1:
+        w, h, n = (w + 1) // 2, (h + 1) // 2, n + 1
+    return n
+
+
+@pytest.mark.parametrize("name", GREY)
+def test_equalize(be, greys, name):
+    img = greys[name]
+    equal(be.equalize(img), cv2.equalizeHist(img), name)
+
+
+@pytest.mark.parametrize("name", GREY)
+def test_pyramids(be, greys, name):
+    img = greys[name]
+    n = min(4, max_levels(*img.shape))
+    levels = be.gaussian_pyramid(img, n)
+    g = img
+    for i in range(n):
+        g = cv2.pyrDown(g)
+        equal(levels[i], g, f"{name} level {i + 1}")
+    equal(be.pyr_up(img), cv2.pyrUp(img), f"{name} pyrUp")
+    bands = be.laplacian_pyramid(img, n)
+    g = img
+    for i in range(n):
+        down = cv2.pyrDown(g)
+        up = cv2.pyrUp(down)[: g.shape[0], : g.shape[1]]
+        equal(bands[i], g.astype(np.int16) - up.astype(np.int16), f"{name} band {i}")
+        g = down
+    equal(bands[n], g.astype(np.int16), f"{name} last band")
+
+
+@pytest.mark.parametrize("name", GREY)
+def test_integral(be, greys, name):
+    img = greys[name]
+    equal(be.integral(img), cv2.integral(img).view(np.uint32), f"{name} integral")
+    s, q = be.integral(img, sqsum=True)
+    ws, wq = cv2.integral2(img)
+    equal(s, ws.view(np.uint32), f"{name} integral2 sums")
+    equal(q, wq, f"{name} integral2 squares")
+    equal(be.integral(img, np.float64), cv2.integral(img, sdepth=cv2.CV_64F), f"{name} f64")
+
+
+def cv_size(img, scale):
+    h, w = img.shape[:2]
+    return int(np.rint(w * scale)), int(np.rint(h * scale))
+
+
+RESIZE = {"nearest": cv2.INTER_NEAREST, "bilinear": cv2.INTER_LINEAR,
+          "bicubic": cv2.INTER_CUBIC}
+
+
+def resize_checks(be, img, name, scales):
+    for scale in scales:
+        size = cv_size(img, scale)
+        if min(size) < 1:
+            continue
+        for method, interp in RESIZE.items():
+            want = cv2.resize(img, size, interpolation=interp)
+            got = be.resize(img, size, method=method)
+            what = f"{name} {method} x{scale}"
+            if method == "nearest":
+                equal(got, want, what)
+            elif method == "bicubic" and scale > 1:
+                within(got, want, 1, 99.0, what)
+            else:
+                within(got, want, 1, None, what)
+
+
+@pytest.mark.parametrize("name", ["noise-97x61", "gradient-131x57", "smooth-64x48",
+                                  "camera-197x133"])
+def test_resize_grey(be, greys, name):
+    resize_checks(be, greys[name], name, [2, 1.7, 0.37])
+
+
+def test_resize_colour(be):
+    img = astronaut_rgba()
+    resize_checks(be, img, "astronaut", [2, 0.37])
+    h, w = img.shape[:2]
+    size = (w // 2 + 3, 2 * h + 1)  # a size of each side's own scale
+    equal(be.resize(img, size, method="nearest"),
+          cv2.resize(img, size, interpolation=cv2.INTER_NEAREST), "astronaut nearest, own sizes")
+
+
+@pytest.mark.parametrize("name", ["noise-97x61", "smooth-64x48", "camera-197x133", "astronaut"])
+def test_gaussian_blur(be, greys, name):
+    img = astronaut_rgba() if name == "astronaut" else greys[name]
+    for ksize, sigma, u8 in [(3, 0, True), (7, 0, True), (5, 1.2, True), (9, 2.5, False)]:
+        # OpenCV's u8 path uses 16-bit fixed-point weights; where they move
+        # its result by 2 (9 taps, sigma 2.5), its float path is compared.
+        src = img if u8 else img.astype(np.float32)
+        want = cv2.GaussianBlur(src, (ksize, ksize), sigma, borderType=cv2.BORDER_REFLECT_101)
+        want = np.clip(np.rint(want), 0, 255).astype(np.uint8)
+        within(be.gaussian_blur(img, ksize, sigma), want, 1, None, f"{name} blur {ksize}")
+    f = img.astype(np.float32)
+    want = cv2.GaussianBlur(f, (7, 7), 0, borderType=cv2.BORDER_REFLECT_101)
+    got = be.gaussian_blur(f, 7)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-3)
+
+
+def test_gray(be):
+    img = astronaut_rgba()
+    img[..., 3] = noise(img.shape[:2], seed=4)
+    want = cv2.cvtColor(img, cv2.COLOR_RGBA2GRAY)
+    got = be.gray(img)
+    equal(got.reshape(want.shape), want, "gray")
+
+
+def degraded(img, seed):
+    ok, jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 30])
+    assert ok
+    yield "jpeg", cv2.imdecode(jpeg, cv2.IMREAD_UNCHANGED)
+    yield "blurred", cv2.GaussianBlur(img, (5, 5), 0, borderType=cv2.BORDER_REFLECT_101)
+    rng = np.random.default_rng(seed)
+    yield "noisy", np.clip(img + rng.normal(0, 12, img.shape), 0, 255).round().astype(np.uint8)
+
+
+@pytest.mark.parametrize("name", ["noise-97x61", "smooth-64x48", "camera-197x133"])
+def test_ssim(be, greys, name):
+    img = greys[name]
+    for kind, other in degraded(img, 7):
+        want = skimage_metrics.structural_similarity(
+            img, other, gaussian_weights=True, sigma=1.5, use_sample_covariance=False,
+            data_range=255)
+        got = be.ssim(img, other)
+        assert abs(got - want) <= 1e-4, f"{name} {kind}: clik {got:.6f}, skimage {want:.6f}"
+        gotf = be.ssim(img.astype(np.float32), other.astype(np.float32))
+        assert abs(gotf - want) <= 1e-4, f"{name} {kind} f32: clik {gotf:.6f}, skimage {want:.6f}"
+
+
+def test_ssim_map(be, greys):
+    img = greys["camera-197x133"]
+    other = next(degraded(img, 8))[1]
+    _, full = skimage_metrics.structural_similarity(
+        img, other, gaussian_weights=True, sigma=1.5, use_sample_covariance=False,
+        data_range=255, full=True)
+    _, smap = be.ssim(img, other, full=True)
+    # clik's map is skimage's over the 'valid' region (5 pixels in)
+    np.testing.assert_allclose(smap, full[5:-5, 5:-5], atol=5e-4)
+
+
+# ---- optical flow against OpenCV's DualTVL1 -----------------------------------------------------
+
+
+def texture(x, y):
+    return (128 + 50 * np.sin(0.35 * x + 0.1 * y) + 40 * np.cos(0.3 * y - 0.17 * x)
+            + 20 * np.sin(0.13 * (x + y) + 1.0))
+
+
+def test_flow_against_opencv(be):
+    optflow = getattr(cv2, "optflow", None)
+    if optflow is None or not hasattr(optflow, "DualTVL1OpticalFlow_create"):
+        pytest.skip("cv2.optflow.DualTVL1OpticalFlow is not in this OpenCV (opencv-contrib)")
+    h, w, du, dv = 48, 64, 1.5, 0.75
+    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+    i0 = np.rint(texture(x, y)).astype(np.uint8)
+    i1 = np.rint(texture(x - du, y - dv)).astype(np.uint8)
+    scales = 3
+    ours = be.flow_tvl1(i0, i1, scales=scales, storage="f32")
+    tv = optflow.DualTVL1OpticalFlow_create()
+    for setter, value in dict(Tau=0.25, Lambda=0.15, Theta=0.3, Gamma=0.0, ScalesNumber=scales,
+                              WarpingsNumber=5, Epsilon=0.01, InnerIterations=30,
+                              OuterIterations=10, ScaleStep=0.5, MedianFiltering=1,
+                              UseInitialFlow=False).items():
+        getattr(tv, "set" + setter)(value)
+    theirs = tv.calc(i0, i1, None)
+    m = 4
+    inner = (slice(m, -m), slice(m, -m))
+    truth = np.array([du, dv])
+
+    def epe(f):
+        return float(np.mean(np.linalg.norm(f[inner].astype(np.float64) - truth, axis=-1)))
+
+    between = float(np.mean(np.linalg.norm(ours[inner].astype(np.float64)
+                                           - theirs[inner], axis=-1)))
+    assert epe(ours) < 0.1, f"clik's mean EPE {epe(ours):.4f}"
+    assert epe(theirs) < 0.2, f"OpenCV's mean EPE {epe(theirs):.4f}"
+    assert between < 0.2, f"mean end-point difference to OpenCV {between:.4f}"
