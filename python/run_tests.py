@@ -3,6 +3,10 @@
 without pytest. Usage: run_tests.py TESTS_DIR [pytest arguments]"""
 import sys
 
+# This script's folder (python/, holding the package's sources without the
+# built extension) must not hide the build tree's package on PYTHONPATH.
+del sys.path[0]
+
 try:
     import pytest
 except ImportError as e:

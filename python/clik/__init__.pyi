@@ -48,7 +48,7 @@ class Image:
     height: int
     channels: int
     dtype: np.dtype[Any]
-    shape: tuple[int, int] | tuple[int, int, int]  # (H, W) for 1 channel
+    shape: tuple[int, int] | tuple[int, int, int]  # (H, W) when made from a 2-D array
     def download(self, out: Array | None = None) -> Array: ...
     def upload(self, src: Array) -> None: ...
     def free(self) -> None: ...
@@ -278,5 +278,5 @@ class Context:
         f16: bool = True,
         strength_edges: Iterable[float] | None = None,
         coherence_edges: Iterable[float] | None = None,
-        progress: Callable[[int, int, int], bool | None] | None = None,
+        progress: Callable[[int, int, int], bool | None] | None = None,  # (stage, done, total); False stops
     ) -> LaparTrainer: ...

@@ -1027,6 +1027,7 @@ typedef struct {
     int channels;   /* 0: the input's */
     clik_type type; /* 0: the input's */
     int flat;       /* 1: shape (H, W) whatever the input's */
+    int check_out;  /* 1: an out= must have the output's size (else the library checks) */
     clik_status (*fn)(clik_context *, const clik_image *, clik_image *, const void *);
     const void *arg;
 } unary_op;
@@ -1051,6 +1052,14 @@ static PyObject *unary(CtxObject *c, PyObject *src, const char *name, PyObject *
                           u->type ? u->type : a.img.type, u->flat ? 0 : a.ndim3, &o);
     if (!r) {
         imarg_put(&a);
+        return NULL;
+    }
+    if (u->check_out && (o.img.width != w || o.img.height != h)) {
+        PyErr_Format(PyExc_ValueError, "argument 'out': %d x %d, the output is %lld x %lld",
+                     o.img.width, o.img.height, w, h);
+        imarg_put(&o);
+        imarg_put(&a);
+        Py_DECREF(r);
         return NULL;
     }
     clik_status st;
@@ -1361,6 +1370,10 @@ static clik_status do_resize(clik_context *x, const clik_image *a, clik_image *b
 static int resize_target(PyObject *src, PyObject *size, PyObject *scale, PyObject *out, int *w,
                          int *h)
 {
+    if (size != Py_None && scale != Py_None) {
+        PyErr_SetString(PyExc_TypeError, "resize: give size or scale, not both");
+        return -1;
+    }
     if (size != Py_None)
         return PyArg_ParseTuple(size, "ii;argument 'size': (width, height)", w, h) ? 0 : -1;
     if (scale == Py_None) {
@@ -1422,8 +1435,10 @@ static PyObject *ctx_resize(CtxObject *c, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "argument 'size': sides must be positive");
         return NULL;
     }
-    return unary(c, src, "src", out,
-                 &(unary_op){.w = w ? w : 1, .h = h ? h : 1, .fn = do_resize, .arg = &m});
+    return unary(
+        c, src, "src", out,
+        &(unary_op){
+            .w = w ? w : 1, .h = h ? h : 1, .check_out = w > 0, .fn = do_resize, .arg = &m});
 }
 
 typedef struct {
