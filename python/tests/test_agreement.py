@@ -7,7 +7,7 @@ agreement tests check it (tests/opencv_agreement.py):
   laplacian_pyramid   == G_i - cv2.pyrUp(G_i+1) cropped, G_N last
   resize nearest      == INTER_NEAREST; bilinear, bicubic within +-1 of
                          INTER_LINEAR, INTER_CUBIC (>= 99 % identical when
-                         bicubic enlarges)
+                         bicubic enlarges, against OpenCV 4)
   gaussian_blur       within +-1 of cv2.GaussianBlur, BORDER_REFLECT_101
   gray                == cv2.cvtColor(RGBA2GRAY)
   ssim                within 1e-4 of skimage's structural_similarity
@@ -22,6 +22,10 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 skimage_data = pytest.importorskip("skimage.data")
 skimage_metrics = pytest.importorskip("skimage.metrics")
+# The >= 99 % identical share holds against OpenCV 4's INTER_CUBIC (clik's
+# u8 weights are its 1/2048 steps); OpenCV 5 rounds otherwise (95-99 % at
+# x1.7, within +-1), where only the +-1 bound is checked.
+CUBIC_SHARE = 99.0 if cv2.__version__.startswith("4.") else None
 
 from conftest import noise, smooth  # noqa: E402
 
@@ -157,7 +161,7 @@ def resize_checks(be, img, name, scales):
             if method == "nearest":
                 equal(got, want, what)
             elif method == "bicubic" and scale > 1:
-                within(got, want, 1, 99.0, what)
+                within(got, want, 1, CUBIC_SHARE, what)
             else:
                 within(got, want, 1, None, what)
 
