@@ -64,14 +64,10 @@ static clik_status call(clik_context *ctx, int index, const clik_image *src, cli
 {
     switch (index) {
     case 0:
-    case 4:
-        return clik_hist_equalize(ctx, src, dst);
-    case 1:
-        return clik_pyr_down(ctx, src, dst);
-    case 2:
-        return clik_gaussian_blur(ctx, src, dst, 3, 0.0);
-    default:
-        return clik_resize(ctx, src, dst, CLIK_INTERP_NEAREST);
+    case 4: return clik_hist_equalize(ctx, src, dst);
+    case 1: return clik_pyr_down(ctx, src, dst);
+    case 2: return clik_gaussian_blur(ctx, src, dst, 3, 0.0);
+    default: return clik_resize(ctx, src, dst, CLIK_INTERP_NEAREST);
     }
 }
 
@@ -200,8 +196,8 @@ int main(int argc, char **argv)
             per_call[r] = (now_ns() - t0) / n;
         }
         if (st != CLIK_OK) {
-            fprintf(stderr, "\ncall-overhead: %s %dx%d: %s: %s\n", op->name, op->width,
-                    op->height, clik_status_str(st), clik_context_message(ctx));
+            fprintf(stderr, "\ncall-overhead: %s %dx%d: %s: %s\n", op->name, op->width, op->height,
+                    clik_status_str(st), clik_context_message(ctx));
             return 1;
         }
         printf("%s\n  {\"op\": \"%s\", \"size\": \"%dx%d\", \"out_size\": \"%dx%d\", "
