@@ -203,6 +203,7 @@ typedef struct {
     CtxObject *owner;
     clik_image img;
     int ndim3; /* shape (H, W, C) rather than (H, W) */
+    PyObject *weakrefs;
 } ImgObject;
 
 static PyTypeObject ImgType;
@@ -223,6 +224,8 @@ static void img_release(ImgObject *im)
 
 static void img_dealloc(ImgObject *im)
 {
+    if (im->weakrefs)
+        PyObject_ClearWeakRefs((PyObject *)im);
     img_release(im);
     Py_TYPE(im)->tp_free((PyObject *)im);
 }
@@ -234,6 +237,7 @@ static PyObject *img_new(CtxObject *c, int w, int h, int ch, clik_type t, int nd
         return NULL;
     memset(&im->img, 0, sizeof(im->img));
     im->owner = NULL;
+    im->weakrefs = NULL;
     im->ndim3 = ndim3 || ch > 1;
     clik_status st;
     CALL(c, st, clik_image_create(c->ctx, &im->img, w, h, ch, t));
@@ -2895,6 +2899,7 @@ static PyTypeObject ImgType = {
     .tp_methods = img_methods,
     .tp_getset = img_getset,
     .tp_repr = (reprfunc)img_repr,
+    .tp_weaklistoffset = offsetof(ImgObject, weakrefs),
 };
 
 static PyTypeObject MemType = {
