@@ -32,7 +32,7 @@ import os
 import sys
 import time
 
-from agreement_skip import require
+from agreement_skip import import_clik, open_contexts, require
 
 cv2, np = require("cv2", "numpy")
 # clik's bicubic u8 weights are OpenCV 4's (1/2048 steps): enlargements are
@@ -45,12 +45,7 @@ try:
 except ImportError as e:
     print(f"SKIP ssim checks: {e}")
     structural_similarity = None
-try:
-    import clik
-except ImportError as e:
-    print(f"FAIL: cannot import the clik package ({e}); PYTHONPATH must hold the build's "
-          "python/ folder, built for this Python")
-    sys.exit(1)
+clik = import_clik()
 
 
 def images():
@@ -350,24 +345,13 @@ def run_checks(contexts, name, checks):
     return count, failures
 
 
-def open_contexts(devices):
-    """One context per device string; a string in place of one that failed."""
-    contexts = {}
-    for dev in devices:
-        try:
-            contexts[dev] = clik.Context(dev)
-        except clik.Error as e:
-            contexts[dev] = f"cannot open device '{dev}': {e.status}: {e.message}"
-    return contexts
-
-
 def main():
     devices = sys.argv[1:]
     if not devices:
         print("usage: opencv_agreement.py DEVICE [DEVICE ...]", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    contexts = open_contexts(devices)
+    contexts = open_contexts(clik, devices)
     failures = checks = 0
     for name, img in images():
         for found in (expectations(img), resampling(img, False)):

@@ -15,19 +15,14 @@ import is a failure."""
 import os
 import sys
 
-from agreement_skip import require
+from agreement_skip import import_clik, open_contexts, require
 
 (np,) = require("numpy")
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benchmarks"))
 from resize_reference import imresize_bicubic_aa  # noqa: E402
 
-try:
-    import clik
-except ImportError as e:
-    print(f"FAIL: cannot import the clik package ({e}); PYTHONPATH must hold the build's "
-          "python/ folder, built for this Python")
-    sys.exit(1)
+clik = import_clik()
 
 
 def images():
@@ -69,12 +64,7 @@ def main():
     if not devices:
         print("usage: resize_aa_agreement.py DEVICE [DEVICE ...]", file=sys.stderr)
         return 2
-    contexts = {}
-    for dev in devices:
-        try:
-            contexts[dev] = clik.Context(dev)
-        except clik.Error as e:
-            contexts[dev] = f"cannot open device '{dev}': {e.status}: {e.message}"
+    contexts = open_contexts(clik, devices)
     checks = failures = 0
     for name, img in images():
         for oh, ow in sizes(*img.shape[:2]):

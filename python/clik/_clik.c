@@ -70,6 +70,23 @@ static PyObject *raise_status(clik_status st, const char *message)
     return NULL;
 }
 
+/* A new float32 array (rows x cols; rows 0: a vector) holding a copy of v. */
+static PyObject *f32_array(const float *v, int rows, int cols)
+{
+    PyObject *shape = rows ? Py_BuildValue("(ii)", rows, cols) : Py_BuildValue("(i)", cols);
+    PyObject *a =
+        shape ? PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[CLIK_F32], NULL) : NULL;
+    Py_XDECREF(shape);
+    Py_buffer b;
+    if (!a || PyObject_GetBuffer(a, &b, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        Py_XDECREF(a);
+        return NULL;
+    }
+    memcpy(b.buf, v, (size_t)b.len);
+    PyBuffer_Release(&b);
+    return a;
+}
+
 static clik_type type_of_format(const char *f, Py_ssize_t itemsize)
 {
     if (!f)
@@ -1022,7 +1039,6 @@ static PyObject *ctx_hist(CtxObject *c, PyObject *args, PyObject *kw)
     return done(c, st, r, &a, NULL, NULL);
 }
 
-/* An op src -> dst of src's size and format. */
 /* An op of one input image and one output whose size and format follow
  * the input's: the output made (or out= taken), the call run. */
 typedef struct {
@@ -1032,6 +1048,9 @@ typedef struct {
     clik_type type; /* 0: the input's */
     int flat;       /* 1: shape (H, W) whatever the input's */
     int check_out;  /* 1: an out= must have the output's size (else the library checks) */
+    /* The output's size from the input's, when not num/den or w and h:
+     * -1 with an exception set when there is none. */
+    int (*size)(const clik_image *src, const void *arg, int *w, int *h);
     clik_status (*fn)(clik_context *, const clik_image *, clik_image *, const void *);
     const void *arg;
 } unary_op;
@@ -1043,7 +1062,15 @@ static PyObject *unary(CtxObject *c, PyObject *src, const char *name, PyObject *
     if (ctx_open(c) < 0 || imarg_get(c, src, name, 0, &a) < 0)
         return NULL;
     long long w = u->w, h = u->h;
-    if (u->num) {
+    if (u->size) {
+        int sw = 0, sh = 0;
+        if (u->size(&a.img, u->arg, &sw, &sh) < 0) {
+            imarg_put(&a);
+            return NULL;
+        }
+        w = sw;
+        h = sh;
+    } else if (u->num) {
         w = ((long long)a.img.width * u->num + u->den - 1) / u->den;
         h = ((long long)a.img.height * u->num + u->den - 1) / u->den;
     }
@@ -1163,10 +1190,10 @@ static PyObject *ctx_pyr_up(CtxObject *c, PyObject *args, PyObject *kw)
 
 #define MAX_LEVELS 64
 
-/* levels + extra images of the pyramid of a, types t (first `count`) and
- * last_t (the rest), as a list; img[] receives their images. */
+/* count + extra images of type t of the pyramid of a (levels from 1, or
+ * with extra from 0), as a list; img[] receives their images. */
 static PyObject *pyramid_list(CtxObject *c, const imarg *a, int count, int extra, clik_type t,
-                              clik_type last_t, clik_image *img, imarg *views)
+                              clik_image *img, imarg *views)
 {
     PyObject *list = PyList_New(count + extra);
     if (!list)
@@ -1175,8 +1202,7 @@ static PyObject *pyramid_list(CtxObject *c, const imarg *a, int count, int extra
     for (int i = 0; i < count + extra; i++) {
         int lw, lh;
         clik_pyr_level_size(a->img.width, a->img.height, i + first, &lw, &lh);
-        PyObject *o =
-            out_new(c, a, lw, lh, a->img.channels, i < count ? t : last_t, a->ndim3, &views[i]);
+        PyObject *o = out_new(c, a, lw, lh, a->img.channels, t, a->ndim3, &views[i]);
         if (!o) {
             for (int j = 0; j < i; j++)
                 imarg_put(&views[j]);
@@ -1214,7 +1240,7 @@ static PyObject *ctx_gaussian_pyramid(CtxObject *c, PyObject *args, PyObject *kw
         imarg_put(&a);
         return NULL;
     }
-    PyObject *list = pyramid_list(c, &a, levels, 0, a.img.type, a.img.type, img, views);
+    PyObject *list = pyramid_list(c, &a, levels, 0, a.img.type, img, views);
     clik_status st = CLIK_OK;
     if (list && levels > 0)
         CALL(c, st, clik_pyr_gaussian(c->ctx, &a.img, img, levels));
@@ -1242,7 +1268,7 @@ static PyObject *ctx_laplacian_pyramid(CtxObject *c, PyObject *args, PyObject *k
         imarg_put(&a);
         return NULL;
     }
-    PyObject *list = pyramid_list(c, &a, levels, 1, t, a.img.type == CLIK_U8 ? t : t, img, views);
+    PyObject *list = pyramid_list(c, &a, levels, 1, t, img, views);
     clik_status st = CLIK_OK;
     if (list)
         CALL(c, st, clik_pyr_laplacian(c->ctx, &a.img, img, levels));
@@ -1365,84 +1391,65 @@ static int interp_of(const char *s, clik_interp *m)
     return -1;
 }
 
+typedef struct {
+    clik_interp method;
+    double sx, sy;
+} resize_arg;
+
 static clik_status do_resize(clik_context *x, const clik_image *a, clik_image *b, const void *p)
 {
-    return clik_resize(x, a, b, *(const clik_interp *)p);
+    return clik_resize(x, a, b, ((const resize_arg *)p)->method);
 }
 
-/* The output size of a resize: size (w, h), scale s or (sx, sy), or out's. */
-static int resize_target(PyObject *src, PyObject *size, PyObject *scale, PyObject *out, int *w,
-                         int *h)
+/* The output size of a resize by scales, as OpenCV rounds it. */
+static int resize_scaled(const clik_image *src, const void *p, int *w, int *h)
 {
-    if (size != Py_None && scale != Py_None) {
-        PyErr_SetString(PyExc_TypeError, "resize: give size or scale, not both");
-        return -1;
-    }
-    if (size != Py_None)
-        return PyArg_ParseTuple(size, "ii;argument 'size': (width, height)", w, h) ? 0 : -1;
-    if (scale == Py_None) {
-        if (out == Py_None) {
-            PyErr_SetString(PyExc_TypeError, "resize: give size, scale or out");
-            return -1;
-        }
-        *w = *h = 0; /* out's own */
-        return 0;
-    }
-    double sx, sy;
-    if (PyTuple_Check(scale)) {
-        if (!PyArg_ParseTuple(scale, "dd;argument 'scale': s or (sx, sy)", &sx, &sy))
-            return -1;
-    } else {
-        sx = sy = PyFloat_AsDouble(scale);
-        if (sx == -1.0 && PyErr_Occurred())
-            return -1;
-    }
-    Py_buffer v;
-    if (PyObject_TypeCheck(src, &ImgType)) {
-        v.shape = NULL;
-    } else if (PyObject_GetBuffer(src, &v, PyBUF_RECORDS_RO) < 0 || v.ndim < 2) {
-        if (!PyErr_Occurred())
-            PyBuffer_Release(&v);
-        PyErr_Clear();
-        PyErr_SetString(PyExc_TypeError, "argument 'src': an image array or a clik.Image");
-        return -1;
-    }
-    int sw, sh;
-    if (v.shape) {
-        sw = v.shape[1] > INT_MAX ? 0 : (int)v.shape[1];
-        sh = v.shape[0] > INT_MAX ? 0 : (int)v.shape[0];
-        PyBuffer_Release(&v);
-    } else {
-        sw = ((ImgObject *)src)->img.width;
-        sh = ((ImgObject *)src)->img.height;
-    }
-    clik_status st = clik_resize_size(sw, sh, sx, sy, w, h);
-    if (st != CLIK_OK) {
-        raise_status(st, "argument 'scale'");
-        return -1;
-    }
-    return 0;
+    const resize_arg *r = p;
+    clik_status st = clik_resize_size(src->width, src->height, r->sx, r->sy, w, h);
+    return st == CLIK_OK ? 0 : (raise_status(st, "argument 'scale'"), -1);
 }
 
+/* resize(src, size=(w, h)), resize(src, scale=s or (sx, sy)), or
+ * resize(src, out=...) at out's size. */
 static PyObject *ctx_resize(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "size", "scale", "method", "out", NULL};
     PyObject *src, *size = Py_None, *scale = Py_None, *out = Py_None;
     const char *method = "bilinear";
-    clik_interp m;
-    int w, h;
+    resize_arg r;
+    unary_op u = {.w = 1, .h = 1, .fn = do_resize, .arg = &r};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OsO", kwlist, &src, &size, &scale, &method,
                                      &out) ||
-        interp_of(method, &m) < 0 || resize_target(src, size, scale, out, &w, &h) < 0)
+        interp_of(method, &r.method) < 0)
         return NULL;
-    if ((size != Py_None || scale != Py_None) && (w <= 0 || h <= 0)) {
-        PyErr_SetString(PyExc_ValueError, "argument 'size': sides must be positive");
+    if (size != Py_None && scale != Py_None) {
+        PyErr_SetString(PyExc_TypeError, "resize: give size or scale, not both");
         return NULL;
     }
-    return unary(
-        c, src, "src", out,
-        &(unary_op){
-            .w = w ? w : 1, .h = h ? h : 1, .check_out = w > 0, .fn = do_resize, .arg = &m});
+    if (size != Py_None) {
+        if (!PyArg_ParseTuple(size, "ii;argument 'size': (width, height)", &u.w, &u.h))
+            return NULL;
+        if (u.w <= 0 || u.h <= 0) {
+            PyErr_SetString(PyExc_ValueError, "argument 'size': sides must be positive");
+            return NULL;
+        }
+        u.check_out = 1;
+    } else if (scale != Py_None) {
+        if (PyTuple_Check(scale)) {
+            if (!PyArg_ParseTuple(scale, "dd;argument 'scale': s or (sx, sy)", &r.sx, &r.sy))
+                return NULL;
+        } else {
+            r.sx = r.sy = PyFloat_AsDouble(scale);
+            if (r.sx == -1.0 && PyErr_Occurred())
+                return NULL;
+        }
+        u.size = resize_scaled;
+        u.check_out = 1;
+    } else if (out == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "resize: give size, scale or out");
+        return NULL;
+    }
+    return unary(c, src, "src", out, &u);
 }
 
 typedef struct {
@@ -2216,17 +2223,7 @@ static PyObject *ctx_lapar_compress(CtxObject *c, PyObject *args, PyObject *kw)
         goto out;
     }
     if (mixbuf) {
-        PyObject *shape = Py_BuildValue("(ii)", sel.kept, sel.atoms);
-        mix =
-            shape ? PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[CLIK_F32], NULL) : NULL;
-        Py_XDECREF(shape);
-        Py_buffer mv;
-        if (mix && PyObject_GetBuffer(mix, &mv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) == 0) {
-            memcpy(mv.buf, mixbuf, sizeof(float) * sel.kept * sel.atoms);
-            PyBuffer_Release(&mv);
-        } else {
-            Py_CLEAR(mix);
-        }
+        mix = f32_array(mixbuf, sel.kept, sel.atoms);
         PyMem_Free(mixbuf);
         if (!mix)
             goto out;
@@ -2579,16 +2576,18 @@ static PyObject *ctx_lapar_trainer(CtxObject *c, PyObject *args, PyObject *kw)
 }
 
 /* After a trainer call: the progress callback's exception, if any. */
-static PyObject *trainer_done(TrainerObject *t, clik_status st)
+static int trainer_done(TrainerObject *t, clik_status st)
 {
     if (t->exc_type) {
         PyErr_Restore(t->exc_type, t->exc_value, t->exc_tb);
         t->exc_type = t->exc_value = t->exc_tb = NULL;
-        return NULL;
+        return -1;
     }
-    if (st != CLIK_OK)
-        return ctx_fail(t->owner, st);
-    Py_RETURN_NONE;
+    if (st != CLIK_OK) {
+        ctx_fail(t->owner, st);
+        return -1;
+    }
+    return 0;
 }
 
 static int trainer_open(TrainerObject *t)
@@ -2611,7 +2610,9 @@ static PyObject *trainer_add(TrainerObject *t, PyObject *args, PyObject *kw)
     clik_status st;
     CALL(t->owner, st, clik_lapar_trainer_add(t->t, &a.img));
     imarg_put(&a);
-    return trainer_done(t, st);
+    if (trainer_done(t, st) < 0)
+        return NULL;
+    Py_RETURN_NONE;
 }
 
 static PyObject *trainer_get_samples(TrainerObject *t, void *u)
@@ -2634,11 +2635,10 @@ static PyObject *trainer_solve(TrainerObject *t, PyObject *unused)
     clik_lapar_model *m = NULL;
     clik_status st;
     CALL(t->owner, st, clik_lapar_trainer_solve(t->t, &m));
-    if (!trainer_done(t, st)) {
+    if (trainer_done(t, st) < 0) {
         clik_lapar_model_free(m);
         return NULL;
     }
-    Py_DECREF(Py_None);
     return model_wrap(m, 0);
 }
 
@@ -2752,22 +2752,6 @@ static PyObject *mod_resize_size(PyObject *self, PyObject *args)
     if (st != CLIK_OK)
         return raise_status(st, "resize_size");
     return Py_BuildValue("(ii)", ow, oh);
-}
-
-static PyObject *f32_array(const float *v, int rows, int cols)
-{
-    PyObject *shape = rows ? Py_BuildValue("(ii)", rows, cols) : Py_BuildValue("(i)", cols);
-    PyObject *a =
-        shape ? PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[CLIK_F32], NULL) : NULL;
-    Py_XDECREF(shape);
-    Py_buffer b;
-    if (!a || PyObject_GetBuffer(a, &b, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
-        Py_XDECREF(a);
-        return NULL;
-    }
-    memcpy(b.buf, v, (size_t)b.len);
-    PyBuffer_Release(&b);
-    return a;
 }
 
 static PyObject *mod_gaussian_weights(PyObject *self, PyObject *args, PyObject *kw)
