@@ -34,6 +34,7 @@ int cmd_flow(int argc, char **argv);
 int cmd_flowviz(int argc, char **argv);
 int cmd_flowcmp(int argc, char **argv);
 int cmd_lapar(int argc, char **argv);
+int cmd_lapar_net(int argc, char **argv);
 int cmd_lapar_compress(int argc, char **argv);
 int cmd_lapar_train(int argc, char **argv);
 int cmd_tune(int argc, char **argv);

@@ -24,6 +24,8 @@ static const cli_command commands[] = {
     {"flowviz", "draw a flow with the Middlebury colour wheel", cmd_flowviz},
     {"flowcmp", "end-point and angular error of one flow against another", cmd_flowcmp},
     {"lapar", "LAPAR super-resolution filtering of an image by its coefficients", cmd_lapar},
+    {"lapar-net", "the coefficients of a LAPAR network for an image (and its upscale)",
+     cmd_lapar_net},
     {"lapar-compress", "keep a fraction of the LAPAR dictionary, fitted on calibration images",
      cmd_lapar_compress},
     {"lapar-train", "train the LAPAR coefficient model of upscale --method lapar", cmd_lapar_train},

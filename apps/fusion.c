@@ -1,5 +1,6 @@
 /* clik upscale: one image, or a numbered frame sequence streamed through the
- * fusion upscaler; also the LAPAR model upscaler (--method lapar).
+ * fusion upscaler; also the LAPAR model upscaler (--method lapar) and the
+ * LAPAR networks (--method lapar-a, lapar-b, lapar-c, lapar-net).
  * SPDX-License-Identifier: BSD-2-Clause */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +15,14 @@ static const char *const upscale_usage =
     "                    [--tile N] [--blur K] [--threshold T] [--model MODEL]\n"
     "                    [--device SPEC]\n"
     "       clik upscale 'IN%04d.png' 'OUT%04d.png' --scale S [--depth N] [--start N] ...\n"
-    "Upscales IN by S. M is fusion (the default), lapar, nearest, bilinear or bicubic\n"
-    "(as clik resize). lapar (S 2, 3 or 4) is LAPAR filtering of the bicubic upsample\n"
-    "with coefficients chosen per pixel by the local structure, from MODEL (a file of\n"
-    "clik lapar-train) or the model built into the library.\n"
+    "Upscales IN by S. M is fusion (the default), lapar, lapar-a, lapar-b, lapar-c,\n"
+    "lapar-net, nearest, bilinear or bicubic (as clik resize). lapar (S 2, 3 or 4) is\n"
+    "LAPAR filtering of the bicubic upsample with coefficients chosen per pixel by\n"
+    "the local structure, from MODEL (a file of clik lapar-train) or the model built\n"
+    "into the library. lapar-a, lapar-b and lapar-c (S 2 or 4) run the released\n"
+    "LAPAR networks (A the most accurate and the slowest, C the fastest), which\n"
+    "predict the coefficients from the image, on the device; lapar-net runs the\n"
+    "network of MODEL (a .clikn file, its own scale).\n"
     "fusion takes an integer S from 2 to 8: where the nearest and the\n"
     "bicubic upscales disagree inside a structured tile (tile SSIM of their luma\n"
     "times the luma difference, blurred, above the threshold) the pixel comes from\n"
@@ -40,9 +45,11 @@ static const char *const upscale_usage =
 typedef struct upscale_job {
     const char *in, *out, *map; /* names, or patterns for a sequence */
     int fusion;
-    int lapar;          /* --method lapar */
-    const char *model;  /* --model: a file; NULL: the built-in model */
-    clik_interp method; /* when neither */
+    int lapar;            /* --method lapar */
+    int net;              /* --method lapar-a, -b, -c or lapar-net */
+    const char *net_name; /* "lapar-a" ..., or NULL for lapar-net's --model */
+    const char *model;    /* --model: a file; NULL: the built-in model */
+    clik_interp method;   /* when neither */
     double scale;
     clik_fusion_options opt;
     int sequence, depth, start; /* start < 0: 0 or 1, whichever exists */
@@ -107,13 +114,19 @@ static int parse_job(int argc, char **argv, upscale_job *job, int *help)
     job->device = args.device;
     job->fusion = strcmp(method, "fusion") == 0;
     job->lapar = strcmp(method, "lapar") == 0;
-    if (job->model && !job->lapar)
-        return usage_error("--model needs --method lapar");
+    job->net = strcmp(method, "lapar-a") == 0 || strcmp(method, "lapar-b") == 0 ||
+               strcmp(method, "lapar-c") == 0 || strcmp(method, "lapar-net") == 0;
+    job->net_name = job->net && strcmp(method, "lapar-net") != 0 ? method : NULL;
+    if (job->model && !job->lapar && !(job->net && !job->net_name))
+        return usage_error("--model needs --method lapar (a model of clik lapar-train) or "
+                           "lapar-net (a network file)");
+    if (job->net && !job->net_name && !job->model)
+        return usage_error("--method lapar-net needs --model FILE (a .clikn network)");
     if (!job->fusion) {
-        if (!job->lapar && !resize_parse_method(method, &job->method)) {
+        if (!job->lapar && !job->net && !resize_parse_method(method, &job->method)) {
             fprintf(stderr,
-                    "clik upscale: --method %s: expected fusion, lapar, nearest, bilinear or "
-                    "bicubic\n",
+                    "clik upscale: --method %s: expected fusion, lapar, lapar-a, lapar-b, "
+                    "lapar-c, lapar-net, nearest, bilinear or bicubic\n",
                     method);
             return CLI_USAGE;
         }
@@ -127,6 +140,9 @@ static int parse_job(int argc, char **argv, upscale_job *job, int *help)
         return usage_error("--method fusion needs an integer --scale from 2 to 8");
     if (job->lapar && job->scale != 2 && job->scale != 3 && job->scale != 4)
         return usage_error("--method lapar needs --scale 2, 3 or 4");
+    if (job->net_name && job->scale != 2 && job->scale != 4)
+        return usage_error("the LAPAR networks were released for --scale 2 and 4 (x3: --method "
+                           "lapar)");
     if (job->fusion && (rc = parse_fusion_options(tile, blur, threshold, &job->opt)) != CLI_OK)
         return rc;
     job->depth = 3;
@@ -143,7 +159,7 @@ static int output_size(const upscale_job *job, const char *path, int width, int 
                        int *out_width, int *out_height)
 {
     clik_status st = CLIK_ERR_INVALID_SIZE;
-    if (!job->fusion && !job->lapar) {
+    if (!job->fusion && !job->lapar && !job->net) {
         st = clik_resize_size(width, height, job->scale, job->scale, out_width, out_height);
     } else if ((long)width * (long)job->scale <= 1L << 20 &&
                (long)height * (long)job->scale <= 1L << 20) {
@@ -176,7 +192,7 @@ static clik_status ensure_image(clik_image *img, int width, int height, int chan
  * RGBA only, lapar grey or RGBA (so grey + alpha). */
 static int via_rgba(const upscale_job *job, int channels)
 {
-    return job->fusion ? channels != 4 : job->lapar && channels == 2;
+    return job->fusion ? channels != 4 : (job->lapar || job->net) && channels == 2;
 }
 
 /* One frame's buffers. For fusion, src and dst are RGBA and must stay put
@@ -248,10 +264,30 @@ static int frame_stage(frame *f, cli_outputs *set, int out, int map)
     return cli_outputs_stage(set, out, result, f->had_alpha);
 }
 
-/* --model's file, read (NULL without --model: the library's own). */
-static int load_model(const upscale_job *job, clik_context *ctx, clik_lapar_model **model)
+/* --model's file, read (NULL without --model: the library's own); for the
+ * networks the built-in one or --model's network, whose scale must be S. */
+static int load_model(const upscale_job *job, clik_context *ctx, clik_lapar_model **model,
+                      clik_lapar_net **net)
 {
     *model = NULL;
+    *net = NULL;
+    if (job->net) {
+        clik_status st = job->net_name
+                             ? clik_lapar_net_builtin(ctx, job->net_name, (int)job->scale, net)
+                             : clik_lapar_net_load(ctx, job->model, net);
+        if (st != CLIK_OK)
+            return cli_error("upscale", ctx, st, job->net_name ? job->net_name : job->model);
+        clik_lapar_net_info info;
+        clik_lapar_net_describe(*net, &info);
+        if (info.scale != (int)job->scale) {
+            fprintf(stderr, "clik upscale: %s is a x%d network, not x%g\n", job->model, info.scale,
+                    job->scale);
+            clik_lapar_net_free(*net);
+            *net = NULL;
+            return CLI_USAGE;
+        }
+        return CLI_OK;
+    }
     if (!job->lapar || !job->model)
         return CLI_OK;
     clik_status st = clik_lapar_model_load(ctx, job->model, model);
@@ -283,10 +319,11 @@ static int upscale_image(const upscale_job *job)
         rc = frame_outputs(job, &f, width, height);
     clik_context *ctx = NULL;
     clik_lapar_model *model = NULL;
+    clik_lapar_net *net = NULL;
     if (rc == CLI_OK)
         rc = cli_context(job->device, &ctx);
     if (rc == CLI_OK)
-        rc = load_model(job, ctx, &model);
+        rc = load_model(job, ctx, &model, &net);
     if (rc == CLI_OK) {
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
@@ -294,6 +331,7 @@ static int upscale_image(const upscale_job *job)
             job->fusion
                 ? clik_upscale_fusion(ctx, &f.src, &f.dst, &job->opt, job->map ? &f.map : NULL)
             : job->lapar ? clik_upscale_lapar(ctx, &f.src, &f.dst, (int)job->scale, model)
+            : job->net   ? clik_lapar_net_run(ctx, net, &f.src, &f.dst, NULL)
                          : resize_any(ctx, &f.src, &f.dst, job->method);
         cli_op_done("upscale", ctx, &clock, job->in);
         rc = st != CLIK_OK ? cli_error("upscale", ctx, st, job->in)
@@ -303,6 +341,7 @@ static int upscale_image(const upscale_job *job)
         rc = cli_outputs_commit(&outs);
     cli_outputs_free(&outs);
     clik_lapar_model_free(model);
+    clik_lapar_net_free(net);
     clik_context_destroy(ctx);
     frame_free(&f);
     return rc;
@@ -321,6 +360,7 @@ typedef struct sequence {
     clik_context *ctx;
     clik_fusion_stream *stream; /* NULL: the resize methods and lapar, one frame at a time */
     clik_lapar_model *model;    /* lapar's --model, or NULL */
+    clik_lapar_net *net;        /* the network of lapar-a, -b, -c, -net */
     cli_outputs outs;           /* frame i is output i, its map output count + i */
 } sequence;
 
@@ -404,7 +444,8 @@ static int submit_frame(sequence *seq, int i)
                                                 seq->job->map ? &f->map : NULL, &f->ticket)
         : seq->job->lapar
             ? clik_upscale_lapar(seq->ctx, &f->src, &f->dst, (int)seq->job->scale, seq->model)
-            : resize_any(seq->ctx, &f->src, &f->dst, seq->job->method);
+        : seq->job->net ? clik_lapar_net_run(seq->ctx, seq->net, &f->src, &f->dst, NULL)
+                        : resize_any(seq->ctx, &f->src, &f->dst, seq->job->method);
     return st != CLIK_OK ? cli_error("upscale", seq->ctx, st, name) : CLI_OK;
 }
 
@@ -467,7 +508,7 @@ static int upscale_sequence(const upscale_job *job)
     if (rc == CLI_OK)
         rc = cli_context(job->device, &seq.ctx);
     if (rc == CLI_OK)
-        rc = load_model(job, seq.ctx, &seq.model);
+        rc = load_model(job, seq.ctx, &seq.model, &seq.net);
     if (rc == CLI_OK && job->fusion) {
         clik_status st = clik_fusion_stream_create(seq.ctx, seq.width, seq.height, (int)job->scale,
                                                    &job->opt, job->depth, &seq.stream);
@@ -497,6 +538,7 @@ static int upscale_sequence(const upscale_job *job)
         frame_free(&seq.slots[i]);
     free(seq.slots);
     clik_lapar_model_free(seq.model);
+    clik_lapar_net_free(seq.net);
     clik_context_destroy(seq.ctx);
     return rc;
 }

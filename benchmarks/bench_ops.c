@@ -388,6 +388,35 @@ static clik_status upscale_lapar_setup(bench_case *bc)
     return upscaler_setup(bc, call_upscale_lapar);
 }
 
+/* The released LAPAR networks, built into the library (SKIP-like failure
+ * with a message when this build holds none). */
+static clik_status call_net(clik_context *ctx, const clik_image *src, clik_image *outs,
+                            const char *name)
+{
+    clik_lapar_net *net = NULL;
+    clik_status st = clik_lapar_net_builtin(ctx, name, outs[0].width / src->width, &net);
+    return st == CLIK_OK ? clik_lapar_net_run(ctx, net, src, &outs[0], NULL) : st;
+}
+
+#define NET_CALL(NAME, NET)                                                                        \
+    static clik_status NAME(clik_context *ctx, const clik_image *src, const clik_image *src2,      \
+                            clik_image *outs, double *value)                                       \
+    {                                                                                              \
+        (void)src2, (void)value;                                                                   \
+        return call_net(ctx, src, outs, NET);                                                      \
+    }                                                                                              \
+    static clik_status NAME##_setup(bench_case *bc)                                                \
+    {                                                                                              \
+        int s = (int)bc->scale, w = s * bc->width, h = s * bc->height;                             \
+        bc->out_width = w;                                                                         \
+        bc->out_height = h;                                                                        \
+        clik_type t = CLIK_U8;                                                                     \
+        return multi_setup_tol(bc, NAME, 1, &w, &h, &t, NULL, CLIK_TOL_U8_FLOAT);                  \
+    }
+NET_CALL(call_net_a, "lapar-a")
+NET_CALL(call_net_b, "lapar-b")
+NET_CALL(call_net_c, "lapar-c")
+
 #define STREAM_INPUTS  2
 #define STREAM_MAX_OUT 17 /* --depth (at most 16) + 1 */
 
@@ -864,6 +893,37 @@ const bench_op bench_ops[] = {
         .bytes_rule = "W*H*C + S*S*W*H*C (read + write)",
         .bytes_moved = in_out_bytes,
         .setup = upscale_lapar_setup,
+        MULTI,
+    },
+    {
+        .name = "lapar-net-a",
+        .summary =
+            "clik_lapar_net_run with LAPAR-A by --scale (2 or 4): the network and the filter",
+        .channels = CH_1_4,
+        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
+        .bytes_rule = "W*H*C + S*S*W*H*C (read + write)",
+        .bytes_moved = in_out_bytes,
+        .setup = call_net_a_setup,
+        MULTI,
+    },
+    {
+        .name = "lapar-net-b",
+        .summary = "clik_lapar_net_run with LAPAR-B by --scale (2 or 4)",
+        .channels = CH_1_4,
+        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
+        .bytes_rule = "W*H*C + S*S*W*H*C (read + write)",
+        .bytes_moved = in_out_bytes,
+        .setup = call_net_b_setup,
+        MULTI,
+    },
+    {
+        .name = "lapar-net-c",
+        .summary = "clik_lapar_net_run with LAPAR-C by --scale (2 or 4)",
+        .channels = CH_1_4,
+        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
+        .bytes_rule = "W*H*C + S*S*W*H*C (read + write)",
+        .bytes_moved = in_out_bytes,
+        .setup = call_net_c_setup,
         MULTI,
     },
     LAPAR_OP("lapar", "clik_lapar_filter by --scale (2..4): 72 atoms, f32 phi",

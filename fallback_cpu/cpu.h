@@ -214,6 +214,32 @@ typedef struct clik_lapar_model_dsp {
                   const clik_lapar_model_plan *plan, clik_image *dst);
 } clik_lapar_model_dsp;
 
+/* One fused convolution of a LAPAR network, resolved by lib/ops/lapar_net.c
+ * (weight norm, residual scales and the tail's two branches folded in). */
+typedef struct clik_lapar_net_conv {
+    int cin, cout;  /* input and output channels */
+    int k;          /* kernel side: 3 or 5 (zero padding k / 2, cross-correlation) */
+    const float *w; /* cout x cin x k x k, PyTorch's order */
+    const float *b; /* cout */
+    int relu;       /* max(0, .) after the bias */
+    float alpha;    /* weight of the residual, when one is given */
+    int shuffle;    /* 1, or s: pixel shuffle of the output (cout = c s^2) */
+} clik_lapar_net_conv;
+
+typedef struct clik_lapar_net_dsp {
+    /* One convolution on planar f32 tensors of width x height (rows width
+     * apart): in has c->cin planes, in_plane elements apart; res is NULL or
+     * c->cout planes like in (res_plane apart), added as alpha * res after
+     * the activation. out: c->cout planes of width x height (out_plane
+     * apart) or, with shuffle s, c->cout / s^2 planes of s width x s height
+     * where output channel c s^2 + i s + j of input pixel (y, x) lands at
+     * (s y + i, s x + j). Only input rows [y0, y1) are computed (all of the
+     * input is read). out overlaps neither in nor res. */
+    void (*conv)(const clik_lapar_net_conv *c, const float *in, size_t in_plane, const float *res,
+                 size_t res_plane, float *out, size_t out_plane, int width, int height, int y0,
+                 int y1);
+} clik_lapar_net_dsp;
+
 /* Every family's table. */
 typedef struct clik_cpu_dsp {
     clik_hist_dsp hist;
@@ -226,6 +252,7 @@ typedef struct clik_cpu_dsp {
     clik_flow_dsp flow;
     clik_lapar_dsp lapar;
     clik_lapar_model_dsp lapar_model;
+    clik_lapar_net_dsp lapar_net;
 } clik_cpu_dsp;
 
 /* 1 when this build has the NEON path (natively or through SIMDe). */
@@ -255,6 +282,8 @@ void clik__lapar_dsp_init_scalar(clik_lapar_dsp *dsp);
 void clik__lapar_dsp_init_neon(clik_lapar_dsp *dsp);
 void clik__lapar_model_dsp_init_scalar(clik_lapar_model_dsp *dsp);
 void clik__lapar_model_dsp_init_neon(clik_lapar_model_dsp *dsp);
+void clik__lapar_net_dsp_init_scalar(clik_lapar_net_dsp *dsp);
+void clik__lapar_net_dsp_init_neon(clik_lapar_net_dsp *dsp);
 
 /* The scalar entries, for NEON entries to hand formats they do not cover. */
 void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst);

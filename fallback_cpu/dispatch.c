@@ -31,6 +31,7 @@ void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon)
     clik__flow_dsp_init_scalar(&dsp->flow);
     clik__lapar_dsp_init_scalar(&dsp->lapar);
     clik__lapar_model_dsp_init_scalar(&dsp->lapar_model);
+    clik__lapar_net_dsp_init_scalar(&dsp->lapar_net);
 #ifdef CLIK_HAVE_NEON
     if (neon) {
         clik__hist_dsp_init_neon(&dsp->hist);
@@ -43,6 +44,7 @@ void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon)
         clik__flow_dsp_init_neon(&dsp->flow);
         clik__lapar_dsp_init_neon(&dsp->lapar);
         clik__lapar_model_dsp_init_neon(&dsp->lapar_model);
+        clik__lapar_net_dsp_init_neon(&dsp->lapar_net);
     }
 #else
     (void)neon;

@@ -908,4 +908,7 @@ CLIK_API void clik_lapar_trainer_free(clik_lapar_trainer *trainer);
 #ifdef __cplusplus
 }
 #endif
+
+#include "clik_lapar_net.h"
+
 #endif /* CLIK_H */

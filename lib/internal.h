@@ -36,6 +36,18 @@ int clik__strcasestr(const char *haystack, const char *needle);
 /* Reads a whole file; NUL-terminates the result. */
 clik_status clik__read_file(const char *path, char **data, size_t *len);
 
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32) of n bytes. */
+uint32_t clik__crc32(const uint8_t *p, size_t n);
+/* Little-endian u32 and IEEE binary32 at p. */
+uint32_t clik__get_u32(const uint8_t *p);
+void clik__put_u32(uint8_t *p, uint32_t v);
+float clik__get_f32(const uint8_t *p);
+void clik__put_f32(uint8_t *p, float f);
+/* IEEE binary16: to float exactly; from float rounded to nearest even
+ * (finite values beyond the half range become infinite). */
+float clik__half_to_float(uint16_t h);
+uint16_t clik__float_to_half(float f);
+
 /* 128-bit non-cryptographic hash as 32 hex digits plus NUL. */
 void clik__hash_hex(const void *data, size_t len, char out[33]);
 
@@ -503,6 +515,25 @@ double clik__u8_weight(double w);
  * lr's channels, scale times its size), as clik_lapar_upsample. */
 clik_status clik__lapar_upsample_cl(clik_context *ctx, const clik_binding *lr, int scale,
                                     const clik_binding *up);
+
+/* ---- the LAPAR networks built into the library (lib/models/meson.build) ---- */
+
+typedef struct clik_net_blob {
+    const char *name; /* "lapar-a", "lapar-b", "lapar-c" */
+    int scale;
+    const unsigned char *data; /* a .clikn model file */
+    size_t size;
+} clik_net_blob;
+extern const clik_net_blob clik__lapar_net_blobs[];
+extern const int clik__lapar_net_blob_count;
+
+/* The LAPAR filter (ops/lapar.c) on images checked by the caller, with phi
+ * of dict->atoms planes: on bindings b[0] lr, b[1] phi, b[2] dst (enqueued
+ * on ctx's device), or on host images. */
+clik_status clik__lapar_filter_bound(clik_context *ctx, const clik_lapar_dict *dict, int scale,
+                                     clik_binding *const *b);
+clik_status clik__lapar_filter_host(clik_context *ctx, const clik_lapar_dict *dict, int scale,
+                                    const clik_image *lr, const clik_image *phi, clik_image *dst);
 
 /* ---- running operations (dispatch.c) ------------------------------------- */
 

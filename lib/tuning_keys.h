@@ -123,6 +123,8 @@ CLIK_TUNE_KEY(LAPAR_WG_Y, "lapar_wg_y", "lapar", INT, 1, 1024, NULL,
     "the stored tuning, else 1 on CPU devices, else 8", "work-group height of the LAPAR filter (shrunk to what the device takes)")
 CLIK_TUNE_KEY(LMODEL_LOCAL, "lmodel_local", "lapar_model", FLAG, 0, 1, NULL,
     "GPUs with local memory", "the LAPAR model's filter reads U from a local-memory tile")
+CLIK_TUNE_KEY(LNET_LOCAL, "lnet_local", "lapar_net", FLAG, 0, 1, NULL,
+    "GPUs with local memory", "the LAPAR network's convolutions read their input from a local-memory tile")
 CLIK_TUNE_KEY(POOL_BUFFERS, "pool_buffers", "*", INT, 0, 64, NULL,
     "6", "temporary device buffers kept for reuse")
 CLIK_TUNE_KEY(POISON, "poison", "*", FLAG, 0, 1, NULL,

@@ -288,6 +288,7 @@ static const struct {
     {clik_cases_flow, &clik_cases_flow_count},
     {clik_cases_lapar, &clik_cases_lapar_count},
     {clik_cases_lapar_model, &clik_cases_lapar_model_count},
+    {clik_cases_lapar_net, &clik_cases_lapar_net_count},
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))

@@ -42,6 +42,16 @@ extern const clik_case clik_cases_lapar[];
 extern const int clik_cases_lapar_count;
 extern const clik_case clik_cases_lapar_model[];
 extern const int clik_cases_lapar_model_count;
+extern const clik_case clik_cases_lapar_net[];
+extern const int clik_cases_lapar_net_count;
+
+/* A LAPAR network of this shape with seeded random weights, in the model
+ * file format (written here, apart from the library's writer): malloc'd
+ * bytes, *size their count; NULL when out of memory. */
+typedef struct clik_test_net_shape {
+    int scale, features, blocks, units, atoms;
+} clik_test_net_shape;
+uint8_t *clik_test_net_bytes(const clik_test_net_shape *shape, uint64_t seed, size_t *size);
 
 /* The case named op, or NULL. */
 const clik_case *clik_case_find(const char *op);

@@ -676,6 +676,40 @@ clik_status clik_lapar_filter(clik_context *ctx, const clik_image *lr, const cli
     return clik__run_op(ctx, &filter_op, images, 3, &a);
 }
 
+/* ---- the filter inside the LAPAR network's operation --------------------------------- */
+
+/* The filter's arguments for images already checked by the caller. */
+static void bound_args(const clik_lapar_dict *dict, int scale, const clik_image *lr,
+                       const clik_image *phi, clik_image *dst, lapar_args *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->lr = lr;
+    a->phi = phi;
+    a->dst = dst;
+    a->scale = scale;
+    a->plan.scale = scale;
+    make_plan(dict, dict->atoms, &a->plan);
+    a->sym = plan_symmetric(&a->plan);
+    phase_weights(scale, a->wt);
+}
+
+clik_status clik__lapar_filter_bound(clik_context *ctx, const clik_lapar_dict *dict, int scale,
+                                     clik_binding *const *b)
+{
+    lapar_args a;
+    bound_args(dict, scale, &b[0]->image, &b[1]->image, &b[2]->image, &a);
+    return filter_opencl(ctx, &a, b);
+}
+
+clik_status clik__lapar_filter_host(clik_context *ctx, const clik_lapar_dict *dict, int scale,
+                                    const clik_image *lr, const clik_image *phi, clik_image *dst)
+{
+    lapar_args a;
+    bound_args(dict, scale, lr, phi, dst, &a);
+    clik_image *const v[3] = {(clik_image *)lr, (clik_image *)phi, dst};
+    return filter_cpu(ctx, &a, v);
+}
+
 /* ---- the upsample on its own ------------------------------------------------------- */
 
 typedef struct upsample_args {

@@ -105,80 +105,6 @@ struct clik_lapar_model {
 
 /* ---- small helpers ------------------------------------------------------------------- */
 
-static uint32_t crc32_of(const uint8_t *p, size_t n)
-{
-    uint32_t c = 0xffffffffu;
-    for (size_t i = 0; i < n; i++) {
-        c ^= p[i];
-        for (int k = 0; k < 8; k++)
-            c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
-    }
-    return c ^ 0xffffffffu;
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put_u32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-static float get_f32(const uint8_t *p)
-{
-    const uint32_t u = get_u32(p);
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
-
-static void put_f32(uint8_t *p, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    put_u32(p, u);
-}
-
-static float half_to_float(uint16_t h)
-{
-    const int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-    float v;
-    if (exponent == 0)
-        v = ldexpf((float)mantissa, -24);
-    else if (exponent == 31)
-        v = mantissa ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(mantissa | 0x400), exponent - 25);
-    return sign ? -v : v;
-}
-
-/* Round to nearest even; finite values beyond the half range become infinite. */
-static uint16_t float_to_half(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    const uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    const float a = fabsf(f);
-    if (a != a)
-        return (uint16_t)(sign | 0x7e00u);
-    if (a >= 65520.0f)
-        return (uint16_t)(sign | 0x7c00u);
-    if (a < 6.103515625e-05f) /* subnormal: steps of 2^-24 */
-        return (uint16_t)(sign | (uint16_t)lrintf(a * 16777216.0f));
-    int e;
-    long q = lrintf(frexpf(a, &e) * 2048.0f); /* 1024..2048 */
-    if (q == 2048) {
-        q = 1024;
-        e++;
-    }
-    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | (uint16_t)(q - 1024));
-}
-
 static int valid_window(int n)
 {
     return n == 3 || n == 5 || n == 7 || n == 9;
@@ -414,7 +340,7 @@ static clik_status read_entry(reader *r, int i, int version, model_entry *e)
         return bad(r, "entry %d: truncated header at byte %zu", i, r->pos);
     uint32_t f[ENTRY_FIELDS] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 1}; /* version 1: kind 0 */
     for (int k = 0; k < fields; k++)
-        f[k] = get_u32(r->p + r->pos + 4 * (size_t)k);
+        f[k] = clik__get_u32(r->p + r->pos + 4 * (size_t)k);
     r->pos += 4 * (size_t)fields;
     if (f[0] < 2 || f[0] > 4)
         return bad(r, "entry %d: scale %u is not 2, 3 or 4", i, f[0]);
@@ -488,7 +414,7 @@ static clik_status read_entry(reader *r, int i, int version, model_entry *e)
     for (int n = 0; n < 2; n++) {
         float *edge = n == 0 ? e->strength_edges : e->coherence_edges;
         for (int k = 0; k < (n == 0 ? e->strengths : e->coherences) - 1; k++) {
-            edge[k] = get_f32(r->p + r->pos);
+            edge[k] = clik__get_f32(r->p + r->pos);
             r->pos += 4;
             if (!isfinite(edge[k]) || (k > 0 && !(edge[k] > edge[k - 1])))
                 return bad(r, "entry %d: %s edge %d is not finite and increasing", i,
@@ -509,8 +435,8 @@ static clik_status read_entry(reader *r, int i, int version, model_entry *e)
     }
     const uint8_t *c = r->p + r->pos;
     for (size_t v = 0; v < values; v++) {
-        e->coef[v] =
-            e->f16 ? half_to_float((uint16_t)(c[2 * v] | c[2 * v + 1] << 8)) : get_f32(c + 4 * v);
+        e->coef[v] = e->f16 ? clik__half_to_float((uint16_t)(c[2 * v] | c[2 * v + 1] << 8))
+                            : clik__get_f32(c + 4 * v);
         if (!isfinite(e->coef[v]))
             return bad(r, "entry %d: coefficient %zu is not finite", i, v);
     }
@@ -537,19 +463,20 @@ static clik_status parse(const void *data, size_t size, clik_lapar_model **out, 
         return bad(&r, "not a clik LAPAR model (no \"CLIKLPM\" magic; %zu bytes)", size);
     if (size < HEADER_BYTES + 4)
         return bad(&r, "truncated: %zu bytes, a header needs %u", size, HEADER_BYTES + 4);
-    const uint32_t version = get_u32(p + 8), length = get_u32(p + 12), count = get_u32(p + 16);
+    const uint32_t version = clik__get_u32(p + 8), length = clik__get_u32(p + 12),
+                   count = clik__get_u32(p + 16);
     if (version != 1 && version != VERSION)
         return bad(&r, "version %u; this library reads versions 1 and %u", version, VERSION);
     if (length != size)
         return bad(&r, "%s: the header says %u bytes, the data has %zu",
                    length > size ? "truncated" : "trailing bytes", length, size);
-    const uint32_t stored = get_u32(p + size - 4), computed = crc32_of(p, size - 4);
+    const uint32_t stored = clik__get_u32(p + size - 4), computed = clik__crc32(p, size - 4);
     if (stored != computed)
         return bad(&r, "checksum mismatch (stored %08x, computed %08x): the file is corrupt",
                    stored, computed);
     if (count < 1 || count > MAX_ENTRIES)
         return bad(&r, "%u entries (1..%d)", count, MAX_ENTRIES);
-    if (get_u32(p + 20) != 0)
+    if (clik__get_u32(p + 20) != 0)
         return bad(&r, "reserved header field is not 0");
     clik_lapar_model *m = model_new();
     if (!m) {
@@ -670,9 +597,9 @@ clik_status clik_lapar_model_write(clik_context *ctx, const clik_lapar_model *mo
     uint8_t *p = buf;
     memset(p, 0, total);
     memcpy(p, MAGIC, 8);
-    put_u32(p + 8, VERSION);
-    put_u32(p + 12, (uint32_t)total);
-    put_u32(p + 16, (uint32_t)model->count);
+    clik__put_u32(p + 8, VERSION);
+    clik__put_u32(p + 12, (uint32_t)total);
+    clik__put_u32(p + 16, (uint32_t)model->count);
     size_t pos = HEADER_BYTES;
     for (int i = 0; i < model->count; i++) {
         const model_entry *e = &model->e[i];
@@ -684,7 +611,7 @@ clik_status clik_lapar_model_write(clik_context *ctx, const clik_lapar_model *mo
                                           (uint32_t)e->kind,      (uint32_t)e->ksize,
                                           (uint32_t)e->symmetry};
         for (int k = 0; k < ENTRY_FIELDS; k++)
-            put_u32(p + pos + 4 * (size_t)k, f[k]);
+            clik__put_u32(p + pos + 4 * (size_t)k, f[k]);
         pos += ENTRY_BYTES;
         if (e->kind == 0) {
             for (int l = 0; l < e->atoms; l++)
@@ -692,22 +619,22 @@ clik_status clik_lapar_model_write(clik_context *ctx, const clik_lapar_model *mo
             pos += ((size_t)e->atoms + 3) / 4 * 4;
         }
         for (int k = 0; k < e->strengths - 1; k++, pos += 4)
-            put_f32(p + pos, e->strength_edges[k]);
+            clik__put_f32(p + pos, e->strength_edges[k]);
         for (int k = 0; k < e->coherences - 1; k++, pos += 4)
-            put_f32(p + pos, e->coherence_edges[k]);
+            clik__put_f32(p + pos, e->coherence_edges[k]);
         const size_t values = (size_t)e->stored * (size_t)e->atoms;
         for (size_t v = 0; v < values; v++) {
             if (e->f16) {
-                const uint16_t h = float_to_half(e->coef[v]);
+                const uint16_t h = clik__float_to_half(e->coef[v]);
                 p[pos + 2 * v] = (uint8_t)h;
                 p[pos + 2 * v + 1] = (uint8_t)(h >> 8);
             } else {
-                put_f32(p + pos + 4 * v, e->coef[v]);
+                clik__put_f32(p + pos + 4 * v, e->coef[v]);
             }
         }
         pos += (values * (e->f16 ? 2 : 4) + 3) / 4 * 4;
     }
-    put_u32(p + pos, crc32_of(p, pos));
+    clik__put_u32(p + pos, clik__crc32(p, pos));
     return CLIK_OK;
 }
 
@@ -1686,7 +1613,7 @@ clik_status clik_lapar_trainer_solve(clik_lapar_trainer *trainer, clik_lapar_mod
         for (int l = 0; l < L; l++) {
             float c = (float)x[l];
             if (e->f16)
-                c = half_to_float(float_to_half(c));
+                c = clik__half_to_float(clik__float_to_half(c));
             e->coef[(size_t)row * (size_t)L + (size_t)l] = isfinite(c) ? c : 0.0f;
         }
         row++;

@@ -36,6 +36,7 @@ from ._clik import (
     gaussian_weights,
     lapar_dict_default,
     lapar_model_default,
+    lapar_net_available,
     opencl_library,
     pyr_level_size,
     pyr_max_levels,
@@ -51,7 +52,7 @@ __all__ = [
     "ArgumentError", "Context", "Error", "FileError", "FormatError", "Image",
     "LaparModel", "LaparSelection", "LaparTrainer", "OutOfMemoryError",
     "cpu_path_available", "devices", "gaussian_weights", "lapar_dict_default",
-    "lapar_model_default", "opencl_library", "pyr_level_size", "pyr_max_levels",
+    "lapar_model_default", "lapar_net_available", "opencl_library", "pyr_level_size", "pyr_max_levels",
     "resize_size", "select_device", "version",
 ]
 

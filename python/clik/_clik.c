@@ -2463,6 +2463,154 @@ static PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
                  &(unary_op){.num = m.scale, .den = 1, .fn = do_upscale_lapar, .arg = &m});
 }
 
+/* LAPAR networks: net is "lapar-a", "lapar-b", "lapar-c" (built in) or the
+ * path of a network file. */
+
+typedef struct {
+    const clik_lapar_net *net;
+} net_call;
+
+static int net_arg(CtxObject *c, PyObject *o, int scale, clik_lapar_net **net, int *owned)
+{
+    *net = NULL;
+    *owned = 0;
+    if (!PyUnicode_Check(o) && !PyBytes_Check(o) && !PyObject_HasAttrString(o, "__fspath__")) {
+        PyErr_SetString(PyExc_TypeError,
+                        "argument 'net': 'lapar-a', 'lapar-b', 'lapar-c' or a network file path");
+        return -1;
+    }
+    const char *name = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+    if (PyUnicode_Check(o) && !name)
+        return -1;
+    clik_status st;
+    if (name && (strcmp(name, "lapar-a") == 0 || strcmp(name, "lapar-b") == 0 ||
+                 strcmp(name, "lapar-c") == 0)) {
+        CALL(c, st, clik_lapar_net_builtin(c->ctx, name, scale, net));
+    } else {
+        PyObject *bytes;
+        if (path_arg(o, "net", &bytes) < 0)
+            return -1;
+        CALL(c, st, clik_lapar_net_load(c->ctx, PyBytes_AS_STRING(bytes), net));
+        Py_DECREF(bytes);
+        *owned = st == CLIK_OK;
+        if (st == CLIK_OK) {
+            clik_lapar_net_info info;
+            clik_lapar_net_describe(*net, &info);
+            if (info.scale != scale) {
+                clik_lapar_net_free(*net);
+                *net = NULL;
+                PyErr_Format(PyExc_ValueError, "argument 'scale': %d, the network file is for x%d",
+                             scale, info.scale);
+                return -1;
+            }
+        }
+    }
+    if (st != CLIK_OK) {
+        ctx_fail(c, st);
+        return -1;
+    }
+    return 0;
+}
+
+static clik_status do_lapar_net(clik_context *x, const clik_image *a, clik_image *b, const void *p)
+{
+    return clik_lapar_net_run(x, ((const net_call *)p)->net, a, b, NULL);
+}
+
+static PyObject *ctx_lapar_net(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"src", "net", "scale", "out", NULL};
+    PyObject *src, *no = NULL, *out = Py_None;
+    int scale = 2, owned = 0;
+    clik_lapar_net *net = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiO", kwlist, &src, &no, &scale, &out) ||
+        ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0)
+        return NULL;
+    PyObject *name = no ? no : PyUnicode_FromString("lapar-a");
+    if (!name)
+        return NULL;
+    int rc = net_arg(c, name, scale, &net, &owned);
+    if (!no)
+        Py_DECREF(name);
+    if (rc < 0)
+        return NULL;
+    net_call m = {net};
+    PyObject *r = unary(c, src, "src", out,
+                        &(unary_op){.num = scale, .den = 1, .fn = do_lapar_net, .arg = &m});
+    if (owned)
+        clik_lapar_net_free(net);
+    return r;
+}
+
+static clik_status do_lapar_net_phi(clik_context *x, const clik_image *a, clik_image *b,
+                                    const void *p)
+{
+    return clik_lapar_net_run(x, ((const net_call *)p)->net, a, NULL, b);
+}
+
+static int net_phi_size(const clik_image *src, const void *p, int *w, int *h)
+{
+    clik_lapar_net_info info;
+    clik_lapar_net_describe(((const net_call *)p)->net, &info);
+    const long long hh = (long long)src->height * info.scale * info.atoms;
+    if (hh > INT_MAX) {
+        PyErr_SetString(PyExc_ValueError, "argument 'src': too large for phi");
+        return -1;
+    }
+    *w = src->width * info.scale;
+    *h = (int)hh;
+    return 0;
+}
+
+static PyObject *ctx_lapar_net_phi(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"src", "net", "scale", "dtype", NULL};
+    PyObject *src, *no = NULL, *dtype = Py_None;
+    int scale = 2, owned = 0;
+    clik_lapar_net *net = NULL;
+    clik_type t = CLIK_F32;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiO", kwlist, &src, &no, &scale, &dtype) ||
+        ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0 ||
+        (dtype != Py_None && type_of_dtype(dtype, "dtype", &t) < 0))
+        return NULL;
+    if (t != CLIK_F32 && t != CLIK_F16) {
+        PyErr_SetString(PyExc_ValueError, "argument 'dtype': float32 or float16");
+        return NULL;
+    }
+    PyObject *name = no ? no : PyUnicode_FromString("lapar-a");
+    if (!name)
+        return NULL;
+    int rc = net_arg(c, name, scale, &net, &owned);
+    if (!no)
+        Py_DECREF(name);
+    if (rc < 0)
+        return NULL;
+    net_call m = {net};
+    PyObject *r = unary(c, src, "src", Py_None,
+                        &(unary_op){.size = net_phi_size,
+                                    .channels = 1,
+                                    .type = t,
+                                    .flat = 1,
+                                    .fn = do_lapar_net_phi,
+                                    .arg = &m});
+    /* (atoms, S*H, S*W): the planes as a network returns them */
+    if (r && PyObject_HasAttrString(r, "reshape")) {
+        clik_lapar_net_info info;
+        clik_lapar_net_describe(net, &info);
+        PyObject *shape = PyObject_GetAttrString(r, "shape");
+        long w = shape ? PyLong_AsLong(PyTuple_GetItem(shape, 1)) : -1;
+        Py_XDECREF(shape);
+        PyObject *v = w > 0 ? PyObject_CallMethod(r, "reshape", "(iil)", info.atoms,
+                                                  (int)(PyObject_Length(r) / info.atoms), w)
+                            : NULL;
+        Py_DECREF(r);
+        r = v;
+    }
+    if (owned)
+        clik_lapar_net_free(net);
+    return r;
+}
+
 /* LAPAR trainers */
 
 typedef struct {
@@ -2714,6 +2862,16 @@ static PyObject *mod_cpu_path_available(PyObject *self, PyObject *args)
     return PyBool_FromLong(clik_cpu_path_available(p));
 }
 
+static PyObject *mod_lapar_net_available(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *name;
+    int scale;
+    if (!PyArg_ParseTuple(args, "si", &name, &scale))
+        return NULL;
+    return PyBool_FromLong(clik_lapar_net_builtin_available(name, scale));
+}
+
 static PyObject *mod_pyr_level_size(PyObject *self, PyObject *args)
 {
     (void)self;
@@ -2826,6 +2984,10 @@ static PyMethodDef ctx_methods[] = {
     KW("lapar_model_describe", ctx_lapar_model_describe, "A model entry's parameters."),
     KW("lapar_classify", ctx_lapar_classify, "Bucket indices (uint16) of an upsample."),
     KW("upscale_lapar", ctx_upscale_lapar, "LAPAR upscaling by a model (None: the default)."),
+    KW("lapar_net", ctx_lapar_net,
+       "LAPAR upscaling by a network: 'lapar-a' (default), 'lapar-b', 'lapar-c' or a file."),
+    KW("lapar_net_phi", ctx_lapar_net_phi,
+       "A LAPAR network's coefficients phi: (atoms, S*H, S*W), float32 or float16."),
     KW("lapar_trainer", ctx_lapar_trainer, "A LAPAR model trainer."),
     {NULL, NULL, 0, NULL},
 };
@@ -2954,6 +3116,9 @@ static PyMethodDef mod_methods[] = {
     {"opencl_library", mod_opencl_library, METH_NOARGS, "Path of the OpenCL library loaded."},
     {"cpu_path_available", mod_cpu_path_available, METH_VARARGS,
      "Whether this build has the CPU path ('auto', 'scalar', 'neon')."},
+    {"lapar_net_available", mod_lapar_net_available, METH_VARARGS,
+     "Whether this build holds the released network ('lapar-a', 'lapar-b', 'lapar-c') for a "
+     "scale."},
     {"pyr_level_size", mod_pyr_level_size, METH_VARARGS, "(w, h) of a pyramid level."},
     {"pyr_max_levels", mod_pyr_max_levels, METH_VARARGS, "Most levels below an image."},
     {"resize_size", mod_resize_size, METH_VARARGS, "(w, h) of a resize by scales."},

@@ -1485,3 +1485,38 @@ def test_device_pipeline(be, oracle):
     i2h = np.empty_like(a)
     assert be.equalize(be.upload(a), out=i2h) is i2h
     assert_exact(i2h, oracle.equalize(a))
+
+
+# ---- LAPAR networks ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+@pytest.mark.parametrize("ch", CH14)
+def test_lapar_net(be, oracle, dtype, ch):
+    if not clik.lapar_net_available("lapar-c", 2):
+        pytest.skip("this build holds no LAPAR-C x2 network")
+    lr = smooth(shape_of(10, 13, ch), dtype, seed=ch)
+    got = be.lapar_net(lr, "lapar-c", 2)
+    assert got.dtype == dtype and got.shape == shape_of(20, 26, ch)
+    want = oracle.lapar_net(lr, net="lapar-c", scale=2)
+    if dtype == np.uint8:
+        assert_u8_float(got, want, "lapar-c x2")
+    else:
+        assert_f32(got / 255, want / 255, "lapar-c x2 f32")
+    phi = be.lapar_net_phi(lr, "lapar-c", 2)
+    assert phi.dtype == np.float32 and phi.shape == (72, 20, 26)
+    assert_f32(phi, oracle.lapar_net_phi(lr, "lapar-c", 2), "phi")
+    half = be.lapar_net_phi(lr, "lapar-c", 2, dtype=np.float16)
+    assert half.dtype == np.float16 and np.abs(half.astype(np.float32) - phi).max() < 2e-3
+
+
+def test_lapar_net_bad_arguments(be):
+    lr = np.zeros((6, 7, 4), np.uint8)
+    with pytest.raises(clik.ArgumentError):
+        be.lapar_net(lr, "lapar-a", 3)
+    with pytest.raises(clik.FileError):
+        be.lapar_net(lr, "/nonexistent/net.clikn")
+    with pytest.raises(TypeError):
+        be.lapar_net(lr, 5)
+    with pytest.raises(clik.ArgumentError):
+        be.lapar_net(np.zeros((1, 7, 4), np.uint8), "lapar-c")

@@ -1,0 +1,155 @@
+/* clik lapar-net: the coefficients of a LAPAR network (and optionally its
+ * upscale). SPDX-License-Identifier: BSD-2-Clause */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "imageio.h"
+
+static const char *const lapar_net_usage =
+    "usage: clik lapar-net IN PHI.npy --scale S [--net N | --model FILE] [--out OUT]\n"
+    "                      [--storage f32|f16] [--device SPEC]\n"
+    "Runs a LAPAR network (Li et al. 2020: LaparNet predicts, for every pixel of the\n"
+    "S times larger output, the coefficients of the dictionary's atoms) on IN and\n"
+    "writes those coefficients to PHI.npy as clik lapar and lapar-compress take them:\n"
+    "float32 (or float16 with --storage f16), shape (L * S*H, S*W), plane l in rows\n"
+    "l*S*H .. (l+1)*S*H - 1. With --out, also the upscaled image (clik upscale\n"
+    "--method lapar-a and friends write the same without PHI).\n"
+    "  IN      an image file (8-bit grey, grey + alpha or colour: the network sees\n"
+    "          R, G, B; grey as R = G = B) or a .npy of uint8 or float32 on 0..255,\n"
+    "          (H, W) or (H, W, 4)\n"
+    "  --net N        lapar-a (default), lapar-b or lapar-c: a network built into the\n"
+    "                 library, released for S = 2 and 4\n"
+    "  --model FILE   a network file (.clikn) instead; S must be its scale\n";
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "clik lapar-net: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return CLI_FAILED;
+}
+
+static int load_net(clik_context *ctx, const char *name, const char *model, int scale,
+                    clik_lapar_net **net)
+{
+    clik_status st = model ? clik_lapar_net_load(ctx, model, net)
+                           : clik_lapar_net_builtin(ctx, name, scale, net);
+    if (st != CLIK_OK)
+        return cli_error("lapar-net", ctx, st, model ? model : name);
+    clik_lapar_net_info info;
+    clik_lapar_net_describe(*net, &info);
+    if (info.scale != scale) {
+        fprintf(stderr, "clik lapar-net: %s is a x%d network, not x%d\n", model ? model : name,
+                info.scale, scale);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+int cmd_lapar_net(int argc, char **argv)
+{
+    const char *scale_text = NULL, *name = NULL, *model = NULL, *out_path = NULL, *storage = "f32";
+    const cli_option options[] = {{"--scale", &scale_text, NULL}, {"--net", &name, NULL},
+                                  {"--model", &model, NULL},      {"--out", &out_path, NULL},
+                                  {"--storage", &storage, NULL},  {NULL, NULL, NULL}};
+    cli_args args;
+    int rc = cli_parse(argc, argv, options, 2, 2, &args, lapar_net_usage);
+    if (rc != CLI_OK || args.help)
+        return rc;
+    int scale = 0;
+    if (!scale_text || !cli_parse_count(scale_text, 2, 4, &scale)) {
+        fprintf(stderr, "clik lapar-net: --scale needs 2, 3 or 4\n");
+        return CLI_USAGE;
+    }
+    if (name && model) {
+        fprintf(stderr, "clik lapar-net: --net and --model exclude each other\n");
+        return CLI_USAGE;
+    }
+    if (strcmp(storage, "f32") != 0 && strcmp(storage, "f16") != 0) {
+        fprintf(stderr, "clik lapar-net: --storage needs f32 or f16, not %s\n", storage);
+        return CLI_USAGE;
+    }
+    if (!name)
+        name = "lapar-a";
+    const char *in_path = args.positional[0];
+    const char *const outputs[] = {args.positional[1], out_path};
+    cli_outputs outs;
+    cli_outputs_init(&outs, "lapar-net");
+    const char *const inputs[] = {in_path, model};
+    rc = cli_outputs_plan(&outs, inputs, 2, outputs, out_path ? 2 : 1);
+    if (rc == CLI_OK && !clikio_writes_npy(args.positional[1]))
+        rc = fail("%s: PHI is written as .npy%s", args.positional[1], "");
+    clik_image src = {0}, rgba = {0}, dst = {0}, grey = {0}, phi = {0};
+    int had_alpha = 0, grey_alpha = 0;
+    if (rc == CLI_OK) {
+        char err[512];
+        clik_status st = clikio_read(in_path, &src, &had_alpha, err, sizeof(err));
+        if (st != CLIK_OK)
+            rc = fail("%s%s", err, "");
+        else if (src.type != CLIK_U8 && src.type != CLIK_F32)
+            rc = fail("%s: needs 8-bit or float32 pixels, not %s", in_path,
+                      clik_type_name(src.type));
+        else if (src.channels == 2 && src.type != CLIK_U8)
+            rc = fail("%s: %s", in_path, "a float32 input has 1 or 4 channels");
+    }
+    if (rc == CLI_OK && src.channels == 2) {
+        clik_status st = rgba_expand(&src, &rgba);
+        if (st != CLIK_OK)
+            rc = cli_error("lapar-net", NULL, st, in_path);
+        clik_image_free(&src);
+        src = rgba;
+        grey_alpha = 1;
+    }
+    clik_context *ctx = NULL;
+    clik_lapar_net *net = NULL;
+    if (rc == CLI_OK)
+        rc = cli_context(args.device, &ctx);
+    if (rc == CLI_OK)
+        rc = load_net(ctx, name, model, scale, &net);
+    if (rc == CLI_OK) {
+        clik_lapar_net_info info;
+        clik_lapar_net_describe(net, &info);
+        const int w = src.width * scale, h = src.height * scale;
+        clik_status st = (long)h * info.atoms > (1L << 30)
+                             ? CLIK_ERR_INVALID_SIZE
+                             : clik_image_alloc(&phi, w, h * info.atoms, 1,
+                                                strcmp(storage, "f16") == 0 ? CLIK_F16 : CLIK_F32);
+        if (st == CLIK_OK && out_path)
+            st = clik_image_alloc(&dst, w, h, src.channels, src.type);
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
+        if (st == CLIK_OK)
+            st = clik_lapar_net_run(ctx, net, &src, out_path ? &dst : NULL, &phi);
+        cli_op_done("lapar-net", ctx, &clock, in_path);
+        if (st != CLIK_OK)
+            rc = cli_error("lapar-net", ctx, st, in_path);
+    }
+    if (rc == CLI_OK)
+        rc = cli_outputs_stage(&outs, 0, &phi, 0);
+    if (rc == CLI_OK && out_path) {
+        const clik_image *out = &dst;
+        if (grey_alpha) {
+            clik_status st = clik_image_alloc(&grey, dst.width, dst.height, 2, CLIK_U8);
+            if (st != CLIK_OK) {
+                rc = cli_error("lapar-net", NULL, st, out_path);
+            } else {
+                rgba_collapse(&dst, &grey);
+                out = &grey;
+            }
+        }
+        if (rc == CLI_OK)
+            rc = cli_outputs_stage(&outs, 1, out, had_alpha);
+    }
+    if (rc == CLI_OK)
+        rc = cli_outputs_commit(&outs);
+    cli_outputs_free(&outs);
+    clik_image_free(&src);
+    clik_image_free(&dst);
+    clik_image_free(&grey);
+    clik_image_free(&phi);
+    clik_lapar_net_free(net);
+    clik_context_destroy(ctx);
+    return rc;
+}

@@ -1,0 +1,92 @@
+/*
+ * clik: the LAPAR networks (Li, Zhou, Qi, Jiang, Lu and Jia, "LAPAR:
+ * Linearly-Assembled Pixel-Adaptive Regression Network for Single Image
+ * Super-Resolution and Beyond", NeurIPS 2020): LaparNet predicts the
+ * coefficients phi of clik_lapar_filter from the image itself. Included by
+ * clik.h. SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef CLIK_LAPAR_NET_H
+#define CLIK_LAPAR_NET_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * A LAPAR network: the weights of LaparNet (a 3 x 3 head, `blocks` local
+ * fusion blocks of `units` weighted residual units, a 3 x 3 up-sampling
+ * convolution with pixel shuffle, a 3 x 3 / 5 x 5 tail with learned weights
+ * and the 3 x 3 convolution that emits phi) and its dictionary of 5 x 5
+ * atoms. Read from a model file (.clikn: versioned, CRC-checked, every size
+ * and count checked before allocation; see lib/ops/lapar_net_file.c), or
+ * one of the released LAPAR-A, -B, -C networks at x2 and x4 built into the
+ * library (clik_lapar_net_builtin). Opaque; one network may be used by any
+ * number of contexts and threads at once (it is never modified).
+ */
+typedef struct clik_lapar_net clik_lapar_net;
+
+#define CLIK_LAPAR_NET_MAX_FEATURES 256 /* most channels of the network's convolutions */
+#define CLIK_LAPAR_NET_MAX_BLOCKS   32
+#define CLIK_LAPAR_NET_MAX_UNITS    16
+#define CLIK_LAPAR_NET_MAX_BYTES    ((size_t)256 << 20) /* largest model file */
+
+typedef struct clik_lapar_net_info {
+    char name[24];     /* "LAPAR-A x2", or as the file names it */
+    int scale;         /* 2, 3 or 4 */
+    int features;      /* channels of the body (LAPAR-A 32, B 24, C 16) */
+    int blocks;        /* local fusion blocks (A 4, B 3, C 2) */
+    int units;         /* residual units per block (4) */
+    int atoms;         /* planes of phi: the dictionary's atoms (72; fewer compressed) */
+    clik_type weights; /* storage of the convolution weights in the file: F32 or F16 */
+    long parameters;   /* weights, biases and scalars */
+} clik_lapar_net_info;
+
+/* A network from a model file's bytes (size of them); free with
+ * clik_lapar_net_free(). Truncated, corrupt or inconsistent data and
+ * non-finite values fail with CLIK_ERR_FILE_FORMAT and a message; on
+ * failure *net is untouched. ctx may be NULL (no message then). */
+CLIK_API clik_status clik_lapar_net_read(clik_context *ctx, const void *data, size_t size,
+                                         clik_lapar_net **net);
+/* clik_lapar_net_read() of a file (CLIK_ERR_IO when it cannot be read). */
+CLIK_API clik_status clik_lapar_net_load(clik_context *ctx, const char *path, clik_lapar_net **net);
+/* A released network built into the library: name "lapar-a", "lapar-b" or
+ * "lapar-c" (case-insensitive), scale 2 or 4. CLIK_ERR_INVALID_ARG with a
+ * message for an unknown name or scale (no x3 network was released) and
+ * when this build holds no such network (built without the weights: see
+ * README.md). Built-in networks are never freed (free ignores them). */
+CLIK_API clik_status clik_lapar_net_builtin(clik_context *ctx, const char *name, int scale,
+                                            clik_lapar_net **net);
+/* 1 when clik_lapar_net_builtin(name, scale) would find the network. */
+CLIK_API int clik_lapar_net_builtin_available(const char *name, int scale);
+/* Writes net in the model file format (version 1, f32 or f16 weights as
+ * `weights` says) into buf (cap bytes; buf NULL: nothing written) and its
+ * length into *size; CLIK_ERR_INVALID_SIZE when cap is too small. */
+CLIK_API clik_status clik_lapar_net_write(clik_context *ctx, const clik_lapar_net *net,
+                                          clik_type weights, void *buf, size_t cap, size_t *size);
+CLIK_API clik_status clik_lapar_net_describe(const clik_lapar_net *net, clik_lapar_net_info *info);
+/* The network's dictionary: info.atoms x CLIK_LAPAR_TAPS floats, valid for
+ * the network's life. NULL for a NULL network. */
+CLIK_API const float *clik_lapar_net_atoms(const clik_lapar_net *net);
+/* NULL is ignored. */
+CLIK_API void clik_lapar_net_free(clik_lapar_net *net);
+
+/*
+ * LAPAR inference: phi = LaparNet(src) and dst = clik_lapar_filter(src,
+ * phi, the network's atoms, scale). src: u8 or f32 (on 0..255), RGBA (the
+ * network sees R, G, B; alpha carried over as clik_lapar_filter does) or
+ * grey (the network sees it as R = G = B); at least 2 x 2. dst: src's type
+ * and channels, scale times its size (u8 rounded to nearest and
+ * saturated). phi: NULL, or a one-channel F32 or F16 image of dst's width
+ * and atoms times its height (plane l in rows l H .. l H + H - 1, as
+ * clik_lapar_filter reads it), written with the network's output. dst
+ * NULL with phi given computes phi alone. On an OpenCL device every layer,
+ * the upsample and the filter run there, with no host round trip between
+ * them; the CPU path runs the same steps on the host.
+ */
+CLIK_API clik_status clik_lapar_net_run(clik_context *ctx, const clik_lapar_net *net,
+                                        const clik_image *src, clik_image *dst, clik_image *phi);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLIK_LAPAR_NET_H */

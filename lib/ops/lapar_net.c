@@ -1,0 +1,478 @@
+/*
+ * LAPAR network family: LaparNet's coefficients phi and the LAPAR filter of
+ * the image with them (Li, Zhou, Qi, Jiang, Lu and Jia, "LAPAR", NeurIPS
+ * 2020, sections 3.2-3.3; the layers as the authors' released code
+ * defines them).
+ *
+ * The network, with nf features, B blocks of U units and scale s, on the
+ * RGB input x in [0, 1] minus the training mean:
+ *   head   h = ReLU(conv3(x))                                    nf channels
+ *   unit   u(t) = rs conv3'(ReLU(conv3(t))) + xs t
+ *   block  b(x) = rs conv3(concat(x0, .., x_{U-1})) + xs x, x0 = u0(x),
+ *          x_j = u_j(x_{j-1}), the concatenation in that order
+ *   up     ReLU(conv3(.)) to nf s^2 channels, pixel shuffle by s (channel
+ *          c s^2 + i s + j of (y, x) to channel c of (s y + i, s x + j))
+ *   tail   t = sk3 conv3(.) + sk5 conv5(.) on the same input, then
+ *          ReLU(conv3(t)), then conv3 to the L planes of phi
+ * (every convolution with a bias and zero padding, as cross-correlation).
+ * Folded once when a network is read (clik__lapar_net_fold): each residual
+ * scale rs into its convolution's weights and bias, the tail's two
+ * branches into one 5 x 5 convolution (the 3 x 3 weights at its centre:
+ * zero padding of 1 and 2 read the same pixels). What is left is a list of
+ * steps, each one fused convolution: bias, taps, ReLU, plus xs times the
+ * residual, stored plain or shuffled; the concatenation is the planes of
+ * one tensor, which each unit writes in place. The OpenCL path runs each
+ * step as a kernel (kernels/lapar_net.cl) on device buffers, then the LAPAR
+ * filter's kernels (lib/ops/lapar.c) on the same buffers; the CPU path runs
+ * the steps through the CPU table (scalar oracle or NEON), then the CPU
+ * filter.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lapar_net.h"
+
+/* ---- folding ------------------------------------------------------------------------ */
+
+static size_t conv_weights(const clik_lapar_net_conv *c)
+{
+    return (size_t)c->cout * (size_t)c->cin * (size_t)c->k * (size_t)c->k;
+}
+
+/* Copies raw layer r into the folded store at *pos, its weights and bias
+ * times `scale`; returns the step's convolution. */
+static clik_lapar_net_conv copy_conv(const net_raw_conv *r, float scale, float *store, size_t *pos)
+{
+    clik_lapar_net_conv c = {r->cin, r->cout, r->k, NULL, NULL, 0, 0.0f, 1};
+    float *w = store + *pos;
+    const size_t n = conv_weights(&c);
+    for (size_t i = 0; i < n; i++)
+        w[i] = scale * r->w[i];
+    float *b = w + n;
+    for (int i = 0; i < r->cout; i++)
+        b[i] = scale * r->b[i];
+    *pos += n + (size_t)r->cout;
+    c.w = w;
+    c.b = b;
+    return c;
+}
+
+static net_step step_of(clik_lapar_net_conv c, int in, int in_off, int out, int out_off)
+{
+    net_step s = {c, in, in_off, out, out_off, -1, 0, 0};
+    return s;
+}
+
+int clik__lapar_net_fold(clik_lapar_net *net)
+{
+    const int nf = net->info.features, blocks = net->info.blocks, units = net->info.units;
+    const int s = net->info.scale;
+    size_t total = 25 * (size_t)nf * (size_t)nf + (size_t)nf;
+    for (int i = 0; i < net->nraw; i++)
+        total += (size_t)net->raw[i].cout * (size_t)net->raw[i].cin * (size_t)net->raw[i].k *
+                     (size_t)net->raw[i].k +
+                 (size_t)net->raw[i].cout;
+    const int nsteps = 1 + blocks * (2 * units + 1) + 4;
+    net->folded = malloc(total * sizeof(float));
+    net->steps = calloc((size_t)nsteps, sizeof(net_step));
+    if (!net->folded || !net->steps)
+        return -1;
+    size_t pos = 0;
+    int n = 0;
+    const net_raw_conv *r = net->raw;
+    net_step *st = net->steps;
+    /* head */
+    st[n] = step_of(copy_conv(r++, 1.0f, net->folded, &pos), NET_IN, 0, NET_X0, 0);
+    st[n++].conv.relu = 1;
+    for (int b = 0; b < blocks; b++) {
+        const int xa = b % 2 ? NET_X1 : NET_X0, xb = b % 2 ? NET_X0 : NET_X1;
+        for (int u = 0; u < units; u++) {
+            const int src = u ? NET_CAT : xa, src_off = u ? (u - 1) * nf : 0;
+            st[n] = step_of(copy_conv(r++, 1.0f, net->folded, &pos), src, src_off, NET_TMP, 0);
+            st[n++].conv.relu = 1;
+            st[n] =
+                step_of(copy_conv(r, r->scale[0], net->folded, &pos), NET_TMP, 0, NET_CAT, u * nf);
+            st[n].conv.alpha = r->scale[1];
+            st[n].res = src;
+            st[n++].res_off = src_off;
+            r++;
+        }
+        st[n] = step_of(copy_conv(r, r->scale[0], net->folded, &pos), NET_CAT, 0, xb, 0);
+        st[n].conv.alpha = r->scale[1];
+        st[n].res = xa;
+        st[n++].res_off = 0;
+        r++;
+    }
+    /* up, with the pixel shuffle */
+    st[n] = step_of(copy_conv(r++, 1.0f, net->folded, &pos), blocks % 2 ? NET_X1 : NET_X0, 0,
+                    NET_H0, 0);
+    st[n].conv.relu = 1;
+    st[n++].conv.shuffle = s;
+    /* tail: sk3 conv3 + sk5 conv5 as one 5 x 5 convolution (the file keeps
+     * sk3, sk5 after conv5) */
+    const net_raw_conv *k3 = r++, *k5 = r++;
+    clik_lapar_net_conv t = copy_conv(k5, k5->scale[1], net->folded, &pos);
+    float *tw = net->folded + (pos - (size_t)nf - 25 * (size_t)nf * (size_t)nf);
+    float *tb = tw + 25 * (size_t)nf * (size_t)nf;
+    for (int o = 0; o < nf; o++) {
+        for (int i = 0; i < nf; i++)
+            for (int y = 0; y < 3; y++)
+                for (int x = 0; x < 3; x++)
+                    tw[(((size_t)o * nf + i) * 5 + y + 1) * 5 + x + 1] +=
+                        k5->scale[0] * k3->w[(((size_t)o * nf + i) * 3 + y) * 3 + x];
+        tb[o] += k5->scale[0] * k3->b[o];
+    }
+    st[n] = step_of(t, NET_H0, 0, NET_H1, 0);
+    st[n++].hr = 1;
+    /* fuse, last */
+    st[n] = step_of(copy_conv(r++, 1.0f, net->folded, &pos), NET_H1, 0, NET_H0, 0);
+    st[n].conv.relu = 1;
+    st[n++].hr = 1;
+    st[n] = step_of(copy_conv(r++, 1.0f, net->folded, &pos), NET_H0, 0, NET_PHI, 0);
+    st[n++].hr = 1;
+    net->nsteps = n;
+    return 0;
+}
+
+/* ---- one run ------------------------------------------------------------------------ */
+
+typedef struct net_args {
+    const clik_lapar_net *net;
+    const clik_image *src;
+    clik_image *dst, *phi;      /* either may be NULL, not both */
+    int w, h, s;                /* the input's size, the scale */
+    size_t planes[NET_TENSORS]; /* channels of each tensor */
+    clik_lapar_dict dict;
+} net_args;
+
+/* Elements of a plane of tensor t. */
+static size_t plane_of(const net_args *a, int t)
+{
+    const size_t lr = (size_t)a->w * (size_t)a->h;
+    return t >= NET_H0 ? lr * (size_t)a->s * (size_t)a->s : lr;
+}
+
+static void tensor_planes(net_args *a)
+{
+    const clik_lapar_net_info *i = &a->net->info;
+    a->planes[NET_IN] = 3;
+    a->planes[NET_X0] = a->planes[NET_X1] = a->planes[NET_TMP] = (size_t)i->features;
+    a->planes[NET_CAT] = (size_t)i->units * (size_t)i->features;
+    a->planes[NET_H0] = a->planes[NET_H1] = (size_t)i->features;
+    a->planes[NET_PHI] = (size_t)i->atoms;
+}
+
+/* Output channels per work-item: the most of 8, 4, 2, 1 that divides n. */
+static int channels_per_item(int n)
+{
+    int c = 8;
+    while (n % c)
+        c /= 2;
+    return c;
+}
+
+/* ---- OpenCL path -------------------------------------------------------------------- */
+
+typedef struct net_buffers {
+    cl_mem t[NET_TENSORS];
+    size_t bytes[NET_TENSORS];
+    cl_mem weights;
+    size_t weight_bytes;
+} net_buffers;
+
+static void buffers_release(clik_context *ctx, net_buffers *nb)
+{
+    for (int t = 0; t < NET_TENSORS; t++)
+        if (nb->t[t])
+            clik__temp_release(ctx, nb->t[t], nb->bytes[t]);
+    if (nb->weights)
+        clik__temp_release(ctx, nb->weights, nb->weight_bytes);
+}
+
+/* The tensors but phi, and the folded weights, on the device. */
+static clik_status buffers_make(clik_context *ctx, const net_args *a, net_buffers *nb)
+{
+    memset(nb, 0, sizeof(*nb));
+    clik_status st = CLIK_OK;
+    for (int t = 0; t < NET_PHI && st == CLIK_OK; t++) {
+        const size_t n = a->planes[t] * plane_of(a, t);
+        if (n > ctx->dev.max_alloc_size / sizeof(float))
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "clik_lapar_net_run: a tensor of %zu floats is larger than the "
+                              "device's largest allocation (%llu bytes)",
+                              n, (unsigned long long)ctx->dev.max_alloc_size);
+        nb->bytes[t] = n * sizeof(float);
+        st = clik__temp_buffer(ctx, nb->bytes[t], &nb->t[t]);
+    }
+    const net_step *last = &a->net->steps[a->net->nsteps - 1];
+    nb->weight_bytes = (size_t)((last->conv.b + last->conv.cout) - a->net->folded) * sizeof(float);
+    if (st == CLIK_OK)
+        st = clik__temp_buffer(ctx, nb->weight_bytes, &nb->weights);
+    if (st == CLIK_OK)
+        st = clik__write_bytes(ctx, nb->weights, a->net->folded, nb->weight_bytes);
+    return st;
+}
+
+static clik_status run_input(clik_context *ctx, const net_args *a, const clik_binding *src,
+                             const net_buffers *nb)
+{
+    clik_kernel_entry *k;
+    clik_status st = clik__pixel_kernel(ctx, "lapar_net", a->src->type, a->src->channels, "",
+                                        "lapar_net_input", &k);
+    if (st != CLIK_OK)
+        return st;
+    const int stride = clik__elems(src), w = a->w, h = a->h;
+    const cl_ulong plane = plane_of(a, NET_IN);
+    const float *m = a->net->mean;
+    st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(stride), CLIK_A(w), CLIK_A(h),
+                   CLIK_A(nb->t[NET_IN]), CLIK_A(plane), CLIK_A(m[0]), CLIK_A(m[1]), CLIK_A(m[2]));
+    if (st != CLIK_OK)
+        return st;
+    const size_t items[2] = {(size_t)w, (size_t)h}, local[2] = {32, 4};
+    return clik__launch(ctx, k, 2, items, local);
+}
+
+/* One step as a kernel. Planes inside a tensor (the concatenation) and the
+ * layer's weights inside the network's go in as element offsets: a
+ * sub-buffer's origin would have to be aligned. */
+static clik_status run_step(clik_context *ctx, const net_args *a, const net_step *sp,
+                            const net_buffers *nb, const clik_binding *phi, int use_local)
+{
+    const clik_lapar_net_conv *c = &sp->conv;
+    const int last = sp->out == NET_PHI, half = last && phi->image.type == CLIK_F16;
+    const int cob = channels_per_item(c->cout);
+    char options[96];
+    snprintf(options, sizeof(options), "-DK=%d -DCOB=%d -DSHUFFLE=%d -DOUT_HALF=%d -DLOCAL=%d",
+             c->k, cob, c->shuffle, half, use_local);
+    clik_kernel_entry *k;
+    clik_status st = clik__kernel(ctx, "lapar_net", options, "lapar_net_conv", &k);
+    if (st != CLIK_OK)
+        return st;
+    const int w = sp->hr ? a->w * a->s : a->w, h = sp->hr ? a->h * a->s : a->h;
+    const cl_ulong in_plane = plane_of(a, sp->in),
+                   res_plane = sp->res >= 0 ? plane_of(a, sp->res) : 0;
+    const int cin = c->cin, has_res = sp->res >= 0, relu = c->relu;
+    const float alpha = c->alpha;
+    cl_ulong out_plane = plane_of(a, sp->out);
+    int out_pitch = w * c->shuffle;
+    cl_mem out = last ? phi->mem : nb->t[sp->out];
+    if (last) {
+        out_pitch = clik__elems(phi);
+        out_plane = (cl_ulong)out_pitch * (cl_ulong)h;
+    }
+    const cl_ulong in_off = (cl_ulong)sp->in_off * in_plane,
+                   out_off = (cl_ulong)sp->out_off * out_plane,
+                   res_off = (cl_ulong)sp->res_off * res_plane;
+    const cl_ulong w_off = (cl_ulong)(c->w - a->net->folded),
+                   b_off = (cl_ulong)(c->b - a->net->folded);
+    cl_mem res = has_res ? nb->t[sp->res] : nb->t[sp->in];
+    st = CLIK_ARGS(ctx, k, CLIK_A(nb->t[sp->in]), CLIK_A(in_off), CLIK_A(in_plane), CLIK_A(cin),
+                   CLIK_A(out), CLIK_A(out_off), CLIK_A(out_plane), CLIK_A(out_pitch), CLIK_A(res),
+                   CLIK_A(res_off), CLIK_A(res_plane), CLIK_A(alpha), CLIK_A(has_res),
+                   CLIK_A(nb->weights), CLIK_A(w_off), CLIK_A(b_off), CLIK_A(w), CLIK_A(h),
+                   CLIK_A(relu));
+    if (st != CLIK_OK)
+        return st;
+    size_t items[3] = {(size_t)w, (size_t)h, (size_t)(c->cout / cob)};
+    if (!use_local) {
+        size_t local[3] = {32, 4, 1};
+        return clik__launch(ctx, k, 3, items, local);
+    }
+    size_t local[3] = {16, 8, 1};
+    clik__fit_local(ctx, k, 3, local);
+    const size_t tile = (local[0] + (size_t)c->k - 1) * (local[1] + (size_t)c->k - 1);
+    if (tile * sizeof(float) > ctx->dev.local_mem_size)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "lapar_net_conv: the tile does not fit");
+    st = CLIK_ARGS_AT(ctx, k, 19, CLIK_LOCAL(tile * sizeof(float)));
+    if (st != CLIK_OK)
+        return st;
+    for (int d = 0; d < 3; d++)
+        items[d] = (items[d] + local[d] - 1) / local[d] * local[d];
+    return clik__launch_exact(ctx, k, 3, items, local);
+}
+
+/* b: src, then dst when asked, then phi when asked. */
+static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    net_args *a = p;
+    const clik_binding *src = b[0], *dst = a->dst ? b[1] : NULL;
+    const clik_binding *phi_user = a->phi ? b[a->dst ? 2 : 1] : NULL;
+    clik_binding phi_scratch;
+    const clik_binding *phi = phi_user;
+    int scratch = 0;
+    net_buffers nb;
+    clik_status st = buffers_make(ctx, a, &nb);
+    if (st == CLIK_OK && !phi) {
+        st = clik__bind_scratch(ctx, a->w * a->s, a->h * a->s * a->net->info.atoms, 1, CLIK_F32,
+                                &phi_scratch);
+        scratch = st == CLIK_OK;
+        phi = &phi_scratch;
+    }
+    const int use_local = (int)clik__tune(ctx, CLIK_TUNE_LNET_LOCAL,
+                                          ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU);
+    if (st == CLIK_OK)
+        st = run_input(ctx, a, src, &nb);
+    for (int i = 0; i < a->net->nsteps && st == CLIK_OK; i++)
+        st = run_step(ctx, a, &a->net->steps[i], &nb, phi, use_local);
+    if (st == CLIK_OK && dst) {
+        clik_binding *fb[3] = {(clik_binding *)src, (clik_binding *)phi, (clik_binding *)dst};
+        st = clik__lapar_filter_bound(ctx, &a->dict, a->s, fb);
+    }
+    if (scratch)
+        clik__unbind(ctx, &phi_scratch, 0);
+    buffers_release(ctx, &nb);
+    return st;
+}
+
+/* ---- CPU path ----------------------------------------------------------------------- */
+
+/* The input as 3 planes of floats minus the mean (lapar_net_input). */
+static void input_planes(const net_args *a, const clik_image *src, float *dst)
+{
+    const size_t plane = plane_of(a, NET_IN);
+    const float *m = a->net->mean;
+    for (int y = 0; y < a->h; y++) {
+        const unsigned char *row = (const unsigned char *)src->data + (size_t)y * src->stride;
+        for (int x = 0; x < a->w; x++) {
+            float v[3];
+            for (int c = 0; c < 3; c++) {
+                const int ch = src->channels == 1 ? 0 : c;
+                const float e = src->type == CLIK_U8
+                                    ? (float)row[(size_t)x * src->channels + ch]
+                                    : ((const float *)row)[(size_t)x * src->channels + ch];
+                v[c] = e * (1.0f / 255.0f);
+            }
+            const size_t o = (size_t)y * (size_t)a->w + (size_t)x;
+            for (int c = 0; c < 3; c++)
+                dst[(size_t)c * plane + o] = v[c] - m[c];
+        }
+    }
+}
+
+static clik_status net_cpu(clik_context *ctx, void *p, clik_image *const *v)
+{
+    net_args *a = p;
+    const clik_image *src = v[0];
+    clik_image *dst = a->dst ? v[1] : NULL, *phi_user = a->phi ? v[a->dst ? 2 : 1] : NULL;
+    /* Every tensor in one block; phi there too unless the caller's is a
+     * packed F32 image to write into. */
+    const int direct = phi_user && phi_user->type == CLIK_F32 &&
+                       phi_user->stride == (size_t)phi_user->width * sizeof(float);
+    size_t offset[NET_TENSORS + 1], total = 0;
+    for (int t = 0; t < NET_TENSORS; t++) {
+        offset[t] = total;
+        const size_t n = t == NET_PHI && direct ? 0 : a->planes[t] * plane_of(a, t);
+        if (n > (SIZE_MAX / sizeof(float) - total) / 2)
+            return clik__fail(ctx, CLIK_ERR_OVERFLOW, "clik_lapar_net_run: the tensors overflow");
+        total += n;
+    }
+    float *mem = malloc(total * sizeof(float));
+    if (!mem)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY,
+                          "clik_lapar_net_run: out of memory (%zu MiB of activations)",
+                          total * sizeof(float) >> 20);
+    float *tensor[NET_TENSORS];
+    for (int t = 0; t < NET_TENSORS; t++)
+        tensor[t] = mem + offset[t];
+    if (direct)
+        tensor[NET_PHI] = phi_user->data;
+    input_planes(a, src, tensor[NET_IN]);
+    for (int i = 0; i < a->net->nsteps; i++) {
+        const net_step *sp = &a->net->steps[i];
+        const size_t in_plane = plane_of(a, sp->in), out_plane = plane_of(a, sp->out);
+        const float *res = NULL;
+        size_t res_plane = 0;
+        if (sp->res >= 0) {
+            res_plane = plane_of(a, sp->res);
+            res = tensor[sp->res] + (size_t)sp->res_off * res_plane;
+        }
+        const int w = sp->hr ? a->w * a->s : a->w, h = sp->hr ? a->h * a->s : a->h;
+        ctx->dsp.lapar_net.conv(&sp->conv, tensor[sp->in] + (size_t)sp->in_off * in_plane, in_plane,
+                                res, res_plane, tensor[sp->out] + (size_t)sp->out_off * out_plane,
+                                out_plane, w, h, 0, h);
+    }
+    clik_image phi;
+    if (direct) {
+        phi = *phi_user;
+    } else {
+        clik_image_wrap(&phi, a->w * a->s, a->h * a->s * a->net->info.atoms, 1, CLIK_F32,
+                        tensor[NET_PHI], 0);
+        if (phi_user) {
+            /* The caller's layout: its stride, F32 or F16. */
+            for (int y = 0; y < phi_user->height; y++) {
+                const float *from = tensor[NET_PHI] + (size_t)y * (size_t)phi_user->width;
+                unsigned char *to = (unsigned char *)phi_user->data + (size_t)y * phi_user->stride;
+                if (phi_user->type == CLIK_F32) {
+                    memcpy(to, from, (size_t)phi_user->width * sizeof(float));
+                } else {
+                    uint16_t *h16 = (uint16_t *)(void *)to;
+                    for (int x = 0; x < phi_user->width; x++)
+                        h16[x] = clik__float_to_half(from[x]);
+                }
+            }
+            /* The filter reads what the caller gets: halves when F16. */
+            phi = *phi_user;
+        }
+    }
+    clik_status st = CLIK_OK;
+    if (dst)
+        st = clik__lapar_filter_host(ctx, &a->dict, a->s, src, &phi, dst);
+    free(mem);
+    return st;
+}
+
+static const clik_op net_op = {"lapar_net_run", net_opencl, net_cpu};
+
+clik_status clik_lapar_net_run(clik_context *ctx, const clik_lapar_net *net, const clik_image *src,
+                               clik_image *dst, clik_image *phi)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    if (!net)
+        return clik__fail(ctx, CLIK_ERR_NULL, "clik_lapar_net_run: net is NULL");
+    if (!dst && !phi)
+        return clik__fail(ctx, CLIK_ERR_NULL, "clik_lapar_net_run: neither dst nor phi is given");
+    clik_status st = clik__check_format(ctx, src, "clik_lapar_net_run: src",
+                                        CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_CHANNELS(1, 4), 0, 0);
+    if (st != CLIK_OK)
+        return st;
+    const int s = net->info.scale, L = net->info.atoms;
+    if (src->width < 2 || src->height < 2)
+        return clik__fail(ctx, CLIK_ERR_INVALID_SIZE,
+                          "clik_lapar_net_run: src is %dx%d; the network needs at least 2x2",
+                          src->width, src->height);
+    if ((long)src->width * s > CLIK_MAX_DIM || (long)src->height * s > CLIK_MAX_DIM ||
+        (long)src->height * s * L > CLIK_MAX_DIM * 128L)
+        return clik__fail(ctx, CLIK_ERR_INVALID_SIZE,
+                          "clik_lapar_net_run: %dx%d times %d is too large", src->width,
+                          src->height, s);
+    const int W = src->width * s, H = src->height * s;
+    if (dst) {
+        st = clik__check_like(ctx, dst, src, "clik_lapar_net_run: dst", W, H);
+        if (st == CLIK_OK)
+            st = clik__check_apart(ctx, src, dst, 0, "clik_lapar_net_run: src and dst");
+    }
+    if (st == CLIK_OK && phi) {
+        st = clik__check_format(ctx, phi, "clik_lapar_net_run: phi", CLIK_TYPES(CLIK_F32, CLIK_F16),
+                                CLIK_CHANNELS(1), W, H * L);
+        if (st == CLIK_OK)
+            st = clik__check_apart(ctx, src, phi, 0, "clik_lapar_net_run: src and phi");
+        if (st == CLIK_OK && dst)
+            st = clik__check_apart(ctx, dst, phi, 0, "clik_lapar_net_run: dst and phi");
+    }
+    if (st != CLIK_OK)
+        return st;
+    net_args a = {net, src, dst, phi, src->width, src->height, s, {0}, {L, net->atoms, NULL}};
+    tensor_planes(&a);
+    clik_op_image images[3] = {{src, CLIK_READ}};
+    int n = 1;
+    if (dst)
+        images[n++] = (clik_op_image){dst, CLIK_WRITE};
+    if (phi)
+        images[n++] = (clik_op_image){phi, CLIK_WRITE | (dst ? CLIK_KERNEL_RW : 0)};
+    return clik__run_op(ctx, &net_op, images, n, &a);
+}

@@ -1,0 +1,63 @@
+/*
+ * The LAPAR network inside the library: what lib/ops/lapar_net_file.c reads
+ * and lib/ops/lapar_net.c runs. SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef CLIK_OPS_LAPAR_NET_H
+#define CLIK_OPS_LAPAR_NET_H
+
+#include "internal.h"
+
+/* A convolution as the file stores it: weights cout x cin x k x k, biases. */
+typedef struct net_raw_conv {
+    int cin, cout, k;
+    const float *w, *b;
+    const float *scale; /* the two scales the file stores after it, or NULL: a
+                         * unit's conv2 and a block's reduction: residual and
+                         * input scales; the tail's k5: the scales of k3, k5 */
+} net_raw_conv;
+
+/* The tensors of one run, planar f32 (see lapar_net.c). */
+enum {
+    NET_IN, /* 3 planes, the input minus the mean, low resolution */
+    NET_X0, /* features, low resolution (the blocks' input and output, in turn) */
+    NET_X1,
+    NET_TMP, /* a unit's first convolution */
+    NET_CAT, /* units x features: the outputs of a block's units, concatenated */
+    NET_H0,  /* features at the output's resolution */
+    NET_H1,
+    NET_PHI, /* atoms planes at the output's resolution */
+    NET_TENSORS
+};
+
+/* One fused convolution of the folded network, on tensors of a run. */
+typedef struct net_step {
+    clik_lapar_net_conv conv; /* w and b point into the network's folded weights */
+    int in, in_off;           /* tensor and first plane read */
+    int out, out_off;         /* tensor and first plane written */
+    int res, res_off;         /* tensor added alpha times, or -1 */
+    int hr;                   /* the input is at the output's resolution */
+} net_step;
+
+struct clik_lapar_net {
+    clik_lapar_net_info info;
+    int builtin;   /* from clik_lapar_net_builtin: never freed */
+    float *params; /* every parameter in file order, as floats */
+    size_t nparams;
+    const float *mean;  /* 3 */
+    const float *atoms; /* atoms x 25 */
+    /* the raw layers: head, per block (per unit conv1, conv2), reduction,
+     * then up, tail k3, tail k5, fuse, last */
+    net_raw_conv *raw;
+    int nraw;
+    /* the folded network */
+    net_step *steps;
+    int nsteps;
+    float *folded; /* the steps' weights and biases */
+};
+
+/* Builds the folded steps of a network whose raw layers are read (residual
+ * scales into the convolutions, the tail's two branches into one 5 x 5
+ * convolution). 0, or -1 when out of memory. */
+int clik__lapar_net_fold(clik_lapar_net *net);
+
+#endif

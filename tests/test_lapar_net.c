@@ -1,0 +1,355 @@
+/*
+ * LAPAR network family: the conformance cases on every backend against the
+ * scalar oracle, the model file format (round trips, and every kind of bad
+ * file refused), the networks built into the library, and bad arguments.
+ * The released networks against the official network's golden outputs:
+ * tests/lapar_net_golden.py.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+START_TEST(matches_oracle)
+{
+    const int sizes = h_size_count() < 5 ? h_size_count() : 5; /* crops of up to 24 x 24 */
+    for (int i = 0; i < h_family_case_count("lapar_net"); i++) {
+        const clik_case *c = h_family_case("lapar_net", i);
+        for (int s = 1; s < sizes; s++)
+            for (int ch = 1; ch <= 4; ch *= 4)
+                for (int p = 0; p < (h_patterns < 2 ? h_patterns : 2); p++) {
+                    clik_case_result r;
+                    h_case_check(c, h_ctx, clik_test_sizes[s][0], clik_test_sizes[s][1], ch,
+                                 (clik_pattern)p, 3000u + s, &r);
+                    ck_assert_msg(r.status == CLIK_OK, "%s %dx%d c%d on %s: %s", c->op,
+                                  clik_test_sizes[s][0], clik_test_sizes[s][1], ch, h_backend,
+                                  r.message);
+                    ck_assert_msg(clik_case_passed(&r), "%s %dx%d c%d on %s: max diff %g", c->op,
+                                  clik_test_sizes[s][0], clik_test_sizes[s][1], ch, h_backend,
+                                  r.cmp.max_abs);
+                }
+    }
+}
+END_TEST
+
+/* ---- the file format -------------------------------------------------------------------- */
+
+static const clik_test_net_shape shape = {2, 4, 2, 2, 9};
+
+static uint8_t *net_bytes(size_t *n)
+{
+    uint8_t *b = clik_test_net_bytes(&shape, 11, n);
+    ck_assert_ptr_nonnull(b);
+    return b;
+}
+
+static uint32_t crc(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = c & 1u ? (c >> 1) ^ 0xedb88320u : c >> 1;
+    }
+    return ~c;
+}
+
+/* Makes the checksum right again after an edit. */
+static void reseal(uint8_t *b, size_t n)
+{
+    const uint32_t c = crc(b, n - 4);
+    for (int i = 0; i < 4; i++)
+        b[n - 4 + i] = (uint8_t)(c >> (8 * i));
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void expect_refused(const uint8_t *b, size_t n, const char *what, const char *words)
+{
+    clik_lapar_net *net = (clik_lapar_net *)(uintptr_t)1;
+    clik_status st = clik_lapar_net_read(h_oracle, b, n, &net);
+    ck_assert_msg(st == CLIK_ERR_FILE_FORMAT, "%s: %s", what, clik_status_str(st));
+    ck_assert_msg(net == (clik_lapar_net *)(uintptr_t)1, "%s: *net was written", what);
+    ck_assert_msg(strstr(clik_context_message(h_oracle), words), "%s: message \"%s\" lacks \"%s\"",
+                  what, clik_context_message(h_oracle), words);
+}
+
+START_TEST(file_round_trip)
+{
+    size_t n;
+    uint8_t *b = net_bytes(&n);
+    clik_lapar_net *net = NULL;
+    ck_assert_int_eq(clik_lapar_net_read(h_oracle, b, n, &net), CLIK_OK);
+    clik_lapar_net_info info;
+    ck_assert_int_eq(clik_lapar_net_describe(net, &info), CLIK_OK);
+    ck_assert_int_eq(info.scale, 2);
+    ck_assert_int_eq(info.features, 4);
+    ck_assert_int_eq(info.blocks, 2);
+    ck_assert_int_eq(info.units, 2);
+    ck_assert_int_eq(info.atoms, 9);
+    ck_assert_int_eq(info.weights, CLIK_F32);
+    ck_assert_str_eq(info.name, "test net");
+    /* (n - 68) / 4 values: header and checksum aside, all binary32 */
+    ck_assert_int_eq(info.parameters, (long)((n - 68) / 4));
+    /* The writer gives back the same bytes. */
+    size_t m = 0;
+    ck_assert_int_eq(clik_lapar_net_write(h_oracle, net, CLIK_F32, NULL, 0, &m), CLIK_OK);
+    ck_assert_uint_eq(m, n);
+    uint8_t *w = malloc(m);
+    ck_assert_int_eq(clik_lapar_net_write(h_oracle, net, CLIK_F32, w, m - 1, &m),
+                     CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_lapar_net_write(h_oracle, net, CLIK_F32, w, m, &m), CLIK_OK);
+    ck_assert_int_eq(memcmp(w, b, n), 0);
+    /* binary16 weights: a smaller file whose weights are the halves of these */
+    size_t h = 0;
+    ck_assert_int_eq(clik_lapar_net_write(h_oracle, net, CLIK_F16, NULL, 0, &h), CLIK_OK);
+    ck_assert_uint_lt(h, n);
+    uint8_t *hb = malloc(h);
+    ck_assert_int_eq(clik_lapar_net_write(h_oracle, net, CLIK_F16, hb, h, &h), CLIK_OK);
+    clik_lapar_net *half = NULL;
+    ck_assert_int_eq(clik_lapar_net_read(h_oracle, hb, h, &half), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_net_describe(half, &info), CLIK_OK);
+    ck_assert_int_eq(info.weights, CLIK_F16);
+    ck_assert_int_eq(clik_lapar_net_write(h_oracle, net, CLIK_U8, NULL, 0, &h),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    /* Both run, and their phi differ by about the rounding of the weights. */
+    clik_image src, p32, p16;
+    ck_assert_int_eq(clik_image_alloc(&src, 6, 5, 4, CLIK_U8), CLIK_OK);
+    for (int i = 0; i < 6 * 5 * 4; i++)
+        ((uint8_t *)src.data)[i] = (uint8_t)(i * 37 % 251);
+    ck_assert_int_eq(clik_image_alloc(&p32, 12, 10 * 9, 1, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&p16, 12, 10 * 9, 1, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_net_run(h_oracle, net, &src, NULL, &p32), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_net_run(h_oracle, half, &src, NULL, &p16), CLIK_OK);
+    double worst = 0.0;
+    for (int i = 0; i < 12 * 90; i++) {
+        const double d = fabs(((float *)p32.data)[i] - ((float *)p16.data)[i]);
+        worst = d > worst ? d : worst;
+    }
+    ck_assert_msg(worst > 0.0 && worst < 2e-2, "f16 weights: phi moved by %g", worst);
+    clik_lapar_net_free(net);
+    clik_lapar_net_free(half);
+    h_free_images(&src, &p32, &p16, NULL);
+    free(w);
+    free(hb);
+    free(b);
+}
+END_TEST
+
+START_TEST(file_refused)
+{
+    size_t n;
+    uint8_t *b = net_bytes(&n);
+    uint8_t *c = malloc(n + 8);
+    /* every truncation */
+    for (size_t len = 0; len < n; len += len < 80 ? 1 : 97) {
+        char what[64];
+        snprintf(what, sizeof(what), "%zu of %zu bytes", len, n);
+        clik_lapar_net *net = (clik_lapar_net *)(uintptr_t)1;
+        ck_assert_int_eq(clik_lapar_net_read(h_oracle, b, len, &net), CLIK_ERR_FILE_FORMAT);
+        ck_assert_ptr_eq(net, (clik_lapar_net *)(uintptr_t)1);
+    }
+    /* a flipped bit anywhere is a checksum mismatch */
+    memcpy(c, b, n);
+    c[n / 2] ^= 0x10;
+    expect_refused(c, n, "flipped bit", "checksum");
+    /* trailing bytes: the length field lies */
+    memcpy(c, b, n);
+    memset(c + n, 0, 8);
+    expect_refused(c, n + 8, "trailing bytes", "the header says");
+    /* a header whose sizes imply another length (checksum made right) */
+    memcpy(c, b, n);
+    put_u32(c + 20, 5); /* features */
+    reseal(c, n);
+    expect_refused(c, n, "features 5", "takes");
+    static const struct {
+        int offset;
+        uint32_t value;
+        const char *words;
+    } fields[] = {
+        {8, 2, "version"},
+        {16, 5, "scale"},
+        {16, 1, "scale"},
+        {20, 0, "features"},
+        {20, 257, "features"},
+        {24, 0, "blocks"},
+        {24, 33, "blocks"},
+        {28, 0, "units"},
+        {28, 17, "units"},
+        {32, 0, "atoms"},
+        {32, 129, "atoms"},
+        {36, 2, "weight type"},
+        {20, 0xffffffffu, "features"},
+    };
+    for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+        memcpy(c, b, n);
+        put_u32(c + fields[i].offset, fields[i].value);
+        reseal(c, n);
+        expect_refused(c, n, fields[i].words, fields[i].words);
+    }
+    /* the name: printable, NUL-terminated; reserved bytes zero */
+    memcpy(c, b, n);
+    c[41] = 7;
+    reseal(c, n);
+    expect_refused(c, n, "control character in the name", "name");
+    memcpy(c, b, n);
+    memset(c + 40, 'x', 24);
+    reseal(c, n);
+    expect_refused(c, n, "name without NUL", "NUL");
+    /* a NaN and an infinite weight */
+    for (int k = 0; k < 2; k++) {
+        memcpy(c, b, n);
+        const float bad = k ? INFINITY : NAN;
+        memcpy(c + 64 + 12 + 4 * 5, &bad, 4);
+        reseal(c, n);
+        expect_refused(c, n, k ? "inf" : "NaN", "not finite");
+    }
+    /* not a network file */
+    expect_refused((const uint8_t *)"CLIKLPM\0\1\0\0\0", 12, "a model file", "magic");
+    /* the file reader: the same checks, and missing files */
+    clik_lapar_net *net = NULL;
+    ck_assert_int_eq(clik_lapar_net_load(h_oracle, "/nonexistent/net.clikn", &net), CLIK_ERR_IO);
+    ck_assert_ptr_null(net);
+    char *dir = h_tempdir();
+    char path[512];
+    snprintf(path, sizeof(path), "%s/net.clikn", dir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(b, 1, n - 1, f), n - 1);
+    fclose(f);
+    ck_assert_int_eq(clik_lapar_net_load(h_oracle, path, &net), CLIK_ERR_FILE_FORMAT);
+    ck_assert_ptr_null(net);
+    f = fopen(path, "wb");
+    ck_assert_uint_eq(fwrite(b, 1, n, f), n);
+    fclose(f);
+    ck_assert_int_eq(clik_lapar_net_load(h_oracle, path, &net), CLIK_OK);
+    clik_lapar_net_free(net);
+    h_rmtree(dir);
+    free(b);
+    free(c);
+}
+END_TEST
+
+/* ---- the built-in networks ------------------------------------------------------------- */
+
+START_TEST(builtin)
+{
+    static const struct {
+        const char *name;
+        int nf, blocks;
+    } nets[] = {{"lapar-a", 32, 4}, {"lapar-b", 24, 3}, {"lapar-c", 16, 2}};
+    int found = 0;
+    for (int i = 0; i < 3; i++)
+        for (int s = 2; s <= 4; s += 2) {
+            clik_lapar_net *net = NULL;
+            clik_status st = clik_lapar_net_builtin(h_oracle, nets[i].name, s, &net);
+            if (!clik_lapar_net_builtin_available(nets[i].name, s)) {
+                ck_assert_int_eq(st, CLIK_ERR_INVALID_ARG);
+                ck_assert_ptr_nonnull(strstr(clik_context_message(h_oracle), "without"));
+                continue;
+            }
+            found++;
+            ck_assert_int_eq(st, CLIK_OK);
+            clik_lapar_net_info info;
+            ck_assert_int_eq(clik_lapar_net_describe(net, &info), CLIK_OK);
+            ck_assert_int_eq(info.scale, s);
+            ck_assert_int_eq(info.features, nets[i].nf);
+            ck_assert_int_eq(info.blocks, nets[i].blocks);
+            ck_assert_int_eq(info.units, 4);
+            ck_assert_int_eq(info.atoms, 72);
+            /* the same network twice; free ignores it */
+            clik_lapar_net *again = NULL;
+            ck_assert_int_eq(clik_lapar_net_builtin(h_oracle, nets[i].name, s, &again), CLIK_OK);
+            ck_assert_ptr_eq(net, again);
+            clik_lapar_net_free(net);
+            /* its atoms are the default dictionary's, as float32 of the same closed form */
+            float d[CLIK_LAPAR_ATOMS * CLIK_LAPAR_TAPS];
+            clik_lapar_dict_default(d);
+            const float *a = clik_lapar_net_atoms(net);
+            for (int k = 0; k < CLIK_LAPAR_ATOMS * CLIK_LAPAR_TAPS; k++)
+                ck_assert_msg(fabsf(a[k] - d[k]) < 1e-6f, "%s atom tap %d: %g vs %g", nets[i].name,
+                              k, a[k], d[k]);
+        }
+    printf("lapar_net: %d of 6 released networks built in\n", found);
+    clik_lapar_net *net = NULL;
+    ck_assert_int_eq(clik_lapar_net_builtin(h_oracle, "lapar-a", 3, &net), CLIK_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_oracle), "x2 and x4"));
+    ck_assert_int_eq(clik_lapar_net_builtin(h_oracle, "lapar-d", 2, &net), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_lapar_net_builtin(h_oracle, NULL, 2, &net), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_net_builtin_available(NULL, 2), 0);
+}
+END_TEST
+
+/* ---- bad arguments ----------------------------------------------------------------------- */
+
+START_TEST(bad_input)
+{
+    clik_context *ctx = h_ctx;
+    size_t n;
+    uint8_t *b = net_bytes(&n);
+    clik_lapar_net *net = NULL;
+    ck_assert_int_eq(clik_lapar_net_read(ctx, b, n, &net), CLIK_OK);
+    clik_image src, dst, phi, small, grey2, wrong;
+    ck_assert_int_eq(clik_image_alloc(&src, 8, 6, 4, CLIK_U8), CLIK_OK);
+    memset(src.data, 90, src.stride * 6);
+    ck_assert_int_eq(clik_image_alloc(&dst, 16, 12, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&phi, 16, 12 * 9, 1, CLIK_F16), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&small, 1, 6, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&grey2, 8, 6, 2, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&wrong, 16, 12 * 8, 1, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, &dst, &phi), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, &dst, NULL), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, NULL, &phi), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, NULL, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_net_run(NULL, net, &src, &dst, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, NULL, &src, &dst, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, NULL, &dst, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &small, &dst, NULL), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &grey2, &dst, NULL), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, &wrong, NULL), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, NULL, &wrong), CLIK_ERR_SIZE_MISMATCH);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, NULL, &dst), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, &src, NULL), CLIK_ERR_SIZE_MISMATCH);
+    /* the output overlapping phi */
+    clik_image part = phi;
+    part.width = 16;
+    part.height = 12;
+    part.channels = 1;
+    part.type = CLIK_F16;
+    part.owned = 0;
+    clik_image alias = dst;
+    alias.data = phi.data;
+    alias.owned = 0;
+    alias.stride = 16 * 4;
+    (void)part;
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, &alias, &phi), CLIK_ERR_INVALID_ARG);
+    /* the file functions */
+    ck_assert_int_eq(clik_lapar_net_read(ctx, NULL, 10, &net), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_net_read(ctx, b, n, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_net_load(ctx, NULL, &net), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_net_write(ctx, NULL, CLIK_F32, NULL, 0, &n), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_net_describe(NULL, NULL), CLIK_ERR_NULL);
+    ck_assert_ptr_null(clik_lapar_net_atoms(NULL));
+    clik_lapar_net_free(NULL);
+    clik_lapar_net_free(net);
+    h_free_images(&src, &dst, &phi, &small, &grey2, &wrong, NULL);
+    free(b);
+}
+END_TEST
+
+int main(void)
+{
+    /* the convolutions from global memory and through local-memory tiles */
+    static const char *const tunings[] = {"lnet_local=0", "lnet_local=1,poison=1", NULL};
+    const h_test tests[] = {H_TEST(matches_oracle), H_TEST(file_round_trip), H_TEST(file_refused),
+                            H_TEST(builtin), H_TEST(bad_input)};
+    const h_suite suite = {"lapar_net", NULL, 1200, tests, H_COUNT(tests), tunings, NULL};
+    return h_suite_main(&suite);
+}
