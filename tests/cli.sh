@@ -642,10 +642,68 @@ if command -v mkfifo >/dev/null && command -v timeout >/dev/null; then
     check "upscale whose third rename fails: exit status" "$?" 1
     check "upscale whose third rename fails: at the rename" "$(grep -c 'o3.pgm: cannot replace' "$tmp/stderr")" 1
     check "upscale whose third rename fails: what is left" "$(cd "$tmp/roll" && echo o* .o*)" "o1.pgm o3.pgm .o*"
-    check "upscale whose third rename fails: o1 kept" "$([ -s "$tmp/roll/o1.pgm" ] && echo kept)" kept
+    check "upscale whose third rename fails: o1 kept as it was" "$(printf before | cmp -s - "$tmp/roll/o1.pgm" && echo kept)" kept
+
+    # The same along flows, o0000 replaced before o0002 fails: the user's
+    # o0000.flo comes back, and nothing else is left.
+    mkdir "$tmp/froll"
+    for i in 0 1 3; do cp "$tmp/s$((i + 1)).pgm" "$tmp/froll/f000$i.pgm"; done
+    mkfifo "$tmp/froll/f0002.pgm"
+    printf 'old flow' >"$tmp/froll/o0000.flo"
+    chmod 640 "$tmp/froll/o0000.flo"
+    $run "$clik" flow "$tmp/froll/f%04d.pgm" "$tmp/froll/o%04d.flo" --device none --iterations 5 \
+        >"$tmp/stdout" 2>"$tmp/stderr" &
+    pid=$!
+    timeout 120 bash -c 'exec 3>"$1" && mkdir "$2" && cat "$3" >&3' _ "$tmp/froll/f0002.pgm" \
+        "$tmp/froll/o0002.flo" "$tmp/s3.pgm" || kill "$pid" 2>/dev/null
+    wait $pid
+    check "flow whose third rename fails: exit status" "$?" 1
+    check "flow whose third rename fails: at the rename" "$(grep -c 'o0002.flo: cannot replace' "$tmp/stderr")" 1
+    check "flow whose third rename fails: what is left" "$(cd "$tmp/froll" && echo o* .o*)" "o0000.flo o0002.flo .o*"
+    check "flow whose third rename fails: o0000 kept as it was" \
+        "$(printf 'old flow' | cmp -s - "$tmp/froll/o0000.flo" && stat -c %a "$tmp/froll/o0000.flo")" 640
 else
-    echo "skip upscale whose third rename fails (no mkfifo or timeout)"
+    echo "skip upscale and flow whose third rename fails (no mkfifo or timeout)"
 fi
+
+# A sticky folder where the user may replace o1 but not o2 (another user's
+# file): refused before anything is written, o1 as it was. As root, through
+# an unprivileged user; the test needs root to make the files of two users.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$clik" 2>/dev/null; then
+    mkdir -p "$tmp/sticky"
+    chmod 755 "$tmp"
+    chmod 1777 "$tmp/sticky"
+    for i in 1 2 3; do cp "$tmp/s$i.pgm" "$tmp/sticky/f$i.pgm"; done
+    printf 'theirs' >"$tmp/sticky/o1.flo"
+    printf 'root' >"$tmp/sticky/o2.flo"
+    chown 65534:65534 "$tmp/sticky/o1.flo"
+    chmod 666 "$tmp/sticky/o2.flo"
+    CLIK_CACHE=off expect 1 "flow into a sticky folder, o2 another user's" -- \
+        setpriv --reuid=65534 --regid=65534 --clear-groups $run "$clik" flow "$tmp/sticky/f%d.pgm" \
+        "$tmp/sticky/o%d.flo" --device none --iterations 5
+    check "sticky folder: the message names the file and why" "$(grep -c 'o2.flo.*sticky' "$tmp/stderr")" 1
+    check "sticky folder: both outputs as they were, nothing else" \
+        "$(printf theirs | cmp -s - "$tmp/sticky/o1.flo" && printf root | cmp -s - "$tmp/sticky/o2.flo" &&
+            cd "$tmp/sticky" && echo kept .o*)" "kept .o*"
+    chmod 700 "$tmp"
+else
+    echo "skip flow into a sticky folder (needs root and setpriv to act as another user)"
+fi
+
+# A replaced file keeps its permission bits; a new one gets the umask's.
+cp "$sample" "$tmp/keep/p.png"
+chmod 600 "$tmp/keep/p.png"
+expect 0 "equalize over a file of mode 600" -- $run "$clik" equalize "$sample" "$tmp/keep/p.png" --device none
+check "the replaced file keeps mode 600" "$(stat -c %a "$tmp/keep/p.png")" 600
+cp "$tmp/keep/in8.npy" "$tmp/keep/s.npy"
+cp "$tmp/keep/in8.npy" "$tmp/keep/q.npy"
+chmod 640 "$tmp/keep/s.npy"
+chmod 604 "$tmp/keep/q.npy"
+expect 0 "integral over two files of modes 640 and 604" -- $run "$clik" integral "$tmp/keep/in8.npy" "$tmp/keep/s.npy" --squared "$tmp/keep/q.npy" --device none
+check "the replaced outputs keep their modes" "$(stat -c %a "$tmp/keep/s.npy" "$tmp/keep/q.npy" | tr '\n' ' ')" "640 604 "
+(umask 027 && $run "$clik" equalize "$sample" "$tmp/keep/new.png" --device none)
+check "a new file takes the umask" "$(stat -c %a "$tmp/keep/new.png")" 640
 
 # Temporary names next to an output of 255 bytes, the longest a name may be.
 long=$(printf 'n%.0s' {1..251})

@@ -1656,6 +1656,135 @@ START_TEST(test_write_failure_keeps_existing)
 }
 END_TEST
 
+/* A file that a write replaces keeps its permission bits; a new one gets
+ * 0666 less the umask. */
+START_TEST(test_write_keeps_mode)
+{
+    TMP_PATH(dir, "modes");
+    TMP_PATH(kept, "modes/kept.png");
+    TMP_PATH(staged, "modes/staged.npy");
+    TMP_PATH(fresh, "modes/fresh.pgm");
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    clik_image img = noisy_image(4, 3, 1, CLIK_U8, 0, 91);
+    write_file(kept, "old", 3);
+    ck_assert_int_eq(chmod(kept, 0600), 0);
+    write_ok(kept, &img, 0);
+    struct stat info;
+    ck_assert_int_eq(stat(kept, &info), 0);
+    ck_assert_uint_eq(info.st_mode & 0777, 0600);
+
+    write_file(staged, "old", 3);
+    ck_assert_int_eq(chmod(staged, 0751), 0);
+    clikio_staged st = {0};
+    char err[ERRLEN] = "";
+    ck_assert_int_eq(clikio_stage(staged, &img, 0, &st, err, sizeof(err)), CLIK_OK);
+    ck_assert_int_eq(clikio_commit(&st, err, sizeof(err)), CLIK_OK);
+    ck_assert_int_eq(stat(staged, &info), 0);
+    ck_assert_uint_eq(info.st_mode & 0777, 0751);
+
+    const mode_t old_mask = umask(027);
+    write_ok(fresh, &img, 0);
+    umask(old_mask);
+    ck_assert_int_eq(stat(fresh, &info), 0);
+    ck_assert_uint_eq(info.st_mode & 0777, 0640);
+    ck_assert_int_eq(count_entries(dir), 3);
+    drop_image(&img);
+}
+END_TEST
+
+/* The bytes of path are text. */
+static void holds(const char *path, const char *text)
+{
+    size_t len;
+    unsigned char *data = read_file(path, &len);
+    ck_assert_msg(len == strlen(text) && memcmp(data, text, len) == 0, "%s does not hold '%s'",
+                  path, text);
+    free(data);
+}
+
+static void stage_ok(const char *path, const clik_image *img, clikio_staged *staged)
+{
+    char err[ERRLEN] = "";
+    clik_status st = clikio_stage(path, img, 0, staged, err, sizeof(err));
+    ck_assert_msg(st == CLIK_OK, "staging %s: %s (%s)", path, clik_status_str(st), err);
+}
+
+/* Several files all in place, or none: what the names held before comes
+ * back after a failure at a later name, whether the failure is found before
+ * anything moves (a folder at the name) or at the rename itself. */
+START_TEST(test_commit_all_or_none)
+{
+    TMP_PATH(dir, "all");
+    TMP_PATH(a, "all/a.pgm");
+    TMP_PATH(b, "all/b.pgm");
+    TMP_PATH(c, "all/c.pgm");
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    write_file(a, "a before", 8);
+    ck_assert_int_eq(chmod(a, 0640), 0);
+    clik_image img = noisy_image(4, 3, 1, CLIK_U8, 0, 92);
+    clikio_staged sa, sb, sc;
+    clikio_staged *const set[3] = {&sa, &sb, &sc};
+    char err[ERRLEN] = "";
+
+    /* A folder at the third name: refused before anything is replaced. */
+    stage_ok(a, &img, &sa);
+    stage_ok(b, &img, &sb);
+    stage_ok(c, &img, &sc);
+    ck_assert_int_eq(mkdir(c, 0700), 0);
+    ck_assert_int_eq(clikio_commit_all(set, 3, err, sizeof(err)), CLIK_ERR_IO);
+    ck_assert_msg(strstr(err, "c.pgm: cannot replace") != NULL, "%s", err);
+    holds(a, "a before");
+    ck_assert(!exists(b));
+    ck_assert_int_eq(count_entries(dir), 2); /* a.pgm and the folder c.pgm */
+    ck_assert_ptr_null(sa.tmp_path);
+    ck_assert_int_eq(rmdir(c), 0);
+
+    /* The second rename fails (its staged file is gone): a is put back, the
+     * new c removed, b as it was. */
+    write_file(b, "b before", 8);
+    stage_ok(a, &img, &sa);
+    stage_ok(c, &img, &sc);
+    stage_ok(b, &img, &sb);
+    clikio_staged *const order[3] = {&sa, &sc, &sb};
+    ck_assert_int_eq(unlink(sb.tmp_path), 0);
+    ck_assert_int_eq(clikio_commit_all(order, 3, err, sizeof(err)), CLIK_ERR_IO);
+    ck_assert_msg(strstr(err, "b.pgm: cannot replace") != NULL, "%s", err);
+    holds(a, "a before");
+    holds(b, "b before");
+    ck_assert(!exists(c));
+    ck_assert_int_eq(count_entries(dir), 2); /* no temporary, no kept file */
+    struct stat info;
+    ck_assert_int_eq(stat(a, &info), 0);
+    ck_assert_uint_eq(info.st_mode & 0777, 0640);
+
+    /* Nothing in the way: every file in place, the old ones gone. */
+    stage_ok(a, &img, &sa);
+    stage_ok(b, &img, &sb);
+    stage_ok(c, &img, &sc);
+    ck_assert_int_eq(clikio_commit_all(set, 3, err, sizeof(err)), CLIK_OK);
+    ck_assert_int_eq(count_entries(dir), 3);
+    clik_image back;
+    const char *paths[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(clikio_read(paths[i], &back, NULL, err, sizeof(err)), CLIK_OK);
+        ck_assert(same_pixels(&img, &back));
+        clik_image_free(&back);
+    }
+    ck_assert_int_eq(stat(a, &info), 0);
+    ck_assert_uint_eq(info.st_mode & 0777, 0640);
+
+    /* Two entries for standard output: refused, nothing written. */
+    clikio_staged o1, o2;
+    clikio_staged *const outs[2] = {&o1, &o2};
+    stage_ok("-", &img, &o1);
+    stage_ok("pgm:-", &img, &o2);
+    ck_assert_int_eq(clikio_commit_all(outs, 2, err, sizeof(err)), CLIK_ERR_INVALID_ARG);
+    ck_assert_ptr_null(o1.tmp_path);
+    ck_assert_ptr_null(o2.tmp_path);
+    drop_image(&img);
+}
+END_TEST
+
 START_TEST(test_write_replaces_existing)
 {
     TMP_PATH(dir, "replace");
@@ -1967,7 +2096,9 @@ static Suite *imageio_suite(void)
                             H_TEST(test_write_invalid_image),
                             H_TEST(test_write_missing_folder),
                             H_TEST(test_write_failure_keeps_existing),
-                            H_TEST(test_write_replaces_existing)};
+                            H_TEST(test_write_replaces_existing),
+                            H_TEST(test_write_keeps_mode),
+                            H_TEST(test_commit_all_or_none)};
     Suite *s = suite_create("imageio");
     /* Generous timeouts: valgrind and sanitizers slow everything down. */
     h_tcase(s, "png", 120, png, H_COUNT(png));
