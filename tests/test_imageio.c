@@ -1028,7 +1028,7 @@ START_TEST(test_jpeg_arith_without_data)
     TMP_PATH(path, "arith_empty.jpg");
     write_file(path, file, sizeof(file));
     READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "too few"));
+    ck_assert_ptr_nonnull(strstr(last_err, "no scan data"));
 
     /* A real arithmetic-coded image, cut after the start of its data, the
      * EOI put back, and its header made to claim 16384 x 16384. */
@@ -1045,6 +1045,95 @@ START_TEST(test_jpeg_arith_without_data)
     write_file(cut, data, keep + 2);
     READ_FAILS(cut, CLIK_ERR_FILE_FORMAT);
     ck_assert_ptr_nonnull(strstr(last_err, "too few"));
+    free(data);
+}
+END_TEST
+
+/* Files whose scans hold no coded byte: arithmetic-coded ones of every size,
+ * which libjpeg decodes without a word (zeros in, an image out), and a
+ * Huffman-coded one; and a file cut before its first scan. */
+START_TEST(test_jpeg_no_scan_data)
+{
+    static const struct {
+        unsigned side;
+        int colour;
+    } arith[] = {{64, 0}, {256, 1}, {2048, 0}, {2048, 1}, {16384, 0}};
+    for (size_t i = 0; i < sizeof(arith) / sizeof(arith[0]); i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "arith_empty%u_%d.jpg", arith[i].side, arith[i].colour);
+        TMP_PATH(path, name);
+        size_t len;
+        unsigned char *data = crafted_jpeg_arith_empty(arith[i].side, arith[i].colour, 0, &len);
+        ck_assert_ptr_nonnull(data);
+        write_file(path, data, len);
+        free(data);
+        READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
+        ck_assert_msg(strstr(last_err, "no scan data") != NULL, "%s: %s", name, last_err);
+    }
+
+    /* Baseline, the scan's data taken out: SOS, then EOI at once. */
+    TMP_PATH(huffman, "huffman_empty.jpg");
+    size_t len;
+    unsigned char *data = encode_jpeg(64, 64, 3, CODING_BASELINE, 90, 1, &len);
+    size_t sos = find_marker(data, len, 0xDA);
+    ck_assert_uint_gt(sos, 0);
+    size_t end = sos + 2 + ((size_t)data[sos + 2] << 8 | data[sos + 3]);
+    data[end] = 0xFF;
+    data[end + 1] = 0xD9;
+    write_file(huffman, data, end + 2);
+    READ_FAILS(huffman, CLIK_ERR_FILE_FORMAT);
+    ck_assert_msg(strstr(last_err, "no scan data") != NULL, "%s", last_err);
+
+    /* Cut before its first scan: the tables and the frame, no SOS, no EOI. */
+    TMP_PATH(cut, "cut_before_scan.jpg");
+    write_file(cut, data, sos);
+    READ_FAILS(cut, CLIK_ERR_FILE_FORMAT);
+    ck_assert_msg(strstr(last_err, "truncated") != NULL, "%s", last_err);
+    free(data);
+}
+END_TEST
+
+/* Comments do not pay for a lying header: a real arithmetic-coded image cut
+ * short and claiming 16384 x 16384 is refused with 16.5 KB of comments in
+ * it, which the bound of 1 byte per 256 blocks would otherwise let through
+ * (and libjpeg would decode 256 MB of garbage). So is the empty file. */
+START_TEST(test_jpeg_padding_does_not_count)
+{
+    TMP_PATH(cut, "arith_cut_padded.jpg");
+    size_t len, padded_len;
+    unsigned char *data = encode_jpeg(64, 64, 1, CODING_ARITH, 90, 1, &len);
+    size_t sos = find_marker(data, len, 0xDA);
+    ck_assert_uint_gt(sos, 0);
+    size_t keep = sos + 10 + 200;
+    ck_assert_uint_lt(keep + 2, len);
+    data[keep] = 0xFF;
+    data[keep + 1] = 0xD9;
+    claim_size(data, keep + 2, 16384, 16384);
+    unsigned char *padded = crafted_jpeg_pad(data, keep + 2, 16500, &padded_len);
+    ck_assert_ptr_nonnull(padded);
+    ck_assert_uint_gt(padded_len, 16384 + 200);
+    write_file(cut, padded, padded_len);
+    READ_FAILS(cut, CLIK_ERR_FILE_FORMAT);
+    ck_assert_msg(strstr(last_err, "too few") != NULL, "%s", last_err);
+    free(padded);
+    free(data);
+
+    TMP_PATH(empty, "arith_empty_padded.jpg");
+    data = crafted_jpeg_arith_empty(16384, 0, 16500, &len);
+    ck_assert_ptr_nonnull(data);
+    write_file(empty, data, len);
+    free(data);
+    READ_FAILS(empty, CLIK_ERR_FILE_FORMAT);
+    ck_assert_msg(strstr(last_err, "no scan data") != NULL, "%s", last_err);
+
+    /* The same comments in a real image change nothing. */
+    TMP_PATH(fine, "arith_padded.jpg");
+    data = encode_jpeg(64, 64, 3, CODING_ARITH, 90, 1, &len);
+    padded = crafted_jpeg_pad(data, len, 16500, &padded_len);
+    ck_assert_ptr_nonnull(padded);
+    write_file(fine, padded, padded_len);
+    read_ok(fine, 64, 64);
+    free(padded);
     free(data);
 }
 END_TEST
@@ -2078,6 +2167,8 @@ static Suite *imageio_suite(void)
                            H_TEST(test_jpeg_huge_header),
                            H_TEST(test_jpeg_cmyk),
                            H_TEST(test_jpeg_arith_without_data),
+                           H_TEST(test_jpeg_no_scan_data),
+                           H_TEST(test_jpeg_padding_does_not_count),
                            H_TEST(test_jpeg_lying_header),
                            H_TEST(test_jpeg_flat_images_pass),
                            H_TEST(test_jpeg_too_many_scans),

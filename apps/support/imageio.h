@@ -30,9 +30,11 @@ extern "C" {
  * in host byte order. PGM/PPM samples are scaled from 0..maxval to the full
  * range of the type. Palette PNGs are expanded; tRNS becomes alpha.
  * Headers are checked against the file before any pixel memory is taken:
- * JPEGs too short for the size they claim, with more than 256 scans, or
- * (arithmetic-coded, past about 4 megapixels) cheaper than 1 byte per 256
- * 8x8 blocks are refused, as are JPEG warnings (a cut file, say).
+ * JPEGs whose scans hold no coded data, whose coded data is too short for
+ * the size they claim (comments and other segments do not count), with more
+ * than 256 scans, or (arithmetic-coded, past about 4 megapixels) cheaper
+ * than 1 byte of coded data per 256 8x8 blocks are refused, as are JPEG
+ * warnings (a cut file, say).
  * The image comes from clik_image_alloc(); free it with clik_image_free().
  * had_alpha may be NULL. On failure *img is cleared. */
 clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char *err,
