@@ -573,6 +573,21 @@ if $run "$clik" devices 2>/dev/null | grep -q '^  [0-9]*:[0-9]* '; then
     grep -q "^before: .*, stored" "$tmp/stdout"
     check "the searched shape is read back from the store" $? 0
     CLIK_CACHE_DIR=$store expect 0 "lapar after tune" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2
+    # A search whose result cannot be stored fails, saying why.
+    CLIK_CACHE=off expect 1 "tune lapar with the cache off" -- $run "$clik" tune lapar "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2
+    check "tune lapar with the cache off: the message" "$(grep -c 'not stored.*CLIK_CACHE=off' "$tmp/stderr")" 1
+    mkdir "$tmp/tune-file"
+    printf 'a file' >"$tmp/tune-file/tune"
+    CLIK_CACHE_DIR=$tmp/tune-file expect 1 "tune lapar with a file at the tuning folder's name" -- $run "$clik" tune lapar "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2
+    check "tune lapar, no tuning folder: the message" "$(grep -c 'not stored.*cannot write the store' "$tmp/stderr")" 1
+    if [ "$(id -u)" != 0 ]; then # root writes in read-only folders
+        mkdir -p "$tmp/tune-ro/tune"
+        chmod 555 "$tmp/tune-ro/tune"
+        CLIK_CACHE_DIR=$tmp/tune-ro expect 1 "tune lapar with a read-only tuning folder" -- $run "$clik" tune lapar "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2
+        chmod 755 "$tmp/tune-ro/tune"
+    else
+        echo "skip tune lapar with a read-only tuning folder (root writes there)"
+    fi
 else
     echo "skip tune lapar on a device (no OpenCL device)"
 fi
