@@ -592,6 +592,29 @@ else
     echo "skip tune lapar on a device (no OpenCL device)"
 fi
 
+# ---- lapar-train -----------------------------------------------------------------------------
+mkdir "$tmp/train"
+cp "$tmp/grey.pgm" "$tmp/train/a.pgm"
+cp "$tmp/rgb.ppm" "$tmp/train/b.ppm"
+expect 0 "lapar-train from a folder" -- $run "$clik" lapar-train "$tmp/train" "$tmp/out.model" --scale 2 --device none
+check "lapar-train: two images" "$(grep -c 'from 2 images' "$tmp/stderr")" 1
+cp "$tmp/out.model" "$tmp/train.model"
+# A pipe named like an image is skipped with a note, not opened (which
+# would wait for a writer for ever); so is a folder.
+if command -v mkfifo >/dev/null && command -v timeout >/dev/null; then
+    mkfifo "$tmp/train/c.png"
+    mkdir "$tmp/train/d.jpg"
+    expect 0 "lapar-train from a folder holding a pipe and a folder named as images" -- \
+        timeout 60 $run "$clik" lapar-train "$tmp/train" "$tmp/out.model" --scale 2 --device none
+    check "lapar-train: the pipe and the folder skipped with a note" \
+        "$(grep -c 'c.png: not a regular file; skipped' "$tmp/stderr") $(grep -c 'd.jpg: not a regular file; skipped' "$tmp/stderr")" "1 1"
+    check "lapar-train: the same model without them" "$(cmp -s "$tmp/out.model" "$tmp/train.model" && echo same)" same
+else
+    echo "skip lapar-train beside a pipe (no mkfifo or timeout)"
+fi
+mkdir "$tmp/train-none"
+expect 1 "lapar-train from a folder of no image" -- $run "$clik" lapar-train "$tmp/train-none" "$tmp/out.model" --scale 2 --device none
+
 # ---- files a command must not lose ---------------------------------------------------------
 # same_files A B: "same" when the two files hold the same bytes.
 same_files() { cmp -s "$1" "$2" && echo same; }
