@@ -369,7 +369,12 @@ expect 1 "flowviz into a .flo" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/ou
 expect 1 "flowviz to an unknown extension" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.xyz"
 expect 1 "flowviz into a missing folder" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/nowhere/out.png"
 cmd=(flowviz "$tmp/right.flo" "$tmp/out.png")
-refused flowviz --max 0 --max -1 --max nan --max fast
+refused flowviz --max 0 --max -1 --max nan --max fast --max 1e-50 --max 1e-46
+# 1e-50 is above 0 as a double but 0 as the float the drawing takes.
+expect 2 "flowviz --max 1e-50" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.png" --max 1e-50
+check "flowviz --max 1e-50: the message" "$(grep -c -- '--max 1e-50: .*too small' "$tmp/stderr")" 1
+expect 0 "flowviz --max 1e-30: every known motion past it" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.ppm" --max 1e-30
+check "flowviz (1, 0) --max 1e-30" "$(ppm_pixel "$tmp/out.ppm" 0)" "191 0 0"
 expect 2 "flowviz without an output" -- $run "$clik" flowviz "$tmp/right.flo"
 
 # ---- flow ------------------------------------------------------------------------------------
