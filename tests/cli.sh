@@ -791,6 +791,17 @@ expect 0 "a JPEG on standard input" -- from_stdin "$tmp/as-jpeg.jpg" $run "$clik
 check "the JPEG on standard input gives the JPEG's result" "$(same_files "$tmp/out.png" "$tmp/want.png")" same
 expect 1 "empty standard input" -- from_stdin /dev/null $run "$clik" equalize - "$tmp/out.png" --device none
 in_stderr "empty standard input message" "standard input is empty"
+# Zeros start no format: refused from the first bytes, not read to the end
+# (where standard input is a file, the offset it is left at tells).
+truncate -s 64M "$tmp/zeros.bin"
+(
+    exec 4<"$tmp/zeros.bin"
+    $run "$clik" equalize - "$tmp/out.png" --device none <&4 >"$tmp/stdout" 2>"$tmp/stderr"
+    echo "$? $(awk '$1 == "pos:" { print ($2 < 1048576 ? "early" : "at " $2) }' /proc/$BASHPID/fdinfo/4)"
+) >"$tmp/zeros.result"
+check "zeros on standard input: refused, read no further than 1 MiB" "$(cat "$tmp/zeros.result")" "1 early"
+in_stderr "zeros on standard input: the message" "neither its first bytes nor its extension"
+rm -f "$tmp/zeros.bin"
 printf 'not an image' >"$tmp/text.png"
 expect 1 "text on standard input" -- from_stdin "$tmp/text.png" $run "$clik" equalize - "$tmp/out.png" --device none
 in_stderr "no format message" "neither its first bytes nor its extension"

@@ -244,32 +244,56 @@ static image_format format_by_content(const unsigned char *b, size_t n)
 }
 
 /* A stream that cannot seek back (standard input, a pipe), read whole into
- * memory as a stream the readers take like a file; *mem holds the bytes. */
+ * memory as a stream the readers take like a file; *mem holds the bytes.
+ * Its first bytes must name a format (or path's extension must): a stream
+ * of anything else is refused from them, not read to its end. Past
+ * CLIKIO_MAX_STREAM bytes it is refused as soon as they are read. */
 static clik_status slurp(FILE *in, const char *path, FILE **fp, int64_t *size, char **mem,
                          char *err, size_t errlen)
 {
+    const char *what = in == stdin ? "standard input" : "the stream";
+    const uint64_t most = CLIKIO_MAX_STREAM < SIZE_MAX - 1 ? CLIKIO_MAX_STREAM : SIZE_MAX - 1;
     size_t n = 0, cap = 1 << 16;
     char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, in);
-        if (n < cap)
-            break;
-        char *more = cap < ((size_t)1 << 31) ? realloc(buf, 2 * cap) : NULL;
-        if (!more) {
-            free(buf);
-            return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY,
-                                "%s: out of memory (or larger than 2 GiB)", path);
-        }
-        buf = more;
-        cap *= 2;
-    }
     if (!buf)
         return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
+    size_t got;
+    while (n < 8 && (got = fread(buf + n, 1, 8 - n, in)) > 0)
+        n += got;
+    if (n > 0 && !ferror(in) &&
+        format_by_content((const unsigned char *)buf, n) == FORMAT_UNKNOWN &&
+        format_of(path) == FORMAT_UNKNOWN) {
+        free(buf);
+        return unknown_format(path, err, errlen);
+    }
+    while (!feof(in) && !ferror(in)) {
+        if (n == cap) {
+            /* One byte past the limit tells a stream of exactly the limit
+             * from a longer one. */
+            if ((uint64_t)cap > most) {
+                free(buf);
+                return clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT,
+                                    "%s: %s holds more than %llu bytes, more than any image "
+                                    "clik reads",
+                                    path, what, (unsigned long long)most);
+            }
+            size_t grown = (uint64_t)cap * 2 > most + 1 ? (size_t)most + 1 : cap * 2;
+            char *more = realloc(buf, grown);
+            if (!more) {
+                free(buf);
+                return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY,
+                                    "%s: out of memory after %zu bytes of %s", path, n, what);
+            }
+            buf = more;
+            cap = grown;
+        }
+        n += fread(buf + n, 1, cap - n, in);
+    }
     if (ferror(in) || n == 0) {
         free(buf);
-        return ferror(in) ? clikio__fail(err, errlen, CLIK_ERR_IO, "%s: read error", path)
-                          : clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT, "%s: %s is empty", path,
-                                         in == stdin ? "standard input" : "the stream");
+        return ferror(in)
+                   ? clikio__fail(err, errlen, CLIK_ERR_IO, "%s: read error", path)
+                   : clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT, "%s: %s is empty", path, what);
     }
     *fp = fmemopen(buf, n, "rb");
     if (!*fp) {

@@ -34,7 +34,10 @@ extern "C" {
  * the size they claim (comments and other segments do not count), with more
  * than 256 scans, or (arithmetic-coded, past about 4 megapixels) cheaper
  * than 1 byte of coded data per 256 8x8 blocks are refused, as are JPEG
- * warnings (a cut file, say).
+ * warnings (a cut file, say). A stream that cannot seek ("-", standard
+ * input, or a pipe) is read whole first: it is refused from its first bytes
+ * when they name no format and path's extension names none, and as soon as
+ * it passes 2 GiB and 64 MiB.
  * The image comes from clik_image_alloc(); free it with clik_image_free().
  * had_alpha may be NULL. On failure *img is cleared. */
 clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char *err,
