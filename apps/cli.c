@@ -380,7 +380,6 @@ struct cli_file {
     ino_t ino;        /* likewise */
     const char *name; /* NULL for an existing file, else its name in the folder */
     clikio_staged staged;
-    int existed; /* outputs: something was at path just before the commit */
 };
 
 static void identify(struct cli_file *f)
@@ -502,14 +501,20 @@ int cli_outputs_check(const cli_outputs *set)
         fprintf(stderr, "clik %s: only one output can go to standard output (-)\n", set->cmd);
         rc = CLI_USAGE;
     }
-    /* A folder cannot be replaced by a file: found now, it fails the
-     * command before the work rather than at the last rename. */
-    for (int i = 0; i < set->noutputs && rc == CLI_OK; i++)
+    /* A folder cannot be replaced by a file, nor another user's file in a
+     * sticky folder: found now, they fail the command before the work
+     * rather than at a rename. */
+    for (int i = 0; i < set->noutputs && rc == CLI_OK; i++) {
+        char err[512];
         if (set->outputs[i].folder) {
             fprintf(stderr, "clik %s: %s is a folder; the output needs a file name\n", set->cmd,
                     set->outputs[i].path);
             rc = CLI_FAILED;
+        } else if (clikio_check_replaceable(set->outputs[i].path, err, sizeof(err)) != CLIK_OK) {
+            fprintf(stderr, "clik %s: %s; nothing was written\n", set->cmd, err);
+            rc = CLI_FAILED;
         }
+    }
     return rc;
 }
 
@@ -539,25 +544,21 @@ int cli_outputs_stage_bytes(cli_outputs *set, int index, const void *data, size_
 
 int cli_outputs_commit(cli_outputs *set)
 {
-    char err[512];
-    int done = 0;
-    for (; done < set->noutputs; done++) {
-        struct cli_file *f = &set->outputs[done];
-        struct stat st;
-        /* What is at the name now is the user's, so a failure further on
-         * may remove only what this loop put where nothing was. */
-        f->existed = clikio_is_stdout(f->path) || lstat(f->path, &st) == 0;
-        if (clikio_commit(&f->staged, err, sizeof(err)) != CLIK_OK) {
-            fprintf(stderr, "clik %s: %s\n", set->cmd, err);
-            break;
-        }
+    char err[1024];
+    clikio_staged **staged = malloc(sizeof(*staged) * (size_t)(set->noutputs ? set->noutputs : 1));
+    if (!staged) {
+        fprintf(stderr, "clik %s: out of memory\n", set->cmd);
+        return CLI_FAILED;
     }
-    if (done == set->noutputs)
-        return CLI_OK;
-    while (done-- > 0)
-        if (!set->outputs[done].existed)
-            unlink(set->outputs[done].path);
-    return CLI_FAILED;
+    for (int i = 0; i < set->noutputs; i++)
+        staged[i] = &set->outputs[i].staged;
+    clik_status st = clikio_commit_all(staged, (size_t)set->noutputs, err, sizeof(err));
+    free(staged);
+    if (st != CLIK_OK) {
+        fprintf(stderr, "clik %s: %s\n", set->cmd, err);
+        return CLI_FAILED;
+    }
+    return CLI_OK;
 }
 
 void cli_outputs_free(cli_outputs *set)

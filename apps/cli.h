@@ -134,10 +134,11 @@ int cli_write_image(const char *cmd, const char *path, const clik_image *img, in
 
 /* The files one command reads and writes, for commands that write more than
  * one file. Every output is checked against every input and every other
- * output before anything runs, written under a temporary name as it is
- * ready, and put in place only when all of them are: a failure leaves
- * neither new outputs nor temporaries, and never removes a file that was
- * there before the command. */
+ * output, and that it can replace what its name holds, before anything
+ * runs; written under a temporary name as it is ready, and put in place only
+ * when all of them are (clikio_commit_all()): a failure leaves neither new
+ * outputs nor temporaries, and every file that was there before the command
+ * as it was. */
 typedef struct cli_outputs {
     const char *cmd;
     struct cli_file *inputs, *outputs;
@@ -153,7 +154,8 @@ int cli_outputs_input(cli_outputs *set, const char *path);
  * added. The two return CLI_FAILED (with a message) when out of memory. */
 int cli_outputs_add(cli_outputs *set, const char *path);
 /* Refuses (CLI_USAGE) an output that is the same file as an input or as
- * another output, and (CLI_FAILED) one that is a folder, with a message. */
+ * another output, and (CLI_FAILED) one that is a folder or a file this user
+ * may not replace (clikio_check_replaceable()), with a message. */
 int cli_outputs_check(const cli_outputs *set);
 /* Writes output `index` under its temporary name; prints the reason and
  * returns CLI_FAILED on failure. */
@@ -161,9 +163,9 @@ int cli_outputs_stage(cli_outputs *set, int index, const clik_image *img, int ke
 /* Writes output `index` as the bytes given (a model file), as
  * cli_outputs_stage() writes an image. */
 int cli_outputs_stage_bytes(cli_outputs *set, int index, const void *data, size_t size);
-/* Puts every output (all staged) in place; prints the reason and returns
- * CLI_FAILED on failure, having removed the outputs it had put in place
- * where no file was before. */
+/* Puts every output (all staged) in place, or none; prints the reason and
+ * returns CLI_FAILED on failure, every name then holding what it held
+ * before. */
 int cli_outputs_commit(cli_outputs *set);
 /* Removes the temporaries not committed and frees the set. */
 void cli_outputs_free(cli_outputs *set);

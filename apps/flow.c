@@ -110,6 +110,15 @@ int cmd_flowviz(int argc, char **argv)
                 max_text);
         return CLI_USAGE;
     }
+    /* The drawing takes a float, where 0 means the longest vector: a length
+     * too small for a float would be that, silently. */
+    if (max_text && !((float)max_motion > 0.0f)) {
+        fprintf(stderr,
+                "clik flowviz: --max %s: too small (below the smallest float, about 1.4e-45); "
+                "expected a length in pixels, above 0 and at most 1e9\n",
+                max_text);
+        return CLI_USAGE;
+    }
     clik_image flow = {0}, rgba = {0};
     rc = read_flow("flowviz", args.positional[0], &flow);
     if (rc == CLI_OK)

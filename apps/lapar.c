@@ -51,9 +51,10 @@ static const char *const tune_usage =
     "Searches the work-group shapes and kernel variants of clik lapar with these\n"
     "arguments (as clik lapar takes them) on the device, and stores the fastest\n"
     "beside the kernel cache, per device and problem class (types, channels,\n"
-    "scale, planes, size); later clik lapar runs on the device use it. --show\n"
-    "prints what is stored (or the default) without searching. Only the lapar\n"
-    "family has a search.\n";
+    "scale, planes, size); later clik lapar runs on the device use it. A search\n"
+    "whose result cannot be stored (no cache folder: CLIK_CACHE=off; a folder\n"
+    "that cannot be written) fails. --show prints what is stored (or the\n"
+    "default) without searching. Only the lapar family has a search.\n";
 
 /* What the three commands read: the input, its coefficients and the
  * dictionary, with an optional selection. */
@@ -620,13 +621,23 @@ static const char *variant_name(clik_lapar_variant v)
     }
 }
 
-static void print_tuning(const char *what, const clik_lapar_tuning *t)
+/* A tuning on stdout; unstored says what one not from the store is. */
+static void print_tuning(const char *what, const clik_lapar_tuning *t, const char *unstored)
 {
     printf("%s: lapar_variant=%s lapar_wg_x=%d lapar_wg_y=%d", what, variant_name(t->variant),
            t->wg_x, t->wg_y);
     if (t->ms > 0)
         printf(" (%.3f ms)", t->ms);
-    printf("%s\n", t->stored ? ", stored" : ", the device's default");
+    printf(", %s\n", t->stored ? "stored" : unstored);
+}
+
+static int tune_not_stored(clik_context *ctx, clik_status st)
+{
+    fprintf(stderr,
+            "clik tune: lapar: the result was not stored, so later runs will not use it: %s: "
+            "%s\n",
+            clik_status_str(st), clik_context_message(ctx));
+    return CLI_FAILED;
 }
 
 int cmd_tune(int argc, char **argv)
@@ -665,12 +676,22 @@ int cmd_tune(int argc, char **argv)
             st = CLIK_ERR_NO_DEVICE; /* the search times OpenCL kernels */
         if (st == CLIK_OK) {
             printf("device: %s\n", dev->name);
-            print_tuning("before", &before);
+            print_tuning("before", &before, "the device's default");
         }
         if (st == CLIK_OK && !show) {
             st = clik_lapar_tune(ctx, &job.lr, &job.phi, &job.dict, job.scale, &dst, &best);
+            /* A search whose result is not in the store has failed: storing
+             * it once more says why (no cache folder, a folder that cannot
+             * be written, a full disk). */
+            clik_status stored = CLIK_OK;
+            if (st == CLIK_OK && !best.stored)
+                stored = clik_lapar_tuning_set(ctx, &job.lr, &job.phi, &job.dict, job.scale, &dst,
+                                               &best);
+            best.stored = st == CLIK_OK && stored == CLIK_OK;
             if (st == CLIK_OK)
-                print_tuning("searched", &best);
+                print_tuning("searched", &best, "not stored");
+            if (stored != CLIK_OK)
+                rc = tune_not_stored(ctx, stored);
         }
         if (st != CLIK_OK)
             rc = cli_error("tune", ctx, st, "lapar");

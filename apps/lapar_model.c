@@ -24,7 +24,8 @@ static const char *const train_usage =
     "patches to the original pixels. Deterministic: the same images, options and\n"
     "device give the same MODEL, byte for byte (devices may round the downscale and\n"
     "the bucket edges differently; --device none is the scalar or NEON path).\n"
-    "Several scales (--scale 2,3,4) go into one file.\n"
+    "Several scales (--scale 2,3,4) go into one file. In HR_DIR, names like images\n"
+    "that are not regular files (a pipe, a folder) are skipped with a note.\n"
     "  --buckets A,S,C   angle, strength and coherence bins (default 16,3,3)\n"
     "  --phases 0|1      the output pixel's phase in the bucket (default 0)\n"
     "  --alpha A         ridge weight, relative (default 1e-5)\n"
@@ -84,6 +85,16 @@ static int list_folder(const char *dir, char **files, int *n)
             break;
         }
         snprintf(files[*n], len, "%s/%s", dir, ent->d_name);
+        /* Only regular files (or links to them): opening a pipe named like an
+         * image would wait for a writer for ever, and a folder or a device is
+         * no image either. stat() itself opens nothing. */
+        struct stat sb;
+        if (stat(files[*n], &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            fprintf(stderr, "clik lapar-train: %s: not a regular file; skipped\n", files[*n]);
+            free(files[*n]);
+            files[*n] = NULL;
+            continue;
+        }
         (*n)++;
     }
     closedir(d);

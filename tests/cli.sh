@@ -369,7 +369,12 @@ expect 1 "flowviz into a .flo" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/ou
 expect 1 "flowviz to an unknown extension" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.xyz"
 expect 1 "flowviz into a missing folder" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/nowhere/out.png"
 cmd=(flowviz "$tmp/right.flo" "$tmp/out.png")
-refused flowviz --max 0 --max -1 --max nan --max fast
+refused flowviz --max 0 --max -1 --max nan --max fast --max 1e-50 --max 1e-46
+# 1e-50 is above 0 as a double but 0 as the float the drawing takes.
+expect 2 "flowviz --max 1e-50" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.png" --max 1e-50
+check "flowviz --max 1e-50: the message" "$(grep -c -- '--max 1e-50: .*too small' "$tmp/stderr")" 1
+expect 0 "flowviz --max 1e-30: every known motion past it" -- $run "$clik" flowviz "$tmp/right.flo" "$tmp/out.ppm" --max 1e-30
+check "flowviz (1, 0) --max 1e-30" "$(ppm_pixel "$tmp/out.ppm" 0)" "191 0 0"
 expect 2 "flowviz without an output" -- $run "$clik" flowviz "$tmp/right.flo"
 
 # ---- flow ------------------------------------------------------------------------------------
@@ -573,9 +578,47 @@ if $run "$clik" devices 2>/dev/null | grep -q '^  [0-9]*:[0-9]* '; then
     grep -q "^before: .*, stored" "$tmp/stdout"
     check "the searched shape is read back from the store" $? 0
     CLIK_CACHE_DIR=$store expect 0 "lapar after tune" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2
+    # A search whose result cannot be stored fails, saying why.
+    CLIK_CACHE=off expect 1 "tune lapar with the cache off" -- $run "$clik" tune lapar "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2
+    check "tune lapar with the cache off: the message" "$(grep -c 'not stored.*CLIK_CACHE=off' "$tmp/stderr")" 1
+    mkdir "$tmp/tune-file"
+    printf 'a file' >"$tmp/tune-file/tune"
+    CLIK_CACHE_DIR=$tmp/tune-file expect 1 "tune lapar with a file at the tuning folder's name" -- $run "$clik" tune lapar "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2
+    check "tune lapar, no tuning folder: the message" "$(grep -c 'not stored.*cannot write the store' "$tmp/stderr")" 1
+    if [ "$(id -u)" != 0 ]; then # root writes in read-only folders
+        mkdir -p "$tmp/tune-ro/tune"
+        chmod 555 "$tmp/tune-ro/tune"
+        CLIK_CACHE_DIR=$tmp/tune-ro expect 1 "tune lapar with a read-only tuning folder" -- $run "$clik" tune lapar "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2
+        chmod 755 "$tmp/tune-ro/tune"
+    else
+        echo "skip tune lapar with a read-only tuning folder (root writes there)"
+    fi
 else
     echo "skip tune lapar on a device (no OpenCL device)"
 fi
+
+# ---- lapar-train -----------------------------------------------------------------------------
+mkdir "$tmp/train"
+cp "$tmp/grey.pgm" "$tmp/train/a.pgm"
+cp "$tmp/rgb.ppm" "$tmp/train/b.ppm"
+expect 0 "lapar-train from a folder" -- $run "$clik" lapar-train "$tmp/train" "$tmp/out.model" --scale 2 --device none
+check "lapar-train: two images" "$(grep -c 'from 2 images' "$tmp/stderr")" 1
+cp "$tmp/out.model" "$tmp/train.model"
+# A pipe named like an image is skipped with a note, not opened (which
+# would wait for a writer for ever); so is a folder.
+if command -v mkfifo >/dev/null && command -v timeout >/dev/null; then
+    mkfifo "$tmp/train/c.png"
+    mkdir "$tmp/train/d.jpg"
+    expect 0 "lapar-train from a folder holding a pipe and a folder named as images" -- \
+        timeout 60 $run "$clik" lapar-train "$tmp/train" "$tmp/out.model" --scale 2 --device none
+    check "lapar-train: the pipe and the folder skipped with a note" \
+        "$(grep -c 'c.png: not a regular file; skipped' "$tmp/stderr") $(grep -c 'd.jpg: not a regular file; skipped' "$tmp/stderr")" "1 1"
+    check "lapar-train: the same model without them" "$(cmp -s "$tmp/out.model" "$tmp/train.model" && echo same)" same
+else
+    echo "skip lapar-train beside a pipe (no mkfifo or timeout)"
+fi
+mkdir "$tmp/train-none"
+expect 1 "lapar-train from a folder of no image" -- $run "$clik" lapar-train "$tmp/train-none" "$tmp/out.model" --scale 2 --device none
 
 # ---- files a command must not lose ---------------------------------------------------------
 # same_files A B: "same" when the two files hold the same bytes.
@@ -642,10 +685,68 @@ if command -v mkfifo >/dev/null && command -v timeout >/dev/null; then
     check "upscale whose third rename fails: exit status" "$?" 1
     check "upscale whose third rename fails: at the rename" "$(grep -c 'o3.pgm: cannot replace' "$tmp/stderr")" 1
     check "upscale whose third rename fails: what is left" "$(cd "$tmp/roll" && echo o* .o*)" "o1.pgm o3.pgm .o*"
-    check "upscale whose third rename fails: o1 kept" "$([ -s "$tmp/roll/o1.pgm" ] && echo kept)" kept
+    check "upscale whose third rename fails: o1 kept as it was" "$(printf before | cmp -s - "$tmp/roll/o1.pgm" && echo kept)" kept
+
+    # The same along flows, o0000 replaced before o0002 fails: the user's
+    # o0000.flo comes back, and nothing else is left.
+    mkdir "$tmp/froll"
+    for i in 0 1 3; do cp "$tmp/s$((i + 1)).pgm" "$tmp/froll/f000$i.pgm"; done
+    mkfifo "$tmp/froll/f0002.pgm"
+    printf 'old flow' >"$tmp/froll/o0000.flo"
+    chmod 640 "$tmp/froll/o0000.flo"
+    $run "$clik" flow "$tmp/froll/f%04d.pgm" "$tmp/froll/o%04d.flo" --device none --iterations 5 \
+        >"$tmp/stdout" 2>"$tmp/stderr" &
+    pid=$!
+    timeout 120 bash -c 'exec 3>"$1" && mkdir "$2" && cat "$3" >&3' _ "$tmp/froll/f0002.pgm" \
+        "$tmp/froll/o0002.flo" "$tmp/s3.pgm" || kill "$pid" 2>/dev/null
+    wait $pid
+    check "flow whose third rename fails: exit status" "$?" 1
+    check "flow whose third rename fails: at the rename" "$(grep -c 'o0002.flo: cannot replace' "$tmp/stderr")" 1
+    check "flow whose third rename fails: what is left" "$(cd "$tmp/froll" && echo o* .o*)" "o0000.flo o0002.flo .o*"
+    check "flow whose third rename fails: o0000 kept as it was" \
+        "$(printf 'old flow' | cmp -s - "$tmp/froll/o0000.flo" && stat -c %a "$tmp/froll/o0000.flo")" 640
 else
-    echo "skip upscale whose third rename fails (no mkfifo or timeout)"
+    echo "skip upscale and flow whose third rename fails (no mkfifo or timeout)"
 fi
+
+# A sticky folder where the user may replace o1 but not o2 (another user's
+# file): refused before anything is written, o1 as it was. As root, through
+# an unprivileged user; the test needs root to make the files of two users.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$clik" 2>/dev/null; then
+    mkdir -p "$tmp/sticky"
+    chmod 755 "$tmp"
+    chmod 1777 "$tmp/sticky"
+    for i in 1 2 3; do cp "$tmp/s$i.pgm" "$tmp/sticky/f$i.pgm"; done
+    printf 'theirs' >"$tmp/sticky/o1.flo"
+    printf 'root' >"$tmp/sticky/o2.flo"
+    chown 65534:65534 "$tmp/sticky/o1.flo"
+    chmod 666 "$tmp/sticky/o2.flo"
+    CLIK_CACHE=off expect 1 "flow into a sticky folder, o2 another user's" -- \
+        setpriv --reuid=65534 --regid=65534 --clear-groups $run "$clik" flow "$tmp/sticky/f%d.pgm" \
+        "$tmp/sticky/o%d.flo" --device none --iterations 5
+    check "sticky folder: the message names the file and why" "$(grep -c 'o2.flo.*sticky' "$tmp/stderr")" 1
+    check "sticky folder: both outputs as they were, nothing else" \
+        "$(printf theirs | cmp -s - "$tmp/sticky/o1.flo" && printf root | cmp -s - "$tmp/sticky/o2.flo" &&
+            cd "$tmp/sticky" && echo kept .o*)" "kept .o*"
+    chmod 700 "$tmp"
+else
+    echo "skip flow into a sticky folder (needs root and setpriv to act as another user)"
+fi
+
+# A replaced file keeps its permission bits; a new one gets the umask's.
+cp "$sample" "$tmp/keep/p.png"
+chmod 600 "$tmp/keep/p.png"
+expect 0 "equalize over a file of mode 600" -- $run "$clik" equalize "$sample" "$tmp/keep/p.png" --device none
+check "the replaced file keeps mode 600" "$(stat -c %a "$tmp/keep/p.png")" 600
+cp "$tmp/keep/in8.npy" "$tmp/keep/s.npy"
+cp "$tmp/keep/in8.npy" "$tmp/keep/q.npy"
+chmod 640 "$tmp/keep/s.npy"
+chmod 604 "$tmp/keep/q.npy"
+expect 0 "integral over two files of modes 640 and 604" -- $run "$clik" integral "$tmp/keep/in8.npy" "$tmp/keep/s.npy" --squared "$tmp/keep/q.npy" --device none
+check "the replaced outputs keep their modes" "$(stat -c %a "$tmp/keep/s.npy" "$tmp/keep/q.npy" | tr '\n' ' ')" "640 604 "
+(umask 027 && $run "$clik" equalize "$sample" "$tmp/keep/new.png" --device none)
+check "a new file takes the umask" "$(stat -c %a "$tmp/keep/new.png")" 640
 
 # Temporary names next to an output of 255 bytes, the longest a name may be.
 long=$(printf 'n%.0s' {1..251})
@@ -690,6 +791,17 @@ expect 0 "a JPEG on standard input" -- from_stdin "$tmp/as-jpeg.jpg" $run "$clik
 check "the JPEG on standard input gives the JPEG's result" "$(same_files "$tmp/out.png" "$tmp/want.png")" same
 expect 1 "empty standard input" -- from_stdin /dev/null $run "$clik" equalize - "$tmp/out.png" --device none
 in_stderr "empty standard input message" "standard input is empty"
+# Zeros start no format: refused from the first bytes, not read to the end
+# (where standard input is a file, the offset it is left at tells).
+truncate -s 64M "$tmp/zeros.bin"
+(
+    exec 4<"$tmp/zeros.bin"
+    $run "$clik" equalize - "$tmp/out.png" --device none <&4 >"$tmp/stdout" 2>"$tmp/stderr"
+    echo "$? $(awk '$1 == "pos:" { print ($2 < 1048576 ? "early" : "at " $2) }' /proc/$BASHPID/fdinfo/4)"
+) >"$tmp/zeros.result"
+check "zeros on standard input: refused, read no further than 1 MiB" "$(cat "$tmp/zeros.result")" "1 early"
+in_stderr "zeros on standard input: the message" "neither its first bytes nor its extension"
+rm -f "$tmp/zeros.bin"
 printf 'not an image' >"$tmp/text.png"
 expect 1 "text on standard input" -- from_stdin "$tmp/text.png" $run "$clik" equalize - "$tmp/out.png" --device none
 in_stderr "no format message" "neither its first bytes nor its extension"

@@ -189,3 +189,89 @@ unsigned char *crafted_jpeg_exif(const unsigned char *jpeg, size_t len, int orie
     *out_len = len + 2 + seg;
     return out;
 }
+
+/* Comment segments holding pad bytes in all at out (NULL: only counted);
+ * returns their size. */
+static size_t put_comments(unsigned char *out, size_t pad)
+{
+    size_t n = 0;
+    while (pad > 0) {
+        const size_t take = pad < 65533 ? pad : 65533;
+        if (out) {
+            out[n] = 0xFF;
+            out[n + 1] = 0xFE;
+            out[n + 2] = (unsigned char)((take + 2) >> 8);
+            out[n + 3] = (unsigned char)(take + 2);
+            memset(out + n + 4, 'C', take);
+        }
+        n += 4 + take;
+        pad -= take;
+    }
+    return n;
+}
+
+unsigned char *crafted_jpeg_pad(const unsigned char *jpeg, size_t len, size_t pad, size_t *out_len)
+{
+    const size_t comments = put_comments(NULL, pad);
+    unsigned char *out = malloc(len + comments);
+    if (!out)
+        return NULL;
+    memcpy(out, jpeg, 2); /* SOI */
+    put_comments(out + 2, pad);
+    memcpy(out + 2 + comments, jpeg + 2, len - 2);
+    *out_len = len + comments;
+    return out;
+}
+
+unsigned char *crafted_jpeg_arith_empty(unsigned side, int colour, size_t pad, size_t *len)
+{
+    const unsigned nc = colour ? 3 : 1;
+    unsigned char file[2 + 69 + 19 + 14 + 2];
+    size_t n = 0;
+    file[n++] = 0xFF; /* SOI */
+    file[n++] = 0xD8;
+    static const unsigned char dqt[5] = {0xFF, 0xDB, 0x00, 0x43, 0x00};
+    memcpy(file + n, dqt, sizeof(dqt));
+    n += sizeof(dqt);
+    memset(file + n, 1, 64);
+    n += 64;
+    const size_t tables = n;
+    const unsigned char sof[10] = {0xFF,
+                                   0xC9,
+                                   0,
+                                   (unsigned char)(8 + 3 * nc),
+                                   8,
+                                   (unsigned char)(side >> 8),
+                                   (unsigned char)side,
+                                   (unsigned char)(side >> 8),
+                                   (unsigned char)side,
+                                   (unsigned char)nc};
+    memcpy(file + n, sof, sizeof(sof));
+    n += sizeof(sof);
+    for (unsigned c = 1; c <= nc; c++) {
+        file[n++] = (unsigned char)c; /* id, 1x1 sampling, table 0 */
+        file[n++] = 0x11;
+        file[n++] = 0;
+    }
+    const unsigned char sos[5] = {0xFF, 0xDA, 0, (unsigned char)(6 + 2 * nc), (unsigned char)nc};
+    memcpy(file + n, sos, sizeof(sos));
+    n += sizeof(sos);
+    for (unsigned c = 1; c <= nc; c++) {
+        file[n++] = (unsigned char)c; /* id, conditioning tables 0 */
+        file[n++] = 0;
+    }
+    file[n++] = 0; /* Ss, Se, Ah/Al: sequential */
+    file[n++] = 63;
+    file[n++] = 0;
+    file[n++] = 0xFF; /* EOI */
+    file[n++] = 0xD9;
+    const size_t comments = put_comments(NULL, pad);
+    unsigned char *out = malloc(n + comments);
+    if (!out)
+        return NULL;
+    memcpy(out, file, tables);
+    put_comments(out + tables, pad);
+    memcpy(out + tables + comments, file + tables, n - tables);
+    *len = n + comments;
+    return out;
+}

@@ -75,4 +75,15 @@ unsigned char *crafted_jpeg_encode(const crafted_jpeg *spec,
 unsigned char *crafted_jpeg_exif(const unsigned char *jpeg, size_t len, int orientation,
                                  int big_endian, int entries, int claim_entries, size_t *out_len);
 
+/* An arithmetic-coded (SOF9) side x side frame, grey or (colour) three
+ * components, whose one scan holds no coded byte at all: SOI, a quantisation
+ * table of ones, comment segments of pad bytes in all, SOF9, SOS, EOI.
+ * libjpeg decodes such a file without a warning (zeros in, an image out).
+ * malloc'ed, *len bytes; NULL without memory. */
+unsigned char *crafted_jpeg_arith_empty(unsigned side, int colour, size_t pad, size_t *len);
+
+/* jpeg (len bytes, starting with SOI) with comment segments of pad bytes in
+ * all after SOI. malloc'ed, *out_len bytes; NULL without memory. */
+unsigned char *crafted_jpeg_pad(const unsigned char *jpeg, size_t len, size_t pad, size_t *out_len);
+
 #endif

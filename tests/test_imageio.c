@@ -1028,7 +1028,7 @@ START_TEST(test_jpeg_arith_without_data)
     TMP_PATH(path, "arith_empty.jpg");
     write_file(path, file, sizeof(file));
     READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "too few"));
+    ck_assert_ptr_nonnull(strstr(last_err, "no scan data"));
 
     /* A real arithmetic-coded image, cut after the start of its data, the
      * EOI put back, and its header made to claim 16384 x 16384. */
@@ -1045,6 +1045,95 @@ START_TEST(test_jpeg_arith_without_data)
     write_file(cut, data, keep + 2);
     READ_FAILS(cut, CLIK_ERR_FILE_FORMAT);
     ck_assert_ptr_nonnull(strstr(last_err, "too few"));
+    free(data);
+}
+END_TEST
+
+/* Files whose scans hold no coded byte: arithmetic-coded ones of every size,
+ * which libjpeg decodes without a word (zeros in, an image out), and a
+ * Huffman-coded one; and a file cut before its first scan. */
+START_TEST(test_jpeg_no_scan_data)
+{
+    static const struct {
+        unsigned side;
+        int colour;
+    } arith[] = {{64, 0}, {256, 1}, {2048, 0}, {2048, 1}, {16384, 0}};
+    for (size_t i = 0; i < sizeof(arith) / sizeof(arith[0]); i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "arith_empty%u_%d.jpg", arith[i].side, arith[i].colour);
+        TMP_PATH(path, name);
+        size_t len;
+        unsigned char *data = crafted_jpeg_arith_empty(arith[i].side, arith[i].colour, 0, &len);
+        ck_assert_ptr_nonnull(data);
+        write_file(path, data, len);
+        free(data);
+        READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
+        ck_assert_msg(strstr(last_err, "no scan data") != NULL, "%s: %s", name, last_err);
+    }
+
+    /* Baseline, the scan's data taken out: SOS, then EOI at once. */
+    TMP_PATH(huffman, "huffman_empty.jpg");
+    size_t len;
+    unsigned char *data = encode_jpeg(64, 64, 3, CODING_BASELINE, 90, 1, &len);
+    size_t sos = find_marker(data, len, 0xDA);
+    ck_assert_uint_gt(sos, 0);
+    size_t end = sos + 2 + ((size_t)data[sos + 2] << 8 | data[sos + 3]);
+    data[end] = 0xFF;
+    data[end + 1] = 0xD9;
+    write_file(huffman, data, end + 2);
+    READ_FAILS(huffman, CLIK_ERR_FILE_FORMAT);
+    ck_assert_msg(strstr(last_err, "no scan data") != NULL, "%s", last_err);
+
+    /* Cut before its first scan: the tables and the frame, no SOS, no EOI. */
+    TMP_PATH(cut, "cut_before_scan.jpg");
+    write_file(cut, data, sos);
+    READ_FAILS(cut, CLIK_ERR_FILE_FORMAT);
+    ck_assert_msg(strstr(last_err, "truncated") != NULL, "%s", last_err);
+    free(data);
+}
+END_TEST
+
+/* Comments do not pay for a lying header: a real arithmetic-coded image cut
+ * short and claiming 16384 x 16384 is refused with 16.5 KB of comments in
+ * it, which the bound of 1 byte per 256 blocks would otherwise let through
+ * (and libjpeg would decode 256 MB of garbage). So is the empty file. */
+START_TEST(test_jpeg_padding_does_not_count)
+{
+    TMP_PATH(cut, "arith_cut_padded.jpg");
+    size_t len, padded_len;
+    unsigned char *data = encode_jpeg(64, 64, 1, CODING_ARITH, 90, 1, &len);
+    size_t sos = find_marker(data, len, 0xDA);
+    ck_assert_uint_gt(sos, 0);
+    size_t keep = sos + 10 + 200;
+    ck_assert_uint_lt(keep + 2, len);
+    data[keep] = 0xFF;
+    data[keep + 1] = 0xD9;
+    claim_size(data, keep + 2, 16384, 16384);
+    unsigned char *padded = crafted_jpeg_pad(data, keep + 2, 16500, &padded_len);
+    ck_assert_ptr_nonnull(padded);
+    ck_assert_uint_gt(padded_len, 16384 + 200);
+    write_file(cut, padded, padded_len);
+    READ_FAILS(cut, CLIK_ERR_FILE_FORMAT);
+    ck_assert_msg(strstr(last_err, "too few") != NULL, "%s", last_err);
+    free(padded);
+    free(data);
+
+    TMP_PATH(empty, "arith_empty_padded.jpg");
+    data = crafted_jpeg_arith_empty(16384, 0, 16500, &len);
+    ck_assert_ptr_nonnull(data);
+    write_file(empty, data, len);
+    free(data);
+    READ_FAILS(empty, CLIK_ERR_FILE_FORMAT);
+    ck_assert_msg(strstr(last_err, "no scan data") != NULL, "%s", last_err);
+
+    /* The same comments in a real image change nothing. */
+    TMP_PATH(fine, "arith_padded.jpg");
+    data = encode_jpeg(64, 64, 3, CODING_ARITH, 90, 1, &len);
+    padded = crafted_jpeg_pad(data, len, 16500, &padded_len);
+    ck_assert_ptr_nonnull(padded);
+    write_file(fine, padded, padded_len);
+    read_ok(fine, 64, 64);
+    free(padded);
     free(data);
 }
 END_TEST
@@ -1656,6 +1745,135 @@ START_TEST(test_write_failure_keeps_existing)
 }
 END_TEST
 
+/* A file that a write replaces keeps its permission bits; a new one gets
+ * 0666 less the umask. */
+START_TEST(test_write_keeps_mode)
+{
+    TMP_PATH(dir, "modes");
+    TMP_PATH(kept, "modes/kept.png");
+    TMP_PATH(staged, "modes/staged.npy");
+    TMP_PATH(fresh, "modes/fresh.pgm");
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    clik_image img = noisy_image(4, 3, 1, CLIK_U8, 0, 91);
+    write_file(kept, "old", 3);
+    ck_assert_int_eq(chmod(kept, 0600), 0);
+    write_ok(kept, &img, 0);
+    struct stat info;
+    ck_assert_int_eq(stat(kept, &info), 0);
+    ck_assert_uint_eq(info.st_mode & 0777, 0600);
+
+    write_file(staged, "old", 3);
+    ck_assert_int_eq(chmod(staged, 0751), 0);
+    clikio_staged st = {0};
+    char err[ERRLEN] = "";
+    ck_assert_int_eq(clikio_stage(staged, &img, 0, &st, err, sizeof(err)), CLIK_OK);
+    ck_assert_int_eq(clikio_commit(&st, err, sizeof(err)), CLIK_OK);
+    ck_assert_int_eq(stat(staged, &info), 0);
+    ck_assert_uint_eq(info.st_mode & 0777, 0751);
+
+    const mode_t old_mask = umask(027);
+    write_ok(fresh, &img, 0);
+    umask(old_mask);
+    ck_assert_int_eq(stat(fresh, &info), 0);
+    ck_assert_uint_eq(info.st_mode & 0777, 0640);
+    ck_assert_int_eq(count_entries(dir), 3);
+    drop_image(&img);
+}
+END_TEST
+
+/* The bytes of path are text. */
+static void holds(const char *path, const char *text)
+{
+    size_t len;
+    unsigned char *data = read_file(path, &len);
+    ck_assert_msg(len == strlen(text) && memcmp(data, text, len) == 0, "%s does not hold '%s'",
+                  path, text);
+    free(data);
+}
+
+static void stage_ok(const char *path, const clik_image *img, clikio_staged *staged)
+{
+    char err[ERRLEN] = "";
+    clik_status st = clikio_stage(path, img, 0, staged, err, sizeof(err));
+    ck_assert_msg(st == CLIK_OK, "staging %s: %s (%s)", path, clik_status_str(st), err);
+}
+
+/* Several files all in place, or none: what the names held before comes
+ * back after a failure at a later name, whether the failure is found before
+ * anything moves (a folder at the name) or at the rename itself. */
+START_TEST(test_commit_all_or_none)
+{
+    TMP_PATH(dir, "all");
+    TMP_PATH(a, "all/a.pgm");
+    TMP_PATH(b, "all/b.pgm");
+    TMP_PATH(c, "all/c.pgm");
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    write_file(a, "a before", 8);
+    ck_assert_int_eq(chmod(a, 0640), 0);
+    clik_image img = noisy_image(4, 3, 1, CLIK_U8, 0, 92);
+    clikio_staged sa, sb, sc;
+    clikio_staged *const set[3] = {&sa, &sb, &sc};
+    char err[ERRLEN] = "";
+
+    /* A folder at the third name: refused before anything is replaced. */
+    stage_ok(a, &img, &sa);
+    stage_ok(b, &img, &sb);
+    stage_ok(c, &img, &sc);
+    ck_assert_int_eq(mkdir(c, 0700), 0);
+    ck_assert_int_eq(clikio_commit_all(set, 3, err, sizeof(err)), CLIK_ERR_IO);
+    ck_assert_msg(strstr(err, "c.pgm: cannot replace") != NULL, "%s", err);
+    holds(a, "a before");
+    ck_assert(!exists(b));
+    ck_assert_int_eq(count_entries(dir), 2); /* a.pgm and the folder c.pgm */
+    ck_assert_ptr_null(sa.tmp_path);
+    ck_assert_int_eq(rmdir(c), 0);
+
+    /* The second rename fails (its staged file is gone): a is put back, the
+     * new c removed, b as it was. */
+    write_file(b, "b before", 8);
+    stage_ok(a, &img, &sa);
+    stage_ok(c, &img, &sc);
+    stage_ok(b, &img, &sb);
+    clikio_staged *const order[3] = {&sa, &sc, &sb};
+    ck_assert_int_eq(unlink(sb.tmp_path), 0);
+    ck_assert_int_eq(clikio_commit_all(order, 3, err, sizeof(err)), CLIK_ERR_IO);
+    ck_assert_msg(strstr(err, "b.pgm: cannot replace") != NULL, "%s", err);
+    holds(a, "a before");
+    holds(b, "b before");
+    ck_assert(!exists(c));
+    ck_assert_int_eq(count_entries(dir), 2); /* no temporary, no kept file */
+    struct stat info;
+    ck_assert_int_eq(stat(a, &info), 0);
+    ck_assert_uint_eq(info.st_mode & 0777, 0640);
+
+    /* Nothing in the way: every file in place, the old ones gone. */
+    stage_ok(a, &img, &sa);
+    stage_ok(b, &img, &sb);
+    stage_ok(c, &img, &sc);
+    ck_assert_int_eq(clikio_commit_all(set, 3, err, sizeof(err)), CLIK_OK);
+    ck_assert_int_eq(count_entries(dir), 3);
+    clik_image back;
+    const char *paths[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(clikio_read(paths[i], &back, NULL, err, sizeof(err)), CLIK_OK);
+        ck_assert(same_pixels(&img, &back));
+        clik_image_free(&back);
+    }
+    ck_assert_int_eq(stat(a, &info), 0);
+    ck_assert_uint_eq(info.st_mode & 0777, 0640);
+
+    /* Two entries for standard output: refused, nothing written. */
+    clikio_staged o1, o2;
+    clikio_staged *const outs[2] = {&o1, &o2};
+    stage_ok("-", &img, &o1);
+    stage_ok("pgm:-", &img, &o2);
+    ck_assert_int_eq(clikio_commit_all(outs, 2, err, sizeof(err)), CLIK_ERR_INVALID_ARG);
+    ck_assert_ptr_null(o1.tmp_path);
+    ck_assert_ptr_null(o2.tmp_path);
+    drop_image(&img);
+}
+END_TEST
+
 START_TEST(test_write_replaces_existing)
 {
     TMP_PATH(dir, "replace");
@@ -1949,6 +2167,8 @@ static Suite *imageio_suite(void)
                            H_TEST(test_jpeg_huge_header),
                            H_TEST(test_jpeg_cmyk),
                            H_TEST(test_jpeg_arith_without_data),
+                           H_TEST(test_jpeg_no_scan_data),
+                           H_TEST(test_jpeg_padding_does_not_count),
                            H_TEST(test_jpeg_lying_header),
                            H_TEST(test_jpeg_flat_images_pass),
                            H_TEST(test_jpeg_too_many_scans),
@@ -1967,7 +2187,9 @@ static Suite *imageio_suite(void)
                             H_TEST(test_write_invalid_image),
                             H_TEST(test_write_missing_folder),
                             H_TEST(test_write_failure_keeps_existing),
-                            H_TEST(test_write_replaces_existing)};
+                            H_TEST(test_write_replaces_existing),
+                            H_TEST(test_write_keeps_mode),
+                            H_TEST(test_commit_all_or_none)};
     Suite *s = suite_create("imageio");
     /* Generous timeouts: valgrind and sanitizers slow everything down. */
     h_tcase(s, "png", 120, png, H_COUNT(png));

@@ -18,6 +18,12 @@
 
 #include "imageio_private.h"
 
+/* The sticky bit: XSI, not in the POSIX base the build asks for; its value
+ * is the same on every system. */
+#ifndef S_ISVTX
+#define S_ISVTX 01000
+#endif
+
 typedef enum image_format {
     FORMAT_UNKNOWN,
     FORMAT_PNG,
@@ -238,32 +244,56 @@ static image_format format_by_content(const unsigned char *b, size_t n)
 }
 
 /* A stream that cannot seek back (standard input, a pipe), read whole into
- * memory as a stream the readers take like a file; *mem holds the bytes. */
+ * memory as a stream the readers take like a file; *mem holds the bytes.
+ * Its first bytes must name a format (or path's extension must): a stream
+ * of anything else is refused from them, not read to its end. Past
+ * CLIKIO_MAX_STREAM bytes it is refused as soon as they are read. */
 static clik_status slurp(FILE *in, const char *path, FILE **fp, int64_t *size, char **mem,
                          char *err, size_t errlen)
 {
+    const char *what = in == stdin ? "standard input" : "the stream";
+    const uint64_t most = CLIKIO_MAX_STREAM < SIZE_MAX - 1 ? CLIKIO_MAX_STREAM : SIZE_MAX - 1;
     size_t n = 0, cap = 1 << 16;
     char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, in);
-        if (n < cap)
-            break;
-        char *more = cap < ((size_t)1 << 31) ? realloc(buf, 2 * cap) : NULL;
-        if (!more) {
-            free(buf);
-            return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY,
-                                "%s: out of memory (or larger than 2 GiB)", path);
-        }
-        buf = more;
-        cap *= 2;
-    }
     if (!buf)
         return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
+    size_t got;
+    while (n < 8 && (got = fread(buf + n, 1, 8 - n, in)) > 0)
+        n += got;
+    if (n > 0 && !ferror(in) &&
+        format_by_content((const unsigned char *)buf, n) == FORMAT_UNKNOWN &&
+        format_of(path) == FORMAT_UNKNOWN) {
+        free(buf);
+        return unknown_format(path, err, errlen);
+    }
+    while (!feof(in) && !ferror(in)) {
+        if (n == cap) {
+            /* One byte past the limit tells a stream of exactly the limit
+             * from a longer one. */
+            if ((uint64_t)cap > most) {
+                free(buf);
+                return clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT,
+                                    "%s: %s holds more than %llu bytes, more than any image "
+                                    "clik reads",
+                                    path, what, (unsigned long long)most);
+            }
+            size_t grown = (uint64_t)cap * 2 > most + 1 ? (size_t)most + 1 : cap * 2;
+            char *more = realloc(buf, grown);
+            if (!more) {
+                free(buf);
+                return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY,
+                                    "%s: out of memory after %zu bytes of %s", path, n, what);
+            }
+            buf = more;
+            cap = grown;
+        }
+        n += fread(buf + n, 1, cap - n, in);
+    }
     if (ferror(in) || n == 0) {
         free(buf);
-        return ferror(in) ? clikio__fail(err, errlen, CLIK_ERR_IO, "%s: read error", path)
-                          : clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT, "%s: %s is empty", path,
-                                         in == stdin ? "standard input" : "the stream");
+        return ferror(in)
+                   ? clikio__fail(err, errlen, CLIK_ERR_IO, "%s: read error", path)
+                   : clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT, "%s: %s is empty", path, what);
     }
     *fp = fmemopen(buf, n, "rb");
     if (!*fp) {
@@ -363,43 +393,52 @@ clik_status clikio_read_npy(const char *path, clik_image *img, char *err, size_t
  * remaining race, so concurrent writers never share a temporary file. */
 static atomic_uint temp_counter;
 
-/* The longest name a file in the folder dir may have. 255 where the system
- * cannot say: it is the limit of the common file systems. */
-static size_t longest_name(const char *dir)
+/* The longest name a file in the folder of path may have. 255 where the
+ * system cannot say: it is the limit of the common file systems. */
+static size_t longest_name(const char *path)
 {
-    long n = pathconf(dir, _PC_NAME_MAX);
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + 1) : NULL;
+    long n = pathconf(dir ? dir : ".", _PC_NAME_MAX);
+    free(dir);
     return n > 0 ? (size_t)n : 255;
 }
 
-/* Creates "DIR/.BASE.PID.N.tmp" next to path: the same folder keeps the
- * final rename() atomic, the leading dot keeps it out of listings and globs.
- * BASE is cut short where the whole name would pass the folder's limit on
- * name length, so that every name that fits can be written; the process id,
- * the counter and O_EXCL keep the shortened names unique. */
-static clik_status create_temp(const char *path, char **tmp_path, FILE **fp, char *err,
-                               size_t errlen)
+/* Writes "DIR/.BASE.PID.N.TAG", a name next to path, into name (cap bytes,
+ * at least strlen(path) + 64): the same folder keeps rename() atomic, the
+ * leading dot keeps it out of listings and globs. BASE is cut short where
+ * the whole name would pass name_max, so that every name that fits can be
+ * written; the process id and the counter keep the names unique. */
+static void sibling_name(const char *path, const char *tag, size_t name_max, char *name, size_t cap)
 {
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
     const char *base = path + dir_len;
+    char suffix[64];
+    size_t suffix_len = (size_t)snprintf(suffix, sizeof(suffix), ".%ld.%u.%s", (long)getpid(),
+                                         atomic_fetch_add(&temp_counter, 1u), tag);
+    size_t keep = strlen(base);
+    if (1 + keep + suffix_len > name_max) {
+        keep = name_max > 1 + suffix_len ? name_max - 1 - suffix_len : 0;
+        /* Cut before a whole UTF-8 character, not inside one. */
+        while (keep > 0 && ((unsigned char)base[keep] & 0xC0) == 0x80)
+            keep--;
+    }
+    snprintf(name, cap, "%.*s.%.*s%s", (int)dir_len, path, (int)keep, base, suffix);
+}
+
+/* Creates "DIR/.BASE.PID.N.tmp" next to path (see sibling_name()); O_EXCL
+ * settles any remaining race. */
+static clik_status create_temp(const char *path, char **tmp_path, FILE **fp, char *err,
+                               size_t errlen)
+{
     size_t cap = strlen(path) + 64;
     char *name = malloc(cap);
     if (!name)
         return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
-    snprintf(name, cap, "%.*s", dir_len ? (int)dir_len : 1, dir_len ? path : ".");
-    size_t name_max = longest_name(name);
+    size_t name_max = longest_name(path);
     for (int attempt = 0; attempt < 100; attempt++) {
-        char suffix[64];
-        size_t suffix_len = (size_t)snprintf(suffix, sizeof(suffix), ".%ld.%u.tmp", (long)getpid(),
-                                             atomic_fetch_add(&temp_counter, 1u));
-        size_t keep = strlen(base);
-        if (1 + keep + suffix_len > name_max) {
-            keep = name_max > 1 + suffix_len ? name_max - 1 - suffix_len : 0;
-            /* Cut before a whole UTF-8 character, not inside one. */
-            while (keep > 0 && ((unsigned char)base[keep] & 0xC0) == 0x80)
-                keep--;
-        }
-        snprintf(name, cap, "%.*s.%.*s%s", (int)dir_len, path, (int)keep, base, suffix);
+        sibling_name(path, "tmp", name_max, name, cap);
         /* 0666 lets the umask decide the final permissions, as for any new file. */
         int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0) {
@@ -425,6 +464,19 @@ static clik_status create_temp(const char *path, char **tmp_path, FILE **fp, cha
     }
     free(name);
     return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: no free temporary file name", path);
+}
+
+/* A file that path already names keeps its permission bits: the new file
+ * (open as fp) takes them before it replaces the old one. */
+static clik_status keep_mode(FILE *fp, const char *path, char *err, size_t errlen)
+{
+    struct stat old;
+    if (stat(path, &old) != 0 || !S_ISREG(old.st_mode))
+        return CLIK_OK;
+    if (fchmod(fileno(fp), old.st_mode & (S_IRWXU | S_IRWXG | S_IRWXO)) != 0)
+        return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot give the new file its mode: %s",
+                            path, strerror(errno));
+    return CLIK_OK;
 }
 
 /* Pushes everything to disk before the rename, so that a crash never leaves
@@ -463,10 +515,12 @@ static clik_status stage_to(const char *path, stage_fn put, const void *user, cl
     char spool[4096];
     const char *tmpdir = getenv("TMPDIR");
     snprintf(spool, sizeof(spool), "%s/clik-stdout", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    clik_status st =
-        create_temp(clikio_is_stdout(path) ? spool : path, &tmp_path, &fp, err, errlen);
+    const int to_stdout = clikio_is_stdout(path);
+    clik_status st = create_temp(to_stdout ? spool : path, &tmp_path, &fp, err, errlen);
     if (st == CLIK_OK) {
-        st = put(fp, path, user, err, errlen);
+        st = to_stdout ? CLIK_OK : keep_mode(fp, path, err, errlen);
+        if (st == CLIK_OK)
+            st = put(fp, path, user, err, errlen);
         if (st != CLIK_OK)
             fclose(fp);
         else
@@ -580,6 +634,168 @@ void clikio_discard(clikio_staged *staged)
     free(staged->tmp_path);
     free(staged->path);
     memset(staged, 0, sizeof(*staged));
+}
+
+/* ---- several files, all or none ------------------------------------------ */
+
+clik_status clikio_check_replaceable(const char *path, char *err, size_t errlen)
+{
+    struct stat file, dir;
+    if (!path || clikio_is_stdout(path) || lstat(path, &file) != 0)
+        return CLIK_OK; /* nothing there to replace */
+    if (S_ISDIR(file.st_mode))
+        return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot replace: it is a folder", path);
+    const char *slash = strrchr(path, '/');
+    char *folder = slash ? strndup(path, (size_t)(slash - path) + 1) : NULL;
+    if (slash && !folder)
+        return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
+    int known = stat(folder ? folder : ".", &dir) == 0;
+    free(folder);
+    /* In a sticky folder (such as /tmp) only the owner of a file, the owner
+     * of the folder or root may remove or replace it. */
+    const uid_t me = geteuid();
+    if (known && (dir.st_mode & S_ISVTX) && me != 0 && file.st_uid != me && dir.st_uid != me)
+        return clikio__fail(err, errlen, CLIK_ERR_IO,
+                            "%s: cannot replace: its folder is sticky (+t) and the file "
+                            "belongs to another user",
+                            path);
+    return CLIK_OK;
+}
+
+/* What clikio_commit_all() did to one name. */
+typedef struct commit_step {
+    char *kept;   /* the file that was at the name, under a hidden name; NULL: none */
+    int linked;   /* kept is a second link (the name held the file throughout) */
+    int in_place; /* the staged file is at the name */
+} commit_step;
+
+/* Keeps the file at path under a hidden name next to it ("DIR/.BASE.PID.N.old"):
+ * a second hard link, so that path names a file throughout, or where the
+ * folder takes none, the file renamed. */
+static clik_status keep_aside(const char *path, commit_step *step, char *err, size_t errlen)
+{
+    size_t cap = strlen(path) + 64;
+    char *name = malloc(cap);
+    if (!name)
+        return clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "%s: out of memory", path);
+    size_t name_max = longest_name(path);
+    int e = EEXIST;
+    for (int attempt = 0; attempt < 100 && e == EEXIST; attempt++) {
+        sibling_name(path, "old", name_max, name, cap);
+        struct stat taken;
+        if (linkat(AT_FDCWD, path, AT_FDCWD, name, 0) == 0) {
+            step->linked = 1;
+        } else if ((e = errno) == EEXIST || lstat(name, &taken) == 0) {
+            e = EEXIST;
+            continue;
+        } else if (rename(path, name) != 0) {
+            e = errno;
+            break;
+        }
+        step->kept = name;
+        return CLIK_OK;
+    }
+    free(name);
+    return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot replace: %s", path,
+                        e == EEXIST ? "no free temporary file name" : strerror(e));
+}
+
+/* Appends "; " and a formatted note to the message in err. */
+static void add_note(char *err, size_t errlen, const char *fmt, ...) CLIKIO_PRINTF(3, 4);
+static void add_note(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    size_t n = strlen(err);
+    if (n + 3 >= errlen)
+        return;
+    memcpy(err + n, "; ", 3);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + n + 2, errlen - n - 2, fmt, ap);
+    va_end(ap);
+}
+
+/* Puts back what the names of staged[0..n) held before (step by step, last
+ * first), after a failure. */
+static void undo_commit(clikio_staged *const *staged, commit_step *steps, size_t n, char *err,
+                        size_t errlen)
+{
+    for (size_t i = n; i-- > 0;) {
+        commit_step *s = &steps[i];
+        const char *path = staged[i]->path;
+        if (s->kept && (s->in_place || !s->linked)) {
+            if (rename(s->kept, path) != 0) {
+                add_note(err, errlen, "%s could not be put back (%s); it is kept as %s", path,
+                         strerror(errno), s->kept);
+                continue; /* the kept file stays where the note says */
+            }
+        } else if (s->kept) {
+            unlink(s->kept); /* a second link: the name still holds the file */
+        } else if (s->in_place) {
+            unlink(path);
+        }
+        free(s->kept);
+        s->kept = NULL;
+    }
+}
+
+clik_status clikio_commit_all(clikio_staged *const *staged, size_t n, char *err, size_t errlen)
+{
+    clear_message(err, errlen);
+    clik_status st = CLIK_OK;
+    size_t out = n; /* the one entry for standard output, if any */
+    for (size_t i = 0; i < n && st == CLIK_OK; i++) {
+        if (!staged || !staged[i] || !staged[i]->tmp_path)
+            st = clikio__fail(err, errlen, CLIK_ERR_NULL,
+                              "clikio_commit_all: entry %zu: nothing staged", i);
+        else if (clikio_is_stdout(staged[i]->path) && out < n)
+            st = clikio__fail(err, errlen, CLIK_ERR_INVALID_ARG,
+                              "clikio_commit_all: two entries for standard output");
+        else if (clikio_is_stdout(staged[i]->path))
+            out = i;
+        else
+            st = clikio_check_replaceable(staged[i]->path, err, errlen);
+    }
+    commit_step *steps = st == CLIK_OK ? calloc(n ? n : 1, sizeof(*steps)) : NULL;
+    if (st == CLIK_OK && !steps)
+        st = clikio__fail(err, errlen, CLIK_ERR_NO_MEMORY, "clikio_commit_all: out of memory");
+    /* Each file in place, what its name held kept aside until all are. */
+    for (size_t i = 0; i < n && st == CLIK_OK; i++) {
+        clikio_staged *f = staged[i];
+        struct stat there;
+        if (i == out)
+            continue;
+        if (lstat(f->path, &there) == 0)
+            st = S_ISDIR(there.st_mode) ? clikio_check_replaceable(f->path, err, errlen)
+                                        : keep_aside(f->path, &steps[i], err, errlen);
+        if (st != CLIK_OK)
+            break;
+        if (rename(f->tmp_path, f->path) != 0) {
+            st = clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot replace: %s", f->path,
+                              strerror(errno));
+            break;
+        }
+        steps[i].in_place = 1;
+        free(f->tmp_path);
+        f->tmp_path = NULL;
+    }
+    /* Standard output last: what is written there cannot be taken back. */
+    if (st == CLIK_OK && out < n)
+        st = copy_to_stdout(staged[out]->tmp_path, err, errlen);
+    if (steps) {
+        if (st != CLIK_OK)
+            undo_commit(staged, steps, n, err, errlen);
+        for (size_t i = 0; i < n; i++) {
+            if (steps[i].kept && st == CLIK_OK)
+                unlink(steps[i].kept);
+            free(steps[i].kept);
+        }
+        free(steps);
+    }
+    for (size_t i = 0; staged && i < n; i++)
+        clikio_discard(staged[i]);
+    return st;
 }
 
 /* Shared start of both public writers: argument and image checks. */

@@ -30,9 +30,14 @@ extern "C" {
  * in host byte order. PGM/PPM samples are scaled from 0..maxval to the full
  * range of the type. Palette PNGs are expanded; tRNS becomes alpha.
  * Headers are checked against the file before any pixel memory is taken:
- * JPEGs too short for the size they claim, with more than 256 scans, or
- * (arithmetic-coded, past about 4 megapixels) cheaper than 1 byte per 256
- * 8x8 blocks are refused, as are JPEG warnings (a cut file, say).
+ * JPEGs whose scans hold no coded data, whose coded data is too short for
+ * the size they claim (comments and other segments do not count), with more
+ * than 256 scans, or (arithmetic-coded, past about 4 megapixels) cheaper
+ * than 1 byte of coded data per 256 8x8 blocks are refused, as are JPEG
+ * warnings (a cut file, say). A stream that cannot seek ("-", standard
+ * input, or a pipe) is read whole first: it is refused from its first bytes
+ * when they name no format and path's extension names none, and as soon as
+ * it passes 2 GiB and 64 MiB.
  * The image comes from clik_image_alloc(); free it with clik_image_free().
  * had_alpha may be NULL. On failure *img is cleared. */
 clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char *err,
@@ -47,7 +52,9 @@ clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char 
  * channel count. JPEG quality is 95 with full-resolution chroma.
  * The file is written under a temporary name in the same folder and renamed:
  * on failure nothing is left at path and an existing file there is untouched.
- * So path may name the file img was read from. This is clikio_stage() and
+ * So path may name the file img was read from. A file that path names keeps
+ * its permission bits (read, write and execute of owner, group and others);
+ * a new file gets 0666 less the umask. This is clikio_stage() and
  * clikio_commit() in one call.
  * img must be a host image; any valid stride is accepted. */
 clik_status clikio_write(const char *path, const clik_image *img, int keep_alpha, char *err,
@@ -105,6 +112,25 @@ clik_status clikio_commit(clikio_staged *staged, char *err, size_t errlen);
 /* Removes the staged temporary file, if any, and clears *staged. Does nothing
  * for a cleared (never staged, committed or discarded) *staged. */
 void clikio_discard(clikio_staged *staged);
+
+/* Puts every staged file of staged[0..n) in place, or none. First every name
+ * is checked as clikio_check_replaceable() checks it; then each file that a
+ * name holds is kept under a hidden name in its folder (a second link where
+ * the folder takes one, so that the name holds a file throughout) while the
+ * staged file takes its place, and only once every file is in place are the
+ * kept ones removed. On a failure each name gets back what it held (nothing,
+ * where it held nothing), and err says where a kept file stays if one cannot
+ * be put back. At most one entry may be for standard output; it is copied
+ * there after every file is in place (what it writes cannot be taken back;
+ * a failure there puts the files back). Every entry is cleared either way,
+ * its temporary file removed. */
+clik_status clikio_commit_all(clikio_staged *const *staged, size_t n, char *err, size_t errlen);
+
+/* CLIK_OK unless path names something that a file written there could not
+ * replace: a folder, or in a sticky folder (such as /tmp) a file that
+ * belongs to another user, the folder too, and the process is not root's.
+ * A name that holds nothing, and standard output, pass. */
+clik_status clikio_check_replaceable(const char *path, char *err, size_t errlen);
 
 /* Writes a NumPy .npy (format 1.0, C order, little-endian): shape (H, W) for
  * 1 channel, (H, W, C) otherwise. dtypes: u8 '|u1', s16 '<i2', u16 '<u2',

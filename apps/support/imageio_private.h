@@ -12,6 +12,12 @@
 #define CLIKIO_MAX_DIM    (1 << 20)
 #define CLIKIO_MAX_PIXELS ((uint64_t)1 << 28)
 
+/* The most read from a stream that cannot seek (standard input, a pipe),
+ * which is read whole before a reader sees it: the largest image the tool
+ * takes at 8 bytes a pixel (16-bit RGBA, a 2-channel f32 flow: 2 GiB), and
+ * 64 MiB for headers and a PNG's or JPEG's overhead. */
+#define CLIKIO_MAX_STREAM (CLIKIO_MAX_PIXELS * 8 + ((uint64_t)64 << 20))
+
 #if defined(__GNUC__)
 #define CLIKIO_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else

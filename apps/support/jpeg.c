@@ -14,7 +14,8 @@
  * A JPEG header can claim a large image from a few hundred bytes, and libjpeg
  * would allocate and decode all of it before finding the data missing. So
  * before libjpeg allocates anything for the pixels, the reader checks what
- * the file asks for against what it holds (see check_plausible()).
+ * the file asks for against the coded data it holds (see check_plausible()),
+ * and refuses a file whose scans hold none.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -43,12 +44,14 @@
  * at all, which libjpeg decodes without a word. So these files are held to a
  * cost instead: beyond JPEG_ARITH_FREE_BLOCKS blocks (8 MiB of coefficients,
  * decoded in milliseconds), at most JPEG_ARITH_BLOCKS_PER_BYTE blocks for each
- * byte of the file. Measured at 4096x4096 colour: smooth random fields take
- * 0.4 to 2.5 blocks per byte at quality 50 to 1, ramps and step edges 15 to
- * 210. Refused: near-flat images of more than 4 million pixels, such as a
- * flat grey 16384x16384 (33554 blocks per byte) or ramps at quality 1 and
- * that size (290 to 860). Huffman-coded files never exceed 8 blocks per byte
- * (see check_plausible()). */
+ * byte of coded data (comments and other segments, of any length, do not
+ * count; a file with no coded byte at all is refused at any size). Measured
+ * at 4096x4096 colour, where the headers are a few hundred bytes: smooth
+ * random fields take 0.4 to 2.5 blocks per byte at quality 50 to 1, ramps
+ * and step edges 15 to 210. Refused: near-flat images of more than 4 million
+ * pixels, such as a flat grey 16384x16384 (33554 blocks per byte) or ramps
+ * at quality 1 and that size (290 to 860). Huffman-coded files never exceed
+ * 8 blocks per byte (see check_plausible()). */
 #define JPEG_ARITH_BLOCKS_PER_BYTE 256
 #define JPEG_ARITH_FREE_BLOCKS     ((uint64_t)1 << 16)
 
@@ -107,6 +110,7 @@ static struct jpeg_error_mgr *report_init(jpeg_report *rep)
 /* What a walk over the markers of the file found before libjpeg reads it. */
 typedef struct jpeg_survey {
     uint64_t bytes; /* up to the end of EOI, or of the file when there is none */
+    uint64_t coded; /* of entropy-coded data in the scans (a stuffed FF 00 as one) */
     unsigned scans; /* SOS markers before EOI, counted up to JPEG_MAX_SCANS + 1 */
 } jpeg_survey;
 
@@ -171,9 +175,10 @@ static size_t survey_chunk(survey_walk *w, jpeg_survey *s, const unsigned char *
             i++;
             if (b == 0xFF)
                 break; /* a fill byte */
-            if (w->state == ENTROPY_AT_FF && (b == 0x00 || (b >= 0xD0 && b <= 0xD7)))
+            if (w->state == ENTROPY_AT_FF && (b == 0x00 || (b >= 0xD0 && b <= 0xD7))) {
                 w->state = ENTROPY; /* a stuffed FF or a restart marker */
-            else if (b == 0x00)
+                s->coded += b == 0x00;
+            } else if (b == 0x00)
                 w->state = BETWEEN_SEGMENTS;
             else
                 survey_marker(w, b);
@@ -202,7 +207,9 @@ static size_t survey_chunk(survey_walk *w, jpeg_survey *s, const unsigned char *
         }
         case ENTROPY: {
             const unsigned char *ff = memchr(p + i, 0xFF, n - i);
-            i = ff ? (size_t)(ff - p) + 1 : n;
+            const size_t end = ff ? (size_t)(ff - p) : n;
+            s->coded += end - i;
+            i = ff ? end + 1 : n;
             if (ff)
                 w->state = ENTROPY_AT_FF;
             break;
@@ -288,15 +295,23 @@ static uint64_t frame_blocks(const struct jpeg_decompress_struct *c)
     return blocks;
 }
 
-/* Refuses, before anything is allocated for the pixels, a file too short for
- * the image its header describes. Huffman codes are at least one bit long,
- * and every block of every component has a DC code, and in sequential scans
- * an end-of-block code too: no valid file holds fewer bytes than that. For
- * arithmetic coding the bound is the cost described at
- * JPEG_ARITH_BLOCKS_PER_BYTE. */
+/* Refuses, before anything is allocated for the pixels, a file whose scans
+ * hold no coded data at all (libjpeg decodes an arithmetic-coded one without
+ * a warning: zeros in, a plausible image out), and one whose coded data is
+ * too short for the image its header describes. Huffman codes are at least
+ * one bit long, and every block of every component has a DC code, and in
+ * sequential scans an end-of-block code too: no valid scan data is shorter.
+ * For arithmetic coding the bound is the cost described at
+ * JPEG_ARITH_BLOCKS_PER_BYTE. Only the coded data counts: comments and other
+ * segments can make a file of any size. */
 static clik_status check_plausible(jpeg_reader *r)
 {
     const struct jpeg_decompress_struct *c = &r->cinfo;
+    if (r->survey.coded == 0)
+        return clikio__fail(r->err, r->errlen, CLIK_ERR_FILE_FORMAT,
+                            "%s: JPEG file has no scan data (%ux%u pixels claimed, not one byte "
+                            "of coded data after the scan headers)",
+                            r->path, (unsigned)c->image_width, (unsigned)c->image_height);
     uint64_t blocks = frame_blocks(c), least;
     if (!c->arith_code)
         least = blocks * (c->progressive_mode ? 1u : 2u) / 8u;
@@ -304,12 +319,12 @@ static clik_status check_plausible(jpeg_reader *r)
         least = blocks / JPEG_ARITH_BLOCKS_PER_BYTE;
     else
         least = 0;
-    if (r->survey.bytes >= least)
+    if (r->survey.coded >= least)
         return CLIK_OK;
     return clikio__fail(r->err, r->errlen, CLIK_ERR_FILE_FORMAT,
-                        "%s: JPEG file is truncated or its header lies: %llu bytes are too few "
-                        "for %ux%u pixels (%s coding needs at least %llu)",
-                        r->path, (unsigned long long)r->survey.bytes, (unsigned)c->image_width,
+                        "%s: JPEG file is truncated or its header lies: %llu bytes of scan data "
+                        "are too few for %ux%u pixels (%s coding needs at least %llu)",
+                        r->path, (unsigned long long)r->survey.coded, (unsigned)c->image_width,
                         (unsigned)c->image_height, c->arith_code ? "arithmetic" : "Huffman",
                         (unsigned long long)least);
 }

@@ -7,7 +7,7 @@
  * tests/fuzz/corpus` rewrites the committed corpus unchanged unless this file
  * changed. (corpus/image, the seeds of the harness of the choice of reader
  * by content, holds copies of a few of these files, valid and broken, named
- * FORMAT-NAME.)
+ * FORMAT-NAME, and zeros, which no format starts like.)
  *
  * Valid files come from the project's writers, or from libpng and libjpeg
  * directly for layouts those never write (palettes, low bit depths,
@@ -357,6 +357,52 @@ static void put_jpeg_arith_empty(void)
     put("jpeg", "lie_arith_empty.jpg", file, sizeof(file));
 }
 
+/* crafted_jpeg_arith_empty()'s file as name. */
+static void put_jpeg_arith_empty_of(const char *name, unsigned side, int colour, size_t pad)
+{
+    size_t len;
+    unsigned char *data = crafted_jpeg_arith_empty(side, colour, pad, &len);
+    if (!data)
+        die(name, "out of memory");
+    put("jpeg", name, data, len);
+    free(data);
+}
+
+/* A baseline file whose scan header is followed by EOI at once. */
+static void put_jpeg_huffman_empty(void)
+{
+    size_t len;
+    unsigned char *data = encode_jpeg(&(crafted_jpeg){16, 16, 3, CODING_BASELINE, 75, 1, 0}, &len);
+    size_t sos = find_marker(data, len, 0xDA);
+    if (sos == 0)
+        die("huffman_empty.jpg", "no scan header");
+    size_t end = sos + 2 + ((size_t)data[sos + 2] << 8 | data[sos + 3]);
+    data[end] = 0xFF;
+    data[end + 1] = 0xD9;
+    put("jpeg", "huffman_empty.jpg", data, end + 2);
+    free(data);
+}
+
+/* An arithmetic-coded file cut inside its data, claiming 16384 x 16384,
+ * with 16.5 KB of comments. */
+static void put_jpeg_lie_padded(void)
+{
+    size_t len, padded_len;
+    unsigned char *data = encode_jpeg(&(crafted_jpeg){32, 32, 1, CODING_ARITH, 90, 1, 0}, &len);
+    size_t sos = find_marker(data, len, 0xDA), keep = sos + 10 + 100;
+    if (sos == 0 || keep + 2 > len)
+        die("lie_arith_padded.jpg", "too short");
+    data[keep] = 0xFF;
+    data[keep + 1] = 0xD9;
+    claim_size(data, keep + 2, 16384, 16384);
+    unsigned char *padded = crafted_jpeg_pad(data, keep + 2, 16500, &padded_len);
+    if (!padded)
+        die("lie_arith_padded.jpg", "out of memory");
+    put("jpeg", "lie_arith_padded.jpg", padded, padded_len);
+    free(padded);
+    free(data);
+}
+
 static void make_jpeg(void)
 {
     put_image("jpeg", "grey.jpg", 16, 16, 1, CLIK_U8, CLIK_PATTERN_GRADIENT, 0);
@@ -406,6 +452,16 @@ static void make_jpeg(void)
                  16384, 16384, 0, 1);
     put_jpeg_lie("lie_grey_cut.jpg", (crafted_jpeg){32, 32, 1, CODING_OPTIMIZED, 90, 0, 0}, 16384,
                  16384, 200, 0);
+
+    /* Of test_jpeg_no_scan_data and test_jpeg_padding_does_not_count:
+     * scans without a coded byte, arithmetic- and Huffman-coded, and files
+     * whose comments would pay for a lying header. */
+    put_jpeg_arith_empty_of("arith_empty64.jpg", 64, 0, 0);
+    put_jpeg_arith_empty_of("arith_empty256_rgb.jpg", 256, 1, 0);
+    put_jpeg_arith_empty_of("arith_empty2048.jpg", 2048, 0, 0);
+    put_jpeg_arith_empty_of("arith_empty_padded.jpg", 16384, 0, 16500);
+    put_jpeg_huffman_empty();
+    put_jpeg_lie_padded();
 }
 
 /* ---- PGM/PPM --------------------------------------------------------------- */
