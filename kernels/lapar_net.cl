@@ -1,27 +1,33 @@
 /*
  * LAPAR network family: the layers of LaparNet (Li et al., "LAPAR", NeurIPS
- * 2020, section 3.3 and its released code's description in
- * lib/ops/lapar_net.c) on planar float tensors: channel c of a W x H tensor
- * at c * plane + y * W + x.
+ * 2020, section 3.3; the layers as lib/ops/lapar_net.c describes them) on
+ * planar float tensors with a zero border: channel c of a W x H tensor is a
+ * plane of `plane` floats, rows `pitch` floats apart, pixel (x, y) at
+ * c * plane + (y + HALO) * pitch + x + HALO. The border of HALO = 2 pixels
+ * is zero, so the convolutions' zero padding (K / 2 <= 2) needs no test.
  *
+ *   lapar_net_zero   clears a buffer (the tensors' borders);
  *   lapar_net_input  the image (T, CH: uchar or float on 0..255, 1 or 4
  *                    channels) to 3 planes, v / 255 - mean[c]; grey feeds
  *                    the same value to the three;
- *   lapar_net_conv   one fused convolution: bias, K x K cross-correlation
- *                    with zero padding K / 2, ReLU when asked, plus alpha
- *                    times a residual tensor when asked, stored plain or
- *                    pixel-shuffled (SHUFFLE = s: output channel
- *                    c s^2 + i s + j of pixel (y, x) goes to channel c at
- *                    (s y + i, s x + j) of an s W x s H tensor).
+ *   lapar_net_conv   one fused convolution: bias, K x K cross-correlation,
+ *                    ReLU when asked, plus alpha times a residual tensor
+ *                    when asked, stored plain or pixel-shuffled (SHUFFLE =
+ *                    s: output channel c s^2 + i s + j of pixel (y, x) goes
+ *                    to channel c at (s y + i, s x + j) of the s W x s H
+ *                    output).
  *
- * Build options of lapar_net_conv: K (3 or 5), COB (output channels per
- * work-item, dividing the layer's output channels), SHUFFLE (1 or s),
- * OUT_HALF (the output stored as binary16 with vstore_half: phi as F16),
- * LOCAL (the input tile and its apron staged in local memory, TW x TH
- * work-groups; else every tap read from global memory).
- * Work-item (x, y, z) computes output channels z COB .. z COB + COB - 1 at
- * pixel (x, y); every product is added in one fixed order (input channel,
- * row, column), so both variants give the same bits.
+ * Build options of lapar_net_conv: K (3 or 5); COB, the output channels of
+ * a work-item, which divides the layer's; VW, the pixels of a work-item
+ * along a row (1, or 4, 8, 16: vectors, for CPU devices), each input
+ * vector loaded once for the COB channels; SHUFFLE (1 or s); OUT_HALF (the
+ * output stored as binary16 with vstore_half: phi as F16); LOCAL (VW 1
+ * only: the work-group's input tile and its apron staged in local memory,
+ * one input channel at a time). Weights are laid out per group of COB
+ * output channels: [cout / COB][cin][K * K][COB], so that a work-item's
+ * weights of one tap are contiguous. Every variant adds the products of an
+ * output in one order (input channel, row, column): they give the same
+ * bits.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
@@ -32,6 +38,9 @@
 #ifndef COB
 #define COB 8
 #endif
+#ifndef VW
+#define VW 1
+#endif
 #ifndef SHUFFLE
 #define SHUFFLE 1
 #endif
@@ -41,26 +50,51 @@
 #ifndef LOCAL
 #define LOCAL 0
 #endif
-#define R  (K / 2)
-#define KK (K * K)
+#define HALO 2
+#define R    (K / 2)
+#define KK   (K * K)
+
+#if VW == 1
+typedef float vec_t;
+#define LOADV(p)     (*(p))
+#define STOREV(v, p) (*(p) = (v))
+#else
+#define VEC_(n)      float##n
+#define VEC(n)       VEC_(n)
+#define VLOAD_(n)    vload##n
+#define VLOAD(n)     VLOAD_(n)
+#define VSTORE_(n)   vstore##n
+#define VSTORE(n)    VSTORE_(n)
+typedef VEC(VW) vec_t;
+#define LOADV(p)     VLOAD(VW)(0, (p))
+#define STOREV(v, p) VSTORE(VW)((v), 0, (p))
+#endif
 
 #if OUT_HALF
 typedef half out_t;
-#define STORE(v, i, p) vstore_half((v), (i), (p))
+#define STORE1(v, i, p) vstore_half((v), (i), (p))
 #else
 typedef float out_t;
-#define STORE(v, i, p) ((p)[(i)] = (v))
+#define STORE1(v, i, p) ((p)[(i)] = (v))
 #endif
+
+__kernel void lapar_net_zero(__global float4 *dst, ulong n)
+{
+    const size_t i = get_global_id(0);
+    if (i < n)
+        dst[i] = (float4)(0.0f);
+}
 
 #ifdef T
 __kernel void lapar_net_input(__global const T *src, int src_stride, int width, int height,
-                              __global float *dst, ulong plane, float m0, float m1, float m2)
+                              __global float *dst, ulong plane, int pitch, float m0, float m1,
+                              float m2)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
     __global const T *p = src + (size_t)y * (size_t)src_stride + (size_t)x * CH;
-    const size_t o = (size_t)y * (size_t)width + (size_t)x;
+    const size_t o = (size_t)(y + HALO) * (size_t)pitch + (size_t)(x + HALO);
     const float k = 1.0f / 255.0f;
 #if CH == 1
     const float g = (float)p[0] * k;
@@ -75,110 +109,137 @@ __kernel void lapar_net_input(__global const T *src, int src_stride, int width, 
 }
 #endif
 
-/* Stores acc[j] + the residual at pixel (x, y) for output channels co0 + j. */
-inline void store_outputs(float *acc, int co0, int x, int y, int width, int height,
-                          __global out_t *out, ulong out_plane, int out_pitch,
-                          __global const float *res, ulong res_plane, float alpha, int has_res,
-                          int relu)
+/* Stores one output value of channel co at pixel (x, y). */
+inline void store_one(float v, int co, int x, int y, __global out_t *out, ulong out_plane,
+                      int out_pitch, int out_halo)
 {
-    const size_t px = (size_t)y * (size_t)width + (size_t)x;
-    for (int j = 0; j < COB; j++) {
-        float v = acc[j];
-        if (relu)
-            v = fmax(v, 0.0f);
-        if (has_res)
-            v += alpha * res[(size_t)(co0 + j) * res_plane + px];
 #if SHUFFLE == 1
-        STORE(v, (size_t)(co0 + j) * out_plane + (size_t)y * (size_t)out_pitch + (size_t)x, out);
+    STORE1(v, (size_t)co * out_plane + (size_t)(y + out_halo) * (size_t)out_pitch + x + out_halo,
+           out);
 #else
-        const int co = co0 + j, c = co / (SHUFFLE * SHUFFLE), ij = co % (SHUFFLE * SHUFFLE);
-        const int oy = y * SHUFFLE + ij / SHUFFLE, ox = x * SHUFFLE + ij % SHUFFLE;
-        STORE(v, (size_t)c * out_plane + (size_t)oy * (size_t)out_pitch + (size_t)ox, out);
+    const int c = co / (SHUFFLE * SHUFFLE), ij = co - c * (SHUFFLE * SHUFFLE);
+    const int oy = y * SHUFFLE + ij / SHUFFLE + out_halo,
+              ox = x * SHUFFLE + ij % SHUFFLE + out_halo;
+    STORE1(v, (size_t)c * out_plane + (size_t)oy * (size_t)out_pitch + (size_t)ox, out);
+#endif
+}
+
+/* acc[j] (+ ReLU, + alpha res) for channels co0 + j at pixels x0 .. x0 + VW - 1
+ * of row y, the pixels past the width left alone. */
+inline void store_outputs(vec_t *acc, int co0, int x0, int y, int width, __global out_t *out,
+                          ulong out_plane, int out_pitch, int out_halo, __global const float *res,
+                          ulong res_plane, int pitch, float alpha, int has_res, int relu)
+{
+    const size_t px = (size_t)(y + HALO) * (size_t)pitch + (size_t)(x0 + HALO);
+    for (int j = 0; j < COB; j++) {
+        vec_t v = acc[j];
+        if (relu)
+            v = fmax(v, (vec_t)(0.0f));
+        if (has_res)
+            v += alpha * LOADV(res + (size_t)(co0 + j) * res_plane + px);
+#if VW == 1
+        store_one(v, co0 + j, x0, y, out, out_plane, out_pitch, out_halo);
+#else
+#if SHUFFLE == 1 && !OUT_HALF
+        if (x0 + VW <= width) {
+            STOREV(v, out + (size_t)(co0 + j) * out_plane +
+                          (size_t)(y + out_halo) * (size_t)out_pitch + x0 + out_halo);
+            continue;
+        }
+#endif
+        float lanes[VW];
+        STOREV(v, lanes);
+        for (int l = 0; l < VW && x0 + l < width; l++)
+            store_one(lanes[l], co0 + j, x0 + l, y, out, out_plane, out_pitch, out_halo);
 #endif
     }
 }
 
 #if !LOCAL
+/* Work-item (i, y, g): pixels i VW .. i VW + VW - 1 of row y, output
+ * channels g COB .. g COB + COB - 1. */
 __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_plane, int cin,
-                             __global out_t *out, ulong out_off, ulong out_plane, int out_pitch,
-                             __global const float *res, ulong res_off, ulong res_plane, float alpha,
-                             int has_res, __global const float *w, ulong w_off, ulong b_off,
-                             int width, int height, int relu)
+                             int pitch, __global out_t *out, ulong out_off, ulong out_plane,
+                             int out_pitch, int out_halo, __global const float *res, ulong res_off,
+                             ulong res_plane, float alpha, int has_res, __global const float *w,
+                             ulong w_off, ulong b_off, int width, int height, int relu)
 {
-    const int x = get_global_id(0), y = get_global_id(1), co0 = get_global_id(2) * COB;
-    if (x >= width || y >= height)
+    const int x0 = get_global_id(0) * VW, y = get_global_id(1), g = get_global_id(2);
+    if (x0 >= width || y >= height)
         return;
+    const int co0 = g * COB;
     in += in_off;
     out += out_off;
     res += res_off;
-    __global const float *bias = w + b_off;
-    w += w_off;
-    float acc[COB];
+    __global const float *bias = w + b_off + co0;
+    __global const float *wg = w + w_off + (size_t)g * (size_t)cin * KK * COB;
+    vec_t acc[COB];
     for (int j = 0; j < COB; j++)
-        acc[j] = bias[co0 + j];
-    /* The taps inside the image: zero padding is a shorter loop. */
-    const int ky0 = max(0, R - y), ky1 = min(K, height + R - y);
-    const int kx0 = max(0, R - x), kx1 = min(K, width + R - x);
-    const size_t wstride = (size_t)cin * KK;
+        acc[j] = (vec_t)(bias[j]);
+    /* the top left tap of pixel x0 */
+    __global const float *p0 =
+        in + (size_t)(y + HALO - R) * (size_t)pitch + (size_t)(x0 + HALO - R);
     for (int ci = 0; ci < cin; ci++) {
-        __global const float *p = in + (size_t)ci * in_plane;
-        __global const float *wc = w + (size_t)co0 * wstride + (size_t)ci * KK;
-        for (int ky = ky0; ky < ky1; ky++) {
-            __global const float *row = p + (size_t)(y + ky - R) * (size_t)width + (x - R);
-            for (int kx = kx0; kx < kx1; kx++) {
-                const float v = row[kx];
+        __global const float *p = p0 + (size_t)ci * in_plane;
+        __global const float *wc = wg + (size_t)ci * KK * COB;
+        for (int ky = 0; ky < K; ky++) {
+            for (int kx = 0; kx < K; kx++) {
+                const vec_t v = LOADV(p + ky * pitch + kx);
+                __global const float *wt = wc + (ky * K + kx) * COB;
                 for (int j = 0; j < COB; j++)
-                    acc[j] = fma(wc[j * wstride + ky * K + kx], v, acc[j]);
+                    acc[j] = fma((vec_t)(wt[j]), v, acc[j]);
             }
         }
     }
-    store_outputs(acc, co0, x, y, width, height, out, out_plane, out_pitch, res, res_plane, alpha,
-                  has_res, relu);
+    store_outputs(acc, co0, x0, y, width, out, out_plane, out_pitch, out_halo, res, res_plane,
+                  pitch, alpha, has_res, relu);
 }
 #else
 /* The tile of TW x TH pixels of a work-group and its apron of R pixels,
- * one input channel at a time, in local memory. */
+ * one input channel at a time, in local memory (VW 1). */
 __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_plane, int cin,
-                             __global out_t *out, ulong out_off, ulong out_plane, int out_pitch,
-                             __global const float *res, ulong res_off, ulong res_plane, float alpha,
-                             int has_res, __global const float *w, ulong w_off, ulong b_off,
-                             int width, int height, int relu, __local float *tile)
+                             int pitch, __global out_t *out, ulong out_off, ulong out_plane,
+                             int out_pitch, int out_halo, __global const float *res, ulong res_off,
+                             ulong res_plane, float alpha, int has_res, __global const float *w,
+                             ulong w_off, ulong b_off, int width, int height, int relu,
+                             __local float *tile)
 {
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int tw = get_local_size(0), th = get_local_size(1);
     const int x0 = get_group_id(0) * tw, y0 = get_group_id(1) * th;
-    const int x = x0 + lx, y = y0 + ly, co0 = get_global_id(2) * COB;
+    const int x = x0 + lx, y = y0 + ly, g = get_global_id(2), co0 = g * COB;
     const int pw = tw + 2 * R, ph = th + 2 * R;
+    /* rows and columns of the bordered tensor that exist */
+    const int rows = height + 2 * HALO, cols = pitch;
     in += in_off;
     out += out_off;
     res += res_off;
-    __global const float *bias = w + b_off;
-    w += w_off;
+    __global const float *bias = w + b_off + co0;
+    __global const float *wg = w + w_off + (size_t)g * (size_t)cin * KK * COB;
     float acc[COB];
     for (int j = 0; j < COB; j++)
-        acc[j] = bias[co0 + j];
-    const size_t wstride = (size_t)cin * KK;
+        acc[j] = bias[j];
     for (int ci = 0; ci < cin; ci++) {
         __global const float *p = in + (size_t)ci * in_plane;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int i = ly * tw + lx; i < pw * ph; i += tw * th) {
-            const int ty = i / pw, tx = i - ty * pw, gy = y0 + ty - R, gx = x0 + tx - R;
-            tile[i] = gy >= 0 && gy < height && gx >= 0 && gx < width
-                          ? p[(size_t)gy * (size_t)width + (size_t)gx]
-                          : 0.0f;
+            const int ty = i / pw, tx = i - ty * pw;
+            const int gy = y0 + ty + HALO - R, gx = x0 + tx + HALO - R;
+            tile[i] = gy < rows && gx < cols ? p[(size_t)gy * (size_t)pitch + (size_t)gx] : 0.0f;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        __global const float *wc = w + (size_t)co0 * wstride + (size_t)ci * KK;
+        __global const float *wc = wg + (size_t)ci * KK * COB;
         for (int ky = 0; ky < K; ky++)
             for (int kx = 0; kx < K; kx++) {
                 const float v = tile[(ly + ky) * pw + lx + kx];
+                __global const float *wt = wc + (ky * K + kx) * COB;
                 for (int j = 0; j < COB; j++)
-                    acc[j] = fma(wc[j * wstride + ky * K + kx], v, acc[j]);
+                    acc[j] = fma(wt[j], v, acc[j]);
             }
     }
     if (x >= width || y >= height)
         return;
-    store_outputs(acc, co0, x, y, width, height, out, out_plane, out_pitch, res, res_plane, alpha,
-                  has_res, relu);
+    store_outputs(acc, co0, x, y, width, out, out_plane, out_pitch, out_halo, res, res_plane, pitch,
+                  alpha, has_res, relu);
 }
 #endif

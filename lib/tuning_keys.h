@@ -125,6 +125,10 @@ CLIK_TUNE_KEY(LMODEL_LOCAL, "lmodel_local", "lapar_model", FLAG, 0, 1, NULL,
     "GPUs with local memory", "the LAPAR model's filter reads U from a local-memory tile")
 CLIK_TUNE_KEY(LNET_LOCAL, "lnet_local", "lapar_net", FLAG, 0, 1, NULL,
     "GPUs with local memory", "the LAPAR network's convolutions read their input from a local-memory tile")
+CLIK_TUNE_KEY(LNET_VW, "lnet_vw", "lapar_net", CHOICE, 0, 4, "1|2|4|8|16",
+    "8 on CPU devices, else 1", "pixels per work-item of the LAPAR network's convolutions (vectors along a row; 1 with lnet_local)")
+CLIK_TUNE_KEY(LNET_COB, "lnet_cob", "lapar_net", CHOICE, 0, 4, "1|2|4|8|16",
+    "16 on CPU devices, else 8", "output channels per work-item of the LAPAR network's convolutions (at most: the most that divides the layer's)")
 CLIK_TUNE_KEY(POOL_BUFFERS, "pool_buffers", "*", INT, 0, 64, NULL,
     "6", "temporary device buffers kept for reuse")
 CLIK_TUNE_KEY(POISON, "poison", "*", FLAG, 0, 1, NULL,

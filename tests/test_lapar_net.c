@@ -346,10 +346,20 @@ END_TEST
 
 int main(void)
 {
-    /* the convolutions from global memory and through local-memory tiles */
-    static const char *const tunings[] = {"lnet_local=0", "lnet_local=1,poison=1", NULL};
+    /* the convolutions from global memory (the device's vector width, and
+     * others) and through local-memory tiles */
+    static const char *const tunings[] = {"lnet_local=0", "lnet_local=1,poison=1",
+                                          "lnet_local=0,lnet_vw=4,lnet_cob=2", NULL};
+    static const char *const full_tunings[] = {"lnet_local=0",
+                                               "lnet_local=1,poison=1",
+                                               "lnet_local=0,lnet_vw=1,lnet_cob=1",
+                                               "lnet_local=0,lnet_vw=2,lnet_cob=4",
+                                               "lnet_local=0,lnet_vw=4,lnet_cob=2",
+                                               "lnet_local=0,lnet_vw=8,lnet_cob=8",
+                                               "lnet_local=0,lnet_vw=16,lnet_cob=16,poison=1",
+                                               NULL};
     const h_test tests[] = {H_TEST(matches_oracle), H_TEST(file_round_trip), H_TEST(file_refused),
                             H_TEST(builtin), H_TEST(bad_input)};
-    const h_suite suite = {"lapar_net", NULL, 1200, tests, H_COUNT(tests), tunings, NULL};
+    const h_suite suite = {"lapar_net", NULL, 1200, tests, H_COUNT(tests), tunings, full_tunings};
     return h_suite_main(&suite);
 }

@@ -166,23 +166,35 @@ static void tensor_planes(net_args *a)
     a->planes[NET_PHI] = (size_t)i->atoms;
 }
 
-/* Output channels per work-item: the most of 8, 4, 2, 1 that divides n. */
-static int channels_per_item(int n)
-{
-    int c = 8;
-    while (n % c)
-        c /= 2;
-    return c;
-}
-
 /* ---- OpenCL path -------------------------------------------------------------------- */
+
+/* The device tensors have a zero border of HALO pixels (kernels/lapar_net.cl). */
+#define HALO 2
+
+/* The layout of a step's tensors on the device, and its kernel's shape. */
+typedef struct net_layout {
+    int vw, cob_max, local; /* pixels and channels per work-item, local tiles */
+    int pitch[2];           /* row pitch at low and high resolution (floats) */
+    size_t plane[2];        /* plane size at low and high resolution */
+} net_layout;
 
 typedef struct net_buffers {
     cl_mem t[NET_TENSORS];
     size_t bytes[NET_TENSORS];
     cl_mem weights;
     size_t weight_bytes;
+    size_t *w_off; /* per step: its weights and its biases in `weights` */
+    size_t *b_off;
 } net_buffers;
+
+/* Output channels per work-item: the most of cob_max, 8, 4, 2, 1 that divides n. */
+static int channels_per_item(int n, int cob_max)
+{
+    int c = cob_max;
+    while (n % c)
+        c /= 2;
+    return c;
+}
 
 static void buffers_release(clik_context *ctx, net_buffers *nb)
 {
@@ -191,45 +203,100 @@ static void buffers_release(clik_context *ctx, net_buffers *nb)
             clik__temp_release(ctx, nb->t[t], nb->bytes[t]);
     if (nb->weights)
         clik__temp_release(ctx, nb->weights, nb->weight_bytes);
+    free(nb->w_off);
 }
 
-/* The tensors but phi, and the folded weights, on the device. */
-static clik_status buffers_make(clik_context *ctx, const net_args *a, net_buffers *nb)
+static clik_status zero_buffer(clik_context *ctx, cl_mem mem, size_t bytes)
+{
+    clik_kernel_entry *k;
+    clik_status st = clik__kernel(ctx, "lapar_net", "", "lapar_net_zero", &k);
+    const cl_ulong n = bytes / 16;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(mem), CLIK_A(n));
+    const size_t items = (size_t)n, local = 64;
+    return st == CLIK_OK ? clik__launch(ctx, k, 1, &items, &local) : st;
+}
+
+/* The weights of every step in the kernels' layout (per group of cob
+ * output channels: [cin][K K][cob]), then the biases. */
+static clik_status upload_weights(clik_context *ctx, const net_args *a, const net_layout *lay,
+                                  net_buffers *nb)
+{
+    const clik_lapar_net *net = a->net;
+    size_t total = 0;
+    nb->w_off = malloc(2 * (size_t)net->nsteps * sizeof(size_t));
+    if (!nb->w_off)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_lapar_net_run: out of memory");
+    nb->b_off = nb->w_off + net->nsteps;
+    for (int i = 0; i < net->nsteps; i++) {
+        const clik_lapar_net_conv *c = &net->steps[i].conv;
+        nb->w_off[i] = total;
+        total += conv_weights(c);
+        nb->b_off[i] = total;
+        total += (size_t)c->cout;
+    }
+    float *host = malloc(total * sizeof(float));
+    if (!host)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_lapar_net_run: out of memory");
+    for (int i = 0; i < net->nsteps; i++) {
+        const clik_lapar_net_conv *c = &net->steps[i].conv;
+        const int cob = channels_per_item(c->cout, lay->cob_max), kk = c->k * c->k;
+        float *w = host + nb->w_off[i];
+        for (int co = 0; co < c->cout; co++)
+            for (int ci = 0; ci < c->cin; ci++)
+                for (int t = 0; t < kk; t++)
+                    w[(((size_t)(co / cob) * (size_t)c->cin + (size_t)ci) * (size_t)kk +
+                       (size_t)t) *
+                          (size_t)cob +
+                      (size_t)(co % cob)] =
+                        c->w[((size_t)co * (size_t)c->cin + (size_t)ci) * (size_t)kk + (size_t)t];
+        memcpy(host + nb->b_off[i], c->b, (size_t)c->cout * sizeof(float));
+    }
+    nb->weight_bytes = total * sizeof(float);
+    clik_status st = clik__temp_buffer(ctx, nb->weight_bytes, &nb->weights);
+    if (st == CLIK_OK)
+        st = clik__write_bytes(ctx, nb->weights, host, nb->weight_bytes);
+    free(host);
+    return st;
+}
+
+/* The tensors but phi, zeroed (their borders must be), and the weights. */
+static clik_status buffers_make(clik_context *ctx, const net_args *a, const net_layout *lay,
+                                net_buffers *nb)
 {
     memset(nb, 0, sizeof(*nb));
     clik_status st = CLIK_OK;
     for (int t = 0; t < NET_PHI && st == CLIK_OK; t++) {
-        const size_t n = a->planes[t] * plane_of(a, t);
+        const size_t plane = lay->plane[t >= NET_H0];
+        /* slack past the last plane for the vector loads of the last row */
+        const size_t n = a->planes[t] * plane + 64;
         if (n > ctx->dev.max_alloc_size / sizeof(float))
             return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                               "clik_lapar_net_run: a tensor of %zu floats is larger than the "
                               "device's largest allocation (%llu bytes)",
                               n, (unsigned long long)ctx->dev.max_alloc_size);
-        nb->bytes[t] = n * sizeof(float);
+        nb->bytes[t] = (n * sizeof(float) + 15) / 16 * 16;
         st = clik__temp_buffer(ctx, nb->bytes[t], &nb->t[t]);
+        if (st == CLIK_OK)
+            st = zero_buffer(ctx, nb->t[t], nb->bytes[t]);
     }
-    const net_step *last = &a->net->steps[a->net->nsteps - 1];
-    nb->weight_bytes = (size_t)((last->conv.b + last->conv.cout) - a->net->folded) * sizeof(float);
-    if (st == CLIK_OK)
-        st = clik__temp_buffer(ctx, nb->weight_bytes, &nb->weights);
-    if (st == CLIK_OK)
-        st = clik__write_bytes(ctx, nb->weights, a->net->folded, nb->weight_bytes);
-    return st;
+    return st == CLIK_OK ? upload_weights(ctx, a, lay, nb) : st;
 }
 
-static clik_status run_input(clik_context *ctx, const net_args *a, const clik_binding *src,
-                             const net_buffers *nb)
+static clik_status run_input(clik_context *ctx, const net_args *a, const net_layout *lay,
+                             const clik_binding *src, const net_buffers *nb)
 {
     clik_kernel_entry *k;
     clik_status st = clik__pixel_kernel(ctx, "lapar_net", a->src->type, a->src->channels, "",
                                         "lapar_net_input", &k);
     if (st != CLIK_OK)
         return st;
-    const int stride = clik__elems(src), w = a->w, h = a->h;
-    const cl_ulong plane = plane_of(a, NET_IN);
+    const int stride = clik__elems(src), w = a->w, h = a->h, pitch = lay->pitch[0];
+    const cl_ulong plane = lay->plane[0];
     const float *m = a->net->mean;
     st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(stride), CLIK_A(w), CLIK_A(h),
-                   CLIK_A(nb->t[NET_IN]), CLIK_A(plane), CLIK_A(m[0]), CLIK_A(m[1]), CLIK_A(m[2]));
+                   CLIK_A(nb->t[NET_IN]), CLIK_A(plane), CLIK_A(pitch), CLIK_A(m[0]), CLIK_A(m[1]),
+                   CLIK_A(m[2]));
     if (st != CLIK_OK)
         return st;
     const size_t items[2] = {(size_t)w, (size_t)h}, local[2] = {32, 4};
@@ -239,47 +306,51 @@ static clik_status run_input(clik_context *ctx, const net_args *a, const clik_bi
 /* One step as a kernel. Planes inside a tensor (the concatenation) and the
  * layer's weights inside the network's go in as element offsets: a
  * sub-buffer's origin would have to be aligned. */
-static clik_status run_step(clik_context *ctx, const net_args *a, const net_step *sp,
-                            const net_buffers *nb, const clik_binding *phi, int use_local)
+static clik_status run_step(clik_context *ctx, const net_args *a, const net_layout *lay, int i,
+                            const net_buffers *nb, const clik_binding *phi)
 {
+    const net_step *sp = &a->net->steps[i];
     const clik_lapar_net_conv *c = &sp->conv;
     const int last = sp->out == NET_PHI, half = last && phi->image.type == CLIK_F16;
-    const int cob = channels_per_item(c->cout);
-    char options[96];
-    snprintf(options, sizeof(options), "-DK=%d -DCOB=%d -DSHUFFLE=%d -DOUT_HALF=%d -DLOCAL=%d",
-             c->k, cob, c->shuffle, half, use_local);
+    const int cob = channels_per_item(c->cout, lay->cob_max), vw = lay->local ? 1 : lay->vw;
+    char options[112];
+    snprintf(options, sizeof(options),
+             "-DK=%d -DCOB=%d -DVW=%d -DSHUFFLE=%d -DOUT_HALF=%d -DLOCAL=%d", c->k, cob, vw,
+             c->shuffle, half, lay->local);
     clik_kernel_entry *k;
     clik_status st = clik__kernel(ctx, "lapar_net", options, "lapar_net_conv", &k);
     if (st != CLIK_OK)
         return st;
-    const int w = sp->hr ? a->w * a->s : a->w, h = sp->hr ? a->h * a->s : a->h;
-    const cl_ulong in_plane = plane_of(a, sp->in),
-                   res_plane = sp->res >= 0 ? plane_of(a, sp->res) : 0;
+    const int hr = sp->hr, w = hr ? a->w * a->s : a->w, h = hr ? a->h * a->s : a->h;
+    const int pitch = lay->pitch[hr];
+    const cl_ulong in_plane = lay->plane[hr], res_plane = lay->plane[hr];
     const int cin = c->cin, has_res = sp->res >= 0, relu = c->relu;
     const float alpha = c->alpha;
-    cl_ulong out_plane = plane_of(a, sp->out);
-    int out_pitch = w * c->shuffle;
+    /* the output: a bordered tensor (at the high resolution after a shuffle) or phi */
+    const int out_hr = hr || c->shuffle > 1;
+    cl_ulong out_plane = lay->plane[out_hr];
+    int out_pitch = lay->pitch[out_hr], out_halo = HALO;
     cl_mem out = last ? phi->mem : nb->t[sp->out];
     if (last) {
         out_pitch = clik__elems(phi);
         out_plane = (cl_ulong)out_pitch * (cl_ulong)h;
+        out_halo = 0;
     }
     const cl_ulong in_off = (cl_ulong)sp->in_off * in_plane,
                    out_off = (cl_ulong)sp->out_off * out_plane,
                    res_off = (cl_ulong)sp->res_off * res_plane;
-    const cl_ulong w_off = (cl_ulong)(c->w - a->net->folded),
-                   b_off = (cl_ulong)(c->b - a->net->folded);
+    const cl_ulong w_off = nb->w_off[i], b_off = nb->b_off[i];
     cl_mem res = has_res ? nb->t[sp->res] : nb->t[sp->in];
     st = CLIK_ARGS(ctx, k, CLIK_A(nb->t[sp->in]), CLIK_A(in_off), CLIK_A(in_plane), CLIK_A(cin),
-                   CLIK_A(out), CLIK_A(out_off), CLIK_A(out_plane), CLIK_A(out_pitch), CLIK_A(res),
-                   CLIK_A(res_off), CLIK_A(res_plane), CLIK_A(alpha), CLIK_A(has_res),
-                   CLIK_A(nb->weights), CLIK_A(w_off), CLIK_A(b_off), CLIK_A(w), CLIK_A(h),
-                   CLIK_A(relu));
+                   CLIK_A(pitch), CLIK_A(out), CLIK_A(out_off), CLIK_A(out_plane),
+                   CLIK_A(out_pitch), CLIK_A(out_halo), CLIK_A(res), CLIK_A(res_off),
+                   CLIK_A(res_plane), CLIK_A(alpha), CLIK_A(has_res), CLIK_A(nb->weights),
+                   CLIK_A(w_off), CLIK_A(b_off), CLIK_A(w), CLIK_A(h), CLIK_A(relu));
     if (st != CLIK_OK)
         return st;
-    size_t items[3] = {(size_t)w, (size_t)h, (size_t)(c->cout / cob)};
-    if (!use_local) {
-        size_t local[3] = {32, 4, 1};
+    size_t items[3] = {(size_t)((w + vw - 1) / vw), (size_t)h, (size_t)(c->cout / cob)};
+    if (!lay->local) {
+        size_t local[3] = {vw > 1 ? 4 : 32, vw > 1 ? 1 : 4, 1};
         return clik__launch(ctx, k, 3, items, local);
     }
     size_t local[3] = {16, 8, 1};
@@ -287,12 +358,26 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_step
     const size_t tile = (local[0] + (size_t)c->k - 1) * (local[1] + (size_t)c->k - 1);
     if (tile * sizeof(float) > ctx->dev.local_mem_size)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "lapar_net_conv: the tile does not fit");
-    st = CLIK_ARGS_AT(ctx, k, 19, CLIK_LOCAL(tile * sizeof(float)));
+    st = CLIK_ARGS_AT(ctx, k, 21, CLIK_LOCAL(tile * sizeof(float)));
     if (st != CLIK_OK)
         return st;
     for (int d = 0; d < 3; d++)
         items[d] = (items[d] + local[d] - 1) / local[d] * local[d];
     return clik__launch_exact(ctx, k, 3, items, local);
+}
+
+static void layout_of(clik_context *ctx, const net_args *a, net_layout *lay)
+{
+    const int cpu = ctx->dev.type == CLIK_DEVICE_CPU;
+    lay->local = (int)clik__tune(ctx, CLIK_TUNE_LNET_LOCAL, ctx->local_memory && !cpu);
+    /* choices 1|2|4|8|16: the index is the power of two */
+    lay->vw = 1 << clik__tune(ctx, CLIK_TUNE_LNET_VW, cpu ? 3 : 0);
+    lay->cob_max = 1 << clik__tune(ctx, CLIK_TUNE_LNET_COB, cpu ? 4 : 3);
+    for (int r = 0; r < 2; r++) {
+        const int w = r ? a->w * a->s : a->w, h = r ? a->h * a->s : a->h;
+        lay->pitch[r] = (w + 2 * HALO + 3) / 4 * 4;
+        lay->plane[r] = (size_t)lay->pitch[r] * (size_t)(h + 2 * HALO);
+    }
 }
 
 /* b: src, then dst when asked, then phi when asked. */
@@ -304,20 +389,20 @@ static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b
     clik_binding phi_scratch;
     const clik_binding *phi = phi_user;
     int scratch = 0;
+    net_layout lay;
+    layout_of(ctx, a, &lay);
     net_buffers nb;
-    clik_status st = buffers_make(ctx, a, &nb);
+    clik_status st = buffers_make(ctx, a, &lay, &nb);
     if (st == CLIK_OK && !phi) {
         st = clik__bind_scratch(ctx, a->w * a->s, a->h * a->s * a->net->info.atoms, 1, CLIK_F32,
                                 &phi_scratch);
         scratch = st == CLIK_OK;
         phi = &phi_scratch;
     }
-    const int use_local = (int)clik__tune(ctx, CLIK_TUNE_LNET_LOCAL,
-                                          ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU);
     if (st == CLIK_OK)
-        st = run_input(ctx, a, src, &nb);
+        st = run_input(ctx, a, &lay, src, &nb);
     for (int i = 0; i < a->net->nsteps && st == CLIK_OK; i++)
-        st = run_step(ctx, a, &a->net->steps[i], &nb, phi, use_local);
+        st = run_step(ctx, a, &lay, i, &nb, phi);
     if (st == CLIK_OK && dst) {
         clik_binding *fb[3] = {(clik_binding *)src, (clik_binding *)phi, (clik_binding *)dst};
         st = clik__lapar_filter_bound(ctx, &a->dict, a->s, fb);
