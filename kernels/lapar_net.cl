@@ -20,7 +20,9 @@
  * Build options of lapar_net_conv: K (3 or 5); COB, the output channels of
  * a work-item, which divides the layer's; VW, the pixels of a work-item
  * along a row (1, or 4, 8, 16: vectors, for CPU devices), each input
- * vector loaded once for the COB channels; SHUFFLE (1 or s); OUT_HALF (the
+ * vector loaded once for the COB channels; RY, the rows of a work-item
+ * (each input row loaded once for the RY output rows that use it, each
+ * weight once for the RY rows); SHUFFLE (1 or s); OUT_HALF (the
  * output stored as binary16 with vstore_half: phi as F16); LOCAL (VW 1
  * only: the work-group's input tile and its apron staged in local memory,
  * one input channel at a time). Weights are laid out per group of COB
@@ -40,6 +42,9 @@
 #endif
 #ifndef VW
 #define VW 1
+#endif
+#ifndef RY
+#define RY 1
 #endif
 #ifndef SHUFFLE
 #define SHUFFLE 1
@@ -126,7 +131,7 @@ inline void store_one(float v, int co, int x, int y, __global out_t *out, ulong 
 
 /* acc[j] (+ ReLU, + alpha res) for channels co0 + j at pixels x0 .. x0 + VW - 1
  * of row y, the pixels past the width left alone. */
-inline void store_outputs(vec_t *acc, int co0, int x0, int y, int width, __global out_t *out,
+inline void store_outputs(const vec_t *acc, int co0, int x0, int y, int width, __global out_t *out,
                           ulong out_plane, int out_pitch, int out_halo, __global const float *res,
                           ulong res_plane, int pitch, float alpha, int has_res, int relu)
 {
@@ -156,16 +161,16 @@ inline void store_outputs(vec_t *acc, int co0, int x0, int y, int width, __globa
 }
 
 #if !LOCAL
-/* Work-item (i, y, g): pixels i VW .. i VW + VW - 1 of row y, output
- * channels g COB .. g COB + COB - 1. */
+/* Work-item (i, r, g): pixels i VW .. i VW + VW - 1 of rows r RY .. r RY +
+ * RY - 1, output channels g COB .. g COB + COB - 1. */
 __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_plane, int cin,
                              int pitch, __global out_t *out, ulong out_off, ulong out_plane,
                              int out_pitch, int out_halo, __global const float *res, ulong res_off,
                              ulong res_plane, float alpha, int has_res, __global const float *w,
                              ulong w_off, ulong b_off, int width, int height, int relu)
 {
-    const int x0 = get_global_id(0) * VW, y = get_global_id(1), g = get_global_id(2);
-    if (x0 >= width || y >= height)
+    const int x0 = get_global_id(0) * VW, y0 = get_global_id(1) * RY, g = get_global_id(2);
+    if (x0 >= width || y0 >= height)
         return;
     const int co0 = g * COB;
     in += in_off;
@@ -173,30 +178,41 @@ __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_pl
     res += res_off;
     __global const float *bias = w + b_off + co0;
     __global const float *wg = w + w_off + (size_t)g * (size_t)cin * KK * COB;
-    vec_t acc[COB];
-    for (int j = 0; j < COB; j++)
-        acc[j] = (vec_t)(bias[j]);
-    /* the top left tap of pixel x0 */
+    vec_t acc[RY][COB];
+    for (int r = 0; r < RY; r++)
+        for (int j = 0; j < COB; j++)
+            acc[r][j] = (vec_t)(bias[j]);
+    /* the top left tap of pixel (x0, y0) */
     __global const float *p0 =
-        in + (size_t)(y + HALO - R) * (size_t)pitch + (size_t)(x0 + HALO - R);
+        in + (size_t)(y0 + HALO - R) * (size_t)pitch + (size_t)(x0 + HALO - R);
     for (int ci = 0; ci < cin; ci++) {
         __global const float *p = p0 + (size_t)ci * in_plane;
         __global const float *wc = wg + (size_t)ci * KK * COB;
-        for (int ky = 0; ky < K; ky++) {
-            for (int kx = 0; kx < K; kx++) {
-                const vec_t v = LOADV(p + ky * pitch + kx);
-                __global const float *wt = wc + (ky * K + kx) * COB;
-                for (int j = 0; j < COB; j++)
-                    acc[j] = fma((vec_t)(wt[j]), v, acc[j]);
+        /* input row q serves output rows r with tap row q - r */
+        for (int q = 0; q < K + RY - 1; q++) {
+            vec_t v[K];
+            for (int kx = 0; kx < K; kx++)
+                v[kx] = LOADV(p + q * pitch + kx);
+            for (int r = 0; r < RY; r++) {
+                const int ky = q - r;
+                if (ky < 0 || ky >= K)
+                    continue;
+                for (int kx = 0; kx < K; kx++) {
+                    __global const float *wt = wc + (ky * K + kx) * COB;
+                    for (int j = 0; j < COB; j++)
+                        acc[r][j] = fma((vec_t)(wt[j]), v[kx], acc[r][j]);
+                }
             }
         }
     }
-    store_outputs(acc, co0, x0, y, width, out, out_plane, out_pitch, out_halo, res, res_plane,
-                  pitch, alpha, has_res, relu);
+    for (int r = 0; r < RY && y0 + r < height; r++)
+        store_outputs(acc[r], co0, x0, y0 + r, width, out, out_plane, out_pitch, out_halo, res,
+                      res_plane, pitch, alpha, has_res, relu);
 }
 #else
-/* The tile of TW x TH pixels of a work-group and its apron of R pixels,
- * one input channel at a time, in local memory (VW 1). */
+/* The tile of TW x TH RY pixels of a work-group and its apron of R pixels,
+ * one input channel at a time, in local memory (VW 1); work-item (lx, ly)
+ * computes pixel x0 + lx of rows y0 + ly RY .. y0 + ly RY + RY - 1. */
 __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_plane, int cin,
                              int pitch, __global out_t *out, ulong out_off, ulong out_plane,
                              int out_pitch, int out_halo, __global const float *res, ulong res_off,
@@ -206,19 +222,20 @@ __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_pl
 {
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int tw = get_local_size(0), th = get_local_size(1);
-    const int x0 = get_group_id(0) * tw, y0 = get_group_id(1) * th;
-    const int x = x0 + lx, y = y0 + ly, g = get_global_id(2), co0 = g * COB;
-    const int pw = tw + 2 * R, ph = th + 2 * R;
-    /* rows and columns of the bordered tensor that exist */
-    const int rows = height + 2 * HALO, cols = pitch;
+    const int x0 = get_group_id(0) * tw, y0 = get_group_id(1) * th * RY;
+    const int x = x0 + lx, y = y0 + ly * RY, g = get_global_id(2), co0 = g * COB;
+    const int pw = tw + 2 * R, ph = th * RY + 2 * R;
+    /* rows and columns of the bordered tensor's memory */
+    const int rows = (int)(in_plane / (ulong)pitch), cols = pitch;
     in += in_off;
     out += out_off;
     res += res_off;
     __global const float *bias = w + b_off + co0;
     __global const float *wg = w + w_off + (size_t)g * (size_t)cin * KK * COB;
-    float acc[COB];
-    for (int j = 0; j < COB; j++)
-        acc[j] = bias[j];
+    float acc[RY][COB];
+    for (int r = 0; r < RY; r++)
+        for (int j = 0; j < COB; j++)
+            acc[r][j] = bias[j];
     for (int ci = 0; ci < cin; ci++) {
         __global const float *p = in + (size_t)ci * in_plane;
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -229,17 +246,26 @@ __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_pl
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         __global const float *wc = wg + (size_t)ci * KK * COB;
-        for (int ky = 0; ky < K; ky++)
-            for (int kx = 0; kx < K; kx++) {
-                const float v = tile[(ly + ky) * pw + lx + kx];
-                __global const float *wt = wc + (ky * K + kx) * COB;
-                for (int j = 0; j < COB; j++)
-                    acc[j] = fma(wt[j], v, acc[j]);
+        for (int q = 0; q < K + RY - 1; q++) {
+            float v[K];
+            for (int kx = 0; kx < K; kx++)
+                v[kx] = tile[(ly * RY + q) * pw + lx + kx];
+            for (int r = 0; r < RY; r++) {
+                const int ky = q - r;
+                if (ky < 0 || ky >= K)
+                    continue;
+                for (int kx = 0; kx < K; kx++) {
+                    __global const float *wt = wc + (ky * K + kx) * COB;
+                    for (int j = 0; j < COB; j++)
+                        acc[r][j] = fma(wt[j], v[kx], acc[r][j]);
+                }
             }
+        }
     }
-    if (x >= width || y >= height)
+    if (x >= width)
         return;
-    store_outputs(acc, co0, x, y, width, out, out_plane, out_pitch, out_halo, res, res_plane, pitch,
-                  alpha, has_res, relu);
+    for (int r = 0; r < RY && y + r < height; r++)
+        store_outputs(acc[r], co0, x, y + r, width, out, out_plane, out_pitch, out_halo, res,
+                      res_plane, pitch, alpha, has_res, relu);
 }
 #endif

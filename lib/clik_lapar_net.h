@@ -86,6 +86,31 @@ CLIK_API void clik_lapar_net_free(clik_lapar_net *net);
 CLIK_API clik_status clik_lapar_net_run(clik_context *ctx, const clik_lapar_net *net,
                                         const clik_image *src, clik_image *dst, clik_image *phi);
 
+/*
+ * A network with a compressed dictionary (clik_lapar_compress's selection,
+ * seed 000 section III-A), folded into the last convolution, which is
+ * linear: a new network (free with clik_lapar_net_free) whose last
+ * convolution emits sel->kept planes and whose dictionary is the kept
+ * atoms, atom i = D_{index[i]}. Plane i's weights and bias are
+ *   - mix NULL: gamma[i] times those of plane index[i];
+ *   - mix set (kept x atoms floats, row i for kept atom i, as
+ *     clik_lapar_compress fills it): sum_l mix[i * atoms + l] times those
+ *     of plane l;
+ * so that running it gives what clik_lapar_filter gives with the original
+ * network's phi and the dictionary with that selection (sel->mix is not
+ * read: pass the matrix as mix). Weights stored as binary32 (info.weights
+ * F32), the name followed by " kK" where it fits. CLIK_ERR_NULL for a NULL
+ * net, sel or out; CLIK_ERR_SIZE_MISMATCH for a selection of another atom
+ * count; CLIK_ERR_INVALID_SIZE for a kept count outside 1..atoms;
+ * CLIK_ERR_INVALID_ARG for indices not increasing within 0..atoms - 1 and
+ * for non-finite gamma (mix NULL) or mix; CLIK_ERR_OVERFLOW when a folded
+ * weight overflows binary32. On failure *out is untouched. ctx may be NULL
+ * (no message then).
+ */
+CLIK_API clik_status clik_lapar_net_compress(clik_context *ctx, const clik_lapar_net *net,
+                                             const clik_lapar_selection *sel, const float *mix,
+                                             clik_lapar_net **out);
+
 #ifdef __cplusplus
 }
 #endif

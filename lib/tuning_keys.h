@@ -129,6 +129,8 @@ CLIK_TUNE_KEY(LNET_VW, "lnet_vw", "lapar_net", CHOICE, 0, 4, "1|2|4|8|16",
     "8 on CPU devices, else 1", "pixels per work-item of the LAPAR network's convolutions (vectors along a row; 1 with lnet_local)")
 CLIK_TUNE_KEY(LNET_COB, "lnet_cob", "lapar_net", CHOICE, 0, 4, "1|2|4|8|16",
     "16 on CPU devices, else 8", "output channels per work-item of the LAPAR network's convolutions (at most: the most that divides the layer's)")
+CLIK_TUNE_KEY(LNET_RY, "lnet_ry", "lapar_net", CHOICE, 0, 3, "1|2|4|8",
+    "1 on CPU devices, else 4", "rows per work-item of the LAPAR network's convolutions (each weight and input row loaded once for them)")
 CLIK_TUNE_KEY(POOL_BUFFERS, "pool_buffers", "*", INT, 0, 64, NULL,
     "6", "temporary device buffers kept for reuse")
 CLIK_TUNE_KEY(POISON, "poison", "*", FLAG, 0, 1, NULL,

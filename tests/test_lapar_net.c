@@ -348,13 +348,16 @@ int main(void)
 {
     /* the convolutions from global memory (the device's vector width, and
      * others) and through local-memory tiles */
-    static const char *const tunings[] = {"lnet_local=0", "lnet_local=1,poison=1",
-                                          "lnet_local=0,lnet_vw=4,lnet_cob=2", NULL};
+    static const char *const tunings[] = {"lnet_local=0", "lnet_local=1,lnet_ry=4,poison=1",
+                                          "lnet_local=0,lnet_vw=4,lnet_cob=2,lnet_ry=2", NULL};
     static const char *const full_tunings[] = {"lnet_local=0",
                                                "lnet_local=1,poison=1",
+                                               "lnet_local=1,lnet_ry=4,poison=1",
+                                               "lnet_local=1,lnet_ry=8,lnet_cob=16",
                                                "lnet_local=0,lnet_vw=1,lnet_cob=1",
-                                               "lnet_local=0,lnet_vw=2,lnet_cob=4",
-                                               "lnet_local=0,lnet_vw=4,lnet_cob=2",
+                                               "lnet_local=0,lnet_vw=1,lnet_ry=4",
+                                               "lnet_local=0,lnet_vw=2,lnet_cob=4,lnet_ry=8",
+                                               "lnet_local=0,lnet_vw=4,lnet_cob=2,lnet_ry=2",
                                                "lnet_local=0,lnet_vw=8,lnet_cob=8",
                                                "lnet_local=0,lnet_vw=16,lnet_cob=16,poison=1",
                                                NULL};

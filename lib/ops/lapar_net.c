@@ -173,9 +173,9 @@ static void tensor_planes(net_args *a)
 
 /* The layout of a step's tensors on the device, and its kernel's shape. */
 typedef struct net_layout {
-    int vw, cob_max, local; /* pixels and channels per work-item, local tiles */
-    int pitch[2];           /* row pitch at low and high resolution (floats) */
-    size_t plane[2];        /* plane size at low and high resolution */
+    int vw, ry, cob_max, local; /* pixels, rows, channels per work-item; local tiles */
+    int pitch[2];               /* row pitch at low and high resolution (floats) */
+    size_t plane[2];            /* plane size at low and high resolution */
 } net_layout;
 
 typedef struct net_buffers {
@@ -230,12 +230,13 @@ static clik_status upload_weights(clik_context *ctx, const net_args *a, const ne
     nb->b_off = nb->w_off + net->nsteps;
     for (int i = 0; i < net->nsteps; i++) {
         const clik_lapar_net_conv *c = &net->steps[i].conv;
+        /* each step's weights and biases 64-byte aligned */
         nb->w_off[i] = total;
-        total += conv_weights(c);
+        total += (conv_weights(c) + 15) / 16 * 16;
         nb->b_off[i] = total;
-        total += (size_t)c->cout;
+        total += ((size_t)c->cout + 15) / 16 * 16;
     }
-    float *host = malloc(total * sizeof(float));
+    float *host = calloc(total, sizeof(float));
     if (!host)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_lapar_net_run: out of memory");
     for (int i = 0; i < net->nsteps; i++) {
@@ -313,10 +314,10 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
     const clik_lapar_net_conv *c = &sp->conv;
     const int last = sp->out == NET_PHI, half = last && phi->image.type == CLIK_F16;
     const int cob = channels_per_item(c->cout, lay->cob_max), vw = lay->local ? 1 : lay->vw;
-    char options[112];
+    char options[128];
     snprintf(options, sizeof(options),
-             "-DK=%d -DCOB=%d -DVW=%d -DSHUFFLE=%d -DOUT_HALF=%d -DLOCAL=%d", c->k, cob, vw,
-             c->shuffle, half, lay->local);
+             "-DK=%d -DCOB=%d -DVW=%d -DRY=%d -DSHUFFLE=%d -DOUT_HALF=%d -DLOCAL=%d", c->k, cob, vw,
+             lay->ry, c->shuffle, half, lay->local);
     clik_kernel_entry *k;
     clik_status st = clik__kernel(ctx, "lapar_net", options, "lapar_net_conv", &k);
     if (st != CLIK_OK)
@@ -348,14 +349,16 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
                    CLIK_A(w_off), CLIK_A(b_off), CLIK_A(w), CLIK_A(h), CLIK_A(relu));
     if (st != CLIK_OK)
         return st;
-    size_t items[3] = {(size_t)((w + vw - 1) / vw), (size_t)h, (size_t)(c->cout / cob)};
+    size_t items[3] = {(size_t)((w + vw - 1) / vw), (size_t)((h + lay->ry - 1) / lay->ry),
+                       (size_t)(c->cout / cob)};
     if (!lay->local) {
         size_t local[3] = {vw > 1 ? 4 : 32, vw > 1 ? 1 : 4, 1};
         return clik__launch(ctx, k, 3, items, local);
     }
     size_t local[3] = {16, 8, 1};
     clik__fit_local(ctx, k, 3, local);
-    const size_t tile = (local[0] + (size_t)c->k - 1) * (local[1] + (size_t)c->k - 1);
+    const size_t tile =
+        (local[0] + (size_t)c->k - 1) * (local[1] * (size_t)lay->ry + (size_t)c->k - 1);
     if (tile * sizeof(float) > ctx->dev.local_mem_size)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "lapar_net_conv: the tile does not fit");
     st = CLIK_ARGS_AT(ctx, k, 21, CLIK_LOCAL(tile * sizeof(float)));
@@ -373,10 +376,13 @@ static void layout_of(clik_context *ctx, const net_args *a, net_layout *lay)
     /* choices 1|2|4|8|16: the index is the power of two */
     lay->vw = 1 << clik__tune(ctx, CLIK_TUNE_LNET_VW, cpu ? 3 : 0);
     lay->cob_max = 1 << clik__tune(ctx, CLIK_TUNE_LNET_COB, cpu ? 4 : 3);
+    lay->ry = 1 << clik__tune(ctx, CLIK_TUNE_LNET_RY, cpu ? 0 : 2);
     for (int r = 0; r < 2; r++) {
         const int w = r ? a->w * a->s : a->w, h = r ? a->h * a->s : a->h;
         lay->pitch[r] = (w + 2 * HALO + 3) / 4 * 4;
-        lay->plane[r] = (size_t)lay->pitch[r] * (size_t)(h + 2 * HALO);
+        /* rows to a multiple of 8: the last work-items' rows past the image
+         * read inside the plane */
+        lay->plane[r] = (size_t)lay->pitch[r] * (size_t)((h + 7) / 8 * 8 + 2 * HALO);
     }
 }
 
