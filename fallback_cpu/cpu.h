@@ -52,7 +52,8 @@ typedef struct clik_resize_dsp {
 } clik_resize_dsp;
 
 typedef struct clik_filter_dsp {
-    /* Separable blur with ksize normalized taps (weights[ksize]), border
+    /* Separable blur with ksize normalized taps (weights[ksize], any odd
+     * count: the flow's smoothing takes more than CLIK_BLUR_MAX_KSIZE), border
      * reflect-101; u8 or f32, 1, 2 or 4 channels; dst may be src. Returns 0,
      * or -1 when out of memory (dst then untouched). */
     int (*blur)(const clik_image *src, clik_image *dst, const float *weights, int ksize);

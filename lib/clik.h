@@ -571,8 +571,12 @@ CLIK_API void clik_flow_options_init(clik_flow_options *opt);
  *     level); the flow is then resampled bicubically to the next level and
  *     scaled by 1 / zoom.
  * The Gaussians are the library's blur (border reflect-101) with IPOL's taps
- * (radius (int)(5 sigma)). I0 and I1: one channel, u8 or f32 (the same type),
- * one size (non-finite f32 pixels give non-finite flow where they reach).
+ * (radius (int)(5 sigma): as many taps as sigma and zoom ask, past
+ * CLIK_BLUR_MAX_KSIZE too; an OpenCL device takes at most 16384, the 64 KiB
+ * of constant memory every device has, and beyond that the call falls back
+ * to the CPU or, in strict mode, fails with CLIK_ERR_FALLBACK). I0 and I1:
+ * one channel, u8 or f32 (the same type), one size (non-finite f32 pixels
+ * give non-finite flow where they reach).
  * flow: 2-channel f32 of that size, u and v interleaved (the .flo layout),
  * read first when opt->initial_flow is set; it may not share memory with I0
  * or I1. opt NULL: the defaults. Out-of-range options: CLIK_ERR_INVALID_ARG.

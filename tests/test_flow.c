@@ -270,6 +270,66 @@ START_TEST(small_and_odd_sizes)
 }
 END_TEST
 
+/* Smoothing wider than clik_gaussian_blur's CLIK_BLUR_MAX_KSIZE taps, as the
+ * oracle: sigma 4 (41 taps), zoom 0.1 (59 taps between the levels), both,
+ * and sigma 100 (1001 taps, the widest sigma allowed). */
+START_TEST(wide_smoothing)
+{
+    const pair_spec spec = {"wide smoothing", 64, 48, SHIFT, 0.8, -0.4, 0.0}, p = fitted(&spec);
+    const struct {
+        double sigma, zoom;
+        int scales;
+    } runs[] = {{4.0, 0.5, 0}, {0.8, 0.1, 2}, {4.0, 0.1, 3}, {100.0, 0.1, 2}};
+    /* Under CLIK_TEST_SMALL (Oclgrind) not the 1001 taps. */
+    const size_t count = sizeof(runs) / sizeof(runs[0]) - (h_small ? 1 : 0);
+    for (size_t r = 0; r < count; r++) {
+        clik_image i0, i1, gt, got, want;
+        make_pair(&p, r % 2 ? CLIK_F32 : CLIK_U8, 0, &i0, &i1, &gt);
+        clik_flow_options o = light_options();
+        o.sigma = runs[r].sigma;
+        o.zoom = runs[r].zoom;
+        o.scales = runs[r].scales;
+        o.warps = 1;
+        o.iterations = 20;
+        char what[64];
+        snprintf(what, sizeof(what), "sigma %g, zoom %g", runs[r].sigma, runs[r].zoom);
+        run_both(&i0, &i1, &o, &got, &want, what, what);
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        h_free_images(&i0, &i1, &gt, &got, &want, NULL);
+    }
+}
+END_TEST
+
+/* More taps than a device's constant memory is sure to hold (16384): the
+ * OpenCL path refuses before it runs (strict: CLIK_ERR_FALLBACK, caused by
+ * CLIK_ERR_DEVICE_LIMITS) rather than launching a kernel that cannot run. */
+START_TEST(device_taps_limit)
+{
+    if (h_expected != CLIK_BACKEND_OPENCL)
+        return;
+    /* zoom 3e-4: sigma 0.6 sqrt(1 / zoom^2 - 1), about 2000: about 20000 taps;
+     * a second level of 1 x 1 needs sides of 1700. */
+    clik_image i0, i1, flow;
+    ck_assert_int_eq(clik_image_alloc(&i0, 1700, 1700, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&i1, 1700, 1700, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&flow, 1700, 1700, 2, CLIK_F32), CLIK_OK);
+    memset(i0.data, 0, i0.stride * 1700);
+    memset(i1.data, 0, i1.stride * 1700);
+    clik_flow_options o = light_options();
+    o.zoom = 3e-4;
+    o.scales = 2;
+    o.iterations = 1;
+    o.warps = 1;
+    const clik_status st = clik_flow_tvl1(h_ctx, &i0, &i1, &flow, &o);
+    ck_assert_msg(st == CLIK_ERR_FALLBACK, "%s: %s", clik_status_str(st),
+                  clik_context_message(h_ctx));
+    ck_assert_int_eq(clik_context_fallback_cause(h_ctx), CLIK_ERR_DEVICE_LIMITS);
+    ck_assert_msg(strstr(clik_context_message(h_ctx), "taps, the device's blur at most 16384"),
+                  "%s", clik_context_message(h_ctx));
+    h_free_images(&i0, &i1, &flow, NULL);
+}
+END_TEST
+
 /* One level only (scales 1; 20 x 20 above is a size with one automatic
  * level), other zooms, and many levels. */
 START_TEST(levels_and_zooms)
@@ -657,6 +717,8 @@ int main(void)
     const h_test tests[] = {H_LOOP(ground_truth, (int)(sizeof(pairs) / sizeof(pairs[0]))),
                             H_TEST(zero_motion),
                             H_TEST(small_and_odd_sizes),
+                            H_TEST(wide_smoothing),
+                            H_TEST(device_taps_limit),
                             H_TEST(levels_and_zooms),
                             H_TEST(half_storage),
                             H_LOOP(same_iterations, 2),

@@ -322,13 +322,30 @@ static clik_status launch_2d(flow_cl *f, clik_kernel_entry *k, int w, int h)
     return clik__launch(f->ctx, k, 2, items, local);
 }
 
-/* The reference's Gaussian taps (radius (int)(5 sigma), see
- * scalar/flow.c) into a device buffer; *ksize 1 (no smoothing) for sigma
- * <= 0 or a radius of 0. */
+/* The taps of the reference's Gaussian of sigma: radius (int)(5 sigma), see
+ * scalar/flow.c; 1 (no smoothing) for sigma <= 0 or a radius of 0. */
+static int taps_of(double sigma)
+{
+    return sigma > 0.0 ? 2 * (int)(5.0 * sigma) + 1 : 1;
+}
+
+/* The sigma of the smoothing before a level is sampled from the one above. */
+static double zoom_sigma(const clik_flow_plan *pl)
+{
+    return 0.6 * sqrt(1.0 / (pl->zoom * pl->zoom) - 1.0);
+}
+
+/* The most taps of the device's smoothing: the blur kernels read them as a
+ * __constant argument, and 64 KiB is the least constant memory a device
+ * offers (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE). */
+#define MAX_DEVICE_TAPS (65536 / (int)sizeof(float))
+
+/* The reference's Gaussian taps into a device buffer; *ksize 1 (no
+ * smoothing) for sigma <= 0 or a radius of 0. */
 static clik_status gaussian_taps(flow_cl *f, double sigma, cl_mem *mem, int *ksize)
 {
-    const int r = sigma > 0.0 ? (int)(5.0 * sigma) : 0;
-    *ksize = 2 * r + 1;
+    *ksize = taps_of(sigma);
+    const int r = *ksize / 2;
     if (r == 0)
         return CLIK_OK;
     float *w = malloc((size_t)*ksize * sizeof(float));
@@ -762,8 +779,7 @@ static clik_status flow_alloc(flow_cl *f)
     if (st == CLIK_OK)
         st = gaussian_taps(f, pl->sigma, &f->taps_pre, &f->ksize_pre);
     if (st == CLIK_OK && pl->scales > 1)
-        st = gaussian_taps(f, 0.6 * sqrt(1.0 / (pl->zoom * pl->zoom) - 1.0), &f->taps_zoom,
-                           &f->ksize_zoom);
+        st = gaussian_taps(f, zoom_sigma(pl), &f->taps_zoom, &f->ksize_zoom);
     /* blur_cpu's rings: ksize rows of floats per band, for the largest
      * blur (level 0 pre-smoothed; every level but the last smoothed before
      * the next is sampled from it). */
@@ -832,6 +848,15 @@ static clik_status tvl1_opencl(clik_context *ctx, void *p, clik_binding *const *
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                           "clik_flow_tvl1: a %dx%d flow is larger than the kernels address",
                           pl->width[0], pl->height[0]);
+    const int ksize_pre = taps_of(pl->sigma),
+              ksize_zoom = pl->scales > 1 ? taps_of(zoom_sigma(pl)) : 1;
+    if (ksize_pre > MAX_DEVICE_TAPS || ksize_zoom > MAX_DEVICE_TAPS)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "clik_flow_tvl1: the %s takes %d taps, the device's blur at "
+                          "most %d (64 KiB of constant memory)",
+                          ksize_pre > MAX_DEVICE_TAPS ? "pre-smoothing"
+                                                      : "smoothing between levels",
+                          ksize_pre > MAX_DEVICE_TAPS ? ksize_pre : ksize_zoom, MAX_DEVICE_TAPS);
     flow_cl f;
     memset(&f, 0, sizeof(f));
     f.ctx = ctx;
