@@ -533,6 +533,10 @@ typedef enum clik_flow_storage {
  * stop at the same iteration. */
 #define CLIK_FLOW_CHECK_EVERY 10
 #define CLIK_FLOW_MAX_SCALES  100 /* most pyramid levels */
+/* The smallest side of the images: the warp samples I1 with 4 x 4 bicubic
+ * taps and takes no data term where they leave the image, so a smaller
+ * image could only give a flow of 0 (it is refused instead). */
+#define CLIK_FLOW_MIN_SIDE 4
 
 typedef struct clik_flow_options {
     double tau;       /* time step of the dual update, 0 < tau <= 0.25 (default 0.25) */
@@ -575,8 +579,9 @@ CLIK_API void clik_flow_options_init(clik_flow_options *opt);
  * CLIK_BLUR_MAX_KSIZE too; an OpenCL device takes at most 16384, the 64 KiB
  * of constant memory every device has, and beyond that the call falls back
  * to the CPU or, in strict mode, fails with CLIK_ERR_FALLBACK). I0 and I1:
- * one channel, u8 or f32 (the same type), one size (non-finite f32 pixels
- * give non-finite flow where they reach).
+ * one channel, u8 or f32 (the same type), one size, at least
+ * CLIK_FLOW_MIN_SIDE on each side (else CLIK_ERR_INVALID_SIZE) (non-finite
+ * f32 pixels give non-finite flow where they reach).
  * flow: 2-channel f32 of that size, u and v interleaved (the .flo layout),
  * read first when opt->initial_flow is set; it may not share memory with I0
  * or I1. opt NULL: the defaults. Out-of-range options: CLIK_ERR_INVALID_ARG.

@@ -246,11 +246,11 @@ START_TEST(zero_motion)
 }
 END_TEST
 
-/* 1 x 1, 2 x 3, thin, odd and one-level sizes: defined results (the
+/* The smallest, thin, odd and one-level sizes: defined results (the
  * reference reads outside its arrays at sides of 1 and 2), as the oracle's. */
 START_TEST(small_and_odd_sizes)
 {
-    const int sizes[][2] = {{1, 1}, {2, 3}, {3, 2}, {1, 17}, {23, 1}, {5, 5}, {20, 20}, {33, 9}};
+    const int sizes[][2] = {{4, 4}, {4, 9}, {11, 4}, {5, 5}, {20, 20}, {33, 9}};
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
         const pair_spec p = {"small", sizes[s][0], sizes[s][1], SHIFT, 0.6, -0.3, 0.0};
         clik_image i0, i1, gt, got, want;
@@ -261,11 +261,32 @@ START_TEST(small_and_odd_sizes)
         for (int i = 0; i < 2 * p.w * p.h; i++)
             ck_assert_msg(isfinite(f[i]), "%dx%d on %s: flow element %d is %g", p.w, p.h, h_backend,
                           i, f[i]);
-        /* Images too small for a 4 x 4 tap: no data term, no motion. */
-        if (p.w < 4 || p.h < 4)
-            for (int i = 0; i < 2 * p.w * p.h; i++)
-                ck_assert_float_eq(f[i], 0.0f);
         h_free_images(&i0, &i1, &gt, &got, &want, NULL);
+    }
+}
+END_TEST
+
+/* A side below CLIK_FLOW_MIN_SIDE: no 4 x 4 tap of the warp fits, so there
+ * is no data term; refused with the minimum named, not a flow of 0. */
+START_TEST(below_minimum_size)
+{
+    const int sizes[][2] = {{1, 1}, {2, 3}, {3, 2}, {3, 3}, {1, 17}, {23, 1}, {3, 40}, {40, 3}};
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        const pair_spec p = {"tiny", sizes[s][0], sizes[s][1], SHIFT, 0.6, -0.3, 0.0};
+        clik_image i0, i1, gt, flow;
+        make_pair(&p, CLIK_U8, 0, &i0, &i1, &gt);
+        ck_assert_int_eq(clik_image_alloc(&flow, p.w, p.h, 2, CLIK_F32), CLIK_OK);
+        clik_flow_options o = light_options();
+        memset(flow.data, 0x5a, flow.stride * (size_t)p.h);
+        const clik_status st = clik_flow_tvl1(h_ctx, &i0, &i1, &flow, &o);
+        ck_assert_msg(st == CLIK_ERR_INVALID_SIZE, "%dx%d on %s: %s (%s)", p.w, p.h, h_backend,
+                      clik_status_str(st), clik_context_message(h_ctx));
+        ck_assert_msg(strstr(clik_context_message(h_ctx), "at least 4 x 4"),
+                      "the message does not name the minimum: %s", clik_context_message(h_ctx));
+        for (size_t k = 0; k < flow.stride * (size_t)p.h; k++)
+            ck_assert_msg(((unsigned char *)flow.data)[k] == 0x5a, "%dx%d: the flow was written",
+                          p.w, p.h);
+        h_free_images(&i0, &i1, &gt, &flow, NULL);
     }
 }
 END_TEST
@@ -717,6 +738,7 @@ int main(void)
     const h_test tests[] = {H_LOOP(ground_truth, (int)(sizeof(pairs) / sizeof(pairs[0]))),
                             H_TEST(zero_motion),
                             H_TEST(small_and_odd_sizes),
+                            H_TEST(below_minimum_size),
                             H_TEST(wide_smoothing),
                             H_TEST(device_taps_limit),
                             H_TEST(levels_and_zooms),

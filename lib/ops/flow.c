@@ -940,6 +940,12 @@ clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, const clik_i
         opt = &defaults;
     }
     clik_status st = check_images(ctx, I0, I1, flow);
+    if (st == CLIK_OK && (I0->width < CLIK_FLOW_MIN_SIDE || I0->height < CLIK_FLOW_MIN_SIDE))
+        st = clik__fail(ctx, CLIK_ERR_INVALID_SIZE,
+                        "clik_flow_tvl1: the images are %dx%d; the flow needs at least %d x %d "
+                        "pixels (CLIK_FLOW_MIN_SIDE): the warp's 4 x 4 bicubic taps fit no "
+                        "smaller image",
+                        I0->width, I0->height, CLIK_FLOW_MIN_SIDE, CLIK_FLOW_MIN_SIDE);
     if (st == CLIK_OK)
         st = check_options(ctx, opt);
     if (st != CLIK_OK)
