@@ -5,7 +5,8 @@
  * random warp of a textured image) against the oracle and against the truth,
  * 16-bit against 32-bit storage, both kernel variants of the device, the
  * initial flow, device images and strides, the stopping test's iterations,
- * and bad input.
+ * the smallest sizes and those refused, smoothing wider than the blur's 31
+ * taps, the progress callback and its stop, and bad input.
  *
  * CI time: a flow run is heavy (the oracle computes in double), so the
  * pairs are at most 160 x 120 pixels with at most 3 warps of at most 60
@@ -398,6 +399,121 @@ START_TEST(half_storage)
 }
 END_TEST
 
+/* ---- progress and cancellation ----------------------------------------------------- */
+
+#define MAX_CALLS 256
+
+typedef struct progress_log {
+    int stop_at; /* stop at this call (1: the first), 0: never */
+    int calls, total;
+    int done[MAX_CALLS], iteration[MAX_CALLS];
+} progress_log;
+
+static int progress(void *user, int done, int total, int iteration)
+{
+    progress_log *l = user;
+    if (l->calls < MAX_CALLS) {
+        l->done[l->calls] = done;
+        l->iteration[l->calls] = iteration;
+    }
+    l->total = total;
+    l->calls++;
+    return l->stop_at > 0 && l->calls >= l->stop_at;
+}
+
+/* A run the callback stops: CLIK_ERR_CANCELLED (never a fall back to the
+ * CPU), the flow as it was, no further call. */
+static void expect_cancelled(clik_context *ctx, const clik_image *i0, const clik_image *i1,
+                             clik_flow_options *o, int stop_at, const char *what)
+{
+    progress_log log = {.stop_at = stop_at};
+    o->progress = progress;
+    o->progress_user = &log;
+    clik_image flow;
+    ck_assert_int_eq(clik_image_alloc(&flow, i0->width, i0->height, 2, CLIK_F32), CLIK_OK);
+    memset(flow.data, 0x5a, flow.stride * (size_t)flow.height);
+    const clik_status st = clik_flow_tvl1(ctx, i0, i1, &flow, o);
+    ck_assert_msg(st == CLIK_ERR_CANCELLED, "%s on %s: %s (%s)", what, h_backend,
+                  clik_status_str(st), clik_context_message(ctx));
+    ck_assert_msg(strstr(clik_context_message(ctx), "progress"), "%s: message %s", what,
+                  clik_context_message(ctx));
+    ck_assert_int_eq(log.calls, stop_at);
+    for (size_t k = 0; k < flow.stride * (size_t)flow.height; k++)
+        ck_assert_msg(((unsigned char *)flow.data)[k] == 0x5a, "%s: the flow was written", what);
+    clik_image_free(&flow);
+}
+
+/* The progress callback runs after each stopping test and each warp, in
+ * order, and a run it lets go on gives the flow of a run without it; one
+ * that returns non-zero stops the run at once, at its first call or later. */
+START_TEST(progress_and_cancel)
+{
+    /* Over 4096 pixels (under CLIK_TEST_SMALL too): the OpenCL path's level
+     * 0 runs step by step. */
+    const pair_spec spec = {"progress", 96, 72, SHIFT, 0.9, -0.4, 0.0}, p = fitted(&spec);
+    clik_image i0, i1, gt, plain, got;
+    make_pair(&p, CLIK_U8, 0, &i0, &i1, &gt);
+    clik_flow_options o = light_options();
+    o.warps = 2;
+    o.iterations = 30;
+    o.epsilon = 0.0; /* every warp runs its 30 iterations: tests at 10, 20, 30 */
+    run_flow(h_ctx, &i0, &i1, &o, &plain, "without a callback");
+    progress_log log = {0};
+    o.progress = progress;
+    o.progress_user = &log;
+    run_flow(h_ctx, &i0, &i1, &o, &got, "with a callback");
+    ck_assert_mem_eq(got.data, plain.data, plain.stride * (size_t)p.h);
+    ck_assert_int_le(log.calls, MAX_CALLS);
+    ck_assert_msg(log.total >= o.warps && log.total % o.warps == 0, "total %d", log.total);
+    int warps_ended = 0, mid_warp = 0;
+    for (int c = 0; c < log.calls; c++) {
+        if (log.iteration[c] == 0) { /* after a warp */
+            warps_ended++;
+            ck_assert_msg(log.done[c] == warps_ended, "call %d: done %d after %d warps", c,
+                          log.done[c], warps_ended);
+        } else { /* after a stopping test */
+            ck_assert_msg(log.done[c] == warps_ended, "call %d: done %d during warp %d", c,
+                          log.done[c], warps_ended);
+            ck_assert_msg(log.iteration[c] > 0 && log.iteration[c] <= o.iterations &&
+                              log.iteration[c] % CLIK_FLOW_CHECK_EVERY == 0,
+                          "call %d: iteration %d", c, log.iteration[c]);
+            mid_warp++;
+        }
+    }
+    ck_assert_int_eq(warps_ended, log.total);
+    ck_assert_int_eq(log.iteration[log.calls - 1], 0);
+    ck_assert_msg(mid_warp > 0, "no call between the iterations of a warp");
+    /* Stopped at the first call, at the end of the first warp, and at a
+     * later call. */
+    expect_cancelled(h_ctx, &i0, &i1, &o, 1, "stopped at the first call");
+    int first_warp = 1;
+    while (log.done[first_warp] == 0)
+        first_warp++;
+    expect_cancelled(h_ctx, &i0, &i1, &o, first_warp + 1, "stopped after the first warp");
+    expect_cancelled(h_ctx, &i0, &i1, &o, log.calls - 1, "stopped late");
+    /* The context runs on. */
+    o.progress = NULL;
+    clik_image_free(&got);
+    run_flow(h_ctx, &i0, &i1, &o, &got, "after a stop");
+    ck_assert_mem_eq(got.data, plain.data, plain.stride * (size_t)p.h);
+    /* Without strict mode a stop is no cause to fall back to the CPU. */
+    if (h_expected == CLIK_BACKEND_OPENCL) {
+        clik_context_options copt;
+        clik_context_options_init(&copt);
+        copt.device = h_device;
+        copt.strict = 0;
+        clik_context *lax = NULL;
+        ck_assert_int_eq(clik_context_create(&lax, &copt), CLIK_OK);
+        expect_cancelled(lax, &i0, &i1, &o, 1, "stopped, not strict");
+        clik_context_stats stats;
+        clik_context_stats_get(lax, &stats);
+        ck_assert_int_eq(stats.fallbacks, 0);
+        clik_context_destroy(lax);
+    }
+    h_free_images(&i0, &i1, &gt, &plain, &got, NULL);
+}
+END_TEST
+
 /* ---- contexts of the backend under test with other settings ------------------------ */
 
 typedef struct log_capture {
@@ -741,6 +857,7 @@ int main(void)
                             H_TEST(below_minimum_size),
                             H_TEST(wide_smoothing),
                             H_TEST(device_taps_limit),
+                            H_TEST(progress_and_cancel),
                             H_TEST(levels_and_zooms),
                             H_TEST(half_storage),
                             H_LOOP(same_iterations, 2),

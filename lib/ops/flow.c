@@ -197,6 +197,8 @@ typedef struct flow_cl {
     int small_max; /* levels of at most this many pixels run in flow_iterate */
     size_t small_wg[2];
 
+    int done; /* warps finished, for the progress callback */
+
     int host_stop[2]; /* read back asynchronously */
     cl_event reading[2];
     cl_event used[64]; /* completed reads, released once the queue is idle */
@@ -568,6 +570,19 @@ static clik_status set_step_extras(flow_cl *f, int w, int h)
     return st;
 }
 
+/* The refusal of a run that the progress callback stopped. */
+static clik_status cancelled(clik_context *ctx)
+{
+    return clik__fail(ctx, CLIK_ERR_CANCELLED, "clik_flow_tvl1: stopped by the progress callback");
+}
+
+/* Calls the progress callback (iteration: those of the warp under way that
+ * have completed, 0 after a warp). */
+static clik_status cl_progress(flow_cl *f, int iteration)
+{
+    return clik__flow_stop(f->plan, f->done, iteration) ? cancelled(f->ctx) : CLIK_OK;
+}
+
 /* Queues a non-blocking read of the stop mark into host_stop[slot]. */
 static clik_status read_stop(flow_cl *f, int slot)
 {
@@ -621,6 +636,8 @@ static clik_status iterate_small(flow_cl *f, cl_mem u, int w, int h)
             st = read_stop(f, 0);
             if (st == CLIK_OK)
                 st = wait_stop(f, 0, &stopped);
+            if (st == CLIK_OK)
+                st = cl_progress(f, first + count - 1);
         }
     }
     return st;
@@ -680,13 +697,15 @@ static clik_status iterate_large(flow_cl *f, cl_mem u, int w, int h)
         st = read_stop(f, test % 2);
         if (st == CLIK_OK && test > 0)
             st = wait_stop(f, (test - 1) % 2, &stopped);
+        if (st == CLIK_OK && test > 0)
+            st = cl_progress(f, it - CLIK_FLOW_CHECK_EVERY);
         test++;
     }
     return st;
 }
 
 /* The warps of one level on u (its size), p starting at 0; ran[w] gets the
- * iterations of warp w. */
+ * iterations of warp w; the progress callback after each. */
 static clik_status cl_level(flow_cl *f, int s, cl_mem u, int *ran)
 {
     clik_context *ctx = f->ctx;
@@ -714,6 +733,9 @@ static clik_status cl_level(flow_cl *f, int s, cl_mem u, int *ran)
         if (st == CLIK_OK)
             st = wait_stop(f, 0, &stopped);
         ran[k] = stopped < pl->iterations ? stopped : pl->iterations;
+        f->done++;
+        if (st == CLIK_OK)
+            st = cl_progress(f, 0);
     }
     return st;
 }
@@ -907,7 +929,10 @@ static clik_status tvl1_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
     flow_args *a = p;
     a->plan.f16 = a->storage == CLIK_FLOW_STORAGE_F16;
-    if (ctx->dsp.flow.tvl1(v[0], v[1], v[2], &a->plan) != 0)
+    const int rc = ctx->dsp.flow.tvl1(v[0], v[1], v[2], &a->plan);
+    if (rc == -2)
+        return cancelled(ctx);
+    if (rc != 0)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_flow_tvl1: out of memory on the CPU path");
     return CLIK_OK;
 }
@@ -962,6 +987,8 @@ clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, const clik_i
     plan->warps = opt->warps;
     plan->iterations = opt->iterations;
     plan->initial = opt->initial_flow;
+    plan->progress = opt->progress;
+    plan->progress_user = opt->progress_user;
     plan_levels(opt, I0->width, I0->height, plan);
     a.storage = opt->storage;
     plan->iterations_run = calloc((size_t)plan->scales * (size_t)plan->warps, sizeof(int));
