@@ -137,6 +137,45 @@ static int type_of_dtype(PyObject *o, const char *name, clik_type *t)
     return -1;
 }
 
+/* An integer argument that must fit a C int: refused (OverflowError) rather
+ * than truncated. */
+static int int_value(PyObject *o, const char *name, int *out)
+{
+    int overflow = 0;
+    const long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || v < INT_MIN || v > INT_MAX) {
+        PyErr_Format(PyExc_OverflowError, "argument '%s': %R is out of range (%d to %d)", name, o,
+                     INT_MIN, INT_MAX);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* An integer argument that must fit 64 bits without sign: refused
+ * (OverflowError) rather than wrapped. */
+static int u64_value(PyObject *o, const char *name, unsigned long long *out)
+{
+    PyObject *i = PyNumber_Index(o);
+    if (!i)
+        return -1;
+    const unsigned long long v = PyLong_AsUnsignedLongLong(i);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_OverflowError, "argument '%s': %R is out of range (0 to 2**64 - 1)",
+                         name, i);
+        }
+        Py_DECREF(i);
+        return -1;
+    }
+    Py_DECREF(i);
+    *out = v;
+    return 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Contexts                                                                  */
 
@@ -1746,7 +1785,9 @@ static PyObject *stream_submit(StreamObject *s, PyObject *args, PyObject *kw)
 static PyObject *stream_wait(StreamObject *s, PyObject *args)
 {
     unsigned long long ticket = UINT64_MAX;
-    if (!PyArg_ParseTuple(args, "|K", &ticket))
+    PyObject *ticket_arg = NULL;
+    if (!PyArg_ParseTuple(args, "|O", &ticket_arg) ||
+        (ticket_arg && u64_value(ticket_arg, "ticket", &ticket) < 0))
         return NULL;
     if (!s->s) {
         PyErr_SetString(PyExc_ValueError, "the fusion stream is closed");
@@ -1953,9 +1994,10 @@ static int dictarg_get(PyObject *dict, PyObject *sel, dictarg *d)
     Py_ssize_t k = PySequence_Fast_GET_SIZE(is);
     int bad = k < 1 || k > CLIK_LAPAR_MAX_ATOMS || PySequence_Fast_GET_SIZE(gs) != k;
     for (Py_ssize_t i = 0; !bad && i < k; i++) {
-        d->sel.index[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(is, i));
-        d->sel.gamma[i] = (float)PyFloat_AsDouble(PySequence_Fast_GET_ITEM(gs, i));
-        bad = PyErr_Occurred() != NULL;
+        bad = int_value(PySequence_Fast_GET_ITEM(is, i), "selection.index", &d->sel.index[i]) < 0;
+        if (!bad)
+            d->sel.gamma[i] = (float)PyFloat_AsDouble(PySequence_Fast_GET_ITEM(gs, i));
+        bad = bad || PyErr_Occurred() != NULL;
     }
     Py_DECREF(is);
     Py_DECREF(gs);
@@ -2134,9 +2176,7 @@ static PyObject *ctx_lapar_tuning_set(CtxObject *c, PyObject *args, PyObject *kw
                         "'direct'), wg_x and wg_y");
         return NULL;
     }
-    t.wg_x = (int)PyLong_AsLong(x);
-    t.wg_y = (int)PyLong_AsLong(y);
-    if (PyErr_Occurred())
+    if (int_value(x, "tuning['wg_x']", &t.wg_x) < 0 || int_value(y, "tuning['wg_y']", &t.wg_y) < 0)
         return NULL;
     if (filter_args_get(c, lr, phi, dict, sel, Py_None, scale, &f) < 0)
         return NULL;
@@ -2154,16 +2194,16 @@ static PyObject *ctx_lapar_compress(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"calib",         "alpha", "dictionary", "samples",
                              "refit_samples", "seed",  "mix",        NULL};
-    PyObject *calib, *dict = Py_None;
+    PyObject *calib, *dict = Py_None, *seed_arg = NULL;
     double alpha;
     int want_mix = 0;
     unsigned long long seed;
     clik_lapar_compress_options opt;
     clik_lapar_compress_options_init(&opt);
     seed = opt.seed;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Od|$OiiKp", kwlist, &calib, &alpha, &dict,
-                                     &opt.samples, &opt.refit_samples, &seed, &want_mix) ||
-        ctx_open(c) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Od|$OiiOp", kwlist, &calib, &alpha, &dict,
+                                     &opt.samples, &opt.refit_samples, &seed_arg, &want_mix) ||
+        (seed_arg && u64_value(seed_arg, "seed", &seed) < 0) || ctx_open(c) < 0)
         return NULL;
     opt.seed = seed;
     PyObject *seq = PySequence_Fast(calib, "argument 'calib': a list of (phi, upsampled, truth)");

@@ -1,0 +1,112 @@
+"""What callbacks, fork() and signals may do to a call in progress: refused
+with a clear exception, never a crash or a hang; integers out of range
+refused rather than truncated. Anything that could hang runs in a
+subprocess with a timeout."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import clik
+from conftest import make_context, noise, opencl_device_spec, selected_backends, skip_reason
+
+
+def run_script(script, *args, timeout=60):
+    """Runs a Python script in a new interpreter; None when it hung past
+    timeout."""
+    try:
+        return subprocess.run([sys.executable, "-c", textwrap.dedent(script)] + list(args),
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def cpu_or_skip():
+    """The CPU-only tests run with the scalar backend (python-cpu), once."""
+    if "scalar" not in selected_backends():
+        pytest.skip("the CPU path is not selected by CLIK_PY_BACKEND")
+
+
+def opencl_spec_or_skip():
+    why = skip_reason("opencl")
+    if why:
+        pytest.skip(why)
+    return opencl_device_spec() or "auto"
+
+
+# ---- integers out of range ---------------------------------------------------------------------
+
+
+def lapar_problem():
+    lr = noise((12, 16, 4), seed=12)
+    phi = np.ascontiguousarray(
+        np.random.default_rng(13).random((72 * 24, 32), dtype=np.float32) / 12)
+    return lr, phi
+
+
+@pytest.mark.parametrize("key", ["wg_x", "wg_y"])
+@pytest.mark.parametrize("value", [2**32 + 64, 2**31, -2**31 - 1, 2**64 + 1])
+def test_lapar_tuning_set_refuses_what_int_cannot_hold(key, value, tmp_path):
+    """wg_x = 2**32 + 64 was stored as 64: now OverflowError, nothing stored
+    (on a context without a device the check comes first all the same)."""
+    lr, phi = lapar_problem()
+    backends = ["none"] if skip_reason("opencl") else ["none", "opencl"]
+    for backend in backends:
+        if backend == "none":
+            ctx = clik.Context(device="none", cpu_path="scalar")
+        else:
+            ctx = make_context("opencl", cache_dir=str(tmp_path))
+        with ctx:
+            tuning = {"variant": "direct", "wg_x": 8, "wg_y": 8, key: value}
+            with pytest.raises(OverflowError) as e:
+                ctx.lapar_tuning_set(lr, phi, 2, tuning)
+            assert key in str(e.value) and str(value) in str(e.value), str(e.value)
+            if backend == "opencl":
+                assert not ctx.lapar_tuning_get(lr, phi, 2)["stored"]
+
+
+def test_int_fields_in_range_still_taken(tmp_path):
+    """The largest int passes the binding (the library judges it)."""
+    lr, phi = lapar_problem()
+    with clik.Context(device="none") as ctx:
+        with pytest.raises(clik.Error) as e:
+            ctx.lapar_tuning_set(lr, phi, 2, {"variant": "direct", "wg_x": 2**31 - 1, "wg_y": 1})
+        assert e.value.status == "CLIK_ERR_NO_DEVICE"
+
+
+def test_selection_index_out_of_range_refused():
+    """An index of 2**32 + 3 was taken as 3."""
+    lr, phi = lapar_problem()
+    with clik.Context(device="none", cpu_path="scalar") as ctx:
+        sel = clik.LaparSelection(72, [2**32 + 3])
+        with pytest.raises(OverflowError) as e:
+            ctx.lapar_filter(lr, phi[:24], 2, selection=sel)
+        assert "selection.index" in str(e.value)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 2**64 + 1])
+def test_compress_seed_out_of_range_refused(seed):
+    """A seed past 64 bits (or negative) was wrapped."""
+    rng = np.random.default_rng(3)
+    phi = np.ascontiguousarray(rng.random((72 * 16, 16), dtype=np.float32))
+    up = np.ascontiguousarray(rng.random((16, 16), dtype=np.float32) * 255)
+    with clik.Context(device="none", cpu_path="scalar") as ctx:
+        with pytest.raises(OverflowError) as e:
+            ctx.lapar_compress([(phi, up, up)], 0.1, samples=64, seed=seed)
+        assert "seed" in str(e.value)
+
+
+def test_stream_wait_ticket_out_of_range_refused():
+    with clik.Context(device="none") as ctx:
+        stream = clik.FusionStream(ctx, 8, 8, 2)
+        try:
+            for ticket in (-1, 2**64):
+                with pytest.raises(OverflowError) as e:
+                    stream.wait(ticket)
+                assert "ticket" in str(e.value)
+            stream.wait(2**64 - 1)
+        finally:
+            stream.close()
