@@ -243,9 +243,18 @@ static int lock_ctx(CtxObject *c)
     return 1;
 }
 
+/* 1 inside a log or progress callback of a call in progress on c. */
+static int in_callback(const CtxObject *c)
+{
+    return c->holder == PyThread_get_thread_ident();
+}
+
+/* Drops a dependent of c; the last one of a closed context destroys it,
+ * unless a call on it is in progress (from one of its callbacks: then the
+ * context's deallocation does). */
 static void ctx_release(CtxObject *c)
 {
-    if (--c->deps == 0 && c->closed && c->ctx) {
+    if (--c->deps == 0 && c->closed && c->ctx && !in_callback(c)) {
         clik_context_destroy(c->ctx);
         c->ctx = NULL;
     }
@@ -624,6 +633,12 @@ static int ctx_clear(CtxObject *c)
 static PyObject *ctx_close(CtxObject *c, PyObject *unused)
 {
     (void)unused;
+    if (in_callback(c)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "clik.Context.close() from a log or progress callback of a call in "
+                        "progress on that context: close it after the call");
+        return NULL;
+    }
     if (!c->closed && c->ctx) {
         c->closed = 1;
         if (c->deps == 0) {
@@ -1001,6 +1016,12 @@ static PyObject *img_upload(ImgObject *im, PyObject *args, PyObject *kw)
 static PyObject *img_free(ImgObject *im, PyObject *unused)
 {
     (void)unused;
+    if (im->owner && in_callback(im->owner)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "clik.Image.free() from a log or progress callback of a call in progress "
+                        "on its context, which may be using the image: free it after the call");
+        return NULL;
+    }
     img_release(im);
     Py_RETURN_NONE;
 }
@@ -1813,6 +1834,12 @@ static PyObject *stream_wait(StreamObject *s, PyObject *args)
 static PyObject *stream_close_m(StreamObject *s, PyObject *unused)
 {
     (void)unused;
+    if (s->owner && s->s && in_callback(s->owner)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "FusionStream.close() from a log or progress callback of a call in "
+                        "progress on its context: close it after the call");
+        return NULL;
+    }
     stream_close(s);
     Py_RETURN_NONE;
 }

@@ -110,3 +110,84 @@ def test_stream_wait_ticket_out_of_range_refused():
             stream.wait(2**64 - 1)
         finally:
             stream.close()
+
+
+# ---- callbacks that free or close what is in use -------------------------------------------------
+
+# The log callback of a context without a device: the flow's debug line,
+# written while the call holds the context.
+FLOW_LOG = """
+    import numpy as np, clik, sys
+    caught = []
+    def log(level, message):
+        if "flow_tvl1" in message and target:
+            try:
+                target[0]()
+            except RuntimeError as e:
+                caught.append(str(e))
+    target = []
+    c = clik.Context(device="none", cpu_path="scalar", log=log)
+    a = np.random.default_rng(1).integers(0, 256, (24, 32), dtype=np.uint8)
+    # An image for free() to take; none for close(), which then has nothing
+    # to wait for and would destroy the context at once.
+    img = c.upload(a) if "{what}" == "img.free" else a
+    target.append({what})
+    flow = c.flow_tvl1(img, np.roll(a, 1, axis=1), iterations=10, warps=1)
+    print("caught:", caught)
+    c.flow_tvl1(img, np.roll(a, 1, axis=1), iterations=10, warps=1)  # both still usable
+    print("usable")
+"""
+
+
+@pytest.mark.parametrize("what", ["img.free", "c.close"])
+def test_log_callback_cannot_free_or_close_in_use(what):
+    """Context.close() from a log callback hung for ever; Image.free()
+    freed an image an op was using. Both raise RuntimeError now."""
+    cpu_or_skip()
+    run = run_script(FLOW_LOG.replace("{what}", what), timeout=60)
+    assert run is not None, f"{what}() from a log callback hangs"
+    assert run.returncode == 0, run.stderr
+    assert "caught: ['" in run.stdout and "callback" in run.stdout, run.stdout + run.stderr
+    assert "usable" in run.stdout
+
+
+# The same on an OpenCL device: a kernel folder whose hist.cl does not hold
+# the kernels makes equalize fall back to the CPU and log a warning while
+# the device image is bound.
+CL_LOG = """
+    import numpy as np, clik, sys
+    caught = []
+    def log(level, message):
+        if level == "warning" and target:
+            try:
+                target[0]()
+            except RuntimeError as e:
+                caught.append(str(e))
+    target = []
+    c = clik.Context(sys.argv[1], strict=False, kernel_dir=sys.argv[2], cache=False, log=log)
+    img = c.upload(np.arange(64, dtype=np.uint8).reshape(8, 8))
+    target.append({what})
+    out = c.equalize(img)
+    print("caught:", caught)
+    print("result", c.download(out).shape)
+"""
+
+
+@pytest.mark.parametrize("what", ["img.free", "c.close"])
+def test_log_callback_cannot_free_or_close_on_device(what, tmp_path):
+    """On PoCL freeing the image aborted the interpreter ("PTHREAD ERROR")."""
+    spec = opencl_spec_or_skip()
+    (tmp_path / "hist.cl").write_text("__kernel void unrelated(__global int *p) { p[0] = 1; }\n")
+    run = run_script(CL_LOG.replace("{what}", what), spec, str(tmp_path), timeout=60)
+    assert run is not None, f"{what}() from a log callback hangs"
+    assert run.returncode == 0, run.stderr
+    assert "caught: ['" in run.stdout, run.stdout + run.stderr
+    assert "result (8, 8)" in run.stdout
+
+
+def test_image_free_outside_callbacks_still_works():
+    with clik.Context(device="none") as ctx:
+        img = ctx.upload(np.zeros((4, 4), np.uint8))
+        img.free()
+        with pytest.raises(ValueError):
+            ctx.equalize(img)
