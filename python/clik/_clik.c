@@ -11,7 +11,9 @@
 #include <pythread.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
+#include <strings.h>
 
 #include "clik.h"
 
@@ -177,6 +179,46 @@ static int u64_value(PyObject *o, const char *name, unsigned long long *out)
 }
 
 /* ------------------------------------------------------------------------ */
+/* fork(): OpenCL implementations (PoCL among them) keep threads and locks
+ * that a fork() child does not get, so every OpenCL call of a child hangs.
+ * A pthread_atfork handler marks a child of a process that had used OpenCL;
+ * there contexts with a device are refused (new ones) or fail (inherited
+ * ones), and what they hold is left to the process's exit. */
+
+static int opencl_used;   /* this process has called into OpenCL */
+static int opencl_forked; /* a fork() child of a process that had */
+
+static void after_fork_child(void)
+{
+    if (opencl_used)
+        opencl_forked = 1;
+}
+
+#define FORK_ADVICE                                                                                \
+    "this process is a fork() child of a process that had used OpenCL, and OpenCL does not "       \
+    "survive fork() (its threads stay behind in the parent: every call would hang); start "        \
+    "worker processes with the 'spawn' start method (multiprocessing.get_context('spawn'), or "    \
+    "concurrent.futures.ProcessPoolExecutor(mp_context=...)), or use device='none' in the child"
+
+/* Before a call that may use OpenCL: in a forked child, raises the
+ * refusal and returns -1. */
+static int opencl_refuse(const char *what)
+{
+    if (!opencl_forked)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "%s: %s", what, FORK_ADVICE);
+    return -1;
+}
+
+/* After such a call: this process uses OpenCL if the library was loaded
+ * (without one, nothing of OpenCL is left to a child). */
+static void opencl_mark(void)
+{
+    if (clik_opencl_library(NULL))
+        opencl_used = 1;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Contexts                                                                  */
 
 typedef struct {
@@ -186,20 +228,34 @@ typedef struct {
     unsigned long holder; /* the thread in a library call, 0 for none */
     PyObject *log;
     int closed;
-    long deps; /* images, memory, trainers and streams that need ctx */
+    int device; /* has an OpenCL device */
+    long deps;  /* images, memory, trainers and streams that need ctx */
     PyObject *weakrefs;
 } CtxObject;
 
 static PyTypeObject CtxType;
 
+/* A context with a device inherited by a fork() child: its OpenCL
+ * objects cannot be used (see above), not even to release them. */
+static int ctx_forked(const CtxObject *c)
+{
+    return c->device && opencl_forked;
+}
+
 /* A library call under the context's lock with the GIL released. A call
  * from a log or progress callback of a call in progress on this context
- * (the same thread) would wait for its own lock: it fails instead. */
+ * (the same thread) would wait for its own lock: it fails instead, as does
+ * a call on a context with a device in a fork() child. */
 #define REENTERED CLIK_STATUS_COUNT
+#define FORKED    (CLIK_STATUS_COUNT + 1)
 #define CALL(c, st, expr)                                                                          \
     do {                                                                                           \
         if ((c)->holder == PyThread_get_thread_ident()) {                                          \
             (st) = REENTERED;                                                                      \
+            break;                                                                                 \
+        }                                                                                          \
+        if (ctx_forked(c)) {                                                                       \
+            (st) = FORKED;                                                                         \
             break;                                                                                 \
         }                                                                                          \
         Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock((c)->lock, WAIT_LOCK);                        \
@@ -224,6 +280,10 @@ static PyObject *ctx_fail(CtxObject *c, clik_status st)
     if (st == REENTERED) {
         PyErr_SetString(PyExc_RuntimeError, "a clik.Context was called from a log or progress "
                                             "callback of its own call in progress");
+        return NULL;
+    }
+    if (st == FORKED) {
+        PyErr_Format(PyExc_RuntimeError, "a clik.Context on an OpenCL device: %s", FORK_ADVICE);
         return NULL;
     }
     return raise_status(st, clik_context_message(c->ctx));
@@ -251,10 +311,10 @@ static int in_callback(const CtxObject *c)
 
 /* Drops a dependent of c; the last one of a closed context destroys it,
  * unless a call on it is in progress (from one of its callbacks: then the
- * context's deallocation does). */
+ * context's deallocation does) or it is inherited by a fork() child. */
 static void ctx_release(CtxObject *c)
 {
-    if (--c->deps == 0 && c->closed && c->ctx && !in_callback(c)) {
+    if (--c->deps == 0 && c->closed && c->ctx && !in_callback(c) && !ctx_forked(c)) {
         clik_context_destroy(c->ctx);
         c->ctx = NULL;
     }
@@ -276,7 +336,9 @@ static PyTypeObject ImgType;
 static void img_release(ImgObject *im)
 {
     if (im->owner) {
-        if (im->img.buffer || im->img.data) {
+        if ((im->img.buffer || im->img.data) && ctx_forked(im->owner)) {
+            memset(&im->img, 0, sizeof(im->img)); /* left to the process's exit */
+        } else if (im->img.buffer || im->img.data) {
             int locked = lock_ctx(im->owner);
             clik_image_free(&im->img);
             if (locked)
@@ -532,6 +594,17 @@ static int path_arg(PyObject *o, const char *name, PyObject **bytes)
     return 0;
 }
 
+/* "none", whatever its case and spaces (as the library reads it). */
+static int spec_is_none(const char *spec)
+{
+    while (*spec == ' ' || *spec == '\t')
+        spec++;
+    size_t n = strlen(spec);
+    while (n > 0 && (spec[n - 1] == ' ' || spec[n - 1] == '\t'))
+        n--;
+    return n == 4 && strncasecmp(spec, "none", 4) == 0;
+}
+
 static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"device",    "strict",       "cpu_path",  "cache",
@@ -547,6 +620,12 @@ static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_RuntimeError, "clik.Context is already initialised");
         return -1;
     }
+    /* The selection as the library resolves it: anything but "none" may
+     * call into OpenCL. */
+    const char *spec = device ? device : getenv("CLIK_DEVICE");
+    const int may_use_opencl = !spec_is_none(spec && *spec ? spec : "auto");
+    if (may_use_opencl && opencl_refuse("clik.Context with a device other than 'none'") < 0)
+        return -1;
     clik_context_options opt;
     clik_context_options_init(&opt);
     opt.device = device;
@@ -581,12 +660,15 @@ static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
     if (st != CLIK_OK)
         snprintf(message, sizeof(message), "%s", clik_context_message(NULL));
     Py_END_ALLOW_THREADS Py_XDECREF(cache_b);
+    if (may_use_opencl)
+        opencl_mark();
     Py_XDECREF(kdir_b);
     if (st != CLIK_OK) {
         raise_status(st, message);
         return -1;
     }
     c->ctx = ctx;
+    c->device = clik_context_device(ctx) != NULL;
     return 0;
 }
 
@@ -610,7 +692,7 @@ static void ctx_dealloc(CtxObject *c)
     PyObject_GC_UnTrack(c);
     if (c->weakrefs)
         PyObject_ClearWeakRefs((PyObject *)c);
-    if (c->ctx)
+    if (c->ctx && !ctx_forked(c))
         clik_context_destroy(c->ctx);
     if (c->lock)
         PyThread_free_lock(c->lock);
@@ -641,7 +723,7 @@ static PyObject *ctx_close(CtxObject *c, PyObject *unused)
     }
     if (!c->closed && c->ctx) {
         c->closed = 1;
-        if (c->deps == 0) {
+        if (c->deps == 0 && !ctx_forked(c)) {
             Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(c->lock, WAIT_LOCK);
             clik_context_destroy(c->ctx);
             PyThread_release_lock(c->lock);
@@ -848,11 +930,13 @@ static PyTypeObject MemType;
 
 static void mem_dealloc(MemObject *m)
 {
-    if (m->owner) {
+    if (m->owner && !ctx_forked(m->owner)) {
         int locked = lock_ctx(m->owner);
         clik_image_free(&m->img);
         if (locked)
             PyThread_release_lock(m->owner->lock);
+    }
+    if (m->owner) {
         ctx_release(m->owner);
         Py_CLEAR(m->owner);
     }
@@ -1700,7 +1784,9 @@ static void frame_views_free(PyObject *cap)
 
 static void stream_close(StreamObject *s)
 {
-    if (s->s) {
+    if (s->s && ctx_forked(s->owner)) {
+        s->s = NULL; /* left to the process's exit */
+    } else if (s->s) {
         /* Waits for the frames in flight: without the GIL. */
         CtxObject *c = s->owner;
         if (c->holder == PyThread_get_thread_ident()) {
@@ -2563,11 +2649,13 @@ static int progress_cb(void *user, int stage, long done_steps, long total)
 
 static void trainer_dealloc(TrainerObject *t)
 {
-    if (t->owner) {
+    if (t->owner && !ctx_forked(t->owner)) {
         int locked = lock_ctx(t->owner);
         clik_lapar_trainer_free(t->t);
         if (locked)
             PyThread_release_lock(t->owner->lock);
+    }
+    if (t->owner) {
         ctx_release(t->owner);
         Py_CLEAR(t->owner);
     }
@@ -2726,8 +2814,12 @@ static PyObject *mod_devices(PyObject *self, PyObject *unused)
     clik_device_info *list = NULL;
     int n = 0;
     clik_status st;
+    if (opencl_refuse("clik.devices()") < 0)
+        return NULL;
     Py_BEGIN_ALLOW_THREADS st = clik_devices_list(&list, &n);
-    Py_END_ALLOW_THREADS if (st != CLIK_OK) return raise_status(st, "clik_devices_list");
+    Py_END_ALLOW_THREADS opencl_mark();
+    if (st != CLIK_OK)
+        return raise_status(st, "clik_devices_list");
     PyObject *l = PyList_New(n);
     for (int i = 0; l && i < n; i++) {
         PyObject *d = device_dict(&list[i]);
@@ -2745,7 +2837,7 @@ static PyObject *mod_select_device(PyObject *self, PyObject *args)
 {
     (void)self;
     const char *spec;
-    if (!PyArg_ParseTuple(args, "s", &spec))
+    if (!PyArg_ParseTuple(args, "s", &spec) || opencl_refuse("clik.select_device()") < 0)
         return NULL;
     clik_device_info *list = NULL;
     int n = 0, index = -1;
@@ -2754,6 +2846,7 @@ static PyObject *mod_select_device(PyObject *self, PyObject *args)
     if (st == CLIK_OK)
         st = clik_device_select(list, n, spec, &index);
     Py_END_ALLOW_THREADS clik_devices_free(list);
+    opencl_mark();
     if (st != CLIK_OK)
         return raise_status(st, spec);
     if (index < 0)
@@ -3058,6 +3151,9 @@ static PyObject *new_error(PyObject *m, const char *name, PyObject *base2)
 
 PyMODINIT_FUNC PyInit__clik(void)
 {
+    static int atfork_set;
+    if (!atfork_set && pthread_atfork(NULL, NULL, after_fork_child) == 0)
+        atfork_set = 1;
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;

@@ -191,3 +191,115 @@ def test_image_free_outside_callbacks_still_works():
         img.free()
         with pytest.raises(ValueError):
             ctx.equalize(img)
+
+
+# ---- fork() ------------------------------------------------------------------------------------
+
+FORK = """
+    import os, sys, numpy as np, clik
+    os.environ.pop("CLIK_DEVICE", None)  # Context() is "auto"
+    spec = sys.argv[1]
+    a = np.random.default_rng(2).integers(0, 256, (32, 40), dtype=np.uint8)
+    parent = clik.Context(spec, strict=True)
+    dev_img = parent.upload(a)
+    parent.equalize(a)
+    pid = os.fork()
+    if pid == 0:
+        lines = []
+        def attempt(name, call):
+            try:
+                call()
+                lines.append(name + ": ran")
+            except RuntimeError as e:
+                lines.append(name + ": RuntimeError " + str(e))
+        attempt("new context", lambda: clik.Context(spec))
+        attempt("auto context", lambda: clik.Context())
+        attempt("inherited context", lambda: parent.equalize(a))
+        attempt("devices", clik.devices)
+        with clik.Context("none") as cpu:
+            lines.append("none: " + str(cpu.equalize(a).shape))
+            lines.append("none flow: " + str(cpu.flow_tvl1(a, a, iterations=10).shape))
+        del dev_img, parent  # their OpenCL objects are left alone
+        with open(sys.argv[2], "w") as f:
+            f.write("\\n".join(lines) + "\\n")
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    print("child status", status)
+    print("parent still runs", parent.equalize(a).shape)
+"""
+
+
+def test_forked_child_refuses_opencl_with_advice(tmp_path):
+    """After fork() every OpenCL call of the child hung (PoCL), even with a
+    new Context: now a RuntimeError naming the fix; device 'none' runs."""
+    spec = opencl_spec_or_skip()
+    report = tmp_path / "child.txt"
+    run = run_script(FORK, spec, str(report), timeout=90)
+    assert run is not None, "the forked child (or its parent) hangs"
+    assert run.returncode == 0, run.stderr
+    assert "child status 0" in run.stdout, run.stdout + run.stderr
+    assert "parent still runs (32, 40)" in run.stdout
+    lines = report.read_text().splitlines()
+    for name in ("new context", "auto context", "inherited context", "devices"):
+        line = next((l for l in lines if l.startswith(name + ":")), "")
+        assert "RuntimeError" in line and "'spawn'" in line and "device='none'" in line, lines
+    assert "none: (32, 40)" in lines
+    assert "none flow: (32, 40, 2)" in lines
+
+
+SPAWN = """
+    import multiprocessing as mp, sys, numpy as np, clik
+
+    def work(spec):
+        with clik.Context(spec) as c:
+            return c.equalize(np.arange(16, dtype=np.uint8).reshape(4, 4)).shape
+
+    if __name__ == "__main__":
+        spec = sys.argv[1]
+        with clik.Context(spec) as c:
+            c.equalize(np.zeros((4, 4), np.uint8))
+        with mp.get_context("spawn").Pool(1) as pool:
+            print("spawned", pool.apply(work, (spec,)))
+"""
+
+
+def test_spawned_workers_use_opencl(tmp_path):
+    """The advice holds: a 'spawn' worker of a process that used OpenCL
+    runs on the device."""
+    spec = opencl_spec_or_skip()
+    script = tmp_path / "spawn_main.py"
+    script.write_text(textwrap.dedent(SPAWN))
+    try:
+        run = subprocess.run([sys.executable, str(script), spec], capture_output=True, text=True,
+                             timeout=120, env=dict(os.environ))
+    except subprocess.TimeoutExpired:
+        run = None
+    assert run is not None, "a spawned worker hangs"
+    assert run.returncode == 0, run.stderr
+    assert "spawned (4, 4)" in run.stdout
+
+
+def test_fork_without_opencl_is_unaffected():
+    """A process that never loaded OpenCL (device 'none', or no OpenCL
+    library: CLIK_OPENCL_LIBRARY=none) forks children that may make any
+    context."""
+    cpu_or_skip()
+    script = """
+        import os, sys, numpy as np, clik
+        os.environ["CLIK_OPENCL_LIBRARY"] = "none"
+        os.environ.pop("CLIK_DEVICE", None)
+        c = clik.Context("none")
+        c.equalize(np.zeros((4, 4), np.uint8))
+        auto = clik.Context()  # no OpenCL library: the CPU
+        print("devices", clik.devices(), auto.device)
+        pid = os.fork()
+        if pid == 0:
+            ok = c.equalize(np.zeros((4, 4), np.uint8)).shape == (4, 4)
+            ok = ok and clik.Context().equalize(np.zeros((4, 4), np.uint8)).shape == (4, 4)
+            ok = ok and clik.devices() == []
+            os._exit(0 if ok else 3)
+        print("child", os.waitpid(pid, 0)[1])
+    """
+    run = run_script(script, timeout=60)
+    assert run is not None and run.returncode == 0, run and run.stderr
+    assert "devices [] None" in run.stdout and "child 0" in run.stdout, run.stdout
