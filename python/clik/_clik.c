@@ -12,8 +12,10 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "clik.h"
 
@@ -318,6 +320,82 @@ static void ctx_release(CtxObject *c)
         clik_context_destroy(c->ctx);
         c->ctx = NULL;
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Long calls: signals between steps                                         */
+
+/* What a long call's progress callback watches: the caller's progress
+ * callable (may be NULL) and the signals that arrive meanwhile (Ctrl-C's
+ * KeyboardInterrupt), whose exception stops the call and is raised when it
+ * returns. */
+typedef struct {
+    PyObject *progress;
+    PyObject *exc_type, *exc_value, *exc_tb; /* raised by progress or a signal handler */
+    struct timespec checked;                 /* when the signals were last checked */
+} watch;
+
+/* The most time between two checks of the signals while nothing else needs
+ * the GIL: each check takes it, which a busy Python thread may hold for a
+ * switch interval. */
+#define SIGNAL_CHECK_NS 20000000L
+
+/* Between two steps of a long call, without the GIL: the signal handlers
+ * (at most every SIGNAL_CHECK_NS) and the progress callable (every time,
+ * with args built from "format"). 1 to stop the call: the handler or the
+ * callable raised (the exception is kept), or the callable returned False. */
+static int watch_step(watch *w, const char *format, ...)
+{
+    if (w->exc_type)
+        return 1;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const long elapsed =
+        (long)(now.tv_sec - w->checked.tv_sec) * 1000000000L + (now.tv_nsec - w->checked.tv_nsec);
+    if (!w->progress && elapsed >= 0 && elapsed < SIGNAL_CHECK_NS)
+        return 0;
+    w->checked = now;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int stop = PyErr_CheckSignals() < 0;
+    if (!stop && w->progress) {
+        va_list ap;
+        va_start(ap, format);
+        PyObject *args = Py_VaBuildValue(format, ap);
+        va_end(ap);
+        PyObject *r = args ? PyObject_CallObject(w->progress, args) : NULL;
+        Py_XDECREF(args);
+        stop = !r || r == Py_False;
+        Py_XDECREF(r);
+    }
+    if (PyErr_Occurred())
+        PyErr_Fetch(&w->exc_type, &w->exc_value, &w->exc_tb);
+    PyGILState_Release(g);
+    return stop;
+}
+
+static void watch_init(watch *w, PyObject *progress)
+{
+    memset(w, 0, sizeof(*w));
+    w->progress = progress;
+    clock_gettime(CLOCK_MONOTONIC, &w->checked);
+}
+
+/* After the call: the exception of a signal handler or the progress
+ * callable, raised (-1), if there was one. */
+static int watch_raise(watch *w)
+{
+    if (!w->exc_type)
+        return 0;
+    PyErr_Restore(w->exc_type, w->exc_value, w->exc_tb);
+    w->exc_type = w->exc_value = w->exc_tb = NULL;
+    return -1;
+}
+
+static void watch_clear(watch *w)
+{
+    Py_CLEAR(w->exc_type);
+    Py_CLEAR(w->exc_value);
+    Py_CLEAR(w->exc_tb);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1954,22 +2032,34 @@ static int storage_of(const char *s, clik_flow_storage *v)
     return 0;
 }
 
+/* The flow's progress: the signals, and the caller's progress(done, total,
+ * iteration). */
+static int flow_progress(void *user, int done_warps, int total, int iteration)
+{
+    return watch_step(user, "(iii)", done_warps, total, iteration);
+}
+
 static PyObject *ctx_flow_tvl1(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"i0",         "i1",     "initial", "tau",   "lambda_",
-                             "theta",      "scales", "zoom",    "warps", "epsilon",
-                             "iterations", "sigma",  "storage", "out",   NULL};
-    PyObject *i0, *i1, *initial = Py_None, *out = Py_None;
+    static char *kwlist[] = {"i0",      "i1",   "initial",  "tau",     "lambda_",    "theta",
+                             "scales",  "zoom", "warps",    "epsilon", "iterations", "sigma",
+                             "storage", "out",  "progress", NULL};
+    PyObject *i0, *i1, *initial = Py_None, *out = Py_None, *progress = Py_None;
     const char *storage = "auto";
     clik_flow_options opt;
     clik_flow_options_init(&opt);
     imarg a, b, o;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OdddidididsO", kwlist, &i0, &i1, &initial,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OdddidididsOO", kwlist, &i0, &i1, &initial,
                                      &opt.tau, &opt.lambda, &opt.theta, &opt.scales, &opt.zoom,
                                      &opt.warps, &opt.epsilon, &opt.iterations, &opt.sigma,
-                                     &storage, &out) ||
+                                     &storage, &out, &progress) ||
         ctx_open(c) < 0 || storage_of(storage, &opt.storage) < 0)
         return NULL;
+    if (progress != Py_None && !PyCallable_Check(progress)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "argument 'progress': a callable (done, total, iteration)");
+        return NULL;
+    }
     if (initial != Py_None && out != Py_None) {
         PyErr_SetString(PyExc_TypeError, "flow_tvl1: give initial or out, not both");
         return NULL;
@@ -2015,8 +2105,19 @@ static PyObject *ctx_flow_tvl1(CtxObject *c, PyObject *args, PyObject *kw)
         imarg_put(&ini);
         opt.initial_flow = 1;
     }
+    /* Between its steps the flow checks the signals (Ctrl-C stops it). */
+    watch w;
+    watch_init(&w, progress != Py_None ? progress : NULL);
+    opt.progress = flow_progress;
+    opt.progress_user = &w;
     clik_status st;
     CALL(c, st, clik_flow_tvl1(c->ctx, &a.img, &b.img, &o.img, &opt));
+    if (w.exc_type) {
+        done(c, CLIK_OK, NULL, &a, &b, &o);
+        Py_DECREF(r);
+        watch_raise(&w);
+        return NULL;
+    }
     return done(c, st, r, &a, &b, &o);
 }
 
@@ -2622,29 +2723,17 @@ typedef struct {
     PyObject ob_base;
     CtxObject *owner;
     clik_lapar_trainer *t;
-    PyObject *progress;
-    PyObject *exc_type, *exc_value, *exc_tb; /* raised by progress */
+    watch w; /* the progress callable (a reference) and the signals */
 } TrainerObject;
 
 static PyTypeObject TrainerType;
 
+/* The trainer's progress: the signals, and the caller's progress(stage,
+ * done, total). */
 static int progress_cb(void *user, int stage, long done_steps, long total)
 {
     TrainerObject *t = user;
-    PyGILState_STATE g = PyGILState_Ensure();
-    int stop = 0;
-    if (t->progress && !t->exc_type) {
-        PyObject *r = PyObject_CallFunction(t->progress, "ill", stage, done_steps, total);
-        if (!r) {
-            PyErr_Fetch(&t->exc_type, &t->exc_value, &t->exc_tb);
-            stop = 1;
-        } else {
-            stop = r == Py_False;
-            Py_DECREF(r);
-        }
-    }
-    PyGILState_Release(g);
-    return stop;
+    return watch_step(&t->w, "(ill)", stage, done_steps, total);
 }
 
 static void trainer_dealloc(TrainerObject *t)
@@ -2659,10 +2748,8 @@ static void trainer_dealloc(TrainerObject *t)
         ctx_release(t->owner);
         Py_CLEAR(t->owner);
     }
-    Py_CLEAR(t->progress);
-    Py_CLEAR(t->exc_type);
-    Py_CLEAR(t->exc_value);
-    Py_CLEAR(t->exc_tb);
+    Py_CLEAR(t->w.progress);
+    watch_clear(&t->w);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -2711,13 +2798,11 @@ static PyObject *ctx_lapar_trainer(CtxObject *c, PyObject *args, PyObject *kw)
         return NULL;
     t->owner = NULL;
     t->t = NULL;
-    t->exc_type = t->exc_value = t->exc_tb = NULL;
-    t->progress = progress != Py_None ? progress : NULL;
-    Py_XINCREF(t->progress);
-    if (t->progress) {
-        o.progress = progress_cb;
-        o.progress_user = t;
-    }
+    watch_init(&t->w, progress != Py_None ? progress : NULL);
+    Py_XINCREF(t->w.progress);
+    /* Also without a progress callable: the signals (Ctrl-C stops it). */
+    o.progress = progress_cb;
+    o.progress_user = t;
     clik_status st;
     CALL(c, st, clik_lapar_trainer_create(c->ctx, &o, &t->t));
     if (st != CLIK_OK) {
@@ -2733,11 +2818,8 @@ static PyObject *ctx_lapar_trainer(CtxObject *c, PyObject *args, PyObject *kw)
 /* After a trainer call: the progress callback's exception, if any. */
 static int trainer_done(TrainerObject *t, clik_status st)
 {
-    if (t->exc_type) {
-        PyErr_Restore(t->exc_type, t->exc_value, t->exc_tb);
-        t->exc_type = t->exc_value = t->exc_tb = NULL;
+    if (watch_raise(&t->w) < 0)
         return -1;
-    }
     if (st != CLIK_OK) {
         ctx_fail(t->owner, st);
         return -1;

@@ -303,3 +303,105 @@ def test_fork_without_opencl_is_unaffected():
     run = run_script(script, timeout=60)
     assert run is not None and run.returncode == 0, run and run.stderr
     assert "devices [] None" in run.stdout and "child 0" in run.stdout, run.stdout
+
+
+# ---- signals during long calls -----------------------------------------------------------------
+
+SIGNAL = """
+    import os, signal, sys, threading, time, numpy as np, clik
+    spec = sys.argv[1]
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 256, (int(sys.argv[2]), int(sys.argv[3])), dtype=np.uint8)
+    b = np.roll(a, 2, axis=1)
+    c = clik.Context(spec, cpu_path="scalar") if spec == "none" else clik.Context(spec, strict=True)
+    c.flow_tvl1(a[:16, :16], b[:16, :16], iterations=10)  # kernels built before the clock runs
+    sent = []
+    def interrupt():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+    threading.Timer(1.0, interrupt).start()
+    start = time.monotonic()
+    try:
+        c.flow_tvl1(a, b, epsilon=0.0, iterations=1000, warps=10)
+        print("finished after %.2f s" % (time.monotonic() - start))
+    except KeyboardInterrupt:
+        print("interrupted %.2f s after the signal" % (time.monotonic() - sent[0]))
+    print("usable", c.flow_tvl1(a[:16, :16], b[:16, :16], iterations=10).shape)
+"""
+
+
+@pytest.mark.parametrize("backend", ["cpu", "opencl"])
+def test_ctrl_c_stops_a_long_flow(backend):
+    """flow_tvl1 ignored Ctrl-C until it finished (216 s on the CPU path):
+    a SIGINT during the flow now raises KeyboardInterrupt within a bounded
+    time (a step: 10 iterations), and the context goes on working."""
+    if backend == "cpu":
+        cpu_or_skip()
+        spec = "none"
+    else:
+        spec = opencl_spec_or_skip()
+    # Sizes that run for a minute or more when not interrupted (2 cores).
+    h, w = (320, 400) if backend == "cpu" else (720, 960)
+    run = run_script(SIGNAL, spec, str(h), str(w), timeout=240)
+    assert run is not None, "the flow hangs"
+    assert run.returncode == 0, run.stderr
+    assert "interrupted" in run.stdout, run.stdout
+    after = float(run.stdout.split("interrupted ")[1].split(" s")[0])
+    assert after < 3.0, run.stdout
+    assert "usable (16, 16, 2)" in run.stdout
+
+
+TRAIN_SIGNAL = """
+    import os, signal, threading, time, numpy as np, clik
+    c = clik.Context("none", cpu_path="scalar")
+    t = c.lapar_trainer()
+    hr = np.random.default_rng(6).integers(0, 256, (3072, 3072), dtype=np.uint8)
+    threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        t.add(hr)
+        print("finished")
+    except KeyboardInterrupt:
+        print("interrupted")
+    print("samples", t.samples)
+"""
+
+
+def test_ctrl_c_stops_a_trainer_without_progress():
+    """A LAPAR trainer without a progress callable checks the signals too,
+    between the rows it accumulates: the image (seconds of work) is not
+    added to the end."""
+    cpu_or_skip()
+    run = run_script(TRAIN_SIGNAL, timeout=120)
+    assert run is not None, "the trainer hangs"
+    assert run.returncode == 0, run.stderr
+    assert "interrupted" in run.stdout, run.stdout
+    samples = int(run.stdout.split("samples ")[1])
+    assert samples < 3072 * 3072, run.stdout
+
+
+def test_flow_progress_callable():
+    """progress(done, total, iteration): called between the steps; False
+    stops the flow (clik.Error CLIK_ERR_CANCELLED); an exception it raises
+    comes out of flow_tvl1."""
+    a = noise((40, 48), seed=9)
+    b = np.roll(a, 1, axis=1)
+    with clik.Context(device="none", cpu_path="scalar") as ctx:
+        calls = []
+        plain = ctx.flow_tvl1(a, b, warps=2, iterations=20, epsilon=0.0)
+        got = ctx.flow_tvl1(a, b, warps=2, iterations=20, epsilon=0.0,
+                            progress=lambda *args: calls.append(args))
+        assert np.array_equal(got, plain)
+        total = calls[-1][1]
+        assert calls[-1] == (total, total, 0) and total % 2 == 0
+        assert [c for c in calls if c[2] == 0] == [(k, total, 0) for k in range(1, total + 1)]
+        assert all(c[2] % 10 == 0 for c in calls)
+        with pytest.raises(clik.Error) as e:
+            ctx.flow_tvl1(a, b, progress=lambda *args: False)
+        assert e.value.status == "CLIK_ERR_CANCELLED"
+
+        def boom(*args):
+            raise ValueError("stop here")
+        with pytest.raises(ValueError, match="stop here"):
+            ctx.flow_tvl1(a, b, progress=boom)
+        with pytest.raises(TypeError):
+            ctx.flow_tvl1(a, b, progress=3)
