@@ -52,7 +52,8 @@ typedef struct clik_resize_dsp {
 } clik_resize_dsp;
 
 typedef struct clik_filter_dsp {
-    /* Separable blur with ksize normalized taps (weights[ksize]), border
+    /* Separable blur with ksize normalized taps (weights[ksize], any odd
+     * count: the flow's smoothing takes more than CLIK_BLUR_MAX_KSIZE), border
      * reflect-101; u8 or f32, 1, 2 or 4 channels; dst may be src. Returns 0,
      * or -1 when out of memory (dst then untouched). */
     int (*blur)(const clik_image *src, clik_image *dst, const float *weights, int ksize);
@@ -84,16 +85,28 @@ typedef struct clik_flow_plan {
     int scales;                      /* levels, 1..CLIK_FLOW_MAX_SCALES */
     int width[CLIK_FLOW_MAX_SCALES]; /* level s: width[s] x height[s]; 0 is the image */
     int height[CLIK_FLOW_MAX_SCALES];
-    int initial;         /* flow holds the initial estimate */
-    int f16;             /* 16-bit storage of u and p (NEON) */
-    int *iterations_run; /* scales * warps entries, coarsest level first:
-                            the iterations each warp ran */
+    int initial;                    /* flow holds the initial estimate */
+    int f16;                        /* 16-bit storage of u and p (NEON) */
+    int *iterations_run;            /* scales * warps entries, coarsest level first:
+                                       the iterations each warp ran */
+    clik_flow_progress_fn progress; /* NULL: none (see clik_flow_options) */
+    void *progress_user;
 } clik_flow_plan;
+
+/* The progress callback of plan between steps (clik_flow_progress_fn): done
+ * warps finished, iteration those of the warp under way; 1 to stop. */
+static inline int clik__flow_stop(const clik_flow_plan *plan, int done, int iteration)
+{
+    return plan->progress &&
+           plan->progress(plan->progress_user, done, plan->scales * plan->warps, iteration) != 0;
+}
 
 typedef struct clik_flow_dsp {
     /* clik_flow_tvl1 on host images: I0, I1 one channel of one type (u8 or
      * f32), flow 2-channel f32 of their size (read first when plan->initial).
-     * Returns 0, or -1 when out of memory (flow then untouched). */
+     * plan->progress is called after each stopping test and each warp.
+     * Returns 0, -1 when out of memory, or -2 when the progress callback
+     * stopped the run (flow then untouched). */
     int (*tvl1)(const clik_image *i0, const clik_image *i1, clik_image *flow,
                 const clik_flow_plan *plan);
 } clik_flow_dsp;

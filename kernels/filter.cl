@@ -3,8 +3,9 @@
  *   T, T_IS_FLOAT   element type, uchar or float;
  *   CH              blur: channels (1, 2 or 4);
  *   GRAY            builds the grey kernels instead of the blur ones.
- * Everything else is an argument: the taps (ksize, odd, 1..31, R = ksize / 2
- * on each side, and the weights as two float16), and the tiles of the
+ * Everything else is an argument: the taps (ksize, odd: 1..31 for
+ * clik_gaussian_blur, up to 16384 for the flow's smoothing; R = ksize / 2 on
+ * each side; the weights in constant memory), and the tiles of the
  * local-memory passes, whose size is the work-group's and whose memory the
  * host sizes at launch. One program then serves every blur size.
  *

@@ -55,6 +55,7 @@ typedef enum clik_status {
     CLIK_ERR_WRONG_CONTEXT,      /* a device image belongs to another context */
     CLIK_ERR_IO,                 /* a file could not be read or written */
     CLIK_ERR_FILE_FORMAT,        /* a file is truncated, corrupt or not of its claimed format */
+    CLIK_ERR_CANCELLED,          /* a progress callback asked the operation to stop */
     CLIK_STATUS_COUNT
 } clik_status;
 
@@ -533,6 +534,19 @@ typedef enum clik_flow_storage {
  * stop at the same iteration. */
 #define CLIK_FLOW_CHECK_EVERY 10
 #define CLIK_FLOW_MAX_SCALES  100 /* most pyramid levels */
+/* The smallest side of the images: the warp samples I1 with 4 x 4 bicubic
+ * taps and takes no data term where they leave the image, so a smaller
+ * image could only give a flow of 0 (it is refused instead). */
+#define CLIK_FLOW_MIN_SIDE 4
+
+/* Progress of clik_flow_tvl1, called from the calling thread between its
+ * steps: after each stopping test (every CLIK_FLOW_CHECK_EVERY iterations
+ * of a warp) and after each warp. done: the warps finished, of total (the
+ * levels times the warps per level, the coarsest level first); iteration:
+ * the iterations the warp under way has run (0 after a warp has ended).
+ * Return 0 to go on, non-zero to stop: the call then fails with
+ * CLIK_ERR_CANCELLED, the flow left as it was. */
+typedef int (*clik_flow_progress_fn)(void *user, int done, int total, int iteration);
 
 typedef struct clik_flow_options {
     double tau;       /* time step of the dual update, 0 < tau <= 0.25 (default 0.25) */
@@ -548,7 +562,9 @@ typedef struct clik_flow_options {
     int iterations;   /* most iterations per warp, >= 1 (default 300) */
     double sigma;     /* Gaussian pre-smoothing of both images, 0..100; 0: none (default 0.8) */
     int initial_flow; /* 1: flow holds an initial estimate on input (default 0) */
-    clik_flow_storage storage; /* default CLIK_FLOW_STORAGE_AUTO */
+    clik_flow_storage storage;      /* default CLIK_FLOW_STORAGE_AUTO */
+    clik_flow_progress_fn progress; /* NULL: none (the default) */
+    void *progress_user;
 } clik_flow_options;
 
 /* Fills *opt with the defaults (those of the IPOL reference). */
@@ -571,11 +587,17 @@ CLIK_API void clik_flow_options_init(clik_flow_options *opt);
  *     level); the flow is then resampled bicubically to the next level and
  *     scaled by 1 / zoom.
  * The Gaussians are the library's blur (border reflect-101) with IPOL's taps
- * (radius (int)(5 sigma)). I0 and I1: one channel, u8 or f32 (the same type),
- * one size (non-finite f32 pixels give non-finite flow where they reach).
+ * (radius (int)(5 sigma): as many taps as sigma and zoom ask, past
+ * CLIK_BLUR_MAX_KSIZE too; an OpenCL device takes at most 16384, the 64 KiB
+ * of constant memory every device has, and beyond that the call falls back
+ * to the CPU or, in strict mode, fails with CLIK_ERR_FALLBACK). I0 and I1:
+ * one channel, u8 or f32 (the same type), one size, at least
+ * CLIK_FLOW_MIN_SIDE on each side (else CLIK_ERR_INVALID_SIZE) (non-finite
+ * f32 pixels give non-finite flow where they reach).
  * flow: 2-channel f32 of that size, u and v interleaved (the .flo layout),
  * read first when opt->initial_flow is set; it may not share memory with I0
  * or I1. opt NULL: the defaults. Out-of-range options: CLIK_ERR_INVALID_ARG.
+ * opt->progress may stop the run between steps (CLIK_ERR_CANCELLED).
  */
 CLIK_API clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, const clik_image *I1,
                                     clik_image *flow, const clik_flow_options *opt);

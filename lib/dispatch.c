@@ -11,10 +11,12 @@
 
 #include "internal.h"
 
-/* Statuses that blame the caller: no other path can do better. */
+/* Statuses that blame the caller (or come from its request to stop): no
+ * other path can do better. */
 static int caller_error(clik_status st)
 {
     switch (st) {
+    case CLIK_ERR_CANCELLED:
     case CLIK_ERR_NULL:
     case CLIK_ERR_INVALID_ARG:
     case CLIK_ERR_INVALID_SIZE:

@@ -5,7 +5,8 @@
  * random warp of a textured image) against the oracle and against the truth,
  * 16-bit against 32-bit storage, both kernel variants of the device, the
  * initial flow, device images and strides, the stopping test's iterations,
- * and bad input.
+ * the smallest sizes and those refused, smoothing wider than the blur's 31
+ * taps, the progress callback and its stop, and bad input.
  *
  * CI time: a flow run is heavy (the oracle computes in double), so the
  * pairs are at most 160 x 120 pixels with at most 3 warps of at most 60
@@ -246,11 +247,11 @@ START_TEST(zero_motion)
 }
 END_TEST
 
-/* 1 x 1, 2 x 3, thin, odd and one-level sizes: defined results (the
+/* The smallest, thin, odd and one-level sizes: defined results (the
  * reference reads outside its arrays at sides of 1 and 2), as the oracle's. */
 START_TEST(small_and_odd_sizes)
 {
-    const int sizes[][2] = {{1, 1}, {2, 3}, {3, 2}, {1, 17}, {23, 1}, {5, 5}, {20, 20}, {33, 9}};
+    const int sizes[][2] = {{4, 4}, {4, 9}, {11, 4}, {5, 5}, {20, 20}, {33, 9}};
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
         const pair_spec p = {"small", sizes[s][0], sizes[s][1], SHIFT, 0.6, -0.3, 0.0};
         clik_image i0, i1, gt, got, want;
@@ -261,12 +262,93 @@ START_TEST(small_and_odd_sizes)
         for (int i = 0; i < 2 * p.w * p.h; i++)
             ck_assert_msg(isfinite(f[i]), "%dx%d on %s: flow element %d is %g", p.w, p.h, h_backend,
                           i, f[i]);
-        /* Images too small for a 4 x 4 tap: no data term, no motion. */
-        if (p.w < 4 || p.h < 4)
-            for (int i = 0; i < 2 * p.w * p.h; i++)
-                ck_assert_float_eq(f[i], 0.0f);
         h_free_images(&i0, &i1, &gt, &got, &want, NULL);
     }
+}
+END_TEST
+
+/* A side below CLIK_FLOW_MIN_SIDE: no 4 x 4 tap of the warp fits, so there
+ * is no data term; refused with the minimum named, not a flow of 0. */
+START_TEST(below_minimum_size)
+{
+    const int sizes[][2] = {{1, 1}, {2, 3}, {3, 2}, {3, 3}, {1, 17}, {23, 1}, {3, 40}, {40, 3}};
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        const pair_spec p = {"tiny", sizes[s][0], sizes[s][1], SHIFT, 0.6, -0.3, 0.0};
+        clik_image i0, i1, gt, flow;
+        make_pair(&p, CLIK_U8, 0, &i0, &i1, &gt);
+        ck_assert_int_eq(clik_image_alloc(&flow, p.w, p.h, 2, CLIK_F32), CLIK_OK);
+        clik_flow_options o = light_options();
+        memset(flow.data, 0x5a, flow.stride * (size_t)p.h);
+        const clik_status st = clik_flow_tvl1(h_ctx, &i0, &i1, &flow, &o);
+        ck_assert_msg(st == CLIK_ERR_INVALID_SIZE, "%dx%d on %s: %s (%s)", p.w, p.h, h_backend,
+                      clik_status_str(st), clik_context_message(h_ctx));
+        ck_assert_msg(strstr(clik_context_message(h_ctx), "at least 4 x 4"),
+                      "the message does not name the minimum: %s", clik_context_message(h_ctx));
+        for (size_t k = 0; k < flow.stride * (size_t)p.h; k++)
+            ck_assert_msg(((unsigned char *)flow.data)[k] == 0x5a, "%dx%d: the flow was written",
+                          p.w, p.h);
+        h_free_images(&i0, &i1, &gt, &flow, NULL);
+    }
+}
+END_TEST
+
+/* Smoothing wider than clik_gaussian_blur's CLIK_BLUR_MAX_KSIZE taps, as the
+ * oracle: sigma 4 (41 taps), zoom 0.1 (59 taps between the levels), both,
+ * and sigma 100 (1001 taps, the widest sigma allowed). */
+START_TEST(wide_smoothing)
+{
+    const pair_spec spec = {"wide smoothing", 64, 48, SHIFT, 0.8, -0.4, 0.0}, p = fitted(&spec);
+    const struct {
+        double sigma, zoom;
+        int scales;
+    } runs[] = {{4.0, 0.5, 0}, {0.8, 0.1, 2}, {4.0, 0.1, 3}, {100.0, 0.1, 2}};
+    /* Under CLIK_TEST_SMALL (Oclgrind) not the 1001 taps. */
+    const size_t count = sizeof(runs) / sizeof(runs[0]) - (h_small ? 1 : 0);
+    for (size_t r = 0; r < count; r++) {
+        clik_image i0, i1, gt, got, want;
+        make_pair(&p, r % 2 ? CLIK_F32 : CLIK_U8, 0, &i0, &i1, &gt);
+        clik_flow_options o = light_options();
+        o.sigma = runs[r].sigma;
+        o.zoom = runs[r].zoom;
+        o.scales = runs[r].scales;
+        o.warps = 1;
+        o.iterations = 20;
+        char what[64];
+        snprintf(what, sizeof(what), "sigma %g, zoom %g", runs[r].sigma, runs[r].zoom);
+        run_both(&i0, &i1, &o, &got, &want, what, what);
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        h_free_images(&i0, &i1, &gt, &got, &want, NULL);
+    }
+}
+END_TEST
+
+/* More taps than a device's constant memory is sure to hold (16384): the
+ * OpenCL path refuses before it runs (strict: CLIK_ERR_FALLBACK, caused by
+ * CLIK_ERR_DEVICE_LIMITS) rather than launching a kernel that cannot run. */
+START_TEST(device_taps_limit)
+{
+    if (h_expected != CLIK_BACKEND_OPENCL)
+        return;
+    /* zoom 3e-4: sigma 0.6 sqrt(1 / zoom^2 - 1), about 2000: about 20000 taps;
+     * a second level of 1 x 1 needs sides of 1700. */
+    clik_image i0, i1, flow;
+    ck_assert_int_eq(clik_image_alloc(&i0, 1700, 1700, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&i1, 1700, 1700, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&flow, 1700, 1700, 2, CLIK_F32), CLIK_OK);
+    memset(i0.data, 0, i0.stride * 1700);
+    memset(i1.data, 0, i1.stride * 1700);
+    clik_flow_options o = light_options();
+    o.zoom = 3e-4;
+    o.scales = 2;
+    o.iterations = 1;
+    o.warps = 1;
+    const clik_status st = clik_flow_tvl1(h_ctx, &i0, &i1, &flow, &o);
+    ck_assert_msg(st == CLIK_ERR_FALLBACK, "%s: %s", clik_status_str(st),
+                  clik_context_message(h_ctx));
+    ck_assert_int_eq(clik_context_fallback_cause(h_ctx), CLIK_ERR_DEVICE_LIMITS);
+    ck_assert_msg(strstr(clik_context_message(h_ctx), "taps, the device's blur at most 16384"),
+                  "%s", clik_context_message(h_ctx));
+    h_free_images(&i0, &i1, &flow, NULL);
 }
 END_TEST
 
@@ -314,6 +396,121 @@ START_TEST(half_storage)
         check_against(&f16, &f32, CLIK_TOL_FLOW_F16, "auto against f32 storage");
         h_free_images(&i0, &i1, &gt, &f16, &f32, NULL);
     }
+}
+END_TEST
+
+/* ---- progress and cancellation ----------------------------------------------------- */
+
+#define MAX_CALLS 256
+
+typedef struct progress_log {
+    int stop_at; /* stop at this call (1: the first), 0: never */
+    int calls, total;
+    int done[MAX_CALLS], iteration[MAX_CALLS];
+} progress_log;
+
+static int progress(void *user, int done, int total, int iteration)
+{
+    progress_log *l = user;
+    if (l->calls < MAX_CALLS) {
+        l->done[l->calls] = done;
+        l->iteration[l->calls] = iteration;
+    }
+    l->total = total;
+    l->calls++;
+    return l->stop_at > 0 && l->calls >= l->stop_at;
+}
+
+/* A run the callback stops: CLIK_ERR_CANCELLED (never a fall back to the
+ * CPU), the flow as it was, no further call. */
+static void expect_cancelled(clik_context *ctx, const clik_image *i0, const clik_image *i1,
+                             clik_flow_options *o, int stop_at, const char *what)
+{
+    progress_log log = {.stop_at = stop_at};
+    o->progress = progress;
+    o->progress_user = &log;
+    clik_image flow;
+    ck_assert_int_eq(clik_image_alloc(&flow, i0->width, i0->height, 2, CLIK_F32), CLIK_OK);
+    memset(flow.data, 0x5a, flow.stride * (size_t)flow.height);
+    const clik_status st = clik_flow_tvl1(ctx, i0, i1, &flow, o);
+    ck_assert_msg(st == CLIK_ERR_CANCELLED, "%s on %s: %s (%s)", what, h_backend,
+                  clik_status_str(st), clik_context_message(ctx));
+    ck_assert_msg(strstr(clik_context_message(ctx), "progress"), "%s: message %s", what,
+                  clik_context_message(ctx));
+    ck_assert_int_eq(log.calls, stop_at);
+    for (size_t k = 0; k < flow.stride * (size_t)flow.height; k++)
+        ck_assert_msg(((unsigned char *)flow.data)[k] == 0x5a, "%s: the flow was written", what);
+    clik_image_free(&flow);
+}
+
+/* The progress callback runs after each stopping test and each warp, in
+ * order, and a run it lets go on gives the flow of a run without it; one
+ * that returns non-zero stops the run at once, at its first call or later. */
+START_TEST(progress_and_cancel)
+{
+    /* Over 4096 pixels (under CLIK_TEST_SMALL too): the OpenCL path's level
+     * 0 runs step by step. */
+    const pair_spec spec = {"progress", 96, 72, SHIFT, 0.9, -0.4, 0.0}, p = fitted(&spec);
+    clik_image i0, i1, gt, plain, got;
+    make_pair(&p, CLIK_U8, 0, &i0, &i1, &gt);
+    clik_flow_options o = light_options();
+    o.warps = 2;
+    o.iterations = 30;
+    o.epsilon = 0.0; /* every warp runs its 30 iterations: tests at 10, 20, 30 */
+    run_flow(h_ctx, &i0, &i1, &o, &plain, "without a callback");
+    progress_log log = {0};
+    o.progress = progress;
+    o.progress_user = &log;
+    run_flow(h_ctx, &i0, &i1, &o, &got, "with a callback");
+    ck_assert_mem_eq(got.data, plain.data, plain.stride * (size_t)p.h);
+    ck_assert_int_le(log.calls, MAX_CALLS);
+    ck_assert_msg(log.total >= o.warps && log.total % o.warps == 0, "total %d", log.total);
+    int warps_ended = 0, mid_warp = 0;
+    for (int c = 0; c < log.calls; c++) {
+        if (log.iteration[c] == 0) { /* after a warp */
+            warps_ended++;
+            ck_assert_msg(log.done[c] == warps_ended, "call %d: done %d after %d warps", c,
+                          log.done[c], warps_ended);
+        } else { /* after a stopping test */
+            ck_assert_msg(log.done[c] == warps_ended, "call %d: done %d during warp %d", c,
+                          log.done[c], warps_ended);
+            ck_assert_msg(log.iteration[c] > 0 && log.iteration[c] <= o.iterations &&
+                              log.iteration[c] % CLIK_FLOW_CHECK_EVERY == 0,
+                          "call %d: iteration %d", c, log.iteration[c]);
+            mid_warp++;
+        }
+    }
+    ck_assert_int_eq(warps_ended, log.total);
+    ck_assert_int_eq(log.iteration[log.calls - 1], 0);
+    ck_assert_msg(mid_warp > 0, "no call between the iterations of a warp");
+    /* Stopped at the first call, at the end of the first warp, and at a
+     * later call. */
+    expect_cancelled(h_ctx, &i0, &i1, &o, 1, "stopped at the first call");
+    int first_warp = 1;
+    while (log.done[first_warp] == 0)
+        first_warp++;
+    expect_cancelled(h_ctx, &i0, &i1, &o, first_warp + 1, "stopped after the first warp");
+    expect_cancelled(h_ctx, &i0, &i1, &o, log.calls - 1, "stopped late");
+    /* The context runs on. */
+    o.progress = NULL;
+    clik_image_free(&got);
+    run_flow(h_ctx, &i0, &i1, &o, &got, "after a stop");
+    ck_assert_mem_eq(got.data, plain.data, plain.stride * (size_t)p.h);
+    /* Without strict mode a stop is no cause to fall back to the CPU. */
+    if (h_expected == CLIK_BACKEND_OPENCL) {
+        clik_context_options copt;
+        clik_context_options_init(&copt);
+        copt.device = h_device;
+        copt.strict = 0;
+        clik_context *lax = NULL;
+        ck_assert_int_eq(clik_context_create(&lax, &copt), CLIK_OK);
+        expect_cancelled(lax, &i0, &i1, &o, 1, "stopped, not strict");
+        clik_context_stats stats;
+        clik_context_stats_get(lax, &stats);
+        ck_assert_int_eq(stats.fallbacks, 0);
+        clik_context_destroy(lax);
+    }
+    h_free_images(&i0, &i1, &gt, &plain, &got, NULL);
 }
 END_TEST
 
@@ -657,6 +854,10 @@ int main(void)
     const h_test tests[] = {H_LOOP(ground_truth, (int)(sizeof(pairs) / sizeof(pairs[0]))),
                             H_TEST(zero_motion),
                             H_TEST(small_and_odd_sizes),
+                            H_TEST(below_minimum_size),
+                            H_TEST(wide_smoothing),
+                            H_TEST(device_taps_limit),
+                            H_TEST(progress_and_cancel),
                             H_TEST(levels_and_zooms),
                             H_TEST(half_storage),
                             H_LOOP(same_iterations, 2),

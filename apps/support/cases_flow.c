@@ -6,6 +6,10 @@
  * 2-channel f32 image of I0's size, compared under FLOW (f32 storage) or
  * FLOW-F16 (16-bit storage).
  *
+ * The flow needs CLIK_FLOW_MIN_SIDE pixels on each side: a smaller input
+ * (the 1x1 and 2x3 test sizes, thin ones) is first repeated periodically to
+ * that many on its short sides, so that every test size runs the operation.
+ *
  * The options keep CI time small (a run is heavy; the oracle in double and
  * llvmpipe are the slow parts): the default scales, zoom, tau, lambda, theta
  * and epsilon; up to 128 x 64 pixels (the sizes of every backend) 2 warps
@@ -14,6 +18,7 @@
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <math.h>
+#include <string.h>
 
 #include "cases.h"
 
@@ -52,9 +57,35 @@ static clik_status shifted(const clik_image *in, double dx, double dy, clik_imag
     return CLIK_OK;
 }
 
-static clik_status run_flow(clik_context *ctx, const clik_image *in, clik_flow_storage storage,
+/* *out = in repeated to at least CLIK_FLOW_MIN_SIDE on each side. */
+static clik_status grown(const clik_image *in, clik_image *out)
+{
+    const int w = in->width < CLIK_FLOW_MIN_SIDE ? CLIK_FLOW_MIN_SIDE : in->width;
+    const int h = in->height < CLIK_FLOW_MIN_SIDE ? CLIK_FLOW_MIN_SIDE : in->height;
+    clik_status st = clik_image_alloc(out, w, h, 1, in->type);
+    if (st != CLIK_OK)
+        return st;
+    const size_t es = clik_type_size(in->type);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            memcpy((char *)out->data + (size_t)y * out->stride + (size_t)x * es,
+                   (const char *)in->data + (size_t)(y % in->height) * in->stride +
+                       (size_t)(x % in->width) * es,
+                   es);
+    return CLIK_OK;
+}
+
+static clik_status run_flow(clik_context *ctx, const clik_image *given, clik_flow_storage storage,
                             clik_image *out)
 {
+    clik_image big = {0};
+    const clik_image *in = given;
+    if (given->width < CLIK_FLOW_MIN_SIDE || given->height < CLIK_FLOW_MIN_SIDE) {
+        clik_status st = grown(given, &big);
+        if (st != CLIK_OK)
+            return st;
+        in = &big;
+    }
     const long pixels = (long)in->width * in->height;
     clik_flow_options opt;
     clik_flow_options_init(&opt);
@@ -63,12 +94,13 @@ static clik_status run_flow(clik_context *ctx, const clik_image *in, clik_flow_s
     opt.storage = storage;
     clik_image i1;
     clik_status st = shifted(in, SHIFT_X, SHIFT_Y, &i1);
-    if (st != CLIK_OK)
-        return st;
-    st = clik_case_output(out, in->width, in->height, 2, CLIK_F32);
-    if (st == CLIK_OK)
-        st = clik_flow_tvl1(ctx, in, &i1, out, &opt);
-    clik_image_free(&i1);
+    if (st == CLIK_OK) {
+        st = clik_case_output(out, in->width, in->height, 2, CLIK_F32);
+        if (st == CLIK_OK)
+            st = clik_flow_tvl1(ctx, in, &i1, out, &opt);
+        clik_image_free(&i1);
+    }
+    clik_image_free(&big);
     return st;
 }
 

@@ -149,12 +149,15 @@ static int blur_disjoint(const clik_image *src, clik_image *dst, const float *wt
     const size_t n = (size_t)w * (size_t)ch;
     float *line = malloc(((size_t)w + 2 * (size_t)r) * (size_t)ch * sizeof(float));
     float *ring = malloc((size_t)ksize * n * sizeof(float));
-    if (!line || !ring) {
+    /* Any tap count: the flow's smoothing takes more than clik_gaussian_blur's
+     * CLIK_BLUR_MAX_KSIZE. */
+    const float **rows = malloc((size_t)ksize * sizeof(*rows));
+    if (!line || !ring || !rows) {
         free(line);
         free(ring);
+        free(rows);
         return -1;
     }
-    const float *rows[CLIK_BLUR_MAX_KSIZE];
     /* Virtual row v (reflected to a source row) goes to slot (v + r) % ksize;
      * output row y takes taps from slots y % ksize onwards. */
     for (int v = -r; v < h + r; v++) {
@@ -169,6 +172,7 @@ static int blur_disjoint(const clik_image *src, clik_image *dst, const float *wt
     }
     free(line);
     free(ring);
+    free(rows);
     return 0;
 }
 

@@ -423,9 +423,11 @@ static void p_step(level_work *L)
     }
 }
 
-/* The warps of one level; ran[k] gets the iterations of warp k. */
-static void level_warps(level_work *L, const float *i0, const float *i1, const clik_flow_plan *pl,
-                        int *ran)
+/* The warps of one level; ran[k] gets the iterations of warp k; before:
+ * the warps of the levels before. 1 when the progress callback stopped the
+ * run, else 0. */
+static int level_warps(level_work *L, const float *i0, const float *i1, const clik_flow_plan *pl,
+                       int *ran, int before)
 {
     const size_t pbytes = 4 * L->n * (L->p.half ? sizeof(uint16_t) : sizeof(float));
     memset(L->p.data, 0, pbytes);
@@ -438,11 +440,17 @@ static void level_warps(level_work *L, const float *i0, const float *i1, const c
             it++;
             const double sum = u_step(L);
             p_step(L);
-            if (it % CLIK_FLOW_CHECK_EVERY == 0)
+            if (it % CLIK_FLOW_CHECK_EVERY == 0) {
                 done = !((float)(sum / (double)L->n) > eps2);
+                if (clik__flow_stop(pl, before + k, it))
+                    return 1;
+            }
         }
         ran[k] = it;
+        if (clik__flow_stop(pl, before + k + 1, 0))
+            return 1;
     }
+    return 0;
 }
 
 /* ---- the pyramid ---------------------------------------------------------------------- */
@@ -480,7 +488,7 @@ static int tvl1_neon(const clik_image *i0, const clik_image *i1, clik_image *flo
         }
     }
     const int last = n - 1;
-    int cur = 0;
+    int cur = 0, stopped = 0;
     field u = {ubuf[0], plan->f16};
     if (ok && plan->initial) {
         for (int y = 0; y < ny; y++) {
@@ -517,9 +525,11 @@ static int tvl1_neon(const clik_image *i0, const clik_image *i1, clik_image *flo
             .l_t = plan->lambda * plan->theta,
             .taut = plan->tau / plan->theta,
         };
-        level_warps(&L, I0s[s], I1s[s], plan,
-                    plan->iterations_run + (size_t)(last - s) * (size_t)plan->warps);
-        if (s == 0)
+        stopped = level_warps(&L, I0s[s], I1s[s], plan,
+                              plan->iterations_run + (size_t)(last - s) * (size_t)plan->warps,
+                              (last - s) * plan->warps);
+        ok = !stopped;
+        if (!ok || s == 0)
             break;
         const int w = plan->width[s], h = plan->height[s];
         const int ow = plan->width[s - 1], oh = plan->height[s - 1];
@@ -545,7 +555,7 @@ static int tvl1_neon(const clik_image *i0, const clik_image *i1, clik_image *flo
     free(ubuf[0]);
     free(ubuf[1]);
     free(pbuf);
-    return ok ? 0 : -1;
+    return ok ? 0 : stopped ? -2 : -1;
 }
 
 void clik__flow_dsp_init_neon(clik_flow_dsp *dsp)

@@ -278,9 +278,10 @@ enum {
 };
 
 /* One level: warps of the iterations on u1, u2 (in place). ran[w] gets the
- * iterations of warp w. 0, or -1 when out of memory. */
+ * iterations of warp w; done: the warps of the levels before. 0, -1 when
+ * out of memory, or -2 when the progress callback stopped the run. */
 static int dual_tvl1(const float *I0, const float *I1, float *u1, float *u2, int nx, int ny,
-                     const clik_flow_plan *plan, int *ran)
+                     const clik_flow_plan *plan, int *ran, int done)
 {
     const size_t size = (size_t)nx * (size_t)ny;
     const float tau = plan->tau, lambda = plan->lambda, theta = plan->theta;
@@ -305,7 +306,8 @@ static int dual_tvl1(const float *I0, const float *I1, float *u1, float *u2, int
     for (size_t i = 0; i < size; i++)
         p11[i] = p12[i] = p21[i] = p22[i] = 0.0f;
 
-    for (int warpings = 0; warpings < plan->warps; warpings++) {
+    int rc = 0;
+    for (int warpings = 0; warpings < plan->warps && rc == 0; warpings++) {
         warp(I1, u1, u2, I1w, nx, ny);
         warp(I1x, u1, u2, I1wx, nx, ny);
         warp(I1y, u1, u2, I1wy, nx, ny);
@@ -368,12 +370,18 @@ static int dual_tvl1(const float *I0, const float *I1, float *u1, float *u2, int
                 p21[i] = (p21[i] + taut * u2x[i]) / ng2;
                 p22[i] = (p22[i] + taut * u2y[i]) / ng2;
             }
+            if (check && clik__flow_stop(plan, done + warpings, n)) {
+                rc = -2;
+                break;
+            }
         }
         ran[warpings] = n;
+        if (rc == 0 && clik__flow_stop(plan, done + warpings + 1, 0))
+            rc = -2;
     }
     for (int i = 0; i < NARRAYS; i++)
         free(a[i]);
-    return 0;
+    return rc;
 }
 
 /* ---- the pyramid (Dual_TVL1_optic_flow_multiscale) ---------------------------------------- */
@@ -425,9 +433,14 @@ static int tvl1_scalar(const clik_image *i0, const clik_image *i1, clik_image *f
         for (size_t i = 0; i < size; i++)
             u1s[last][i] = u2s[last][i] = 0.0f;
     }
+    int stopped = 0;
     for (int s = last; s >= 0 && ok; s--) {
-        ok = dual_tvl1(I0s[s], I1s[s], u1s[s], u2s[s], plan->width[s], plan->height[s], plan,
-                       plan->iterations_run + (size_t)(last - s) * (size_t)plan->warps) == 0;
+        const int rc =
+            dual_tvl1(I0s[s], I1s[s], u1s[s], u2s[s], plan->width[s], plan->height[s], plan,
+                      plan->iterations_run + (size_t)(last - s) * (size_t)plan->warps,
+                      (last - s) * plan->warps);
+        stopped = rc == -2;
+        ok = rc == 0;
         if (!ok || s == 0)
             break;
         /* zoom_in, then the scale 1 / zoom */
@@ -456,7 +469,7 @@ static int tvl1_scalar(const clik_image *i0, const clik_image *i1, clik_image *f
         free(u1s[s]);
         free(u2s[s]);
     }
-    return ok ? 0 : -1;
+    return ok ? 0 : stopped ? -2 : -1;
 }
 
 void clik__flow_dsp_init_scalar(clik_flow_dsp *dsp)

@@ -197,6 +197,8 @@ typedef struct flow_cl {
     int small_max; /* levels of at most this many pixels run in flow_iterate */
     size_t small_wg[2];
 
+    int done; /* warps finished, for the progress callback */
+
     int host_stop[2]; /* read back asynchronously */
     cl_event reading[2];
     cl_event used[64]; /* completed reads, released once the queue is idle */
@@ -322,13 +324,30 @@ static clik_status launch_2d(flow_cl *f, clik_kernel_entry *k, int w, int h)
     return clik__launch(f->ctx, k, 2, items, local);
 }
 
-/* The reference's Gaussian taps (radius (int)(5 sigma), see
- * scalar/flow.c) into a device buffer; *ksize 1 (no smoothing) for sigma
- * <= 0 or a radius of 0. */
+/* The taps of the reference's Gaussian of sigma: radius (int)(5 sigma), see
+ * scalar/flow.c; 1 (no smoothing) for sigma <= 0 or a radius of 0. */
+static int taps_of(double sigma)
+{
+    return sigma > 0.0 ? 2 * (int)(5.0 * sigma) + 1 : 1;
+}
+
+/* The sigma of the smoothing before a level is sampled from the one above. */
+static double zoom_sigma(const clik_flow_plan *pl)
+{
+    return 0.6 * sqrt(1.0 / (pl->zoom * pl->zoom) - 1.0);
+}
+
+/* The most taps of the device's smoothing: the blur kernels read them as a
+ * __constant argument, and 64 KiB is the least constant memory a device
+ * offers (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE). */
+#define MAX_DEVICE_TAPS (65536 / (int)sizeof(float))
+
+/* The reference's Gaussian taps into a device buffer; *ksize 1 (no
+ * smoothing) for sigma <= 0 or a radius of 0. */
 static clik_status gaussian_taps(flow_cl *f, double sigma, cl_mem *mem, int *ksize)
 {
-    const int r = sigma > 0.0 ? (int)(5.0 * sigma) : 0;
-    *ksize = 2 * r + 1;
+    *ksize = taps_of(sigma);
+    const int r = *ksize / 2;
     if (r == 0)
         return CLIK_OK;
     float *w = malloc((size_t)*ksize * sizeof(float));
@@ -551,6 +570,19 @@ static clik_status set_step_extras(flow_cl *f, int w, int h)
     return st;
 }
 
+/* The refusal of a run that the progress callback stopped. */
+static clik_status cancelled(clik_context *ctx)
+{
+    return clik__fail(ctx, CLIK_ERR_CANCELLED, "clik_flow_tvl1: stopped by the progress callback");
+}
+
+/* Calls the progress callback (iteration: those of the warp under way that
+ * have completed, 0 after a warp). */
+static clik_status cl_progress(flow_cl *f, int iteration)
+{
+    return clik__flow_stop(f->plan, f->done, iteration) ? cancelled(f->ctx) : CLIK_OK;
+}
+
 /* Queues a non-blocking read of the stop mark into host_stop[slot]. */
 static clik_status read_stop(flow_cl *f, int slot)
 {
@@ -604,6 +636,8 @@ static clik_status iterate_small(flow_cl *f, cl_mem u, int w, int h)
             st = read_stop(f, 0);
             if (st == CLIK_OK)
                 st = wait_stop(f, 0, &stopped);
+            if (st == CLIK_OK)
+                st = cl_progress(f, first + count - 1);
         }
     }
     return st;
@@ -663,13 +697,15 @@ static clik_status iterate_large(flow_cl *f, cl_mem u, int w, int h)
         st = read_stop(f, test % 2);
         if (st == CLIK_OK && test > 0)
             st = wait_stop(f, (test - 1) % 2, &stopped);
+        if (st == CLIK_OK && test > 0)
+            st = cl_progress(f, it - CLIK_FLOW_CHECK_EVERY);
         test++;
     }
     return st;
 }
 
 /* The warps of one level on u (its size), p starting at 0; ran[w] gets the
- * iterations of warp w. */
+ * iterations of warp w; the progress callback after each. */
 static clik_status cl_level(flow_cl *f, int s, cl_mem u, int *ran)
 {
     clik_context *ctx = f->ctx;
@@ -697,6 +733,9 @@ static clik_status cl_level(flow_cl *f, int s, cl_mem u, int *ran)
         if (st == CLIK_OK)
             st = wait_stop(f, 0, &stopped);
         ran[k] = stopped < pl->iterations ? stopped : pl->iterations;
+        f->done++;
+        if (st == CLIK_OK)
+            st = cl_progress(f, 0);
     }
     return st;
 }
@@ -762,8 +801,7 @@ static clik_status flow_alloc(flow_cl *f)
     if (st == CLIK_OK)
         st = gaussian_taps(f, pl->sigma, &f->taps_pre, &f->ksize_pre);
     if (st == CLIK_OK && pl->scales > 1)
-        st = gaussian_taps(f, 0.6 * sqrt(1.0 / (pl->zoom * pl->zoom) - 1.0), &f->taps_zoom,
-                           &f->ksize_zoom);
+        st = gaussian_taps(f, zoom_sigma(pl), &f->taps_zoom, &f->ksize_zoom);
     /* blur_cpu's rings: ksize rows of floats per band, for the largest
      * blur (level 0 pre-smoothed; every level but the last smoothed before
      * the next is sampled from it). */
@@ -832,6 +870,15 @@ static clik_status tvl1_opencl(clik_context *ctx, void *p, clik_binding *const *
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                           "clik_flow_tvl1: a %dx%d flow is larger than the kernels address",
                           pl->width[0], pl->height[0]);
+    const int ksize_pre = taps_of(pl->sigma),
+              ksize_zoom = pl->scales > 1 ? taps_of(zoom_sigma(pl)) : 1;
+    if (ksize_pre > MAX_DEVICE_TAPS || ksize_zoom > MAX_DEVICE_TAPS)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "clik_flow_tvl1: the %s takes %d taps, the device's blur at "
+                          "most %d (64 KiB of constant memory)",
+                          ksize_pre > MAX_DEVICE_TAPS ? "pre-smoothing"
+                                                      : "smoothing between levels",
+                          ksize_pre > MAX_DEVICE_TAPS ? ksize_pre : ksize_zoom, MAX_DEVICE_TAPS);
     flow_cl f;
     memset(&f, 0, sizeof(f));
     f.ctx = ctx;
@@ -882,7 +929,10 @@ static clik_status tvl1_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
     flow_args *a = p;
     a->plan.f16 = a->storage == CLIK_FLOW_STORAGE_F16;
-    if (ctx->dsp.flow.tvl1(v[0], v[1], v[2], &a->plan) != 0)
+    const int rc = ctx->dsp.flow.tvl1(v[0], v[1], v[2], &a->plan);
+    if (rc == -2)
+        return cancelled(ctx);
+    if (rc != 0)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_flow_tvl1: out of memory on the CPU path");
     return CLIK_OK;
 }
@@ -915,6 +965,12 @@ clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, const clik_i
         opt = &defaults;
     }
     clik_status st = check_images(ctx, I0, I1, flow);
+    if (st == CLIK_OK && (I0->width < CLIK_FLOW_MIN_SIDE || I0->height < CLIK_FLOW_MIN_SIDE))
+        st = clik__fail(ctx, CLIK_ERR_INVALID_SIZE,
+                        "clik_flow_tvl1: the images are %dx%d; the flow needs at least %d x %d "
+                        "pixels (CLIK_FLOW_MIN_SIDE): the warp's 4 x 4 bicubic taps fit no "
+                        "smaller image",
+                        I0->width, I0->height, CLIK_FLOW_MIN_SIDE, CLIK_FLOW_MIN_SIDE);
     if (st == CLIK_OK)
         st = check_options(ctx, opt);
     if (st != CLIK_OK)
@@ -931,6 +987,8 @@ clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, const clik_i
     plan->warps = opt->warps;
     plan->iterations = opt->iterations;
     plan->initial = opt->initial_flow;
+    plan->progress = opt->progress;
+    plan->progress_user = opt->progress_user;
     plan_levels(opt, I0->width, I0->height, plan);
     a.storage = opt->storage;
     plan->iterations_run = calloc((size_t)plan->scales * (size_t)plan->warps, sizeof(int));

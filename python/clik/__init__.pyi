@@ -198,7 +198,8 @@ class Context:
         sigma: float = 0.8,
         storage: Literal["auto", "f32", "f16"] = "auto",
         out: ImageLike | None = None,
-    ) -> ImageLike: ...  # (H, W, 2) float32, u and v
+        progress: Callable[[int, int, int], bool | None] | None = None,
+    ) -> ImageLike: ...  # (H, W, 2) float32, u and v; progress(done, total, iteration): False stops
     # LAPAR
     def lapar_upsample(self, lr: ImageLike, scale: int, out: ImageLike | None = None) -> ImageLike: ...
     def lapar_filter(

@@ -11,7 +11,11 @@
 #include <pythread.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include "clik.h"
 
@@ -137,6 +141,85 @@ static int type_of_dtype(PyObject *o, const char *name, clik_type *t)
     return -1;
 }
 
+/* An integer argument that must fit a C int: refused (OverflowError) rather
+ * than truncated. */
+static int int_value(PyObject *o, const char *name, int *out)
+{
+    int overflow = 0;
+    const long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || v < INT_MIN || v > INT_MAX) {
+        PyErr_Format(PyExc_OverflowError, "argument '%s': %R is out of range (%d to %d)", name, o,
+                     INT_MIN, INT_MAX);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* An integer argument that must fit 64 bits without sign: refused
+ * (OverflowError) rather than wrapped. */
+static int u64_value(PyObject *o, const char *name, unsigned long long *out)
+{
+    PyObject *i = PyNumber_Index(o);
+    if (!i)
+        return -1;
+    const unsigned long long v = PyLong_AsUnsignedLongLong(i);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_OverflowError, "argument '%s': %R is out of range (0 to 2**64 - 1)",
+                         name, i);
+        }
+        Py_DECREF(i);
+        return -1;
+    }
+    Py_DECREF(i);
+    *out = v;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* fork(): OpenCL implementations (PoCL among them) keep threads and locks
+ * that a fork() child does not get, so every OpenCL call of a child hangs.
+ * A pthread_atfork handler marks a child of a process that had used OpenCL;
+ * there contexts with a device are refused (new ones) or fail (inherited
+ * ones), and what they hold is left to the process's exit. */
+
+static int opencl_used;   /* this process has called into OpenCL */
+static int opencl_forked; /* a fork() child of a process that had */
+
+static void after_fork_child(void)
+{
+    if (opencl_used)
+        opencl_forked = 1;
+}
+
+#define FORK_ADVICE                                                                                \
+    "this process is a fork() child of a process that had used OpenCL, and OpenCL does not "       \
+    "survive fork() (its threads stay behind in the parent: every call would hang); start "        \
+    "worker processes with the 'spawn' start method (multiprocessing.get_context('spawn'), or "    \
+    "concurrent.futures.ProcessPoolExecutor(mp_context=...)), or use device='none' in the child"
+
+/* Before a call that may use OpenCL: in a forked child, raises the
+ * refusal and returns -1. */
+static int opencl_refuse(const char *what)
+{
+    if (!opencl_forked)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "%s: %s", what, FORK_ADVICE);
+    return -1;
+}
+
+/* After such a call: this process uses OpenCL if the library was loaded
+ * (without one, nothing of OpenCL is left to a child). */
+static void opencl_mark(void)
+{
+    if (clik_opencl_library(NULL))
+        opencl_used = 1;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Contexts                                                                  */
 
@@ -147,20 +230,34 @@ typedef struct {
     unsigned long holder; /* the thread in a library call, 0 for none */
     PyObject *log;
     int closed;
-    long deps; /* images, memory, trainers and streams that need ctx */
+    int device; /* has an OpenCL device */
+    long deps;  /* images, memory, trainers and streams that need ctx */
     PyObject *weakrefs;
 } CtxObject;
 
 static PyTypeObject CtxType;
 
+/* A context with a device inherited by a fork() child: its OpenCL
+ * objects cannot be used (see above), not even to release them. */
+static int ctx_forked(const CtxObject *c)
+{
+    return c->device && opencl_forked;
+}
+
 /* A library call under the context's lock with the GIL released. A call
  * from a log or progress callback of a call in progress on this context
- * (the same thread) would wait for its own lock: it fails instead. */
+ * (the same thread) would wait for its own lock: it fails instead, as does
+ * a call on a context with a device in a fork() child. */
 #define REENTERED CLIK_STATUS_COUNT
+#define FORKED    (CLIK_STATUS_COUNT + 1)
 #define CALL(c, st, expr)                                                                          \
     do {                                                                                           \
         if ((c)->holder == PyThread_get_thread_ident()) {                                          \
             (st) = REENTERED;                                                                      \
+            break;                                                                                 \
+        }                                                                                          \
+        if (ctx_forked(c)) {                                                                       \
+            (st) = FORKED;                                                                         \
             break;                                                                                 \
         }                                                                                          \
         Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock((c)->lock, WAIT_LOCK);                        \
@@ -187,6 +284,10 @@ static PyObject *ctx_fail(CtxObject *c, clik_status st)
                                             "callback of its own call in progress");
         return NULL;
     }
+    if (st == FORKED) {
+        PyErr_Format(PyExc_RuntimeError, "a clik.Context on an OpenCL device: %s", FORK_ADVICE);
+        return NULL;
+    }
     return raise_status(st, clik_context_message(c->ctx));
 }
 
@@ -204,12 +305,97 @@ static int lock_ctx(CtxObject *c)
     return 1;
 }
 
+/* 1 inside a log or progress callback of a call in progress on c. */
+static int in_callback(const CtxObject *c)
+{
+    return c->holder == PyThread_get_thread_ident();
+}
+
+/* Drops a dependent of c; the last one of a closed context destroys it,
+ * unless a call on it is in progress (from one of its callbacks: then the
+ * context's deallocation does) or it is inherited by a fork() child. */
 static void ctx_release(CtxObject *c)
 {
-    if (--c->deps == 0 && c->closed && c->ctx) {
+    if (--c->deps == 0 && c->closed && c->ctx && !in_callback(c) && !ctx_forked(c)) {
         clik_context_destroy(c->ctx);
         c->ctx = NULL;
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Long calls: signals between steps                                         */
+
+/* What a long call's progress callback watches: the caller's progress
+ * callable (may be NULL) and the signals that arrive meanwhile (Ctrl-C's
+ * KeyboardInterrupt), whose exception stops the call and is raised when it
+ * returns. */
+typedef struct {
+    PyObject *progress;
+    PyObject *exc_type, *exc_value, *exc_tb; /* raised by progress or a signal handler */
+    struct timespec checked;                 /* when the signals were last checked */
+} watch;
+
+/* The most time between two checks of the signals while nothing else needs
+ * the GIL: each check takes it, which a busy Python thread may hold for a
+ * switch interval. */
+#define SIGNAL_CHECK_NS 20000000L
+
+/* Between two steps of a long call, without the GIL: the signal handlers
+ * (at most every SIGNAL_CHECK_NS) and the progress callable (every time,
+ * with args built from "format"). 1 to stop the call: the handler or the
+ * callable raised (the exception is kept), or the callable returned False. */
+static int watch_step(watch *w, const char *format, ...)
+{
+    if (w->exc_type)
+        return 1;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const long elapsed =
+        (long)(now.tv_sec - w->checked.tv_sec) * 1000000000L + (now.tv_nsec - w->checked.tv_nsec);
+    if (!w->progress && elapsed >= 0 && elapsed < SIGNAL_CHECK_NS)
+        return 0;
+    w->checked = now;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int stop = PyErr_CheckSignals() < 0;
+    if (!stop && w->progress) {
+        va_list ap;
+        va_start(ap, format);
+        PyObject *args = Py_VaBuildValue(format, ap);
+        va_end(ap);
+        PyObject *r = args ? PyObject_CallObject(w->progress, args) : NULL;
+        Py_XDECREF(args);
+        stop = !r || r == Py_False;
+        Py_XDECREF(r);
+    }
+    if (PyErr_Occurred())
+        PyErr_Fetch(&w->exc_type, &w->exc_value, &w->exc_tb);
+    PyGILState_Release(g);
+    return stop;
+}
+
+static void watch_init(watch *w, PyObject *progress)
+{
+    memset(w, 0, sizeof(*w));
+    w->progress = progress;
+    clock_gettime(CLOCK_MONOTONIC, &w->checked);
+}
+
+/* After the call: the exception of a signal handler or the progress
+ * callable, raised (-1), if there was one. */
+static int watch_raise(watch *w)
+{
+    if (!w->exc_type)
+        return 0;
+    PyErr_Restore(w->exc_type, w->exc_value, w->exc_tb);
+    w->exc_type = w->exc_value = w->exc_tb = NULL;
+    return -1;
+}
+
+static void watch_clear(watch *w)
+{
+    Py_CLEAR(w->exc_type);
+    Py_CLEAR(w->exc_value);
+    Py_CLEAR(w->exc_tb);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -228,7 +414,9 @@ static PyTypeObject ImgType;
 static void img_release(ImgObject *im)
 {
     if (im->owner) {
-        if (im->img.buffer || im->img.data) {
+        if ((im->img.buffer || im->img.data) && ctx_forked(im->owner)) {
+            memset(&im->img, 0, sizeof(im->img)); /* left to the process's exit */
+        } else if (im->img.buffer || im->img.data) {
             int locked = lock_ctx(im->owner);
             clik_image_free(&im->img);
             if (locked)
@@ -484,6 +672,17 @@ static int path_arg(PyObject *o, const char *name, PyObject **bytes)
     return 0;
 }
 
+/* "none", whatever its case and spaces (as the library reads it). */
+static int spec_is_none(const char *spec)
+{
+    while (*spec == ' ' || *spec == '\t')
+        spec++;
+    size_t n = strlen(spec);
+    while (n > 0 && (spec[n - 1] == ' ' || spec[n - 1] == '\t'))
+        n--;
+    return n == 4 && strncasecmp(spec, "none", 4) == 0;
+}
+
 static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"device",    "strict",       "cpu_path",  "cache",
@@ -499,6 +698,12 @@ static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_RuntimeError, "clik.Context is already initialised");
         return -1;
     }
+    /* The selection as the library resolves it: anything but "none" may
+     * call into OpenCL. */
+    const char *spec = device ? device : getenv("CLIK_DEVICE");
+    const int may_use_opencl = !spec_is_none(spec && *spec ? spec : "auto");
+    if (may_use_opencl && opencl_refuse("clik.Context with a device other than 'none'") < 0)
+        return -1;
     clik_context_options opt;
     clik_context_options_init(&opt);
     opt.device = device;
@@ -533,12 +738,15 @@ static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
     if (st != CLIK_OK)
         snprintf(message, sizeof(message), "%s", clik_context_message(NULL));
     Py_END_ALLOW_THREADS Py_XDECREF(cache_b);
+    if (may_use_opencl)
+        opencl_mark();
     Py_XDECREF(kdir_b);
     if (st != CLIK_OK) {
         raise_status(st, message);
         return -1;
     }
     c->ctx = ctx;
+    c->device = clik_context_device(ctx) != NULL;
     return 0;
 }
 
@@ -562,7 +770,7 @@ static void ctx_dealloc(CtxObject *c)
     PyObject_GC_UnTrack(c);
     if (c->weakrefs)
         PyObject_ClearWeakRefs((PyObject *)c);
-    if (c->ctx)
+    if (c->ctx && !ctx_forked(c))
         clik_context_destroy(c->ctx);
     if (c->lock)
         PyThread_free_lock(c->lock);
@@ -585,9 +793,15 @@ static int ctx_clear(CtxObject *c)
 static PyObject *ctx_close(CtxObject *c, PyObject *unused)
 {
     (void)unused;
+    if (in_callback(c)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "clik.Context.close() from a log or progress callback of a call in "
+                        "progress on that context: close it after the call");
+        return NULL;
+    }
     if (!c->closed && c->ctx) {
         c->closed = 1;
-        if (c->deps == 0) {
+        if (c->deps == 0 && !ctx_forked(c)) {
             Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(c->lock, WAIT_LOCK);
             clik_context_destroy(c->ctx);
             PyThread_release_lock(c->lock);
@@ -794,11 +1008,13 @@ static PyTypeObject MemType;
 
 static void mem_dealloc(MemObject *m)
 {
-    if (m->owner) {
+    if (m->owner && !ctx_forked(m->owner)) {
         int locked = lock_ctx(m->owner);
         clik_image_free(&m->img);
         if (locked)
             PyThread_release_lock(m->owner->lock);
+    }
+    if (m->owner) {
         ctx_release(m->owner);
         Py_CLEAR(m->owner);
     }
@@ -962,6 +1178,12 @@ static PyObject *img_upload(ImgObject *im, PyObject *args, PyObject *kw)
 static PyObject *img_free(ImgObject *im, PyObject *unused)
 {
     (void)unused;
+    if (im->owner && in_callback(im->owner)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "clik.Image.free() from a log or progress callback of a call in progress "
+                        "on its context, which may be using the image: free it after the call");
+        return NULL;
+    }
     img_release(im);
     Py_RETURN_NONE;
 }
@@ -1640,7 +1862,9 @@ static void frame_views_free(PyObject *cap)
 
 static void stream_close(StreamObject *s)
 {
-    if (s->s) {
+    if (s->s && ctx_forked(s->owner)) {
+        s->s = NULL; /* left to the process's exit */
+    } else if (s->s) {
         /* Waits for the frames in flight: without the GIL. */
         CtxObject *c = s->owner;
         if (c->holder == PyThread_get_thread_ident()) {
@@ -1746,7 +1970,9 @@ static PyObject *stream_submit(StreamObject *s, PyObject *args, PyObject *kw)
 static PyObject *stream_wait(StreamObject *s, PyObject *args)
 {
     unsigned long long ticket = UINT64_MAX;
-    if (!PyArg_ParseTuple(args, "|K", &ticket))
+    PyObject *ticket_arg = NULL;
+    if (!PyArg_ParseTuple(args, "|O", &ticket_arg) ||
+        (ticket_arg && u64_value(ticket_arg, "ticket", &ticket) < 0))
         return NULL;
     if (!s->s) {
         PyErr_SetString(PyExc_ValueError, "the fusion stream is closed");
@@ -1772,6 +1998,12 @@ static PyObject *stream_wait(StreamObject *s, PyObject *args)
 static PyObject *stream_close_m(StreamObject *s, PyObject *unused)
 {
     (void)unused;
+    if (s->owner && s->s && in_callback(s->owner)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "FusionStream.close() from a log or progress callback of a call in "
+                        "progress on its context: close it after the call");
+        return NULL;
+    }
     stream_close(s);
     Py_RETURN_NONE;
 }
@@ -1800,22 +2032,34 @@ static int storage_of(const char *s, clik_flow_storage *v)
     return 0;
 }
 
+/* The flow's progress: the signals, and the caller's progress(done, total,
+ * iteration). */
+static int flow_progress(void *user, int done_warps, int total, int iteration)
+{
+    return watch_step(user, "(iii)", done_warps, total, iteration);
+}
+
 static PyObject *ctx_flow_tvl1(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"i0",         "i1",     "initial", "tau",   "lambda_",
-                             "theta",      "scales", "zoom",    "warps", "epsilon",
-                             "iterations", "sigma",  "storage", "out",   NULL};
-    PyObject *i0, *i1, *initial = Py_None, *out = Py_None;
+    static char *kwlist[] = {"i0",      "i1",   "initial",  "tau",     "lambda_",    "theta",
+                             "scales",  "zoom", "warps",    "epsilon", "iterations", "sigma",
+                             "storage", "out",  "progress", NULL};
+    PyObject *i0, *i1, *initial = Py_None, *out = Py_None, *progress = Py_None;
     const char *storage = "auto";
     clik_flow_options opt;
     clik_flow_options_init(&opt);
     imarg a, b, o;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OdddidididsO", kwlist, &i0, &i1, &initial,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OdddidididsOO", kwlist, &i0, &i1, &initial,
                                      &opt.tau, &opt.lambda, &opt.theta, &opt.scales, &opt.zoom,
                                      &opt.warps, &opt.epsilon, &opt.iterations, &opt.sigma,
-                                     &storage, &out) ||
+                                     &storage, &out, &progress) ||
         ctx_open(c) < 0 || storage_of(storage, &opt.storage) < 0)
         return NULL;
+    if (progress != Py_None && !PyCallable_Check(progress)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "argument 'progress': a callable (done, total, iteration)");
+        return NULL;
+    }
     if (initial != Py_None && out != Py_None) {
         PyErr_SetString(PyExc_TypeError, "flow_tvl1: give initial or out, not both");
         return NULL;
@@ -1861,8 +2105,19 @@ static PyObject *ctx_flow_tvl1(CtxObject *c, PyObject *args, PyObject *kw)
         imarg_put(&ini);
         opt.initial_flow = 1;
     }
+    /* Between its steps the flow checks the signals (Ctrl-C stops it). */
+    watch w;
+    watch_init(&w, progress != Py_None ? progress : NULL);
+    opt.progress = flow_progress;
+    opt.progress_user = &w;
     clik_status st;
     CALL(c, st, clik_flow_tvl1(c->ctx, &a.img, &b.img, &o.img, &opt));
+    if (w.exc_type) {
+        done(c, CLIK_OK, NULL, &a, &b, &o);
+        Py_DECREF(r);
+        watch_raise(&w);
+        return NULL;
+    }
     return done(c, st, r, &a, &b, &o);
 }
 
@@ -1953,9 +2208,10 @@ static int dictarg_get(PyObject *dict, PyObject *sel, dictarg *d)
     Py_ssize_t k = PySequence_Fast_GET_SIZE(is);
     int bad = k < 1 || k > CLIK_LAPAR_MAX_ATOMS || PySequence_Fast_GET_SIZE(gs) != k;
     for (Py_ssize_t i = 0; !bad && i < k; i++) {
-        d->sel.index[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(is, i));
-        d->sel.gamma[i] = (float)PyFloat_AsDouble(PySequence_Fast_GET_ITEM(gs, i));
-        bad = PyErr_Occurred() != NULL;
+        bad = int_value(PySequence_Fast_GET_ITEM(is, i), "selection.index", &d->sel.index[i]) < 0;
+        if (!bad)
+            d->sel.gamma[i] = (float)PyFloat_AsDouble(PySequence_Fast_GET_ITEM(gs, i));
+        bad = bad || PyErr_Occurred() != NULL;
     }
     Py_DECREF(is);
     Py_DECREF(gs);
@@ -2134,9 +2390,7 @@ static PyObject *ctx_lapar_tuning_set(CtxObject *c, PyObject *args, PyObject *kw
                         "'direct'), wg_x and wg_y");
         return NULL;
     }
-    t.wg_x = (int)PyLong_AsLong(x);
-    t.wg_y = (int)PyLong_AsLong(y);
-    if (PyErr_Occurred())
+    if (int_value(x, "tuning['wg_x']", &t.wg_x) < 0 || int_value(y, "tuning['wg_y']", &t.wg_y) < 0)
         return NULL;
     if (filter_args_get(c, lr, phi, dict, sel, Py_None, scale, &f) < 0)
         return NULL;
@@ -2154,16 +2408,16 @@ static PyObject *ctx_lapar_compress(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"calib",         "alpha", "dictionary", "samples",
                              "refit_samples", "seed",  "mix",        NULL};
-    PyObject *calib, *dict = Py_None;
+    PyObject *calib, *dict = Py_None, *seed_arg = NULL;
     double alpha;
     int want_mix = 0;
     unsigned long long seed;
     clik_lapar_compress_options opt;
     clik_lapar_compress_options_init(&opt);
     seed = opt.seed;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Od|$OiiKp", kwlist, &calib, &alpha, &dict,
-                                     &opt.samples, &opt.refit_samples, &seed, &want_mix) ||
-        ctx_open(c) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Od|$OiiOp", kwlist, &calib, &alpha, &dict,
+                                     &opt.samples, &opt.refit_samples, &seed_arg, &want_mix) ||
+        (seed_arg && u64_value(seed_arg, "seed", &seed) < 0) || ctx_open(c) < 0)
         return NULL;
     opt.seed = seed;
     PyObject *seq = PySequence_Fast(calib, "argument 'calib': a list of (phi, upsampled, truth)");
@@ -2617,45 +2871,33 @@ typedef struct {
     PyObject ob_base;
     CtxObject *owner;
     clik_lapar_trainer *t;
-    PyObject *progress;
-    PyObject *exc_type, *exc_value, *exc_tb; /* raised by progress */
+    watch w; /* the progress callable (a reference) and the signals */
 } TrainerObject;
 
 static PyTypeObject TrainerType;
 
+/* The trainer's progress: the signals, and the caller's progress(stage,
+ * done, total). */
 static int progress_cb(void *user, int stage, long done_steps, long total)
 {
     TrainerObject *t = user;
-    PyGILState_STATE g = PyGILState_Ensure();
-    int stop = 0;
-    if (t->progress && !t->exc_type) {
-        PyObject *r = PyObject_CallFunction(t->progress, "ill", stage, done_steps, total);
-        if (!r) {
-            PyErr_Fetch(&t->exc_type, &t->exc_value, &t->exc_tb);
-            stop = 1;
-        } else {
-            stop = r == Py_False;
-            Py_DECREF(r);
-        }
-    }
-    PyGILState_Release(g);
-    return stop;
+    return watch_step(&t->w, "(ill)", stage, done_steps, total);
 }
 
 static void trainer_dealloc(TrainerObject *t)
 {
-    if (t->owner) {
+    if (t->owner && !ctx_forked(t->owner)) {
         int locked = lock_ctx(t->owner);
         clik_lapar_trainer_free(t->t);
         if (locked)
             PyThread_release_lock(t->owner->lock);
+    }
+    if (t->owner) {
         ctx_release(t->owner);
         Py_CLEAR(t->owner);
     }
-    Py_CLEAR(t->progress);
-    Py_CLEAR(t->exc_type);
-    Py_CLEAR(t->exc_value);
-    Py_CLEAR(t->exc_tb);
+    Py_CLEAR(t->w.progress);
+    watch_clear(&t->w);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -2704,13 +2946,11 @@ static PyObject *ctx_lapar_trainer(CtxObject *c, PyObject *args, PyObject *kw)
         return NULL;
     t->owner = NULL;
     t->t = NULL;
-    t->exc_type = t->exc_value = t->exc_tb = NULL;
-    t->progress = progress != Py_None ? progress : NULL;
-    Py_XINCREF(t->progress);
-    if (t->progress) {
-        o.progress = progress_cb;
-        o.progress_user = t;
-    }
+    watch_init(&t->w, progress != Py_None ? progress : NULL);
+    Py_XINCREF(t->w.progress);
+    /* Also without a progress callable: the signals (Ctrl-C stops it). */
+    o.progress = progress_cb;
+    o.progress_user = t;
     clik_status st;
     CALL(c, st, clik_lapar_trainer_create(c->ctx, &o, &t->t));
     if (st != CLIK_OK) {
@@ -2726,11 +2966,8 @@ static PyObject *ctx_lapar_trainer(CtxObject *c, PyObject *args, PyObject *kw)
 /* After a trainer call: the progress callback's exception, if any. */
 static int trainer_done(TrainerObject *t, clik_status st)
 {
-    if (t->exc_type) {
-        PyErr_Restore(t->exc_type, t->exc_value, t->exc_tb);
-        t->exc_type = t->exc_value = t->exc_tb = NULL;
+    if (watch_raise(&t->w) < 0)
         return -1;
-    }
     if (st != CLIK_OK) {
         ctx_fail(t->owner, st);
         return -1;
@@ -2807,8 +3044,12 @@ static PyObject *mod_devices(PyObject *self, PyObject *unused)
     clik_device_info *list = NULL;
     int n = 0;
     clik_status st;
+    if (opencl_refuse("clik.devices()") < 0)
+        return NULL;
     Py_BEGIN_ALLOW_THREADS st = clik_devices_list(&list, &n);
-    Py_END_ALLOW_THREADS if (st != CLIK_OK) return raise_status(st, "clik_devices_list");
+    Py_END_ALLOW_THREADS opencl_mark();
+    if (st != CLIK_OK)
+        return raise_status(st, "clik_devices_list");
     PyObject *l = PyList_New(n);
     for (int i = 0; l && i < n; i++) {
         PyObject *d = device_dict(&list[i]);
@@ -2826,7 +3067,7 @@ static PyObject *mod_select_device(PyObject *self, PyObject *args)
 {
     (void)self;
     const char *spec;
-    if (!PyArg_ParseTuple(args, "s", &spec))
+    if (!PyArg_ParseTuple(args, "s", &spec) || opencl_refuse("clik.select_device()") < 0)
         return NULL;
     clik_device_info *list = NULL;
     int n = 0, index = -1;
@@ -2835,6 +3076,7 @@ static PyObject *mod_select_device(PyObject *self, PyObject *args)
     if (st == CLIK_OK)
         st = clik_device_select(list, n, spec, &index);
     Py_END_ALLOW_THREADS clik_devices_free(list);
+    opencl_mark();
     if (st != CLIK_OK)
         return raise_status(st, spec);
     if (index < 0)
@@ -3156,6 +3398,9 @@ static PyObject *new_error(PyObject *m, const char *name, PyObject *base2)
 
 PyMODINIT_FUNC PyInit__clik(void)
 {
+    static int atfork_set;
+    if (!atfork_set && pthread_atfork(NULL, NULL, after_fork_child) == 0)
+        atfork_set = 1;
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;
