@@ -4,8 +4,9 @@
 # the folder given (default ./device-run). Used for the NVIDIA figures in
 # the README; needs meson, ninja, Check, libpng, libjpeg, python3 with cv2.
 # Usage: run-device.sh [OUT] [PHASE...]; phases: build tests conformance
-# bench bench_upscale compare compare_upscale flow lapar (default: all of
-# them, in that order). bench_upscale and compare_upscale time the resize,
+# bench bench_upscale compare compare_upscale flow lapar lapar_net (default:
+# all of them, in that order). lapar_net needs the build configured with
+# -Dlapar_weights (CLIK_LAPAR_GOLDEN: the golden folder). bench_upscale and compare_upscale time the resize,
 # blur, SSIM and fusion ops; flow and lapar the TV-L1 and LAPAR families,
 # kernel by kernel, and flow beside OpenCV's DualTVL1 (CPU and T-API). Each phase fits in a few minutes, so a machine with a time
 # limit per command can run them one call at a time.
@@ -138,6 +139,33 @@ phase_lapar() {
         "$bench" --op lapar --op lapar-a10 --size 640x360 --scale 2 --device "$dev" \
             --channels 4 --resident --kernels --reps 20 --json
     done 2>&1 | tee "$out/bench-lapar.jsonl" | cut -c1-300
+}
+
+# The LAPAR networks: the suite and the golden outputs on the GPU, then
+# every network at seed 000's Table I sizes (64x64, 128x128, 320x180,
+# 640x360 in, x2 and x4), resident, kernel by kernel; then the work-group
+# shapes of LAPAR-A x2 at 640x360.
+phase_lapar_net() {
+    CLIK_TEST_BACKEND=opencl CLIK_TEST_DEVICE=nvidia "$build/tests/test_lapar_net" 2>&1 | tail -12
+    CLIK_STRICT=1 CLIK_DEVICE=nvidia python3 tests/lapar_net_golden.py "$build/apps/clik" \
+        "${CLIK_LAPAR_GOLDEN:-../shared/lapar-a/golden}" 2>&1 | tail -14
+    # LAPAR-A checked against the NEON path at every size; B and C not
+    for net in a b c; do
+        check=()
+        [ $net = a ] || check=(--no-check)
+        for s in 2 4; do
+            "$bench" --op lapar-net-$net --size 64x64 --size 128x128 --size 320x180 --size 640x360 \
+                --scale $s --device nvidia --channels 4 --resident --kernels --reps 10 --json \
+                "${check[@]}"
+        done
+    done 2>&1 | tee "$out/bench-lapar-net.jsonl" | cut -c1-300
+    for t in lnet_local=0,lnet_ry=1 lnet_local=0,lnet_ry=4 lnet_local=0,lnet_ry=8 \
+        lnet_local=1,lnet_ry=1 lnet_local=1,lnet_ry=2 lnet_local=1,lnet_ry=4 lnet_local=1,lnet_ry=8 \
+        lnet_local=1,lnet_ry=4,lnet_cob=16 lnet_local=0,lnet_ry=4,lnet_cob=16; do
+        CLIK_TUNE=$t "$bench" --op lapar-net-a --size 640x360 --scale 2 --device nvidia \
+            --channels 4 --resident --kernels --reps 10 --json --no-check |
+            sed "s/^{/{\"tuning\":\"$t\",/"
+    done 2>&1 | tee "$out/bench-lapar-net-tuning.jsonl" | cut -c1-300
 }
 
 for p in $phases; do
