@@ -5,9 +5,10 @@
 The protocol of benchmarks/quality.py (results/quality-lapar.md), on the
 photographs it holds out from the default LAPAR model's training (camera,
 chelsea, rocket, hubble_deep_field; license-clear, shipped by Debian's
-python3-skimage): each photograph is cropped to a centred window of at most
---crop x --crop pixels (default 256; the scale divides both sides), the crop
-is downscaled by S (2 and 4) with clik's antialiased bicubic (resize method
+python3-skimage): each photograph is cropped at the top left so that S
+divides its sides (as quality.py does; --crop N: a centred window of at most
+N x N pixels instead, the same at every scale), the crop is downscaled by S
+(2 and 4) with clik's antialiased bicubic (resize method
 "bicubic-aa": MATLAB imresize), upscaled back by S with clik -- bicubic, the
 `lapar` model (clik_upscale_lapar, the library's default model), LAPAR-C,
 LAPAR-B and LAPAR-A (clik_lapar_net, the released networks) -- and compared
@@ -81,11 +82,12 @@ def source_revision():
     try:
         rev = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
                              capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no",
+                                "--", "lib", "kernels", "fallback_cpu", "python", "meson.build"],
                                capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return None
-    return rev + (" (with uncommitted changes)" if dirty else "")
+    return rev + (" (with uncommitted library changes)" if dirty else "")
 
 
 def fmt_pair(p, s):
@@ -101,8 +103,9 @@ def main():
     ap.add_argument("--out", default="benchmarks/results",
                     help="folder of quality-lapar-net.md and lapar-net-side-by-side.png")
     ap.add_argument("--data", default=DEFAULT_DATA, help="scikit-image's data folder")
-    ap.add_argument("--crop", type=int, default=256,
-                    help="side of the centred crop of each photograph (default 256; 0: whole)")
+    ap.add_argument("--crop", type=int, default=0,
+                    help="side of a centred crop of each photograph (default 0: the whole "
+                         "photograph, cropped at the top left to a multiple of the scale)")
     ap.add_argument("--image", action="append", choices=HELD_OUT,
                     help="only these images (repeatable; default all held-out ones)")
     ap.add_argument("--side-image", default="rocket", choices=HELD_OUT,
@@ -136,10 +139,16 @@ def main():
     for name in names:
         rgb = load_rgb(os.path.join(args.data, files[name][0]))
         full = f"{rgb.shape[1]}x{rgb.shape[0]}"
-        ref, box = centre_crop(rgb, args.crop if args.crop > 0 else max(rgb.shape), 4)
-        crops[name] = (full, box)
-        h, w = ref.shape[:2]
+        if args.crop > 0:
+            centred = centre_crop(rgb, args.crop, 4)
         for s in SCALES:
+            if args.crop > 0:
+                ref, box = centred
+            else:
+                h, w = rgb.shape[0] - rgb.shape[0] % s, rgb.shape[1] - rgb.shape[1] % s
+                ref, box = np.ascontiguousarray(rgb[:h, :w]), (0, 0, w, h)
+            crops[(name, s)] = (full, box)
+            h, w = ref.shape[:2]
             low = clik.downscale(rgba_of(ref), s)
             lr_pixels[s] += low.shape[0] * low.shape[1]
             ups = {}
@@ -155,6 +164,7 @@ def main():
                 picture = (ref, ups)
         print(f"lapar_net_quality: {name} done", file=sys.stderr)
     backends = sorted(clik.backends)
+    units = clik.ctx.device["compute_units"] if clik.ctx.device else None
     clik.close()
 
     # The side-by-side picture: where LAPAR-A moves furthest from bicubic.
@@ -176,9 +186,9 @@ def main():
         with open(os.path.join(args.out, "lapar-net-side-by-side.png"), "wb") as f:
             f.write(png)
         y, x, size = crop
-        x0, y0 = crops[args.side_image][1][:2]
+        x0, y0 = crops[(args.side_image, s)][1][:2]
         pic_note = (f"`lapar-net-side-by-side.png`: {args.side_image}, x{s}, the {size}x{size} "
-                    f"region at ({x0 + x}, {y0 + y}) of the photograph (({x}, {y}) of its crop) "
+                    f"region at ({x0 + x}, {y0 + y}) of the photograph "
                     "where LAPAR-A departs most from bicubic (summed |Y difference|), shown 3x "
                     "(nearest): " + " | ".join(p[0] for p in panels) + ".")
 
@@ -193,16 +203,20 @@ def main():
 
     main_set = [n for n in names if n not in GOLDEN_OR_CALIBRATION] or names
     rev = source_revision()
-    crop_words = (f"a centred crop of at most {args.crop}x{args.crop} pixels" if args.crop > 0
-                  else "the whole photograph")
+    crop_words = (f"a centred crop of at most {args.crop}x{args.crop} pixels (sides multiples "
+                  "of 4; the same crop at x2 and x4)" if args.crop > 0 else
+                  "the whole photograph, cropped at the top left so that the scale divides its "
+                  "sides")
     lines = ["# Upscaling quality: the released LAPAR networks beside bicubic and lapar", ""]
     lines += [
         f"- date: {datetime.datetime.now().astimezone().isoformat(timespec='seconds')}",
         f"- clik: {clik.how}" + (f", source {rev}" if rev else "")
-        + f", device {clik.device}" + (f", backend {', '.join(backends)}" if backends else ""),
+        + f", device {clik.device}"
+        + (f" ({units} compute units)" if units else "")
+        + (f", backend {', '.join(backends)}" if backends else ""),
         f"- OpenCV {cv2.__version__}; scikit-image structural_similarity",
-        f"- protocol of `benchmarks/quality.py` (`quality-lapar.md`): each photograph is cut to "
-        f"{crop_words} (sides multiples of 4; the same crop at x2 and x4), downscaled by the "
+        f"- protocol of `benchmarks/quality.py` (`quality-lapar.md`): each photograph is taken as "
+        f"{crop_words}, downscaled by the "
         "scale with clik's antialiased bicubic (MATLAB imresize, `bicubic-aa`), and upscaled "
         "back; PSNR (dB) / SSIM on BT.601 luma (Y = 0.299 R + 0.587 G + 0.114 B, full range, "
         "float) against the crop, a border of `scale` pixels shaved; SSIM with "
@@ -233,8 +247,8 @@ def main():
               + " | ".join(LABELS[m] for m in METHODS) + " |",
               "|---|---|---|---:|" + "---:|" * len(METHODS)]
     for n in names:
-        full, (x0, y0, cw, ch) = crops[n]
         for s in SCALES:
+            full, (x0, y0, cw, ch) = crops[(n, s)]
             cells = [fmt_pair(*results[(n, s, m)]) for m in METHODS]
             tag = " (golden / calibration photograph)" if n in GOLDEN_OR_CALIBRATION else ""
             lines.append(f"| {n}{tag} | {full} | {x0}, {y0}, {cw}x{ch} | {s} | "
@@ -262,7 +276,8 @@ def main():
         lines.append(f"| {n} | {files[n][0]} | {files[n][1]} |")
     if pic_note:
         lines += ["", pic_note]
-    lines += ["", f"Run: `benchmarks/lapar_net_quality.py` in {time.perf_counter() - t_start:.1f} s."]
+    lines += ["", f"Run: `benchmarks/lapar_net_quality.py` in "
+              f"{time.perf_counter() - t_start:.1f} s."]
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "quality-lapar-net.md"), "w") as f:
         f.write(text)

@@ -26,10 +26,9 @@
  * output stored as binary16 with vstore_half: phi as F16); LOCAL (VW 1
  * only: the work-group's input tile and its apron staged in local memory,
  * one input channel at a time). Weights are laid out per group of COB
- * output channels: [cout / COB][cin][K * K][COB], so that a work-item's
- * weights of one tap are contiguous. Every variant adds the products of an
- * output in one order (input channel, row, column): they give the same
- * bits.
+ * output channels: [cout / WCOB][cin][K * K][WCOB] (WCOB a multiple of COB,
+ * default COB), so that a work-item's weights of one tap are contiguous. Every variant adds the
+ * products of an output in one order (input channel, row, column): they give the same bits.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
@@ -42,6 +41,9 @@
 #endif
 #ifndef VW
 #define VW 1
+#endif
+#ifndef WCOB
+#define WCOB COB /* the channel groups of the weights' layout: a multiple of COB */
 #endif
 #ifndef RY
 #define RY 1
@@ -136,6 +138,7 @@ inline void store_outputs(const vec_t *acc, int co0, int x0, int y, int width, _
                           ulong res_plane, int pitch, float alpha, int has_res, int relu)
 {
     const size_t px = (size_t)(y + HALO) * (size_t)pitch + (size_t)(x0 + HALO);
+#pragma unroll
     for (int j = 0; j < COB; j++) {
         vec_t v = acc[j];
         if (relu)
@@ -177,9 +180,12 @@ __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_pl
     out += out_off;
     res += res_off;
     __global const float *bias = w + b_off + co0;
-    __global const float *wg = w + w_off + (size_t)g * (size_t)cin * KK * COB;
+    __global const float *wg =
+        w + w_off + (size_t)(co0 / WCOB) * (size_t)cin * KK * WCOB + (size_t)(co0 % WCOB);
     vec_t acc[RY][COB];
+#pragma unroll
     for (int r = 0; r < RY; r++)
+#pragma unroll
         for (int j = 0; j < COB; j++)
             acc[r][j] = (vec_t)(bias[j]);
     /* the top left tap of pixel (x0, y0) */
@@ -187,27 +193,34 @@ __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_pl
         in + (size_t)(y0 + HALO - R) * (size_t)pitch + (size_t)(x0 + HALO - R);
     for (int ci = 0; ci < cin; ci++) {
         __global const float *p = p0 + (size_t)ci * in_plane;
-        __global const float *wc = wg + (size_t)ci * KK * COB;
-        /* input row q serves output rows r with tap row q - r */
+        __global const float *wc = wg + (size_t)ci * KK * WCOB;
+/* input row q serves output rows r with tap row q - r */
+#pragma unroll
         for (int q = 0; q < K + RY - 1; q++) {
             vec_t v[K];
+#pragma unroll
             for (int kx = 0; kx < K; kx++)
                 v[kx] = LOADV(p + q * pitch + kx);
+#pragma unroll
             for (int r = 0; r < RY; r++) {
                 const int ky = q - r;
                 if (ky < 0 || ky >= K)
                     continue;
+#pragma unroll
                 for (int kx = 0; kx < K; kx++) {
-                    __global const float *wt = wc + (ky * K + kx) * COB;
+                    __global const float *wt = wc + (ky * K + kx) * WCOB;
+#pragma unroll
                     for (int j = 0; j < COB; j++)
                         acc[r][j] = fma((vec_t)(wt[j]), v[kx], acc[r][j]);
                 }
             }
         }
     }
-    for (int r = 0; r < RY && y0 + r < height; r++)
-        store_outputs(acc[r], co0, x0, y0 + r, width, out, out_plane, out_pitch, out_halo, res,
-                      res_plane, pitch, alpha, has_res, relu);
+#pragma unroll
+    for (int r = 0; r < RY; r++)
+        if (y0 + r < height)
+            store_outputs(acc[r], co0, x0, y0 + r, width, out, out_plane, out_pitch, out_halo, res,
+                          res_plane, pitch, alpha, has_res, relu);
 }
 #else
 /* The tile of TW x TH RY pixels of a work-group and its apron of R pixels,
@@ -231,9 +244,12 @@ __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_pl
     out += out_off;
     res += res_off;
     __global const float *bias = w + b_off + co0;
-    __global const float *wg = w + w_off + (size_t)g * (size_t)cin * KK * COB;
+    __global const float *wg =
+        w + w_off + (size_t)(co0 / WCOB) * (size_t)cin * KK * WCOB + (size_t)(co0 % WCOB);
     float acc[RY][COB];
+#pragma unroll
     for (int r = 0; r < RY; r++)
+#pragma unroll
         for (int j = 0; j < COB; j++)
             acc[r][j] = bias[j];
     for (int ci = 0; ci < cin; ci++) {
@@ -245,17 +261,22 @@ __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_pl
             tile[i] = gy < rows && gx < cols ? p[(size_t)gy * (size_t)pitch + (size_t)gx] : 0.0f;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        __global const float *wc = wg + (size_t)ci * KK * COB;
+        __global const float *wc = wg + (size_t)ci * KK * WCOB;
+#pragma unroll
         for (int q = 0; q < K + RY - 1; q++) {
             float v[K];
+#pragma unroll
             for (int kx = 0; kx < K; kx++)
                 v[kx] = tile[(ly * RY + q) * pw + lx + kx];
+#pragma unroll
             for (int r = 0; r < RY; r++) {
                 const int ky = q - r;
                 if (ky < 0 || ky >= K)
                     continue;
+#pragma unroll
                 for (int kx = 0; kx < K; kx++) {
-                    __global const float *wt = wc + (ky * K + kx) * COB;
+                    __global const float *wt = wc + (ky * K + kx) * WCOB;
+#pragma unroll
                     for (int j = 0; j < COB; j++)
                         acc[r][j] = fma(wt[j], v[kx], acc[r][j]);
                 }
@@ -264,8 +285,10 @@ __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_pl
     }
     if (x >= width)
         return;
-    for (int r = 0; r < RY && y + r < height; r++)
-        store_outputs(acc[r], co0, x, y + r, width, out, out_plane, out_pitch, out_halo, res,
-                      res_plane, pitch, alpha, has_res, relu);
+#pragma unroll
+    for (int r = 0; r < RY; r++)
+        if (y + r < height)
+            store_outputs(acc[r], co0, x, y + r, width, out, out_plane, out_pitch, out_halo, res,
+                          res_plane, pitch, alpha, has_res, relu);
 }
 #endif

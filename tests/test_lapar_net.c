@@ -344,6 +344,139 @@ START_TEST(bad_input)
 }
 END_TEST
 
+/* ---- a compressed dictionary folded into the network ----------------------------------- */
+
+/* dst of the compressed network against clik_lapar_filter with the full
+ * network's phi and the selection: within 1e-4 of the output's range. */
+static void expect_close(const clik_image *got, const clik_image *want, const char *what)
+{
+    const int n = want->width * want->channels;
+    double range = 1.0, worst = 0.0;
+    for (int y = 0; y < want->height; y++) {
+        const float *w = (const float *)((const char *)want->data + (size_t)y * want->stride);
+        for (int x = 0; x < n; x++)
+            range = fmax(range, fabs(w[x]));
+    }
+    for (int y = 0; y < want->height; y++) {
+        const float *g = (const float *)((const char *)got->data + (size_t)y * got->stride);
+        const float *w = (const float *)((const char *)want->data + (size_t)y * want->stride);
+        for (int x = 0; x < n; x++)
+            worst = fmax(worst, fabs((double)g[x] - w[x]));
+    }
+    ck_assert_msg(worst <= 1e-4 * range, "%s on %s: max diff %g of %g", what, h_backend, worst,
+                  range);
+}
+
+START_TEST(compress_folds)
+{
+    clik_context *ctx = h_ctx;
+    size_t n;
+    uint8_t *b = net_bytes(&n);
+    clik_lapar_net *net = NULL;
+    ck_assert_int_eq(clik_lapar_net_read(ctx, b, n, &net), CLIK_OK);
+    const int L = shape.atoms, w = 11, h = 7;
+    clik_image src, phi, want, got;
+    ck_assert_int_eq(clik_image_alloc(&src, w, h, 4, CLIK_F32), CLIK_OK);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < 4 * w; x++)
+            ((float *)((char *)src.data + (size_t)y * src.stride))[x] =
+                (float)((x * 37 + y * 91) % 256) + 0.25f;
+    ck_assert_int_eq(clik_image_alloc(&phi, 2 * w, 2 * h * L, 1, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&want, 2 * w, 2 * h, 4, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&got, 2 * w, 2 * h, 4, CLIK_F32), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, NULL, &phi), CLIK_OK);
+    clik_lapar_selection sel = {L, 3, {1, 4, 7}, {0.8f, 1.3f, -0.5f}, NULL};
+    float mix[3 * 9];
+    for (int i = 0; i < 3 * L; i++)
+        mix[i] = (float)((i * 7) % 11 - 5) / 8.0f;
+    const float *atoms = clik_lapar_net_atoms(net);
+    for (int m = 0; m < 2; m++) {
+        /* gamma, then the re-fit matrix */
+        sel.mix = m ? mix : NULL;
+        const clik_lapar_dict dict = {L, atoms, &sel};
+        ck_assert_int_eq(clik_lapar_filter(ctx, &src, &phi, &dict, 2, &want), CLIK_OK);
+        clik_lapar_net *c = NULL;
+        ck_assert_int_eq(clik_lapar_net_compress(ctx, net, &sel, sel.mix, &c), CLIK_OK);
+        clik_lapar_net_info info;
+        ck_assert_int_eq(clik_lapar_net_describe(c, &info), CLIK_OK);
+        ck_assert_int_eq(info.atoms, 3);
+        ck_assert_int_eq(info.features, shape.features);
+        ck_assert_int_eq(info.weights, CLIK_F32);
+        ck_assert_str_eq(info.name, "test net k3");
+        for (int i = 0; i < 3; i++)
+            ck_assert_int_eq(memcmp(clik_lapar_net_atoms(c) + i * CLIK_LAPAR_TAPS,
+                                    atoms + sel.index[i] * CLIK_LAPAR_TAPS,
+                                    CLIK_LAPAR_TAPS * sizeof(float)),
+                             0);
+        ck_assert_int_eq(clik_lapar_net_run(ctx, c, &src, &got, NULL), CLIK_OK);
+        expect_close(&got, &want, m ? "re-fit matrix" : "gamma");
+        clik_lapar_net_free(c);
+    }
+    /* Every atom at weight 1: the same network under its own name. */
+    clik_lapar_selection all = {L, L, {0}, {0}, NULL};
+    for (int i = 0; i < L; i++) {
+        all.index[i] = i;
+        all.gamma[i] = 1.0f;
+    }
+    clik_lapar_net *same = NULL;
+    ck_assert_int_eq(clik_lapar_net_compress(NULL, net, &all, NULL, &same), CLIK_OK);
+    size_t m = 0;
+    ck_assert_int_eq(clik_lapar_net_write(ctx, same, CLIK_F32, NULL, 0, &m), CLIK_OK);
+    ck_assert_uint_eq(m, n);
+    uint8_t *again = malloc(m);
+    ck_assert_int_eq(clik_lapar_net_write(ctx, same, CLIK_F32, again, m, &m), CLIK_OK);
+    ck_assert_int_eq(memcmp(again, b, n), 0);
+    clik_lapar_net_free(same);
+    free(again);
+    /* Bad arguments, *out untouched. */
+    clik_lapar_net *out = (clik_lapar_net *)(uintptr_t)1;
+    sel.mix = NULL;
+    ck_assert_int_eq(clik_lapar_net_compress(ctx, NULL, &sel, NULL, &out), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_net_compress(ctx, net, NULL, NULL, &out), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_lapar_net_compress(ctx, net, &sel, NULL, NULL), CLIK_ERR_NULL);
+    clik_lapar_selection bad = sel;
+    bad.atoms = L - 1;
+    ck_assert_int_eq(clik_lapar_net_compress(ctx, net, &bad, NULL, &out), CLIK_ERR_SIZE_MISMATCH);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(ctx), "for 8 atoms, the network has 9"));
+    bad = sel;
+    bad.kept = 0;
+    ck_assert_int_eq(clik_lapar_net_compress(ctx, net, &bad, NULL, &out), CLIK_ERR_INVALID_SIZE);
+    bad.kept = L + 1;
+    ck_assert_int_eq(clik_lapar_net_compress(ctx, net, &bad, NULL, &out), CLIK_ERR_INVALID_SIZE);
+    static const int bad_index[][3] = {{1, 1, 7}, {4, 1, 7}, {-1, 4, 7}, {1, 4, 9}};
+    for (int i = 0; i < 4; i++) {
+        bad = sel;
+        memcpy(bad.index, bad_index[i], sizeof(bad_index[i]));
+        ck_assert_int_eq(clik_lapar_net_compress(ctx, net, &bad, NULL, &out), CLIK_ERR_INVALID_ARG);
+        ck_assert_ptr_nonnull(strstr(clik_context_message(ctx), "not increasing"));
+    }
+    bad = sel;
+    bad.gamma[2] = NAN;
+    ck_assert_int_eq(clik_lapar_net_compress(ctx, net, &bad, NULL, &out), CLIK_ERR_INVALID_ARG);
+    /* gamma is not read with a matrix */
+    clik_lapar_net *c = NULL;
+    ck_assert_int_eq(clik_lapar_net_compress(ctx, net, &bad, mix, &c), CLIK_OK);
+    clik_lapar_net_free(c);
+    mix[3 * L - 1] = INFINITY;
+    ck_assert_int_eq(clik_lapar_net_compress(ctx, net, &sel, mix, &out), CLIK_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(ctx), "re-fit matrix"));
+    /* weights scaled past binary32 */
+    bad = sel;
+    bad.gamma[0] = bad.gamma[1] = bad.gamma[2] = 1e30f;
+    ck_assert_int_eq(clik_lapar_net_compress(ctx, net, &bad, NULL, &c), CLIK_OK);
+    bad.atoms = 3;
+    bad.index[0] = 0;
+    bad.index[1] = 1;
+    bad.index[2] = 2;
+    ck_assert_int_eq(clik_lapar_net_compress(ctx, c, &bad, NULL, &out), CLIK_ERR_OVERFLOW);
+    clik_lapar_net_free(c);
+    ck_assert_ptr_eq(out, (clik_lapar_net *)(uintptr_t)1);
+    clik_lapar_net_free(net);
+    h_free_images(&src, &phi, &want, &got, NULL);
+    free(b);
+}
+END_TEST
+
 int main(void)
 {
     /* the convolutions from global memory (the device's vector width, and
@@ -361,8 +494,9 @@ int main(void)
                                                "lnet_local=0,lnet_vw=8,lnet_cob=8",
                                                "lnet_local=0,lnet_vw=16,lnet_cob=16,poison=1",
                                                NULL};
-    const h_test tests[] = {H_TEST(matches_oracle), H_TEST(file_round_trip), H_TEST(file_refused),
-                            H_TEST(builtin), H_TEST(bad_input)};
+    const h_test tests[] = {H_TEST(matches_oracle), H_TEST(file_round_trip),
+                            H_TEST(file_refused),   H_TEST(builtin),
+                            H_TEST(bad_input),      H_TEST(compress_folds)};
     const h_suite suite = {"lapar_net", NULL, 1200, tests, H_COUNT(tests), tunings, full_tunings};
     return h_suite_main(&suite);
 }

@@ -313,16 +313,31 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
     const net_step *sp = &a->net->steps[i];
     const clik_lapar_net_conv *c = &sp->conv;
     const int last = sp->out == NET_PHI, half = last && phi->image.type == CLIK_F16;
-    const int cob = channels_per_item(c->cout, lay->cob_max), vw = lay->local ? 1 : lay->vw;
-    char options[128];
+    const int wcob = channels_per_item(c->cout, lay->cob_max); /* the weights' layout */
+    int cob = wcob, ry = lay->ry;
+    const int vw = lay->local ? 1 : lay->vw;
+    const int hr = sp->hr, w = hr ? a->w * a->s : a->w, h = hr ? a->h * a->s : a->h;
+    /* Small layers on GPUs: fewer rows, then fewer channels per work-item,
+     * until the device has a few thousand work-items per compute unit
+     * (unless a tuning fixed them). */
+    if (ctx->dev.type != CLIK_DEVICE_CPU) {
+        const double want =
+            2048.0 * (double)(ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 1);
+        while (ry > 1 && !clik__tune_given(ctx, CLIK_TUNE_LNET_RY) &&
+               (double)w * h / ry * (c->cout / cob) < want)
+            ry /= 2;
+        while (cob > 2 && !clik__tune_given(ctx, CLIK_TUNE_LNET_COB) &&
+               (double)w * h / ry * (c->cout / cob) < want)
+            cob /= 2;
+    }
+    char options[144];
     snprintf(options, sizeof(options),
-             "-DK=%d -DCOB=%d -DVW=%d -DRY=%d -DSHUFFLE=%d -DOUT_HALF=%d -DLOCAL=%d", c->k, cob, vw,
-             lay->ry, c->shuffle, half, lay->local);
+             "-DK=%d -DCOB=%d -DWCOB=%d -DVW=%d -DRY=%d -DSHUFFLE=%d -DOUT_HALF=%d -DLOCAL=%d",
+             c->k, cob, wcob, vw, ry, c->shuffle, half, lay->local);
     clik_kernel_entry *k;
     clik_status st = clik__kernel(ctx, "lapar_net", options, "lapar_net_conv", &k);
     if (st != CLIK_OK)
         return st;
-    const int hr = sp->hr, w = hr ? a->w * a->s : a->w, h = hr ? a->h * a->s : a->h;
     const int pitch = lay->pitch[hr];
     const cl_ulong in_plane = lay->plane[hr], res_plane = lay->plane[hr];
     const int cin = c->cin, has_res = sp->res >= 0, relu = c->relu;
@@ -349,7 +364,7 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
                    CLIK_A(w_off), CLIK_A(b_off), CLIK_A(w), CLIK_A(h), CLIK_A(relu));
     if (st != CLIK_OK)
         return st;
-    size_t items[3] = {(size_t)((w + vw - 1) / vw), (size_t)((h + lay->ry - 1) / lay->ry),
+    size_t items[3] = {(size_t)((w + vw - 1) / vw), (size_t)((h + ry - 1) / ry),
                        (size_t)(c->cout / cob)};
     if (!lay->local) {
         size_t local[3] = {vw > 1 ? 4 : 32, vw > 1 ? 1 : 4, 1};
@@ -357,8 +372,7 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
     }
     size_t local[3] = {16, 8, 1};
     clik__fit_local(ctx, k, 3, local);
-    const size_t tile =
-        (local[0] + (size_t)c->k - 1) * (local[1] * (size_t)lay->ry + (size_t)c->k - 1);
+    const size_t tile = (local[0] + (size_t)c->k - 1) * (local[1] * (size_t)ry + (size_t)c->k - 1);
     if (tile * sizeof(float) > ctx->dev.local_mem_size)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "lapar_net_conv: the tile does not fit");
     st = CLIK_ARGS_AT(ctx, k, 21, CLIK_LOCAL(tile * sizeof(float)));

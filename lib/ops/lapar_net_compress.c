@@ -52,7 +52,8 @@ static clik_status check_selection(clik_context *ctx, const clik_lapar_net *net,
                               FN ": selection index %d (%d) is not increasing within 0..%d", i,
                               sel->index[i], L - 1);
     if (mix && !all_finite(mix, (size_t)sel->kept * (size_t)L))
-        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, FN ": the re-fit matrix has non-finite values");
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
+                          FN ": the re-fit matrix has non-finite values");
     if (!mix && !all_finite(sel->gamma, (size_t)sel->kept))
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, FN ": the selection has non-finite weights");
     return CLIK_OK;
@@ -91,7 +92,7 @@ clik_status clik_lapar_net_compress(clik_context *ctx, const clik_lapar_net *net
 {
     if (!net || !sel || !out)
         return clik__fail(ctx, CLIK_ERR_NULL, FN ": %s is NULL",
-                          !net ? "net" : !sel ? "sel" : "out");
+                          !net ? "net" : (!sel ? "sel" : "out"));
     clik_status st = check_selection(ctx, net, sel, mix);
     if (st != CLIK_OK)
         return st;
