@@ -32,6 +32,9 @@ static const char *const compress_usage =
     "usage: clik lapar-compress LR PHI.npy HR [LR PHI.npy HR ...] OUT.npy --alpha A\n"
     "                           --scale S [--dict D.npy] [--samples N] [--seed N]\n"
     "                           [--device SPEC]\n"
+    "       clik lapar-compress (--net N | --model FILE) HR [HR ...] OUT.npy --alpha A\n"
+    "                           --scale S [--save-net NET.clikn] [--samples N]\n"
+    "                           [--seed N] [--device SPEC]\n"
     "Dictionary compression (seed 000, Algorithm 1): keeps round(A * L) atoms, A in\n"
     "(0, 1], chosen by the LASSO on calibration data, and re-weights them by least\n"
     "squares. Each calibration image is three files (up to 64 images):\n"
@@ -39,6 +42,17 @@ static const char *const compress_usage =
     "  PHI.npy  the coefficients a network gave for it, every plane, as clik lapar\n"
     "           takes them: (L * S*H, S*W), float32 or float16\n"
     "  HR       the true high-resolution image: S times LR's size, LR's colours\n"
+    "or, with a LAPAR network, one: HR (8-bit image file), cropped at its right and\n"
+    "bottom to a multiple of S; its LR the downscale by S (bicubic-aa, as clik\n"
+    "resize), its PHI the network's coefficients for that LR; the dictionary is the\n"
+    "network's.\n"
+    "  --net N          lapar-a, lapar-b or lapar-c: a network built into the\n"
+    "                   library, released for S = 2 and 4\n"
+    "  --model FILE     a network file (.clikn) instead; S must be its scale\n"
+    "  --save-net NET   writes the compressed network: the re-fit matrix folded\n"
+    "                   into its last layer, which then emits the k kept planes,\n"
+    "                   and the kept atoms as its dictionary (clik upscale --method\n"
+    "                   lapar-net --model NET runs it)\n"
     "OUT.npy: float32 (k, 2 + L); row i is kept atom i: its index, its weight gamma,\n"
     "then its row of the re-fit matrix (the L coefficients mixed into it). Prints\n"
     "the kept atoms and the PSNR on the calibration images with every atom, with\n"
@@ -480,6 +494,106 @@ static void calib_free(calib_image *im)
     clik_image_free(&im->truth);
 }
 
+/* Calibration image i made with a network: HR cropped at its right and
+ * bottom to a multiple of the scale (the truth), its bicubic-aa downscale
+ * by the scale (LR), the network's phi for LR (every plane) and the
+ * upsample of LR; the dictionary is the network's. */
+static int calib_from_net(clik_context *ctx, calib_image *im, const clik_lapar_net *net, int scale,
+                          const char *path)
+{
+    lapar_job *job = &im->job;
+    job->cmd = "lapar-compress";
+    job->scale = scale;
+    clik_lapar_net_info info;
+    clik_lapar_net_describe(net, &info);
+    job->natoms = info.atoms;
+    job->dict = (clik_lapar_dict){info.atoms, clik_lapar_net_atoms(net), NULL};
+    clik_image hr = {0};
+    if (cli_read_u8(job->cmd, path, &hr, NULL) != CLI_OK)
+        return CLI_FAILED;
+    clik_status st = CLIK_OK;
+    if (hr.channels == 2) {
+        /* grey + alpha: the network sees grey as R = G = B */
+        clik_image rgba = {0};
+        st = rgba_expand(&hr, &rgba);
+        clik_image_free(&hr);
+        hr = rgba;
+    }
+    const int w = hr.width / scale * scale, h = hr.height / scale * scale;
+    if (st == CLIK_OK && (w < 2 * scale || h < 2 * scale)) {
+        char detail[96];
+        snprintf(detail, sizeof(detail), "is %dx%d; the network needs at least %dx%d", hr.width,
+                 hr.height, 2 * scale, 2 * scale);
+        clik_image_free(&hr);
+        return fail(job, "%s", path, detail);
+    }
+    if (st == CLIK_OK)
+        st = clik_image_alloc(&im->truth, w, h, hr.channels, CLIK_U8);
+    for (int y = 0; st == CLIK_OK && y < h; y++)
+        memcpy((char *)im->truth.data + (size_t)y * im->truth.stride,
+               (const char *)hr.data + (size_t)y * hr.stride, (size_t)w * (size_t)hr.channels);
+    clik_image_free(&hr);
+    if (st == CLIK_OK && (long)h * info.atoms > (1L << 30))
+        st = CLIK_ERR_INVALID_SIZE;
+    if (st == CLIK_OK)
+        st = clik_image_alloc(&job->lr, w / scale, h / scale, im->truth.channels, CLIK_U8);
+    if (st == CLIK_OK)
+        st = clik_image_alloc(&job->phi, w, h * info.atoms, 1, CLIK_F32);
+    if (st == CLIK_OK)
+        st = clik_image_alloc(&im->upsampled, w, h, im->truth.channels, CLIK_F32);
+    if (st == CLIK_OK)
+        st = clik_resize(ctx, &im->truth, &job->lr, CLIK_INTERP_BICUBIC_AA);
+    if (st == CLIK_OK) {
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
+        st = clik_lapar_net_run(ctx, net, &job->lr, NULL, &job->phi);
+        cli_op_done("lapar-compress", ctx, &clock, path);
+    }
+    if (st == CLIK_OK)
+        st = clik_lapar_upsample(ctx, &job->lr, scale, &im->upsampled);
+    return st == CLIK_OK ? CLI_OK : cli_error("lapar-compress", ctx, st, path);
+}
+
+/* The network of --net or --model, of the scale given. */
+static int compress_net(clik_context *ctx, const char *name, const char *model, int scale,
+                        clik_lapar_net **net)
+{
+    clik_status st = model ? clik_lapar_net_load(ctx, model, net)
+                           : clik_lapar_net_builtin(ctx, name, scale, net);
+    if (st != CLIK_OK)
+        return cli_error("lapar-compress", ctx, st, model ? model : name);
+    clik_lapar_net_info info;
+    clik_lapar_net_describe(*net, &info);
+    if (info.scale != scale) {
+        fprintf(stderr, "clik lapar-compress: %s is a x%d network, not x%d\n", model ? model : name,
+                info.scale, scale);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+/* The compressed network (the re-fit matrix folded into its last layer) as
+ * output 1 of outs. */
+static int stage_net(clik_context *ctx, const clik_lapar_net *net, const clik_lapar_selection *sel,
+                     const float *mix, cli_outputs *outs, const char *path)
+{
+    clik_lapar_net *small = NULL;
+    size_t size = 0;
+    uint8_t *bytes = NULL;
+    clik_status st = clik_lapar_net_compress(ctx, net, sel, mix, &small);
+    if (st == CLIK_OK)
+        st = clik_lapar_net_write(ctx, small, CLIK_F32, NULL, 0, &size);
+    if (st == CLIK_OK && !(bytes = malloc(size)))
+        st = CLIK_ERR_NO_MEMORY;
+    if (st == CLIK_OK)
+        st = clik_lapar_net_write(ctx, small, CLIK_F32, bytes, size, &size);
+    int rc = st == CLIK_OK ? cli_outputs_stage_bytes(outs, 1, bytes, size)
+                           : cli_error("lapar-compress", ctx, st, path);
+    free(bytes);
+    clik_lapar_net_free(small);
+    return rc;
+}
+
 /* The selection and its matrix as OUT.npy's (k, 2 + L) rows. */
 static clik_status selection_rows(const clik_lapar_selection *sel, const float *mix,
                                   clik_image *rows)
@@ -501,19 +615,40 @@ int cmd_lapar_compress(int argc, char **argv)
 {
     job_options o = {NULL, NULL, NULL, "f32", 0};
     const char *alpha_text = NULL, *samples_text = NULL, *seed_text = NULL;
-    const cli_option options[] = {
-        {"--scale", &o.scale, NULL},    {"--dict", &o.dict, NULL},
-        {"--alpha", &alpha_text, NULL}, {"--samples", &samples_text, NULL},
-        {"--seed", &seed_text, NULL},   {NULL, NULL, NULL}};
+    const char *net_name = NULL, *model = NULL, *save_net = NULL;
+    const cli_option options[] = {{"--scale", &o.scale, NULL},
+                                  {"--dict", &o.dict, NULL},
+                                  {"--alpha", &alpha_text, NULL},
+                                  {"--samples", &samples_text, NULL},
+                                  {"--seed", &seed_text, NULL},
+                                  {"--net", &net_name, NULL},
+                                  {"--model", &model, NULL},
+                                  {"--save-net", &save_net, NULL},
+                                  {NULL, NULL, NULL}};
     cli_args args;
-    int rc = cli_parse(argc, argv, options, 4, 3 * MAX_CALIB + 1, &args, compress_usage);
+    int rc = cli_parse(argc, argv, options, 2, 3 * MAX_CALIB + 1, &args, compress_usage);
     if (rc != CLI_OK || args.help)
         return rc;
-    if ((args.npositional - 1) % 3 != 0) {
-        fprintf(stderr, "clik lapar-compress: expected LR PHI.npy HR triples, then OUT.npy\n%s",
-                compress_usage);
+    const int use_net = net_name || model;
+    const char *conflict = NULL;
+    if (net_name && model)
+        conflict = "--net and --model exclude each other";
+    else if (use_net && o.dict)
+        conflict = "--dict does not go with a network: its dictionary is the network's";
+    else if (save_net && !use_net)
+        conflict = "--save-net needs --net or --model";
+    if (conflict) {
+        fprintf(stderr, "clik lapar-compress: %s\n", conflict);
         return CLI_USAGE;
     }
+    if (use_net ? args.npositional - 1 > MAX_CALIB : (args.npositional - 1) % 3 != 0) {
+        fprintf(stderr, "clik lapar-compress: expected %s, then OUT.npy\n%s",
+                use_net ? "1 to 64 HR images" : "LR PHI.npy HR triples", compress_usage);
+        return CLI_USAGE;
+    }
+    int scale = 0;
+    if (use_net && (rc = parse_scale("lapar-compress", o.scale, &scale)) != CLI_OK)
+        return rc;
     double alpha = 0;
     if (!alpha_text || !cli_parse_number(alpha_text, &alpha) || !(alpha > 0 && alpha <= 1)) {
         fprintf(stderr, "clik lapar-compress: --alpha: a number in (0, 1] is required\n");
@@ -530,23 +665,28 @@ int cmd_lapar_compress(int argc, char **argv)
     copt.seed = (uint64_t)seed;
     if (copt.refit_samples > copt.samples)
         copt.refit_samples = copt.samples;
-    const int count = (args.npositional - 1) / 3;
-    const char *out_path = args.positional[args.npositional - 1];
+    const int count = use_net ? args.npositional - 1 : (args.npositional - 1) / 3;
+    const char *const outputs[] = {args.positional[args.npositional - 1], save_net};
+    const char *out_path = outputs[0];
     cli_outputs outs;
     cli_outputs_init(&outs, "lapar-compress");
-    /* The images and the dictionary they are fitted with. */
-    args.positional[args.npositional - 1] = o.dict;
-    rc = cli_outputs_plan(&outs, args.positional, args.npositional, &out_path, 1);
+    /* The images and the dictionary or network they are fitted with. */
+    args.positional[args.npositional - 1] = use_net ? model : o.dict;
+    rc = cli_outputs_plan(&outs, args.positional, args.npositional, outputs, save_net ? 2 : 1);
     clik_context *ctx = NULL;
+    clik_lapar_net *net = NULL;
     if (rc == CLI_OK)
         rc = cli_context(args.device, &ctx);
+    if (rc == CLI_OK && use_net)
+        rc = compress_net(ctx, net_name ? net_name : "lapar-a", model, scale, &net);
     calib_image *im = rc == CLI_OK ? calloc((size_t)count, sizeof(*im)) : NULL;
     if (rc == CLI_OK && !im) {
         fprintf(stderr, "clik lapar-compress: out of memory\n");
         rc = CLI_FAILED;
     }
     for (int i = 0; rc == CLI_OK && i < count; i++)
-        rc = calib_load(ctx, &im[i], &o, args.positional + 3 * i);
+        rc = use_net ? calib_from_net(ctx, &im[i], net, scale, args.positional[i])
+                     : calib_load(ctx, &im[i], &o, args.positional + 3 * i);
     clik_lapar_calib calib[MAX_CALIB];
     for (int i = 0; rc == CLI_OK && i < count; i++) {
         calib[i].phi = &im[i].job.phi;
@@ -589,6 +729,8 @@ int cmd_lapar_compress(int argc, char **argv)
         rc = st == CLIK_OK ? cli_outputs_stage(&outs, 0, &rows, 0)
                            : cli_error("lapar-compress", NULL, st, out_path);
     }
+    if (rc == CLI_OK && save_net)
+        rc = stage_net(ctx, net, &sel, mix, &outs, save_net);
     if (rc == CLI_OK)
         rc = cli_outputs_commit(&outs);
     if (rc == CLI_OK) {
@@ -605,6 +747,7 @@ int cmd_lapar_compress(int argc, char **argv)
         calib_free(&im[i]);
     free(im);
     cli_outputs_free(&outs);
+    clik_lapar_net_free(net);
     clik_context_destroy(ctx);
     return rc;
 }

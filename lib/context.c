@@ -323,6 +323,9 @@ void clik_context_destroy(clik_context *ctx)
     for (int i = 0; i < ctx->nevents; i++)
         ctx->cl->clReleaseEvent(ctx->events[i]);
     clik__programs_release(ctx);
+    if (ctx->lnet.mem)
+        ctx->cl->clReleaseMemObject(ctx->lnet.mem);
+    free(ctx->lnet.off);
     for (int i = 0; i < ctx->pool_capacity; i++)
         if (ctx->pool[i].mem)
             ctx->cl->clReleaseMemObject(ctx->pool[i].mem);

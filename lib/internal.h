@@ -234,6 +234,16 @@ struct clik_context {
     unsigned char *param_arena; /* see clik__write_bytes */
     size_t param_used;
 
+    /* The LAPAR network weights of the last run, kept on the device for the
+     * next (ops/lapar_net.c); released with the context. */
+    struct {
+        uint64_t serial; /* the network's (0: none) */
+        int cob;         /* the layout's channel groups */
+        cl_mem mem;
+        size_t bytes;
+        size_t *off; /* per step: weights, then biases (2 nsteps) */
+    } lnet;
+
     clik_cpu_dsp dsp;
     clik_backend last_backend;
     clik_status fallback_cause; /* see clik_context_fallback_cause() */

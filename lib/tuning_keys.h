@@ -124,7 +124,7 @@ CLIK_TUNE_KEY(LAPAR_WG_Y, "lapar_wg_y", "lapar", INT, 1, 1024, NULL,
 CLIK_TUNE_KEY(LMODEL_LOCAL, "lmodel_local", "lapar_model", FLAG, 0, 1, NULL,
     "GPUs with local memory", "the LAPAR model's filter reads U from a local-memory tile")
 CLIK_TUNE_KEY(LNET_LOCAL, "lnet_local", "lapar_net", FLAG, 0, 1, NULL,
-    "GPUs with local memory", "the LAPAR network's convolutions read their input from a local-memory tile")
+    "0 (on an NVIDIA H100 the caches beat the tiles: 26.7 against 16.1 ms for LAPAR-A x2 at 640x360)", "the LAPAR network's convolutions read their input from a local-memory tile")
 CLIK_TUNE_KEY(LNET_VW, "lnet_vw", "lapar_net", CHOICE, 0, 4, "1|2|4|8|16",
     "8 on CPU devices, else 1", "pixels per work-item of the LAPAR network's convolutions (vectors along a row; 1 with lnet_local)")
 CLIK_TUNE_KEY(LNET_COB, "lnet_cob", "lapar_net", CHOICE, 0, 4, "1|2|4|8|16",

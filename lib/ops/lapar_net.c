@@ -181,10 +181,9 @@ typedef struct net_layout {
 typedef struct net_buffers {
     cl_mem t[NET_TENSORS];
     size_t bytes[NET_TENSORS];
-    cl_mem weights;
-    size_t weight_bytes;
-    size_t *w_off; /* per step: its weights and its biases in `weights` */
-    size_t *b_off;
+    cl_mem weights;      /* the context's (ctx->lnet) */
+    const size_t *w_off; /* per step: its weights and its biases in `weights` */
+    const size_t *b_off;
 } net_buffers;
 
 /* Output channels per work-item: the most of cob_max, 8, 4, 2, 1 that divides n. */
@@ -201,9 +200,6 @@ static void buffers_release(clik_context *ctx, net_buffers *nb)
     for (int t = 0; t < NET_TENSORS; t++)
         if (nb->t[t])
             clik__temp_release(ctx, nb->t[t], nb->bytes[t]);
-    if (nb->weights)
-        clik__temp_release(ctx, nb->weights, nb->weight_bytes);
-    free(nb->w_off);
 }
 
 static clik_status zero_buffer(clik_context *ctx, cl_mem mem, size_t bytes)
@@ -218,47 +214,71 @@ static clik_status zero_buffer(clik_context *ctx, cl_mem mem, size_t bytes)
 }
 
 /* The weights of every step in the kernels' layout (per group of cob
- * output channels: [cin][K K][cob]), then the biases. */
+ * output channels: [cin][K K][cob]), then the biases; each step's 64-byte
+ * aligned. Kept on the device for the next run of the same network (the
+ * context's lnet), so a stream of frames uploads them once. */
 static clik_status upload_weights(clik_context *ctx, const net_args *a, const net_layout *lay,
                                   net_buffers *nb)
 {
     const clik_lapar_net *net = a->net;
-    size_t total = 0;
-    nb->w_off = malloc(2 * (size_t)net->nsteps * sizeof(size_t));
-    if (!nb->w_off)
+    if (ctx->lnet.mem && ctx->lnet.serial == net->serial && ctx->lnet.cob == lay->cob_max) {
+        nb->weights = ctx->lnet.mem;
+        nb->w_off = ctx->lnet.off;
+        nb->b_off = ctx->lnet.off + net->nsteps;
+        return CLIK_OK;
+    }
+    if (ctx->lnet.mem)
+        clik__temp_release(ctx, ctx->lnet.mem, ctx->lnet.bytes);
+    free(ctx->lnet.off);
+    memset(&ctx->lnet, 0, sizeof(ctx->lnet));
+    size_t *off = malloc(2 * (size_t)net->nsteps * sizeof(size_t)), total = 0;
+    if (!off)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_lapar_net_run: out of memory");
-    nb->b_off = nb->w_off + net->nsteps;
     for (int i = 0; i < net->nsteps; i++) {
         const clik_lapar_net_conv *c = &net->steps[i].conv;
-        /* each step's weights and biases 64-byte aligned */
-        nb->w_off[i] = total;
+        off[i] = total;
         total += (conv_weights(c) + 15) / 16 * 16;
-        nb->b_off[i] = total;
+        off[net->nsteps + i] = total;
         total += ((size_t)c->cout + 15) / 16 * 16;
     }
     float *host = calloc(total, sizeof(float));
-    if (!host)
+    if (!host) {
+        free(off);
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_lapar_net_run: out of memory");
+    }
     for (int i = 0; i < net->nsteps; i++) {
         const clik_lapar_net_conv *c = &net->steps[i].conv;
-        const int cob = channels_per_item(c->cout, lay->cob_max), kk = c->k * c->k;
-        float *w = host + nb->w_off[i];
-        for (int co = 0; co < c->cout; co++)
-            for (int ci = 0; ci < c->cin; ci++)
-                for (int t = 0; t < kk; t++)
-                    w[(((size_t)(co / cob) * (size_t)c->cin + (size_t)ci) * (size_t)kk +
-                       (size_t)t) *
-                          (size_t)cob +
-                      (size_t)(co % cob)] =
-                        c->w[((size_t)co * (size_t)c->cin + (size_t)ci) * (size_t)kk + (size_t)t];
-        memcpy(host + nb->b_off[i], c->b, (size_t)c->cout * sizeof(float));
+        const size_t cob = (size_t)channels_per_item(c->cout, lay->cob_max), cin = (size_t)c->cin;
+        const size_t kk = (size_t)c->k * (size_t)c->k;
+        float *w = host + off[i];
+        for (size_t co = 0; co < (size_t)c->cout; co++)
+            for (size_t ci = 0; ci < cin; ci++)
+                for (size_t t = 0; t < kk; t++)
+                    w[((co / cob * cin + ci) * kk + t) * cob + co % cob] =
+                        c->w[(co * cin + ci) * kk + t];
+        memcpy(host + off[net->nsteps + i], c->b, (size_t)c->cout * sizeof(float));
     }
-    nb->weight_bytes = total * sizeof(float);
-    clik_status st = clik__temp_buffer(ctx, nb->weight_bytes, &nb->weights);
+    const size_t bytes = total * sizeof(float);
+    cl_mem mem = NULL;
+    clik_status st = clik__temp_buffer(ctx, bytes, &mem);
     if (st == CLIK_OK)
-        st = clik__write_bytes(ctx, nb->weights, host, nb->weight_bytes);
+        st = clik__write_bytes(ctx, mem, host, bytes);
     free(host);
-    return st;
+    if (st != CLIK_OK) {
+        if (mem)
+            clik__temp_release(ctx, mem, bytes);
+        free(off);
+        return st;
+    }
+    ctx->lnet.serial = net->serial;
+    ctx->lnet.cob = lay->cob_max;
+    ctx->lnet.mem = mem;
+    ctx->lnet.bytes = bytes;
+    ctx->lnet.off = off;
+    nb->weights = mem;
+    nb->w_off = off;
+    nb->b_off = off + net->nsteps;
+    return CLIK_OK;
 }
 
 /* The tensors but phi, zeroed (their borders must be), and the weights. */
@@ -386,7 +406,7 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
 static void layout_of(clik_context *ctx, const net_args *a, net_layout *lay)
 {
     const int cpu = ctx->dev.type == CLIK_DEVICE_CPU;
-    lay->local = (int)clik__tune(ctx, CLIK_TUNE_LNET_LOCAL, ctx->local_memory && !cpu);
+    lay->local = (int)clik__tune(ctx, CLIK_TUNE_LNET_LOCAL, 0);
     /* choices 1|2|4|8|16: the index is the power of two */
     lay->vw = 1 << clik__tune(ctx, CLIK_TUNE_LNET_VW, cpu ? 3 : 0);
     lay->cob_max = 1 << clik__tune(ctx, CLIK_TUNE_LNET_COB, cpu ? 4 : 3);

@@ -40,8 +40,9 @@ typedef struct net_step {
 
 struct clik_lapar_net {
     clik_lapar_net_info info;
-    int builtin;   /* from clik_lapar_net_builtin: never freed */
-    float *params; /* every parameter in file order, as floats */
+    int builtin;     /* from clik_lapar_net_builtin: never freed */
+    uint64_t serial; /* unique per network read in this process (device caches) */
+    float *params;   /* every parameter in file order, as floats */
     size_t nparams;
     const float *mean;  /* 3 */
     const float *atoms; /* atoms x 25 */

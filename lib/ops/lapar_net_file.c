@@ -212,6 +212,8 @@ void clik_lapar_net_free(clik_lapar_net *net)
     free(net);
 }
 
+static pthread_mutex_t serial_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static clik_status parse(const uint8_t *p, size_t size, clik_lapar_net **out, char *err,
                          size_t errlen)
 {
@@ -267,6 +269,12 @@ static clik_status parse(const uint8_t *p, size_t size, clik_lapar_net **out, ch
     net->info.parameters = (long)r.n;
     memcpy(net->info.name, p + 40, NAME_BYTES);
     net->info.name[NAME_BYTES - 1] = 0;
+    if (st == CLIK_OK) {
+        static uint64_t serials;
+        pthread_mutex_lock(&serial_lock);
+        net->serial = ++serials;
+        pthread_mutex_unlock(&serial_lock);
+    }
     if (st == CLIK_OK && clik__lapar_net_fold(net) != 0) {
         snprintf(err, errlen, "LAPAR network: out of memory");
         st = CLIK_ERR_NO_MEMORY;
