@@ -18,7 +18,8 @@
  *                    output).
  *
  * Build options of lapar_net_conv: K (3 or 5); COB, the output channels of
- * a work-item, which divides the layer's; VW, the pixels of a work-item
+ * a work-item, and COUT, the layer's (the last group's channels past COUT
+ * are computed from zero weights and not stored); VW, the pixels of a work-item
  * along a row (1, or 4, 8, 16: vectors, for CPU devices), each input
  * vector loaded once for the COB channels; RY, the rows of a work-item
  * (each input row loaded once for the RY output rows that use it, each
@@ -41,6 +42,10 @@
 #endif
 #ifndef VW
 #define VW 1
+#endif
+#ifndef COUT
+#define COUT (1 << 30) /* the layer's output channels: the groups' last past them are not stored   \
+                        */
 #endif
 #ifndef WCOB
 #define WCOB COB /* the channel groups of the weights' layout: a multiple of COB */
@@ -140,6 +145,8 @@ inline void store_outputs(const vec_t *acc, int co0, int x0, int y, int width, _
     const size_t px = (size_t)(y + HALO) * (size_t)pitch + (size_t)(x0 + HALO);
 #pragma unroll
     for (int j = 0; j < COB; j++) {
+        if (co0 + j >= COUT)
+            break;
         vec_t v = acc[j];
         if (relu)
             v = fmax(v, (vec_t)(0.0f));

@@ -186,13 +186,29 @@ typedef struct net_buffers {
     const size_t *b_off;
 } net_buffers;
 
-/* Output channels per work-item: the most of cob_max, 8, 4, 2, 1 that divides n. */
+/* Output channels per work-item: a power of two up to cob_max; a layer
+ * whose count it does not divide computes (and never stores) the channels
+ * up to the next multiple (7 planes of a compressed phi: one group of 8,
+ * not seven of 1). The least cost, each group charged two channels for
+ * its loads; the larger on ties. */
 static int channels_per_item(int n, int cob_max)
 {
-    int c = cob_max;
-    while (n % c)
-        c /= 2;
-    return c;
+    int best = 1;
+    long best_cost = (long)n * 3;
+    for (int c = 2; c <= cob_max; c *= 2) {
+        const long cost = (long)((n + c - 1) / c) * (c + 2);
+        if (cost <= best_cost) {
+            best = c;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+/* Channels of a layer's output rounded up to its groups. */
+static size_t padded(int n, int cob)
+{
+    return (size_t)((n + cob - 1) / cob) * (size_t)cob;
 }
 
 static void buffers_release(clik_context *ctx, net_buffers *nb)
@@ -236,10 +252,11 @@ static clik_status upload_weights(clik_context *ctx, const net_args *a, const ne
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_lapar_net_run: out of memory");
     for (int i = 0; i < net->nsteps; i++) {
         const clik_lapar_net_conv *c = &net->steps[i].conv;
+        const size_t cout = padded(c->cout, channels_per_item(c->cout, lay->cob_max));
         off[i] = total;
-        total += (conv_weights(c) + 15) / 16 * 16;
+        total += (cout * (size_t)c->cin * (size_t)c->k * (size_t)c->k + 15) / 16 * 16;
         off[net->nsteps + i] = total;
-        total += ((size_t)c->cout + 15) / 16 * 16;
+        total += (cout + 15) / 16 * 16;
     }
     float *host = calloc(total, sizeof(float));
     if (!host) {
@@ -344,16 +361,17 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
         const double want =
             2048.0 * (double)(ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 1);
         while (ry > 1 && !clik__tune_given(ctx, CLIK_TUNE_LNET_RY) &&
-               (double)w * h / ry * (c->cout / cob) < want)
+               (double)w * h / ry * (double)(padded(c->cout, cob) / (size_t)cob) < want)
             ry /= 2;
         while (cob > 2 && !clik__tune_given(ctx, CLIK_TUNE_LNET_COB) &&
-               (double)w * h / ry * (c->cout / cob) < want)
+               (double)w * h / ry * (double)(padded(c->cout, cob) / (size_t)cob) < want)
             cob /= 2;
     }
-    char options[144];
+    char options[176];
     snprintf(options, sizeof(options),
-             "-DK=%d -DCOB=%d -DWCOB=%d -DVW=%d -DRY=%d -DSHUFFLE=%d -DOUT_HALF=%d -DLOCAL=%d",
-             c->k, cob, wcob, vw, ry, c->shuffle, half, lay->local);
+             "-DK=%d -DCOB=%d -DWCOB=%d -DCOUT=%d -DVW=%d -DRY=%d -DSHUFFLE=%d -DOUT_HALF=%d "
+             "-DLOCAL=%d",
+             c->k, cob, wcob, c->cout, vw, ry, c->shuffle, half, lay->local);
     clik_kernel_entry *k;
     clik_status st = clik__kernel(ctx, "lapar_net", options, "lapar_net_conv", &k);
     if (st != CLIK_OK)
@@ -385,7 +403,7 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
     if (st != CLIK_OK)
         return st;
     size_t items[3] = {(size_t)((w + vw - 1) / vw), (size_t)((h + ry - 1) / ry),
-                       (size_t)(c->cout / cob)};
+                       padded(c->cout, cob) / (size_t)cob};
     if (!lay->local) {
         size_t local[3] = {vw > 1 ? 4 : 32, vw > 1 ? 1 : 4, 1};
         return clik__launch(ctx, k, 3, items, local);
