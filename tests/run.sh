@@ -198,7 +198,7 @@ rusticl() {
     # and conformance with and without local memory. Each tuning key's
     # extremes (a program build per value: 10 minutes on llvmpipe) run on
     # PoCL in CI, here too with --full.
-    local conformance=--quick tunings=default sweep=(--no-suite tuning-sweep)
+    local conformance=--quick tunings=default sweep=(--no-suite tuning-sweep --no-suite golden)
     [ "$full" = 1 ] && conformance= && tunings=all && sweep=()
     RUSTICL_ENABLE=llvmpipe CLIK_TEST_DEVICE=llvmpipe CLIK_PY_DEVICE=llvmpipe CLIK_TEST_TUNINGS=$tunings \
         mtest "$native" rusticl --suite opencl "${sweep[@]}" &&
@@ -259,7 +259,7 @@ step default "PoCL, scalar, NEON (SIMDe), host, I/O, tool, misuse, tuning, fuzz 
 step install "meson install + the C example; pip install + the Python example" \
     install_and_example
 step mobile "PoCL with mobile limits (64 work-items, 32 KiB local memory)" \
-    mtest "$native" mobile --setup mobile --suite opencl --no-suite tuning-sweep
+    mtest "$native" mobile --setup mobile --suite opencl --no-suite tuning-sweep --no-suite golden
 step rusticl "rusticl on llvmpipe (every OpenCL suite, conformance)" rusticl
 step oclgrind "Oclgrind (small sizes, the device's own kernels; every variant with --full)" \
     oclgrind_step

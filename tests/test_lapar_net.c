@@ -18,9 +18,11 @@ START_TEST(matches_oracle)
     const int sizes = h_size_count() < 5 ? h_size_count() : 5; /* crops of up to 24 x 24 */
     for (int i = 0; i < h_family_case_count("lapar_net"); i++) {
         const clik_case *c = h_family_case("lapar_net", i);
-        for (int s = 1; s < sizes; s++)
+        /* the released network (the costliest): one size and pattern */
+        const int released = strstr(c->op, "-c-") != NULL;
+        for (int s = released && sizes > 3 ? 3 : 1; s < sizes && (!released || s == 3); s++)
             for (int ch = 1; ch <= 4; ch *= 4)
-                for (int p = 0; p < (h_patterns < 2 ? h_patterns : 2); p++) {
+                for (int p = 0; p < (released ? 1 : h_patterns < 2 ? h_patterns : 2); p++) {
                     clik_case_result r;
                     h_case_check(c, h_ctx, clik_test_sizes[s][0], clik_test_sizes[s][1], ch,
                                  (clik_pattern)p, 3000u + s, &r);
