@@ -380,6 +380,20 @@ def torch_lapar(torch, z, x, s):
     return (r * phi).sum(1, keepdim=True).reshape(1, c, hh - 4, ww - 4)
 
 
+def loaded_clik():
+    """The clik shared objects this process loaded, with their modification
+    times (a library rebuilt during a run shows up as a second value)."""
+    seen = {}
+    with open("/proc/self/maps") as f:
+        for line in f:
+            path = line.split()[-1] if len(line.split()) >= 6 else ""
+            base = os.path.basename(path)
+            if base.startswith(("libclik", "_clik")) and path not in seen:
+                seen[path] = datetime.datetime.fromtimestamp(
+                    os.stat(path).st_mtime).astimezone().isoformat(timespec="seconds")
+    return seen
+
+
 def worker_time(job):
     """Load the runtime, one warm-up call (untimed), then job['reps'] timed
     calls; the output of the last call is saved to job['save'] if given."""
@@ -472,6 +486,7 @@ def worker_time(job):
         wall.append(ms)
         cpu.append(cms)
     if rt.startswith("clik"):
+        info["library"] = loaded_clik()
         want = "scalar" if rt == "clik_none" else "opencl"
         info["backend"] = ctx.last_backend
         if not (ctx.last_backend == want or (want == "scalar" and ctx.last_backend == "neon")):
@@ -645,6 +660,8 @@ def main():
                     "missing; default %(default)s)")
     ap.add_argument("--python", default=os.path.join(REPO, "build", "python"),
                     help="a build's python/ folder holding the clik package (default %(default)s)")
+    ap.add_argument("--clik-source", help="what the clik build was made from, for the report "
+                    "(default: git describe of the tree holding --python, if any)")
     ap.add_argument("--bench", help="clik-bench, for its input field (default: beside --python)")
     ap.add_argument("--system-python", default=SYSTEM_PYTHON,
                     help="python with numpy for clik and PyTorch (default %(default)s)")
@@ -710,6 +727,12 @@ def main():
             if not os.path.exists(weights_path(args.lapar, m, s)):
                 fail(f"no weights {weights_path(args.lapar, m, s)}")
 
+    source = args.clik_source
+    if not source:
+        git = subprocess.run(["git", "-C", args.python, "describe", "--always", "--dirty"],
+                             capture_output=True, text=True)
+        source = (f"the work tree at {git.stdout.strip()} when the run started"
+                  if git.returncode == 0 else None)
     ensure_venv(args)
     tmp_obj = None
     if args.keep:
@@ -822,6 +845,7 @@ def main():
     if args.opencl:
         order.append("cv_ocl")
     results = {}
+    libraries = set()
     for m, s, w, h in cases:
         key = (m, s, w, h)
         name = f"LAPAR-{m} x{s} {w}x{h}"
@@ -871,6 +895,9 @@ def main():
                 row["error"] = (runs[rt][0].get("error") if runs[rt] else "not run")
                 rows.append(row)
                 continue
+            for r in ok:
+                if r.get("library"):
+                    libraries.add(json.dumps(r["library"], sort_keys=True))
             wall = [v for r in ok for v in r["wall_ms"]]
             cpu = [v for r in ok for v in r["cpu_ms"]]
             row.update(version=ok[0]["version"], detail=ok[0]["detail"], calls=len(wall),
@@ -899,6 +926,9 @@ def main():
                     row["ratio_rounds"] = (min(per), max(per))
         results[key] = {"name": name, "rows": rows, "loads": loads}
     load_end = list(os.getloadavg())
+    if len(libraries) > 1:
+        log("warning: the clik library changed during the run (rebuilt?): " +
+            " / ".join(sorted(libraries)))
 
     meta = {
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -913,6 +943,8 @@ def main():
         "torch_why": torch_why, "rounds": args.rounds, "reps": args.reps,
         "none_reps": args.none_reps, "input": inputs[sizes[0]][2],
         "checks": checks, "opencl": args.opencl, "cv_engine": args.cv_engine,
+        "clik_libraries": [json.loads(v) for v in sorted(libraries)],
+        "source": source,
         "command": " ".join(
             ["benchmarks/lapar_net_peers.py", "--models", ",".join(models), "--scales",
              ",".join(map(str, scales)), "--sizes", ",".join(f"{w}x{h}" for w, h in sizes),
@@ -950,6 +982,12 @@ def report(meta, results):
              "clik's CPU path runs one thread); the machine is shared with other work. "
              f"Load average (1, 5, 15 min) {la[0]:.2f} / {la[1]:.2f} / {la[2]:.2f} before the "
              f"timing, {lb[0]:.2f} / {lb[1]:.2f} / {lb[2]:.2f} after.")
+    L.append("")
+    libs = meta["clik_libraries"]
+    built = ", ".join(f"{os.path.basename(p)} {t}" for p, t in libs[0].items()) if libs else "?"
+    L.append(f"clik: built from {meta['source'] or '?'}; " + (
+        f"the build of {built}" if len(libs) == 1 else
+        f"**the library changed during the run** ({len(libs)} builds: the numbers mix them)"))
     L.append("")
     L.append(f"Versions: clik {v['clik']}; onnxruntime {v['onnxruntime']}, onnx {v['onnx']}, "
              f"OpenCV {v['opencv']} (opencv-contrib-python-headless), numpy {v['numpy_venv']} "
@@ -1032,7 +1070,8 @@ def report(meta, results):
     L.append("")
     for r in c["shared"]:
         L.append(f"Against the shared `{r['shared']}` on the timed input ({r['case']}, both "
-                 f"through onnxruntime): max |diff| {r['max_abs']:.1e}.")
+                 f"through onnxruntime): max |diff| {r['max_abs']:.1e}"
+                 f"{' (bit-identical outputs)' if r['max_abs'] == 0 else ''}.")
     L.append("")
     return "\n".join(L)
 
