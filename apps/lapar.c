@@ -33,8 +33,8 @@ static const char *const compress_usage =
     "                           --scale S [--dict D.npy] [--samples N] [--seed N]\n"
     "                           [--device SPEC]\n"
     "       clik lapar-compress (--net N | --model FILE) HR [HR ...] OUT.npy --alpha A\n"
-    "                           --scale S [--save-net NET.clikn] [--samples N]\n"
-    "                           [--seed N] [--device SPEC]\n"
+    "                           --scale S [--target net|hr] [--save-net NET.clikn]\n"
+    "                           [--samples N] [--seed N] [--device SPEC]\n"
     "Dictionary compression (seed 000, Algorithm 1): keeps round(A * L) atoms, A in\n"
     "(0, 1], chosen by the LASSO on calibration data, and re-weights them by least\n"
     "squares. Each calibration image is three files (up to 64 images):\n"
@@ -49,6 +49,11 @@ static const char *const compress_usage =
     "  --net N          lapar-a, lapar-b or lapar-c: a network built into the\n"
     "                   library, released for S = 2 and 4\n"
     "  --model FILE     a network file (.clikn) instead; S must be its scale\n"
+    "  --target net     (default) the atoms are chosen and re-fitted to reproduce the\n"
+    "                   network's own output for LR (its upscale, unrounded), not\n"
+    "                   HR: without retraining, the compressed network keeps the\n"
+    "                   quality of the full one best by matching it\n"
+    "  --target hr      fits to HR, the ground truth, instead\n"
     "  --save-net NET   writes the compressed network: the re-fit matrix folded\n"
     "                   into its last layer, which then emits the k kept planes,\n"
     "                   and the kept atoms as its dictionary (clik upscale --method\n"
@@ -56,8 +61,9 @@ static const char *const compress_usage =
     "OUT.npy: float32 (k, 2 + L); row i is kept atom i: its index, its weight gamma,\n"
     "then its row of the re-fit matrix (the L coefficients mixed into it). Prints\n"
     "the kept atoms and the PSNR on the calibration images with every atom, with\n"
-    "gamma and with the re-fit matrix. --samples: pixels sampled per image (default\n"
-    "65536); --seed: of the sampling (default 1).\n";
+    "gamma and with the re-fit matrix, against HR (with --target net, also the\n"
+    "kept atoms' against the network's output). --samples: pixels sampled per\n"
+    "image (default 65536); --seed: of the sampling (default 1).\n";
 
 static const char *const tune_usage =
     "usage: clik tune lapar LR PHI.npy --scale S [--dict D.npy] [--atoms SEL.npy [--mix]]\n"
@@ -409,19 +415,24 @@ int cmd_lapar(int argc, char **argv)
 typedef struct calib_image {
     lapar_job job; /* lr and every plane of phi */
     clik_image upsampled, truth;
+    clik_image target; /* with a network: its output for lr (F32), or empty */
 } calib_image;
 
 /* Squared errors of the colour channels of a (u8, lr's channels) against
- * the truth, summed into *sse and counted into *n. */
-static void add_errors(const clik_image *a, const clik_image *truth, double *sse, double *n)
+ * ref (u8 or F32, a's size and channels), summed into *sse and counted
+ * into *n. */
+static void add_errors(const clik_image *a, const clik_image *ref, double *sse, double *n)
 {
     const int colours = a->channels == 4 ? 3 : a->channels;
     for (int y = 0; y < a->height; y++) {
         const uint8_t *p = (const uint8_t *)a->data + (size_t)y * a->stride;
-        const uint8_t *q = (const uint8_t *)truth->data + (size_t)y * truth->stride;
+        const char *q = (const char *)ref->data + (size_t)y * ref->stride;
         for (int x = 0; x < a->width; x++)
             for (int c = 0; c < colours; c++) {
-                const double d = (double)p[x * a->channels + c] - q[x * a->channels + c];
+                const size_t i = (size_t)x * (size_t)a->channels + (size_t)c;
+                const double r = ref->type == CLIK_F32 ? ((const float *)(const void *)q)[i]
+                                                       : ((const uint8_t *)q)[i];
+                const double d = (double)p[i] - r;
                 *sse += d * d;
                 *n += 1;
             }
@@ -433,9 +444,10 @@ static double psnr(double sse, double n)
     return sse > 0 ? 10.0 * log10(255.0 * 255.0 * n / sse) : INFINITY;
 }
 
-/* PSNR of the filter with dict over every calibration image. */
+/* PSNR of the filter with dict over every calibration image, against the
+ * truth, or against the network's output (to_net). */
 static clik_status calib_psnr(clik_context *ctx, calib_image *im, int count,
-                              const clik_lapar_dict *dict, double *out)
+                              const clik_lapar_dict *dict, int to_net, double *out)
 {
     double sse = 0, n = 0;
     for (int i = 0; i < count; i++) {
@@ -444,7 +456,7 @@ static clik_status calib_psnr(clik_context *ctx, calib_image *im, int count,
         if (st == CLIK_OK)
             st = clik_lapar_filter(ctx, &im[i].job.lr, &im[i].job.phi, dict, im[i].job.scale, &dst);
         if (st == CLIK_OK)
-            add_errors(&dst, &im[i].truth, &sse, &n);
+            add_errors(&dst, to_net ? &im[i].target : &im[i].truth, &sse, &n);
         clik_image_free(&dst);
         if (st != CLIK_OK)
             return st;
@@ -492,14 +504,17 @@ static void calib_free(calib_image *im)
     job_free(&im->job);
     clik_image_free(&im->upsampled);
     clik_image_free(&im->truth);
+    clik_image_free(&im->target);
 }
 
 /* Calibration image i made with a network: HR cropped at its right and
  * bottom to a multiple of the scale (the truth), its bicubic-aa downscale
  * by the scale (LR), the network's phi for LR (every plane) and the
- * upsample of LR; the dictionary is the network's. */
+ * upsample of LR; the dictionary is the network's. With to_net, also the
+ * network's output for LR as F32 (im->target), from the same run as phi:
+ * LR as F32 gives the same phi as LR as u8, and an output not rounded. */
 static int calib_from_net(clik_context *ctx, calib_image *im, const clik_lapar_net *net, int scale,
-                          const char *path)
+                          int to_net, const char *path)
 {
     lapar_job *job = &im->job;
     job->cmd = "lapar-compress";
@@ -543,12 +558,25 @@ static int calib_from_net(clik_context *ctx, calib_image *im, const clik_lapar_n
         st = clik_image_alloc(&im->upsampled, w, h, im->truth.channels, CLIK_F32);
     if (st == CLIK_OK)
         st = clik_resize(ctx, &im->truth, &job->lr, CLIK_INTERP_BICUBIC_AA);
+    clik_image lr_f32 = {0};
+    if (st == CLIK_OK && to_net)
+        st = clik_image_alloc(&lr_f32, job->lr.width, job->lr.height, job->lr.channels, CLIK_F32);
+    if (st == CLIK_OK && to_net)
+        st = clik_image_alloc(&im->target, w, h, im->truth.channels, CLIK_F32);
+    for (int y = 0; st == CLIK_OK && to_net && y < job->lr.height; y++) {
+        const uint8_t *in = (const uint8_t *)job->lr.data + (size_t)y * job->lr.stride;
+        float *out = (float *)(void *)((char *)lr_f32.data + (size_t)y * lr_f32.stride);
+        for (int x = 0; x < job->lr.width * job->lr.channels; x++)
+            out[x] = (float)in[x];
+    }
     if (st == CLIK_OK) {
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
-        st = clik_lapar_net_run(ctx, net, &job->lr, NULL, &job->phi);
+        st = to_net ? clik_lapar_net_run(ctx, net, &lr_f32, &im->target, &job->phi)
+                    : clik_lapar_net_run(ctx, net, &job->lr, NULL, &job->phi);
         cli_op_done("lapar-compress", ctx, &clock, path);
     }
+    clik_image_free(&lr_f32);
     if (st == CLIK_OK)
         st = clik_lapar_upsample(ctx, &job->lr, scale, &im->upsampled);
     return st == CLIK_OK ? CLI_OK : cli_error("lapar-compress", ctx, st, path);
@@ -615,16 +643,13 @@ int cmd_lapar_compress(int argc, char **argv)
 {
     job_options o = {NULL, NULL, NULL, "f32", 0};
     const char *alpha_text = NULL, *samples_text = NULL, *seed_text = NULL;
-    const char *net_name = NULL, *model = NULL, *save_net = NULL;
-    const cli_option options[] = {{"--scale", &o.scale, NULL},
-                                  {"--dict", &o.dict, NULL},
-                                  {"--alpha", &alpha_text, NULL},
-                                  {"--samples", &samples_text, NULL},
-                                  {"--seed", &seed_text, NULL},
-                                  {"--net", &net_name, NULL},
-                                  {"--model", &model, NULL},
-                                  {"--save-net", &save_net, NULL},
-                                  {NULL, NULL, NULL}};
+    const char *net_name = NULL, *model = NULL, *save_net = NULL, *target = NULL;
+    const cli_option options[] = {
+        {"--scale", &o.scale, NULL},    {"--dict", &o.dict, NULL},
+        {"--alpha", &alpha_text, NULL}, {"--samples", &samples_text, NULL},
+        {"--seed", &seed_text, NULL},   {"--net", &net_name, NULL},
+        {"--model", &model, NULL},      {"--save-net", &save_net, NULL},
+        {"--target", &target, NULL},    {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 3 * MAX_CALIB + 1, &args, compress_usage);
     if (rc != CLI_OK || args.help)
@@ -637,6 +662,10 @@ int cmd_lapar_compress(int argc, char **argv)
         conflict = "--dict does not go with a network: its dictionary is the network's";
     else if (save_net && !use_net)
         conflict = "--save-net needs --net or --model";
+    else if (target && !use_net)
+        conflict = "--target needs --net or --model: calibration triples bring their HR";
+    else if (target && strcmp(target, "net") != 0 && strcmp(target, "hr") != 0)
+        conflict = "--target: expected net or hr";
     if (conflict) {
         fprintf(stderr, "clik lapar-compress: %s\n", conflict);
         return CLI_USAGE;
@@ -649,6 +678,8 @@ int cmd_lapar_compress(int argc, char **argv)
     int scale = 0;
     if (use_net && (rc = parse_scale("lapar-compress", o.scale, &scale)) != CLI_OK)
         return rc;
+    /* With a network, the default target is its own output. */
+    const int to_net = use_net && (!target || strcmp(target, "net") == 0);
     double alpha = 0;
     if (!alpha_text || !cli_parse_number(alpha_text, &alpha) || !(alpha > 0 && alpha <= 1)) {
         fprintf(stderr, "clik lapar-compress: --alpha: a number in (0, 1] is required\n");
@@ -685,13 +716,13 @@ int cmd_lapar_compress(int argc, char **argv)
         rc = CLI_FAILED;
     }
     for (int i = 0; rc == CLI_OK && i < count; i++)
-        rc = use_net ? calib_from_net(ctx, &im[i], net, scale, args.positional[i])
+        rc = use_net ? calib_from_net(ctx, &im[i], net, scale, to_net, args.positional[i])
                      : calib_load(ctx, &im[i], &o, args.positional + 3 * i);
     clik_lapar_calib calib[MAX_CALIB];
     for (int i = 0; rc == CLI_OK && i < count; i++) {
         calib[i].phi = &im[i].job.phi;
         calib[i].upsampled = &im[i].upsampled;
-        calib[i].truth = &im[i].truth;
+        calib[i].truth = to_net ? &im[i].target : &im[i].truth;
     }
     clik_lapar_selection sel;
     float *mix = NULL;
@@ -707,7 +738,7 @@ int cmd_lapar_compress(int argc, char **argv)
         if (st != CLIK_OK)
             rc = cli_error("lapar-compress", ctx, st, "compress");
     }
-    double p_full = 0, p_gamma = 0, p_mix = 0;
+    double p_full = 0, p_gamma = 0, p_mix = 0, n_gamma = 0, n_mix = 0;
     if (rc == CLI_OK) {
         const clik_lapar_dict full = im[0].job.dict;
         clik_lapar_dict with_gamma = full, with_mix = full;
@@ -715,11 +746,15 @@ int cmd_lapar_compress(int argc, char **argv)
         gamma_sel.mix = NULL;
         with_gamma.selection = &gamma_sel;
         with_mix.selection = &sel;
-        clik_status st = calib_psnr(ctx, im, count, &full, &p_full);
+        clik_status st = calib_psnr(ctx, im, count, &full, 0, &p_full);
         if (st == CLIK_OK)
-            st = calib_psnr(ctx, im, count, &with_gamma, &p_gamma);
+            st = calib_psnr(ctx, im, count, &with_gamma, 0, &p_gamma);
         if (st == CLIK_OK)
-            st = calib_psnr(ctx, im, count, &with_mix, &p_mix);
+            st = calib_psnr(ctx, im, count, &with_mix, 0, &p_mix);
+        if (st == CLIK_OK && to_net)
+            st = calib_psnr(ctx, im, count, &with_gamma, 1, &n_gamma);
+        if (st == CLIK_OK && to_net)
+            st = calib_psnr(ctx, im, count, &with_mix, 1, &n_mix);
         if (st != CLIK_OK)
             rc = cli_error("lapar-compress", ctx, st, "PSNR of the kept atoms");
     }
@@ -740,6 +775,10 @@ int cmd_lapar_compress(int argc, char **argv)
         printf("\nPSNR on %d calibration image%s: every atom %.2f dB, kept with gamma %.2f dB, "
                "kept with the re-fit matrix %.2f dB\n",
                count, count == 1 ? "" : "s", p_full, p_gamma, p_mix);
+        if (to_net)
+            printf("PSNR against the network's output: kept with gamma %.2f dB, kept with the "
+                   "re-fit matrix %.2f dB\n",
+                   n_gamma, n_mix);
     }
     clik_image_free(&rows);
     free(mix);

@@ -570,6 +570,20 @@ expect 2 "lapar-compress of a pair, not a triple" -- $run "$clik" lapar-compress
 expect 2 "lapar-compress writing over its truth" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/hr.pgm" --alpha 0.5 --scale 2
 expect 1 "lapar-compress with a truth of the wrong size" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/lr.pgm" "$tmp/out.npy" --alpha 0.5 --scale 2
 expect 1 "lapar-compress with colour input and grey truth" -- $run "$clik" lapar-compress "$tmp/lr.ppm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 0.5 --scale 2
+# With a network: fitted to its own output (the default) or to HR; the saved
+# network runs with upscale.
+if $run "$clik" upscale "$tmp/lr.ppm" "$tmp/out.png" --scale 2 --method lapar-c >/dev/null 2>&1; then
+    expect 0 "lapar-compress --net lapar-c, alpha 0.1" -- $run "$clik" lapar-compress --net lapar-c --scale 2 --alpha 0.1 "$tmp/hr.pgm" "$tmp/lr.ppm" "$tmp/csel.npy" --save-net "$tmp/c7.clikn"
+    check "lapar-compress --net: 7 kept, also fitted to the network's output" "$(grep -c -e '^kept 7 of 72 atoms' -e "^PSNR against the network's output" "$tmp/stdout")" 2
+    expect 0 "upscale with the compressed network" -- $run "$clik" upscale "$tmp/lr.ppm" "$tmp/out.png" --scale 2 --method lapar-net --model "$tmp/c7.clikn"
+    check "upscale with the compressed network: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "32x24 rgb"
+    expect 0 "lapar-compress --net --target hr" -- $run "$clik" lapar-compress --net lapar-c --scale 2 --alpha 0.1 --target hr "$tmp/hr.pgm" "$tmp/lr.ppm" "$tmp/csel.npy"
+    check "lapar-compress --target hr: fitted to HR only" "$(grep -c "network's output" "$tmp/stdout")" 0
+    expect 2 "lapar-compress --target x" -- $run "$clik" lapar-compress --net lapar-c --scale 2 --alpha 0.1 --target x "$tmp/hr.pgm" "$tmp/out.npy"
+else
+    echo "skip lapar-compress --net (this build holds no LAPAR-C network)"
+fi
+expect 2 "lapar-compress --target without a network" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 0.5 --scale 2 --target hr
 expect 2 "tune of a family without a search" -- $run "$clik" tune hist "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2
 expect 2 "tune lapar without its files" -- $run "$clik" tune lapar "$tmp/lr.pgm"
 expect 1 "tune lapar on the CPU" -- $run "$clik" tune lapar "$tmp/lr.pgm" "$tmp/phi.npy" --scale 2 --device none
