@@ -43,9 +43,9 @@
 #ifndef VW
 #define VW 1
 #endif
+/* the layer's output channels: the last group's channels past them are not stored */
 #ifndef COUT
-#define COUT (1 << 30) /* the layer's output channels: the groups' last past them are not stored   \
-                        */
+#define COUT (1 << 30)
 #endif
 #ifndef WCOB
 #define WCOB COB /* the channel groups of the weights' layout: a multiple of COB */
