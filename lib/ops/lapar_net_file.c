@@ -217,7 +217,7 @@ static pthread_mutex_t serial_lock = PTHREAD_MUTEX_INITIALIZER;
 static clik_status parse(const uint8_t *p, size_t size, clik_lapar_net **out, char *err,
                          size_t errlen)
 {
-    net_shape s;
+    net_shape s = {0, 0, 0, 0, 0, 0};
     clik_status st = check_header(p, size, &s, err, errlen);
     if (st != CLIK_OK)
         return st;
