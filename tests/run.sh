@@ -236,7 +236,7 @@ sanitize() {
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         CLIK_OPENCL_LIBRARY=none CLIK_TEST_MAX_PIXELS=310000 mtest "$asan" asan \
         --suite cpu --suite io --suite host --suite cli --suite misuse --suite fuzz \
-        --no-suite opencl &&
+        --no-suite opencl --no-suite golden &&
         CLIK_FUZZ_BUILD_DIR=$asan tests/fuzz/run.sh --runs "$fuzz_runs"
 }
 
