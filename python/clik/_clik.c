@@ -2728,6 +2728,15 @@ static int net_arg(CtxObject *c, PyObject *o, int scale, clik_lapar_net **net, i
 {
     *net = NULL;
     *owned = 0;
+    if (!o) {
+        clik_status st;
+        CALL(c, st, clik_lapar_net_builtin(c->ctx, "lapar-a", scale, net));
+        if (st != CLIK_OK) {
+            ctx_fail(c, st);
+            return -1;
+        }
+        return 0;
+    }
     if (!PyUnicode_Check(o) && !PyBytes_Check(o) && !PyObject_HasAttrString(o, "__fspath__")) {
         PyErr_SetString(PyExc_TypeError,
                         "argument 'net': 'lapar-a', 'lapar-b', 'lapar-c' or a network file path");
@@ -2780,13 +2789,7 @@ static PyObject *ctx_lapar_net(CtxObject *c, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiO", kwlist, &src, &no, &scale, &out) ||
         ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0)
         return NULL;
-    PyObject *name = no ? no : PyUnicode_FromString("lapar-a");
-    if (!name)
-        return NULL;
-    int rc = net_arg(c, name, scale, &net, &owned);
-    if (!no)
-        Py_DECREF(name);
-    if (rc < 0)
+    if (net_arg(c, no, scale, &net, &owned) < 0)
         return NULL;
     net_call m = {net};
     PyObject *r = unary(c, src, "src", out,
@@ -2831,13 +2834,7 @@ static PyObject *ctx_lapar_net_phi(CtxObject *c, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_ValueError, "argument 'dtype': float32 or float16");
         return NULL;
     }
-    PyObject *name = no ? no : PyUnicode_FromString("lapar-a");
-    if (!name)
-        return NULL;
-    int rc = net_arg(c, name, scale, &net, &owned);
-    if (!no)
-        Py_DECREF(name);
-    if (rc < 0)
+    if (net_arg(c, no, scale, &net, &owned) < 0)
         return NULL;
     net_call m = {net};
     PyObject *r = unary(c, src, "src", Py_None,
