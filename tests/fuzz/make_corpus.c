@@ -3,11 +3,15 @@
  * DIR/png, DIR/jpeg, DIR/pnm, DIR/npy and DIR/flo (which must exist) with
  * small valid files of every layout the readers take, and with the broken and
  * lying files of tests/test_imageio.c (for .flo, of each check the reader
- * makes). The output is the same on every run, so `make-corpus
- * tests/fuzz/corpus` rewrites the committed corpus unchanged unless this file
- * changed. (corpus/image, the seeds of the harness of the choice of reader
- * by content, holds copies of a few of these files, valid and broken, named
- * FORMAT-NAME, and zeros, which no format starts like.)
+ * makes). It also fills DIR/options, the inputs of the harness of the
+ * flow's and the LAPAR operations' options (fuzz_options.c): the defaults,
+ * the repros of the NEON flow's smoothing overflow (sigma 4, zoom 0.1) and
+ * the edges of that overflow, valid calls of each operation, and refused
+ * options of every kind. The output is the same on every run, so
+ * `make-corpus tests/fuzz/corpus` rewrites the committed corpus unchanged
+ * unless this file changed. (corpus/image, the seeds of the harness of the
+ * choice of reader by content, holds copies of a few of these files, valid
+ * and broken, named FORMAT-NAME, and zeros, which no format starts like.)
  *
  * Valid files come from the project's writers, or from libpng and libjpeg
  * directly for layouts those never write (palettes, low bit depths,
@@ -681,10 +685,357 @@ static void make_flo(void)
     put_flo("short_by_4.flo", "PIEH", 2, 4, zeros, 2 * 4 * 8 - 4);
 }
 
+/* ---- options of the flow and LAPAR operations (fuzz_options.c) -------------------------- */
+
+/* An input of fuzz_options.c, written field by field in the order the
+ * harness reads them: a real is a tag and 8 bytes (tag 0: the default; 2:
+ * the double), an integer a tag and 4 bytes (0: the default; 2: the
+ * int32). A field left out of a seed's initialiser (set 0) is the default. */
+typedef struct seed_buf {
+    unsigned char b[1024];
+    size_t n;
+} seed_buf;
+
+typedef struct opt_real {
+    int set;
+    double v;
+} opt_real;
+
+typedef struct opt_int {
+    int set, v;
+} opt_int;
+
+#define R(x) ((opt_real){1, (x)})
+#define I(x) ((opt_int){1, (x)})
+
+static void sb_bytes(seed_buf *s, const void *data, size_t len)
+{
+    if (s->n + len > sizeof(s->b))
+        die("options", "seed too long");
+    memcpy(s->b + s->n, data, len);
+    s->n += len;
+}
+
+static void sb_byte(seed_buf *s, int v)
+{
+    const unsigned char b = (unsigned char)v;
+    sb_bytes(s, &b, 1);
+}
+
+static void sb_real(seed_buf *s, opt_real r)
+{
+    unsigned char b[8] = {0};
+    sb_byte(s, r.set ? 2 : 0);
+    if (r.set)
+        memcpy(b, &r.v, sizeof(b)); /* host order, as the harness reads it */
+    sb_bytes(s, b, sizeof(b));
+}
+
+static void sb_int(seed_buf *s, opt_int i)
+{
+    const int32_t v = i.set ? i.v : 0;
+    sb_byte(s, i.set ? 2 : 0);
+    sb_bytes(s, &v, sizeof(v));
+}
+
+/* The operations and the header every input starts with: the operation,
+ * the CPU path, width and height, channels (index: 0 one, 3 four, 6 two)
+ * and type (index: 0 u8, 1 f32, 6 u16). */
+enum { OP_FLOW, OP_FILTER, OP_MODEL, OP_COMPRESS };
+enum { CH1 = 0, CH4 = 3, CH2 = 6 };
+enum { T_U8 = 0, T_F32 = 1, T_U16 = 6 };
+
+typedef struct seed_head {
+    int neon, w, h, ch, type;
+} seed_head;
+
+static void sb_head(seed_buf *s, int op, seed_head h)
+{
+    sb_byte(s, op);
+    sb_byte(s, h.neon);
+    sb_byte(s, (h.w ? h.w : 16) - 1);
+    sb_byte(s, (h.h ? h.h : 12) - 1);
+    sb_byte(s, h.ch);
+    sb_byte(s, h.type);
+}
+
+typedef struct flow_seed {
+    const char *name;
+    seed_head head;
+    opt_real tau, lambda, theta, zoom, epsilon, sigma;
+    opt_int scales, warps, iterations, initial_flow, storage;
+    int stop, poison; /* the progress callback's call to stop at; the poisoned element */
+    opt_real bad;     /* its value */
+} flow_seed;
+
+static void put_flow_seed(const flow_seed *f)
+{
+    seed_buf s = {0};
+    sb_head(&s, OP_FLOW, f->head);
+    const opt_real reals[] = {f->tau, f->lambda, f->theta, f->zoom, f->epsilon, f->sigma};
+    for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
+        sb_real(&s, reals[i]);
+    const opt_int ints[] = {f->scales, f->warps, f->iterations, f->initial_flow, f->storage};
+    for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+        sb_int(&s, ints[i]);
+    sb_byte(&s, f->stop);
+    sb_byte(&s, f->poison);
+    sb_real(&s, f->bad);
+    put("options", f->name, s.b, s.n);
+}
+
+typedef struct filter_seed {
+    const char *name;
+    seed_head head;
+    opt_int scale;
+    int atom_at; /* with 0x80: the dictionary weight replaced by atom_v */
+    opt_real atom_v;
+    opt_int atoms; /* of the dictionary */
+    int mode;     /* % 3: no selection, gamma, mix; 0x10 bad_index, 0x20 gamma, 0x40 mix poisoned */
+    int phi_mode; /* % 4: planes read, the dictionary's, one more; >> 2: f32, f16, u8 */
+    int dst_mode; /* % 4: right, a row short, another type */
+    int at;
+    opt_int sel_atoms, kept, bad_index;
+    opt_real v;
+} filter_seed;
+
+static void put_filter_seed(const filter_seed *f)
+{
+    seed_buf s = {0};
+    sb_head(&s, OP_FILTER, f->head);
+    sb_int(&s, f->scale);
+    sb_byte(&s, f->atom_at);
+    sb_real(&s, f->atom_v);
+    sb_int(&s, f->atoms);
+    sb_byte(&s, f->mode);
+    sb_byte(&s, f->phi_mode);
+    sb_byte(&s, f->dst_mode);
+    sb_byte(&s, f->at);
+    sb_int(&s, f->sel_atoms);
+    sb_int(&s, f->kept);
+    sb_int(&s, f->bad_index);
+    sb_real(&s, f->v);
+    put("options", f->name, s.b, s.n);
+}
+
+typedef struct model_seed {
+    const char *name;
+    seed_head head;
+    opt_int scale;
+    int which;    /* % 4: NULL, clik_lapar_model_default(2 + (which >> 2) % 4), trained */
+    int dst_mode; /* % 4: right, a column more, another type */
+    /* clik_lapar_model_options of a trained model */
+    opt_int m_scale, angles, strengths, coherences, phases, window, atoms, kernel, symmetry;
+    opt_real alpha;
+    opt_int min_samples, f16;
+    int stop;       /* the training's progress call to stop at (0: none) */
+    int hr_w, hr_h; /* the training image (0: 12) */
+} model_seed;
+
+static void put_model_seed(const model_seed *m)
+{
+    seed_buf s = {0};
+    sb_head(&s, OP_MODEL, m->head);
+    sb_int(&s, m->scale);
+    sb_byte(&s, m->which);
+    sb_byte(&s, m->dst_mode);
+    if (m->which % 4 >= 2) {
+        const opt_int a[] = {m->m_scale, m->angles, m->strengths, m->coherences, m->phases,
+                             m->window,  m->atoms,  m->kernel,    m->symmetry};
+        for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
+            sb_int(&s, a[i]);
+        sb_real(&s, m->alpha);
+        sb_int(&s, m->min_samples);
+        sb_int(&s, m->f16);
+        sb_byte(&s, 0); /* no bin edges: the defaults */
+        sb_byte(&s, m->stop);
+        sb_byte(&s, (m->hr_w ? m->hr_w : 12) - 1);
+        sb_byte(&s, (m->hr_h ? m->hr_h : 12) - 1);
+    }
+    put("options", m->name, s.b, s.n);
+}
+
+typedef struct compress_seed {
+    const char *name;
+    seed_head head;
+    opt_int atoms;
+    opt_real alpha;
+    opt_int count, samples, refit_samples;
+    int flags; /* 1: phi f16; 2: U poisoned with v; 4: the re-fit matrix */
+    opt_real v;
+} compress_seed;
+
+static void put_compress_seed(const compress_seed *c)
+{
+    seed_buf s = {0};
+    sb_head(&s, OP_COMPRESS, c->head);
+    sb_byte(&s, 0); /* the dictionary as it is */
+    sb_real(&s, (opt_real){0, 0.0});
+    sb_int(&s, c->atoms);
+    sb_real(&s, c->alpha);
+    sb_int(&s, c->count);
+    sb_int(&s, c->samples);
+    sb_int(&s, c->refit_samples);
+    const uint64_t seed = 1;
+    sb_bytes(&s, &seed, sizeof(seed));
+    sb_byte(&s, c->flags);
+    sb_byte(&s, 17);
+    sb_real(&s, c->v);
+    put("options", c->name, s.b, s.n);
+}
+
+static void make_options(void)
+{
+    /* The flow: the defaults, the crashes of defect 1 (the NEON path's
+     * smoothing of more than 31 taps: sigma 4, 41 taps; zoom 0.1 between
+     * two levels, 59 taps) and its edges (sigma 3.19 and zoom 0.185, 31
+     * taps; sigma 3.2 and zoom 0.184, 33), the widest smoothing, each
+     * range's edges and what lies just past them, and the callback. */
+    const flow_seed flows[] = {
+        {"flow-defaults-scalar", .head = {0, 24, 20, CH1, T_U8}},
+        {"flow-defaults-neon", .head = {1, 24, 20, CH1, T_F32}},
+        {"flow-neon-sigma4", .head = {1, 24, 20, CH1, T_U8}, .sigma = R(4.0)},
+        {"flow-neon-zoom0.1", .head = {1, 24, 20, CH1, T_U8}, .zoom = R(0.1), .scales = I(2)},
+        {"flow-neon-sigma4-zoom0.1", .head = {1, 24, 24, CH1, T_F32}, .sigma = R(4.0),
+         .zoom = R(0.1), .scales = I(3)},
+        {"flow-neon-sigma3.19", .head = {1, 16, 16, CH1, T_U8}, .sigma = R(3.19)},
+        {"flow-neon-sigma3.2", .head = {1, 16, 16, CH1, T_U8}, .sigma = R(3.2)},
+        {"flow-neon-zoom0.185", .head = {1, 16, 16, CH1, T_U8}, .zoom = R(0.185), .scales = I(2)},
+        {"flow-neon-zoom0.184", .head = {1, 16, 16, CH1, T_U8}, .zoom = R(0.184), .scales = I(2)},
+        {"flow-scalar-sigma100", .head = {0, 12, 10, CH1, T_F32}, .sigma = R(100.0),
+         .iterations = I(10)},
+        {"flow-neon-sigma100", .head = {1, 12, 10, CH1, T_F32}, .sigma = R(100.0),
+         .iterations = I(10)},
+        {"flow-neon-f16", .head = {1, 20, 16, CH1, T_F32}, .storage = I(2)},
+        {"flow-neon-zoom0.99", .head = {1, 16, 16, CH1, T_U8}, .zoom = R(0.99), .iterations = I(1),
+         .warps = I(1)},
+        {"flow-epsilon0", .head = {0, 8, 8, CH1, T_U8}, .epsilon = R(0.0), .iterations = I(30)},
+        {"flow-huge-lambda-theta", .head = {1, 8, 8, CH1, T_F32}, .lambda = R(1e30),
+         .theta = R(1e30)},
+        {"flow-initial-nan", .head = {1, 8, 8, CH1, T_F32}, .initial_flow = I(1), .poison = 0xC5,
+         .bad = R(NAN)},
+        {"flow-pixel-inf", .head = {0, 8, 8, CH1, T_F32}, .poison = 0x83, .bad = R(INFINITY)},
+        {"flow-cancel", .head = {1, 12, 12, CH1, T_U8}, .stop = 2},
+        {"flow-min-side", .head = {0, 4, 4, CH1, T_U8}},
+        /* Refused */
+        {"flow-nan-sigma", .head = {1, 16, 16, CH1, T_U8}, .sigma = R(NAN)},
+        {"flow-sigma100.001", .head = {1, 16, 16, CH1, T_U8}, .sigma = R(100.001)},
+        {"flow-negative-sigma", .head = {0, 16, 16, CH1, T_U8}, .sigma = R(-1.0)},
+        {"flow-zoom0", .head = {1, 16, 16, CH1, T_U8}, .zoom = R(0.0)},
+        {"flow-zoom1", .head = {1, 16, 16, CH1, T_U8}, .zoom = R(1.0)},
+        {"flow-inf-zoom", .head = {0, 16, 16, CH1, T_U8}, .zoom = R(INFINITY)},
+        {"flow-tau0", .head = {0, 16, 16, CH1, T_U8}, .tau = R(0.0)},
+        {"flow-tau0.26", .head = {0, 16, 16, CH1, T_U8}, .tau = R(0.26)},
+        {"flow-lambda-inf", .head = {0, 16, 16, CH1, T_U8}, .lambda = R(INFINITY)},
+        {"flow-theta-negative", .head = {0, 16, 16, CH1, T_U8}, .theta = R(-0.3)},
+        {"flow-epsilon-nan", .head = {0, 16, 16, CH1, T_U8}, .epsilon = R(NAN)},
+        {"flow-scales-negative", .head = {1, 16, 16, CH1, T_U8}, .scales = I(-1)},
+        {"flow-scales101", .head = {1, 16, 16, CH1, T_U8}, .scales = I(101)},
+        {"flow-warps0", .head = {0, 16, 16, CH1, T_U8}, .warps = I(0)},
+        {"flow-warps1001", .head = {0, 16, 16, CH1, T_U8}, .warps = I(1001)},
+        {"flow-iterations0", .head = {0, 16, 16, CH1, T_U8}, .iterations = I(0)},
+        {"flow-initial2", .head = {0, 16, 16, CH1, T_U8}, .initial_flow = I(2)},
+        {"flow-storage3", .head = {0, 16, 16, CH1, T_U8}, .storage = I(3)},
+        {"flow-3x3", .head = {0, 3, 3, CH1, T_U8}},
+        {"flow-2ch", .head = {0, 16, 16, CH2, T_U8}},
+        {"flow-u16", .head = {1, 16, 16, CH1, T_U16}},
+    };
+    for (size_t i = 0; i < sizeof(flows) / sizeof(flows[0]); i++)
+        put_flow_seed(&flows[i]);
+
+    /* The LAPAR filter: each scale, phi f32 and f16, selections with
+     * gamma and with a re-fit matrix; refused scales, weights, indices,
+     * plane counts and formats. */
+    const filter_seed filters[] = {
+        {"filter-x2-u8", .head = {0, 8, 6, CH1, T_U8}},
+        {"filter-x3-rgba-f16", .head = {1, 6, 5, CH4, T_U8}, .scale = I(3), .phi_mode = 4},
+        {"filter-x4-f32", .head = {1, 4, 4, CH1, T_F32}, .scale = I(4)},
+        {"filter-gamma", .head = {0, 6, 6, CH4, T_F32}, .mode = 1, .kept = I(7)},
+        {"filter-gamma-all-planes", .head = {1, 6, 6, CH1, T_U8}, .mode = 1, .kept = I(5),
+         .phi_mode = 1},
+        {"filter-mix", .head = {1, 5, 5, CH1, T_F32}, .mode = 2, .kept = I(9), .atoms = I(24)},
+        {"filter-128-atoms", .head = {0, 4, 3, CH1, T_U8}, .atoms = I(128)},
+        {"filter-one-atom", .head = {1, 8, 8, CH4, T_U8}, .atoms = I(1), .scale = I(4)},
+        {"filter-phi-inf", .head = {1, 6, 6, CH1, T_U8}, .phi_mode = 0, .at = 3, .v = R(INFINITY)},
+        /* Refused */
+        {"filter-scale1", .head = {0, 8, 8, CH1, T_U8}, .scale = I(1)},
+        {"filter-scale5", .head = {1, 8, 8, CH1, T_U8}, .scale = I(5)},
+        {"filter-atoms0", .head = {0, 8, 8, CH1, T_U8}, .atoms = I(0)},
+        {"filter-atoms129", .head = {0, 8, 8, CH1, T_U8}, .atoms = I(129)},
+        {"filter-nan-atom", .head = {1, 8, 8, CH1, T_U8}, .atom_at = 0x85, .atom_v = R(NAN)},
+        {"filter-bad-index", .head = {0, 8, 8, CH1, T_U8}, .mode = 0x11, .kept = I(4), .at = 2,
+         .bad_index = I(72)},
+        {"filter-gamma-nan", .head = {0, 8, 8, CH1, T_U8}, .mode = 0x21, .kept = I(4), .v = R(NAN)},
+        {"filter-mix-inf", .head = {1, 8, 8, CH1, T_F32}, .mode = 0x42, .kept = I(4),
+         .v = R(INFINITY)},
+        {"filter-kept0", .head = {0, 8, 8, CH1, T_U8}, .mode = 1, .kept = I(0)},
+        {"filter-sel-atoms", .head = {0, 8, 8, CH1, T_U8}, .mode = 1, .sel_atoms = I(71)},
+        {"filter-phi-extra-plane", .head = {0, 8, 8, CH1, T_U8}, .phi_mode = 2},
+        {"filter-phi-u8", .head = {1, 8, 8, CH1, T_U8}, .phi_mode = 8},
+        {"filter-dst-short", .head = {0, 8, 8, CH1, T_U8}, .dst_mode = 1},
+        {"filter-2ch", .head = {0, 8, 8, CH2, T_U8}},
+    };
+    for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
+        put_filter_seed(&filters[i]);
+
+    /* The model upscaler: the default model at each scale, models trained
+     * with each kind of filter and symmetry; refused scales, entries and
+     * options. */
+    const model_seed models[] = {
+        {"model-default-x2", .head = {0, 12, 10, CH1, T_U8}},
+        {"model-default-x3-rgba", .head = {1, 10, 8, CH4, T_U8}, .scale = I(3),
+         .which = 1 | 1 << 2},
+        {"model-default-x4-f32", .head = {1, 8, 8, CH1, T_F32}, .scale = I(4)},
+        {"model-trained", .head = {0, 8, 8, CH1, T_U8}, .which = 2, .min_samples = I(4)},
+        {"model-trained-x3-phases", .head = {1, 8, 8, CH4, T_U8}, .scale = I(3), .which = 2,
+         .m_scale = I(3), .phases = I(1), .angles = I(4), .min_samples = I(1)},
+        {"model-trained-kernel7-sym8", .head = {1, 8, 8, CH1, T_F32}, .which = 3, .kernel = I(7),
+         .symmetry = I(8), .angles = I(8), .window = I(9), .min_samples = I(1), .f16 = I(0)},
+        {"model-trained-kernel5-sym4", .head = {0, 8, 8, CH4, T_F32}, .scale = I(4), .which = 2,
+         .m_scale = I(4), .kernel = I(5), .symmetry = I(4), .window = I(3)},
+        {"model-trained-72-atoms", .head = {0, 6, 6, CH1, T_U8}, .which = 2, .atoms = I(72),
+         .alpha = R(0.0), .min_samples = I(0)},
+        {"model-trained-stopped", .head = {1, 8, 8, CH1, T_U8}, .which = 2, .stop = 1},
+        /* Refused */
+        {"model-scale5", .head = {0, 8, 8, CH1, T_U8}, .scale = I(5)},
+        {"model-no-entry", .head = {0, 8, 8, CH1, T_U8}, .scale = I(4), .which = 2},
+        {"model-too-many-buckets", .head = {0, 8, 8, CH1, T_U8}, .which = 2, .angles = I(32),
+         .strengths = I(32), .coherences = I(32)},
+        {"model-nan-alpha", .head = {0, 8, 8, CH1, T_U8}, .which = 2, .alpha = R(NAN)},
+        {"model-kernel6", .head = {0, 8, 8, CH1, T_U8}, .which = 2, .kernel = I(6)},
+        {"model-sym8-odd-angles", .head = {0, 8, 8, CH1, T_U8}, .which = 2, .kernel = I(5),
+         .symmetry = I(8), .angles = I(5)},
+        {"model-no-samples", .head = {0, 8, 8, CH1, T_U8}, .which = 2, .hr_w = 1, .hr_h = 1},
+        {"model-dst-wide", .head = {0, 8, 8, CH1, T_U8}, .dst_mode = 1},
+        {"model-2ch", .head = {0, 8, 8, CH2, T_U8}},
+    };
+    for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+        put_model_seed(&models[i]);
+
+    /* Dictionary compression. */
+    const compress_seed compressions[] = {
+        {"compress-default", .head = {0, 6, 6, CH1, T_U8}},
+        {"compress-mix-f16-rgba", .head = {1, 5, 5, CH4, T_F32}, .flags = 5, .alpha = R(0.1),
+         .count = I(2)},
+        {"compress-all", .head = {0, 4, 4, CH1, T_F32}, .alpha = R(1.0), .atoms = I(6)},
+        {"compress-nan-u", .head = {1, 4, 4, CH1, T_F32}, .flags = 2, .v = R(NAN)},
+        /* Refused */
+        {"compress-alpha0", .head = {0, 6, 6, CH1, T_U8}, .alpha = R(0.0)},
+        {"compress-alpha-nan", .head = {0, 6, 6, CH1, T_U8}, .alpha = R(NAN)},
+        {"compress-count0", .head = {0, 6, 6, CH1, T_U8}, .count = I(0)},
+        {"compress-samples0", .head = {0, 6, 6, CH1, T_U8}, .samples = I(0)},
+        {"compress-refit-over", .head = {0, 6, 6, CH1, T_U8}, .samples = I(10),
+         .refit_samples = I(11)},
+    };
+    for (size_t i = 0; i < sizeof(compressions) / sizeof(compressions[0]); i++)
+        put_compress_seed(&compressions[i]);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s CORPUS_DIR (holding png/, jpeg/, pnm/, npy/ and flo/)\n",
+        fprintf(stderr,
+                "usage: %s CORPUS_DIR (holding png/, jpeg/, pnm/, npy/, flo/ and options/)\n",
                 argv[0]);
         return EXIT_FAILURE;
     }
@@ -694,5 +1045,6 @@ int main(int argc, char **argv)
     make_pnm();
     make_npy();
     make_flo();
+    make_options();
     return EXIT_SUCCESS;
 }
