@@ -15,7 +15,10 @@
  * oracle's bits. A u8 result is floor(sum + 0.5), saturated: half up, as
  * OpenCV's fixed-point blur rounds. Borders reflect-101, folded as often as
  * needed for images narrower than the radius.
- * Images are addressed in elements (stride in elements).
+ * Images are addressed in elements (stride in elements, an int: the host
+ * checks it). Buffers may hold more than 2^31 elements: row offsets are
+ * size_t products (row * stride), formed once per row; indexes within a row
+ * (at most 2^22 elements) stay int.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
@@ -25,6 +28,10 @@
 #endif
 
 #define reflect101(p, n) clik_reflect101((p), (n))
+
+/* Elements from a buffer's start to row r of a stride of `stride` elements:
+ * a size_t product (buffers may hold more than 2^31 elements). */
+#define ROW(r, stride) ((size_t)(r) * (size_t)(stride))
 
 /* Elements from p to the next address aligned to 16 elements of type t;
  * n (all of them) when p is not even aligned to one element. The CPU
@@ -70,11 +77,11 @@ __kernel void blur_row(__global const T *src, int src_stride, int w, int h, __gl
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    __global const T *row = src + y * src_stride;
+    __global const T *row = src + ROW(y, src_stride);
     acc_t s = wt[0] * load_px(row, x - R, w);
     for (int k = 1; k < ksize; k++)
         s += wt[k] * load_px(row, x - R + k, w);
-    VSTORE(s, 0, tmp + y * tmp_stride + x * CH);
+    VSTORE(s, 0, tmp + ROW(y, tmp_stride) + x * CH);
 }
 
 /* The same with a work-group of TW x 1 that stages its row segment and both
@@ -86,7 +93,7 @@ __kernel void blur_row_local(__global const T *src, int src_stride, int w, int h
     WEIGHTS_INIT;
     const int x = get_global_id(0), y = get_global_id(1);
     const int tw = get_local_size(0), lx = get_local_id(0), x0 = get_group_id(0) * tw;
-    __global const T *row = src + min(y, h - 1) * src_stride;
+    __global const T *row = src + ROW(min(y, h - 1), src_stride);
     for (int i = lx; i < tw + 2 * R; i += tw)
         tile[i] = load_px(row, x0 - R + i, w);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -95,7 +102,7 @@ __kernel void blur_row_local(__global const T *src, int src_stride, int w, int h
     acc_t s = wt[0] * tile[lx];
     for (int k = 1; k < ksize; k++)
         s += wt[k] * tile[lx + k];
-    VSTORE(s, 0, tmp + y * tmp_stride + x * CH);
+    VSTORE(s, 0, tmp + ROW(y, tmp_stride) + x * CH);
 }
 
 /* Column pass: dst = the vertical blur of tmp. */
@@ -107,10 +114,10 @@ __kernel void blur_col(__global const float *tmp, int tmp_stride, int w, int h, 
     if (x >= w || y >= h)
         return;
     __global const float *col = tmp + x * CH;
-    acc_t s = wt[0] * VLOAD(0, col + reflect101(y - R, h) * tmp_stride);
+    acc_t s = wt[0] * VLOAD(0, col + ROW(reflect101(y - R, h), tmp_stride));
     for (int k = 1; k < ksize; k++)
-        s += wt[k] * VLOAD(0, col + reflect101(y - R + k, h) * tmp_stride);
-    STORE_PX(s, dst + y * dst_stride + x * CH);
+        s += wt[k] * VLOAD(0, col + ROW(reflect101(y - R + k, h), tmp_stride));
+    STORE_PX(s, dst + ROW(y, dst_stride) + x * CH);
 }
 
 /* The same with a work-group of TW x TH that stages its columns with
@@ -125,14 +132,14 @@ __kernel void blur_col_local(__global const float *tmp, int tmp_stride, int w, i
     const int lx = get_local_id(0), ly = get_local_id(1), y0 = get_group_id(1) * th;
     __global const float *col = tmp + min(x, w - 1) * CH;
     for (int i = ly; i < th + 2 * R; i += th)
-        tile[i * tw + lx] = VLOAD(0, col + reflect101(y0 - R + i, h) * tmp_stride);
+        tile[i * tw + lx] = VLOAD(0, col + ROW(reflect101(y0 - R + i, h), tmp_stride));
     barrier(CLK_LOCAL_MEM_FENCE);
     if (x >= w || y >= h)
         return;
     acc_t s = wt[0] * tile[ly * tw + lx];
     for (int k = 1; k < ksize; k++)
         s += wt[k] * tile[(ly + k) * tw + lx];
-    STORE_PX(s, dst + y * dst_stride + x * CH);
+    STORE_PX(s, dst + ROW(y, dst_stride) + x * CH);
 }
 
 /* ---- CPU devices: both passes fused, a band of rows per work-item --------------- */
@@ -206,7 +213,7 @@ inline void h_row(__global const T *row, __global float *out, int w, __constant 
 
 /* Output row from the ksize ring rows; tap k is in slot (first + k) % ksize. */
 /* Row k of the window: ring slot (first + k) mod ksize (first < ksize). */
-#define RING_ROW(k) (ring + (size_t)((first + (k)) - ((first + (k)) >= ksize ? ksize : 0)) * n)
+#define RING_ROW(k) (ring + ROW((first + (k)) - ((first + (k)) >= ksize ? ksize : 0), n))
 
 inline void v_row(__global const float *ring, int n, int first, __global T *out,
                   __constant const float *wt, int ksize)
@@ -249,10 +256,11 @@ __kernel void blur_cpu(__global const T *src, int src_stride, int w, int h, __gl
     const int y1 = min(h, y0 + band_rows), n = w * CH;
     __global float *mine = ring + get_global_id(0) * ((size_t)ksize * (size_t)n);
     for (int v = y0 - R; v < y1 + R; v++) {
-        h_row(src + reflect101(v, h) * src_stride, mine + ((v - y0 + R) % ksize) * n, w, wt, ksize);
+        h_row(src + ROW(reflect101(v, h), src_stride), mine + ROW((v - y0 + R) % ksize, n), w, wt,
+              ksize);
         const int y = v - R;
         if (y >= y0)
-            v_row(mine, n, (y - y0) % ksize, dst + y * dst_stride, wt, ksize);
+            v_row(mine, n, (y - y0) % ksize, dst + ROW(y, dst_stride), wt, ksize);
     }
 }
 
@@ -285,8 +293,8 @@ __kernel void gray(__global const T *src, int src_stride, int w, int h, __global
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    const CONCAT(T, 4) p = vload4(0, src + y * src_stride + x * 4);
-    dst[y * dst_stride + x] = LUMA(p.x, p.y, p.z);
+    const CONCAT(T, 4) p = vload4(0, src + ROW(y, src_stride) + x * 4);
+    dst[ROW(y, dst_stride) + x] = LUMA(p.x, p.y, p.z);
 }
 
 /* The same where every pixel starts 4-element aligned: the load is one
@@ -297,8 +305,8 @@ __kernel void gray_aligned(__global const T *src, int src_stride, int w, int h, 
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    const CONCAT(T, 4) p = *(__global const CONCAT(T, 4) *)(src + y * src_stride + x * 4);
-    dst[y * dst_stride + x] = LUMA(p.x, p.y, p.z);
+    const CONCAT(T, 4) p = *(__global const CONCAT(T, 4) *)(src + ROW(y, src_stride) + x * 4);
+    dst[ROW(y, dst_stride) + x] = LUMA(p.x, p.y, p.z);
 }
 
 /* Pixel x of a row, for the scalar steps. */
@@ -317,8 +325,8 @@ __kernel void gray_rows(__global const T *src, int src_stride, int w, int h, __g
 {
     const int y0 = get_global_id(0) * band_rows, y1 = min(h, y0 + band_rows);
     for (int y = y0; y < y1; y++) {
-        __global const T *in = src + y * src_stride;
-        __global T *out = dst + y * dst_stride;
+        __global const T *in = src + ROW(y, src_stride);
+        __global T *out = dst + ROW(y, dst_stride);
         int x = 0;
         for (const int head = min(w, TO_ALIGNED16(out, T, w)); x < head; x++)
             out[x] = LUMA_AT(in, x);

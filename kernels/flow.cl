@@ -15,6 +15,9 @@
  * the warp data wd holds I1x, I1y (the warped gradient) and rho_c (the
  * constant part of the data term), the gradient g of the level's I1 holds
  * its x then y derivative. Images (I0, I1 of the level) are packed floats.
+ * A field may hold more than 2^31 elements (p: four planes of n): flat
+ * indexes and plane sizes are long, rows' indexes 64-bit products (IDX,
+ * once per work-item or row); indexes within a row stay int.
  *
  * One iteration is two launches: the U step (thresholding V, divergence of
  * p, update of u; in place: each pixel reads only its own u) and the P step
@@ -45,10 +48,17 @@
 
 #define GRAD_IS_ZERO 1e-10f
 
+/* The flat index of row y of a plane w wide, and the elements of a w x h
+ * plane: 64-bit products. */
+#define IDX(y, w)   ((long)(y) * (long)(w))
+#define PLANE(w, h) ((long)(w) * (long)(h))
+
 #if STORE_HALF
 typedef ushort store_t; /* never half in a kernel's signature */
-#define LD(ptr, i)    vload_half((i), (__global const half *)(ptr))
-#define ST(v, ptr, i) vstore_half_rte((v), (i), (__global half *)(ptr))
+/* Element i (a long, negative in the guards) by pointer arithmetic: the
+ * offset argument of vload_half is a size_t. */
+#define LD(ptr, i)    vload_half(0, (__global const half *)(ptr) + (i))
+#define ST(v, ptr, i) vstore_half_rte((v), 0, (__global half *)(ptr) + (i))
 #else
 typedef float store_t;
 #define LD(ptr, i)    ((ptr)[i])
@@ -56,12 +66,12 @@ typedef float store_t;
 #endif
 
 /* The four planes of p at pixel i, and of u. */
-inline float4 load_p(__global const store_t *p, int n, int i)
+inline float4 load_p(__global const store_t *p, long n, long i)
 {
     return (float4)(LD(p, i), LD(p, n + i), LD(p, 2 * n + i), LD(p, 3 * n + i));
 }
 
-inline float2 load_u(__global const store_t *u, int n, int i)
+inline float2 load_u(__global const store_t *u, long n, long i)
 {
     return (float2)(LD(u, i), LD(u, n + i));
 }
@@ -116,10 +126,10 @@ inline void group_min_max(float lo, float hi, __local float *s)
 
 /* Zeroes n 32-bit words (u and p start at 0: zero bits are 0.0 in both
  * storages), chunk words (4, or a multiple of 16) per work-item. */
-__kernel void flow_zero(__global uint *buf, int n, int chunk)
+__kernel void flow_zero(__global uint *buf, ulong n, int chunk)
 {
-    const int i0 = get_global_id(0) * chunk, i1 = min(n, i0 + chunk);
-    int i = i0;
+    const ulong i0 = (ulong)get_global_id(0) * (ulong)chunk, i1 = min(n, i0 + (ulong)chunk);
+    ulong i = i0;
     for (; i + 16 <= i1; i += 16)
         vstore16((uint16)(0u), 0, buf + i);
     for (; i + 4 <= i1; i += 4)
@@ -134,10 +144,10 @@ __kernel void flow_load(__global const float *flow, int stride, int w, int h, __
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    const int i = y * w + x;
-    const float2 f = vload2(x, flow + y * stride);
+    const long i = IDX(y, w) + x;
+    const float2 f = vload2(x, flow + IDX(y, stride));
     ST(f.x, u, i);
-    ST(f.y, u, w * h + i);
+    ST(f.y, u, PLANE(w, h) + i);
 }
 
 __kernel void flow_store(__global const store_t *u, int w, int h, __global float *flow, int stride)
@@ -145,7 +155,7 @@ __kernel void flow_store(__global const store_t *u, int w, int h, __global float
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    vstore2(load_u(u, w * h, y * w + x), x, flow + y * stride);
+    vstore2(load_u(u, PLANE(w, h), IDX(y, w) + x), x, flow + IDX(y, stride));
 }
 
 /* ---- normalisation: I0 and I1 jointly to [0, 255] ---------------------------------- */
@@ -154,7 +164,8 @@ __kernel void flow_store(__global const store_t *u, int w, int h, __global float
  * program takes both), stride in elements. */
 inline float input_pixel(__global const uchar *img, int stride, int x, int y, int is_u8)
 {
-    return is_u8 ? (float)img[y * stride + x] : ((__global const float *)img)[y * stride + x];
+    const long i = IDX(y, stride) + x;
+    return is_u8 ? (float)img[i] : ((__global const float *)img)[i];
 }
 
 /* Each work-group's minimum and maximum over both images (pixels taken in
@@ -163,12 +174,20 @@ __kernel void flow_min_max(__global const uchar *a, int as, __global const uchar
                            int h, int is_u8, __global float *partial, __local float *s)
 {
     float lo = INFINITY, hi = -INFINITY;
-    const int n = w * h, step = (int)get_global_size(0);
-    for (int i = get_global_id(0); i < n; i += step) {
-        const int x = i % w, y = i / w;
+    /* Pixels id, id + step, ... of the w h (possibly over 2^31): (x, y)
+     * stepped by (dx, dy), without a division per pixel. */
+    const int step = (int)get_global_size(0), dx = step % w, dy = step / w;
+    int x = (int)get_global_id(0) % w, y = (int)get_global_id(0) / w;
+    while (y < h) {
         const float p = input_pixel(a, as, x, y, is_u8), q = input_pixel(b, bs, x, y, is_u8);
         lo = fmin(lo, fmin(p, q));
         hi = fmax(hi, fmax(p, q));
+        x += dx;
+        y += dy;
+        if (x >= w) {
+            x -= w;
+            y++;
+        }
     }
     group_min_max(lo, hi, s);
     if (get_local_id(0) == 0) {
@@ -204,8 +223,9 @@ __kernel void flow_normalize(__global const uchar *a, int as, __global const uch
         return;
     const float lo = mm[0], den = mm[1] - mm[0];
     const float p = input_pixel(a, as, x, y, is_u8), q = input_pixel(b, bs, x, y, is_u8);
-    oa[y * w + x] = den > 0.0f ? 255.0f * (p - lo) / den : p;
-    ob[y * w + x] = den > 0.0f ? 255.0f * (q - lo) / den : q;
+    const long i = IDX(y, w) + x;
+    oa[i] = den > 0.0f ? 255.0f * (p - lo) / den : p;
+    ob[i] = den > 0.0f ? 255.0f * (q - lo) / den : q;
 }
 
 /* ---- bicubic interpolation (the reference's, in float) ------------------------------ */
@@ -230,9 +250,9 @@ inline float bicubic_clamped(__global const float *img, int w, int h, float x, f
 {
     const int ix = (int)x, iy = (int)y;
     const float tx = x - (float)ix, ty = y - (float)iy;
-    int r[4];
+    long r[4];
     for (int j = 0; j < 4; j++)
-        r[j] = clamp(iy - 1 + j, 0, h - 1) * w;
+        r[j] = IDX(clamp(iy - 1 + j, 0, h - 1), w);
     float v[4];
     for (int i = 0; i < 4; i++) {
         const int c = clamp(ix - 1 + i, 0, w - 1);
@@ -244,11 +264,12 @@ inline float bicubic_clamped(__global const float *img, int w, int h, float x, f
 /* The same for the two planes of a flow. */
 inline float2 bicubic_flow(__global const store_t *u, int w, int h, float x, float y)
 {
-    const int n = w * h, ix = (int)x, iy = (int)y;
+    const long n = PLANE(w, h);
+    const int ix = (int)x, iy = (int)y;
     const float tx = x - (float)ix, ty = y - (float)iy;
-    int r[4];
+    long r[4];
     for (int j = 0; j < 4; j++)
-        r[j] = clamp(iy - 1 + j, 0, h - 1) * w;
+        r[j] = IDX(clamp(iy - 1 + j, 0, h - 1), w);
     float2 v[4];
     for (int i = 0; i < 4; i++) {
         const int c = clamp(ix - 1 + i, 0, w - 1);
@@ -268,7 +289,7 @@ __kernel void flow_zoom(__global const float *src, int sw, int sh, __global floa
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= dw || y >= dh)
         return;
-    dst[y * dw + x] = bicubic_clamped(src, sw, sh, (float)x / fx, (float)y / fy);
+    dst[IDX(y, dw) + x] = bicubic_clamped(src, sw, sh, (float)x / fx, (float)y / fy);
 }
 
 /* The same for a flow, the vectors multiplied by scale (1: none). */
@@ -281,8 +302,9 @@ __kernel void flow_zoom_flow(__global const store_t *src, int sw, int sh, __glob
     float2 f = bicubic_flow(src, sw, sh, (float)x / fx, (float)y / fy);
     if (scale != 1.0f)
         f *= scale;
-    ST(f.x, dst, y * dw + x);
-    ST(f.y, dst, dw * dh + y * dw + x);
+    const long i = IDX(y, dw) + x;
+    ST(f.x, dst, i);
+    ST(f.y, dst, PLANE(dw, dh) + i);
 }
 
 /* ---- warping, once per warp --------------------------------------------------------- */
@@ -290,7 +312,7 @@ __kernel void flow_zoom_flow(__global const store_t *src, int sw, int sh, __glob
 /* The bicubic value of a plane from its 4 x 4 taps at k (top left), rows w
  * apart: each row's four taps as one vector, the cubic down the rows on the
  * four columns at once, then across (the reference's order). */
-inline float cubic_rows(__global const float *plane, int k, int w, float tx, float ty)
+inline float cubic_rows(__global const float *plane, long k, int w, float tx, float ty)
 {
     const float4 v = cubic_float4(vload4(0, plane + k), vload4(0, plane + k + w),
                                   vload4(0, plane + k + 2 * w), vload4(0, plane + k + 3 * w), ty);
@@ -303,9 +325,12 @@ __kernel void flow_gradient(__global const float *img, int w, int h, __global fl
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    __global const float *row = img + y * w;
-    g[y * w + x] = 0.5f * (row[min(x + 1, w - 1)] - row[max(x - 1, 0)]);
-    g[w * h + y * w + x] = 0.5f * (img[min(y + 1, h - 1) * w + x] - img[max(y - 1, 0) * w + x]);
+    const long i = IDX(y, w) + x;
+    __global const float *row = img + IDX(y, w);
+    /* Rows min(y + 1, h - 1) and max(y - 1, 0). */
+    __global const float *down = row + (y < h - 1 ? w : 0), *up = row - (y > 0 ? w : 0);
+    g[i] = 0.5f * (row[min(x + 1, w - 1)] - row[max(x - 1, 0)]);
+    g[PLANE(w, h) + i] = 0.5f * (down[x] - up[x]);
 }
 
 /*
@@ -323,16 +348,17 @@ __kernel void flow_warp(__global const float *i0, __global const float *i1, __gl
         stop[0] = INT_MAX;
     if (x >= w || y >= h)
         return;
-    const int n = w * h, i = y * w + x;
+    const long n = PLANE(w, h), i = IDX(y, w) + x;
     const float2 uv = load_u(u, n, i);
     const float xx = (float)x + uv.x, yy = (float)y + uv.y;
     float iw = 0.0f, gx = 0.0f, gy = 0.0f;
     if (xx >= 1.0f && xx < (float)(w - 2) && yy >= 1.0f && yy < (float)(h - 2)) {
         const int ix = (int)xx, iy = (int)yy;
         const float tx = xx - (float)ix, ty = yy - (float)iy;
-        iw = cubic_rows(i1, (iy - 1) * w + ix - 1, w, tx, ty);
-        gx = cubic_rows(g, (iy - 1) * w + ix - 1, w, tx, ty);
-        gy = cubic_rows(g + n, (iy - 1) * w + ix - 1, w, tx, ty);
+        const long k = IDX(iy - 1, w) + ix - 1;
+        iw = cubic_rows(i1, k, w, tx, ty);
+        gx = cubic_rows(g, k, w, tx, ty);
+        gy = cubic_rows(g + n, k, w, tx, ty);
     }
     const float4 s = (float4)(iw, gx, gy, 0.0f);
     wd[i] = s.y;
@@ -349,7 +375,7 @@ __kernel void flow_warp(__global const float *i0, __global const float *i1, __gl
  * the last column (p11, p21) and the last row (p12, p22). Returns the
  * squared change of u.
  */
-inline float u_core(__global const float *wd, __global store_t *u, int n, int i, int x, int y,
+inline float u_core(__global const float *wd, __global store_t *u, long n, long i, int x, int y,
                     int w, int h, float4 pc, float4 pl, float4 pu, float theta, float l_t)
 {
     const float ix = wd[i], iy = wd[n + i], rho_c = wd[2 * n + i];
@@ -380,7 +406,7 @@ inline float u_core(__global const float *wd, __global store_t *u, int n, int i,
 inline float u_global(__global const float *wd, __global store_t *u, __global const store_t *p,
                       int x, int y, int w, int h, float theta, float l_t)
 {
-    const int n = w * h, i = y * w + x;
+    const long n = PLANE(w, h), i = IDX(y, w) + x;
     const float4 zero = (float4)(0.0f);
     const float4 pc = load_p(p, n, i);
     float4 pl = load_p(p, n, i - 1), pu = load_p(p, n, i - w);
@@ -426,12 +452,13 @@ __kernel void flow_u_check(U_ARGS, __global float *partial, __local float *sums)
 inline void stage_p(__global const store_t *p, int w, int h, int active, __local float4 *tile)
 {
     const int tw = get_local_size(0), th = get_local_size(1);
-    const int x0 = get_group_id(0) * tw - 1, y0 = get_group_id(1) * th - 1, n = w * h;
+    const int x0 = get_group_id(0) * tw - 1, y0 = get_group_id(1) * th - 1;
+    const long n = PLANE(w, h);
     p = P_FIELD(p, w);
     for (int k = local_index(); active && k < (tw + 1) * (th + 1); k += tw * th) {
         const int gx = x0 + k % (tw + 1), gy = y0 + k / (tw + 1);
         tile[k] =
-            gx >= 0 && gx < w && gy >= 0 && gy < h ? load_p(p, n, gy * w + gx) : (float4)(0.0f);
+            gx >= 0 && gx < w && gy >= 0 && gy < h ? load_p(p, n, IDX(gy, w) + gx) : (float4)(0.0f);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
@@ -442,8 +469,8 @@ inline float u_tile(__global const float *wd, __global store_t *u, __local const
 {
     const int tw = get_local_size(0), lx = get_local_id(0), ly = get_local_id(1);
     const int c = (ly + 1) * (tw + 1) + lx + 1;
-    return u_core(wd, u, w * h, y * w + x, x, y, w, h, tile[c], tile[c - 1], tile[c - tw - 1],
-                  theta, l_t);
+    return u_core(wd, u, PLANE(w, h), IDX(y, w) + x, x, y, w, h, tile[c], tile[c - 1],
+                  tile[c - tw - 1], theta, l_t);
 }
 
 /* Kernels with barriers return only after the last one: every work-item of
@@ -472,12 +499,12 @@ __kernel void flow_u_local_check(U_ARGS, __global float *partial, __local float 
 
 /* One work-group: the mean of the partial sums over n pixels; when it is at
  * most eps2 (or NaN), iteration iter is the warp's last. */
-__kernel void flow_decide(__global const float *partial, int groups, int n, float eps2, int iter,
+__kernel void flow_decide(__global const float *partial, long groups, long n, float eps2, int iter,
                           __global int *stop, __local float *sums)
 {
     const int active = iter <= stop[0];
     float e = 0.0f;
-    for (int g = get_local_id(0); active && g < groups; g += get_local_size(0))
+    for (long g = get_local_id(0); active && g < groups; g += get_local_size(0))
         e += partial[g];
     e = group_sum(e, sums);
     /* Every work-item has read stop before work-item 0 may write it (the
@@ -492,7 +519,7 @@ __kernel void flow_decide(__global const float *partial, int groups, int n, floa
 /* At pixel i = (x, y) with u at (x, y), (x + 1, y) and (x, y + 1) (any
  * value on the last column or row, where the gradient is 0):
  * p = (p + taut grad u) / (1 + taut |grad u|), each of u1 and u2. */
-inline void p_core(__global store_t *p, int n, int i, int x, int y, int w, int h, float2 uc,
+inline void p_core(__global store_t *p, long n, long i, int x, int y, int w, int h, float2 uc,
                    float2 ur, float2 ud, float taut)
 {
     const int last_x = x == w - 1, last_y = y == h - 1;
@@ -527,7 +554,7 @@ inline void p_core(__global store_t *p, int n, int i, int x, int y, int w, int h
 inline void p_global(__global const store_t *u, __global store_t *p, int x, int y, int w, int h,
                      float taut)
 {
-    const int n = w * h, i = y * w + x;
+    const long n = PLANE(w, h), i = IDX(y, w) + x;
     p_core(p, n, i, x, y, w, h, load_u(u, n, i), load_u(u, n, i + 1), load_u(u, n, i + w), taut);
 }
 
@@ -547,18 +574,20 @@ __kernel void flow_p(P_ARGS)
  * tile ((tw + 1) x (th + 1)), clamped to the image. */
 __kernel void flow_p_local(P_ARGS, __local float2 *tile)
 {
-    const int tw = get_local_size(0), th = get_local_size(1), n = w * h;
+    const int tw = get_local_size(0), th = get_local_size(1);
+    const long n = PLANE(w, h);
     const int x0 = get_group_id(0) * tw, y0 = get_group_id(1) * th, active = iter <= stop[0];
     for (int k = local_index(); active && k < (tw + 1) * (th + 1); k += tw * th) {
         const int gx = min(x0 + k % (tw + 1), w - 1), gy = min(y0 + k / (tw + 1), h - 1);
-        tile[k] = load_u(u, n, gy * w + gx);
+        tile[k] = load_u(u, n, IDX(gy, w) + gx);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int x = get_global_id(0), y = get_global_id(1);
     if (!active || x >= w || y >= h)
         return;
     const int c = get_local_id(1) * (tw + 1) + get_local_id(0);
-    p_core(P_FIELD(p, w), n, y * w + x, x, y, w, h, tile[c], tile[c + 1], tile[c + tw + 1], taut);
+    p_core(P_FIELD(p, w), n, IDX(y, w) + x, x, y, w, h, tile[c], tile[c + 1], tile[c + tw + 1],
+           taut);
 }
 
 /* ---- CPU devices: bands of rows, 16 pixels per step -------------------------------- */
@@ -590,7 +619,8 @@ inline float sum16(float16 v)
 
 __kernel void flow_u_rows(U_ARGS, int band, __global float *partial)
 {
-    const int g = get_global_id(0), y0 = g * band, y1 = min(h, y0 + band), n = w * h;
+    const int g = get_global_id(0), y0 = g * band, y1 = min(h, y0 + band);
+    const long n = PLANE(w, h);
     if (iter > stop[0] || y0 >= h)
         return;
     p = P_FIELD(p, w);
@@ -598,9 +628,10 @@ __kernel void flow_u_rows(U_ARGS, int band, __global float *partial)
     float16 acc = zero;
     float e = 0.0f;
     for (int y = y0; y < y1; y++) {
+        const long row = IDX(y, w);
         int x = 0;
         for (; x + 16 <= w; x += 16) {
-            const int i = y * w + x;
+            const long i = row + x;
             const int16 xs = (int16)(x) + LANES;
             const int16 first = xs == (int16)(0), last = xs == (int16)(w - 1);
             const float16 ix = vload16(0, wd + i), iy = vload16(0, wd + n + i);
@@ -635,15 +666,17 @@ __kernel void flow_u_rows(U_ARGS, int band, __global float *partial)
 
 __kernel void flow_p_rows(P_ARGS, int band)
 {
-    const int g = get_global_id(0), y0 = g * band, y1 = min(h, y0 + band), n = w * h;
+    const int g = get_global_id(0), y0 = g * band, y1 = min(h, y0 + band);
+    const long n = PLANE(w, h);
     if (iter > stop[0] || y0 >= h)
         return;
     p = P_FIELD(p, w);
     const float16 zero = (float16)(0.0f);
     for (int y = y0; y < y1; y++) {
+        const long row = IDX(y, w);
         int x = 0;
         for (; x + 16 <= w; x += 16) {
-            const int i = y * w + x;
+            const long i = row + x;
             const int16 last = (int16)(x) + LANES == (int16)(w - 1);
             const float16 c1 = LDV(u, i), c2 = LDV(u, n + i);
             const float16 gx1 = select(LDV(u, i + 1) - c1, zero, last);
@@ -696,7 +729,7 @@ __kernel void flow_iterate(__global const float *wd, __global store_t *u, __glob
                 p_global(u, p, x, y, w, h, taut);
         barrier(CLK_GLOBAL_MEM_FENCE);
         /* Every work-item takes the same sum, so the loop ends for all. */
-        if (it % check_every == 0 && !(group_sum(e, sums) / (float)(w * h) > eps2)) {
+        if (it % check_every == 0 && !(group_sum(e, sums) / (float)PLANE(w, h) > eps2)) {
             done = 1;
             if (local_index() == 0)
                 stop[0] = it;

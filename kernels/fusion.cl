@@ -17,7 +17,10 @@
  *            clik_resize gives u8 images);
  *   BW       the K blur weights;  PIX4  RGBA rows start 4-byte aligned
  *            (pixels load and store as one uchar4).
- * Strides are in bytes.
+ * Strides are in bytes, int arguments (the host checks them); images and
+ * intermediates may hold more than 2^31 bytes or elements: row offsets (the
+ * `row` of LOAD_PX and STORE_PX) and the rows of the tile map are size_t
+ * products (CLIK_ROW, ssim_tile.h), the index within a row stays int.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
@@ -54,7 +57,7 @@ inline int reflect_any(int p, int n)
 }
 
 /* One row of bicubic taps at columns x0 .. x0 + 3 (clamped), weighted. */
-inline float4 cubic_row(__global const uchar *src, int row, int x0, int sw, float4 w)
+inline float4 cubic_row(__global const uchar *src, size_t row, int x0, int sw, float4 w)
 {
     const float4 a = convert_float4(LOAD_PX(src, row, clamp(x0, 0, sw - 1)));
     const float4 b = convert_float4(LOAD_PX(src, row, clamp(x0 + 1, 0, sw - 1)));
@@ -76,7 +79,7 @@ __kernel void fusion_block(__global const uchar *src, int ss, int sw, int sh, __
         return;
     float4 p[5][5];
     for (int j = 0; j < 5; j++) {
-        const int row = clamp(qy + j - 2, 0, sh - 1) * ss;
+        const size_t row = CLIK_ROW(clamp(qy + j - 2, 0, sh - 1), ss);
         for (int i = 0; i < 5; i++)
             p[j][i] = convert_float4(LOAD_PX(src, row, clamp(qx + i - 2, 0, sw - 1)));
     }
@@ -89,20 +92,21 @@ __kernel void fusion_block(__global const uchar *src, int ss, int sw, int sh, __
             h[j][rx] =
                 p[j][o] * w.s0 + p[j][o + 1] * w.s1 + p[j][o + 2] * w.s2 + p[j][o + 3] * w.s3;
     }
-    const uchar4 near = LOAD_PX(src, qy * ss, qx);
+    const uchar4 near = LOAD_PX(src, CLIK_ROW(qy, ss), qx);
     const uchar gn = luma(near);
     for (int ry = 0; ry < S; ry++) {
         const int o = xofs[ry] + 1, y = qy * S + ry;
         const float4 wy = xw[ry];
+        const size_t irow = CLIK_ROW(y, ds), grow = CLIK_ROW(y, gs);
         for (int rx = 0; rx < S; rx++) {
             const int x = qx * S + rx;
             const uchar4 cubic =
                 convert_uchar4_sat_rte(h[o][rx] * wy.s0 + h[o + 1][rx] * wy.s1 +
                                        h[o + 2][rx] * wy.s2 + h[o + 3][rx] * wy.s3);
-            STORE_PX(near, img1, y * ds, x);
-            STORE_PX(cubic, img2, y * ds, x);
-            g1[y * gs + x] = gn;
-            g2[y * gs + x] = luma(cubic);
+            STORE_PX(near, img1, irow, x);
+            STORE_PX(cubic, img2, irow, x);
+            g1[grow + x] = gn;
+            g2[grow + x] = luma(cubic);
         }
     }
 }
@@ -117,16 +121,17 @@ __kernel void fusion_tiles(__global const uchar *g1, __global const uchar *g2, i
         return;
     const int x0 = tx * T, y0 = ty * T;
     const int nx = min(T, w - x0), ny = min(T, h - y0);
-    const size_t at = (size_t)y0 * gs + x0;
-    tiles[ty * tw + tx] = clik_tile_ssim_at(g1 + at, gs, g2 + at, gs, nx, ny);
+    const size_t at = CLIK_ROW(y0, gs) + x0;
+    tiles[CLIK_ROW(ty, tw) + tx] = clik_tile_ssim_at(g1 + at, gs, g2 + at, gs, nx, ny);
 }
 
-/* artifact(x, y) = SSIM of the tile of (x, y) * |G1 - G2| / 255. */
-inline float artifact(__global const uchar *g1, __global const uchar *g2, int gi,
-                      __global const float *tiles, int ti)
+/* artifact(x, y) = SSIM of the tile of (x, y) * |G1 - G2| / 255, from row y
+ * of g1 and g2 and the row of tiles over it. */
+inline float artifact(__global const uchar *g1, __global const uchar *g2,
+                      __global const float *trow, int x)
 {
-    const float d = (float)abs((int)g1[gi] - (int)g2[gi]);
-    return tiles[ti] * d / 255.0f;
+    const float d = (float)abs((int)g1[x] - (int)g2[x]);
+    return trow[x / T] * d / 255.0f;
 }
 
 /* Four outputs per work-item: the K + 3 artifact values they need are
@@ -138,17 +143,17 @@ __kernel void fusion_rows(__global const uchar *g1, __global const uchar *g2, in
     const int x0 = get_global_id(0) * RUN, y = get_global_id(1);
     if (x0 >= w || y >= h)
         return;
-    const int trow = (y / T) * tw;
+    const size_t grow = CLIK_ROW(y, gs);
+    __global const float *trow = tiles + CLIK_ROW(y / T, tw);
     float a[K + RUN - 1];
-    for (int i = 0; i < K + RUN - 1; i++) {
-        const int xx = reflect_any(x0 + i - K / 2, w);
-        a[i] = artifact(g1, g2, y * gs + xx, tiles, trow + xx / T);
-    }
+    for (int i = 0; i < K + RUN - 1; i++)
+        a[i] = artifact(g1 + grow, g2 + grow, trow, reflect_any(x0 + i - K / 2, w));
+    __global float *out = rows + CLIK_ROW(y, w);
     for (int o = 0; o < RUN && x0 + o < w; o++) {
         float acc = 0.0f;
         for (int k = 0; k < K; k++)
             acc += bw[k] * a[o + k];
-        rows[y * w + x0 + o] = acc;
+        out[x0 + o] = acc;
     }
 }
 
@@ -161,12 +166,13 @@ __kernel void fusion_select(__global const float *rows, int w, int h, float thre
         return;
     float acc = 0.0f;
     for (int k = 0; k < K; k++)
-        acc += bw[k] * rows[reflect_any(y + k - K / 2, h) * w + x];
+        acc += bw[k] * rows[CLIK_ROW(reflect_any(y + k - K / 2, h), w) + x];
     const int take_nearest = acc > threshold;
-    const uchar4 v = take_nearest ? LOAD_PX(img1, y * is, x) : LOAD_PX(img2, y * is, x);
-    STORE_PX(v, dst, y * ds, x);
+    const size_t irow = CLIK_ROW(y, is);
+    const uchar4 v = take_nearest ? LOAD_PX(img1, irow, x) : LOAD_PX(img2, irow, x);
+    STORE_PX(v, dst, CLIK_ROW(y, ds), x);
 #if MAP
-    map[y * ms + x] = take_nearest ? 255 : 0;
+    map[CLIK_ROW(y, ms) + x] = take_nearest ? 255 : 0;
 #endif
 }
 
@@ -183,10 +189,11 @@ __kernel void fusion_hpass(__global const uchar *src, int ss, int sw, int sh,
     const int j = get_global_id(0);
     if (j >= sh)
         return;
-    __global float4 *out = hrow + (size_t)j * dw;
+    __global float4 *out = hrow + CLIK_ROW(j, dw);
+    const size_t row = CLIK_ROW(j, ss);
     for (int qx = 0; qx < sw; qx++)
         for (int rx = 0; rx < S; rx++)
-            out[qx * S + rx] = cubic_row(src, j * ss, qx + xofs[rx] - 1, sw, xw[rx]);
+            out[qx * S + rx] = cubic_row(src, row, qx + xofs[rx] - 1, sw, xw[rx]);
 }
 
 __kernel void fusion_vpass(__global const uchar *src, int ss, int sh,
@@ -199,11 +206,11 @@ __kernel void fusion_vpass(__global const uchar *src, int ss, int sh,
         return;
     const int qy = y / S, ry = y - qy * S, y0 = qy + xofs[ry] - 1;
     const float4 wy = xw[ry];
-    __global const float4 *r0 = hrow + (size_t)clamp(y0, 0, sh - 1) * dw;
-    __global const float4 *r1 = hrow + (size_t)clamp(y0 + 1, 0, sh - 1) * dw;
-    __global const float4 *r2 = hrow + (size_t)clamp(y0 + 2, 0, sh - 1) * dw;
-    __global const float4 *r3 = hrow + (size_t)clamp(y0 + 3, 0, sh - 1) * dw;
-    const int srow = qy * ss, irow = y * ds, grow = y * gs;
+    __global const float4 *r0 = hrow + CLIK_ROW(clamp(y0, 0, sh - 1), dw);
+    __global const float4 *r1 = hrow + CLIK_ROW(clamp(y0 + 1, 0, sh - 1), dw);
+    __global const float4 *r2 = hrow + CLIK_ROW(clamp(y0 + 2, 0, sh - 1), dw);
+    __global const float4 *r3 = hrow + CLIK_ROW(clamp(y0 + 3, 0, sh - 1), dw);
+    const size_t srow = CLIK_ROW(qy, ss), irow = CLIK_ROW(y, ds), grow = CLIK_ROW(y, gs);
     for (int qx = 0; qx < dw / S; qx++) {
         const uchar4 near = LOAD_PX(src, srow, qx);
         const uchar gn = luma(near);
@@ -227,11 +234,12 @@ __kernel void fusion_hblur(__global const uchar *g1, __global const uchar *g2, i
     const int y = get_global_id(0);
     if (y >= h)
         return;
-    __global float *a = art + (size_t)y * w;
-    __global float *out = rows + (size_t)y * w;
-    const int trow = (y / T) * tw;
+    __global float *a = art + CLIK_ROW(y, w);
+    __global float *out = rows + CLIK_ROW(y, w);
+    const size_t grow = CLIK_ROW(y, gs);
+    __global const float *trow = tiles + CLIK_ROW(y / T, tw);
     for (int x = 0; x < w; x++)
-        a[x] = artifact(g1, g2, y * gs + x, tiles, trow + x / T);
+        a[x] = artifact(g1 + grow, g2 + grow, trow, x);
     const int R = K / 2;
     for (int x = 0; x < w; x++) {
         float acc = 0.0f;
@@ -256,16 +264,20 @@ __kernel void fusion_vselect(__global const float *rows, int w, int h, float thr
         return;
     __global const float *r[K];
     for (int k = 0; k < K; k++)
-        r[k] = rows + (size_t)reflect_any(y + k - K / 2, h) * w;
+        r[k] = rows + CLIK_ROW(reflect_any(y + k - K / 2, h), w);
+    const size_t irow = CLIK_ROW(y, is), drow = CLIK_ROW(y, ds);
+#if MAP
+    __global uchar *mrow = map + CLIK_ROW(y, ms);
+#endif
     for (int x = 0; x < w; x++) {
         float acc = 0.0f;
         for (int k = 0; k < K; k++)
             acc += bw[k] * r[k][x];
         const int take_nearest = acc > threshold;
-        const uchar4 v = take_nearest ? LOAD_PX(img1, y * is, x) : LOAD_PX(img2, y * is, x);
-        STORE_PX(v, dst, y * ds, x);
+        const uchar4 v = take_nearest ? LOAD_PX(img1, irow, x) : LOAD_PX(img2, irow, x);
+        STORE_PX(v, dst, drow, x);
 #if MAP
-        map[y * ms + x] = take_nearest ? 255 : 0;
+        mrow[x] = take_nearest ? 255 : 0;
 #endif
     }
 }

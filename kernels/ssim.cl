@@ -36,6 +36,10 @@
  *                     two >= tile), the sums reduced over the rows in local
  *                     memory;
  *   ssim_tiles_item   one work-item per tile (CPU devices, no local memory).
+ *
+ * Strides are int arguments (the host checks them), in elements; images and
+ * maps may hold more than 2^31 elements: row offsets are size_t products
+ * (CLIK_ROW), the index within a row stays int.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
@@ -111,12 +115,15 @@ __kernel void ssim_local(__global const T *a, int sa, __global const T *b, int s
 
     /* Inputs past the image feed only outputs past the map: clamp them.
      * Rows and columns stepped by the block's shape: no division by it. */
-    for (int r = ly; r < in_h; r += th)
+    for (int r = ly; r < in_h; r += th) {
+        const int y = min(y0 + r, h - 1);
+        __global const T *ra = a + CLIK_ROW(y, sa), *rb = b + CLIK_ROW(y, sb);
         for (int c = lx; c < in_w; c += tw) {
-            const int x = min(x0 + c, w - 1), y = min(y0 + r, h - 1);
-            la[r * in_w + c] = convert_float(a[y * sa + x]);
-            lb[r * in_w + c] = convert_float(b[y * sb + x]);
+            const int x = min(x0 + c, w - 1);
+            la[r * in_w + c] = convert_float(ra[x]);
+            lb[r * in_w + c] = convert_float(rb[x]);
         }
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (int r = ly; r < in_h; r += th) {
@@ -166,7 +173,7 @@ __kernel void ssim_local(__global const T *a, int sa, __global const T *b, int s
 #undef HM
         s = ssim_value_float(ma, mb, qa, qb, p);
         if (write_map)
-            map[y * sm + x] = s;
+            map[CLIK_ROW(y, sm) + x] = s;
     }
     if (!want_mean) /* the same for the whole work-group */
         return;
@@ -201,11 +208,12 @@ __kernel void ssim_direct(__global const T *a, int sa, __global const T *b, int 
     for (int r = 0; r < DIRECT_ROWS + 10; r++) {
         /* Rows and columns past the image feed only outputs past the map. */
         const int y = min(y0 + r, h - 1);
+        __global const T *ra = a + CLIK_ROW(y, sa), *rb = b + CLIK_ROW(y, sb);
         float pa[14], pb[14];
         for (int i = 0; i < 14; i++) {
             const int x = min(x0 + i, w - 1);
-            pa[i] = convert_float(a[y * sa + x]);
-            pb[i] = convert_float(b[y * sb + x]);
+            pa[i] = convert_float(ra[x]);
+            pb[i] = convert_float(rb[x]);
         }
         /* Horizontal sums. */
         float4 m[5];
@@ -244,6 +252,7 @@ __kernel void ssim_direct(__global const T *a, int sa, __global const T *b, int 
         }
     }
     float sum = 0.0f;
+    __global float *mrow = map + CLIK_ROW(y0, sm) + x0;
     for (int j = 0; j < DIRECT_ROWS; j++) {
         if (y0 + j >= oh)
             break;
@@ -251,12 +260,13 @@ __kernel void ssim_direct(__global const T *a, int sa, __global const T *b, int 
         const float v[4] = {s.s0, s.s1, s.s2, s.s3};
         for (int i = 0; i < 4 && x0 + i < ow; i++) {
             if (write_map)
-                map[(y0 + j) * sm + x0 + i] = v[i];
+                mrow[i] = v[i];
             sum += v[i];
         }
+        mrow += sm;
     }
     if (want_mean)
-        partial[gy * ((ow + 3) / 4) + gx] = sum;
+        partial[(size_t)gy * (size_t)((ow + 3) / 4) + (size_t)gx] = sum;
 }
 
 /* ---- ssim_rows ------------------------------------------------------------------ */
@@ -312,7 +322,7 @@ __kernel void ssim_rows(__global const T *a, int sa, __global const T *b, int sb
     floatV ring[11][5];
     float sum = 0.0f;
     for (int r = y0; r < y1 + 10; r++) {
-        rows_hsum(a + r * sa + x0, b + r * sb + x0, ring[(r - y0) % 11]);
+        rows_hsum(a + CLIK_ROW(r, sa) + x0, b + CLIK_ROW(r, sb) + x0, ring[(r - y0) % 11]);
         if (r - y0 < 10)
             continue;
         /* Output row y from ring slots (y - y0 + k) % 11. */
@@ -332,11 +342,12 @@ __kernel void ssim_rows(__global const T *a, int sa, __global const T *b, int sb
         float lanes[VW];
         CONCAT(vstore, VW)(s, 0, lanes);
         if (write_map) {
+            __global float *mrow = map + CLIK_ROW(y, sm) + x0;
             if (skip == 0)
-                CONCAT(vstore, VW)(s, 0, map + y * sm + x0);
+                CONCAT(vstore, VW)(s, 0, mrow);
             else
                 for (int i = skip; i < VW; i++)
-                    map[y * sm + x0 + i] = lanes[i];
+                    mrow[i] = lanes[i];
         }
         float row = 0.0f; /* the row's lanes first: fewer terms in each float sum */
         for (int i = skip; i < VW; i++)
@@ -344,7 +355,7 @@ __kernel void ssim_rows(__global const T *a, int sa, __global const T *b, int sb
         sum += row;
     }
     if (want_mean)
-        partial[g * strips + strip] = sum;
+        partial[(size_t)g * (size_t)strips + (size_t)strip] = sum;
 }
 
 #endif /* T */
@@ -368,7 +379,7 @@ __kernel void ssim_tiles_group(__global const uchar *a, int sa, __global const u
     const int nx = min(tile, w - x0), ny = min(tile, h - ty * tile);
     clik_tile_sums s = clik_tile_sums_zero();
     if (tx < mw && ly < ny)
-        s = clik_tile_add_row(s, a + y * sa + x0, b + y * sb + x0, nx);
+        s = clik_tile_add_row(s, a + CLIK_ROW(y, sa) + x0, b + CLIK_ROW(y, sb) + x0, nx);
     red[i] = s.a;
     red[plane + i] = s.b;
     red[2 * plane + i] = s.aa;
@@ -384,7 +395,7 @@ __kernel void ssim_tiles_group(__global const uchar *a, int sa, __global const u
     if (ly == 0 && tx < mw && ty < mh) {
         const clik_tile_sums t = {red[lx], red[plane + lx], red[2 * plane + lx],
                                   red[3 * plane + lx], red[4 * plane + lx]};
-        map[ty * sm + tx] = clik_tile_ssim(nx * ny, t);
+        map[CLIK_ROW(ty, sm) + tx] = clik_tile_ssim(nx * ny, t);
     }
 }
 
@@ -394,10 +405,10 @@ inline clik_tile_sums tile_sums8(__global const uchar *a, int sa, __global const
                                  int tile, int ny)
 {
     int8 sum_a = (int8)0, sum_b = (int8)0, sum_aa = (int8)0, sum_bb = (int8)0, sum_ab = (int8)0;
-    for (int y = 0; y < ny; y++)
+    for (int y = 0; y < ny; y++, a += sa, b += sb)
         for (int i = 0; i < tile; i += 8) {
-            const int8 ca = convert_int8(vload8(0, a + y * sa + i)) - 128;
-            const int8 cb = convert_int8(vload8(0, b + y * sb + i)) - 128;
+            const int8 ca = convert_int8(vload8(0, a + i)) - 128;
+            const int8 cb = convert_int8(vload8(0, b + i)) - 128;
             sum_a += ca;
             sum_b += cb;
             sum_aa += ca * ca;
@@ -419,9 +430,9 @@ __kernel void ssim_tiles_item(__global const uchar *a, int sa, __global const uc
         return;
     const int x0 = tx * tile, y0 = ty * tile;
     const int nx = min(tile, w - x0), ny = min(tile, h - y0);
-    __global const uchar *ta = a + y0 * sa + x0, *tb = b + y0 * sb + x0;
+    __global const uchar *ta = a + CLIK_ROW(y0, sa) + x0, *tb = b + CLIK_ROW(y0, sb) + x0;
     const clik_tile_sums s = tile % 8 == 0 && nx == tile
                                  ? tile_sums8(ta, sa, tb, sb, tile, ny)
                                  : clik_tile_sums_of(ta, sa, tb, sb, nx, ny);
-    map[ty * sm + tx] = clik_tile_ssim(nx * ny, s);
+    map[CLIK_ROW(ty, sm) + tx] = clik_tile_ssim(nx * ny, s);
 }

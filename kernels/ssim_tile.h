@@ -17,6 +17,10 @@
 #ifndef CLIK_KERNELS_SSIM_TILE_H
 #define CLIK_KERNELS_SSIM_TILE_H
 
+/* Elements from a buffer's start to row r of a stride of `stride` elements:
+ * a size_t product (buffers may hold more than 2^31 elements). */
+#define CLIK_ROW(r, stride) ((size_t)(r) * (size_t)(stride))
+
 #define CLIK_SSIM_C1 6.5025f  /* (0.01 * 255)^2 */
 #define CLIK_SSIM_C2 58.5225f /* (0.03 * 255)^2 */
 
@@ -47,13 +51,14 @@ inline clik_tile_sums clik_tile_add_row(clik_tile_sums s, __global const uchar *
     return s;
 }
 
-/* The sums of the nx x ny pixels from a and b (rows sa and sb bytes apart). */
+/* The sums of the nx x ny pixels from a and b (rows sa and sb bytes apart;
+ * the row pointers step, so that no offset is an int product). */
 inline clik_tile_sums clik_tile_sums_of(__global const uchar *a, int sa, __global const uchar *b,
                                         int sb, int nx, int ny)
 {
     clik_tile_sums s = clik_tile_sums_zero();
-    for (int y = 0; y < ny; y++)
-        s = clik_tile_add_row(s, a + y * sa, b + y * sb, nx);
+    for (int y = 0; y < ny; y++, a += sa, b += sb)
+        s = clik_tile_add_row(s, a, b, nx);
     return s;
 }
 

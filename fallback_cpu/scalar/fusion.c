@@ -174,7 +174,8 @@ static void ssim_tiles(const uint8_t *g1, const uint8_t *g2, int w, int h, int t
                     sbb += b * b;
                     sab += a * b;
                 }
-            map[ty * tw + tx] = tile_ssim((x1 - x0) * (y1 - y0), sa, sb, saa, sbb, sab);
+            map[(size_t)ty * (size_t)tw + (size_t)tx] =
+                tile_ssim((x1 - x0) * (y1 - y0), sa, sb, saa, sbb, sab);
         }
 }
 
@@ -274,7 +275,7 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_opti
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
                 const size_t i = (size_t)y * w + x;
-                const float t = map[(y / tile) * tw + x / tile];
+                const float t = map[(size_t)(y / tile) * (size_t)tw + (size_t)(x / tile)];
                 const int d = abs((int)g1[i] - (int)g2[i]);
                 art[i] = t * (float)d / 255.0f;
             }

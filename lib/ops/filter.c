@@ -62,13 +62,17 @@ typedef struct filter_args {
 
 /* ---- OpenCL path ------------------------------------------------------------------- */
 
-/* Kernels index images with int: every element must be reachable. */
-static clik_status check_int_range(clik_context *ctx, const clik_binding *b)
+/* The kernels form row offsets as size_t products (images of any size up to
+ * the device's largest allocation), but take the row stride, in elements, as
+ * an int argument (clik__elems): a stride of more elements is refused. */
+static clik_status check_stride(clik_context *ctx, const clik_binding *b, const char *op)
 {
-    if (b->span / clik_type_size(b->image.type) > (size_t)INT32_MAX)
+    const size_t elems = b->stride / clik_type_size(b->image.type);
+    if (elems > (size_t)INT_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                          "an image of %zu bytes is larger than the filter kernels address",
-                          b->span);
+                          "%s: a row stride of %zu elements exceeds the filter kernels' limit "
+                          "of INT_MAX (%d) elements",
+                          op, elems, INT_MAX);
     return CLIK_OK;
 }
 
@@ -219,9 +223,9 @@ static clik_status cl_blur_cpu(clik_context *ctx, const filter_args *a, const cl
 static clik_status blur_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     filter_args *a = p;
-    clik_status st = check_int_range(ctx, b[0]);
+    clik_status st = check_stride(ctx, b[0], "clik_gaussian_blur");
     if (st == CLIK_OK)
-        st = check_int_range(ctx, b[1]);
+        st = check_stride(ctx, b[1], "clik_gaussian_blur");
     const size_t wbytes = (size_t)a->ksize * sizeof(float);
     if (st == CLIK_OK)
         st = clik__temp_buffer(ctx, wbytes, &a->weights_mem);
@@ -249,9 +253,9 @@ static clik_status gray_opencl(clik_context *ctx, void *p, clik_binding *const *
 {
     (void)p;
     const clik_binding *src = b[0], *dst = b[1];
-    clik_status st = check_int_range(ctx, src);
+    clik_status st = check_stride(ctx, src, "clik_gray");
     if (st == CLIK_OK)
-        st = check_int_range(ctx, dst);
+        st = check_stride(ctx, dst, "clik_gray");
     if (st != CLIK_OK)
         return st;
     const clik_image *img = &src->image;

@@ -207,6 +207,12 @@ typedef struct flow_cl {
 
 static clik_status flow_buffer(flow_cl *f, size_t bytes, cl_mem *mem)
 {
+    /* A refusal, not a failed allocation: the CPU path runs instead. */
+    if (bytes > f->ctx->dev.max_alloc_size)
+        return clik__fail(f->ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "clik_flow_tvl1: a buffer of %zu bytes exceeds the device's largest "
+                          "allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE, %zu bytes)",
+                          bytes, (size_t)f->ctx->dev.max_alloc_size);
     if (f->nmade == MAX_BUFFERS)
         return clik__fail(f->ctx, CLIK_ERR_NO_MEMORY, "clik_flow_tvl1: too many buffers");
     clik_status st = clik__temp_buffer(f->ctx, bytes ? bytes : 4, mem);
@@ -402,7 +408,8 @@ static clik_status zero_words(flow_cl *f, cl_mem mem, size_t words)
         chunk = ((words + parts - 1) / parts + 15) / 16 * 16;
         chunk = chunk > 16 * (size_t)ITEM_LOOPS ? 16 * (size_t)ITEM_LOOPS : chunk;
     }
-    const int n = (int)words, c = (int)chunk;
+    const cl_ulong n = words;
+    const int c = (int)chunk;
     clik_status st = CLIK_ARGS(f->ctx, f->zero, CLIK_A(mem), CLIK_A(n), CLIK_A(c));
     size_t items = (words + chunk - 1) / chunk, local = f->variant == V_ROWS ? 1 : 64;
     return st == CLIK_OK ? clik__launch(f->ctx, f->zero, 1, &items, &local) : st;
@@ -523,20 +530,21 @@ static int band_rows(const flow_cl *f, int w, int h)
 }
 
 /* The work-groups of a U or P launch on a w x h level: the partial sums of
- * the stopping test. */
-static int step_groups(const flow_cl *f, int w, int h)
+ * the stopping test (over 2^31 on levels of over 2^31 pixels and small
+ * work-groups). */
+static size_t step_groups(const flow_cl *f, int w, int h)
 {
     if (f->variant == V_ROWS) {
         const int band = band_rows(f, w, h);
-        return (h + band - 1) / band;
+        return (size_t)((h + band - 1) / band);
     }
-    return (int)(((size_t)w + f->wg[0] - 1) / f->wg[0] * (((size_t)h + f->wg[1] - 1) / f->wg[1]));
+    return ((size_t)w + f->wg[0] - 1) / f->wg[0] * (((size_t)h + f->wg[1] - 1) / f->wg[1]);
 }
 
 static clik_status launch_step(flow_cl *f, clik_kernel_entry *k, int w, int h)
 {
     if (f->variant == V_ROWS) {
-        size_t global = (size_t)step_groups(f, w, h), one = 1;
+        size_t global = step_groups(f, w, h), one = 1;
         return clik__launch_exact(f->ctx, k, 1, &global, &one);
     }
     size_t global[2] = {((size_t)w + f->wg[0] - 1) / f->wg[0] * f->wg[0],
@@ -656,7 +664,8 @@ static clik_status iterate_large(flow_cl *f, cl_mem u, int w, int h)
     clik_context *ctx = f->ctx;
     const clik_flow_plan *pl = f->plan;
     const float taut = pl->tau / pl->theta, eps2 = pl->epsilon * pl->epsilon;
-    const int groups = step_groups(f, w, h), n = w * h;
+    /* flow_decide's counts are longs: a level may have over 2^31 pixels. */
+    const cl_long groups = (cl_long)step_groups(f, w, h), n = (cl_long)w * (cl_long)h;
     int it = 0;
     clik_status st = set_u_args(f, f->u, u, w, h, 1);
     if (st == CLIK_OK && f->u_check != f->u)
@@ -710,8 +719,9 @@ static clik_status cl_level(flow_cl *f, int s, cl_mem u, int *ran)
 {
     clik_context *ctx = f->ctx;
     const clik_flow_plan *pl = f->plan;
-    const int w = pl->width[s], h = pl->height[s], n = w * h;
-    const int small = n <= f->small_max;
+    const int w = pl->width[s], h = pl->height[s];
+    const size_t n = (size_t)w * (size_t)h;
+    const int small = n <= (size_t)f->small_max;
     clik_status st = zero_words(f, f->pf, ((size_t)w + 4 * (size_t)n) * f->store / 4 + 1);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, f->gradient, CLIK_A(f->i1s[s]), CLIK_A(w), CLIK_A(h), CLIK_A(f->grad));
@@ -778,7 +788,7 @@ static clik_status flow_alloc(flow_cl *f)
     }
     size_t groups = 1;
     for (int s = 0; s < pl->scales; s++) {
-        const size_t g = (size_t)step_groups(f, pl->width[s], pl->height[s]);
+        const size_t g = step_groups(f, pl->width[s], pl->height[s]);
         groups = g > groups ? g : groups;
     }
     /* u: two planes and a guard of a row and a pixel after them; p: a guard
@@ -863,13 +873,18 @@ static clik_status tvl1_opencl(clik_context *ctx, void *p, clik_binding *const *
 {
     flow_args *a = p;
     const clik_flow_plan *pl = &a->plan;
-    const size_t n0 = (size_t)pl->width[0] * (size_t)pl->height[0];
-    /* Kernels index the planes of p (and its guard) and images with int. */
-    if (n0 > (size_t)INT_MAX / 5 || b[0]->span > (size_t)INT_MAX || b[1]->span > (size_t)INT_MAX ||
-        b[2]->span > (size_t)INT_MAX)
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                          "clik_flow_tvl1: a %dx%d flow is larger than the kernels address",
-                          pl->width[0], pl->height[0]);
+    /* The kernels index the fields (packed planes of any size the device
+     * allocates, see flow_buffer) and the images with 64-bit offsets, but
+     * take the row strides of I0, I1 (elements) and the flow (floats) as
+     * ints. */
+    for (int i = 0; i < 3; i++) {
+        const size_t elems = b[i]->stride / clik_type_size(b[i]->image.type);
+        if (elems > (size_t)INT_MAX)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "clik_flow_tvl1: a row stride of %zu elements exceeds the flow "
+                              "kernels' limit of INT_MAX (%d) elements",
+                              elems, INT_MAX);
+    }
     const int ksize_pre = taps_of(pl->sigma),
               ksize_zoom = pl->scales > 1 ? taps_of(zoom_sigma(pl)) : 1;
     if (ksize_pre > MAX_DEVICE_TAPS || ksize_zoom > MAX_DEVICE_TAPS)

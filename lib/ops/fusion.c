@@ -4,6 +4,7 @@
  * downloads overlap on several command queues (seed 003, section X).
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -213,6 +214,24 @@ static void scratch_bytes(const fusion_plan *p, size_t bytes[NSCRATCH])
     bytes[7] = p->cpu ? px * sizeof(float) : 0;
 }
 
+/* The kernels form row offsets as size_t products: a frame may take any
+ * size whose buffers the device allocates. Refuses (CLIK_ERR_DEVICE_LIMITS,
+ * so that the CPU path runs) a frame with a buffer over the device's
+ * largest allocation, among the intermediates of bytes[] and `extra`. */
+static clik_status check_alloc(clik_context *ctx, const size_t bytes[NSCRATCH], size_t extra,
+                               const char *what)
+{
+    size_t most = extra;
+    for (int i = 0; i < NSCRATCH; i++)
+        most = bytes[i] > most ? bytes[i] : most;
+    if (most > ctx->dev.max_alloc_size)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "%s: a buffer of %zu bytes exceeds the device's largest allocation "
+                          "(CL_DEVICE_MAX_MEM_ALLOC_SIZE, %zu bytes)",
+                          what, most, (size_t)ctx->dev.max_alloc_size);
+    return CLIK_OK;
+}
+
 static cl_mem *scratch_slot(fusion_scratch *s, int i)
 {
     cl_mem *m[NSCRATCH] = {&s->img1,  &s->img2, &s->g1,   &s->g2,
@@ -322,15 +341,21 @@ static clik_status fusion_opencl(clik_context *ctx, void *args, clik_binding *co
     memset(&p, 0, sizeof(p));
     plan_sizes(ctx, &p, a->src->width, a->src->height, a->scale, &a->opt);
     p.map = a->map != NULL;
-    if ((size_t)p.dw * (size_t)p.dh * 4 > (size_t)INT32_MAX)
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "fusion: a %dx%d output is too large", p.dw,
-                          p.dh);
+    /* Row strides are int kernel arguments (bytes). */
+    for (int i = 0; i < (a->map ? 3 : 2); i++)
+        if (b[i]->stride > (size_t)INT_MAX)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "fusion: a row stride of %zu bytes exceeds the fusion kernels' "
+                              "limit of INT_MAX (%d) bytes",
+                              b[i]->stride, INT_MAX);
     p.pix4 = binding_pix4(b[0]) && binding_pix4(b[1]);
     fusion_scratch s;
     memset(&s, 0, sizeof(s));
     size_t bytes[NSCRATCH];
     scratch_bytes(&p, bytes);
-    clik_status st = CLIK_OK;
+    clik_status st = check_alloc(ctx, bytes, 0, "fusion");
+    if (st != CLIK_OK)
+        return st;
     for (int i = 0; i < NSCRATCH && st == CLIK_OK; i++)
         if (bytes[i])
             st = clik__temp_buffer(ctx, bytes[i], scratch_slot(&s, i));
@@ -471,8 +496,12 @@ static clik_status stream_open_device(clik_fusion_stream *s)
     }
     if (st != CLIK_OK)
         return st;
-    if ((size_t)s->plan[0].dw * (size_t)s->plan[0].dh * 4 > (size_t)INT32_MAX)
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "fusion stream: frames too large");
+    /* The slots' buffers: a refusal here leaves the stream on the CPU. */
+    size_t bytes[NSCRATCH];
+    scratch_bytes(&s->plan[0], bytes);
+    st = check_alloc(ctx, bytes, (size_t)s->width * (size_t)s->height * 4, "fusion stream");
+    if (st != CLIK_OK)
+        return st;
     st = plan_kernels(ctx, &s->plan[0]); /* the map's plan at its first frame */
     for (int i = 0; i < s->depth && st == CLIK_OK; i++)
         st = slot_make(ctx, &s->plan[0], &s->slots[i]);
