@@ -12,13 +12,20 @@
  *   CH              channels, 1 or 4 (RGBA: alpha is carried over from the
  *                   source pixel, neither interpolated nor filtered);
  *   PHI_HALF        phi stored as F16 (vload_half, no cl_khr_fp16 needed),
- *                   else F32.
+ *                   else F32;
+ *   WIDE            1 when lr, dst, U or one plane of phi holds more than
+ *                   INT_MAX elements: row offsets in 64 bits (idx_t long),
+ *                   the upsample's source rows as int offsets from one
+ *                   64-bit row pointer per work-item; 0: in int, as before
+ *                   (fewer registers: the one-kernel variants run faster).
  * Everything else is an argument:
  *   scale, wt       the integer scale s and the bicubic weights of its s
  *                   phases, 4 floats each: output coordinate X = s i + r
  *                   takes source taps i - 1 - (2 r + 1 < s) .. + 3 (clamped
  *                   to the image) with weights wt[4 r .. 4 r + 3];
- *   planes, count   the element offset in phi of the plane of each term;
+ *   planes, count   the element offset in phi of the plane of each term
+ *                   (long whatever WIDE: a phi of 72 planes of 7680 x 4320
+ *                   has 2.39e9 elements);
  *   atoms           each term's atom: 16 floats in the symmetric kernels
  *                   (*_sym: the 12 weights of the tap pairs (k, 24 - k),
  *                   k < 12, then the centre's; for centrally symmetric atoms,
@@ -26,7 +33,8 @@
  *                   others (the 25 taps, row-major);
  *   tiles           the local-memory kernel's tiles, sized by the host from
  *                   the work-group's shape.
- * Strides are in elements.
+ * Strides are in elements (the host keeps them within 2^28); indices
+ * within a row are int (a row has at most 2^22 elements).
  *
  * Every kernel computes U as the horizontal sums of four source rows, each
  * left to right, then their weighted sum top to bottom (clik_resize's order
@@ -39,6 +47,18 @@
 #ifndef PHI_HALF
 #define PHI_HALF 0
 #endif
+#ifndef WIDE
+#define WIDE 0
+#endif
+
+/* Offsets past a row: 64-bit only where some buffer needs it (WIDE). */
+#if WIDE
+typedef long idx_t;
+#else
+typedef int idx_t;
+#endif
+/* Row y of an image at p, stride elements a row. */
+#define ROW(p, y, stride) ((p) + (idx_t)(y) * (stride))
 
 typedef VEC(float) acc_t;
 
@@ -71,13 +91,29 @@ inline int first_tap(int x, int s, int *w)
 
 /* Alpha of output (x, y) of a 4-channel image: carried over from the source
  * pixel that holds it, never interpolated. */
-#define LR_ALPHA(x, y) ((float)lr[(y) / scale * lr_stride + (x) / scale * 4 + 3])
+#define LR_ALPHA(x, y) ((float)ROW(lr, (y) / scale, lr_stride)[(x) / scale * 4 + 3])
 
 #define WX_SUM(P, c0, c1, c2, c3)                                                                  \
     (wx.s0 * (P(c0)) + wx.s1 * (P(c1)) + wx.s2 * (P(c2)) + wx.s3 * (P(c3)))
 
-/* U at output (X, Y) from lr in global memory. */
-inline acc_t u_global(__global const T *lr, int stride, int lw, int lh, int s,
+/* With WIDE, the lowest source row that U at output rows from Y on reads,
+ * clamped: U at rows Y .. Y + 4 reads rows at most 6 past it (first_tap
+ * grows by at most 3 over 4 rows, and U reads 4 rows from it); else 0. */
+inline int first_row(int Y, int s, int lh)
+{
+#if WIDE
+    int unused;
+    return clamp(first_tap(Y, s, &unused), 0, lh - 1);
+#else
+    return 0;
+#endif
+}
+
+/* U at output (X, Y) from lr in global memory: lrb is source row b of lr
+ * (lr itself and b = 0 without WIDE), b <= every row read and within 6
+ * rows of them, so that the rows are int offsets from it (strides within
+ * 2^28 elements) while lr may pass 2^31 elements. */
+inline acc_t u_global(__global const T *lrb, int b, int stride, int lw, int lh, int s,
                       __constant const float *wt, int X, int Y)
 {
     int px, py;
@@ -85,10 +121,10 @@ inline acc_t u_global(__global const T *lr, int stride, int lw, int lh, int s,
     const float4 wx = vload4(0, wt + px), wy = vload4(0, wt + py);
     const int c0 = clamp(x0, 0, lw - 1), c1 = clamp(x0 + 1, 0, lw - 1);
     const int c2 = clamp(x0 + 2, 0, lw - 1), c3 = clamp(x0 + 3, 0, lw - 1);
-    __global const T *r0 = lr + clamp(y0, 0, lh - 1) * stride;
-    __global const T *r1 = lr + clamp(y0 + 1, 0, lh - 1) * stride;
-    __global const T *r2 = lr + clamp(y0 + 2, 0, lh - 1) * stride;
-    __global const T *r3 = lr + clamp(y0 + 3, 0, lh - 1) * stride;
+    __global const T *r0 = lrb + (clamp(y0, 0, lh - 1) - b) * stride;
+    __global const T *r1 = lrb + (clamp(y0 + 1, 0, lh - 1) - b) * stride;
+    __global const T *r2 = lrb + (clamp(y0 + 2, 0, lh - 1) - b) * stride;
+    __global const T *r3 = lrb + (clamp(y0 + 3, 0, lh - 1) - b) * stride;
 #define PX0(c) TO_ACC(VLOAD((c), r0))
 #define PX1(c) TO_ACC(VLOAD((c), r1))
 #define PX2(c) TO_ACC(VLOAD((c), r2))
@@ -132,29 +168,32 @@ inline acc_t u_tile(__local const acc_t *tile, int pitch, int tx, int ty, int lw
  * (the first kernel of the CPU-device variant; no alpha plane). */
 __kernel void lapar_upsample(__global const T *lr, int lr_stride, int lw, int lh, int scale,
                              __constant const float *wt, __global float *u, int u_stride,
-                             int u_plane)
+                             long u_plane)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= lw * scale || y >= lh * scale)
         return;
-    acc_t v = u_global(lr, lr_stride, lw, lh, scale, wt, x, y);
+    const int b = first_row(y, scale, lh);
+    acc_t v = u_global(ROW(lr, b, lr_stride), b, lr_stride, lw, lh, scale, wt, x, y);
 #if CH == 4
     if (u_plane > 0) {
-        __global float *p = u + y * u_stride + x;
+        const idx_t plane = (idx_t)u_plane;
+        __global float *p = ROW(u, y, u_stride) + x;
         p[0] = v.x;
-        p[u_plane] = v.y;
-        p[2 * u_plane] = v.z;
+        p[plane] = v.y;
+        p[2 * plane] = v.z;
         return;
     }
     v.w = LR_ALPHA(x, y);
 #endif
-    VSTORE(v, x, u + y * u_stride);
+    VSTORE(v, x, ROW(u, y, u_stride));
 }
 
 /* ---- assembling F and the dot product --------------------------------------- */
 
-/* Symmetric atoms: F's 13 distinct weights in lanes 0..12. */
-inline float16 assemble_sym(__global const phi_t *phi, int at, __constant const int *planes,
+/* Symmetric atoms: F's 13 distinct weights in lanes 0..12; at is the
+ * pixel's offset in a plane of phi. */
+inline float16 assemble_sym(__global const phi_t *phi, idx_t at, __constant const long *planes,
                             __constant const float *atoms, int count)
 {
     float16 f = PHI_AT(phi + planes[0], at) * vload16(0, atoms);
@@ -164,7 +203,7 @@ inline float16 assemble_sym(__global const phi_t *phi, int at, __constant const 
 }
 
 /* Any atoms: F's 25 weights as lanes 0..15 of f, 0..7 of g, and h. */
-inline void assemble_all(__global const phi_t *phi, int at, __constant const int *planes,
+inline void assemble_all(__global const phi_t *phi, idx_t at, __constant const long *planes,
                          __constant const float *atoms, int count, float16 *f, float8 *g, float *h)
 {
     float p = PHI_AT(phi + planes[0], at);
@@ -213,16 +252,16 @@ inline void assemble_all(__global const phi_t *phi, int at, __constant const int
 
 /* Filter arguments shared by the kernels below. */
 #define PHI_ARGS                                                                                   \
-    __global const phi_t *phi, int phi_stride, __constant const int *planes,                       \
+    __global const phi_t *phi, int phi_stride, __constant const long *planes,                      \
         __constant const float *atoms, int count, __global T *dst, int dst_stride, int w, int h
 
 /* Declares F for pixel (x, y): SYM 1 for the symmetric kernels. */
-#define ASSEMBLE_1 float16 f = assemble_sym(phi, y * phi_stride + x, planes, atoms, count)
+#define ASSEMBLE_1 float16 f = assemble_sym(phi, (idx_t)y * phi_stride + x, planes, atoms, count)
 #define ASSEMBLE_0                                                                                 \
     float16 f;                                                                                     \
     float8 g;                                                                                      \
     float hh;                                                                                      \
-    assemble_all(phi, y *phi_stride + x, planes, atoms, count, &f, &g, &hh)
+    assemble_all(phi, (idx_t)y *phi_stride + x, planes, atoms, count, &f, &g, &hh)
 #define DOT_1(U) DOT_SYM(f, U)
 #define DOT_0(U) DOT_ALL(f, g, hh, U)
 
@@ -281,7 +320,7 @@ inline float16 phi_gather16(__global const phi_t *p, int x0, int w)
 #define F_SYM 13
 #define F_ALL 25
 
-inline void rows_assemble_sym(__global const phi_t *phi, int row, __constant const int *planes,
+inline void rows_assemble_sym(__global const phi_t *phi, idx_t row, __constant const long *planes,
                               __constant const float *atoms, int count, int xs, int n, int w,
                               __local float16 *F)
 {
@@ -307,7 +346,7 @@ inline void rows_assemble_sym(__global const phi_t *phi, int row, __constant con
     }
 }
 
-inline void rows_assemble_all(__global const phi_t *phi, int row, __constant const int *planes,
+inline void rows_assemble_all(__global const phi_t *phi, idx_t row, __constant const long *planes,
                               __constant const float *atoms, int count, int xs, int n, int w,
                               __local float16 *F)
 {
@@ -341,8 +380,10 @@ inline void rows_assemble_all(__global const phi_t *phi, int row, __constant con
     }
 }
 
-#define ROWS_ASSEMBLE_1 rows_assemble_sym(phi, y *phi_stride, planes, atoms, count, xs, n, w, F);
-#define ROWS_ASSEMBLE_0 rows_assemble_all(phi, y *phi_stride, planes, atoms, count, xs, n, w, F);
+#define ROWS_ASSEMBLE_1                                                                            \
+    rows_assemble_sym(phi, (idx_t)y *phi_stride, planes, atoms, count, xs, n, w, F);
+#define ROWS_ASSEMBLE_0                                                                            \
+    rows_assemble_all(phi, (idx_t)y *phi_stride, planes, atoms, count, xs, n, w, F);
 #define ROWS_LOAD_1                                                                                \
     __local const float16 *f = F + F_SYM * c;                                                      \
     const float16 f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4], f5 = f[5], f6 = f[6];     \
@@ -382,7 +423,7 @@ inline void rows_assemble_all(__global const phi_t *phi, int row, __constant con
  * F_ALL float16 a chunk, chunks of them per work-item).
  */
 #define LAPAR_ROWS(NAME, SYM, TAPS)                                                                \
-    __kernel void NAME(__global const float *u, int u_stride, int u_plane, PHI_ARGS,               \
+    __kernel void NAME(__global const float *u, int u_stride, long u_plane, PHI_ARGS,              \
                        __global const T *lr, int lr_stride, int scale, int chunks,                 \
                        __local float16 *acc)                                                       \
     {                                                                                              \
@@ -393,12 +434,12 @@ inline void rows_assemble_all(__global const phi_t *phi, int row, __constant con
         __local float16 *F =                                                                       \
             acc + (get_local_id(1) * get_local_size(0) + get_local_id(0)) * TAPS * chunks;         \
         ROWS_ASSEMBLE_##SYM;                                                                       \
-        __global const float *ur0 = u + clik_reflect101(y - 2, h) * u_stride;                      \
-        __global const float *ur1 = u + clik_reflect101(y - 1, h) * u_stride;                      \
-        __global const float *ur2 = u + y * u_stride;                                              \
-        __global const float *ur3 = u + clik_reflect101(y + 1, h) * u_stride;                      \
-        __global const float *ur4 = u + clik_reflect101(y + 2, h) * u_stride;                      \
-        __global T *out = dst + y * dst_stride;                                                    \
+        __global const float *ur0 = ROW(u, clik_reflect101(y - 2, h), u_stride);                   \
+        __global const float *ur1 = ROW(u, clik_reflect101(y - 1, h), u_stride);                   \
+        __global const float *ur2 = ROW(u, y, u_stride);                                           \
+        __global const float *ur3 = ROW(u, clik_reflect101(y + 1, h), u_stride);                   \
+        __global const float *ur4 = ROW(u, clik_reflect101(y + 2, h), u_stride);                   \
+        __global T *out = ROW(dst, y, dst_stride);                                                 \
         for (int c = 0; c < n; c++) {                                                              \
             const int x0 = xs + 16 * c;                                                            \
             const int full = x0 + 16 <= w, inner = x0 >= 2 && x0 + 18 <= w;                        \
@@ -410,7 +451,7 @@ inline void rows_assemble_all(__global const phi_t *phi, int row, __constant con
 /* The colour planes' dot products, stored. */
 #if CH == 1
 #define ROWS_STORE(DOT)                                                                            \
-    const int plane = 0;                                                                           \
+    const idx_t plane = 0;                                                                         \
     const float16 v0 = DOT(U16);                                                                   \
     if (full) {                                                                                    \
         OUT16(v0, out + x0);                                                                       \
@@ -419,11 +460,11 @@ inline void rows_assemble_all(__global const phi_t *phi, int row, __constant con
     }
 #else
 #define ROWS_STORE(DOT)                                                                            \
-    int plane = 0;                                                                                 \
+    idx_t plane = 0;                                                                               \
     const float16 v0 = DOT(U16);                                                                   \
-    plane = u_plane;                                                                               \
+    plane = (idx_t)u_plane;                                                                        \
     const float16 v1 = DOT(U16);                                                                   \
-    plane = 2 * u_plane;                                                                           \
+    plane = 2 * (idx_t)u_plane;                                                                    \
     const float16 v2 = DOT(U16);                                                                   \
     LANES16(STORE_LANE_4)
 #endif
@@ -440,7 +481,7 @@ LAPAR_ROWS(lapar_rows, 0, F_ALL)
 
 /* ---- one kernel, U from lr in global memory (no local memory) ---------------- */
 
-#define U_DIRECT(r, c) u_global(lr, lr_stride, lw, lh, scale, wt, cx##c, cy##r)
+#define U_DIRECT(r, c) u_global(lrb, b, lr_stride, lw, lh, scale, wt, cx##c, cy##r)
 
 #define LAPAR_DIRECT(NAME, SYM)                                                                    \
     __kernel void NAME(__global const T *lr, int lr_stride, int lw, int lh, int scale,             \
@@ -454,7 +495,10 @@ LAPAR_ROWS(lapar_rows, 0, F_ALL)
         const int cx2 = x, cx3 = clik_reflect101(x + 1, w), cx4 = clik_reflect101(x + 2, w);       \
         const int cy0 = clik_reflect101(y - 2, h), cy1 = clik_reflect101(y - 1, h);                \
         const int cy2 = y, cy3 = clik_reflect101(y + 1, h), cy4 = clik_reflect101(y + 2, h);       \
-        WRITE_PIXEL(DOT_##SYM(U_DIRECT), LR_ALPHA(x, y), x, dst + y * dst_stride);                 \
+        /* every cy is at least max(y - 2, 0) and at most y + 2 */                                 \
+        const int b = first_row(max(y - 2, 0), scale, lh);                                         \
+        __global const T *lrb = ROW(lr, b, lr_stride);                                             \
+        WRITE_PIXEL(DOT_##SYM(U_DIRECT), LR_ALPHA(x, y), x, ROW(dst, y, dst_stride));              \
     }
 
 LAPAR_DIRECT(lapar_direct_sym, 1)
@@ -493,7 +537,7 @@ inline void load_tiles(__global const T *lr, int lr_stride, int lw, int lh, int 
     const int th = min(lh - 1, first_tap(by, scale, &unused) + 3) - ty + 1;
     for (int i = id; i < tw * th; i += n) {
         const int r = i / tw, c = i - r * tw;
-        src[r * pitch + c] = TO_ACC(VLOAD(tx + c, lr + (ty + r) * lr_stride));
+        src[r * pitch + c] = TO_ACC(VLOAD(tx + c, ROW(lr, ty + r, lr_stride)));
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int uw = gw + 4;
@@ -517,7 +561,7 @@ inline void load_tiles(__global const T *lr, int lr_stride, int lw, int lh, int 
             return;                                                                                \
         const int lx = get_local_id(0), ly = get_local_id(1), uw = get_local_size(0) + 4;          \
         ASSEMBLE_##SYM;                                                                            \
-        WRITE_PIXEL(DOT_##SYM(U_TILE), LR_ALPHA(x, y), x, dst + y * dst_stride);                   \
+        WRITE_PIXEL(DOT_##SYM(U_TILE), LR_ALPHA(x, y), x, ROW(dst, y, dst_stride));                \
     }
 
 LAPAR_LOCAL(lapar_local_sym, 1)

@@ -360,18 +360,69 @@ static void resolve_tuning(clik_context *ctx, lapar_args *a)
 
 /* ---- OpenCL path ------------------------------------------------------------------ */
 
+/* Row strides go to the kernels as int elements (kernels/lapar.cl), and
+ * with WIDE the upsample reads its source rows as int offsets of up to 8
+ * strides from one 64-bit row pointer: fn refuses (CLIK_ERR_DEVICE_LIMITS,
+ * so the CPU path runs) a binding whose stride passes INT_MAX / 8 elements
+ * (rows have at most 2^22). Otherwise images, U and phi may hold more than
+ * 2^31 elements (WIDE: 64-bit row offsets; phi's plane offsets always). */
+static clik_status check_strides(clik_context *ctx, const char *fn, const clik_binding *const *b,
+                                 int n)
+{
+    for (int i = 0; i < n; i++) {
+        const size_t e = b[i]->stride / clik_type_size(b[i]->image.type);
+        if (e > (size_t)INT_MAX / 8)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "%s: a row stride of %zu elements; the kernels take strides of at "
+                              "most 2^28 - 1 elements",
+                              fn, e);
+    }
+    return CLIK_OK;
+}
+
 static int elems(const clik_binding *b)
 {
     return (int)(b->stride / clik_type_size(b->image.type));
 }
 
-/* The program of a call's formats. */
-static clik_status lapar_kernel(clik_context *ctx, const clik_image *lr, int phi_half,
+/* Elements from an image's first to its last (rows of stride elements). */
+static size_t span_elems(const clik_image *img)
+{
+    const size_t e = clik_type_size(img->type);
+    return ((size_t)(img->height - 1) * img->stride +
+            (size_t)img->width * (size_t)img->channels * e) /
+           e;
+}
+
+/* WIDE for the kernels (kernels/lapar.cl): 1 when an offset within lr,
+ * dst, U (w x h x colours floats) or one plane of phi (h rows) can pass
+ * INT_MAX; their int offsets otherwise, which need fewer registers. Plane
+ * offsets in phi are 64-bit either way. phi and dst may be NULL (the
+ * upsample alone: dst is U). */
+static int wide_call(const clik_image *lr, const clik_image *phi, const clik_image *dst)
+{
+    size_t most = span_elems(lr);
+    if (dst) {
+        const size_t d = span_elems(dst);
+        const size_t u = (size_t)dst->width * (size_t)dst->height * (dst->channels == 4 ? 3u : 1u);
+        most = d > most ? d : most;
+        most = u > most ? u : most;
+    }
+    if (phi && dst) {
+        const size_t p = (size_t)dst->height * (phi->stride / clik_type_size(phi->type));
+        most = p > most ? p : most;
+    }
+    return most > (size_t)INT_MAX;
+}
+
+/* The program of a call's formats; wide: wide_call. */
+static clik_status lapar_kernel(clik_context *ctx, const clik_image *lr, int phi_half, int wide,
                                 const char *name, clik_kernel_entry **k)
 {
-    char options[96];
-    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d -DCH=%d -DPHI_HALF=%d",
-             lr->type == CLIK_U8 ? "uchar" : "float", lr->type == CLIK_F32, lr->channels, phi_half);
+    char options[112];
+    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d -DCH=%d -DPHI_HALF=%d -DWIDE=%d",
+             lr->type == CLIK_U8 ? "uchar" : "float", lr->type == CLIK_F32, lr->channels, phi_half,
+             wide);
     return clik__kernel(ctx, "lapar", options, name, k);
 }
 
@@ -402,19 +453,20 @@ static clik_status upload(clik_context *ctx, const void *data, size_t bytes, cl_
     return clik__write_bytes(ctx, *mem, data, bytes);
 }
 
-/* The phase weights, each term's plane offset in phi (elements) and its
- * atom in the layout of the kernels (16 floats symmetric, 32 otherwise). */
+/* The phase weights, each term's plane offset in phi (elements, 64-bit: a
+ * phi of 72 planes of 7680 x 4320 has 2.39e9 elements) and its atom in the
+ * layout of the kernels (16 floats symmetric, 32 otherwise). */
 static clik_status tables_make(clik_context *ctx, const lapar_args *a, const clik_binding *phi,
                                lapar_tables *t)
 {
     memset(t, 0, sizeof(*t));
     const clik_lapar_plan *plan = &a->plan;
     const int per = a->sym ? 16 : 32, h = a->dst->height, ps = elems(phi);
-    int planes[CLIK_LAPAR_MAX_ATOMS];
+    cl_long planes[CLIK_LAPAR_MAX_ATOMS];
     float atoms[CLIK_LAPAR_MAX_ATOMS * 32];
     memset(atoms, 0, sizeof(atoms));
     for (int j = 0; j < plan->count; j++) {
-        planes[j] = plan->plane[j] * h * ps;
+        planes[j] = (cl_long)plan->plane[j] * (cl_long)h * (cl_long)ps;
         float *at = atoms + j * per;
         if (a->sym) {
             memcpy(at, plan->atom[j], 12 * sizeof(float)); /* taps k < 12, as (k, 24 - k) */
@@ -423,7 +475,7 @@ static clik_status tables_make(clik_context *ctx, const lapar_args *a, const cli
             memcpy(at, plan->atom[j], CLIK_LAPAR_TAPS * sizeof(float));
         }
     }
-    t->planes_bytes = sizeof(int) * (size_t)plan->count;
+    t->planes_bytes = sizeof(cl_long) * (size_t)plan->count;
     t->atoms_bytes = sizeof(float) * (size_t)per * (size_t)plan->count;
     clik_status st = upload(ctx, a->wt, sizeof(float) * 16, &t->wt);
     if (st == CLIK_OK)
@@ -507,25 +559,30 @@ static clik_status run_upsampled(clik_context *ctx, const lapar_args *a, const l
     const clik_image *img = &lr->image;
     const int phi_half = a->phi->type == CLIK_F16;
     clik_kernel_entry *ku, *kf;
-    clik_status st = lapar_kernel(ctx, img, phi_half, "lapar_upsample", &ku);
+    const int wide = wide_call(a->lr, a->phi, a->dst);
+    clik_status st = lapar_kernel(ctx, img, phi_half, wide, "lapar_upsample", &ku);
     if (st == CLIK_OK)
-        st = lapar_kernel(ctx, img, phi_half, a->sym ? "lapar_rows_sym" : "lapar_rows", &kf);
+        st = lapar_kernel(ctx, img, phi_half, wide, a->sym ? "lapar_rows_sym" : "lapar_rows", &kf);
     if (st != CLIK_OK)
         return st;
+    /* U: `colours` packed planes of w x h floats; a plane may hold more
+     * than 2^31 elements, and the planes more rows than an image. */
     const int w = a->dst->width, h = a->dst->height, colours = img->channels == 4 ? 3 : 1;
-    clik_binding u;
-    st = clik__bind_scratch(ctx, w, h * colours, 1, CLIK_F32, &u);
+    const cl_long plane = (cl_long)w * (cl_long)h;
+    const size_t u_bytes = (size_t)plane * (size_t)colours * sizeof(float);
+    cl_mem u;
+    st = clik__temp_buffer(ctx, u_bytes, &u);
     if (st != CLIK_OK)
         return st;
-    const int us = elems(&u), plane = w * h, ls = elems(lr), s = a->scale;
+    const int us = w, ls = elems(lr), s = a->scale;
     st = CLIK_ARGS(ctx, ku, CLIK_A(lr->mem), CLIK_A(ls), CLIK_A(img->width), CLIK_A(img->height),
-                   CLIK_A(s), CLIK_A(t->wt), CLIK_A(u.mem), CLIK_A(us), CLIK_A(plane));
+                   CLIK_A(s), CLIK_A(t->wt), CLIK_A(u), CLIK_A(us), CLIK_A(plane));
     if (st == CLIK_OK) {
         size_t items[2] = {(size_t)w, (size_t)h}, local[2] = {64, 4};
         st = clik__launch(ctx, ku, 2, items, local);
     }
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, kf, CLIK_A(u.mem), CLIK_A(us), CLIK_A(plane));
+        st = CLIK_ARGS(ctx, kf, CLIK_A(u), CLIK_A(us), CLIK_A(plane));
     if (st == CLIK_OK)
         st = phi_args(ctx, kf, 3, a, t, phi, dst);
     if (st == CLIK_OK)
@@ -547,7 +604,7 @@ static clik_status run_upsampled(clik_context *ctx, const lapar_args *a, const l
     if (st == CLIK_OK)
         st = launch_shape(ctx, kf, a, ((size_t)w + 16 * (size_t)chunks - 1) / (16 * (size_t)chunks),
                           (size_t)h);
-    clik__unbind(ctx, &u, 0);
+    clik__temp_release(ctx, u, u_bytes);
     return st;
 }
 
@@ -556,8 +613,9 @@ static clik_status run_direct(clik_context *ctx, const lapar_args *a, const lapa
                               const clik_binding *dst)
 {
     clik_kernel_entry *k;
-    clik_status st = lapar_kernel(ctx, &lr->image, a->phi->type == CLIK_F16,
-                                  a->sym ? "lapar_direct_sym" : "lapar_direct", &k);
+    clik_status st =
+        lapar_kernel(ctx, &lr->image, a->phi->type == CLIK_F16, wide_call(a->lr, a->phi, a->dst),
+                     a->sym ? "lapar_direct_sym" : "lapar_direct", &k);
     if (st == CLIK_OK)
         st = lr_args(ctx, k, a, t, lr);
     if (st == CLIK_OK)
@@ -585,8 +643,9 @@ static clik_status run_local(clik_context *ctx, const lapar_args *a, const lapar
 {
     *done = 0;
     clik_kernel_entry *k;
-    clik_status st = lapar_kernel(ctx, &lr->image, a->phi->type == CLIK_F16,
-                                  a->sym ? "lapar_local_sym" : "lapar_local", &k);
+    clik_status st =
+        lapar_kernel(ctx, &lr->image, a->phi->type == CLIK_F16, wide_call(a->lr, a->phi, a->dst),
+                     a->sym ? "lapar_local_sym" : "lapar_local", &k);
     if (st != CLIK_OK)
         return st;
     size_t local[2] = {(size_t)a->use.wg_x, (size_t)a->use.wg_y};
@@ -621,9 +680,12 @@ static clik_status run_local(clik_context *ctx, const lapar_args *a, const lapar
 static clik_status filter_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     lapar_args *a = p;
+    clik_status st = check_strides(ctx, "lapar_filter", (const clik_binding *const *)b, 3);
+    if (st != CLIK_OK)
+        return st;
     resolve_tuning(ctx, a);
     lapar_tables t;
-    clik_status st = tables_make(ctx, a, b[1], &t);
+    st = tables_make(ctx, a, b[1], &t);
     if (st != CLIK_OK)
         return st;
     int done = 0;
@@ -721,13 +783,19 @@ clik_status clik__lapar_upsample_cl(clik_context *ctx, const clik_binding *lr, i
 {
     float weights[16];
     phase_weights(scale, weights);
+    const clik_binding *const both[2] = {lr, up};
+    clik_status st = check_strides(ctx, "lapar_upsample", both, 2);
+    if (st != CLIK_OK)
+        return st;
     clik_kernel_entry *k;
-    clik_status st = lapar_kernel(ctx, &lr->image, 0, "lapar_upsample", &k);
+    st = lapar_kernel(ctx, &lr->image, 0, wide_call(&lr->image, NULL, &up->image), "lapar_upsample",
+                      &k);
     cl_mem wt = NULL;
     if (st == CLIK_OK)
         st = upload(ctx, weights, sizeof(weights), &wt);
     const int ls = elems(lr), lw = lr->image.width, lh = lr->image.height;
-    const int us = elems(up), interleaved = 0;
+    const int us = elems(up);
+    const cl_long interleaved = 0;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(lr->mem), CLIK_A(ls), CLIK_A(lw), CLIK_A(lh), CLIK_A(scale),
                        CLIK_A(wt), CLIK_A(up->mem), CLIK_A(us), CLIK_A(interleaved));
@@ -869,7 +937,8 @@ static clik_status search_variant(clik_context *ctx, tune_call *c, clik_lapar_va
 {
     clik_kernel_entry *k;
     clik_status st =
-        lapar_kernel(ctx, c->lr, c->phi->type == CLIK_F16, variant_kernel(v, c->a->sym), &k);
+        lapar_kernel(ctx, c->lr, c->phi->type == CLIK_F16, wide_call(c->lr, c->phi, c->dst),
+                     variant_kernel(v, c->a->sym), &k);
     if (st != CLIK_OK)
         return st;
     int xs[32], ys[32], n = 0;

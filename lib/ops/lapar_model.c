@@ -993,12 +993,30 @@ static clik_status cl_classify(clik_context *ctx, const clik_lapar_model_plan *p
     return st;
 }
 
+/* The kernels (kernels/lapar_model.cl) take row strides as int elements
+ * and form every offset past a row in 64 bits: fn refuses a binding whose
+ * stride does not fit an int (CLIK_ERR_DEVICE_LIMITS, so the CPU path
+ * runs); any number of elements is fine otherwise. */
+static clik_status check_strides(clik_context *ctx, const char *fn, const clik_binding *const *b,
+                                 int n)
+{
+    for (int i = 0; i < n; i++) {
+        const size_t e = b[i]->stride / clik_type_size(b[i]->image.type);
+        if (e > (size_t)INT32_MAX)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "%s: a row stride of %zu elements; the kernels' strides are int "
+                              "(at most 2^31 - 1 elements)",
+                              fn, e);
+    }
+    return CLIK_OK;
+}
+
 /* b[0] is up, b[1] the buckets. */
 static clik_status classify_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
-    /* The kernels index U with int. */
-    if (b[0]->span / sizeof(float) > (size_t)INT32_MAX)
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "lapar_classify: U is too large");
+    clik_status st = check_strides(ctx, "lapar_classify", (const clik_binding *const *)b, 2);
+    if (st != CLIK_OK)
+        return st;
     return cl_classify(ctx, &((const plan_args *)p)->plan, b[0], b[1], CLIK_F32);
 }
 
@@ -1075,8 +1093,10 @@ static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *cons
     const clik_lapar_model_plan *plan = &args->plan;
     const clik_image *dst = &b[1]->image;
     const int w = dst->width, h = dst->height, ch = dst->channels, taps = plan->ksize * plan->ksize;
-    if ((size_t)w * (size_t)h * (size_t)ch > (size_t)INT32_MAX)
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS, "upscale_lapar: %dx%d is too large", w, h);
+    /* src's stride is checked by the upsample (clik__lapar_upsample_cl). */
+    clik_status st = check_strides(ctx, "upscale_lapar", (const clik_binding *const *)b + 1, 1);
+    if (st != CLIK_OK)
+        return st;
     /* The filter: on GPUs U through a local-memory tile (lmodel_filter_local:
      * work-groups of at most 32 x 8) and the table tap-major; else U from
      * global memory and the table bucket-major (a work-item's taps in a row). */
@@ -1087,7 +1107,7 @@ static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *cons
     clik_binding up, buckets;
     cl_mem filters = NULL;
     int have_up = 0, have_buckets = 0;
-    clik_status st = clik__bind_scratch(ctx, w, h, ch, CLIK_F32, &up);
+    st = clik__bind_scratch(ctx, w, h, ch, CLIK_F32, &up);
     have_up = st == CLIK_OK;
     if (st == CLIK_OK)
         st = clik__bind_scratch(ctx, w, h, 1, CLIK_U16, &buckets);

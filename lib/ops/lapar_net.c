@@ -438,12 +438,42 @@ static void layout_of(clik_context *ctx, const net_args *a, net_layout *lay)
     }
 }
 
+/* phi as device scratch, packed F32: W x H L, where H L may pass an
+ * image's CLIK_MAX_DIM rows (H up to 2^20, L up to 128 planes), so the
+ * binding is made here rather than by clik__bind_scratch. */
+static clik_status bind_phi_scratch(clik_context *ctx, const net_args *a, clik_binding *b)
+{
+    const int w = a->w * a->s, rows = a->h * a->s * a->net->info.atoms;
+    memset(b, 0, sizeof(*b));
+    b->image = (clik_image){w, rows, 1, CLIK_F32, (size_t)w * sizeof(float), NULL, NULL, 0};
+    b->access = CLIK_KERNEL_RW;
+    b->stride = b->row_bytes = (size_t)w * sizeof(float);
+    b->span = b->alloc = b->stride * (size_t)rows;
+    b->base_aligned = 1;
+    b->scratch = 1;
+    b->pooled = 1;
+    clik_status st = clik__temp_buffer(ctx, b->alloc, &b->mem);
+    if (st != CLIK_OK)
+        b->mem = NULL;
+    return st;
+}
+
 /* b: src, then dst when asked, then phi when asked. */
 static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     net_args *a = p;
     const clik_binding *src = b[0], *dst = a->dst ? b[1] : NULL;
     const clik_binding *phi_user = a->phi ? b[a->dst ? 2 : 1] : NULL;
+    /* The kernels take row strides as int elements (offsets past a row are
+     * 64-bit), the filter's at most 2^28 - 1 (lib/ops/lapar.c): a stride
+     * past that is refused before any layer runs, for the CPU path. */
+    const clik_binding *user[3] = {src, dst, phi_user};
+    for (int i = 0; i < 3; i++)
+        if (user[i] && user[i]->stride / clik_type_size(user[i]->image.type) > INT32_MAX / 8)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "lapar_net_run: a row stride of %zu elements; the kernels take "
+                              "strides of at most 2^28 - 1 elements",
+                              user[i]->stride / clik_type_size(user[i]->image.type));
     clik_binding phi_scratch;
     const clik_binding *phi = phi_user;
     int scratch = 0;
@@ -452,8 +482,7 @@ static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b
     net_buffers nb;
     clik_status st = buffers_make(ctx, a, &lay, &nb);
     if (st == CLIK_OK && !phi) {
-        st = clik__bind_scratch(ctx, a->w * a->s, a->h * a->s * a->net->info.atoms, 1, CLIK_F32,
-                                &phi_scratch);
+        st = bind_phi_scratch(ctx, a, &phi_scratch);
         scratch = st == CLIK_OK;
         phi = &phi_scratch;
     }
@@ -542,8 +571,12 @@ static clik_status net_cpu(clik_context *ctx, void *p, clik_image *const *v)
     if (direct) {
         phi = *phi_user;
     } else {
-        clik_image_wrap(&phi, a->w * a->s, a->h * a->s * a->net->info.atoms, 1, CLIK_F32,
-                        tensor[NET_PHI], 0);
+        /* Not clik_image_wrap, which refuses more than CLIK_MAX_DIM rows
+         * (H L may pass it: phi was then left unset); the CPU filter takes
+         * any number of rows. */
+        const int pw = a->w * a->s, rows = a->h * a->s * a->net->info.atoms;
+        phi = (clik_image){pw,   rows, 1, CLIK_F32, (size_t)pw * sizeof(float), tensor[NET_PHI],
+                           NULL, 0};
         if (phi_user) {
             /* The caller's layout: its stride, F32 or F16. */
             for (int y = 0; y < phi_user->height; y++) {
