@@ -592,14 +592,23 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
     if (st != CLIK_OK)
         return st;
     b->base_aligned = 1; /* device buffers start at least 128-byte aligned */
+    /* Kernels take a row's stride in elements as an int (clik__elems) and
+     * form row offsets in 64 bits. */
+    if (b->stride / clik_type_size(img->type) > (size_t)INT32_MAX)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "a row stride of %zu bytes is past the kernels' limit of 2^31 - 1 "
+                          "elements",
+                          b->stride);
     if (img->buffer) {
         b->mem = img->buffer->mem;
         return CLIK_OK;
     }
-    if (b->stride * (size_t)img->height > ctx->dev.max_alloc_size ||
-        b->stride * (size_t)img->height > (size_t)INT32_MAX)
+    if (b->stride * (size_t)img->height > ctx->dev.max_alloc_size)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                          "an image of %zu bytes is larger than the device path handles", b->span);
+                          "an image of %zu bytes is larger than the device's largest allocation "
+                          "(%llu bytes)",
+                          b->stride * (size_t)img->height,
+                          (unsigned long long)ctx->dev.max_alloc_size);
     clik_host_block *blk = clik__host_block_find(ctx, img->data, b->span);
     if (blk && blk->zero_copy && (unsigned char *)img->data == blk->data)
         return bind_zero_copy(ctx, blk, b);
