@@ -4,7 +4,7 @@
 # the folder given (default ./device-run). Used for the NVIDIA figures in
 # the README; needs meson, ninja, Check, libpng, libjpeg, python3 with cv2.
 # Usage: run-device.sh [OUT] [PHASE...]; phases: build tests conformance
-# bench bench_upscale compare compare_upscale flow lapar lapar_net (default:
+# bench bench_upscale compare compare_upscale flow lapar lapar_net large (default:
 # all of them, in that order). lapar_net needs the build configured with
 # -Dlapar_weights (CLIK_LAPAR_GOLDEN: the golden folder). bench_upscale and compare_upscale time the resize,
 # blur, SSIM and fusion ops; flow and lapar the TV-L1 and LAPAR families,
@@ -168,6 +168,20 @@ phase_lapar_net() {
             --channels 4 --resident --kernels --reps 10 --json --no-check |
             sed "s/^{/{\"tuning\":\"$t\",/"
     done 2>&1 | tee "$out/bench-lapar-net-tuning.jsonl" | cut -c1-300
+}
+
+# Every family past 2^31 elements on the GPU (tests/test_large.c, one at a
+# time), then the LAPAR filter's 4K x2 resident run that once faulted there
+# (phi of 72 x 7680 x 4320 floats).
+phase_large() {
+    CLIK_TEST_DEVICE=${CLIK_TEST_DEVICE:-NVIDIA} meson test -C "$build" --setup large \
+        --print-errorlogs \
+        $(for f in hist pyramid resize filter integral ssim fusion lapar lapar_model lapar_net flow; do
+            printf 'large-%s-opencl ' "$f"
+        done) 2>&1 | tail -40
+    cp "$build/meson-logs/testlog-large.txt" "$out/testlog-large.txt" 2>/dev/null
+    "$bench" --op lapar --size 3840x2160 --scale 2 --device nvidia --channels 1 --resident \
+        --reps 3 --json 2>&1 | cut -c1-300
 }
 
 for p in $phases; do

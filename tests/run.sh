@@ -4,6 +4,8 @@
 #             image I/O, the tool, API misuse, the tuning registry, fuzz
 #             corpora, OpenCV agreement, and the README's C example built
 #             against the installed library;
+#   large     with --full: each family past 2^31 elements (PoCL, scalar,
+#             NEON), where the machine's memory holds it;
 #   mobile    PoCL with mobile-like limits (64 work-items, 32 KiB local
 #             memory) and the local-memory kernels;
 #   rusticl   Mesa's rusticl on llvmpipe: an independent compiler, no fp64;
@@ -18,7 +20,7 @@
 #
 #   tests/run.sh           the CI run
 #   CLIK_STEPS="oclgrind valgrind" tests/run.sh   only those steps (keys:
-#                          format build default install mobile rusticl
+#                          format build default large install mobile rusticl
 #                          oclgrind valgrind sanitize aarch64)
 #   tests/run.sh --full    also the full-size sweeps: every tuning variant at
 #                          every size and pattern, each key's extremes at
@@ -222,6 +224,16 @@ oclgrind_step() {
         fusion-opencl
 }
 
+# Each family past 2^31 elements (tests/test_large.c): tens of gigabytes
+# and minutes on two cores, one test at a time; with --full.
+large_step() {
+    if [ "$full" != 1 ]; then
+        echo "SKIP: the sizes past 2^31 elements run with --full"
+        return 0
+    fi
+    mtest "$native" large --setup large --suite large
+}
+
 sanitize() {
     if ! command -v clang >/dev/null; then
         echo "SKIP: clang not found; the sanitizer build needs it"
@@ -256,6 +268,7 @@ step format "format (clang-format)" format_check
 step build "native build" native_build
 step default "PoCL, scalar, NEON (SIMDe), host, I/O, tool, misuse, tuning, fuzz corpora, OpenCV" \
     mtest "$native" default
+step large "sizes past 2^31 elements on PoCL, scalar and NEON (with --full)" large_step
 step install "meson install + the C example; pip install + the Python example" \
     install_and_example
 step mobile "PoCL with mobile limits (64 work-items, 32 KiB local memory)" \
