@@ -265,9 +265,12 @@ static clik_status temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem)
         ctx->pool[best].bytes = 0;
         return CLIK_OK;
     }
+    /* A limit of the device, not a lack of memory: the CPU path may run it. */
     if (bytes > ctx->dev.max_alloc_size)
-        return clik__fail(ctx, CLIK_ERR_NO_MEMORY,
-                          "%zu bytes exceed the device's largest allocation", bytes);
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "a buffer of %zu bytes exceeds the device's largest allocation (%llu "
+                          "bytes)",
+                          bytes, (unsigned long long)ctx->dev.max_alloc_size);
     cl_int err;
     *mem = ctx->cl->clCreateBuffer(ctx->clctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (!*mem || err != CL_SUCCESS) {
