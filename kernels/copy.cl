@@ -1,20 +1,36 @@
 /*
  * Device copy, the bandwidth reference of the benchmarks: each work-item
- * moves 16 bytes. SPDX-License-Identifier: BSD-2-Clause
+ * moves 16 bytes. Counts and indexes are 64-bit: a buffer may hold 2^32
+ * words or more. SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
 
-__kernel void copy16(__global const uint4 *src, __global uint4 *dst, uint n)
+__kernel void copy16(__global const uint4 *src, __global uint4 *dst, ulong n)
 {
-    const uint i = get_global_id(0);
+    const size_t i = get_global_id(0);
     if (i < n)
         dst[i] = src[i];
 }
 
-/* Fills n words with a pattern: the poison of scratch buffers (tuning poison=1). */
+/* Word i of the poison pattern (the same for i and i + 2^32). */
+inline uint fill_word(size_t i, uint value)
+{
+    return value ^ ((uint)i * 0x9e3779b9u);
+}
+
+/* Fills n words with a pattern: the poison of scratch buffers (tuning
+ * poison=1), for buffers of fewer than 2^32 words (16 GiB). */
 __kernel void fill32(__global uint *dst, uint n, uint value)
 {
     const uint i = get_global_id(0);
     if (i < n)
-        dst[i] = value ^ (i * 0x9e3779b9u);
+        dst[i] = fill_word(i, value);
+}
+
+/* The same for any number of words. */
+__kernel void fill32_wide(__global uint *dst, ulong n, uint value)
+{
+    const size_t i = get_global_id(0);
+    if (i < n)
+        dst[i] = fill_word(i, value);
 }

@@ -28,6 +28,12 @@
  * at a row's end is handled without a loop (a loop entered per chunk costs
  * an iteration even when it runs none), and the pair histogram's fills and
  * sums go 16 values per iteration.
+ *
+ * Sizes: a row's start is a 64-bit product, (size_t)row * stride, once per
+ * chunk or per row; within a row and in chunk counts 32 bits suffice, as
+ * the host sees to (lib/ops/hist.c: strides and a contiguous image walked as
+ * one row below 2^32 bytes, chunk totals within 2^31 where a work-item
+ * divides them, counted pixels within 2^32 - 1).
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
@@ -114,7 +120,7 @@ __kernel void hist_zero(__global uint *partial, uint n)
         const uint total = chunks_per_row * rows;                                                  \
         for (uint c = get_global_id(0); c < total; c += get_global_size(0)) {                      \
             const cursor k = cursor_at(c, chunks_per_row);                                         \
-            __global const uchar *p = src + k.row * stride + k.col;                                \
+            __global const uchar *p = src + (size_t)k.row * stride + k.col;                        \
             if (k.col + 16 <= row_bytes) {                                                         \
                 const uchar16 v = load16(aligned, p);                                              \
                 CLIK_EACH16(ATOMIC_COUNT, v)                                                       \
@@ -190,7 +196,7 @@ inline void serial_walk(const int aligned, __global const uchar *src, uint strid
     const uint2 run = own_run(chunks_per_row * rows);
     cursor k = cursor_at(run.x, chunks_per_row);
     for (uint c = run.x; c < run.y; c++, cursor_next(&k, row_bytes)) {
-        __global const uchar *p = src + k.row * stride + k.col;
+        __global const uchar *p = src + (size_t)k.row * stride + k.col;
         if (k.col + 16 <= row_bytes) {
             const uchar16 v = load16(aligned, p);
             CLIK_EACH16(SERIAL_COUNT, v)
@@ -250,7 +256,7 @@ inline void pairs_walk(const int aligned, __global const uchar *src, uint stride
     const uint2 run = own_run(chunks_per_row * rows);
     cursor k = cursor_at(run.x, chunks_per_row);
     for (uint c = run.x; c < run.y; c++, cursor_next(&k, row_bytes)) {
-        __global const uchar *p = src + k.row * stride + k.col;
+        __global const uchar *p = src + (size_t)k.row * stride + k.col;
         if (k.col + 16 <= row_bytes) {
             /* Little-endian (checked by the host): word k = byte 2k | byte 2k+1 << 8. */
             const ushort8 w = as_ushort8(load16(aligned, p));
@@ -328,10 +334,12 @@ __kernel void hist_pairs(__global const uchar *src, uint stride, uint row_bytes,
                      __global uchar *dst, uint dst_stride, uint row_bytes, uint chunks_per_row,    \
                      uint row, SPACE const uchar *t)                                               \
     {                                                                                              \
+        __global const uchar *in = src + (size_t)row * src_stride;                                 \
+        __global uchar *out = dst + (size_t)row * dst_stride;                                      \
         for (uint chunk = get_global_id(0); chunk < chunks_per_row; chunk += get_global_size(0)) { \
             const uint col = chunk * 16;                                                           \
-            __global const uchar *p = src + row * src_stride + col;                                \
-            __global uchar *q = dst + row * dst_stride + col;                                      \
+            __global const uchar *p = in + col;                                                    \
+            __global uchar *q = out + col;                                                         \
             if (col + 16 <= row_bytes) {                                                           \
                 const uchar16 v = load16(aligned, p);                                              \
                 uchar16 r;                                                                         \
@@ -423,8 +431,8 @@ inline void pairs_apply_walk(const int aligned, __global const uchar *src, uint 
     const uint2 run = own_run(chunks_per_row * rows);
     cursor k = cursor_at(run.x, chunks_per_row);
     for (uint c = run.x; c < run.y; c++, cursor_next(&k, row_bytes)) {
-        __global const uchar *p = src + k.row * src_stride + k.col;
-        __global uchar *q = dst + k.row * dst_stride + k.col;
+        __global const uchar *p = src + (size_t)k.row * src_stride + k.col;
+        __global uchar *q = dst + (size_t)k.row * dst_stride + k.col;
         if (k.col + 16 <= row_bytes) {
             const ushort8 v = as_ushort8(load16(aligned, p));
             const ushort8 r = (ushort8)(p0[v.s0], p1[v.s1], p0[v.s2], p1[v.s3], p0[v.s4], p1[v.s5],

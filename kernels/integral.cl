@@ -36,7 +36,10 @@
  * SQ_BITS, f64 results are stored as binary64 bit patterns (SUM / SQO
  * ulong), made with integer operations from ulong sums (u8 pixels) or from
  * the pairs.
- * Element indices and strides count elements of their buffer's type.
+ * Element indices and strides count elements of their buffer's type; row
+ * and strip starts are 64-bit products ((size_t)y * stride, once per row or
+ * stepped as pointers), indices within a row int (a row has at most
+ * (2^20 + 1) * 4 elements).
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
@@ -481,9 +484,9 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     const int s = get_global_id(0), y0 = s * rows, y1 = min(h, y0 + rows), n = w * CH;
     if (y0 >= h)
         return;
-    __global ACC *out = strips + s * (w + 1) * CH;
+    __global ACC *out = strips + (size_t)s * ((w + 1) * CH);
 #if SQSUM
-    __global SQ *qout = sqstrips + s * (w + 1) * CH;
+    __global SQ *qout = sqstrips + (size_t)s * ((w + 1) * CH);
 #endif
     /* Column sums, 64 columns at a time down the strip, in registers: 16-bit
      * lanes for up to 256 rows, then widened (squares: 32-bit lanes). */
@@ -498,8 +501,8 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
 #if SQSUM
             uint16 q0 = (uint16)0, q1 = (uint16)0, q2 = (uint16)0, q3 = (uint16)0;
 #endif
-            for (int y = yb; y < min(y1, yb + 256); y++) {
-                __global const ST *in = src + y * src_stride + e;
+            __global const ST *in = src + (size_t)yb * src_stride + e;
+            for (int y = yb; y < min(y1, yb + 256); y++, in += src_stride) {
                 const ushort16 p0 = convert_ushort16(vload16(0, in));
                 const ushort16 p1 = convert_ushort16(vload16(1, in));
                 const ushort16 p2 = convert_ushort16(vload16(2, in));
@@ -543,7 +546,7 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
         SQ_ONLY(qout[CH + e] = 0);
     }
     for (int y = y0; y < y1; y++) {
-        __global const ST *in = src + y * src_stride;
+        __global const ST *in = src + (size_t)y * src_stride;
         for (int e = n64; e < n; e++) {
             out[CH + e] += (ACC)in[e];
 #if SQSUM
@@ -590,21 +593,23 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     const int s = get_global_id(0), y0 = s * rows, y1 = min(h, y0 + rows);
     if (y0 >= h)
         return;
-    __global ACC *out = strips + s * (w + 1) * CH;
+    __global ACC *out = strips + (size_t)s * ((w + 1) * CH);
     accv run = ACC_ZERO;
     ACC_STORE(run, 0, out);
 #if SQSUM
-    __global SQ *qout = sqstrips + s * (w + 1) * CH;
+    __global SQ *qout = sqstrips + (size_t)s * ((w + 1) * CH);
     sqv qrun = SQ_ZERO;
     SQ_STORE(qrun, 0, qout);
 #endif
+    __global const ST *top = src + (size_t)y0 * src_stride; /* the strip's first row */
     for (int x = 0; x < w; x++) {
         accv col = ACC_ZERO;
 #if SQSUM
         sqv qcol = SQ_ZERO;
 #endif
-        for (int y = y0; y < y1; y++) {
-            const VEC(ST) px = VLOAD(x, src + y * src_stride);
+        __global const ST *in = top;
+        for (int y = y0; y < y1; y++, in += src_stride) {
+            const VEC(ST) px = VLOAD(x, in);
             col = ACC_ADD(col, ACC_SRC(px));
             SQ_ONLY(qcol = SQ_ADD(qcol, SQ_SQUARE(px)));
         }
@@ -672,7 +677,7 @@ inline void band_contribution(__global const ST *src, int src_stride, int w, int
         for (int j = 0; j < K * CH; j++)
             c[j] = 0;
         for (int y = y0; y < y1; y++) {
-            __global const ST *in = src + y * src_stride;
+            __global const ST *in = src + (size_t)y * src_stride;
             for (int j = 0; j < K * CH; j++) {
                 const int e = j * LS + lid;
                 if (e < w * CH)
@@ -687,13 +692,15 @@ inline void band_contribution(__global const ST *src, int src_stride, int w, int
         barrier(CLK_LOCAL_MEM_FENCE); /* the tile is free again */
     }
 #else
-    for (int y = y0; y < y1; y++)
+    for (int y = y0; y < y1; y++) {
+        __global const ST *in = src + (size_t)y * src_stride;
         for (int k = 0; k < K; k++)
             if (x0 + k < w) {
-                const VEC(ST) px = VLOAD(x0 + k, src + y * src_stride);
+                const VEC(ST) px = VLOAD(x0 + k, in);
                 p[k] = ACC_ADD(p[k], ACC_SRC(px));
                 SQ_ONLY(q[k] = SQ_ADD(q[k], SQ_SQUARE(px)));
             }
+    }
 #endif
     /* Prefix along the row: serial over K, then across work-items. */
     SQ_ONLY(sqv qoff);
@@ -720,14 +727,14 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     sqv q[K];
 #endif
     band_contribution(src, src_stride, w, y0, y1, p SQ_PRIV_PASS, WG_PASS);
-    __global ACC *out = strips + s * (w + 1) * CH;
+    __global ACC *out = strips + (size_t)s * ((w + 1) * CH);
     if (lid == 0)
         ACC_STORE(ACC_ZERO, 0, out);
     for (int k = 0; k < K; k++)
         if (x0 + k < w)
             ACC_STORE(p[k], x0 + k + 1, out);
 #if SQSUM
-    __global SQ *qout = sqstrips + s * (w + 1) * CH;
+    __global SQ *qout = sqstrips + (size_t)s * ((w + 1) * CH);
     if (lid == 0)
         SQ_STORE(SQ_ZERO, 0, qout);
     for (int k = 0; k < K; k++)
@@ -758,29 +765,33 @@ __kernel void integral_carry(__global ACC *strips, int n, int nstrips
     const int last = nstrips - 1;
     acc1 run = ACC1_ZERO;
     int s = 0;
-    for (; s + 8 <= last; s += 8) {
+    /* Strip s's element i, a pointer stepped down the strips (their
+     * elements may pass 2^31). */
+    __global ACC *c = strips + i;
+    for (; s + 8 <= last; s += 8, c += 8 * (size_t)n) {
         acc1 t[8];
         for (int j = 0; j < 8; j++)
-            t[j] = strips[(s + j) * n + i];
+            t[j] = c[j * n];
         for (int j = 0; j < 8; j++) {
-            strips[(s + j) * n + i] = run;
+            c[j * n] = run;
             run = ACC1_ADD(run, t[j]);
         }
     }
-    for (; s < last; s++) {
-        const acc1 t = strips[s * n + i];
-        strips[s * n + i] = run;
+    for (; s < last; s++, c += n) {
+        const acc1 t = *c;
+        *c = run;
         run = ACC1_ADD(run, t);
     }
-    strips[last * n + i] = run;
+    *c = run;
 #if SQSUM
     sq1 qrun = SQ1_ZERO;
-    for (s = 0; s < last; s++) {
-        const sq1 t = sqstrips[s * n + i];
-        sqstrips[s * n + i] = qrun;
+    __global SQ *qc = sqstrips + i;
+    for (s = 0; s < last; s++, qc += n) {
+        const sq1 t = *qc;
+        *qc = qrun;
         qrun = SQ1_ADD(qrun, t);
     }
-    sqstrips[last * n + i] = qrun;
+    *qc = qrun;
 #endif
 }
 
@@ -815,20 +826,20 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
         }
     }
     for (int y = y0; y < y1; y++) {
-        __global const ST *in = src + y * src_stride;
-        __global SUM *out = sum + (y + 1) * sum_stride;
+        __global const ST *in = src + (size_t)y * src_stride;
+        __global SUM *out = sum + (size_t)(y + 1) * sum_stride;
         /* The sums of the rows above: exact in SUM (integers, or the bits
          * of integral doubles), or the strip's carries in ACC. */
         __global const SUM *above = out - sum_stride;
-        __global const ACC *carries = strips + s * (w + 1) * CH;
+        __global const ACC *carries = strips + (size_t)s * ((w + 1) * CH);
         const int first = y == y0;
         for (int c = 0; c < CH; c++)
             out[c] = 0;
         acc16 carry = (acc16)0;
 #if SQSUM
-        __global SQO *qo = sq + (y + 1) * sq_stride;
+        __global SQO *qo = sq + (size_t)(y + 1) * sq_stride;
         __global const SQO *qabove = qo - sq_stride;
-        __global const SQ *qcarries = sqstrips + s * (w + 1) * CH;
+        __global const SQ *qcarries = sqstrips + (size_t)s * ((w + 1) * CH);
         for (int c = 0; c < CH; c++)
             qo[c] = 0;
         sq16 qcarry = (sq16)0;
@@ -879,9 +890,9 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
     const int s = get_global_id(0), y0 = s * rows, y1 = min(h, y0 + rows);
     if (y0 >= h)
         return;
-    __global ACC *acc = strips + s * (w + 1) * CH;
+    __global ACC *acc = strips + (size_t)s * ((w + 1) * CH);
 #if SQSUM
-    __global SQ *qacc = sqstrips + s * (w + 1) * CH;
+    __global SQ *qacc = sqstrips + (size_t)s * ((w + 1) * CH);
 #endif
     if (s == 0)
         for (int x = 0; x <= w; x++) {
@@ -889,12 +900,12 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
             SQ_ONLY(VSTORE((VEC(SQO))0, x, sq));
         }
     for (int y = y0; y < y1; y++) {
-        __global const ST *in = src + y * src_stride;
-        __global SUM *out = sum + (y + 1) * sum_stride;
+        __global const ST *in = src + (size_t)y * src_stride;
+        __global SUM *out = sum + (size_t)(y + 1) * sum_stride;
         accv run = ACC_ZERO;
         VSTORE((VEC(SUM))0, 0, out);
 #if SQSUM
-        __global SQO *qo = sq + (y + 1) * sq_stride;
+        __global SQO *qo = sq + (size_t)(y + 1) * sq_stride;
         sqv qrun = SQ_ZERO;
         VSTORE((VEC(SQO))0, 0, qo);
 #endif
@@ -942,7 +953,7 @@ inline void band_rows(__global const ST *src, int src_stride, int w, int y0, int
     __local SUM *out_tile = (__local SUM *)tile;
 #endif
     for (int y = y0; y < y1; y++) { /* every work-item takes part: barriers */
-        __global const ST *in = src + y * src_stride;
+        __global const ST *in = src + (size_t)y * src_stride;
         accv p[K];
 #if SQSUM
         sqv q[K];
@@ -969,7 +980,7 @@ inline void band_rows(__global const ST *src, int src_stride, int w, int y0, int
 #endif
         SQ_ONLY(sqv qoff);
         const accv off = PREFIX_SCAN(p, q);
-        __global SUM *out = sum + (y + 1) * sum_stride;
+        __global SUM *out = sum + (size_t)(y + 1) * sum_stride;
         if (lid == 0)
             VSTORE((VEC(SUM))0, 0, out);
 #if STAGE
@@ -992,7 +1003,7 @@ inline void band_rows(__global const ST *src, int src_stride, int w, int y0, int
         }
 #endif
 #if SQSUM
-        __global SQO *qo = sq + (y + 1) * sq_stride;
+        __global SQO *qo = sq + (size_t)(y + 1) * sq_stride;
         if (lid == 0)
             VSTORE((VEC(SQO))0, 0, qo);
         for (int k = 0; k < K; k++) {
@@ -1016,7 +1027,7 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
     WG_LOCALS
     const int s = get_group_id(1), lid = get_local_id(0), x0 = lid * K;
     const int y0 = s * rows, y1 = min(h, y0 + rows);
-    __global const ACC *carry = strips + s * (w + 1) * CH;
+    __global const ACC *carry = strips + (size_t)s * ((w + 1) * CH);
     accv acc[K]; /* sum(x + 1, y) of this work-item's pixels, row after row */
     for (int k = 0; k < K; k++) {
         acc[k] = ACC_ZERO;
@@ -1024,7 +1035,7 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
             acc[k] = ACC_LOAD(x0 + k + 1, carry);
     }
 #if SQSUM
-    __global const SQ *qcarry = sqstrips + s * (w + 1) * CH;
+    __global const SQ *qcarry = sqstrips + (size_t)s * ((w + 1) * CH);
     sqv q[K];
     for (int k = 0; k < K; k++) {
         q[k] = SQ_ZERO;

@@ -9,7 +9,9 @@
  * and the Laplacian steps pyr_up_{sub,add}_rows_* (CPU devices), and for
  * uchar pyr_down_vec (one channel) and pyr_down_strip (1 or 4; GPUs).
  * Images are addressed in elements (stride in elements); a pixel is CH
- * consecutive elements, loaded and stored as one vector.
+ * consecutive elements, loaded and stored as one vector. Row starts are
+ * 64-bit products, (size_t)y * stride (images may hold 2^31 elements or
+ * more); offsets within a row are int.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
@@ -39,9 +41,11 @@ typedef VEC(uchar) pix_t;
 /* Vertical taps [1 4 6 4 1] of column x (in pixels) around source row 2y. */
 inline acc_t down_column(__global const T *src, int stride, int sw, int sh, int x, int y)
 {
-    const int r0 = reflect101(2 * y - 2, sh) * stride, r1 = reflect101(2 * y - 1, sh) * stride;
-    const int r2 = (2 * y) * stride;
-    const int r3 = reflect101(2 * y + 1, sh) * stride, r4 = reflect101(2 * y + 2, sh) * stride;
+    const size_t r0 = (size_t)reflect101(2 * y - 2, sh) * stride;
+    const size_t r1 = (size_t)reflect101(2 * y - 1, sh) * stride;
+    const size_t r2 = (size_t)(2 * y) * stride;
+    const size_t r3 = (size_t)reflect101(2 * y + 1, sh) * stride;
+    const size_t r4 = (size_t)reflect101(2 * y + 2, sh) * stride;
     /* Columns of a tile past the image are computed but unused: keep them
      * within two of the edge, where reflect101's two folds suffice. */
     const int c = reflect101(clamp(x, -2, sw + 1), sw) * CH;
@@ -76,7 +80,7 @@ __kernel void pyr_down(__global const T *src, int src_stride, int sw, int sh, __
                              down_column(src, src_stride, sw, sh, 2 * x, y),
                              down_column(src, src_stride, sw, sh, 2 * x + 1, y),
                              down_column(src, src_stride, sw, sh, 2 * x + 2, y));
-    VSTORE(DOWN_RESULT(s), 0, dst + y * dst_stride + x * CH);
+    VSTORE(DOWN_RESULT(s), 0, dst + (size_t)y * dst_stride + x * CH);
 }
 
 /* The same with a work-group of TW x TH outputs that computes the vertical
@@ -99,7 +103,7 @@ __kernel void pyr_down_local(__global const T *src, int src_stride, int sw, int 
         return;
     const int i = 2 * lx;
     const acc_t s = down_row(row[i], row[i + 1], row[i + 2], row[i + 3], row[i + 4]);
-    VSTORE(DOWN_RESULT(s), 0, dst + y * dst_stride + x * CH);
+    VSTORE(DOWN_RESULT(s), 0, dst + (size_t)y * dst_stride + x * CH);
 }
 
 #if !T_IS_FLOAT
@@ -177,12 +181,12 @@ __kernel void pyr_down_rows(__global const uchar *src, int src_stride, int sw, i
     const int steps = xmax >= xv0 ? (xmax - xv0) / DOWN_STEP + 1 : 0;
     const int xv1 = xv0 + DOWN_STEP * steps;
     for (int y = y0; y < y1; y++) {
-        __global const uchar *r0 = src + reflect101(2 * y - 2, sh) * src_stride;
-        __global const uchar *r1 = src + reflect101(2 * y - 1, sh) * src_stride;
-        __global const uchar *r2 = src + (2 * y) * src_stride;
-        __global const uchar *r3 = src + reflect101(2 * y + 1, sh) * src_stride;
-        __global const uchar *r4 = src + reflect101(2 * y + 2, sh) * src_stride;
-        __global uchar *out = dst + y * dst_stride;
+        __global const uchar *r0 = src + (size_t)reflect101(2 * y - 2, sh) * src_stride;
+        __global const uchar *r1 = src + (size_t)reflect101(2 * y - 1, sh) * src_stride;
+        __global const uchar *r2 = src + (size_t)(2 * y) * src_stride;
+        __global const uchar *r3 = src + (size_t)reflect101(2 * y + 1, sh) * src_stride;
+        __global const uchar *r4 = src + (size_t)reflect101(2 * y + 2, sh) * src_stride;
+        __global uchar *out = dst + (size_t)y * dst_stride;
         for (int x = 0; x < min(xv0, dw); x++)
             VSTORE(down_pixel(src, src_stride, sw, sh, x, y), 0, out + x * CH);
         if (steps > 0) {
@@ -216,7 +220,7 @@ __kernel void pyr_down_vec(__global const uchar *src, int src_stride, int sw, in
     const int x0 = get_global_id(0) * 8, y = get_global_id(1);
     if (x0 >= dw || y >= dh)
         return;
-    __global uchar *out = dst + y * dst_stride + x0;
+    __global uchar *out = dst + (size_t)y * dst_stride + x0;
     if (x0 == 0 || 2 * x0 + 18 > sw || x0 + 8 > dw) {
         for (int i = 0; i < min(8, dw - x0); i++)
             out[i] = down_pixel(src, src_stride, sw, sh, x0 + i, y);
@@ -226,7 +230,8 @@ __kernel void pyr_down_vec(__global const uchar *src, int src_stride, int sw, in
     ushort16 m = (ushort16)0;               /* columns 2x0 .. 2x0 + 15 */
     const ushort w[5] = {1, 4, 6, 4, 1};
     for (int k = 0; k < 5; k++) {
-        __global const uchar *row = src + reflect101(2 * y - 2 + k, sh) * src_stride + 2 * x0;
+        __global const uchar *row =
+            src + (size_t)reflect101(2 * y - 2 + k, sh) * src_stride + 2 * x0;
         l += convert_ushort2(vload2(0, row - 2)) * w[k];
         m += convert_ushort16(vload16(0, row)) * w[k];
         r += convert_ushort2(vload2(0, row + 16)) * w[k];
@@ -292,12 +297,12 @@ __kernel void pyr_down_strip(__global const uchar *src, int src_stride, int sw, 
     /* h[k]: the sums of source row 2 y - 2 + k for the current output row y. */
     acc_t h[5][STRIP_W];
     for (int k = 0; k < 5; k++)
-        strip_hsums(src + reflect101(2 * y0 - 2 + k, sh) * src_stride, sw, x0, h[k]);
+        strip_hsums(src + (size_t)reflect101(2 * y0 - 2 + k, sh) * src_stride, sw, x0, h[k]);
     for (int y = y0;;) {
         acc_t v[STRIP_W];
         for (int j = 0; j < STRIP_W; j++)
             v[j] = down_row(h[0][j], h[1][j], h[2][j], h[3][j], h[4][j]);
-        __global uchar *out = dst + y * dst_stride + x0 * CH;
+        __global uchar *out = dst + (size_t)y * dst_stride + x0 * CH;
         if (x0 + STRIP_W <= dw) {
 #if CH == 1
             vstore4(convert_uchar4(((uint4)(v[0], v[1], v[2], v[3]) + 128u) >> 8u), 0, out);
@@ -315,8 +320,8 @@ __kernel void pyr_down_strip(__global const uchar *src, int src_stride, int sw, 
             h[1][j] = h[3][j];
             h[2][j] = h[4][j];
         }
-        strip_hsums(src + reflect101(2 * y + 1, sh) * src_stride, sw, x0, h[3]);
-        strip_hsums(src + reflect101(2 * y + 2, sh) * src_stride, sw, x0, h[4]);
+        strip_hsums(src + (size_t)reflect101(2 * y + 1, sh) * src_stride, sw, x0, h[3]);
+        strip_hsums(src + (size_t)reflect101(2 * y + 2, sh) * src_stride, sw, x0, h[4]);
     }
 }
 #endif
@@ -354,7 +359,8 @@ inline up_block up_compute(__global const T *src, int stride, int sw, int sh, in
     const int xm = x == 0 ? min(1, sw - 1) : x - 1, xp = min(x + 1, sw - 1);
     const int ym = y == 0 ? min(1, sh - 1) : y - 1, yp = min(y + 1, sh - 1);
     /* Vertical first, then horizontal: the oracle's order for float. */
-    __global const T *r0 = src + ym * stride, *r1 = src + y * stride, *r2 = src + yp * stride;
+    __global const T *r0 = src + (size_t)ym * stride, *r1 = src + (size_t)y * stride;
+    __global const T *r2 = src + (size_t)yp * stride;
     const int cols[3] = {xm * CH, x * CH, xp * CH};
     acc_t v_e[3], v_o[3]; /* even and odd output rows, per source column */
     for (int k = 0; k < 3; k++) {
@@ -390,7 +396,8 @@ inline up_block up_compute(__global const T *src, int stride, int sw, int sh, in
         }                                                                                          \
     } while (0)
 
-#define PX(img, X, Y) (img + (Y)*img##_stride + (X)*CH) /* pixel (X, Y) of img */
+/* Pixel (X, Y) of img. */
+#define PX(img, X, Y) (img + (size_t)(Y)*img##_stride + (X)*CH)
 
 /* dst = pyrUp(src). */
 #define STORE_UP(v, X, Y) VSTORE(UP_RESULT(v), 0, PX(dst, X, Y))
@@ -418,9 +425,9 @@ UP2_ROWS_KERNEL(pyr_up_rows, UP2_DST_PARAMS, UP2_DST16, UP2_DST1)
 /* The Laplacian steps by rows (pyr_up_sub_NAME and pyr_up_add_NAME below,
  * the same conversions): band = fine - pyrUp(src) and dst = band +
  * pyrUp(src) saturated, with bands of short (s16) or float (f32). */
-#define FINE(Y, E) (fine + (Y)*fine_stride + (E))
-#define BAND(Y, E) (band + (Y)*band_stride + (E))
-#define OUT(Y, E)  (dst + (Y)*dst_stride + (E))
+#define FINE(Y, E) (fine + (size_t)(Y)*fine_stride + (E))
+#define BAND(Y, E) (band + (size_t)(Y)*band_stride + (E))
+#define OUT(Y, E)  (dst + (size_t)(Y)*dst_stride + (E))
 #define UP2_SUB_s16                                                                                \
     __global const uchar *fine, int fine_stride, __global short *band, int band_stride
 #define UP2_SUB_f32                                                                                \
@@ -483,14 +490,14 @@ UP2_ROWS_KERNEL(pyr_up_add_rows_f32, UP2_ADD_f32, ADD16, ADD1)
     {                                                                                              \
         const int i = get_global_id(0), r = get_global_id(1);                                      \
         if (i < row_elems && r < rows)                                                             \
-            band[r * band_stride + i] = (BT)src[r * src_stride + i];                               \
+            band[(size_t)r * band_stride + i] = (BT)src[(size_t)r * src_stride + i];               \
     }                                                                                              \
     __kernel void pyr_from_band_##NAME(__global const BT *band, int band_stride, int row_elems,    \
                                        int rows, __global T *dst, int dst_stride)                  \
     {                                                                                              \
         const int i = get_global_id(0), r = get_global_id(1);                                      \
         if (i < row_elems && r < rows)                                                             \
-            dst[r * dst_stride + i] = FROM_BAND(BT, band[r * band_stride + i]);                    \
+            dst[(size_t)r * dst_stride + i] = FROM_BAND(BT, band[(size_t)r * band_stride + i]);    \
     }
 
 #define STORE_SUB_f32(v, X, Y)                                                                     \

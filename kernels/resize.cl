@@ -36,6 +36,9 @@
  *          resize_nearest_int_rows, reads) is 16-byte aligned.
  * The versions share one body, inlined with its alignment constant.
  * Strides are in bytes for the nearest kernels, in elements for the others.
+ * Row starts are 64-bit products, (size_t)y * stride, once per row or
+ * stepped as pointers (images may hold 2^31 elements or more); offsets
+ * within a row are int.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include "common.h"
@@ -145,8 +148,8 @@ typedef uint4 chunk_t;
 inline void nearest_at(__global const uchar *src, int src_stride, __global uchar *dst,
                        int dst_stride, int dw, __global const int *geo, int x0, int y, const int a)
 {
-    __global const uchar *in = src + geo[dw + y] * src_stride;
-    __global uchar *out = dst + y * dst_stride;
+    __global const uchar *in = src + (size_t)geo[dw + y] * src_stride;
+    __global uchar *out = dst + (size_t)y * dst_stride;
     if (x0 + NPIX > dw) {
         for (int x = x0; x < dw; x++)
             pstore(pload(in, geo[x], a), out, x, a);
@@ -184,13 +187,14 @@ NEAREST_KERNEL(resize_nearest_a16, ALIGN_16)
 inline void nearest_int_at(__global const uchar *src, int src_stride, __global uchar *dst,
                            int dst_stride, int sx, int sy, int dw, int x0, int y, const int a)
 {
-    __global const uchar *in = src + y * src_stride;
-    __global uchar *out = dst + y * sy * dst_stride;
+    __global const uchar *in = src + (size_t)y * src_stride;
+    __global uchar *out = dst + (size_t)(y * sy) * dst_stride;
     if (x0 + NPIX > dw) {
         for (int x = x0; x < dw; x++) {
             const pix_t p = pload(in, x / sx, a);
-            for (int r = 0; r < sy; r++)
-                pstore(p, out + r * dst_stride, x, a);
+            __global uchar *o = out;
+            for (int r = 0; r < sy; r++, o += dst_stride)
+                pstore(p, o, x, a);
         }
         return;
     }
@@ -209,8 +213,9 @@ inline void nearest_int_at(__global const uchar *src, int src_stride, __global u
     EACH_LANE(NN_REPEAT)
 #undef NN_REPEAT
 #endif
-    for (int r = 0; r < sy; r++)
-        chunk_put(as_uint4(v), out + r * dst_stride + x0 * BPP, a);
+    __global uchar *o = out + x0 * BPP;
+    for (int r = 0; r < sy; r++, o += dst_stride)
+        chunk_put(as_uint4(v), o, a);
 }
 
 #define NEAREST_INT_KERNEL(NAME, A)                                                                \
@@ -294,10 +299,13 @@ inline void nearest_int_rows(__global const uchar *src, int src_stride, int x0, 
 {
     const int bytes = (x1 - x0) * sx * BPP;
     for (int y = y0; y < y1; y++) {
-        __global uchar *out = dst + y * sy * dst_stride + x0 * sx * BPP;
-        nn_row(src + y * src_stride + x0 * BPP, out, x1 - x0, sx, a);
-        for (int r = 1; r < sy; r++)
-            copy_row_above(out + r * dst_stride, dst_stride, bytes, a);
+        __global uchar *out = dst + (size_t)(y * sy) * dst_stride + x0 * sx * BPP;
+        nn_row(src + (size_t)y * src_stride + x0 * BPP, out, x1 - x0, sx, a);
+        __global uchar *o = out;
+        for (int r = 1; r < sy; r++) {
+            o += dst_stride;
+            copy_row_above(o, dst_stride, bytes, a);
+        }
     }
 }
 
@@ -321,12 +329,12 @@ inline void nearest_rows(__global const uchar *src, int src_stride, __global uch
                          int y1, const int a)
 {
     for (int y = y0; y < y1; y++) {
-        __global uchar *out = dst + y * dst_stride;
+        __global uchar *out = dst + (size_t)y * dst_stride;
         if (y > y0 && geo[dw + y] == geo[dw + y - 1]) {
             copy_row_above(out + x0 * BPP, dst_stride, (x1 - x0) * BPP, a);
             continue;
         }
-        __global const uchar *in = src + geo[dw + y] * src_stride;
+        __global const uchar *in = src + (size_t)geo[dw + y] * src_stride;
         for (int x = x0; x < x1; x++)
             pstore(pload(in, geo[x], a), out, x, a);
     }
@@ -427,8 +435,8 @@ inline void interp_at(__global const T *src, int src_stride, int sw, int sh, __g
     const wvec_t wx = WLOAD(x, xw), wy = WLOAD(y, yw);
     const ivec_t cols = CLAMPED_COLS(xofs[x], sw);
     const int r = yofs[y];
-#define SRC_ROW(j) row_sum(src + clamp(r + (j), 0, sh - 1) * src_stride, cols, wx, a)
-    px_store(FROM_ACC(WEIGH(wy, SRC_ROW)), dst + y * dst_stride, x, a);
+#define SRC_ROW(j) row_sum(src + (size_t)clamp(r + (j), 0, sh - 1) * src_stride, cols, wx, a)
+    px_store(FROM_ACC(WEIGH(wy, SRC_ROW)), dst + (size_t)y * dst_stride, x, a);
 #undef SRC_ROW
 }
 
@@ -452,7 +460,7 @@ inline void stage_tile(__global const T *src, int src_stride, int sw, int sh, in
                        int tw, int th, const int a)
 {
     for (int r = ly; r < nrows; r += th) {
-        __global const T *row = src + clamp(r0 + r, 0, sh - 1) * src_stride;
+        __global const T *row = src + (size_t)clamp(r0 + r, 0, sh - 1) * src_stride;
         for (int c = lx; c < ncols; c += tw)
             pix[r * reach_w + c] = TO_ACC(px(row, clamp(c0 + c, 0, sw - 1), a));
     }
@@ -501,7 +509,7 @@ inline void interp_local(__global const T *src, int src_stride, int sw, int sh, 
 #define HSUM(j) hsum[(o + (j)) * tw + lx]
     const px_t v = FROM_ACC(WEIGH(w, HSUM));
 #undef HSUM
-    px_store(v, dst + y * dst_stride, x, a);
+    px_store(v, dst + (size_t)y * dst_stride, x, a);
 }
 
 #define INTERP_LOCAL_KERNEL(NAME, A)                                                               \
@@ -640,7 +648,7 @@ inline void interp_rows(__global const T *src, int src_stride, int sw, int sh, _
         for (int r = r0; r < r0 + TAPS; r++) {
             if (r >= max(lo, hi - TAPS + 1) && r <= hi)
                 continue;
-            __global const T *row = src + clamp(r, 0, sh - 1) * src_stride;
+            __global const T *row = src + (size_t)clamp(r, 0, sh - 1) * src_stride;
             __global float *out = ring + SLOT(r) * n;
             hpass_span(row, sw, x0, ca, 1, xofs, xw, out, x0, a);
             hpass_span(row, sw, ca, cb, 0, xofs, xw, out, x0, a);
@@ -653,7 +661,7 @@ inline void interp_rows(__global const T *src, int src_stride, int sw, int sh, _
 #if TAPS == 4
         __global const float *h2 = HROW(2), *h3 = HROW(3);
 #endif
-        __global T *out = dst + y * dst_stride + x0 * CH;
+        __global T *out = dst + (size_t)y * dst_stride + x0 * CH;
         int i = 0;
         for (; i + 16 <= n; i += 16)
             store16(WEIGH(wy, H16), out + i, a);
@@ -769,8 +777,8 @@ inline void AA_STORE16(float16 v, __global T *out, const int a)
     {                                                                                              \
         const int x = get_global_id(0), r = get_global_id(1);                                      \
         if (x < dw && r < sh)                                                                      \
-            tmp[r * dw + x] =                                                                      \
-                aa_hsum(src + r * src_stride, sw, geo[x], AA_XW(geo, dw, dh) + x * AA_TX, A);      \
+            tmp[(size_t)r * dw + x] = aa_hsum(src + (size_t)r * src_stride, sw, geo[x],            \
+                                              AA_XW(geo, dw, dh) + x * AA_TX, A);                  \
     }
 AA_H_KERNEL(resize_aa_h_any, 0)
 AA_H_KERNEL(resize_aa_h_pix, ALIGN_PIX)
@@ -778,12 +786,17 @@ AA_H_KERNEL(resize_aa_h_pix, ALIGN_PIX)
 inline void aa_v(__global const acc_t *tmp, int sh, __global T *dst, int dst_stride, int dw, int dh,
                  __global const int *geo, int x, int y, const int a)
 {
-    const int r0 = geo[dw + y];
+    const int r0 = geo[dw + y], last = sh - 1;
     __global const float *w = AA_XW(geo, dw, dh) + dw * AA_TX + y * AA_TY;
+    /* Tap j reads row min(r0 + j, last) of tmp (which may hold 2^31
+     * elements or more): a pointer stepped down column x. */
+    __global const acc_t *t = tmp + (size_t)min(r0, last) * dw + x;
     acc_t s = (acc_t)(0.0f);
-    for (int j = 0; j < AA_TY; j++)
-        s += w[j] * tmp[min(r0 + j, sh - 1) * dw + x];
-    px_store(AA_OUT(s), dst + y * dst_stride, x, a);
+    for (int j = 0; j < AA_TY; j++) {
+        s += w[j] * *t;
+        t += r0 + j < last ? dw : 0;
+    }
+    px_store(AA_OUT(s), dst + (size_t)y * dst_stride, x, a);
 }
 
 #define AA_V_KERNEL(NAME, A)                                                                       \
@@ -819,7 +832,7 @@ inline void aa_rows(__global const T *src, int src_stride, int sw, int sh, __glo
         for (int r = r0; r < r0 + AA_TY; r++) {
             if (r >= max(lo, hi - AA_TY + 1) && r <= hi)
                 continue;
-            __global const T *row = src + min(r, sh - 1) * src_stride;
+            __global const T *row = src + (size_t)min(r, sh - 1) * src_stride;
             __global float *out = ring + (r % AA_TY) * n;
             for (int x = x0; x < x1; x++)
                 VSTORE(aa_hsum(row, sw, xofs[x], xw + x * AA_TX, a), x - x0, out);
@@ -827,7 +840,7 @@ inline void aa_rows(__global const T *src, int src_stride, int sw, int sh, __glo
             hi = r;
         }
         __global const float *w = yw + y * AA_TY;
-        __global T *out = dst + y * dst_stride + x0 * CH;
+        __global T *out = dst + (size_t)y * dst_stride + x0 * CH;
         const int slot0 = r0 % AA_TY;
         int i = 0;
         for (; i + 16 <= n; i += 16) {
@@ -881,25 +894,33 @@ inline void aa_vrows(__global const T *src, int src_stride, int sw, int sh, __gl
     __global const int *xofs = geo, *yofs = geo + dw;
     __global const float *xw = AA_XW(geo, dw, dh), *yw = xw + dw * AA_TX;
     const int c0 = xofs[x0], n = min(xofs[x1 - 1] + AA_TX, sw) - c0; /* source columns */
-    const int m = n * CH;
+    const int m = n * CH, last = sh - 1;
     for (int y = y0; y < y1; y++) {
         const int r0 = yofs[y];
         __global const float *w = yw + y * AA_TY;
-        __global const T *in = src + c0 * CH;
+        /* Tap j reads source row min(r0 + j, last): pointers stepped down
+         * from the first. */
+        __global const T *in = src + (size_t)min(r0, last) * src_stride + c0 * CH;
         int i = 0;
         for (; i + 16 <= m; i += 16) {
             float16 s = (float16)(0.0f);
-            for (int j = 0; j < AA_TY; j++)
-                s += w[j] * CONVERT(float16, vload16(0, in + min(r0 + j, sh - 1) * src_stride + i));
+            __global const T *p = in + i;
+            for (int j = 0; j < AA_TY; j++) {
+                s += w[j] * CONVERT(float16, vload16(0, p));
+                p += r0 + j < last ? src_stride : 0;
+            }
             vstore16(s, 0, line + i);
         }
         for (; i < m; i++) {
             float s = 0.0f;
-            for (int j = 0; j < AA_TY; j++)
-                s += w[j] * (float)in[min(r0 + j, sh - 1) * src_stride + i];
+            __global const T *p = in + i;
+            for (int j = 0; j < AA_TY; j++) {
+                s += w[j] * (float)*p;
+                p += r0 + j < last ? src_stride : 0;
+            }
             line[i] = s;
         }
-        __global T *out = dst + y * dst_stride;
+        __global T *out = dst + (size_t)y * dst_stride;
         for (int x = x0; x < x1; x++)
             px_store(AA_OUT(aa_hsum_line(line, n, xofs[x] - c0, xw + x * AA_TX)), out, x, a);
     }

@@ -20,7 +20,9 @@
  * output elements of each of the two rows. The first pixel and the tail of
  * a row, where the borders apply, go element by element. The host bounds
  * `rows` so that a work-item's loops stay well within the 65535 iterations
- * after which llvmpipe silently ends them.
+ * after which llvmpipe silently ends them. Rows start at 64-bit products
+ * (size_t)y * stride; the stores' (size_t)(Y) * stride is the same for a
+ * whole row (hoisted out of its loop).
  */
 #ifndef CLIK_KERNELS_UP2_ROWS_H
 #define CLIK_KERNELS_UP2_ROWS_H
@@ -108,9 +110,9 @@ inline uint4 up2_element(__global const uchar *a, __global const uchar *b, __glo
         const int elems = sw * CH, steps = elems >= 16 + 2 * CH ? (elems - 2 * CH) / 16 : 0;       \
         const int i1 = CH + 16 * steps, x1 = steps > 0 ? i1 / CH : 1;                              \
         for (int y = y0; y < y1; y++) {                                                            \
-            __global const uchar *a = src + UP2_PREV(y, sh) * src_stride;                          \
-            __global const uchar *b = src + y * src_stride;                                        \
-            __global const uchar *c = src + UP2_NEXT(y, sh) * src_stride;                          \
+            __global const uchar *a = src + (size_t)UP2_PREV(y, sh) * src_stride;                  \
+            __global const uchar *b = src + (size_t)y * src_stride;                                \
+            __global const uchar *c = src + (size_t)UP2_NEXT(y, sh) * src_stride;                  \
             const int Y = 2 * y, odd = Y + 1 < dh;                                                 \
             UP2_PIXEL(PUT1, a, b, c, 0, sw, dw, Y, odd);                                           \
             for (int i = CH; i < i1; i += 16) {                                                    \
@@ -142,7 +144,7 @@ inline uint4 up2_element(__global const uchar *a, __global const uchar *b, __glo
 
 /* The plain upsampling: PARAMS and the stores of a kernel writing dst. */
 #define UP2_DST_PARAMS     __global uchar *dst, int dst_stride
-#define UP2_DST16(v, Y, E) vstore16((v), 0, dst + (Y)*dst_stride + (E))
-#define UP2_DST1(v, Y, E)  (dst[(Y)*dst_stride + (E)] = (v))
+#define UP2_DST16(v, Y, E) vstore16((v), 0, dst + (size_t)(Y)*dst_stride + (E))
+#define UP2_DST1(v, Y, E)  (dst[(size_t)(Y)*dst_stride + (E)] = (v))
 
 #endif

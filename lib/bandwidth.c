@@ -52,7 +52,7 @@ static clik_status device_bandwidth(clik_context *ctx, size_t bytes, int reps, d
     }
     clik_kernel_entry *k;
     st = clik__kernel(ctx, "copy", "", "copy16", &k);
-    const uint32_t n = (uint32_t)(bytes / 16);
+    const uint64_t n = bytes / 16; /* copy16 counts in ulong */
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(a), CLIK_A(b), CLIK_A(n));
     *best_ms = 1e30;

@@ -63,19 +63,24 @@ static void equalize_tables(const uint32_t *hist, const clik_image *src, uint8_t
 
 /* ---- validation ------------------------------------------------------------ */
 
-static clik_status check_u8(clik_context *ctx, const clik_image *img, const char *what)
+/* A u8 image; with `counted` (a histogram is taken) at most 2^32 - 1 pixels,
+ * what the 32-bit counts of clik_hist_compute hold (on every path). */
+static clik_status check_u8(clik_context *ctx, const clik_image *img, int counted, const char *what)
 {
     clik_status st = clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8), CLIK_ANY, 0, 0);
-    if (st == CLIK_OK && (uint64_t)img->width * (uint64_t)img->height > UINT32_MAX)
-        st = clik__fail(ctx, CLIK_ERR_OVERFLOW, "%s: more pixels than 32-bit counts hold", what);
+    const uint64_t pixels = st == CLIK_OK ? (uint64_t)img->width * (uint64_t)img->height : 0;
+    if (counted && pixels > UINT32_MAX)
+        st = clik__fail(ctx, CLIK_ERR_OVERFLOW,
+                        "%s: %llu pixels, more than the 2^32 - 1 that 32-bit histogram counts hold",
+                        what, (unsigned long long)pixels);
     return st;
 }
 
 /* dst: src's format and size, or src itself. */
 static clik_status check_pair(clik_context *ctx, const clik_image *src, const clik_image *dst,
-                              const char *op)
+                              int counted, const char *op)
 {
-    clik_status st = check_u8(ctx, src, op);
+    clik_status st = check_u8(ctx, src, counted, op);
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, op, src->width, src->height);
     return st == CLIK_OK ? clik__check_apart(ctx, src, dst, 1, op) : st;
@@ -147,10 +152,30 @@ static clik_status hist_kernel(clik_context *ctx, int ch, const char *name, clik
     return clik__kernel(ctx, "hist", options, name, k);
 }
 
-/* A contiguous image is walked as one long row. */
+/* A contiguous image is walked as one long row where its bytes, and a
+ * chunk's end past them, stay below 2^32 (the kernels' uint columns). */
+static int one_row(const clik_binding *b)
+{
+    return b->stride == b->row_bytes &&
+           b->row_bytes * (size_t)b->image.height <= (size_t)UINT32_MAX - CHUNK;
+}
+
+/* The kernels take uint strides (rows are 64-bit products of them). */
+static clik_status check_strides(clik_context *ctx, const clik_binding *const *b, int count,
+                                 const char *what)
+{
+    for (int i = 0; i < count; i++)
+        if (b[i]->stride > UINT32_MAX)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "%s: a row stride of %zu bytes, past the kernels' 32-bit strides "
+                              "(2^32 - 1)",
+                              what, b[i]->stride);
+    return CLIK_OK;
+}
+
 static void walk_shape(const clik_binding *b, uint32_t *stride, uint32_t *row_bytes, uint32_t *rows)
 {
-    if (b->stride == b->row_bytes) {
+    if (one_row(b)) {
         *row_bytes = (uint32_t)(b->row_bytes * (size_t)b->image.height);
         *stride = *row_bytes;
         *rows = 1;
@@ -217,6 +242,10 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
 {
     const int ch = src->image.channels;
     const uint32_t bins = (uint32_t)ch * 256;
+    clik_status st = check_strides(ctx, &src, 1, "hist");
+    if (st != CLIK_OK)
+        return st;
+    /* At most 2^32 - 1 pixels (check_u8): at most 2^30 + 2^20 chunks. */
     uint32_t stride, row_bytes, rows;
     walk_shape(src, &stride, &row_bytes, &rows);
     const uint32_t cpr = (row_bytes + CHUNK - 1) / CHUNK;
@@ -224,7 +253,7 @@ static clik_status cl_hist_into(clik_context *ctx, const clik_binding *src, cl_m
     /* GPUs merge each work-group's counts with global atomics: one pass. */
     const int merge = mode == MODE_LOCAL && (int)clik__tune(ctx, CLIK_TUNE_HIST_MERGE, 1);
     clik_kernel_entry *kpartial, *kreduce = NULL, *kzero = NULL;
-    clik_status st = hist_kernel(ctx, ch, mode_kernels[mode], &kpartial);
+    st = hist_kernel(ctx, ch, mode_kernels[mode], &kpartial);
     if (st == CLIK_OK && !merge)
         st = hist_kernel(ctx, ch, "hist_reduce", &kreduce);
     if (st == CLIK_OK && (mode == MODE_GLOBAL || merge))
@@ -281,7 +310,7 @@ static void lut_shape(const clik_binding *src, const clik_binding *dst, uint32_t
                       uint32_t *dstride, uint32_t *row_bytes, uint32_t *rows)
 {
     walk_shape(src, sstride, row_bytes, rows);
-    if ((src->stride == src->row_bytes) != (dst->stride == dst->row_bytes)) {
+    if (one_row(src) != one_row(dst)) {
         /* Only one image is contiguous: walk both row by row. */
         *row_bytes = (uint32_t)src->row_bytes;
         *rows = (uint32_t)src->image.height;
@@ -338,16 +367,22 @@ static clik_status cl_lut(clik_context *ctx, const clik_binding *src, const clik
                           cl_mem tables)
 {
     const int ch = src->image.channels;
+    const clik_binding *bound[] = {src, dst};
+    clik_status st = check_strides(ctx, bound, 2, "lut");
+    if (st != CLIK_OK)
+        return st;
     uint32_t sstride, dstride, row_bytes, rows;
     lut_shape(src, dst, &sstride, &dstride, &row_bytes, &rows);
-    const clik_binding *bound[] = {src, dst};
     const int aligned = clik__aligned16(bound, 2, rows == 1);
-    if ((int)clik__tune(ctx, CLIK_TUNE_LUT_PAIRS, 1) &&
+    /* The pair lookup's work-items divide the chunks in uint: within 2^31
+     * of them (32 GiB), else the row kernels (a row's chunks in 2^18). */
+    const uint64_t total = (uint64_t)((row_bytes + CHUNK - 1) / CHUNK) * rows;
+    if ((int)clik__tune(ctx, CLIK_TUNE_LUT_PAIRS, 1) && total <= INT32_MAX &&
         pairs_possible(ctx, src->row_bytes * (size_t)src->image.height))
         return cl_lut_pairs(ctx, src, dst, tables, aligned);
     const int use_local = ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU;
     clik_kernel_entry *k;
-    clik_status st = hist_kernel(ctx, ch, use_local ? "lut_apply_local" : "lut_apply", &k);
+    st = hist_kernel(ctx, ch, use_local ? "lut_apply_local" : "lut_apply", &k);
     const uint32_t cpr = (row_bytes + CHUNK - 1) / CHUNK;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(sstride), CLIK_A(dst->mem), CLIK_A(dstride),
@@ -477,7 +512,7 @@ clik_status clik_hist_compute(clik_context *ctx, const clik_image *src, uint32_t
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_u8(ctx, src, "clik_hist_compute");
+    clik_status st = check_u8(ctx, src, 1, "clik_hist_compute");
     if (st != CLIK_OK)
         return st;
     if (!hist)
@@ -491,7 +526,7 @@ clik_status clik_hist_equalize(clik_context *ctx, const clik_image *src, clik_im
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_pair(ctx, src, dst, "clik_hist_equalize");
+    clik_status st = check_pair(ctx, src, dst, 1, "clik_hist_equalize");
     if (st != CLIK_OK)
         return st;
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
@@ -503,7 +538,7 @@ clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_pair(ctx, src, dst, "clik_hist_lut");
+    clik_status st = check_pair(ctx, src, dst, 0, "clik_hist_lut");
     if (st != CLIK_OK)
         return st;
     if (!tables)

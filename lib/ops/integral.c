@@ -3,6 +3,7 @@
  * fallback_cpu/{scalar,neon}/integral.c).
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -408,12 +409,29 @@ static clik_status integral_lookback(clik_context *ctx, const integral_args *a,
     return st;
 }
 
+/* The kernels take int strides in elements (row starts are 64-bit
+ * products of them): a host image's stride may be longer. */
+static clik_status check_strides(clik_context *ctx, clik_binding *const *b, int count)
+{
+    for (int i = 0; i < count; i++) {
+        const size_t elems = b[i]->stride / clik_type_size(b[i]->image.type);
+        if (elems > INT_MAX)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "integral: a row stride of %zu elements, past the kernels' int "
+                              "strides (2^31 - 1)",
+                              elems);
+    }
+    return CLIK_OK;
+}
+
 /* b[0] is the source, b[1] the sums, b[2] (when asked) the sums of squares. */
 static clik_status integral_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     integral_args *a = p;
     integral_plan pl;
-    clik_status st = plan_for_kernels(ctx, a, &pl);
+    clik_status st = check_strides(ctx, b, a->sqsum ? 3 : 2);
+    if (st == CLIK_OK)
+        st = plan_for_kernels(ctx, a, &pl);
     if (st != CLIK_OK)
         return st;
     if (pl.lookback)

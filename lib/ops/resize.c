@@ -709,12 +709,9 @@ static clik_status cl_aa_separable(clik_context *ctx, resize_args *a, const clik
                           "clik_resize: bicubic-aa of %dx%d to %dx%d takes %d x %d taps per "
                           "output, past the kernels' loop budget",
                           sw, sh, dw, dh, g->xtaps, g->ytaps);
+    /* tmp may hold 2^31 elements or more: the kernels index its rows with
+     * 64-bit products. */
     const size_t elems = (size_t)sh * (size_t)dw * (size_t)ch;
-    if (elems > INT_MAX)
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                          "clik_resize: bicubic-aa's horizontal pass of %dx%d pixels is beyond "
-                          "the kernels' offsets",
-                          dw, sh);
     const int align = align_mode(src, dst, NULL, 0) != ALIGN_NONE ? ALIGN_PIX : ALIGN_NONE;
     clik_kernel_entry *kh, *kv;
     clik_status st = aa_kernel(ctx, g, &src->image, "resize_aa_h", align, &kh);
@@ -770,10 +767,16 @@ static clik_status resize_opencl(clik_context *ctx, void *p, clik_binding *const
 {
     resize_args *a = p;
     const clik_binding *src = b[0], *dst = b[1];
-    /* The kernels address pixels with int offsets. */
-    if (src->span > INT_MAX || dst->span > INT_MAX)
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                          "clik_resize: images over 2 GiB are beyond the kernels' offsets");
+    /* The kernels take int strides, in bytes (nearest) or in elements (row
+     * starts are 64-bit products of them, kernels/resize.cl): a host
+     * image's stride may be longer. */
+    const size_t unit = a->method == CLIK_INTERP_NEAREST ? 1 : clik_type_size(src->image.type);
+    for (int i = 0; i < 2; i++)
+        if (b[i]->stride / unit > INT_MAX)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "clik_resize: a row stride of %zu %s, past the kernels' int strides "
+                              "(2^31 - 1)",
+                              b[i]->stride / unit, unit == 1 ? "bytes" : "elements");
     if (clik__resize_geometry_make(&a->g, src->image.width, src->image.height, dst->image.width,
                                    dst->image.height, a->method, src->image.type == CLIK_U8) != 0)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_resize: out of memory");
