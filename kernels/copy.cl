@@ -19,16 +19,8 @@ inline uint fill_word(size_t i, uint value)
 }
 
 /* Fills n words with a pattern: the poison of scratch buffers (tuning
- * poison=1), for buffers of fewer than 2^32 words (16 GiB). */
-__kernel void fill32(__global uint *dst, uint n, uint value)
-{
-    const uint i = get_global_id(0);
-    if (i < n)
-        dst[i] = fill_word(i, value);
-}
-
-/* The same for any number of words. */
-__kernel void fill32_wide(__global uint *dst, ulong n, uint value)
+ * poison=1), of any size. */
+__kernel void fill32(__global uint *dst, ulong n, uint value)
 {
     const size_t i = get_global_id(0);
     if (i < n)

@@ -228,7 +228,8 @@ clik_status clik__poison(clik_context *ctx, cl_mem mem, size_t bytes)
         return CLIK_OK;
     clik_kernel_entry *k;
     clik_status st = clik__kernel(ctx, "copy", "", "fill32", &k);
-    const uint32_t n = (uint32_t)(bytes / 4), value = 0xa5c3e1f7u;
+    const uint64_t n = bytes / 4;
+    const uint32_t value = 0xa5c3e1f7u;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(mem), CLIK_A(n), CLIK_A(value));
     if (st == CLIK_OK) {
