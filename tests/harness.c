@@ -144,11 +144,16 @@ int h_family_case_count(const char *family)
 
 void h_check_case(const clik_case *c)
 {
+    h_check_case_sizes(c, clik_test_size_count, 1000000);
+}
+
+void h_check_case_sizes(const clik_case *c, int sizes, long all_patterns_pixels)
+{
     ck_assert_ptr_nonnull(c);
     int nch = 0;
     for (int ch = 1; ch <= 4; ch *= 2)
         nch += (c->channels & (1u << ch)) != 0;
-    for (int s = 0; s < case_size_count(); s++)
+    for (int s = 0; s < case_size_count() && s < sizes; s++)
         for (int ch = 1, k = 0; ch <= 4; ch *= 2) {
             if (!(c->channels & (1u << ch)))
                 continue;
@@ -159,9 +164,10 @@ void h_check_case(const clik_case *c)
                 continue;
             for (int p = 0; p < h_patterns; p++) {
                 const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
-                /* Past a megapixel, one pattern per channel count (a
-                 * different one each): the suite stays inside CI's time. */
-                if ((long)w * h > 1000000 && p != (ch + s) % h_patterns)
+                /* Past a megapixel (h_check_case), one pattern per channel
+                 * count (a different one each): the suite stays inside
+                 * CI's time. */
+                if ((long)w * h > all_patterns_pixels && p != (ch + s) % h_patterns)
                     continue;
                 clik_case_result r;
                 h_case_check(c, h_ctx, w, h, ch, (clik_pattern)p, 1000u + s, &r);

@@ -44,6 +44,10 @@ int h_family_case_count(const char *family);
 /* Runs case c at every test size, pattern and channel count on h_ctx and the
  * oracle; fails the running test on the first mismatch or wrong backend. */
 void h_check_case(const struct clik_case *c);
+/* The same at the first `sizes` test sizes only, and past all_patterns_pixels
+ * pixels one pattern per channel count (h_check_case: past a megapixel): for
+ * cases that crop their input, where larger sizes repeat the same problem. */
+void h_check_case_sizes(const struct clik_case *c, int sizes, long all_patterns_pixels);
 /* One input of case c on ctx against the oracle (h_oracle), as
  * clik_case_check(); an OpenCL run computes the oracle's output once for
  * all its passes (tunings and devices). */

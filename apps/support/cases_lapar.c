@@ -83,20 +83,20 @@ static void make_selection(const lapar_case *lc, clik_lapar_selection *sel, floa
     sel->mix = m;
 }
 
-/* Plane l of phi at (x, y): a coarse grid of 8-pixel cells, interpolated,
- * plus fine noise. */
-static float phi_value(int l, int planes, int x, int y)
+/* The coarse grid of plane l at cell (cx, cy): a value in [-0.5, 1.5). */
+static double grid_value(int l, int cx, int cy)
 {
-    const int cx = x / 8, cy = y / 8;
+    return unit(((uint64_t)l << 40) ^ ((uint64_t)cy << 20) ^ (uint64_t)cx) * 2.0 - 0.5;
+}
+
+/* Plane l of phi at (x, y): the coarse grid of 8-pixel cells, interpolated
+ * between rows g0 (cell row y / 8) and g1 (the next), plus fine noise. */
+static float phi_value(int l, int planes, const double *g0, const double *g1, int x, int y)
+{
+    const int cx = x / 8;
     const double fx = (x % 8) / 8.0, fy = (y % 8) / 8.0;
-    double g[2][2];
-    for (int j = 0; j < 2; j++)
-        for (int i = 0; i < 2; i++)
-            g[j][i] =
-                unit(((uint64_t)l << 40) ^ ((uint64_t)(cy + j) << 20) ^ (uint64_t)(cx + i)) * 2.0 -
-                0.5;
-    const double smooth =
-        (g[0][0] * (1 - fx) + g[0][1] * fx) * (1 - fy) + (g[1][0] * (1 - fx) + g[1][1] * fx) * fy;
+    const double smooth = (g0[cx] * (1 - fx) + g0[cx + 1] * fx) * (1 - fy) +
+                          (g1[cx] * (1 - fx) + g1[cx + 1] * fx) * fy;
     const double noise =
         0.2 * (unit(0xf1e1du ^ ((uint64_t)l << 44) ^ ((uint64_t)y << 22) ^ (uint64_t)x) - 0.5);
     return (float)((smooth + noise) / planes);
@@ -104,21 +104,29 @@ static float phi_value(int l, int planes, int x, int y)
 
 static clik_status make_phi(int w, int h, int planes, clik_type type, clik_image *phi)
 {
+    const int cells = w / 8 + 2;
+    double *g = malloc(sizeof(double) * 2 * (size_t)cells);
+    if (!g)
+        return CLIK_ERR_NO_MEMORY;
     clik_status st = clik_image_alloc(phi, w, h * planes, 1, type);
-    if (st != CLIK_OK)
-        return st;
-    for (int l = 0; l < planes; l++)
+    for (int l = 0; st == CLIK_OK && l < planes; l++)
         for (int y = 0; y < h; y++) {
+            if (y % 8 == 0) /* the grid rows of this cell row, once */
+                for (int cx = 0; cx < cells; cx++) {
+                    g[cx] = grid_value(l, cx, y / 8);
+                    g[cells + cx] = grid_value(l, cx, y / 8 + 1);
+                }
             char *row = (char *)phi->data + (size_t)(l * h + y) * phi->stride;
             for (int x = 0; x < w; x++) {
-                const float v = phi_value(l, planes, x, y);
+                const float v = phi_value(l, planes, g, g + cells, x, y);
                 if (type == CLIK_F16)
                     ((uint16_t *)(void *)row)[x] = clik_half_from_float(v);
                 else
                     ((float *)(void *)row)[x] = v;
             }
         }
-    return CLIK_OK;
+    free(g);
+    return st;
 }
 
 /* The top-left crop_w x crop_h of in (all of it when smaller), a view. */
