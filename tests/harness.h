@@ -67,8 +67,8 @@ void h_check_family_sizes(const char *family, const int (*sizes)[2], int count, 
  * if it cannot be made. */
 clik_context *h_cpu_context(void);
 /* On an OpenCL device under test, a new strict context on it with tuning
- * (the running test fails if it cannot be made); on the CPU backends h_ctx
- * itself. */
+ * and the disk cache of h_ctx (off on PoCL: harness.c says why; the running
+ * test fails if it cannot be made); on the CPU backends h_ctx itself. */
 clik_context *h_tuned_context(const char *tuning);
 
 /* One row of a test case's table, made by one of the macros below. */

@@ -180,26 +180,6 @@ static void value_text(const clik_tune_key *k, long v, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)n, p);
 }
 
-/* A strict context on the device under test with the tuning string and no
- * disk cache: a key value's programs are built for this context alone
- * (most of them for no other), and storing a binary makes PoCL compile
- * each of its kernels' generic work-group function besides, which no run
- * with a compiler loads: over half the sweep's compile time. PoCL keeps its
- * own cache of the builds (POCL_CACHE_DIR). */
-static clik_context *sweep_context(const char *tuning)
-{
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = h_device;
-    opt.strict = 1;
-    opt.tuning = tuning;
-    opt.cache = 0;
-    clik_context *ctx = NULL;
-    ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s: %s", tuning,
-                  clik_context_message(NULL));
-    return ctx;
-}
-
 START_TEST(extremes)
 {
     const clik_tune_key *k = clik__tune_key(_i);
@@ -214,7 +194,7 @@ START_TEST(extremes)
         char text[64], tuning[128];
         value_text(k, values[v], text, sizeof(text));
         snprintf(tuning, sizeof(tuning), "%s=%s", k->name, text);
-        clik_context *ctx = sweep_context(tuning);
+        clik_context *ctx = h_tuned_context(tuning);
         for (int f = 0; f < nf; f++)
             for (int c = 0; c < h_family_case_count(families[f]); c++) {
                 const clik_case *cs = h_family_case(families[f], c);
@@ -243,7 +223,7 @@ START_TEST(extremes)
                                       r.cmp.detail);
                     }
             }
-        clik_context_destroy(ctx);
+        h_tuned_context_free(ctx);
     }
 }
 END_TEST
