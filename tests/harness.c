@@ -27,13 +27,14 @@ int h_full;
 /* CLIK_TEST_MAX_PIXELS: sizes up to this many pixels (slow emulators). */
 static long h_max_pixels = -1;
 /* The disk cache option of the contexts on the device under test: 0 (off)
- * on PoCL, else -1 (the default). PoCL keeps a cache of its own builds
- * (POCL_CACHE_DIR, in the build tree for the tests), and the binary that
- * clik's cache stores makes PoCL compile each kernel's generic work-group
- * function besides, which it never loads where it has its compiler: most
- * of a PoCL suite's compile time. test_cache checks clik's cache on every
- * device. */
+ * on PoCL unless h_pocl_disk_cache, else -1 (the default). PoCL keeps a
+ * cache of its own builds (POCL_CACHE_DIR, in the build tree for the
+ * tests), and the binary that clik's cache stores makes PoCL compile each
+ * kernel's generic work-group function besides, which it never loads where
+ * it has its compiler: most of a PoCL suite's compile time. test_cache
+ * checks clik's cache on every device. */
 static int h_cache = -1;
+int h_pocl_disk_cache;
 
 /* The oracle's outputs, kept across the passes of one process (each
  * tuning string, each device) while they fit in ORACLE_CACHE_BYTES: the
@@ -268,7 +269,10 @@ static int run_opencl(Suite *(*make)(void), const char *const *tunings)
             opt.device = h_device;
             opt.strict = 1;
             opt.tuning = tunings[t];
-            h_cache = strstr(list[i].platform_name, "Portable Computing Language") ? 0 : -1;
+            h_cache =
+                !h_pocl_disk_cache && strstr(list[i].platform_name, "Portable Computing Language")
+                    ? 0
+                    : -1;
             opt.cache = h_cache;
             h_variant = t > 0;
             h_expected = CLIK_BACKEND_OPENCL;

@@ -25,6 +25,10 @@ extern clik_backend h_expected; /* where operations must run */
 extern int h_small;             /* CLIK_TEST_SMALL=1: sizes up to 128x64 only (oclgrind) */
 extern int h_patterns;          /* CLIK_TEST_PATTERNS=N: the first N test patterns only */
 extern int h_full;              /* CLIK_TEST_FULL=1 */
+/* 1: the contexts on PoCL keep clik's disk cache, which they leave off
+ * otherwise (harness.c says why): for suites that use the tuning store, which
+ * lives in its folder (test_misuse). Set before harness_main(). */
+extern int h_pocl_disk_cache;
 /* Also read: CLIK_TEST_FULL=1 (tuning variants at every size too, and the
  * scalar backend's cases at every size) and CLIK_TEST_MAX_PIXELS=N (sizes
  * up to N pixels: emulators). */

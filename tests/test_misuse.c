@@ -3918,5 +3918,6 @@ int main(int argc, char **argv)
             puts(misuse_rows[i].name);
         return 0;
     }
+    h_pocl_disk_cache = 1; /* the tuning store's rows: it lives in the cache folder */
     return harness_main(make_suite, NULL);
 }
