@@ -65,7 +65,9 @@ END_TEST
 /* Device images in and out. */
 START_TEST(device_images)
 {
-    const int w = 641, h = 479;
+    /* Oclgrind (h_small) simulates every work-item: rows of a few
+     * work-groups there. */
+    const int w = h_small ? 301 : 641, h = h_small ? 23 : 479;
     clik_image host, src, dev_sum, dev_sq, got, want, got_sq, want_sq;
     ck_assert_int_eq(clik_image_alloc(&host, w, h, 4, CLIK_U8), CLIK_OK);
     clik_pattern_fill(&host, CLIK_PATTERN_NOISE, 4);
@@ -158,6 +160,10 @@ START_TEST(f32_double_sums)
     for (int s = 0; s < h_size_count(); s++)
         for (int ch = 1; ch <= 4; ch *= 2)
             for (int is_signed = 0; is_signed <= 1; is_signed++) {
+                /* Oclgrind and memcheck (h_small) look for races and bad
+                 * accesses, not precision: one sign per size in turn. */
+                if (h_small && !h_full && is_signed != (s + ch) % 2)
+                    continue;
                 const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
                 const int p = (ch + s + is_signed) % h_patterns;
                 clik_image src;
