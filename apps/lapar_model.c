@@ -1,5 +1,5 @@
-/* clik lapar-train: trains a LAPAR coefficient model (SPEC 4.8). SPDX-License-Identifier:
- * BSD-2-Clause */
+/* clik lapar-train: trains a LAPAR coefficient model (the upscaler without a network,
+ * lib/ops/lapar_train.c). SPDX-License-Identifier: BSD-2-Clause */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * LAPAR family: the upsample U of a low-resolution image and the LAPAR
- * filter (lib/ops/lapar.c, SPEC 4.7)
+ * filter (Li et al. 2020; lib/ops/lapar.c)
  *
  *   out(p) = <F(p), patch(U, p)>,   F(p) = sum_j phi_{plane j}(p) A_j,
  *
