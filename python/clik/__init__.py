@@ -9,7 +9,9 @@ Images are NumPy arrays of shape (H, W) or (H, W, C) with C in 1, 2, 4
 (RGBA), taken without copies (packed pixels; rows may be strided). Device
 images (clik.Image, from Context.upload or Context.image) keep pipelines on
 the device: operations given one return them. Library failures raise
-clik.Error with the status name and the context's message.
+clik.Error with the status name and the context's message; arguments that
+are refused raise clik.ArgumentError (a ValueError too), whether the library
+or the package refuses them.
 """
 from collections import deque as _deque
 
@@ -31,6 +33,7 @@ from ._clik import (
     LaparTrainer,
     OutOfMemoryError,
     _Context,
+    _raise_argument_error,
     cpu_path_available,
     devices,
     gaussian_weights,
@@ -139,7 +142,7 @@ class Context(_Context):
             return
         shape = _np.shape(first)
         if len(shape) != 3 or shape[2] != 4:
-            raise ValueError("argument 'frames': RGBA uint8 frames of shape (H, W, 4)")
+            _raise_argument_error("argument 'frames': RGBA uint8 frames of shape (H, W, 4)")
         h, w = shape[0], shape[1]
         stream = FusionStream(self, w, h, scale, depth, tile, blur_ksize, threshold)
         pending = _deque()
@@ -147,8 +150,8 @@ class Context(_Context):
             frame = first
             while True:
                 if _np.shape(frame) != shape:
-                    raise ValueError(f"argument 'frames': a frame of shape {_np.shape(frame)}, "
-                                     f"the first was {shape}")
+                    _raise_argument_error(f"argument 'frames': a frame of shape "
+                                          f"{_np.shape(frame)}, the first was {shape}")
                 out = _np.empty((h * scale, w * scale, 4), _np.uint8)
                 amap = _np.empty((h * scale, w * scale), _np.uint8) if artifact_map else None
                 pending.append((stream.submit(frame, out, amap), out, amap))

@@ -67,6 +67,27 @@ def test_error_class():
     assert isinstance(err.code, int)
 
 
+def test_binding_argument_errors_are_argument_errors(ctx):
+    """Arguments the package refuses (before the library sees them) raise
+    clik.ArgumentError as the library's refusals do: a clik.Error of status
+    CLIK_ERR_INVALID_ARG that is also a ValueError."""
+    calls = [
+        (ctx.equalize, (np.zeros((4, 4, 3), np.uint8),), {}),  # 3 channels
+        (ctx.resize, (noise((8, 8)),), {"size": (0, 4)}),
+        (ctx.gaussian_pyramid, (noise((8, 8)), 9), {}),
+        (ctx.upscale_fusion, (noise((8, 8, 4)), 9), {}),
+        (ctx.ssim_tiles, (noise((16, 16)), noise((16, 16))), {"tile": 1}),
+        (lambda: list(ctx.fusion_stream([noise((8, 8))])), (), {}),
+    ]
+    for call, args, kwargs in calls:
+        err = expect_error("CLIK_ERR_INVALID_ARG", call, *args, **kwargs)
+        assert isinstance(err, clik.ArgumentError) and isinstance(err, ValueError)
+    closed = clik.Context(device="none")
+    closed.close()
+    assert isinstance(expect_error("CLIK_ERR_INVALID_ARG", closed.hist, noise((4, 4))),
+                      clik.ArgumentError)
+
+
 def test_no_such_device():
     err = expect_error("CLIK_ERR_NO_DEVICE", clik.Context, "no-such-device")
     assert "no-such-device" in err.message or "no-such-device" in str(err)

@@ -1,0 +1,661 @@
+/*
+ * clik._clik: the argument-conversion layer. Exceptions of a status, scalar
+ * and dtype arguments, images through the buffer protocol (NumPy arrays
+ * without copies: packed pixels, rows at any stride) or clik.Image, outputs
+ * made with numpy.empty, the context's lock and the fork() guard around
+ * library calls, and the signals and progress of long calls.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "_clik_args.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Module globals: exceptions, NumPy callables, dtypes                       */
+
+PyObject *Error, *FormatError, *ArgumentError, *OutOfMemory, *FileError;
+PyObject *np_empty, *np_asarray, *np_dtype_fn;
+PyObject *np_dtypes[CLIK_F64 + 1];
+const char *const type_names[CLIK_F64 + 1] = {
+    [CLIK_U8] = "uint8",    [CLIK_S16] = "int16",   [CLIK_U16] = "uint16",
+    [CLIK_S32] = "int32",   [CLIK_U32] = "uint32",  [CLIK_U64] = "uint64",
+    [CLIK_F16] = "float16", [CLIK_F32] = "float32", [CLIK_F64] = "float64",
+};
+const char *const type_formats[CLIK_F64 + 1] = {
+    [CLIK_U8] = "B",  [CLIK_S16] = "h", [CLIK_U16] = "H", [CLIK_S32] = "i", [CLIK_U32] = "I",
+    [CLIK_U64] = "Q", [CLIK_F16] = "e", [CLIK_F32] = "f", [CLIK_F64] = "d",
+};
+
+PyObject *raise_status(clik_status st, const char *message)
+{
+    const char *full = clik_status_str(st);
+    const char *colon = strchr(full, ':');
+    size_t n = colon ? (size_t)(colon - full) : strlen(full);
+    PyObject *cls = Error;
+    switch (st) {
+    case CLIK_ERR_UNSUPPORTED_FORMAT: cls = FormatError; break;
+    case CLIK_ERR_NULL:
+    case CLIK_ERR_INVALID_ARG:
+    case CLIK_ERR_INVALID_SIZE:
+    case CLIK_ERR_SIZE_MISMATCH:
+    case CLIK_ERR_STRIDE: cls = ArgumentError; break;
+    case CLIK_ERR_NO_MEMORY: cls = OutOfMemory; break;
+    case CLIK_ERR_IO: cls = FileError; break;
+    default: break;
+    }
+    if (!message || !*message)
+        message = colon ? colon + 2 : "";
+    PyObject *status = PyUnicode_FromStringAndSize(full, (Py_ssize_t)n);
+    PyObject *text = status ? PyUnicode_FromFormat("%U: %s", status, message) : NULL;
+    PyObject *msg = PyUnicode_FromString(message);
+    PyObject *code = PyLong_FromLong((long)st);
+    PyObject *exc = text ? PyObject_CallOneArg(cls, text) : NULL;
+    if (exc && status && msg && code && PyObject_SetAttrString(exc, "status", status) == 0 &&
+        PyObject_SetAttrString(exc, "code", code) == 0 &&
+        PyObject_SetAttrString(exc, "message", msg) == 0)
+        PyErr_SetObject(cls, exc);
+    Py_XDECREF(exc);
+    Py_XDECREF(text);
+    Py_XDECREF(status);
+    Py_XDECREF(msg);
+    Py_XDECREF(code);
+    return NULL;
+}
+
+PyObject *arg_error(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    PyObject *text = PyUnicode_FromFormatV(format, ap);
+    va_end(ap);
+    const char *message = text ? PyUnicode_AsUTF8(text) : NULL;
+    if (message)
+        raise_status(CLIK_ERR_INVALID_ARG, message);
+    Py_XDECREF(text);
+    return NULL;
+}
+
+PyObject *array_new(int rows, int cols, clik_type t, Py_buffer *view)
+{
+    PyObject *shape = rows ? Py_BuildValue("(ii)", rows, cols) : Py_BuildValue("(i)", cols);
+    PyObject *a = shape ? PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[t], NULL) : NULL;
+    Py_XDECREF(shape);
+    if (a && PyObject_GetBuffer(a, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        Py_CLEAR(a);
+    return a;
+}
+
+/* A new float32 array (rows x cols; rows 0: a vector) holding a copy of v. */
+PyObject *f32_array(const float *v, int rows, int cols)
+{
+    Py_buffer b;
+    PyObject *a = array_new(rows, cols, CLIK_F32, &b);
+    if (!a)
+        return NULL;
+    memcpy(b.buf, v, (size_t)b.len);
+    PyBuffer_Release(&b);
+    return a;
+}
+
+clik_type type_of_format(const char *f, Py_ssize_t itemsize)
+{
+    if (!f)
+        return CLIK_U8; /* plain bytes */
+    if (*f == '@' || *f == '=' || *f == '<')
+        f++;
+    else if (*f == '>' || *f == '!')
+        return 0;
+    if (!f[0] || f[1])
+        return 0;
+    clik_type t = 0;
+    switch (*f) {
+    case 'B': t = CLIK_U8; break;
+    case 'h': t = CLIK_S16; break;
+    case 'H': t = CLIK_U16; break;
+    case 'i': t = CLIK_S32; break;
+    case 'I': t = CLIK_U32; break;
+    case 'L':
+    case 'Q': t = CLIK_U64; break;
+    case 'e': t = CLIK_F16; break;
+    case 'f': t = CLIK_F32; break;
+    case 'd': t = CLIK_F64; break;
+    default: return 0;
+    }
+    return (size_t)itemsize == clik_type_size(t) ? t : 0;
+}
+
+/* A dtype argument (anything numpy.dtype() takes) as a clik type. */
+int type_of_dtype(PyObject *o, const char *name, clik_type *t)
+{
+    PyObject *d = PyObject_CallOneArg(np_dtype_fn, o);
+    if (!d)
+        return -1;
+    for (int i = CLIK_U8; i <= CLIK_F64; i++) {
+        int eq = PyObject_RichCompareBool(d, np_dtypes[i], Py_EQ);
+        if (eq < 0) {
+            Py_DECREF(d);
+            return -1;
+        }
+        if (eq) {
+            Py_DECREF(d);
+            *t = (clik_type)i;
+            return 0;
+        }
+    }
+    PyErr_Format(PyExc_TypeError, "argument '%s': dtype %R is not one of clik's", name, d);
+    Py_DECREF(d);
+    return -1;
+}
+
+/* An integer argument that must fit a C int: refused (OverflowError) rather
+ * than truncated. */
+int int_value(PyObject *o, const char *name, int *out)
+{
+    int overflow = 0;
+    const long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || v < INT_MIN || v > INT_MAX) {
+        PyErr_Format(PyExc_OverflowError, "argument '%s': %R is out of range (%d to %d)", name, o,
+                     INT_MIN, INT_MAX);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* An integer argument that must fit 64 bits without sign: refused
+ * (OverflowError) rather than wrapped. */
+int u64_value(PyObject *o, const char *name, unsigned long long *out)
+{
+    PyObject *i = PyNumber_Index(o);
+    if (!i)
+        return -1;
+    const unsigned long long v = PyLong_AsUnsignedLongLong(i);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_OverflowError, "argument '%s': %R is out of range (0 to 2**64 - 1)",
+                         name, i);
+        }
+        Py_DECREF(i);
+        return -1;
+    }
+    Py_DECREF(i);
+    *out = v;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* fork(): OpenCL implementations (PoCL among them) keep threads and locks
+ * that a fork() child does not get, so every OpenCL call of a child hangs.
+ * A pthread_atfork handler marks a child of a process that had used OpenCL;
+ * there contexts with a device are refused (new ones) or fail (inherited
+ * ones), and what they hold is left to the process's exit. */
+
+static int opencl_used;   /* this process has called into OpenCL */
+static int opencl_forked; /* a fork() child of a process that had */
+
+void after_fork_child(void)
+{
+    if (opencl_used)
+        opencl_forked = 1;
+}
+
+#define FORK_ADVICE                                                                                \
+    "this process is a fork() child of a process that had used OpenCL, and OpenCL does not "       \
+    "survive fork() (its threads stay behind in the parent: every call would hang); start "        \
+    "worker processes with the 'spawn' start method (multiprocessing.get_context('spawn'), or "    \
+    "concurrent.futures.ProcessPoolExecutor(mp_context=...)), or use device='none' in the child"
+
+/* Before a call that may use OpenCL: in a forked child, raises the
+ * refusal and returns -1. */
+int opencl_refuse(const char *what)
+{
+    if (!opencl_forked)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "%s: %s", what, FORK_ADVICE);
+    return -1;
+}
+
+/* After such a call: this process uses OpenCL if the library was loaded
+ * (without one, nothing of OpenCL is left to a child). */
+void opencl_mark(void)
+{
+    if (clik_opencl_library(NULL))
+        opencl_used = 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Contexts                                                                  */
+
+/* A context with a device inherited by a fork() child: its OpenCL
+ * objects cannot be used (see above), not even to release them. */
+int ctx_forked(const CtxObject *c)
+{
+    return c->device && opencl_forked;
+}
+
+int ctx_open(CtxObject *c)
+{
+    if (!c->ctx || c->closed) {
+        arg_error("the clik.Context is closed");
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *ctx_fail(CtxObject *c, clik_status st)
+{
+    if (st == REENTERED) {
+        PyErr_SetString(PyExc_RuntimeError, "a clik.Context was called from a log or progress "
+                                            "callback of its own call in progress");
+        return NULL;
+    }
+    if (st == FORKED) {
+        PyErr_Format(PyExc_RuntimeError, "a clik.Context on an OpenCL device: %s", FORK_ADVICE);
+        return NULL;
+    }
+    return raise_status(st, clik_context_message(c->ctx));
+}
+
+/* Takes the context's lock from code that holds the GIL (deallocators),
+ * letting go of the GIL while waiting: a call in progress may need it for
+ * a log or progress callback. */
+int lock_ctx(CtxObject *c)
+{
+    if (c->holder == PyThread_get_thread_ident())
+        return 0; /* in a callback of this thread's call: the lock is held */
+    if (!PyThread_acquire_lock(c->lock, NOWAIT_LOCK)) {
+        Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(c->lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+    }
+    return 1;
+}
+
+/* 1 inside a log or progress callback of a call in progress on c. */
+int in_callback(const CtxObject *c)
+{
+    return c->holder == PyThread_get_thread_ident();
+}
+
+/* After the call that made obj, a dependent of c (an image, memory, a
+ * stream, a trainer): on success c is held in *owner and obj returned; on
+ * failure obj is dropped and the exception raised (NULL). */
+PyObject *ctx_adopt(CtxObject *c, clik_status st, PyObject *obj, CtxObject **owner)
+{
+    if (st != CLIK_OK) {
+        Py_DECREF(obj);
+        return ctx_fail(c, st);
+    }
+    Py_INCREF(c);
+    *owner = c;
+    c->deps++;
+    return obj;
+}
+
+/* Raises the RuntimeError of "what" (a close or free) called from a log or
+ * progress callback of a call in progress on the context; -1. */
+int refuse_in_callback(const char *what, const char *advice)
+{
+    PyErr_Format(PyExc_RuntimeError,
+                 "%s from a log or progress callback of a call in progress on its context%s", what,
+                 advice);
+    return -1;
+}
+
+/* Drops a dependent of c; the last one of a closed context destroys it,
+ * unless a call on it is in progress (from one of its callbacks: then the
+ * context's deallocation does) or it is inherited by a fork() child. */
+void ctx_release(CtxObject *c)
+{
+    if (--c->deps == 0 && c->closed && c->ctx && !in_callback(c) && !ctx_forked(c)) {
+        clik_context_destroy(c->ctx);
+        c->ctx = NULL;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Long calls: signals between steps                                         */
+
+/* The most time between two checks of the signals while nothing else needs
+ * the GIL: each check takes it, which a busy Python thread may hold for a
+ * switch interval. */
+#define SIGNAL_CHECK_NS 20000000L
+
+/* Between two steps of a long call, without the GIL: the signal handlers
+ * (at most every SIGNAL_CHECK_NS) and the progress callable (every time,
+ * with args built from "format"). 1 to stop the call: the handler or the
+ * callable raised (the exception is kept), or the callable returned False. */
+int watch_step(watch *w, const char *format, ...)
+{
+    if (w->exc_type)
+        return 1;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const long elapsed =
+        (long)(now.tv_sec - w->checked.tv_sec) * 1000000000L + (now.tv_nsec - w->checked.tv_nsec);
+    if (!w->progress && elapsed >= 0 && elapsed < SIGNAL_CHECK_NS)
+        return 0;
+    w->checked = now;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int stop = PyErr_CheckSignals() < 0;
+    if (!stop && w->progress) {
+        va_list ap;
+        va_start(ap, format);
+        PyObject *args = Py_VaBuildValue(format, ap);
+        va_end(ap);
+        PyObject *r = args ? PyObject_CallObject(w->progress, args) : NULL;
+        Py_XDECREF(args);
+        stop = !r || r == Py_False;
+        Py_XDECREF(r);
+    }
+    if (PyErr_Occurred())
+        PyErr_Fetch(&w->exc_type, &w->exc_value, &w->exc_tb);
+    PyGILState_Release(g);
+    return stop;
+}
+
+void watch_init(watch *w, PyObject *progress)
+{
+    memset(w, 0, sizeof(*w));
+    w->progress = progress;
+    clock_gettime(CLOCK_MONOTONIC, &w->checked);
+}
+
+/* After the call: the exception of a signal handler or the progress
+ * callable, raised (-1), if there was one. */
+int watch_raise(watch *w)
+{
+    if (!w->exc_type)
+        return 0;
+    PyErr_Restore(w->exc_type, w->exc_value, w->exc_tb);
+    w->exc_type = w->exc_value = w->exc_tb = NULL;
+    return -1;
+}
+
+void watch_clear(watch *w)
+{
+    Py_CLEAR(w->exc_type);
+    Py_CLEAR(w->exc_value);
+    Py_CLEAR(w->exc_tb);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Image arguments                                                           */
+
+void imarg_put(imarg *a)
+{
+    if (a->has_view) {
+        PyBuffer_Release(&a->view);
+        a->has_view = 0;
+    }
+}
+
+int imarg_get(CtxObject *c, PyObject *o, const char *name, int writable, imarg *a)
+{
+    memset(a, 0, sizeof(*a));
+    if (PyObject_TypeCheck(o, &ImgType)) {
+        ImgObject *im = (ImgObject *)o;
+        if (!im->img.buffer && !im->img.data) {
+            arg_error("argument '%s': the clik.Image was freed", name);
+            return -1;
+        }
+        if (im->owner != c) {
+            arg_error("argument '%s': a clik.Image of another context", name);
+            return -1;
+        }
+        a->img = im->img;
+        a->ndim3 = im->ndim3;
+        a->device = 1;
+        return 0;
+    }
+    if (!PyObject_CheckBuffer(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "argument '%s': expected a NumPy array or a clik.Image, not %.100s", name,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    if (PyObject_GetBuffer(o, &a->view, writable ? PyBUF_RECORDS : PyBUF_RECORDS_RO) < 0) {
+        if (!writable)
+            return -1;
+        PyErr_Clear();
+        arg_error("argument '%s': the array is not writable", name);
+        return -1;
+    }
+    a->has_view = 1;
+    Py_buffer *v = &a->view;
+    clik_type t = type_of_format(v->format, v->itemsize);
+    if (!t) {
+        PyErr_Format(PyExc_TypeError,
+                     "argument '%s': element format '%s' is not supported (uint8, int16, "
+                     "uint16, int32, uint32, uint64, float16, float32 or float64)",
+                     name, v->format ? v->format : "B");
+        goto fail;
+    }
+    if (v->ndim != 2 && v->ndim != 3) {
+        arg_error("argument '%s': expected shape (H, W) or (H, W, C), got %d dimensions", name,
+                  v->ndim);
+        goto fail;
+    }
+    Py_ssize_t h = v->shape[0], w = v->shape[1], ch = v->ndim == 3 ? v->shape[2] : 1;
+    if (ch != 1 && ch != 2 && ch != 4) {
+        arg_error("argument '%s': %zd channels; clik images have 1, 2 or 4 (add an alpha "
+                  "channel to RGB)",
+                  name, ch);
+        goto fail;
+    }
+    if (h <= 0 || w <= 0 || h > INT_MAX || w > INT_MAX) {
+        arg_error("argument '%s': a %zd x %zd image", name, w, h);
+        goto fail;
+    }
+    Py_ssize_t isz = v->itemsize, pix = ch * isz;
+    if ((v->ndim == 3 && ch > 1 && v->strides[2] != isz) || (w > 1 && v->strides[1] != pix)) {
+        arg_error("argument '%s': pixels are not packed (element strides %zd, %zd); pass "
+                  "numpy.ascontiguousarray() of it",
+                  name, v->strides[1], v->ndim == 3 ? v->strides[2] : isz);
+        goto fail;
+    }
+    Py_ssize_t row = h == 1 ? w * pix : v->strides[0];
+    if (row < w * pix || row % isz) {
+        arg_error("argument '%s': row stride %zd (rows of %zd bytes) is not supported; pass "
+                  "numpy.ascontiguousarray() of it",
+                  name, row, w * pix);
+        goto fail;
+    }
+    clik_status st = clik_image_wrap(&a->img, (int)w, (int)h, (int)ch, t, v->buf, (size_t)row);
+    if (st != CLIK_OK) {
+        raise_status(st, name);
+        goto fail;
+    }
+    a->ndim3 = v->ndim == 3;
+    return 0;
+fail:
+    imarg_put(a);
+    return -1;
+}
+
+/* Two image arguments (read): both taken, or neither (-1). */
+int imarg_pair(CtxObject *c, PyObject *ao, const char *an, PyObject *bo, const char *bn, imarg *a,
+               imarg *b)
+{
+    if (imarg_get(c, ao, an, 0, a) < 0)
+        return -1;
+    if (imarg_get(c, bo, bn, 0, b) < 0) {
+        imarg_put(a);
+        return -1;
+    }
+    return 0;
+}
+
+/* A new output of the kind of like (a clik.Image when like is one, else a
+ * NumPy array), taken as argument out. */
+PyObject *out_new(CtxObject *c, const imarg *like, int w, int h, int ch, clik_type t, int ndim3,
+                  imarg *out)
+{
+    PyObject *r;
+    if (like && like->device) {
+        r = img_new(c, w, h, ch, t, ndim3);
+    } else {
+        PyObject *shape =
+            (ndim3 || ch > 1) ? Py_BuildValue("(iii)", h, w, ch) : Py_BuildValue("(ii)", h, w);
+        if (!shape)
+            return NULL;
+        r = PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[t], NULL);
+        Py_DECREF(shape);
+    }
+    if (r && imarg_get(c, r, "out", 1, out) < 0)
+        Py_CLEAR(r);
+    return r;
+}
+
+/* out given (not None): taken as it is; else a new one like out_new. */
+PyObject *out_get(CtxObject *c, PyObject *given, const imarg *like, int w, int h, int ch,
+                  clik_type t, int ndim3, imarg *out)
+{
+    if (given && given != Py_None) {
+        if (imarg_get(c, given, "out", 1, out) < 0)
+            return NULL;
+        Py_INCREF(given);
+        return given;
+    }
+    return out_new(c, like, w, h, ch, t, ndim3, out);
+}
+
+/* A second output (out_new) beside r, the output of view o, of the op
+ * of input a: on failure r, o and a are let go and NULL returned. */
+PyObject *out_second(CtxObject *c, PyObject **r, imarg *o, imarg *a, int w, int h, int ch,
+                     clik_type t, int ndim3, imarg *out)
+{
+    PyObject *r2 = out_new(c, a, w, h, ch, t, ndim3, out);
+    if (!r2) {
+        imarg_put(o);
+        Py_CLEAR(*r);
+        imarg_put(a);
+    }
+    return r2;
+}
+
+/* The end of an op of two outputs, r and r2 (r2 NULL: r alone) of views o
+ * and o2: views released, (r, r2), r or the exception. */
+PyObject *done_pair(CtxObject *c, clik_status st, PyObject *r, PyObject *r2, imarg *a, imarg *o,
+                    imarg *o2)
+{
+    if (r2) {
+        imarg_put(o2);
+        if (st != CLIK_OK)
+            Py_DECREF(r2);
+        else
+            r = Py_BuildValue("(NN)", r, r2);
+    }
+    return done(c, st, r, a, o, NULL);
+}
+
+/* The end of an op: views released, the result or the exception. */
+PyObject *done(CtxObject *c, clik_status st, PyObject *result, imarg *a, imarg *b, imarg *d)
+{
+    if (a)
+        imarg_put(a);
+    if (b)
+        imarg_put(b);
+    if (d)
+        imarg_put(d);
+    if (st != CLIK_OK) {
+        Py_XDECREF(result);
+        return ctx_fail(c, st);
+    }
+    return result;
+}
+
+PyObject *unary(CtxObject *c, PyObject *src, const char *name, PyObject *out, const unary_op *u)
+{
+    imarg a, o;
+    if (ctx_open(c) < 0 || imarg_get(c, src, name, 0, &a) < 0)
+        return NULL;
+    long long w = u->w, h = u->h;
+    if (u->size) {
+        int sw = 0, sh = 0;
+        if (u->size(&a.img, u->arg, &sw, &sh) < 0) {
+            imarg_put(&a);
+            return NULL;
+        }
+        w = sw;
+        h = sh;
+    } else if (u->num) {
+        w = ((long long)a.img.width * u->num + u->den - 1) / u->den;
+        h = ((long long)a.img.height * u->num + u->den - 1) / u->den;
+    }
+    if (w > INT_MAX || h > INT_MAX) {
+        imarg_put(&a);
+        arg_error("argument '%s': too large for the output", name);
+        return NULL;
+    }
+    PyObject *r = out_get(c, out, &a, (int)w, (int)h, u->channels ? u->channels : a.img.channels,
+                          u->type ? u->type : a.img.type, u->flat ? 0 : a.ndim3, &o);
+    if (!r) {
+        imarg_put(&a);
+        return NULL;
+    }
+    if (u->check_out && (o.img.width != w || o.img.height != h)) {
+        arg_error("argument 'out': %d x %d, the output is %lld x %lld", o.img.width, o.img.height,
+                  w, h);
+        imarg_put(&o);
+        imarg_put(&a);
+        Py_DECREF(r);
+        return NULL;
+    }
+    clik_status st;
+    CALL(c, st, u->fn(c->ctx, &a.img, &o.img, u->arg));
+    return done(c, st, r, &a, &o, NULL);
+}
+
+/* A method (src, out=None) of a unary op. */
+PyObject *unary_method(CtxObject *c, PyObject *args, PyObject *kw, const unary_op *u)
+{
+    static char *kwlist[] = {"src", "out", NULL};
+    PyObject *src, *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &src, &out))
+        return NULL;
+    return unary(c, src, "src", out, u);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Range checks                                                              */
+
+/* A scale argument in lo..hi. */
+int scale_range(int scale, int lo, int hi)
+{
+    if (scale < lo || scale > hi) {
+        arg_error("argument 'scale': %d..%d", lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+/* A scale argument in lo..hi by which a w x h image stays in range. */
+int scale_ok(int scale, int lo, int hi, int w, int h)
+{
+    if (scale_range(scale, lo, hi) < 0)
+        return -1;
+    if (w > INT_MAX / scale || h > INT_MAX / scale) {
+        raise_status(CLIK_ERR_OVERFLOW, "src: too large for the scale");
+        return -1;
+    }
+    return 0;
+}
+
+/* A path argument (str, bytes or os.PathLike) as bytes, or NULL for None. */
+int path_arg(PyObject *o, const char *name, PyObject **bytes)
+{
+    *bytes = NULL;
+    if (o == Py_None)
+        return 0;
+    if (!PyUnicode_FSConverter(o, bytes)) {
+        PyErr_Format(PyExc_TypeError, "argument '%s': a path", name);
+        return -1;
+    }
+    return 0;
+}

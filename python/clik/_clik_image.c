@@ -1,0 +1,355 @@
+/*
+ * clik._clik: Device images and context memory: clik.Image, Context.empty, image, upload
+ * and download.
+ *
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include "_clik_args.h"
+
+#include <limits.h>
+#include <string.h>
+
+static void img_release(ImgObject *im)
+{
+    if (im->owner) {
+        if ((im->img.buffer || im->img.data) && ctx_forked(im->owner)) {
+            memset(&im->img, 0, sizeof(im->img)); /* left to the process's exit */
+        } else if (im->img.buffer || im->img.data) {
+            int locked = lock_ctx(im->owner);
+            clik_image_free(&im->img);
+            if (locked)
+                PyThread_release_lock(im->owner->lock);
+        }
+        ctx_release(im->owner);
+        Py_CLEAR(im->owner);
+    }
+}
+
+static void img_dealloc(ImgObject *im)
+{
+    if (im->weakrefs)
+        PyObject_ClearWeakRefs((PyObject *)im);
+    img_release(im);
+    Py_TYPE(im)->tp_free((PyObject *)im);
+}
+
+PyObject *img_new(CtxObject *c, int w, int h, int ch, clik_type t, int ndim3)
+{
+    ImgObject *im = PyObject_New(ImgObject, &ImgType);
+    if (!im)
+        return NULL;
+    memset(&im->img, 0, sizeof(im->img));
+    im->owner = NULL;
+    im->weakrefs = NULL;
+    im->ndim3 = ndim3 || ch > 1;
+    clik_status st;
+    CALL(c, st, clik_image_create(c->ctx, &im->img, w, h, ch, t));
+    if (!ctx_adopt(c, st, (PyObject *)im, &im->owner))
+        return NULL;
+    return (PyObject *)im;
+}
+
+/* Memory: context host memory, device images, transfers                     */
+
+/* Parses a shape (H, W) or (H, W, C) and a dtype. */
+static int shape_dtype(PyObject *shape, PyObject *dtype, int *w, int *h, int *ch, int *ndim3,
+                       clik_type *t)
+{
+    Py_ssize_t n = PyTuple_Check(shape) ? PyTuple_GET_SIZE(shape) : -1;
+    if (n != 2 && n != 3) {
+        arg_error("argument 'shape': a tuple (H, W) or (H, W, C)");
+        return -1;
+    }
+    long v[3] = {0, 0, 1};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        v[i] = PyLong_AsLong(PyTuple_GET_ITEM(shape, i));
+        if (v[i] == -1 && PyErr_Occurred())
+            return -1;
+        if (v[i] <= 0 || v[i] > INT_MAX) {
+            arg_error("argument 'shape': sides must be positive");
+            return -1;
+        }
+    }
+    if (v[2] != 1 && v[2] != 2 && v[2] != 4) {
+        arg_error("argument 'shape': 1, 2 or 4 channels");
+        return -1;
+    }
+    *h = (int)v[0];
+    *w = (int)v[1];
+    *ch = (int)v[2];
+    *ndim3 = n == 3;
+    return type_of_dtype(dtype, "dtype", t);
+}
+
+/* Host memory from clik_image_alloc_on, exported through the buffer
+ * protocol (ctx.empty() wraps it in a NumPy array). */
+typedef struct {
+    PyObject ob_base;
+    CtxObject *owner;
+    clik_image img;
+    Py_ssize_t shape[3], strides[3];
+    int ndim;
+} MemObject;
+
+static void mem_dealloc(MemObject *m)
+{
+    if (m->owner && !ctx_forked(m->owner)) {
+        int locked = lock_ctx(m->owner);
+        clik_image_free(&m->img);
+        if (locked)
+            PyThread_release_lock(m->owner->lock);
+    }
+    if (m->owner) {
+        ctx_release(m->owner);
+        Py_CLEAR(m->owner);
+    }
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
+static int mem_getbuffer(MemObject *m, Py_buffer *view, int flags)
+{
+    (void)flags;
+    view->buf = m->img.data;
+    view->obj = (PyObject *)m;
+    Py_INCREF(m);
+    view->itemsize = (Py_ssize_t)clik_type_size(m->img.type);
+    view->len = (Py_ssize_t)m->img.stride * m->img.height;
+    view->readonly = 0;
+    view->format = (char *)type_formats[m->img.type];
+    view->ndim = m->ndim;
+    view->shape = m->shape;
+    view->strides = m->strides;
+    view->suboffsets = NULL;
+    view->internal = NULL;
+    return 0;
+}
+
+static PyBufferProcs mem_as_buffer = {(getbufferproc)mem_getbuffer, NULL};
+
+/* The arguments (shape, dtype=uint8) of empty and image. */
+static int shape_args(CtxObject *c, PyObject *args, PyObject *kw, int *w, int *h, int *ch,
+                      int *ndim3, clik_type *t)
+{
+    static char *kwlist[] = {"shape", "dtype", NULL};
+    PyObject *shape, *dtype = np_dtypes[CLIK_U8];
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &shape, &dtype) || ctx_open(c) < 0)
+        return -1;
+    return shape_dtype(shape, dtype, w, h, ch, ndim3, t);
+}
+
+PyObject *ctx_empty(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    int w, h, ch, ndim3;
+    clik_type t;
+    if (shape_args(c, args, kw, &w, &h, &ch, &ndim3, &t) < 0)
+        return NULL;
+    MemObject *m = PyObject_New(MemObject, &MemType);
+    if (!m)
+        return NULL;
+    m->owner = NULL;
+    memset(&m->img, 0, sizeof(m->img));
+    clik_status st;
+    CALL(c, st, clik_image_alloc_on(c->ctx, &m->img, w, h, ch, t));
+    if (!ctx_adopt(c, st, (PyObject *)m, &m->owner))
+        return NULL;
+    Py_ssize_t isz = (Py_ssize_t)clik_type_size(t);
+    m->ndim = ndim3 ? 3 : 2;
+    m->shape[0] = h;
+    m->shape[1] = w;
+    m->shape[2] = ch;
+    m->strides[0] = (Py_ssize_t)m->img.stride;
+    m->strides[1] = ch * isz;
+    m->strides[2] = isz;
+    PyObject *arr = PyObject_CallOneArg(np_asarray, (PyObject *)m);
+    Py_DECREF(m);
+    return arr;
+}
+
+PyObject *ctx_image(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    int w, h, ch, ndim3;
+    clik_type t;
+    if (shape_args(c, args, kw, &w, &h, &ch, &ndim3, &t) < 0)
+        return NULL;
+    return img_new(c, w, h, ch, t, ndim3);
+}
+
+PyObject *ctx_upload(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"src", NULL};
+    PyObject *src;
+    imarg a, d;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O", kwlist, &src) || ctx_open(c) < 0 ||
+        imarg_get(c, src, "src", 0, &a) < 0)
+        return NULL;
+    if (a.device) {
+        PyErr_SetString(PyExc_TypeError, "argument 'src': a host array (it is a clik.Image)");
+        return NULL;
+    }
+    PyObject *r = img_new(c, a.img.width, a.img.height, a.img.channels, a.img.type, a.ndim3);
+    if (!r) {
+        imarg_put(&a);
+        return NULL;
+    }
+    d.img = ((ImgObject *)r)->img;
+    clik_status st;
+    CALL(c, st, clik_image_upload(c->ctx, &d.img, &a.img));
+    return done(c, st, r, &a, NULL, NULL);
+}
+
+PyObject *download(CtxObject *c, PyObject *src, PyObject *out)
+{
+    imarg a, o;
+    if (ctx_open(c) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
+        return NULL;
+    if (!a.device) {
+        PyErr_SetString(PyExc_TypeError, "argument 'src': a clik.Image");
+        return NULL;
+    }
+    o.device = 0;
+    PyObject *r =
+        out_get(c, out, NULL, a.img.width, a.img.height, a.img.channels, a.img.type, a.ndim3, &o);
+    if (!r)
+        return NULL;
+    clik_status st;
+    CALL(c, st, clik_image_download(c->ctx, &o.img, &a.img));
+    return done(c, st, r, &a, &o, NULL);
+}
+
+PyObject *ctx_download(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"src", "out", NULL};
+    PyObject *src, *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &src, &out))
+        return NULL;
+    return download(c, src, out);
+}
+
+static PyObject *img_download(ImgObject *im, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"out", NULL};
+    PyObject *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|O", kwlist, &out))
+        return NULL;
+    if (!im->owner) {
+        arg_error("the clik.Image was freed");
+        return NULL;
+    }
+    return download(im->owner, (PyObject *)im, out);
+}
+
+static PyObject *img_upload(ImgObject *im, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"src", NULL};
+    PyObject *src;
+    imarg a;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O", kwlist, &src))
+        return NULL;
+    if (!im->owner) {
+        arg_error("the clik.Image was freed");
+        return NULL;
+    }
+    CtxObject *c = im->owner;
+    if (ctx_open(c) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
+        return NULL;
+    clik_status st;
+    CALL(c, st, clik_image_upload(c->ctx, &im->img, &a.img));
+    imarg_put(&a);
+    if (st != CLIK_OK)
+        return ctx_fail(c, st);
+    Py_RETURN_NONE;
+}
+
+static PyObject *img_free(ImgObject *im, PyObject *unused)
+{
+    (void)unused;
+    if (im->owner && in_callback(im->owner) &&
+        refuse_in_callback("clik.Image.free()",
+                           ", which may be using the image: free it after the call") < 0)
+        return NULL;
+    img_release(im);
+    Py_RETURN_NONE;
+}
+
+static PyObject *img_get_context(ImgObject *im, void *u)
+{
+    (void)u;
+    if (!im->owner)
+        Py_RETURN_NONE;
+    Py_INCREF(im->owner);
+    return (PyObject *)im->owner;
+}
+static PyObject *img_get_width(ImgObject *im, void *u)
+{
+    (void)u;
+    return PyLong_FromLong(im->img.width);
+}
+static PyObject *img_get_height(ImgObject *im, void *u)
+{
+    (void)u;
+    return PyLong_FromLong(im->img.height);
+}
+static PyObject *img_get_channels(ImgObject *im, void *u)
+{
+    (void)u;
+    return PyLong_FromLong(im->img.channels);
+}
+static PyObject *img_get_dtype(ImgObject *im, void *u)
+{
+    (void)u;
+    if (im->img.type < CLIK_U8 || im->img.type > CLIK_F64)
+        Py_RETURN_NONE;
+    Py_INCREF(np_dtypes[im->img.type]);
+    return np_dtypes[im->img.type];
+}
+static PyObject *img_get_shape(ImgObject *im, void *u)
+{
+    (void)u;
+    if (im->ndim3)
+        return Py_BuildValue("(iii)", im->img.height, im->img.width, im->img.channels);
+    return Py_BuildValue("(ii)", im->img.height, im->img.width);
+}
+static PyObject *img_repr(ImgObject *im)
+{
+    if (!im->owner)
+        return PyUnicode_FromString("<clik.Image (freed)>");
+    return PyUnicode_FromFormat("<clik.Image %dx%d, %d channel(s), %s>", im->img.width,
+                                im->img.height, im->img.channels, clik_type_name(im->img.type));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Types                                                                    */
+
+static PyMethodDef img_methods[] = {
+    KW("download", img_download, "The pixels as an array (into out= when given)."),
+    KW("upload", img_upload, "Copies an array of the image's shape and dtype in."),
+    {"free", (PyCFunction)img_free, METH_NOARGS, "Frees the device memory now."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef img_getset[] = {
+    {"context", (getter)img_get_context, NULL, NULL, NULL},
+    {"width", (getter)img_get_width, NULL, NULL, NULL},
+    {"height", (getter)img_get_height, NULL, NULL, NULL},
+    {"channels", (getter)img_get_channels, NULL, NULL, NULL},
+    {"dtype", (getter)img_get_dtype, NULL, NULL, NULL},
+    {"shape", (getter)img_get_shape, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject ImgType = {
+    TYPE_HEAD("clik.Image", ImgObject),
+    .tp_doc = "An image in a context's device memory; made by Context.image or "
+              "Context.upload.",
+    .tp_dealloc = (destructor)img_dealloc,
+    .tp_methods = img_methods,
+    .tp_getset = img_getset,
+    .tp_repr = (reprfunc)img_repr,
+    .tp_weaklistoffset = offsetof(ImgObject, weakrefs),
+};
+
+PyTypeObject MemType = {
+    TYPE_HEAD("clik._clik._Memory", MemObject),
+    .tp_dealloc = (destructor)mem_dealloc,
+    .tp_as_buffer = &mem_as_buffer,
+};
