@@ -28,6 +28,20 @@ class Error(Exception):
     code: int
     message: str
 
+class FormatError(Error, TypeError):
+    """CLIK_ERR_UNSUPPORTED_FORMAT: an image type or channel count the
+    operation does not take."""
+
+class ArgumentError(Error, ValueError):
+    """A refused argument (CLIK_ERR_INVALID_ARG, _NULL, _INVALID_SIZE,
+    _SIZE_MISMATCH, _STRIDE), whether the library or the package refuses it."""
+
+class OutOfMemoryError(Error, MemoryError):
+    """CLIK_ERR_NO_MEMORY."""
+
+class FileError(Error, OSError):
+    """CLIK_ERR_IO: a file that cannot be read or written."""
+
 def version() -> str: ...
 def devices() -> list[dict[str, Any]]: ...
 def select_device(spec: str) -> int | None: ...
@@ -79,6 +93,27 @@ class LaparTrainer:
 
 def lapar_model_default() -> LaparModel: ...
 
+class FusionStream:
+    """Fusion upscaling of RGBA uint8 frames of one size, up to depth frames
+    in flight (Context.fusion_stream drives one)."""
+
+    def __init__(
+        self,
+        context: Context,
+        width: int,
+        height: int,
+        scale: int,
+        depth: int = 0,
+        tile: int = 8,
+        blur_ksize: int = 7,
+        threshold: float = 0.05,
+    ) -> None: ...
+    @property
+    def depth(self) -> int: ...  # frames in flight at most
+    def submit(self, src: Array, out: Array, artifact_map: Array | None = None) -> int: ...  # a ticket
+    def wait(self, ticket: int = ..., /) -> None: ...  # frames up to ticket (all by default)
+    def close(self) -> None: ...
+
 class Context:
     def __init__(
         self,
@@ -95,6 +130,8 @@ class Context:
         log: Callable[[str, str], None] | None = None,
     ) -> None: ...
     def close(self) -> None: ...
+    @property
+    def closed(self) -> bool: ...
     def __enter__(self) -> Context: ...
     def __exit__(self, *exc: object) -> None: ...
     @property
@@ -241,6 +278,7 @@ class Context:
         *,
         dictionary: Array | None = None,
         selection: LaparSelection | None = None,
+        out: ImageLike | None = None,
     ) -> dict[str, Any]: ...
     def lapar_tuning_set(
         self,
