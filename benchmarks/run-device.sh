@@ -35,8 +35,12 @@ phase_tests() {
 }
 
 phase_conformance() {
-    PYTHONPATH="$build/python" python3 tests/opencv_agreement.py nvidia pocl none 2>&1 \
-        | tee "$out/opencv.log" | tail -3
+    # OpenCV agreement on the GPU, PoCL and the CPU paths (scalar, NEON)
+    for run in "nvidia opencl,scalar,neon" "pocl opencl"; do
+        set -- $run
+        CLIK_PY_DEVICE=$1 CLIK_PY_BACKEND=$2 PYTHONPATH="$build/python" python3 python/run_tests.py \
+            python/tests/test_agreement.py 2>&1 | tee -a "$out/opencv.log" | tail -3
+    done
     "$build/apps/clik" conformance --junit "$out/conformance.xml" 2>&1 \
         | tee "$out/conformance-full.log" | grep -E "^[0-9]|^cpu|PASS|FAIL|runs" | tail -80
 }
