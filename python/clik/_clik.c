@@ -10,6 +10,7 @@
 #include "_clik_args.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -227,57 +228,32 @@ static PyObject *device_dict(const clik_device_info *d)
         PyUnicode_FromFormat("%d:%d", d->platform_index, d->device_index));
 }
 
-static PyObject *ctx_get_device(CtxObject *c, void *unused)
+/* The properties of an open context, by the closure of their PyGetSetDef. */
+enum { GET_DEVICE, GET_LAST_BACKEND, GET_CPU_BACKEND, GET_FALLBACK_CAUSE, GET_MESSAGE };
+
+static PyObject *ctx_get(CtxObject *c, void *which)
 {
-    (void)unused;
     if (ctx_open(c) < 0)
         return NULL;
-    const clik_device_info *d = clik_context_device(c->ctx);
-    if (!d)
-        Py_RETURN_NONE;
-    return device_dict(d);
-}
-
-static PyObject *backend_str(clik_backend b)
-{
-    return PyUnicode_FromString(clik_backend_name(b));
-}
-
-static PyObject *ctx_get_last_backend(CtxObject *c, void *unused)
-{
-    (void)unused;
-    if (ctx_open(c) < 0)
-        return NULL;
-    return backend_str(clik_context_last_backend(c->ctx));
-}
-
-static PyObject *ctx_get_cpu_backend(CtxObject *c, void *unused)
-{
-    (void)unused;
-    if (ctx_open(c) < 0)
-        return NULL;
-    return backend_str(clik_context_cpu_backend(c->ctx));
-}
-
-static PyObject *ctx_get_fallback_cause(CtxObject *c, void *unused)
-{
-    (void)unused;
-    if (ctx_open(c) < 0)
-        return NULL;
-    clik_status st = clik_context_fallback_cause(c->ctx);
-    if (st == CLIK_OK)
-        Py_RETURN_NONE;
-    const char *full = clik_status_str(st);
-    const char *colon = strchr(full, ':');
-    return PyUnicode_FromStringAndSize(full, colon ? colon - full : (Py_ssize_t)strlen(full));
-}
-
-static PyObject *ctx_get_message(CtxObject *c, void *unused)
-{
-    (void)unused;
-    if (ctx_open(c) < 0)
-        return NULL;
-    return PyUnicode_FromString(clik_context_message(c->ctx));
+    const clik_device_info *d = NULL;
+    clik_status st = CLIK_OK;
+    switch ((int)(intptr_t)which) {
+    case GET_DEVICE:
+        d = clik_context_device(c->ctx);
+        if (!d)
+            Py_RETURN_NONE;
+        return device_dict(d);
+    case GET_LAST_BACKEND:
+        return PyUnicode_FromString(clik_backend_name(clik_context_last_backend(c->ctx)));
+    case GET_CPU_BACKEND:
+        return PyUnicode_FromString(clik_backend_name(clik_context_cpu_backend(c->ctx)));
+    case GET_FALLBACK_CAUSE:
+        st = clik_context_fallback_cause(c->ctx);
+        if (st == CLIK_OK)
+            Py_RETURN_NONE;
+        return status_name(st);
+    default: return PyUnicode_FromString(clik_context_message(c->ctx));
+    }
 }
 
 static PyObject *ctx_get_closed(CtxObject *c, void *unused)
@@ -312,42 +288,37 @@ static PyObject *ctx_finish(CtxObject *c, PyObject *unused)
     Py_RETURN_NONE;
 }
 
-static PyObject *ctx_copy_bandwidth(CtxObject *c, PyObject *args, PyObject *kw)
+/* copy_bandwidth (GB/s) and, transfer 1, transfer_bandwidth ((to device,
+ * to host) GB/s). */
+static PyObject *bandwidth(CtxObject *c, PyObject *args, PyObject *kw, int transfer)
 {
     static char *kwlist[] = {"nbytes", "reps", NULL};
     Py_ssize_t bytes = 64 << 20;
     int reps = 5;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|ni", kwlist, &bytes, &reps) || ctx_open(c) < 0)
         return NULL;
-    if (bytes <= 0 || reps <= 0) {
-        arg_error("arguments 'nbytes' and 'reps' must be positive");
-        return NULL;
-    }
-    double gbps = 0;
+    if (bytes <= 0 || reps <= 0)
+        return arg_error("arguments 'nbytes' and 'reps' must be positive");
+    double to_dev = 0, to_host = 0;
     clik_status st;
-    CALL(c, st, clik_context_copy_bandwidth(c->ctx, (size_t)bytes, reps, &gbps));
+    if (transfer)
+        CALL(c, st,
+             clik_context_transfer_bandwidth(c->ctx, (size_t)bytes, reps, &to_dev, &to_host));
+    else
+        CALL(c, st, clik_context_copy_bandwidth(c->ctx, (size_t)bytes, reps, &to_dev));
     if (st != CLIK_OK)
         return ctx_fail(c, st);
-    return PyFloat_FromDouble(gbps);
+    return transfer ? Py_BuildValue("(dd)", to_dev, to_host) : PyFloat_FromDouble(to_dev);
+}
+
+static PyObject *ctx_copy_bandwidth(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    return bandwidth(c, args, kw, 0);
 }
 
 static PyObject *ctx_transfer_bandwidth(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"nbytes", "reps", NULL};
-    Py_ssize_t bytes = 64 << 20;
-    int reps = 5;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|ni", kwlist, &bytes, &reps) || ctx_open(c) < 0)
-        return NULL;
-    if (bytes <= 0 || reps <= 0) {
-        arg_error("arguments 'nbytes' and 'reps' must be positive");
-        return NULL;
-    }
-    double to_dev = 0, to_host = 0;
-    clik_status st;
-    CALL(c, st, clik_context_transfer_bandwidth(c->ctx, (size_t)bytes, reps, &to_dev, &to_host));
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    return Py_BuildValue("(dd)", to_dev, to_host);
+    return bandwidth(c, args, kw, 1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -554,12 +525,17 @@ static PyMethodDef ctx_methods[] = {
 };
 
 static PyGetSetDef ctx_getset[] = {
-    {"device", (getter)ctx_get_device, NULL, "The OpenCL device (a dict), or None.", NULL},
-    {"last_backend", (getter)ctx_get_last_backend, NULL, "Where the last op ran.", NULL},
-    {"cpu_backend", (getter)ctx_get_cpu_backend, NULL, "The CPU path of this context.", NULL},
-    {"fallback_cause", (getter)ctx_get_fallback_cause, NULL,
-     "Why strict mode refused the fallback (a status name), or None.", NULL},
-    {"message", (getter)ctx_get_message, NULL, "Detail of the last failure.", NULL},
+    {"device", (getter)ctx_get, NULL, "The OpenCL device (a dict), or None.",
+     (void *)(intptr_t)GET_DEVICE},
+    {"last_backend", (getter)ctx_get, NULL, "Where the last op ran.",
+     (void *)(intptr_t)GET_LAST_BACKEND},
+    {"cpu_backend", (getter)ctx_get, NULL, "The CPU path of this context.",
+     (void *)(intptr_t)GET_CPU_BACKEND},
+    {"fallback_cause", (getter)ctx_get, NULL,
+     "Why strict mode refused the fallback (a status name), or None.",
+     (void *)(intptr_t)GET_FALLBACK_CAUSE},
+    {"message", (getter)ctx_get, NULL, "Detail of the last failure.",
+     (void *)(intptr_t)GET_MESSAGE},
     {"closed", (getter)ctx_get_closed, NULL, "True once closed.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };

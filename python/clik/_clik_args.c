@@ -29,11 +29,17 @@ const char *const type_formats[CLIK_F64 + 1] = {
     [CLIK_U64] = "Q", [CLIK_F16] = "e", [CLIK_F32] = "f", [CLIK_F64] = "d",
 };
 
+PyObject *status_name(clik_status st)
+{
+    const char *full = clik_status_str(st);
+    const char *colon = strchr(full, ':');
+    return PyUnicode_FromStringAndSize(full, colon ? colon - full : (Py_ssize_t)strlen(full));
+}
+
 PyObject *raise_status(clik_status st, const char *message)
 {
     const char *full = clik_status_str(st);
     const char *colon = strchr(full, ':');
-    size_t n = colon ? (size_t)(colon - full) : strlen(full);
     PyObject *cls = Error;
     switch (st) {
     case CLIK_ERR_UNSUPPORTED_FORMAT: cls = FormatError; break;
@@ -48,7 +54,7 @@ PyObject *raise_status(clik_status st, const char *message)
     }
     if (!message || !*message)
         message = colon ? colon + 2 : "";
-    PyObject *status = PyUnicode_FromStringAndSize(full, (Py_ssize_t)n);
+    PyObject *status = status_name(st);
     PyObject *text = status ? PyUnicode_FromFormat("%U: %s", status, message) : NULL;
     PyObject *msg = PyUnicode_FromString(message);
     PyObject *code = PyLong_FromLong((long)st);

@@ -96,6 +96,8 @@ int refuse_in_callback(const char *what, const char *advice);
 /* Raises the exception of status st: "CLIK_ERR_X: message" with the
  * attributes status, code and message. Returns NULL. */
 PyObject *raise_status(clik_status st, const char *message);
+/* A status's name ("CLIK_ERR_BUILD") as a str. */
+PyObject *status_name(clik_status st);
 /* Raises clik.ArgumentError (a ValueError), as the library's
  * CLIK_ERR_INVALID_ARG, with a message made as PyUnicode_FromFormat does.
  * Returns NULL. */

@@ -56,23 +56,27 @@ static int model_arg(PyObject *o, const char *name, const clik_lapar_model **m)
     return 0;
 }
 
+/* A model from a file's bytes (data) or from a file (path, when not NULL). */
+static PyObject *model_from(CtxObject *c, const Py_buffer *data, PyObject *path)
+{
+    clik_lapar_model *m = NULL;
+    clik_status st;
+    if (path)
+        CALL(c, st, clik_lapar_model_load(c->ctx, PyBytes_AS_STRING(path), &m));
+    else
+        CALL(c, st, clik_lapar_model_read(c->ctx, data->buf, (size_t)data->len, &m));
+    return st == CLIK_OK ? model_wrap(m, 0) : ctx_fail(c, st);
+}
+
 PyObject *ctx_lapar_model_read(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"data", NULL};
     Py_buffer data;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "y*", kwlist, &data))
         return NULL;
-    if (ctx_open(c) < 0) {
-        PyBuffer_Release(&data);
-        return NULL;
-    }
-    clik_lapar_model *m = NULL;
-    clik_status st;
-    CALL(c, st, clik_lapar_model_read(c->ctx, data.buf, (size_t)data.len, &m));
+    PyObject *r = ctx_open(c) < 0 ? NULL : model_from(c, &data, NULL);
     PyBuffer_Release(&data);
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    return model_wrap(m, 0);
+    return r;
 }
 
 PyObject *ctx_lapar_model_load(CtxObject *c, PyObject *args, PyObject *kw)
@@ -81,17 +85,9 @@ PyObject *ctx_lapar_model_load(CtxObject *c, PyObject *args, PyObject *kw)
     PyObject *path;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O&", kwlist, PyUnicode_FSConverter, &path))
         return NULL;
-    if (ctx_open(c) < 0) {
-        Py_DECREF(path);
-        return NULL;
-    }
-    clik_lapar_model *m = NULL;
-    clik_status st;
-    CALL(c, st, clik_lapar_model_load(c->ctx, PyBytes_AS_STRING(path), &m));
+    PyObject *r = ctx_open(c) < 0 ? NULL : model_from(c, NULL, path);
     Py_DECREF(path);
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    return model_wrap(m, 0);
+    return r;
 }
 
 PyObject *ctx_lapar_model_write(CtxObject *c, PyObject *args, PyObject *kw)
