@@ -86,12 +86,26 @@ typedef struct clik_flow_plan {
     int width[CLIK_FLOW_MAX_SCALES]; /* level s: width[s] x height[s]; 0 is the image */
     int height[CLIK_FLOW_MAX_SCALES];
     int initial;                    /* flow holds the initial estimate */
-    int f16;                        /* 16-bit storage of u and p (NEON) */
+    int f16;                        /* the CPU path's u and p in 16 bits (NEON) */
     int *iterations_run;            /* scales * warps entries, coarsest level first:
                                        the iterations each warp ran */
     clik_flow_progress_fn progress; /* NULL: none (see clik_flow_options) */
     void *progress_user;
+    /* The Gaussian taps of the reference (radius (int)(5 sigma), normalised
+     * to sum 1): the pre-smoothing of level 0 (sigma) and the smoothing of a
+     * level before the next is sampled from it (sigma 0.6 sqrt(1 / zoom^2 -
+     * 1), rounded to float as the reference's zoom_out does); ksize 1: none. */
+    const float *taps_pre, *taps_zoom;
+    int ksize_pre, ksize_zoom;
 } clik_flow_plan;
+
+/* A packed w x h plane of floats as a one-channel f32 image (the flow's
+ * smoothing runs the blur on such planes). */
+static inline clik_image clik__f32_plane(float *data, int w, int h)
+{
+    const clik_image v = {w, h, 1, CLIK_F32, (size_t)w * sizeof(float), data, NULL, 0};
+    return v;
+}
 
 /* The progress callback of plan between steps (clik_flow_progress_fn): done
  * warps finished, iteration those of the warp under way; 1 to stop. */

@@ -276,6 +276,13 @@ static inline long clik__loop_budget(const clik_context *ctx)
  * the two passes). With h <= 0, the budget's bound alone (0: none). */
 int clik__blur_band_rows(const clik_context *ctx, int w, int ch, int h, int ksize);
 
+/* The filter family's blur of a packed w x h f32 plane on the device (dst
+ * is not src) with ksize weights in the buffer taps: blur_cpu with its ring
+ * where band_rows > 0 (clik__blur_band_rows), else a row pass into tmp (a
+ * plane of that size) and a column pass. For other families (the flow). */
+clik_status clik__blur_plane(clik_context *ctx, cl_mem src, cl_mem dst, int w, int h, cl_mem taps,
+                             int ksize, int band_rows, cl_mem ring, cl_mem tmp);
+
 /* Rows per band of the CPU-device kernels that give a work-item a band of
  * `rows` rows: the value of tuning key id where set, else a few bands per
  * compute unit; at least 1. */

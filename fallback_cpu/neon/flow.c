@@ -13,7 +13,7 @@
  * the rows on the four columns at once, then across. With plan->f16 the
  * fields u and p are stored as IEEE half floats (VCVT; SIMDe converts
  * lane by lane on x86). The smoothing is the NEON blur (clik__blur_neon)
- * with the oracle's taps.
+ * with the plan's taps (lib/ops/flow.c).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -119,27 +119,12 @@ static void normalize(const clik_image *a, const clik_image *b, float *an, float
         }
 }
 
-/* Smooths a packed w x h plane in place with the taps of sigma (radius
- * (int)(5 sigma), as the oracle); 0, or -1 when out of memory. */
-static int smooth(float *img, int w, int h, double sigma)
+/* Smooths a packed w x h plane in place with the plan's taps (ksize 1:
+ * none); 0, or -1 when out of memory. */
+static int smooth(float *img, int w, int h, const float *taps, int ksize)
 {
-    const int r = sigma > 0.0 ? (int)(5.0 * sigma) : 0;
-    if (r == 0)
-        return 0;
-    float *taps = floats(2 * (size_t)r + 1);
-    if (!taps)
-        return -1;
-    double norm = 0.0;
-    for (int i = 0; i <= r; i++)
-        norm += (i == 0 ? 1.0 : 2.0) * exp(-(double)i * i / (2.0 * sigma * sigma));
-    for (int i = 0; i <= r; i++)
-        taps[r + i] = taps[r - i] = (float)(exp(-(double)i * i / (2.0 * sigma * sigma)) / norm);
-    clik_image view;
-    int rc = -1;
-    if (clik_image_wrap(&view, w, h, 1, CLIK_F32, img, 0) == CLIK_OK)
-        rc = clik__blur_neon(&view, &view, taps, 2 * r + 1);
-    free(taps);
-    return rc;
+    clik_image view = clik__f32_plane(img, w, h);
+    return ksize == 1 ? 0 : clik__blur_neon(&view, &view, taps, ksize);
 }
 
 /* ---- bicubic sampling --------------------------------------------------------------------- */
@@ -473,15 +458,15 @@ static int tvl1_neon(const clik_image *i0, const clik_image *i1, clik_image *flo
     ok = ok && work && ubuf[0] && ubuf[1] && pbuf;
     if (ok) {
         normalize(i0, i1, I0s[0], I1s[0]);
-        ok = smooth(I0s[0], nx, ny, plan->sigma) == 0 && smooth(I1s[0], nx, ny, plan->sigma) == 0;
+        ok = smooth(I0s[0], nx, ny, plan->taps_pre, plan->ksize_pre) == 0 &&
+             smooth(I1s[0], nx, ny, plan->taps_pre, plan->ksize_pre) == 0;
     }
-    const double zoom_sigma = 0.6 * sqrt(1.0 / (plan->zoom * plan->zoom) - 1.0);
     for (int s = 1; s < n && ok; s++) {
         const int w = plan->width[s - 1], h = plan->height[s - 1];
         for (int k = 0; k < 2 && ok; k++) {
             const float *above = k ? I1s[s - 1] : I0s[s - 1];
             memcpy(work, above, (size_t)w * (size_t)h * sizeof(float));
-            ok = smooth(work, w, h, zoom_sigma) == 0;
+            ok = smooth(work, w, h, plan->taps_zoom, plan->ksize_zoom) == 0;
             if (ok)
                 resample(work, w, h, k ? I1s[s] : I0s[s], plan->width[s], plan->height[s],
                          plan->zoom, plan->zoom, 1.0f);

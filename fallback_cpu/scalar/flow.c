@@ -13,7 +13,8 @@
  *    iteration.
  *  - The Gaussian smoothing is the library's blur (clik__blur_scalar, border
  *    reflect-101 at both ends; the reference repeats the last pixel at the
- *    right and bottom ends) with the reference's taps.
+ *    right and bottom ends) with the reference's taps, which lib/ops/flow.c
+ *    computes once into the plan for every path.
  *  - The divergence, the gradients and the interpolation taps are written
  *    as one rule for every pixel: at the borders they give the reference's
  *    values (up to the order of one float addition), and they stay defined
@@ -90,40 +91,12 @@ static void normalize(const clik_image *a, const clik_image *b, float *an, float
 
 /* ---- Gaussian smoothing (gaussian, with the library's blur) ------------------------------ */
 
-/* The reference's taps for sigma: (int)(5 sigma) on each side of the centre,
- * exp(-i^2 / (2 sigma^2)) normalised to sum 1 (its constant factor cancels). */
-static float *gaussian_taps(double sigma, int *ksize)
+/* Smooths a packed w x h image in place with the plan's taps (ksize 1:
+ * none); 0, or -1 when out of memory. */
+static int smooth(float *img, int w, int h, const float *taps, int ksize)
 {
-    const int r = (int)(5.0 * sigma);
-    float *w = floats(2 * (size_t)r + 1);
-    if (!w)
-        return NULL;
-    double norm = 0.0;
-    for (int i = 0; i <= r; i++)
-        norm += (i == 0 ? 1.0 : 2.0) * exp(-(double)i * i / (2.0 * sigma * sigma));
-    for (int i = 0; i <= r; i++)
-        w[r + i] = w[r - i] = (float)(exp(-(double)i * i / (2.0 * sigma * sigma)) / norm);
-    *ksize = 2 * r + 1;
-    return w;
-}
-
-/* Smooths a packed w x h image in place; 0, or -1 when out of memory. */
-static int smooth(float *img, int w, int h, double sigma)
-{
-    if (!(sigma > 0.0))
-        return 0;
-    int ksize;
-    float *taps = gaussian_taps(sigma, &ksize);
-    if (!taps)
-        return -1;
-    clik_image view;
-    int rc = -1;
-    if (ksize == 1)
-        rc = 0; /* one tap of weight 1 */
-    else if (clik_image_wrap(&view, w, h, 1, CLIK_F32, img, 0) == CLIK_OK)
-        rc = clik__blur_scalar(&view, &view, taps, ksize);
-    free(taps);
-    return rc;
+    clik_image view = clik__f32_plane(img, w, h);
+    return ksize == 1 ? 0 : clik__blur_scalar(&view, &view, taps, ksize); /* 1: a tap of 1 */
 }
 
 /* ---- bicubic interpolation (bicubic_interpolation.c) ------------------------------------- */
@@ -188,16 +161,18 @@ static void resample(const float *img, int w, int h, float *out, int ow, int oh,
         }
 }
 
-/* zoom_out: smooth a copy with sigma 0.6 sqrt(1 / zoom^2 - 1), then sample
- * it at (x / zoom, y / zoom). 0, or -1 when out of memory. */
-static int zoom_out(const float *img, int w, int h, float *out, int ow, int oh, float zoom)
+/* zoom_out: smooth a copy with the plan's taps of sigma 0.6 sqrt(1 / zoom^2
+ * - 1), then sample it at (x / zoom, y / zoom). 0, or -1 when out of
+ * memory. */
+static int zoom_out(const float *img, int w, int h, float *out, int ow, int oh,
+                    const clik_flow_plan *plan)
 {
+    const float zoom = plan->zoom;
     float *tmp = floats((size_t)w * (size_t)h);
     if (!tmp)
         return -1;
     memcpy(tmp, img, (size_t)w * (size_t)h * sizeof(float));
-    const float sigma = (float)(0.6 * sqrt(1.0 / (zoom * zoom) - 1.0));
-    const int rc = smooth(tmp, w, h, sigma);
+    const int rc = smooth(tmp, w, h, plan->taps_zoom, plan->ksize_zoom);
     if (rc == 0)
         resample(tmp, w, h, out, ow, oh, zoom, zoom, 1.0f);
     free(tmp);
@@ -401,12 +376,13 @@ static int tvl1_scalar(const clik_image *i0, const clik_image *i1, clik_image *f
     const int nx = plan->width[0], ny = plan->height[0];
     if (ok) {
         normalize(i0, i1, I0s[0], I1s[0]);
-        ok = smooth(I0s[0], nx, ny, plan->sigma) == 0 && smooth(I1s[0], nx, ny, plan->sigma) == 0;
+        ok = smooth(I0s[0], nx, ny, plan->taps_pre, plan->ksize_pre) == 0 &&
+             smooth(I1s[0], nx, ny, plan->taps_pre, plan->ksize_pre) == 0;
     }
     for (int s = 1; s < n && ok; s++) {
         const int w = plan->width[s - 1], h = plan->height[s - 1];
-        ok = zoom_out(I0s[s - 1], w, h, I0s[s], plan->width[s], plan->height[s], plan->zoom) == 0 &&
-             zoom_out(I1s[s - 1], w, h, I1s[s], plan->width[s], plan->height[s], plan->zoom) == 0;
+        ok = zoom_out(I0s[s - 1], w, h, I0s[s], plan->width[s], plan->height[s], plan) == 0 &&
+             zoom_out(I1s[s - 1], w, h, I1s[s], plan->width[s], plan->height[s], plan) == 0;
     }
     /* The flow to start from: 0, or the initial flow brought down the
      * levels (sampled as the images are, without the smoothing) and

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gaussian.h"
 #include "internal.h"
 
 /* ---- weights ------------------------------------------------------------------- */
@@ -18,33 +19,7 @@ clik_status clik_gaussian_weights(int ksize, double sigma, float *weights)
         return CLIK_ERR_NULL;
     if (ksize < 1 || ksize > CLIK_BLUR_MAX_KSIZE || ksize % 2 == 0 || !isfinite(sigma))
         return CLIK_ERR_INVALID_ARG;
-    /* OpenCV's getGaussianKernel: fixed tables (in 256ths) for the small
-     * sizes when sigma is not given; OpenCV 4 has one for 9 taps too. */
-    static const double small[5][9] = {
-        {256},
-        {64, 128, 64},
-        {16, 64, 96, 64, 16},
-        {8, 28, 56, 72, 56, 28, 8},
-        {4, 13, 30, 51, 60, 51, 30, 13, 4},
-    };
-    double w[CLIK_BLUR_MAX_KSIZE], sum = 0.0;
-    const int r = ksize / 2;
-    if (sigma <= 0.0 && ksize <= 9) {
-        for (int i = 0; i < ksize; i++)
-            w[i] = small[r][i];
-        sum = 256.0;
-    } else {
-        const double s = sigma > 0.0 ? sigma : 0.3 * ((ksize - 1) * 0.5 - 1.0) + 0.8;
-        for (int i = 0; i < ksize; i++) {
-            const double x = i - r;
-            /* The centre is 1 even when 2 s^2 underflows to 0. */
-            w[i] = x == 0.0 ? 1.0 : exp(-(x * x) / (2.0 * s * s));
-            sum += w[i];
-        }
-    }
-    const double scale = 1.0 / sum;
-    for (int i = 0; i < ksize; i++)
-        weights[i] = (float)(w[i] * scale);
+    clik__gaussian_weights(ksize, sigma, weights);
     return CLIK_OK;
 }
 
@@ -169,6 +144,34 @@ int clik__blur_band_rows(const clik_context *ctx, int w, int ch, int h, int ksiz
     return (int)(budget && rows > most ? most : rows);
 }
 
+/* Sets blur_cpu's arguments on a w x h image of ch channels and launches it
+ * over its bands. */
+static clik_status launch_band(clik_context *ctx, clik_type t, int ch, cl_mem in, int ss, int w,
+                               int h, cl_mem out, int ds, cl_mem ring, int band_rows,
+                               const filter_args *a)
+{
+    clik_kernel_entry *k;
+    clik_status st = clik__pixel_kernel(ctx, "filter", t, ch, "", "blur_cpu", &k);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(in), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(out),
+                       CLIK_A(ds), CLIK_A(ring), CLIK_A(band_rows));
+    if (st == CLIK_OK)
+        st = set_taps(ctx, k, 8, a);
+    size_t global[1] = {((size_t)h + (size_t)band_rows - 1) / (size_t)band_rows}, lsize[1] = {1};
+    return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, lsize) : st;
+}
+
+clik_status clik__blur_plane(clik_context *ctx, cl_mem src, cl_mem dst, int w, int h, cl_mem taps,
+                             int ksize, int band_rows, cl_mem ring, cl_mem tmp)
+{
+    const clik_image img = {.width = w, .height = h, .channels = 1, .type = CLIK_F32};
+    const filter_args a = {.src = &img, .ksize = ksize, .weights_mem = taps};
+    if (band_rows > 0)
+        return launch_band(ctx, CLIK_F32, 1, src, w, w, h, dst, w, ring, band_rows, &a);
+    clik_status st = blur_pass(ctx, &a, "blur_row", 0, 1, 1, src, w, tmp, w);
+    return st == CLIK_OK ? blur_pass(ctx, &a, "blur_col", 0, 1, 1, tmp, w, dst, w) : st;
+}
+
 /* CPU devices: blur_cpu, a band of rows per work-item with its ring of
  * filtered rows. In place, the source is copied first (bands read rows that
  * their neighbours write). */
@@ -200,19 +203,9 @@ static clik_status cl_blur_cpu(clik_context *ctx, const filter_args *a, const cl
             in = copy;
         }
     }
-    clik_kernel_entry *k;
     if (st == CLIK_OK)
-        st = clik__pixel_kernel(ctx, "filter", img->type, img->channels, "", "blur_cpu", &k);
-    const int ss = clik__elems(src), ds = clik__elems(dst);
-    if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, k, CLIK_A(in), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(dst->mem),
-                       CLIK_A(ds), CLIK_A(ring), CLIK_A(band_rows));
-    if (st == CLIK_OK)
-        st = set_taps(ctx, k, 8, a);
-    if (st == CLIK_OK) {
-        size_t global[1] = {bands}, lsize[1] = {1};
-        st = clik__launch_exact(ctx, k, 1, global, lsize);
-    }
+        st = launch_band(ctx, img->type, img->channels, in, clik__elems(src), w, h, dst->mem,
+                         clik__elems(dst), ring, band_rows, a);
     if (copy)
         clik__temp_release(ctx, copy, src->span);
     clik__temp_release(ctx, ring, ring_bytes);

@@ -3,11 +3,12 @@
  * fallback_cpu/{scalar,neon}/flow.c).
  *
  * The options are checked and resolved here once (clik_flow_plan: the
- * scheme's parameters as floats, the pyramid's level sizes), and every path
- * runs the same plan. The OpenCL path keeps the whole computation on the
- * device: the joint minimum and maximum, the normalisation, the pyramid
- * (the filter family's blur kernels with the reference's taps, then the
- * bicubic sampling of flow.cl), the warps and the iterations; the host
+ * scheme's parameters as floats, the pyramid's level sizes, the Gaussian
+ * taps, the storage of the fields), and every path runs the same plan. The
+ * OpenCL path keeps the whole computation on the device: the joint minimum
+ * and maximum, the normalisation, the pyramid (the filter family's blur,
+ * clik__blur_plane, with the plan's taps, then the bicubic sampling of
+ * flow.cl), the warps and the iterations; the host
  * reads back one int per CLIK_FLOW_CHECK_EVERY iterations (the stopping
  * test's outcome, one test late, so the queue never runs dry) and the flow
  * at the end.
@@ -152,6 +153,40 @@ static void plan_levels(const clik_flow_options *o, int w, int h, clik_flow_plan
     }
 }
 
+/* The reference's Gaussian taps of sigma (Sanchez Perez, Meinhardt-Llopis
+ * and Facciolo, IPOL 2013, gaussian() of mask.c): 2 (int)(5 sigma) + 1,
+ * exp(-i^2 / (2 sigma^2)) normalised to sum 1; one tap of 1 (no smoothing)
+ * for sigma <= 0 or a radius of 0. w NULL: the count only. */
+static int gaussian_taps(double sigma, float *w)
+{
+    const int r = sigma > 0.0 ? (int)(5.0 * sigma) : 0;
+    double norm = 0.0;
+    for (int i = 0; i <= r && w; i++)
+        norm += (i == 0 ? 1.0 : 2.0) * exp(-(double)i * i / (2.0 * sigma * sigma));
+    for (int i = 0; i <= r && w; i++)
+        w[r + i] = w[r - i] = r ? (float)(exp(-(double)i * i / (2.0 * sigma * sigma)) / norm) : 1;
+    return 2 * r + 1;
+}
+
+/* The taps of both smoothings into the plan (*mem holds them: the caller
+ * frees it); the zoom's sigma rounded to float as the reference's zoom_out
+ * rounds it. Only the pyramid's levels past the first take the second. */
+static int plan_taps(clik_flow_plan *plan, float **mem)
+{
+    const float zs = (float)(0.6 * sqrt(1.0 / (plan->zoom * plan->zoom) - 1.0));
+    plan->ksize_pre = gaussian_taps(plan->sigma, NULL);
+    plan->ksize_zoom = plan->scales > 1 ? gaussian_taps(zs, NULL) : 1;
+    *mem = malloc((size_t)(plan->ksize_pre + plan->ksize_zoom) * sizeof(float));
+    if (!*mem)
+        return -1;
+    gaussian_taps(plan->sigma, *mem);
+    if (plan->scales > 1)
+        gaussian_taps(zs, *mem + plan->ksize_pre);
+    plan->taps_pre = *mem;
+    plan->taps_zoom = *mem + plan->ksize_pre;
+    return 0;
+}
+
 /* ---- the OpenCL path ---------------------------------------------------------------- */
 
 #define MAX_BUFFERS (2 * CLIK_FLOW_MAX_SCALES + 16)
@@ -169,7 +204,7 @@ enum { V_DIRECT, V_LOCAL, V_ROWS };
 
 typedef struct flow_args {
     clik_flow_plan plan;
-    clik_flow_storage storage; /* as asked (AUTO resolved per path) */
+    int half; /* the device path's u and p in 16-bit floats */
 } flow_args;
 
 /* One run on the device: its kernels, its buffers, and the host side of the
@@ -182,8 +217,7 @@ typedef struct flow_cl {
     size_t store; /* bytes of one stored element */
 
     clik_kernel_entry *zero, *load, *store_k, *min_max, *min_max_final, *normalize, *zoom,
-        *zoom_flow, *gradient, *warp, *u, *u_check, *p, *decide, *iterate, *blur_row, *blur_col,
-        *blur_cpu;
+        *zoom_flow, *gradient, *warp, *u, *u_check, *p, *decide, *iterate;
 
     cl_mem made[MAX_BUFFERS];
     size_t made_bytes[MAX_BUFFERS];
@@ -191,7 +225,6 @@ typedef struct flow_cl {
 
     cl_mem i0s[CLIK_FLOW_MAX_SCALES], i1s[CLIK_FLOW_MAX_SCALES];
     cl_mem tmp, smooth, ring, grad, wd, uf[2], pf, partial, stop, mm, taps_pre, taps_zoom;
-    int ksize_pre, ksize_zoom;
 
     size_t wg[2];  /* work-group of the U and P steps */
     int small_max; /* levels of at most this many pixels run in flow_iterate */
@@ -311,15 +344,6 @@ static clik_status get_kernels(flow_cl *f)
     clik_status st = CLIK_OK;
     for (size_t i = 0; i < sizeof(list) / sizeof(list[0]) && st == CLIK_OK; i++)
         st = clik__kernel(ctx, "flow", options, list[i].name, list[i].k);
-    /* The smoothing is the filter family's blur, its f32 grey program: the
-     * band kernel on CPU devices, else the two passes. */
-    const char *blur = "-DT=float -DT_IS_FLOAT=1 -DCH=1";
-    if (st == CLIK_OK && f->variant == V_ROWS)
-        st = clik__kernel(ctx, "filter", blur, "blur_cpu", &f->blur_cpu);
-    if (st == CLIK_OK)
-        st = clik__kernel(ctx, "filter", blur, "blur_row", &f->blur_row);
-    if (st == CLIK_OK)
-        st = clik__kernel(ctx, "filter", blur, "blur_col", &f->blur_col);
     return st;
 }
 
@@ -330,71 +354,25 @@ static clik_status launch_2d(flow_cl *f, clik_kernel_entry *k, int w, int h)
     return clik__launch(f->ctx, k, 2, items, local);
 }
 
-/* The taps of the reference's Gaussian of sigma: radius (int)(5 sigma), see
- * scalar/flow.c; 1 (no smoothing) for sigma <= 0 or a radius of 0. */
-static int taps_of(double sigma)
-{
-    return sigma > 0.0 ? 2 * (int)(5.0 * sigma) + 1 : 1;
-}
-
-/* The sigma of the smoothing before a level is sampled from the one above. */
-static double zoom_sigma(const clik_flow_plan *pl)
-{
-    return 0.6 * sqrt(1.0 / (pl->zoom * pl->zoom) - 1.0);
-}
-
 /* The most taps of the device's smoothing: the blur kernels read them as a
  * __constant argument, and 64 KiB is the least constant memory a device
  * offers (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE). */
 #define MAX_DEVICE_TAPS (65536 / (int)sizeof(float))
 
-/* The reference's Gaussian taps into a device buffer; *ksize 1 (no
- * smoothing) for sigma <= 0 or a radius of 0. */
-static clik_status gaussian_taps(flow_cl *f, double sigma, cl_mem *mem, int *ksize)
+/* The plan's taps into a device buffer (none for ksize 1: no smoothing). */
+static clik_status upload_taps(flow_cl *f, const float *taps, int ksize, cl_mem *mem)
 {
-    *ksize = taps_of(sigma);
-    const int r = *ksize / 2;
-    if (r == 0)
-        return CLIK_OK;
-    float *w = malloc((size_t)*ksize * sizeof(float));
-    if (!w)
-        return clik__fail(f->ctx, CLIK_ERR_NO_MEMORY, "out of memory");
-    double norm = 0.0;
-    for (int i = 0; i <= r; i++)
-        norm += (i == 0 ? 1.0 : 2.0) * exp(-(double)i * i / (2.0 * sigma * sigma));
-    for (int i = 0; i <= r; i++)
-        w[r + i] = w[r - i] = (float)(exp(-(double)i * i / (2.0 * sigma * sigma)) / norm);
-    const size_t bytes = (size_t)*ksize * sizeof(float);
-    clik_status st = flow_buffer(f, bytes, mem);
-    if (st == CLIK_OK)
-        st = clik__write_bytes(f->ctx, *mem, w, bytes);
-    free(w);
-    return st;
+    const size_t bytes = (size_t)ksize * sizeof(float);
+    clik_status st = ksize > 1 ? flow_buffer(f, bytes, mem) : CLIK_OK;
+    return st == CLIK_OK && ksize > 1 ? clik__write_bytes(f->ctx, *mem, taps, bytes) : st;
 }
 
-/* dst = the blur of src (packed w x h floats; dst is not src): the band
- * kernel with its rings, or a row pass into tmp and a column pass. */
+/* dst = the blur of src (packed w x h floats; dst is not src): the filter
+ * family's, by bands with the ring on CPU devices, else in two passes. */
 static clik_status blur(flow_cl *f, cl_mem src, cl_mem dst, int w, int h, cl_mem taps, int ksize)
 {
-    clik_context *ctx = f->ctx;
-    const int band = f->variant == V_ROWS ? clik__blur_band_rows(ctx, w, 1, h, ksize) : 0;
-    if (band > 0) {
-        clik_status st =
-            CLIK_ARGS(ctx, f->blur_cpu, CLIK_A(src), CLIK_A(w), CLIK_A(w), CLIK_A(h), CLIK_A(dst),
-                      CLIK_A(w), CLIK_A(f->ring), CLIK_A(band), CLIK_A(ksize), CLIK_A(taps));
-        size_t global = (size_t)((h + band - 1) / band), one = 1;
-        return st == CLIK_OK ? clik__launch_exact(ctx, f->blur_cpu, 1, &global, &one) : st;
-    }
-    clik_status st = CLIK_ARGS(ctx, f->blur_row, CLIK_A(src), CLIK_A(w), CLIK_A(w), CLIK_A(h),
-                               CLIK_A(f->tmp), CLIK_A(w), CLIK_A(ksize), CLIK_A(taps));
-    if (st == CLIK_OK)
-        st = launch_2d(f, f->blur_row, w, h);
-    if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, f->blur_col, CLIK_A(f->tmp), CLIK_A(w), CLIK_A(w), CLIK_A(h),
-                       CLIK_A(dst), CLIK_A(w), CLIK_A(ksize), CLIK_A(taps));
-    if (st == CLIK_OK)
-        st = launch_2d(f, f->blur_col, w, h);
-    return st;
+    const int band = f->variant == V_ROWS ? clik__blur_band_rows(f->ctx, w, 1, h, ksize) : 0;
+    return clik__blur_plane(f->ctx, src, dst, w, h, taps, ksize, band, f->ring, f->tmp);
 }
 
 static clik_status zero_words(flow_cl *f, cl_mem mem, size_t words)
@@ -454,9 +432,9 @@ static clik_status cl_normalize(flow_cl *f, const clik_binding *a, const clik_bi
     if (st == CLIK_OK)
         st = launch_2d(f, f->normalize, w, h);
     /* The smoothed images take the place of the normalised ones. */
-    for (int i = 0; i < 2 && st == CLIK_OK && f->ksize_pre > 1; i++) {
+    for (int i = 0; i < 2 && st == CLIK_OK && f->plan->ksize_pre > 1; i++) {
         cl_mem *level = i ? &f->i1s[0] : &f->i0s[0], normalised = *level;
-        st = blur(f, normalised, f->smooth, w, h, f->taps_pre, f->ksize_pre);
+        st = blur(f, normalised, f->smooth, w, h, f->taps_pre, f->plan->ksize_pre);
         *level = f->smooth;
         f->smooth = normalised;
     }
@@ -491,8 +469,8 @@ static clik_status cl_pyramid(flow_cl *f)
         for (int i = 0; i < 2 && st == CLIK_OK; i++) {
             cl_mem above = i ? f->i1s[s - 1] : f->i0s[s - 1], level = i ? f->i1s[s] : f->i0s[s];
             cl_mem from = above;
-            if (f->ksize_zoom > 1) {
-                st = blur(f, above, f->smooth, w, h, f->taps_zoom, f->ksize_zoom);
+            if (pl->ksize_zoom > 1) {
+                st = blur(f, above, f->smooth, w, h, f->taps_zoom, pl->ksize_zoom);
                 from = f->smooth;
             }
             if (st == CLIK_OK)
@@ -508,13 +486,6 @@ static clik_status set_u_args(flow_cl *f, clik_kernel_entry *k, cl_mem u, int w,
     const float theta = f->plan->theta, l_t = f->plan->lambda * f->plan->theta;
     return CLIK_ARGS(f->ctx, k, CLIK_A(f->wd), CLIK_A(u), CLIK_A(f->pf), CLIK_A(w), CLIK_A(h),
                      CLIK_A(theta), CLIK_A(l_t), CLIK_A(iter), CLIK_A(f->stop));
-}
-
-/* Sets the argument of the iteration number (after set_u_args or the P
- * step's arguments). */
-static clik_status set_iter(flow_cl *f, clik_kernel_entry *k, unsigned idx, int iter)
-{
-    return CLIK_ARG(f->ctx, k, idx, iter);
 }
 
 /* Bands of rows of the CPU-device kernels on a level of h rows: a few per
@@ -687,16 +658,16 @@ static clik_status iterate_large(flow_cl *f, cl_mem u, int w, int h)
         it++;
         const int check = it % CLIK_FLOW_CHECK_EVERY == 0;
         clik_kernel_entry *uk = check ? f->u_check : f->u;
-        st = set_iter(f, uk, 7, it);
+        st = CLIK_ARG(ctx, uk, 7, it); /* the iteration number */
         if (st == CLIK_OK)
             st = launch_step(f, uk, w, h);
         if (st == CLIK_OK && check) {
-            st = set_iter(f, f->decide, 4, it);
+            st = CLIK_ARG(ctx, f->decide, 4, it);
             if (st == CLIK_OK)
                 st = clik__launch_exact(ctx, f->decide, 1, &dlocal, &dlocal);
         }
         if (st == CLIK_OK)
-            st = set_iter(f, f->p, 5, it);
+            st = CLIK_ARG(ctx, f->p, 5, it);
         if (st == CLIK_OK)
             st = launch_step(f, f->p, w, h);
         if (st != CLIK_OK || !check)
@@ -809,16 +780,16 @@ static clik_status flow_alloc(flow_cl *f)
     for (size_t i = 0; i < sizeof(list) / sizeof(list[0]) && st == CLIK_OK; i++)
         st = flow_buffer(f, list[i].bytes, list[i].mem);
     if (st == CLIK_OK)
-        st = gaussian_taps(f, pl->sigma, &f->taps_pre, &f->ksize_pre);
-    if (st == CLIK_OK && pl->scales > 1)
-        st = gaussian_taps(f, zoom_sigma(pl), &f->taps_zoom, &f->ksize_zoom);
+        st = upload_taps(f, pl->taps_pre, pl->ksize_pre, &f->taps_pre);
+    if (st == CLIK_OK)
+        st = upload_taps(f, pl->taps_zoom, pl->ksize_zoom, &f->taps_zoom);
     /* blur_cpu's rings: ksize rows of floats per band, for the largest
      * blur (level 0 pre-smoothed; every level but the last smoothed before
      * the next is sampled from it). */
     size_t ring = 4;
     for (int b = 0; b <= pl->scales - 1 && f->variant == V_ROWS; b++) {
         const int s = b == 0 ? 0 : b - 1, w = pl->width[s], h = pl->height[s];
-        const int k = b == 0 ? f->ksize_pre : f->ksize_zoom,
+        const int k = b == 0 ? pl->ksize_pre : pl->ksize_zoom,
                   band = clik__blur_band_rows(f->ctx, w, 1, h, k);
         const size_t bytes =
             band > 0 ? (size_t)((h + band - 1) / band) * (size_t)k * (size_t)w * fl : 4;
@@ -885,8 +856,7 @@ static clik_status tvl1_opencl(clik_context *ctx, void *p, clik_binding *const *
                               "kernels' limit of INT_MAX (%d) elements",
                               elems, INT_MAX);
     }
-    const int ksize_pre = taps_of(pl->sigma),
-              ksize_zoom = pl->scales > 1 ? taps_of(zoom_sigma(pl)) : 1;
+    const int ksize_pre = pl->ksize_pre, ksize_zoom = pl->ksize_zoom;
     if (ksize_pre > MAX_DEVICE_TAPS || ksize_zoom > MAX_DEVICE_TAPS)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                           "clik_flow_tvl1: the %s takes %d taps, the device's blur at "
@@ -898,9 +868,7 @@ static clik_status tvl1_opencl(clik_context *ctx, void *p, clik_binding *const *
     memset(&f, 0, sizeof(f));
     f.ctx = ctx;
     f.plan = pl;
-    f.half =
-        a->storage == CLIK_FLOW_STORAGE_F16 ||
-        (a->storage == CLIK_FLOW_STORAGE_AUTO && ctx->dev.type == CLIK_DEVICE_GPU && ctx->dev.fp16);
+    f.half = a->half;
     f.store = f.half ? 2 : 4;
     clik_status st = flow_setup(&f);
     if (st == CLIK_OK)
@@ -942,8 +910,7 @@ static clik_status tvl1_opencl(clik_context *ctx, void *p, clik_binding *const *
 /* v[0] is I0, v[1] I1, v[2] the flow. */
 static clik_status tvl1_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
-    flow_args *a = p;
-    a->plan.f16 = a->storage == CLIK_FLOW_STORAGE_F16;
+    const flow_args *a = p;
     const int rc = ctx->dsp.flow.tvl1(v[0], v[1], v[2], &a->plan);
     if (rc == -2)
         return cancelled(ctx);
@@ -1005,15 +972,22 @@ clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, const clik_i
     plan->progress = opt->progress;
     plan->progress_user = opt->progress_user;
     plan_levels(opt, I0->width, I0->height, plan);
-    a.storage = opt->storage;
+    /* Storage: f16 where asked; AUTO gives it to GPUs with fp16 only. */
+    plan->f16 = opt->storage == CLIK_FLOW_STORAGE_F16;
+    a.half = plan->f16 || (opt->storage == CLIK_FLOW_STORAGE_AUTO &&
+                           ctx->dev.type == CLIK_DEVICE_GPU && ctx->dev.fp16);
+    float *taps = NULL;
     plan->iterations_run = calloc((size_t)plan->scales * (size_t)plan->warps, sizeof(int));
-    if (!plan->iterations_run)
+    if (!plan->iterations_run || plan_taps(plan, &taps) != 0) {
+        free(plan->iterations_run);
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+    }
     const clik_op_image images[] = {
         {I0, CLIK_READ}, {I1, CLIK_READ}, {flow, CLIK_WRITE | (opt->initial_flow ? CLIK_READ : 0)}};
     st = clik__run_op(ctx, &tvl1_op, images, 3, &a);
     if (st == CLIK_OK)
         log_iterations(ctx, plan);
     free(plan->iterations_run);
+    free(taps);
     return st;
 }
