@@ -69,11 +69,19 @@ typedef struct clik_ssim_dsp {
     void (*tiles)(const clik_image *a, const clik_image *b, int tile, clik_image *map);
 } clik_ssim_dsp;
 
+/* One clik_upscale_fusion call with its options checked and resolved by
+ * lib/ops/fusion.c: the options, and the blur's Gaussian weights. */
+typedef struct clik_fusion_plan {
+    clik_fusion_options opt;
+    float blur[CLIK_BLUR_MAX_KSIZE]; /* opt.blur_ksize weights (clik_gaussian_weights, sigma 0) */
+} clik_fusion_plan;
+
 typedef struct clik_fusion_dsp {
-    /* clik_upscale_fusion with validated arguments (opt filled, scale =
-     * dst->width / src->width); artifact_map may be NULL. Returns 0, or -1
-     * when out of memory. */
-    int (*fusion)(const clik_image *src, clik_image *dst, const clik_fusion_options *opt,
+    /* clik_upscale_fusion with validated arguments (scale = dst->width /
+     * src->width); artifact_map may be NULL. The scalar oracle takes only
+     * plan->opt (it computes its own weights). Returns 0, or -1 when out of
+     * memory. */
+    int (*fusion)(const clik_image *src, clik_image *dst, const clik_fusion_plan *plan,
                   clik_image *artifact_map);
 } clik_fusion_dsp;
 

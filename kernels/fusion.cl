@@ -1,22 +1,23 @@
 /*
- * Fusion upscaler (seed 003): nearest and bicubic upscales of an RGBA image
- * by an integer scale, an artifact map from 8 x 8 tile SSIM and the
- * difference of the two luma images, a Gaussian blur of the map, and a
- * per-pixel choice between the two upscales. Four kernels:
+ * Fusion upscaler (Martinez and Toro 2025): nearest and bicubic upscales
+ * of an RGBA image by an integer scale, an artifact map from 8 x 8 tile
+ * SSIM and the difference of the two luma images, a Gaussian blur of the
+ * map, and a per-pixel choice between the two upscales. Four kernels:
  *   fusion_block     both colour images and both luma images (the merged
- *                    kernel of seed 003 §VI), one source pixel's output
- *                    block per work-item;
+ *                    kernel of Martinez and Toro 2025, section VI.A), one
+ *                    source pixel's output block per work-item;
  *   fusion_tiles     one SSIM tile per work-item, from exact integer sums;
  *   fusion_rows      the artifact value, computed where it is read, blurred
  *                    along rows;
  *   fusion_select    the blur along columns, the threshold and the choice.
  * Build options:
  *   S        the scale (2..8);  T  the tile side (2..16);  K  blur taps;
- *   XOFS, XW the bicubic tap offsets and weights of each output phase
- *            (S entries, from the host in steps of 1/2048, the weights
- *            clik_resize gives u8 images);
- *   BW       the K blur weights;  PIX4  RGBA rows start 4-byte aligned
- *            (pixels load and store as one uchar4).
+ *   PIX4     RGBA rows start 4-byte aligned (pixels load and store as one
+ *            uchar4);  MAP  an artifact map is written.
+ * The plan, the last argument of the kernels that use it (a __constant
+ * buffer, lib/ops/fusion.c plan_table): XW(r), XOFS(r) the bicubic weights
+ * and tap offset of output phase r (S of each; the weights in steps of
+ * 1/2048, those clik_resize gives u8 images), BW(k) the K blur weights.
  * Strides are in bytes, int arguments (the host checks them); images and
  * intermediates may hold more than 2^31 bytes or elements: row offsets (the
  * `row` of LOAD_PX and STORE_PX) and the rows of the tile map are size_t
@@ -26,9 +27,9 @@
 #include "common.h"
 #include "ssim_tile.h"
 
-__constant int xofs[S] = XOFS;
-__constant float4 xw[S] = XW;
-__constant float bw[K] = BW;
+#define XW(r)   vload4((r), plan)
+#define BW(k)   plan[4 * S + (k)]
+#define XOFS(r) ((int)plan[4 * S + K + (r)])
 
 #if PIX4
 #define LOAD_PX(p, row, x)     (((__global const uchar4 *)((p) + (row)))[(x)])
@@ -72,7 +73,7 @@ inline float4 cubic_row(__global const uchar *src, size_t row, int x0, int sw, f
  * phase. The arithmetic per output is that of fusion_upscale. */
 __kernel void fusion_block(__global const uchar *src, int ss, int sw, int sh, __global uchar *img1,
                            __global uchar *img2, int ds, __global uchar *g1, __global uchar *g2,
-                           int gs)
+                           int gs, __constant float *plan)
 {
     const int qx = get_global_id(0), qy = get_global_id(1);
     if (qx >= sw || qy >= sh)
@@ -86,8 +87,8 @@ __kernel void fusion_block(__global const uchar *src, int ss, int sw, int sh, __
     /* h[j][rx]: the row result of source row qy + j - 2 for column phase rx. */
     float4 h[5][S];
     for (int rx = 0; rx < S; rx++) {
-        const int o = xofs[rx] + 1;
-        const float4 w = xw[rx];
+        const int o = XOFS(rx) + 1;
+        const float4 w = XW(rx);
         for (int j = 0; j < 5; j++)
             h[j][rx] =
                 p[j][o] * w.s0 + p[j][o + 1] * w.s1 + p[j][o + 2] * w.s2 + p[j][o + 3] * w.s3;
@@ -95,8 +96,8 @@ __kernel void fusion_block(__global const uchar *src, int ss, int sw, int sh, __
     const uchar4 near = LOAD_PX(src, CLIK_ROW(qy, ss), qx);
     const uchar gn = luma(near);
     for (int ry = 0; ry < S; ry++) {
-        const int o = xofs[ry] + 1, y = qy * S + ry;
-        const float4 wy = xw[ry];
+        const int o = XOFS(ry) + 1, y = qy * S + ry;
+        const float4 wy = XW(ry);
         const size_t irow = CLIK_ROW(y, ds), grow = CLIK_ROW(y, gs);
         for (int rx = 0; rx < S; rx++) {
             const int x = qx * S + rx;
@@ -138,7 +139,8 @@ inline float artifact(__global const uchar *g1, __global const uchar *g2,
  * computed once. */
 #define RUN 4
 __kernel void fusion_rows(__global const uchar *g1, __global const uchar *g2, int gs, int w, int h,
-                          __global const float *tiles, int tw, __global float *rows)
+                          __global const float *tiles, int tw, __global float *rows,
+                          __constant float *plan)
 {
     const int x0 = get_global_id(0) * RUN, y = get_global_id(1);
     if (x0 >= w || y >= h)
@@ -152,21 +154,22 @@ __kernel void fusion_rows(__global const uchar *g1, __global const uchar *g2, in
     for (int o = 0; o < RUN && x0 + o < w; o++) {
         float acc = 0.0f;
         for (int k = 0; k < K; k++)
-            acc += bw[k] * a[o + k];
+            acc += BW(k) * a[o + k];
         out[x0 + o] = acc;
     }
 }
 
 __kernel void fusion_select(__global const float *rows, int w, int h, float threshold,
                             __global const uchar *img1, __global const uchar *img2, int is,
-                            __global uchar *dst, int ds, __global uchar *map, int ms)
+                            __global uchar *dst, int ds, __global uchar *map, int ms,
+                            __constant float *plan)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
     float acc = 0.0f;
     for (int k = 0; k < K; k++)
-        acc += bw[k] * rows[CLIK_ROW(reflect_any(y + k - K / 2, h), w) + x];
+        acc += BW(k) * rows[CLIK_ROW(reflect_any(y + k - K / 2, h), w) + x];
     const int take_nearest = acc > threshold;
     const size_t irow = CLIK_ROW(y, is);
     const uchar4 v = take_nearest ? LOAD_PX(img1, irow, x) : LOAD_PX(img2, irow, x);
@@ -184,7 +187,7 @@ __kernel void fusion_select(__global const float *rows, int w, int h, float thre
 
 /* hrow(j, x): the bicubic row result of source row j for output column x. */
 __kernel void fusion_hpass(__global const uchar *src, int ss, int sw, int sh,
-                           __global float4 *restrict hrow, int dw)
+                           __global float4 *restrict hrow, int dw, __constant float *plan)
 {
     const int j = get_global_id(0);
     if (j >= sh)
@@ -193,19 +196,19 @@ __kernel void fusion_hpass(__global const uchar *src, int ss, int sw, int sh,
     const size_t row = CLIK_ROW(j, ss);
     for (int qx = 0; qx < sw; qx++)
         for (int rx = 0; rx < S; rx++)
-            out[qx * S + rx] = cubic_row(src, row, qx + xofs[rx] - 1, sw, xw[rx]);
+            out[qx * S + rx] = cubic_row(src, row, qx + XOFS(rx) - 1, sw, XW(rx));
 }
 
 __kernel void fusion_vpass(__global const uchar *src, int ss, int sh,
                            __global const float4 *restrict hrow, __global uchar *img1,
                            __global uchar *img2, int ds, __global uchar *g1, __global uchar *g2,
-                           int gs, int dw, int dh)
+                           int gs, int dw, int dh, __constant float *plan)
 {
     const int y = get_global_id(0);
     if (y >= dh)
         return;
-    const int qy = y / S, ry = y - qy * S, y0 = qy + xofs[ry] - 1;
-    const float4 wy = xw[ry];
+    const int qy = y / S, ry = y - qy * S, y0 = qy + XOFS(ry) - 1;
+    const float4 wy = XW(ry);
     __global const float4 *r0 = hrow + CLIK_ROW(clamp(y0, 0, sh - 1), dw);
     __global const float4 *r1 = hrow + CLIK_ROW(clamp(y0 + 1, 0, sh - 1), dw);
     __global const float4 *r2 = hrow + CLIK_ROW(clamp(y0 + 2, 0, sh - 1), dw);
@@ -229,7 +232,7 @@ __kernel void fusion_vpass(__global const uchar *src, int ss, int sh,
 /* The artifact map of one row, then its blur along the row. */
 __kernel void fusion_hblur(__global const uchar *g1, __global const uchar *g2, int gs, int w, int h,
                            __global const float *tiles, int tw, __global float *restrict art,
-                           __global float *restrict rows)
+                           __global float *restrict rows, __constant float *plan)
 {
     const int y = get_global_id(0);
     if (y >= h)
@@ -245,10 +248,10 @@ __kernel void fusion_hblur(__global const uchar *g1, __global const uchar *g2, i
         float acc = 0.0f;
         if (x >= R && x + R < w) {
             for (int k = 0; k < K; k++)
-                acc += bw[k] * a[x + k - R];
+                acc += BW(k) * a[x + k - R];
         } else {
             for (int k = 0; k < K; k++)
-                acc += bw[k] * a[reflect_any(x + k - R, w)];
+                acc += BW(k) * a[reflect_any(x + k - R, w)];
         }
         out[x] = acc;
     }
@@ -257,7 +260,8 @@ __kernel void fusion_hblur(__global const uchar *g1, __global const uchar *g2, i
 /* The blur along columns, the threshold and the choice, for one row. */
 __kernel void fusion_vselect(__global const float *rows, int w, int h, float threshold,
                              __global const uchar *img1, __global const uchar *img2, int is,
-                             __global uchar *dst, int ds, __global uchar *map, int ms)
+                             __global uchar *dst, int ds, __global uchar *map, int ms,
+                             __constant float *plan)
 {
     const int y = get_global_id(0);
     if (y >= h)
@@ -272,7 +276,7 @@ __kernel void fusion_vselect(__global const float *rows, int w, int h, float thr
     for (int x = 0; x < w; x++) {
         float acc = 0.0f;
         for (int k = 0; k < K; k++)
-            acc += bw[k] * r[k][x];
+            acc += BW(k) * r[k][x];
         const int take_nearest = acc > threshold;
         const uchar4 v = take_nearest ? LOAD_PX(img1, irow, x) : LOAD_PX(img2, irow, x);
         STORE_PX(v, dst, drow, x);

@@ -29,17 +29,11 @@
 #include "cpu.h"
 #include "neon.h"
 
-/* A packed host image over caller-owned memory. */
+/* A packed host image over caller-owned memory, u8 or f32. */
 static clik_image packed(int width, int height, int channels, clik_type type, void *data)
 {
-    clik_image img;
-    memset(&img, 0, sizeof(img));
-    img.width = width;
-    img.height = height;
-    img.channels = channels;
-    img.type = type;
-    img.stride = (size_t)width * (size_t)channels * clik_type_size(type);
-    img.data = data;
+    const size_t row = (size_t)width * (size_t)channels * (type == CLIK_F32 ? sizeof(float) : 1);
+    const clik_image img = {width, height, channels, type, row, data, NULL, 0};
     return img;
 }
 
@@ -94,15 +88,13 @@ static void select_row(const float *b, float threshold, const uint8_t *near, con
     }
 }
 
-static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_options *opt,
+static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_plan *plan,
                   clik_image *artifact_map)
 {
+    const clik_fusion_options *opt = &plan->opt;
     const int s = dst->width / src->width, w = dst->width, h = dst->height;
     const int tile = opt->tile, tw = (w + tile - 1) / tile, th = (h + tile - 1) / tile;
     const size_t n = (size_t)w * (size_t)h;
-    float weights[CLIK_BLUR_MAX_KSIZE];
-    if (clik_gaussian_weights(opt->blur_ksize, 0.0, weights) != CLIK_OK)
-        return -1; /* not reached: the caller checked the size */
     uint8_t *img2 = malloc(n * 4), *g1 = malloc(n), *g2 = malloc(n);
     uint8_t *gs = malloc((size_t)src->width * (size_t)src->height);
     uint8_t *near = malloc((size_t)w * 4);
@@ -127,7 +119,7 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_opti
             for (int y = ty * tile; y < y1; y++)
                 artifact_row(g1 + (size_t)y * w, g2 + (size_t)y * w, trow, art + (size_t)y * w, w);
         }
-        ok = clik__blur_neon(&A, &A, weights, opt->blur_ksize) == 0;
+        ok = clik__blur_neon(&A, &A, plan->blur, opt->blur_ksize) == 0;
     }
     if (ok)
         for (int sy = 0; sy < src->height; sy++) {

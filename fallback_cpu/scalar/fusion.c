@@ -244,9 +244,10 @@ static void blur(const float *in, float *tmp, float *out, float *pad, int w, int
 
 /* ---- the whole upscaler ------------------------------------------------------ */
 
-static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_options *opt,
+static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_plan *plan,
                   clik_image *artifact_map)
 {
+    const clik_fusion_options *opt = &plan->opt; /* the oracle makes its own weights */
     const int s = dst->width / src->width, w = dst->width, h = dst->height;
     const int tile = opt->tile, tw = (w + tile - 1) / tile, th = (h + tile - 1) / tile;
     const size_t n = (size_t)w * (size_t)h;

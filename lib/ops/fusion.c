@@ -1,7 +1,8 @@
 /*
  * Fusion upscaler family (kernels/fusion.cl, fallback_cpu/{scalar,neon}/
  * fusion.c): whole frames, and a stream of frames whose uploads, kernels and
- * downloads overlap on several command queues (seed 003, section X).
+ * downloads overlap on several command queues (Martinez and Toro 2025,
+ * section X).
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <limits.h>
@@ -11,13 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gaussian.h"
 #include "internal.h"
 
-#define MIN_SCALE   2
-#define MAX_SCALE   8
-#define MAX_DEPTH   8
-#define DEF_DEPTH   3
-#define OPTIONS_CAP 2048
+#define MIN_SCALE 2
+#define MAX_SCALE 8
+#define MAX_DEPTH 8
+#define DEF_DEPTH 3
+/* The floats of the plan's table (plan_table). */
+#define TABLE_CAP (4 * MAX_SCALE + CLIK_BLUR_MAX_KSIZE + MAX_SCALE)
 
 void clik_fusion_options_init(clik_fusion_options *opt)
 {
@@ -96,20 +99,6 @@ static clik_status check_call(clik_context *ctx, const clik_image *src, const cl
 
 /* ---- OpenCL path ----------------------------------------------------------------------- */
 
-/* Appends "name={v,v,...}" style build options; floats as exact hex. */
-static int append(char *out, size_t cap, size_t *len, const char *fmt, ...) CLIK_PRINTF(4, 5);
-static int append(char *out, size_t cap, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(out + *len, cap - *len, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= cap - *len)
-        return -1;
-    *len += (size_t)n;
-    return 0;
-}
-
 typedef struct fusion_plan {
     int scale, tile, ksize;
     float threshold;
@@ -118,7 +107,8 @@ typedef struct fusion_plan {
     int map;                    /* an artifact map is written */
     int cpu;                    /* the row-per-work-item kernels of CPU devices */
     clik_kernel_entry *k[5];    /* valid for the context's life */
-    char options[OPTIONS_CAP];  /* build options (plan_options) */
+    char options[64];           /* build options (plan_options) */
+    cl_mem table;               /* plan_table on the device */
 } fusion_plan;
 
 /* GPUs: upscale, tiles, rows, select. CPU devices: hpass, vpass, tiles,
@@ -130,41 +120,31 @@ static const char *const gpu_kernels[] = {"fusion_block", "fusion_tiles", "fusio
 static const char *const cpu_kernels[] = {"fusion_hpass", "fusion_vpass", "fusion_tiles",
                                           "fusion_hblur", "fusion_vselect"};
 
-/* The plan's build options, made once per plan. */
-static clik_status plan_options(clik_context *ctx, fusion_plan *p)
+/* The plan's build options, made once per plan: the sizes only. */
+static void plan_options(fusion_plan *p)
 {
-    char *options = p->options;
-    const size_t cap = sizeof(p->options);
-    size_t len = 0;
-    int bad = append(options, cap, &len, "-DS=%d -DT=%d -DK=%d -DPIX4=%d -DMAP=%d", p->scale,
-                     p->tile, p->ksize, p->pix4, p->map);
-    /* Tap offset and weights of each output phase r: the source point is
-     * q + (r + 0.5) / s - 0.5 for output s q + r. */
-    bad |= append(options, cap, &len, " -DXOFS={");
-    for (int r = 0; r < p->scale; r++) {
-        const double f = (r + 0.5) / p->scale - 0.5;
-        bad |= append(options, cap, &len, "%s%d", r ? "," : "", (int)floor(f));
-    }
-    bad |= append(options, cap, &len, "} -DXW={");
-    for (int r = 0; r < p->scale; r++) {
-        const double f = (r + 0.5) / p->scale - 0.5;
+    snprintf(p->options, sizeof(p->options), "-DS=%d -DT=%d -DK=%d -DPIX4=%d -DMAP=%d", p->scale,
+             p->tile, p->ksize, p->pix4, p->map);
+}
+
+/* The table the kernels read as one __constant buffer (kernels/fusion.cl,
+ * XW, BW, XOFS): the bicubic weights of each output phase r (4 each, the
+ * weights clik_resize gives u8 images), the blur weights bw, then each
+ * phase's tap offset; the source point of output s q + r is q + (r + 0.5) /
+ * s - 0.5. Returns the count of floats in t. */
+static size_t plan_table(const fusion_plan *p, const float *bw, float t[TABLE_CAP])
+{
+    const int s = p->scale;
+    for (int r = 0; r < s; r++) {
+        const double f = (r + 0.5) / s - 0.5;
         double w[4];
-        clik__cubic_weights(f - floor(f), w); /* the weights clik_resize gives u8 images */
-        bad |= append(options, cap, &len, "%s(float4)(%af,%af,%af,%af)", r ? "," : "",
-                      clik__u8_weight(w[0]), clik__u8_weight(w[1]), clik__u8_weight(w[2]),
-                      clik__u8_weight(w[3]));
+        clik__cubic_weights(f - floor(f), w);
+        for (int i = 0; i < 4; i++)
+            t[4 * r + i] = (float)clik__u8_weight(w[i]);
+        t[4 * s + p->ksize + r] = (float)floor(f);
     }
-    float bw[CLIK_BLUR_MAX_KSIZE];
-    clik_status st = clik_gaussian_weights(p->ksize, 0.0, bw);
-    if (st != CLIK_OK)
-        return clik__fail(ctx, st, "fusion: no Gaussian weights for %d taps", p->ksize);
-    bad |= append(options, cap, &len, "} -DBW={");
-    for (int k = 0; k < p->ksize; k++)
-        bad |= append(options, cap, &len, "%s%af", k ? "," : "", (double)bw[k]);
-    bad |= append(options, cap, &len, "}");
-    if (bad)
-        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "fusion: build options too long");
-    return CLIK_OK;
+    memcpy(t + 4 * s, bw, (size_t)p->ksize * sizeof(float));
+    return (size_t)(5 * s + p->ksize);
 }
 
 /* The plan's kernels: built once, then found in memory. */
@@ -258,7 +238,7 @@ static clik_status select_args(clik_context *ctx, const fusion_plan *p, clik_ker
     cl_mem no_map = map ? map : dst; /* an unused argument still needs a buffer */
     return CLIK_ARGS(ctx, k, CLIK_A(s->rows), CLIK_A(p->dw), CLIK_A(p->dh), CLIK_A(p->threshold),
                      CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is), CLIK_A(dst), CLIK_A(ds),
-                     CLIK_A(no_map), CLIK_A(ms));
+                     CLIK_A(no_map), CLIK_A(ms), CLIK_A(p->table));
 }
 
 /* CPU devices: row passes, one work-item per row. Strides in bytes; map may
@@ -270,20 +250,21 @@ static clik_status enqueue_cpu(clik_context *ctx, const fusion_plan *p, cl_mem s
     const size_t one[1] = {1}, src_rows[1] = {(size_t)p->sh}, dst_rows[1] = {(size_t)dh};
     const size_t tlocal[2] = {16, 1};
     clik_status st = CLIK_ARGS(ctx, p->k[K_HPASS], CLIK_A(src), CLIK_A(ss), CLIK_A(p->sw),
-                               CLIK_A(p->sh), CLIK_A(s->hrow), CLIK_A(dw));
+                               CLIK_A(p->sh), CLIK_A(s->hrow), CLIK_A(dw), CLIK_A(p->table));
     if (st == CLIK_OK)
         st = clik__launch(ctx, p->k[K_HPASS], 1, src_rows, one);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, p->k[K_VPASS], CLIK_A(src), CLIK_A(ss), CLIK_A(p->sh), CLIK_A(s->hrow),
                        CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is), CLIK_A(s->g1), CLIK_A(s->g2),
-                       CLIK_A(gs), CLIK_A(dw), CLIK_A(dh));
+                       CLIK_A(gs), CLIK_A(dw), CLIK_A(dh), CLIK_A(p->table));
     if (st == CLIK_OK)
         st = clik__launch(ctx, p->k[K_VPASS], 1, dst_rows, one);
     if (st == CLIK_OK)
         st = run_tiles(ctx, p, p->k[K_CTILES], s, tlocal);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, p->k[K_HBLUR], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
-                       CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(s->art), CLIK_A(s->rows));
+                       CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(s->art), CLIK_A(s->rows),
+                       CLIK_A(p->table));
     if (st == CLIK_OK)
         st = clik__launch(ctx, p->k[K_HBLUR], 1, dst_rows, one);
     if (st == CLIK_OK)
@@ -301,7 +282,7 @@ static clik_status enqueue_frame(clik_context *ctx, const fusion_plan *p, cl_mem
     const int is = p->dw * 4, gs = p->dw, dw = p->dw, dh = p->dh, tw = p->tw;
     clik_status st = CLIK_ARGS(ctx, p->k[K_UPSCALE], CLIK_A(src), CLIK_A(ss), CLIK_A(p->sw),
                                CLIK_A(p->sh), CLIK_A(s->img1), CLIK_A(s->img2), CLIK_A(is),
-                               CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs));
+                               CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(p->table));
     size_t items[2] = {(size_t)dw, (size_t)dh}, local[2] = {32, 8};
     size_t blocks[2] = {(size_t)p->sw, (size_t)p->sh}, runs[2] = {((size_t)dw + 3) / 4, (size_t)dh};
     const size_t tlocal[2] = {32, 4};
@@ -311,7 +292,7 @@ static clik_status enqueue_frame(clik_context *ctx, const fusion_plan *p, cl_mem
         st = run_tiles(ctx, p, p->k[K_TILES], s, tlocal);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, p->k[K_ROWS], CLIK_A(s->g1), CLIK_A(s->g2), CLIK_A(gs), CLIK_A(dw),
-                       CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(s->rows));
+                       CLIK_A(dh), CLIK_A(s->tiles), CLIK_A(tw), CLIK_A(s->rows), CLIK_A(p->table));
     if (st == CLIK_OK)
         st = clik__launch(ctx, p->k[K_ROWS], 2, runs, local);
     if (st == CLIK_OK)
@@ -328,7 +309,7 @@ typedef struct fusion_args {
     const clik_image *src;
     clik_image *dst;
     clik_image *map;
-    clik_fusion_options opt;
+    clik_fusion_plan plan; /* the options and the blur weights */
     int scale;
 } fusion_args;
 
@@ -339,7 +320,7 @@ static clik_status fusion_opencl(clik_context *ctx, void *args, clik_binding *co
     fusion_args *a = args;
     fusion_plan p;
     memset(&p, 0, sizeof(p));
-    plan_sizes(ctx, &p, a->src->width, a->src->height, a->scale, &a->opt);
+    plan_sizes(ctx, &p, a->src->width, a->src->height, a->scale, &a->plan.opt);
     p.map = a->map != NULL;
     /* Row strides are int kernel arguments (bytes). */
     for (int i = 0; i < (a->map ? 3 : 2); i++)
@@ -359,8 +340,13 @@ static clik_status fusion_opencl(clik_context *ctx, void *args, clik_binding *co
     for (int i = 0; i < NSCRATCH && st == CLIK_OK; i++)
         if (bytes[i])
             st = clik__temp_buffer(ctx, bytes[i], scratch_slot(&s, i));
+    float table[TABLE_CAP];
+    const size_t tbytes = plan_table(&p, a->plan.blur, table) * sizeof(float);
     if (st == CLIK_OK)
-        st = plan_options(ctx, &p);
+        st = clik__temp_buffer(ctx, tbytes, &p.table);
+    if (st == CLIK_OK)
+        st = clik__write_bytes(ctx, p.table, table, tbytes);
+    plan_options(&p);
     if (st == CLIK_OK)
         st = plan_kernels(ctx, &p);
     if (st == CLIK_OK)
@@ -370,6 +356,8 @@ static clik_status fusion_opencl(clik_context *ctx, void *args, clik_binding *co
     for (int i = 0; i < NSCRATCH; i++)
         if (*scratch_slot(&s, i))
             clik__temp_release(ctx, *scratch_slot(&s, i), bytes[i]);
+    if (p.table)
+        clik__temp_release(ctx, p.table, tbytes);
     return st;
 }
 
@@ -378,7 +366,7 @@ static clik_status fusion_opencl(clik_context *ctx, void *args, clik_binding *co
 static clik_status fusion_cpu(clik_context *ctx, void *args, clik_image *const *v)
 {
     fusion_args *a = args;
-    if (ctx->dsp.fusion.fusion(v[0], v[1], &a->opt, a->map ? v[2] : NULL) != 0)
+    if (ctx->dsp.fusion.fusion(v[0], v[1], &a->plan, a->map ? v[2] : NULL) != 0)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "fusion: out of memory on the CPU path");
     return CLIK_OK;
 }
@@ -392,9 +380,10 @@ clik_status clik_upscale_fusion(clik_context *ctx, const clik_image *src, clik_i
         return CLIK_ERR_NULL;
     fusion_args a = {.src = src, .dst = dst, .map = artifact_map};
     clik_status st =
-        check_call(ctx, src, dst, opt, artifact_map, &a.opt, &a.scale, "clik_upscale_fusion");
+        check_call(ctx, src, dst, opt, artifact_map, &a.plan.opt, &a.scale, "clik_upscale_fusion");
     if (st != CLIK_OK)
         return st;
+    clik__gaussian_weights(a.plan.opt.blur_ksize, 0.0, a.plan.blur);
     const clik_op_image images[] = {
         {src, CLIK_READ}, {dst, CLIK_WRITE}, {artifact_map, CLIK_WRITE}};
     return clik__run_op(ctx, &fusion_op, images, artifact_map ? 3 : 2, &a);
@@ -479,6 +468,27 @@ static void stream_release(clik_fusion_stream *s)
     for (int i = 0; i < MAX_DEPTH; i++)
         if (s->slots[i].queue || s->slots[i].src)
             slot_free(s->ctx, &s->slots[i]);
+    if (s->plan[0].table)
+        s->ctx->cl->clReleaseMemObject(s->plan[0].table);
+    s->plan[0].table = s->plan[1].table = NULL;
+}
+
+/* The plans' table in a buffer of the stream's own (both plans share it),
+ * written before any slot's queue reads it. */
+static clik_status stream_table(clik_fusion_stream *s)
+{
+    clik_context *ctx = s->ctx;
+    float bw[CLIK_BLUR_MAX_KSIZE], table[TABLE_CAP];
+    clik__gaussian_weights(s->opt.blur_ksize, 0.0, bw);
+    const size_t bytes = plan_table(&s->plan[0], bw, table) * sizeof(float);
+    clik_status st = new_buffer(ctx, bytes, &s->plan[0].table);
+    if (st == CLIK_OK)
+        st = clik__write_bytes(ctx, s->plan[0].table, table, bytes);
+    cl_int err = st == CLIK_OK ? ctx->cl->clFinish(ctx->queue) : CL_SUCCESS;
+    if (err != CL_SUCCESS)
+        st = clik__fail_cl(ctx, err, "clFinish");
+    s->plan[1].table = s->plan[0].table;
+    return st;
 }
 
 /* Builds the kernels and the slots; a failure leaves the stream on the CPU
@@ -486,23 +496,23 @@ static void stream_release(clik_fusion_stream *s)
 static clik_status stream_open_device(clik_fusion_stream *s)
 {
     clik_context *ctx = s->ctx;
-    clik_status st = CLIK_OK;
-    for (int m = 0; m < 2 && st == CLIK_OK; m++) {
+    for (int m = 0; m < 2; m++) {
         fusion_plan *p = &s->plan[m];
         plan_sizes(ctx, p, s->width, s->height, s->scale, &s->opt);
         p->pix4 = 1; /* the slots' buffers are packed */
         p->map = m;
-        st = plan_options(ctx, p);
+        plan_options(p);
     }
-    if (st != CLIK_OK)
-        return st;
     /* The slots' buffers: a refusal here leaves the stream on the CPU. */
     size_t bytes[NSCRATCH];
     scratch_bytes(&s->plan[0], bytes);
-    st = check_alloc(ctx, bytes, (size_t)s->width * (size_t)s->height * 4, "fusion stream");
+    clik_status st =
+        check_alloc(ctx, bytes, (size_t)s->width * (size_t)s->height * 4, "fusion stream");
     if (st != CLIK_OK)
         return st;
-    st = plan_kernels(ctx, &s->plan[0]); /* the map's plan at its first frame */
+    st = stream_table(s);
+    if (st == CLIK_OK)
+        st = plan_kernels(ctx, &s->plan[0]); /* the map's plan at its first frame */
     for (int i = 0; i < s->depth && st == CLIK_OK; i++)
         st = slot_make(ctx, &s->plan[0], &s->slots[i]);
     if (st != CLIK_OK)
@@ -549,22 +559,15 @@ clik_status clik_fusion_stream_create(clik_context *ctx, int width, int height, 
     s->depth = depth ? depth : DEF_DEPTH;
     s->opt = o;
     s->first_error = CLIK_OK;
+    /* A stream the device cannot run takes the CPU path as an operation
+     * does (clik__fallback: refused in strict mode). */
+    ctx->fallback_cause = CLIK_OK;
     if (ctx->has_device) {
         st = stream_open_device(s);
-        if (st == CLIK_OK) {
-            s->on_device = 1;
-        } else if (st == CLIK_ERR_NO_MEMORY || ctx->strict) {
+        s->on_device = st == CLIK_OK;
+        if (st != CLIK_OK && (st = clik__fallback(ctx, "fusion stream", st)) != CLIK_OK) {
             free(s);
-            ctx->fallback_cause = st;
-            return ctx->strict && st != CLIK_ERR_NO_MEMORY
-                       ? clik__fail(ctx, CLIK_ERR_FALLBACK,
-                                    "%s: the device cannot stream (%s) and CLIK_STRICT forbids "
-                                    "the CPU fallback",
-                                    fn, clik_status_str(st))
-                       : st;
-        } else {
-            clik__log(ctx, CLIK_LOG_WARNING, "clik: fusion stream runs on the CPU: %s",
-                      clik_context_message(ctx));
+            return st;
         }
     }
     *stream = s;
