@@ -9,9 +9,9 @@
  *
  * misuse_rows has one row per public function; misuse_functions.sh checks
  * the rows against the declarations of lib/clik.h (`test_misuse --list`
- * prints the rows). A row whose cases fail against the library of today
- * says so in its fails_today column: "KNOWN" for bugs reported before this
- * suite, "FOUND" for those it found. Those cases stay enabled.
+ * prints the rows). A row's checks column names what its cases check
+ * beyond the common misuse: each was a bug of the library once, now fixed,
+ * and a failing row prints it.
  *
  * Failures are collected, not fatal: each row reports every misbehaviour it
  * sees (one line each, prefixed "MISUSE"), then fails once.
@@ -168,7 +168,7 @@ static void ctx_works(void)
 }
 
 /* Runs fn(arg) in a child process; returns its wait status. For the cases
- * where today's library crashes or corrupts memory: the suite goes on. */
+ * where a broken library would crash or corrupt memory: the suite goes on. */
 static int in_child(void (*fn)(void *), void *arg)
 {
     fflush(stdout);
@@ -996,8 +996,8 @@ static void pair_mismatch_cases(op_run *r, int w, int h, int ch, clik_type t,
 
 static void extra_equalize(op_run *r)
 {
-    /* FOUND: a dst with other channels is CLIK_ERR_SIZE_MISMATCH here, and
-     * CLIK_ERR_UNSUPPORTED_FORMAT in every other family. */
+    /* A dst with other channels is CLIK_ERR_UNSUPPORTED_FORMAT, as in every
+     * other family. */
     pair_mismatch_cases(r, 24, 20, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT);
     in_place_ok(r, 0, 1);
 }
@@ -1033,7 +1033,7 @@ static void extra_lut(op_run *r)
         r->work.ntables = counts[i];
         finish(r, CLIK_ERR_INVALID_ARG);
     }
-    pair_mismatch_cases(r, 24, 20, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT); /* FOUND, as above */
+    pair_mismatch_cases(r, 24, 20, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT); /* as equalize */
     in_place_ok(r, 0, 1);
 }
 
@@ -2353,8 +2353,8 @@ static void transfer_cases(op_run *r)
                  "src one row taller");
     swapped_case(r, 1, s->width - 1, s->height, s->channels, s->type, CLIK_ERR_SIZE_MISMATCH,
                  "src one column narrower");
-    /* FOUND: a format mismatch is CLIK_ERR_SIZE_MISMATCH here, and
-     * CLIK_ERR_UNSUPPORTED_FORMAT in the operations. */
+    /* A format mismatch is CLIK_ERR_UNSUPPORTED_FORMAT, as in the
+     * operations. */
     swapped_case(r, 1, s->width, s->height, 1, s->type, CLIK_ERR_UNSUPPORTED_FORMAT,
                  "src of 1 channel for 2");
     swapped_case(r, 1, s->width, s->height, s->channels, CLIK_S16, CLIK_ERR_UNSUPPORTED_FORMAT,
@@ -2563,7 +2563,7 @@ static void row_cpu_path_available(void)
            "not available");
 }
 
-/* KNOWN: the halvings overflow (INT_MAX + 1) at INT_MAX sides. */
+/* INT_MAX sides halve without overflow (no INT_MAX + 1). */
 static void row_pyr_level_size(void)
 {
     const struct {
@@ -2593,8 +2593,8 @@ static void row_pyr_level_size(void)
     EXPECT(lw == 160, "width %d, want 160", lw);
 }
 
-/* KNOWN: overflow at INT_MAX. FOUND: sides below 1 give levels (0 wanted:
- * there is no such image). */
+/* INT_MAX sides without overflow; sides below 1 give 0 levels (there is
+ * no such image). */
 static void row_pyr_max_levels(void)
 {
     const struct {
@@ -2858,8 +2858,8 @@ static void row_image_free(void)
     ck_assert_int_eq(clik_image_create(other_ctx, &img, 4, 4, 1, CLIK_U8), CLIK_OK);
     clik_image_free(&img);
     EXPECT(img.buffer == NULL, "not cleared");
-    /* KNOWN: the library frees the caller's memory of a wrapped image. In a
-     * child process: free() of stack memory aborts. */
+    /* Only the struct of a wrapped image is cleared, its memory stays the
+     * caller's. In a child process: a free() of stack memory would abort. */
     set_case("a wrapped image (caller's stack memory)");
     describe_child(in_child(free_wrapped_in_child, NULL),
                    "clik_image_free must only clear a wrapped image, not free its memory");
@@ -2883,7 +2883,7 @@ static void row_image_validate(void)
             if (spoil(&variants[v], &m))
                 expect_status(clik_image_validate(&m), variants[v].want);
         }
-        set_case("%s: both data and buffer set", kind); /* FOUND: CLIK_ERR_NULL today */
+        set_case("%s: both data and buffer set", kind);
         clik_image both = valid;
         both.data = host.img.data;
         both.buffer = dev.img.buffer;
@@ -2997,7 +2997,7 @@ static void row_device_select(void)
         {"list NULL with 2 entries", NULL, 2, "auto", 1, CLIK_ERR_NULL},
         {"spec NULL", list, 2, NULL, 1, CLIK_ERR_NULL},
         {"index NULL", list, 2, "auto", 0, CLIK_ERR_NULL},
-        {"count -1", list, -1, "auto", 1, CLIK_ERR_INVALID_SIZE}, /* FOUND: CLIK_OK today */
+        {"count -1", list, -1, "auto", 1, CLIK_ERR_INVALID_SIZE},
         {"count INT_MIN", list, INT_MIN, "0:0", 1, CLIK_ERR_INVALID_SIZE},
         {"spec \"\"", list, 2, "", 1, CLIK_ERR_DEVICE_SPEC},
         {"spec \"1:\"", list, 2, "1:", 1, CLIK_ERR_DEVICE_SPEC},
@@ -3014,7 +3014,7 @@ static void row_device_select(void)
         expect_status(clik_device_select(cases[i].list, cases[i].count, cases[i].spec,
                                          cases[i].with_index ? &index : NULL),
                       cases[i].want);
-        /* FOUND: -1 (the C fallback) is written on failure today. */
+        /* Not even -1 (the C fallback) is written on failure. */
         EXPECT(index == 1234, "index written on failure: %d", index);
     }
     set_case("a correct call");
@@ -3743,19 +3743,17 @@ static void row_lapar_trainer_free(void)
 /* ---- the table ----------------------------------------------------------------------------- */
 
 typedef struct misuse_row {
-    const char *name;        /* the public function */
-    void (*run)(void);       /* its misuse cases */
-    const char *fails_today; /* KNOWN/FOUND: a library bug the cases show; NULL: none */
+    const char *name;   /* the public function */
+    void (*run)(void);  /* its misuse cases */
+    const char *checks; /* what its cases check beyond the common misuse; NULL: nothing */
 } misuse_row;
 
-/* Found in every function that takes images: one check in the library
- * (clik_image_validate, clik__check_image) fixes each for all. */
-#define BOTH                                                                                       \
-    "FOUND: a descriptor with data and buffer both set is CLIK_ERR_NULL (want "                    \
-    "CLIK_ERR_INVALID_ARG)"
+/* Checked in every function that takes images (one check in the library,
+ * clik_image_validate and clik__check_image, serves them all). */
+#define BOTH "a descriptor with data and buffer both set is CLIK_ERR_INVALID_ARG"
 #define LARGER                                                                                     \
-    "FOUND: a device image descriptor larger than its buffer is accepted (the CPU paths read and " \
-    "write past the buffer; want CLIK_ERR_INVALID_ARG)"
+    "a device image descriptor larger than its buffer is CLIK_ERR_INVALID_ARG (the CPU paths "     \
+    "would read and write past the buffer)"
 #define IMAGES BOTH "; " LARGER
 
 static const misuse_row misuse_rows[] = {
@@ -3767,13 +3765,12 @@ static const misuse_row misuse_rows[] = {
     {"clik_image_alloc", row_image_alloc, NULL},
     {"clik_image_alloc_on", row_image_alloc_on, NULL},
     {"clik_image_free", row_image_free,
-     "KNOWN: frees the caller's memory of a wrapped image (it must only clear the struct)"},
+     "a wrapped image: only the struct is cleared, the caller's memory is not freed"},
     {"clik_image_validate", row_image_validate, BOTH},
     {"clik_devices_list", row_devices_list, NULL},
     {"clik_devices_free", row_devices_free, NULL},
     {"clik_device_select", row_device_select,
-     "FOUND: a negative count is accepted (want CLIK_ERR_INVALID_SIZE); *index is written (-1) "
-     "on failure"},
+     "a negative count is CLIK_ERR_INVALID_SIZE; *index is not written on failure"},
     {"clik_opencl_library", row_opencl_library, NULL},
     {"clik_cpu_path_available", row_cpu_path_available, NULL},
     {"clik_context_options_init", row_context_options_init, NULL},
@@ -3788,34 +3785,29 @@ static const misuse_row misuse_rows[] = {
     {"clik_context_stats_get", row_context_stats_get, NULL},
     {"clik_context_finish", row_context_finish, NULL},
     {"clik_context_copy_bandwidth", row_context_copy_bandwidth,
-     "FOUND: gbps NULL leaves no message"},
+     "gbps NULL is CLIK_ERR_NULL with a message"},
     {"clik_context_transfer_bandwidth", row_context_transfer_bandwidth, NULL},
     {"clik_image_create", row_image_create, NULL},
     {"clik_image_upload", row_image_upload,
-     "FOUND: a channel or type mismatch is CLIK_ERR_SIZE_MISMATCH (want "
-     "CLIK_ERR_UNSUPPORTED_FORMAT); NULL images leave no message; " IMAGES},
-    {"clik_image_download", row_image_download, "FOUND: as clik_image_upload"},
+     "a channel or type mismatch is CLIK_ERR_UNSUPPORTED_FORMAT; NULL images leave a "
+     "message; " IMAGES},
+    {"clik_image_download", row_image_download, "as clik_image_upload"},
     {"clik_hist_compute", row_hist_compute, IMAGES},
     {"clik_hist_equalize", row_hist_equalize,
-     "FOUND: a dst with other channels is CLIK_ERR_SIZE_MISMATCH (want "
-     "CLIK_ERR_UNSUPPORTED_FORMAT); " IMAGES},
-    {"clik_hist_lut", row_hist_lut, "FOUND: as clik_hist_equalize"},
-    {"clik_pyr_level_size", row_pyr_level_size, "KNOWN: (w + 1) / 2 overflows with INT_MAX sides"},
+     "a dst of other channels is CLIK_ERR_UNSUPPORTED_FORMAT; " IMAGES},
+    {"clik_hist_lut", row_hist_lut, "as clik_hist_equalize"},
+    {"clik_pyr_level_size", row_pyr_level_size, "INT_MAX sides halve without overflow"},
     {"clik_pyr_max_levels", row_pyr_max_levels,
-     "KNOWN: (w + 1) / 2 overflows with INT_MAX sides; FOUND: sides below 1 give levels (want "
-     "0)"},
+     "INT_MAX sides without overflow; sides below 1 give 0 levels"},
     {"clik_pyr_down", row_pyr_down, IMAGES},
     {"clik_pyr_up", row_pyr_up, IMAGES},
     {"clik_pyr_gaussian", row_pyr_gaussian,
-     "KNOWN: levels overlapping src or each other are accepted (want "
-     "CLIK_ERR_INVALID_ARG); " IMAGES},
+     "levels overlapping src or each other are CLIK_ERR_INVALID_ARG; " IMAGES},
     {"clik_pyr_laplacian", row_pyr_laplacian,
-     "KNOWN: bands overlapping src or each other are accepted (want "
-     "CLIK_ERR_INVALID_ARG); " IMAGES},
+     "bands overlapping src or each other are CLIK_ERR_INVALID_ARG; " IMAGES},
     {"clik_pyr_collapse", row_pyr_collapse,
-     "KNOWN: dst overlapping a band is accepted (want CLIK_ERR_INVALID_ARG); " IMAGES},
-    {"clik_integral", row_integral,
-     "FOUND: a cleared sum is CLIK_ERR_UNSUPPORTED_FORMAT (want CLIK_ERR_NULL); " IMAGES},
+     "a dst overlapping a band is CLIK_ERR_INVALID_ARG; " IMAGES},
+    {"clik_integral", row_integral, "a cleared sum is CLIK_ERR_NULL; " IMAGES},
     {"clik_interp_name", row_interp_name, NULL},
     {"clik_resize_size", row_resize_size, NULL},
     {"clik_resize", row_resize, IMAGES},
@@ -3827,8 +3819,7 @@ static const misuse_row misuse_rows[] = {
     {"clik_fusion_options_init", row_fusion_options_init, NULL},
     {"clik_upscale_fusion", row_upscale_fusion, IMAGES},
     {"clik_fusion_stream_create", row_fusion_stream_create, NULL},
-    {"clik_fusion_stream_submit", row_fusion_stream_submit,
-     "FOUND: a cleared frame is CLIK_ERR_INVALID_ARG (want CLIK_ERR_NULL)"},
+    {"clik_fusion_stream_submit", row_fusion_stream_submit, "a cleared frame is CLIK_ERR_NULL"},
     {"clik_fusion_stream_wait", row_fusion_stream_wait, NULL},
     {"clik_fusion_stream_destroy", row_fusion_stream_destroy, NULL},
     {"clik_flow_options_init", row_flow_options_init, NULL},
@@ -3840,8 +3831,8 @@ static const misuse_row misuse_rows[] = {
     {"clik_lapar_compress", row_lapar_compress, NULL},
     {"clik_lapar_tune", row_lapar_tune, NULL},
     {"clik_lapar_tuning_set", row_lapar_tuning_set,
-     "FOUND: a tuning no device runs (variant AUTO or unknown, a side below 1) is "
-     "CLIK_ERR_NO_DEVICE without a device (want CLIK_ERR_INVALID_ARG)"},
+     "a tuning no device runs (variant AUTO or unknown, a side below 1) is "
+     "CLIK_ERR_INVALID_ARG, with a device or without"},
     {"clik_lapar_tuning_get", row_lapar_tuning_get, NULL},
     {"clik_lapar_model_options_init", row_lapar_model_options_init, NULL},
     {"clik_lapar_model_read", row_lapar_model_read, NULL},
@@ -3873,9 +3864,8 @@ START_TEST(misuse)
     row->run();
     if (nfailed)
         ck_abort_msg("%s: %d misbehaviour(s)%s%s:\n%s%s", row->name, nfailed,
-                     row->fails_today ? "; fails today: " : "",
-                     row->fails_today ? row->fails_today : "", failures,
-                     failures_left_out ? "(more in the MISUSE lines above)" : "");
+                     row->checks ? "; its cases check: " : "", row->checks ? row->checks : "",
+                     failures, failures_left_out ? "(more in the MISUSE lines above)" : "");
 }
 END_TEST
 
