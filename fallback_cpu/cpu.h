@@ -141,6 +141,7 @@ typedef struct clik_lapar_plan {
     int count;                                         /* terms, 1..CLIK_LAPAR_MAX_ATOMS */
     int plane[CLIK_LAPAR_MAX_ATOMS];                   /* the plane of phi of term j */
     float atom[CLIK_LAPAR_MAX_ATOMS][CLIK_LAPAR_TAPS]; /* its 5 x 5 atom, row-major */
+    int symmetric; /* 1: every atom centrally symmetric (tap k = tap 24 - k) */
 } clik_lapar_plan;
 
 typedef struct clik_lapar_dsp {

@@ -273,15 +273,6 @@ static int weights_of(const clik_lapar_plan *plan, int sym, int j, float *a)
     return n;
 }
 
-static int plan_symmetric(const clik_lapar_plan *plan)
-{
-    for (int j = 0; j < plan->count; j++)
-        for (int k = 0; k < 12; k++)
-            if (plan->atom[j][k] != plan->atom[j][24 - k])
-                return 0;
-    return 1;
-}
-
 /* F of pixels x .. x + 3 of row y into f4, f[k] lane i for pixel x + i;
  * or, f4 NULL, F of pixel x into f1. */
 static void assemble(const clik_image *phi, const clik_lapar_plan *plan, int sym, int h, int y,
@@ -367,7 +358,7 @@ static int lapar_filter_neon(const clik_image *lr, const clik_image *phi,
     float *u = padded_u(lr, plan->scale, wt);
     if (!u)
         return -1;
-    const int w = dst->width, h = dst->height, ch = dst->channels, sym = plan_symmetric(plan);
+    const int w = dst->width, h = dst->height, ch = dst->channels, sym = plan->symmetric;
     const size_t pitch = (size_t)(w + 4) * (size_t)ch;
     for (int y = 0; y < h; y++) {
         const float *rows[5];

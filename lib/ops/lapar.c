@@ -95,7 +95,6 @@ typedef struct lapar_args {
     clik_image *dst;
     int scale;
     clik_lapar_plan plan;
-    int sym;      /* every atom of the plan is centrally symmetric */
     float wt[16]; /* the bicubic weights of the scale's phases (kernels/lapar.cl) */
     /* OpenCL path */
     clik_lapar_tuning use; /* the variant and work-group shape that run */
@@ -217,6 +216,8 @@ static void make_plan(const clik_lapar_dict *dict, int planes, clik_lapar_plan *
     }
 }
 
+/* 1 when every atom of the plan is centrally symmetric (tap k = tap 24 - k):
+ * the paths then weight the 12 pairs of taps and the centre. */
 static int plan_symmetric(const clik_lapar_plan *plan)
 {
     for (int j = 0; j < plan->count; j++)
@@ -286,7 +287,7 @@ static clik_status prepare(clik_context *ctx, const clik_image *lr, const clik_i
     a->scale = scale;
     a->plan.scale = scale;
     make_plan(dict, planes, &a->plan);
-    a->sym = plan_symmetric(&a->plan);
+    a->plan.symmetric = plan_symmetric(&a->plan);
     phase_weights(scale, a->wt);
     return CLIK_OK;
 }
@@ -302,8 +303,8 @@ static void problem_class(const lapar_args *a, char *out, size_t cap)
 {
     const double px = (double)a->dst->width * (double)a->dst->height;
     snprintf(out, cap, "%s c%d phi-%s x%d %s terms %d px 2^%d", clik_type_name(a->lr->type),
-             a->lr->channels, clik_type_name(a->phi->type), a->scale, a->sym ? "sym" : "any",
-             a->plan.count, (int)floor(log2(px)));
+             a->lr->channels, clik_type_name(a->phi->type), a->scale,
+             a->plan.symmetric ? "sym" : "any", a->plan.count, (int)floor(log2(px)));
 }
 
 /* The device's default: the CPU-device kernels there, the local-memory
@@ -461,14 +462,14 @@ static clik_status tables_make(clik_context *ctx, const lapar_args *a, const cli
 {
     memset(t, 0, sizeof(*t));
     const clik_lapar_plan *plan = &a->plan;
-    const int per = a->sym ? 16 : 32, h = a->dst->height, ps = elems(phi);
+    const int per = a->plan.symmetric ? 16 : 32, h = a->dst->height, ps = elems(phi);
     cl_long planes[CLIK_LAPAR_MAX_ATOMS];
     float atoms[CLIK_LAPAR_MAX_ATOMS * 32];
     memset(atoms, 0, sizeof(atoms));
     for (int j = 0; j < plan->count; j++) {
         planes[j] = (cl_long)plan->plane[j] * (cl_long)h * (cl_long)ps;
         float *at = atoms + j * per;
-        if (a->sym) {
+        if (a->plan.symmetric) {
             memcpy(at, plan->atom[j], 12 * sizeof(float)); /* taps k < 12, as (k, 24 - k) */
             at[12] = plan->atom[j][12];
         } else {
@@ -536,7 +537,7 @@ static clik_status launch_shape(clik_context *ctx, clik_kernel_entry *k, const l
 /* lapar_rows: local memory of F for one work-item of `chunks` chunks. */
 static size_t rows_bytes(const lapar_args *a, int chunks)
 {
-    return (size_t)(a->sym ? 13 : 25) * (size_t)chunks * 16 * sizeof(float);
+    return (size_t)(a->plan.symmetric ? 13 : 25) * (size_t)chunks * 16 * sizeof(float);
 }
 
 /* Chunks of 16 pixels per work-item of lapar_rows: 16 (a run of 256 pixels
@@ -562,7 +563,8 @@ static clik_status run_upsampled(clik_context *ctx, const lapar_args *a, const l
     const int wide = wide_call(a->lr, a->phi, a->dst);
     clik_status st = lapar_kernel(ctx, img, phi_half, wide, "lapar_upsample", &ku);
     if (st == CLIK_OK)
-        st = lapar_kernel(ctx, img, phi_half, wide, a->sym ? "lapar_rows_sym" : "lapar_rows", &kf);
+        st = lapar_kernel(ctx, img, phi_half, wide,
+                          a->plan.symmetric ? "lapar_rows_sym" : "lapar_rows", &kf);
     if (st != CLIK_OK)
         return st;
     /* U: `colours` packed planes of w x h floats; a plane may hold more
@@ -615,7 +617,7 @@ static clik_status run_direct(clik_context *ctx, const lapar_args *a, const lapa
     clik_kernel_entry *k;
     clik_status st =
         lapar_kernel(ctx, &lr->image, a->phi->type == CLIK_F16, wide_call(a->lr, a->phi, a->dst),
-                     a->sym ? "lapar_direct_sym" : "lapar_direct", &k);
+                     a->plan.symmetric ? "lapar_direct_sym" : "lapar_direct", &k);
     if (st == CLIK_OK)
         st = lr_args(ctx, k, a, t, lr);
     if (st == CLIK_OK)
@@ -645,7 +647,7 @@ static clik_status run_local(clik_context *ctx, const lapar_args *a, const lapar
     clik_kernel_entry *k;
     clik_status st =
         lapar_kernel(ctx, &lr->image, a->phi->type == CLIK_F16, wide_call(a->lr, a->phi, a->dst),
-                     a->sym ? "lapar_local_sym" : "lapar_local", &k);
+                     a->plan.symmetric ? "lapar_local_sym" : "lapar_local", &k);
     if (st != CLIK_OK)
         return st;
     size_t local[2] = {(size_t)a->use.wg_x, (size_t)a->use.wg_y};
@@ -751,7 +753,7 @@ static void bound_args(const clik_lapar_dict *dict, int scale, const clik_image 
     a->scale = scale;
     a->plan.scale = scale;
     make_plan(dict, dict->atoms, &a->plan);
-    a->sym = plan_symmetric(&a->plan);
+    a->plan.symmetric = plan_symmetric(&a->plan);
     phase_weights(scale, a->wt);
 }
 
@@ -938,7 +940,7 @@ static clik_status search_variant(clik_context *ctx, tune_call *c, clik_lapar_va
     clik_kernel_entry *k;
     clik_status st =
         lapar_kernel(ctx, c->lr, c->phi->type == CLIK_F16, wide_call(c->lr, c->phi, c->dst),
-                     variant_kernel(v, c->a->sym), &k);
+                     variant_kernel(v, c->a->plan.symmetric), &k);
     if (st != CLIK_OK)
         return st;
     int xs[32], ys[32], n = 0;
