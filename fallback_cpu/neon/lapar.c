@@ -21,7 +21,9 @@
 #include <string.h>
 
 #include "cpu.h"
+#include "half.h"
 #include "neon.h"
+#include "resize_geometry.h"
 
 /* Every product is rounded before it is added, as in the kernels. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -35,17 +37,17 @@
 /* ---- the upsample ---------------------------------------------------------------- */
 
 /* The weights of the scale's phases, as lib/ops/lapar.c gives the kernels:
- * Keys' kernel (A = -0.75) at t, t's of output x = r, in double. */
+ * Keys' kernel (A = -0.75, clik__cubic_weights) at t, t's of output x = r,
+ * in double. */
 static void phase_weights(int s, float *wt)
 {
-    const double a = -0.75, step = 1.0 / (double)s;
+    const double step = 1.0 / (double)s;
     for (int r = 0; r < s; r++) {
-        const double f = ((double)r + 0.5) * step - 0.5, t = f - floor(f);
-        const double u = 1.0 - t, d0 = 1.0 + t, d3 = 2.0 - t;
-        wt[4 * r] = (float)(((a * d0 - 5.0 * a) * d0 + 8.0 * a) * d0 - 4.0 * a);
-        wt[4 * r + 1] = (float)(((a + 2.0) * t - (a + 3.0)) * t * t + 1.0);
-        wt[4 * r + 2] = (float)(((a + 2.0) * u - (a + 3.0)) * u * u + 1.0);
-        wt[4 * r + 3] = (float)(((a * d3 - 5.0 * a) * d3 + 8.0 * a) * d3 - 4.0 * a);
+        const double f = ((double)r + 0.5) * step - 0.5;
+        double w[4];
+        clik__cubic_weights(f - floor(f), w);
+        for (int k = 0; k < 4; k++)
+            wt[4 * r + k] = (float)w[k];
     }
 }
 
@@ -255,12 +257,7 @@ static float phi1(const clik_image *phi, int row, int x)
     const char *p = (const char *)phi->data + (size_t)row * phi->stride;
     if (phi->type == CLIK_F32)
         return ((const float *)(const void *)p)[x];
-    const uint16_t hv = ((const uint16_t *)(const void *)p)[x];
-    const int e = (hv >> 10) & 0x1f, m = hv & 0x3ff;
-    const float v = e == 0    ? ldexpf((float)m, -24)
-                    : e == 31 ? (m ? NAN : INFINITY)
-                              : ldexpf((float)(m | 0x400), e - 25);
-    return (hv >> 15) ? -v : v;
+    return clik__half_to_float(((const uint16_t *)(const void *)p)[x]);
 }
 
 /* The taps the atoms of a plan use, per term: the 12 pair weights and the

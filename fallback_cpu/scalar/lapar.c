@@ -1,6 +1,7 @@
 /*
  * LAPAR family, scalar: the correctness oracle, written straight from the
- * definitions (SPEC 4.7), in double throughout.
+ * definitions (Li et al. 2020: the LAPAR filter of a bicubic upsample), in
+ * double throughout.
  *
  *   U(X, Y)   bicubic upsample by an integer scale s: along each axis the
  *             source point f = (X + 0.5) / s - 0.5, taps floor(f) - 1 ..
@@ -15,7 +16,8 @@
  * the source pixel (x / s, y / s): neither interpolated nor filtered. u8 results are rounded to
  * nearest (halves to even) and saturated, NaN giving 0; f32 results are the
  * double sums rounded once. Nothing here is shared with the kernels
- * (kernels/lapar.cl) or the NEON path, which compute in float.
+ * (kernels/lapar.cl) or the NEON path, which compute in float, but the
+ * exact conversion of f16 phi (fallback_cpu/half.h).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -24,6 +26,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "half.h"
 
 /* The four taps of upsampled coordinate x along an axis of n source pixels. */
 static void taps(int x, int scale, int n, int *index, double *weight)
@@ -102,25 +105,11 @@ static void lapar_upsample_scalar(const clik_image *lr, int scale, clik_image *d
     free(u);
 }
 
-/* An IEEE half as a double: normal, subnormal, zero, infinity and NaN. */
-static double half_value(uint16_t h)
-{
-    const int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-    double v;
-    if (exponent == 0)
-        v = ldexp((double)mantissa, -24);
-    else if (exponent == 31)
-        v = mantissa ? NAN : INFINITY;
-    else
-        v = ldexp((double)(mantissa | 0x400), exponent - 25);
-    return sign ? -v : v;
-}
-
 static double phi_value(const clik_image *phi, int plane_row, int x)
 {
     const char *row = (const char *)phi->data + (size_t)plane_row * phi->stride;
     if (phi->type == CLIK_F16)
-        return half_value(((const uint16_t *)(const void *)row)[x]);
+        return clik__half_to_float(((const uint16_t *)(const void *)row)[x]);
     return ((const float *)(const void *)row)[x];
 }
 
