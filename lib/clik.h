@@ -5,6 +5,18 @@
  * clik_context_message() holds the detail of the last failure in a context.
  * The library never aborts, exits or prints.
  *
+ * Threads: a context is used by one thread at a time. Calls on one context
+ * must not overlap, and calls on what belongs to it count as calls on it:
+ * its device images (clik_image_create), its host memory
+ * (clik_image_alloc_on; clik_image_free() of either is a call on the
+ * context), its fusion streams and its LAPAR trainers. Separate contexts may
+ * be used by separate threads at the same time, on one device or on several;
+ * they share the disk cache safely, as separate processes do. Functions
+ * without a context (or given a NULL one) may run in any thread at any time,
+ * and read-only objects (a LAPAR model or network) may be used by several
+ * contexts at once. The message of a failed clik_context_create() is the
+ * calling thread's own (clik_context_message(NULL)).
+ *
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef CLIK_H
@@ -110,7 +122,7 @@ typedef struct clik_image {
 /* Describes caller memory as a host image. stride 0 means packed rows. */
 CLIK_API clik_status clik_image_wrap(clik_image *img, int width, int height, int channels,
                                      clik_type type, void *data, size_t stride);
-/* Allocates a packed host image (64-byte aligned); free with clik_image_free(). */
+/* Allocates a packed host image (128-byte aligned); free with clik_image_free(). */
 CLIK_API clik_status clik_image_alloc(clik_image *img, int width, int height, int channels,
                                       clik_type type);
 /* Frees a host image from clik_image_alloc() or clik_image_alloc_on(), or

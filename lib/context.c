@@ -1,4 +1,5 @@
-/* Contexts: settings, device set-up, messages. SPDX-License-Identifier: BSD-2-Clause */
+/* Contexts: options and settings, device set-up, accessors. SPDX-License-Identifier: BSD-2-Clause
+ */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,8 +8,6 @@
 #include <time.h>
 
 #include "internal.h"
-
-static _Thread_local char create_message[2048];
 
 void clik_context_options_init(clik_context_options *opt)
 {
@@ -20,57 +19,6 @@ void clik_context_options_init(clik_context_options *opt)
     opt->cpu_path = CLIK_CPU_AUTO;
     opt->local_memory = -1;
     opt->profiling = -1;
-}
-
-/* ---- messages ------------------------------------------------------------ */
-
-static void set_message(clik_context *ctx, const char *fmt, va_list ap)
-{
-    char buf[1024];
-    vsnprintf(buf, sizeof(buf), fmt, ap);
-    if (ctx) {
-        ctx->message.len = 0;
-        ctx->message.failed = 0;
-        clik__sb_append(&ctx->message, buf, strlen(buf));
-    } else {
-        snprintf(create_message, sizeof(create_message), "%s", buf);
-    }
-}
-
-clik_status clik__fail(clik_context *ctx, clik_status status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    set_message(ctx, fmt, ap);
-    va_end(ap);
-    return status;
-}
-
-clik_status clik__fail_cl(clik_context *ctx, cl_int err, const char *what)
-{
-    clik_status st = err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
-                         ? CLIK_ERR_NO_MEMORY
-                         : CLIK_ERR_OPENCL;
-    return clik__fail(ctx, st, "%s: %s (%d)", what, clik__cl_error_name(err), (int)err);
-}
-
-void clik__log(clik_context *ctx, clik_log_level level, const char *fmt, ...)
-{
-    if (!ctx || !ctx->log)
-        return;
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    ctx->log(ctx->log_user, level, buf);
-}
-
-const char *clik_context_message(const clik_context *ctx)
-{
-    if (!ctx)
-        return create_message;
-    return ctx->message.data ? ctx->message.data : "";
 }
 
 /* ---- settings ------------------------------------------------------------- */
@@ -250,7 +198,7 @@ static void compose_base_options(clik_context *ctx)
 
 clik_status clik_context_create(clik_context **out, const clik_context_options *opt)
 {
-    create_message[0] = '\0';
+    clik__create_message_clear();
     if (!out)
         return clik__fail(NULL, CLIK_ERR_NULL, "clik_context_create: ctx is NULL");
     *out = NULL;
@@ -291,11 +239,10 @@ clik_status clik_context_create(clik_context **out, const clik_context_options *
         st = open_device(ctx, spec && *spec ? spec : "auto");
     }
     if (st != CLIK_OK) {
-        char keep[sizeof(create_message)];
-        snprintf(keep, sizeof(keep), "%s", create_message);
+        char keep[1024];
+        snprintf(keep, sizeof(keep), "%s", clik_context_message(NULL));
         clik_context_destroy(ctx);
-        snprintf(create_message, sizeof(create_message), "%s", keep);
-        return st;
+        return clik__fail(NULL, st, "%s", keep);
     }
     ctx->pool_capacity = (int)clik__tune(ctx, CLIK_TUNE_POOL_BUFFERS, 6);
     ctx->poison = (int)clik__tune(ctx, CLIK_TUNE_POISON, 0);
@@ -326,9 +273,7 @@ void clik_context_destroy(clik_context *ctx)
     if (ctx->lnet.mem)
         ctx->cl->clReleaseMemObject(ctx->lnet.mem);
     free(ctx->lnet.off);
-    for (int i = 0; i < ctx->pool_capacity; i++)
-        if (ctx->pool[i].mem)
-            ctx->cl->clReleaseMemObject(ctx->pool[i].mem);
+    clik__pool_release(ctx);
     if (ctx->queue)
         ctx->cl->clReleaseCommandQueue(ctx->queue);
     if (ctx->clctx)

@@ -132,32 +132,6 @@ clik_status clik__run_op(clik_context *ctx, const clik_op *op, const clik_op_ima
     return st;
 }
 
-/* clik__run's paths as an operation without images. */
-typedef struct own_binding {
-    clik_op_fn opencl, cpu;
-    void *args;
-} own_binding;
-
-static clik_status own_opencl(clik_context *ctx, void *p, clik_binding *const *b)
-{
-    (void)b;
-    return ((own_binding *)p)->opencl(ctx, ((own_binding *)p)->args);
-}
-
-static clik_status own_cpu(clik_context *ctx, void *p, clik_image *const *v)
-{
-    (void)v;
-    return ((own_binding *)p)->cpu(ctx, ((own_binding *)p)->args);
-}
-
-clik_status clik__run(clik_context *ctx, const char *op, clik_op_fn opencl, clik_op_fn cpu,
-                      void *args)
-{
-    own_binding own = {opencl, cpu, args};
-    const clik_op o = {op, opencl ? own_opencl : NULL, own_cpu};
-    return clik__run_op(ctx, &o, NULL, 0, &own);
-}
-
 clik_status clik__finish_op(clik_context *ctx, clik_status st)
 {
     if (ctx->host_pending) {

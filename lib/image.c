@@ -1,4 +1,9 @@
-/* Image descriptors: validation and host allocation. SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Images: descriptors and their validation, and the memory of images from
+ * its allocation to clik_image_free(): host images, device images, and the
+ * host memory of a context (clik_image_alloc_on).
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +92,75 @@ clik_status clik_image_alloc(clik_image *img, int width, int height, int channel
     return CLIK_OK;
 }
 
+/* The start of an image of a context (fn): *img cleared, then the packed
+ * layout, or why there is none (in ctx's message). */
+static clik_status context_layout(clik_context *ctx, clik_image *img, int width, int height,
+                                  int channels, clik_type type, const char *fn, size_t *row,
+                                  size_t *span)
+{
+    if (!ctx || !img)
+        return CLIK_ERR_NULL;
+    memset(img, 0, sizeof(*img));
+    clik_status st = packed_layout(width, height, channels, type, row, span);
+    if (st != CLIK_OK)
+        return clik__fail(ctx, st, "%s %dx%dx%d %s: %s", fn, width, height, channels,
+                          clik_type_name(type), clik_status_str(st));
+    return CLIK_OK;
+}
+
+/* ---- device images (clik_image_create) ------------------------------------- */
+
+static void buffer_free(struct clik_buffer *b)
+{
+    if (!b)
+        return;
+    if (b->mem)
+        clik__release_after_queue(b->ctx, b->mem);
+    clik__aligned_free(b->host);
+    free(b);
+}
+
+clik_status clik_image_create(clik_context *ctx, clik_image *img, int width, int height,
+                              int channels, clik_type type)
+{
+    size_t row, span;
+    clik_status st =
+        context_layout(ctx, img, width, height, channels, type, "clik_image_create", &row, &span);
+    if (st != CLIK_OK)
+        return st;
+    if (ctx->has_device && span > ctx->dev.max_alloc_size)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY,
+                          "image of %zu bytes exceeds the device's largest allocation", span);
+    struct clik_buffer *b = calloc(1, sizeof(*b));
+    if (!b)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+    b->ctx = ctx;
+    b->bytes = span;
+    if (ctx->has_device) {
+        cl_int err;
+        b->mem = ctx->cl->clCreateBuffer(ctx->clctx, CL_MEM_READ_WRITE, span, NULL, &err);
+        if (!b->mem || err != CL_SUCCESS) {
+            free(b);
+            return clik__fail_cl(ctx, err, "clCreateBuffer");
+        }
+        st = clik__poison(ctx, b->mem, span);
+        if (st != CLIK_OK) {
+            buffer_free(b);
+            return st;
+        }
+    } else {
+        b->host = clik__aligned_alloc(span);
+        if (!b->host) {
+            free(b);
+            return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+        }
+        if (ctx->poison)
+            memset(b->host, 0xa5, span);
+    }
+    *img = (clik_image){width, height, channels, type, row, NULL, b, 0};
+    return CLIK_OK;
+}
+
 /* ---- context host memory (clik_image_alloc_on) ----------------------------- */
 
 /* Just before a block's data: a tag and the block, so that
@@ -131,8 +205,7 @@ static void block_release(clik_host_block *b)
         ctx->cl->clFinish(ctx->queue);
         if (b->map)
             ctx->cl->clEnqueueUnmapMemObject(ctx->queue, b->mem, b->map, 0, NULL, NULL);
-        ctx->cl->clFinish(ctx->queue);
-        ctx->cl->clReleaseMemObject(b->mem);
+        clik__release_after_queue(ctx, b->mem);
     }
     free(b->base);
     free(b);
@@ -201,14 +274,11 @@ static clik_status block_zero_copy(clik_context *ctx, clik_host_block *b, size_t
 clik_status clik_image_alloc_on(clik_context *ctx, clik_image *img, int width, int height,
                                 int channels, clik_type type)
 {
-    if (!ctx || !img)
-        return CLIK_ERR_NULL;
-    memset(img, 0, sizeof(*img));
     size_t row, span;
-    clik_status st = packed_layout(width, height, channels, type, &row, &span);
+    clik_status st =
+        context_layout(ctx, img, width, height, channels, type, "clik_image_alloc_on", &row, &span);
     if (st != CLIK_OK)
-        return clik__fail(ctx, st, "clik_image_alloc_on %dx%dx%d %s: %s", width, height, channels,
-                          clik_type_name(type), clik_status_str(st));
+        return st;
     clik_host_block *b = calloc(1, sizeof(*b));
     if (!b)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
@@ -235,7 +305,7 @@ void clik_image_free(clik_image *img)
     if (!img)
         return;
     if (img->buffer) {
-        clik__buffer_free(img->buffer);
+        buffer_free(img->buffer);
     } else if (img->data && img->owned == CLIK_OWNED_CONTEXT) {
         block_tag *tag = tag_of(img->data);
         if (tag->magic == block_magic && tag->block->data == (unsigned char *)img->data)

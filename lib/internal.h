@@ -9,6 +9,7 @@
 #include "clik.h"
 #include "cpu.h"
 #include "opencl.h"
+#include "resize_geometry.h" /* Keys' cubic weights, for the resize, fusion and LAPAR families */
 
 #define CLIK_MAX_DIM (1 << 20) /* largest width or height */
 #define CLIK_ALIGN   128       /* alignment of library-allocated host memory */
@@ -29,6 +30,7 @@ typedef struct clik_strbuf {
 } clik_strbuf;
 
 void clik__sb_append(clik_strbuf *sb, const char *text, size_t len);
+void clik__sb_vprintf(clik_strbuf *sb, const char *fmt, va_list ap);
 void clik__sb_printf(clik_strbuf *sb, const char *fmt, ...) CLIK_PRINTF(2, 3);
 void clik__sb_free(clik_strbuf *sb);
 char *clik__strdup(const char *s);
@@ -51,7 +53,7 @@ uint16_t clik__float_to_half(float f);
 /* 128-bit non-cryptographic hash as 32 hex digits plus NUL. */
 void clik__hash_hex(const void *data, size_t len, char out[33]);
 
-/* ---- images (image.c, buffer.c) ---------------------------------------- */
+/* ---- images (image.c) ---------------------------------------------------- */
 
 clik_status clik__image_layout(int width, int height, int channels, clik_type type, size_t stride,
                                size_t *row_bytes, size_t *span);
@@ -64,7 +66,6 @@ struct clik_buffer {
     void *host; /* host memory (contexts without a device) */
     size_t bytes;
 };
-void clik__buffer_free(struct clik_buffer *b);
 
 /* Host memory of a context (clik_image_alloc_on): zero-copy, wrapped once in
  * a buffer over its own memory, on unified-memory devices; pinned (a mapped
@@ -97,7 +98,6 @@ typedef struct clik_staging {
     size_t bytes;
     cl_event ev;
 } clik_staging;
-void clik__staging_release(clik_context *ctx);
 
 #define CLIK_PARAM_ARENA (64 * 1024) /* host copies of small parameter uploads */
 
@@ -251,11 +251,21 @@ struct clik_context {
     clik_strbuf message;
 };
 
-/* Records a failure in ctx's message and returns status. ctx may be NULL. */
+/* ---- messages (status.c) ------------------------------------------------- */
+
+/* Records a failure in ctx's message (at most 1023 bytes) and returns
+ * status. ctx may be NULL: this thread's message of clik_context_create. */
 clik_status clik__fail(clik_context *ctx, clik_status status, const char *fmt, ...)
     CLIK_PRINTF(3, 4);
 /* The same for an OpenCL error code: "what: CL_OUT_OF_RESOURCES (-5)". */
 clik_status clik__fail_cl(clik_context *ctx, cl_int err, const char *what);
+/* The same without a length limit, `log` (a build log) after the text; the
+ * arguments must not point into ctx's message. */
+clik_status clik__fail_log(clik_context *ctx, clik_status status, const char *log, const char *fmt,
+                           ...) CLIK_PRINTF(4, 5);
+/* Empties this thread's message of clik_context_create. */
+void clik__create_message_clear(void);
+/* Hands a diagnostic to the context's log callback, if any. */
 void clik__log(clik_context *ctx, clik_log_level level, const char *fmt, ...) CLIK_PRINTF(3, 4);
 
 /* The most loop iterations, all loops together, that one work-item of the
@@ -415,7 +425,41 @@ void clik__track_event(clik_context *ctx, cl_event ev, const char *kernel);
  * wait is CLIK_ERR_OPENCL with a message. */
 clik_status clik__collect_events(clik_context *ctx);
 
-/* ---- binding images to kernels (buffer.c) -------------------------------- */
+/* ---- device buffers (pool.c) --------------------------------------------- */
+
+/* A device buffer of `bytes` from the pool, or new (poisoned if asked). */
+clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem);
+void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes);
+/* Releases the buffers the pool keeps (clik_context_destroy). */
+void clik__pool_release(clik_context *ctx);
+/* Fills a buffer with garbage when the context poisons (tuning poison=1), so
+ * that a kernel reading what nothing wrote fails its comparison. */
+clik_status clik__poison(clik_context *ctx, cl_mem mem, size_t bytes);
+/* Releases a buffer that queued commands may still use, after the queue. */
+void clik__release_after_queue(clik_context *ctx, cl_mem mem);
+
+/* ---- pinned staging (staging.c) ------------------------------------------ */
+
+/* Image rows (row bytes each; `stride` apart in mem, host_stride in host)
+ * to (upload) or from mem in bands through the two staging buffers. */
+clik_status clik__staged_transfer(clik_context *ctx, cl_mem mem, size_t stride, unsigned char *host,
+                                  size_t host_stride, size_t row, int height, int upload);
+/* Releases the staging buffers (clik_context_destroy). */
+void clik__staging_release(clik_context *ctx);
+
+/* ---- transfers (transfer.c) ---------------------------------------------- */
+
+/* Blocking copy of `height` rows of `row` bytes between mem (rows
+ * mem_stride apart) and host memory (host_stride apart); write: to mem. */
+clik_status clik__transfer_rows(clik_context *ctx, cl_mem mem, size_t mem_stride, void *host,
+                                size_t host_stride, size_t row, int height, int write);
+/* Copies of small results and parameters (tables, histograms). A read
+ * waits; a write of up to CLIK_PARAM_ARENA bytes is queued from a copy in
+ * the context (the caller's memory may be reused at once), larger ones wait. */
+clik_status clik__read_bytes(clik_context *ctx, cl_mem mem, void *out, size_t bytes);
+clik_status clik__write_bytes(clik_context *ctx, cl_mem mem, const void *in, size_t bytes);
+
+/* ---- binding images to kernels and to the CPU path (bind.c) -------------- */
 
 /* CLIK_KERNEL_RW: kernels write the image and later kernels read it back
  * (a level of a pyramid); its host content is neither uploaded nor needed. */
@@ -450,17 +494,8 @@ clik_status clik__bind_scratch(clik_context *ctx, int width, int height, int cha
 int clik__aligned16(const clik_binding *const *b, int count, int contiguous);
 /* Brings results back to host images (if ok) and releases the binding. */
 clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok);
-/* Fills a buffer with garbage when the context poisons (tuning poison=1), so
- * that a kernel reading what nothing wrote fails its comparison. */
-clik_status clik__poison(clik_context *ctx, cl_mem mem, size_t bytes);
-/* Copies of small results and parameters (tables, histograms). A read
- * waits; a write of up to CLIK_PARAM_ARENA bytes is queued from a copy in
- * the context (the caller's memory may be reused at once), larger ones wait. */
-clik_status clik__read_bytes(clik_context *ctx, cl_mem mem, void *out, size_t bytes);
-clik_status clik__write_bytes(clik_context *ctx, cl_mem mem, const void *in, size_t bytes);
-/* A device buffer of `bytes` from the pool, or new (poisoned if asked). */
-clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem);
-void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes);
+/* Elements (not bytes) between rows of a binding, as kernels index them. */
+int clik__elems(const clik_binding *b);
 
 /* Host views of images for the CPU path: device images are downloaded. */
 clik_status clik__host_view(clik_context *ctx, const clik_image *img, int access, clik_image *view);
@@ -468,13 +503,7 @@ clik_status clik__host_view(clik_context *ctx, const clik_image *img, int access
 clik_status clik__host_view_done(clik_context *ctx, const clik_image *img, clik_image *view,
                                  int access, int ok);
 
-/* Runs body(src view, dst view, user) on host views of src and dst (the CPU
- * path of a one-image-to-another operation). body returns 0, or -1 when out
- * of memory: then dst is left untouched and CLIK_ERR_NO_MEMORY is returned
- * with a message naming `what`. */
-typedef int (*clik_cpu_body)(const clik_image *src, clik_image *dst, void *user);
-clik_status clik__cpu_apply(clik_context *ctx, const clik_image *src, clik_image *dst,
-                            clik_cpu_body body, void *user, const char *what);
+/* ---- checks of image arguments (check.c) --------------------------------- */
 
 /* 1 if a and b are the same pixels (in-place operation), 0 if disjoint;
  * CLIK_ERR_INVALID_ARG is returned through *st for a partial overlap. */
@@ -511,20 +540,10 @@ clik_status clik__check_like(clik_context *ctx, const clik_image *img, const cli
  * memory; with in_place, the same image twice is allowed. */
 clik_status clik__check_apart(clik_context *ctx, const clik_image *a, const clik_image *b,
                               int in_place, const char *what);
-/* Elements (not bytes) between rows of a binding, as kernels index them. */
-static inline int clik__elems(const clik_binding *b)
-{
-    return (int)(b->stride / clik_type_size(b->image.type));
-}
-
-/* ---- resampling weights (ops/resize.c), shared with the fusion upscaler -- */
-
-/* Keys' cubic kernel (A = -0.75) at the four taps around a point t in
- * [0, 1) past the second: distances 1 + t, t, 1 - t and 2 - t. */
-void clik__cubic_weights(double t, double *w);
-/* A weight in steps of 1/2048, as OpenCV's fixed-point resize of u8 images
- * (INTER_RESIZE_COEF_BITS) and clik_resize for u8. */
-double clik__u8_weight(double w);
+/* The images of an upload or download (`what`): a device image and a host
+ * image of one format. */
+clik_status clik__check_transfer(clik_context *ctx, const clik_image *dev, const clik_image *host,
+                                 const char *what);
 
 /* ---- the LAPAR upsample (ops/lapar.c), shared with the LAPAR model ---------- */
 
@@ -582,14 +601,6 @@ typedef struct clik_op {
  * records where it ran. */
 clik_status clik__run_op(clik_context *ctx, const clik_op *op, const clik_op_image *images,
                          int count, void *args);
-
-typedef clik_status (*clik_op_fn)(clik_context *ctx, void *args);
-
-/* Runs an operation that binds its own images (a device pipeline of its
- * own, such as the fusion stream): opencl (NULL: none) on the device,
- * falling back to cpu as the policy allows. */
-clik_status clik__run(clik_context *ctx, const char *op, clik_op_fn opencl, clik_op_fn cpu,
-                      void *args);
 
 /* The end of an operation's OpenCL path that returned st: waits for
  * buffers over host memory and for the profiled events; a failed wait

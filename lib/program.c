@@ -105,15 +105,10 @@ static char *build_log(clik_context *ctx, cl_program program)
 /* Sets ctx's message to the failure of e, build log included. */
 static clik_status report_build_failure(clik_context *ctx, const clik_program_entry *e)
 {
-    clik_strbuf *m = &ctx->message;
-    m->len = 0;
-    m->failed = 0;
-    clik__sb_printf(m,
-                    "kernel program '%s' failed to build on %s with options \"%s\"; build log:\n",
-                    e->name, ctx->dev.name, e->options);
-    const char *log = e->log ? e->log : "(none)";
-    clik__sb_append(m, log, strlen(log));
-    return CLIK_ERR_BUILD;
+    return clik__fail_log(
+        ctx, CLIK_ERR_BUILD, e->log ? e->log : "(none)",
+        "kernel program '%s' failed to build on %s with options \"%s\"; build log:\n", e->name,
+        ctx->dev.name, e->options);
 }
 
 static cl_program from_binary(clik_context *ctx, const unsigned char *bin, size_t len,

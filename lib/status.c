@@ -1,5 +1,88 @@
-/* Names of statuses, types and backends. SPDX-License-Identifier: BSD-2-Clause */
-#include "clik.h"
+/*
+ * Statuses and messages: the names of statuses, types and backends; the
+ * message that details a context's last failure (or, without a context,
+ * the last failed clik_context_create() of the thread); the log callback.
+ * Every layer of the library reports through here.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The message of a failure without a context: clik_context_create's. */
+static _Thread_local char create_message[2048];
+
+static void set_message(clik_context *ctx, const char *fmt, va_list ap)
+{
+    /* Formatted apart first: the arguments may point into the message. */
+    char buf[1024];
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    if (ctx) {
+        ctx->message.len = 0;
+        ctx->message.failed = 0;
+        clik__sb_append(&ctx->message, buf, strlen(buf));
+    } else {
+        snprintf(create_message, sizeof(create_message), "%s", buf);
+    }
+}
+
+clik_status clik__fail(clik_context *ctx, clik_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_message(ctx, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+clik_status clik__fail_cl(clik_context *ctx, cl_int err, const char *what)
+{
+    clik_status st = err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY
+                         ? CLIK_ERR_NO_MEMORY
+                         : CLIK_ERR_OPENCL;
+    return clik__fail(ctx, st, "%s: %s (%d)", what, clik__cl_error_name(err), (int)err);
+}
+
+clik_status clik__fail_log(clik_context *ctx, clik_status status, const char *log, const char *fmt,
+                           ...)
+{
+    clik_strbuf *m = &ctx->message;
+    m->len = 0;
+    m->failed = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    clik__sb_vprintf(m, fmt, ap);
+    va_end(ap);
+    clik__sb_append(m, log, strlen(log));
+    return status;
+}
+
+void clik__create_message_clear(void)
+{
+    create_message[0] = '\0';
+}
+
+const char *clik_context_message(const clik_context *ctx)
+{
+    if (!ctx)
+        return create_message;
+    return ctx->message.data ? ctx->message.data : "";
+}
+
+void clik__log(clik_context *ctx, clik_log_level level, const char *fmt, ...)
+{
+    if (!ctx || !ctx->log)
+        return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    ctx->log(ctx->log_user, level, buf);
+}
+
+/* ---- names ---------------------------------------------------------------- */
 
 #define CLIK_STR2(x) #x
 #define CLIK_STR(x)  CLIK_STR2(x)

@@ -41,25 +41,27 @@ void clik__sb_append(clik_strbuf *sb, const char *text, size_t len)
     sb->data[sb->len] = '\0';
 }
 
+void clik__sb_vprintf(clik_strbuf *sb, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    char small[256];
+    int n = vsnprintf(small, sizeof(small), fmt, ap);
+    if (n >= 0 && (size_t)n < sizeof(small)) {
+        clik__sb_append(sb, small, (size_t)n);
+    } else if (n >= 0 && sb_reserve(sb, (size_t)n)) {
+        vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, again);
+        sb->len += (size_t)n;
+    }
+    va_end(again);
+}
+
 void clik__sb_printf(clik_strbuf *sb, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char small[256];
-    int n = vsnprintf(small, sizeof(small), fmt, ap);
+    clik__sb_vprintf(sb, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof(small)) {
-        clik__sb_append(sb, small, (size_t)n);
-        return;
-    }
-    if (!sb_reserve(sb, (size_t)n))
-        return;
-    va_start(ap, fmt);
-    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    sb->len += (size_t)n;
 }
 
 void clik__sb_free(clik_strbuf *sb)
