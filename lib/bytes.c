@@ -1,8 +1,8 @@
 /*
- * Bytes of the library's file formats: little-endian integers and floats,
- * IEEE binary16 and CRC-32. SPDX-License-Identifier: BSD-2-Clause
+ * Bytes of the library's file formats: little-endian integers and floats
+ * and CRC-32 (IEEE binary16: fallback_cpu/half.h).
+ * SPDX-License-Identifier: BSD-2-Clause
  */
-#include <math.h>
 #include <string.h>
 
 #include "internal.h"
@@ -44,39 +44,4 @@ void clik__put_f32(uint8_t *p, float f)
     uint32_t u;
     memcpy(&u, &f, sizeof(u));
     clik__put_u32(p, u);
-}
-
-float clik__half_to_float(uint16_t h)
-{
-    const int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-    float v;
-    if (exponent == 0)
-        v = ldexpf((float)mantissa, -24);
-    else if (exponent == 31)
-        v = mantissa ? NAN : INFINITY;
-    else
-        v = ldexpf((float)(mantissa | 0x400), exponent - 25);
-    return sign ? -v : v;
-}
-
-/* Round to nearest even; finite values beyond the half range become infinite. */
-uint16_t clik__float_to_half(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    const uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    const float a = fabsf(f);
-    if (a != a)
-        return (uint16_t)(sign | 0x7e00u);
-    if (a >= 65520.0f)
-        return (uint16_t)(sign | 0x7c00u);
-    if (a < 6.103515625e-05f) /* subnormal: steps of 2^-24 */
-        return (uint16_t)(sign | (uint16_t)lrintf(a * 16777216.0f));
-    int e;
-    long q = lrintf(frexpf(a, &e) * 2048.0f); /* 1024..2048 */
-    if (q == 2048) {
-        q = 1024;
-        e++;
-    }
-    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | (uint16_t)(q - 1024));
 }

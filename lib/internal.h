@@ -8,6 +8,7 @@
 
 #include "clik.h"
 #include "cpu.h"
+#include "half.h"
 #include "opencl.h"
 #include "resize_geometry.h" /* Keys' cubic weights, for the resize, fusion and LAPAR families */
 
@@ -45,10 +46,7 @@ uint32_t clik__get_u32(const uint8_t *p);
 void clik__put_u32(uint8_t *p, uint32_t v);
 float clik__get_f32(const uint8_t *p);
 void clik__put_f32(uint8_t *p, float f);
-/* IEEE binary16: to float exactly; from float rounded to nearest even
- * (finite values beyond the half range become infinite). */
-float clik__half_to_float(uint16_t h);
-uint16_t clik__float_to_half(float f);
+/* IEEE binary16: clik__half_to_float, clik__float_to_half (fallback_cpu/half.h). */
 
 /* 128-bit non-cryptographic hash as 32 hex digits plus NUL. */
 void clik__hash_hex(const void *data, size_t len, char out[33]);
