@@ -55,6 +55,7 @@ typedef struct kernel_time {
     long launches;
     double ms;
     double bytes; /* per launch (the op's model), 0: none */
+    double flops; /* per run (the op's model), 0: none */
 } kernel_time;
 
 typedef struct kernel_table {
@@ -67,6 +68,7 @@ static kernel_table collected;
 
 /* Pinned transfer bandwidth of the run, each way (GB/s; 0: unknown). */
 static double h2d_gbps, d2h_gbps;
+static double fma_gflops; /* the device's FP32 peak, when an op rates its kernels by it */
 
 typedef struct result {
     const bench_op *op;
@@ -619,9 +621,12 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
     }
     collected.on = 0;
     res->kernels = collected;
-    for (int k = 0; k < res->kernels.n; k++)
+    for (int k = 0; k < res->kernels.n; k++) {
         res->kernels.k[k].bytes =
             op->kernel_bytes ? op->kernel_bytes(&bc, res->kernels.k[k].name) : 0.0;
+        res->kernels.k[k].flops =
+            op->kernel_flops ? op->kernel_flops(&bc, res->kernels.k[k].name) : 0.0;
+    }
     if (op->check && !o->no_check && !op->check(&bc)) {
         fprintf(stderr, "%s: %s %dx%d: wrong result on %s: %s\n", prog, op->name, w, h,
                 clik_backend_name(got), bc.message);
@@ -785,6 +790,8 @@ static void print_json(const options *o, clik_context *ctx, const result *r, dou
     json_number(copy_gbps, copy_gbps > 0.0);
     printf(",\"copy_ratio\":");
     json_number(d.copy_ratio, d.have_gbps && copy_gbps > 0.0);
+    printf(",\"fma_gflops\":");
+    json_number(fma_gflops, fma_gflops > 0.0);
     /* The copy of one image's bytes: what a kernel of this size can reach. */
     printf(",\"copy_same_size_gbps\":");
     json_number(copy_same_gbps, copy_same_gbps > 0.0);
@@ -820,6 +827,12 @@ static void print_json(const options *o, clik_context *ctx, const result *r, dou
             json_number(gbps, gbps > 0.0);
             printf(",\"copy_ratio\":");
             json_number(gbps / copy_gbps, gbps > 0.0 && copy_gbps > 0.0);
+            const double gflops =
+                r->kernels.k[i].flops > 0.0 && ms > 0.0 ? r->kernels.k[i].flops / (ms * 1e6) : 0.0;
+            printf(",\"gflops\":");
+            json_number(gflops, gflops > 0.0);
+            printf(",\"fma_peak_ratio\":");
+            json_number(gflops / fma_gflops, gflops > 0.0 && fma_gflops > 0.0);
             printf("}");
         }
         printf("]");
@@ -841,6 +854,9 @@ static void print_header(const options *o, clik_context *ctx, double copy_gbps)
            dev ? "device buffer copy" : "host memcpy");
     printf("transfer %.2f GB/s host to device, %.2f GB/s device to host (%s)\n", h2d_gbps, d2h_gbps,
            dev ? "pinned host memory" : "host memcpy");
+    if (fma_gflops > 0.0)
+        printf("fma      %.1f GFLOP/s FP32 (%s)\n", fma_gflops,
+               dev ? "fused multiply-add chains on every compute unit" : "one host thread");
     if (!o->resident)
         printf("host     %s\n", o->host_context ? "clik_image_alloc_on (zero-copy or pinned)"
                                                 : "clik_image_alloc (malloc)");
@@ -870,6 +886,11 @@ static void print_kernel_rows(const options *o, const result *r, double copy_gbp
                launches, ms, launches > 0.0 ? ms / launches : 0.0);
         if (gbps > 0.0)
             printf(" %8.2f GB/s %4.0f%%", gbps, copy_gbps > 0.0 ? 100.0 * gbps / copy_gbps : 0.0);
+        if (r->kernels.k[i].flops > 0.0 && ms > 0.0) {
+            const double gflops = r->kernels.k[i].flops / (ms * 1e6);
+            printf(" %9.1f GFLOP/s %4.0f%% of FMA peak", gflops,
+                   fma_gflops > 0.0 ? 100.0 * gflops / fma_gflops : 0.0);
+        }
         printf("\n");
     }
 }
@@ -982,6 +1003,14 @@ int main(int argc, char **argv)
         clik_context_destroy(ctx);
         return EXIT_FAILED;
     }
+    for (int i = 0; i < o.nops && o.kernels && fma_gflops == 0.0; i++)
+        if (o.ops[i]->kernel_flops &&
+            clik_context_fma_peak(ctx, COPY_REPS, &fma_gflops) != CLIK_OK) {
+            fprintf(stderr, "%s: measuring the FMA peak failed: %s\n", prog,
+                    clik_context_message(ctx));
+            clik_context_destroy(ctx);
+            return EXIT_FAILED;
+        }
     if (!o.json)
         print_header(&o, ctx, copy_gbps);
 

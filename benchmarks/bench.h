@@ -78,6 +78,10 @@ struct bench_op {
     /* --kernels: the bytes one launch of the named kernel must move (its
      * effective bandwidth), 0 when the op has no model for it. May be NULL. */
     double (*kernel_bytes)(const bench_case *bc, const char *kernel);
+    /* --kernels: the floating-point operations (a fused multiply-add is 2)
+     * all launches of the named kernel do in one run, 0 when the op has no
+     * model for it; rated against the device's FMA peak. May be NULL. */
+    double (*kernel_flops)(const bench_case *bc, const char *kernel);
 };
 
 extern const bench_op bench_ops[];

@@ -431,6 +431,33 @@ static clik_status call_net(clik_context *ctx, const clik_image *src, clik_image
         clik_type t = CLIK_U8;                                                                     \
         return multi_setup_tol(bc, NAME, 1, &w, &h, &t, NULL, CLIK_TOL_U8_FLOAT);                  \
     }
+/* --kernels: the floating-point operations of the network's 3 x 3 and 5 x 5
+ * convolutions in one run (the library names their launches by kernel
+ * size), from the network's shape: with P input pixels, nf features, B
+ * blocks of U units, L atoms, scale s, per pixel
+ *   3 x 3: head 3 nf, units 2 B U nf^2, reductions B U nf^2, up nf^2 s^2,
+ *          fuse nf^2 s^2, last nf L s^2   (taps 9, 2 flops each)
+ *   5 x 5: the folded tail nf^2 s^2       (taps 25). */
+static double net_kernel_flops(const bench_case *bc, const char *kernel)
+{
+    const char *name = strcmp(bc->op->name, "lapar-net-a") == 0   ? "lapar-a"
+                       : strcmp(bc->op->name, "lapar-net-b") == 0 ? "lapar-b"
+                                                                  : "lapar-c";
+    clik_lapar_net *net = NULL;
+    clik_lapar_net_info i;
+    if (clik_lapar_net_builtin(bc->ctx, name, (int)bc->scale, &net) != CLIK_OK ||
+        clik_lapar_net_describe(net, &i) != CLIK_OK)
+        return 0.0;
+    const double p = (double)bc->width * bc->height, nf = i.features, s2 = i.scale * i.scale;
+    if (strcmp(kernel, "lapar_net_conv3x3") == 0)
+        return 2.0 * 9.0 * p *
+               (3.0 * nf + 3.0 * i.blocks * i.units * nf * nf + nf * nf * s2 + nf * nf * s2 +
+                nf * i.atoms * s2);
+    if (strcmp(kernel, "lapar_net_conv5x5") == 0)
+        return 2.0 * 25.0 * p * nf * nf * s2;
+    return 0.0;
+}
+
 NET_CALL(call_net_a, "lapar-a")
 NET_CALL(call_net_b, "lapar-b")
 NET_CALL(call_net_c, "lapar-c")
@@ -925,6 +952,7 @@ const bench_op bench_ops[] = {
         .run = multi_run,
         .check = net_check,
         .teardown = free_state,
+        .kernel_flops = net_kernel_flops,
     },
     {
         .name = "lapar-net-b",
@@ -937,6 +965,7 @@ const bench_op bench_ops[] = {
         .run = multi_run,
         .check = net_check,
         .teardown = free_state,
+        .kernel_flops = net_kernel_flops,
     },
     {
         .name = "lapar-net-c",
@@ -949,6 +978,7 @@ const bench_op bench_ops[] = {
         .run = multi_run,
         .check = net_check,
         .teardown = free_state,
+        .kernel_flops = net_kernel_flops,
     },
     LAPAR_OP("lapar", "clik_lapar_filter by --scale (2..4): 72 atoms, f32 phi",
              "4*72*S*S*W*H + W*H*C + S*S*W*H*C (phi, input, output)", lapar_setup),

@@ -26,3 +26,26 @@ __kernel void fill32(__global uint *dst, ulong n, uint value)
     if (i < n)
         dst[i] = fill_word(i, value);
 }
+
+/* The FP32 arithmetic peak of the benchmarks: per work-item 16 independent
+ * chains of iters x 8 fused multiply-adds (2 flops each), their sum stored
+ * so that none is dropped. a and b keep the chains finite. */
+__kernel void fma_peak(__global float *out, int iters, float a, float b)
+{
+    const size_t i = get_global_id(0);
+    float x[16];
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+        x[j] = (float)(i % 1024 + j) * 1e-3f;
+    for (int n = 0; n < iters; n++)
+#pragma unroll
+        for (int r = 0; r < 8; r++)
+#pragma unroll
+            for (int j = 0; j < 16; j++)
+                x[j] = fma(x[j], a, b);
+    float s = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+        s += x[j];
+    out[i] = s;
+}

@@ -283,6 +283,11 @@ CLIK_API clik_status clik_context_finish(clik_context *ctx);
  * CPU fallback). For benchmarks. */
 CLIK_API clik_status clik_context_copy_bandwidth(clik_context *ctx, size_t bytes, int reps,
                                                  double *gbps);
+/* FP32 arithmetic rate in GFLOP/s (a fused multiply-add counts 2), the best
+ * of `reps` runs of a kernel of independent fused multiply-add chains over
+ * every compute unit (one host thread without a device). For benchmarks:
+ * the yardstick of compute-bound kernels. */
+CLIK_API clik_status clik_context_fma_peak(clik_context *ctx, int reps, double *gflops);
 /* Transfer bandwidth (GB/s) between pinned host memory and the device, the
  * best of `reps` blocking transfers of `bytes` each way (memcpy on the CPU
  * fallback). For benchmarks. */

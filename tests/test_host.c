@@ -211,6 +211,9 @@ START_TEST(cpu_context_images)
     ck_assert_int_eq(clik_context_copy_bandwidth(ctx, 1 << 20, 2, &gbps), CLIK_OK);
     ck_assert(gbps > 0.0);
     ck_assert_int_eq(clik_context_copy_bandwidth(ctx, 10, 2, &gbps), CLIK_ERR_INVALID_ARG);
+    double gflops = 0;
+    ck_assert_int_eq(clik_context_fma_peak(ctx, 2, &gflops), CLIK_OK);
+    ck_assert(gflops > 0.0);
     ck_assert_int_eq(clik_context_finish(ctx), CLIK_OK);
     clik_image_free(&dev);
     clik_context_destroy(ctx);

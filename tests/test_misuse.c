@@ -3226,6 +3226,32 @@ static void row_context_copy_bandwidth(void)
     ctx_works();
 }
 
+static void row_context_fma_peak(void)
+{
+    double gflops = -7.0;
+    set_case("ctx NULL");
+    expect_status(clik_context_fma_peak(NULL, 1, &gflops), CLIK_ERR_NULL);
+    set_case("the context of a failed create");
+    expect_status(clik_context_fma_peak(failed_ctx, 1, &gflops), CLIK_ERR_NULL);
+    set_case("gflops NULL");
+    mark_message(h_ctx);
+    expect_status(clik_context_fma_peak(h_ctx, 1, NULL), CLIK_ERR_NULL);
+    expect_message(h_ctx);
+    const int reps[] = {0, -1, INT_MIN};
+    for (size_t i = 0; i < sizeof(reps) / sizeof(reps[0]); i++) {
+        set_case("%d reps", reps[i]);
+        mark_message(h_ctx);
+        expect_status(clik_context_fma_peak(h_ctx, reps[i], &gflops), CLIK_ERR_INVALID_ARG);
+        expect_message(h_ctx);
+    }
+    set_case("gflops after the failures");
+    EXPECT(gflops == -7.0, "written: %g", gflops);
+    set_case("a correct call");
+    expect_status(clik_context_fma_peak(h_ctx, 1, &gflops), CLIK_OK);
+    EXPECT(isfinite(gflops) && gflops > 0.0, "%g GFLOP/s", gflops);
+    ctx_works();
+}
+
 /* ---- fusion options and streams -------------------------------------------------------------- */
 
 static void row_fusion_options_init(void)
@@ -3787,6 +3813,7 @@ static const misuse_row misuse_rows[] = {
     {"clik_context_copy_bandwidth", row_context_copy_bandwidth,
      "gbps NULL is CLIK_ERR_NULL with a message"},
     {"clik_context_transfer_bandwidth", row_context_transfer_bandwidth, NULL},
+    {"clik_context_fma_peak", row_context_fma_peak, NULL},
     {"clik_image_create", row_image_create, NULL},
     {"clik_image_upload", row_image_upload,
      "a channel or type mismatch is CLIK_ERR_UNSUPPORTED_FORMAT; NULL images leave a "
