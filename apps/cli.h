@@ -38,6 +38,7 @@ int cmd_lapar_net(int argc, char **argv);
 int cmd_lapar_compress(int argc, char **argv);
 int cmd_lapar_train(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_tune_any(int argc, char **argv);
 
 /* Pieces the resampling commands share (resize.c, filter.c). */
 int resize_parse_method(const char *text, clik_interp *method);

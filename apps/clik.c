@@ -29,7 +29,8 @@ static const cli_command commands[] = {
     {"lapar-compress", "keep a fraction of the LAPAR dictionary, fitted on calibration images",
      cmd_lapar_compress},
     {"lapar-train", "train the LAPAR coefficient model of upscale --method lapar", cmd_lapar_train},
-    {"tune", "search and store the fastest LAPAR kernel shape on a device", cmd_tune},
+    {"tune", "search and store the fastest LAPAR filter or network kernel shape on a device",
+     cmd_tune_any},
     {"conformance", "run every operation on every device against the scalar oracle",
      cmd_conformance},
 };

@@ -9,7 +9,7 @@
 
 static const char *const lapar_net_usage =
     "usage: clik lapar-net IN PHI.npy --scale S [--net N | --model FILE] [--out OUT]\n"
-    "                      [--storage f32|f16] [--device SPEC]\n"
+    "                      [--storage f32|f16] [--activations f32|f16] [--device SPEC]\n"
     "Runs a LAPAR network (Li et al. 2020: LaparNet predicts, for every pixel of the\n"
     "S times larger output, the coefficients of the dictionary's atoms) on IN and\n"
     "writes those coefficients to PHI.npy as clik lapar and lapar-compress take them:\n"
@@ -21,7 +21,10 @@ static const char *const lapar_net_usage =
     "          (H, W) or (H, W, 4)\n"
     "  --net N        lapar-a (default), lapar-b or lapar-c: a network built into the\n"
     "                 library, released for S = 2 and 4\n"
-    "  --model FILE   a network file (.clikn) instead; S must be its scale\n";
+    "  --model FILE   a network file (.clikn) instead; S must be its scale\n"
+    "  --activations f16  the layers' outputs stored as 16-bit floats on an OpenCL\n"
+    "                 device (half their memory and traffic; the error bound is in\n"
+    "                 README.md); the CPU path computes in f32 whatever is asked\n";
 
 static int fail(const char *fmt, const char *a, const char *b)
 {
@@ -50,10 +53,15 @@ static int load_net(clik_context *ctx, const char *name, const char *model, int 
 
 int cmd_lapar_net(int argc, char **argv)
 {
-    const char *scale_text = NULL, *name = NULL, *model = NULL, *out_path = NULL, *storage = "f32";
-    const cli_option options[] = {{"--scale", &scale_text, NULL}, {"--net", &name, NULL},
-                                  {"--model", &model, NULL},      {"--out", &out_path, NULL},
-                                  {"--storage", &storage, NULL},  {NULL, NULL, NULL}};
+    const char *scale_text = NULL, *name = NULL, *model = NULL, *out_path = NULL, *storage = "f32",
+               *activations = "f32";
+    const cli_option options[] = {{"--scale", &scale_text, NULL},
+                                  {"--net", &name, NULL},
+                                  {"--model", &model, NULL},
+                                  {"--out", &out_path, NULL},
+                                  {"--storage", &storage, NULL},
+                                  {"--activations", &activations, NULL},
+                                  {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, lapar_net_usage);
     if (rc != CLI_OK || args.help)
@@ -69,6 +77,10 @@ int cmd_lapar_net(int argc, char **argv)
     }
     if (strcmp(storage, "f32") != 0 && strcmp(storage, "f16") != 0) {
         fprintf(stderr, "clik lapar-net: --storage needs f32 or f16, not %s\n", storage);
+        return CLI_USAGE;
+    }
+    if (strcmp(activations, "f32") != 0 && strcmp(activations, "f16") != 0) {
+        fprintf(stderr, "clik lapar-net: --activations needs f32 or f16, not %s\n", activations);
         return CLI_USAGE;
     }
     if (!name)
@@ -120,8 +132,9 @@ int cmd_lapar_net(int argc, char **argv)
             st = clik_image_alloc(&dst, w, h, src.channels, src.type);
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
+        const clik_lapar_net_options nopt = {strcmp(activations, "f16") == 0};
         if (st == CLIK_OK)
-            st = clik_lapar_net_run(ctx, net, &src, out_path ? &dst : NULL, &phi);
+            st = clik_lapar_net_run_with(ctx, net, &src, out_path ? &dst : NULL, &phi, &nopt);
         cli_op_done("lapar-net", ctx, &clock, in_path);
         if (st != CLIK_OK)
             rc = cli_error("lapar-net", ctx, st, in_path);
@@ -152,4 +165,105 @@ int cmd_lapar_net(int argc, char **argv)
     clik_lapar_net_free(net);
     clik_context_destroy(ctx);
     return rc;
+}
+
+static const char *const tune_net_usage =
+    "usage: clik tune lapar-net --scale S --size WxH [--net N | --model FILE]\n"
+    "                 [--activations f32|f16] [--show] [--device SPEC]\n"
+    "Searches the work-item shapes of a LAPAR network's convolutions (the tuning\n"
+    "keys lnet_local, lnet_vw, lnet_ry, lnet_cob) on the device for a WxH input,\n"
+    "timing whole runs, and stores the fastest beside the kernel cache, per device,\n"
+    "network shape, input size class (the power of two of its pixels) and\n"
+    "activations' type; later runs of that class on the device use it. A search\n"
+    "whose result cannot be stored (no cache folder: CLIK_CACHE=off; a folder that\n"
+    "cannot be written) fails. --show prints what is stored (or the default)\n"
+    "without searching. (clik tune lapar ... searches the LAPAR filter's.)\n";
+
+static void print_net_tuning(const char *what, const clik_lapar_net_tuning *t, const char *unstored)
+{
+    printf("%s: lnet_local=%d lnet_vw=%d lnet_ry=%d lnet_cob=%d", what, t->local, t->vw, t->ry,
+           t->cob);
+    if (t->ms > 0)
+        printf(" (%.3f ms)", t->ms);
+    printf(", %s\n", t->stored ? "stored" : unstored);
+}
+
+static int cmd_tune_net(int argc, char **argv)
+{
+    const char *scale_text = NULL, *size_text = NULL, *name = NULL, *model = NULL,
+               *activations = "f32";
+    int show = 0;
+    const cli_option options[] = {{"--scale", &scale_text, NULL},
+                                  {"--size", &size_text, NULL},
+                                  {"--net", &name, NULL},
+                                  {"--model", &model, NULL},
+                                  {"--activations", &activations, NULL},
+                                  {"--show", NULL, &show},
+                                  {NULL, NULL, NULL}};
+    cli_args args;
+    int rc = cli_parse(argc, argv, options, 1, 1, &args, tune_net_usage);
+    if (rc != CLI_OK || args.help)
+        return rc;
+    int scale = 0, w = 0, h = 0;
+    if (!scale_text || !cli_parse_count(scale_text, 2, 4, &scale)) {
+        fprintf(stderr, "clik tune: --scale needs 2, 3 or 4\n");
+        return CLI_USAGE;
+    }
+    if (!size_text || !cli_parse_size(size_text, &w, &h) || w < 2 || h < 2) {
+        fprintf(stderr, "clik tune: --size needs WxH, at least 2x2\n");
+        return CLI_USAGE;
+    }
+    if (name && model) {
+        fprintf(stderr, "clik tune: --net and --model exclude each other\n");
+        return CLI_USAGE;
+    }
+    if (strcmp(activations, "f32") != 0 && strcmp(activations, "f16") != 0) {
+        fprintf(stderr, "clik tune: --activations needs f32 or f16, not %s\n", activations);
+        return CLI_USAGE;
+    }
+    clik_context *ctx = NULL;
+    clik_lapar_net *net = NULL;
+    rc = cli_context(args.device, &ctx);
+    if (rc == CLI_OK)
+        rc = load_net(ctx, name ? name : "lapar-a", model, scale, &net);
+    if (rc == CLI_OK) {
+        const clik_lapar_net_options opt = {strcmp(activations, "f16") == 0};
+        const clik_device_info *dev = clik_context_device(ctx);
+        clik_lapar_net_tuning before, best;
+        clik_status st = dev ? clik_lapar_net_tuning_get(ctx, net, w, h, &opt, &before)
+                             : CLIK_ERR_NO_DEVICE; /* the search times OpenCL kernels */
+        if (st == CLIK_OK) {
+            printf("device: %s\n", dev->name);
+            print_net_tuning("before", &before, "the device's default");
+        }
+        if (st == CLIK_OK && !show) {
+            st = clik_lapar_net_tune(ctx, net, w, h, &opt, &best);
+            if (st == CLIK_OK || st == CLIK_ERR_IO)
+                print_net_tuning("searched", &best, "not stored");
+            if (st == CLIK_ERR_IO) {
+                fprintf(stderr,
+                        "clik tune: lapar-net: the result was not stored, so later runs will "
+                        "not use it: %s\n",
+                        clik_context_message(ctx));
+                rc = CLI_FAILED;
+                st = CLIK_OK;
+            }
+        }
+        if (st != CLIK_OK)
+            rc = cli_error("tune", ctx, st, "lapar-net");
+    }
+    clik_lapar_net_free(net);
+    clik_context_destroy(ctx);
+    return rc;
+}
+
+/* clik tune: the network's search for `tune lapar-net`, the filter's
+ * (apps/lapar.c) otherwise. */
+int cmd_tune_any(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] != '-')
+            return strcmp(argv[i], "lapar-net") == 0 ? cmd_tune_net(argc, argv)
+                                                     : cmd_tune(argc, argv);
+    return cmd_tune(argc, argv);
 }

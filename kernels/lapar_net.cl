@@ -23,8 +23,10 @@
  * along a row (1, or 4, 8, 16: vectors, for CPU devices), each input
  * vector loaded once for the COB channels; RY, the rows of a work-item
  * (each input row loaded once for the RY output rows that use it, each
- * weight once for the RY rows); SHUFFLE (1 or s); OUT_HALF (the
- * output stored as binary16 with vstore_half: phi as F16); LOCAL (VW 1
+ * weight once for the RY rows); SHUFFLE (1 or s); ACT_HALF (the tensors,
+ * input and residual, are binary16: vload_half, arithmetic in float);
+ * OUT_HALF (the output stored as binary16 with vstore_half: phi as F16, or
+ * a tensor under ACT_HALF); LOCAL (VW 1
  * only: the work-group's input tile and its apron staged in local memory,
  * one input channel at a time). Weights are laid out per group of COB
  * output channels: [cout / WCOB][cin][K * K][WCOB] (WCOB a multiple of COB,
@@ -62,32 +64,52 @@
 #ifndef LOCAL
 #define LOCAL 0
 #endif
+#ifndef ACT_HALF
+#define ACT_HALF 0
+#endif
 #define HALO 2
 #define R    (K / 2)
 #define KK   (K * K)
 
+/* the tensors' element: act_t; LOAD1 reads one as a float */
+#if ACT_HALF
+typedef half act_t;
+#define LOAD1(p, i) vload_half((i), (p))
+#else
+typedef float act_t;
+#define LOAD1(p, i) ((p)[(i)])
+#endif
+
+#define VEC_(n)         float##n
+#define VEC(n)          VEC_(n)
+#define VLOAD_(n)       vload##n
+#define VLOAD(n)        VLOAD_(n)
+#define VSTORE_(n)      vstore##n
+#define VSTORE(n)       VSTORE_(n)
+#define VLOAD_HALF_(n)  vload_half##n
+#define VLOAD_HALF(n)   VLOAD_HALF_(n)
+#define VSTORE_HALF_(n) vstore_half##n
+#define VSTORE_HALF(n)  VSTORE_HALF_(n)
 #if VW == 1
 typedef float vec_t;
-#define LOADV(p)     (*(p))
-#define STOREV(v, p) (*(p) = (v))
+#define LOADV(p) LOAD1((p), 0)
 #else
-#define VEC_(n)      float##n
-#define VEC(n)       VEC_(n)
-#define VLOAD_(n)    vload##n
-#define VLOAD(n)     VLOAD_(n)
-#define VSTORE_(n)   vstore##n
-#define VSTORE(n)    VSTORE_(n)
 typedef VEC(VW) vec_t;
-#define LOADV(p)     VLOAD(VW)(0, (p))
-#define STOREV(v, p) VSTORE(VW)((v), 0, (p))
+#if ACT_HALF
+#define LOADV(p) VLOAD_HALF(VW)(0, (p))
+#else
+#define LOADV(p) VLOAD(VW)(0, (p))
+#endif
 #endif
 
 #if OUT_HALF
 typedef half out_t;
 #define STORE1(v, i, p) vstore_half((v), (i), (p))
+#define STOREV(v, p)    VSTORE_HALF(VW)((v), 0, (p))
 #else
 typedef float out_t;
 #define STORE1(v, i, p) ((p)[(i)] = (v))
+#define STOREV(v, p)    VSTORE(VW)((v), 0, (p))
 #endif
 
 __kernel void lapar_net_zero(__global float4 *dst, ulong n)
@@ -98,8 +120,13 @@ __kernel void lapar_net_zero(__global float4 *dst, ulong n)
 }
 
 #ifdef T
+#if ACT_HALF
+#define PUT(v, o) vstore_half((v), (o), dst)
+#else
+#define PUT(v, o) (dst[(o)] = (v))
+#endif
 __kernel void lapar_net_input(__global const T *src, int src_stride, int width, int height,
-                              __global float *dst, ulong plane, int pitch, float m0, float m1,
+                              __global act_t *dst, ulong plane, int pitch, float m0, float m1,
                               float m2)
 {
     const int x = get_global_id(0), y = get_global_id(1);
@@ -110,13 +137,13 @@ __kernel void lapar_net_input(__global const T *src, int src_stride, int width, 
     const float k = 1.0f / 255.0f;
 #if CH == 1
     const float g = (float)p[0] * k;
-    dst[o] = g - m0;
-    dst[o + plane] = g - m1;
-    dst[o + 2 * plane] = g - m2;
+    PUT(g - m0, o);
+    PUT(g - m1, o + plane);
+    PUT(g - m2, o + 2 * plane);
 #else
-    dst[o] = (float)p[0] * k - m0;
-    dst[o + plane] = (float)p[1] * k - m1;
-    dst[o + 2 * plane] = (float)p[2] * k - m2;
+    PUT((float)p[0] * k - m0, o);
+    PUT((float)p[1] * k - m1, o + plane);
+    PUT((float)p[2] * k - m2, o + 2 * plane);
 #endif
 }
 #endif
@@ -139,7 +166,7 @@ inline void store_one(float v, int co, int x, int y, __global out_t *out, ulong 
 /* acc[j] (+ ReLU, + alpha res) for channels co0 + j at pixels x0 .. x0 + VW - 1
  * of row y, the pixels past the width left alone. */
 inline void store_outputs(const vec_t *acc, int co0, int x0, int y, int width, __global out_t *out,
-                          ulong out_plane, int out_pitch, int out_halo, __global const float *res,
+                          ulong out_plane, int out_pitch, int out_halo, __global const act_t *res,
                           ulong res_plane, int pitch, float alpha, int has_res, int relu)
 {
     const size_t px = (size_t)(y + HALO) * (size_t)pitch + (size_t)(x0 + HALO);
@@ -155,7 +182,7 @@ inline void store_outputs(const vec_t *acc, int co0, int x0, int y, int width, _
 #if VW == 1
         store_one(v, co0 + j, x0, y, out, out_plane, out_pitch, out_halo);
 #else
-#if SHUFFLE == 1 && !OUT_HALF
+#if SHUFFLE == 1
         if (x0 + VW <= width) {
             STOREV(v, out + (size_t)(co0 + j) * out_plane +
                           (size_t)(y + out_halo) * (size_t)out_pitch + x0 + out_halo);
@@ -163,7 +190,7 @@ inline void store_outputs(const vec_t *acc, int co0, int x0, int y, int width, _
         }
 #endif
         float lanes[VW];
-        STOREV(v, lanes);
+        VSTORE(VW)(v, 0, lanes);
         for (int l = 0; l < VW && x0 + l < width; l++)
             store_one(lanes[l], co0 + j, x0 + l, y, out, out_plane, out_pitch, out_halo);
 #endif
@@ -173,9 +200,9 @@ inline void store_outputs(const vec_t *acc, int co0, int x0, int y, int width, _
 #if !LOCAL
 /* Work-item (i, r, g): pixels i VW .. i VW + VW - 1 of rows r RY .. r RY +
  * RY - 1, output channels g COB .. g COB + COB - 1. */
-__kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_plane, int cin,
+__kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_plane, int cin,
                              int pitch, __global out_t *out, ulong out_off, ulong out_plane,
-                             int out_pitch, int out_halo, __global const float *res, ulong res_off,
+                             int out_pitch, int out_halo, __global const act_t *res, ulong res_off,
                              ulong res_plane, float alpha, int has_res, __global const float *w,
                              ulong w_off, ulong b_off, int width, int height, int relu)
 {
@@ -196,10 +223,10 @@ __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_pl
         for (int j = 0; j < COB; j++)
             acc[r][j] = (vec_t)(bias[j]);
     /* the top left tap of pixel (x0, y0) */
-    __global const float *p0 =
+    __global const act_t *p0 =
         in + (size_t)(y0 + HALO - R) * (size_t)pitch + (size_t)(x0 + HALO - R);
     for (int ci = 0; ci < cin; ci++) {
-        __global const float *p = p0 + (size_t)ci * in_plane;
+        __global const act_t *p = p0 + (size_t)ci * in_plane;
         __global const float *wc = wg + (size_t)ci * KK * WCOB;
 /* input row q serves output rows r with tap row q - r */
 #pragma unroll
@@ -233,9 +260,9 @@ __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_pl
 /* The tile of TW x TH RY pixels of a work-group and its apron of R pixels,
  * one input channel at a time, in local memory (VW 1); work-item (lx, ly)
  * computes pixel x0 + lx of rows y0 + ly RY .. y0 + ly RY + RY - 1. */
-__kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_plane, int cin,
+__kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_plane, int cin,
                              int pitch, __global out_t *out, ulong out_off, ulong out_plane,
-                             int out_pitch, int out_halo, __global const float *res, ulong res_off,
+                             int out_pitch, int out_halo, __global const act_t *res, ulong res_off,
                              ulong res_plane, float alpha, int has_res, __global const float *w,
                              ulong w_off, ulong b_off, int width, int height, int relu,
                              __local float *tile)
@@ -260,12 +287,13 @@ __kernel void lapar_net_conv(__global const float *in, ulong in_off, ulong in_pl
         for (int j = 0; j < COB; j++)
             acc[r][j] = bias[j];
     for (int ci = 0; ci < cin; ci++) {
-        __global const float *p = in + (size_t)ci * in_plane;
+        __global const act_t *p = in + (size_t)ci * in_plane;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int i = ly * tw + lx; i < pw * ph; i += tw * th) {
             const int ty = i / pw, tx = i - ty * pw;
             const int gy = y0 + ty + HALO - R, gx = x0 + tx + HALO - R;
-            tile[i] = gy < rows && gx < cols ? p[(size_t)gy * (size_t)pitch + (size_t)gx] : 0.0f;
+            tile[i] =
+                gy < rows && gx < cols ? LOAD1(p, (size_t)gy * (size_t)pitch + (size_t)gx) : 0.0f;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         __global const float *wc = wg + (size_t)ci * KK * WCOB;

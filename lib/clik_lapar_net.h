@@ -86,6 +86,56 @@ CLIK_API void clik_lapar_net_free(clik_lapar_net *net);
 CLIK_API clik_status clik_lapar_net_run(clik_context *ctx, const clik_lapar_net *net,
                                         const clik_image *src, clik_image *dst, clik_image *phi);
 
+/* Options of clik_lapar_net_run_with; all zero (or NULL) is what
+ * clik_lapar_net_run does. */
+typedef struct clik_lapar_net_options {
+    /* 1: on an OpenCL device the layers' outputs (the activations) are
+     * stored as IEEE binary16 (vstore_half, round to nearest even) and read
+     * back as floats, all arithmetic staying float: half the activations'
+     * memory and traffic. Its error against the f32 network is bounded in
+     * README.md (measured on the golden crops of the released networks);
+     * the CPU paths store f32 whatever is asked. */
+    int f16_activations;
+} clik_lapar_net_options;
+
+/* clik_lapar_net_run with options (opt NULL: the defaults); a member out
+ * of its range is CLIK_ERR_INVALID_ARG with a message. */
+CLIK_API clik_status clik_lapar_net_run_with(clik_context *ctx, const clik_lapar_net *net,
+                                             const clik_image *src, clik_image *dst,
+                                             clik_image *phi, const clik_lapar_net_options *opt);
+
+/* The work-item shape of the network's convolutions on a device (the
+ * tuning keys lnet_local, lnet_vw, lnet_ry, lnet_cob). */
+typedef struct clik_lapar_net_tuning {
+    int local;  /* 1: input tiles in local memory */
+    int vw, ry; /* pixels along a row, rows, per work-item */
+    int cob;    /* output channels per work-item (at most) */
+    double ms;  /* the kernels' time of one run when searched; 0 otherwise */
+    int stored; /* 1: from (or written to) the tuning store */
+} clik_lapar_net_tuning;
+
+/*
+ * Work-item shape search for net on a width x height input (RGBA u8, the
+ * whole run timed with profiling events, each candidate the best of 2
+ * runs): the fastest is kept in *best and stored in the tuning store of
+ * the context's cache folder (beside clik_lapar_tune's), one entry per
+ * (device, network shape, input size class: the power of two of its
+ * pixels, activations' type), which later runs of that class on this
+ * device, in any process, use unless the lnet_* tuning keys are given.
+ * CLIK_ERR_NO_DEVICE without an OpenCL device; CLIK_ERR_IO when the result
+ * could not be stored (*best is filled, stored 0).
+ */
+CLIK_API clik_status clik_lapar_net_tune(clik_context *ctx, const clik_lapar_net *net, int width,
+                                         int height, const clik_lapar_net_options *opt,
+                                         clik_lapar_net_tuning *best);
+/* The shape a run of net on a width x height input uses on the context's
+ * device: the tuning keys where given, else the stored search, else the
+ * defaults (stored 0). */
+CLIK_API clik_status clik_lapar_net_tuning_get(clik_context *ctx, const clik_lapar_net *net,
+                                               int width, int height,
+                                               const clik_lapar_net_options *opt,
+                                               clik_lapar_net_tuning *out);
+
 /*
  * A network with a compressed dictionary (clik_lapar_compress's selection,
  * seed 000 section III-A), folded into the last convolution, which is

@@ -65,6 +65,9 @@
     X(clEnqueueCopyBuffer, cl_int,                                                                 \
       (cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, const cl_event *,        \
        cl_event *))                                                                                \
+    X(clEnqueueCopyBufferRect, cl_int,                                                             \
+      (cl_command_queue, cl_mem, cl_mem, const size_t *, const size_t *, const size_t *, size_t,   \
+       size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *))                             \
     X(clEnqueueMapBuffer, void *,                                                                  \
       (cl_command_queue, cl_mem, cl_bool, cl_map_flags, size_t, size_t, cl_uint, const cl_event *, \
        cl_event *, cl_int *))                                                                      \

@@ -616,6 +616,38 @@ else
     echo "skip tune lapar on a device (no OpenCL device)"
 fi
 
+# tune lapar-net: the arguments, --show without a store, and (--full: the
+# search compiles every candidate's kernels, minutes on 2 cores) the search
+# stored and read back.
+expect 2 "tune lapar-net without --size" -- $run "$clik" tune lapar-net --net lapar-c --scale 2
+expect 2 "tune lapar-net --size 1x9" -- $run "$clik" tune lapar-net --net lapar-c --scale 2 --size 1x9
+expect 2 "tune lapar-net --activations f64" -- $run "$clik" tune lapar-net --net lapar-c --scale 2 --size 16x12 --activations f64
+expect 2 "tune lapar-net --net with --model" -- $run "$clik" tune lapar-net --net lapar-c --model x.clikn --scale 2 --size 16x12
+expect 2 "lapar-net --activations f64" -- $run "$clik" lapar-net "$tmp/lr.ppm" "$tmp/netphi.npy" --scale 2 --activations f64
+if $run "$clik" upscale "$tmp/lr.ppm" "$tmp/out.png" --scale 2 --method lapar-c >/dev/null 2>&1; then
+    expect 1 "tune lapar-net on the CPU" -- $run "$clik" tune lapar-net --net lapar-c --scale 2 --size 16x12 --device none
+    expect 0 "lapar-net --activations f16" -- $run "$clik" lapar-net "$tmp/lr.ppm" "$tmp/netphi.npy" --net lapar-c --scale 2 --activations f16 --out "$tmp/out.png"
+    check "lapar-net --activations f16: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "32x24 rgb"
+    if $run "$clik" devices 2>/dev/null | grep -q '^  [0-9]*:[0-9]* '; then
+        store=$tmp/tune-net
+        CLIK_CACHE_DIR=$store expect 0 "tune lapar-net --show, nothing stored" -- $run "$clik" tune lapar-net --net lapar-c --scale 2 --size 16x12 --show
+        grep -q "^before: .*the device's default" "$tmp/stdout"
+        check "tune lapar-net --show: the default" $? 0
+        if [ -n "${CLIK_TEST_FULL:-}" ]; then
+            CLIK_CACHE_DIR=$store expect 0 "tune lapar-net searches and stores" -- $run "$clik" tune lapar-net --net lapar-c --scale 2 --size 16x12
+            grep -q "^searched: .* ms), stored" "$tmp/stdout"
+            check "tune lapar-net: a timed shape, stored" $? 0
+            CLIK_CACHE_DIR=$store expect 0 "tune lapar-net --show after the search" -- $run "$clik" tune lapar-net --net lapar-c --scale 2 --size 17x11 --show
+            grep -q "^before: .*, stored" "$tmp/stdout"
+            check "tune lapar-net: the same size class reads the store" $? 0
+        else
+            echo "skip tune lapar-net's search (tests/run.sh --full)"
+        fi
+    fi
+else
+    echo "skip tune lapar-net and --activations (this build holds no LAPAR-C network)"
+fi
+
 # ---- lapar-train -----------------------------------------------------------------------------
 mkdir "$tmp/train"
 cp "$tmp/grey.pgm" "$tmp/train/a.pgm"

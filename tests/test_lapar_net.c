@@ -296,6 +296,125 @@ START_TEST(builtin)
 }
 END_TEST
 
+/* ---- tiles ------------------------------------------------------------------------------- */
+
+/* Rows of two images of one format compare bytewise. */
+static void expect_same_bytes(const clik_image *a, const clik_image *b, const char *what)
+{
+    const size_t row = (size_t)a->width * (size_t)a->channels * clik_type_size(a->type);
+    for (int y = 0; y < a->height; y++)
+        ck_assert_msg(memcmp((const char *)a->data + (size_t)y * a->stride,
+                             (const char *)b->data + (size_t)y * b->stride, row) == 0,
+                      "%s on %s: row %d differs from the whole image's", what, h_backend, y);
+}
+
+/* The OpenCL path in tiles (lnet_tile) gives the bytes of the whole image:
+ * output and phi, F32 and F16, at x2 and x4, tiles that split the halo
+ * unevenly at the borders. */
+START_TEST(tiles_same_bytes)
+{
+    if (h_expected != CLIK_BACKEND_OPENCL) {
+        printf("lapar_net tiles: skipped on %s (only the OpenCL path runs in tiles)\n", h_backend);
+        return;
+    }
+    const int w = h_small ? 29 : 45, h = h_small ? 19 : 33;
+    clik_context *tiled = h_tuned_context(h_small ? "lnet_tile=16" : "lnet_tile=10");
+    for (int s = 2; s <= 4; s += 2) {
+        const clik_test_net_shape sh = {s, 4, 2, 2, 9};
+        size_t n;
+        uint8_t *bytes = clik_test_net_bytes(&sh, 21u + (unsigned)s, &n);
+        ck_assert_ptr_nonnull(bytes);
+        clik_lapar_net *net = NULL;
+        ck_assert_int_eq(clik_lapar_net_read(h_oracle, bytes, n, &net), CLIK_OK);
+        for (int v = 0; v < 2; v++) {
+            /* RGBA u8 with F32 phi; grey f32 with F16 phi */
+            const int ch = v ? 1 : 4;
+            const clik_type t = v ? CLIK_F32 : CLIK_U8, pt = v ? CLIK_F16 : CLIK_F32;
+            clik_image src, out[2], phi[2];
+            ck_assert_int_eq(clik_image_alloc(&src, w, h, ch, t), CLIK_OK);
+            clik_pattern_fill(&src, CLIK_PATTERN_NOISE, 5u + (unsigned)v);
+            for (int k = 0; k < 2; k++) {
+                ck_assert_int_eq(clik_image_alloc(&out[k], w * s, h * s, ch, t), CLIK_OK);
+                ck_assert_int_eq(clik_image_alloc(&phi[k], w * s, h * s * 9, 1, pt), CLIK_OK);
+                clik_context *ctx = k ? tiled : h_ctx;
+                const clik_status st = clik_lapar_net_run(ctx, net, &src, &out[k], &phi[k]);
+                ck_assert_msg(st == CLIK_OK, "x%d %s: %s", s, k ? "tiles" : "whole",
+                              clik_context_message(ctx));
+            }
+            expect_same_bytes(&out[0], &out[1], "output in tiles");
+            expect_same_bytes(&phi[0], &phi[1], "phi in tiles");
+            h_free_images(&src, &out[0], &out[1], &phi[0], &phi[1], NULL);
+        }
+        clik_lapar_net_free(net);
+        free(bytes);
+    }
+    h_tuned_context_free(tiled);
+}
+END_TEST
+
+/* f16 activations (OpenCL) against f32 on the same device: the bound of
+ * clik_lapar_net_options, from the golden crops (README: phi within 1e-2,
+ * u8 within 1), on a released network where the build has one (a smooth
+ * photograph-like field), else the synthetic one. */
+START_TEST(f16_activations_bound)
+{
+    if (h_expected != CLIK_BACKEND_OPENCL) {
+        printf("lapar_net f16 activations: skipped on %s (the CPU paths store f32)\n", h_backend);
+        return;
+    }
+    const int released = clik_lapar_net_builtin_available("lapar-c", 2);
+    clik_lapar_net *net = NULL;
+    uint8_t *bytes = NULL;
+    if (released) {
+        ck_assert_int_eq(clik_lapar_net_builtin(h_oracle, "lapar-c", 2, &net), CLIK_OK);
+    } else {
+        size_t n;
+        bytes = net_bytes(&n);
+        ck_assert_int_eq(clik_lapar_net_read(h_oracle, bytes, n, &net), CLIK_OK);
+    }
+    clik_lapar_net_info info;
+    ck_assert_int_eq(clik_lapar_net_describe(net, &info), CLIK_OK);
+    const int w = h_small ? 12 : 31, h = h_small ? 10 : 23, s = info.scale;
+    clik_image src, out[2], phi[2];
+    ck_assert_int_eq(clik_image_alloc(&src, w, h, 4, CLIK_U8), CLIK_OK);
+    clik_pattern_fill(&src, CLIK_PATTERN_SMOOTH, 17);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(clik_image_alloc(&out[k], w * s, h * s, 4, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&phi[k], w * s, h * s * info.atoms, 1, CLIK_F32),
+                         CLIK_OK);
+        const clik_lapar_net_options opt = {k};
+        ck_assert_msg(clik_lapar_net_run_with(h_ctx, net, &src, &out[k], &phi[k], &opt) == CLIK_OK,
+                      "%s", clik_context_message(h_ctx));
+    }
+    double phi_max = 0.0;
+    int out_max = 0;
+    long differ = 0;
+    for (int y = 0; y < phi[0].height; y++)
+        for (int x = 0; x < phi[0].width; x++) {
+            const float a = ((const float *)((const char *)phi[0].data + y * phi[0].stride))[x];
+            const float b = ((const float *)((const char *)phi[1].data + y * phi[1].stride))[x];
+            phi_max = fmax(phi_max, fabs((double)a - b));
+        }
+    for (int y = 0; y < h * s; y++)
+        for (int x = 0; x < w * s * 4; x++) {
+            const int a = ((const uint8_t *)out[0].data + y * out[0].stride)[x];
+            const int b = ((const uint8_t *)out[1].data + y * out[1].stride)[x];
+            out_max = abs(a - b) > out_max ? abs(a - b) : out_max;
+            differ += a != b;
+        }
+    printf("lapar_net f16 activations on %s (%s): phi %.2e, u8 max %d, %.3f %% differ\n", h_backend,
+           released ? "LAPAR-C x2" : "synthetic", phi_max, out_max,
+           100.0 * (double)differ / ((double)w * s * h * s * 4));
+    ck_assert_msg(phi_max <= 1e-2, "phi moves by %g", phi_max);
+    ck_assert_msg(out_max <= 1, "u8 moves by %d", out_max);
+    /* and it is not the f32 network under another name */
+    ck_assert_msg(phi_max > 0.0, "f16 activations give f32's phi");
+    h_free_images(&src, &out[0], &out[1], &phi[0], &phi[1], NULL);
+    clik_lapar_net_free(net);
+    free(bytes);
+}
+END_TEST
+
 /* ---- bad arguments ----------------------------------------------------------------------- */
 
 START_TEST(bad_input)
@@ -318,6 +437,18 @@ START_TEST(bad_input)
     ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, NULL, &phi), CLIK_OK);
     ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, NULL, NULL), CLIK_ERR_NULL);
     ck_assert_int_eq(clik_lapar_net_run(NULL, net, &src, &dst, NULL), CLIK_ERR_NULL);
+    /* options: NULL is the default; f16_activations 0 or 1 */
+    clik_lapar_net_options opt = {1};
+    ck_assert_int_eq(clik_lapar_net_run_with(ctx, net, &src, &dst, &phi, NULL), CLIK_OK);
+    ck_assert_int_eq(clik_lapar_net_run_with(ctx, net, &src, &dst, &phi, &opt), CLIK_OK);
+    const int bad_flags[] = {2, -1, 1 << 30};
+    for (int i = 0; i < 3; i++) {
+        opt.f16_activations = bad_flags[i];
+        ck_assert_int_eq(clik_lapar_net_run_with(ctx, net, &src, &dst, &phi, &opt),
+                         CLIK_ERR_INVALID_ARG);
+        ck_assert_ptr_nonnull(strstr(clik_context_message(ctx), "f16_activations"));
+    }
+    ck_assert_int_eq(clik_lapar_net_run_with(NULL, net, &src, &dst, NULL, &opt), CLIK_ERR_NULL);
     ck_assert_int_eq(clik_lapar_net_run(ctx, NULL, &src, &dst, NULL), CLIK_ERR_NULL);
     ck_assert_int_eq(clik_lapar_net_run(ctx, net, NULL, &dst, NULL), CLIK_ERR_NULL);
     ck_assert_int_eq(clik_lapar_net_run(ctx, net, &small, &dst, NULL), CLIK_ERR_INVALID_SIZE);
@@ -503,9 +634,10 @@ int main(void)
                                                "lnet_local=0,lnet_vw=8,lnet_cob=8",
                                                "lnet_local=0,lnet_vw=16,lnet_cob=16,poison=1",
                                                NULL};
-    const h_test tests[] = {H_TEST(matches_oracle), H_TEST(file_round_trip),
-                            H_TEST(file_refused),   H_TEST(builtin),
-                            H_TEST(bad_input),      H_TEST(compress_folds)};
+    const h_test tests[] = {H_TEST(matches_oracle),   H_TEST(file_round_trip),
+                            H_TEST(file_refused),     H_TEST(builtin),
+                            H_TEST(bad_input),        H_TEST(compress_folds),
+                            H_TEST(tiles_same_bytes), H_TEST(f16_activations_bound)};
     const h_suite suite = {"lapar_net", NULL, 1200, tests, H_COUNT(tests), tunings, full_tunings};
     return h_suite_main(&suite);
 }

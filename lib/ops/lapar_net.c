@@ -147,7 +147,15 @@ typedef struct net_args {
     int w, h, s;                /* the input's size, the scale */
     size_t planes[NET_TENSORS]; /* channels of each tensor */
     clik_lapar_dict dict;
+    int act_half; /* the device tensors are binary16 */
+    net_conv_shape shape;
 } net_args;
+
+/* Bytes of an element of the device tensors. */
+static size_t act_size(const net_args *a)
+{
+    return a->act_half ? 2 : sizeof(float);
+}
 
 /* Elements of a plane of tensor t. */
 static size_t plane_of(const net_args *a, int t)
@@ -174,6 +182,7 @@ static void tensor_planes(net_args *a)
 /* The layout of a step's tensors on the device, and its kernel's shape. */
 typedef struct net_layout {
     int vw, ry, cob_max, local; /* pixels, rows, channels per work-item; local tiles */
+    int fixed;                  /* rows and channels as given on small layers */
     int pitch[2];               /* row pitch at low and high resolution (floats) */
     size_t plane[2];            /* plane size at low and high resolution */
 } net_layout;
@@ -308,12 +317,12 @@ static clik_status buffers_make(clik_context *ctx, const net_args *a, const net_
         const size_t plane = lay->plane[t >= NET_H0];
         /* slack past the last plane for the vector loads of the last row */
         const size_t n = a->planes[t] * plane + 64;
-        if (n > ctx->dev.max_alloc_size / sizeof(float))
+        if (n > ctx->dev.max_alloc_size / act_size(a))
             return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "clik_lapar_net_run: a tensor of %zu floats is larger than the "
+                              "clik_lapar_net_run: a tensor of %zu elements is larger than the "
                               "device's largest allocation (%llu bytes)",
                               n, (unsigned long long)ctx->dev.max_alloc_size);
-        nb->bytes[t] = (n * sizeof(float) + 15) / 16 * 16;
+        nb->bytes[t] = (n * act_size(a) + 15) / 16 * 16;
         st = clik__temp_buffer(ctx, nb->bytes[t], &nb->t[t]);
         if (st == CLIK_OK)
             st = zero_buffer(ctx, nb->t[t], nb->bytes[t]);
@@ -325,8 +334,8 @@ static clik_status run_input(clik_context *ctx, const net_args *a, const net_lay
                              const clik_binding *src, const net_buffers *nb)
 {
     clik_kernel_entry *k;
-    clik_status st = clik__pixel_kernel(ctx, "lapar_net", a->src->type, a->src->channels, "",
-                                        "lapar_net_input", &k);
+    clik_status st = clik__pixel_kernel(ctx, "lapar_net", a->src->type, a->src->channels,
+                                        a->act_half ? "-DACT_HALF=1" : "", "lapar_net_input", &k);
     if (st != CLIK_OK)
         return st;
     const int stride = clik__elems(src), w = a->w, h = a->h, pitch = lay->pitch[0];
@@ -341,6 +350,16 @@ static clik_status run_input(clik_context *ctx, const net_args *a, const net_lay
     return clik__launch(ctx, k, 2, items, local);
 }
 
+/* The profile names a convolution's launch by its kernel size
+ * (lapar_net_conv3x3, lapar_net_conv5x5): clik-bench --kernels rates each
+ * kind against the device's FMA peak. */
+static void name_conv_event(clik_context *ctx, int k, clik_status launched)
+{
+    if (launched == CLIK_OK && ctx->profiling && ctx->nevents > 0)
+        snprintf(ctx->event_kernels[ctx->nevents - 1], sizeof(ctx->event_kernels[0]),
+                 "lapar_net_conv%dx%d", k, k);
+}
+
 /* One step as a kernel. Planes inside a tensor (the concatenation) and the
  * layer's weights inside the network's go in as element offsets: a
  * sub-buffer's origin would have to be aligned. */
@@ -349,8 +368,9 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
 {
     const net_step *sp = &a->net->steps[i];
     const clik_lapar_net_conv *c = &sp->conv;
-    const int last = sp->out == NET_PHI, half = last && phi->image.type == CLIK_F16;
-    const int wcob = channels_per_item(c->cout, lay->cob_max); /* the weights' layout */
+    const int last = sp->out == NET_PHI;
+    const int half = last ? phi->image.type == CLIK_F16 : a->act_half; /* the output's */
+    const int wcob = channels_per_item(c->cout, lay->cob_max);         /* the weights' layout */
     int cob = wcob, ry = lay->ry;
     const int vw = lay->local ? 1 : lay->vw;
     const int hr = sp->hr, w = hr ? a->w * a->s : a->w, h = hr ? a->h * a->s : a->h;
@@ -360,18 +380,18 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
     if (ctx->dev.type != CLIK_DEVICE_CPU) {
         const double want =
             2048.0 * (double)(ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 1);
-        while (ry > 1 && !clik__tune_given(ctx, CLIK_TUNE_LNET_RY) &&
+        while (ry > 1 && !(lay->fixed & 1) &&
                (double)w * h / ry * (double)(padded(c->cout, cob) / (size_t)cob) < want)
             ry /= 2;
-        while (cob > 2 && !clik__tune_given(ctx, CLIK_TUNE_LNET_COB) &&
+        while (cob > 2 && !(lay->fixed & 2) &&
                (double)w * h / ry * (double)(padded(c->cout, cob) / (size_t)cob) < want)
             cob /= 2;
     }
-    char options[176];
+    char options[192];
     snprintf(options, sizeof(options),
              "-DK=%d -DCOB=%d -DWCOB=%d -DCOUT=%d -DVW=%d -DRY=%d -DSHUFFLE=%d -DOUT_HALF=%d "
-             "-DLOCAL=%d",
-             c->k, cob, wcob, c->cout, vw, ry, c->shuffle, half, lay->local);
+             "-DLOCAL=%d -DACT_HALF=%d",
+             c->k, cob, wcob, c->cout, vw, ry, c->shuffle, half, lay->local, a->act_half);
     clik_kernel_entry *k;
     clik_status st = clik__kernel(ctx, "lapar_net", options, "lapar_net_conv", &k);
     if (st != CLIK_OK)
@@ -406,7 +426,9 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
                        padded(c->cout, cob) / (size_t)cob};
     if (!lay->local) {
         size_t local[3] = {vw > 1 ? 4 : 32, vw > 1 ? 1 : 4, 1};
-        return clik__launch(ctx, k, 3, items, local);
+        st = clik__launch(ctx, k, 3, items, local);
+        name_conv_event(ctx, c->k, st);
+        return st;
     }
     size_t local[3] = {16, 8, 1};
     clik__fit_local(ctx, k, 3, local);
@@ -418,17 +440,19 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
         return st;
     for (int d = 0; d < 3; d++)
         items[d] = (items[d] + local[d] - 1) / local[d] * local[d];
-    return clik__launch_exact(ctx, k, 3, items, local);
+    st = clik__launch_exact(ctx, k, 3, items, local);
+    name_conv_event(ctx, c->k, st);
+    return st;
 }
 
 static void layout_of(clik_context *ctx, const net_args *a, net_layout *lay)
 {
-    const int cpu = ctx->dev.type == CLIK_DEVICE_CPU;
-    lay->local = (int)clik__tune(ctx, CLIK_TUNE_LNET_LOCAL, 0);
-    /* choices 1|2|4|8|16: the index is the power of two */
-    lay->vw = 1 << clik__tune(ctx, CLIK_TUNE_LNET_VW, cpu ? 3 : 0);
-    lay->cob_max = 1 << clik__tune(ctx, CLIK_TUNE_LNET_COB, cpu ? 4 : 3);
-    lay->ry = 1 << clik__tune(ctx, CLIK_TUNE_LNET_RY, cpu ? 0 : 2);
+    (void)ctx;
+    lay->local = a->shape.local;
+    lay->vw = a->shape.vw;
+    lay->cob_max = a->shape.cob;
+    lay->ry = a->shape.ry;
+    lay->fixed = a->shape.fixed;
     for (int r = 0; r < 2; r++) {
         const int w = r ? a->w * a->s : a->w, h = r ? a->h * a->s : a->h;
         lay->pitch[r] = (w + 2 * HALO + 3) / 4 * 4;
@@ -438,17 +462,19 @@ static void layout_of(clik_context *ctx, const net_args *a, net_layout *lay)
     }
 }
 
-/* phi as device scratch, packed F32: W x H L, where H L may pass an
+/* phi as device scratch, packed F32 or F16: W x H L, where H L may pass an
  * image's CLIK_MAX_DIM rows (H up to 2^20, L up to 128 planes), so the
  * binding is made here rather than by clik__bind_scratch. */
-static clik_status bind_phi_scratch(clik_context *ctx, const net_args *a, clik_binding *b)
+static clik_status bind_phi_scratch(clik_context *ctx, const net_args *a, clik_type type,
+                                    clik_binding *b)
 {
     const int w = a->w * a->s, rows = a->h * a->s * a->net->info.atoms;
+    const size_t row = (size_t)w * clik_type_size(type);
     memset(b, 0, sizeof(*b));
-    b->image = (clik_image){w, rows, 1, CLIK_F32, (size_t)w * sizeof(float), NULL, NULL, 0};
+    b->image = (clik_image){w, rows, 1, type, row, NULL, NULL, 0};
     b->access = CLIK_KERNEL_RW;
-    b->stride = b->row_bytes = (size_t)w * sizeof(float);
-    b->span = b->alloc = b->stride * (size_t)rows;
+    b->stride = b->row_bytes = row;
+    b->span = b->alloc = row * (size_t)rows;
     b->base_aligned = 1;
     b->scratch = 1;
     b->pooled = 1;
@@ -458,22 +484,11 @@ static clik_status bind_phi_scratch(clik_context *ctx, const net_args *a, clik_b
     return st;
 }
 
-/* b: src, then dst when asked, then phi when asked. */
-static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+/* The network and the filter on bound images: phi the caller's or NULL
+ * (scratch), dst NULL when not asked. */
+static clik_status net_whole(clik_context *ctx, const net_args *a, const clik_binding *src,
+                             const clik_binding *dst, const clik_binding *phi_user)
 {
-    net_args *a = p;
-    const clik_binding *src = b[0], *dst = a->dst ? b[1] : NULL;
-    const clik_binding *phi_user = a->phi ? b[a->dst ? 2 : 1] : NULL;
-    /* The kernels take row strides as int elements (offsets past a row are
-     * 64-bit), the filter's at most 2^28 - 1 (lib/ops/lapar.c): a stride
-     * past that is refused before any layer runs, for the CPU path. */
-    const clik_binding *user[3] = {src, dst, phi_user};
-    for (int i = 0; i < 3; i++)
-        if (user[i] && user[i]->stride / clik_type_size(user[i]->image.type) > INT32_MAX / 8)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "lapar_net_run: a row stride of %zu elements; the kernels take "
-                              "strides of at most 2^28 - 1 elements",
-                              user[i]->stride / clik_type_size(user[i]->image.type));
     clik_binding phi_scratch;
     const clik_binding *phi = phi_user;
     int scratch = 0;
@@ -482,7 +497,7 @@ static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b
     net_buffers nb;
     clik_status st = buffers_make(ctx, a, &lay, &nb);
     if (st == CLIK_OK && !phi) {
-        st = bind_phi_scratch(ctx, a, &phi_scratch);
+        st = bind_phi_scratch(ctx, a, CLIK_F32, &phi_scratch);
         scratch = st == CLIK_OK;
         phi = &phi_scratch;
     }
@@ -497,6 +512,204 @@ static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b
     if (scratch)
         clik__unbind(ctx, &phi_scratch, 0);
     buffers_release(ctx, &nb);
+    return st;
+}
+
+/* ---- tiles -------------------------------------------------------------------------- */
+
+/* The input pixels around a tile that its inner pixels' outputs depend on:
+ * the receptive field of the convolutions (those at the output's
+ * resolution count 1 / s per pixel, rounded up), at least the bicubic
+ * up-sample's reach under the filter's 5 x 5 window (3 input pixels). */
+static int net_halo(const clik_lapar_net *net)
+{
+    int lr = 0, hr = 0;
+    for (int i = 0; i < net->nsteps; i++)
+        *(net->steps[i].hr ? &hr : &lr) += net->steps[i].conv.k / 2;
+    const int s = net->info.scale, h = lr + (hr + s - 1) / s;
+    return h > 3 ? h : 3;
+}
+
+/* Whether a run on a's input fits the device: each buffer within the
+ * largest allocation, all of them within three quarters of its memory
+ * (the tensors, phi when it is scratch, and in tiles the tile's input
+ * and output). Counted in doubles: no overflow on any host. */
+static int net_fits(clik_context *ctx, const net_args *a, int phi_scratch, int tiled)
+{
+    net_layout lay;
+    layout_of(ctx, a, &lay);
+    const double px = (double)a->w * a->h, hr = px * a->s * a->s;
+    const double pixel = (double)a->src->channels * clik_type_size(a->src->type);
+    double sizes[NET_TENSORS + 2], total = 0.0;
+    int n = 0;
+    for (int t = 0; t < NET_PHI; t++)
+        sizes[n++] =
+            ((double)a->planes[t] * (double)lay.plane[t >= NET_H0] + 64.0) * (double)act_size(a);
+    if (phi_scratch)
+        sizes[n++] = hr * a->net->info.atoms * 4.0;
+    if (tiled) {
+        sizes[n++] = px * pixel;
+        if (a->dst)
+            sizes[n++] = hr * pixel;
+    }
+    for (int i = 0; i < n; i++) {
+        if (sizes[i] > (double)ctx->dev.max_alloc_size)
+            return 0;
+        total += sizes[i];
+    }
+    return total <= 0.75 * (double)ctx->dev.global_mem_size;
+}
+
+/* A tile's arguments: a with the input's size w x h. */
+static net_args tile_args(const net_args *a, int w, int h)
+{
+    net_args t = *a;
+    t.w = w;
+    t.h = h;
+    return t;
+}
+
+/* The largest tile side (input pixels, inner part) whose run with its halo
+ * fits the device, or 0. */
+static int auto_tile(clik_context *ctx, const net_args *a, int halo)
+{
+    int side = a->w > a->h ? a->w : a->h;
+    while (side > 0) {
+        const int w = side + 2 * halo < a->w ? side + 2 * halo : a->w;
+        const int h = side + 2 * halo < a->h ? side + 2 * halo : a->h;
+        const net_args t = tile_args(a, w, h);
+        if (net_fits(ctx, &t, 1, 1))
+            return side;
+        side = side > 8 ? side * 3 / 4 : side - 1;
+    }
+    return 0;
+}
+
+/* Copies a box of `bytes` x rows x slices between two buffers. */
+static clik_status copy_box(clik_context *ctx, cl_mem from, const size_t at[3], size_t pitch,
+                            size_t slice, cl_mem to, const size_t to_at[3], size_t to_pitch,
+                            size_t to_slice, const size_t box[3])
+{
+    cl_event ev = NULL;
+    const cl_int err =
+        ctx->cl->clEnqueueCopyBufferRect(ctx->queue, from, to, at, to_at, box, pitch, slice,
+                                         to_pitch, to_slice, 0, NULL, ctx->profiling ? &ev : NULL);
+    if (err != CL_SUCCESS)
+        return clik__fail_cl(ctx, err, "clik_lapar_net_run: clEnqueueCopyBufferRect");
+    clik__track_event(ctx, ev, "lapar_net_tile_copy");
+    return CLIK_OK;
+}
+
+/* One tile: the inner box [x0, x1) x [y0, y1) of the input with its halo
+ * copied to scratch, the network and the filter run on it, the inner part
+ * of its outputs copied into dst and phi. The halo covers the receptive
+ * field, so the inner part is the same bytes as the whole image's. */
+static clik_status run_tile(clik_context *ctx, const net_args *a, int halo, const int box[4],
+                            const clik_binding *src, const clik_binding *dst,
+                            const clik_binding *phi)
+{
+    const int s = a->s, L = a->net->info.atoms;
+    const int ex0 = box[0] - halo > 0 ? box[0] - halo : 0,
+              ey0 = box[1] - halo > 0 ? box[1] - halo : 0;
+    const int ex1 = box[2] + halo < a->w ? box[2] + halo : a->w;
+    const int ey1 = box[3] + halo < a->h ? box[3] + halo : a->h;
+    const size_t pixel = (size_t)a->src->channels * clik_type_size(a->src->type);
+    net_args t = tile_args(a, ex1 - ex0, ey1 - ey0);
+    clik_binding ts, td, tp;
+    int have_s = 0, have_d = 0, have_p = 0;
+    clik_status st = clik__bind_scratch(ctx, t.w, t.h, a->src->channels, a->src->type, &ts);
+    have_s = st == CLIK_OK;
+    if (st == CLIK_OK && dst) {
+        st = clik__bind_scratch(ctx, t.w * s, t.h * s, a->src->channels, a->src->type, &td);
+        have_d = st == CLIK_OK;
+    }
+    if (st == CLIK_OK) {
+        st = bind_phi_scratch(ctx, &t, phi ? phi->image.type : CLIK_F32, &tp);
+        have_p = st == CLIK_OK;
+    }
+    if (st == CLIK_OK) {
+        const size_t at[3] = {(size_t)ex0 * pixel, (size_t)ey0, 0}, zero[3] = {0, 0, 0};
+        const size_t all[3] = {(size_t)t.w * pixel, (size_t)t.h, 1};
+        st = copy_box(ctx, src->mem, at, src->stride, 0, ts.mem, zero, ts.stride, 0, all);
+    }
+    if (st == CLIK_OK) {
+        t.src = &ts.image;
+        t.dst = dst ? &td.image : NULL;
+        t.phi = &tp.image;
+        st = net_whole(ctx, &t, &ts, dst ? &td : NULL, &tp);
+    }
+    /* the inner part, from (box - e0) s in the tile to box s in the image */
+    const size_t iw = (size_t)(box[2] - box[0]) * (size_t)s,
+                 ih = (size_t)(box[3] - box[1]) * (size_t)s;
+    const size_t ix = (size_t)(box[0] - ex0) * (size_t)s, iy = (size_t)(box[1] - ey0) * (size_t)s;
+    if (st == CLIK_OK && dst) {
+        const size_t at[3] = {ix * pixel, iy, 0},
+                     to[3] = {(size_t)box[0] * s * pixel, (size_t)box[1] * s, 0};
+        const size_t part[3] = {iw * pixel, ih, 1};
+        st = copy_box(ctx, td.mem, at, td.stride, 0, dst->mem, to, dst->stride, 0, part);
+    }
+    if (st == CLIK_OK && phi) {
+        /* L planes stacked down the rows: slices of H s rows */
+        const size_t ps = clik_type_size(phi->image.type);
+        const size_t at[3] = {ix * ps, iy, 0},
+                     to[3] = {(size_t)box[0] * s * ps, (size_t)box[1] * s, 0};
+        const size_t part[3] = {iw * ps, ih, (size_t)L};
+        st = copy_box(ctx, tp.mem, at, tp.stride, tp.stride * (size_t)t.h * s, phi->mem, to,
+                      phi->stride, phi->stride * (size_t)a->h * s, part);
+    }
+    if (have_p)
+        clik__unbind(ctx, &tp, 0);
+    if (have_d)
+        clik__unbind(ctx, &td, 0);
+    if (have_s)
+        clik__unbind(ctx, &ts, 0);
+    return st;
+}
+
+/* b: src, then dst when asked, then phi when asked. The whole image at
+ * once while it fits the device (or lnet_tile says otherwise), else in
+ * tiles. */
+static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    net_args *a = p;
+    const clik_binding *src = b[0], *dst = a->dst ? b[1] : NULL;
+    const clik_binding *phi = a->phi ? b[a->dst ? 2 : 1] : NULL;
+    /* The kernels take row strides as int elements (offsets past a row are
+     * 64-bit), the filter's at most 2^28 - 1 (lib/ops/lapar.c): a stride
+     * past that is refused before any layer runs, for the CPU path. */
+    const clik_binding *user[3] = {src, dst, phi};
+    for (int i = 0; i < 3; i++)
+        if (user[i] && user[i]->stride / clik_type_size(user[i]->image.type) > INT32_MAX / 8)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "lapar_net_run: a row stride of %zu elements; the kernels take "
+                              "strides of at most 2^28 - 1 elements",
+                              user[i]->stride / clik_type_size(user[i]->image.type));
+    const int halo = net_halo(a->net);
+    int side = (int)clik__tune(ctx, CLIK_TUNE_LNET_TILE, 0);
+    if (side == 0) {
+        if (net_fits(ctx, a, !phi, 0))
+            return net_whole(ctx, a, src, dst, phi);
+        side = auto_tile(ctx, a, halo);
+        if (side == 0)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "clik_lapar_net_run: not even a tile of 1x1 input pixels with its "
+                              "halo of %d fits the device (largest allocation %llu bytes, memory "
+                              "%llu bytes)",
+                              halo, (unsigned long long)ctx->dev.max_alloc_size,
+                              (unsigned long long)ctx->dev.global_mem_size);
+        clik__log(ctx, CLIK_LOG_DEBUG,
+                  "clik_lapar_net_run: %dx%d in tiles of %dx%d input pixels with a halo of %d",
+                  a->w, a->h, side, side, halo);
+    }
+    if (side >= a->w && side >= a->h)
+        return net_whole(ctx, a, src, dst, phi);
+    clik_status st = CLIK_OK;
+    for (int y = 0; y < a->h && st == CLIK_OK; y += side)
+        for (int x = 0; x < a->w && st == CLIK_OK; x += side) {
+            const int box[4] = {x, y, x + side < a->w ? x + side : a->w,
+                                y + side < a->h ? y + side : a->h};
+            st = run_tile(ctx, a, halo, box, src, dst, phi);
+        }
     return st;
 }
 
@@ -606,8 +819,27 @@ static const clik_op net_op = {"lapar_net_run", net_opencl, net_cpu};
 clik_status clik_lapar_net_run(clik_context *ctx, const clik_lapar_net *net, const clik_image *src,
                                clik_image *dst, clik_image *phi)
 {
+    return clik_lapar_net_run_with(ctx, net, src, dst, phi, NULL);
+}
+
+clik_status clik_lapar_net_run_with(clik_context *ctx, const clik_lapar_net *net,
+                                    const clik_image *src, clik_image *dst, clik_image *phi,
+                                    const clik_lapar_net_options *opt)
+{
+    return clik__lapar_net_run_shaped(ctx, net, src, dst, phi, opt, NULL);
+}
+
+clik_status clik__lapar_net_run_shaped(clik_context *ctx, const clik_lapar_net *net,
+                                       const clik_image *src, clik_image *dst, clik_image *phi,
+                                       const clik_lapar_net_options *opt,
+                                       const net_conv_shape *shape)
+{
     if (!ctx)
         return CLIK_ERR_NULL;
+    if (opt && (opt->f16_activations < 0 || opt->f16_activations > 1))
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
+                          "clik_lapar_net_run: f16_activations is %d; 0 or 1",
+                          opt->f16_activations);
     if (!net)
         return clik__fail(ctx, CLIK_ERR_NULL, "clik_lapar_net_run: net is NULL");
     if (!dst && !phi)
@@ -642,8 +874,22 @@ clik_status clik_lapar_net_run(clik_context *ctx, const clik_lapar_net *net, con
     }
     if (st != CLIK_OK)
         return st;
-    net_args a = {net, src, dst, phi, src->width, src->height, s, {0}, {L, net->atoms, NULL}};
+    net_args a = {net,
+                  src,
+                  dst,
+                  phi,
+                  src->width,
+                  src->height,
+                  s,
+                  {0},
+                  {L, net->atoms, NULL},
+                  opt ? opt->f16_activations : 0,
+                  {0, 1, 1, 1, 0}};
     tensor_planes(&a);
+    if (shape)
+        a.shape = *shape;
+    else if (ctx->has_device)
+        clik__lapar_net_shape(ctx, net, a.w, a.h, a.act_half, &a.shape);
     clik_op_image images[3] = {{src, CLIK_READ}};
     int n = 1;
     if (dst)

@@ -56,6 +56,24 @@ struct clik_lapar_net {
     float *folded; /* the steps' weights and biases */
 };
 
+/* The work-item shape of the network's convolutions (the lnet_* tuning
+ * keys): local tiles, pixels, rows and output channels per work-item;
+ * fixed: rows and channels stay as given on small layers. */
+typedef struct net_conv_shape {
+    int local, vw, ry, cob;
+    int fixed;
+} net_conv_shape;
+
+/* clik_lapar_net_run_with; shape NULL: the tuning keys where given, else
+ * the tuning store's record for the problem, else the defaults. */
+clik_status clik__lapar_net_run_shaped(clik_context *ctx, const clik_lapar_net *net,
+                                       const clik_image *src, clik_image *dst, clik_image *phi,
+                                       const clik_lapar_net_options *opt, const net_conv_shape *shape);
+/* The shape a run of net on a w x h input uses on ctx's device, and whether
+ * it is the tuning store's (lapar_net_tune.c). */
+int clik__lapar_net_shape(clik_context *ctx, const clik_lapar_net *net, int w, int h, int act_half,
+                          net_conv_shape *shape);
+
 /* Builds the folded steps of a network whose raw layers are read (residual
  * scales into the convolutions, the tail's two branches into one 5 x 5
  * convolution). 0, or -1 when out of memory. */
