@@ -307,6 +307,7 @@ class Context:
         net: str | PathLike[str] = "lapar-a",
         scale: int = 2,
         out: ImageLike | None = None,
+        activations: Literal["f32", "f16"] = "f32",
     ) -> ImageLike: ...
     def lapar_net_phi(
         self,
@@ -314,6 +315,7 @@ class Context:
         net: str | PathLike[str] = "lapar-a",
         scale: int = 2,
         dtype: DTypeLike | None = None,
+        activations: Literal["f32", "f16"] = "f32",
     ) -> ImageLike: ...
     def lapar_trainer(
         self,

@@ -218,7 +218,19 @@ PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
 
 typedef struct {
     const clik_lapar_net *net;
+    clik_lapar_net_options opt;
 } net_call;
+
+/* activations: "f32" (the default) or "f16"; 0 or -1 with the error set. */
+static int activations_arg(const char *text, clik_lapar_net_options *opt)
+{
+    opt->f16_activations = text && strcmp(text, "f16") == 0;
+    if (text && !opt->f16_activations && strcmp(text, "f32") != 0) {
+        arg_error("argument 'activations': 'f32' or 'f16', not '%s'", text);
+        return -1;
+    }
+    return 0;
+}
 
 static int net_arg(CtxObject *c, PyObject *o, int scale, clik_lapar_net **net, int *owned)
 {
@@ -272,21 +284,24 @@ static int net_arg(CtxObject *c, PyObject *o, int scale, clik_lapar_net **net, i
 
 static clik_status do_lapar_net(clik_context *x, const clik_image *a, clik_image *b, const void *p)
 {
-    return clik_lapar_net_run(x, ((const net_call *)p)->net, a, b, NULL);
+    const net_call *m = p;
+    return clik_lapar_net_run_with(x, m->net, a, b, NULL, &m->opt);
 }
 
 PyObject *ctx_lapar_net(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src", "net", "scale", "out", NULL};
+    static char *kwlist[] = {"src", "net", "scale", "out", "activations", NULL};
     PyObject *src, *no = NULL, *out = Py_None;
+    const char *act = NULL;
     int scale = 2, owned = 0;
     clik_lapar_net *net = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiO", kwlist, &src, &no, &scale, &out) ||
-        ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0)
+    net_call m = {NULL, {0}};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiOs", kwlist, &src, &no, &scale, &out, &act) ||
+        ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0 || activations_arg(act, &m.opt) < 0)
         return NULL;
     if (net_arg(c, no, scale, &net, &owned) < 0)
         return NULL;
-    net_call m = {net};
+    m.net = net;
     PyObject *r = unary(c, src, "src", out,
                         &(unary_op){.num = scale, .den = 1, .fn = do_lapar_net, .arg = &m});
     if (owned)
@@ -297,7 +312,8 @@ PyObject *ctx_lapar_net(CtxObject *c, PyObject *args, PyObject *kw)
 static clik_status do_lapar_net_phi(clik_context *x, const clik_image *a, clik_image *b,
                                     const void *p)
 {
-    return clik_lapar_net_run(x, ((const net_call *)p)->net, a, NULL, b);
+    const net_call *m = p;
+    return clik_lapar_net_run_with(x, m->net, a, NULL, b, &m->opt);
 }
 
 static int net_phi_size(const clik_image *src, const void *p, int *w, int *h)
@@ -316,14 +332,17 @@ static int net_phi_size(const clik_image *src, const void *p, int *w, int *h)
 
 PyObject *ctx_lapar_net_phi(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src", "net", "scale", "dtype", NULL};
+    static char *kwlist[] = {"src", "net", "scale", "dtype", "activations", NULL};
     PyObject *src, *no = NULL, *dtype = Py_None;
+    const char *act = NULL;
     int scale = 2, owned = 0;
     clik_lapar_net *net = NULL;
     clik_type t = CLIK_F32;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiO", kwlist, &src, &no, &scale, &dtype) ||
+    net_call m = {NULL, {0}};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiOs", kwlist, &src, &no, &scale, &dtype, &act) ||
         ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0 ||
-        (dtype != Py_None && type_of_dtype(dtype, "dtype", &t) < 0))
+        (dtype != Py_None && type_of_dtype(dtype, "dtype", &t) < 0) ||
+        activations_arg(act, &m.opt) < 0)
         return NULL;
     if (t != CLIK_F32 && t != CLIK_F16) {
         arg_error("argument 'dtype': float32 or float16");
@@ -331,7 +350,7 @@ PyObject *ctx_lapar_net_phi(CtxObject *c, PyObject *args, PyObject *kw)
     }
     if (net_arg(c, no, scale, &net, &owned) < 0)
         return NULL;
-    net_call m = {net};
+    m.net = net;
     PyObject *r = unary(c, src, "src", Py_None,
                         &(unary_op){.size = net_phi_size,
                                     .channels = 1,

@@ -1510,6 +1510,20 @@ def test_lapar_net(be, oracle, dtype, ch):
     assert half.dtype == np.float16 and np.abs(half.astype(np.float32) - phi).max() < 2e-3
 
 
+def test_lapar_net_f16_activations(be):
+    if not clik.lapar_net_available("lapar-c", 2):
+        pytest.skip("this build holds no LAPAR-C x2 network")
+    lr = smooth((12, 15, 4), np.uint8, seed=3)
+    full = be.lapar_net(lr, "lapar-c", 2)
+    half = be.lapar_net(lr, "lapar-c", 2, activations="f16")
+    assert half.shape == full.shape and np.abs(half.astype(int) - full.astype(int)).max() <= 1
+    phi = be.lapar_net_phi(lr, "lapar-c", 2)
+    phi16 = be.lapar_net_phi(lr, "lapar-c", 2, activations="f16")
+    assert np.abs(phi16 - phi).max() <= 1e-2  # the bound clik_lapar_net_options states
+    with pytest.raises(clik.ArgumentError):
+        be.lapar_net(lr, "lapar-c", 2, activations="f64")
+
+
 def test_lapar_net_bad_arguments(be):
     lr = np.zeros((6, 7, 4), np.uint8)
     with pytest.raises(clik.ArgumentError):
