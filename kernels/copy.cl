@@ -27,25 +27,49 @@ __kernel void fill32(__global uint *dst, ulong n, uint value)
         dst[i] = fill_word(i, value);
 }
 
-/* The FP32 arithmetic peak of the benchmarks: per work-item 16 independent
- * chains of iters x 8 fused multiply-adds (2 flops each), their sum stored
- * so that none is dropped. a and b keep the chains finite. */
+/* The FP32 arithmetic peak of the benchmarks: per work-item CHAINS
+ * independent chains of iters x 8 fused multiply-adds on vectors of FMA_W
+ * floats (2 flops a lane), their sum stored so that none is dropped; a and
+ * b keep the chains finite. CPU devices take FMA_W 16 (the SIMD lanes of a
+ * core; the only vector width the sum takes), others 1 (one lane per
+ * work-item). */
+#ifndef FMA_W
+#define FMA_W 1
+#endif
+#if FMA_W == 1
+typedef float fma_t;
+#define CHAINS 16
+#define SUM(v) (v)
+#else
+#define FMA_VEC_(n) float##n
+#define FMA_VEC(n)  FMA_VEC_(n)
+typedef FMA_VEC(FMA_W) fma_t;
+#define CHAINS      8
+/* every lane of the float16 in the sum: none of them can be dropped */
+inline float fma_sum(fma_t v)
+{
+    const float8 h = v.lo + v.hi;
+    return dot(h.lo + h.hi, (float4)(1.0f));
+}
+#define SUM(v)      fma_sum(v)
+#endif
+
 __kernel void fma_peak(__global float *out, int iters, float a, float b)
 {
     const size_t i = get_global_id(0);
-    float x[16];
+    fma_t x[CHAINS];
 #pragma unroll
-    for (int j = 0; j < 16; j++)
-        x[j] = (float)(i % 1024 + j) * 1e-3f;
+    for (int j = 0; j < CHAINS; j++)
+        x[j] = (fma_t)((float)(i % 1024 + j) * 1e-3f);
     for (int n = 0; n < iters; n++)
 #pragma unroll
         for (int r = 0; r < 8; r++)
 #pragma unroll
-            for (int j = 0; j < 16; j++)
-                x[j] = fma(x[j], a, b);
-    float s = 0.0f;
+            for (int j = 0; j < CHAINS; j++)
+                x[j] = fma(x[j], (fma_t)(a), (fma_t)(b));
+    fma_t s = x[0];
 #pragma unroll
-    for (int j = 0; j < 16; j++)
+    for (int j = 1; j < CHAINS; j++)
         s += x[j];
-    out[i] = s;
+    out[i] = SUM(s);
 }

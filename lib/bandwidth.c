@@ -136,12 +136,15 @@ clik_status clik_context_copy_bandwidth(clik_context *ctx, size_t bytes, int rep
 
 /* ---- arithmetic peak --------------------------------------------------------------- */
 
-#define FMA_ITERS 4096 /* at most, x 8 x 16 fused multiply-adds per work-item */
+#define FMA_ITERS 4096 /* at most, x 8 fused multiply-adds per chain of a work-item */
 
 static clik_status device_fma(clik_context *ctx, int reps, double *gflops)
 {
+    /* CPU devices: a vector of 16 floats per chain (the SIMD lanes of a
+     * core, whatever the compiler does across work-items); others one */
+    const int lanes = ctx->dev.type == CLIK_DEVICE_CPU ? 16 : 1, chains = lanes > 1 ? 8 : 16;
     clik_kernel_entry *k;
-    clik_status st = clik__kernel(ctx, "copy", "", "fma_peak", &k);
+    clik_status st = clik__kernel(ctx, "copy", lanes > 1 ? "-DFMA_W=16" : "", "fma_peak", &k);
     if (st != CLIK_OK)
         return st;
     const unsigned cu = ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 1;
@@ -177,7 +180,7 @@ static clik_status device_fma(clik_context *ctx, int reps, double *gflops)
     }
     ctx->cl->clReleaseMemObject(out);
     if (st == CLIK_OK)
-        *gflops = (double)items * iters * 8.0 * 16.0 * 2.0 / (best * 1e6);
+        *gflops = (double)items * iters * 8.0 * chains * lanes * 2.0 / (best * 1e6);
     return st;
 }
 
