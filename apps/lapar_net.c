@@ -51,6 +51,27 @@ static int load_net(clik_context *ctx, const char *name, const char *model, int 
     return CLI_OK;
 }
 
+/* The options both commands share: --scale (into *scale), --net or
+ * --model, --activations (f32 or f16). CLI_OK, or CLI_USAGE with a message
+ * that names the command. */
+static int net_options(const char *cmd, const char *scale_text, const char *name, const char *model,
+                       const char *activations, int *scale)
+{
+    if (!scale_text || !cli_parse_count(scale_text, 2, 4, scale)) {
+        fprintf(stderr, "clik %s: --scale needs 2, 3 or 4\n", cmd);
+        return CLI_USAGE;
+    }
+    if (name && model) {
+        fprintf(stderr, "clik %s: --net and --model exclude each other\n", cmd);
+        return CLI_USAGE;
+    }
+    if (strcmp(activations, "f32") != 0 && strcmp(activations, "f16") != 0) {
+        fprintf(stderr, "clik %s: --activations needs f32 or f16, not %s\n", cmd, activations);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 int cmd_lapar_net(int argc, char **argv)
 {
     const char *scale_text = NULL, *name = NULL, *model = NULL, *out_path = NULL, *storage = "f32",
@@ -67,20 +88,11 @@ int cmd_lapar_net(int argc, char **argv)
     if (rc != CLI_OK || args.help)
         return rc;
     int scale = 0;
-    if (!scale_text || !cli_parse_count(scale_text, 2, 4, &scale)) {
-        fprintf(stderr, "clik lapar-net: --scale needs 2, 3 or 4\n");
-        return CLI_USAGE;
-    }
-    if (name && model) {
-        fprintf(stderr, "clik lapar-net: --net and --model exclude each other\n");
-        return CLI_USAGE;
-    }
+    rc = net_options("lapar-net", scale_text, name, model, activations, &scale);
+    if (rc != CLI_OK)
+        return rc;
     if (strcmp(storage, "f32") != 0 && strcmp(storage, "f16") != 0) {
         fprintf(stderr, "clik lapar-net: --storage needs f32 or f16, not %s\n", storage);
-        return CLI_USAGE;
-    }
-    if (strcmp(activations, "f32") != 0 && strcmp(activations, "f16") != 0) {
-        fprintf(stderr, "clik lapar-net: --activations needs f32 or f16, not %s\n", activations);
         return CLI_USAGE;
     }
     if (!name)
@@ -205,20 +217,11 @@ static int cmd_tune_net(int argc, char **argv)
     if (rc != CLI_OK || args.help)
         return rc;
     int scale = 0, w = 0, h = 0;
-    if (!scale_text || !cli_parse_count(scale_text, 2, 4, &scale)) {
-        fprintf(stderr, "clik tune: --scale needs 2, 3 or 4\n");
-        return CLI_USAGE;
-    }
+    rc = net_options("tune", scale_text, name, model, activations, &scale);
+    if (rc != CLI_OK)
+        return rc;
     if (!size_text || !cli_parse_size(size_text, &w, &h) || w < 2 || h < 2) {
         fprintf(stderr, "clik tune: --size needs WxH, at least 2x2\n");
-        return CLI_USAGE;
-    }
-    if (name && model) {
-        fprintf(stderr, "clik tune: --net and --model exclude each other\n");
-        return CLI_USAGE;
-    }
-    if (strcmp(activations, "f32") != 0 && strcmp(activations, "f16") != 0) {
-        fprintf(stderr, "clik tune: --activations needs f32 or f16, not %s\n", activations);
         return CLI_USAGE;
     }
     clik_context *ctx = NULL;
