@@ -60,7 +60,9 @@ static void store_real(void *row, clik_type type, size_t i, double v)
 /* Row 0 of an integral: (W + 1) * C zeros. */
 static void zero_first_row(clik_image *img)
 {
-    memset(img->data, 0, (size_t)img->width * (size_t)img->channels * clik_type_size(img->type));
+    /* sums are U32 or F32 (4 bytes an element), U64 or F64 (8) */
+    const size_t elem = img->type == CLIK_U64 || img->type == CLIK_F64 ? 8 : 4;
+    memset(img->data, 0, (size_t)img->width * (size_t)img->channels * elem);
 }
 
 static void integral_u8(const clik_image *src, clik_image *sum, clik_image *sqsum)

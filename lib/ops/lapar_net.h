@@ -68,9 +68,13 @@ typedef struct net_conv_shape {
  * the tuning store's record for the problem, else the defaults. */
 clik_status clik__lapar_net_run_shaped(clik_context *ctx, const clik_lapar_net *net,
                                        const clik_image *src, clik_image *dst, clik_image *phi,
-                                       const clik_lapar_net_options *opt, const net_conv_shape *shape);
+                                       const clik_lapar_net_options *opt,
+                                       const net_conv_shape *shape);
+/* The tuning store's problem class of a run of net on a w x h input. */
+void clik__lapar_net_problem(const clik_lapar_net *net, int w, int h, int act_half, char *out,
+                             size_t cap);
 /* The shape a run of net on a w x h input uses on ctx's device, and whether
- * it is the tuning store's (lapar_net_tune.c). */
+ * it is the tuning store's (lapar_net_shape.c). */
 int clik__lapar_net_shape(clik_context *ctx, const clik_lapar_net *net, int w, int h, int act_half,
                           net_conv_shape *shape);
 
