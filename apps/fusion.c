@@ -332,7 +332,7 @@ static int upscale_image(const upscale_job *job)
                 ? clik_upscale_fusion(ctx, &f.src, &f.dst, &job->opt, job->map ? &f.map : NULL)
             : job->lapar ? clik_upscale_lapar(ctx, &f.src, &f.dst, (int)job->scale, model)
             : job->net   ? clik_lapar_net_run(ctx, net, &f.src, &f.dst, NULL)
-                         : resize_any(ctx, &f.src, &f.dst, job->method);
+                         : resize_any(ctx, &f.src, &f.dst, job->method, job->scale);
         cli_op_done("upscale", ctx, &clock, job->in);
         rc = st != CLIK_OK ? cli_error("upscale", ctx, st, job->in)
                            : frame_stage(&f, &outs, 0, job->map ? 1 : -1);
@@ -445,7 +445,7 @@ static int submit_frame(sequence *seq, int i)
         : seq->job->lapar
             ? clik_upscale_lapar(seq->ctx, &f->src, &f->dst, (int)seq->job->scale, seq->model)
         : seq->job->net ? clik_lapar_net_run(seq->ctx, seq->net, &f->src, &f->dst, NULL)
-                        : resize_any(seq->ctx, &f->src, &f->dst, seq->job->method);
+                        : resize_any(seq->ctx, &f->src, &f->dst, seq->job->method, seq->job->scale);
     return st != CLIK_OK ? cli_error("upscale", seq->ctx, st, name) : CLI_OK;
 }
 

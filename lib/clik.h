@@ -431,6 +431,18 @@ CLIK_API clik_status clik_resize_size(int width, int height, double scale_x, dou
 CLIK_API clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_image *dst,
                                  clik_interp method);
 
+/* clik_resize with the coordinate scale given, as OpenCV's resize(src,
+ * dst, Size(), fx, fy): dst must be clik_resize_size(W, H, scale_x,
+ * scale_y) (CLIK_ERR_INVALID_SIZE otherwise; CLIK_ERR_INVALID_ARG for a
+ * scale that is not finite and positive), and every method maps output x to
+ * the source by 1 / scale_x instead of W / W' (nearest: floor(x * (1 /
+ * scale_x)); bilinear, bicubic: (x + 0.5) * (1 / scale_x) - 0.5; bicubic-aa:
+ * MATLAB's imresize(src, scale) kernel and mapping with s = scale_x), and
+ * alike down. Where W * scale_x is not an integer this differs from
+ * clik_resize of the rounded size by up to 1/2 pixel at the far edge. */
+CLIK_API clik_status clik_resize_scaled(clik_context *ctx, const clik_image *src, clik_image *dst,
+                                        clik_interp method, double scale_x, double scale_y);
+
 /* ------------------------------------------------------------------------ */
 /* Filter family (kernels/filter.cl)                                         */
 

@@ -143,6 +143,12 @@ expect 0 "resize RGB stays RGB" -- $run "$clik" resize "$tmp/rgb.ppm" "$tmp/out.
 check "resize RGB: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "128x96 rgb"
 expect 0 "resize grey + alpha" -- $run "$clik" resize "$tmp/greya.npy" "$tmp/out.png" --scale 0.25 --method nearest --device none
 check "resize grey + alpha: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "16x12 grey+alpha"
+# --scale maps as OpenCV's fx = fy = S: an 11x10 ramp (10 x) by 0.3 takes the
+# source at (x + 0.5) / 0.3 - 0.5 = 7/6, 4.5, 47/6 (bilinear 12 45 78), not at
+# the sizes' ratio 11/3 (13 50 87).
+{ printf 'P5\n11 10\n255\n'; for y in 0 1 2 3 4 5 6 7 8 9; do printf '\000\012\024\036\050\062\074\106\120\132\144'; done; } >"$tmp/ramp.pgm"
+expect 0 "resize --scale 0.3 bilinear of a ramp" -- $run "$clik" resize "$tmp/ramp.pgm" "$tmp/out.pgm" --scale 0.3 --method bilinear --device none
+check "resize --scale 0.3: the first row as OpenCV's fx = 0.3" "$(tail -c 9 "$tmp/out.pgm" | od -An -tu1 -N3 | tr -s ' ' | sed 's/^ //')" "12 45 78"
 expect 2 "resize without --scale or --size" -- $run "$clik" resize "$sample" "$tmp/out.png"
 expect 2 "resize with --scale and --size" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 2 --size 4x4
 cmd=(resize "$sample" "$tmp/out.png")

@@ -496,7 +496,9 @@ static PyMethodDef ctx_methods[] = {
        "Laplacian pyramid: levels bands and the coarsest level."),
     KW("collapse", ctx_collapse, "Rebuilds an image from a Laplacian pyramid."),
     KW("integral", ctx_integral, "OpenCV integral (and sums of squares with sqsum=)."),
-    KW("resize", ctx_resize, "Resize by size=(W, H) or scale=."),
+    KW("resize", ctx_resize,
+       "Resize to size=(W, H) (cv2.resize(src, (W, H))) or by scale=s or (sx, sy) "
+       "(cv2.resize(src, None, fx=sx, fy=sy): coordinates mapped by 1 / scale)."),
     KW("gaussian_blur", ctx_gaussian_blur, "Separable Gaussian blur, border reflect-101."),
     KW("gray", ctx_gray, "RGBA -> luma (OpenCV COLOR_RGBA2GRAY)."),
     KW("ssim", ctx_ssim, "Mean SSIM (and the map with full=True)."),

@@ -10,7 +10,9 @@ device, PoCL by default, and the scalar and NEON paths):
   resize nearest      == INTER_NEAREST (by scale and at a size of each
                          side's own scale); bilinear, bicubic within +-1 of
                          INTER_LINEAR, INTER_CUBIC (>= 99 % identical when
-                         bicubic enlarges, against OpenCV 4)
+                         bicubic enlarges, against OpenCV 4); scale=S as
+                         cv2.resize(img, None, fx=S, fy=S) at S = 0.3, 0.7,
+                         1.37, 2.6
   gaussian_blur       within +-1 of cv2.GaussianBlur, BORDER_REFLECT_101
                          (of the float image where OpenCV's u8 weights move
                          its result by 2)
@@ -205,6 +207,25 @@ def test_resize_grey_large(be, greys):
 
 def test_resize_colour(be):
     resize_checks(be, astronaut_rgba(), "astronaut", [2, 1.7, 0.37])
+
+
+SCALES = [0.3, 0.7, 1.37, 2.6]
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_resize_by_scale(be, scale):
+    """scale=S is cv2.resize(img, None, fx=S, fy=S): round(W * S) x
+    round(H * S), source coordinates by 1 / S (not by the sizes' ratio:
+    213 grey levels apart at 0.3 on the cameraman)."""
+    for name, img in [("camera", camera()), ("astronaut", astronaut_rgba())]:
+        for method, interp in RESIZE.items():
+            want = cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
+            got = be.resize(img, scale=scale, method=method)
+            what = f"{name} {method} scale={scale}"
+            if method == "nearest":
+                equal(got, want, what)
+            else:
+                within(got, want, 1, None, what)
 
 
 @pytest.mark.parametrize("name", ["noise-97x61", "smooth-64x48", "camera-197x133", "astronaut"])

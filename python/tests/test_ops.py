@@ -1144,6 +1144,16 @@ def test_upscale_lapar_default_scale(be):
     assert_exact(be.upscale_lapar(src), be.upscale_lapar(src, 2), "default scale 2")
 
 
+def test_resize_scale_maps_as_opencv_fx(be):
+    """scale=0.3 of an 11-wide ramp (10 x): 3 columns, source points
+    (x + 0.5) / 0.3 - 0.5 = 7/6, 4.5, 47/6 (cv2.resize's fx), not the
+    sizes' ratio 11/3 (13, 50, 87)."""
+    ramp = np.tile((np.arange(11) * 10).astype(np.uint8), (10, 1))
+    assert_exact(be.resize(ramp, scale=0.3, method="nearest"), np.tile(np.uint8([0, 30, 60]), (3, 1)))
+    assert_exact(be.resize(ramp, scale=0.3, method="bilinear"), np.tile(np.uint8([12, 45, 78]), (3, 1)))
+    assert be.resize(ramp, (3, 3), method="bilinear")[0].tolist() == [13, 50, 87]
+
+
 TINY_OPS = [
     ("hist", lambda c, a: c.hist(a), "EXACT"),
     ("equalize", lambda c, a: c.equalize(a), "EXACT"),
