@@ -1154,6 +1154,20 @@ def test_resize_scale_maps_as_opencv_fx(be):
     assert be.resize(ramp, (3, 3), method="bilinear")[0].tolist() == [13, 50, 87]
 
 
+def test_upscale_default_is_lapar(be):
+    """ctx.upscale defaults to the LAPAR model upscaler, as `clik upscale`."""
+    src = edges(shape_of(13, 15, 4), np.uint8, seed=41)
+    got = be.upscale(src, 2)
+    assert_exact(got, be.upscale_lapar(src, 2), "upscale's default")
+    assert_exact(be.upscale(src, 3, method="fusion"), be.upscale_fusion(src, 3), "fusion")
+    assert_exact(be.upscale(src, 1.37, method="bicubic"),
+                 be.resize(src, scale=1.37, method="bicubic"), "bicubic")
+    with pytest.raises(clik.ArgumentError, match="method"):
+        be.upscale(src, 2, method="lanczos")
+    with pytest.raises(clik.ArgumentError, match="model"):
+        be.upscale(src, 2, method="fusion", model=clik.lapar_model_default())
+
+
 TINY_OPS = [
     ("hist", lambda c, a: c.hist(a), "EXACT"),
     ("equalize", lambda c, a: c.equalize(a), "EXACT"),
