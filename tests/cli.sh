@@ -543,6 +543,9 @@ npy_f32 24 32 "$one" "$tmp/phi1.npy"             # 1 plane
 { head -c 48 /dev/zero; printf "$one"; head -c 48 /dev/zero; } | npy '<f4' '1, 25' 100 >"$tmp/delta.npy"
 head -c 96 /dev/zero | npy '<f4' '1, 24' 96 >"$tmp/dict24.npy"
 cp "$tmp/phi.npy" "$tmp/phi.keep"
+# The same coefficients as a network gives them, (L, S*H, S*W).
+{ while :; do printf "$one$one$one$one$one$one$one$one"; done; } 2>/dev/null | npy '<f4' '72, 24, 32' $((4 * 72 * 24 * 32)) >"$tmp/phi3d.npy"
+{ while :; do printf "$one$one$one$one$one$one$one$one"; done; } 2>/dev/null | npy '<f4' '72, 24, 31' $((4 * 72 * 24 * 31)) >"$tmp/phi3d31.npy"
 expect 0 "lapar x2 of grey, every coefficient 1" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2
 check "lapar output size" "$(size_of "$tmp/out.png")" 32x24
 expect 0 "lapar of colour on the CPU path" -- $run "$clik" lapar "$tmp/lr.ppm" "$tmp/phi.npy" "$tmp/out.png" --scale 2 --device none
@@ -551,6 +554,11 @@ expect 0 "lapar with f16 storage" -- $run "$clik" lapar "$tmp/lr.ppm" "$tmp/phi.
 expect 0 "lapar with phi 0, as .npy" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi0.npy" "$tmp/out.npy" --scale 2
 check "lapar with phi 0 gives 0" "$(wc -c <"$tmp/out.npy" | tr -d ' ') $(tail -c 768 "$tmp/out.npy" | tr -d '\000' | wc -c | tr -d ' ')" "896 0"
 expect 0 "lapar with a one-atom dictionary (a delta)" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi1.npy" "$tmp/out.pgm" --scale 2 --dict "$tmp/delta.npy"
+"$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out2d.png" --scale 2 || failures=$((failures + 1))
+expect 0 "lapar with phi as (L, S*H, S*W)" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi3d.npy" "$tmp/out.png" --scale 2
+check "lapar: (L, S*H, S*W) as (L*S*H, S*W)" "$(cmp -s "$tmp/out.png" "$tmp/out2d.png" && echo same)" same
+expect 1 "lapar with phi (72, 24, 31)" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi3d31.npy" "$tmp/out.png" --scale 2
+check "the (L, S*H, S*W) shape in the message" "$(grep -c '(72, 24, 32)' "$tmp/stderr")" 1
 expect 2 "lapar without --scale" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png"
 expect 2 "lapar --scale 5" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 5
 expect 2 "lapar --scale 1" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 1
@@ -575,6 +583,8 @@ expect 0 "lapar with the kept atoms, their planes only" -- $run "$clik" lapar "$
 expect 0 "lapar with the re-fit matrix" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2 --atoms "$tmp/sel.npy" --mix
 expect 1 "lapar with the re-fit matrix and the kept planes only" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi7.npy" "$tmp/out.png" --scale 2 --atoms "$tmp/sel.npy" --mix
 expect 1 "lapar with a selection of another dictionary" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi1.npy" "$tmp/out.png" --scale 2 --atoms "$tmp/sel.npy" --dict "$tmp/delta.npy"
+expect 0 "lapar-compress with phi as (L, S*H, S*W)" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi3d.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 0.1 --scale 2
+check "lapar-compress: (L, S*H, S*W) as (L*S*H, S*W)" "$(cmp -s "$tmp/out.npy" "$tmp/sel.npy" && echo same)" same
 expect 2 "lapar-compress --alpha 0" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 0 --scale 2
 expect 2 "lapar-compress --alpha 1.5" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 1.5 --scale 2
 expect 2 "lapar-compress without --alpha" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --scale 2
