@@ -40,8 +40,9 @@ typedef struct clik_pyramid_dsp {
 
 typedef struct clik_integral_dsp {
     /* OpenCV integral of src into sum ((W + 1) x (H + 1)) and, when not NULL,
-     * sqsum. Types: u8 -> sum u32, u64 or f64, sqsum u64 or f64; f32 -> sum
-     * f32 or f64, sqsum f64. u32 sums wrap (the caller refused overflow). */
+     * sqsum. Types: u8 -> sum u32, s32, u64 or f64, sqsum u64 or f64; f32 ->
+     * sum f32 or f64, sqsum f64. u32 sums wrap (the caller refused overflow);
+     * s32 sums wrap modulo 2^32, two's complement, as OpenCV's CV_32S. */
     void (*integral)(const clik_image *src, clik_image *sum, clik_image *sqsum);
 } clik_integral_dsp;
 

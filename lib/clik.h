@@ -374,9 +374,10 @@ CLIK_API clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *band
 
 /* OpenCV integral: sum is (W + 1) x (H + 1) with a zero first row and column
  * and sum(X, Y) = the sum of src(x, y) over x < X, y < Y, per channel. u8 src:
- * sum u32 (CLIK_ERR_OVERFLOW when 255 * W * H > 2^32 - 1: ask for u64), u64
- * or f64; f32 src: f32 or f64. sqsum (NULL: not computed) holds the sums of
- * squares: u64 or f64 for u8, f64 for f32. */
+ * sum u32 (CLIK_ERR_OVERFLOW when 255 * W * H > 2^32 - 1: ask for u64), s32
+ * (OpenCV's CV_32S: the sum modulo 2^32 in two's complement, wrapping past
+ * 2^31 - 1 as OpenCV's does, never refused), u64 or f64; f32 src: f32 or f64. sqsum (NULL: not
+ * computed) holds the sums of squares: u64 or f64 for u8, f64 for f32. */
 CLIK_API clik_status clik_integral(clik_context *ctx, const clik_image *src, clik_image *sum,
                                    clik_image *sqsum);
 

@@ -75,6 +75,8 @@ expect 1 "integral squares into a missing folder (sums removed)" -- $run "$clik"
 expect 1 "integral u32 of an image that can overflow" -- $run "$clik" integral "$tmp/big.pgm" "$tmp/out.npy" --device none
 grep -q "u64" "$tmp/stderr" || fail "overflow message does not name u64"
 expect 0 "integral u64 of the same image" -- $run "$clik" integral "$tmp/big.pgm" "$tmp/out.npy" --type u64 --device none
+expect 0 "integral s32 of the same image (wraps as OpenCV's int32)" -- $run "$clik" integral "$tmp/big.pgm" "$tmp/out.npy" --type s32 --device none
+check "integral s32 is int32" "$(head -c 80 "$tmp/out.npy" | grep -ac "'<i4'")" 1
 rm -f "$tmp/big.pgm"
 expect 2 "conformance of an unknown op" -- $run "$clik" conformance --op nothing --device none
 

@@ -1221,7 +1221,7 @@ static clik_status call_integral(clik_context *ctx, margs *a)
 
 static void extra_integral(op_run *r)
 {
-    const clik_type sums[] = {CLIK_U8, CLIK_F32, CLIK_S32};
+    const clik_type sums[] = {CLIK_U8, CLIK_F32, CLIK_S16};
     for (int i = 0; i < 3; i++) {
         swapped_case(r, 1, 25, 21, 2, sums[i], CLIK_ERR_UNSUPPORTED_FORMAT, "sum %s of u8 pixels",
                      clik_type_name(sums[i]));

@@ -3,8 +3,9 @@ device, PoCL by default, and the scalar and NEON paths):
   equalize            == cv2.equalizeHist
   gaussian_pyramid    == chained cv2.pyrDown
   pyr_up              == cv2.pyrUp
-  integral            == cv2.integral (u32 bit for bit, f64), cv2.integral2
-                         (sums u32, squares f64)
+  integral            == cv2.integral (u32 bit for bit, f64, int32 as
+                         sdepth=CV_32S, wrapping past 2^31 - 1 as OpenCV's),
+                         cv2.integral2 (sums u32, squares f64)
   laplacian_pyramid   == G_i - cv2.pyrUp(G_i+1) cropped, G_N last;
                          collapse of the bands == the image
   resize nearest      == INTER_NEAREST (by scale and at a size of each
@@ -160,6 +161,19 @@ def test_integral(be, greys, name):
     equal(s, ws.view(np.uint32), f"{name} integral2 sums")
     equal(q, wq, f"{name} integral2 squares")
     equal(be.integral(img, np.float64), cv2.integral(img, sdepth=cv2.CV_64F), f"{name} f64")
+    equal(be.integral(img, np.int32), cv2.integral(img, sdepth=cv2.CV_32S), f"{name} int32")
+
+
+def test_integral_int32_wraps(be):
+    """dtype=np.int32 is cv2.integral's CV_32S also past 2^31 - 1, where
+    both wrap modulo 2^32 (a bright 3000 x 2900 photograph-sized image)."""
+    img = np.full((2900, 3000), 255, np.uint8)
+    img[::7] = photo("camera")[0, 0]
+    want = cv2.integral(img, sdepth=cv2.CV_32S)
+    assert want.min() < 0  # OpenCV wraps too
+    equal(be.integral(img, np.int32), want, "bright int32")
+    rgba = np.tile(astronaut_rgba(), (3, 4, 1))
+    equal(be.integral(rgba, np.int32), cv2.integral(rgba, sdepth=cv2.CV_32S), "astronaut int32")
 
 
 def cv_size(img, scale):

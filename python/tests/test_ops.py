@@ -448,6 +448,10 @@ def test_integral_u8(be, oracle, ch):
         s = be.integral(a, dtype)
         assert s.dtype == dtype
         assert_exact(s, integral_reference(a, dtype), f"integral {np.dtype(dtype)}")
+    s = be.integral(a, np.int32)  # OpenCV's CV_32S: the u32 sums' bits
+    assert s.dtype == np.int32
+    assert_exact(s, integral_reference(a, np.uint32).view(np.int32), "integral int32")
+    assert_exact(s, oracle.integral(a, np.int32), "integral int32, oracle")
     s, q = be.integral(a, sqsum=True)
     assert s.dtype == np.uint32 and q.dtype == np.float64 and q.shape == s.shape
     assert_exact(q, integral_reference(a, np.float64, square=True), "sqsum f64")
