@@ -3,7 +3,7 @@
  * size derived from the input's: x2 and x3 (integer factors: the nearest
  * fast path and the bicubic tiles), 5/3 (non-integer up), 1/2 and 3/7
  * (down, at least 1 pixel); the two axes of a case may scale differently.
- * The scaled cases map coordinates by a given scale (2.6, 1.37, 0.7: sizes
+ * The scaled cases map coordinates by a given scale (2.6, 0.7: sizes
  * whose ratio is not the scale), as OpenCV's resize with fx, fy.
  * The antialiased bicubic (MATLAB's imresize) shrinks by 1/3 and by 3/7 x
  * 2/5, and in f32 shrinks one axis by 3/7 while growing the other by 5/3.
@@ -143,12 +143,12 @@ static clik_status nearest_scaled(clik_context *ctx, const clik_image *in, clik_
 
 static clik_status bilinear_scaled(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    return resize_scaled(ctx, in, 0.7, 1.37, CLIK_INTERP_BILINEAR, out);
+    return resize_scaled(ctx, in, 0.7, 0.7, CLIK_INTERP_BILINEAR, out);
 }
 
 static clik_status bicubic_scaled(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    return resize_scaled(ctx, in, 1.37, 0.7, CLIK_INTERP_BICUBIC, out);
+    return resize_scaled(ctx, in, 0.7, 0.7, CLIK_INTERP_BICUBIC, out);
 }
 
 const clik_case clik_cases_resize[] = {
