@@ -273,6 +273,7 @@ void clik_context_destroy(clik_context *ctx)
     if (ctx->lnet.mem)
         ctx->cl->clReleaseMemObject(ctx->lnet.mem);
     free(ctx->lnet.off);
+    clik__tune_memo_free(ctx);
     clik__pool_release(ctx);
     if (ctx->queue)
         ctx->cl->clReleaseCommandQueue(ctx->queue);

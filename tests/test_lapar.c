@@ -720,9 +720,18 @@ START_TEST(tuning_store)
     check_filter_on(b, &p.lr, &p.phi, &p.d, 2, "stored tuning");
     /* Another problem class has none. */
     ck_assert_int_eq(get_tuning(b, &other).stored, 0);
-    clik_context_destroy(b);
     char files[4][1024];
     ck_assert_int_eq(store_entries(dir, files, 4), 1);
+    /* A context reads an entry once: the file gone, b still has it. */
+    char kept[1040];
+    snprintf(kept, sizeof(kept), "%.1000s.kept", files[0]);
+    ck_assert_int_eq(rename(files[0], kept), 0);
+    ck_assert_int_eq(get_tuning(b, &p).stored, 1);
+    clik_context_destroy(b);
+    b = tuned_context(dir, -1);
+    ck_assert_int_eq(get_tuning(b, &p).stored, 0);
+    clik_context_destroy(b);
+    ck_assert_int_eq(rename(kept, files[0]), 0);
     /* A flipped byte: ignored, the default runs. */
     flip_byte(files[0], 60);
     clik_context *c = tuned_context(dir, -1);
@@ -740,7 +749,10 @@ START_TEST(tuning_store)
     ck_assert_int_eq(n, 2);
     const char *theirs = strcmp(now[0], files[0]) == 0 ? now[1] : now[0];
     copy_file(theirs, files[0]);
-    ck_assert_int_eq(get_tuning(c, &p).stored, 0);
+    /* (c remembers its answer for p: a new context reads the file) */
+    clik_context *f = tuned_context(dir, -1);
+    ck_assert_int_eq(get_tuning(f, &p).stored, 0);
+    clik_context_destroy(f);
     /* A store replaces the rejected entry. */
     ck_assert_int_eq(clik_lapar_tuning_set(c, &p.lr, &p.phi, &p.d, 2, &p.dst, &set), CLIK_OK);
     t = get_tuning(c, &p);
