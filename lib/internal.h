@@ -241,6 +241,15 @@ struct clik_context {
         size_t bytes;
         size_t *off; /* per step: weights, then biases (2 nsteps) */
     } lnet;
+    /* The LAPAR network's tensors of the last run, zero-bordered, kept for
+     * the next run of the same layout (no allocation, no clearing, no wait
+     * for a full pool); released with the context or by a run of another
+     * layout. */
+    struct {
+        cl_mem t[8];
+        size_t bytes[8];
+        size_t key[16]; /* the layout they were made for */
+    } lnet_ws;
 
     /* The tuning store's answers this context has read (tune_store.c). */
     struct clik_tune_memo *tune_memo;

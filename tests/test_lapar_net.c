@@ -352,6 +352,57 @@ START_TEST(tiles_same_bytes)
 }
 END_TEST
 
+/* The context keeps the network's tensors for the next run of the same
+ * layout: a stream of runs that changes size, network width and activation
+ * type gives, at each run, the bytes of a fresh context (new buffers filled
+ * with garbage, poison=1: a kept tensor whose border was not cleared, or
+ * one kept across a change of layout, shows). */
+START_TEST(kept_tensors)
+{
+    if (h_expected != CLIK_BACKEND_OPENCL) {
+        printf("lapar_net kept tensors: skipped on %s (the CPU paths keep none)\n", h_backend);
+        return;
+    }
+    static const struct {
+        int w, h, features, half;
+    } runs[] = {{13, 7, 4, 0}, {9, 11, 4, 0}, {13, 7, 4, 0}, {13, 7, 4, 1},
+                {13, 7, 6, 1}, {13, 7, 4, 0}, {13, 7, 4, 0}};
+    clik_lapar_net *nets[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        const clik_test_net_shape sh = {2, k ? 6 : 4, 2, 2, 9};
+        size_t n;
+        uint8_t *bytes = clik_test_net_bytes(&sh, 31u + (unsigned)k, &n);
+        ck_assert_ptr_nonnull(bytes);
+        ck_assert_int_eq(clik_lapar_net_read(h_oracle, bytes, n, &nets[k]), CLIK_OK);
+        free(bytes);
+    }
+    clik_context *stream = h_tuned_context("poison=1");
+    for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+        const int w = runs[r].w, h = runs[r].h;
+        const clik_lapar_net_options opt = {runs[r].half};
+        clik_image src, out[2], phi[2];
+        ck_assert_int_eq(clik_image_alloc(&src, w, h, 4, CLIK_U8), CLIK_OK);
+        clik_pattern_fill(&src, CLIK_PATTERN_NOISE, 40u + (unsigned)r);
+        for (int k = 0; k < 2; k++) {
+            clik_context *ctx = k ? h_tuned_context("poison=1") : stream;
+            ck_assert_int_eq(clik_image_alloc(&out[k], 2 * w, 2 * h, 4, CLIK_U8), CLIK_OK);
+            ck_assert_int_eq(clik_image_alloc(&phi[k], 2 * w, 2 * h * 9, 1, CLIK_F32), CLIK_OK);
+            const clik_status st = clik_lapar_net_run_with(ctx, nets[runs[r].features == 6], &src,
+                                                           &out[k], &phi[k], &opt);
+            ck_assert_msg(st == CLIK_OK, "run %zu: %s", r, clik_context_message(ctx));
+            if (k)
+                h_tuned_context_free(ctx);
+        }
+        expect_same_bytes(&out[0], &out[1], "output of a stream");
+        expect_same_bytes(&phi[0], &phi[1], "phi of a stream");
+        h_free_images(&src, &out[0], &out[1], &phi[0], &phi[1], NULL);
+    }
+    h_tuned_context_free(stream);
+    clik_lapar_net_free(nets[0]);
+    clik_lapar_net_free(nets[1]);
+}
+END_TEST
+
 /* f16 activations (OpenCL) against f32 on the same device: the bound of
  * clik_lapar_net_options, from the golden crops (README: phi within 1e-2,
  * u8 within 1), on a released network where the build has one (a smooth
@@ -634,10 +685,10 @@ int main(void)
                                                "lnet_local=0,lnet_vw=8,lnet_cob=8",
                                                "lnet_local=0,lnet_vw=16,lnet_cob=16,poison=1",
                                                NULL};
-    const h_test tests[] = {H_TEST(matches_oracle),   H_TEST(file_round_trip),
-                            H_TEST(file_refused),     H_TEST(builtin),
-                            H_TEST(bad_input),        H_TEST(compress_folds),
-                            H_TEST(tiles_same_bytes), H_TEST(f16_activations_bound)};
+    const h_test tests[] = {
+        H_TEST(matches_oracle),   H_TEST(file_round_trip), H_TEST(file_refused),
+        H_TEST(builtin),          H_TEST(bad_input),       H_TEST(compress_folds),
+        H_TEST(tiles_same_bytes), H_TEST(kept_tensors),    H_TEST(f16_activations_bound)};
     const h_suite suite = {"lapar_net", NULL, 1200, tests, H_COUNT(tests), tunings, full_tunings};
     return h_suite_main(&suite);
 }
