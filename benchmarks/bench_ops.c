@@ -673,7 +673,7 @@ static clik_status lapar_tenth_setup(bench_case *bc)
 
 /* ---- flow family: clik_flow_tvl1 -------------------------------------------------------- */
 
-/* The seed's configuration (seed 002: 1 level, 1 warp, 10 iterations) or
+/* Romera et al. 2022's configuration (section III-A: 1 level, 1 warp, 10 iterations) or
  * the defaults (the IPOL reference's), with f32 or f16 storage. */
 typedef struct flow_bench {
     int seed;
@@ -992,10 +992,11 @@ const bench_op bench_ops[] = {
             flow_defaults_setup, NULL),
     FLOW_OP("tvl1-f16", "clik_flow_tvl1, the defaults, f16 storage of u and p",
             flow_defaults_f16_setup, NULL),
-    FLOW_OP("tvl1-seed",
-            "clik_flow_tvl1, seed 002's configuration: 1 level, 1 warp, 10 iterations, f32",
-            flow_seed_setup, flow_kernel_bytes),
-    FLOW_OP("tvl1-seed-f16", "clik_flow_tvl1, seed 002's configuration, f16 storage",
+    FLOW_OP(
+        "tvl1-seed",
+        "clik_flow_tvl1, Romera et al. 2022's configuration: 1 level, 1 warp, 10 iterations, f32",
+        flow_seed_setup, flow_kernel_bytes),
+    FLOW_OP("tvl1-seed-f16", "clik_flow_tvl1, Romera et al. 2022's configuration, f16 storage",
             flow_seed_f16_setup, flow_kernel_bytes),
 };
 

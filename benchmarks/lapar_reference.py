@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""LAPAR filtering against a NumPy reference (SPEC 4.7).
+"""LAPAR filtering against a NumPy reference (Li et al. 2020).
 
-The reference is written from the SPEC alone: the 72-atom dictionary from its
+The reference is written from the documented semantics alone: the 72-atom dictionary from its
 closed form, PyTorch's bicubic upsample (interpolate(mode='bicubic',
 align_corners=False): A = -0.75, half-pixel centres, taps clamped at the
 border), reflect-101 padding of 2, the 72 filtered images by
@@ -48,7 +48,7 @@ def gaussian(s1, s2, theta):
 
 
 def dictionary():
-    """The 72 atoms of SPEC 4.7, (72, 5, 5)."""
+    """The 72 atoms of the closed form (clik_lapar.h), (72, 5, 5)."""
     atoms = []
     for s1, fine in ((2.0, True), (1.2, False)):
         atoms.append(gaussian(s1, s1, 0.0))

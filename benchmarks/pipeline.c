@@ -12,7 +12,7 @@
  * end, every intermediate image staying on the device; (b) on host images,
  * where each call moves its own inputs and outputs. Both must give
  * identical images, the collapse must rebuild the equalized frame exactly
- * (SPEC 4.2), and both must match the library's CPU path (the upscale
+ * (its bands are exact differences), and both must match the library's CPU path (the upscale
  * chain: its SSIM within 1e-3, as its float steps round per device); any
  * difference is an error (exit 1). Without an OpenCL device there is nothing to
  * compare: exit 77 (skipped).

@@ -80,7 +80,7 @@ phase_bench_upscale() {
         "$bench" $rgba --op fusion --size 1920x1080 --device "$dev" --channels 4 \
             --reps "$reps" --resident --json
     done 2>&1 | tee "$out/bench-upscale.jsonl" | cut -c1-200
-    # Fusion by scale (the seed paper's 1280x720 input) and stream depth.
+    # Fusion by scale (Martinez and Toro 2025's 1280x720 input) and stream depth.
     for s in 2 3 4; do
         "$bench" --op fusion --size 1280x720 --scale "$s" --device nvidia --channels 4 \
             --reps 50 --resident --json
@@ -118,7 +118,7 @@ phase_compare_upscale() {
         | tee "$out/compare-upscale-pocl-c4.md"
 }
 
-# TV-L1: seed 002's configuration at 2048x2048 and the defaults at 640x480,
+# TV-L1: Romera et al. 2022's configuration (section III-A) at 2048x2048 and the defaults at 640x480,
 # f32 and f16 storage, kernels only (--resident) with each kernel's time
 # (the U and P steps' GB/s against the copy bandwidth); then OpenCV's
 # DualTVL1 with matched parameters on the CPU and through the T-API.
@@ -146,7 +146,7 @@ phase_lapar() {
 }
 
 # The LAPAR networks: the suite and the golden outputs on the GPU, then
-# every network at seed 000's Table I sizes (64x64, 128x128, 320x180,
+# every network at Zhao et al. 2021's Table I sizes (64x64, 128x128, 320x180,
 # 640x360 in, x2 and x4), resident, kernel by kernel; then the work-group
 # shapes of LAPAR-A x2 at 640x360.
 phase_lapar_net() {

@@ -166,11 +166,13 @@ END_TEST
 /* ---- the default dictionary --------------------------------------------------------------- */
 
 /*
- * Reference values from an independent computation of SPEC 4.7's closed form
+ * Reference values from an independent computation of the closed form
  * in NumPy (float64, then float32): the sums over all 1800 weights, plain,
  * of magnitudes and weighted by position (1..1800), and some weights with
  * their float bits. The official dictionary file is not available here; the
- * closed form is what SPEC defines.
+ * closed form (Gaussians and differences of Gaussians, Li et al. 2020,
+ * as summarised by Zhao et al. 2021, section II-A) is what clik_lapar.h
+ * documents.
  */
 START_TEST(default_dictionary)
 {

@@ -69,7 +69,7 @@ clik_status clik_case_host_output(clik_image *out, int width, int height, int ch
 /* A context on the scalar CPU path, the oracle; NULL when it cannot be made. */
 clik_context *clik_case_oracle_context(void);
 
-/* The sizes of SPEC section 4, none a multiple of a vector width. */
+/* The test sizes (README, "Tests"), none a multiple of a vector width. */
 extern const int clik_test_sizes[][2];
 extern const int clik_test_size_count;
 

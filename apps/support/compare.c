@@ -1,4 +1,4 @@
-/* Comparison by tolerance class (SPEC section 4). SPDX-License-Identifier: BSD-2-Clause */
+/* Comparison by tolerance class (the classes: compare.h). SPDX-License-Identifier: BSD-2-Clause */
 #include "compare.h"
 
 #include <math.h>

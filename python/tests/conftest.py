@@ -209,7 +209,7 @@ def strided_copy(a, pad=5):
     return view
 
 
-# ---- tolerance classes (SPEC section 4) -------------------------------------------------------
+# ---- tolerance classes (apps/support/compare.h) ----------------------------------------------------
 
 
 def _same_layout(got, want):

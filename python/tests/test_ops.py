@@ -1,6 +1,6 @@
 """Every public function and method of the clik package, on every backend
 present (OpenCL strict, scalar, NEON), against the scalar oracle through
-the package, under each op's tolerance class of SPEC section 4:
+the package, under each op's tolerance class (apps/support/compare.h):
 EXACT for the integer ops (hist, equalize, lut, u8 pyramids, integral,
 nearest resize, u8 gray), U8-FLOAT for float arithmetic rounded to u8
 (blur, bilinear and bicubic resize, LAPAR filter), F32 for float outputs,
@@ -182,7 +182,7 @@ def test_lapar_dict_default():
         pos = atoms[l][atoms[l] > 0].sum()
         neg = atoms[l][atoms[l] < 0].sum()
         assert abs(pos - 1.4) < 1e-6 and abs(neg + 0.4) < 1e-6, l
-    # the sum of every weight (an independent computation of SPEC 4.7)
+    # the sum of every weight (an independent computation of the closed form)
     assert abs(atoms.sum() - 71.99999987736237) < 1e-5
     # atom 0: the isotropic Gaussian of sigma 2
     y, x = np.mgrid[2:-3:-1, -2:3]
@@ -1165,7 +1165,7 @@ TINY_OPS = [
 @pytest.mark.parametrize("h,w", [(1, 1), (3, 2), (1, 9), (7, 7)])
 @pytest.mark.parametrize("name,call,tol", TINY_OPS, ids=[t[0] for t in TINY_OPS])
 def test_tiny_sizes(be, oracle, name, call, tol, h, w):
-    """SPEC's small test sizes (1x1, 2x3, thin, 7x7) against the oracle."""
+    """The small test sizes (1x1, 2x3, thin, 7x7) against the oracle."""
     a = noise((h, w, 4), seed=h * 10 + w)
     if name == "laplacian" and (h, w) == (1, 1):
         with pytest.raises((clik.Error, ValueError)):  # no level below a 1x1 image
