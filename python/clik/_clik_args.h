@@ -15,6 +15,7 @@
 #include <pythread.h>
 #include <time.h>
 
+#include "_clik_doc.h"
 #include "clik.h"
 
 /* ------------------------------------------------------------------------ */
@@ -70,10 +71,11 @@ typedef struct {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = name, .tp_basicsize = sizeof(type),                   \
                                 .tp_flags = Py_TPFLAGS_DEFAULT
 
-/* A method of METH_VARARGS | METH_KEYWORDS in a PyMethodDef table. */
-#define KW(name, fn, doc)                                                                          \
+/* A method of METH_VARARGS | METH_KEYWORDS in a PyMethodDef table, its
+ * docstring DOC_fn of _clik_doc.h. */
+#define KW(name, fn)                                                                               \
     {                                                                                              \
-        name, (PyCFunction)(void (*)(void))fn, METH_VARARGS | METH_KEYWORDS, doc                   \
+        name, (PyCFunction)(void (*)(void))fn, METH_VARARGS | METH_KEYWORDS, DOC_##fn              \
     }
 
 extern PyTypeObject CtxType;

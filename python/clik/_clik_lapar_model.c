@@ -541,8 +541,8 @@ PyTypeObject ModelType = {
 };
 
 static PyMethodDef trainer_methods[] = {
-    KW("add", trainer_add, "Adds a high-resolution training image."),
-    {"solve", (PyCFunction)trainer_solve, METH_NOARGS, "Solves: a new LaparModel."},
+    KW("add", trainer_add),
+    {"solve", (PyCFunction)trainer_solve, METH_NOARGS, DOC_trainer_solve},
     {NULL, NULL, 0, NULL},
 };
 
