@@ -14,6 +14,7 @@ typedef struct cli_command {
     const char *name;
     const char *summary;
     int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+    const char *api; /* the library functions it calls (clik help VERB), or NULL */
 } cli_command;
 
 /* Subcommands, one per family file. */

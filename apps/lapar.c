@@ -287,7 +287,7 @@ static int load_phi(lapar_job *job, const char *path, const char *storage)
             (const float *)((const char *)job->phi.data + (size_t)y * job->phi.stride);
         uint16_t *out = (uint16_t *)((char *)half.data + (size_t)y * half.stride);
         for (int x = 0; x < half.width; x++)
-            out[x] = clik_half_from_float(in[x]);
+            out[x] = sup_half_from_float(in[x]);
     }
     clik_image_free(&job->phi);
     job->phi = half;

@@ -37,24 +37,24 @@ static void free_state(bench_case *bc)
 /* Compares out (host or device) with the oracle's host image ref under tol;
  * appends to bc->detail, or fills bc->message and returns 0. */
 static int check_output(bench_case *bc, const clik_image *out, const clik_image *ref,
-                        clik_tolerance tol, const char *what)
+                        sup_tolerance tol, const char *what)
 {
     clik_image got;
     if (bench_fetch(bc, out, &got) != CLIK_OK) {
         snprintf(bc->message, sizeof(bc->message), "cannot download %s", what);
         return 0;
     }
-    clik_compare cmp;
-    clik_compare_images(&got, ref, tol, &cmp);
+    sup_compare cmp;
+    sup_compare_images(&got, ref, tol, &cmp);
     if (!cmp.pass) {
         snprintf(bc->message, sizeof(bc->message), "%s (%dx%d) against the scalar oracle: %s: %s",
-                 what, got.width, got.height, clik_tolerance_name(tol), cmp.detail);
+                 what, got.width, got.height, sup_tolerance_name(tol), cmp.detail);
         return 0;
     }
     size_t n = strlen(bc->detail);
     if (n == 0 || cmp.mismatches)
         snprintf(bc->detail + n, sizeof(bc->detail) - n, "%s%s%s%s", n ? "; " : "",
-                 clik_tolerance_name(tol), cmp.mismatches ? ": " : "",
+                 sup_tolerance_name(tol), cmp.mismatches ? ": " : "",
                  cmp.mismatches ? cmp.detail : "");
     return 1;
 }
@@ -62,7 +62,7 @@ static int check_output(bench_case *bc, const clik_image *out, const clik_image 
 /* ---- ops that run their conformance case -------------------------------------------- */
 
 typedef struct case_state {
-    const clik_case *c;
+    const sup_case *c;
     clik_image out; /* the timed run's output: a device image when --resident */
 } case_state;
 
@@ -74,7 +74,7 @@ static clik_status case_setup(bench_case *bc)
     if (!s)
         return CLIK_ERR_NO_MEMORY;
     bc->state = s;
-    s->c = clik_case_find(bc->op->case_op);
+    s->c = sup_case_find(bc->op->case_op);
     if (!s->c)
         return CLIK_ERR_INVALID_ARG;
     clik_image probe = {0};
@@ -101,17 +101,17 @@ static clik_status case_run(bench_case *bc)
 static int case_check(bench_case *bc)
 {
     case_state *s = bc->state;
-    clik_context *oracle = clik_case_oracle_context();
-    clik_case_oracle o;
+    clik_context *oracle = sup_case_oracle_context();
+    sup_case_oracle o;
     memset(&o, 0, sizeof(o));
     bc->detail[0] = '\0';
-    int ok = oracle && clik_case_oracle_of(s->c, oracle, &bc->src_host, &o) == CLIK_OK;
+    int ok = oracle && sup_case_oracle_of(s->c, oracle, &bc->src_host, &o) == CLIK_OK;
     if (!ok)
         snprintf(bc->message, sizeof(bc->message), "the scalar oracle failed: %.200s",
                  oracle ? o.message : "no context");
     else
         ok = check_output(bc, &s->out, &o.want, s->c->tol, bc->op->name);
-    clik_case_oracle_free(&o);
+    sup_case_oracle_free(&o);
     clik_context_destroy(oracle);
     return ok;
 }
@@ -163,7 +163,7 @@ typedef struct multi_state {
     multi_call call;
     int n;
     clik_image outs[MAX_OUTS];
-    clik_tolerance tol;
+    sup_tolerance tol;
     clik_image src2, src2_host; /* second input (SSIM; LAPAR's phi), else empty */
     double value;               /* the timed call's scalar result */
     const void *user;           /* the op's own settings (LAPAR, flow) */
@@ -171,7 +171,7 @@ typedef struct multi_state {
 
 static clik_status multi_setup_tol(bench_case *bc, multi_call call, int n, const int *w,
                                    const int *h, const clik_type *types, const int *channels,
-                                   clik_tolerance tol)
+                                   sup_tolerance tol)
 {
     multi_state *s = calloc(1, sizeof(*s));
     if (!s)
@@ -231,7 +231,7 @@ static int multi_check_on(bench_case *bc, clik_context *ref_ctx)
 
 static int multi_check(bench_case *bc)
 {
-    return multi_check_on(bc, clik_case_oracle_context());
+    return multi_check_on(bc, sup_case_oracle_context());
 }
 
 /* The LAPAR networks against the NEON path where the build has it (the
@@ -291,7 +291,7 @@ static clik_status pyramid_setup(bench_case *bc)
         clik_pyr_level_size(bc->width, bc->height, i + 1, &w[i], &h[i]);
         t[i] = CLIK_U8;
     }
-    return multi_setup_tol(bc, call_pyramid, n, w, h, t, NULL, CLIK_TOL_EXACT);
+    return multi_setup_tol(bc, call_pyramid, n, w, h, t, NULL, SUP_TOL_EXACT);
 }
 
 /* integral-sq: clik_integral, u32 sums and u64 sums of squares. */
@@ -311,7 +311,7 @@ static clik_status integral_sq_setup(bench_case *bc)
 {
     int w[2] = {bc->width + 1, bc->width + 1}, h[2] = {bc->height + 1, bc->height + 1};
     clik_type t[2] = {CLIK_U32, CLIK_U64};
-    return multi_setup_tol(bc, call_integral_sq, 2, w, h, t, NULL, CLIK_TOL_EXACT);
+    return multi_setup_tol(bc, call_integral_sq, 2, w, h, t, NULL, SUP_TOL_EXACT);
 }
 
 /* ---- SSIM family: clik_ssim, map and mean ------------------------------------------------ */
@@ -357,7 +357,7 @@ static clik_status ssim_setup(bench_case *bc)
         return CLIK_ERR_INVALID_SIZE;
     int w = ssim_side(bc->width), h = ssim_side(bc->height), one = 1;
     clik_type t = CLIK_F32;
-    clik_status st = multi_setup_tol(bc, call_ssim, 1, &w, &h, &t, &one, CLIK_TOL_SSIM);
+    clik_status st = multi_setup_tol(bc, call_ssim, 1, &w, &h, &t, &one, SUP_TOL_SSIM);
     multi_state *s = bc->state;
     if (st == CLIK_OK)
         st = bench_host(bc, bc->width, bc->height, 1, CLIK_U8, &s->src2_host);
@@ -386,7 +386,7 @@ static clik_status upscaler_setup(bench_case *bc, multi_call call)
     bc->out_width = w;
     bc->out_height = h;
     clik_type t = CLIK_U8;
-    return multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, CLIK_TOL_FUSION);
+    return multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, SUP_TOL_FUSION);
 }
 
 static clik_status fusion_setup(bench_case *bc)
@@ -429,7 +429,7 @@ static clik_status call_net(clik_context *ctx, const clik_image *src, clik_image
         bc->out_width = w;                                                                         \
         bc->out_height = h;                                                                        \
         clik_type t = CLIK_U8;                                                                     \
-        return multi_setup_tol(bc, NAME, 1, &w, &h, &t, NULL, CLIK_TOL_U8_FLOAT);                  \
+        return multi_setup_tol(bc, NAME, 1, &w, &h, &t, NULL, SUP_TOL_U8_FLOAT);                   \
     }
 /* --kernels: the floating-point operations of the network's 3 x 3 and 5 x 5
  * convolutions in one run (the library names their launches by kernel
@@ -523,7 +523,7 @@ static clik_status stream_run(bench_case *bc)
 static int stream_check(bench_case *bc)
 {
     stream_state *s = bc->state;
-    clik_context *ref_ctx = clik_case_oracle_context();
+    clik_context *ref_ctx = sup_case_oracle_context();
     clik_image ref[STREAM_INPUTS];
     memset(ref, 0, sizeof(ref));
     int ok = ref_ctx != NULL;
@@ -538,7 +538,7 @@ static int stream_check(bench_case *bc)
             continue;
         char what[48];
         snprintf(what, sizeof(what), "frame %llu", (unsigned long long)s->ticket[o]);
-        ok = check_output(bc, &s->out[o], &ref[s->input_of[o]], CLIK_TOL_FUSION, what);
+        ok = check_output(bc, &s->out[o], &ref[s->input_of[o]], SUP_TOL_FUSION, what);
     }
     for (int i = 0; i < STREAM_INPUTS; i++)
         clik_image_free(&ref[i]);
@@ -625,7 +625,7 @@ static clik_status lapar_setup_as(bench_case *bc, multi_call call, const lapar_b
     bc->out_width = w;
     bc->out_height = h;
     clik_type t = CLIK_U8;
-    clik_status st = multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, CLIK_TOL_U8_FLOAT);
+    clik_status st = multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, SUP_TOL_U8_FLOAT);
     multi_state *s_ = bc->state;
     if (st != CLIK_OK)
         return st;
@@ -643,7 +643,7 @@ static clik_status lapar_setup_as(bench_case *bc, multi_call call, const lapar_b
                                   0.3 * (in[(x / s) * bc->channels] / 255.0 - 0.5)) /
                                  lb->terms;
                 if (lb->phi_type == CLIK_F16)
-                    ((uint16_t *)(void *)row)[x] = clik_half_from_float((float)v);
+                    ((uint16_t *)(void *)row)[x] = sup_half_from_float((float)v);
                 else
                     ((float *)(void *)row)[x] = (float)v;
             }
@@ -758,7 +758,7 @@ static clik_status flow_setup_as(bench_case *bc, multi_call call, const flow_ben
     clik_type t = CLIK_F32;
     clik_status st =
         multi_setup_tol(bc, call, 1, &bc->width, &bc->height, &t, &two,
-                        fb->storage == CLIK_FLOW_STORAGE_F16 ? CLIK_TOL_FLOW_F16 : CLIK_TOL_FLOW);
+                        fb->storage == CLIK_FLOW_STORAGE_F16 ? SUP_TOL_FLOW_F16 : SUP_TOL_FLOW);
     multi_state *s = bc->state;
     if (st != CLIK_OK)
         return st;
@@ -812,32 +812,32 @@ static clik_status flow_defaults_f16_setup(bench_case *bc)
 
 const bench_op bench_ops[] = {
     {
-        CASE_OP("hist"),
+        CASE_OP("hist_compute"),
         .summary = "clik_hist_compute: 256-bin histogram per channel",
         .flags = BENCH_HOST_OUT,
         .bytes_rule = "W*H*C (read)",
         .bytes_moved = read_bytes,
     },
     {
-        CASE_OP("equalize"),
+        CASE_OP("hist_equalize"),
         .summary = "clik_hist_equalize: histogram equalization (alpha kept)",
         .bytes_rule = "3*W*H*C (histogram read, lookup read + write)",
         .bytes_moved = equalize_bytes,
     },
     {
-        CASE_OP("lut-shared"),
+        CASE_OP("hist_lut-shared"),
         .summary = "clik_hist_lut: one 256-entry table for every channel",
         .bytes_rule = "2*W*H*C (read + write)",
         .bytes_moved = read_write_bytes,
     },
     {
-        CASE_OP("pyrdown"),
+        CASE_OP("pyr_down"),
         .summary = "clik_pyr_down: 5x5 Gaussian and decimation (OpenCV pyrDown)",
         .bytes_rule = "W*H*C + (W+1)/2*(H+1)/2*C (read + write)",
         .bytes_moved = in_out_bytes,
     },
     {
-        .name = "pyramid",
+        .name = "pyr_gaussian",
         .summary = "clik_pyr_gaussian: 5 levels in one call",
         .channels = CH_1_4,
         .bytes_rule = "W*H*C + 2*sum(levels 1..4) + level 5 (each level read and written)",
@@ -846,7 +846,7 @@ const bench_op bench_ops[] = {
         MULTI,
     },
     {
-        CASE_OP("pyrup"),
+        CASE_OP("pyr_up"),
         .summary = "clik_pyr_up: upsampling by 2 (OpenCV pyrUp)",
         .bytes_rule = "5*W*H*C (read W*H, write 2W*2H)",
         .bytes_moved = in_out_bytes,
@@ -891,7 +891,7 @@ const bench_op bench_ops[] = {
         .bytes_moved = in_out_bytes,
     },
     {
-        CASE_OP("blur-k7"),
+        CASE_OP("gaussian_blur-k7"),
         .summary = "clik_gaussian_blur 7x7, sigma 0 (OpenCV's), reflect-101",
         .bytes_rule = "2*W*H*C (read + write)",
         .bytes_moved = read_write_bytes,
@@ -907,7 +907,7 @@ const bench_op bench_ops[] = {
         MULTI,
     },
     {
-        .name = "fusion",
+        .name = "upscale_fusion",
         .summary = "clik_upscale_fusion by --scale, whole frame, default options",
         .channels = 1u << 4,
         .channels_hint = "the fusion upscaler takes RGBA frames: use --channels 4",
@@ -918,7 +918,7 @@ const bench_op bench_ops[] = {
         MULTI,
     },
     {
-        .name = "fusion-stream",
+        .name = "fusion_stream_submit",
         .summary = "clik_fusion_stream_*: --frames host frames, --depth in flight",
         .channels = 1u << 4,
         .channels_hint = "the fusion upscaler takes RGBA frames: use --channels 4",
@@ -931,7 +931,7 @@ const bench_op bench_ops[] = {
         .teardown = stream_teardown,
     },
     {
-        .name = "upscale-lapar",
+        .name = "upscale_lapar",
         .summary = "clik_upscale_lapar by --scale (2..4), the default model, whole frame",
         .channels = CH_1_4,
         .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
@@ -941,7 +941,7 @@ const bench_op bench_ops[] = {
         MULTI,
     },
     {
-        .name = "lapar-net-a",
+        .name = "lapar_net_run-a",
         .summary =
             "clik_lapar_net_run with LAPAR-A by --scale (2 or 4): the network and the filter",
         .channels = CH_1_4,
@@ -955,7 +955,7 @@ const bench_op bench_ops[] = {
         .kernel_flops = net_kernel_flops,
     },
     {
-        .name = "lapar-net-b",
+        .name = "lapar_net_run-b",
         .summary = "clik_lapar_net_run with LAPAR-B by --scale (2 or 4)",
         .channels = CH_1_4,
         .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
@@ -968,7 +968,7 @@ const bench_op bench_ops[] = {
         .kernel_flops = net_kernel_flops,
     },
     {
-        .name = "lapar-net-c",
+        .name = "lapar_net_run-c",
         .summary = "clik_lapar_net_run with LAPAR-C by --scale (2 or 4)",
         .channels = CH_1_4,
         .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
@@ -980,43 +980,73 @@ const bench_op bench_ops[] = {
         .teardown = free_state,
         .kernel_flops = net_kernel_flops,
     },
-    LAPAR_OP("lapar", "clik_lapar_filter by --scale (2..4): 72 atoms, f32 phi",
+    LAPAR_OP("lapar_filter", "clik_lapar_filter by --scale (2..4): 72 atoms, f32 phi",
              "4*72*S*S*W*H + W*H*C + S*S*W*H*C (phi, input, output)", lapar_setup),
-    LAPAR_OP("lapar-f16", "clik_lapar_filter by --scale: 72 atoms, f16 phi",
+    LAPAR_OP("lapar_filter-f16", "clik_lapar_filter by --scale: 72 atoms, f16 phi",
              "2*72*S*S*W*H + W*H*C + S*S*W*H*C", lapar_f16_setup),
-    LAPAR_OP("lapar-a50", "clik_lapar_filter by --scale: 36 of 72 atoms kept (alpha 0.5), f32 phi",
+    LAPAR_OP("lapar_filter-a50",
+             "clik_lapar_filter by --scale: 36 of 72 atoms kept (alpha 0.5), f32 phi",
              "4*36*S*S*W*H + W*H*C + S*S*W*H*C", lapar_half_setup),
-    LAPAR_OP("lapar-a10", "clik_lapar_filter by --scale: 7 of 72 atoms kept (alpha 0.1), f32 phi",
+    LAPAR_OP("lapar_filter-a10",
+             "clik_lapar_filter by --scale: 7 of 72 atoms kept (alpha 0.1), f32 phi",
              "4*7*S*S*W*H + W*H*C + S*S*W*H*C", lapar_tenth_setup),
-    FLOW_OP("tvl1", "clik_flow_tvl1, the defaults (IPOL's), f32 storage; I1 = I0 moved",
+    FLOW_OP("flow_tvl1", "clik_flow_tvl1, the defaults (IPOL's), f32 storage; I1 = I0 moved",
             flow_defaults_setup, NULL),
-    FLOW_OP("tvl1-f16", "clik_flow_tvl1, the defaults, f16 storage of u and p",
+    FLOW_OP("flow_tvl1-f16", "clik_flow_tvl1, the defaults, f16 storage of u and p",
             flow_defaults_f16_setup, NULL),
     FLOW_OP(
-        "tvl1-seed",
+        "flow_tvl1-1warp",
         "clik_flow_tvl1, Romera et al. 2022's configuration: 1 level, 1 warp, 10 iterations, f32",
         flow_seed_setup, flow_kernel_bytes),
-    FLOW_OP("tvl1-seed-f16", "clik_flow_tvl1, Romera et al. 2022's configuration, f16 storage",
-            flow_seed_f16_setup, flow_kernel_bytes),
+    FLOW_OP("flow_tvl1-1warp-f16",
+            "clik_flow_tvl1, Romera et al. 2022's configuration, f16 storage", flow_seed_f16_setup,
+            flow_kernel_bytes),
 };
 
 const int bench_op_count = (int)(sizeof(bench_ops) / sizeof(bench_ops[0]));
 
-/* The names the ops had before they took their case's: scripts and results
- * of earlier runs use them. */
-static const char *const aliases[][2] = {
-    {"lut", "lut-shared"},
-    {"blur", "blur-k7"},
+/* The names the ops had before each took its C function's name without
+ * clik_ (scripts and results of earlier runs use them): refused with the
+ * new name, never run under the old one. */
+static const char *const renamed[][2] = {
+    {"hist", "hist_compute"},
+    {"equalize", "hist_equalize"},
+    {"lut-shared", "hist_lut-shared"},
+    {"pyrdown", "pyr_down"},
+    {"pyramid", "pyr_gaussian"},
+    {"pyrup", "pyr_up"},
+    {"blur-k7", "gaussian_blur-k7"},
+    {"fusion", "upscale_fusion"},
+    {"fusion-stream", "fusion_stream_submit"},
+    {"upscale-lapar", "upscale_lapar"},
+    {"lapar-net-a", "lapar_net_run-a"},
+    {"lapar-net-b", "lapar_net_run-b"},
+    {"lapar-net-c", "lapar_net_run-c"},
+    {"lapar", "lapar_filter"},
+    {"lapar-f16", "lapar_filter-f16"},
+    {"lapar-a50", "lapar_filter-a50"},
+    {"lapar-a10", "lapar_filter-a10"},
+    {"tvl1", "flow_tvl1"},
+    {"tvl1-f16", "flow_tvl1-f16"},
+    {"tvl1-seed", "flow_tvl1-1warp"},
+    {"tvl1-seed-f16", "flow_tvl1-1warp-f16"},
+    {"lut", "hist_lut-shared"},
+    {"blur", "gaussian_blur-k7"},
     {"resize-nearest", "resize-nearest-x2"},
     {"resize-bilinear", "resize-bilinear-x2"},
     {"resize-bicubic", "resize-bicubic-x2"},
 };
 
+const char *bench_op_renamed(const char *old)
+{
+    for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
+        if (strcmp(renamed[i][0], old) == 0)
+            return renamed[i][1];
+    return NULL;
+}
+
 const bench_op *bench_op_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-        if (strcmp(aliases[i][0], name) == 0)
-            name = aliases[i][1];
     for (int i = 0; i < bench_op_count; i++)
         if (strcmp(bench_ops[i].name, name) == 0)
             return &bench_ops[i];
@@ -1025,6 +1055,6 @@ const bench_op *bench_op_find(const char *name)
 
 unsigned bench_op_channels(const bench_op *op)
 {
-    const clik_case *c = op->case_op ? clik_case_find(op->case_op) : NULL;
+    const sup_case *c = op->case_op ? sup_case_find(op->case_op) : NULL;
     return c ? c->channels : op->channels;
 }

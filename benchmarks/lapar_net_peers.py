@@ -458,7 +458,7 @@ def worker_time(job):
                 rgba = np.empty((h, w, 4), np.float32)
                 np.multiply(x[0].transpose(1, 2, 0), np.float32(255), out=rgba[..., :3])
                 rgba[..., 3] = 255
-                out = ctx.lapar_net(rgba, net, s)
+                out = ctx.lapar_net_run(rgba, net, s)
                 return (out[..., :3].transpose(2, 0, 1) / np.float32(255))[None].copy()
         else:
             rgb = np.load(job["input_u8"])
@@ -468,7 +468,7 @@ def worker_time(job):
                 rgba = np.empty((h, w, 4), np.uint8)
                 rgba[..., :3] = rgb
                 rgba[..., 3] = 255
-                out = ctx.lapar_net(rgba, net, s)
+                out = ctx.lapar_net_run(rgba, net, s)
                 return np.ascontiguousarray(out[..., :3])
 
     def timed():
@@ -581,7 +581,7 @@ def make_input(args, np, w, h, tmp):
     if args.bench and os.access(args.bench, os.X_OK):
         d = os.path.join(tmp, f"in-{w}x{h}")
         os.makedirs(d, exist_ok=True)
-        subprocess.run([args.bench, "--op", "hist", "--device", "none", "--channels", "4",
+        subprocess.run([args.bench, "--op", "hist_compute", "--device", "none", "--channels", "4",
                         "--reps", "1", "--warmup", "0", "--seed", str(args.seed),
                         "--size", f"{w}x{h}", "--dump-input", d, "--json"],
                        check=True, capture_output=True)

@@ -74,7 +74,7 @@ def upscale(clik, rgba, scale, method):
                         lambda: clik.ctx.resize(rgba, (w * scale, h * scale), method="bicubic"))
     if method == "lapar":
         return clik.run(f"lapar x{scale}", lambda: clik.ctx.upscale_lapar(rgba, scale))
-    return clik.run(f"{method} x{scale}", lambda: clik.ctx.lapar_net(rgba, method, scale))
+    return clik.run(f"{method} x{scale}", lambda: clik.ctx.lapar_net_run(rgba, method, scale))
 
 
 def source_revision():

@@ -12,7 +12,7 @@ cross-correlation (conv2d), and their sum weighted by phi (einsum).
             against the reference: the largest difference relative to the
             reference's range, which must stay under 1e-4;
   speed     the reference timed at the benchmark sizes, beside `clik-bench
-            --op lapar` on the same sizes in the same run (kernel time and
+            --op lapar_filter` on the same sizes in the same run (kernel time and
             end to end, device images resident), and the ratio.
 
 usage: benchmarks/lapar_reference.py --clik BUILD/apps/clik
@@ -183,7 +183,7 @@ def accuracy(args, work):
 
 
 def bench(args, width, height, scale):
-    cmd = [args.bench, "--op", "lapar", "--size", "%dx%d" % (width, height), "--scale",
+    cmd = [args.bench, "--op", "lapar_filter", "--size", "%dx%d" % (width, height), "--scale",
            str(scale), "--channels", "4", "--resident", "--json", "--reps", str(args.reps),
            "--device", args.device]
     run = subprocess.run(cmd, capture_output=True, text=True)

@@ -523,7 +523,8 @@ static void report(const options *o, const clik_device_info *dev, timing a, timi
     const char *bands = clik_type_name(o->band_type);
     if (o->json) {
         printf("{\"program\":\"clik-pipeline\",\"chain\":\"%s\",",
-               o->upscale ? "resize,upscale-lapar,ssim" : "equalize,laplacian,collapse");
+               o->upscale ? "resize,upscale_lapar,ssim"
+                          : "hist_equalize,pyr_laplacian,pyr_collapse");
         printf("\"device\":");
         json_string(dev->name);
         printf(",\"platform\":");

@@ -887,8 +887,8 @@ check "--scale=0.5 size" "$(size_of "$tmp/out.pgm")" 320x240
 expect 2 "--opt= with a bad value" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scale=0
 expect 2 "--opt= for an unknown option" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scal=2
 expect 2 "a flag given a value" -- $run "$clik" hist "$sample" --csv=yes
-expect 0 "conformance --op=hist --list" -- $run "$clik" conformance --list --op=hist --device=none
-check "conformance --op=hist selects one operation" "$(grep -c '^operations (1):' "$tmp/stdout")" 1
+expect 0 "conformance --op=hist_compute --list" -- $run "$clik" conformance --list --op=hist_compute --device=none
+check "conformance --op=hist_compute selects one operation" "$(grep -c '^operations (1):' "$tmp/stdout")" 1
 expect 0 "global options before the command" -- $run "$clik" --device none --png-level 0 equalize "$sample" "$tmp/out.png"
 check "--png-level 0 stores the pixels" "$(($(wc -c <"$tmp/out.png") > 640 * 481))" 1
 expect 0 "global options before the command, = form" -- $run "$clik" --png-level=9 --device=none equalize "$sample" "$tmp/out.png"
@@ -906,7 +906,10 @@ expect 2 "--device without a value before the command" -- $run "$clik" --device
 expect 2 "unknown option before the command" -- $run "$clik" --bogus equalize "$sample" "$tmp/out.png"
 expect 2 "global options and no command" -- $run "$clik" -v --device none
 expect 0 "help COMMAND" -- $run "$clik" help equalize
-same_stdout "help COMMAND is COMMAND --help" -- $run "$clik" equalize --help
+check "help COMMAND names the function it calls" "$(head -n 1 "$tmp/stdout")" \
+    "clik equalize calls clik_hist_equalize"
+sed -i '1,2d' "$tmp/stdout"
+same_stdout "help COMMAND is the function, then COMMAND --help" -- $run "$clik" equalize --help
 expect 0 "help COMMAND after a global option" -- $run "$clik" --device none help conformance
 same_stdout "help conformance is conformance --help" -- $run "$clik" conformance --help
 expect 0 "help alone" -- $run "$clik" help

@@ -3,7 +3,7 @@
 
     import clik
     ctx = clik.Context()              # the default device ("auto"), else the CPU
-    eq = ctx.equalize(img)            # img: a uint8 array (H, W) or (H, W, C)
+    eq = ctx.hist_equalize(img)            # img: a uint8 array (H, W) or (H, W, C)
 
 Images are NumPy arrays of shape (H, W) or (H, W, C) with C in 1, 2, 4
 (RGBA), taken without copies (packed pixels; rows may be strided). Device

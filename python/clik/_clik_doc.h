@@ -79,14 +79,14 @@
 /* ---- histogram, pyramid, integral, resize, filter ----------------------------------------------
  */
 
-#define DOC_ctx_hist                                                                               \
-    SIG("hist($self, /, src)")                                                                     \
+#define DOC_ctx_hist_compute                                                                       \
+    SIG("hist_compute($self, /, src)")                                                             \
     "256-bin histogram per channel of a uint8 image: (C, 256) uint32.\n\n" ARG_SRC
-#define DOC_ctx_equalize                                                                           \
-    SIG("equalize($self, /, src, out=None)")                                                       \
+#define DOC_ctx_hist_equalize                                                                      \
+    SIG("hist_equalize($self, /, src, out=None)")                                                  \
     "Histogram equalization (OpenCV equalizeHist), per channel.\n\n" ARG_SRC ARG_OUT
-#define DOC_ctx_lut                                                                                \
-    SIG("lut($self, /, src, tables, out=None)")                                                    \
+#define DOC_ctx_hist_lut                                                                           \
+    SIG("hist_lut($self, /, src, tables, out=None)")                                               \
     "out = tables[src] for a uint8 image.\n\n" ARG_SRC                                             \
     "tables: one table (256) or one per channel (C, 256), uint8.\n" ARG_OUT
 #define DOC_ctx_pyr_down                                                                           \
@@ -95,19 +95,19 @@
 #define DOC_ctx_pyr_up                                                                             \
     SIG("pyr_up($self, /, src, out=None)")                                                         \
     "OpenCV pyrUp: twice the size, 5x5 Gaussian interpolation.\n\n" ARG_SRC ARG_OUT
-#define DOC_ctx_gaussian_pyramid                                                                   \
-    SIG("gaussian_pyramid($self, /, src, levels)")                                                 \
+#define DOC_ctx_pyr_gaussian                                                                       \
+    SIG("pyr_gaussian($self, /, src, levels)")                                                     \
     "Levels 1..levels of a Gaussian pyramid (chained pyr_down).\n\n" ARG_SRC                       \
     "levels: how many levels below src (pyr_max_levels at most).\n"
-#define DOC_ctx_laplacian_pyramid                                                                  \
-    SIG("laplacian_pyramid($self, /, src, levels, dtype=None)")                                    \
+#define DOC_ctx_pyr_laplacian                                                                      \
+    SIG("pyr_laplacian($self, /, src, levels, dtype=None)")                                        \
     "Laplacian pyramid: levels bands and the coarsest level.\n\n" ARG_SRC                          \
     "levels: how many bands.\n"                                                                    \
     "dtype: the bands' type, int16 or float32 (None: int16 for uint8, else float32).\n"
-#define DOC_ctx_collapse                                                                           \
-    SIG("collapse($self, /, bands, out=None, dtype=None)")                                         \
+#define DOC_ctx_pyr_collapse                                                                       \
+    SIG("pyr_collapse($self, /, bands, out=None, dtype=None)")                                     \
     "Rebuilds an image from a Laplacian pyramid (exactly, for uint8).\n\n"                         \
-    "bands: the list laplacian_pyramid returns.\n" ARG_OUT                                         \
+    "bands: the list pyr_laplacian returns.\n" ARG_OUT                                             \
     "dtype: the output's type (None: uint8 for int16 bands, else float32).\n"
 #define DOC_ctx_integral                                                                           \
     SIG("integral($self, /, src, dtype=None, *, sqsum=None)")                                      \
@@ -267,8 +267,8 @@
     "net: 'lapar-a', 'lapar-b', 'lapar-c' or a .clikn file's path.\n"                              \
     "scale: the network's factor, 2 or 4.\n"
 #define ARG_ACTIVATIONS "activations: 'f32' or 'f16' storage between the layers.\n"
-#define DOC_ctx_lapar_net                                                                          \
-    SIG("lapar_net($self, /, src, net='lapar-a', scale=2, out=None, activations='f32')")           \
+#define DOC_ctx_lapar_net_run                                                                      \
+    SIG("lapar_net_run($self, /, src, net='lapar-a', scale=2, out=None, activations='f32')")       \
     "LAPAR upscaling by a network.\n\n" ARG_SRC ARG_NET ARG_OUT ARG_ACTIVATIONS
 #define DOC_ctx_lapar_net_phi                                                                      \
     SIG("lapar_net_phi($self, /, src, net='lapar-a', scale=2, dtype=None, activations='f32')")     \

@@ -288,7 +288,7 @@ static clik_status do_lapar_net(clik_context *x, const clik_image *a, clik_image
     return clik_lapar_net_run_with(x, m->net, a, b, NULL, &m->opt);
 }
 
-PyObject *ctx_lapar_net(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_lapar_net_run(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "net", "scale", "out", "activations", NULL};
     PyObject *src, *no = NULL, *out = Py_None;
