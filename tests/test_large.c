@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "half.h"
 #include "harness.h"
 
 #define GIB ((double)(1u << 30))
@@ -360,7 +361,7 @@ static void fill_phi(clik_image *phi, uint32_t seed)
 {
     uint16_t half[256];
     for (int v = 0; v < 256; v++)
-        half[v] = sup_half_from_float(1.0f / 72.0f + (float)(v - 128) / 4096.0f);
+        half[v] = clik__float_to_half(1.0f / 72.0f + (float)(v - 128) / 4096.0f);
     for (int y = 0; y < phi->height; y++) {
         uint16_t *row = (uint16_t *)((uint8_t *)phi->data + (size_t)y * phi->stride);
         for (int x = 0; x < phi->width; x++)

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "half.h"
 #include "cases.h"
 
 typedef struct lapar_case {
@@ -120,7 +121,7 @@ static clik_status make_phi(int w, int h, int planes, clik_type type, clik_image
             for (int x = 0; x < w; x++) {
                 const float v = phi_value(l, planes, g, g + cells, x, y);
                 if (type == CLIK_F16)
-                    ((uint16_t *)(void *)row)[x] = sup_half_from_float(v);
+                    ((uint16_t *)(void *)row)[x] = clik__float_to_half(v);
                 else
                     ((float *)(void *)row)[x] = v;
             }

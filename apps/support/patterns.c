@@ -5,28 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint16_t sup_half_from_float(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, sizeof(x));
-    const uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-    const float a = fabsf(f);
-    if (isnan(f))
-        return (uint16_t)(sign | 0x7e00u);
-    if (a >= 65520.0f) /* rounds past the largest half, 65504 */
-        return (uint16_t)(sign | 0x7c00u);
-    if (a < 6.103515625e-05f) /* subnormal: multiples of 2^-24 */
-        return (uint16_t)(sign | (uint16_t)lrintf(a * 16777216.0f));
-    int e;
-    const float m = frexpf(a, &e); /* a = m 2^e, m in [0.5, 1) */
-    long q = lrintf(m * 2048.0f);  /* 11 significant bits */
-    if (q == 2048) {
-        q = 1024;
-        e++;
-    }
-    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | (uint16_t)(q - 1024));
-}
-
 uint64_t sup_rand_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);

@@ -25,8 +25,4 @@ void sup_pattern_fill(clik_image *img, sup_pattern pattern, uint64_t seed);
 /* A 64-bit generator (splitmix64) for tests that need their own values. */
 uint64_t sup_rand_next(uint64_t *state);
 
-/* A float as an IEEE half (float16), rounded to nearest even: past 65504
- * infinity, NaN stays NaN, subnormals kept. */
-uint16_t sup_half_from_float(float f);
-
 #endif
