@@ -379,14 +379,6 @@ static const char *const renamed[][2] = {
     {"ssim-tiles-16", "ssim_tiles-16"},
 };
 
-const char *sup_case_renamed(const char *old)
-{
-    for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
-        if (strcmp(renamed[i][0], old) == 0)
-            return renamed[i][1];
-    return NULL;
-}
-
 int sup_case_renamed_count(void)
 {
     return (int)(sizeof(renamed) / sizeof(renamed[0]));

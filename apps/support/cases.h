@@ -56,9 +56,9 @@ uint8_t *sup_test_net_bytes(const sup_test_net_shape *shape, uint64_t seed, size
 /* The case named op, or NULL. */
 const sup_case *sup_case_find(const char *op);
 
-/* The new name of a case by its old one (before the cases took their C
- * function's name), or NULL; the old names by index, i < sup_case_renamed_count(). */
-const char *sup_case_renamed(const char *old);
+/* The cases' old names (before the cases took their C function's name) and
+ * their new ones: old name i, its new one in *new_name, for i <
+ * sup_case_renamed_count(). */
 int sup_case_renamed_count(void);
 const char *sup_case_renamed_at(int i, const char **new_name);
 

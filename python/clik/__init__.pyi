@@ -6,14 +6,6 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
-__all__ = [
-    "BLUR_MAX_KSIZE", "FLOW_MAX_SCALES", "LAPAR_ATOMS", "LAPAR_TAPS", "SSIM_WINDOW",
-    "ArgumentError", "Context", "Error", "FileError", "FormatError", "Image",
-    "LaparModel", "LaparSelection", "LaparTrainer", "OutOfMemoryError",
-    "cpu_path_available", "devices", "gaussian_weights", "lapar_dict_default",
-    "lapar_model_default", "lapar_net_available", "opencl_library", "pyr_level_size", "pyr_max_levels",
-    "resize_size", "select_device", "version",
-]
 
 LAPAR_TAPS: int  # 25
 LAPAR_ATOMS: int  # 72
