@@ -24,20 +24,20 @@ START_TEST(matches_oracle)
 {
     const int sizes = h_size_count() < 5 ? h_size_count() : 5; /* crops of up to 24 x 24 */
     for (int i = 0; i < h_family_case_count("lapar_net"); i++) {
-        const clik_case *c = h_family_case("lapar_net", i);
+        const sup_case *c = h_family_case("lapar_net", i);
         /* the released network (the costliest): one size and pattern */
         const int released = strstr(c->op, "-c-") != NULL;
         for (int s = released && sizes > 3 ? 3 : 1; s < sizes && (!released || s == 3); s++)
             for (int ch = 1; ch <= 4; ch *= 4)
                 for (int p = 0; p < (released ? 1 : h_patterns < 2 ? h_patterns : 2); p++) {
-                    clik_case_result r;
-                    h_case_check(c, h_ctx, clik_test_sizes[s][0], clik_test_sizes[s][1], ch,
-                                 (clik_pattern)p, 3000u + s, &r);
+                    sup_case_result r;
+                    h_case_check(c, h_ctx, sup_test_sizes[s][0], sup_test_sizes[s][1], ch,
+                                 (sup_pattern)p, 3000u + s, &r);
                     ck_assert_msg(r.status == CLIK_OK, "%s %dx%d c%d on %s: %s", c->op,
-                                  clik_test_sizes[s][0], clik_test_sizes[s][1], ch, h_backend,
+                                  sup_test_sizes[s][0], sup_test_sizes[s][1], ch, h_backend,
                                   r.message);
-                    ck_assert_msg(clik_case_passed(&r), "%s %dx%d c%d on %s: max diff %g", c->op,
-                                  clik_test_sizes[s][0], clik_test_sizes[s][1], ch, h_backend,
+                    ck_assert_msg(sup_case_passed(&r), "%s %dx%d c%d on %s: max diff %g", c->op,
+                                  sup_test_sizes[s][0], sup_test_sizes[s][1], ch, h_backend,
                                   r.cmp.max_abs);
                 }
     }
@@ -46,11 +46,11 @@ END_TEST
 
 /* ---- the file format -------------------------------------------------------------------- */
 
-static const clik_test_net_shape shape = {2, 4, 2, 2, 9};
+static const sup_test_net_shape shape = {2, 4, 2, 2, 9};
 
 static uint8_t *net_bytes(size_t *n)
 {
-    uint8_t *b = clik_test_net_bytes(&shape, 11, n);
+    uint8_t *b = sup_test_net_bytes(&shape, 11, n);
     ck_assert_ptr_nonnull(b);
     return b;
 }
@@ -320,9 +320,9 @@ START_TEST(tiles_same_bytes)
     const int w = h_small ? 29 : 45, h = h_small ? 19 : 33;
     clik_context *tiled = h_tuned_context(h_small ? "lnet_tile=16" : "lnet_tile=10");
     for (int s = 2; s <= 4; s += 2) {
-        const clik_test_net_shape sh = {s, 4, 2, 2, 9};
+        const sup_test_net_shape sh = {s, 4, 2, 2, 9};
         size_t n;
-        uint8_t *bytes = clik_test_net_bytes(&sh, 21u + (unsigned)s, &n);
+        uint8_t *bytes = sup_test_net_bytes(&sh, 21u + (unsigned)s, &n);
         ck_assert_ptr_nonnull(bytes);
         clik_lapar_net *net = NULL;
         ck_assert_int_eq(clik_lapar_net_read(h_oracle, bytes, n, &net), CLIK_OK);
@@ -332,7 +332,7 @@ START_TEST(tiles_same_bytes)
             const clik_type t = v ? CLIK_F32 : CLIK_U8, pt = v ? CLIK_F16 : CLIK_F32;
             clik_image src, out[2], phi[2];
             ck_assert_int_eq(clik_image_alloc(&src, w, h, ch, t), CLIK_OK);
-            clik_pattern_fill(&src, CLIK_PATTERN_NOISE, 5u + (unsigned)v);
+            sup_pattern_fill(&src, SUP_PATTERN_NOISE, 5u + (unsigned)v);
             for (int k = 0; k < 2; k++) {
                 ck_assert_int_eq(clik_image_alloc(&out[k], w * s, h * s, ch, t), CLIK_OK);
                 ck_assert_int_eq(clik_image_alloc(&phi[k], w * s, h * s * 9, 1, pt), CLIK_OK);
@@ -428,7 +428,7 @@ START_TEST(f16_activations_bound)
     const int w = h_small ? 12 : 31, h = h_small ? 10 : 23, s = info.scale;
     clik_image src, out[2], phi[2];
     ck_assert_int_eq(clik_image_alloc(&src, w, h, 4, CLIK_U8), CLIK_OK);
-    clik_pattern_fill(&src, CLIK_PATTERN_SMOOTH, 17);
+    sup_pattern_fill(&src, SUP_PATTERN_SMOOTH, 17);
     for (int k = 0; k < 2; k++) {
         ck_assert_int_eq(clik_image_alloc(&out[k], w * s, h * s, 4, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&phi[k], w * s, h * s * info.atoms, 1, CLIK_F32),

@@ -288,7 +288,7 @@ static clik_status do_lapar_net(clik_context *x, const clik_image *a, clik_image
     return clik_lapar_net_run_with(x, m->net, a, b, NULL, &m->opt);
 }
 
-PyObject *ctx_lapar_net(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_lapar_net_run(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "net", "scale", "out", "activations", NULL};
     PyObject *src, *no = NULL, *out = Py_None;
@@ -541,8 +541,8 @@ PyTypeObject ModelType = {
 };
 
 static PyMethodDef trainer_methods[] = {
-    KW("add", trainer_add, "Adds a high-resolution training image."),
-    {"solve", (PyCFunction)trainer_solve, METH_NOARGS, "Solves: a new LaparModel."},
+    KW("add", trainer_add),
+    {"solve", (PyCFunction)trainer_solve, METH_NOARGS, DOC_trainer_solve},
     {NULL, NULL, 0, NULL},
 };
 
