@@ -807,10 +807,10 @@ const bench_op bench_ops[] = {
             flow_defaults_f16_setup, NULL),
     FLOW_OP(
         "flow_tvl1-1warp",
-        "clik_flow_tvl1, Romera et al. 2022's configuration: 1 level, 1 warp, 10 iterations, f32",
+        "clik_flow_tvl1, Romera et al.'s configuration: 1 level, 1 warp, 10 iterations, f32",
         flow_one_warp_setup, flow_kernel_bytes),
     FLOW_OP("flow_tvl1-1warp-f16",
-            "clik_flow_tvl1, Romera et al. 2022's configuration, f16 storage",
+            "clik_flow_tvl1, Romera et al.'s configuration, f16 storage",
             flow_one_warp_f16_setup, flow_kernel_bytes),
 };
 

@@ -5,7 +5,7 @@
 
 #include "bench_ops.h"
 
-/* Romera et al. 2022's configuration (section III-A: 1 level, 1 warp, 10 iterations) or
+/* Romera et al.'s configuration (section III-A: 1 level, 1 warp, 10 iterations) or
  * the defaults (the IPOL reference's), with f32 or f16 storage. */
 typedef struct flow_bench {
     int one_warp;

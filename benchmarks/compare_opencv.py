@@ -234,7 +234,7 @@ def flow_rows():
                 clik=dict(scales=1, warps=1, iterations=10, epsilon=0.0),
                 cv=dict(matched, ScalesNumber=1, WarpingsNumber=1, InnerIterations=10,
                         OuterIterations=1, Epsilon=0.0, ScaleStep=0.5),
-                note="Romera et al. 2022's configuration, 1 scale, 1 warp, 10 iterations (epsilon 0: "
+                note="Romera et al.'s configuration, 1 scale, 1 warp, 10 iterations (epsilon 0: "
                      "all 10 run in both); cv2.optflow.DualTVL1 inner 10 x outer 1, "
                      f"{FLOW_CV_THREADS} threads"),
         FlowRow("flow_tvl1", (640, 480),

@@ -80,7 +80,7 @@ phase_bench_upscale() {
         "$bench" $rgba --op upscale_fusion --size 1920x1080 --device "$dev" --channels 4 \
             --reps "$reps" --resident --json
     done 2>&1 | tee "$out/bench-upscale.jsonl" | cut -c1-200
-    # Fusion by scale (Martinez and Toro 2025's 1280x720 input) and stream depth.
+    # Fusion by scale (Martinez and Toro's 1280x720 input) and stream depth.
     for s in 2 3 4; do
         "$bench" --op upscale_fusion --size 1280x720 --scale "$s" --device nvidia --channels 4 \
             --reps 50 --resident --json
@@ -118,7 +118,7 @@ phase_compare_upscale() {
         | tee "$out/compare-upscale-pocl-c4.md"
 }
 
-# TV-L1: Romera et al. 2022's configuration (section III-A) at 2048x2048 and the defaults at 640x480,
+# TV-L1: Romera et al.'s configuration (section III-A) at 2048x2048 and the defaults at 640x480,
 # f32 and f16 storage, kernels only (--resident) with each kernel's time
 # (the U and P steps' GB/s against the copy bandwidth); then OpenCV's
 # DualTVL1 with matched parameters on the CPU and through the T-API.

@@ -6,7 +6,7 @@
  *   integral_strips  per strip, S(X) = the strip's contribution to every
  *                    column prefix: column sums over its rows, then a scan
  *                    along the row (work-efficient up-sweep / down-sweep in
- *                    local memory, Wang et al. 2022, section V-C);
+ *                    local memory, Wang et al. (EgpuIP), section V-C);
  *   integral_carry   per column, an exclusive scan of S over the strips:
  *                    then S(s, X) = sum(X, first row of strip s) (the last
  *                    strip's S is not needed, so not computed);

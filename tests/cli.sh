@@ -425,7 +425,7 @@ expect 0 "flow of an image with itself: no motion" -- $run "$clik" flow "$tmp/i0
 cp "$tmp/out.flo" "$tmp/still.flo"
 expect 0 "flowcmp of that flow and zero" -- $run "$clik" flowcmp "$tmp/still.flo" "$tmp/zero64.flo"
 check "flow of an image with itself: EPE below 0.01" "$(epe_below 0.01)" yes
-expect 0 "flow, Romera et al. 2022's configuration (1 scale, 1 warp, 10 iterations)" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales 1 --warps 1 --iterations 10 --gt "$tmp/gt.flo"
+expect 0 "flow, Romera et al.'s configuration (1 scale, 1 warp, 10 iterations)" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales 1 --warps 1 --iterations 10 --gt "$tmp/gt.flo"
 expect 0 "flow with every option" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales 3 --zoom 0.7 --warps 3 --iterations 50 --epsilon 0 --tau 0.125 --lambda 0.2 --theta 0.25 --sigma 0 --storage f32 --gt "$tmp/gt.flo"
 check "flow with every option: EPE below 0.2" "$(epe_below 0.2)" yes
 expect 0 "flow --storage f16" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --storage f16 --gt "$tmp/gt.flo"

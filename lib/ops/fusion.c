@@ -1,7 +1,7 @@
 /*
  * Fusion upscaler family (kernels/fusion.cl, fallback_cpu/{scalar,neon}/
  * fusion.c): whole frames, and a stream of frames whose uploads, kernels and
- * downloads overlap on several command queues (Martinez and Toro 2025,
+ * downloads overlap on several command queues (Martinez and Toro,
  * section X).
  * SPDX-License-Identifier: BSD-2-Clause
  */
