@@ -369,9 +369,9 @@ START_TEST(kept_tensors)
                 {13, 7, 6, 1}, {13, 7, 4, 0}, {13, 7, 4, 0}};
     clik_lapar_net *nets[2] = {NULL, NULL};
     for (int k = 0; k < 2; k++) {
-        const clik_test_net_shape sh = {2, k ? 6 : 4, 2, 2, 9};
+        const sup_test_net_shape sh = {2, k ? 6 : 4, 2, 2, 9};
         size_t n;
-        uint8_t *bytes = clik_test_net_bytes(&sh, 31u + (unsigned)k, &n);
+        uint8_t *bytes = sup_test_net_bytes(&sh, 31u + (unsigned)k, &n);
         ck_assert_ptr_nonnull(bytes);
         ck_assert_int_eq(clik_lapar_net_read(h_oracle, bytes, n, &nets[k]), CLIK_OK);
         free(bytes);
@@ -382,7 +382,7 @@ START_TEST(kept_tensors)
         const clik_lapar_net_options opt = {runs[r].half};
         clik_image src, out[2], phi[2];
         ck_assert_int_eq(clik_image_alloc(&src, w, h, 4, CLIK_U8), CLIK_OK);
-        clik_pattern_fill(&src, CLIK_PATTERN_NOISE, 40u + (unsigned)r);
+        sup_pattern_fill(&src, SUP_PATTERN_NOISE, 40u + (unsigned)r);
         for (int k = 0; k < 2; k++) {
             clik_context *ctx = k ? h_tuned_context("poison=1") : stream;
             ck_assert_int_eq(clik_image_alloc(&out[k], 2 * w, 2 * h, 4, CLIK_U8), CLIK_OK);
