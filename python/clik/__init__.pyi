@@ -154,6 +154,7 @@ class Context:
     def finish(self) -> None: ...
     def copy_bandwidth(self, nbytes: int = 64 << 20, reps: int = 5) -> float: ...
     def transfer_bandwidth(self, nbytes: int = 64 << 20, reps: int = 5) -> tuple[float, float]: ...
+    def fma_peak(self, reps: int = 3) -> float: ...
     # memory
     def empty(self, shape: tuple[int, ...], dtype: DTypeLike = "uint8") -> Array: ...
     def image(self, shape: tuple[int, ...], dtype: DTypeLike = "uint8") -> Image: ...
@@ -323,6 +324,22 @@ class Context:
         dtype: DTypeLike | None = None,
         activations: Literal["f32", "f16"] = "f32",
     ) -> ImageLike: ...
+    def lapar_net_tune(
+        self,
+        width: int,
+        height: int,
+        net: str | PathLike[str] = "lapar-a",
+        scale: int = 2,
+        activations: Literal["f32", "f16"] = "f32",
+    ) -> dict[str, Any]: ...  # local, vw, ry, cob, ms, stored
+    def lapar_net_tuning_get(
+        self,
+        width: int,
+        height: int,
+        net: str | PathLike[str] = "lapar-a",
+        scale: int = 2,
+        activations: Literal["f32", "f16"] = "f32",
+    ) -> dict[str, Any]: ...
     def lapar_trainer(
         self,
         *,

@@ -321,6 +321,22 @@ static PyObject *ctx_transfer_bandwidth(CtxObject *c, PyObject *args, PyObject *
     return bandwidth(c, args, kw, 1);
 }
 
+static PyObject *ctx_fma_peak(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"reps", NULL};
+    int reps = 3;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|i", kwlist, &reps) || ctx_open(c) < 0)
+        return NULL;
+    if (reps < 1) {
+        arg_error("argument 'reps': positive");
+        return NULL;
+    }
+    double gflops = 0.0;
+    clik_status st;
+    CALL(c, st, clik_context_fma_peak(c->ctx, reps, &gflops));
+    return st == CLIK_OK ? PyFloat_FromDouble(gflops) : ctx_fail(c, st);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Module functions                                                          */
 
@@ -480,6 +496,7 @@ static PyMethodDef ctx_methods[] = {
     {"finish", (PyCFunction)ctx_finish, METH_NOARGS, DOC_ctx_finish},
     KW("copy_bandwidth", ctx_copy_bandwidth),
     KW("transfer_bandwidth", ctx_transfer_bandwidth),
+    KW("fma_peak", ctx_fma_peak),
     KW("empty", ctx_empty),
     KW("image", ctx_image),
     KW("upload", ctx_upload),
@@ -515,6 +532,8 @@ static PyMethodDef ctx_methods[] = {
     KW("upscale_lapar", ctx_upscale_lapar),
     KW("lapar_net_run", ctx_lapar_net_run),
     KW("lapar_net_phi", ctx_lapar_net_phi),
+    KW("lapar_net_tune", ctx_lapar_net_tune),
+    KW("lapar_net_tuning_get", ctx_lapar_net_tuning_get),
     KW("lapar_trainer", ctx_lapar_trainer),
     {NULL, NULL, 0, NULL},
 };

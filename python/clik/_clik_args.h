@@ -247,6 +247,8 @@ PyObject *ctx_lapar_classify(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_lapar_net_run(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_lapar_net_phi(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_lapar_net_tune(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_lapar_net_tuning_get(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_lapar_trainer(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *mod_lapar_model_default(PyObject *self, PyObject *unused);
 extern PyTypeObject ModelType, TrainerType;

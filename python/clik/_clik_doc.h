@@ -56,6 +56,11 @@
 #define DOC_ctx_transfer_bandwidth                                                                 \
     SIG("transfer_bandwidth($self, /, nbytes=67108864, reps=5)")                                   \
     "Pinned host <-> device bandwidth (to device, to host), GB/s.\n\n" ARG_BANDWIDTH
+#define DOC_ctx_fma_peak                                                                           \
+    SIG("fma_peak($self, /, reps=3)")                                                              \
+    "The device's FP32 peak by a small kernel of independent FMA chains on every\n"                \
+    "compute unit, GFLOP/s (the host's on a context without a device).\n\n"                        \
+    "reps: repetitions; the best is kept.\n"
 #define DOC_ctx_empty                                                                              \
     SIG("empty($self, /, shape, dtype='uint8')")                                                   \
     "A NumPy array in memory the device reaches directly.\n\n"                                     \
@@ -274,6 +279,21 @@
     SIG("lapar_net_phi($self, /, src, net='lapar-a', scale=2, dtype=None, activations='f32')")     \
     "A LAPAR network's coefficients phi: (atoms, S*H, S*W).\n\n" ARG_SRC ARG_NET                   \
     "dtype: float32 or float16 (None: float32).\n" ARG_ACTIVATIONS
+#define ARG_NET_TUNING                                                                             \
+    "width: the input's width.\n"                                                                  \
+    "height: the input's height.\n" ARG_NET ARG_ACTIVATIONS
+#define DOC_ctx_lapar_net_tune                                                                     \
+    SIG("lapar_net_tune($self, /, width, height, net='lapar-a', scale=2, activations='f32')")      \
+    "Searches the work-item shape of a network's convolutions on this device for a\n"              \
+    "width x height input (every candidate compiled and timed; minutes on a CPU\n"                 \
+    "device) and keeps the fastest in the tuning store: a dict local, vw, ry, cob,\n"              \
+    "ms, stored.\n\n" ARG_NET_TUNING
+#define DOC_ctx_lapar_net_tuning_get                                                               \
+    SIG("lapar_net_tuning_get($self, /, width, height, net='lapar-a', scale=2, "                   \
+        "activations='f32')")                                                                      \
+    "The work-item shape a run of a network on a width x height input uses on this\n"              \
+    "device (tuning keys, else the stored search, else the defaults): a dict local,\n"             \
+    "vw, ry, cob, ms, stored.\n\n" ARG_NET_TUNING
 #define DOC_ctx_lapar_trainer                                                                      \
     SIG("lapar_trainer($self, /, *, scale=2, angles=16, strengths=3, coherences=3, "               \
         "phases=False, window=5, atoms=13, kernel=0, symmetry=1, alpha=1e-05, min_samples=64, "    \

@@ -1524,6 +1524,38 @@ def test_lapar_net_f16_activations(be):
         be.lapar_net_run(lr, "lapar-c", 2, activations="f64")
 
 
+def test_lapar_net_tuning(be):
+    """The work-item shape of a run: a device's defaults as documented (the
+    tuning keys' table), refused without a device; the search itself runs in
+    tests/cli.sh's --full part (minutes on a CPU device)."""
+    if not clik.lapar_net_available("lapar-c", 2):
+        pytest.skip("this build holds no LAPAR-C x2 network")
+    device = be.ctx.device
+    if device is None:
+        with pytest.raises(clik.Error):
+            be.lapar_net_tuning_get(64, 64, "lapar-c", 2)
+        with pytest.raises(clik.Error):
+            be.lapar_net_tune(64, 64, "lapar-c", 2)
+        return
+    t = be.lapar_net_tuning_get(64, 48, "lapar-c", 2, activations="f16")
+    assert set(t) == {"local", "vw", "ry", "cob", "ms", "stored"}
+    for k in ("vw", "ry", "cob"):
+        assert t[k] >= 1 and t[k] & (t[k] - 1) == 0, t
+    if not t["stored"] and not os.environ.get("CLIK_TUNE"):
+        cpu = device["type"] == "cpu"
+        want = (16, 1, 8) if cpu else (1, 8, 4)
+        assert (t["vw"], t["ry"], t["cob"]) == want and t["ms"] == 0.0, t
+    with pytest.raises(clik.ArgumentError):
+        be.lapar_net_tuning_get(64, 48, "lapar-c", 3)
+
+
+def test_fma_peak(be):
+    g = be.fma_peak(reps=1)
+    assert isinstance(g, float) and g > 0.0
+    with pytest.raises(clik.ArgumentError):
+        be.fma_peak(reps=0)
+
+
 def test_lapar_net_bad_arguments(be):
     lr = np.zeros((6, 7, 4), np.uint8)
     with pytest.raises(clik.ArgumentError):
