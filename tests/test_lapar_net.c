@@ -365,8 +365,8 @@ START_TEST(kept_tensors)
     }
     static const struct {
         int w, h, features, half;
-    } runs[] = {{13, 7, 4, 0}, {9, 11, 4, 0}, {13, 7, 4, 0}, {13, 7, 4, 1},
-                {13, 7, 6, 1}, {13, 7, 4, 0}, {13, 7, 4, 0}};
+    } runs[] = {{13, 7, 4, 0}, {14, 6, 4, 0}, {9, 11, 4, 0}, {13, 7, 4, 0},
+                {13, 7, 4, 1}, {13, 7, 6, 1}, {13, 7, 4, 0}, {13, 7, 4, 0}};
     clik_lapar_net *nets[2] = {NULL, NULL};
     for (int k = 0; k < 2; k++) {
         const sup_test_net_shape sh = {2, k ? 6 : 4, 2, 2, 9};

@@ -319,9 +319,11 @@ static clik_status buffers_make(clik_context *ctx, const net_args *a, const net_
     memset(nb, 0, sizeof(*nb));
     _Static_assert(NET_PHI <= 8, "lnet_ws holds the tensors but phi");
     size_t key[16] = {(size_t)lay->pitch[0], (size_t)lay->pitch[1], lay->plane[0], lay->plane[1],
-                      act_size(a)};
+                      act_size(a),           (size_t)a->w,          (size_t)a->h,  (size_t)a->s};
+    /* (the size too: pixels of a larger image's interior inside the same
+     * pitch and rows are a smaller image's border) */
     for (int t = 0; t < NET_PHI; t++)
-        key[5 + t] = a->planes[t];
+        key[8 + t] = a->planes[t];
     if (ctx->lnet_ws.t[0] && memcmp(key, ctx->lnet_ws.key, sizeof(key)) == 0) {
         for (int t = 0; t < NET_PHI; t++) {
             nb->t[t] = ctx->lnet_ws.t[t];
