@@ -805,12 +805,10 @@ const bench_op bench_ops[] = {
             flow_defaults_setup, NULL),
     FLOW_OP("flow_tvl1-f16", "clik_flow_tvl1, the defaults, f16 storage of u and p",
             flow_defaults_f16_setup, NULL),
-    FLOW_OP(
-        "flow_tvl1-1warp",
-        "clik_flow_tvl1, Romera et al.'s configuration: 1 level, 1 warp, 10 iterations, f32",
-        flow_one_warp_setup, flow_kernel_bytes),
-    FLOW_OP("flow_tvl1-1warp-f16",
-            "clik_flow_tvl1, Romera et al.'s configuration, f16 storage",
+    FLOW_OP("flow_tvl1-1warp",
+            "clik_flow_tvl1, Romera et al.'s configuration: 1 level, 1 warp, 10 iterations, f32",
+            flow_one_warp_setup, flow_kernel_bytes),
+    FLOW_OP("flow_tvl1-1warp-f16", "clik_flow_tvl1, Romera et al.'s configuration, f16 storage",
             flow_one_warp_f16_setup, flow_kernel_bytes),
 };
 
