@@ -818,6 +818,7 @@ static clik_status resize_cpu(clik_context *ctx, void *p, clik_image *const *v)
 }
 
 static const clik_op resize_op = {"resize", resize_opencl, resize_cpu};
+static const clik_op scaled_op = {"resize_scaled", resize_opencl, resize_cpu};
 
 /* ---- public entry point ---------------------------------------------------------------- */
 
@@ -876,5 +877,5 @@ clik_status clik_resize_scaled(clik_context *ctx, const clik_image *src, clik_im
     const double scale[2] = {scale_x, scale_y};
     resize_args a = {.method = method, .scale = scale};
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &resize_op, images, 2, &a);
+    return clik__run_op(ctx, &scaled_op, images, 2, &a);
 }
