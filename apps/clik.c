@@ -21,14 +21,14 @@ static const cli_command commands[] = {
      "clik_pyr_laplacian, clik_pyr_collapse"},
     {"integral", "integral image (OpenCV layout) as NumPy .npy", cmd_integral, "clik_integral"},
     {"resize", "resample by a scale or to a size (nearest, bilinear, bicubic)", cmd_resize,
-     "clik_resize"},
+     "clik_resize_scaled, clik_resize"},
     {"blur", "Gaussian blur (OpenCV GaussianBlur, reflect-101 borders)", cmd_blur,
      "clik_gaussian_blur"},
     {"ssim", "mean SSIM of two images (scikit-image semantics), and its map", cmd_ssim,
      "clik_ssim"},
     {"upscale", "fusion or LAPAR-model upscaler, or resampling; frame sequences streamed",
      cmd_upscale,
-     "clik_upscale_lapar, clik_upscale_fusion, clik_fusion_stream_*, clik_resize, "
+     "clik_upscale_lapar, clik_upscale_fusion, clik_fusion_stream_*, clik_resize_scaled, "
      "clik_lapar_net_run"},
     {"flow", "TV-L1 optical flow between two images, or along a frame sequence", cmd_flow,
      "clik_flow_tvl1"},

@@ -5,12 +5,14 @@
 #include "cli.h"
 
 static const char *const integral_usage =
-    "usage: clik integral IN OUT.npy [--type u32|u64|f64] [--squared OUT2.npy]\n"
+    "usage: clik integral IN OUT.npy [--type u32|s32|u64|f64] [--squared OUT2.npy]\n"
     "                     [--sqtype u64|f64] [--device SPEC]\n"
     "Writes the integral image of IN in OpenCV's layout: (H + 1) x (W + 1), a zero\n"
     "first row and column, C order, one channel per colour channel. --type picks the\n"
     "sums (default u32, the bits of OpenCV's int32; refused when 255 * W * H could\n"
-    "pass 2^32 - 1). --squared also writes the sums of squares (default f64, as\n"
+    "pass 2^32 - 1); s32 is OpenCV's int32 (CV_32S) itself, the sums modulo 2^32\n"
+    "in two's complement: past 2^31 - 1 they wrap to negative values, as\n"
+    "OpenCV's do. --squared also writes the sums of squares (default f64, as\n"
     "OpenCV's integral2; u64 is exact for every size). Both files are written, or\n"
     "neither; neither may be IN.\n";
 
@@ -36,14 +38,14 @@ int cmd_integral(int argc, char **argv)
     int rc = cli_parse(argc, argv, options, 2, 2, &args, integral_usage);
     if (rc != CLI_OK || args.help)
         return rc;
-    static const char *const sum_names[] = {"u32", "u64", "f64"};
-    static const clik_type sum_types[] = {CLIK_U32, CLIK_U64, CLIK_F64};
+    static const char *const sum_names[] = {"s32", "u32", "u64", "f64"};
+    static const clik_type sum_types[] = {CLIK_S32, CLIK_U32, CLIK_U64, CLIK_F64};
     clik_type sum_type, sq_type;
-    if (!parse_type(type_text, sum_names, sum_types, 3, &sum_type)) {
-        fprintf(stderr, "clik integral: --type %s: expected u32, u64 or f64\n", type_text);
+    if (!parse_type(type_text, sum_names, sum_types, 4, &sum_type)) {
+        fprintf(stderr, "clik integral: --type %s: expected u32, s32, u64 or f64\n", type_text);
         return CLI_USAGE;
     }
-    if (!parse_type(sq_text, sum_names + 1, sum_types + 1, 2, &sq_type)) {
+    if (!parse_type(sq_text, sum_names + 2, sum_types + 2, 2, &sq_type)) {
         fprintf(stderr, "clik integral: --sqtype %s: expected u64 or f64\n", sq_text);
         return CLI_USAGE;
     }

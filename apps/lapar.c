@@ -19,8 +19,8 @@ static const char *const lapar_usage =
     "  LR       an image file (8-bit grey, grey + alpha or colour; alpha is carried\n"
     "           over, not filtered) or a .npy of uint8 or float32, (H, W) or (H, W, 4)\n"
     "  PHI.npy  float32 or float16: the L coefficient planes of the output's size\n"
-    "           stacked, shape (L * S*H, S*W), plane l in rows l*S*H .. (l+1)*S*H - 1\n"
-    "           (a network's (L, S*H, S*W) output, reshaped)\n"
+    "           stacked, shape (L * S*H, S*W), plane l in rows l*S*H .. (l+1)*S*H - 1,\n"
+    "           or a network's (L, S*H, S*W) output as it is\n"
     "  OUT      LR's type: an image file for 8-bit LR, or .npy\n"
     "--dict D.npy     another dictionary: (L, 25) float32, L <= 128, atom l row-major\n"
     "--atoms SEL.npy  a compressed dictionary from clik lapar-compress: PHI holds every\n"
@@ -41,7 +41,7 @@ static const char *const compress_usage =
     "them by least squares. Each calibration image is three files (up to 64 images):\n"
     "  LR       the low-resolution input (8-bit image file)\n"
     "  PHI.npy  the coefficients a network gave for it, every plane, as clik lapar\n"
-    "           takes them: (L * S*H, S*W), float32 or float16\n"
+    "           takes them: (L * S*H, S*W) or (L, S*H, S*W), float32 or float16\n"
     "  HR       the true high-resolution image: S times LR's size, LR's colours\n"
     "or, with a LAPAR network, one: HR (8-bit image file), cropped at its right and\n"
     "bottom to a multiple of S; its LR the downscale by S (bicubic-aa, as clik\n"
@@ -113,17 +113,20 @@ static int fail(const lapar_job *job, const char *fmt, const char *path, const c
 }
 
 /* A .npy read as one-channel floats (float64 narrowed to float32). */
-static int read_float_npy(const lapar_job *job, const char *path, clik_image *img, int keep_f16)
+/* A float .npy: 2-D, or with planes also 3-D (P, H, W) read as (P * H, W). */
+static int read_float_npy(const lapar_job *job, const char *path, clik_image *img, int keep_f16,
+                          int planes)
 {
     char err[512];
-    clik_status st = clikio_read_npy(path, img, err, sizeof(err));
+    clik_status st = planes ? clikio_read_npy_planes(path, img, err, sizeof(err))
+                            : clikio_read_npy(path, img, err, sizeof(err));
     if (st != CLIK_OK) {
         fprintf(stderr, "clik %s: %s\n", job->cmd, err);
         return CLI_FAILED;
     }
     if (img->channels != 1) {
         clik_image_free(img);
-        return fail(job, "%s", path, "needs a 2-D array");
+        return fail(job, "%s", path, planes ? "needs a 2-D or 3-D array" : "needs a 2-D array");
     }
     if (img->type == CLIK_F32 || (img->type == CLIK_F16 && keep_f16))
         return CLI_OK;
@@ -160,7 +163,7 @@ static int load_dict(lapar_job *job, const char *path)
         return CLI_OK;
     }
     clik_image d = {0};
-    if (read_float_npy(job, path, &d, 0) != CLI_OK)
+    if (read_float_npy(job, path, &d, 0, 0) != CLI_OK)
         return CLI_FAILED;
     if (d.width != CLIK_LAPAR_TAPS || d.height > CLIK_LAPAR_MAX_ATOMS) {
         clik_image_free(&d);
@@ -185,7 +188,7 @@ static int load_dict(lapar_job *job, const char *path)
 static int load_selection(lapar_job *job, const char *path, int use_mix)
 {
     clik_image s = {0};
-    if (read_float_npy(job, path, &s, 0) != CLI_OK)
+    if (read_float_npy(job, path, &s, 0, 0) != CLI_OK)
         return CLI_FAILED;
     const int L = job->natoms;
     char detail[160];
@@ -258,7 +261,7 @@ static int load_lr(lapar_job *job, const char *path)
  * to say what was expected in the tool's words. */
 static int load_phi(lapar_job *job, const char *path, const char *storage)
 {
-    if (read_float_npy(job, path, &job->phi, 1) != CLI_OK)
+    if (read_float_npy(job, path, &job->phi, 1, 1) != CLI_OK)
         return CLI_FAILED;
     const int s = job->scale, w = s * job->lr.width, h = s * job->lr.height;
     const int full = job->natoms;
@@ -269,9 +272,10 @@ static int load_phi(lapar_job *job, const char *path, const char *storage)
     if (!ok_full && !ok_kept) {
         fprintf(
             stderr,
-            "clik %s: %s: shape (%d, %d), but %dx%d at scale %d needs (%d * %d, %d) = (%ld, %d)",
+            "clik %s: %s: planes of (%d, %d) in all, but %dx%d at scale %d needs (%d * %d, %d) = "
+            "(%ld, %d), or (%d, %d, %d)",
             job->cmd, path, job->phi.height, job->phi.width, job->lr.width, job->lr.height, s, full,
-            h, w, (long)full * h, w);
+            h, w, (long)full * h, w, full, h, w);
         if (job->use_sel && !job->mix && kept != full)
             fprintf(stderr, " or, the kept planes only, (%ld, %d)", (long)kept * h, w);
         fputc('\n', stderr);

@@ -68,13 +68,24 @@ void rgba_collapse(const clik_image *rgba, clik_image *dst)
     }
 }
 
-/* clik_resize for every channel count the image files give: 1 and 4 as they
- * are, grey + alpha through RGBA (the library resamples 1 or 4 channels). */
+/* One resize: by the coordinate scale (clik_resize_scaled), or with scale 0
+ * to dst's size (clik_resize). */
+static clik_status resize_one(clik_context *ctx, const clik_image *src, clik_image *dst,
+                              clik_interp method, double scale)
+{
+    if (scale > 0.0)
+        return clik_resize_scaled(ctx, src, dst, method, scale, scale);
+    return clik_resize(ctx, src, dst, method);
+}
+
+/* clik_resize (scale 0) or clik_resize_scaled for every channel count the
+ * image files give: 1 and 4 as they are, grey + alpha through RGBA (the
+ * library resamples 1 or 4 channels). */
 clik_status resize_any(clik_context *ctx, const clik_image *src, clik_image *dst,
-                       clik_interp method)
+                       clik_interp method, double scale)
 {
     if (src->channels != 2)
-        return clik_resize(ctx, src, dst, method);
+        return resize_one(ctx, src, dst, method, scale);
     if (src->type != CLIK_U8)
         return CLIK_ERR_UNSUPPORTED_FORMAT; /* grey + alpha: 8-bit only */
     clik_image in = {0}, out = {0};
@@ -82,7 +93,7 @@ clik_status resize_any(clik_context *ctx, const clik_image *src, clik_image *dst
     if (st == CLIK_OK)
         st = clik_image_alloc(&out, dst->width, dst->height, 4, CLIK_U8);
     if (st == CLIK_OK)
-        st = clik_resize(ctx, &in, &out, method);
+        st = resize_one(ctx, &in, &out, method, scale);
     if (st == CLIK_OK)
         rgba_collapse(&out, dst);
     clik_image_free(&out);
@@ -95,13 +106,16 @@ clik_status resize_any(clik_context *ctx, const clik_image *src, clik_image *dst
 static const char *const resize_usage =
     "usage: clik resize IN OUT (--scale S | --size WxH) [--method M] [--antialias]\n"
     "                   [--device SPEC]\n"
-    "Resamples IN to S times its size (each side rounded to the nearest integer, as\n"
-    "OpenCV's resize with fx = fy = S) or to W x H pixels (sides up to 2^20). M:\n"
-    "  nearest   source pixel floor(x * W / W'), exactly OpenCV's INTER_NEAREST\n"
+    "Resamples IN to S times its size or to W x H pixels (sides up to 2^20). With\n"
+    "--scale, as OpenCV's resize(IN, None, fx=S, fy=S): each side rounded to the\n"
+    "nearest integer, and output x taken from the source at x / S; with --size,\n"
+    "as resize(IN, (W, H)): at x * W_in / W. M:\n"
+    "  nearest   source pixel floor(x / S) or floor(x * W_in / W), exactly OpenCV's\n"
+    "            INTER_NEAREST\n"
     "  bilinear  pixel centres at half-integers, borders replicated (INTER_LINEAR)\n"
     "  bicubic   the default; Keys' kernel with A = -0.75 (INTER_CUBIC)\n"
     "bilinear and bicubic are within +-1 of OpenCV.\n"
-    "--antialias (bicubic only): MATLAB's imresize(IN, [H W], 'bicubic'), which\n"
+    "--antialias (bicubic only): MATLAB's imresize(IN, S or [H W], 'bicubic'), which\n"
     "  antialiases: Keys' kernel with A = -0.5, widened by 1/s on a side that\n"
     "  shrinks by s, weights normalised, borders mirrored (half-sample); within\n"
     "  +-1 of MATLAB's.\n"
@@ -173,7 +187,7 @@ static int resize_prepare(cli_image_io *io)
 static clik_status resize_run(clik_context *ctx, cli_image_io *io)
 {
     const resize_data *d = io->data;
-    return resize_any(ctx, &io->img, &io->out, d->method);
+    return resize_any(ctx, &io->img, &io->out, d->method, d->scale_text ? d->scale : 0.0);
 }
 
 int cmd_resize(int argc, char **argv)

@@ -40,15 +40,18 @@ typedef struct clik_pyramid_dsp {
 
 typedef struct clik_integral_dsp {
     /* OpenCV integral of src into sum ((W + 1) x (H + 1)) and, when not NULL,
-     * sqsum. Types: u8 -> sum u32, u64 or f64, sqsum u64 or f64; f32 -> sum
-     * f32 or f64, sqsum f64. u32 sums wrap (the caller refused overflow). */
+     * sqsum. Types: u8 -> sum u32, s32, u64 or f64, sqsum u64 or f64; f32 ->
+     * sum f32 or f64, sqsum f64. u32 sums wrap (the caller refused overflow);
+     * s32 sums wrap modulo 2^32, two's complement, as OpenCV's CV_32S. */
     void (*integral)(const clik_image *src, clik_image *sum, clik_image *sqsum);
 } clik_integral_dsp;
 
 typedef struct clik_resize_dsp {
-    /* clik_resize: src into dst (the scale is dst's size over src's), u8 or
-     * f32, 1 or 4 channels. */
-    void (*resize)(const clik_image *src, clik_image *dst, clik_interp method);
+    /* clik_resize: src into dst, u8 or f32, 1 or 4 channels; source
+     * coordinates from destination ones by 1 / scale[0] across, 1 / scale[1]
+     * down (clik_resize_scaled), or with scale NULL by src's size over dst's
+     * (clik_resize). */
+    void (*resize)(const clik_image *src, clik_image *dst, clik_interp method, const double *scale);
 } clik_resize_dsp;
 
 typedef struct clik_filter_dsp {
@@ -327,14 +330,16 @@ void clik__pyramid_up_scalar(const clik_image *src, clik_image *dst);
 void clik__pyramid_combine_scalar(const clik_image *a, const clik_image *b, int sign,
                                   clik_image *out);
 void clik__integral_scalar(const clik_image *src, clik_image *sum, clik_image *sqsum);
-void clik__resize_scalar(const clik_image *src, clik_image *dst, clik_interp method);
+void clik__resize_scalar(const clik_image *src, clik_image *dst, clik_interp method,
+                         const double *scale);
 int clik__blur_scalar(const clik_image *src, clik_image *dst, const float *weights, int ksize);
 void clik__gray_scalar(const clik_image *src, clik_image *dst);
 int clik__ssim_scalar(const clik_image *a, const clik_image *b, clik_image *map, double *mean);
 void clik__ssim_tiles_scalar(const clik_image *a, const clik_image *b, int tile, clik_image *map);
 /* Entries the NEON fusion path builds on (the NEON resize, blur, gray and
  * tile SSIM). */
-void clik__resize_neon(const clik_image *src, clik_image *dst, clik_interp method);
+void clik__resize_neon(const clik_image *src, clik_image *dst, clik_interp method,
+                       const double *scale);
 int clik__blur_neon(const clik_image *src, clik_image *dst, const float *weights, int ksize);
 void clik__gray_neon(const clik_image *src, clik_image *dst);
 void clik__ssim_tiles_neon(const clik_image *a, const clik_image *b, int tile, clik_image *map);

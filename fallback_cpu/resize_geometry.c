@@ -18,10 +18,10 @@ double clik__u8_weight(double w)
     return rint(w * 2048.0) / 2048.0;
 }
 
-/* OpenCV's INTER_NEAREST: floor(x * (1 / (dst / src))) in double, clamped. */
-static void nearest_axis(int src, int dst, int32_t *ofs)
+/* OpenCV's INTER_NEAREST: floor(x * (1 / fx)) in double, clamped. */
+static void nearest_axis(int src, int dst, double fx, int32_t *ofs)
 {
-    const double scale = 1.0 / ((double)dst / (double)src);
+    const double scale = 1.0 / fx;
     for (int x = 0; x < dst; x++) {
         const int i = (int)floor((double)x * scale);
         ofs[x] = i < src - 1 ? i : src - 1;
@@ -40,12 +40,12 @@ static int integer_factor(const int32_t *ofs, int src, int dst)
     return s;
 }
 
-/* Source point (x + 0.5) * src / dst - 0.5 of each output x: its first tap
+/* Source point (x + 0.5) * (1 / fx) - 0.5 of each output x: its first tap
  * (unclamped) and the taps' weights. Quantized weights make results match
  * INTER_CUBIC's also where the exact value is close to a half. */
-static void interp_axis(int src, int dst, int taps, int quantize, int32_t *ofs, float *w)
+static void interp_axis(int dst, double fx, int taps, int quantize, int32_t *ofs, float *w)
 {
-    const double scale = 1.0 / ((double)dst / (double)src);
+    const double scale = 1.0 / fx;
     for (int x = 0; x < dst; x++) {
         const double f = ((double)x + 0.5) * scale - 0.5, base = floor(f), t = f - base;
         double exact[4] = {1.0 - t, t, 0.0, 0.0};
@@ -85,12 +85,13 @@ static int mirror(long long i, int n)
 /* The weights of output x of an axis of src -> dst pixels, normalised and
  * folded onto source pixels: acc[lo .. hi] (acc zero on entry; the caller
  * zeroes acc[lo .. hi] again). MATLAB: u = x / s + 0.5 * (1 - 1 / s) in
- * 1-based coordinates, that is (x + 0.5) / s - 0.5 in 0-based ones; taps
+ * 1-based coordinates, that is (x + 0.5) / s - 0.5 in 0-based ones (s the
+ * axis' scale, dst / src unless given); taps
  * floor(u - width / 2) + 0 .. ceil(width) + 1 of the kernel
  * k * cubic(k * d), k = min(s, 1), width 4 / k. */
-static void aa_fold(int src, int dst, int x, double *acc, int *lo, int *hi)
+static void aa_fold(int src, double s, int x, double *acc, int *lo, int *hi)
 {
-    const double s = (double)dst / (double)src, k = s < 1.0 ? s : 1.0;
+    const double k = s < 1.0 ? s : 1.0;
     const double width = 4.0 / k, u = ((double)x + 0.5) / s - 0.5;
     const long long first = (long long)floor(u - width / 2.0);
     const long long count = (long long)ceil(width) + 2;
@@ -126,12 +127,12 @@ static int aa_taps(int n)
 }
 
 /* The widest run of folded taps of an axis (acc: src zeroed doubles). */
-static int aa_width(int src, int dst, double *acc)
+static int aa_width(int src, int dst, double s, double *acc)
 {
     int widest = 1;
     for (int x = 0; x < dst; x++) {
         int lo, hi;
-        aa_fold(src, dst, x, acc, &lo, &hi);
+        aa_fold(src, s, x, acc, &lo, &hi);
         widest = hi - lo + 1 > widest ? hi - lo + 1 : widest;
         for (int i = lo; i <= hi; i++)
             acc[i] = 0.0;
@@ -140,11 +141,11 @@ static int aa_width(int src, int dst, double *acc)
 }
 
 /* First taps and weights of an axis of `taps` taps (w zeroed). */
-static void aa_axis(int src, int dst, int taps, double *acc, int32_t *ofs, float *w)
+static void aa_axis(int src, int dst, double s, int taps, double *acc, int32_t *ofs, float *w)
 {
     for (int x = 0; x < dst; x++) {
         int lo, hi;
-        aa_fold(src, dst, x, acc, &lo, &hi);
+        aa_fold(src, s, x, acc, &lo, &hi);
         int first = src >= taps && lo > src - taps ? src - taps : lo;
         first = src < taps ? 0 : first;
         ofs[x] = first;
@@ -173,30 +174,32 @@ static int table_alloc(clik_resize_geometry *g, int dw, int dh)
     return 0;
 }
 
-static int aa_make(clik_resize_geometry *g, int sw, int sh, int dw, int dh)
+static int aa_make(clik_resize_geometry *g, int sw, int sh, int dw, int dh, double fx, double fy)
 {
     double *acc = calloc((size_t)(sw > sh ? sw : sh), sizeof(double));
     if (!acc)
         return -1;
-    g->xtaps = aa_taps(aa_width(sw, dw, acc));
-    g->ytaps = aa_taps(aa_width(sh, dh, acc));
+    g->xtaps = aa_taps(aa_width(sw, dw, fx, acc));
+    g->ytaps = aa_taps(aa_width(sh, dh, fy, acc));
     if (table_alloc(g, dw, dh) != 0) {
         free(acc);
         *g = (clik_resize_geometry){0};
         return -1;
     }
-    aa_axis(sw, dw, g->xtaps, acc, g->xofs, g->xw);
-    aa_axis(sh, dh, g->ytaps, acc, g->yofs, g->yw);
+    aa_axis(sw, dw, fx, g->xtaps, acc, g->xofs, g->xw);
+    aa_axis(sh, dh, fy, g->ytaps, acc, g->yofs, g->yw);
     free(acc);
     return 0;
 }
 
 int clik__resize_geometry_make(clik_resize_geometry *g, int sw, int sh, int dw, int dh,
-                               clik_interp method, int quantize)
+                               const double scale[2], clik_interp method, int quantize)
 {
     *g = (clik_resize_geometry){0};
+    const double fx = scale ? scale[0] : (double)dw / (double)sw;
+    const double fy = scale ? scale[1] : (double)dh / (double)sh;
     if (method == CLIK_INTERP_BICUBIC_AA)
-        return aa_make(g, sw, sh, dw, dh);
+        return aa_make(g, sw, sh, dw, dh, fx, fy);
     const int taps = method == CLIK_INTERP_BICUBIC ? 4 : method == CLIK_INTERP_BILINEAR ? 2 : 0;
     g->xtaps = g->ytaps = taps;
     if (table_alloc(g, dw, dh) != 0) {
@@ -204,14 +207,14 @@ int clik__resize_geometry_make(clik_resize_geometry *g, int sw, int sh, int dw, 
         return -1;
     }
     if (taps == 0) {
-        nearest_axis(sw, dw, g->xofs);
-        nearest_axis(sh, dh, g->yofs);
+        nearest_axis(sw, dw, fx, g->xofs);
+        nearest_axis(sh, dh, fy, g->yofs);
         g->sx = integer_factor(g->xofs, sw, dw);
         g->sy = integer_factor(g->yofs, sh, dh);
         return 0;
     }
-    interp_axis(sw, dw, taps, quantize, g->xofs, g->xw);
-    interp_axis(sh, dh, taps, quantize, g->yofs, g->yw);
+    interp_axis(dw, fx, taps, quantize, g->xofs, g->xw);
+    interp_axis(dh, fy, taps, quantize, g->yofs, g->yw);
     return 0;
 }
 

@@ -48,12 +48,15 @@ typedef struct clik_resize_geometry {
     int sx, sy;       /* nearest: the integer factor of each axis, else 0 */
 } clik_resize_geometry;
 
-/* The geometry of resizing sw x sh to dw x dh. quantize (u8 images) takes
+/* The geometry of resizing sw x sh to dw x dh, source coordinates taken
+ * from destination ones by 1 / scale[0] across and 1 / scale[1] down
+ * (OpenCV's resize with fx, fy; scale NULL: dw / sw and dh / sh, OpenCV's
+ * resize to a given size). quantize (u8 images) takes
  * the weights of bilinear and bicubic in steps of 1/2048, as OpenCV's
  * fixed-point resize (bicubic-aa keeps them as they are). Returns
  * 0, or -1 when out of memory (g then holds nothing to free). */
 int clik__resize_geometry_make(clik_resize_geometry *g, int sw, int sh, int dw, int dh,
-                               clik_interp method, int quantize);
+                               const double scale[2], clik_interp method, int quantize);
 void clik__resize_geometry_free(clik_resize_geometry *g);
 
 /* The output columns [*xa, *xb) whose xtaps taps all lie inside a source

@@ -374,9 +374,10 @@ CLIK_API clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *band
 
 /* OpenCV integral: sum is (W + 1) x (H + 1) with a zero first row and column
  * and sum(X, Y) = the sum of src(x, y) over x < X, y < Y, per channel. u8 src:
- * sum u32 (CLIK_ERR_OVERFLOW when 255 * W * H > 2^32 - 1: ask for u64), u64
- * or f64; f32 src: f32 or f64. sqsum (NULL: not computed) holds the sums of
- * squares: u64 or f64 for u8, f64 for f32. */
+ * sum u32 (CLIK_ERR_OVERFLOW when 255 * W * H > 2^32 - 1: ask for u64), s32
+ * (OpenCV's CV_32S: the sum modulo 2^32 in two's complement, wrapping past
+ * 2^31 - 1 as OpenCV's does, never refused), u64 or f64; f32 src: f32 or f64. sqsum (NULL: not
+ * computed) holds the sums of squares: u64 or f64 for u8, f64 for f32. */
 CLIK_API clik_status clik_integral(clik_context *ctx, const clik_image *src, clik_image *sum,
                                    clik_image *sqsum);
 
@@ -430,6 +431,18 @@ CLIK_API clik_status clik_resize_size(int width, int height, double scale_x, dou
  *    rounds between the two axes: results within +-1 of it. f32 unclamped. */
 CLIK_API clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_image *dst,
                                  clik_interp method);
+
+/* clik_resize with the coordinate scale given, as OpenCV's resize(src,
+ * dst, Size(), fx, fy): dst must be clik_resize_size(W, H, scale_x,
+ * scale_y) (CLIK_ERR_INVALID_SIZE otherwise; CLIK_ERR_INVALID_ARG for a
+ * scale that is not finite and positive), and every method maps output x to
+ * the source by 1 / scale_x instead of W / W' (nearest: floor(x * (1 /
+ * scale_x)); bilinear, bicubic: (x + 0.5) * (1 / scale_x) - 0.5; bicubic-aa:
+ * MATLAB's imresize(src, scale) kernel and mapping with s = scale_x), and
+ * alike down. Where W * scale_x is not an integer this differs from
+ * clik_resize of the rounded size by up to 1/2 pixel at the far edge. */
+CLIK_API clik_status clik_resize_scaled(clik_context *ctx, const clik_image *src, clik_image *dst,
+                                        clik_interp method, double scale_x, double scale_y);
 
 /* ------------------------------------------------------------------------ */
 /* Filter family (kernels/filter.cl)                                         */

@@ -75,6 +75,8 @@ expect 1 "integral squares into a missing folder (sums removed)" -- $run "$clik"
 expect 1 "integral u32 of an image that can overflow" -- $run "$clik" integral "$tmp/big.pgm" "$tmp/out.npy" --device none
 grep -q "u64" "$tmp/stderr" || fail "overflow message does not name u64"
 expect 0 "integral u64 of the same image" -- $run "$clik" integral "$tmp/big.pgm" "$tmp/out.npy" --type u64 --device none
+expect 0 "integral s32 of the same image (wraps as OpenCV's int32)" -- $run "$clik" integral "$tmp/big.pgm" "$tmp/out.npy" --type s32 --device none
+check "integral s32 is int32" "$(head -c 80 "$tmp/out.npy" | grep -ac "'<i4'")" 1
 rm -f "$tmp/big.pgm"
 expect 2 "conformance of an unknown op" -- $run "$clik" conformance --op nothing --device none
 
@@ -143,6 +145,12 @@ expect 0 "resize RGB stays RGB" -- $run "$clik" resize "$tmp/rgb.ppm" "$tmp/out.
 check "resize RGB: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "128x96 rgb"
 expect 0 "resize grey + alpha" -- $run "$clik" resize "$tmp/greya.npy" "$tmp/out.png" --scale 0.25 --method nearest --device none
 check "resize grey + alpha: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "16x12 grey+alpha"
+# --scale maps as OpenCV's fx = fy = S: an 11x10 ramp (10 x) by 0.3 takes the
+# source at (x + 0.5) / 0.3 - 0.5 = 7/6, 4.5, 47/6 (bilinear 12 45 78), not at
+# the sizes' ratio 11/3 (13 50 87).
+{ printf 'P5\n11 10\n255\n'; for y in 0 1 2 3 4 5 6 7 8 9; do printf '\000\012\024\036\050\062\074\106\120\132\144'; done; } >"$tmp/ramp.pgm"
+expect 0 "resize --scale 0.3 bilinear of a ramp" -- $run "$clik" resize "$tmp/ramp.pgm" "$tmp/out.pgm" --scale 0.3 --method bilinear --device none
+check "resize --scale 0.3: the first row as OpenCV's fx = 0.3" "$(tail -c 9 "$tmp/out.pgm" | od -An -tu1 -N3 | tr -s ' ' | sed 's/^ //')" "12 45 78"
 expect 2 "resize without --scale or --size" -- $run "$clik" resize "$sample" "$tmp/out.png"
 expect 2 "resize with --scale and --size" -- $run "$clik" resize "$sample" "$tmp/out.png" --scale 2 --size 4x4
 cmd=(resize "$sample" "$tmp/out.png")
@@ -194,34 +202,40 @@ expect 1 "ssim of a missing file" -- $run "$clik" ssim "$sample" "$tmp/missing.p
 expect 1 "ssim map to an unknown extension" -- $run "$clik" ssim "$tmp/grey.pgm" "$tmp/grey.pgm" --map "$tmp/out.xyz"
 expect 2 "ssim of one image" -- $run "$clik" ssim "$sample"
 
-expect 0 "upscale (fusion) x2 with an artifact map" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/out.png" --scale 2 --artifact-map "$tmp/out.map.png"
+expect 0 "upscale (fusion) x2 with an artifact map" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/out.png" --scale 2 --method fusion --artifact-map "$tmp/out.map.png"
 check "upscale x2: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "128x96 grey"
 check "upscale x2: artifact map" "$(size_of "$tmp/out.map.png") $(png_kind "$tmp/out.map.png")" "128x96 grey"
-expect 0 "upscale of a 1x1 image x3 on the CPU path" -- $run "$clik" upscale "$tmp/one.pgm" "$tmp/out.pgm" --scale 3 --device none
+expect 0 "upscale of a 1x1 image x3 on the CPU path" -- $run "$clik" upscale "$tmp/one.pgm" "$tmp/out.pgm" --scale 3 --method fusion --device none
 check "upscale of a 1x1 image: size" "$(size_of "$tmp/out.pgm")" 3x3
-expect 0 "upscale RGBA x4, --tile 4 --blur 3 --threshold 0.1" -- $run "$clik" upscale "$tmp/rgba.npy" "$tmp/out.png" --scale 4 --tile 4 --blur 3 --threshold 0.1
+expect 0 "upscale RGBA x4, --tile 4 --blur 3 --threshold 0.1" -- $run "$clik" upscale "$tmp/rgba.npy" "$tmp/out.png" --scale 4 --method fusion --tile 4 --blur 3 --threshold 0.1
 check "upscale RGBA: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "256x192 rgba"
-expect 0 "upscale RGB x8 on the CPU path" -- $run "$clik" upscale "$tmp/rgb.ppm" "$tmp/out.ppm" --scale 8 --device none
+expect 0 "upscale RGB x8 on the CPU path" -- $run "$clik" upscale "$tmp/rgb.ppm" "$tmp/out.ppm" --scale 8 --method fusion --device none
 check "upscale RGB: size" "$(size_of "$tmp/out.ppm")" 512x384
 expect 0 "upscale grey + alpha x2" -- $run "$clik" upscale "$tmp/greya.npy" "$tmp/out.png" --scale 2 --device none
 check "upscale grey + alpha: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "128x96 grey+alpha"
 expect 0 "upscale --method bicubic --scale 1.5 on the CPU path" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/out.pgm" --scale 1.5 --method bicubic --device none
 check "upscale bicubic x1.5: size" "$(size_of "$tmp/out.pgm")" 96x72
+expect 0 "upscale x2, the default method" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/default.png" --scale 2
+expect 0 "upscale x2, --method lapar" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/lapar.png" --scale 2 --method lapar
+check "the default method is lapar" "$(cmp -s "$tmp/default.png" "$tmp/lapar.png" && echo same)" same
+expect 2 "upscale, the default method, --scale 5" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/out.png" --scale 5
+check "the default's scale message" "$(grep -c 'other scales: --method bicubic' "$tmp/stderr")" 1
+check "upscale --help says what fusion is for" "$("$clik" upscale --help 2>&1 | grep -c 'graphics, text and pixel art')" 1
 expect 2 "upscale without --scale" -- $run "$clik" upscale "$sample" "$tmp/out.png"
-expect 2 "upscale fusion --scale 1.5" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 1.5
-expect 2 "upscale fusion --scale 9" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 9
-expect 2 "upscale fusion --scale 1" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 1
+expect 2 "upscale fusion --scale 1.5" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 1.5 --method fusion
+expect 2 "upscale fusion --scale 9" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 9 --method fusion
+expect 2 "upscale fusion --scale 1" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 1 --method fusion
 expect 2 "upscale --scale nan" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale nan --method nearest
-cmd=(upscale "$sample" "$tmp/out.png" --scale 2)
+cmd=(upscale "$sample" "$tmp/out.png" --scale 2 --method fusion)
 refused upscale --method lanczos --tile 1 --tile 17 --blur 4
-expect 2 "upscale --threshold text" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --threshold high
+expect 2 "upscale --threshold text" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --method fusion --threshold high
 expect 2 "upscale --artifact-map with --method nearest" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --method nearest --artifact-map "$tmp/out.map.png"
 expect 2 "upscale --depth for one image" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --depth 2
 expect 2 "upscale of one image to a pattern" -- $run "$clik" upscale "$sample" "$tmp/out.%d.png" --scale 2
 expect 2 "upscale of a pattern to one file" -- $run "$clik" upscale "$tmp/f%d.pgm" "$tmp/out.png" --scale 2
-expect 2 "upscale artifact map on the output" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --artifact-map "$tmp/out.png"
+expect 2 "upscale artifact map on the output" -- $run "$clik" upscale "$sample" "$tmp/out.png" --scale 2 --method fusion --artifact-map "$tmp/out.png"
 expect 1 "upscale of a missing file" -- $run "$clik" upscale "$tmp/missing.png" "$tmp/out.png" --scale 2
-expect 1 "upscale artifact map into a missing folder" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/out.png" --scale 2 --artifact-map "$tmp/nowhere/map.png"
+expect 1 "upscale artifact map into a missing folder" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/out.png" --scale 2 --method fusion --artifact-map "$tmp/nowhere/map.png"
 
 # Frame sequences: 4 grey and 4 RGB frames, 1..4; the stream must give each
 # frame exactly what the one-image command gives.
@@ -230,7 +244,7 @@ for i in 1 2 3 4; do
     ppm 40 30 $((i * 30011)) "$tmp/c000$i.ppm"
 done
 for i in 1 2 3 4; do
-    "$clik" upscale "$tmp/f000$i.pgm" "$tmp/one.$i.png" --scale 3 --artifact-map "$tmp/onemap.$i.png" ||
+    "$clik" upscale "$tmp/f000$i.pgm" "$tmp/one.$i.png" --scale 3 --method fusion --artifact-map "$tmp/onemap.$i.png" ||
         failures=$((failures + 1))
     "$clik" upscale "$tmp/c000$i.ppm" "$tmp/onec.$i.ppm" --scale 2 --device none || failures=$((failures + 1))
     "$clik" upscale "$tmp/f000$i.pgm" "$tmp/onen.$i.pgm" --scale 2.5 --method bicubic --device none ||
@@ -243,7 +257,7 @@ frames_match() { # frames_match WHAT STREAMED_PATTERN ONE_IMAGE_PATTERN
     done
     check "$1" "${bad:-none}" none
 }
-expect 0 "upscale 4 grey frames in a stream, --depth 2" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 3 --depth 2 --artifact-map "$tmp/out.map%d.png"
+expect 0 "upscale 4 grey frames in a stream, --depth 2" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 3 --method fusion --depth 2 --artifact-map "$tmp/out.map%d.png"
 frames_match "streamed grey frames differing from one-image runs" "$tmp/out.%d.png" "$tmp/one.%d.png"
 frames_match "streamed artifact maps differing from one-image runs" "$tmp/out.map%d.png" "$tmp/onemap.%d.png"
 check "frame rate on stderr" "$(grep -c 'frames/s' "$tmp/stderr")" 1
@@ -251,23 +265,23 @@ expect 0 "upscale 4 RGB frames on the CPU path" -- $run "$clik" upscale "$tmp/c%
 frames_match "streamed RGB frames differing from one-image runs" "$tmp/out.%d.ppm" "$tmp/onec.%d.ppm"
 expect 0 "upscale 4 frames, bicubic x2.5, on the CPU path" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.pgm" --scale 2.5 --method bicubic --device none
 frames_match "bicubic frames differing from one-image runs" "$tmp/out.%d.pgm" "$tmp/onen.%d.pgm"
-expect 0 "upscale frames from --start 3, --depth 1" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 3 --start 3 --depth 1 --device none
+expect 0 "upscale frames from --start 3, --depth 1" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 3 --method fusion --start 3 --depth 1 --device none
 check "frames from --start 3" "$(cd "$tmp" && echo out.*.png)" "out.3.png out.4.png"
-expect 1 "upscale of frames that do not exist" -- $run "$clik" upscale "$tmp/none%04d.pgm" "$tmp/out.%d.png" --scale 2
-expect 1 "upscale from a --start that does not exist" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --start 7
+expect 1 "upscale of frames that do not exist" -- $run "$clik" upscale "$tmp/none%04d.pgm" "$tmp/out.%d.png" --scale 2 --method fusion
+expect 1 "upscale from a --start that does not exist" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --method fusion --start 7
 cp "$tmp/f0004.pgm" "$tmp/g0001.pgm"
 cp "$tmp/f0003.pgm" "$tmp/g0002.pgm"
 pgm 40 31 0 "$tmp/g0003.pgm"
-expect 1 "upscale of frames of two sizes (nothing kept)" -- $run "$clik" upscale "$tmp/g%04d.pgm" "$tmp/out.%d.png" --scale 2 --depth 1
+expect 1 "upscale of frames of two sizes (nothing kept)" -- $run "$clik" upscale "$tmp/g%04d.pgm" "$tmp/out.%d.png" --scale 2 --method fusion --depth 1
 check "size mismatch message" "$(grep -c 'one size' "$tmp/stderr")" 1
 cp "$tmp/text.png" "$tmp/g0003.pgm"
-expect 1 "upscale of a corrupt third frame (nothing kept)" -- $run "$clik" upscale "$tmp/g%04d.pgm" "$tmp/out.%d.png" --scale 2
+expect 1 "upscale of a corrupt third frame (nothing kept)" -- $run "$clik" upscale "$tmp/g%04d.pgm" "$tmp/out.%d.png" --scale 2 --method fusion
 mkdir "$tmp/blocked3.png"
-expect 1 "upscale whose third output cannot be written" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/blocked%d.png" --scale 2 --depth 1
+expect 1 "upscale whose third output cannot be written" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/blocked%d.png" --scale 2 --method fusion --depth 1
 check "outputs removed after a failed write" "$(cd "$tmp" && echo blocked*)" blocked3.png
-expect 2 "upscale of a pattern onto itself" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/f%04d.pgm" --scale 2
-expect 2 "upscale whose output names are input frames" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/f000%d.pgm" --scale 2
-expect 2 "upscale whose map names are output names" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --artifact-map "$tmp/out.%1d.png"
+expect 2 "upscale of a pattern onto itself" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/f%04d.pgm" --scale 2 --method fusion
+expect 2 "upscale whose output names are input frames" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/f000%d.pgm" --scale 2 --method fusion
+expect 2 "upscale whose map names are output names" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --method fusion --artifact-map "$tmp/out.%1d.png"
 expect 2 "upscale onto its input with a map (refused, input kept)" -- $run "$clik" upscale "$tmp/f0001.pgm" "$tmp/f0001.pgm" --scale 2 --artifact-map "$tmp/nowhere/map.png"
 check "input kept after a failed map" "$(size_of "$tmp/f0001.pgm")" 40x30
 expect 2 "upscale --depth 0" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 2 --depth 0
@@ -531,6 +545,9 @@ npy_f32 24 32 "$one" "$tmp/phi1.npy"             # 1 plane
 { head -c 48 /dev/zero; printf "$one"; head -c 48 /dev/zero; } | npy '<f4' '1, 25' 100 >"$tmp/delta.npy"
 head -c 96 /dev/zero | npy '<f4' '1, 24' 96 >"$tmp/dict24.npy"
 cp "$tmp/phi.npy" "$tmp/phi.keep"
+# The same coefficients as a network gives them, (L, S*H, S*W).
+{ while :; do printf "$one$one$one$one$one$one$one$one"; done; } 2>/dev/null | npy '<f4' '72, 24, 32' $((4 * 72 * 24 * 32)) >"$tmp/phi3d.npy"
+{ while :; do printf "$one$one$one$one$one$one$one$one"; done; } 2>/dev/null | npy '<f4' '72, 24, 31' $((4 * 72 * 24 * 31)) >"$tmp/phi3d31.npy"
 expect 0 "lapar x2 of grey, every coefficient 1" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2
 check "lapar output size" "$(size_of "$tmp/out.png")" 32x24
 expect 0 "lapar of colour on the CPU path" -- $run "$clik" lapar "$tmp/lr.ppm" "$tmp/phi.npy" "$tmp/out.png" --scale 2 --device none
@@ -539,6 +556,11 @@ expect 0 "lapar with f16 storage" -- $run "$clik" lapar "$tmp/lr.ppm" "$tmp/phi.
 expect 0 "lapar with phi 0, as .npy" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi0.npy" "$tmp/out.npy" --scale 2
 check "lapar with phi 0 gives 0" "$(wc -c <"$tmp/out.npy" | tr -d ' ') $(tail -c 768 "$tmp/out.npy" | tr -d '\000' | wc -c | tr -d ' ')" "896 0"
 expect 0 "lapar with a one-atom dictionary (a delta)" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi1.npy" "$tmp/out.pgm" --scale 2 --dict "$tmp/delta.npy"
+"$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out2d.png" --scale 2 || failures=$((failures + 1))
+expect 0 "lapar with phi as (L, S*H, S*W)" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi3d.npy" "$tmp/out.png" --scale 2
+check "lapar: (L, S*H, S*W) as (L*S*H, S*W)" "$(cmp -s "$tmp/out.png" "$tmp/out2d.png" && echo same)" same
+expect 1 "lapar with phi (72, 24, 31)" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi3d31.npy" "$tmp/out.png" --scale 2
+check "the (L, S*H, S*W) shape in the message" "$(grep -c '(72, 24, 32)' "$tmp/stderr")" 1
 expect 2 "lapar without --scale" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png"
 expect 2 "lapar --scale 5" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 5
 expect 2 "lapar --scale 1" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 1
@@ -563,6 +585,8 @@ expect 0 "lapar with the kept atoms, their planes only" -- $run "$clik" lapar "$
 expect 0 "lapar with the re-fit matrix" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/out.png" --scale 2 --atoms "$tmp/sel.npy" --mix
 expect 1 "lapar with the re-fit matrix and the kept planes only" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi7.npy" "$tmp/out.png" --scale 2 --atoms "$tmp/sel.npy" --mix
 expect 1 "lapar with a selection of another dictionary" -- $run "$clik" lapar "$tmp/lr.pgm" "$tmp/phi1.npy" "$tmp/out.png" --scale 2 --atoms "$tmp/sel.npy" --dict "$tmp/delta.npy"
+expect 0 "lapar-compress with phi as (L, S*H, S*W)" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi3d.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 0.1 --scale 2
+check "lapar-compress: (L, S*H, S*W) as (L*S*H, S*W)" "$(cmp -s "$tmp/out.npy" "$tmp/sel.npy" && echo same)" same
 expect 2 "lapar-compress --alpha 0" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 0 --scale 2
 expect 2 "lapar-compress --alpha 1.5" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --alpha 1.5 --scale 2
 expect 2 "lapar-compress without --alpha" -- $run "$clik" lapar-compress "$tmp/lr.pgm" "$tmp/phi.npy" "$tmp/hr.pgm" "$tmp/out.npy" --scale 2
@@ -711,7 +735,7 @@ mkdir "$tmp/seq" "$tmp/seq/sub" "$tmp/seq.orig"
 for i in 1 2 3 4 5 6 7; do pgm 40 30 $((i * 20011)) "$tmp/seq/f$i.pgm"; done
 cp "$tmp/text.png" "$tmp/seq/f8.pgm"
 cp "$tmp"/seq/*.pgm "$tmp/seq.orig"
-expect 2 "upscale of frames onto themselves as ./f%d" -- $run "$clik" upscale "$tmp/seq/f%d.pgm" "$tmp/seq/./f%d.pgm" --scale 2 --depth 1
+expect 2 "upscale of frames onto themselves as ./f%d" -- $run "$clik" upscale "$tmp/seq/f%d.pgm" "$tmp/seq/./f%d.pgm" --scale 2 --method fusion --depth 1
 kept=""
 for i in 1 2 3 4 5 6 7 8; do [ "$(same_files "$tmp/seq/f$i.pgm" "$tmp/seq.orig/f$i.pgm")" = same ] && kept="$kept $i"; done
 check "input frames kept" "$kept" " 1 2 3 4 5 6 7 8"

@@ -261,6 +261,38 @@ START_TEST(u8_double_sums_saturated)
 }
 END_TEST
 
+/* s32 sums as OpenCV's CV_32S integral: modulo 2^32, two's complement.
+ * 3000 x 2900 pixels of 255 sum to 2.22e9 at the corner, past 2^31 - 1:
+ * every element is 255 x y modulo 2^32 read as int32 (negative from
+ * 255 x y >= 2^31 on), where u32 sums would hold the same bits. */
+START_TEST(s32_wraps)
+{
+    const int w = 3000, h = 2900;
+    clik_image src, sum;
+    ck_assert_int_eq(clik_image_alloc(&src, w, h, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&sum, w + 1, h + 1, 1, CLIK_S32), CLIK_OK);
+    memset(src.data, 255, (size_t)w * h);
+    ck_assert_msg(clik_integral(h_ctx, &src, &sum, NULL) == CLIK_OK, "%s",
+                  clik_context_message(h_ctx));
+    ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+    long negatives = 0;
+    for (int y = 0; y <= h; y++) {
+        const int32_t *row = (const int32_t *)((const char *)sum.data + (size_t)y * sum.stride);
+        for (int x = 0; x <= w; x++) {
+            const int64_t exact = 255LL * x * y;
+            const int64_t want = exact >= 2147483648LL ? exact - 4294967296LL : exact;
+            negatives += want < 0;
+            if (row[x] != want)
+                ck_abort_msg("(%d, %d) on %s: %d, want %lld", x, y, h_backend, row[x],
+                             (long long)want);
+        }
+    }
+    ck_assert_int_gt(negatives, 0);
+    clik_image_free(&sum);
+    clik_image_free(&src);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     static uint8_t buf[8192];
@@ -294,6 +326,9 @@ START_TEST(bad_input)
     ck_assert_int_eq(clik_image_wrap(&huge_sum, 65537, 259, 1, CLIK_U32, buf, 0), CLIK_OK);
     ck_assert_int_eq(clik_integral(h_ctx, &huge, &huge_sum, NULL), CLIK_ERR_OVERFLOW);
     ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "u64"));
+    /* s32 sums (which wrap, as OpenCV's) of the wrong size are refused too. */
+    ck_assert_int_eq(clik_image_wrap(&img, 8, 7, 1, CLIK_S32, buf + 1024, 0), CLIK_OK);
+    ck_assert_int_eq(clik_integral(h_ctx, &src, &img, &sq), CLIK_ERR_SIZE_MISMATCH);
     ck_assert_int_eq(clik_integral(h_ctx, &src, &sum, &sq), CLIK_OK);
 }
 END_TEST
@@ -328,7 +363,8 @@ int main(void)
     const h_test tests[] = {H_TEST(thin_images),           H_TEST(f32_double_sums),
                             H_TEST(f32_double_sums_exact), H_TEST(u8_double_sums_saturated),
                             H_TEST_ALL(hand_worked),       H_TEST_ALL(saturated_and_padded),
-                            H_TEST_ALL(device_images),     H_TEST_ALL(bad_input)};
+                            H_TEST_ALL(device_images),     H_TEST(s32_wraps),
+                            H_TEST_ALL(bad_input)};
     const h_suite suite = {"integral", "integral", 0, tests, H_COUNT(tests), short_list, full_list};
     return h_suite_main(&suite);
 }

@@ -347,6 +347,7 @@ typedef struct margs {
     int count, ntables, ksize, tile;
     int use_hist, use_tables, use_mean, use_ticket, use_opt;
     double sigma;
+    double fx, fy; /* clik_resize_scaled */
     clik_interp method;
     uint8_t tables[4 * 256];
     clik_fusion_options opt;
@@ -1220,7 +1221,7 @@ static clik_status call_integral(clik_context *ctx, margs *a)
 
 static void extra_integral(op_run *r)
 {
-    const clik_type sums[] = {CLIK_U8, CLIK_F32, CLIK_S32};
+    const clik_type sums[] = {CLIK_U8, CLIK_F32, CLIK_S16};
     for (int i = 0; i < 3; i++) {
         swapped_case(r, 1, 25, 21, 2, sums[i], CLIK_ERR_UNSUPPORTED_FORMAT, "sum %s of u8 pixels",
                      clik_type_name(sums[i]));
@@ -1309,6 +1310,40 @@ static const op_spec resize_spec = {
     .init = init_resize,
     .call = call_resize,
     .extra = extra_resize,
+};
+
+static void init_resize_scaled(margs *a)
+{
+    a->method = CLIK_INTERP_BICUBIC;
+    a->fx = a->fy = 1.37;
+}
+
+static clik_status call_resize_scaled(clik_context *ctx, margs *a)
+{
+    return clik_resize_scaled(ctx, a->ptr[0], a->ptr[1], a->method, a->fx, a->fy);
+}
+
+/* Scales that are not finite and positive, and a dst not of the scale. */
+static void extra_resize_scaled(op_run *r)
+{
+    extra_resize(r);
+    const double bad[] = {0.0, -1.37, NAN, INFINITY};
+    for (int i = 0; i < 4; i++) {
+        start(r, "scale_y %g", bad[i]);
+        r->work.fy = bad[i];
+        finish(r, CLIK_ERR_INVALID_ARG);
+    }
+    swapped_case(r, 1, 36, 30, 4, CLIK_U8, CLIK_ERR_INVALID_SIZE, "dst 36x30, not 33x27");
+}
+
+/* 24 x 20 by 1.37: 33 x 27. */
+static const op_spec resize_scaled_spec = {
+    .nparams = 2,
+    .p = {P_IN("src", 24, 20, 4, CLIK_U8),
+          {"dst", 33, 27, 4, CLIK_U8, 1, ARG_PTR, LOC_ANY, SUP_TOL_U8_FLOAT}},
+    .init = init_resize_scaled,
+    .call = call_resize_scaled,
+    .extra = extra_resize_scaled,
 };
 
 static void init_blur(margs *a)
@@ -2424,6 +2459,10 @@ static void row_integral(void)
 static void row_resize(void)
 {
     run_op(&resize_spec);
+}
+static void row_resize_scaled(void)
+{
+    run_op(&resize_scaled_spec);
 }
 static void row_gaussian_blur(void)
 {
@@ -3838,6 +3877,7 @@ static const misuse_row misuse_rows[] = {
     {"clik_interp_name", row_interp_name, NULL},
     {"clik_resize_size", row_resize_size, NULL},
     {"clik_resize", row_resize, IMAGES},
+    {"clik_resize_scaled", row_resize_scaled, IMAGES},
     {"clik_gaussian_weights", row_gaussian_weights, NULL},
     {"clik_gaussian_blur", row_gaussian_blur, IMAGES},
     {"clik_gray", row_gray, IMAGES},

@@ -446,6 +446,49 @@ START_TEST(sizes)
 }
 END_TEST
 
+/*
+ * An 11 x 10 ramp, src(x, y) = 10 x, scaled by 0.3 (clik_resize_scaled):
+ * 3 x 3 outputs, source x = (x + 0.5) / 0.3 - 0.5 = 7/6, 4.5, 47/6 (the
+ * size ratio 11/3 would give 4/3, 5, 26/3: 13 50 87).
+ *  nearest: floor(x / 0.3) = 0, 3, 6: 0 30 60.
+ *  bilinear: t = 1/6, 1/2, 5/6, weights in steps of 1/2048 (341/2048,
+ *    1024/2048, 1707/2048): 10 + 10 * 341/2048 = 11.67 -> 12, 45,
+ *    70 + 10 * 1707/2048 = 78.33 -> 78.
+ * Rows alike (every row the same ramp). A dst of another size is refused.
+ */
+START_TEST(scaled_hand_worked)
+{
+    static const uint8_t want[2][3] = {{0, 30, 60}, {12, 45, 78}};
+    uint8_t ramp[11 * 10], out[3 * 3];
+    for (int i = 0; i < 11 * 10; i++)
+        ramp[i] = (uint8_t)(10 * (i % 11));
+    clik_image a = wrap(11, 10, 1, CLIK_U8, ramp), b = wrap(3, 3, 1, CLIK_U8, out);
+    for (int m = 0; m < 2; m++) {
+        clik_status st = clik_resize_scaled(h_ctx, &a, &b, (clik_interp)m, 0.3, 0.3);
+        ck_assert_msg(st == CLIK_OK, "%s on %s: %s", clik_interp_name((clik_interp)m), h_backend,
+                      clik_context_message(h_ctx));
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        for (int i = 0; i < 9; i++)
+            ck_assert_msg(out[i] == want[m][i % 3], "%s (%d, %d): %d, want %d on %s",
+                          clik_interp_name((clik_interp)m), i % 3, i / 3, out[i], want[m][i % 3],
+                          h_backend);
+    }
+    clik_image c = wrap(4, 3, 1, CLIK_U8, out);
+    ck_assert_int_eq(clik_resize_scaled(h_ctx, &a, &c, CLIK_INTERP_NEAREST, 0.3, 0.3),
+                     CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_resize_scaled(h_ctx, &a, &b, CLIK_INTERP_NEAREST, NAN, 0.3),
+                     CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_resize_scaled(h_ctx, &a, &b, CLIK_INTERP_NEAREST, 0.3, -1.0),
+                     CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_resize_scaled(h_ctx, &a, &b, (clik_interp)4, 0.3, 0.3),
+                     CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_resize_scaled(NULL, &a, &b, CLIK_INTERP_NEAREST, 0.3, 0.3),
+                     CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_resize_scaled(h_ctx, &a, NULL, CLIK_INTERP_NEAREST, 0.3, 0.3),
+                     CLIK_ERR_NULL);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     static uint8_t buf[8192];
@@ -521,10 +564,11 @@ int main(void)
         "resize_cpu=1,resize_fast_nearest=1,poison=1",
         "resize_cpu=1,resize_fast_nearest=0,resize_up2=0,poison=1",
         NULL};
-    const h_test tests[] = {H_TEST(hand_worked),    H_TEST(nearest_offsets), H_TEST(thin_images),
-                            H_TEST(strided_images), H_TEST(large_factors),   H_TEST(device_images),
-                            H_TEST(long_bands),     H_TEST(aa_hand_worked),  H_TEST(aa_factors),
-                            H_TEST(sizes),          H_TEST(bad_input)};
+    const h_test tests[] = {
+        H_TEST(hand_worked),    H_TEST(nearest_offsets),    H_TEST(thin_images),
+        H_TEST(strided_images), H_TEST(large_factors),      H_TEST(device_images),
+        H_TEST(long_bands),     H_TEST(aa_hand_worked),     H_TEST(aa_factors),
+        H_TEST(sizes),          H_TEST(scaled_hand_worked), H_TEST(bad_input)};
     const h_suite suite = {"resize", "resize", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

@@ -225,6 +225,11 @@ static clik_status run_integral_u32(clik_context *ctx, const clik_image *in, cli
     return integral_as(ctx, in, CLIK_U32, CLIK_U64, 0, out);
 }
 
+static clik_status run_integral_s32(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return integral_as(ctx, in, CLIK_S32, CLIK_U64, 0, out);
+}
+
 static clik_status run_integral_u64(clik_context *ctx, const clik_image *in, clik_image *out)
 {
     return integral_as(ctx, in, CLIK_U64, CLIK_U64, 0, out);
@@ -268,6 +273,7 @@ static const sup_case base_cases[] = {
     {"pyramid", "pyr_laplacian-of-f32", SUP_TOL_F32, CH124, CLIK_F32, run_laplacian_f32},
     {"pyramid", "pyr_collapse", SUP_TOL_EXACT, CH124, CLIK_U8, run_collapse},
     {"integral", "integral", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_u32},
+    {"integral", "integral-s32", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_s32},
     {"integral", "integral-u64", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_u64},
     {"integral", "integral-sq", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_sq},
     {"integral", "integral-f64", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_f64},

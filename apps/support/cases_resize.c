@@ -3,6 +3,8 @@
  * size derived from the input's: x2 and x3 (integer factors: the nearest
  * fast path and the bicubic tiles), 5/3 (non-integer up), 1/2 and 3/7
  * (down, at least 1 pixel); the two axes of a case may scale differently.
+ * The scaled cases map coordinates by a given scale (2.6, 0.7: sizes
+ * whose ratio is not the scale), as OpenCV's resize with fx, fy.
  * The antialiased bicubic (MATLAB's imresize) shrinks by 1/3 and by 3/7 x
  * 2/5, and in f32 shrinks one axis by 3/7 while growing the other by 5/3.
  * Inputs above a megapixel keep their height in the x3 cases, so that the
@@ -121,6 +123,34 @@ static clik_status bicubic_aa_mixed(clik_context *ctx, const clik_image *in, cli
     return resize_by(ctx, in, 3, 7, 5, 3, CLIK_INTERP_BICUBIC_AA, out);
 }
 
+/* Resizes in by the coordinate scale (sx, sy) (clik_resize_scaled). */
+static clik_status resize_scaled(clik_context *ctx, const clik_image *in, double sx, double sy,
+                                 clik_interp method, clik_image *out)
+{
+    int w, h;
+    clik_status st = clik_resize_size(in->width, in->height, sx, sy, &w, &h);
+    if (st == CLIK_OK)
+        st = sup_case_output(out, w, h, in->channels, in->type);
+    if (st == CLIK_OK)
+        st = clik_resize_scaled(ctx, in, out, method, sx, sy);
+    return st;
+}
+
+static clik_status nearest_scaled(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_scaled(ctx, in, 2.6, 0.7, CLIK_INTERP_NEAREST, out);
+}
+
+static clik_status bilinear_scaled(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_scaled(ctx, in, 0.7, 0.7, CLIK_INTERP_BILINEAR, out);
+}
+
+static clik_status bicubic_scaled(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_scaled(ctx, in, 0.7, 0.7, CLIK_INTERP_BICUBIC, out);
+}
+
 const sup_case sup_cases_resize[] = {
     {"resize", "resize-nearest-x2", SUP_TOL_EXACT, CH14, CLIK_U8, nearest_x2},
     {"resize", "resize-nearest-x3", SUP_TOL_EXACT, CH14, CLIK_U8, nearest_x3},
@@ -134,6 +164,9 @@ const sup_case sup_cases_resize[] = {
     {"resize", "resize-bicubic-frac", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_frac},
     {"resize", "resize-bicubic-down", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_down},
     {"resize", "resize-bicubic-f32", SUP_TOL_F32, CH14, CLIK_F32, bicubic_mixed},
+    {"resize", "resize_scaled-nearest", SUP_TOL_EXACT, CH14, CLIK_U8, nearest_scaled},
+    {"resize", "resize_scaled-bilinear", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bilinear_scaled},
+    {"resize", "resize_scaled-bicubic", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_scaled},
     {"resize", "resize-bicubic-aa-d3", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_aa_d3},
     {"resize", "resize-bicubic-aa-frac", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_aa_frac},
     {"resize", "resize-bicubic-aa-f32", SUP_TOL_F32, CH14, CLIK_F32, bicubic_aa_mixed},

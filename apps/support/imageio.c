@@ -372,9 +372,10 @@ clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char 
     return st;
 }
 
-clik_status clikio_read_npy(const char *path, clik_image *img, char *err, size_t errlen)
+static clik_status read_npy_by(const char *fn, clikio_sized_read_fn *reader, const char *path,
+                               clik_image *img, char *err, size_t errlen)
 {
-    clik_status st = begin_read("clikio_read_npy", path, img, err, errlen);
+    clik_status st = begin_read(fn, path, img, err, errlen);
     if (st != CLIK_OK)
         return st;
     FILE *fp;
@@ -382,9 +383,19 @@ clik_status clikio_read_npy(const char *path, clik_image *img, char *err, size_t
     st = clikio__open_read(path, &fp, &size, err, errlen);
     if (st != CLIK_OK)
         return st;
-    st = clikio__npy_read(fp, size, path, img, err, errlen);
+    st = reader(fp, size, path, img, err, errlen);
     fclose(fp);
     return st;
+}
+
+clik_status clikio_read_npy(const char *path, clik_image *img, char *err, size_t errlen)
+{
+    return read_npy_by("clikio_read_npy", clikio__npy_read, path, img, err, errlen);
+}
+
+clik_status clikio_read_npy_planes(const char *path, clik_image *img, char *err, size_t errlen)
+{
+    return read_npy_by("clikio_read_npy_planes", clikio__npy_read_planes, path, img, err, errlen);
 }
 
 /* ---- writing --------------------------------------------------------------- */

@@ -144,6 +144,11 @@ clik_status clikio_write_npy(const char *path, const clik_image *img, char *err,
  * CLIK_ERR_UNSUPPORTED_FORMAT. The extension is not checked. */
 clik_status clikio_read_npy(const char *path, clik_image *img, char *err, size_t errlen);
 
+/* As clikio_read_npy, but a 3-D array (P, H, W) is read as P planes stacked:
+ * one channel, P * H rows of W (the same bytes, C order), as a network's
+ * (L, S*H, S*W) coefficients. 2-D arrays as clikio_read_npy. */
+clik_status clikio_read_npy_planes(const char *path, clik_image *img, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

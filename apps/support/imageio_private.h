@@ -65,6 +65,9 @@ typedef clik_status clikio_sized_read_fn(FILE *fp, int64_t size, const char *pat
                                          char *err, size_t errlen);
 clikio_sized_read_fn clikio__pnm_read;
 clikio_sized_read_fn clikio__npy_read;
+/* A 2-D .npy as clikio__npy_read reads it, a 3-D (P, H, W) as one channel of
+ * P * H rows (its planes stacked). */
+clikio_sized_read_fn clikio__npy_read_planes;
 /* A .flo flow into a 2-channel f32 image; the size comes from the file, and
  * bytes after the vectors make it invalid. */
 clikio_sized_read_fn clikio__flo_read;

@@ -369,9 +369,12 @@ static clik_status type_of_descr(const char *descr, const char *path, clik_type 
     return CLIK_OK;
 }
 
-/* Turns a parsed header into the image layout, checking everything. */
-static clik_status layout_of(const npy_header *h, const char *path, clik_type *type, int *channels,
-                             char *err, size_t errlen)
+/* Turns a parsed header into the image layout, checking everything: its
+ * type, channels and the size of the image (rows, cols). planes: a 3-D
+ * array (P, H, W) is P planes stacked, one channel of P * H rows. */
+static clik_status layout_of(const npy_header *h, const char *path, int planes, clik_type *type,
+                             int *channels, uint64_t *rows, uint64_t *cols, char *err,
+                             size_t errlen)
 {
     if (h->structured)
         return clikio__fail(err, errlen, CLIK_ERR_UNSUPPORTED_FORMAT,
@@ -386,6 +389,23 @@ static clik_status layout_of(const npy_header *h, const char *path, clik_type *t
         return clikio__fail(err, errlen, CLIK_ERR_UNSUPPORTED_FORMAT,
                             "%s: a %d-D .npy array is not an image, which is (H, W) or (H, W, C)",
                             path, h->ndim);
+    *rows = h->dims[0];
+    *cols = h->dims[1];
+    if (planes && h->ndim == 3) {
+        if (h->dims[0] == 0 || h->dims[1] == 0 || h->dims[2] == 0)
+            return clikio__fail(err, errlen, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: .npy array is empty",
+                                path);
+        /* Each factor is checked first, so the product cannot wrap. */
+        if (h->dims[0] > CLIKIO_MAX_DIM || h->dims[1] > CLIKIO_MAX_DIM)
+            return clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT,
+                                "%s: .npy planes (%llu, %llu, ...) are past %d rows", path,
+                                (unsigned long long)h->dims[0], (unsigned long long)h->dims[1],
+                                CLIKIO_MAX_DIM);
+        *rows = h->dims[0] * h->dims[1];
+        *cols = h->dims[2];
+        *channels = 1;
+        return clikio__check_dims(path, ".npy", *cols, *rows, err, errlen);
+    }
     uint64_t c = h->ndim == 3 ? h->dims[2] : 1;
     if (c != 1 && c != 2 && c != 4)
         return clikio__fail(err, errlen, CLIK_ERR_UNSUPPORTED_FORMAT,
@@ -410,8 +430,8 @@ static clik_status read_elements(FILE *fp, const char *path, clik_image *img, ch
     return CLIK_OK;
 }
 
-clik_status clikio__npy_read(FILE *fp, int64_t size, const char *path, clik_image *img, char *err,
-                             size_t errlen)
+static clik_status npy_read(FILE *fp, int64_t size, const char *path, int planes, clik_image *img,
+                            char *err, size_t errlen)
 {
     char *text = NULL;
     size_t len = 0;
@@ -425,18 +445,19 @@ clik_status clikio__npy_read(FILE *fp, int64_t size, const char *path, clik_imag
         return clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT, "%s: malformed .npy header", path);
     clik_type type = CLIK_U8;
     int channels = 1;
-    st = layout_of(&h, path, &type, &channels, err, errlen);
+    uint64_t rows = 0, cols = 0;
+    st = layout_of(&h, path, planes, &type, &channels, &rows, &cols, err, errlen);
     if (st != CLIK_OK)
         return st;
 
     /* Checked before allocating, so a short file cannot claim gigabytes. */
-    uint64_t need = h.dims[0] * h.dims[1] * (uint64_t)channels * clik_type_size(type);
+    uint64_t need = rows * cols * (uint64_t)channels * clik_type_size(type);
     int64_t left = clikio__bytes_left(fp, size);
     if (left >= 0 && (uint64_t)left < need)
         return clikio__fail(err, errlen, CLIK_ERR_FILE_FORMAT,
                             "%s: .npy data is truncated (%lld bytes where %llu are needed)", path,
                             (long long)left, (unsigned long long)need);
-    st = clik_image_alloc(img, (int)h.dims[1], (int)h.dims[0], channels, type);
+    st = clik_image_alloc(img, (int)cols, (int)rows, channels, type);
     if (st != CLIK_OK)
         return clikio__fail(err, errlen, st, "%s: cannot allocate the image (%s)", path,
                             clik_status_str(st));
@@ -444,4 +465,16 @@ clik_status clikio__npy_read(FILE *fp, int64_t size, const char *path, clik_imag
     if (st != CLIK_OK)
         clik_image_free(img);
     return st;
+}
+
+clik_status clikio__npy_read(FILE *fp, int64_t size, const char *path, clik_image *img, char *err,
+                             size_t errlen)
+{
+    return npy_read(fp, size, path, 0, img, err, errlen);
+}
+
+clik_status clikio__npy_read_planes(FILE *fp, int64_t size, const char *path, clik_image *img,
+                                    char *err, size_t errlen)
+{
+    return npy_read(fp, size, path, 1, img, err, errlen);
 }

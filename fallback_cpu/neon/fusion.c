@@ -106,10 +106,10 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_plan
     clik_image Gs = packed(src->width, src->height, 1, CLIK_U8, gs);
     clik_image T = packed(tw, th, 1, CLIK_F32, tiles);
     if (ok) {
-        clik__resize_neon(src, &i2, CLIK_INTERP_BICUBIC);
+        clik__resize_neon(src, &i2, CLIK_INTERP_BICUBIC, NULL);
         clik__gray_neon(&i2, &G2);
         clik__gray_neon(src, &Gs);
-        clik__resize_neon(&Gs, &G1, CLIK_INTERP_NEAREST);
+        clik__resize_neon(&Gs, &G1, CLIK_INTERP_NEAREST, NULL);
         clik__ssim_tiles_neon(&G1, &G2, tile, &T);
         for (int ty = 0; ty < th; ty++) {
             /* The SSIM of each column's tile in this band of rows. */
@@ -126,7 +126,7 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_plan
             clik_image in_row = *src, near_row = packed(w, 1, 4, CLIK_U8, near);
             in_row.height = 1;
             in_row.data = (uint8_t *)src->data + (size_t)sy * src->stride;
-            clik__resize_neon(&in_row, &near_row, CLIK_INTERP_NEAREST);
+            clik__resize_neon(&in_row, &near_row, CLIK_INTERP_NEAREST, NULL);
             for (int y = sy * s; y < (sy + 1) * s; y++)
                 select_row(art + (size_t)y * w, opt->threshold, near, img2 + (size_t)y * w * 4,
                            (uint8_t *)dst->data + (size_t)y * dst->stride,

@@ -184,7 +184,9 @@ CLIK_INLINE void integral_rows(const clik_image *src, clik_image *sum, clik_imag
 
 static void integral_neon(const clik_image *src, clik_image *sum, clik_image *sqsum)
 {
-    const int covered = src->type == CLIK_U8 && (sum->type == CLIK_U32 || sum->type == CLIK_U64) &&
+    /* s32 sums are the u32 ones modulo 2^32, the same bits. */
+    const int covered = src->type == CLIK_U8 &&
+                        (sum->type == CLIK_U32 || sum->type == CLIK_S32 || sum->type == CLIK_U64) &&
                         (!sqsum || (sqsum->type == CLIK_U64 && src->width <= SQ_MAX_WIDTH));
     if (!covered) {
         clik__integral_scalar(src, sum, sqsum);

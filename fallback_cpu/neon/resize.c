@@ -94,11 +94,11 @@ static void gather_row(const uint8_t *in, uint8_t *out, const int32_t *xofs, int
         memcpy(out + (size_t)x * 4, in + (size_t)xofs[x] * 4, 4);
 }
 
-static int nearest_u8(const clik_image *src, clik_image *dst)
+static int nearest_u8(const clik_image *src, clik_image *dst, const double *scale)
 {
     const int sw = src->width, dw = dst->width, dh = dst->height, ch = src->channels;
     clik_resize_geometry g;
-    if (clik__resize_geometry_make(&g, sw, src->height, dw, dh, CLIK_INTERP_NEAREST, 1) != 0)
+    if (clik__resize_geometry_make(&g, sw, src->height, dw, dh, scale, CLIK_INTERP_NEAREST, 1) != 0)
         return -1;
     const int32_t *xofs = g.xofs, *yofs = g.yofs;
     const int s = g.sx;
@@ -351,13 +351,13 @@ static const row_passes aa_passes = {aa_hsum_clamped, aa_hsum_rgba, aa_hsum_gray
 
 /* u8 resize by geometry (weights quantized or not): a ring of the
  * horizontal sums of the last ytaps source rows, each row summed once. */
-static int ring_u8(const clik_image *src, clik_image *dst, clik_interp method, int quantized,
-                   const row_passes *p)
+static int ring_u8(const clik_image *src, clik_image *dst, const double *scale, clik_interp method,
+                   int quantized, const row_passes *p)
 {
     const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
     const int ch = src->channels, n = dw * ch;
     clik_resize_geometry g;
-    if (clik__resize_geometry_make(&g, sw, sh, dw, dh, method, quantized) != 0)
+    if (clik__resize_geometry_make(&g, sw, sh, dw, dh, scale, method, quantized) != 0)
         return -1;
     const int ty = g.ytaps;
     float *ring = malloc(sizeof(float) * (size_t)ty * (size_t)n);
@@ -400,20 +400,21 @@ static int ring_u8(const clik_image *src, clik_image *dst, clik_interp method, i
     return 0;
 }
 
-void clik__resize_neon(const clik_image *src, clik_image *dst, clik_interp method)
+void clik__resize_neon(const clik_image *src, clik_image *dst, clik_interp method,
+                       const double *scale)
 {
     int done = -1;
     if (src->type == CLIK_U8 && (src->channels == 1 || src->channels == 4)) {
         if (method == CLIK_INTERP_NEAREST)
-            done = nearest_u8(src, dst);
+            done = nearest_u8(src, dst, scale);
         else if (method == CLIK_INTERP_BICUBIC_AA)
-            done = ring_u8(src, dst, method, 0, &aa_passes);
+            done = ring_u8(src, dst, scale, method, 0, &aa_passes);
         else
-            done = ring_u8(src, dst, method, 1, &interp_passes);
+            done = ring_u8(src, dst, scale, method, 1, &interp_passes);
     }
     /* f32, and the rare case of no memory for the tables: the scalar code. */
     if (done != 0)
-        clik__resize_scalar(src, dst, method);
+        clik__resize_scalar(src, dst, method, scale);
 }
 
 void clik__resize_dsp_init_neon(clik_resize_dsp *dsp)

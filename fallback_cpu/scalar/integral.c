@@ -35,6 +35,7 @@ static uint64_t load_int(const void *row, clik_type type, size_t i)
 {
     switch (type) {
     case CLIK_U32: return ((const uint32_t *)row)[i];
+    case CLIK_S32: return (uint32_t)((const int32_t *)row)[i]; /* the sum modulo 2^32 */
     case CLIK_U64: return ((const uint64_t *)row)[i];
     default: return (uint64_t)((const double *)row)[i];
     }
@@ -44,6 +45,13 @@ static void store_int(void *row, clik_type type, size_t i, uint64_t v)
 {
     switch (type) {
     case CLIK_U32: ((uint32_t *)row)[i] = (uint32_t)v; break; /* modulo 2^32 */
+    case CLIK_S32: {
+        /* OpenCV's CV_32S integral: v modulo 2^32 in two's complement. */
+        const uint32_t m = (uint32_t)v;
+        const int32_t s = m <= INT32_MAX ? (int32_t)m : (int32_t)(m - 2147483648u) - INT32_MAX - 1;
+        ((int32_t *)row)[i] = s;
+        break;
+    }
     case CLIK_U64: ((uint64_t *)row)[i] = v; break;
     default: ((double *)row)[i] = (double)v; break;
     }
@@ -60,7 +68,7 @@ static void store_real(void *row, clik_type type, size_t i, double v)
 /* Row 0 of an integral: (W + 1) * C zeros. */
 static void zero_first_row(clik_image *img)
 {
-    /* sums are U32 or F32 (4 bytes an element), U64 or F64 (8) */
+    /* sums are U32, S32 or F32 (4 bytes an element), U64 or F64 (8) */
     const size_t elem = img->type == CLIK_U64 || img->type == CLIK_F64 ? 8 : 4;
     memset(img->data, 0, (size_t)img->width * (size_t)img->channels * elem);
 }

@@ -15,6 +15,10 @@
  *    INTER_CUBIC's also where the exact value is close to a half. A u8
  *    result is rounded to nearest (halves to even, as IEEE rounding and
  *    OpenCV's cvRound) and saturated.
+ *  - with the coordinate scale fx of clik_resize_scaled (OpenCV's resize
+ *    with fx, fy given), the same with W / W' replaced by 1 / fx, computed
+ *    as OpenCV's resize computes it: nearest floor(x * (1 / fx)), bilinear
+ *    and bicubic f = (x + 0.5) * (1 / fx) - 0.5; bicubic-aa s = fx.
  *
  * The coefficients are computed here on their own, in double, not taken
  * from the tables that lib/ops/resize.c builds for the kernels. The sums
@@ -64,19 +68,22 @@
 
 #define MAX_TAPS 4
 
-static int nearest_index(int x, int src_size, int dst_size)
+/* fx: the axis' coordinate scale (clik_resize_scaled), or 0 for
+ * dst_size / src_size (clik_resize). */
+static int nearest_index(int x, int src_size, int dst_size, double fx)
 {
-    const double inverse_scale = (double)dst_size / (double)src_size;
+    const double inverse_scale = fx > 0.0 ? fx : (double)dst_size / (double)src_size;
     const int i = (int)floor((double)x * (1.0 / inverse_scale));
     return i < src_size - 1 ? i : src_size - 1;
 }
 
 /* The taps of output coordinate x along an axis: source indices (border
  * replicated) and weights, in steps of 1/2048 when quantized (u8). */
-static void axis_taps(int x, int src_size, int dst_size, int ntaps, int quantized, int *index,
-                      float *weight)
+static void axis_taps(int x, int src_size, int dst_size, double fx, int ntaps, int quantized,
+                      int *index, float *weight)
 {
-    const double f = ((double)x + 0.5) * (double)src_size / (double)dst_size - 0.5;
+    const double f = fx > 0.0 ? ((double)x + 0.5) * (1.0 / fx) - 0.5
+                              : ((double)x + 0.5) * (double)src_size / (double)dst_size - 0.5;
     const double base = floor(f), t = f - base;
     const int first = (int)base - (ntaps == 4 ? 1 : 0);
     for (int k = 0; k < ntaps; k++) {
@@ -106,36 +113,36 @@ static void set_element(clik_image *img, void *row, int x, int c, float v)
         ((float *)row)[i] = v;
 }
 
-static void resize_nearest(const clik_image *src, clik_image *dst)
+static void resize_nearest(const clik_image *src, clik_image *dst, double fx, double fy)
 {
     const size_t pixel = (size_t)src->channels * (src->type == CLIK_U8 ? 1 : sizeof(float));
     for (int y = 0; y < dst->height; y++) {
-        const int sy = nearest_index(y, src->height, dst->height);
+        const int sy = nearest_index(y, src->height, dst->height, fy);
         const uint8_t *in = (const uint8_t *)src->data + (size_t)sy * src->stride;
         uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
         for (int x = 0; x < dst->width; x++) {
-            const int sx = nearest_index(x, src->width, dst->width);
+            const int sx = nearest_index(x, src->width, dst->width, fx);
             for (size_t b = 0; b < pixel; b++)
                 out[(size_t)x * pixel + b] = in[(size_t)sx * pixel + b];
         }
     }
 }
 
-static void resize_interp(const clik_image *src, clik_image *dst, int ntaps)
+static void resize_interp(const clik_image *src, clik_image *dst, double fx, double fy, int ntaps)
 {
     const int quantized = src->type == CLIK_U8;
     for (int y = 0; y < dst->height; y++) {
         int rows[MAX_TAPS];
         float wy[MAX_TAPS];
         const void *in[MAX_TAPS];
-        axis_taps(y, src->height, dst->height, ntaps, quantized, rows, wy);
+        axis_taps(y, src->height, dst->height, fy, ntaps, quantized, rows, wy);
         for (int j = 0; j < ntaps; j++)
             in[j] = (const char *)src->data + (size_t)rows[j] * src->stride;
         void *out = (char *)dst->data + (size_t)y * dst->stride;
         for (int x = 0; x < dst->width; x++) {
             int cols[MAX_TAPS];
             float wx[MAX_TAPS];
-            axis_taps(x, src->width, dst->width, ntaps, quantized, cols, wx);
+            axis_taps(x, src->width, dst->width, fx, ntaps, quantized, cols, wx);
             for (int c = 0; c < src->channels; c++) {
                 float sum = 0.0f;
                 for (int j = 0; j < ntaps; j++) {
@@ -188,10 +195,10 @@ static double aa_weight(const aa_axis *a, long long j)
     return a->k * matlab_cubic(a->k * (a->u - (double)j));
 }
 
-static aa_axis aa_axis_at(int x, int src_size, int dst_size)
+static aa_axis aa_axis_at(int x, int src_size, int dst_size, double fx)
 {
     aa_axis a;
-    const double s = (double)dst_size / (double)src_size;
+    const double s = fx > 0.0 ? fx : (double)dst_size / (double)src_size;
     a.k = s < 1.0 ? s : 1.0;
     const double width = 4.0 / a.k;
     a.u = ((double)x + 0.5) / s - 0.5;
@@ -215,14 +222,14 @@ static double element_d(const clik_image *img, int x, int y, int c)
 /* u8 of a value: floor(v + AA_HALF), saturated. */
 #define AA_HALF (0.5 + 1.0 / 1024.0)
 
-static void resize_bicubic_aa(const clik_image *src, clik_image *dst)
+static void resize_bicubic_aa(const clik_image *src, clik_image *dst, double fx, double fy)
 {
     const int ch = src->channels;
     for (int y = 0; y < dst->height; y++) {
-        const aa_axis ay = aa_axis_at(y, src->height, dst->height);
+        const aa_axis ay = aa_axis_at(y, src->height, dst->height, fy);
         char *out = (char *)dst->data + (size_t)y * dst->stride;
         for (int x = 0; x < dst->width; x++) {
-            const aa_axis ax = aa_axis_at(x, src->width, dst->width);
+            const aa_axis ax = aa_axis_at(x, src->width, dst->width, fx);
             double acc[4] = {0.0, 0.0, 0.0, 0.0};
             for (long long j = ay.first; j < ay.first + ay.count; j++) {
                 const double wy = aa_weight(&ay, j) / ay.sum;
@@ -248,13 +255,15 @@ static void resize_bicubic_aa(const clik_image *src, clik_image *dst)
     }
 }
 
-void clik__resize_scalar(const clik_image *src, clik_image *dst, clik_interp method)
+void clik__resize_scalar(const clik_image *src, clik_image *dst, clik_interp method,
+                         const double *scale)
 {
+    const double fx = scale ? scale[0] : 0.0, fy = scale ? scale[1] : 0.0;
     switch (method) {
-    case CLIK_INTERP_NEAREST: resize_nearest(src, dst); break;
-    case CLIK_INTERP_BILINEAR: resize_interp(src, dst, 2); break;
-    case CLIK_INTERP_BICUBIC: resize_interp(src, dst, 4); break;
-    case CLIK_INTERP_BICUBIC_AA: resize_bicubic_aa(src, dst); break;
+    case CLIK_INTERP_NEAREST: resize_nearest(src, dst, fx, fy); break;
+    case CLIK_INTERP_BILINEAR: resize_interp(src, dst, fx, fy, 2); break;
+    case CLIK_INTERP_BICUBIC: resize_interp(src, dst, fx, fy, 4); break;
+    case CLIK_INTERP_BICUBIC_AA: resize_bicubic_aa(src, dst, fx, fy); break;
     }
 }
 

@@ -23,7 +23,7 @@ typedef struct integral_args {
 static int sum_type_ok(clik_type src, clik_type sum)
 {
     if (src == CLIK_U8)
-        return sum == CLIK_U32 || sum == CLIK_U64 || sum == CLIK_F64;
+        return sum == CLIK_U32 || sum == CLIK_S32 || sum == CLIK_U64 || sum == CLIK_F64;
     return sum == CLIK_F32 || sum == CLIK_F64;
 }
 
@@ -58,7 +58,7 @@ static clik_status check_args(clik_context *ctx, const integral_args *a)
         return st;
     if (!sum_type_ok(a->src->type, a->sum->type))
         return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                          "%s: %s sums of %s pixels (u8: u32, u64, f64; f32: f32, f64)", op,
+                          "%s: %s sums of %s pixels (u8: u32, s32, u64, f64; f32: f32, f64)", op,
                           clik_type_name(a->sum->type), clik_type_name(a->src->type));
     if (a->src->type == CLIK_U8 && a->sum->type == CLIK_U32 &&
         255.0 * a->src->width * a->src->height > 4294967295.0)
@@ -87,7 +87,10 @@ static const char *cl_name(clik_type t)
 {
     switch (t) {
     case CLIK_U8: return "uchar";
-    case CLIK_U32: return "uint";
+    /* s32: the sums modulo 2^32, whose bits are those of u32 sums (two's
+     * complement), so they are added and stored as uint. */
+    case CLIK_U32:
+    case CLIK_S32: return "uint";
     case CLIK_U64: return "ulong";
     case CLIK_F32: return "float";
     default: return "double";

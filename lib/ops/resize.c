@@ -67,6 +67,7 @@ clik_status clik_resize_size(int width, int height, double scale_x, double scale
 
 typedef struct resize_args {
     clik_interp method;
+    const double *scale;    /* clik_resize_scaled: fx, fy; clik_resize: NULL */
     clik_resize_geometry g; /* OpenCL path */
     cl_mem geo;             /* the geometry table on the device, or NULL */
 } resize_args;
@@ -547,6 +548,7 @@ static clik_status cl_interp(clik_context *ctx, resize_args *a, const clik_bindi
     const clik_image *s = &src->image, *d = &dst->image;
     if (use_cpu_kernels(ctx) && a->method == CLIK_INTERP_BILINEAR && s->type == CLIK_U8 &&
         d->width == 2 * s->width && d->height == 2 * s->height &&
+        (!a->scale || (a->scale[0] == 2.0 && a->scale[1] == 2.0)) &&
         clik__tune(ctx, CLIK_TUNE_RESIZE_UP2, 1))
         return cl_bilinear_x2_rows(ctx, src, dst);
     clik_status st = upload_geo(ctx, a);
@@ -778,7 +780,8 @@ static clik_status resize_opencl(clik_context *ctx, void *p, clik_binding *const
                               "(2^31 - 1)",
                               b[i]->stride / unit, unit == 1 ? "bytes" : "elements");
     if (clik__resize_geometry_make(&a->g, src->image.width, src->image.height, dst->image.width,
-                                   dst->image.height, a->method, src->image.type == CLIK_U8) != 0)
+                                   dst->image.height, a->scale, a->method,
+                                   src->image.type == CLIK_U8) != 0)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_resize: out of memory");
     const int cpu = use_cpu_kernels(ctx);
     const int fast = a->method == CLIK_INTERP_NEAREST && a->g.sx > 0 && a->g.sy > 0 &&
@@ -810,31 +813,69 @@ static clik_status resize_opencl(clik_context *ctx, void *p, clik_binding *const
 static clik_status resize_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
     const resize_args *a = p;
-    ctx->dsp.resize.resize(v[0], v[1], a->method);
+    ctx->dsp.resize.resize(v[0], v[1], a->method, a->scale);
     return CLIK_OK;
 }
 
 static const clik_op resize_op = {"resize", resize_opencl, resize_cpu};
+static const clik_op scaled_op = {"resize_scaled", resize_opencl, resize_cpu};
 
 /* ---- public entry point ---------------------------------------------------------------- */
+
+/* The checks of clik_resize and clik_resize_scaled (fn: the name). */
+static clik_status resize_check(clik_context *ctx, const char *fn, const clik_image *src,
+                                const clik_image *dst, clik_interp method)
+{
+    if (method != CLIK_INTERP_NEAREST && method != CLIK_INTERP_BILINEAR &&
+        method != CLIK_INTERP_BICUBIC && method != CLIK_INTERP_BICUBIC_AA)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: unknown method %d", fn, (int)method);
+    char what[64];
+    snprintf(what, sizeof(what), "%s: src", fn);
+    clik_status st = clik__check_format(ctx, src, what, CLIK_TYPES(CLIK_U8, CLIK_F32),
+                                        CLIK_CHANNELS(1, 4), 0, 0);
+    snprintf(what, sizeof(what), "%s: dst", fn);
+    if (st == CLIK_OK)
+        st = clik__check_like(ctx, dst, src, what, 0, 0);
+    if (st == CLIK_OK)
+        st = clik__check_apart(ctx, src, dst, 0, fn);
+    return st;
+}
 
 clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_image *dst,
                         clik_interp method)
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    if (method != CLIK_INTERP_NEAREST && method != CLIK_INTERP_BILINEAR &&
-        method != CLIK_INTERP_BICUBIC && method != CLIK_INTERP_BICUBIC_AA)
-        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "clik_resize: unknown method %d", (int)method);
-    clik_status st = clik__check_format(ctx, src, "clik_resize: src", CLIK_TYPES(CLIK_U8, CLIK_F32),
-                                        CLIK_CHANNELS(1, 4), 0, 0);
-    if (st == CLIK_OK)
-        st = clik__check_like(ctx, dst, src, "clik_resize: dst", 0, 0);
-    if (st == CLIK_OK)
-        st = clik__check_apart(ctx, src, dst, 0, "clik_resize");
+    clik_status st = resize_check(ctx, "clik_resize", src, dst, method);
     if (st != CLIK_OK)
         return st;
     resize_args a = {.method = method};
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
     return clik__run_op(ctx, &resize_op, images, 2, &a);
+}
+
+clik_status clik_resize_scaled(clik_context *ctx, const clik_image *src, clik_image *dst,
+                               clik_interp method, double scale_x, double scale_y)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    clik_status st = resize_check(ctx, "clik_resize_scaled", src, dst, method);
+    if (st != CLIK_OK)
+        return st;
+    int w, h;
+    st = clik_resize_size(src->width, src->height, scale_x, scale_y, &w, &h);
+    if (st != CLIK_OK)
+        return clik__fail(ctx, st, "clik_resize_scaled: scale %g x %g of a %dx%d image: %s",
+                          scale_x, scale_y, src->width, src->height,
+                          st == CLIK_ERR_INVALID_ARG ? "a scale that is not finite and positive"
+                                                     : "no output size of 1 to 2^20 pixels a side");
+    if (dst->width != w || dst->height != h)
+        return clik__fail(ctx, CLIK_ERR_INVALID_SIZE,
+                          "clik_resize_scaled: dst is %dx%d; a %dx%d image scaled by %g x %g "
+                          "gives %dx%d",
+                          dst->width, dst->height, src->width, src->height, scale_x, scale_y, w, h);
+    const double scale[2] = {scale_x, scale_y};
+    resize_args a = {.method = method, .scale = scale};
+    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &scaled_op, images, 2, &a);
 }

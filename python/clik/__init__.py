@@ -149,6 +149,29 @@ class Context(_Context):
             refit_samples=refit_samples, seed=seed, mix=mix)
         return LaparSelection(atoms, index, gamma, m)
 
+    def upscale(self, src, scale=2, *, method="lapar", model=None, out=None):
+        """Upscaling as `clik upscale` does it.
+
+        src: the image (as the method takes it).
+        scale: the factor (lapar: 2, 3 or 4; fusion: an integer 2 to 8).
+        method: "lapar" (the default: the LAPAR model upscaler, sharper than
+            bicubic on photographs), "fusion" (for graphics, text and pixel
+            art, where it keeps edges hard), or "nearest", "bilinear",
+            "bicubic" (resize(src, scale=scale)).
+        model: the LAPAR model for method="lapar" (None: the built-in one).
+        out: the output, written in place and returned (None: a new one).
+        """
+        if model is not None and method != "lapar":
+            _raise_argument_error("argument 'model': a LAPAR model, for method='lapar'")
+        if method == "lapar":
+            return self.upscale_lapar(src, scale, model, out)
+        if method == "fusion":
+            return self.upscale_fusion(src, scale, out=out)
+        if method in ("nearest", "bilinear", "bicubic"):
+            return self.resize(src, scale=scale, method=method, out=out)
+        _raise_argument_error(f"argument 'method': 'lapar', 'fusion', 'nearest', 'bilinear' "
+                              f"or 'bicubic', not {method!r}")
+
     def fusion_stream(self, frames, scale=2, *, depth=0, tile=8, blur_ksize=7,
                       threshold=0.05, artifact_map=False):
         """Fusion upscaling of a sequence of RGBA uint8 frames of one size,

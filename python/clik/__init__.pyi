@@ -201,6 +201,16 @@ class Context:
     @overload
     def ssim(self, a: ImageLike, b: ImageLike, *, full: Literal[True]) -> tuple[float, ImageLike]: ...
     def ssim_tiles(self, a: ImageLike, b: ImageLike, tile: int = 8) -> ImageLike: ...
+    # upscaling as the tool's `clik upscale` (lapar by default)
+    def upscale(
+        self,
+        src: ImageLike,
+        scale: float = 2,
+        *,
+        method: Literal["lapar", "fusion", "nearest", "bilinear", "bicubic"] = "lapar",
+        model: LaparModel | None = None,
+        out: ImageLike | None = None,
+    ) -> ImageLike: ...
     # fusion upscaling
     def upscale_fusion(
         self,

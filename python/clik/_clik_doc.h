@@ -117,13 +117,15 @@
 #define DOC_ctx_integral                                                                           \
     SIG("integral($self, /, src, dtype=None, *, sqsum=None)")                                      \
     "OpenCV integral, (H+1, W+1); with sqsum, (sums, sums of squares).\n\n" ARG_SRC                \
-    "dtype: the sums' type (None: uint32 for uint8 where it fits, else uint64 or float64).\n"      \
+    "dtype: the sums' type (None: uint32 for uint8 where it fits, else uint64 or float64;\n"       \
+    "    int32: modulo 2^32, as OpenCV's CV_32S).\n"                                               \
     "sqsum: True or the type of the sums of squares (uint64 or float64); None: none.\n"
 #define DOC_ctx_resize                                                                             \
     SIG("resize($self, /, src, size=None, *, scale=None, method='bilinear', out=None)")            \
     "Resize by size=(W, H) or scale= (one of the two, or out=).\n\n" ARG_SRC                       \
-    "size: (W, H) of the output.\n"                                                                \
-    "scale: one factor, or (x, y) factors.\n"                                                      \
+    "size: (W, H) of the output, as cv2.resize(src, (W, H)).\n"                                    \
+    "scale: one factor, or (x, y) factors, as cv2.resize(src, None, fx=x, fy=y): coordinates\n"    \
+    "    mapped by 1 / scale (clik_resize_scaled).\n"                                              \
     "method: 'nearest', 'bilinear', 'bicubic' or 'bicubic-aa'.\n" ARG_OUT
 #define DOC_ctx_gaussian_blur                                                                      \
     SIG("gaussian_blur($self, /, src, ksize, sigma=0.0, out=None)")                                \

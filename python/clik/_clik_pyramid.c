@@ -178,12 +178,16 @@ static int interp_of(const char *s, clik_interp *m)
 
 typedef struct {
     clik_interp method;
+    int scaled; /* scale= given: clik_resize_scaled (OpenCV's fx, fy) */
     double sx, sy;
 } resize_arg;
 
 static clik_status do_resize(clik_context *x, const clik_image *a, clik_image *b, const void *p)
 {
-    return clik_resize(x, a, b, ((const resize_arg *)p)->method);
+    const resize_arg *r = p;
+    if (r->scaled)
+        return clik_resize_scaled(x, a, b, r->method, r->sx, r->sy);
+    return clik_resize(x, a, b, r->method);
 }
 
 /* The output size of a resize by scales, as OpenCV rounds it. */
@@ -201,7 +205,7 @@ PyObject *ctx_resize(CtxObject *c, PyObject *args, PyObject *kw)
     static char *kwlist[] = {"src", "size", "scale", "method", "out", NULL};
     PyObject *src, *size = Py_None, *scale = Py_None, *out = Py_None;
     const char *method = "bilinear";
-    resize_arg r;
+    resize_arg r = {0};
     unary_op u = {.w = 1, .h = 1, .fn = do_resize, .arg = &r};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OsO", kwlist, &src, &size, &scale, &method,
                                      &out) ||
@@ -228,6 +232,7 @@ PyObject *ctx_resize(CtxObject *c, PyObject *args, PyObject *kw)
             if (r.sx == -1.0 && PyErr_Occurred())
                 return NULL;
         }
+        r.scaled = 1;
         u.size = resize_scaled;
         u.check_out = 1;
     } else if (out == Py_None) {

@@ -1,16 +1,19 @@
 """Agreement with OpenCV and scikit-image, on every backend (the OpenCL
 device, PoCL by default, and the scalar and NEON paths):
-  equalize            == cv2.equalizeHist
+  hist_equalize       == cv2.equalizeHist
   pyr_gaussian        == chained cv2.pyrDown
   pyr_up              == cv2.pyrUp
-  integral            == cv2.integral (u32 bit for bit, f64), cv2.integral2
-                         (sums u32, squares f64)
+  integral            == cv2.integral (u32 bit for bit, f64, int32 as
+                         sdepth=CV_32S, wrapping past 2^31 - 1 as OpenCV's),
+                         cv2.integral2 (sums u32, squares f64)
   pyr_laplacian       == G_i - cv2.pyrUp(G_i+1) cropped, G_N last;
                          collapse of the bands == the image
   resize nearest      == INTER_NEAREST (by scale and at a size of each
                          side's own scale); bilinear, bicubic within +-1 of
                          INTER_LINEAR, INTER_CUBIC (>= 99 % identical when
-                         bicubic enlarges, against OpenCV 4)
+                         bicubic enlarges, against OpenCV 4); scale=S as
+                         cv2.resize(img, None, fx=S, fy=S) at S = 0.3, 0.7,
+                         1.37, 2.6
   gaussian_blur       within +-1 of cv2.GaussianBlur, BORDER_REFLECT_101
                          (of the float image where OpenCV's u8 weights move
                          its result by 2)
@@ -158,6 +161,19 @@ def test_integral(be, greys, name):
     equal(s, ws.view(np.uint32), f"{name} integral2 sums")
     equal(q, wq, f"{name} integral2 squares")
     equal(be.integral(img, np.float64), cv2.integral(img, sdepth=cv2.CV_64F), f"{name} f64")
+    equal(be.integral(img, np.int32), cv2.integral(img, sdepth=cv2.CV_32S), f"{name} int32")
+
+
+def test_integral_int32_wraps(be):
+    """dtype=np.int32 is cv2.integral's CV_32S also past 2^31 - 1, where
+    both wrap modulo 2^32 (a bright 3000 x 2900 photograph-sized image)."""
+    img = np.full((2900, 3000), 255, np.uint8)
+    img[::7] = photo("camera")[0, 0]
+    want = cv2.integral(img, sdepth=cv2.CV_32S)
+    assert want.min() < 0  # OpenCV wraps too
+    equal(be.integral(img, np.int32), want, "bright int32")
+    rgba = np.tile(astronaut_rgba(), (3, 4, 1))
+    equal(be.integral(rgba, np.int32), cv2.integral(rgba, sdepth=cv2.CV_32S), "astronaut int32")
 
 
 def cv_size(img, scale):
@@ -205,6 +221,25 @@ def test_resize_grey_large(be, greys):
 
 def test_resize_colour(be):
     resize_checks(be, astronaut_rgba(), "astronaut", [2, 1.7, 0.37])
+
+
+SCALES = [0.3, 0.7, 1.37, 2.6]
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_resize_by_scale(be, scale):
+    """scale=S is cv2.resize(img, None, fx=S, fy=S): round(W * S) x
+    round(H * S), source coordinates by 1 / S (not by the sizes' ratio:
+    213 grey levels apart at 0.3 on the cameraman)."""
+    for name, img in [("camera", camera()), ("astronaut", astronaut_rgba())]:
+        for method, interp in RESIZE.items():
+            want = cv2.resize(img, None, fx=scale, fy=scale, interpolation=interp)
+            got = be.resize(img, scale=scale, method=method)
+            what = f"{name} {method} scale={scale}"
+            if method == "nearest":
+                equal(got, want, what)
+            else:
+                within(got, want, 1, None, what)
 
 
 @pytest.mark.parametrize("name", ["noise-97x61", "smooth-64x48", "camera-197x133", "astronaut"])

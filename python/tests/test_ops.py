@@ -448,6 +448,10 @@ def test_integral_u8(be, oracle, ch):
         s = be.integral(a, dtype)
         assert s.dtype == dtype
         assert_exact(s, integral_reference(a, dtype), f"integral {np.dtype(dtype)}")
+    s = be.integral(a, np.int32)  # OpenCV's CV_32S: the u32 sums' bits
+    assert s.dtype == np.int32
+    assert_exact(s, integral_reference(a, np.uint32).view(np.int32), "integral int32")
+    assert_exact(s, oracle.integral(a, np.int32), "integral int32, oracle")
     s, q = be.integral(a, sqsum=True)
     assert s.dtype == np.uint32 and q.dtype == np.float64 and q.shape == s.shape
     assert_exact(q, integral_reference(a, np.float64, square=True), "sqsum f64")
@@ -1142,6 +1146,30 @@ def test_upscale_lapar(be, oracle, scale, dtype, ch):
 def test_upscale_lapar_default_scale(be):
     src = smooth((9, 10), seed=40)
     assert_exact(be.upscale_lapar(src), be.upscale_lapar(src, 2), "default scale 2")
+
+
+def test_resize_scale_maps_as_opencv_fx(be):
+    """scale=0.3 of an 11-wide ramp (10 x): 3 columns, source points
+    (x + 0.5) / 0.3 - 0.5 = 7/6, 4.5, 47/6 (cv2.resize's fx), not the
+    sizes' ratio 11/3 (13, 50, 87)."""
+    ramp = np.tile((np.arange(11) * 10).astype(np.uint8), (10, 1))
+    assert_exact(be.resize(ramp, scale=0.3, method="nearest"), np.tile(np.uint8([0, 30, 60]), (3, 1)))
+    assert_exact(be.resize(ramp, scale=0.3, method="bilinear"), np.tile(np.uint8([12, 45, 78]), (3, 1)))
+    assert be.resize(ramp, (3, 3), method="bilinear")[0].tolist() == [13, 50, 87]
+
+
+def test_upscale_default_is_lapar(be):
+    """ctx.upscale defaults to the LAPAR model upscaler, as `clik upscale`."""
+    src = edges(shape_of(13, 15, 4), np.uint8, seed=41)
+    got = be.upscale(src, 2)
+    assert_exact(got, be.upscale_lapar(src, 2), "upscale's default")
+    assert_exact(be.upscale(src, 3, method="fusion"), be.upscale_fusion(src, 3), "fusion")
+    assert_exact(be.upscale(src, 1.37, method="bicubic"),
+                 be.resize(src, scale=1.37, method="bicubic"), "bicubic")
+    with pytest.raises(clik.ArgumentError, match="method"):
+        be.upscale(src, 2, method="lanczos")
+    with pytest.raises(clik.ArgumentError, match="model"):
+        be.upscale(src, 2, method="fusion", model=clik.lapar_model_default())
 
 
 TINY_OPS = [
