@@ -67,6 +67,11 @@ void h_check_case_at(const struct clik_case *c, int width, int height, int chann
 void h_check_family_sizes(const char *family, const int (*sizes)[2], int count, int channels,
                           uint64_t seed);
 
+/* Case c (which takes 3 and 4 channels) on h_ctx with a width x height
+ * 4-channel noise input of the given colour order and with its first 3
+ * channels: the 3-channel output must equal the 4-channel one bit for bit
+ * (its first 3 channels where both keep colour). */
+void h_check_three_channels(const struct clik_case *c, int width, int height, clik_order order);
 /* A new context without a device (the CPU paths); fails the running test
  * if it cannot be made. */
 clik_context *h_cpu_context(void);

@@ -230,7 +230,7 @@ START_TEST(bad_input)
     bad.height = -3;
     ck_assert_int_eq(clik_hist_equalize(h_ctx, &bad, &b), CLIK_ERR_INVALID_SIZE);
     bad = a;
-    bad.channels = 3;
+    bad.channels = 5;
     ck_assert_int_eq(clik_hist_compute(h_ctx, &bad, hist), CLIK_ERR_UNSUPPORTED_FORMAT);
     bad = a;
     bad.type = (clik_type)99;
