@@ -15,9 +15,11 @@ FLOW_MAX_SCALES: int  # 100
 
 Array = npt.NDArray[Any]
 # An image argument: a NumPy array (or any object with the buffer protocol)
-# of shape (H, W) or (H, W, C), C in 1, 2, 4; rows may be strided (a crop),
+# of shape (H, W) or (H, W, C), C in 1, 2, 3, 4; rows may be strided (a crop),
 # pixels must be packed. Or a device Image of the same context.
 ImageLike = Array | "Image"
+# Colour order of 3- and 4-channel arrays: "bgr" as OpenCV lays them out.
+Order = Literal["bgr", "rgb"]
 DTypeLike = npt.DTypeLike
 
 class Error(Exception):
@@ -187,7 +189,9 @@ class Context:
     def gaussian_blur(
         self, src: ImageLike, ksize: int, sigma: float = 0.0, out: ImageLike | None = None
     ) -> ImageLike: ...
-    def gray(self, src: ImageLike, out: ImageLike | None = None) -> ImageLike: ...
+    def gray(
+        self, src: ImageLike, out: ImageLike | None = None, *, order: Order = "bgr"
+    ) -> ImageLike: ...
     # SSIM
     @overload
     def ssim(self, a: ImageLike, b: ImageLike) -> float: ...

@@ -498,7 +498,9 @@ static PyMethodDef ctx_methods[] = {
     KW("integral", ctx_integral, "OpenCV integral (and sums of squares with sqsum=)."),
     KW("resize", ctx_resize, "Resize by size=(W, H) or scale=."),
     KW("gaussian_blur", ctx_gaussian_blur, "Separable Gaussian blur, border reflect-101."),
-    KW("gray", ctx_gray, "RGBA -> luma (OpenCV COLOR_RGBA2GRAY)."),
+    KW("gray", ctx_gray,
+       "BGR(A) or RGB(A) -> luma (OpenCV COLOR_BGR2GRAY, order='bgr'; COLOR_RGB2GRAY, "
+       "order='rgb')."),
     KW("ssim", ctx_ssim, "Mean SSIM (and the map with full=True)."),
     KW("ssim_tiles", ctx_ssim_tiles, "SSIM per tile x tile square."),
     KW("upscale_fusion", ctx_upscale_fusion, "Fusion upscaling of an RGBA uint8 image."),

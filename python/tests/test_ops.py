@@ -549,7 +549,7 @@ def test_gaussian_blur_constant(be):
 @pytest.mark.parametrize("dtype", [np.uint8, np.float32])
 def test_gray(be, oracle, dtype):
     a = noise((H, W, 4), dtype, seed=9)
-    got = be.gray(a)
+    got = be.gray(a, order="rgb")
     assert got.dtype == dtype and got.shape[:2] == (H, W) and got.size == H * W
     if dtype == np.uint8:
         r, g, b = (a[..., i].astype(np.int64) for i in range(3))
@@ -559,9 +559,31 @@ def test_gray(be, oracle, dtype):
         r, g, b = (a[..., i].astype(np.float64) for i in range(3))
         want = (0.299 * r + 0.587 * g + 0.114 * b).astype(np.float32)
         assert_f32(got.reshape(H, W), want, "gray f32")
-    assert_tol(got, oracle.gray(a), float_tol(dtype, "EXACT"), "gray against the oracle")
+    assert_tol(got, oracle.gray(a, order="rgb"), float_tol(dtype, "EXACT"),
+               "gray against the oracle")
     out = np.empty_like(got)
     assert be.gray(a, out=out) is out
+    # The default order is BGR: the same pixels with red and blue swapped.
+    assert_exact(be.gray(np.ascontiguousarray(a[..., [2, 1, 0, 3]])), got, "gray of BGRA")
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+@pytest.mark.parametrize("order", ["bgr", "rgb"])
+def test_three_channels(be, dtype, order):
+    """Packed 3-channel arrays give what their 4-channel versions give."""
+    a4 = noise((H, W, 4), dtype, seed=12)
+    a3 = np.ascontiguousarray(a4[..., :3])
+    assert_exact(be.gray(a3, order=order), be.gray(a4, order=order), "gray of 3 channels")
+    blur3 = be.gaussian_blur(a3, 7)
+    assert blur3.shape == (H, W, 3)
+    assert_exact(blur3, be.gaussian_blur(a4, 7)[..., :3], "blur of 3 channels")
+
+
+def test_order_argument(oracle):
+    with pytest.raises(clik.ArgumentError):
+        oracle.gray(noise((8, 8, 3)), order="BGRA")
+    with pytest.raises(clik.ArgumentError):
+        oracle.gray(noise((8, 8, 3)), order=1)
 
 
 # ---- SSIM --------------------------------------------------------------------------------------
