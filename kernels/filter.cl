@@ -266,8 +266,8 @@ __kernel void blur_cpu(__global const T *src, int src_stride, int w, int h, __gl
 
 #else /* GRAY */
 
-/* BT.601 luma as OpenCV's COLOR_RGBA2GRAY (COLOR_BGRA2GRAY with bgr set): u8 in its 15-bit fixed point, f32
- * with each product rounded (common.h). */
+/* BT.601 luma as OpenCV's COLOR_RGBA2GRAY (COLOR_BGRA2GRAY with bgr set): u8 in its 15-bit fixed
+ * point, f32 with each product rounded (common.h). */
 #if T_IS_FLOAT
 #define LUMA(r, g, b)   clik_luma_f32(r, g, b)
 inline float16 luma_f16(float16 r, float16 g, float16 b)
@@ -318,7 +318,7 @@ __kernel void gray_aligned(__global const T *src, int src_stride, int w, int h, 
 
 /* Pixel x of a row, for the scalar steps. */
 #define LUMA_AT(in, x, bgr)                                                                        \
-    (bgr ? LUMA((in)[CH * (x) + 2], (in)[CH * (x) + 1], (in)[CH * (x)])                           \
+    (bgr ? LUMA((in)[CH * (x) + 2], (in)[CH * (x) + 1], (in)[CH * (x)])                            \
          : LUMA((in)[CH * (x)], (in)[CH * (x) + 1], (in)[CH * (x) + 2]))
 
 /*

@@ -67,7 +67,8 @@ static void equalize_tables(const uint32_t *hist, const clik_image *src, uint8_t
  * what the 32-bit counts of clik_hist_compute hold (on every path). */
 static clik_status check_u8(clik_context *ctx, const clik_image *img, int counted, const char *what)
 {
-    clik_status st = clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8), CLIK_CHANNELS(1, 2, 4), 0, 0);
+    clik_status st =
+        clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8), CLIK_CHANNELS(1, 2, 4), 0, 0);
     const uint64_t pixels = st == CLIK_OK ? (uint64_t)img->width * (uint64_t)img->height : 0;
     if (counted && pixels > UINT32_MAX)
         st = clik__fail(ctx, CLIK_ERR_OVERFLOW,

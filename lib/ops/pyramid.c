@@ -496,7 +496,8 @@ clik_status clik_pyr_down(clik_context *ctx, const clik_image *src, clik_image *
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, src, "clik_pyr_down: src", PIXELS, CLIK_CHANNELS(1, 2, 4), 0, 0);
+    clik_status st =
+        clik__check_format(ctx, src, "clik_pyr_down: src", PIXELS, CLIK_CHANNELS(1, 2, 4), 0, 0);
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, "clik_pyr_down: dst", half_up(src->width),
                               half_up(src->height));
@@ -512,7 +513,8 @@ clik_status clik_pyr_up(clik_context *ctx, const clik_image *src, clik_image *ds
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, src, "clik_pyr_up: src", PIXELS, CLIK_CHANNELS(1, 2, 4), 0, 0);
+    clik_status st =
+        clik__check_format(ctx, src, "clik_pyr_up: src", PIXELS, CLIK_CHANNELS(1, 2, 4), 0, 0);
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, "clik_pyr_up: dst", 0, 0);
     if (st == CLIK_OK)
@@ -548,7 +550,8 @@ clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_ima
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, src, "clik_pyr_gaussian: src", PIXELS, CLIK_CHANNELS(1, 2, 4), 0, 0);
+    clik_status st = clik__check_format(ctx, src, "clik_pyr_gaussian: src", PIXELS,
+                                        CLIK_CHANNELS(1, 2, 4), 0, 0);
     if (st == CLIK_OK)
         st = check_count(ctx, src, count, levels, "clik_pyr_gaussian");
     if (st == CLIK_OK)
@@ -589,8 +592,8 @@ clik_status clik_pyr_laplacian(clik_context *ctx, const clik_image *src, clik_im
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st =
-        clik__check_format(ctx, src, "clik_pyr_laplacian: src", PIXELS, CLIK_CHANNELS(1, 2, 4), 0, 0);
+    clik_status st = clik__check_format(ctx, src, "clik_pyr_laplacian: src", PIXELS,
+                                        CLIK_CHANNELS(1, 2, 4), 0, 0);
     if (st == CLIK_OK)
         st = check_count(ctx, src, count, bands, "clik_pyr_laplacian");
     if (st == CLIK_OK)
@@ -612,7 +615,8 @@ clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *bands, int co
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, dst, "clik_pyr_collapse: dst", PIXELS, CLIK_CHANNELS(1, 2, 4), 0, 0);
+    clik_status st = clik__check_format(ctx, dst, "clik_pyr_collapse: dst", PIXELS,
+                                        CLIK_CHANNELS(1, 2, 4), 0, 0);
     if (st == CLIK_OK)
         st = check_count(ctx, dst, count, bands, "clik_pyr_collapse");
     if (st == CLIK_OK && bands[0].type == CLIK_S16 && dst->type != CLIK_U8)
