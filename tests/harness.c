@@ -401,6 +401,18 @@ void h_check_three_channels(const clik_case *c, int width, int height, clik_orde
     h_free_images(&in4, &in3, &out4, &out3, NULL);
 }
 
+void h_check_family_three_channels(const char *family)
+{
+    static const int sizes[][2] = {{37, 5}, {83, 19}};
+    for (int i = 0; i < h_family_case_count(family); i++) {
+        const clik_case *c = h_family_case(family, i);
+        if (c->channels & (1u << 3))
+            for (int s = 0; s < 2; s++)
+                h_check_three_channels(c, sizes[s][0], sizes[s][1],
+                                       s ? CLIK_ORDER_BGR : CLIK_ORDER_RGB);
+    }
+}
+
 clik_context *h_cpu_context(void)
 {
     clik_context_options opt;

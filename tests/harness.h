@@ -72,6 +72,9 @@ void h_check_family_sizes(const char *family, const int (*sizes)[2], int count, 
  * channels: the 3-channel output must equal the 4-channel one bit for bit
  * (its first 3 channels where both keep colour). */
 void h_check_three_channels(const struct clik_case *c, int width, int height, clik_order order);
+/* h_check_three_channels() for each case of family that takes 3 channels,
+ * at two sizes (one past the CPU kernels' 16-pixel steps), RGB then BGR. */
+void h_check_family_three_channels(const char *family);
 /* A new context without a device (the CPU paths); fails the running test
  * if it cannot be made. */
 clik_context *h_cpu_context(void);

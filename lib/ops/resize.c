@@ -827,7 +827,7 @@ clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_image *ds
         method != CLIK_INTERP_BICUBIC && method != CLIK_INTERP_BICUBIC_AA)
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "clik_resize: unknown method %d", (int)method);
     clik_status st = clik__check_format(ctx, src, "clik_resize: src", CLIK_TYPES(CLIK_U8, CLIK_F32),
-                                        CLIK_CHANNELS(1, 4), 0, 0);
+                                        CLIK_CHANNELS(1, 3, 4), 0, 0);
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, "clik_resize: dst", 0, 0);
     if (st == CLIK_OK)
@@ -836,5 +836,5 @@ clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_image *ds
         return st;
     resize_args a = {.method = method};
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &resize_op, images, 2, &a);
+    return clik__run_op_rgba(ctx, &resize_op, images, 2, &a);
 }

@@ -183,7 +183,7 @@ class Context:
         size: tuple[int, int] | None = None,
         *,
         scale: float | tuple[float, float] | None = None,
-        method: Literal["nearest", "bilinear", "bicubic", "bicubic-aa"] = "bilinear",
+        method: Literal["nearest", "bilinear", "bicubic", "bicubic-aa"] = "bicubic",
         out: ImageLike | None = None,
     ) -> ImageLike: ...
     def gaussian_blur(

@@ -200,7 +200,7 @@ PyObject *ctx_resize(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "size", "scale", "method", "out", NULL};
     PyObject *src, *size = Py_None, *scale = Py_None, *out = Py_None;
-    const char *method = "bilinear";
+    const char *method = "bicubic"; /* clik resize's default */
     resize_arg r;
     unary_op u = {.w = 1, .h = 1, .fn = do_resize, .arg = &r};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OsO", kwlist, &src, &size, &scale, &method,

@@ -522,9 +522,20 @@ def test_resize_nearest_integer_scale(be):
     assert_exact(got, np.repeat(np.repeat(a, 3, axis=0), 3, axis=1), "nearest x3")
 
 
-def test_resize_default_method_is_bilinear(be, oracle):
+def test_resize_default_method_is_bicubic(be, oracle):
+    """As clik resize's: bicubic."""
     a = smooth((H, W), seed=8)
-    assert_exact(be.resize(a, (50, 30)), be.resize(a, (50, 30), method="bilinear"))
+    assert_exact(be.resize(a, (50, 30)), be.resize(a, (50, 30), method="bicubic"))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_resize_three_channels(be, method):
+    """A packed 3-channel array resizes as its 4-channel version does."""
+    a4 = smooth((H, W, 4), seed=13)
+    a3 = np.ascontiguousarray(a4[..., :3])
+    got = be.resize(a3, (51, 17), method=method)
+    assert got.shape == (17, 51, 3)
+    assert_exact(got, be.resize(a4, (51, 17), method=method)[..., :3], f"{method} of 3 channels")
 
 
 @pytest.mark.parametrize("ksize,sigma", [(3, 0.0), (7, 0.0), (11, 2.5)])
