@@ -75,13 +75,16 @@ __kernel void fma_peak(__global float *out, int iters, float a, float b)
 }
 
 /* Packed 3-channel pixels to 4 and back, for the operations whose kernels
- * read 1 or 4 channels (built per element type with -DT; strides in
- * elements): the fourth channel is the type's full scale (255 or 1). */
+ * read 1 or 4 channels (built per element type with -DT: uchar, short or
+ * float; strides in elements): the fourth channel is u8's or f32's full
+ * scale (255 or 1), else 0. */
 #ifdef T
 #if T_IS_FLOAT
 #define FULL 1.0f
-#else
+#elif defined(T_IS_UCHAR)
 #define FULL 255
+#else
+#define FULL 0
 #endif
 
 __kernel void rgb_to_rgba(__global const T *src, int src_stride, int w, int h, __global T *dst,

@@ -356,7 +356,8 @@ CLIK_API int clik_pyr_max_levels(int width, int height);
 
 /* OpenCV pyrDown: the 5 x 5 kernel [1 4 6 4 1]^T [1 4 6 4 1] / 256 centred on
  * (2x, 2y), borders reflected (reflect-101); dst is ((W + 1) / 2, (H + 1) / 2).
- * u8 ((sum + 128) >> 8) or f32 (sum / 256); 1, 2 or 4 channels. */
+ * u8 ((sum + 128) >> 8) or f32 (sum / 256); 1, 2, 3 or 4 channels (every
+ * pyramid function: 3 through 4-channel copies made on the device). */
 CLIK_API clik_status clik_pyr_down(clik_context *ctx, const clik_image *src, clik_image *dst);
 
 /* OpenCV pyrUp: dst is (2W, 2H), u8 ((sum + 32) >> 6) or f32 (sum / 64). A

@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -36,8 +37,19 @@ static clik_status convert(clik_context *ctx, const char *name, const clik_bindi
     if (from->stride / esize > (size_t)INT_MAX || to->stride / esize > (size_t)INT_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                           "3-channel images: a row stride past INT_MAX elements");
+    /* Any element type of the images here: the kernels only move elements. */
+    const char *t = img->type == CLIK_U8    ? "uchar"
+                    : img->type == CLIK_S16 ? "short"
+                    : img->type == CLIK_F32 ? "float"
+                                            : NULL;
+    if (!t)
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "3-channel %s images",
+                          clik_type_name(img->type));
+    char options[64];
+    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d%s", t, img->type == CLIK_F32,
+             img->type == CLIK_U8 ? " -DT_IS_UCHAR" : "");
     clik_kernel_entry *k;
-    clik_status st = clik__pixel_kernel(ctx, "copy", img->type, 3, "", name, &k);
+    clik_status st = clik__kernel(ctx, "copy", options, name, &k);
     const int w = img->width, h = img->height, fs = clik__elems(from), ts = clik__elems(to);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(from->mem), CLIK_A(fs), CLIK_A(w), CLIK_A(h), CLIK_A(to->mem),
@@ -83,22 +95,24 @@ static clik_status rgba_opencl(clik_context *ctx, void *p, clik_binding *const *
 }
 
 /* Element copies between a 3- and a 4-channel host image of one size and
- * type: 3 of every 4 elements, the fourth set to the full scale. */
+ * type: 3 of every 4 elements, the fourth set as the kernels set it. */
 static void copy_rgb(const clik_image *from, clik_image *to)
 {
     const size_t esize = clik_type_size(from->type);
     const size_t fp = (size_t)from->channels * esize, tp = (size_t)to->channels * esize;
-    const uint8_t full_u8 = 255;
+    /* The fourth channel: the full scale of u8 and f32, else 0. */
+    const uint8_t full_u8 = 255, zero[8] = {0};
     const float full_f32 = 1.0f;
+    const void *full = from->type == CLIK_U8    ? (const void *)&full_u8
+                       : from->type == CLIK_F32 ? (const void *)&full_f32
+                                                : (const void *)zero;
     for (int y = 0; y < from->height; y++) {
         const uint8_t *in = (const uint8_t *)from->data + (size_t)y * from->stride;
         uint8_t *out = (uint8_t *)to->data + (size_t)y * to->stride;
         for (int x = 0; x < from->width; x++, in += fp, out += tp) {
             memcpy(out, in, 3 * esize);
             if (to->channels == 4)
-                memcpy(out + 3 * esize,
-                       from->type == CLIK_U8 ? (const void *)&full_u8 : (const void *)&full_f32,
-                       esize);
+                memcpy(out + 3 * esize, full, esize);
         }
     }
 }

@@ -251,22 +251,25 @@ static clik_status run_integral_f32(clik_context *ctx, const clik_image *in, cli
 }
 
 #define CH124 (1u << 1 | 1u << 2 | 1u << 4)
+/* 3 channels run the 4-channel kernels between two conversions: one case
+ * per operation and band type. */
+#define CH1234 (CH124 | 1u << 3)
 
 static const clik_case base_cases[] = {
     {"hist", "hist", CLIK_TOL_EXACT, CH124, CLIK_U8, run_hist},
     {"hist", "equalize", CLIK_TOL_EXACT, CH124, CLIK_U8, run_equalize},
     {"hist", "lut", CLIK_TOL_EXACT, CH124, CLIK_U8, run_lut},
     {"hist", "lut-shared", CLIK_TOL_EXACT, CH124, CLIK_U8, run_lut_shared},
-    {"pyramid", "pyrdown", CLIK_TOL_EXACT, CH124, CLIK_U8, run_pyrdown},
+    {"pyramid", "pyrdown", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_pyrdown},
     {"pyramid", "pyrdown-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_pyrdown},
     {"pyramid", "pyrup", CLIK_TOL_EXACT, CH124, CLIK_U8, run_pyrup},
     {"pyramid", "pyrup-odd", CLIK_TOL_EXACT, CH124, CLIK_U8, run_pyrup_odd},
-    {"pyramid", "pyrup-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_pyrup},
-    {"pyramid", "pyramid", CLIK_TOL_EXACT, CH124, CLIK_U8, run_gaussian},
-    {"pyramid", "laplacian", CLIK_TOL_EXACT, CH124, CLIK_U8, run_laplacian_s16},
-    {"pyramid", "laplacian-f32", CLIK_TOL_EXACT, CH124, CLIK_U8, run_laplacian_f32},
+    {"pyramid", "pyrup-f32", CLIK_TOL_F32, CH1234, CLIK_F32, run_pyrup},
+    {"pyramid", "pyramid", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_gaussian},
+    {"pyramid", "laplacian", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_laplacian_s16},
+    {"pyramid", "laplacian-f32", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_laplacian_f32},
     {"pyramid", "laplacian-of-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_laplacian_f32},
-    {"pyramid", "collapse", CLIK_TOL_EXACT, CH124, CLIK_U8, run_collapse},
+    {"pyramid", "collapse", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_collapse},
     {"integral", "integral", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_u32},
     {"integral", "integral-u64", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_u64},
     {"integral", "integral-sq", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_sq},

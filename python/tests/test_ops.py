@@ -590,6 +590,20 @@ def test_three_channels(be, dtype, order):
     assert_exact(blur3, be.gaussian_blur(a4, 7)[..., :3], "blur of 3 channels")
 
 
+def test_pyramid_three_channels(be):
+    """The pyramid operations give on 3 channels what they give on 4."""
+    a4 = noise((H, W, 4), seed=14)
+    a3 = np.ascontiguousarray(a4[..., :3])
+    assert_exact(be.pyr_down(a3), be.pyr_down(a4)[..., :3], "pyr_down of 3 channels")
+    assert_exact(be.pyr_up(a3), be.pyr_up(a4)[..., :3], "pyr_up of 3 channels")
+    for got, want in zip(be.gaussian_pyramid(a3, 3), be.gaussian_pyramid(a4, 3)):
+        assert_exact(got, want[..., :3], "gaussian_pyramid of 3 channels")
+    bands3, bands4 = be.laplacian_pyramid(a3, 3), be.laplacian_pyramid(a4, 3)
+    for got, want in zip(bands3, bands4):
+        assert_exact(got, want[..., :3], "laplacian_pyramid of 3 channels")
+    assert_exact(be.collapse(bands3), a3, "collapse of 3 channels")
+
+
 def test_order_argument(oracle):
     with pytest.raises(clik.ArgumentError):
         oracle.gray(noise((8, 8, 3)), order="BGRA")
