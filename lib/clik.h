@@ -334,8 +334,9 @@ CLIK_API clik_status clik_image_download(clik_context *ctx, clik_image *dst, con
 CLIK_API clik_status clik_hist_compute(clik_context *ctx, const clik_image *src, uint32_t *hist);
 
 /* Histogram equalization with OpenCV equalizeHist semantics, per channel;
- * with 2 or 4 channels the last one (alpha) is copied unchanged. src and dst
- * may be the same image. */
+ * with 2 or 4 channels the last one (alpha) is copied unchanged, 3 are all
+ * equalized. src and dst may be the same image. The family takes 1 to 4
+ * channels (3 through 4-channel copies made on the device). */
 CLIK_API clik_status clik_hist_equalize(clik_context *ctx, const clik_image *src, clik_image *dst);
 
 /* dst = table[src] for a u8 image. ntables is 1 (one table for every

@@ -70,7 +70,8 @@ void h_check_family_sizes(const char *family, const int (*sizes)[2], int count, 
 /* Case c (which takes 3 and 4 channels) on h_ctx with a width x height
  * 4-channel noise input of the given colour order and with its first 3
  * channels: the 3-channel output must equal the 4-channel one bit for bit
- * (its first 3 channels where both keep colour). */
+ * (its first 3 channels where both keep colour; its first entries where
+ * both are one row of per-channel entries). */
 void h_check_three_channels(const struct clik_case *c, int width, int height, clik_order order);
 /* h_check_three_channels() for each case of family that takes 3 channels,
  * at two sizes (one past the CPU kernels' 16-pixel steps), RGB then BGR. */

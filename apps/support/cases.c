@@ -256,9 +256,9 @@ static clik_status run_integral_f32(clik_context *ctx, const clik_image *in, cli
 #define CH1234 (CH124 | 1u << 3)
 
 static const clik_case base_cases[] = {
-    {"hist", "hist", CLIK_TOL_EXACT, CH124, CLIK_U8, run_hist},
-    {"hist", "equalize", CLIK_TOL_EXACT, CH124, CLIK_U8, run_equalize},
-    {"hist", "lut", CLIK_TOL_EXACT, CH124, CLIK_U8, run_lut},
+    {"hist", "hist", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_hist},
+    {"hist", "equalize", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_equalize},
+    {"hist", "lut", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_lut},
     {"hist", "lut-shared", CLIK_TOL_EXACT, CH124, CLIK_U8, run_lut_shared},
     {"pyramid", "pyrdown", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_pyrdown},
     {"pyramid", "pyrdown-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_pyrdown},

@@ -604,6 +604,18 @@ def test_pyramid_three_channels(be):
     assert_exact(be.collapse(bands3), a3, "collapse of 3 channels")
 
 
+def test_hist_three_channels(be):
+    """hist, equalize and lut give on 3 channels what they give on 4."""
+    a4 = noise((H, W, 4), seed=15)
+    a3 = np.ascontiguousarray(a4[..., :3])
+    h3, h4 = be.hist(a3), be.hist(a4)
+    assert_exact(np.asarray(h3).reshape(-1), np.asarray(h4).reshape(-1)[:3 * 256], "hist")
+    eq3 = be.equalize(a3)
+    assert_exact(eq3, be.equalize(a4)[..., :3], "equalize of 3 channels")
+    table = (np.arange(256) * 7 % 256).astype(np.uint8)
+    assert_exact(be.lut(a3, table), be.lut(a4, table)[..., :3], "lut of 3 channels")
+
+
 def test_order_argument(oracle):
     with pytest.raises(clik.ArgumentError):
         oracle.gray(noise((8, 8, 3)), order="BGRA")
