@@ -255,11 +255,14 @@ static clik_status upsample_x3(clik_context *ctx, const clik_image *in, clik_ima
 }
 
 #define CH14 ((1u << 1) | (1u << 4))
+/* 3 channels run the 4-channel kernels between two conversions: one case
+ * per type of lr and of phi, and the upsample. */
+#define CH134 (CH14 | (1u << 3))
 
 const clik_case clik_cases_lapar[] = {
-    {"lapar", "lapar-x2", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, x2},
-    {"lapar", "lapar-x3-f32", CLIK_TOL_F32, CH14, CLIK_F32, x3_f32},
-    {"lapar", "lapar-x4-f16phi", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, x4_f16},
+    {"lapar", "lapar-x2", CLIK_TOL_U8_FLOAT, CH134, CLIK_U8, x2},
+    {"lapar", "lapar-x3-f32", CLIK_TOL_F32, CH134, CLIK_F32, x3_f32},
+    {"lapar", "lapar-x4-f16phi", CLIK_TOL_U8_FLOAT, CH134, CLIK_U8, x4_f16},
     {"lapar", "lapar-x2-f16phi-f32", CLIK_TOL_F32, CH14, CLIK_F32, x2_f16_f32},
     {"lapar", "lapar-x3-selected", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, x3_selected},
     {"lapar", "lapar-x2-compact", CLIK_TOL_F32, CH14, CLIK_F32, x2_compact},
@@ -267,6 +270,6 @@ const clik_case clik_cases_lapar[] = {
     {"lapar", "lapar-x3-any", CLIK_TOL_F32, CH14, CLIK_F32, x3_any},
     {"lapar", "lapar-x2-any-f16phi", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, x2_any_f16},
     {"lapar", "lapar-x4-f16phi-f32", CLIK_TOL_F32, CH14, CLIK_F32, x4_sym_small},
-    {"lapar", "lapar-upsample-x3", CLIK_TOL_F32, CH14, CLIK_U8, upsample_x3},
+    {"lapar", "lapar-upsample-x3", CLIK_TOL_F32, CH134, CLIK_U8, upsample_x3},
 };
 const int clik_cases_lapar_count = (int)(sizeof(clik_cases_lapar) / sizeof(clik_cases_lapar[0]));

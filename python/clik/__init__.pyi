@@ -303,7 +303,13 @@ class Context:
         self, up: ImageLike, scale: int, model: LaparModel | None = None, out: ImageLike | None = None
     ) -> ImageLike: ...  # uint16 buckets
     def upscale_lapar(
-        self, src: ImageLike, scale: int = 2, model: LaparModel | None = None, out: ImageLike | None = None
+        self,
+        src: ImageLike,
+        scale: int = 2,
+        model: LaparModel | None = None,
+        out: ImageLike | None = None,
+        *,
+        order: Order = "bgr",
     ) -> ImageLike: ...
     def lapar_net(
         self,

@@ -616,6 +616,21 @@ def test_hist_three_channels(be):
     assert_exact(be.lut(a3, table), be.lut(a4, table)[..., :3], "lut of 3 channels")
 
 
+@pytest.mark.parametrize("ch", [3, 4])
+def test_upscale_lapar_order(be, ch):
+    """BGR and RGB arrays of one picture give the same picture with red and
+    blue swapped; 3 channels give what 4 give."""
+    rgb = smooth((H, W, ch), seed=16)
+    swap = [2, 1, 0, 3][:ch]
+    got_rgb = be.upscale_lapar(rgb, 2, order="rgb")
+    got_bgr = be.upscale_lapar(np.ascontiguousarray(rgb[..., swap]), 2)
+    assert_exact(got_bgr[..., swap], got_rgb, "upscale_lapar of BGR")
+    if ch == 3:
+        a4 = np.concatenate([rgb, np.full((H, W, 1), 255, np.uint8)], axis=2)
+        assert_exact(got_rgb, be.upscale_lapar(a4, 2, order="rgb")[..., :3],
+                     "upscale_lapar of 3 channels")
+
+
 def test_order_argument(oracle):
     with pytest.raises(clik.ArgumentError):
         oracle.gray(noise((8, 8, 3)), order="BGRA")
