@@ -181,6 +181,10 @@ void h_check_case_sizes(const clik_case *c, int sizes, long all_patterns_pixels)
                  * CI's time. */
                 if ((long)w * h > all_patterns_pixels && p != (ch + s) % h_patterns)
                     continue;
+                /* 3 channels, which most families run as 4 between two
+                 * conversions, stop there too outside full runs. */
+                if (ch == 3 && !h_full && (long)w * h > all_patterns_pixels)
+                    continue;
                 clik_case_result r;
                 h_case_check(c, h_ctx, w, h, ch, (clik_pattern)p, 1000u + s, &r);
                 ck_assert_msg(r.status == CLIK_OK, "%s %dx%dx%d %s on %s: %s: %s", c->op, w, h, ch,

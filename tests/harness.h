@@ -46,7 +46,8 @@ struct clik_case;
 const struct clik_case *h_family_case(const char *family, int n);
 int h_family_case_count(const char *family);
 /* Runs case c at every test size, pattern and channel count on h_ctx and the
- * oracle; fails the running test on the first mismatch or wrong backend. */
+ * oracle (3 channels up to a megapixel outside full runs); fails the running
+ * test on the first mismatch or wrong backend. */
 void h_check_case(const struct clik_case *c);
 /* The same at the first `sizes` test sizes only, and past all_patterns_pixels
  * pixels one pattern per channel count (h_check_case: past a megapixel): for

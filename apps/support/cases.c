@@ -251,8 +251,9 @@ static clik_status run_integral_f32(clik_context *ctx, const clik_image *in, cli
 }
 
 #define CH124 (1u << 1 | 1u << 2 | 1u << 4)
-/* 3 channels run the 4-channel kernels between two conversions: one case
- * per operation and band type. */
+/* 3 channels run the 4-channel kernels between two conversions: pyr_down,
+ * pyr_up, pyr_laplacian (s16 bands) and pyr_collapse, the CPU suites'
+ * slowest cases left at 1, 2 and 4. */
 #define CH1234 (CH124 | 1u << 3)
 
 static const clik_case base_cases[] = {
@@ -265,9 +266,9 @@ static const clik_case base_cases[] = {
     {"pyramid", "pyrup", CLIK_TOL_EXACT, CH124, CLIK_U8, run_pyrup},
     {"pyramid", "pyrup-odd", CLIK_TOL_EXACT, CH124, CLIK_U8, run_pyrup_odd},
     {"pyramid", "pyrup-f32", CLIK_TOL_F32, CH1234, CLIK_F32, run_pyrup},
-    {"pyramid", "pyramid", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_gaussian},
+    {"pyramid", "pyramid", CLIK_TOL_EXACT, CH124, CLIK_U8, run_gaussian},
     {"pyramid", "laplacian", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_laplacian_s16},
-    {"pyramid", "laplacian-f32", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_laplacian_f32},
+    {"pyramid", "laplacian-f32", CLIK_TOL_EXACT, CH124, CLIK_U8, run_laplacian_f32},
     {"pyramid", "laplacian-of-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_laplacian_f32},
     {"pyramid", "collapse", CLIK_TOL_EXACT, CH1234, CLIK_U8, run_collapse},
     {"integral", "integral", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_u32},
