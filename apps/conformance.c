@@ -315,7 +315,7 @@ static int is_small(const input *in)
 static int make_inputs(run *r, int quick)
 {
     const int sizes = size_count(quick);
-    const size_t most = (size_t)r->ncases * (size_t)sizes * 3 * SUP_PATTERN_COUNT;
+    const size_t most = (size_t)r->ncases * (size_t)sizes * 4 * SUP_PATTERN_COUNT;
     r->inputs = calloc(most ? most : 1, sizeof(*r->inputs));
     r->order = calloc(most ? most : 1, sizeof(*r->order));
     r->op_first = calloc((size_t)r->ncases + 1, sizeof(*r->op_first));
@@ -325,7 +325,7 @@ static int make_inputs(run *r, int quick)
     for (int k = 0; k < r->ncases; k++) {
         r->op_first[k] = r->ninputs;
         for (int s = 0; s < sizes; s++)
-            for (int ch = 1; ch <= 4; ch *= 2) {
+            for (int ch = 1; ch <= 4; ch++) {
                 if (!(r->cases[k]->channels & (1u << ch)))
                     continue;
                 for (int p = 0; p < SUP_PATTERN_COUNT; p++) {
@@ -552,7 +552,7 @@ static void list_run(const run *r)
     for (int k = 0; k < r->ncases; k++) {
         const sup_case *c = r->cases[k];
         char channels[16] = "";
-        for (int ch = 1; ch <= 4; ch *= 2)
+        for (int ch = 1; ch <= 4; ch++)
             if (c->channels & (1u << ch))
                 snprintf(channels + strlen(channels), sizeof(channels) - strlen(channels), "%s%d",
                          channels[0] ? "," : "", ch);

@@ -41,7 +41,7 @@ static void usage(FILE *f)
             "  --size WxH       image size, e.g. 1920x1080 (also vga, 720p, 1080p, 4k)\n"
             "  --device SPEC    auto | gpu | cpu | none | P:D | name substring\n"
             "                   (as CLIK_DEVICE; default: CLIK_DEVICE, else auto)\n"
-            "  --channels 1|4   interleaved channels per pixel (default 1)\n"
+            "  --channels 1|3|4 interleaved channels per pixel (default 1)\n"
             "  --scale S        factor of the fusion and LAPAR ops (default 2; an integer\n"
             "                   from 2 to 8; LAPAR: 2 to 4; resize is the x2 cases)\n"
             "  --frames N       frames per timed run of fusion_stream_submit (default 12)\n"
@@ -241,8 +241,8 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(name, "--device") == 0) {
             o->device = val;
         } else if (strcmp(name, "--channels") == 0) {
-            if (!parse_int(val, 1, 4, &n) || (n != 1 && n != 4))
-                return bad_usage("bad channel count '%s': expected 1 or 4", val);
+            if (!parse_int(val, 1, 4, &n) || n == 2)
+                return bad_usage("bad channel count '%s': expected 1, 3 or 4", val);
             o->channels = (int)n;
         } else if (strcmp(name, "--scale") == 0) {
             char *end;

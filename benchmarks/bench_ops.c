@@ -741,6 +741,13 @@ const bench_op bench_ops[] = {
     CASE_ROW("gaussian_blur-k7", "clik_gaussian_blur 7x7, sigma 0 (OpenCV's), reflect-101",
              "2*W*H*C (read + write)", read_write_bytes),
     {
+        CASE_OP("gray"),
+        .summary = "clik_gray: RGB(A) -> BT.601 luma (OpenCV's fixed point)",
+        .channels_hint = "grey takes colour: use --channels 3 or 4",
+        .bytes_rule = "W*H*C + W*H (read + write)",
+        .bytes_moved = in_out_bytes,
+    },
+    {
         .name = "ssim",
         .summary = "clik_ssim: 11x11 Gaussian SSIM map and mean of two images",
         .channels = 1u << 1,

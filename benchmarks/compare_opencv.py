@@ -165,10 +165,14 @@ OPENCV_OPS = [
     resize_op("nearest", "INTER_NEAREST"),
     resize_op("bilinear", "INTER_LINEAR"),
     resize_op("bicubic", "INTER_CUBIC"),
-    same_op("gaussian_blur-k7", (1, 4),
+    same_op("gaussian_blur-k7", (1, 3, 4),
             lambda cv, np, img, st: cv.GaussianBlur(img, (7, 7), 0,
                                                     borderType=cv.BORDER_REFLECT_101),
             "cv2.GaussianBlur 7x7, sigma 0, BORDER_REFLECT_101"),
+    same_op("gray", (3, 4), lambda cv, np, img, st: cv.cvtColor(img, st),
+            "cv2.cvtColor RGB(A)2GRAY",
+            setup=lambda cv, np, img, args: (cv.COLOR_RGB2GRAY if img.shape[-1] == 3
+                                             else cv.COLOR_RGBA2GRAY)),
     CompareOp(
         name="ssim",
         channels=(1,),
@@ -683,7 +687,7 @@ def main():
     ap.add_argument("--flow-reps", type=int, default=3, help="timed runs of a TV-L1 row")
     ap.add_argument("--flow-warmup", type=int, default=1,
                     help="untimed runs of a TV-L1 row first (1 builds the kernels)")
-    ap.add_argument("--channels", type=int, default=1, choices=(1, 4))
+    ap.add_argument("--channels", type=int, default=1, choices=(1, 3, 4))
     ap.add_argument("--scale", type=float, default=2.0,
                     help="factor of the resize and fusion rows (default 2; fusion: 2 to 8)")
     ap.add_argument("--frames", type=int, default=None,

@@ -57,10 +57,11 @@ typedef struct clik_resize_dsp {
 typedef struct clik_filter_dsp {
     /* Separable blur with ksize normalized taps (weights[ksize], any odd
      * count: the flow's smoothing takes more than CLIK_BLUR_MAX_KSIZE), border
-     * reflect-101; u8 or f32, 1, 2 or 4 channels; dst may be src. Returns 0,
+     * reflect-101; u8 or f32, 1, 2, 3 or 4 channels; dst may be src. Returns 0,
      * or -1 when out of memory (dst then untouched). */
     int (*blur)(const clik_image *src, clik_image *dst, const float *weights, int ksize);
-    /* clik_gray: 4-channel src to 1-channel dst, u8 or f32. */
+    /* clik_gray: 3- or 4-channel src (src->order) to 1-channel dst, u8 or
+     * f32. */
     void (*gray)(const clik_image *src, clik_image *dst);
 } clik_filter_dsp;
 
@@ -114,7 +115,8 @@ typedef struct clik_flow_plan {
  * smoothing runs the blur on such planes). */
 static inline clik_image clik__f32_plane(float *data, int w, int h)
 {
-    const clik_image v = {w, h, 1, CLIK_F32, (size_t)w * sizeof(float), data, NULL, 0};
+    const clik_image v = {w,    h,    1, CLIK_F32,      (size_t)w * sizeof(float),
+                          data, NULL, 0, CLIK_ORDER_RGB};
     return v;
 }
 

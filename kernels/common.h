@@ -35,6 +35,12 @@
 #define VLOAD(i, p)     vload2((i), (p))
 #define VSTORE(v, i, p) vstore2((v), (i), (p))
 #define VEC(t)          CONCAT(t, 2)
+#elif CH == 3
+/* Packed 3-element pixels: vload3 reads 3 elements at p + 3i (a 3-vector
+ * in a register; in memory only a float3 of local memory takes 4). */
+#define VLOAD(i, p)     vload3((i), (p))
+#define VSTORE(v, i, p) vstore3((v), (i), (p))
+#define VEC(t)          CONCAT(t, 3)
 #elif CH == 4
 #define VLOAD(i, p)     vload4((i), (p))
 #define VSTORE(v, i, p) vstore4((v), (i), (p))

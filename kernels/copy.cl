@@ -73,3 +73,37 @@ __kernel void fma_peak(__global float *out, int iters, float a, float b)
         s += x[j];
     out[i] = SUM(s);
 }
+
+/* Packed 3-channel pixels to 4 and back, for the operations whose kernels
+ * read 1 or 4 channels (built per element type with -DT: uchar, short or
+ * float; strides in elements): the fourth channel is u8's or f32's full
+ * scale (255 or 1), else 0. */
+#ifdef T
+#if T_IS_FLOAT
+#define FULL 1.0f
+#elif defined(T_IS_UCHAR)
+#define FULL 255
+#else
+#define FULL 0
+#endif
+
+__kernel void rgb_to_rgba(__global const T *src, int src_stride, int w, int h, __global T *dst,
+                          int dst_stride)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const CONCAT(T, 3) p = vload3(x, src + (size_t)y * (size_t)src_stride);
+    vstore4((CONCAT(T, 4))(p, FULL), x, dst + (size_t)y * (size_t)dst_stride);
+}
+
+__kernel void rgba_to_rgb(__global const T *src, int src_stride, int w, int h, __global T *dst,
+                          int dst_stride)
+{
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const CONCAT(T, 4) p = vload4(x, src + (size_t)y * (size_t)src_stride);
+    vstore3(p.xyz, x, dst + (size_t)y * (size_t)dst_stride);
+}
+#endif

@@ -1,7 +1,7 @@
 /*
- * Filter family: separable Gaussian blur and RGBA -> grey. Build options:
+ * Filter family: separable Gaussian blur and RGB(A) -> grey. Build options:
  *   T, T_IS_FLOAT   element type, uchar or float;
- *   CH              blur: channels (1, 2 or 4);
+ *   CH              channels: blur 1, 2, 3 or 4; grey 3 or 4;
  *   GRAY            builds the grey kernels instead of the blur ones.
  * Everything else is an argument: the taps (ksize, odd: 1..31 for
  * clik_gaussian_blur, up to 16384 for the flow's smoothing; R = ksize / 2 on
@@ -266,8 +266,8 @@ __kernel void blur_cpu(__global const T *src, int src_stride, int w, int h, __gl
 
 #else /* GRAY */
 
-/* BT.601 luma as OpenCV's COLOR_RGBA2GRAY: u8 in its 15-bit fixed point, f32
- * with each product rounded (common.h). */
+/* BT.601 luma as OpenCV's COLOR_RGBA2GRAY (COLOR_BGRA2GRAY with bgr set): u8 in its 15-bit fixed
+ * point, f32 with each product rounded (common.h). */
 #if T_IS_FLOAT
 #define LUMA(r, g, b)   clik_luma_f32(r, g, b)
 inline float16 luma_f16(float16 r, float16 g, float16 b)
@@ -286,34 +286,43 @@ typedef float16 vec16;
 typedef uchar16 vec16;
 #endif
 
-/* One pixel per work-item: one 4-element load (one transaction for u8). */
+/* Luma of a pixel p (a 3- or 4-vector) whose first channel is red, or
+ * blue when bgr is set: the weights of red and blue trade places. */
+#define LUMA_PX(p, bgr) (bgr ? LUMA((p).z, (p).y, (p).x) : LUMA((p).x, (p).y, (p).z))
+
+/* One pixel per work-item: one CH-element load (one transaction for RGBA
+ * u8). */
 __kernel void gray(__global const T *src, int src_stride, int w, int h, __global T *dst,
-                   int dst_stride)
+                   int dst_stride, int bgr)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    const CONCAT(T, 4) p = vload4(0, src + ROW(y, src_stride) + x * 4);
-    dst[ROW(y, dst_stride) + x] = LUMA(p.x, p.y, p.z);
+    const VEC(T) p = VLOAD(x, src + ROW(y, src_stride));
+    dst[ROW(y, dst_stride) + x] = LUMA_PX(p, bgr);
 }
 
+#if CH == 4
 /* The same where every pixel starts 4-element aligned: the load is one
  * whole-vector access. */
 __kernel void gray_aligned(__global const T *src, int src_stride, int w, int h, __global T *dst,
-                           int dst_stride)
+                           int dst_stride, int bgr)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
     const CONCAT(T, 4) p = *(__global const CONCAT(T, 4) *)(src + ROW(y, src_stride) + x * 4);
-    dst[ROW(y, dst_stride) + x] = LUMA(p.x, p.y, p.z);
+    dst[ROW(y, dst_stride) + x] = LUMA_PX(p, bgr);
 }
+#endif
 
 /* Pixel x of a row, for the scalar steps. */
-#define LUMA_AT(in, x) LUMA((in)[4 * (x)], (in)[4 * (x) + 1], (in)[4 * (x) + 2])
+#define LUMA_AT(in, x, bgr)                                                                        \
+    (bgr ? LUMA((in)[CH * (x) + 2], (in)[CH * (x) + 1], (in)[CH * (x)])                            \
+         : LUMA((in)[CH * (x)], (in)[CH * (x) + 1], (in)[CH * (x) + 2]))
 
 /*
- * CPU devices: a band of rows per work-item, 16 pixels per step: four
+ * CPU devices: a band of rows per work-item, 16 pixels per step: CH
  * 16-element loads deinterleaved by swizzles, and one store to an address
  * aligned to 16 elements (whole-vector; PoCL splits unaligned vstore16 of
  * uchar into 16 byte stores). The pixels before the first aligned address
@@ -321,7 +330,7 @@ __kernel void gray_aligned(__global const T *src, int src_stride, int w, int h, 
  * 4-byte aligned, little-endian device): pixels read as uints instead.
  */
 __kernel void gray_rows(__global const T *src, int src_stride, int w, int h, __global T *dst,
-                        int dst_stride, int band_rows, int pixel_uint)
+                        int dst_stride, int bgr, int band_rows, int pixel_uint)
 {
     const int y0 = get_global_id(0) * band_rows, y1 = min(h, y0 + band_rows);
     for (int y = y0; y < y1; y++) {
@@ -329,28 +338,37 @@ __kernel void gray_rows(__global const T *src, int src_stride, int w, int h, __g
         __global T *out = dst + ROW(y, dst_stride);
         int x = 0;
         for (const int head = min(w, TO_ALIGNED16(out, T, w)); x < head; x++)
-            out[x] = LUMA_AT(in, x);
-#if !T_IS_FLOAT
+            out[x] = LUMA_AT(in, x, bgr);
+#if !T_IS_FLOAT && CH == 4
         /* u8 pixels as aligned little-endian uints: channels by shifts and
          * masks, one 64-byte load per step (3.8 times faster on PoCL than
          * deinterleaving by swizzles). */
         if (pixel_uint)
             for (; x + 16 <= w; x += 16) {
                 const uint16 p = vload16(0, (__global const uint *)(in + 4 * x));
-                const uint16 y = CLIK_LUMA_U8(p & 0xffu, (p >> 8) & 0xffu, (p >> 16) & 0xffu);
+                const uint16 c0 = p & 0xffu, c2 = (p >> 16) & 0xffu;
+                const uint16 y = CLIK_LUMA_U8(bgr ? c2 : c0, (p >> 8) & 0xffu, bgr ? c0 : c2);
                 *(__global uchar16 *)(out + x) = convert_uchar16(y);
             }
 #endif
         for (; x + 16 <= w; x += 16) {
-            __global const T *p = in + 4 * x;
+            __global const T *p = in + CH * x;
+#if CH == 4
             const vec16 a = vload16(0, p), b = vload16(1, p), c = vload16(2, p), d = vload16(3, p);
-            const vec16 r = (vec16)(a.s048c, b.s048c, c.s048c, d.s048c);
+            const vec16 c0 = (vec16)(a.s048c, b.s048c, c.s048c, d.s048c);
             const vec16 g = (vec16)(a.s159d, b.s159d, c.s159d, d.s159d);
-            const vec16 bl = (vec16)(a.s26ae, b.s26ae, c.s26ae, d.s26ae);
-            *(__global vec16 *)(out + x) = LUMA16(r, g, bl);
+            const vec16 c2 = (vec16)(a.s26ae, b.s26ae, c.s26ae, d.s26ae);
+#else
+            /* 48 elements: element 3i + c is channel c of pixel i. */
+            const vec16 a = vload16(0, p), b = vload16(1, p), c = vload16(2, p);
+            const vec16 c0 = (vec16)(a.s0369, a.scf, b.s258b, b.se, c.s147, c.sad);
+            const vec16 g = (vec16)(a.s147a, a.sd, b.s0369, b.scf, c.s258b, c.se);
+            const vec16 c2 = (vec16)(a.s258b, a.se, b.s147a, b.sd, c.s0369, c.scf);
+#endif
+            *(__global vec16 *)(out + x) = bgr ? LUMA16(c2, g, c0) : LUMA16(c0, g, c2);
         }
         for (; x < w; x++)
-            out[x] = LUMA_AT(in, x);
+            out[x] = LUMA_AT(in, x, bgr);
     }
 }
 #endif

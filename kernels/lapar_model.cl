@@ -19,12 +19,14 @@
 #define MAX_BINS 32 /* CLIK_LAPAR_MODEL_MAX_BINS, which lib/ops passes */
 #endif
 
-/* Step 1: the luma of pixel i of a row of U. */
-inline float luma(__global const float *row, int i)
+/* Step 1: the luma of pixel i of a row of U, whose first channel is red,
+ * or blue with bgr set. */
+inline float luma(__global const float *row, int i, int bgr)
 {
 #if CH == 4
     const float4 p = vload4(i, row);
-    return (0.299f * p.x + 0.587f * p.y) + 0.114f * p.z;
+    const float r = bgr ? p.z : p.x, b = bgr ? p.x : p.z;
+    return (0.299f * r + 0.587f * p.y) + 0.114f * b;
 #else
     return row[i];
 #endif
@@ -32,16 +34,16 @@ inline float luma(__global const float *row, int i)
 
 /* Step 2: the gradient of every pixel of U, as (gx, gy) pairs. */
 __kernel void lmodel_gradient(__global const float *up, int up_stride, int w, int h,
-                              __global float2 *grad)
+                              __global float2 *grad, int bgr)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
     __global const float *row = up + (size_t)y * up_stride;
-    const float left = luma(row, clik_reflect101(x - 1, w));
-    const float right = luma(row, clik_reflect101(x + 1, w));
-    const float above = luma(up + (size_t)clik_reflect101(y - 1, h) * up_stride, x);
-    const float below = luma(up + (size_t)clik_reflect101(y + 1, h) * up_stride, x);
+    const float left = luma(row, clik_reflect101(x - 1, w), bgr);
+    const float right = luma(row, clik_reflect101(x + 1, w), bgr);
+    const float above = luma(up + (size_t)clik_reflect101(y - 1, h) * up_stride, x, bgr);
+    const float below = luma(up + (size_t)clik_reflect101(y + 1, h) * up_stride, x, bgr);
     grad[(size_t)y * w + x] = (float2)(0.5f * (right - left), 0.5f * (below - above));
 }
 

@@ -121,7 +121,7 @@ clik_status clik__bind_scratch(clik_context *ctx, int width, int height, int cha
     if (st != CLIK_OK)
         return clik__fail(ctx, st, "scratch image %dx%dx%d: %s", width, height, channels,
                           clik_status_str(st));
-    b->image = (clik_image){width, height, channels, type, row, NULL, NULL, 0};
+    b->image = (clik_image){width, height, channels, type, row, NULL, NULL, 0, CLIK_ORDER_RGB};
     b->access = CLIK_KERNEL_RW;
     b->stride = row;
     b->span = b->alloc = span;

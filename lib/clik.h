@@ -96,6 +96,16 @@ CLIK_API const char *clik_type_name(clik_type t);
 
 struct clik_buffer; /* device storage owned by the library */
 
+/* The order of the colour channels of a 3- or 4-channel image, read by the
+ * operations that weight colours (clik_gray, the upscalers' luma): RGB(A),
+ * the order of PNG and JPEG files, or BGR(A), the order of OpenCV's arrays.
+ * Operations that treat channels alike ignore it, and a colour result keeps
+ * its source's order. */
+typedef enum clik_order {
+    CLIK_ORDER_RGB = 0, /* the default of a zeroed or wrapped image */
+    CLIK_ORDER_BGR = 1,
+} clik_order;
+
 /*
  * An image: width x height pixels of `channels` interleaved elements of
  * `type`, rows `stride` bytes apart. A host image has `data` set and
@@ -106,14 +116,16 @@ struct clik_buffer; /* device storage owned by the library */
 typedef struct clik_image {
     int width;
     int height;
-    int channels; /* 1, 2 or 4 */
+    int channels; /* 1, 2, 3 (packed RGB or BGR) or 4 */
     clik_type type;
     size_t stride; /* bytes from one row to the next */
     void *data;
     struct clik_buffer *buffer;
-    int owned; /* who frees data in clik_image_free(): 0 the caller, 1 (CLIK_OWNED_HOST)
-                * clik_image_alloc()'s memory, 2 (CLIK_OWNED_CONTEXT)
-                * clik_image_alloc_on()'s; views keep 0 */
+    int owned;        /* who frees data in clik_image_free(): 0 the caller, 1 (CLIK_OWNED_HOST)
+                       * clik_image_alloc()'s memory, 2 (CLIK_OWNED_CONTEXT)
+                       * clik_image_alloc_on()'s; views keep 0 */
+    clik_order order; /* colour order of 3 or 4 channels; set it after
+                       * clik_image_wrap() and the allocators, which set RGB */
 } clik_image;
 
 #define CLIK_OWNED_HOST    1
@@ -132,8 +144,8 @@ CLIK_API clik_status clik_image_alloc(clik_image *img, int width, int height, in
 CLIK_API void clik_image_free(clik_image *img);
 /* Checks that img describes a valid image (sizes, type, channels, stride):
  * CLIK_ERR_NULL without memory, CLIK_ERR_INVALID_ARG with both host memory
- * and a device buffer, and for a device image whose rows reach past its
- * buffer. */
+ * and a device buffer, for a device image whose rows reach past its buffer,
+ * and for an order that is not a clik_order. */
 CLIK_API clik_status clik_image_validate(const clik_image *img);
 
 /* ------------------------------------------------------------------------ */
@@ -322,8 +334,9 @@ CLIK_API clik_status clik_image_download(clik_context *ctx, clik_image *dst, con
 CLIK_API clik_status clik_hist_compute(clik_context *ctx, const clik_image *src, uint32_t *hist);
 
 /* Histogram equalization with OpenCV equalizeHist semantics, per channel;
- * with 2 or 4 channels the last one (alpha) is copied unchanged. src and dst
- * may be the same image. */
+ * with 2 or 4 channels the last one (alpha) is copied unchanged, 3 are all
+ * equalized. src and dst may be the same image. The family takes 1 to 4
+ * channels (3 through 4-channel copies made on the device). */
 CLIK_API clik_status clik_hist_equalize(clik_context *ctx, const clik_image *src, clik_image *dst);
 
 /* dst = table[src] for a u8 image. ntables is 1 (one table for every
@@ -344,7 +357,8 @@ CLIK_API int clik_pyr_max_levels(int width, int height);
 
 /* OpenCV pyrDown: the 5 x 5 kernel [1 4 6 4 1]^T [1 4 6 4 1] / 256 centred on
  * (2x, 2y), borders reflected (reflect-101); dst is ((W + 1) / 2, (H + 1) / 2).
- * u8 ((sum + 128) >> 8) or f32 (sum / 256); 1, 2 or 4 channels. */
+ * u8 ((sum + 128) >> 8) or f32 (sum / 256); 1, 2, 3 or 4 channels (every
+ * pyramid function: 3 through 4-channel copies made on the device). */
 CLIK_API clik_status clik_pyr_down(clik_context *ctx, const clik_image *src, clik_image *dst);
 
 /* OpenCV pyrUp: dst is (2W, 2H), u8 ((sum + 32) >> 6) or f32 (sum / 64). A
@@ -406,8 +420,9 @@ CLIK_API clik_status clik_resize_size(int width, int height, double scale_x, dou
                                       int *out_width, int *out_height);
 
 /* Resamples src into dst; the scale of each axis is dst's side over src's
- * (OpenCV's resize(src, dst, dst.size())). u8 or f32, 1 or 4 channels, the
- * same in src and dst; src and dst may not overlap.
+ * (OpenCV's resize(src, dst, dst.size())). u8 or f32, 1, 3 or 4 channels
+ * (3 through 4-channel copies made on the device), the same in src and dst;
+ * src and dst may not overlap.
  *  - nearest: dst(x, y) = src(floor(x * W / W'), floor(y * H / H')), the
  *    offsets computed in double as OpenCV's INTER_NEAREST computes them;
  *    EXACT against it.
@@ -456,14 +471,15 @@ CLIK_API clik_status clik_gaussian_weights(int ksize, double sigma, float *weigh
 
 /* Separable Gaussian blur with ksize x ksize taps (weights from
  * clik_gaussian_weights), border reflect-101 (gfedcb|abcdefgh|gfedcba). u8
- * (rounded, saturated) or f32, 1, 2 or 4 channels; dst of src's size and
+ * (rounded, saturated) or f32, 1, 2, 3 or 4 channels; dst of src's size and
  * format. dst may be src (in place); partial overlaps are refused. */
 CLIK_API clik_status clik_gaussian_blur(clik_context *ctx, const clik_image *src, clik_image *dst,
                                         int ksize, double sigma);
 
-/* RGBA -> luma with BT.601 weights, as OpenCV's COLOR_RGBA2GRAY: u8 with
- * OpenCV's fixed point ((9798 R + 19235 G + 3735 B + 16384) >> 15, EXACT), f32
- * as 0.299 R + 0.587 G + 0.114 B. src has 4 channels, dst 1, same type. */
+/* RGB(A) -> luma with BT.601 weights, as OpenCV's COLOR_RGBA2GRAY (or
+ * COLOR_BGR(A)2GRAY when src->order is CLIK_ORDER_BGR): u8 with OpenCV's
+ * fixed point ((9798 R + 19235 G + 3735 B + 16384) >> 15, EXACT), f32 as
+ * 0.299 R + 0.587 G + 0.114 B. src has 3 or 4 channels, dst 1, same type. */
 CLIK_API clik_status clik_gray(clik_context *ctx, const clik_image *src, clik_image *dst);
 
 /* ------------------------------------------------------------------------ */

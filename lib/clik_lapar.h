@@ -57,7 +57,7 @@ typedef struct clik_lapar_dict {
     const clik_lapar_selection *selection;
 } clik_lapar_dict;
 
-/* U, the bicubic upsample that LAPAR filters: lr (u8 or f32, 1 or 4
+/* U, the bicubic upsample that LAPAR filters: lr (u8 or f32, 1, 3 or 4
  * channels) by an integer scale 2..4 into dst (F32, lr's channels, scale W x
  * scale H), as PyTorch's interpolate(mode='bicubic', align_corners=False):
  * source point (x + 0.5) / scale - 0.5, Keys' kernel with A = -0.75, taps
@@ -78,7 +78,8 @@ CLIK_API clik_status clik_lapar_upsample(clik_context *ctx, const clik_image *lr
  * F[5 r + c] U(x + c - 2, y + r - 2). The same phi for every colour channel;
  * a 4-channel image is RGBA: alpha is carried over from the source pixel, as
  * in U, not filtered.
- *   - lr: u8 or f32, 1 or 4 channels; scale 2..4; dst of lr's type and
+ *   - lr: u8 or f32, 1, 3 (through 4-channel copies made on the device) or
+ *     4 channels; scale 2..4; dst of lr's type and
  *     channels, u8 rounded to nearest and saturated, f32 as it comes: no
  *     normalisation of phi, no clamp.
  *   - phi: the coefficients as one F32 or F16 one-channel image of scale W
@@ -294,10 +295,12 @@ CLIK_API clik_status clik_lapar_classify(clik_context *ctx, const clik_image *up
  * model; a free-filter model stores F_b, k x k, itself), the patch and
  * cross-correlation as clik_lapar_filter's (reflect-101): for a dictionary
  * model clik_lapar_filter with phi(p) = phi_{b(p)}, F_b computed once per bucket.
- * src: u8 or f32 (0..255), 1 channel or RGBA (alpha carried over from the
- * source pixel, as clik_lapar_filter does; RGB images are RGBA); dst of
- * src's type and channels, scale times its size, u8 rounded to nearest and
- * saturated. model NULL: the default. scale 2..4, an entry of the model.
+ * src: u8 or f32 (0..255), 1 channel, RGB or RGBA (alpha carried over from
+ * the source pixel, as clik_lapar_filter does; 3 channels through 4-channel
+ * copies made on the device), its luma from src->order (BGR(A) or RGB(A));
+ * dst of src's type and channels, scale times its size, u8 rounded to
+ * nearest and saturated. model NULL: the default. scale 2..4, an entry of
+ * the model.
  */
 CLIK_API clik_status clik_upscale_lapar(clik_context *ctx, const clik_image *src, clik_image *dst,
                                         int scale, const clik_lapar_model *model);

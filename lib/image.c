@@ -11,7 +11,7 @@
 
 static int channels_valid(int channels)
 {
-    return channels == 1 || channels == 2 || channels == 4;
+    return channels >= 1 && channels <= 4;
 }
 
 clik_status clik__image_layout(int width, int height, int channels, clik_type type, size_t stride,
@@ -43,6 +43,8 @@ clik_status clik_image_validate(const clik_image *img)
         return CLIK_ERR_NULL;
     if (img->data && img->buffer)
         return CLIK_ERR_INVALID_ARG; /* host or device, not both */
+    if (img->order != CLIK_ORDER_RGB && img->order != CLIK_ORDER_BGR)
+        return CLIK_ERR_INVALID_ARG;
     size_t span;
     clik_status st = clik__image_layout(img->width, img->height, img->channels, img->type,
                                         img->stride, NULL, &span);
@@ -62,7 +64,7 @@ clik_status clik_image_wrap(clik_image *img, int width, int height, int channels
     clik_status st = clik__image_layout(width, height, channels, type, stride, NULL, NULL);
     if (st != CLIK_OK)
         return st;
-    *img = (clik_image){width, height, channels, type, stride, data, NULL, 0};
+    *img = (clik_image){width, height, channels, type, stride, data, NULL, 0, CLIK_ORDER_RGB};
     return CLIK_OK;
 }
 
@@ -88,7 +90,8 @@ clik_status clik_image_alloc(clik_image *img, int width, int height, int channel
     void *data = clik__aligned_alloc(span);
     if (!data)
         return CLIK_ERR_NO_MEMORY;
-    *img = (clik_image){width, height, channels, type, row, data, NULL, CLIK_OWNED_HOST};
+    *img = (clik_image){width, height, channels,        type,          row,
+                        data,  NULL,   CLIK_OWNED_HOST, CLIK_ORDER_RGB};
     return CLIK_OK;
 }
 
@@ -157,7 +160,7 @@ clik_status clik_image_create(clik_context *ctx, clik_image *img, int width, int
         if (ctx->poison)
             memset(b->host, 0xa5, span);
     }
-    *img = (clik_image){width, height, channels, type, row, NULL, b, 0};
+    *img = (clik_image){width, height, channels, type, row, NULL, b, 0, CLIK_ORDER_RGB};
     return CLIK_OK;
 }
 
@@ -296,7 +299,8 @@ clik_status clik_image_alloc_on(clik_context *ctx, clik_image *img, int width, i
     if (ctx->blocks)
         ctx->blocks->prev = b;
     ctx->blocks = b;
-    *img = (clik_image){width, height, channels, type, row, b->data, NULL, CLIK_OWNED_CONTEXT};
+    *img = (clik_image){width,   height, channels,           type,          row,
+                        b->data, NULL,   CLIK_OWNED_CONTEXT, CLIK_ORDER_RGB};
     return CLIK_OK;
 }
 

@@ -613,6 +613,13 @@ typedef struct clik_op {
     clik_status (*cpu)(clik_context *ctx, void *args, clik_image *const *v);
 } clik_op;
 
+/* clik__run_op for an operation whose paths read 1 or 4 channels: each
+ * 3-channel image is given to them as a 4-channel copy, widened on the
+ * device by a kernel (on the CPU path, on the host) where it is read and
+ * packed back where it is written (lib/rgba.c). */
+clik_status clik__run_op_rgba(clik_context *ctx, const clik_op *op, const clik_op_image *images,
+                              int count, void *args);
+
 /* Runs op on its images (count of them) with the fallback policy, and
  * records where it ran. */
 clik_status clik__run_op(clik_context *ctx, const clik_op *op, const clik_op_image *images,

@@ -46,7 +46,8 @@ struct sup_case;
 const struct sup_case *h_family_case(const char *family, int n);
 int h_family_case_count(const char *family);
 /* Runs case c at every test size, pattern and channel count on h_ctx and the
- * oracle; fails the running test on the first mismatch or wrong backend. */
+ * oracle (3 channels up to a megapixel outside full runs); fails the running
+ * test on the first mismatch or wrong backend. */
 void h_check_case(const struct sup_case *c);
 /* The same at the first `sizes` test sizes only, and past all_patterns_pixels
  * pixels one pattern per channel count (h_check_case: past a megapixel): for
@@ -67,6 +68,15 @@ void h_check_case_at(const struct sup_case *c, int width, int height, int channe
 void h_check_family_sizes(const char *family, const int (*sizes)[2], int count, int channels,
                           uint64_t seed);
 
+/* Case c (which takes 3 and 4 channels) on h_ctx with a width x height
+ * 4-channel noise input of the given colour order and with its first 3
+ * channels: the 3-channel output must equal the 4-channel one bit for bit
+ * (its first 3 channels where both keep colour; its first entries where
+ * both are one row of per-channel entries). */
+void h_check_three_channels(const struct sup_case *c, int width, int height, clik_order order);
+/* h_check_three_channels() for each case of family that takes 3 channels,
+ * at two sizes (one past the CPU kernels' 16-pixel steps), RGB then BGR. */
+void h_check_family_three_channels(const char *family);
 /* A new context without a device (the CPU paths); fails the running test
  * if it cannot be made. */
 clik_context *h_cpu_context(void);

@@ -1,4 +1,4 @@
-/* Filter family (Gaussian blur, RGBA -> grey) on every backend against the scalar oracle.
+/* Filter family (Gaussian blur, RGB(A) -> grey) on every backend against the scalar oracle.
  * SPDX-License-Identifier: BSD-2-Clause */
 #include <math.h>
 #include <stdlib.h>
@@ -282,6 +282,45 @@ START_TEST(on_device)
 }
 END_TEST
 
+/* ---- 3 channels and colour order -------------------------------------------------- */
+
+/* Each case that takes 3 channels gives on them what it gives on 4. */
+START_TEST(three_channels)
+{
+    h_check_family_three_channels("filter");
+}
+END_TEST
+
+/* Grey of BGR(A) pixels equals grey of the same pixels with red and blue
+ * swapped, read as RGB(A); by hand, pure blue is 29 in BGR order. */
+START_TEST(bgr_order)
+{
+    enum { W = 21, H = 3 };
+    for (int ch = 3; ch <= 4; ch++) {
+        uint8_t rgb[W * H * 4], bgr[W * H * 4], g_rgb[W * H], g_bgr[W * H];
+        for (int i = 0; i < W * H * ch; i++)
+            rgb[i] = (uint8_t)(i * 37 + 11);
+        for (int p = 0; p < W * H; p++)
+            for (int k = 0; k < ch; k++)
+                bgr[p * ch + k] = rgb[p * ch + (k < 3 ? 2 - k : k)];
+        clik_image a = wrap(W, H, ch, CLIK_U8, rgb), b = wrap(W, H, ch, CLIK_U8, bgr);
+        clik_image ga = wrap(W, H, 1, CLIK_U8, g_rgb), gb = wrap(W, H, 1, CLIK_U8, g_bgr);
+        b.order = CLIK_ORDER_BGR;
+        ck_assert_int_eq(clik_gray(h_ctx, &a, &ga), CLIK_OK);
+        ck_assert_int_eq(clik_gray(h_ctx, &b, &gb), CLIK_OK);
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        ck_assert_mem_eq(g_rgb, g_bgr, sizeof(g_rgb));
+        /* (3735 * 255 + 16384) >> 15 = 29 for blue; 76 for red. */
+        memset(bgr, 0, sizeof(bgr));
+        bgr[0] = 255;      /* pixel 0: blue in BGR */
+        bgr[ch + 2] = 255; /* pixel 1: red in BGR */
+        ck_assert_int_eq(clik_gray(h_ctx, &b, &gb), CLIK_OK);
+        ck_assert_int_eq(g_bgr[0], 29);
+        ck_assert_int_eq(g_bgr[1], 76);
+    }
+}
+END_TEST
+
 /* ---- bad input ------------------------------------------------------------------------- */
 
 START_TEST(bad_input)
@@ -341,6 +380,11 @@ START_TEST(bad_input)
     clik_image inside = wrap(8, 6, 1, CLIK_U8, buf + 16);
     ck_assert_int_eq(clik_gray(h_ctx, &src, &inside), CLIK_ERR_INVALID_ARG);
     ck_assert_str_ne(clik_context_message(h_ctx), "");
+    /* An order that is not a clik_order. */
+    clik_image odd = src;
+    odd.order = (clik_order)2;
+    ck_assert_int_eq(clik_gray(h_ctx, &odd, &grey), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_gaussian_blur(h_ctx, &odd, &dst, 3, 0.0), CLIK_ERR_INVALID_ARG);
     /* Nothing was written by the failures. */
     for (int i = 1024; i < 2048; i++)
         ck_assert_int_eq(buf[i], 0x5a);
@@ -372,9 +416,9 @@ int main(void)
         "blur_cpu=0,blur_local=0,gray_rows=1,poison=1",
         "blur_cpu=1,blur_band_rows=5,gray_rows=0,poison=1",
         NULL};
-    const h_test tests[] = {H_TEST(weights),     H_TEST(small_images),   H_TEST(in_place),
-                            H_TEST(thin_images), H_TEST(unaligned_rows), H_TEST(on_device),
-                            H_TEST(bad_input)};
+    const h_test tests[] = {H_TEST(weights),        H_TEST(small_images),   H_TEST(in_place),
+                            H_TEST(thin_images),    H_TEST(unaligned_rows), H_TEST(on_device),
+                            H_TEST(three_channels), H_TEST(bgr_order),      H_TEST(bad_input)};
     const h_suite suite = {"filter", "filter", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

@@ -207,6 +207,13 @@ START_TEST(long_runs)
 }
 END_TEST
 
+/* 3-channel images (through 4-channel copies) give what 4 channels give. */
+START_TEST(three_channels)
+{
+    h_check_family_three_channels("hist");
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     uint8_t pixels[64] = {0};
@@ -230,7 +237,7 @@ START_TEST(bad_input)
     bad.height = -3;
     ck_assert_int_eq(clik_hist_equalize(h_ctx, &bad, &b), CLIK_ERR_INVALID_SIZE);
     bad = a;
-    bad.channels = 3;
+    bad.channels = 5;
     ck_assert_int_eq(clik_hist_compute(h_ctx, &bad, hist), CLIK_ERR_UNSUPPORTED_FORMAT);
     bad = a;
     bad.type = (clik_type)99;
@@ -292,10 +299,10 @@ int main(void)
                                           "hist_mode=global,poison=1",
                                           "hist_mode=pairs,pairs_min_bytes=1,poison=1",
                                           NULL};
-    const h_test tests[] = {H_TEST(device_images),   H_TEST(in_place),
-                            H_TEST(strided_rows),    H_TEST(equalize_semantics),
-                            H_TEST(alpha_untouched), H_TEST(hist_one_value),
-                            H_TEST(long_runs),       H_TEST(bad_input)};
+    const h_test tests[] = {
+        H_TEST(device_images),      H_TEST(in_place),        H_TEST(strided_rows),
+        H_TEST(equalize_semantics), H_TEST(alpha_untouched), H_TEST(hist_one_value),
+        H_TEST(long_runs),          H_TEST(three_channels),  H_TEST(bad_input)};
     const h_suite suite = {"hist", "hist", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

@@ -151,7 +151,7 @@ START_TEST(image_descriptors)
     ck_assert_int_eq(clik_image_wrap(&img, 4, -1, 1, CLIK_U8, buf, 0), CLIK_ERR_INVALID_SIZE);
     ck_assert_int_eq(clik_image_wrap(&img, (1 << 20) + 1, 1, 1, CLIK_U8, buf, 0),
                      CLIK_ERR_INVALID_SIZE);
-    ck_assert_int_eq(clik_image_wrap(&img, 4, 4, 3, CLIK_U8, buf, 0), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_image_wrap(&img, 4, 4, 5, CLIK_U8, buf, 0), CLIK_ERR_UNSUPPORTED_FORMAT);
     ck_assert_int_eq(clik_image_wrap(&img, 4, 4, 1, (clik_type)0, buf, 0),
                      CLIK_ERR_UNSUPPORTED_FORMAT);
     ck_assert_int_eq(clik_image_wrap(&img, 8, 4, 1, CLIK_U8, buf, 7), CLIK_ERR_STRIDE);

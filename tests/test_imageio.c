@@ -1669,7 +1669,8 @@ START_TEST(test_write_invalid_image)
 {
     TMP_PATH(path, "invalid.png");
     unsigned char pixels[64] = {0};
-    clik_image img = {4, 2, 1, CLIK_U8, 2, pixels, NULL, 0}; /* stride below the row size */
+    clik_image img = {4,      2,    1, CLIK_U8,       2,
+                      pixels, NULL, 0, CLIK_ORDER_RGB}; /* stride below the row size */
     WRITE_FAILS(clikio_write(path, &img, 0, err_, sizeof(err_)), CLIK_ERR_STRIDE, path);
     WRITE_FAILS(clikio_write_npy(path, &img, err_, sizeof(err_)), CLIK_ERR_STRIDE, path);
     img.stride = 12;

@@ -487,6 +487,13 @@ END_TEST
 
 /* ---- bad input ------------------------------------------------------------------------------- */
 
+/* 3-channel images (through 4-channel copies) give what 4 channels give. */
+START_TEST(three_channels)
+{
+    h_check_family_three_channels("lapar");
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     float D[CLIK_LAPAR_ATOMS * TAPS];
@@ -1036,6 +1043,7 @@ int main(void)
                             H_TEST(zero_phi),
                             H_TEST(nan_in_phi),
                             H_TEST(sizes_and_scales),
+                            H_TEST(three_channels),
                             H_TEST(bad_input),
                             H_TEST(tuning_store),
                             H_TEST(variants),

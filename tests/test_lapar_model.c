@@ -705,6 +705,49 @@ START_TEST(file_format)
 }
 END_TEST
 
+/* ---- 3 channels and colour order ------------------------------------------------------- */
+
+/* 3-channel images (through 4-channel copies) give what 4 channels give. */
+START_TEST(three_channels)
+{
+    h_check_family_three_channels("lapar_model");
+}
+END_TEST
+
+/* BGR and RGB inputs of the same picture give the same picture, with red
+ * and blue swapped. */
+START_TEST(bgr_swaps)
+{
+    enum { W = 29, H = 23 };
+    for (int ch = 3; ch <= 4; ch++) {
+        clik_image rgb, bgr, out_rgb, out_bgr;
+        ck_assert_int_eq(clik_image_alloc(&rgb, W, H, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&bgr, W, H, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&out_rgb, 2 * W, 2 * H, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&out_bgr, 2 * W, 2 * H, ch, CLIK_U8), CLIK_OK);
+        sup_pattern_fill(&rgb, SUP_PATTERN_EDGES, 5);
+        for (int y = 0; y < H; y++) {
+            const uint8_t *in = (const uint8_t *)rgb.data + (size_t)y * rgb.stride;
+            uint8_t *out = (uint8_t *)bgr.data + (size_t)y * bgr.stride;
+            for (int i = 0; i < W * ch; i++)
+                out[i] = in[i % ch < 3 ? i - i % ch + 2 - i % ch : i];
+        }
+        bgr.order = CLIK_ORDER_BGR;
+        ck_assert_int_eq(clik_upscale_lapar(h_ctx, &rgb, &out_rgb, 2, NULL), CLIK_OK);
+        ck_assert_int_eq(clik_upscale_lapar(h_ctx, &bgr, &out_bgr, 2, NULL), CLIK_OK);
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        for (int y = 0; y < 2 * H; y++) {
+            const uint8_t *a = (const uint8_t *)out_rgb.data + (size_t)y * out_rgb.stride;
+            const uint8_t *b = (const uint8_t *)out_bgr.data + (size_t)y * out_bgr.stride;
+            for (int i = 0; i < 2 * W * ch; i++)
+                ck_assert_msg(a[i] == b[i % ch < 3 ? i - i % ch + 2 - i % ch : i],
+                              "%d channels: element %d of row %d", ch, i, y);
+        }
+        h_free_images(&rgb, &bgr, &out_rgb, &out_bgr, NULL);
+    }
+}
+END_TEST
+
 /* ---- bad arguments -------------------------------------------------------------------------- */
 
 START_TEST(bad_input)
@@ -751,6 +794,8 @@ int main(void)
                             H_TEST(train_small_and_mixed),
                             H_TEST(free_filter_kind),
                             H_TEST(file_format),
+                            H_TEST(three_channels),
+                            H_TEST(bgr_swaps),
                             H_TEST(bad_input)};
     const h_suite suite = {"lapar_model", NULL, 1200, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);

@@ -141,6 +141,13 @@ START_TEST(long_bands)
 }
 END_TEST
 
+/* 3-channel images (through 4-channel copies) give what 4 channels give. */
+START_TEST(three_channels)
+{
+    h_check_family_three_channels("pyramid");
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     static uint8_t buf[4096];
@@ -216,7 +223,8 @@ int main(void)
                                           NULL};
     const h_test tests[] = {
         H_TEST(small_images),       H_TEST(thin_images), H_TEST(laplacian_round_trip_on_device),
-        H_TEST(gaussian_on_device), H_TEST(long_bands),  H_TEST(bad_input)};
+        H_TEST(gaussian_on_device), H_TEST(long_bands),  H_TEST(three_channels),
+        H_TEST(bad_input)};
     const h_suite suite = {"pyramid", "pyramid", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

@@ -489,6 +489,13 @@ START_TEST(scaled_hand_worked)
 }
 END_TEST
 
+/* 3-channel images (through 4-channel copies) give what 4 channels give. */
+START_TEST(three_channels)
+{
+    h_check_family_three_channels("resize");
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     static uint8_t buf[8192];
@@ -568,7 +575,8 @@ int main(void)
         H_TEST(hand_worked),    H_TEST(nearest_offsets),    H_TEST(thin_images),
         H_TEST(strided_images), H_TEST(large_factors),      H_TEST(device_images),
         H_TEST(long_bands),     H_TEST(aa_hand_worked),     H_TEST(aa_factors),
-        H_TEST(sizes),          H_TEST(scaled_hand_worked), H_TEST(bad_input)};
+        H_TEST(sizes),          H_TEST(scaled_hand_worked), H_TEST(three_channels),
+        H_TEST(bad_input)};
     const h_suite suite = {"resize", "resize", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

@@ -15,7 +15,7 @@ typedef struct sup_case {
     const char *family; /* kernels/FAMILY.cl */
     const char *op;
     sup_tolerance tol;
-    unsigned channels; /* bit mask of supported channel counts: 1, 2, 4 */
+    unsigned channels; /* bit mask of supported channel counts: 1, 2, 3, 4 */
     clik_type type;    /* input element type */
     /* Runs the operation on ctx into *out: a zeroed *out is allocated as a
      * host image; a preallocated one (host or device) must have the output's

@@ -835,6 +835,11 @@ static clik_status choose_writer(image_format format, const char *path, const cl
 {
     int u8 = img->type == CLIK_U8;
     int u16 = img->type == CLIK_U16;
+    if (img->channels == 3 && format != FORMAT_NPY && format != FORMAT_UNKNOWN)
+        return clikio__fail(err, errlen, CLIK_ERR_UNSUPPORTED_FORMAT,
+                            "%s: image files are written from 1, 2 or 4 channels (RGBA); "
+                            "3-channel images go to .npy",
+                            path);
     switch (format) {
     case FORMAT_PNG: *writer = clikio__png_write; break;
     case FORMAT_JPEG:

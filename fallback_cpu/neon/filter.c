@@ -1,6 +1,6 @@
 /*
- * Filter family, NEON: the Gaussian blur (u8 or f32, 1, 2 or 4 channels)
- * and RGBA -> grey, bit-identical with the scalar oracle (the blur's f32
+ * Filter family, NEON: the Gaussian blur (u8 or f32, 1, 2, 3 or 4 channels)
+ * and RGB(A) -> grey, bit-identical with the scalar oracle (the blur's f32
  * sums are the same products added in the same order, see
  * scalar/filter.c).
  *
@@ -13,7 +13,8 @@
  * unless dst is src: then the source is copied first, because the bottom
  * border reflects rows that would already have been overwritten.
  *
- * Grey deinterleaves 16 RGBA pixels with one VLD4; u8 uses OpenCV's 15-bit
+ * Grey deinterleaves 16 RGB(A) pixels with one VLD3 or VLD4 (red and blue
+ * trade places in BGR(A) order); u8 uses OpenCV's 15-bit
  * fixed-point weights (see scalar/filter.c) in 32-bit lanes and a rounding
  * narrowing shift.
  *
@@ -213,45 +214,73 @@ CLIK_INLINE uint8x8_t luma8_u8(uint8x8_t r, uint8x8_t g, uint8x8_t b)
     return vmovn_u16(vcombine_u16(lo, hi));
 }
 
+/* Red and blue of a deinterleaved pixel vector: val[0] and val[2] swap
+ * places in BGR(A). */
+#define RED(p, bgr)  ((p).val[(bgr) ? 2 : 0])
+#define BLUE(p, bgr) ((p).val[(bgr) ? 0 : 2])
+
+/* One u8 pixel at p, red at p[red] and blue at p[2 - red]. */
+CLIK_INLINE uint8_t luma_px_u8(const uint8_t *p, int red)
+{
+    return (uint8_t)((9798u * p[red] + 19235u * p[1] + 3735u * p[2 - red] + 16384u) >> 15);
+}
+
+CLIK_INLINE uint8x16_t luma16_u8(uint8x16_t r, uint8x16_t g, uint8x16_t b)
+{
+    uint8x8_t lo = luma8_u8(vget_low_u8(r), vget_low_u8(g), vget_low_u8(b));
+    uint8x8_t hi = luma8_u8(vget_high_u8(r), vget_high_u8(g), vget_high_u8(b));
+    return vcombine_u8(lo, hi);
+}
+
 static void gray_u8(const clik_image *src, clik_image *dst)
 {
+    const int ch = src->channels, bgr = src->order == CLIK_ORDER_BGR;
     for (int y = 0; y < src->height; y++) {
         const uint8_t *in = row_of(src, y);
         uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
         int x = 0;
         for (; x + 16 <= src->width; x += 16) {
-            uint8x16x4_t p = vld4q_u8(in + 4 * x);
-            uint8x8_t lo =
-                luma8_u8(vget_low_u8(p.val[0]), vget_low_u8(p.val[1]), vget_low_u8(p.val[2]));
-            uint8x8_t hi =
-                luma8_u8(vget_high_u8(p.val[0]), vget_high_u8(p.val[1]), vget_high_u8(p.val[2]));
-            vst1q_u8(out + x, vcombine_u8(lo, hi));
+            if (ch == 4) {
+                uint8x16x4_t p = vld4q_u8(in + 4 * x);
+                vst1q_u8(out + x, luma16_u8(RED(p, bgr), p.val[1], BLUE(p, bgr)));
+            } else {
+                uint8x16x3_t p = vld3q_u8(in + 3 * x);
+                vst1q_u8(out + x, luma16_u8(RED(p, bgr), p.val[1], BLUE(p, bgr)));
+            }
         }
-        for (; x < src->width; x++) {
-            const uint8_t *p = in + 4 * x;
-            out[x] = (uint8_t)((9798u * p[0] + 19235u * p[1] + 3735u * p[2] + 16384u) >> 15);
-        }
+        for (; x < src->width; x++)
+            out[x] = luma_px_u8(in + (size_t)ch * (size_t)x, bgr ? 2 : 0);
     }
+}
+
+CLIK_INLINE float32x4_t luma4_f32(float32x4_t r, float32x4_t g, float32x4_t b)
+{
+    float32x4_t v = vmulq_n_f32(r, 0.299f);
+    v = vaddq_f32(v, vmulq_n_f32(g, 0.587f));
+    return vaddq_f32(v, vmulq_n_f32(b, 0.114f));
 }
 
 static void gray_f32(const clik_image *src, clik_image *dst)
 {
+    const int ch = src->channels, bgr = src->order == CLIK_ORDER_BGR, red = bgr ? 2 : 0;
     for (int y = 0; y < src->height; y++) {
         const float *in = (const float *)(const void *)row_of(src, y);
         float *out = (float *)(void *)((uint8_t *)dst->data + (size_t)y * dst->stride);
         int x = 0;
         for (; x + 4 <= src->width; x += 4) {
-            float32x4x4_t p = vld4q_f32(in + 4 * x);
-            float32x4_t v = vmulq_n_f32(p.val[0], 0.299f);
-            v = vaddq_f32(v, vmulq_n_f32(p.val[1], 0.587f));
-            v = vaddq_f32(v, vmulq_n_f32(p.val[2], 0.114f));
-            vst1q_f32(out + x, v);
+            if (ch == 4) {
+                float32x4x4_t p = vld4q_f32(in + 4 * x);
+                vst1q_f32(out + x, luma4_f32(RED(p, bgr), p.val[1], BLUE(p, bgr)));
+            } else {
+                float32x4x3_t p = vld3q_f32(in + 3 * x);
+                vst1q_f32(out + x, luma4_f32(RED(p, bgr), p.val[1], BLUE(p, bgr)));
+            }
         }
         for (; x < src->width; x++) {
-            const float *p = in + 4 * x;
-            float v = 0.299f * p[0], q = 0.587f * p[1];
+            const float *p = in + (size_t)ch * (size_t)x;
+            float v = 0.299f * p[red], q = 0.587f * p[1];
             v += q;
-            q = 0.114f * p[2];
+            q = 0.114f * p[2 - red];
             v += q;
             out[x] = v;
         }

@@ -33,7 +33,7 @@
 static clik_image packed(int width, int height, int channels, clik_type type, void *data)
 {
     const size_t row = (size_t)width * (size_t)channels * (type == CLIK_F32 ? sizeof(float) : 1);
-    const clik_image img = {width, height, channels, type, row, data, NULL, 0};
+    const clik_image img = {width, height, channels, type, row, data, NULL, 0, CLIK_ORDER_RGB};
     return img;
 }
 

@@ -31,12 +31,13 @@ static const float *up_row(const clik_image *up, int y)
     return (const float *)(const void *)((const char *)up->data + (size_t)y * up->stride);
 }
 
-static float luma_at(const float *row, int x, int ch)
+/* red: the channel of red, 0 (RGBA) or 2 (BGRA). */
+static float luma_at(const float *row, int x, int ch, int red)
 {
     if (ch == 1)
         return row[x];
     const float *p = row + (size_t)x * 4;
-    return (0.299f * p[0] + 0.587f * p[1]) + 0.114f * p[2];
+    return (0.299f * p[red] + 0.587f * p[1]) + 0.114f * p[2 - red];
 }
 
 /* Step 4's pseudo-angle of the direction (u, v). */
@@ -75,6 +76,7 @@ static int bucket_from(float a, float b, float c, int x, int y, const clik_lapar
 static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, clik_image *buckets)
 {
     const int w = up->width, h = up->height, ch = up->channels, n = p->window, r = n / 2;
+    const int red = up->order == CLIK_ORDER_BGR ? 2 : 0;
     const size_t px = (size_t)w * (size_t)h;
     float *lum = malloc(px * sizeof(float)), *gx = malloc(px * sizeof(float));
     float *gy = malloc(px * sizeof(float));
@@ -86,7 +88,7 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
     }
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-            lum[(size_t)y * w + x] = luma_at(up_row(up, y), x, ch);
+            lum[(size_t)y * w + x] = luma_at(up_row(up, y), x, ch, red);
     for (int y = 0; y < h; y++) {
         const float *row = lum + (size_t)y * w;
         const float *above = lum + (size_t)clik__reflect101(y - 1, h) * w;

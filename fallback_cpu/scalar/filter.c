@@ -1,6 +1,6 @@
 /*
  * Filter family, scalar: the correctness oracle for the Gaussian blur and
- * RGBA -> grey, written straight from their definitions.
+ * RGB(A) -> grey, written straight from their definitions.
  *
  * Blur: a row pass into an f32 image, then a column pass, each output
  *
@@ -12,7 +12,8 @@
  * folds as often as an image narrower than the radius needs). u8 results are
  * floor(s + 0.5), saturated: rounding half up, as OpenCV's fixed-point blur.
  *
- * Grey: OpenCV's COLOR_RGBA2GRAY; u8 in the 15-bit fixed point of OpenCV 4
+ * Grey: OpenCV's COLOR_RGBA2GRAY (3 or 4 channels, red first or, in BGR
+ * order, blue first: COLOR_BGR(A)2GRAY); u8 in the 15-bit fixed point of OpenCV 4
  * (9798 R + 19235 G + 3735 B + 16384) >> 15, which equals cvtColor for all
  * 2^24 RGB triples (the 14-bit (4899 R + 9617 G + 1868 B + 8192) >> 14 of
  * older releases differs by 1 for 43864 of them); f32 as
@@ -94,18 +95,21 @@ int clik__blur_scalar(const clik_image *src, clik_image *dst, const float *weigh
 
 void clik__gray_scalar(const clik_image *src, clik_image *dst)
 {
+    /* The channels of red and blue: 0 and 2 in RGB(A), 2 and 0 in BGR(A). */
+    const int red = src->order == CLIK_ORDER_BGR ? 2 : 0, blue = 2 - red;
     for (int y = 0; y < src->height; y++)
         for (int x = 0; x < src->width; x++) {
             if (src->type == CLIK_U8) {
-                uint32_t r = (uint32_t)element(src, x, y, 0), g = (uint32_t)element(src, x, y, 1);
-                uint32_t b = (uint32_t)element(src, x, y, 2);
+                uint32_t r = (uint32_t)element(src, x, y, red);
+                uint32_t g = (uint32_t)element(src, x, y, 1);
+                uint32_t b = (uint32_t)element(src, x, y, blue);
                 uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
                 out[x] = (uint8_t)((9798u * r + 19235u * g + 3735u * b + 16384u) >> 15);
             } else {
-                float v = 0.299f * element(src, x, y, 0);
+                float v = 0.299f * element(src, x, y, red);
                 float p = 0.587f * element(src, x, y, 1);
                 v += p;
-                p = 0.114f * element(src, x, y, 2);
+                p = 0.114f * element(src, x, y, blue);
                 v += p;
                 set_element(dst, x, y, 0, v);
             }

@@ -19,12 +19,14 @@ static float up_value(const clik_image *up, int x, int y, int c)
     return ((const float *)(const void *)row)[(size_t)x * (size_t)up->channels + (size_t)c];
 }
 
-/* Step 1: the luma of a pixel. */
+/* Step 1: the luma of a pixel (red in channel 0, or 2 in BGR order). */
 static float luma(const clik_image *up, int x, int y)
 {
     if (up->channels == 1)
         return up_value(up, x, y, 0);
-    const float r = up_value(up, x, y, 0), g = up_value(up, x, y, 1), b = up_value(up, x, y, 2);
+    const int red = up->order == CLIK_ORDER_BGR ? 2 : 0;
+    const float r = up_value(up, x, y, red), g = up_value(up, x, y, 1);
+    const float b = up_value(up, x, y, 2 - red);
     return (0.299f * r + 0.587f * g) + 0.114f * b;
 }
 

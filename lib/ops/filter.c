@@ -1,5 +1,5 @@
 /*
- * Filter family: Gaussian weights, separable Gaussian blur, RGBA -> grey
+ * Filter family: Gaussian weights, separable Gaussian blur, RGB(A) -> grey
  * (kernels/filter.cl, fallback_cpu/{scalar,neon}/filter.c).
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -93,8 +93,10 @@ static clik_status blur_pass(clik_context *ctx, const filter_args *a, const char
     }
     size_t lsize[2] = {(size_t)tw, (size_t)th};
     clik__fit_local(ctx, k, 2, lsize);
-    const size_t bytes = (row ? lsize[0] + 2 * (size_t)r : lsize[0] * (lsize[1] + 2 * (size_t)r)) *
-                         (size_t)img->channels * sizeof(float);
+    /* A 3-channel pixel is a float3 in the tile: the size of a float4. */
+    const size_t px = (size_t)(img->channels == 3 ? 4 : img->channels) * sizeof(float);
+    const size_t bytes =
+        (row ? lsize[0] + 2 * (size_t)r : lsize[0] * (lsize[1] + 2 * (size_t)r)) * px;
     if (bytes > ctx->dev.local_mem_size)
         return blur_pass(ctx, a, name, 0, 1, th, in, in_stride, out, out_stride);
     st = clik__arg(ctx, k, 8, bytes, NULL);
@@ -253,9 +255,9 @@ static clik_status gray_opencl(clik_context *ctx, void *p, clik_binding *const *
         return st;
     const clik_image *img = &src->image;
     const size_t esize = clik_type_size(img->type);
-    /* Whole-pixel loads where every pixel starts 4-element aligned; u8
-     * pixels then also as uints on little-endian devices. */
-    const int aligned = src->base_aligned && src->stride % (4 * esize) == 0;
+    /* Whole-pixel loads where every 4-channel pixel starts 4-element
+     * aligned; u8 pixels then also as uints on little-endian devices. */
+    const int aligned = img->channels == 4 && src->base_aligned && src->stride % (4 * esize) == 0;
     const int as_uint = aligned && img->type == CLIK_U8 && ctx->dev.little_endian;
     const int rows = (int)clik__tune(ctx, CLIK_TUNE_GRAY_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
     clik_kernel_entry *k;
@@ -265,9 +267,10 @@ static clik_status gray_opencl(clik_context *ctx, void *p, clik_binding *const *
                                       : "gray",
                             &k);
     const int w = img->width, h = img->height, ss = clik__elems(src), ds = clik__elems(dst);
+    const int bgr = img->order == CLIK_ORDER_BGR;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(dst->mem),
-                       CLIK_A(ds));
+                       CLIK_A(ds), CLIK_A(bgr));
     if (st != CLIK_OK)
         return st;
     if (!rows) {
@@ -275,7 +278,7 @@ static clik_status gray_opencl(clik_context *ctx, void *p, clik_binding *const *
         return clik__launch(ctx, k, 2, items, lsize);
     }
     const int band_rows = (int)clik__band_rows(ctx, CLIK_TUNE_GRAY_BAND_ROWS, h);
-    st = CLIK_ARGS_AT(ctx, k, 6, CLIK_A(band_rows), CLIK_A(as_uint));
+    st = CLIK_ARGS_AT(ctx, k, 7, CLIK_A(band_rows), CLIK_A(as_uint));
     size_t global[1] = {((size_t)h + (size_t)band_rows - 1) / (size_t)band_rows}, lsize[1] = {1};
     return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, lsize) : st;
 }
@@ -307,8 +310,8 @@ clik_status clik_gaussian_blur(clik_context *ctx, const clik_image *src, clik_im
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st =
-        clik__check_format(ctx, src, "clik_gaussian_blur: src", PIXELS, CLIK_ANY, 0, 0);
+    clik_status st = clik__check_format(ctx, src, "clik_gaussian_blur: src", PIXELS,
+                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, "clik_gaussian_blur: dst", src->width, src->height);
     if (st != CLIK_OK)
@@ -332,7 +335,8 @@ clik_status clik_gray(clik_context *ctx, const clik_image *src, clik_image *dst)
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, src, "clik_gray: src", PIXELS, CLIK_CHANNELS(4), 0, 0);
+    clik_status st =
+        clik__check_format(ctx, src, "clik_gray: src", PIXELS, CLIK_CHANNELS(3, 4), 0, 0);
     if (st == CLIK_OK)
         st = clik__check_format(ctx, dst, "clik_gray: dst", CLIK_TYPE_BIT(src->type),
                                 CLIK_CHANNELS(1), src->width, src->height);

@@ -67,7 +67,8 @@ static void equalize_tables(const uint32_t *hist, const clik_image *src, uint8_t
  * what the 32-bit counts of clik_hist_compute hold (on every path). */
 static clik_status check_u8(clik_context *ctx, const clik_image *img, int counted, const char *what)
 {
-    clik_status st = clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8), CLIK_ANY, 0, 0);
+    clik_status st =
+        clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8), CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
     const uint64_t pixels = st == CLIK_OK ? (uint64_t)img->width * (uint64_t)img->height : 0;
     if (counted && pixels > UINT32_MAX)
         st = clik__fail(ctx, CLIK_ERR_OVERFLOW,
@@ -450,11 +451,14 @@ static clik_status equalize_opencl(clik_context *ctx, void *p, clik_binding *con
     return cl_lut_tables(ctx, b[0], b[1], tables);
 }
 
-/* The kernels take one table per channel: a shared table is repeated. */
+/* The kernels take one table per channel: a shared table is repeated (and
+ * the last one where 3 channels run as 4: the fourth is not kept). */
 static void channel_tables(const hist_args *a, int channels, uint8_t *out)
 {
-    for (int c = 0; c < channels; c++)
-        memcpy(out + 256 * c, a->tables + (a->ntables > 1 ? 256 * c : 0), 256);
+    for (int c = 0; c < channels; c++) {
+        const int t = c < a->ntables ? c : a->ntables - 1;
+        memcpy(out + 256 * c, a->tables + 256 * t, 256);
+    }
 }
 
 static clik_status lut_opencl(clik_context *ctx, void *p, clik_binding *const *b)
@@ -517,9 +521,14 @@ clik_status clik_hist_compute(clik_context *ctx, const clik_image *src, uint32_t
         return st;
     if (!hist)
         return clik__fail(ctx, CLIK_ERR_NULL, "clik_hist_compute: hist is NULL");
-    hist_args a = {.hist = hist};
+    /* 3 channels run as 4 (clik__run_op_rgba): their histograms come first. */
+    uint32_t four[4 * 256];
+    hist_args a = {.hist = src->channels == 3 ? four : hist};
     const clik_op_image images[] = {{src, CLIK_READ}};
-    return clik__run_op(ctx, &hist_op, images, 1, &a);
+    st = clik__run_op_rgba(ctx, &hist_op, images, 1, &a);
+    if (st == CLIK_OK && src->channels == 3)
+        memcpy(hist, four, 3 * 256 * sizeof(uint32_t));
+    return st;
 }
 
 clik_status clik_hist_equalize(clik_context *ctx, const clik_image *src, clik_image *dst)
@@ -530,7 +539,7 @@ clik_status clik_hist_equalize(clik_context *ctx, const clik_image *src, clik_im
     if (st != CLIK_OK)
         return st;
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &equalize_op, images, 2, NULL);
+    return clik__run_op_rgba(ctx, &equalize_op, images, 2, NULL);
 }
 
 clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *dst,
@@ -549,5 +558,5 @@ clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *
                           src->channels, src->channels);
     hist_args a = {.tables = tables, .ntables = ntables};
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &lut_op, images, 2, &a);
+    return clik__run_op_rgba(ctx, &lut_op, images, 2, &a);
 }

@@ -46,8 +46,8 @@ static clik_status check_output(clik_context *ctx, const clik_image *src, const 
 static clik_status check_args(clik_context *ctx, const integral_args *a)
 {
     const char *op = "clik_integral";
-    clik_status st =
-        clik__check_format(ctx, a->src, op, CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_ANY, 0, 0);
+    clik_status st = clik__check_format(ctx, a->src, op, CLIK_TYPES(CLIK_U8, CLIK_F32),
+                                        CLIK_CHANNELS(1, 2, 4), 0, 0);
     if (st != CLIK_OK)
         return st;
     if (!a->sum)

@@ -95,8 +95,8 @@ clik_status clik_lapar_dict_default(float *atoms)
 
 static clik_status check_lr(clik_context *ctx, const clik_image *lr, const char *what)
 {
-    return clik__check_format(ctx, lr, what, CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_CHANNELS(1, 4), 0,
-                              0);
+    return clik__check_format(ctx, lr, what, CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_CHANNELS(1, 3, 4),
+                              0, 0);
 }
 
 static clik_status check_scale(clik_context *ctx, const clik_image *lr, int scale, const char *fn)
@@ -670,10 +670,25 @@ static clik_status run_local(clik_context *ctx, const lapar_args *a, const lapar
     return clik__launch_exact(ctx, k, 2, global, local);
 }
 
-/* b[0] is lr, b[1] phi, b[2] dst. */
+static clik_status filter_bound(clik_context *ctx, lapar_args *a, clik_binding *const *b);
+
+/* b[0] is lr, b[1] phi, b[2] dst: for the call, a->lr and a->dst describe
+ * the bound images (the 4-channel copies of 3-channel ones). */
 static clik_status filter_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     lapar_args *a = p;
+    const clik_image *lr = a->lr;
+    clik_image *dst = a->dst;
+    a->lr = &b[0]->image;
+    a->dst = &b[2]->image;
+    clik_status st = filter_bound(ctx, a, b);
+    a->lr = lr;
+    a->dst = dst;
+    return st;
+}
+
+static clik_status filter_bound(clik_context *ctx, lapar_args *a, clik_binding *const *b)
+{
     clik_status st = check_strides(ctx, "lapar_filter", (const clik_binding *const *)b, 3);
     if (st != CLIK_OK)
         return st;
@@ -735,7 +750,7 @@ clik_status clik_lapar_filter(clik_context *ctx, const clik_image *lr, const cli
 clik_status clik__lapar_run_filter(clik_context *ctx, lapar_args *a)
 {
     const clik_op_image images[] = {{a->lr, CLIK_READ}, {a->phi, CLIK_READ}, {a->dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &filter_op, images, 3, a);
+    return clik__run_op_rgba(ctx, &filter_op, images, 3, a);
 }
 
 /* ---- the filter inside the LAPAR network's operation --------------------------------- */
@@ -822,5 +837,5 @@ clik_status clik_lapar_upsample(clik_context *ctx, const clik_image *lr, int sca
         return st;
     upsample_args a = {.scale = scale};
     const clik_op_image images[] = {{lr, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &upsample_op, images, 2, &a);
+    return clik__run_op_rgba(ctx, &upsample_op, images, 2, &a);
 }

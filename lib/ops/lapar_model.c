@@ -128,7 +128,7 @@ static clik_status cl_classify(clik_context *ctx, const clik_lapar_model_plan *p
     const size_t rows_bytes = 2 * grad_bytes;
     clik_kernel_entry *kg, *kr, *kc;
     cl_mem grad = NULL, rows = NULL, wt = NULL, params = NULL;
-    const int ch = up->image.channels, n = p->window;
+    const int ch = up->image.channels, n = p->window, bgr = up->image.order == CLIK_ORDER_BGR;
     clik_status st =
         clik__pixel_kernel(ctx, "lapar_model", t, ch, MODEL_OPTIONS, "lmodel_gradient", &kg);
     if (st == CLIK_OK)
@@ -141,7 +141,8 @@ static clik_status cl_classify(clik_context *ctx, const clik_lapar_model_plan *p
     if (st == CLIK_OK)
         st = clik__temp_buffer(ctx, rows_bytes, &rows);
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, kg, CLIK_A(up->mem), CLIK_A(us), CLIK_A(w), CLIK_A(h), CLIK_A(grad));
+        st = CLIK_ARGS(ctx, kg, CLIK_A(up->mem), CLIK_A(us), CLIK_A(w), CLIK_A(h), CLIK_A(grad),
+                       CLIK_A(bgr));
     size_t items[2] = {(size_t)w, (size_t)h}, local[2] = {32, 8};
     if (st == CLIK_OK)
         st = clik__launch(ctx, kg, 2, items, local);
@@ -207,7 +208,7 @@ static clik_status run_planned(clik_context *ctx, const clik_op *op, const model
     a.filters_by_tap =
         filters ? filters + (size_t)e->buckets * (size_t)e->ksize * (size_t)e->ksize : NULL;
     const clik_op_image images[] = {{in, CLIK_READ}, {out, CLIK_WRITE}};
-    return clik__run_op(ctx, op, images, 2, &a);
+    return clik__run_op_rgba(ctx, op, images, 2, &a);
 }
 
 static clik_status check_up(clik_context *ctx, const clik_image *up, const clik_image *buckets,
@@ -255,6 +256,7 @@ static clik_status upscale_cpu(clik_context *ctx, void *p, clik_image *const *v)
     clik_status st = clik_image_alloc(&up, v[1]->width, v[1]->height, v[0]->channels, CLIK_F32);
     if (st == CLIK_OK)
         st = clik_image_alloc(&buckets, v[1]->width, v[1]->height, 1, CLIK_U16);
+    up.order = v[0]->order; /* the luma of the buckets weights its colours */
     if (st == CLIK_OK) {
         ctx->dsp.lapar.upsample(v[0], a->plan.scale, &up);
         if (ctx->dsp.lapar_model.classify(&up, &a->plan, &buckets) != 0 ||
@@ -291,6 +293,7 @@ static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *cons
     int have_up = 0, have_buckets = 0;
     st = clik__bind_scratch(ctx, w, h, ch, CLIK_F32, &up);
     have_up = st == CLIK_OK;
+    up.image.order = b[0]->image.order; /* the luma of the buckets weights its colours */
     if (st == CLIK_OK)
         st = clik__bind_scratch(ctx, w, h, 1, CLIK_U16, &buckets);
     have_buckets = have_up && st == CLIK_OK;
@@ -333,8 +336,9 @@ clik_status clik_upscale_lapar(clik_context *ctx, const clik_image *src, clik_im
     if (!ctx)
         return CLIK_ERR_NULL;
     const char *fn = "clik_upscale_lapar";
-    clik_status st = clik__check_format(ctx, src, "clik_upscale_lapar: src",
-                                        CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_CHANNELS(1, 4), 0, 0);
+    clik_status st =
+        clik__check_format(ctx, src, "clik_upscale_lapar: src", CLIK_TYPES(CLIK_U8, CLIK_F32),
+                           CLIK_CHANNELS(1, 3, 4), 0, 0);
     const model_entry *e = NULL;
     if (st == CLIK_OK)
         st = find_entry(ctx, model, scale, fn, &e);

@@ -504,7 +504,7 @@ static clik_status bind_phi_scratch(clik_context *ctx, const net_args *a, clik_t
     const int w = a->w * a->s, rows = a->h * a->s * a->net->info.atoms;
     const size_t row = (size_t)w * clik_type_size(type);
     memset(b, 0, sizeof(*b));
-    b->image = (clik_image){w, rows, 1, type, row, NULL, NULL, 0};
+    b->image = (clik_image){w, rows, 1, type, row, NULL, NULL, 0, CLIK_ORDER_RGB};
     b->access = CLIK_KERNEL_RW;
     b->stride = b->row_bytes = row;
     b->span = b->alloc = row * (size_t)rows;
@@ -820,8 +820,9 @@ static clik_status net_cpu(clik_context *ctx, void *p, clik_image *const *v)
          * (H L may pass it: phi was then left unset); the CPU filter takes
          * any number of rows. */
         const int pw = a->w * a->s, rows = a->h * a->s * a->net->info.atoms;
-        phi = (clik_image){pw,   rows, 1, CLIK_F32, (size_t)pw * sizeof(float), tensor[NET_PHI],
-                           NULL, 0};
+        phi = (clik_image){
+            pw, rows,          1, CLIK_F32, (size_t)pw * sizeof(float), tensor[NET_PHI], NULL,
+            0,  CLIK_ORDER_RGB};
         if (phi_user) {
             /* The caller's layout: its stride, F32 or F16. */
             for (int y = 0; y < phi_user->height; y++) {

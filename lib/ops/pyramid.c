@@ -496,7 +496,8 @@ clik_status clik_pyr_down(clik_context *ctx, const clik_image *src, clik_image *
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, src, "clik_pyr_down: src", PIXELS, CLIK_ANY, 0, 0);
+    clik_status st =
+        clik__check_format(ctx, src, "clik_pyr_down: src", PIXELS, CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, "clik_pyr_down: dst", half_up(src->width),
                               half_up(src->height));
@@ -505,14 +506,15 @@ clik_status clik_pyr_down(clik_context *ctx, const clik_image *src, clik_image *
     if (st != CLIK_OK)
         return st;
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &down_op, images, 2, NULL);
+    return clik__run_op_rgba(ctx, &down_op, images, 2, NULL);
 }
 
 clik_status clik_pyr_up(clik_context *ctx, const clik_image *src, clik_image *dst)
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, src, "clik_pyr_up: src", PIXELS, CLIK_ANY, 0, 0);
+    clik_status st =
+        clik__check_format(ctx, src, "clik_pyr_up: src", PIXELS, CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, "clik_pyr_up: dst", 0, 0);
     if (st == CLIK_OK)
@@ -522,7 +524,7 @@ clik_status clik_pyr_up(clik_context *ctx, const clik_image *src, clik_image *ds
     if (st != CLIK_OK)
         return st;
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &up_op, images, 2, NULL);
+    return clik__run_op_rgba(ctx, &up_op, images, 2, NULL);
 }
 
 /* imgs[i] must be level first + i of a width x height pyramid (i < n), of
@@ -548,7 +550,8 @@ clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_ima
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, src, "clik_pyr_gaussian: src", PIXELS, CLIK_ANY, 0, 0);
+    clik_status st = clik__check_format(ctx, src, "clik_pyr_gaussian: src", PIXELS,
+                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
     if (st == CLIK_OK)
         st = check_count(ctx, src, count, levels, "clik_pyr_gaussian");
     if (st == CLIK_OK)
@@ -564,7 +567,7 @@ clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_ima
         images[1 + i] =
             (clik_op_image){&levels[i], CLIK_WRITE | (i + 1 < count ? CLIK_KERNEL_RW : 0)};
     pyr_args a = {.count = count};
-    return clik__run_op(ctx, &gaussian_op, images, count + 1, &a);
+    return clik__run_op_rgba(ctx, &gaussian_op, images, count + 1, &a);
 }
 
 /* Checks count + 1 band images of the sizes of the levels of width x height. */
@@ -589,8 +592,8 @@ clik_status clik_pyr_laplacian(clik_context *ctx, const clik_image *src, clik_im
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st =
-        clik__check_format(ctx, src, "clik_pyr_laplacian: src", PIXELS, CLIK_ANY, 0, 0);
+    clik_status st = clik__check_format(ctx, src, "clik_pyr_laplacian: src", PIXELS,
+                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
     if (st == CLIK_OK)
         st = check_count(ctx, src, count, bands, "clik_pyr_laplacian");
     if (st == CLIK_OK)
@@ -604,7 +607,7 @@ clik_status clik_pyr_laplacian(clik_context *ctx, const clik_image *src, clik_im
     for (int i = 0; i <= count; i++)
         images[1 + i] = (clik_op_image){&bands[i], CLIK_WRITE};
     pyr_args a = {.count = count};
-    return clik__run_op(ctx, &laplacian_op, images, count + 2, &a);
+    return clik__run_op_rgba(ctx, &laplacian_op, images, count + 2, &a);
 }
 
 clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *bands, int count,
@@ -612,7 +615,8 @@ clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *bands, int co
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, dst, "clik_pyr_collapse: dst", PIXELS, CLIK_ANY, 0, 0);
+    clik_status st = clik__check_format(ctx, dst, "clik_pyr_collapse: dst", PIXELS,
+                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
     if (st == CLIK_OK)
         st = check_count(ctx, dst, count, bands, "clik_pyr_collapse");
     if (st == CLIK_OK && bands[0].type == CLIK_S16 && dst->type != CLIK_U8)
@@ -631,5 +635,5 @@ clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *bands, int co
         images[i] = (clik_op_image){&bands[i], CLIK_READ};
     images[count + 1] = (clik_op_image){dst, CLIK_WRITE};
     pyr_args a = {.count = count};
-    return clik__run_op(ctx, &collapse_op, images, count + 2, &a);
+    return clik__run_op_rgba(ctx, &collapse_op, images, count + 2, &a);
 }

@@ -5,8 +5,9 @@
     ctx = clik.Context()              # the default device ("auto"), else the CPU
     eq = ctx.hist_equalize(img)            # img: a uint8 array (H, W) or (H, W, C)
 
-Images are NumPy arrays of shape (H, W) or (H, W, C) with C in 1, 2, 4
-(RGBA), taken without copies (packed pixels; rows may be strided). Device
+Images are NumPy arrays of shape (H, W) or (H, W, C) with C in 1, 2, 3, 4
+(3 and 4: BGR(A) as OpenCV lays them out, or RGB(A) with order='rgb' where
+an operation weights colours), taken without copies (packed pixels; rows may be strided). Device
 images (clik.Image, from Context.upload or Context.image) keep pipelines on
 the device: operations given one return them. Library failures raise
 clik.Error with the status name and the context's message; arguments that

@@ -15,9 +15,11 @@ FLOW_MAX_SCALES: int  # 100
 
 Array = npt.NDArray[Any]
 # An image argument: a NumPy array (or any object with the buffer protocol)
-# of shape (H, W) or (H, W, C), C in 1, 2, 4; rows may be strided (a crop),
+# of shape (H, W) or (H, W, C), C in 1, 2, 3, 4; rows may be strided (a crop),
 # pixels must be packed. Or a device Image of the same context.
 ImageLike = Array | "Image"
+# Colour order of 3- and 4-channel arrays: "bgr" as OpenCV lays them out.
+Order = Literal["bgr", "rgb"]
 DTypeLike = npt.DTypeLike
 
 class Error(Exception):
@@ -188,13 +190,15 @@ class Context:
         size: tuple[int, int] | None = None,
         *,
         scale: float | tuple[float, float] | None = None,
-        method: Literal["nearest", "bilinear", "bicubic", "bicubic-aa"] = "bilinear",
+        method: Literal["nearest", "bilinear", "bicubic", "bicubic-aa"] = "bicubic",
         out: ImageLike | None = None,
     ) -> ImageLike: ...
     def gaussian_blur(
         self, src: ImageLike, ksize: int, sigma: float = 0.0, out: ImageLike | None = None
     ) -> ImageLike: ...
-    def gray(self, src: ImageLike, out: ImageLike | None = None) -> ImageLike: ...
+    def gray(
+        self, src: ImageLike, out: ImageLike | None = None, *, order: Order = "bgr"
+    ) -> ImageLike: ...
     # SSIM
     @overload
     def ssim(self, a: ImageLike, b: ImageLike, *, full: Literal[False] = False) -> float: ...
@@ -316,7 +320,13 @@ class Context:
         self, up: ImageLike, scale: int, model: LaparModel | None = None, out: ImageLike | None = None
     ) -> ImageLike: ...  # uint16 buckets
     def upscale_lapar(
-        self, src: ImageLike, scale: int = 2, model: LaparModel | None = None, out: ImageLike | None = None
+        self,
+        src: ImageLike,
+        scale: int = 2,
+        model: LaparModel | None = None,
+        out: ImageLike | None = None,
+        *,
+        order: Order = "bgr",
     ) -> ImageLike: ...
     def lapar_net_run(
         self,

@@ -448,10 +448,8 @@ int imarg_get(CtxObject *c, PyObject *o, const char *name, int writable, imarg *
         goto fail;
     }
     Py_ssize_t h = v->shape[0], w = v->shape[1], ch = v->ndim == 3 ? v->shape[2] : 1;
-    if (ch != 1 && ch != 2 && ch != 4) {
-        arg_error("argument '%s': %zd channels; clik images have 1, 2 or 4 (add an alpha "
-                  "channel to RGB)",
-                  name, ch);
+    if (ch < 1 || ch > 4) {
+        arg_error("argument '%s': %zd channels; clik images have 1, 2, 3 or 4", name, ch);
         goto fail;
     }
     if (h <= 0 || w <= 0 || h > INT_MAX || w > INT_MAX) {
@@ -613,6 +611,8 @@ PyObject *unary(CtxObject *c, PyObject *src, const char *name, PyObject *out, co
         Py_DECREF(r);
         return NULL;
     }
+    if (u->order)
+        a.img.order = *u->order;
     clik_status st;
     CALL(c, st, u->fn(c->ctx, &a.img, &o.img, u->arg));
     return done(c, st, r, &a, &o, NULL);
@@ -661,6 +661,23 @@ int path_arg(PyObject *o, const char *name, PyObject **bytes)
         return 0;
     if (!PyUnicode_FSConverter(o, bytes)) {
         PyErr_Format(PyExc_TypeError, "argument '%s': a path", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* The colour order argument: "bgr" (also the default, for None) or "rgb". */
+int order_arg(PyObject *o, clik_order *order)
+{
+    *order = CLIK_ORDER_BGR;
+    if (o == NULL || o == Py_None)
+        return 0;
+    const char *text = PyUnicode_Check(o) ? PyUnicode_AsUTF8(o) : NULL;
+    if (text && strcmp(text, "rgb") == 0)
+        *order = CLIK_ORDER_RGB;
+    else if (!text || strcmp(text, "bgr") != 0) {
+        PyErr_Clear();
+        arg_error("argument 'order': 'bgr' (OpenCV's arrays) or 'rgb'");
         return -1;
     }
     return 0;

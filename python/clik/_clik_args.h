@@ -113,6 +113,9 @@ int type_of_dtype(PyObject *o, const char *name, clik_type *t);
 int int_value(PyObject *o, const char *name, int *out);
 int u64_value(PyObject *o, const char *name, unsigned long long *out);
 int path_arg(PyObject *o, const char *name, PyObject **bytes);
+/* The colour order argument: "bgr" (the default, also for None or NULL:
+ * OpenCV's arrays) or "rgb"; -1 with ArgumentError otherwise. */
+int order_arg(PyObject *o, clik_order *order);
 int scale_range(int scale, int lo, int hi);
 int scale_ok(int scale, int lo, int hi, int w, int h);
 
@@ -186,6 +189,7 @@ typedef struct {
     int (*size)(const clik_image *src, const void *arg, int *w, int *h);
     clik_status (*fn)(clik_context *, const clik_image *, clik_image *, const void *);
     const void *arg;
+    const clik_order *order; /* the input's colour order (NULL: as it is) */
 } unary_op;
 
 PyObject *unary(CtxObject *c, PyObject *src, const char *name, PyObject *out, const unary_op *u);

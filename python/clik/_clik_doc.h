@@ -18,8 +18,10 @@
 #define ARG_SRC     "src: the input image (NumPy array or clik.Image of this context).\n"
 #define ARG_OUT     "out: the output, written in place and returned (None: a new one).\n"
 #define ARG_SCALE_I "scale: the integer upscaling factor.\n"
+#define ARG_ORDER                                                                                  \
+    "order: the colour order of a 3- or 4-channel src, 'bgr' (OpenCV's arrays) or 'rgb'.\n"
 #define ARG_LAPAR_FILTER                                                                           \
-    "lr: the low-resolution image, uint8 or float32, 1 or 4 channels.\n"                           \
+    "lr: the low-resolution image, uint8 or float32, 1, 3 or 4 channels.\n"                        \
     "phi: the coefficients, (atoms, scale*H, scale*W) float32 or float16 planes.\n"                \
     "scale: the upscaling factor, 2..4.\n"                                                         \
     "dictionary: the atoms, (atoms, 25) float32 (None: lapar_dict_default()).\n"                   \
@@ -121,21 +123,22 @@
     "    int32: modulo 2^32, as OpenCV's CV_32S).\n"                                               \
     "sqsum: True or the type of the sums of squares (uint64 or float64); None: none.\n"
 #define DOC_ctx_resize                                                                             \
-    SIG("resize($self, /, src, size=None, *, scale=None, method='bilinear', out=None)")            \
+    SIG("resize($self, /, src, size=None, *, scale=None, method='bicubic', out=None)")             \
     "Resize by size=(W, H) or scale= (one of the two, or out=).\n\n" ARG_SRC                       \
     "size: (W, H) of the output, as cv2.resize(src, (W, H)).\n"                                    \
     "scale: one factor, or (x, y) factors, as cv2.resize(src, None, fx=x, fy=y): coordinates\n"    \
     "    mapped by 1 / scale (clik_resize_scaled).\n"                                              \
-    "method: 'nearest', 'bilinear', 'bicubic' or 'bicubic-aa'.\n" ARG_OUT
+    "method: 'nearest', 'bilinear', 'bicubic' (clik resize's default) or 'bicubic-aa'.\n" ARG_OUT
 #define DOC_ctx_gaussian_blur                                                                      \
     SIG("gaussian_blur($self, /, src, ksize, sigma=0.0, out=None)")                                \
     "Separable Gaussian blur, border reflect-101 (in place with out=src).\n\n" ARG_SRC             \
     "ksize: odd kernel size, 1..31.\n"                                                             \
     "sigma: the standard deviation (0: OpenCV's choice for ksize).\n" ARG_OUT
 #define DOC_ctx_gray                                                                               \
-    SIG("gray($self, /, src, out=None)")                                                           \
-    "RGBA -> luma (OpenCV COLOR_RGBA2GRAY).\n\n"                                                   \
-    "src: the RGBA image, uint8 or float32.\n" ARG_OUT
+    SIG("gray($self, /, src, out=None, *, order='bgr')")                                           \
+    "BGR(A) or RGB(A) -> luma (OpenCV COLOR_BGR2GRAY, order='bgr'; COLOR_RGB2GRAY, "               \
+    "order='rgb').\n\n"                                                                            \
+    "src: the 3- or 4-channel image, uint8 or float32.\n" ARG_OUT ARG_ORDER
 
 /* ---- SSIM, fusion, flow ------------------------------------------------------------------------
  */
@@ -210,7 +213,7 @@
 #define DOC_ctx_lapar_upsample                                                                     \
     SIG("lapar_upsample($self, /, lr, scale, out=None)")                                           \
     "The bicubic upsample U that LAPAR filters (PyTorch's bicubic).\n\n"                           \
-    "lr: the low-resolution image, uint8 or float32, 1 or 4 channels.\n"                           \
+    "lr: the low-resolution image, uint8 or float32, 1, 3 or 4 channels.\n"                        \
     "scale: the upscaling factor, 2..4.\n" ARG_OUT
 #define DOC_ctx_lapar_filter                                                                       \
     SIG("lapar_filter($self, /, lr, phi, scale, *, dictionary=None, selection=None, out=None)")    \
@@ -268,8 +271,9 @@
     "up: the bicubic upsample (lapar_upsample's output).\n"                                        \
     "scale: the upscaling factor it was made with.\n" ARG_MODEL ARG_OUT
 #define DOC_ctx_upscale_lapar                                                                      \
-    SIG("upscale_lapar($self, /, src, scale=2, model=None, out=None)")                             \
-    "LAPAR upscaling by a bucket model.\n\n" ARG_SRC ARG_SCALE_I ARG_MODEL ARG_OUT
+    SIG("upscale_lapar($self, /, src, scale=2, model=None, out=None, *, order='bgr')")             \
+    "LAPAR upscaling by a bucket model (None: the default); 1, 3 or 4 channels.\n\n" ARG_SRC       \
+        ARG_SCALE_I ARG_MODEL ARG_OUT ARG_ORDER
 #define ARG_NET                                                                                    \
     "net: 'lapar-a', 'lapar-b', 'lapar-c' or a .clikn file's path.\n"                              \
     "scale: the network's factor, 2 or 4.\n"

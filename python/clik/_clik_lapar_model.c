@@ -203,14 +203,18 @@ PyObject *ctx_lapar_classify(CtxObject *c, PyObject *args, PyObject *kw)
 
 PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src", "scale", "model", "out", NULL};
-    PyObject *src, *mo = Py_None, *out = Py_None;
+    static char *kwlist[] = {"src", "scale", "model", "out", "order", NULL};
+    PyObject *src, *mo = Py_None, *out = Py_None, *order_o = Py_None;
     model_call m = {2, NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iOO", kwlist, &src, &m.scale, &mo, &out) ||
-        model_arg(mo, "model", &m.model) < 0 || scale_range(m.scale, 2, 4) < 0)
+    clik_order order;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iOO$O", kwlist, &src, &m.scale, &mo, &out,
+                                     &order_o) ||
+        model_arg(mo, "model", &m.model) < 0 || scale_range(m.scale, 2, 4) < 0 ||
+        order_arg(order_o, &order) < 0)
         return NULL;
-    return unary(c, src, "src", out,
-                 &(unary_op){.num = m.scale, .den = 1, .fn = do_upscale_lapar, .arg = &m});
+    return unary(
+        c, src, "src", out,
+        &(unary_op){.num = m.scale, .den = 1, .fn = do_upscale_lapar, .arg = &m, .order = &order});
 }
 
 /* LAPAR networks: net is "lapar-a", "lapar-b", "lapar-c" (built in) or the

@@ -204,7 +204,7 @@ PyObject *ctx_resize(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "size", "scale", "method", "out", NULL};
     PyObject *src, *size = Py_None, *scale = Py_None, *out = Py_None;
-    const char *method = "bilinear";
+    const char *method = "bicubic"; /* clik resize's default */
     resize_arg r = {0};
     unary_op u = {.w = 1, .h = 1, .fn = do_resize, .arg = &r};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$OsO", kwlist, &src, &size, &scale, &method,
@@ -267,6 +267,13 @@ UNARY_FN(do_gray, clik_gray)
 
 PyObject *ctx_gray(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    return unary_method(c, args, kw,
-                        &(unary_op){.num = 1, .den = 1, .channels = 1, .flat = 1, .fn = do_gray});
+    static char *kwlist[] = {"src", "out", "order", NULL};
+    PyObject *src, *out = Py_None, *order_o = Py_None;
+    clik_order order;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$O", kwlist, &src, &out, &order_o) ||
+        order_arg(order_o, &order) < 0)
+        return NULL;
+    return unary(
+        c, src, "src", out,
+        &(unary_op){.num = 1, .den = 1, .channels = 1, .flat = 1, .fn = do_gray, .order = &order});
 }

@@ -17,7 +17,7 @@ device, PoCL by default, and the scalar and NEON paths):
   gaussian_blur       within +-1 of cv2.GaussianBlur, BORDER_REFLECT_101
                          (of the float image where OpenCV's u8 weights move
                          its result by 2)
-  gray                == cv2.cvtColor(RGBA2GRAY)
+  gray                == cv2.cvtColor(RGBA2GRAY); BGR(A)2GRAY +-1 (order="bgr")
   ssim                within 1e-4 of skimage's structural_similarity
                          (gaussian_weights, sigma 1.5, population moments,
                          data_range 255); of colour, on the luma (gray)
@@ -265,8 +265,15 @@ def test_gray(be):
     img = astronaut_rgba()
     img[..., 3] = noise(img.shape[:2], seed=4)
     want = cv2.cvtColor(img, cv2.COLOR_RGBA2GRAY)
-    got = be.gray(img)
+    got = be.gray(img, order="rgb")
     equal(got.reshape(want.shape), want, "gray")
+    # An array as cv2.imread returns it (BGR), passed as it is.
+    bgr = cv2.cvtColor(img, cv2.COLOR_RGBA2BGR)
+    want = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    within(be.gray(bgr).reshape(want.shape), want, 1, None, "gray of BGR")
+    bgra = cv2.cvtColor(img, cv2.COLOR_RGBA2BGRA)
+    want = cv2.cvtColor(bgra, cv2.COLOR_BGRA2GRAY)
+    within(be.gray(bgra).reshape(want.shape), want, 1, None, "gray of BGRA")
 
 
 def degraded(img, seed):
@@ -302,7 +309,7 @@ def test_ssim_colour(be):
         b = np.empty_like(img)
         b[..., :3] = other
         b[..., 3] = 255
-        ga, gb = be.gray(img), be.gray(b)
+        ga, gb = be.gray(img, order="rgb"), be.gray(b, order="rgb")
         got = be.ssim(ga.reshape(ga.shape[:2]), gb.reshape(gb.shape[:2]))
         assert abs(got - want) <= 1e-4, f"astronaut {kind}: clik {got:.6f}, skimage {want:.6f}"
 

@@ -57,7 +57,7 @@ def test_signature_and_a_line_per_parameter(label, obj):
 def test_enough_is_checked():
     assert len(CALLABLES) >= 65
     assert str(inspect.signature(clik.Context.resize)) == (
-        "(self, /, src, size=None, *, scale=None, method='bilinear', out=None)")
+        "(self, /, src, size=None, *, scale=None, method='bicubic', out=None)")
 
 
 def test_help_shows_the_arguments():

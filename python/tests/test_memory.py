@@ -195,15 +195,15 @@ def test_failing_calls_leak_nothing(ctx):
     src = noise((16, 16), seed=11)
     wrong = np.empty((16, 15), np.uint8)
     i8 = np.zeros((16, 16), np.int8)
-    three = np.zeros((16, 16, 3), np.uint8)
+    five = np.zeros((16, 16, 5), np.uint8)
     garbage = b"not a model" * 10
-    counts = refcounts([src, wrong, i8, three, garbage, ctx])
+    counts = refcounts([src, wrong, i8, five, garbage, ctx])
 
     def call():
         for f, args, kw, exc in (
             (ctx.hist_equalize, (src,), {"out": wrong}, clik.Error),
             (ctx.hist_equalize, (i8,), {}, TypeError),
-            (ctx.hist_equalize, (three,), {}, ValueError),
+            (ctx.hist_equalize, (five,), {}, ValueError),
             (ctx.gaussian_blur, (src, 4), {}, clik.Error),
             (ctx.lapar_model_read, (garbage,), {}, clik.Error),
         ):
@@ -215,7 +215,7 @@ def test_failing_calls_leak_nothing(ctx):
                 raise AssertionError(f"{f.__name__} did not fail")
 
     traced, grown = growth(call, (10_000 if FULL else 4000) // 5)
-    assert refcounts([src, wrong, i8, three, garbage, ctx]) == counts
+    assert refcounts([src, wrong, i8, five, garbage, ctx]) == counts
     assert traced < 64 * 1024, traced
     assert grown < 2 << 20, f"resident size grew by {grown} bytes"
 

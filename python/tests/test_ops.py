@@ -526,9 +526,20 @@ def test_resize_nearest_integer_scale(be):
     assert_exact(got, np.repeat(np.repeat(a, 3, axis=0), 3, axis=1), "nearest x3")
 
 
-def test_resize_default_method_is_bilinear(be, oracle):
+def test_resize_default_method_is_bicubic(be, oracle):
+    """As clik resize's: bicubic."""
     a = smooth((H, W), seed=8)
-    assert_exact(be.resize(a, (50, 30)), be.resize(a, (50, 30), method="bilinear"))
+    assert_exact(be.resize(a, (50, 30)), be.resize(a, (50, 30), method="bicubic"))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_resize_three_channels(be, method):
+    """A packed 3-channel array resizes as its 4-channel version does."""
+    a4 = smooth((H, W, 4), seed=13)
+    a3 = np.ascontiguousarray(a4[..., :3])
+    got = be.resize(a3, (51, 17), method=method)
+    assert got.shape == (17, 51, 3)
+    assert_exact(got, be.resize(a4, (51, 17), method=method)[..., :3], f"{method} of 3 channels")
 
 
 @pytest.mark.parametrize("ksize,sigma", [(3, 0.0), (7, 0.0), (11, 2.5)])
@@ -553,7 +564,7 @@ def test_gaussian_blur_constant(be):
 @pytest.mark.parametrize("dtype", [np.uint8, np.float32])
 def test_gray(be, oracle, dtype):
     a = noise((H, W, 4), dtype, seed=9)
-    got = be.gray(a)
+    got = be.gray(a, order="rgb")
     assert got.dtype == dtype and got.shape[:2] == (H, W) and got.size == H * W
     if dtype == np.uint8:
         r, g, b = (a[..., i].astype(np.int64) for i in range(3))
@@ -563,9 +574,73 @@ def test_gray(be, oracle, dtype):
         r, g, b = (a[..., i].astype(np.float64) for i in range(3))
         want = (0.299 * r + 0.587 * g + 0.114 * b).astype(np.float32)
         assert_f32(got.reshape(H, W), want, "gray f32")
-    assert_tol(got, oracle.gray(a), float_tol(dtype, "EXACT"), "gray against the oracle")
+    assert_tol(got, oracle.gray(a, order="rgb"), float_tol(dtype, "EXACT"),
+               "gray against the oracle")
     out = np.empty_like(got)
     assert be.gray(a, out=out) is out
+    # The default order is BGR: the same pixels with red and blue swapped.
+    assert_exact(be.gray(np.ascontiguousarray(a[..., [2, 1, 0, 3]])), got, "gray of BGRA")
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+@pytest.mark.parametrize("order", ["bgr", "rgb"])
+def test_three_channels(be, dtype, order):
+    """Packed 3-channel arrays give what their 4-channel versions give."""
+    a4 = noise((H, W, 4), dtype, seed=12)
+    a3 = np.ascontiguousarray(a4[..., :3])
+    assert_exact(be.gray(a3, order=order), be.gray(a4, order=order), "gray of 3 channels")
+    blur3 = be.gaussian_blur(a3, 7)
+    assert blur3.shape == (H, W, 3)
+    assert_exact(blur3, be.gaussian_blur(a4, 7)[..., :3], "blur of 3 channels")
+
+
+def test_pyramid_three_channels(be):
+    """The pyramid operations give on 3 channels what they give on 4."""
+    a4 = noise((H, W, 4), seed=14)
+    a3 = np.ascontiguousarray(a4[..., :3])
+    assert_exact(be.pyr_down(a3), be.pyr_down(a4)[..., :3], "pyr_down of 3 channels")
+    assert_exact(be.pyr_up(a3), be.pyr_up(a4)[..., :3], "pyr_up of 3 channels")
+    for got, want in zip(be.pyr_gaussian(a3, 3), be.pyr_gaussian(a4, 3)):
+        assert_exact(got, want[..., :3], "pyr_gaussian of 3 channels")
+    bands3, bands4 = be.pyr_laplacian(a3, 3), be.pyr_laplacian(a4, 3)
+    for got, want in zip(bands3, bands4):
+        assert_exact(got, want[..., :3], "pyr_laplacian of 3 channels")
+    assert_exact(be.pyr_collapse(bands3), a3, "pyr_collapse of 3 channels")
+
+
+def test_hist_three_channels(be):
+    """hist_compute, hist_equalize and hist_lut give on 3 channels what they
+    give on 4."""
+    a4 = noise((H, W, 4), seed=15)
+    a3 = np.ascontiguousarray(a4[..., :3])
+    h3, h4 = be.hist_compute(a3), be.hist_compute(a4)
+    assert_exact(np.asarray(h3).reshape(-1), np.asarray(h4).reshape(-1)[:3 * 256], "hist_compute")
+    eq3 = be.hist_equalize(a3)
+    assert_exact(eq3, be.hist_equalize(a4)[..., :3], "hist_equalize of 3 channels")
+    table = (np.arange(256) * 7 % 256).astype(np.uint8)
+    assert_exact(be.hist_lut(a3, table), be.hist_lut(a4, table)[..., :3], "hist_lut of 3 channels")
+
+
+@pytest.mark.parametrize("ch", [3, 4])
+def test_upscale_lapar_order(be, ch):
+    """BGR and RGB arrays of one picture give the same picture with red and
+    blue swapped; 3 channels give what 4 give."""
+    rgb = smooth((H, W, ch), seed=16)
+    swap = [2, 1, 0, 3][:ch]
+    got_rgb = be.upscale_lapar(rgb, 2, order="rgb")
+    got_bgr = be.upscale_lapar(np.ascontiguousarray(rgb[..., swap]), 2)
+    assert_exact(got_bgr[..., swap], got_rgb, "upscale_lapar of BGR")
+    if ch == 3:
+        a4 = np.concatenate([rgb, np.full((H, W, 1), 255, np.uint8)], axis=2)
+        assert_exact(got_rgb, be.upscale_lapar(a4, 2, order="rgb")[..., :3],
+                     "upscale_lapar of 3 channels")
+
+
+def test_order_argument(oracle):
+    with pytest.raises(clik.ArgumentError):
+        oracle.gray(noise((8, 8, 3)), order="BGRA")
+    with pytest.raises(clik.ArgumentError):
+        oracle.gray(noise((8, 8, 3)), order=1)
 
 
 # ---- SSIM --------------------------------------------------------------------------------------

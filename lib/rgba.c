@@ -1,0 +1,167 @@
+/*
+ * Operations whose kernels and CPU code read 1 or 4 channels take packed
+ * 3-channel images through 4-channel copies: on the device, one kernel
+ * widens each 3-channel input into a scratch image and one packs each
+ * 3-channel output back (kernels/copy.cl); on the CPU, host copies. The
+ * copies keep their image's colour order, and the fourth channel (the
+ * type's full scale) is never read back.
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct rgba_call {
+    const clik_op *op;
+    void *args;
+    int n;
+} rgba_call;
+
+/* Binding i's first occurrence among b[0..i] (in place: one binding). */
+static int first_of(clik_binding *const *b, int i)
+{
+    int j = 0;
+    while (b[j] != b[i])
+        j++;
+    return j;
+}
+
+/* One conversion kernel between a 3- and a 4-channel binding. */
+static clik_status convert(clik_context *ctx, const char *name, const clik_binding *from,
+                           const clik_binding *to)
+{
+    const clik_image *img = &from->image;
+    const size_t esize = clik_type_size(img->type);
+    if (from->stride / esize > (size_t)INT_MAX || to->stride / esize > (size_t)INT_MAX)
+        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                          "3-channel images: a row stride past INT_MAX elements");
+    /* Any element type of the images here: the kernels only move elements. */
+    const char *t = img->type == CLIK_U8    ? "uchar"
+                    : img->type == CLIK_S16 ? "short"
+                    : img->type == CLIK_F32 ? "float"
+                                            : NULL;
+    if (!t)
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "3-channel %s images",
+                          clik_type_name(img->type));
+    char options[64];
+    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d%s", t, img->type == CLIK_F32,
+             img->type == CLIK_U8 ? " -DT_IS_UCHAR" : "");
+    clik_kernel_entry *k;
+    clik_status st = clik__kernel(ctx, "copy", options, name, &k);
+    const int w = img->width, h = img->height, fs = clik__elems(from), ts = clik__elems(to);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(from->mem), CLIK_A(fs), CLIK_A(w), CLIK_A(h), CLIK_A(to->mem),
+                       CLIK_A(ts));
+    size_t items[2] = {(size_t)w, (size_t)h}, lsize[2] = {64, 4};
+    return st == CLIK_OK ? clik__launch(ctx, k, 2, items, lsize) : st;
+}
+
+static clik_status rgba_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    const rgba_call *c = p;
+    clik_binding store[CLIK_OP_MAX_IMAGES];
+    clik_binding *w[CLIK_OP_MAX_IMAGES];
+    int made[CLIK_OP_MAX_IMAGES] = {0};
+    clik_status st = CLIK_OK;
+    for (int i = 0; i < c->n && st == CLIK_OK; i++) {
+        const int j = first_of(b, i);
+        w[i] = b[i];
+        if (j < i) {
+            w[i] = w[j];
+        } else if (b[i]->image.channels == 3) {
+            const clik_image *img = &b[i]->image;
+            st = clik__bind_scratch(ctx, img->width, img->height, 4, img->type, &store[i]);
+            if (st != CLIK_OK)
+                break;
+            made[i] = 1;
+            store[i].image.order = img->order;
+            w[i] = &store[i];
+            if (b[i]->access & CLIK_READ)
+                st = convert(ctx, "rgb_to_rgba", b[i], w[i]);
+        }
+    }
+    if (st == CLIK_OK)
+        st = c->op->opencl(ctx, c->args, w);
+    for (int i = 0; i < c->n; i++) {
+        if (!made[i])
+            continue;
+        if (st == CLIK_OK && (b[i]->access & CLIK_WRITE))
+            st = convert(ctx, "rgba_to_rgb", w[i], b[i]);
+        clik__unbind(ctx, w[i], 0);
+    }
+    return st;
+}
+
+/* Element copies between a 3- and a 4-channel host image of one size and
+ * type: 3 of every 4 elements, the fourth set as the kernels set it. */
+static void copy_rgb(const clik_image *from, clik_image *to)
+{
+    const size_t esize = clik_type_size(from->type);
+    const size_t fp = (size_t)from->channels * esize, tp = (size_t)to->channels * esize;
+    /* The fourth channel: the full scale of u8 and f32, else 0. */
+    const uint8_t full_u8 = 255, zero[8] = {0};
+    const float full_f32 = 1.0f;
+    const void *full = from->type == CLIK_U8    ? (const void *)&full_u8
+                       : from->type == CLIK_F32 ? (const void *)&full_f32
+                                                : (const void *)zero;
+    for (int y = 0; y < from->height; y++) {
+        const uint8_t *in = (const uint8_t *)from->data + (size_t)y * from->stride;
+        uint8_t *out = (uint8_t *)to->data + (size_t)y * to->stride;
+        for (int x = 0; x < from->width; x++, in += fp, out += tp) {
+            memcpy(out, in, 3 * esize);
+            if (to->channels == 4)
+                memcpy(out + 3 * esize, full, esize);
+        }
+    }
+}
+
+static clik_status rgba_cpu(clik_context *ctx, void *p, clik_image *const *v)
+{
+    const rgba_call *c = p;
+    clik_image store[CLIK_OP_MAX_IMAGES];
+    clik_image *w[CLIK_OP_MAX_IMAGES];
+    int made[CLIK_OP_MAX_IMAGES] = {0};
+    clik_status st = CLIK_OK;
+    for (int i = 0; i < c->n && st == CLIK_OK; i++) {
+        int j = 0;
+        while (v[j] != v[i])
+            j++;
+        w[i] = j < i ? w[j] : v[i];
+        if (j < i || v[i]->channels != 3)
+            continue;
+        st = clik_image_alloc(&store[i], v[i]->width, v[i]->height, 4, v[i]->type);
+        if (st != CLIK_OK) {
+            st = clik__fail(ctx, st, "%s: out of memory for a 4-channel copy", c->op->name);
+            break;
+        }
+        made[i] = 1;
+        store[i].order = v[i]->order;
+        w[i] = &store[i];
+        copy_rgb(v[i], w[i]); /* written images too: in place they are read */
+    }
+    if (st == CLIK_OK)
+        st = c->op->cpu(ctx, c->args, w);
+    for (int i = 0; i < c->n; i++) {
+        if (!made[i])
+            continue;
+        if (st == CLIK_OK)
+            copy_rgb(w[i], v[i]);
+        clik_image_free(w[i]);
+    }
+    return st;
+}
+
+clik_status clik__run_op_rgba(clik_context *ctx, const clik_op *op, const clik_op_image *images,
+                              int count, void *args)
+{
+    int three = 0;
+    for (int i = 0; i < count; i++)
+        three |= images[i].image->channels == 3;
+    if (!three || count > CLIK_OP_MAX_IMAGES)
+        return clik__run_op(ctx, op, images, count, args);
+    rgba_call c = {op, args, count};
+    const clik_op wrapped = {op->name, op->opencl ? rgba_opencl : NULL, rgba_cpu};
+    return clik__run_op(ctx, &wrapped, images, count, &c);
+}
