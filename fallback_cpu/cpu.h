@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "clik.h"
+#include "threads.h"
 
 typedef struct clik_hist_dsp {
     /* Adds the counts of every channel of a u8 image to hist[c * 256 + v]. */
@@ -293,7 +294,7 @@ typedef struct clik_cpu_dsp {
 
 /* 1 when this build has the NEON path (natively or through SIMDe). */
 int clik__cpu_have_neon(void);
-/* 1 when the NEON path runs as native NEON: only then is it the default. */
+/* 1 when the NEON path runs as native NEON (else through SIMDe). */
 int clik__cpu_neon_native(void);
 /* Fills dsp with the scalar entries, then the NEON ones when neon is set. */
 void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon);

@@ -248,11 +248,21 @@ static void filter_rgba(const clik_image *up, const uint16_t *brow, const clik_l
     store_sample(dst, x, y, 3, up_row(up, y)[(size_t)x * 4 + 3]);
 }
 
-static int filter_neon(const clik_image *up, const clik_image *buckets,
-                       const clik_lapar_model_plan *p, clik_image *dst)
+typedef struct filter_job {
+    const clik_image *up, *buckets;
+    const clik_lapar_model_plan *p;
+    clik_image *dst;
+} filter_job;
+
+/* Output rows [y0, y1) of the filter. */
+static int filter_rows(void *user, int y0, int y1)
 {
-    const int w = up->width, h = up->height;
-    for (int y = 0; y < h; y++) {
+    const filter_job *j = user;
+    const clik_image *up = j->up, *buckets = j->buckets;
+    const clik_lapar_model_plan *p = j->p;
+    clik_image *dst = j->dst;
+    const int w = up->width;
+    for (int y = y0; y < y1; y++) {
         const uint16_t *brow = (const uint16_t *)(const void *)((const char *)buckets->data +
                                                                 (size_t)y * buckets->stride);
         if (up->channels == 4) {
@@ -264,6 +274,15 @@ static int filter_neon(const clik_image *up, const clik_image *buckets,
         }
     }
     return 0;
+}
+
+static int filter_neon(const clik_image *up, const clik_image *buckets,
+                       const clik_lapar_model_plan *p, clik_image *dst)
+{
+    filter_job j = {up, buckets, p, dst};
+    const size_t taps = (size_t)p->ksize * (size_t)p->ksize;
+    return clik__cpu_rows(up->height, (size_t)up->width * (size_t)up->channels * taps, filter_rows,
+                          &j);
 }
 
 void clik__lapar_model_dsp_init_neon(clik_lapar_model_dsp *dsp)
