@@ -322,12 +322,64 @@ START_TEST(include_resolution)
 }
 END_TEST
 
+/* Collects the warnings of a context into a buffer. */
+static void keep_log(void *user, clik_log_level level, const char *message)
+{
+    if (level >= CLIK_LOG_WARNING)
+        snprintf(user, 512, "%s", message);
+}
+
+START_TEST(threads_setting)
+{
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = "none";
+    clik_context *ctx = NULL;
+    static const int bad[] = {-2, 257, -1000};
+    for (int i = 0; i < 3; i++) {
+        opt.threads = bad[i];
+        ck_assert_int_eq(clik_context_create(&ctx, &opt), CLIK_ERR_INVALID_ARG);
+        ck_assert_ptr_nonnull(strstr(clik_context_message(NULL), "threads"));
+    }
+    /* A bad variable is ignored, with the reason logged. */
+    char logged[512];
+    opt.threads = -1;
+    opt.log = keep_log;
+    opt.log_user = logged;
+    static const char *const bad_env[] = {"0", "-3", "many", "4x", "257", " "};
+    for (int i = 0; i < 6; i++) {
+        logged[0] = '\0';
+        setenv("CLIK_THREADS", bad_env[i], 1);
+        ck_assert_int_eq(clik_context_create(&ctx, &opt), CLIK_OK);
+        ck_assert_msg(strstr(logged, "CLIK_THREADS") && strstr(logged, "ignored"), "'%s': '%s'",
+                      bad_env[i], logged);
+        clik_context_destroy(ctx);
+    }
+    static const char *const good_env[] = {"1", "3", "auto", ""};
+    for (int i = 0; i < 4; i++) {
+        logged[0] = '\0';
+        setenv("CLIK_THREADS", good_env[i], 1);
+        ck_assert_int_eq(clik_context_create(&ctx, &opt), CLIK_OK);
+        ck_assert_msg(logged[0] == '\0', "'%s': '%s'", good_env[i], logged);
+        clik_context_destroy(ctx);
+    }
+    unsetenv("CLIK_THREADS");
+    /* Without a choice, the CPU path is NEON wherever it is built. */
+    opt.log = NULL;
+    ck_assert_int_eq(clik_context_create(&ctx, &opt), CLIK_OK);
+    ck_assert_int_eq(clik_context_cpu_backend(ctx), clik_cpu_path_available(CLIK_CPU_NEON)
+                                                        ? CLIK_BACKEND_NEON
+                                                        : CLIK_BACKEND_SCALAR);
+    clik_context_destroy(ctx);
+}
+END_TEST
+
 int main(void)
 {
-    const h_test tests[] = {H_TEST(selection_strings), H_TEST(settings_are_checked),
-                            H_TEST(image_descriptors), H_TEST(cpu_context_images),
-                            H_TEST(status_names),      H_TEST(cache_file_format),
-                            H_TEST(include_resolution)};
+    const h_test tests[] = {H_TEST(selection_strings),  H_TEST(settings_are_checked),
+                            H_TEST(threads_setting),    H_TEST(image_descriptors),
+                            H_TEST(cpu_context_images), H_TEST(status_names),
+                            H_TEST(cache_file_format),  H_TEST(include_resolution)};
     const h_suite suite = {"host", NULL, -1, tests, H_COUNT(tests), NULL, NULL};
     return h_suite_main(&suite);
 }

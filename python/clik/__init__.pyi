@@ -128,6 +128,7 @@ class Context:
         kernel_dir: str | PathLike[str] | None = None,
         tuning: str | None = None,
         log: Callable[[str, str], None] | None = None,
+        threads: int = -1,
     ) -> None: ...
     def close(self) -> None: ...
     @property

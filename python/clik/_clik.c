@@ -77,12 +77,14 @@ static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"device",    "strict",       "cpu_path",  "cache",
                              "cache_dir", "local_memory", "profiling", "kernel_dir",
-                             "tuning",    "log",          NULL};
+                             "tuning",    "log",          "threads",   NULL};
     const char *device = NULL, *tuning = NULL;
+    int threads = -1;
     PyObject *strict = Py_None, *cpu_path = Py_None, *cache = Py_None, *cache_dir = Py_None,
              *local = Py_None, *prof = Py_None, *kdir = Py_None, *log = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z$OOOOOOOzO", kwlist, &device, &strict, &cpu_path,
-                                     &cache, &cache_dir, &local, &prof, &kdir, &tuning, &log))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z$OOOOOOOzOi", kwlist, &device, &strict, &cpu_path,
+                                     &cache, &cache_dir, &local, &prof, &kdir, &tuning, &log,
+                                     &threads))
         return -1;
     if (c->ctx) {
         PyErr_SetString(PyExc_RuntimeError, "clik.Context is already initialised");
@@ -98,6 +100,7 @@ static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
     clik_context_options_init(&opt);
     opt.device = device;
     opt.tuning = tuning;
+    opt.threads = threads;
     PyObject *cache_b = NULL, *kdir_b = NULL;
     if (opt_bool(strict, &opt.strict) < 0 || opt_bool(cache, &opt.cache) < 0 ||
         opt_bool(local, &opt.local_memory) < 0 || opt_bool(prof, &opt.profiling) < 0 ||
