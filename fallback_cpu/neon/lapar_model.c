@@ -72,22 +72,35 @@ static int bucket_from(float a, float b, float c, int x, int y, const clik_lapar
     return ((phase * p->angles + ang) * p->strengths + sb) * p->coherences + cb;
 }
 
-static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, clik_image *buckets)
+/* The classification's planes, shared by its bands: four passes over the
+ * rows (luma, gradient, row sums, column sums and buckets), each pass's
+ * rows independent of one another, so each runs in bands. */
+typedef struct classify_job {
+    const clik_image *up;
+    const clik_lapar_model_plan *p;
+    clik_image *buckets;
+    int w, h, r;
+    float *lum, *gx, *gy, *ra, *rb, *rc; /* ra is lum, reused */
+    float wt[9], norm;
+} classify_job;
+
+static int luma_rows(void *user, int y0, int y1)
 {
-    const int w = up->width, h = up->height, ch = up->channels, n = p->window, r = n / 2;
-    const size_t px = (size_t)w * (size_t)h;
-    float *lum = malloc(px * sizeof(float)), *gx = malloc(px * sizeof(float));
-    float *gy = malloc(px * sizeof(float));
-    if (!lum || !gx || !gy) {
-        free(lum);
-        free(gx);
-        free(gy);
-        return -1;
-    }
-    for (int y = 0; y < h; y++)
+    const classify_job *j = user;
+    const int w = j->w;
+    for (int y = y0; y < y1; y++)
         for (int x = 0; x < w; x++)
-            lum[(size_t)y * w + x] = luma_at(up_row(up, y), x, ch);
-    for (int y = 0; y < h; y++) {
+            j->lum[(size_t)y * w + x] = luma_at(up_row(j->up, y), x, j->up->channels);
+    return 0;
+}
+
+static int gradient_rows(void *user, int y0, int y1)
+{
+    const classify_job *j = user;
+    const int w = j->w, h = j->h;
+    const float *lum = j->lum;
+    float *gx = j->gx, *gy = j->gy;
+    for (int y = y0; y < y1; y++) {
         const float *row = lum + (size_t)y * w;
         const float *above = lum + (size_t)clik__reflect101(y - 1, h) * w;
         const float *below = lum + (size_t)clik__reflect101(y + 1, h) * w;
@@ -97,22 +110,17 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
             gy[(size_t)y * w + x] = 0.5f * (below[x] - above[x]);
         }
     }
-    float wt[9];
-    for (int i = 0, ci = 1; i < n; i++) {
-        wt[i] = (float)ci;
-        ci = ci * (n - 1 - i) / (i + 1);
-    }
-    /* Row sums into three planes (reusing lum for ra). */
-    float *ra = lum, *rb = malloc(px * sizeof(float)), *rc = malloc(px * sizeof(float));
-    if (!rb || !rc) {
-        free(lum);
-        free(gx);
-        free(gy);
-        free(rb);
-        free(rc);
-        return -1;
-    }
-    for (int y = 0; y < h; y++) {
+    return 0;
+}
+
+/* Row sums into three planes. */
+static int row_sum_rows(void *user, int y0, int y1)
+{
+    const classify_job *j = user;
+    const int w = j->w, r = j->r;
+    const float *gx = j->gx, *gy = j->gy, *wt = j->wt;
+    float *ra = j->ra, *rb = j->rb, *rc = j->rc;
+    for (int y = y0; y < y1; y++) {
         const size_t row = (size_t)y * (size_t)w;
         for (int x = 0; x < w; x += 4) {
             float32x4_t a = vdupq_n_f32(0.0f), b = a, c = a;
@@ -149,8 +157,19 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
             }
         }
     }
-    const float norm = ldexpf(1.0f, -2 * (n - 1));
-    for (int y = 0; y < h; y++) {
+    return 0;
+}
+
+/* Column sums and the buckets. */
+static int bucket_rows(void *user, int y0, int y1)
+{
+    const classify_job *j = user;
+    const int w = j->w, h = j->h, r = j->r;
+    const float *ra = j->ra, *rb = j->rb, *rc = j->rc, *wt = j->wt;
+    const float norm = j->norm;
+    const clik_lapar_model_plan *p = j->p;
+    const clik_image *buckets = j->buckets;
+    for (int y = y0; y < y1; y++) {
         uint16_t *out = (uint16_t *)(void *)((char *)buckets->data + (size_t)y * buckets->stride);
         for (int x = 0; x < w; x += 4) {
             float32x4_t a = vdupq_n_f32(0.0f), b = a, c = a;
@@ -186,12 +205,38 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
                 out[x + l] = (uint16_t)bucket_from(la[l], lb[l], lc[l], x + l, y, p);
         }
     }
-    free(rb);
-    free(rc);
-    free(lum);
-    free(gx);
-    free(gy);
     return 0;
+}
+
+static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, clik_image *buckets)
+{
+    const int w = up->width, h = up->height, n = p->window;
+    const size_t px = (size_t)w * (size_t)h;
+    classify_job j = {up, p, buckets, w, h, n / 2, NULL, NULL, NULL, NULL, NULL, NULL, {0}, 0.0f};
+    j.lum = malloc(px * sizeof(float));
+    j.gx = malloc(px * sizeof(float));
+    j.gy = malloc(px * sizeof(float));
+    j.rb = malloc(px * sizeof(float));
+    j.rc = malloc(px * sizeof(float));
+    j.ra = j.lum;
+    const int rc = j.lum && j.gx && j.gy && j.rb && j.rc ? 0 : -1;
+    if (rc == 0) {
+        for (int i = 0, ci = 1; i < n; i++) {
+            j.wt[i] = (float)ci;
+            ci = ci * (n - 1 - i) / (i + 1);
+        }
+        j.norm = ldexpf(1.0f, -2 * (n - 1));
+        clik__cpu_rows(h, (size_t)w * (size_t)up->channels, luma_rows, &j);
+        clik__cpu_rows(h, (size_t)w * 2, gradient_rows, &j);
+        clik__cpu_rows(h, (size_t)w * 3 * (size_t)n, row_sum_rows, &j);
+        clik__cpu_rows(h, (size_t)w * (3 * (size_t)n + 16), bucket_rows, &j);
+    }
+    free(j.rb);
+    free(j.rc);
+    free(j.lum);
+    free(j.gx);
+    free(j.gy);
+    return rc;
 }
 
 /* One channel: four pixels, each lane its bucket's weight of the tap. */
