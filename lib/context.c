@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -127,7 +128,13 @@ clik_cpu_pool *clik__threads_pool(clik_context *ctx)
 {
     if (ctx->threads <= 1)
         return NULL;
+    /* After a fork the child has none of the pool's helpers: it starts its
+     * own, leaving the parent's pool (whose lock a helper may have held at
+     * the fork) untouched. */
+    if (ctx->threads_pool && ctx->threads_pid != getpid())
+        ctx->threads_pool = NULL;
     if (!ctx->threads_pool) {
+        ctx->threads_pid = getpid();
         ctx->threads_pool = clik__cpu_pool_new(ctx->threads);
         const int running = ctx->threads_pool ? clik__cpu_pool_start(ctx->threads_pool) : 1;
         if (running < ctx->threads)
@@ -328,7 +335,8 @@ void clik_context_destroy(clik_context *ctx)
         ctx->cl->clReleaseMemObject(ctx->lnet.mem);
     free(ctx->lnet.off);
     clik__pool_release(ctx);
-    clik__cpu_pool_free(ctx->threads_pool);
+    if (ctx->threads_pid == getpid())
+        clik__cpu_pool_free(ctx->threads_pool);
     if (ctx->queue)
         ctx->cl->clReleaseCommandQueue(ctx->queue);
     if (ctx->clctx)

@@ -245,6 +245,7 @@ struct clik_context {
     clik_cpu_dsp dsp;
     int threads;                 /* of the CPU path, the calling thread's included */
     clik_cpu_pool *threads_pool; /* made at the first CPU operation when threads > 1 */
+    long threads_pid;            /* the process that made threads_pool */
     clik_backend last_backend;
     clik_status fallback_cause; /* see clik_context_fallback_cause() */
     clik_context_stats stats;

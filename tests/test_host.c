@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -374,12 +377,61 @@ START_TEST(threads_setting)
 }
 END_TEST
 
+/* A context whose pool ran before a fork works in the child, with the
+ * parent's bytes: the parent's helpers are not there, so the child starts a
+ * pool of its own (and a job's caller takes every band no helper took). */
+START_TEST(threads_after_fork)
+{
+    if (!clik_cpu_path_available(CLIK_CPU_NEON)) {
+        printf("SKIP threads_after_fork: no NEON path (the scalar blur runs on one thread)\n");
+        return;
+    }
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = "none";
+    opt.cpu_path = CLIK_CPU_NEON;
+    opt.threads = 2;
+    clik_context *ctx = NULL;
+    ck_assert_int_eq(clik_context_create(&ctx, &opt), CLIK_OK);
+    clik_image src, a, b;
+    ck_assert_int_eq(clik_image_alloc(&src, 640, 480, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&a, 640, 480, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&b, 640, 480, 1, CLIK_U8), CLIK_OK);
+    for (size_t i = 0; i < (size_t)640 * 480; i++)
+        ((uint8_t *)src.data)[i] = (uint8_t)(i * 2654435761u >> 24);
+    ck_assert_int_eq(clik_gaussian_blur(ctx, &src, &a, 7, 0.0), CLIK_OK);
+    fflush(NULL);
+    const pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        const int same = clik_gaussian_blur(ctx, &src, &b, 7, 0.0) == CLIK_OK &&
+                         memcmp(a.data, b.data, (size_t)640 * 480) == 0;
+        _exit(same ? 0 : 1);
+    }
+    int status = 0, waited = 0;
+    while (waitpid(child, &status, WNOHANG) == 0 && waited < 200) {
+        nanosleep(&(struct timespec){0, 100000000L}, NULL);
+        waited++;
+    }
+    if (waited == 200) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+        ck_abort_msg("the child hung on the parent's pool");
+    }
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    clik_image_free(&src);
+    clik_image_free(&a);
+    clik_image_free(&b);
+    clik_context_destroy(ctx);
+}
+END_TEST
+
 int main(void)
 {
-    const h_test tests[] = {H_TEST(selection_strings),  H_TEST(settings_are_checked),
-                            H_TEST(threads_setting),    H_TEST(image_descriptors),
-                            H_TEST(cpu_context_images), H_TEST(status_names),
-                            H_TEST(cache_file_format),  H_TEST(include_resolution)};
+    const h_test tests[] = {
+        H_TEST(selection_strings),  H_TEST(settings_are_checked), H_TEST(threads_setting),
+        H_TEST(threads_after_fork), H_TEST(image_descriptors),    H_TEST(cpu_context_images),
+        H_TEST(status_names),       H_TEST(cache_file_format),    H_TEST(include_resolution)};
     const h_suite suite = {"host", NULL, -1, tests, H_COUNT(tests), NULL, NULL};
     return h_suite_main(&suite);
 }
