@@ -426,12 +426,53 @@ START_TEST(threads_after_fork)
 }
 END_TEST
 
+/* The automatic CPU path's table lookup (the scalar code in bands where
+ * the NEON code runs through SIMDe) on 3 threads gives the oracle's bytes,
+ * one table or one per channel, in place too. */
+START_TEST(auto_path_lut)
+{
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = "none";
+    opt.threads = 3;
+    clik_context *fast = NULL, *oracle = NULL;
+    ck_assert_int_eq(clik_context_create(&fast, &opt), CLIK_OK);
+    opt.cpu_path = CLIK_CPU_SCALAR;
+    opt.threads = 1;
+    ck_assert_int_eq(clik_context_create(&oracle, &opt), CLIK_OK);
+    uint8_t tables[4 * 256];
+    for (int i = 0; i < 4 * 256; i++)
+        tables[i] = (uint8_t)(i * 7919u >> 3);
+    clik_image src, a, b;
+    ck_assert_int_eq(clik_image_alloc(&src, 301, 167, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&a, 301, 167, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&b, 301, 167, 4, CLIK_U8), CLIK_OK);
+    const size_t n = (size_t)301 * 167 * 4;
+    for (size_t i = 0; i < n; i++)
+        ((uint8_t *)src.data)[i] = (uint8_t)(i * 2654435761u >> 24);
+    for (int ntables = 1; ntables <= 4; ntables += 3) {
+        ck_assert_int_eq(clik_hist_lut(oracle, &src, &a, tables, ntables), CLIK_OK);
+        ck_assert_int_eq(clik_hist_lut(fast, &src, &b, tables, ntables), CLIK_OK);
+        ck_assert(memcmp(a.data, b.data, n) == 0);
+        memcpy(b.data, src.data, n);
+        ck_assert_int_eq(clik_hist_lut(fast, &b, &b, tables, ntables), CLIK_OK);
+        ck_assert(memcmp(a.data, b.data, n) == 0);
+    }
+    clik_image_free(&src);
+    clik_image_free(&a);
+    clik_image_free(&b);
+    clik_context_destroy(fast);
+    clik_context_destroy(oracle);
+}
+END_TEST
+
 int main(void)
 {
-    const h_test tests[] = {
-        H_TEST(selection_strings),  H_TEST(settings_are_checked), H_TEST(threads_setting),
-        H_TEST(threads_after_fork), H_TEST(image_descriptors),    H_TEST(cpu_context_images),
-        H_TEST(status_names),       H_TEST(cache_file_format),    H_TEST(include_resolution)};
+    const h_test tests[] = {H_TEST(selection_strings),  H_TEST(settings_are_checked),
+                            H_TEST(threads_setting),    H_TEST(threads_after_fork),
+                            H_TEST(auto_path_lut),      H_TEST(image_descriptors),
+                            H_TEST(cpu_context_images), H_TEST(status_names),
+                            H_TEST(cache_file_format),  H_TEST(include_resolution)};
     const h_suite suite = {"host", NULL, -1, tests, H_COUNT(tests), NULL, NULL};
     return h_suite_main(&suite);
 }
