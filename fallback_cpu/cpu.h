@@ -23,6 +23,18 @@ typedef struct clik_hist_dsp {
                 int height, int channels, const uint8_t *tables, int per_channel);
 } clik_hist_dsp;
 
+/* The arguments of a lut entry, for the entries that run it in bands of
+ * rows (clik__cpu_rows). */
+typedef struct clik_lut_job {
+    const uint8_t *src;
+    size_t src_stride;
+    uint8_t *dst;
+    size_t dst_stride;
+    int width, channels;
+    const uint8_t *tables;
+    int per_channel;
+} clik_lut_job;
+
 /* The arguments of these entries are host images already checked by
  * lib/ops: formats, sizes and strides are valid for the operation. */
 typedef struct clik_pyramid_dsp {

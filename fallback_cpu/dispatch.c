@@ -22,22 +22,14 @@ int clik__cpu_neon_native(void)
 #ifdef CLIK_HAVE_NEON
 /* The scalar table lookup of the histogram family in bands of rows (each
  * element is looked up alone: any split gives the same bytes). */
-typedef struct lut_job {
-    void (*lut)(const uint8_t *, size_t, uint8_t *, size_t, int, int, int, const uint8_t *, int);
-    const uint8_t *src;
-    size_t src_stride;
-    uint8_t *dst;
-    size_t dst_stride;
-    int width, channels;
-    const uint8_t *tables;
-    int per_channel;
-} lut_job;
-
 static int lut_rows(void *user, int y0, int y1)
 {
-    const lut_job *j = user;
-    j->lut(j->src + (size_t)y0 * j->src_stride, j->src_stride, j->dst + (size_t)y0 * j->dst_stride,
-           j->dst_stride, j->width, y1 - y0, j->channels, j->tables, j->per_channel);
+    const clik_lut_job *j = user;
+    clik_hist_dsp scalar;
+    clik__hist_dsp_init_scalar(&scalar);
+    scalar.lut(j->src + (size_t)y0 * j->src_stride, j->src_stride,
+               j->dst + (size_t)y0 * j->dst_stride, j->dst_stride, j->width, y1 - y0, j->channels,
+               j->tables, j->per_channel);
     return 0;
 }
 
@@ -45,10 +37,7 @@ static void lut_scalar_bands(const uint8_t *src, size_t src_stride, uint8_t *dst
                              int width, int height, int channels, const uint8_t *tables,
                              int per_channel)
 {
-    clik_hist_dsp scalar;
-    clik__hist_dsp_init_scalar(&scalar);
-    lut_job j = {scalar.lut, src,      src_stride, dst,        dst_stride,
-                 width,      channels, tables,     per_channel};
+    clik_lut_job j = {src, src_stride, dst, dst_stride, width, channels, tables, per_channel};
     clik__cpu_rows(height, (size_t)width * (size_t)channels, lut_rows, &j);
 }
 #endif

@@ -109,19 +109,9 @@ CLIK_INLINE uint8x16_t lookup(const table256 *t, uint8x16_t idx)
     return vqtbx4q_u8(r, t->q[3], idx);
 }
 
-typedef struct lut_job {
-    const uint8_t *src;
-    size_t src_stride;
-    uint8_t *dst;
-    size_t dst_stride;
-    int width, channels;
-    const uint8_t *tables;
-    int per_channel;
-} lut_job;
-
 static int lut_rows(void *user, int y0, int y1)
 {
-    const lut_job *j = user;
+    const clik_lut_job *j = user;
     const uint8_t *src = j->src, *tables = j->tables;
     uint8_t *dst = j->dst;
     const size_t src_stride = j->src_stride, dst_stride = j->dst_stride;
@@ -166,7 +156,7 @@ static int lut_rows(void *user, int y0, int y1)
 static void lut_neon(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
                      int width, int height, int channels, const uint8_t *tables, int per_channel)
 {
-    lut_job j = {src, src_stride, dst, dst_stride, width, channels, tables, per_channel};
+    clik_lut_job j = {src, src_stride, dst, dst_stride, width, channels, tables, per_channel};
     clik__cpu_rows(height, (size_t)width * (size_t)channels, lut_rows, &j);
 }
 
