@@ -502,9 +502,9 @@ static clik_status lut_cpu(clik_context *ctx, void *p, clik_image *const *v)
     return CLIK_OK;
 }
 
-static const clik_op hist_op = {"hist", hist_opencl, hist_cpu};
-static const clik_op equalize_op = {"equalize", equalize_opencl, equalize_cpu};
-static const clik_op lut_op = {"lut", lut_opencl, lut_cpu};
+static const clik_op hist_op = {"hist_compute", hist_opencl, hist_cpu};
+static const clik_op equalize_op = {"hist_equalize", equalize_opencl, equalize_cpu};
+static const clik_op lut_op = {"hist_lut", lut_opencl, lut_cpu};
 
 /* ---- public entry points ------------------------------------------------------ */
 

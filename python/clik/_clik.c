@@ -9,6 +9,7 @@
  */
 #include "_clik_args.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -41,6 +42,21 @@ static int opt_bool(PyObject *o, int *v)
     if (b < 0)
         return -1;
     *v = b;
+    return 0;
+}
+
+/* threads: None leaves the library's default ($CLIK_THREADS, else the usable
+ * cores); an integer outside int's range is passed as one the library
+ * refuses with its own message. */
+static int opt_threads(PyObject *o, int *v)
+{
+    if (o == Py_None)
+        return 0;
+    int overflow = 0;
+    long n = PyLong_AsLongAndOverflow(o, &overflow);
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    *v = overflow > 0 || n > INT_MAX ? INT_MAX : overflow < 0 || n < INT_MIN ? INT_MIN : (int)n;
     return 0;
 }
 
@@ -79,10 +95,9 @@ static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
                              "cache_dir", "local_memory", "profiling", "kernel_dir",
                              "tuning",    "log",          "threads",   NULL};
     const char *device = NULL, *tuning = NULL;
-    int threads = -1;
     PyObject *strict = Py_None, *cpu_path = Py_None, *cache = Py_None, *cache_dir = Py_None,
-             *local = Py_None, *prof = Py_None, *kdir = Py_None, *log = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z$OOOOOOOzOi", kwlist, &device, &strict, &cpu_path,
+             *local = Py_None, *prof = Py_None, *kdir = Py_None, *log = Py_None, *threads = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z$OOOOOOOzOO", kwlist, &device, &strict, &cpu_path,
                                      &cache, &cache_dir, &local, &prof, &kdir, &tuning, &log,
                                      &threads))
         return -1;
@@ -100,11 +115,10 @@ static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
     clik_context_options_init(&opt);
     opt.device = device;
     opt.tuning = tuning;
-    opt.threads = threads;
     PyObject *cache_b = NULL, *kdir_b = NULL;
-    if (opt_bool(strict, &opt.strict) < 0 || opt_bool(cache, &opt.cache) < 0 ||
-        opt_bool(local, &opt.local_memory) < 0 || opt_bool(prof, &opt.profiling) < 0 ||
-        cpu_path_of(cpu_path, &opt.cpu_path) < 0 ||
+    if (opt_threads(threads, &opt.threads) < 0 || opt_bool(strict, &opt.strict) < 0 ||
+        opt_bool(cache, &opt.cache) < 0 || opt_bool(local, &opt.local_memory) < 0 ||
+        opt_bool(prof, &opt.profiling) < 0 || cpu_path_of(cpu_path, &opt.cpu_path) < 0 ||
         path_arg(cache_dir, "cache_dir", &cache_b) < 0 ||
         path_arg(kdir, "kernel_dir", &kdir_b) < 0) {
         Py_XDECREF(cache_b);
@@ -324,6 +338,22 @@ static PyObject *ctx_transfer_bandwidth(CtxObject *c, PyObject *args, PyObject *
     return bandwidth(c, args, kw, 1);
 }
 
+static PyObject *ctx_fma_peak(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"reps", NULL};
+    int reps = 3;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|i", kwlist, &reps) || ctx_open(c) < 0)
+        return NULL;
+    if (reps < 1) {
+        arg_error("argument 'reps': positive");
+        return NULL;
+    }
+    double gflops = 0.0;
+    clik_status st;
+    CALL(c, st, clik_context_fma_peak(c->ctx, reps, &gflops));
+    return st == CLIK_OK ? PyFloat_FromDouble(gflops) : ctx_fail(c, st);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Module functions                                                          */
 
@@ -478,52 +508,50 @@ static PyObject *mod_gaussian_weights(PyObject *self, PyObject *args, PyObject *
 /* Types and module                                                         */
 
 static PyMethodDef ctx_methods[] = {
-    {"close", (PyCFunction)ctx_close, METH_NOARGS,
-     "Frees the context (once its images, trainers and streams are gone)."},
-    {"stats", (PyCFunction)ctx_stats, METH_NOARGS, "Kernel cache and fallback counters."},
-    {"finish", (PyCFunction)ctx_finish, METH_NOARGS, "Waits for queued device work."},
-    KW("copy_bandwidth", ctx_copy_bandwidth, "Device copy bandwidth, GB/s."),
-    KW("transfer_bandwidth", ctx_transfer_bandwidth,
-       "Pinned host <-> device bandwidth (to device, to host), GB/s."),
-    KW("empty", ctx_empty, "A NumPy array in memory the device reaches directly."),
-    KW("image", ctx_image, "A new device image of shape (H, W[, C]) and dtype."),
-    KW("upload", ctx_upload, "A device image holding a copy of an array."),
-    KW("download", ctx_download, "A device image's pixels as an array."),
-    KW("hist", ctx_hist, "256-bin histogram per channel of a uint8 image: (C, 256) uint32."),
-    KW("equalize", ctx_equalize, "Histogram equalization (OpenCV equalizeHist), per channel."),
-    KW("lut", ctx_lut, "out = tables[src]: one table (256) or one per channel (C, 256)."),
-    KW("pyr_down", ctx_pyr_down, "OpenCV pyrDown."),
-    KW("pyr_up", ctx_pyr_up, "OpenCV pyrUp."),
-    KW("gaussian_pyramid", ctx_gaussian_pyramid, "Levels 1..levels of a Gaussian pyramid."),
-    KW("laplacian_pyramid", ctx_laplacian_pyramid,
-       "Laplacian pyramid: levels bands and the coarsest level."),
-    KW("collapse", ctx_collapse, "Rebuilds an image from a Laplacian pyramid."),
-    KW("integral", ctx_integral, "OpenCV integral (and sums of squares with sqsum=)."),
-    KW("resize", ctx_resize, "Resize by size=(W, H) or scale=."),
-    KW("gaussian_blur", ctx_gaussian_blur, "Separable Gaussian blur, border reflect-101."),
-    KW("gray", ctx_gray, "RGBA -> luma (OpenCV COLOR_RGBA2GRAY)."),
-    KW("ssim", ctx_ssim, "Mean SSIM (and the map with full=True)."),
-    KW("ssim_tiles", ctx_ssim_tiles, "SSIM per tile x tile square."),
-    KW("upscale_fusion", ctx_upscale_fusion, "Fusion upscaling of an RGBA uint8 image."),
-    KW("flow_tvl1", ctx_flow_tvl1, "TV-L1 optical flow: (H, W, 2) float32."),
-    KW("lapar_upsample", ctx_lapar_upsample, "The bicubic upsample U that LAPAR filters."),
-    KW("lapar_filter", ctx_lapar_filter, "LAPAR filtering with coefficients phi."),
-    KW("lapar_tune", ctx_lapar_tune, "Searches and stores the filter's work-group shape."),
-    KW("lapar_tuning_get", ctx_lapar_tuning_get, "The filter's tuning for these arguments."),
-    KW("lapar_tuning_set", ctx_lapar_tuning_set, "Stores a tuning for these arguments."),
-    KW("_lapar_compress", ctx_lapar_compress, NULL),
-    KW("lapar_model_read", ctx_lapar_model_read, "A LAPAR model from its file's bytes."),
-    KW("lapar_model_load", ctx_lapar_model_load, "A LAPAR model from a file."),
-    KW("lapar_model_write", ctx_lapar_model_write, "A LAPAR model's file bytes."),
-    KW("lapar_model_combine", ctx_lapar_model_combine, "A model with the entries of a and b."),
-    KW("lapar_model_describe", ctx_lapar_model_describe, "A model entry's parameters."),
-    KW("lapar_classify", ctx_lapar_classify, "Bucket indices (uint16) of an upsample."),
-    KW("upscale_lapar", ctx_upscale_lapar, "LAPAR upscaling by a model (None: the default)."),
-    KW("lapar_net", ctx_lapar_net,
-       "LAPAR upscaling by a network: 'lapar-a' (default), 'lapar-b', 'lapar-c' or a file."),
-    KW("lapar_net_phi", ctx_lapar_net_phi,
-       "A LAPAR network's coefficients phi: (atoms, S*H, S*W), float32 or float16."),
-    KW("lapar_trainer", ctx_lapar_trainer, "A LAPAR model trainer."),
+    {"close", (PyCFunction)ctx_close, METH_NOARGS, DOC_ctx_close},
+    {"stats", (PyCFunction)ctx_stats, METH_NOARGS, DOC_ctx_stats},
+    {"finish", (PyCFunction)ctx_finish, METH_NOARGS, DOC_ctx_finish},
+    KW("copy_bandwidth", ctx_copy_bandwidth),
+    KW("transfer_bandwidth", ctx_transfer_bandwidth),
+    KW("fma_peak", ctx_fma_peak),
+    KW("empty", ctx_empty),
+    KW("image", ctx_image),
+    KW("upload", ctx_upload),
+    KW("download", ctx_download),
+    KW("hist_compute", ctx_hist_compute),
+    KW("hist_equalize", ctx_hist_equalize),
+    KW("hist_lut", ctx_hist_lut),
+    KW("pyr_down", ctx_pyr_down),
+    KW("pyr_up", ctx_pyr_up),
+    KW("pyr_gaussian", ctx_pyr_gaussian),
+    KW("pyr_laplacian", ctx_pyr_laplacian),
+    KW("pyr_collapse", ctx_pyr_collapse),
+    KW("integral", ctx_integral),
+    KW("resize", ctx_resize),
+    KW("gaussian_blur", ctx_gaussian_blur),
+    KW("gray", ctx_gray),
+    KW("ssim", ctx_ssim),
+    KW("ssim_tiles", ctx_ssim_tiles),
+    KW("upscale_fusion", ctx_upscale_fusion),
+    KW("flow_tvl1", ctx_flow_tvl1),
+    KW("lapar_upsample", ctx_lapar_upsample),
+    KW("lapar_filter", ctx_lapar_filter),
+    KW("lapar_tune", ctx_lapar_tune),
+    KW("lapar_tuning_get", ctx_lapar_tuning_get),
+    KW("lapar_tuning_set", ctx_lapar_tuning_set),
+    KW("_lapar_compress", ctx_lapar_compress),
+    KW("lapar_model_read", ctx_lapar_model_read),
+    KW("lapar_model_load", ctx_lapar_model_load),
+    KW("lapar_model_write", ctx_lapar_model_write),
+    KW("lapar_model_combine", ctx_lapar_model_combine),
+    KW("lapar_model_describe", ctx_lapar_model_describe),
+    KW("lapar_classify", ctx_lapar_classify),
+    KW("upscale_lapar", ctx_upscale_lapar),
+    KW("lapar_net_run", ctx_lapar_net_run),
+    KW("lapar_net_phi", ctx_lapar_net_phi),
+    KW("lapar_net_tune", ctx_lapar_net_tune),
+    KW("lapar_net_tuning_get", ctx_lapar_net_tuning_get),
+    KW("lapar_trainer", ctx_lapar_trainer),
     {NULL, NULL, 0, NULL},
 };
 
@@ -547,7 +575,7 @@ PyTypeObject CtxType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "clik._clik._Context",
     .tp_basicsize = sizeof(CtxObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "A clik context (see clik.Context).",
+    .tp_doc = DOC_ctx_type,
     .tp_new = ctx_tp_new,
     .tp_init = (initproc)ctx_init,
     .tp_dealloc = (destructor)ctx_dealloc,
@@ -559,25 +587,19 @@ PyTypeObject CtxType = {
 };
 
 static PyMethodDef mod_methods[] = {
-    {"version", mod_version, METH_NOARGS, "The C library's version."},
-    {"devices", mod_devices, METH_NOARGS, "Every OpenCL device of every platform (dicts)."},
-    {"select_device", mod_select_device, METH_VARARGS,
-     "Index in devices() that a selection string picks, or None for the CPU."},
-    {"opencl_library", mod_opencl_library, METH_NOARGS, "Path of the OpenCL library loaded."},
-    {"cpu_path_available", mod_cpu_path_available, METH_VARARGS,
-     "Whether this build has the CPU path ('auto', 'scalar', 'neon')."},
-    {"lapar_net_available", mod_lapar_net_available, METH_VARARGS,
-     "Whether this build holds the released network ('lapar-a', 'lapar-b', 'lapar-c') for a "
-     "scale."},
-    {"pyr_level_size", mod_pyr_level_size, METH_VARARGS, "(w, h) of a pyramid level."},
-    {"pyr_max_levels", mod_pyr_max_levels, METH_VARARGS, "Most levels below an image."},
-    {"resize_size", mod_resize_size, METH_VARARGS, "(w, h) of a resize by scales."},
-    KW("gaussian_weights", mod_gaussian_weights, "The blur's 1-D Gaussian taps."),
-    {"lapar_dict_default", mod_lapar_dict_default, METH_NOARGS,
-     "The default LAPAR dictionary, (72, 25) float32."},
-    {"lapar_model_default", mod_lapar_model_default, METH_NOARGS,
-     "The library's embedded LAPAR model (scales 2, 3, 4)."},
-    {"_raise_argument_error", mod_raise_argument_error, METH_O, NULL},
+    {"version", mod_version, METH_NOARGS, DOC_mod_version},
+    {"devices", mod_devices, METH_NOARGS, DOC_mod_devices},
+    {"select_device", mod_select_device, METH_VARARGS, DOC_mod_select_device},
+    {"opencl_library", mod_opencl_library, METH_NOARGS, DOC_mod_opencl_library},
+    {"cpu_path_available", mod_cpu_path_available, METH_VARARGS, DOC_mod_cpu_path_available},
+    {"lapar_net_available", mod_lapar_net_available, METH_VARARGS, DOC_mod_lapar_net_available},
+    {"pyr_level_size", mod_pyr_level_size, METH_VARARGS, DOC_mod_pyr_level_size},
+    {"pyr_max_levels", mod_pyr_max_levels, METH_VARARGS, DOC_mod_pyr_max_levels},
+    {"resize_size", mod_resize_size, METH_VARARGS, DOC_mod_resize_size},
+    KW("gaussian_weights", mod_gaussian_weights),
+    {"lapar_dict_default", mod_lapar_dict_default, METH_NOARGS, DOC_mod_lapar_dict_default},
+    {"lapar_model_default", mod_lapar_model_default, METH_NOARGS, DOC_mod_lapar_model_default},
+    {"_raise_argument_error", mod_raise_argument_error, METH_O, DOC_mod_raise_argument_error},
     {NULL, NULL, 0, NULL},
 };
 

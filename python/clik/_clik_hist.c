@@ -9,7 +9,7 @@
 
 /* Histogram family                                                          */
 
-PyObject *ctx_hist(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_hist_compute(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", NULL};
     PyObject *src;
@@ -31,7 +31,7 @@ PyObject *ctx_hist(CtxObject *c, PyObject *args, PyObject *kw)
 
 UNARY_FN(do_equalize, clik_hist_equalize)
 
-PyObject *ctx_equalize(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_hist_equalize(CtxObject *c, PyObject *args, PyObject *kw)
 {
     return unary_method(c, args, kw, &(unary_op){.num = 1, .den = 1, .fn = do_equalize});
 }
@@ -42,7 +42,7 @@ static clik_status do_lut(clik_context *x, const clik_image *a, clik_image *b, c
     return clik_hist_lut(x, a, b, t->buf, (int)(t->len / 256));
 }
 
-PyObject *ctx_lut(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_hist_lut(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "tables", "out", NULL};
     PyObject *src, *tables, *out = Py_None;
