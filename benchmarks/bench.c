@@ -52,6 +52,7 @@ static void usage(FILE *f)
             "                   (default: host images, host-to-host time)\n"
             "  --json           one JSON object per line per (op, size)\n"
             "  --cpu-path P     auto | scalar | neon: the CPU path (default auto)\n"
+            "  --threads N      threads of the CPU path (default $CLIK_THREADS, else the cores)\n"
             "  --allow-fallback let an op fall back to the CPU (default: fail)\n"
             "  --seed N         seed of the synthetic input (default 1)\n"
             "  --dump-input DIR write each input as DIR/input-WxH-cC.pgm|pam\n"
@@ -170,6 +171,7 @@ static int parse_args(int argc, char **argv, options *o)
     o->warmup = 3;
     o->seed = 1;
     o->cpu_path = CLIK_CPU_AUTO;
+    o->threads = -1;
     o->scale = 2.0;
     o->frames = 12;
     o->depth = 3;
@@ -187,9 +189,9 @@ static int parse_args(int argc, char **argv, options *o)
             snprintf(name, sizeof(name), "%s", arg);
         }
         static const char *const with_value[] = {
-            "--op",     "--size",     "--device",    "--channels",   "--reps",
-            "--warmup", "--cpu-path", "--seed",      "--dump-input", "--scale",
-            "--frames", "--depth",    "--host-alloc"};
+            "--op",     "--size",     "--device",     "--channels",   "--reps",
+            "--warmup", "--cpu-path", "--seed",       "--dump-input", "--scale",
+            "--frames", "--depth",    "--host-alloc", "--threads"};
         int takes = 0;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); k++)
             takes |= strcmp(name, with_value[k]) == 0;
@@ -280,6 +282,10 @@ static int parse_args(int argc, char **argv, options *o)
                 o->cpu_path = CLIK_CPU_NEON;
             else
                 return bad_usage("bad --cpu-path '%s': expected auto, scalar or neon", val);
+        } else if (strcmp(name, "--threads") == 0) {
+            if (!parse_int(val, 1, 256, &n))
+                return bad_usage("bad --threads '%s': expected a whole number from 1 to 256", val);
+            o->threads = (int)n;
         } else if (strcmp(name, "--dump-input") == 0) {
             o->dump_dir = val;
         } else if (strcmp(name, "--resident") == 0) {
@@ -647,6 +653,7 @@ int main(int argc, char **argv)
     copt.profiling = 1;
     copt.strict = o.allow_fallback ? 0 : 1;
     copt.cpu_path = o.cpu_path;
+    copt.threads = o.threads;
     if (o.verbose || o.kernels) {
         copt.log = bench_log;
         copt.log_user = &o;

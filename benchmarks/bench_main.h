@@ -35,6 +35,7 @@ typedef struct options {
     int no_check; /* --no-check */
     int kernels;  /* --kernels: device time per kernel */
     clik_cpu_path cpu_path;
+    int threads; /* of the CPU path; -1: the library's default */
     uint64_t seed;
     const char *dump_dir;
     double scale;

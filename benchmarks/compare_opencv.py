@@ -27,7 +27,19 @@ build's python/ folder) beside cv2.optflow's DualTVL1 on 2 threads; they
 need the contrib optflow module (Debian's python3-opencv has it). Only the
 TV-L1 rows: --op flow_tvl1-1warp --op flow_tvl1.
 
-Needs numpy and cv2 (Debian: python3-opencv); matplotlib for --plot.
+OpenCV is the one a user installs today: by default the script runs itself
+in a virtual environment with opencv-contrib-python-headless 5.x from PyPI,
+~/.cache/clik/opencv5-venv ($XDG_CACHE_HOME/clik/...), made with
+`python3 -m venv` and pip when missing; --opencv-python PY (or
+$CLIK_OPENCV_PYTHON) names another interpreter, --system-opencv keeps the
+running one's cv2. The table names the OpenCV version. A row whose OpenCV
+module is missing (a cv2 without optflow) reports "n/a" and the others run.
+
+Beside the device's rows, clik's CPU paths (--device none) run each op:
+the scalar oracle and NEON (SIMDe on x86) on 1 thread, and NEON on
+--cpu-threads threads (default the CPUs); --no-cpu-paths leaves them out.
+
+Needs numpy and cv2; matplotlib for --plot.
 Example:
     /usr/bin/python3 benchmarks/compare_opencv.py \\
         --bench build/benchmarks/clik-bench --device pocl --size 3840x2160
@@ -403,6 +415,57 @@ COLUMNS = [
 # --------------------------------------------------------------------------
 
 
+CPU_PATHS = (("scalar", 1), ("neon", 1), ("neon", 0))  # 0: --cpu-threads
+
+
+def cpu_key(path, threads):
+    """The column of a CPU-path run: cpu_scalar_1_ms, cpu_neon_1_ms, cpu_neon_n_ms."""
+    return f"cpu_{path}_{threads or 'n'}_ms"
+
+
+COLUMNS += [cpu_key(p, t) for p, t in CPU_PATHS] + ["ratio_cpu_neon_n"]
+
+
+def opencv_venv():
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "clik", "opencv5-venv")
+
+
+def opencv_python(args):
+    """The interpreter whose cv2 the comparison uses (None: this one), making
+    the default virtual environment when it is missing."""
+    if args.system_opencv:
+        return None
+    py = args.opencv_python or os.environ.get("CLIK_OPENCV_PYTHON")
+    if py:
+        if not os.access(py, os.X_OK):
+            fail(f"{py} is not an executable Python (--opencv-python, CLIK_OPENCV_PYTHON)")
+        return py
+    venv = opencv_venv()
+    py = os.path.join(venv, "bin", "python")
+    if not os.access(py, os.X_OK):
+        print(f"compare_opencv: making {venv} with opencv-contrib-python-headless 5.x ...",
+              file=sys.stderr)
+        made = subprocess.run([sys.executable, "-m", "venv", venv])
+        if made.returncode != 0 or not os.access(py, os.X_OK):
+            fail(f"python3 -m venv {venv} failed (Debian: apt install python3-venv), or pass "
+                 "--opencv-python or --system-opencv")
+        pip = subprocess.run([py, "-m", "pip", "install", "--quiet",
+                              "opencv-contrib-python-headless>=5,<6", "numpy"])
+        if pip.returncode != 0:
+            fail(f"pip could not install OpenCV 5 into {venv} (remove it to try again)")
+    return py
+
+
+def run_in_opencv_python(args):
+    """Runs this script again under the chosen interpreter, once."""
+    py = opencv_python(args)
+    if py is None or os.environ.get("CLIK_COMPARE_PYTHON") == py:
+        return
+    os.environ["CLIK_COMPARE_PYTHON"] = py
+    os.execv(py, [py, os.path.abspath(__file__)] + sys.argv[1:])
+
+
 def fail(msg):
     print(f"compare_opencv: {msg}", file=sys.stderr)
     sys.exit(1)
@@ -437,6 +500,14 @@ def clik_ops(bench):
         row = json.loads(line)
         ops[row["op"]] = set(row["channels"])
     return ops
+
+
+def known_cpu_paths(bench):
+    """The CPU paths of clik-bench's build: scalar, and neon where built."""
+    proc = run_bench(bench, ["--op", "hist_compute", "--size", "16x16", "--device", "none",
+                             "--cpu-path", "neon", "--reps", "1", "--warmup", "0", "--json"],
+                     check=False)
+    return ("scalar", "neon") if proc.returncode == 0 else ("scalar",)
 
 
 def read_pnm(path, np):
@@ -576,8 +647,19 @@ def print_table(rows, meta, markdown):
              "clik/CPU", "clik/T-API"]
     keys = ["op", "size", "clik_e2e_ms", "clik_kernel_ms", "cv_cpu_ms", "cv_tapi_ms",
             "ratio_cpu", "ratio_tapi"]
+    n = meta.get("cpu_threads")
+    names = {cpu_key("scalar", 1): "scalar 1t ms", cpu_key("neon", 1): "NEON 1t ms",
+             cpu_key("neon", 0): f"NEON {n}t ms"}
+    for key in meta.get("cpu_paths", []):
+        heads.append(names[key])
+        keys.append(key)
+    if cpu_key("neon", 0) in meta.get("cpu_paths", []):
+        heads.append(f"NEON {n}t/CPU")
+        keys.append("ratio_cpu_neon_n")
     def cell(r, k):
-        text = fmt(r[k], 2 if k.startswith("ratio") else 3)
+        if k == "clik_e2e_ms" and str(r.get("clik_backend") or "").startswith("n/a"):
+            return r["clik_backend"]
+        text = fmt(r.get(k), 2 if k.startswith("ratio") else 3)
         if k == "ratio_cpu" and r.get("ratio_cpu_min") is not None and (r.get("rounds") or 0) > 1:
             text += f" ({r['ratio_cpu_min']:.2f}–{r['ratio_cpu_max']:.2f})"
         return text
@@ -633,11 +715,13 @@ def meta_lines(meta):
         f"host: {meta['host']}, {meta['cpu']}, {meta['nproc']} CPUs{load}",
         f"clik device: {meta['clik_device']} (backend {meta['clik_backend']})"
         + (f", copy bandwidth {fmt(meta['copy_gbps'], 1)} GB/s" if meta.get("copy_gbps") else ""),
-        f"OpenCV {meta['cv2_version']} ({meta['cv_threads']} threads), T-API device: {tapi}",
+        f"OpenCV {meta['cv2_version']} ({meta['cv_threads']} threads, {meta.get('python')}), "
+        f"T-API device: {tapi}",
         f"{meta['channels']} channel(s), median of {meta['reps']} runs after {meta['warmup']} "
         f"warm-up, clik and OpenCV taking turns {meta['rounds']} time(s){scale}"
         + (f"; clik's host images from {meta['host_alloc']}" if meta.get("host_alloc") else ""),
-    ] + ([f"TV-L1 rows: clik_flow_tvl1 through {meta['flow_lib']}, median of "
+    ] + ([f"clik's CPU paths (--device none): {', '.join(meta['cpu_paths'])}, the NEON path "
+          "through SIMDe on x86"] if meta.get("cpu_paths") else []) + ([f"TV-L1 rows: clik_flow_tvl1 through {meta['flow_lib']}, median of "
           f"{meta['flow_reps']} runs after {meta['flow_warmup']} warm-up, OpenCV on "
           f"{FLOW_CV_THREADS} threads"] if meta.get("flow_lib") else [])
 
@@ -709,7 +793,17 @@ def main():
     ap.add_argument("--json", metavar="FILE", help="save the rows and the run's details as JSON")
     ap.add_argument("--plot", metavar="FILE.png", help="grouped bar chart of the times")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    ap.add_argument("--opencv-python", metavar="PY",
+                    help="the Python whose cv2 is compared (default $CLIK_OPENCV_PYTHON, else "
+                         f"{opencv_venv()}, made with OpenCV 5 when missing)")
+    ap.add_argument("--system-opencv", action="store_true",
+                    help="use the cv2 of the Python running this script")
+    ap.add_argument("--no-cpu-paths", action="store_true",
+                    help="leave out the rows of clik's CPU paths (--device none)")
+    ap.add_argument("--cpu-threads", type=int, default=os.cpu_count() or 1,
+                    help="threads of the NEON row of N threads (default the CPUs)")
     args = ap.parse_args()
+    run_in_opencv_python(args)
     if args.reps < 1 or args.warmup < 0 or args.rounds < 1:
         ap.error("--reps and --rounds must be at least 1, --warmup at least 0")
     if args.flow_reps < 1 or args.flow_warmup < 0:
@@ -765,6 +859,7 @@ def main():
               "--warmup", str(args.warmup), "--scale", repr(args.scale)]
     if args.frames:
         common += ["--frames", str(args.frames)]
+    common_cpu = list(common)  # the CPU-path runs: --device none, their own path and threads
     if args.device:
         common += ["--device", args.device]
     if args.cpu_path:
@@ -802,9 +897,26 @@ def main():
             for line in proc.stdout.splitlines():
                 row = json.loads(line)
                 clik_runs.setdefault((op.name, row["size"]), []).append(row)
+            for path, threads in cpu_paths:
+                extra = ["--device", "none", "--cpu-path", path, "--threads",
+                         str(threads or args.cpu_threads)]
+                print(f"compare_opencv: clik-bench --op {op.name} {' '.join(extra)} ...",
+                      file=sys.stderr)
+                proc = run_bench(args.bench, ["--json", "--op", op.name] + common_cpu + extra
+                                 + size_args, check=False)
+                if proc.returncode != 0:
+                    clik_errors[f"{op.name} {path} {threads}"] = proc.stderr.strip()
+                for line in proc.stdout.splitlines():
+                    row = json.loads(line)
+                    cpu_runs.setdefault((op.name, row["size"], cpu_key(path, threads)),
+                                        []).append(row["end_to_end_ms"])
 
     # clik first: cv2 may only be imported once the T-API device is known.
-    clik_runs, clik_errors = {}, {}
+    cpu_paths = []
+    if ops and not args.no_cpu_paths and not args.cpu_path:
+        built = known_cpu_paths(args.bench)
+        cpu_paths = [(p, t) for p, t in CPU_PATHS if p in built]
+    clik_runs, clik_errors, cpu_runs = {}, {}, {}
     run_clik(clik_runs, clik_errors)
     first = next((v[0] for v in clik_runs.values()), None)
 
@@ -914,6 +1026,12 @@ def main():
             for key, other in (("ratio_cpu", "cv_cpu_ms"), ("ratio_tapi", "cv_tapi_ms")):
                 if isinstance(e2e, float) and isinstance(row[other], float) and row[other] > 0:
                     row[key] = round(e2e / row[other], 3)
+            for path, threads in cpu_paths:
+                key = cpu_key(path, threads)
+                row[key] = med(cpu_runs.get((op.name, size, key), []))
+            key = cpu_key("neon", 0)
+            if isinstance(row.get(key), float) and isinstance(row["cv_cpu_ms"], float):
+                row["ratio_cpu_neon_n"] = round(row[key] / row["cv_cpu_ms"], 3)
             per_round = [r["end_to_end_ms"] / c for r, c in zip(runs, cvt["cpu"]) if c > 0]
             if per_round:
                 row["ratio_cpu_min"] = round(min(per_round), 3)
@@ -921,10 +1039,16 @@ def main():
             rows.append(row)
 
     flow_where = None
-    if flows:
-        if not hasattr(cv, "optflow"):
-            fail(f"OpenCV {cv.__version__} has no optflow module (opencv-contrib) for the TV-L1 "
-                 "rows")
+    if flows and not hasattr(cv, "optflow"):
+        print(f"compare_opencv: OpenCV {cv.__version__} has no optflow module (opencv-contrib): "
+              "the TV-L1 rows are n/a", file=sys.stderr)
+        flow_lib = None
+        for fr in flows:
+            row = {k: None for k in COLUMNS}
+            row.update(op=fr.name, size=f"{fr.size[0]}x{fr.size[1]}", channels=1,
+                       clik_backend="n/a: no optflow")
+            rows.append(row)
+    elif flows:
         flow_table, flow_where = run_flow_rows(flows, args, cv, np, tapi_device)
         rows += flow_table
     meta = {
@@ -959,6 +1083,9 @@ def main():
         "flow_lib": flow_lib if flows else None,
         "flow_reps": args.flow_reps,
         "flow_warmup": args.flow_warmup,
+        "cpu_paths": [cpu_key(p, t) for p, t in cpu_paths],
+        "cpu_threads": args.cpu_threads,
+        "python": sys.executable,
     }
     for r in rows:
         if r["op"] in meta["notes"] and r.get("clik_check") and r["op"] in flow_by_name:

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "clik.h"
+#include "threads.h"
 
 typedef struct clik_hist_dsp {
     /* Adds the counts of every channel of a u8 image to hist[c * 256 + v]. */
@@ -21,6 +22,18 @@ typedef struct clik_hist_dsp {
     void (*lut)(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, int width,
                 int height, int channels, const uint8_t *tables, int per_channel);
 } clik_hist_dsp;
+
+/* The arguments of a lut entry, for the entries that run it in bands of
+ * rows (clik__cpu_rows). */
+typedef struct clik_lut_job {
+    const uint8_t *src;
+    size_t src_stride;
+    uint8_t *dst;
+    size_t dst_stride;
+    int width, channels;
+    const uint8_t *tables;
+    int per_channel;
+} clik_lut_job;
 
 /* The arguments of these entries are host images already checked by
  * lib/ops: formats, sizes and strides are valid for the operation. */
@@ -298,10 +311,12 @@ typedef struct clik_cpu_dsp {
 
 /* 1 when this build has the NEON path (natively or through SIMDe). */
 int clik__cpu_have_neon(void);
-/* 1 when the NEON path runs as native NEON: only then is it the default. */
+/* 1 when the NEON path runs as native NEON (else through SIMDe). */
 int clik__cpu_neon_native(void);
-/* Fills dsp with the scalar entries, then the NEON ones when neon is set. */
-void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon);
+/* Fills dsp with the scalar entries, then the NEON ones when neon is set;
+ * with fastest (the automatic choice), entries whose NEON code is slower
+ * than the scalar code through SIMDe keep the scalar code. */
+void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon, int fastest);
 
 void clik__hist_dsp_init_scalar(clik_hist_dsp *dsp);
 void clik__hist_dsp_init_neon(clik_hist_dsp *dsp);

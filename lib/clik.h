@@ -15,7 +15,10 @@
  * without a context (or given a NULL one) may run in any thread at any time,
  * and read-only objects (a LAPAR model or network) may be used by several
  * contexts at once. The message of a failed clik_context_create() is the
- * calling thread's own (clik_context_message(NULL)).
+ * calling thread's own (clik_context_message(NULL)). Within a call, the CPU
+ * path may run parts of the operation on helper threads that the context
+ * owns (clik_context_options.threads); callbacks (clik_flow_options'
+ * progress, the log) are called from the calling thread only.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -209,7 +212,8 @@ CLIK_API const char *clik_opencl_library(const char **why);
 /* Contexts                                                                  */
 
 typedef enum clik_cpu_path {
-    CLIK_CPU_AUTO = 0, /* NEON on Arm, else scalar ($CLIK_CPU_PATH) */
+    CLIK_CPU_AUTO =
+        0, /* NEON where built (native, or SIMDe on x86), else scalar ($CLIK_CPU_PATH) */
     CLIK_CPU_SCALAR,
     CLIK_CPU_NEON,
 } clik_cpu_path;
@@ -245,6 +249,8 @@ typedef struct clik_context_options {
     int profiling;          /* 1: time kernels with events ($CLIK_PROFILE) */
     const char *kernel_dir; /* load .cl files from here ($CLIK_KERNEL_DIR) */
     const char *tuning;     /* "key=value,..." overrides of the tuning table ($CLIK_TUNE) */
+    int threads;            /* threads of the CPU path, 1..256 ($CLIK_THREADS; 0 or -1: the
+                               usable cores) */
     clik_log_fn log;        /* receives diagnostics; NULL: silent */
     void *log_user;
 } clik_context_options;

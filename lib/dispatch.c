@@ -89,8 +89,11 @@ static clik_status run_cpu(clik_context *ctx, const clik_op *op, const clik_op_i
             (st = clik__host_view(ctx, images[opened].image, access[opened], v[opened])) != CLIK_OK)
             break;
     }
-    if (st == CLIK_OK)
+    if (st == CLIK_OK) {
+        clik_cpu_pool *outer = clik__cpu_pool_enter(clik__threads_pool(ctx));
         st = op->cpu(ctx, args, v);
+        clik__cpu_pool_enter(outer);
+    }
     while (opened-- > 0)
         if (alias[opened] == opened) {
             clik_status st2 = clik__host_view_done(ctx, images[opened].image, v[opened],

@@ -256,6 +256,9 @@ struct clik_context {
     int tune_memo_n;
 
     clik_cpu_dsp dsp;
+    int threads;                 /* of the CPU path, the calling thread's included */
+    clik_cpu_pool *threads_pool; /* made at the first CPU operation when threads > 1 */
+    long threads_pid;            /* the process that made threads_pool */
     clik_backend last_backend;
     clik_status fallback_cause; /* see clik_context_fallback_cause() */
     clik_context_stats stats;
@@ -448,6 +451,8 @@ clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem);
 void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes);
 /* Releases the buffers the pool keeps (clik_context_destroy). */
 void clik__pool_release(clik_context *ctx);
+/* The CPU path's thread pool (context.c): NULL with one thread. */
+clik_cpu_pool *clik__threads_pool(clik_context *ctx);
 /* Fills a buffer with garbage when the context poisons (tuning poison=1), so
  * that a kernel reading what nothing wrote fails its comparison. */
 clik_status clik__poison(clik_context *ctx, cl_mem mem, size_t bytes);

@@ -477,12 +477,63 @@ START_TEST(matches_oracle)
 }
 END_TEST
 
+/* A context on the CPU path under test with `threads` threads. */
+static clik_context *threads_context(int threads)
+{
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = "none";
+    opt.cpu_path = h_expected == CLIK_BACKEND_NEON ? CLIK_CPU_NEON : CLIK_CPU_SCALAR;
+    opt.threads = threads;
+    clik_context *ctx = NULL;
+    ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%d threads: %s", threads,
+                  clik_context_message(NULL));
+    return ctx;
+}
+
+/* The family whose cases a suite runs: its own, else the one named as the
+ * suite (the LAPAR suites run their cases in tests of their own). */
+static const char *suite_family(void)
+{
+    return the_suite->family ? the_suite->family : the_suite->name;
+}
+
+/* The CPU path on 3 threads (an odd split of the rows) gives the bytes of
+ * one thread: each channel count at 301 x 167, where the rows are worth
+ * splitting, and at 27 x 13, where they are not. */
+START_TEST(threads_agree)
+{
+    const sup_case *c = h_family_case(suite_family(), _i);
+    clik_context *one = threads_context(1), *three = threads_context(3);
+    static const int sizes[][2] = {{301, 167}, {27, 13}};
+    for (int s = 0; s < 2; s++)
+        for (int ch = 1; ch <= 4; ch++) {
+            if (!(c->channels & (1u << ch)))
+                continue;
+            sup_case_oracle o;
+            clik_status st = sup_case_oracle_run(c, one, sizes[s][0], sizes[s][1], ch,
+                                                 SUP_PATTERN_NOISE, 2900u + ch, &o);
+            ck_assert_msg(st == CLIK_OK, "%s on 1 thread: %s", c->op, o.message);
+            sup_case_result r;
+            sup_case_compare(&o, three, SUP_TOL_EXACT, &r);
+            sup_case_oracle_free(&o);
+            ck_assert_msg(sup_case_passed(&r), "%s %dx%dx%d: 3 threads against 1: %s %s %s", c->op,
+                          sizes[s][0], sizes[s][1], ch, clik_status_str(r.status), r.message,
+                          r.cmp.detail);
+        }
+    clik_context_destroy(one);
+    clik_context_destroy(three);
+}
+END_TEST
+
 static Suite *make_the_suite(void)
 {
     Suite *s = suite_create(the_suite->name);
     TCase *tc = h_tcase(s, the_suite->name, the_suite->timeout, NULL, 0);
     if (the_suite->family)
         tcase_add_loop_test(tc, matches_oracle, 0, h_family_case_count(the_suite->family));
+    if (h_expected == CLIK_BACKEND_NEON && h_family_case_count(suite_family()) > 0)
+        tcase_add_loop_test(tc, threads_agree, 0, h_family_case_count(suite_family()));
     add_tests(tc, the_suite->tests, the_suite->count);
     return s;
 }

@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -322,12 +325,154 @@ START_TEST(include_resolution)
 }
 END_TEST
 
+/* Collects the warnings of a context into a buffer. */
+static void keep_log(void *user, clik_log_level level, const char *message)
+{
+    if (level >= CLIK_LOG_WARNING)
+        snprintf(user, 512, "%s", message);
+}
+
+START_TEST(threads_setting)
+{
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = "none";
+    clik_context *ctx = NULL;
+    static const int bad[] = {-2, 257, -1000};
+    for (int i = 0; i < 3; i++) {
+        opt.threads = bad[i];
+        ck_assert_int_eq(clik_context_create(&ctx, &opt), CLIK_ERR_INVALID_ARG);
+        ck_assert_ptr_nonnull(strstr(clik_context_message(NULL), "threads"));
+    }
+    /* A bad variable is ignored, with the reason logged. */
+    char logged[512];
+    opt.threads = -1;
+    opt.log = keep_log;
+    opt.log_user = logged;
+    static const char *const bad_env[] = {"0", "-3", "many", "4x", "257", " "};
+    for (int i = 0; i < 6; i++) {
+        logged[0] = '\0';
+        setenv("CLIK_THREADS", bad_env[i], 1);
+        ck_assert_int_eq(clik_context_create(&ctx, &opt), CLIK_OK);
+        ck_assert_msg(strstr(logged, "CLIK_THREADS") && strstr(logged, "ignored"), "'%s': '%s'",
+                      bad_env[i], logged);
+        clik_context_destroy(ctx);
+    }
+    static const char *const good_env[] = {"1", "3", "auto", ""};
+    for (int i = 0; i < 4; i++) {
+        logged[0] = '\0';
+        setenv("CLIK_THREADS", good_env[i], 1);
+        ck_assert_int_eq(clik_context_create(&ctx, &opt), CLIK_OK);
+        ck_assert_msg(logged[0] == '\0', "'%s': '%s'", good_env[i], logged);
+        clik_context_destroy(ctx);
+    }
+    unsetenv("CLIK_THREADS");
+    /* Without a choice, the CPU path is NEON wherever it is built. */
+    opt.log = NULL;
+    ck_assert_int_eq(clik_context_create(&ctx, &opt), CLIK_OK);
+    ck_assert_int_eq(clik_context_cpu_backend(ctx), clik_cpu_path_available(CLIK_CPU_NEON)
+                                                        ? CLIK_BACKEND_NEON
+                                                        : CLIK_BACKEND_SCALAR);
+    clik_context_destroy(ctx);
+}
+END_TEST
+
+/* A context whose pool ran before a fork works in the child, with the
+ * parent's bytes: the parent's helpers are not there, so the child starts a
+ * pool of its own (and a job's caller takes every band no helper took). */
+START_TEST(threads_after_fork)
+{
+    if (!clik_cpu_path_available(CLIK_CPU_NEON)) {
+        printf("SKIP threads_after_fork: no NEON path (the scalar blur runs on one thread)\n");
+        return;
+    }
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = "none";
+    opt.cpu_path = CLIK_CPU_NEON;
+    opt.threads = 2;
+    clik_context *ctx = NULL;
+    ck_assert_int_eq(clik_context_create(&ctx, &opt), CLIK_OK);
+    clik_image src, a, b;
+    ck_assert_int_eq(clik_image_alloc(&src, 640, 480, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&a, 640, 480, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&b, 640, 480, 1, CLIK_U8), CLIK_OK);
+    for (size_t i = 0; i < (size_t)640 * 480; i++)
+        ((uint8_t *)src.data)[i] = (uint8_t)(i * 2654435761u >> 24);
+    ck_assert_int_eq(clik_gaussian_blur(ctx, &src, &a, 7, 0.0), CLIK_OK);
+    fflush(NULL);
+    const pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        const int same = clik_gaussian_blur(ctx, &src, &b, 7, 0.0) == CLIK_OK &&
+                         memcmp(a.data, b.data, (size_t)640 * 480) == 0;
+        _exit(same ? 0 : 1);
+    }
+    int status = 0, waited = 0;
+    while (waitpid(child, &status, WNOHANG) == 0 && waited < 200) {
+        nanosleep(&(struct timespec){0, 100000000L}, NULL);
+        waited++;
+    }
+    if (waited == 200) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+        ck_abort_msg("the child hung on the parent's pool");
+    }
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    clik_image_free(&src);
+    clik_image_free(&a);
+    clik_image_free(&b);
+    clik_context_destroy(ctx);
+}
+END_TEST
+
+/* The automatic CPU path's table lookup (the scalar code in bands where
+ * the NEON code runs through SIMDe) on 3 threads gives the oracle's bytes,
+ * one table or one per channel, in place too. */
+START_TEST(auto_path_lut)
+{
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = "none";
+    opt.threads = 3;
+    clik_context *fast = NULL, *oracle = NULL;
+    ck_assert_int_eq(clik_context_create(&fast, &opt), CLIK_OK);
+    opt.cpu_path = CLIK_CPU_SCALAR;
+    opt.threads = 1;
+    ck_assert_int_eq(clik_context_create(&oracle, &opt), CLIK_OK);
+    uint8_t tables[4 * 256];
+    for (int i = 0; i < 4 * 256; i++)
+        tables[i] = (uint8_t)(i * 7919u >> 3);
+    clik_image src, a, b;
+    ck_assert_int_eq(clik_image_alloc(&src, 301, 167, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&a, 301, 167, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&b, 301, 167, 4, CLIK_U8), CLIK_OK);
+    const size_t n = (size_t)301 * 167 * 4;
+    for (size_t i = 0; i < n; i++)
+        ((uint8_t *)src.data)[i] = (uint8_t)(i * 2654435761u >> 24);
+    for (int ntables = 1; ntables <= 4; ntables += 3) {
+        ck_assert_int_eq(clik_hist_lut(oracle, &src, &a, tables, ntables), CLIK_OK);
+        ck_assert_int_eq(clik_hist_lut(fast, &src, &b, tables, ntables), CLIK_OK);
+        ck_assert(memcmp(a.data, b.data, n) == 0);
+        memcpy(b.data, src.data, n);
+        ck_assert_int_eq(clik_hist_lut(fast, &b, &b, tables, ntables), CLIK_OK);
+        ck_assert(memcmp(a.data, b.data, n) == 0);
+    }
+    clik_image_free(&src);
+    clik_image_free(&a);
+    clik_image_free(&b);
+    clik_context_destroy(fast);
+    clik_context_destroy(oracle);
+}
+END_TEST
+
 int main(void)
 {
-    const h_test tests[] = {H_TEST(selection_strings), H_TEST(settings_are_checked),
-                            H_TEST(image_descriptors), H_TEST(cpu_context_images),
-                            H_TEST(status_names),      H_TEST(cache_file_format),
-                            H_TEST(include_resolution)};
+    const h_test tests[] = {H_TEST(selection_strings),  H_TEST(settings_are_checked),
+                            H_TEST(threads_setting),    H_TEST(threads_after_fork),
+                            H_TEST(auto_path_lut),      H_TEST(image_descriptors),
+                            H_TEST(cpu_context_images), H_TEST(status_names),
+                            H_TEST(cache_file_format),  H_TEST(include_resolution)};
     const h_suite suite = {"host", NULL, -1, tests, H_COUNT(tests), NULL, NULL};
     return h_suite_main(&suite);
 }

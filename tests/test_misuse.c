@@ -3089,7 +3089,7 @@ static void row_context_options_init(void)
     clik_context_options_init(&opt);
     EXPECT(opt.device == NULL && opt.cache == -1 && opt.strict == -1 &&
                opt.cpu_path == CLIK_CPU_AUTO && opt.local_memory == -1 && opt.profiling == -1 &&
-               opt.log == NULL && opt.tuning == NULL && opt.kernel_dir == NULL,
+               opt.threads == -1 && opt.log == NULL && opt.tuning == NULL && opt.kernel_dir == NULL,
            "not all \"not set\"");
 }
 

@@ -144,8 +144,20 @@ static void v_pass(const float *const *rows, size_t n, const float *wt, int ksiz
     }
 }
 
-static int blur_disjoint(const clik_image *src, clik_image *dst, const float *wt, int ksize)
+typedef struct blur_job {
+    const clik_image *src;
+    clik_image *dst;
+    const float *wt;
+    int ksize;
+} blur_job;
+
+/* Output rows [y0, y1): each band keeps its own line and ring. */
+static int blur_rows(void *user, int y0, int y1)
 {
+    const blur_job *j = user;
+    const clik_image *src = j->src;
+    const float *wt = j->wt;
+    const int ksize = j->ksize;
     const int w = src->width, h = src->height, ch = src->channels, r = ksize / 2;
     const size_t n = (size_t)w * (size_t)ch;
     float *line = malloc(((size_t)w + 2 * (size_t)r) * (size_t)ch * sizeof(float));
@@ -161,20 +173,28 @@ static int blur_disjoint(const clik_image *src, clik_image *dst, const float *wt
     }
     /* Virtual row v (reflected to a source row) goes to slot (v + r) % ksize;
      * output row y takes taps from slots y % ksize onwards. */
-    for (int v = -r; v < h + r; v++) {
+    for (int v = y0 - r; v < y1 + r; v++) {
         load_line(src, clik__reflect101(v, h), r, line);
         h_pass(line, n, ch, wt, ksize, ring + (size_t)((v + r) % ksize) * n);
         const int y = v - r;
-        if (y < 0)
+        if (y < y0)
             continue;
         for (int k = 0; k < ksize; k++)
             rows[k] = ring + (size_t)((y + k) % ksize) * n;
-        v_pass(rows, n, wt, ksize, dst, y);
+        v_pass(rows, n, wt, ksize, j->dst, y);
     }
     free(line);
     free(ring);
     free(rows);
     return 0;
+}
+
+static int blur_disjoint(const clik_image *src, clik_image *dst, const float *wt, int ksize)
+{
+    blur_job j = {src, dst, wt, ksize};
+    /* Each row costs about ksize multiply-adds per element, twice. */
+    return clik__cpu_rows(src->height, (size_t)src->width * (size_t)src->channels * (size_t)ksize,
+                          blur_rows, &j);
 }
 
 int clik__blur_neon(const clik_image *src, clik_image *dst, const float *weights, int ksize)
@@ -232,10 +252,10 @@ CLIK_INLINE uint8x16_t luma16_u8(uint8x16_t r, uint8x16_t g, uint8x16_t b)
     return vcombine_u8(lo, hi);
 }
 
-static void gray_u8(const clik_image *src, clik_image *dst)
+static void gray_u8(const clik_image *src, clik_image *dst, int y0, int y1)
 {
     const int ch = src->channels, bgr = src->order == CLIK_ORDER_BGR;
-    for (int y = 0; y < src->height; y++) {
+    for (int y = y0; y < y1; y++) {
         const uint8_t *in = row_of(src, y);
         uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
         int x = 0;
@@ -260,10 +280,10 @@ CLIK_INLINE float32x4_t luma4_f32(float32x4_t r, float32x4_t g, float32x4_t b)
     return vaddq_f32(v, vmulq_n_f32(b, 0.114f));
 }
 
-static void gray_f32(const clik_image *src, clik_image *dst)
+static void gray_f32(const clik_image *src, clik_image *dst, int y0, int y1)
 {
     const int ch = src->channels, bgr = src->order == CLIK_ORDER_BGR, red = bgr ? 2 : 0;
-    for (int y = 0; y < src->height; y++) {
+    for (int y = y0; y < y1; y++) {
         const float *in = (const float *)(const void *)row_of(src, y);
         float *out = (float *)(void *)((uint8_t *)dst->data + (size_t)y * dst->stride);
         int x = 0;
@@ -287,12 +307,25 @@ static void gray_f32(const clik_image *src, clik_image *dst)
     }
 }
 
+typedef struct gray_job {
+    const clik_image *src;
+    clik_image *dst;
+} gray_job;
+
+static int gray_rows(void *user, int y0, int y1)
+{
+    const gray_job *j = user;
+    if (j->src->type == CLIK_U8)
+        gray_u8(j->src, j->dst, y0, y1);
+    else
+        gray_f32(j->src, j->dst, y0, y1);
+    return 0;
+}
+
 void clik__gray_neon(const clik_image *src, clik_image *dst)
 {
-    if (src->type == CLIK_U8)
-        gray_u8(src, dst);
-    else
-        gray_f32(src, dst);
+    gray_job j = {src, dst};
+    clik__cpu_rows(src->height, (size_t)src->width, gray_rows, &j);
 }
 
 void clik__filter_dsp_init_neon(clik_filter_dsp *dsp)

@@ -228,12 +228,17 @@ typedef struct level_work {
     float *ix, *iy, *rho_c; /* the warp data */
     field u, p;             /* u1 u2; p11 p12 p21 p22 */
     float theta, l_t, taut;
+    double *row_e;              /* h entries: the U step's squared changes of each row */
+    const float *i0, *i1, *img; /* the level's images; the image whose gradient is taken */
 } level_work;
 
-static void gradient(level_work *L, const float *img)
+/* Rows [y0, y1) of the gradient of L->img. */
+static int gradient_rows(void *user, int y0, int y1)
 {
+    level_work *L = user;
+    const float *img = L->img;
     const int w = L->w, h = L->h;
-    for (int y = 0; y < h; y++) {
+    for (int y = y0; y < y1; y++) {
         const float *row = img + (size_t)y * (size_t)w;
         const float *up = img + (size_t)clampi(y - 1, h) * (size_t)w;
         const float *down = img + (size_t)clampi(y + 1, h) * (size_t)w;
@@ -243,13 +248,17 @@ static void gradient(level_work *L, const float *img)
             L->gy[(size_t)y * (size_t)w + (size_t)x] = 0.5f * (down[x] - up[x]);
         }
     }
+    return 0;
 }
 
-static void warp(level_work *L, const float *i0, const float *i1)
+/* Rows [y0, y1) of the warp of L->i1 by u. */
+static int warp_rows(void *user, int y0, int y1)
 {
+    level_work *L = user;
+    const float *i0 = L->i0, *i1 = L->i1;
     const int w = L->w, h = L->h;
     const field u1 = plane(L->u, 0, L->n), u2 = plane(L->u, 1, L->n);
-    for (int y = 0; y < h; y++)
+    for (int y = y0; y < y1; y++)
         for (int x = 0; x < w; x++) {
             const size_t i = (size_t)y * (size_t)w + (size_t)x;
             const float a = ld1(u1, i), b = ld1(u2, i);
@@ -267,6 +276,7 @@ static void warp(level_work *L, const float *i0, const float *i1)
             L->iy[i] = gy;
             L->rho_c[i] = iw - gx * a - gy * b - i0[i];
         }
+    return 0;
 }
 
 /* The U step at one pixel, borders included; returns the squared change. */
@@ -300,9 +310,11 @@ static float u_pixel(level_work *L, int x, int y)
     return e1 * e1 + e2 * e2;
 }
 
-/* The U step over the level; returns the sum of the squared changes. */
-static double u_step(level_work *L)
+/* The U step over rows [y0, y1): each reads p and writes u of its own row
+ * only; row_e[y] gets the row's sum of squared changes. */
+static int u_rows(void *user, int y0, int y1)
 {
+    level_work *L = user;
     const int w = L->w, h = L->h;
     const size_t n = L->n;
     const field u1 = plane(L->u, 0, n), u2 = plane(L->u, 1, n);
@@ -310,8 +322,7 @@ static double u_step(level_work *L)
     const field p21 = plane(L->p, 2, n), p22 = plane(L->p, 3, n);
     const float32x4_t zero = vdupq_n_f32(0.0f), tiny = vdupq_n_f32(GRAD_IS_ZERO);
     const float32x4_t pos = vdupq_n_f32(L->l_t), neg = vdupq_n_f32(-L->l_t);
-    double total = 0.0;
-    for (int y = 0; y < h; y++) {
+    for (int y = y0; y < y1; y++) {
         float32x4_t acc = zero;
         float e = u_pixel(L, 0, y);
         int x = 1;
@@ -349,8 +360,19 @@ static double u_step(level_work *L)
             e += u_pixel(L, x, y);
         float lanes[4];
         vst1q_f32(lanes, acc);
-        total += (double)e + ((double)lanes[0] + lanes[1]) + ((double)lanes[2] + lanes[3]);
+        L->row_e[y] = (double)e + ((double)lanes[0] + lanes[1]) + ((double)lanes[2] + lanes[3]);
     }
+    return 0;
+}
+
+/* The U step over the level; returns the sum of the squared changes, the
+ * rows' sums added in row order (the bands change nothing). */
+static double u_step(level_work *L)
+{
+    clik__cpu_rows(L->h, (size_t)L->w * 16, u_rows, L);
+    double total = 0.0;
+    for (int y = 0; y < L->h; y++)
+        total += L->row_e[y];
     return total;
 }
 
@@ -376,14 +398,16 @@ static void p_pixel(level_work *L, int x, int y)
     }
 }
 
-static void p_step(level_work *L)
+/* The P step over rows [y0, y1): each reads u and writes p of its own row. */
+static int p_rows(void *user, int y0, int y1)
 {
+    level_work *L = user;
     const int w = L->w, h = L->h;
     const size_t n = L->n;
     const field u1 = plane(L->u, 0, n), u2 = plane(L->u, 1, n);
     const float32x4_t zero = vdupq_n_f32(0.0f), one = vdupq_n_f32(1.0f);
     const float taut = L->taut;
-    for (int y = 0; y < h; y++) {
+    for (int y = y0; y < y1; y++) {
         int x = 0;
         /* Lanes x .. x + 3, none on the last column. */
         for (; x + 4 <= w - 1; x += 4) {
@@ -406,6 +430,7 @@ static void p_step(level_work *L)
         for (; x < w; x++)
             p_pixel(L, x, y);
     }
+    return 0;
 }
 
 /* The warps of one level; ran[k] gets the iterations of warp k; before:
@@ -416,15 +441,17 @@ static int level_warps(level_work *L, const float *i0, const float *i1, const cl
 {
     const size_t pbytes = 4 * L->n * (L->p.half ? sizeof(uint16_t) : sizeof(float));
     memset(L->p.data, 0, pbytes);
-    gradient(L, i1);
+    L->i0 = i0;
+    L->i1 = L->img = i1;
+    clik__cpu_rows(L->h, (size_t)L->w * 4, gradient_rows, L);
     const float eps2 = pl->epsilon * pl->epsilon;
     for (int k = 0; k < pl->warps; k++) {
-        warp(L, i0, i1);
+        clik__cpu_rows(L->h, (size_t)L->w * 64, warp_rows, L);
         int it = 0, done = 0;
         while (!done && it < pl->iterations) {
             it++;
             const double sum = u_step(L);
-            p_step(L);
+            clik__cpu_rows(L->h, (size_t)L->w * 16, p_rows, L);
             if (it % CLIK_FLOW_CHECK_EVERY == 0) {
                 done = !((float)(sum / (double)L->n) > eps2);
                 if (clik__flow_stop(pl, before + k, it))
@@ -455,7 +482,8 @@ static int tvl1_neon(const clik_image *i0, const clik_image *i1, clik_image *flo
     float *work = ok ? floats(6 * n0) : NULL;
     void *ubuf[2] = {ok ? malloc(2 * n0 * esize) : NULL, ok ? malloc(2 * n0 * esize) : NULL};
     void *pbuf = ok ? malloc(4 * n0 * esize) : NULL;
-    ok = ok && work && ubuf[0] && ubuf[1] && pbuf;
+    double *row_e = ok ? malloc((size_t)ny * sizeof(double)) : NULL;
+    ok = ok && work && ubuf[0] && ubuf[1] && pbuf && row_e;
     if (ok) {
         normalize(i0, i1, I0s[0], I1s[0]);
         ok = smooth(I0s[0], nx, ny, plan->taps_pre, plan->ksize_pre) == 0 &&
@@ -509,6 +537,7 @@ static int tvl1_neon(const clik_image *i0, const clik_image *i1, clik_image *flo
             .theta = plan->theta,
             .l_t = plan->lambda * plan->theta,
             .taut = plan->tau / plan->theta,
+            .row_e = row_e,
         };
         stopped = level_warps(&L, I0s[s], I1s[s], plan,
                               plan->iterations_run + (size_t)(last - s) * (size_t)plan->warps,
@@ -540,6 +569,7 @@ static int tvl1_neon(const clik_image *i0, const clik_image *i1, clik_image *flo
     free(ubuf[0]);
     free(ubuf[1]);
     free(pbuf);
+    free(row_e);
     return ok ? 0 : stopped ? -2 : -1;
 }
 

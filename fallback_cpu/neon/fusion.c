@@ -88,6 +88,65 @@ static void select_row(const float *b, float threshold, const uint8_t *near, con
     }
 }
 
+/* The images of one fusion, shared by the bands of its two row passes. */
+typedef struct fusion_job {
+    const clik_image *src;
+    clik_image *dst, *artifact_map;
+    const clik_fusion_plan *plan;
+    const uint8_t *g1, *g2, *img2;
+    const float *tiles;
+    float *art;
+    int w, h, s, tw;
+} fusion_job;
+
+/* The artifact measure of the rows of tile rows [ty0, ty1). */
+static int artifact_rows(void *user, int ty0, int ty1)
+{
+    const fusion_job *j = user;
+    const int w = j->w, h = j->h, tile = j->plan->opt.tile;
+    float *trow = malloc((size_t)w * sizeof(float));
+    if (!trow)
+        return -1;
+    for (int ty = ty0; ty < ty1; ty++) {
+        /* The SSIM of each column's tile in this band of rows. */
+        for (int x = 0; x < w; x++)
+            trow[x] = j->tiles[(size_t)ty * j->tw + x / tile];
+        const int y1 = (ty + 1) * tile < h ? (ty + 1) * tile : h;
+        for (int y = ty * tile; y < y1; y++)
+            artifact_row(j->g1 + (size_t)y * w, j->g2 + (size_t)y * w, trow, j->art + (size_t)y * w,
+                         w);
+    }
+    free(trow);
+    return 0;
+}
+
+/* The output rows of source rows [sy0, sy1). */
+static int select_rows(void *user, int sy0, int sy1)
+{
+    const fusion_job *j = user;
+    const clik_image *src = j->src;
+    const int w = j->w, s = j->s;
+    uint8_t *near = malloc((size_t)w * 4);
+    if (!near)
+        return -1;
+    for (int sy = sy0; sy < sy1; sy++) {
+        clik_image in_row = *src, near_row = packed(w, 1, 4, CLIK_U8, near);
+        in_row.height = 1;
+        in_row.data = (uint8_t *)src->data + (size_t)sy * src->stride;
+        clik__resize_neon(&in_row, &near_row, CLIK_INTERP_NEAREST, NULL);
+        for (int y = sy * s; y < (sy + 1) * s; y++)
+            select_row(j->art + (size_t)y * w, j->plan->opt.threshold, near,
+                       j->img2 + (size_t)y * w * 4,
+                       (uint8_t *)j->dst->data + (size_t)y * j->dst->stride,
+                       j->artifact_map
+                           ? (uint8_t *)j->artifact_map->data + (size_t)y * j->artifact_map->stride
+                           : NULL,
+                       w);
+    }
+    free(near);
+    return 0;
+}
+
 static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_plan *plan,
                   clik_image *artifact_map)
 {
@@ -97,10 +156,9 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_plan
     const size_t n = (size_t)w * (size_t)h;
     uint8_t *img2 = malloc(n * 4), *g1 = malloc(n), *g2 = malloc(n);
     uint8_t *gs = malloc((size_t)src->width * (size_t)src->height);
-    uint8_t *near = malloc((size_t)w * 4);
     float *art = malloc(n * sizeof(float)), *tiles = malloc((size_t)tw * th * sizeof(float));
-    float *trow = malloc((size_t)w * sizeof(float));
-    int ok = img2 && g1 && g2 && gs && near && art && tiles && trow;
+    int ok = img2 && g1 && g2 && gs && art && tiles;
+    fusion_job j = {src, dst, artifact_map, plan, g1, g2, img2, tiles, art, w, h, s, tw};
     clik_image i2 = packed(w, h, 4, CLIK_U8, img2), G1 = packed(w, h, 1, CLIK_U8, g1);
     clik_image G2 = packed(w, h, 1, CLIK_U8, g2), A = packed(w, h, 1, CLIK_F32, art);
     clik_image Gs = packed(src->width, src->height, 1, CLIK_U8, gs);
@@ -111,38 +169,17 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_plan
         clik__gray_neon(src, &Gs);
         clik__resize_neon(&Gs, &G1, CLIK_INTERP_NEAREST, NULL);
         clik__ssim_tiles_neon(&G1, &G2, tile, &T);
-        for (int ty = 0; ty < th; ty++) {
-            /* The SSIM of each column's tile in this band of rows. */
-            for (int x = 0; x < w; x++)
-                trow[x] = tiles[(size_t)ty * tw + x / tile];
-            const int y1 = (ty + 1) * tile < h ? (ty + 1) * tile : h;
-            for (int y = ty * tile; y < y1; y++)
-                artifact_row(g1 + (size_t)y * w, g2 + (size_t)y * w, trow, art + (size_t)y * w, w);
-        }
-        ok = clik__blur_neon(&A, &A, plan->blur, opt->blur_ksize) == 0;
+        ok = clik__cpu_rows(th, (size_t)w * (size_t)tile * 8, artifact_rows, &j) == 0 &&
+             clik__blur_neon(&A, &A, plan->blur, opt->blur_ksize) == 0;
     }
     if (ok)
-        for (int sy = 0; sy < src->height; sy++) {
-            clik_image in_row = *src, near_row = packed(w, 1, 4, CLIK_U8, near);
-            in_row.height = 1;
-            in_row.data = (uint8_t *)src->data + (size_t)sy * src->stride;
-            clik__resize_neon(&in_row, &near_row, CLIK_INTERP_NEAREST, NULL);
-            for (int y = sy * s; y < (sy + 1) * s; y++)
-                select_row(art + (size_t)y * w, opt->threshold, near, img2 + (size_t)y * w * 4,
-                           (uint8_t *)dst->data + (size_t)y * dst->stride,
-                           artifact_map
-                               ? (uint8_t *)artifact_map->data + (size_t)y * artifact_map->stride
-                               : NULL,
-                           w);
-        }
+        ok = clik__cpu_rows(src->height, (size_t)w * (size_t)s * 8, select_rows, &j) == 0;
     free(img2);
     free(g1);
     free(g2);
     free(gs);
-    free(near);
     free(art);
     free(tiles);
-    free(trow);
     return ok ? 0 : -1;
 }
 

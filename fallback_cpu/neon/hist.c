@@ -5,6 +5,7 @@
  * with channels de-interleaved by LD2/LD4 when each has its own table.
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu.h"
@@ -35,7 +36,7 @@ CLIK_INLINE void hist_rows(const uint8_t *src, size_t stride, int width, int hei
         hist[b] += sub[0][b] + sub[1][b] + sub[2][b] + sub[3][b];
 }
 
-static void hist_neon(const uint8_t *src, size_t stride, int width, int height, int channels,
+static void hist_part(const uint8_t *src, size_t stride, int width, int height, int channels,
                       uint32_t *hist)
 {
     switch (channels) {
@@ -43,6 +44,47 @@ static void hist_neon(const uint8_t *src, size_t stride, int width, int height, 
     case 2: hist_rows(src, stride, width, height, 2, hist); break;
     default: hist_rows(src, stride, width, height, 4, hist); break;
     }
+}
+
+/* The image in `parts` slices of rows, each counted into its own zeroed
+ * partial histogram; the partials are then added in slice order. */
+typedef struct hist_job {
+    const uint8_t *src;
+    size_t stride;
+    int width, height, channels, parts;
+    uint32_t *partial; /* parts x channels x 256 */
+} hist_job;
+
+static int hist_slices(void *user, int p0, int p1)
+{
+    const hist_job *j = user;
+    for (int p = p0; p < p1; p++) {
+        const int y0 = (int)((long long)j->height * p / j->parts);
+        const int y1 = (int)((long long)j->height * (p + 1) / j->parts);
+        hist_part(j->src + (size_t)y0 * j->stride, j->stride, j->width, y1 - y0, j->channels,
+                  j->partial + (size_t)p * (size_t)j->channels * 256);
+    }
+    return 0;
+}
+
+static void hist_neon(const uint8_t *src, size_t stride, int width, int height, int channels,
+                      uint32_t *hist)
+{
+    const int parts = clik__cpu_threads() < height ? clik__cpu_threads() : 1;
+    const size_t bins = (size_t)channels * 256;
+    hist_job j = {src, stride, width, height, channels, parts, NULL};
+    if (parts > 1)
+        j.partial = calloc((size_t)parts * bins, sizeof(uint32_t));
+    if (!j.partial) { /* one thread, or out of memory: counted in one pass */
+        hist_part(src, stride, width, height, channels, hist);
+        return;
+    }
+    clik__cpu_rows(parts, (size_t)width * (size_t)channels * (size_t)height / (size_t)parts,
+                   hist_slices, &j);
+    for (int p = 0; p < parts; p++)
+        for (size_t b = 0; b < bins; b++)
+            hist[b] += j.partial[(size_t)p * bins + b];
+    free(j.partial);
 }
 
 typedef struct table256 {
@@ -67,15 +109,19 @@ CLIK_INLINE uint8x16_t lookup(const table256 *t, uint8x16_t idx)
     return vqtbx4q_u8(r, t->q[3], idx);
 }
 
-static void lut_neon(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
-                     int width, int height, int channels, const uint8_t *tables, int per_channel)
+static int lut_rows(void *user, int y0, int y1)
 {
-    int ntab = per_channel ? channels : 1;
+    const clik_lut_job *j = user;
+    const uint8_t *src = j->src, *tables = j->tables;
+    uint8_t *dst = j->dst;
+    const size_t src_stride = j->src_stride, dst_stride = j->dst_stride;
+    const int channels = j->channels;
+    int ntab = j->per_channel ? channels : 1;
     table256 t[4];
     for (int c = 0; c < ntab; c++)
         load_table(&t[c], tables + 256 * c);
-    size_t row_bytes = (size_t)width * (size_t)channels;
-    for (int y = 0; y < height; y++) {
+    size_t row_bytes = (size_t)j->width * (size_t)channels;
+    for (int y = y0; y < y1; y++) {
         const uint8_t *in = src + (size_t)y * src_stride;
         uint8_t *out = dst + (size_t)y * dst_stride;
         size_t i = 0;
@@ -102,6 +148,16 @@ static void lut_neon(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t
         for (; i < row_bytes; i++)
             out[i] = tables[(ntab == 1 ? 0 : (i % (size_t)channels) * 256) + in[i]];
     }
+    return 0;
+}
+
+/* src and dst may be the same memory: each row is read before it is
+ * written, by one band. */
+static void lut_neon(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                     int width, int height, int channels, const uint8_t *tables, int per_channel)
+{
+    clik_lut_job j = {src, src_stride, dst, dst_stride, width, channels, tables, per_channel};
+    clik__cpu_rows(height, (size_t)width * (size_t)channels, lut_rows, &j);
 }
 
 void clik__hist_dsp_init_neon(clik_hist_dsp *dsp)

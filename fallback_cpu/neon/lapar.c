@@ -184,6 +184,28 @@ static void v_row(const float *h, const clik_image *lr, int s, const float *wt, 
     }
 }
 
+typedef struct upsample_job {
+    const clik_image *lr;
+    int scale;
+    clik_image *dst;
+    const float *wt, *h; /* the phase weights, the horizontal pass */
+} upsample_job;
+
+/* Output rows [y0, y1): the vertical pass of the horizontal one. */
+static int upsample_rows(void *user, int y0, int y1)
+{
+    const upsample_job *j = user;
+    const clik_image *lr = j->lr, *dst = j->dst;
+    for (int y = y0; y < y1; y++) {
+        float *out = (float *)(void *)((char *)dst->data + (size_t)y * dst->stride);
+        v_row(j->h, lr, j->scale, j->wt, y, out);
+        if (lr->channels == 4)
+            for (int x = 0; x < dst->width; x++)
+                out[4 * x + 3] = lr_alpha(lr, j->scale, x, y);
+    }
+    return 0;
+}
+
 static void lapar_upsample_neon(const clik_image *lr, int scale, clik_image *dst)
 {
     float wt[16];
@@ -196,13 +218,8 @@ static void lapar_upsample_neon(const clik_image *lr, int scale, clik_image *dst
         scalar.upsample(lr, scale, dst);
         return;
     }
-    for (int y = 0; y < dst->height; y++) {
-        float *out = (float *)(void *)((char *)dst->data + (size_t)y * dst->stride);
-        v_row(h, lr, scale, wt, y, out);
-        if (lr->channels == 4)
-            for (int x = 0; x < dst->width; x++)
-                out[4 * x + 3] = lr_alpha(lr, scale, x, y);
-    }
+    upsample_job j = {lr, scale, dst, wt, h};
+    clik__cpu_rows(dst->height, (size_t)dst->width * (size_t)dst->channels * 4, upsample_rows, &j);
     free(h);
 }
 
@@ -347,17 +364,24 @@ static float dot1(const float *f, int sym, const float *const *u, int x)
 #undef U1
 }
 
-static int lapar_filter_neon(const clik_image *lr, const clik_image *phi,
-                             const clik_lapar_plan *plan, clik_image *dst)
+typedef struct filter_job {
+    const clik_image *lr, *phi;
+    const clik_lapar_plan *plan;
+    clik_image *dst;
+    const float *u; /* padded_u */
+} filter_job;
+
+/* Output rows [y0, y1) of the filter. */
+static int filter_rows(void *user, int y0, int y1)
 {
-    float wt[16];
-    phase_weights(plan->scale, wt);
-    float *u = padded_u(lr, plan->scale, wt);
-    if (!u)
-        return -1;
+    const filter_job *j = user;
+    const clik_image *lr = j->lr, *phi = j->phi;
+    const clik_lapar_plan *plan = j->plan;
+    clik_image *dst = j->dst;
+    const float *u = j->u;
     const int w = dst->width, h = dst->height, ch = dst->channels, sym = plan->symmetric;
     const size_t pitch = (size_t)(w + 4) * (size_t)ch;
-    for (int y = 0; y < h; y++) {
+    for (int y = y0; y < y1; y++) {
         const float *rows[5];
         for (int r = 0; r < 5; r++)
             rows[r] = u + (size_t)(y + r) * pitch;
@@ -399,6 +423,20 @@ static int lapar_filter_neon(const clik_image *lr, const clik_image *phi,
             store_sample(dst, x, y, 3, lr_alpha(lr, plan->scale, x, y));
         }
     }
+    return 0;
+}
+
+static int lapar_filter_neon(const clik_image *lr, const clik_image *phi,
+                             const clik_lapar_plan *plan, clik_image *dst)
+{
+    float wt[16];
+    phase_weights(plan->scale, wt);
+    float *u = padded_u(lr, plan->scale, wt);
+    if (!u)
+        return -1;
+    filter_job j = {lr, phi, plan, dst, u};
+    clik__cpu_rows(dst->height, (size_t)dst->width * (size_t)dst->channels * (size_t)plan->count,
+                   filter_rows, &j);
     free(u);
     return 0;
 }

@@ -73,23 +73,35 @@ static int bucket_from(float a, float b, float c, int x, int y, const clik_lapar
     return ((phase * p->angles + ang) * p->strengths + sb) * p->coherences + cb;
 }
 
-static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, clik_image *buckets)
+/* The classification's planes, shared by its bands: four passes over the
+ * rows (luma, gradient, row sums, column sums and buckets), each pass's
+ * rows independent of one another, so each runs in bands. */
+typedef struct classify_job {
+    const clik_image *up;
+    const clik_lapar_model_plan *p;
+    clik_image *buckets;
+    int w, h, r;
+    float *lum, *gx, *gy, *ra, *rb, *rc; /* ra is lum, reused */
+    float wt[9], norm;
+} classify_job;
+
+static int luma_rows(void *user, int y0, int y1)
 {
-    const int w = up->width, h = up->height, ch = up->channels, n = p->window, r = n / 2;
-    const int red = up->order == CLIK_ORDER_BGR ? 2 : 0;
-    const size_t px = (size_t)w * (size_t)h;
-    float *lum = malloc(px * sizeof(float)), *gx = malloc(px * sizeof(float));
-    float *gy = malloc(px * sizeof(float));
-    if (!lum || !gx || !gy) {
-        free(lum);
-        free(gx);
-        free(gy);
-        return -1;
-    }
-    for (int y = 0; y < h; y++)
+    const classify_job *j = user;
+    const int w = j->w, red = j->up->order == CLIK_ORDER_BGR ? 2 : 0;
+    for (int y = y0; y < y1; y++)
         for (int x = 0; x < w; x++)
-            lum[(size_t)y * w + x] = luma_at(up_row(up, y), x, ch, red);
-    for (int y = 0; y < h; y++) {
+            j->lum[(size_t)y * w + x] = luma_at(up_row(j->up, y), x, j->up->channels, red);
+    return 0;
+}
+
+static int gradient_rows(void *user, int y0, int y1)
+{
+    const classify_job *j = user;
+    const int w = j->w, h = j->h;
+    const float *lum = j->lum;
+    float *gx = j->gx, *gy = j->gy;
+    for (int y = y0; y < y1; y++) {
         const float *row = lum + (size_t)y * w;
         const float *above = lum + (size_t)clik__reflect101(y - 1, h) * w;
         const float *below = lum + (size_t)clik__reflect101(y + 1, h) * w;
@@ -99,22 +111,17 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
             gy[(size_t)y * w + x] = 0.5f * (below[x] - above[x]);
         }
     }
-    float wt[9];
-    for (int i = 0, ci = 1; i < n; i++) {
-        wt[i] = (float)ci;
-        ci = ci * (n - 1 - i) / (i + 1);
-    }
-    /* Row sums into three planes (reusing lum for ra). */
-    float *ra = lum, *rb = malloc(px * sizeof(float)), *rc = malloc(px * sizeof(float));
-    if (!rb || !rc) {
-        free(lum);
-        free(gx);
-        free(gy);
-        free(rb);
-        free(rc);
-        return -1;
-    }
-    for (int y = 0; y < h; y++) {
+    return 0;
+}
+
+/* Row sums into three planes. */
+static int row_sum_rows(void *user, int y0, int y1)
+{
+    const classify_job *j = user;
+    const int w = j->w, r = j->r;
+    const float *gx = j->gx, *gy = j->gy, *wt = j->wt;
+    float *ra = j->ra, *rb = j->rb, *rc = j->rc;
+    for (int y = y0; y < y1; y++) {
         const size_t row = (size_t)y * (size_t)w;
         for (int x = 0; x < w; x += 4) {
             float32x4_t a = vdupq_n_f32(0.0f), b = a, c = a;
@@ -151,8 +158,19 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
             }
         }
     }
-    const float norm = ldexpf(1.0f, -2 * (n - 1));
-    for (int y = 0; y < h; y++) {
+    return 0;
+}
+
+/* Column sums and the buckets. */
+static int bucket_rows(void *user, int y0, int y1)
+{
+    const classify_job *j = user;
+    const int w = j->w, h = j->h, r = j->r;
+    const float *ra = j->ra, *rb = j->rb, *rc = j->rc, *wt = j->wt;
+    const float norm = j->norm;
+    const clik_lapar_model_plan *p = j->p;
+    const clik_image *buckets = j->buckets;
+    for (int y = y0; y < y1; y++) {
         uint16_t *out = (uint16_t *)(void *)((char *)buckets->data + (size_t)y * buckets->stride);
         for (int x = 0; x < w; x += 4) {
             float32x4_t a = vdupq_n_f32(0.0f), b = a, c = a;
@@ -188,12 +206,38 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
                 out[x + l] = (uint16_t)bucket_from(la[l], lb[l], lc[l], x + l, y, p);
         }
     }
-    free(rb);
-    free(rc);
-    free(lum);
-    free(gx);
-    free(gy);
     return 0;
+}
+
+static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, clik_image *buckets)
+{
+    const int w = up->width, h = up->height, n = p->window;
+    const size_t px = (size_t)w * (size_t)h;
+    classify_job j = {up, p, buckets, w, h, n / 2, NULL, NULL, NULL, NULL, NULL, NULL, {0}, 0.0f};
+    j.lum = malloc(px * sizeof(float));
+    j.gx = malloc(px * sizeof(float));
+    j.gy = malloc(px * sizeof(float));
+    j.rb = malloc(px * sizeof(float));
+    j.rc = malloc(px * sizeof(float));
+    j.ra = j.lum;
+    const int rc = j.lum && j.gx && j.gy && j.rb && j.rc ? 0 : -1;
+    if (rc == 0) {
+        for (int i = 0, ci = 1; i < n; i++) {
+            j.wt[i] = (float)ci;
+            ci = ci * (n - 1 - i) / (i + 1);
+        }
+        j.norm = ldexpf(1.0f, -2 * (n - 1));
+        clik__cpu_rows(h, (size_t)w * (size_t)up->channels, luma_rows, &j);
+        clik__cpu_rows(h, (size_t)w * 2, gradient_rows, &j);
+        clik__cpu_rows(h, (size_t)w * 3 * (size_t)n, row_sum_rows, &j);
+        clik__cpu_rows(h, (size_t)w * (3 * (size_t)n + 16), bucket_rows, &j);
+    }
+    free(j.rb);
+    free(j.rc);
+    free(j.lum);
+    free(j.gx);
+    free(j.gy);
+    return rc;
 }
 
 /* One channel: four pixels, each lane its bucket's weight of the tap. */
@@ -250,11 +294,21 @@ static void filter_rgba(const clik_image *up, const uint16_t *brow, const clik_l
     store_sample(dst, x, y, 3, up_row(up, y)[(size_t)x * 4 + 3]);
 }
 
-static int filter_neon(const clik_image *up, const clik_image *buckets,
-                       const clik_lapar_model_plan *p, clik_image *dst)
+typedef struct filter_job {
+    const clik_image *up, *buckets;
+    const clik_lapar_model_plan *p;
+    clik_image *dst;
+} filter_job;
+
+/* Output rows [y0, y1) of the filter. */
+static int filter_rows(void *user, int y0, int y1)
 {
-    const int w = up->width, h = up->height;
-    for (int y = 0; y < h; y++) {
+    const filter_job *j = user;
+    const clik_image *up = j->up, *buckets = j->buckets;
+    const clik_lapar_model_plan *p = j->p;
+    clik_image *dst = j->dst;
+    const int w = up->width;
+    for (int y = y0; y < y1; y++) {
         const uint16_t *brow = (const uint16_t *)(const void *)((const char *)buckets->data +
                                                                 (size_t)y * buckets->stride);
         if (up->channels == 4) {
@@ -266,6 +320,15 @@ static int filter_neon(const clik_image *up, const clik_image *buckets,
         }
     }
     return 0;
+}
+
+static int filter_neon(const clik_image *up, const clik_image *buckets,
+                       const clik_lapar_model_plan *p, clik_image *dst)
+{
+    filter_job j = {up, buckets, p, dst};
+    const size_t taps = (size_t)p->ksize * (size_t)p->ksize;
+    return clik__cpu_rows(up->height, (size_t)up->width * (size_t)up->channels * taps, filter_rows,
+                          &j);
 }
 
 void clik__lapar_model_dsp_init_neon(clik_lapar_model_dsp *dsp)

@@ -295,12 +295,12 @@ CLIK_INLINE void down_horizontal_f32(const down_rows *w, int dw, const int ch, f
 }
 
 CLIK_INLINE void down_image(const clik_image *src, clik_image *dst, const int ch, const int f32,
-                            char *buf)
+                            char *buf, int y0, int y1)
 {
     size_t esize = f32 ? sizeof(float) : sizeof(uint16_t);
     size_t row_elems = (size_t)(dst->width + 2) * (size_t)ch + SLACK;
     down_rows w = {buf + (size_t)ch * esize, buf + (row_elems + (size_t)ch) * esize, ch, esize};
-    for (int y = 0; y < dst->height; y++) {
+    for (int y = y0; y < y1; y++) {
         const uint8_t *rows[5];
         for (int j = 0; j < 5; j++)
             rows[j] = src_row(src, clik__reflect101(2 * y + j - 2, src->height));
@@ -319,35 +319,69 @@ CLIK_INLINE void down_image(const clik_image *src, clik_image *dst, const int ch
     }
 }
 
-static void pyramid_down_neon(const clik_image *src, clik_image *dst)
+static void down_band(const clik_image *src, clik_image *dst, int ch, int f32, char *buf, int y0,
+                      int y1)
 {
-    int ch = src->channels, f32 = src->type == CLIK_F32;
-    if ((src->type != CLIK_U8 && !f32) || (ch != 1 && ch != 2 && ch != 4)) {
-        clik__pyramid_down_scalar(src, dst);
-        return;
-    }
-    size_t esize = f32 ? sizeof(float) : sizeof(uint16_t);
-    size_t row_elems = (size_t)(dst->width + 2) * (size_t)ch + SLACK;
-    char *buf = calloc(2 * row_elems, esize);
-    if (!buf) {
-        /* No memory for the work rows: the scalar code needs none. */
-        clik__pyramid_down_scalar(src, dst);
-        return;
-    }
     if (f32) {
         switch (ch) {
-        case 1: down_image(src, dst, 1, 1, buf); break;
-        case 2: down_image(src, dst, 2, 1, buf); break;
-        default: down_image(src, dst, 4, 1, buf); break;
+        case 1: down_image(src, dst, 1, 1, buf, y0, y1); break;
+        case 2: down_image(src, dst, 2, 1, buf, y0, y1); break;
+        default: down_image(src, dst, 4, 1, buf, y0, y1); break;
         }
     } else {
         switch (ch) {
-        case 1: down_image(src, dst, 1, 0, buf); break;
-        case 2: down_image(src, dst, 2, 0, buf); break;
-        default: down_image(src, dst, 4, 0, buf); break;
+        case 1: down_image(src, dst, 1, 0, buf, y0, y1); break;
+        case 2: down_image(src, dst, 2, 0, buf, y0, y1); break;
+        default: down_image(src, dst, 4, 0, buf, y0, y1); break;
         }
     }
+}
+
+static void up_band(const clik_image *src, clik_image *dst, int ch, int f32, char *buf, int y0,
+                    int y1);
+
+/* A pyrDown or pyrUp and its bands: down takes output rows, up source
+ * rows (each gives two output rows); each band has its own work rows. */
+typedef struct pyr_job {
+    const clik_image *src;
+    clik_image *dst;
+    size_t row_elems, esize;
+    int up;
+} pyr_job;
+
+static int pyr_rows(void *user, int y0, int y1)
+{
+    const pyr_job *j = user;
+    char *buf = calloc(2 * j->row_elems, j->esize);
+    if (!buf)
+        return -1;
+    const int ch = j->src->channels, f32 = j->src->type == CLIK_F32;
+    void (*run)(const clik_image *, clik_image *, int, int, char *, int, int);
+    run = j->up ? up_band : down_band;
+    run(j->src, j->dst, ch, f32, buf, y0, y1);
     free(buf);
+    return 0;
+}
+
+/* Runs a pyrDown (up 0) or pyrUp on the NEON code, or returns -1 for the
+ * scalar code: formats it does not cover, or no memory for work rows. */
+static int pyr_neon(const clik_image *src, clik_image *dst, int up)
+{
+    const int ch = src->channels, f32 = src->type == CLIK_F32;
+    if ((src->type != CLIK_U8 && !f32) || (ch != 1 && ch != 2 && ch != 4))
+        return -1;
+    const int w = up ? src->width : dst->width;
+    pyr_job j = {src, dst, (size_t)(w + 2) * (size_t)ch + SLACK,
+                 f32 ? sizeof(float) : sizeof(uint16_t), up};
+    const int rows = up ? src->height : dst->height;
+    return clik__cpu_rows(rows, (size_t)src->width * (size_t)ch * (up ? 4 : 1), pyr_rows, &j);
+}
+
+static void pyramid_down_neon(const clik_image *src, clik_image *dst)
+{
+    /* The scalar code needs no work rows. */
+    if (pyr_neon(src, dst, 0) != 0)
+        clik__pyramid_down_scalar(src, dst);
 }
 
 /* ---- pyrUp -------------------------------------------------------------- */
@@ -519,13 +553,13 @@ CLIK_INLINE void up_horizontal_f32(const float *v, int sw, int dw, const int ch,
 }
 
 CLIK_INLINE void up_image(const clik_image *src, clik_image *dst, const int ch, const int f32,
-                          char *buf)
+                          char *buf, int y0, int y1)
 {
     int sw = src->width, sh = src->height;
     size_t esize = f32 ? sizeof(float) : sizeof(uint16_t);
     size_t row_elems = (size_t)(sw + 2) * (size_t)ch + SLACK, n = (size_t)sw * (size_t)ch;
     char *ve = buf + (size_t)ch * esize, *vo = buf + (row_elems + (size_t)ch) * esize;
-    for (int y = 0; y < sh; y++) {
+    for (int y = y0; y < y1; y++) {
         const uint8_t *a = src_row(src, up_neighbour(y, -1, sh)), *m = src_row(src, y);
         const uint8_t *b = src_row(src, up_neighbour(y, 1, sh));
         int odd_row = 2 * y + 1 < dst->height;
@@ -554,34 +588,28 @@ CLIK_INLINE void up_image(const clik_image *src, clik_image *dst, const int ch, 
     }
 }
 
-static void pyramid_up_neon(const clik_image *src, clik_image *dst)
+static void up_band(const clik_image *src, clik_image *dst, int ch, int f32, char *buf, int y0,
+                    int y1)
 {
-    int ch = src->channels, f32 = src->type == CLIK_F32;
-    if ((src->type != CLIK_U8 && !f32) || (ch != 1 && ch != 2 && ch != 4)) {
-        clik__pyramid_up_scalar(src, dst);
-        return;
-    }
-    size_t esize = f32 ? sizeof(float) : sizeof(uint16_t);
-    size_t row_elems = (size_t)(src->width + 2) * (size_t)ch + SLACK;
-    char *buf = calloc(2 * row_elems, esize);
-    if (!buf) {
-        clik__pyramid_up_scalar(src, dst);
-        return;
-    }
     if (f32) {
         switch (ch) {
-        case 1: up_image(src, dst, 1, 1, buf); break;
-        case 2: up_image(src, dst, 2, 1, buf); break;
-        default: up_image(src, dst, 4, 1, buf); break;
+        case 1: up_image(src, dst, 1, 1, buf, y0, y1); break;
+        case 2: up_image(src, dst, 2, 1, buf, y0, y1); break;
+        default: up_image(src, dst, 4, 1, buf, y0, y1); break;
         }
     } else {
         switch (ch) {
-        case 1: up_image(src, dst, 1, 0, buf); break;
-        case 2: up_image(src, dst, 2, 0, buf); break;
-        default: up_image(src, dst, 4, 0, buf); break;
+        case 1: up_image(src, dst, 1, 0, buf, y0, y1); break;
+        case 2: up_image(src, dst, 2, 0, buf, y0, y1); break;
+        default: up_image(src, dst, 4, 0, buf, y0, y1); break;
         }
     }
-    free(buf);
+}
+
+static void pyramid_up_neon(const clik_image *src, clik_image *dst)
+{
+    if (pyr_neon(src, dst, 1) != 0)
+        clik__pyramid_up_scalar(src, dst);
 }
 
 void clik__pyramid_dsp_init_neon(clik_pyramid_dsp *dsp)

@@ -94,29 +94,51 @@ static void gather_row(const uint8_t *in, uint8_t *out, const int32_t *xofs, int
         memcpy(out + (size_t)x * 4, in + (size_t)xofs[x] * 4, 4);
 }
 
-static int nearest_u8(const clik_image *src, clik_image *dst, const double *scale)
+typedef struct row_passes row_passes; /* see below */
+
+/* A resize's images and geometry, shared by its bands. */
+typedef struct resize_job {
+    const clik_image *src;
+    clik_image *dst;
+    const clik_resize_geometry *g;
+    const row_passes *p;
+    int xa, xb; /* columns [xa, xb) have every tap inside the row */
+} resize_job;
+
+static int nearest_rows(void *user, int y0, int y1)
 {
-    const int sw = src->width, dw = dst->width, dh = dst->height, ch = src->channels;
-    clik_resize_geometry g;
-    if (clik__resize_geometry_make(&g, sw, src->height, dw, dh, scale, CLIK_INTERP_NEAREST, 1) != 0)
-        return -1;
-    const int32_t *xofs = g.xofs, *yofs = g.yofs;
-    const int s = g.sx;
+    const resize_job *j = user;
+    const clik_image *src = j->src, *dst = j->dst;
+    const int sw = src->width, dw = dst->width, ch = src->channels;
+    const int32_t *xofs = j->g->xofs, *yofs = j->g->yofs;
+    const int s = j->g->sx;
     uint8x16_t masks[MAX_TABLE_SCALE];
     if (s >= 1 && s <= MAX_TABLE_SCALE)
         expand_masks(ch, s, masks);
     const size_t row_bytes = (size_t)dw * (size_t)ch;
-    for (int y = 0; y < dh; y++) {
+    for (int y = y0; y < y1; y++) {
         uint8_t *out = dst_row(dst, y);
-        if (y > 0 && yofs[y] == yofs[y - 1])
+        if (y > y0 && yofs[y] == yofs[y - 1])
             memcpy(out, dst_row(dst, y - 1), row_bytes);
         else if (s >= 1 && s <= MAX_TABLE_SCALE)
             expand_row(src_row(src, yofs[y]), out, sw, ch, s, masks);
         else
             gather_row(src_row(src, yofs[y]), out, xofs, dw, ch);
     }
-    clik__resize_geometry_free(&g);
     return 0;
+}
+
+static int nearest_u8(const clik_image *src, clik_image *dst, const double *scale)
+{
+    clik_resize_geometry g;
+    if (clik__resize_geometry_make(&g, src->width, src->height, dst->width, dst->height, scale,
+                                   CLIK_INTERP_NEAREST, 1) != 0)
+        return -1;
+    resize_job j = {src, dst, &g, NULL, 0, 0};
+    const int rc =
+        clik__cpu_rows(dst->height, (size_t)dst->width * (size_t)src->channels, nearest_rows, &j);
+    clik__resize_geometry_free(&g);
+    return rc;
 }
 
 /* ---- bilinear and bicubic ---------------------------------------------- */
@@ -336,7 +358,7 @@ static void aa_vpass(const float *const *h, const float *wy, int taps, int n, ui
 /* The passes of a separable resize: the horizontal sums of a source row for
  * output columns [x0, x1) (taps clamped into the row; RGBA and one channel
  * away from the borders) and the vertical pass of an output row. */
-typedef struct row_passes {
+struct row_passes {
     void (*clamped)(const uint8_t *row, int sw, int ch, int taps, const int32_t *xofs,
                     const float *xw, int x0, int x1, float *out);
     void (*rgba)(const uint8_t *row, int taps, const int32_t *xofs, const float *xw, int x0, int x1,
@@ -344,22 +366,23 @@ typedef struct row_passes {
     void (*gray)(const uint8_t *row, int taps, const int32_t *xofs, const float *xw, int x0, int x1,
                  float *out);
     void (*vpass)(const float *const *h, const float *wy, int taps, int n, uint8_t *out);
-} row_passes;
+};
 
 static const row_passes interp_passes = {hsum_clamped, hsum_rgba, hsum_gray, vpass};
 static const row_passes aa_passes = {aa_hsum_clamped, aa_hsum_rgba, aa_hsum_gray, aa_vpass};
 
 /* u8 resize by geometry (weights quantized or not): a ring of the
- * horizontal sums of the last ytaps source rows, each row summed once. */
-static int ring_u8(const clik_image *src, clik_image *dst, const double *scale, clik_interp method,
-                   int quantized, const row_passes *p)
+ * horizontal sums of the last ytaps source rows, each row summed once (once
+ * per band: rows at a band's edge are summed by both bands). */
+static int ring_rows(void *user, int y0, int y1)
 {
-    const int sw = src->width, sh = src->height, dw = dst->width, dh = dst->height;
+    const resize_job *jb = user;
+    const clik_image *src = jb->src, *dst = jb->dst;
+    const clik_resize_geometry *g = jb->g;
+    const row_passes *p = jb->p;
+    const int sw = src->width, sh = src->height, dw = dst->width;
     const int ch = src->channels, n = dw * ch;
-    clik_resize_geometry g;
-    if (clik__resize_geometry_make(&g, sw, sh, dw, dh, scale, method, quantized) != 0)
-        return -1;
-    const int ty = g.ytaps;
+    const int ty = g->ytaps;
     float *ring = malloc(sizeof(float) * (size_t)ty * (size_t)n);
     int *held = malloc(sizeof(int) * (size_t)ty);
     const float **h = malloc(sizeof(float *) * (size_t)ty);
@@ -367,37 +390,48 @@ static int ring_u8(const clik_image *src, clik_image *dst, const double *scale, 
         free(ring);
         free(held);
         free(h);
-        clik__resize_geometry_free(&g);
         return -1;
     }
     for (int j = 0; j < ty; j++)
         held[j] = INT_MIN; /* the source row of each slot; none yet */
-    /* Columns [xa, xb) have every tap inside the row. */
-    int xa, xb;
-    clik__resize_interior(&g, dw, sw, &xa, &xb);
-    for (int y = 0; y < dh; y++) {
+    const int xa = jb->xa, xb = jb->xb;
+    for (int y = y0; y < y1; y++) {
         for (int j = 0; j < ty; j++) {
-            const int r = g.yofs[y] + j, slot = (r % ty + ty) % ty;
+            const int r = g->yofs[y] + j, slot = (r % ty + ty) % ty;
             float *hrow = ring + (size_t)slot * (size_t)n;
             h[j] = hrow;
             if (held[slot] == r)
                 continue;
             const uint8_t *row = src_row(src, clamp_index(r, sh));
-            p->clamped(row, sw, ch, g.xtaps, g.xofs, g.xw, 0, xa, hrow);
+            p->clamped(row, sw, ch, g->xtaps, g->xofs, g->xw, 0, xa, hrow);
             if (ch == 4)
-                p->rgba(row, g.xtaps, g.xofs, g.xw, xa, xb, hrow);
+                p->rgba(row, g->xtaps, g->xofs, g->xw, xa, xb, hrow);
             else
-                p->gray(row, g.xtaps, g.xofs, g.xw, xa, xb, hrow);
-            p->clamped(row, sw, ch, g.xtaps, g.xofs, g.xw, xb, dw, hrow);
+                p->gray(row, g->xtaps, g->xofs, g->xw, xa, xb, hrow);
+            p->clamped(row, sw, ch, g->xtaps, g->xofs, g->xw, xb, dw, hrow);
             held[slot] = r;
         }
-        p->vpass(h, g.yw + (size_t)y * (size_t)ty, ty, n, dst_row(dst, y));
+        p->vpass(h, g->yw + (size_t)y * (size_t)ty, ty, n, dst_row(dst, y));
     }
-    clik__resize_geometry_free(&g);
     free(ring);
     free(held);
     free(h);
     return 0;
+}
+
+static int ring_u8(const clik_image *src, clik_image *dst, const double *scale, clik_interp method,
+                   int quantized, const row_passes *p)
+{
+    clik_resize_geometry g;
+    if (clik__resize_geometry_make(&g, src->width, src->height, dst->width, dst->height, scale,
+                                   method, quantized) != 0)
+        return -1;
+    resize_job j = {src, dst, &g, p, 0, 0};
+    clik__resize_interior(&g, dst->width, src->width, &j.xa, &j.xb);
+    const size_t work = (size_t)dst->width * (size_t)src->channels * (size_t)(g.xtaps + g.ytaps);
+    const int rc = clik__cpu_rows(dst->height, work, ring_rows, &j);
+    clik__resize_geometry_free(&g);
+    return rc;
 }
 
 void clik__resize_neon(const clik_image *src, clik_image *dst, clik_interp method,

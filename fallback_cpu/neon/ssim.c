@@ -8,7 +8,9 @@
  * horizontally into a ring of 11 rows of the five moments (means of the raw
  * values, second moments of c), and each output row is the vertical
  * weighted sum of the ring's rows. Within the SSIM tolerance of the double
- * oracle, not bit-identical with it.
+ * oracle, not bit-identical with it. Bands of output rows run on the
+ * context's threads, each with a ring of its own; each row's sum is kept
+ * and the mean adds them in row order, so any split gives the same bytes.
  *
  * Tile SSIM sums exactly in integers, a band of tile rows at a time: column
  * sums over the band's rows for a chunk of columns (c = g ^ 0x80 read as
@@ -110,16 +112,21 @@ CLIK_INLINE float32x4_t ssim4(float32x4_t mu_a, float32x4_t mu_b, float32x4_t qa
     return div4(vmulq_f32(l_num, cs_num), vmulq_f32(l_den, cs_den));
 }
 
-static int clik_ssim_neon(const clik_image *a, const clik_image *b, clik_image *map, double *mean)
-{
+typedef struct ssim_job {
+    const clik_image *a, *b;
+    clik_image *map; /* or NULL */
     float w[TAPS];
-    double total = 0.0;
-    for (int i = 0; i < TAPS; i++)
-        total += exp(-(double)((i - 5) * (i - 5)) / 4.5);
-    for (int i = 0; i < TAPS; i++)
-        w[i] = (float)(exp(-(double)((i - 5) * (i - 5)) / 4.5) / total);
+    double *row_sum; /* per output row: the sum of its SSIM values */
+} ssim_job;
 
-    const int width = a->width, ow = width - (TAPS - 1), oh = a->height - (TAPS - 1);
+/* Output rows [y0, y1): input rows y0 .. y1 + TAPS - 2 through a ring of
+ * its own. */
+static int ssim_rows(void *user, int y0, int y1)
+{
+    const ssim_job *j = user;
+    const clik_image *a = j->a, *b = j->b, *map = j->map;
+    const float *w = j->w;
+    const int width = a->width, ow = width - (TAPS - 1);
     /* Lines of width + 4 floats (zero past the row) let the horizontal pass
      * run in whole vectors up to n4 outputs. */
     const int n4 = (ow + 3) & ~3, line = n4 + TAPS - 1;
@@ -131,15 +138,14 @@ static int clik_ssim_neon(const clik_image *a, const clik_image *b, clik_image *
     for (size_t i = 0; i < lines; i++)
         in[i] = buf + i * (size_t)line;
     float *ring = buf + lines * (size_t)line;
-    double sum = 0.0;
-    for (int r = 0; r < a->height; r++) {
+    for (int r = y0; r < y1 + TAPS - 1; r++) {
         load_row(a, r, width, in[0]);
         load_row(b, r, width, in[1]);
         products(in[0], in[1], width, in[2], in[3], in[4]);
         float *slot = ring + (size_t)(r % TAPS) * 5 * (size_t)n4;
         for (int m = 0; m < 5; m++)
             h_pass(in[m], n4, w, slot + (size_t)m * (size_t)n4);
-        if (r < TAPS - 1)
+        if (r < y0 + TAPS - 1)
             continue;
         const int y = r - (TAPS - 1);
         const float *rows[TAPS];
@@ -147,6 +153,7 @@ static int clik_ssim_neon(const clik_image *a, const clik_image *b, clik_image *
             rows[k] = ring + (size_t)((y + k) % TAPS) * 5 * (size_t)n4;
         float *out = map ? (float *)(void *)((char *)map->data + (size_t)y * map->stride) : NULL;
         float32x4_t acc = vdupq_n_f32(0.0f);
+        double sum = 0.0;
         for (int x = 0; x < n4; x += 4) {
             float32x4_t v[5];
             for (int m = 0; m < 5; m++) {
@@ -179,8 +186,33 @@ static int clik_ssim_neon(const clik_image *a, const clik_image *b, clik_image *
                 acc = vdupq_n_f32(0.0f);
             }
         }
+        j->row_sum[y] = sum;
     }
     free(buf);
+    return 0;
+}
+
+/* The mean is the row sums added in row order, whatever the bands. */
+static int clik_ssim_neon(const clik_image *a, const clik_image *b, clik_image *map, double *mean)
+{
+    ssim_job j = {a, b, map, {0}, NULL};
+    double total = 0.0;
+    for (int i = 0; i < TAPS; i++)
+        total += exp(-(double)((i - 5) * (i - 5)) / 4.5);
+    for (int i = 0; i < TAPS; i++)
+        j.w[i] = (float)(exp(-(double)((i - 5) * (i - 5)) / 4.5) / total);
+    const int ow = a->width - (TAPS - 1), oh = a->height - (TAPS - 1);
+    j.row_sum = malloc((size_t)oh * sizeof(double));
+    if (!j.row_sum)
+        return -1;
+    if (clik__cpu_rows(oh, (size_t)a->width * 5 * TAPS, ssim_rows, &j) != 0) {
+        free(j.row_sum);
+        return -1;
+    }
+    double sum = 0.0;
+    for (int y = 0; y < oh; y++)
+        sum += j.row_sum[y];
+    free(j.row_sum);
     *mean = sum / ((double)ow * (double)oh);
     return 0;
 }
@@ -236,13 +268,23 @@ static void column_sums(const clik_image *a, const clik_image *b, int y0, int ny
     }
 }
 
-void clik__ssim_tiles_neon(const clik_image *a, const clik_image *b, int tile, clik_image *map)
+typedef struct tiles_job {
+    const clik_image *a, *b;
+    int tile;
+    clik_image *map;
+} tiles_job;
+
+/* Tile rows [t0, t1) of the map. */
+static int tile_rows(void *user, int ty0, int ty1)
 {
+    const tiles_job *j = user;
+    const clik_image *a = j->a, *b = j->b;
+    const int tile = j->tile;
     int32_t sums[5][CHUNK];
     const int chunk = CHUNK / tile * tile;
-    for (int ty = 0; ty < map->height; ty++) {
+    for (int ty = ty0; ty < ty1; ty++) {
         const int y0 = ty * tile, ny = a->height - y0 < tile ? a->height - y0 : tile;
-        float *out = (float *)(void *)((char *)map->data + (size_t)ty * map->stride);
+        float *out = (float *)(void *)((char *)j->map->data + (size_t)ty * j->map->stride);
         for (int cx = 0; cx < a->width; cx += chunk) {
             const int n = a->width - cx < chunk ? a->width - cx : chunk;
             column_sums(a, b, y0, ny, cx, n, sums);
@@ -258,6 +300,13 @@ void clik__ssim_tiles_neon(const clik_image *a, const clik_image *b, int tile, c
             }
         }
     }
+    return 0;
+}
+
+void clik__ssim_tiles_neon(const clik_image *a, const clik_image *b, int tile, clik_image *map)
+{
+    tiles_job j = {a, b, tile, map};
+    clik__cpu_rows(map->height, (size_t)a->width * (size_t)tile, tile_rows, &j);
 }
 
 void clik__ssim_dsp_init_neon(clik_ssim_dsp *dsp)

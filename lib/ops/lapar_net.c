@@ -770,6 +770,31 @@ static void input_planes(const net_args *a, const clik_image *src, float *dst)
     }
 }
 
+/* One convolution of the CPU path, its output rows in bands on the
+ * context's threads (each row is computed alone: any split gives the same
+ * bytes). */
+typedef struct conv_job {
+    void (*conv)(const clik_lapar_net_conv *c, const float *in, size_t in_plane, const float *res,
+                 size_t res_plane, float *out, size_t out_plane, int width, int height, int y0,
+                 int y1);
+    const clik_lapar_net_conv *c;
+    const float *in;
+    size_t in_plane;
+    const float *res;
+    size_t res_plane;
+    float *out;
+    size_t out_plane;
+    int width, height;
+} conv_job;
+
+static int conv_rows(void *user, int y0, int y1)
+{
+    const conv_job *j = user;
+    j->conv(j->c, j->in, j->in_plane, j->res, j->res_plane, j->out, j->out_plane, j->width,
+            j->height, y0, y1);
+    return 0;
+}
+
 static clik_status net_cpu(clik_context *ctx, void *p, clik_image *const *v)
 {
     net_args *a = p;
@@ -808,9 +833,19 @@ static clik_status net_cpu(clik_context *ctx, void *p, clik_image *const *v)
             res = tensor[sp->res] + (size_t)sp->res_off * res_plane;
         }
         const int w = sp->hr ? a->w * a->s : a->w, h = sp->hr ? a->h * a->s : a->h;
-        ctx->dsp.lapar_net.conv(&sp->conv, tensor[sp->in] + (size_t)sp->in_off * in_plane, in_plane,
-                                res, res_plane, tensor[sp->out] + (size_t)sp->out_off * out_plane,
-                                out_plane, w, h, 0, h);
+        conv_job j = {ctx->dsp.lapar_net.conv,
+                      &sp->conv,
+                      tensor[sp->in] + (size_t)sp->in_off * in_plane,
+                      in_plane,
+                      res,
+                      res_plane,
+                      tensor[sp->out] + (size_t)sp->out_off * out_plane,
+                      out_plane,
+                      w,
+                      h};
+        const size_t taps =
+            (size_t)sp->conv.cin * (size_t)sp->conv.cout * (size_t)sp->conv.k * (size_t)sp->conv.k;
+        clik__cpu_rows(h, (size_t)w * taps, conv_rows, &j);
     }
     clik_image phi;
     if (direct) {

@@ -95,7 +95,7 @@ class Context(_Context):
 
     Context(device=None, *, strict=None, cpu_path=None, cache=None,
             cache_dir=None, local_memory=None, profiling=None,
-            kernel_dir=None, tuning=None, log=None)
+            kernel_dir=None, tuning=None, log=None, threads=None)
 
     device: "auto" (default: $CLIK_DEVICE, else the first GPU, else any
         device, else the CPU), "gpu", "cpu", "none" (the CPU path), "P:D" or
@@ -109,6 +109,7 @@ class Context(_Context):
     kernel_dir: read the kernels' sources from this folder.
     tuning: tuning keys, "key=value,...".
     log: a callable (level, message) receiving the library's diagnostics.
+    threads: threads of the CPU path, 1 to 256 (-1 or 0: the usable cores).
 
     Options left None take the environment variables, then the defaults
     (README.md).

@@ -136,6 +136,7 @@ class Context:
         kernel_dir: str | PathLike[str] | None = None,
         tuning: str | None = None,
         log: Callable[[str, str], None] | None = None,
+        threads: int | None = None,
     ) -> None: ...
     def close(self) -> None: ...
     @property

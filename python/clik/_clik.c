@@ -9,6 +9,7 @@
  */
 #include "_clik_args.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -41,6 +42,21 @@ static int opt_bool(PyObject *o, int *v)
     if (b < 0)
         return -1;
     *v = b;
+    return 0;
+}
+
+/* threads: None leaves the library's default ($CLIK_THREADS, else the usable
+ * cores); an integer outside int's range is passed as one the library
+ * refuses with its own message. */
+static int opt_threads(PyObject *o, int *v)
+{
+    if (o == Py_None)
+        return 0;
+    int overflow = 0;
+    long n = PyLong_AsLongAndOverflow(o, &overflow);
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    *v = overflow > 0 || n > INT_MAX ? INT_MAX : overflow < 0 || n < INT_MIN ? INT_MIN : (int)n;
     return 0;
 }
 
@@ -77,12 +93,13 @@ static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"device",    "strict",       "cpu_path",  "cache",
                              "cache_dir", "local_memory", "profiling", "kernel_dir",
-                             "tuning",    "log",          NULL};
+                             "tuning",    "log",          "threads",   NULL};
     const char *device = NULL, *tuning = NULL;
     PyObject *strict = Py_None, *cpu_path = Py_None, *cache = Py_None, *cache_dir = Py_None,
-             *local = Py_None, *prof = Py_None, *kdir = Py_None, *log = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z$OOOOOOOzO", kwlist, &device, &strict, &cpu_path,
-                                     &cache, &cache_dir, &local, &prof, &kdir, &tuning, &log))
+             *local = Py_None, *prof = Py_None, *kdir = Py_None, *log = Py_None, *threads = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|z$OOOOOOOzOO", kwlist, &device, &strict, &cpu_path,
+                                     &cache, &cache_dir, &local, &prof, &kdir, &tuning, &log,
+                                     &threads))
         return -1;
     if (c->ctx) {
         PyErr_SetString(PyExc_RuntimeError, "clik.Context is already initialised");
@@ -99,9 +116,9 @@ static int ctx_init(CtxObject *c, PyObject *args, PyObject *kw)
     opt.device = device;
     opt.tuning = tuning;
     PyObject *cache_b = NULL, *kdir_b = NULL;
-    if (opt_bool(strict, &opt.strict) < 0 || opt_bool(cache, &opt.cache) < 0 ||
-        opt_bool(local, &opt.local_memory) < 0 || opt_bool(prof, &opt.profiling) < 0 ||
-        cpu_path_of(cpu_path, &opt.cpu_path) < 0 ||
+    if (opt_threads(threads, &opt.threads) < 0 || opt_bool(strict, &opt.strict) < 0 ||
+        opt_bool(cache, &opt.cache) < 0 || opt_bool(local, &opt.local_memory) < 0 ||
+        opt_bool(prof, &opt.profiling) < 0 || cpu_path_of(cpu_path, &opt.cpu_path) < 0 ||
         path_arg(cache_dir, "cache_dir", &cache_b) < 0 ||
         path_arg(kdir, "kernel_dir", &kdir_b) < 0) {
         Py_XDECREF(cache_b);

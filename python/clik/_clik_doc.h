@@ -34,7 +34,8 @@
 
 #define DOC_ctx_type                                                                               \
     SIG("_Context(device=None, *, strict=None, cpu_path=None, cache=None, cache_dir=None, "        \
-        "local_memory=None, profiling=None, kernel_dir=None, tuning=None, log=None)")              \
+        "local_memory=None, profiling=None, kernel_dir=None, tuning=None, log=None, "              \
+        "threads=None)")                                                                           \
     "A clik context (see clik.Context).\n\n"                                                       \
     "device: 'auto', 'gpu', 'cpu', 'none' (the CPU path), 'P:D' or part of a device name.\n"       \
     "strict: True: fail rather than fall back to the CPU path.\n"                                  \
@@ -46,6 +47,7 @@
     "kernel_dir: read the kernels' sources from this folder.\n"                                    \
     "tuning: tuning keys, 'key=value,...'.\n"                                                      \
     "log: a callable (level, message) receiving the library's diagnostics.\n"                      \
+    "threads: threads of the CPU path, 1 to 256 (-1 or 0: the usable cores).\n"                    \
     "Options left None take the environment variables, then the defaults.\n"
 
 #define DOC_ctx_close                                                                              \

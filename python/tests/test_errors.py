@@ -449,3 +449,23 @@ def test_callback_calling_its_own_context_does_not_hang(callback, tmp_path):
     assert run is not None, f"an op called from the {callback} callback on its own context hangs"
     assert run.returncode == 0, run.stderr
     assert "raised" in run.stdout or "returned" in run.stdout, run.stdout
+
+
+# ---- the CPU path's threads ---------------------------------------------------------------------
+
+
+def test_threads_refused():
+    expect_error("CLIK_ERR_INVALID_ARG", clik.Context, device="none", threads=-5)
+    expect_error("CLIK_ERR_INVALID_ARG", clik.Context, device="none", threads=257)
+
+
+@pytest.mark.skipif(not clik.cpu_path_available("neon"), reason="no NEON path in this build")
+def test_threads_agree():
+    a = noise((301, 167, 4))
+    one = clik.Context(device="none", cpu_path="neon", threads=1)
+    three = clik.Context(device="none", cpu_path="neon", threads=3)
+    try:
+        assert np.array_equal(one.gaussian_blur(a, 7), three.gaussian_blur(a, 7))
+    finally:
+        one.close()
+        three.close()
