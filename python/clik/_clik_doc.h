@@ -355,8 +355,8 @@
 
 #define DOC_mod_version SIG("version($module, /)") "The C library's version.\n"
 #define DOC_mod_prepare_op_names                                                                   \
-    SIG("prepare_op_names($module, /)") "The operations that Context.prepare compiles (a "         \
-                                        "tuple).\n"
+    SIG("prepare_op_names($module, /)")                                                            \
+    "The operations that Context.prepare compiles (a tuple).\n"
 #define DOC_mod_devices                                                                            \
     SIG("devices($module, /)") "Every OpenCL device of every platform (dicts).\n"
 #define DOC_mod_select_device                                                                      \
