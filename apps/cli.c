@@ -212,11 +212,27 @@ void cli_device_not_found(clik_status st)
         list_devices_instead();
 }
 
+/* Before the first compile of the run, on a terminal: what the wait is. */
+static void compile_notice(void *user, const char *program, const char *device)
+{
+    static int shown;
+    (void)user;
+    if (shown || globals.verbose || !isatty(STDERR_FILENO))
+        return;
+    shown = 1;
+    cli_progress_done();
+    fprintf(stderr,
+            "clik: compiling OpenCL programs for %s (first use: seconds; the kernel cache keeps "
+            "them, and `clik warmup` compiles ahead) [%s]\n",
+            device, program);
+}
+
 int cli_context(const char *device, clik_context **ctx)
 {
     clik_context_options opt;
     clik_context_options_init(&opt);
     opt.device = device;
+    opt.compile = compile_notice;
     clik_status st = clik_context_create(ctx, &opt);
     if (st != CLIK_OK) {
         fprintf(stderr, "clik: cannot open device: %s: %s\n", clik_status_str(st),

@@ -237,6 +237,11 @@ typedef enum clik_log_level {
 
 typedef void (*clik_log_fn)(void *user, clik_log_level level, const char *message);
 
+/* Called before the context compiles an OpenCL program from source (a build
+ * that may take seconds; not called for programs found in the kernel cache),
+ * with the program's name and the device's, on the thread that compiles. */
+typedef void (*clik_compile_fn)(void *user, const char *program, const char *device);
+
 /* Use -1 (or NULL) for "not set": the environment variable, then the
  * built-in default, applies. See README for the variables. */
 typedef struct clik_context_options {
@@ -253,6 +258,8 @@ typedef struct clik_context_options {
                                usable cores) */
     clik_log_fn log;        /* receives diagnostics; NULL: silent */
     void *log_user;
+    clik_compile_fn compile; /* told before each compile from source; NULL: none */
+    void *compile_user;
 } clik_context_options;
 
 typedef struct clik_context clik_context;
@@ -295,6 +302,45 @@ CLIK_API clik_backend clik_context_cpu_backend(const clik_context *ctx);
 CLIK_API void clik_context_stats_get(const clik_context *ctx, clik_context_stats *stats);
 /* Waits for all queued device work. */
 CLIK_API clik_status clik_context_finish(clik_context *ctx);
+
+/* Ahead-of-time compilation: what clik_context_prepare builds. */
+typedef struct clik_prepare_options {
+    const char *ops;   /* comma-separated operation names, as the functions without
+                        * "clik_" ("resize,pyr_down"; see clik_prepare_op_name);
+                        * NULL, "" or "all": every operation */
+    unsigned types;    /* bits (1 << CLIK_U8) and (1 << CLIK_F32); 0: u8 */
+    unsigned channels; /* bits (1 << 1) to (1 << 4); 0: 1 and 4 channels */
+    int background;    /* 1: build in a thread of the library (see below) */
+} clik_prepare_options;
+
+/* Fills *opt with the defaults (every operation, u8, 1 and 4 channels, now). */
+CLIK_API void clik_prepare_options_init(clik_prepare_options *opt);
+
+/*
+ * Builds the OpenCL programs that the listed operations use for images of
+ * the listed formats, so that their first calls do not wait for the
+ * compiler (seconds per program on some drivers); with the disk cache on,
+ * later processes load them from it. Each operation runs once on small
+ * images of each format (an operation passes over a format it does not
+ * take): the programs built are those its calls at the common settings
+ * build (resize: each method enlarging by 2 and reducing by 2 and 3;
+ * fusion, LAPAR filter, upsample and model: scales 2 to 4; lapar_net_run:
+ * the built-in LAPAR-A networks); settings beyond these compile at their
+ * first use. Without a device: nothing to do, CLIK_OK.
+ *
+ * background 1 (with the disk cache on; without it the build happens now):
+ * returns at once and builds on a second context of the same device in a
+ * thread of its own, into the disk cache; when ctx is about to compile a
+ * program while that thread runs, it waits for the thread and then loads
+ * the program from the cache. clik_context_prepare_wait() waits for the
+ * thread and returns its status; clik_context_destroy() waits for it too.
+ * An unknown operation name: CLIK_ERR_INVALID_ARG, the message naming it.
+ */
+CLIK_API clik_status clik_context_prepare(clik_context *ctx, const clik_prepare_options *opt);
+CLIK_API clik_status clik_context_prepare_wait(clik_context *ctx);
+/* The name of operation `index` (0, 1, ...) that clik_context_prepare
+ * knows, or NULL past the last. */
+CLIK_API const char *clik_prepare_op_name(int index);
 
 /* Device copy bandwidth in GB/s (bytes read plus bytes written per second),
  * the best of `reps` copies of `bytes` within device memory (memcpy on the

@@ -274,6 +274,8 @@ clik_status clik_context_create(clik_context **out, const clik_context_options *
         return clik__fail(NULL, CLIK_ERR_NO_MEMORY, "out of memory");
     ctx->log = opt->log;
     ctx->log_user = opt->log_user;
+    ctx->compile_fn = opt->compile;
+    ctx->compile_user = opt->compile_user;
 
     int cache_on = 1, local_auto = -1;
     clik_status st = resolve_bool(opt->strict, "CLIK_STRICT", 0, 0, &ctx->strict);
@@ -327,6 +329,7 @@ void clik_context_destroy(clik_context *ctx)
 {
     if (!ctx)
         return;
+    clik_context_prepare_wait(ctx);
     if (ctx->has_device)
         ctx->cl->clFinish(ctx->queue);
     clik__host_blocks_release(ctx);

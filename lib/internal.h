@@ -200,6 +200,9 @@ struct clik_context {
     unsigned char tune_set[CLIK_TUNE_COUNT]; /* 1 where tune[] holds a value */
     clik_log_fn log;
     void *log_user;
+    clik_compile_fn compile_fn;
+    void *compile_user;
+    struct clik_prepare_job *prepare; /* a background prepare running (prepare.c) */
 
     /* device; has_device 0 means CPU only */
     int has_device;
@@ -357,6 +360,12 @@ clik_status clik__tune_store(clik_context *ctx, const char *program, const char 
                              const char *problem, const clik_tune_record *rec);
 /* Forgets the answers clik__tune_load remembered (at context destroy). */
 void clik__tune_memo_free(clik_context *ctx);
+
+/* ---- ahead-of-time compilation (prepare.c) -------------------------------- */
+
+/* Waits for ctx's background prepare, if one runs, keeping its status for
+ * clik_context_prepare_wait; 1 when there was one to wait for. */
+int clik__prepare_join(clik_context *ctx);
 /* The key of that entry (clik__cache_load's), in *key; 0 on success. */
 int clik__tune_entry_key(clik_context *ctx, const char *program, const char *kernel,
                          const char *problem, clik_strbuf *key);

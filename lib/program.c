@@ -151,6 +151,36 @@ static void store_binary(clik_context *ctx, cl_program p, const char *key)
     free(bin);
 }
 
+/* Loads e's program from the disk cache under key where it is there and
+ * sound (a rejected or crashing entry is counted and passed over). */
+static void load_cached(clik_context *ctx, clik_program_entry *e, const char *key)
+{
+    unsigned char *bin;
+    size_t len;
+    clik_status cst = clik__cache_load(ctx->cache_dir, key, &bin, &len);
+    if (cst == CLIK_OK) {
+        int token;
+        if (clik__cache_guard_begin(ctx->cache_dir, key, &token)) {
+            clik__log(ctx, CLIK_LOG_WARNING,
+                      "clik: the cached binary of %s crashed an earlier run; rebuilding", e->name);
+            cst = CLIK_ERR_FILE_FORMAT;
+        } else {
+            e->program = from_binary(ctx, bin, len, e->options);
+            clik__cache_guard_end(ctx->cache_dir, key, token);
+            if (!e->program)
+                cst = CLIK_ERR_FILE_FORMAT;
+        }
+        free(bin);
+    }
+    if (cst == CLIK_OK) {
+        ctx->stats.programs_from_disk++;
+        clik__log(ctx, CLIK_LOG_DEBUG, "clik: %s loaded from the cache", e->name);
+    } else if (cst == CLIK_ERR_FILE_FORMAT) {
+        ctx->stats.cache_rejected++;
+        clik__log(ctx, CLIK_LOG_WARNING, "clik: cache entry for %s rejected; rebuilding", e->name);
+    }
+}
+
 static clik_status build_program(clik_context *ctx, clik_program_entry *e)
 {
     clik_strbuf src = {0};
@@ -175,38 +205,16 @@ static clik_status build_program(clik_context *ctx, clik_program_entry *e)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
     }
 
-    if (ctx->cache_dir) {
-        unsigned char *bin;
-        size_t len;
-        clik_status cst = clik__cache_load(ctx->cache_dir, key.data, &bin, &len);
-        if (cst == CLIK_OK) {
-            int token;
-            if (clik__cache_guard_begin(ctx->cache_dir, key.data, &token)) {
-                clik__log(ctx, CLIK_LOG_WARNING,
-                          "clik: the cached binary of %s crashed an earlier run; rebuilding",
-                          e->name);
-                cst = CLIK_ERR_FILE_FORMAT;
-            } else {
-                e->program = from_binary(ctx, bin, len, e->options);
-                clik__cache_guard_end(ctx->cache_dir, key.data, token);
-                if (!e->program)
-                    cst = CLIK_ERR_FILE_FORMAT;
-            }
-            free(bin);
-        }
-        if (cst == CLIK_OK) {
-            ctx->stats.programs_from_disk++;
-            clik__log(ctx, CLIK_LOG_DEBUG, "clik: %s loaded from the cache", e->name);
-        } else if (cst == CLIK_ERR_FILE_FORMAT) {
-            ctx->stats.cache_rejected++;
-            clik__log(ctx, CLIK_LOG_WARNING, "clik: cache entry for %s rejected; rebuilding",
-                      e->name);
-        }
-    }
-
+    if (ctx->cache_dir)
+        load_cached(ctx, e, key.data);
+    /* A background prepare may be building it into the cache right now. */
+    if (!e->program && ctx->cache_dir && clik__prepare_join(ctx))
+        load_cached(ctx, e, key.data);
     if (!e->program) {
         cl_int err;
         const char *text = src.data;
+        if (ctx->compile_fn)
+            ctx->compile_fn(ctx->compile_user, e->name, ctx->dev.name);
         e->program = ctx->cl->clCreateProgramWithSource(ctx->clctx, 1, &text, &src.len, &err);
         if (!e->program || err != CL_SUCCESS) {
             e->program = NULL;

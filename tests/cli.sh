@@ -991,6 +991,21 @@ expect_full() {
         fail "$what: exit $got, expected $want with a message about stdout"
     fi
 }
+# warmup: compiles into the kernel cache, then finds everything there.
+expect 0 "warmup --list" -- $run "$clik" warmup --list
+expect 2 "warmup --channels 5" -- $run "$clik" warmup --channels 5
+expect 2 "warmup --type u16" -- $run "$clik" warmup --type u16
+expect 1 "warmup of an unknown operation" -- $run "$clik" warmup --op hist_equalize,bogus
+CLIK_CACHE_DIR="$tmp/warm" $run "$clik" warmup --op hist_equalize,pyr_down --channels 1 >"$tmp/warm1.txt" 2>&1
+first=$?
+CLIK_CACHE_DIR="$tmp/warm" $run "$clik" warmup --op hist_equalize,pyr_down --channels 1 >"$tmp/warm2.txt" 2>&1
+if grep -q 'no OpenCL device' "$tmp/warm1.txt"; then
+    check "warmup without a device" "$first" 0
+else
+    check "warmup compiles" "$first $(grep -o '[0-9]* programs compiled' "$tmp/warm1.txt" | grep -vc '^0 ')" "0 1"
+    check "warmup again: all in the cache" "$(grep -o '[0-9]* programs compiled, [0-9]* already' "$tmp/warm2.txt")" \
+        "0 programs compiled, $(grep -o '[0-9]* programs compiled' "$tmp/warm1.txt" | cut -d' ' -f1) already"
+fi
 if [ -w /dev/full ]; then
     expect_full 1 "--help to a full disk" -- $run "$clik" --help
     expect_full 1 "--version to a full disk" -- $run "$clik" --version
@@ -1001,6 +1016,7 @@ if [ -w /dev/full ]; then
     expect_full 1 "flowcmp to a full disk" -- $run "$clik" flowcmp "$tmp/right.flo" "$tmp/zero.flo"
     expect_full 1 "flow --gt to a full disk" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --gt "$tmp/gt.flo" --device none
     expect_full 1 "devices to a full disk" -- $run "$clik" devices
+    expect_full 1 "warmup --list to a full disk" -- $run "$clik" warmup --list
     expect_full 1 "conformance help to a full disk" -- $run "$clik" conformance --help
     if $run "$clik" conformance --help 2>/dev/null | grep -q -- --list; then
         expect_full 1 "conformance --list to a full disk" -- $run "$clik" conformance --list

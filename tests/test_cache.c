@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cases.h"
+#include "clik_lapar_net.h"
 #include "harness.h"
 
 extern char **environ;
@@ -1095,6 +1096,208 @@ START_TEST(contexts_in_threads)
 }
 END_TEST
 
+/* ---- ahead-of-time compilation --------------------------------------------- */
+
+static void count_compile(void *user, const char *program, const char *device)
+{
+    ck_assert(program && *program && device);
+    ++*(int *)user;
+}
+
+/* A context on the suite's device with a disk cache in dir and a counter of
+ * the compile notices. */
+static clik_context *open_counted(const char *dir, int *compiles)
+{
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = h_device;
+    opt.cache_dir = dir;
+    opt.strict = 1;
+    opt.compile = count_compile;
+    opt.compile_user = compiles;
+    clik_context *ctx = NULL;
+    ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s", clik_context_message(NULL));
+    return ctx;
+}
+
+/* Runs conformance case c at w x h with ch channels and checks it against
+ * the oracle (a device that cannot run it by design passes it over). */
+static void run_case(clik_context *ctx, const sup_case *c, int w, int h, int ch)
+{
+    sup_case_result r;
+    sup_case_check(c, ctx, h_oracle, w, h, ch, SUP_PATTERN_NOISE, 5, &r);
+    ck_assert_msg(sup_case_passed(&r) || sup_case_unsupported(&r, NULL), "%s: %s %s", c->op,
+                  r.message, r.cmp.detail);
+}
+
+/* The calls after a prepare of their operations and formats build nothing,
+ * at sizes other than the prepare's; the notice came before each build; a
+ * second context finds everything in the cache. */
+START_TEST(prepare_builds_what_the_calls_use)
+{
+    char *dir = h_tempdir();
+    int compiles = 0;
+    clik_context *a = open_counted(dir, &compiles);
+    clik_prepare_options o;
+    clik_prepare_options_init(&o);
+    o.ops = "hist_equalize,resize";
+    o.channels = (1u << 1) | (1u << 4);
+    ck_assert_msg(clik_context_prepare(a, &o) == CLIK_OK, "%s", clik_context_message(a));
+    clik_context_stats s = stats_of(a);
+    ck_assert_uint_ge(s.programs_built, 2);
+    ck_assert_int_eq(compiles, (int)s.programs_built);
+    static const char *const ids[] = {"hist_equalize",      "resize-nearest-x2",
+                                      "resize-bilinear-x2", "resize-bicubic-down",
+                                      "resize-bicubic-x3",  "resize-bicubic-aa-d3"};
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        const sup_case *c = sup_case_find(ids[i]);
+        ck_assert_msg(c != NULL, "%s", ids[i]);
+        for (int ch = 1; ch <= 4; ch += 3)
+            run_case(a, c, 301, 167, ch);
+    }
+    ck_assert_uint_eq(stats_of(a).programs_built, s.programs_built);
+    clik_context_destroy(a);
+
+    compiles = 0;
+    clik_context *b = open_counted(dir, &compiles);
+    ck_assert_int_eq(clik_context_prepare(b, &o), CLIK_OK);
+    ck_assert_uint_eq(stats_of(b).programs_built, 0);
+    ck_assert_uint_eq(stats_of(b).programs_from_disk, s.programs_built);
+    ck_assert_int_eq(compiles, 0);
+    clik_context_destroy(b);
+    h_rmtree(dir);
+}
+END_TEST
+
+/* In the background: a call that needs a program the thread is building
+ * waits for it and loads it from the cache instead of compiling it again;
+ * a context destroyed while its prepare runs waits for it. */
+START_TEST(background_prepare_serves_the_first_call)
+{
+    char *dir = h_tempdir();
+    int compiles = 0;
+    clik_context *a = open_counted(dir, &compiles);
+    clik_prepare_options o;
+    clik_prepare_options_init(&o);
+    o.ops = "hist_equalize";
+    o.background = 1;
+    ck_assert_int_eq(clik_context_prepare(a, &o), CLIK_OK);
+    sup_case_result r = equalize_once(a);
+    ck_assert_msg(sup_case_passed(&r), "%s %s", r.message, r.cmp.detail);
+    ck_assert_int_eq(clik_context_prepare_wait(a), CLIK_OK);
+    ck_assert_int_eq(clik_context_prepare_wait(a), CLIK_OK); /* nothing left to wait for */
+    clik_context_stats s = stats_of(a);
+    ck_assert_uint_eq(s.programs_built, 0);
+    ck_assert_uint_ge(s.programs_from_disk, 1);
+    ck_assert_int_ge(compiles, 1); /* the notices of the thread's builds */
+    clik_context_destroy(a);
+
+    char *dir2 = h_tempdir();
+    clik_context *b = open_counted(dir2, &compiles);
+    o.ops = "pyr_down";
+    ck_assert_int_eq(clik_context_prepare(b, &o), CLIK_OK);
+    clik_context_destroy(b);
+    ck_assert_int_ge(count_files(dir2, ".bin"), 1);
+    h_rmtree(dir2);
+    h_rmtree(dir);
+}
+END_TEST
+
+START_TEST(prepare_refuses_what_it_cannot_do)
+{
+    char *dir = h_tempdir();
+    int compiles = 0;
+    clik_context *a = open_counted(dir, &compiles);
+    clik_prepare_options o;
+    clik_prepare_options_init(&o);
+    o.ops = "resize,no_such_op";
+    ck_assert_int_eq(clik_context_prepare(a, &o), CLIK_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(a), "'no_such_op'"));
+    o.ops = "resize,";
+    ck_assert_int_eq(clik_context_prepare(a, &o), CLIK_ERR_INVALID_ARG);
+    o.ops = NULL;
+    o.types = 1u << CLIK_U16;
+    ck_assert_int_eq(clik_context_prepare(a, &o), CLIK_ERR_INVALID_ARG);
+    o.types = 0;
+    o.channels = 1u << 5;
+    ck_assert_int_eq(clik_context_prepare(a, &o), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_context_prepare(NULL, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(compiles, 0);
+    ck_assert_uint_eq(stats_of(a).programs_built, 0);
+    clik_context_destroy(a);
+    /* Every name that it lists it takes; without a device there is nothing to do. */
+    clik_context_options co;
+    clik_context_options_init(&co);
+    co.device = "none";
+    clik_context *none = NULL;
+    ck_assert_int_eq(clik_context_create(&none, &co), CLIK_OK);
+    o.channels = 0;
+    int n = 0;
+    for (const char *name; (name = clik_prepare_op_name(n)) != NULL; n++) {
+        o.ops = name;
+        ck_assert_msg(clik_context_prepare(none, &o) == CLIK_OK, "%s", name);
+    }
+    ck_assert_int_ge(n, 20);
+    ck_assert_ptr_null(clik_prepare_op_name(-1));
+    clik_context_destroy(none);
+    h_rmtree(dir);
+}
+END_TEST
+
+/* Full runs: every operation and format, then every conformance case of
+ * the common settings builds nothing more. */
+START_TEST(prepare_all_covers_the_cases)
+{
+    if (!h_full)
+        return;
+    char *dir = h_tempdir();
+    int compiles = 0;
+    clik_context *a = open_counted(dir, &compiles);
+    clik_prepare_options o;
+    clik_prepare_options_init(&o);
+    o.types = (1u << CLIK_U8) | (1u << CLIK_F32);
+    ck_assert_msg(clik_context_prepare(a, &o) == CLIK_OK, "%s", clik_context_message(a));
+    const unsigned built = stats_of(a).programs_built;
+    /* Settings beyond the common ones compile at their first use (bicubic-aa:
+     * the taps follow the scale, prepared at 2, 1/2 and 1/3 only; the
+     * network cases' test networks: prepare builds the released LAPAR-A's,
+     * run below). */
+    static const char *const beyond[] = {
+        "f16",    "tile4",   "blur5", "-c-",      "lapar_classify", "hist_lut-shared",
+        "-any",   "compact", "refit", "selected", "lapar_net_run",  "-aa-frac",
+        "-aa-f32"};
+    for (int i = 0; i < sup_case_count(); i++) {
+        const sup_case *c = sup_case_at(i);
+        int skip = 0;
+        for (size_t k = 0; k < sizeof(beyond) / sizeof(beyond[0]); k++)
+            skip |= strstr(c->op, beyond[k]) != NULL;
+        for (int ch = 1; ch <= 4 && !skip; ch += 3) {
+            if (!(c->channels & (1u << ch)))
+                continue;
+            run_case(a, c, 97, 61, ch);
+            ck_assert_msg(stats_of(a).programs_built == built,
+                          "%s with %d channels built a program", c->op, ch);
+        }
+    }
+    for (int scale = 2; scale <= 4 && clik_lapar_net_builtin_available("lapar-a", scale);
+         scale += 2) {
+        clik_lapar_net *net = NULL;
+        ck_assert_int_eq(clik_lapar_net_builtin(a, "lapar-a", scale, &net), CLIK_OK);
+        clik_image src, dst;
+        ck_assert_int_eq(clik_image_alloc(&src, 97, 61, 4, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&dst, 97 * scale, 61 * scale, 4, CLIK_U8), CLIK_OK);
+        memset(src.data, 90, src.stride * 61);
+        ck_assert_int_eq(clik_lapar_net_run(a, net, &src, &dst, NULL), CLIK_OK);
+        clik_image_free(&src);
+        clik_image_free(&dst);
+        clik_lapar_net_free(net);
+        ck_assert_msg(stats_of(a).programs_built == built, "LAPAR-A x%d built a program", scale);
+    }
+    clik_context_destroy(a);
+    h_rmtree(dir);
+}
+END_TEST
+
 int main(void)
 {
     const h_test tests[] = {H_TEST(second_context_loads_from_disk),
@@ -1113,7 +1316,11 @@ int main(void)
                             H_TEST(strict_turns_fallback_into_error),
                             H_TEST(build_failure_reports_its_log),
                             H_TEST(device_description),
-                            H_TEST(contexts_in_threads)};
+                            H_TEST(contexts_in_threads),
+                            H_TEST(prepare_builds_what_the_calls_use),
+                            H_TEST(background_prepare_serves_the_first_call),
+                            H_TEST(prepare_refuses_what_it_cannot_do),
+                            H_TEST(prepare_all_covers_the_cases)};
     const h_suite suite = {"cache", NULL, 0, tests, H_COUNT(tests), NULL, NULL};
     return h_suite_main(&suite);
 }

@@ -42,6 +42,7 @@ from ._clik import (
     lapar_model_default,
     lapar_net_available,
     opencl_library,
+    prepare_op_names,
     pyr_level_size,
     pyr_max_levels,
     resize_size,
@@ -56,8 +57,8 @@ __all__ = [
     "ArgumentError", "Context", "Error", "FileError", "FormatError", "Image",
     "LaparModel", "LaparSelection", "LaparTrainer", "OutOfMemoryError",
     "cpu_path_available", "devices", "gaussian_weights", "lapar_dict_default",
-    "lapar_model_default", "lapar_net_available", "opencl_library", "pyr_level_size", "pyr_max_levels",
-    "resize_size", "select_device", "version",
+    "lapar_model_default", "lapar_net_available", "opencl_library", "prepare_op_names",
+    "pyr_level_size", "pyr_max_levels", "resize_size", "select_device", "version",
 ]
 
 

@@ -354,6 +354,126 @@ static PyObject *ctx_fma_peak(CtxObject *c, PyObject *args, PyObject *kw)
     return st == CLIK_OK ? PyFloat_FromDouble(gflops) : ctx_fail(c, st);
 }
 
+/* A str, or a sequence of str, joined with commas into out (cap bytes). */
+static int op_list(PyObject *ops, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (ops == NULL || ops == Py_None)
+        return 0;
+    if (PyUnicode_Check(ops)) {
+        const char *s = PyUnicode_AsUTF8(ops);
+        if (!s)
+            return -1;
+        if (strlen(s) >= cap) {
+            arg_error("argument 'ops': too long");
+            return -1;
+        }
+        snprintf(out, cap, "%s", s);
+        return 0;
+    }
+    PyObject *seq = PySequence_Fast(ops, "argument 'ops': a str or a sequence of str");
+    if (!seq)
+        return -1;
+    size_t used = 0;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        const char *s = PyUnicode_Check(item) ? PyUnicode_AsUTF8(item) : NULL;
+        if (!s) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                arg_error("argument 'ops': a str or a sequence of str");
+            return -1;
+        }
+        const size_t n = strlen(s);
+        if (used + n + 2 > cap) {
+            Py_DECREF(seq);
+            arg_error("argument 'ops': too long");
+            return -1;
+        }
+        if (used)
+            out[used++] = ',';
+        memcpy(out + used, s, n + 1);
+        used += n;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* Bits of a sequence of ints (lo..hi) or of dtype names. */
+static int bits_of(PyObject *seq_in, const char *what, int names, unsigned *bits)
+{
+    *bits = 0;
+    if (seq_in == NULL || seq_in == Py_None)
+        return 0;
+    PyObject *seq = PySequence_Fast(seq_in, "a sequence");
+    if (!seq)
+        return -1;
+    int ok = 1;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq) && ok; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (names) {
+            const char *s = PyUnicode_Check(item) ? PyUnicode_AsUTF8(item) : NULL;
+            if (s && strcmp(s, "uint8") == 0)
+                *bits |= 1u << CLIK_U8;
+            else if (s && strcmp(s, "float32") == 0)
+                *bits |= 1u << CLIK_F32;
+            else
+                ok = 0;
+        } else {
+            const long v = PyLong_Check(item) ? PyLong_AsLong(item) : 0;
+            if (v >= 1 && v <= 4)
+                *bits |= 1u << v;
+            else
+                ok = 0;
+        }
+    }
+    Py_DECREF(seq);
+    if (!ok || !*bits) {
+        PyErr_Clear();
+        arg_error(names ? "argument 'dtypes': a non-empty sequence of 'uint8' and 'float32'"
+                        : "argument 'channels': a non-empty sequence of counts 1 to 4");
+        (void)what;
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *ctx_prepare(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"ops", "dtypes", "channels", "background", NULL};
+    PyObject *ops = NULL, *dtypes = NULL, *channels = NULL;
+    int background = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOp", kwlist, &ops, &dtypes, &channels,
+                                     &background) ||
+        ctx_open(c) < 0)
+        return NULL;
+    char list[1024];
+    clik_prepare_options o;
+    clik_prepare_options_init(&o);
+    if (op_list(ops, list, sizeof(list)) < 0 || bits_of(dtypes, "dtypes", 1, &o.types) < 0 ||
+        bits_of(channels, "channels", 0, &o.channels) < 0)
+        return NULL;
+    o.ops = list[0] ? list : NULL;
+    o.background = background;
+    clik_status st;
+    CALL(c, st, clik_context_prepare(c->ctx, &o));
+    if (st != CLIK_OK)
+        return ctx_fail(c, st);
+    Py_RETURN_NONE;
+}
+
+static PyObject *ctx_prepare_wait(CtxObject *c, PyObject *unused)
+{
+    (void)unused;
+    if (ctx_open(c) < 0)
+        return NULL;
+    clik_status st;
+    CALL(c, st, clik_context_prepare_wait(c->ctx));
+    if (st != CLIK_OK)
+        return ctx_fail(c, st);
+    Py_RETURN_NONE;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Module functions                                                          */
 
@@ -362,6 +482,25 @@ static PyObject *mod_version(PyObject *self, PyObject *unused)
     (void)self;
     (void)unused;
     return PyUnicode_FromString(clik_version());
+}
+
+static PyObject *mod_prepare_op_names(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    int n = 0;
+    while (clik_prepare_op_name(n))
+        n++;
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) {
+        PyObject *name = PyUnicode_FromString(clik_prepare_op_name(i));
+        if (!name) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, name);
+    }
+    return t;
 }
 
 static PyObject *mod_devices(PyObject *self, PyObject *unused)
@@ -514,6 +653,8 @@ static PyMethodDef ctx_methods[] = {
     KW("copy_bandwidth", ctx_copy_bandwidth),
     KW("transfer_bandwidth", ctx_transfer_bandwidth),
     KW("fma_peak", ctx_fma_peak),
+    KW("prepare", ctx_prepare),
+    {"prepare_wait", (PyCFunction)ctx_prepare_wait, METH_NOARGS, DOC_ctx_prepare_wait},
     KW("empty", ctx_empty),
     KW("image", ctx_image),
     KW("upload", ctx_upload),
@@ -589,6 +730,7 @@ PyTypeObject CtxType = {
 static PyMethodDef mod_methods[] = {
     {"version", mod_version, METH_NOARGS, DOC_mod_version},
     {"devices", mod_devices, METH_NOARGS, DOC_mod_devices},
+    {"prepare_op_names", mod_prepare_op_names, METH_NOARGS, DOC_mod_prepare_op_names},
     {"select_device", mod_select_device, METH_VARARGS, DOC_mod_select_device},
     {"opencl_library", mod_opencl_library, METH_NOARGS, DOC_mod_opencl_library},
     {"cpu_path_available", mod_cpu_path_available, METH_VARARGS, DOC_mod_cpu_path_available},

@@ -65,6 +65,19 @@
     "The device's FP32 peak by a small kernel of independent FMA chains on every\n"                \
     "compute unit, GFLOP/s (the host's on a context without a device).\n\n"                        \
     "reps: repetitions; the best is kept.\n"
+#define DOC_ctx_prepare                                                                            \
+    SIG("prepare($self, /, ops=None, dtypes=None, channels=None, background=False)")               \
+    "Compiles the OpenCL programs of operations ahead of time (and into the\n"                     \
+    "kernel cache), so that their first calls do not wait for the compiler.\n\n"                   \
+    "ops: names as the methods' ('resize', 'pyr_down'), a str or a sequence; None: every\n"        \
+    "operation (clik.prepare_op_names() lists them).\n"                                            \
+    "dtypes: 'uint8' and/or 'float32' (None: uint8).\n"                                            \
+    "channels: channel counts 1 to 4 (None: 1 and 4).\n"                                           \
+    "background: build in a thread of the library on a second context sharing the\n"               \
+    "kernel cache, and return at once (a call that needs a program meanwhile waits\n"              \
+    "for it); prepare_wait() waits and raises its error.\n"
+#define DOC_ctx_prepare_wait                                                                       \
+    SIG("prepare_wait($self, /)") "Waits for a background prepare; raises what it failed with.\n"
 #define DOC_ctx_empty                                                                              \
     SIG("empty($self, /, shape, dtype='uint8')")                                                   \
     "A NumPy array in memory the device reaches directly.\n\n"                                     \
@@ -349,6 +362,9 @@
  */
 
 #define DOC_mod_version SIG("version($module, /)") "The C library's version.\n"
+#define DOC_mod_prepare_op_names                                                                   \
+    SIG("prepare_op_names($module, /)")                                                            \
+    "The operations that Context.prepare compiles (a tuple).\n"
 #define DOC_mod_devices                                                                            \
     SIG("devices($module, /)") "Every OpenCL device of every platform (dicts).\n"
 #define DOC_mod_select_device                                                                      \

@@ -1659,6 +1659,31 @@ def test_fma_peak(be):
         be.fma_peak(reps=0)
 
 
+def test_prepare(be, tmp_path):
+    names = clik.prepare_op_names()
+    assert "resize" in names and "lapar_net_run" in names and len(set(names)) == len(names)
+    ctx = make_context(be.name, cache_dir=str(tmp_path))
+    try:
+        ctx.prepare(ops=["hist_equalize", "pyr_down"], channels=(1,))
+        built = ctx.stats()["programs_built"]
+        assert built >= (2 if be.name == "opencl" else 0)
+        ctx.hist_equalize(np.arange(96 * 70, dtype=np.uint8).reshape(70, 96) % 251)
+        assert ctx.stats()["programs_built"] == built  # nothing left to compile
+        ctx.prepare(ops="pyr_up", dtypes=("uint8", "float32"), channels=[4], background=True)
+        ctx.prepare_wait()
+        ctx.prepare_wait()
+        with pytest.raises(clik.ArgumentError, match="'bogus'"):
+            ctx.prepare(ops="pyr_down,bogus")
+        with pytest.raises(clik.ArgumentError, match="channels"):
+            ctx.prepare(channels=(5,))
+        with pytest.raises(clik.ArgumentError, match="dtypes"):
+            ctx.prepare(dtypes=("int16",))
+        with pytest.raises(clik.ArgumentError, match="ops"):
+            ctx.prepare(ops=[1])
+    finally:
+        ctx.close()
+
+
 def test_lapar_net_bad_arguments(be):
     lr = np.zeros((6, 7, 4), np.uint8)
     with pytest.raises(clik.ArgumentError):

@@ -1,0 +1,600 @@
+/*
+ * Ahead-of-time compilation (clik_context_prepare): each listed operation
+ * runs once, on small images of each listed format, so that the programs it
+ * builds for them are in the context (and in the kernel cache) before the
+ * application's first real call. Running the operations themselves, rather
+ * than a list of programs kept beside them, builds exactly what their calls
+ * build; an operation that does not take a format is passed over for it.
+ *
+ * In the background the operations run on a second context of the same
+ * device that shares the kernel cache folder, in a thread of their own; the
+ * caller's context, when it is about to compile a program from source while
+ * that thread runs, waits for the thread first and then finds the program
+ * in the cache (program.c).
+ * SPDX-License-Identifier: BSD-2-Clause
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#include "clik_lapar.h"
+#include "clik_lapar_net.h"
+
+/* The images of one run, freed together. */
+typedef struct bag {
+    clik_image im[8];
+    int n;
+} bag;
+
+/* A host image of bag b (NULL when out of memory), filled with a ramp so
+ * that the operations see varied values. */
+static clik_image *bag_image(bag *b, int w, int h, int ch, clik_type t)
+{
+    if (b->n == (int)(sizeof(b->im) / sizeof(b->im[0])))
+        return NULL;
+    clik_image *im = &b->im[b->n];
+    memset(im, 0, sizeof(*im));
+    if (clik_image_alloc(im, w, h, ch, t) != CLIK_OK)
+        return NULL;
+    b->n++;
+    unsigned char *row = im->data;
+    for (int y = 0; y < h; y++, row += im->stride)
+        for (size_t i = 0; i < (size_t)w * (size_t)ch; i++) {
+            const int v = (int)((i * 7 + (size_t)y * 13) % 251);
+            if (t == CLIK_F32)
+                ((float *)row)[i] = (float)v;
+            else if (t == CLIK_U8)
+                row[i] = (unsigned char)v;
+            else
+                memset(row, 0, (size_t)w * (size_t)ch * clik_type_size(t));
+        }
+    return im;
+}
+
+/* Frees the last n images of b. */
+static void bag_drop(bag *b, int n)
+{
+    for (; n > 0 && b->n > 0; n--)
+        clik_image_free(&b->im[--b->n]);
+}
+
+static void bag_free(bag *b)
+{
+    for (int i = 0; i < b->n; i++)
+        clik_image_free(&b->im[i]);
+    b->n = 0;
+}
+
+/* The size of the source images: small, but above every op's minimum
+ * (SSIM's 11 x 11 window, two pyramid levels). */
+#define PW 48
+#define PH 40
+
+typedef clik_status (*prep_fn)(clik_context *ctx, clik_type t, int ch, bag *b);
+
+#define SRC(b, t, ch) bag_image(b, PW, PH, ch, t)
+#define NEED(p)                                                                                    \
+    do {                                                                                           \
+        if (!(p))                                                                                  \
+            return CLIK_ERR_NO_MEMORY;                                                             \
+    } while (0)
+
+static clik_status p_hist_compute(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    uint32_t hist[256 * 4];
+    clik_image *s = SRC(b, t, ch);
+    NEED(s);
+    return clik_hist_compute(ctx, s, hist);
+}
+
+static clik_status p_hist_equalize(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *s = SRC(b, t, ch), *d = SRC(b, t, ch);
+    NEED(s && d);
+    return clik_hist_equalize(ctx, s, d);
+}
+
+static clik_status p_hist_lut(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    uint8_t table[256];
+    for (int i = 0; i < 256; i++)
+        table[i] = (uint8_t)(255 - i);
+    clik_image *s = SRC(b, t, ch), *d = SRC(b, t, ch);
+    NEED(s && d);
+    return clik_hist_lut(ctx, s, d, table, 1);
+}
+
+static clik_status p_pyr_down(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *s = SRC(b, t, ch), *d = bag_image(b, (PW + 1) / 2, (PH + 1) / 2, ch, t);
+    NEED(s && d);
+    return clik_pyr_down(ctx, s, d);
+}
+
+static clik_status p_pyr_up(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *s = SRC(b, t, ch), *d = bag_image(b, 2 * PW, 2 * PH, ch, t);
+    NEED(s && d);
+    return clik_pyr_up(ctx, s, d);
+}
+
+/* count levels of the pyramid of a PW x PH source into b, from images[0]. */
+static clik_status levels(bag *b, int count, int ch, clik_type t, clik_image **first)
+{
+    for (int i = 0; i < count; i++) {
+        int w, h;
+        clik_pyr_level_size(PW, PH, i + 1, &w, &h);
+        clik_image *im = bag_image(b, w, h, ch, t);
+        NEED(im);
+        if (i == 0)
+            *first = im;
+    }
+    return CLIK_OK;
+}
+
+static clik_status p_pyr_gaussian(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *s = SRC(b, t, ch), *lv = NULL;
+    NEED(s);
+    clik_status st = levels(b, 2, ch, t, &lv);
+    return st == CLIK_OK ? clik_pyr_gaussian(ctx, s, lv, 2) : st;
+}
+
+/* The bands of a 2-level Laplacian pyramid of a PW x PH image: F32 (what
+ * both u8 and f32 sources can give), the last one the top level. */
+static clik_status bands(bag *b, int ch, clik_image **first)
+{
+    for (int i = 0; i <= 2; i++) {
+        int w = PW, h = PH;
+        if (i > 0)
+            clik_pyr_level_size(PW, PH, i, &w, &h);
+        clik_image *im = bag_image(b, w, h, ch, CLIK_F32);
+        NEED(im);
+        if (i == 0)
+            *first = im;
+    }
+    return CLIK_OK;
+}
+
+static clik_status p_pyr_laplacian(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *s = SRC(b, t, ch), *bd = NULL;
+    NEED(s);
+    clik_status st = bands(b, ch, &bd);
+    return st == CLIK_OK ? clik_pyr_laplacian(ctx, s, bd, 2) : st;
+}
+
+static clik_status p_pyr_collapse(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *bd = NULL;
+    clik_status st = bands(b, ch, &bd);
+    clik_image *d = st == CLIK_OK ? SRC(b, t, ch) : NULL;
+    if (st == CLIK_OK && !d)
+        st = CLIK_ERR_NO_MEMORY;
+    return st == CLIK_OK ? clik_pyr_collapse(ctx, bd, 2, d) : st;
+}
+
+static clik_status p_integral(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    /* Every pairing of sums and sums of squares that a source type takes
+     * (each is a program of its own). */
+    static const clik_type u8_sums[] = {CLIK_U32, CLIK_U64, CLIK_F64};
+    static const clik_type u8_squares[] = {0, CLIK_U64, CLIK_F64};
+    static const clik_type f32_sums[] = {CLIK_F32, CLIK_F64};
+    static const clik_type f32_squares[] = {0, CLIK_F64};
+    const int u8 = t == CLIK_U8;
+    const clik_type *sums = u8 ? u8_sums : f32_sums, *squares = u8 ? u8_squares : f32_squares;
+    const int nsums = u8 ? 3 : 2, nsquares = u8 ? 3 : 2;
+    clik_image *s = SRC(b, t, ch);
+    NEED(s);
+    clik_status st = CLIK_OK;
+    for (int i = 0; i < nsums && st == CLIK_OK; i++)
+        for (int j = 0; j < nsquares && st == CLIK_OK; j++) {
+            clik_image *sum = bag_image(b, PW + 1, PH + 1, ch, sums[i]);
+            clik_image *sq = squares[j] ? bag_image(b, PW + 1, PH + 1, ch, squares[j]) : NULL;
+            NEED(sum && (sq || !squares[j]));
+            st = clik_integral(ctx, s, sum, sq);
+            bag_drop(b, sq ? 2 : 1);
+        }
+    return st;
+}
+
+static clik_status p_resize(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    /* Each method enlarging by 2 and reducing by 2 and by 3 (bicubic-aa's
+     * taps follow the scale). */
+    static const int sizes[3][2] = {{2 * PW, 2 * PH}, {PW / 2, PH / 2}, {PW / 3, PH / 3}};
+    clik_image *s = SRC(b, t, ch);
+    NEED(s);
+    clik_status st = CLIK_OK;
+    for (int k = 0; k < 3 && st == CLIK_OK; k++) {
+        clik_image *d = bag_image(b, sizes[k][0], sizes[k][1], ch, t);
+        NEED(d);
+        for (int m = CLIK_INTERP_NEAREST; m <= CLIK_INTERP_BICUBIC_AA && st == CLIK_OK; m++)
+            st = clik_resize(ctx, s, d, (clik_interp)m);
+    }
+    return st;
+}
+
+static clik_status p_gaussian_blur(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *s = SRC(b, t, ch), *d = SRC(b, t, ch);
+    NEED(s && d);
+    return clik_gaussian_blur(ctx, s, d, 7, 0.0);
+}
+
+static clik_status p_gray(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    if (ch == 1)
+        return CLIK_ERR_UNSUPPORTED_FORMAT; /* grey is the output, never the input */
+    clik_image *s = SRC(b, t, ch), *d = SRC(b, t, 1);
+    NEED(s && d);
+    return clik_gray(ctx, s, d);
+}
+
+static clik_status p_ssim(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *x = SRC(b, t, ch), *y = SRC(b, t, ch);
+    clik_image *map =
+        bag_image(b, PW - (CLIK_SSIM_WINDOW - 1), PH - (CLIK_SSIM_WINDOW - 1), 1, CLIK_F32);
+    NEED(x && y && map);
+    double mean;
+    return clik_ssim(ctx, x, y, map, &mean);
+}
+
+static clik_status p_ssim_tiles(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *x = SRC(b, t, ch), *y = SRC(b, t, ch);
+    clik_image *map = bag_image(b, PW / 8, PH / 8, 1, CLIK_F32);
+    NEED(x && y && map);
+    return clik_ssim_tiles(ctx, x, y, 8, map);
+}
+
+static clik_status p_upscale_fusion(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    /* Scales 2 to 4, with and without the artifact map. */
+    clik_image *s = SRC(b, t, ch);
+    NEED(s);
+    clik_status st = CLIK_OK;
+    for (int scale = 2; scale <= 4 && st == CLIK_OK; scale++) {
+        clik_image *d = bag_image(b, scale * PW, scale * PH, ch, t);
+        clik_image *map = bag_image(b, scale * PW, scale * PH, 1, CLIK_U8);
+        NEED(d && map);
+        st = clik_upscale_fusion(ctx, s, d, NULL, NULL);
+        if (st == CLIK_OK)
+            st = clik_upscale_fusion(ctx, s, d, NULL, map);
+        bag_drop(b, 2);
+    }
+    return st;
+}
+
+static clik_status p_flow_tvl1(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *i0 = SRC(b, t, ch), *i1 = SRC(b, t, ch), *f = bag_image(b, PW, PH, 2, CLIK_F32);
+    NEED(i0 && i1 && f);
+    clik_flow_options o;
+    clik_flow_options_init(&o);
+    o.iterations = 2;
+    o.warps = 1;
+    return clik_flow_tvl1(ctx, i0, i1, f, &o);
+}
+
+static clik_status p_lapar_upsample(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *s = SRC(b, t, ch);
+    NEED(s);
+    clik_status st = CLIK_OK;
+    for (int scale = 2; scale <= 4 && st == CLIK_OK; scale++) {
+        clik_image *d = bag_image(b, scale * PW, scale * PH, ch, CLIK_F32);
+        NEED(d);
+        st = clik_lapar_upsample(ctx, s, scale, d);
+    }
+    return st;
+}
+
+static clik_status p_lapar_filter(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    static float atoms[CLIK_LAPAR_ATOMS * 25];
+    clik_lapar_dict dict;
+    clik_status st = clik_lapar_dict_default(atoms);
+    if (st != CLIK_OK)
+        return st;
+    memset(&dict, 0, sizeof(dict));
+    dict.atoms = CLIK_LAPAR_ATOMS;
+    dict.data = atoms;
+    clik_image *s = SRC(b, t, ch);
+    NEED(s);
+    for (int scale = 2; scale <= 4 && st == CLIK_OK; scale++) {
+        clik_image *phi = bag_image(b, scale * PW, CLIK_LAPAR_ATOMS * scale * PH, 1, CLIK_F32);
+        clik_image *d = bag_image(b, scale * PW, scale * PH, ch, t);
+        NEED(phi && d);
+        st = clik_lapar_filter(ctx, s, phi, &dict, scale, d);
+    }
+    return st;
+}
+
+static clik_status p_upscale_lapar(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *s = SRC(b, t, ch);
+    NEED(s);
+    clik_status st = CLIK_OK;
+    for (int scale = 2; scale <= 4 && st == CLIK_OK; scale++) {
+        clik_image *d = bag_image(b, scale * PW, scale * PH, ch, t);
+        NEED(d);
+        st = clik_upscale_lapar(ctx, s, d, scale, NULL);
+    }
+    return st;
+}
+
+static clik_status p_lapar_net_run(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    /* The built-in LAPAR-A networks (the tool's lapar-a). */
+    clik_image *s = SRC(b, t, ch);
+    NEED(s);
+    clik_status st = CLIK_OK;
+    for (int scale = 2; scale <= 4 && st == CLIK_OK; scale += 2) {
+        if (!clik_lapar_net_builtin_available("lapar-a", scale))
+            continue;
+        clik_lapar_net *net = NULL;
+        st = clik_lapar_net_builtin(ctx, "lapar-a", scale, &net);
+        clik_image *d = st == CLIK_OK ? bag_image(b, scale * PW, scale * PH, ch, t) : NULL;
+        if (st == CLIK_OK && !d)
+            st = CLIK_ERR_NO_MEMORY;
+        if (st == CLIK_OK)
+            st = clik_lapar_net_run(ctx, net, s, d, NULL);
+        clik_lapar_net_free(net);
+    }
+    return st;
+}
+
+/* Every operation that builds programs, by its name. */
+static const struct {
+    const char *name;
+    prep_fn run;
+} ops[] = {
+    {"hist_compute", p_hist_compute},
+    {"hist_equalize", p_hist_equalize},
+    {"hist_lut", p_hist_lut},
+    {"pyr_down", p_pyr_down},
+    {"pyr_up", p_pyr_up},
+    {"pyr_gaussian", p_pyr_gaussian},
+    {"pyr_laplacian", p_pyr_laplacian},
+    {"pyr_collapse", p_pyr_collapse},
+    {"integral", p_integral},
+    {"resize", p_resize},
+    {"gaussian_blur", p_gaussian_blur},
+    {"gray", p_gray},
+    {"ssim", p_ssim},
+    {"ssim_tiles", p_ssim_tiles},
+    {"upscale_fusion", p_upscale_fusion},
+    {"flow_tvl1", p_flow_tvl1},
+    {"lapar_upsample", p_lapar_upsample},
+    {"lapar_filter", p_lapar_filter},
+    {"upscale_lapar", p_upscale_lapar},
+    {"lapar_net_run", p_lapar_net_run},
+};
+#define NOPS (int)(sizeof(ops) / sizeof(ops[0]))
+
+const char *clik_prepare_op_name(int index)
+{
+    return index >= 0 && index < NOPS ? ops[index].name : NULL;
+}
+
+void clik_prepare_options_init(clik_prepare_options *opt)
+{
+    if (!opt)
+        return;
+    memset(opt, 0, sizeof(*opt));
+}
+
+/* The operation named by the len bytes at name, or -1. */
+static int find_op(const char *name, size_t len)
+{
+    for (int i = 0; i < NOPS; i++)
+        if (strlen(ops[i].name) == len && memcmp(ops[i].name, name, len) == 0)
+            return i;
+    return -1;
+}
+
+/* Marks in use[] the operations of the comma-separated list (NULL, "" or
+ * "all": every one); an unknown name fails with a message naming it. */
+static clik_status parse_ops(clik_context *ctx, const char *list, unsigned char *use)
+{
+    if (!list || !*list || strcmp(list, "all") == 0) {
+        memset(use, 1, NOPS);
+        return CLIK_OK;
+    }
+    memset(use, 0, NOPS);
+    for (const char *p = list;;) {
+        const char *end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        const int i = find_op(p, len);
+        if (i < 0)
+            return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
+                              "clik_context_prepare: no operation '%.*s' builds programs (see "
+                              "clik_prepare_op_name)",
+                              (int)(len > 64 ? 64 : len), p);
+        use[i] = 1;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return CLIK_OK;
+}
+
+/* The formats to prepare: types u8 and f32, channels 1..4. */
+static clik_status check_formats(clik_context *ctx, const clik_prepare_options *o)
+{
+    const unsigned types = (1u << CLIK_U8) | (1u << CLIK_F32);
+    if (o->types & ~types)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
+                          "clik_context_prepare: types takes bits (1 << CLIK_U8) and (1 << "
+                          "CLIK_F32) only (0x%x)",
+                          o->types);
+    if (o->channels & ~0x1eu)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
+                          "clik_context_prepare: channels takes bits (1 << 1) to (1 << 4) only "
+                          "(0x%x)",
+                          o->channels);
+    return CLIK_OK;
+}
+
+/* Runs the marked operations on ctx (strict: a fall back to the CPU is an
+ * answer, not a success). A format an operation does not take, or one the
+ * device cannot run by design, is passed over. */
+static clik_status run_ops(clik_context *ctx, const unsigned char *use, unsigned types,
+                           unsigned channels)
+{
+    const int strict = ctx->strict;
+    ctx->strict = 1;
+    clik_status st = CLIK_OK;
+    for (int i = 0; i < NOPS && st == CLIK_OK; i++) {
+        if (!use[i])
+            continue;
+        for (int t = CLIK_U8; t <= CLIK_F32 && st == CLIK_OK; t++) {
+            if (!(types & (1u << t)))
+                continue;
+            for (int ch = 1; ch <= 4 && st == CLIK_OK; ch++) {
+                if (!(channels & (1u << ch)))
+                    continue;
+                bag b = {0};
+                st = ops[i].run(ctx, (clik_type)t, ch, &b);
+                bag_free(&b);
+                if (st == CLIK_ERR_UNSUPPORTED_FORMAT ||
+                    (st == CLIK_ERR_FALLBACK && ctx->fallback_cause == CLIK_ERR_DEVICE_LIMITS))
+                    st = CLIK_OK;
+                else if (st != CLIK_OK && st != CLIK_ERR_NO_MEMORY) {
+                    char keep[512];
+                    snprintf(keep, sizeof(keep), "%s", clik_context_message(ctx));
+                    st = clik__fail(ctx, st == CLIK_ERR_FALLBACK ? ctx->fallback_cause : st,
+                                    "clik_context_prepare: %s on %s with %d channel%s: %s",
+                                    ops[i].name, clik_type_name((clik_type)t), ch,
+                                    ch == 1 ? "" : "s", keep);
+                }
+            }
+        }
+    }
+    ctx->strict = strict;
+    return st;
+}
+
+/* The background job: a second context of the same device. */
+struct clik_prepare_job {
+    pthread_t thread;
+    clik_context *ctx;
+    unsigned char use[NOPS];
+    unsigned types, channels;
+    int joined;
+    clik_status status;
+    char message[512];
+};
+
+static void *job_main(void *arg)
+{
+    struct clik_prepare_job *job = arg;
+    job->status = run_ops(job->ctx, job->use, job->types, job->channels);
+    if (job->status != CLIK_OK)
+        snprintf(job->message, sizeof(job->message), "%s", clik_context_message(job->ctx));
+    clik_context_destroy(job->ctx);
+    job->ctx = NULL;
+    return NULL;
+}
+
+/* A context of ctx's device with ctx's settings, the disk cache included. */
+static clik_status second_context(clik_context *ctx, clik_context **out)
+{
+    char spec[32];
+    snprintf(spec, sizeof(spec), "%d:%d", ctx->dev.platform_index, ctx->dev.device_index);
+    clik_context_options o;
+    clik_context_options_init(&o);
+    o.device = spec;
+    o.cache_dir = ctx->cache_dir;
+    o.cache = 1;
+    o.strict = 1;
+    o.local_memory = ctx->local_memory;
+    o.kernel_dir = ctx->kernel_dir;
+    o.cpu_path = CLIK_CPU_SCALAR;
+    clik_status st = clik_context_create(out, &o);
+    if (st != CLIK_OK)
+        return clik__fail(ctx, st, "clik_context_prepare: a second context of %s: %s", spec,
+                          clik_context_message(NULL));
+    /* The tuning values set on ctx (variables and options alike). */
+    memcpy((*out)->tune, ctx->tune, sizeof(ctx->tune));
+    memcpy((*out)->tune_set, ctx->tune_set, sizeof(ctx->tune_set));
+    (*out)->compile_fn = ctx->compile_fn;
+    (*out)->compile_user = ctx->compile_user;
+    return CLIK_OK;
+}
+
+clik_status clik_context_prepare(clik_context *ctx, const clik_prepare_options *opt)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    clik_prepare_options defaults;
+    if (!opt) {
+        clik_prepare_options_init(&defaults);
+        opt = &defaults;
+    }
+    unsigned char use[NOPS];
+    clik_status st = parse_ops(ctx, opt->ops, use);
+    if (st == CLIK_OK)
+        st = check_formats(ctx, opt);
+    if (st != CLIK_OK || !ctx->has_device)
+        return st; /* without a device there is nothing to compile */
+    const unsigned types = opt->types ? opt->types : 1u << CLIK_U8;
+    const unsigned channels = opt->channels ? opt->channels : (1u << 1) | (1u << 4);
+    if (ctx->prepare) {
+        st = clik_context_prepare_wait(ctx);
+        if (st != CLIK_OK)
+            return st;
+    }
+    if (!opt->background || !ctx->cache_dir)
+        return run_ops(ctx, use, types, channels);
+
+    struct clik_prepare_job *job = calloc(1, sizeof(*job));
+    if (!job)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");
+    memcpy(job->use, use, sizeof(use));
+    job->types = types;
+    job->channels = channels;
+    st = second_context(ctx, &job->ctx);
+    if (st == CLIK_OK && pthread_create(&job->thread, NULL, job_main, job) != 0) {
+        clik_context_destroy(job->ctx);
+        st = clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_context_prepare: cannot start a thread");
+    }
+    if (st != CLIK_OK) {
+        free(job);
+        return st;
+    }
+    ctx->prepare = job;
+    return CLIK_OK;
+}
+
+int clik__prepare_join(clik_context *ctx)
+{
+    struct clik_prepare_job *job = ctx->prepare;
+    if (!job || job->joined)
+        return 0;
+    pthread_join(job->thread, NULL);
+    job->joined = 1;
+    return 1;
+}
+
+clik_status clik_context_prepare_wait(clik_context *ctx)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    struct clik_prepare_job *job = ctx->prepare;
+    if (!job)
+        return CLIK_OK;
+    clik__prepare_join(ctx);
+    ctx->prepare = NULL;
+    const clik_status st = job->status;
+    if (st != CLIK_OK)
+        clik__fail(ctx, st, "%s", job->message);
+    free(job);
+    return st;
+}
