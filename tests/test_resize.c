@@ -496,6 +496,52 @@ START_TEST(three_channels)
 }
 END_TEST
 
+/*
+ * A stream of resizes on one context: shapes, methods, types and scales
+ * change, come back after being pushed out of the context's kept
+ * geometries (four), and share sizes under different methods or scales;
+ * every result is the oracle's (a geometry kept under a key that misses
+ * one of these gives another shape's or method's table).
+ */
+START_TEST(kept_geometries)
+{
+    static const struct {
+        int sw, sh, dw, dh, m, f32;
+        double scale; /* 0: to the size */
+    } steps[] = {{64, 48, 128, 96, 1, 0, 0}, {64, 48, 128, 96, 2, 0, 0}, {64, 48, 128, 96, 2, 1, 0},
+                 {64, 48, 128, 96, 0, 0, 0}, {64, 48, 21, 16, 3, 0, 0},  {33, 17, 10, 5, 1, 0, 0.3},
+                 {33, 17, 10, 5, 1, 0, 0},   {64, 48, 128, 96, 1, 0, 0}, {64, 48, 128, 96, 2, 0, 0},
+                 {33, 17, 10, 5, 2, 0, 0.3}, {48, 64, 96, 128, 1, 0, 0}, {64, 48, 21, 16, 3, 0, 0}};
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+            const clik_type t = steps[i].f32 ? CLIK_F32 : CLIK_U8;
+            const clik_interp m = (clik_interp)steps[i].m;
+            clik_image src, got, want;
+            ck_assert_int_eq(clik_image_alloc(&src, steps[i].sw, steps[i].sh, 1, t), CLIK_OK);
+            ck_assert_int_eq(clik_image_alloc(&got, steps[i].dw, steps[i].dh, 1, t), CLIK_OK);
+            ck_assert_int_eq(clik_image_alloc(&want, steps[i].dw, steps[i].dh, 1, t), CLIK_OK);
+            sup_pattern_fill(&src, SUP_PATTERN_NOISE, 40 + i);
+            const double sc = steps[i].scale;
+            clik_status st = sc > 0 ? clik_resize_scaled(h_oracle, &src, &want, m, sc, sc)
+                                    : clik_resize(h_oracle, &src, &want, m);
+            ck_assert_int_eq(st, CLIK_OK);
+            st = sc > 0 ? clik_resize_scaled(h_ctx, &src, &got, m, sc, sc)
+                        : clik_resize(h_ctx, &src, &got, m);
+            ck_assert_msg(st == CLIK_OK, "%s", clik_context_message(h_ctx));
+            sup_compare cmp;
+            sup_compare_images(&got, &want,
+                               m == CLIK_INTERP_NEAREST ? SUP_TOL_EXACT
+                               : t == CLIK_F32          ? SUP_TOL_F32
+                                                        : SUP_TOL_U8_FLOAT,
+                               &cmp);
+            ck_assert_msg(cmp.pass, "step %zu of round %d (%dx%d to %dx%d, %s%s) on %s: %.300s", i,
+                          round, steps[i].sw, steps[i].sh, steps[i].dw, steps[i].dh,
+                          clik_interp_name(m), sc > 0 ? ", scaled" : "", h_backend, cmp.detail);
+            h_free_images(&src, &got, &want, NULL);
+        }
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     static uint8_t buf[8192];
@@ -572,11 +618,11 @@ int main(void)
         "resize_cpu=1,resize_fast_nearest=0,resize_up2=0,poison=1",
         NULL};
     const h_test tests[] = {
-        H_TEST(hand_worked),    H_TEST(nearest_offsets),    H_TEST(thin_images),
-        H_TEST(strided_images), H_TEST(large_factors),      H_TEST(device_images),
-        H_TEST(long_bands),     H_TEST(aa_hand_worked),     H_TEST(aa_factors),
-        H_TEST(sizes),          H_TEST(scaled_hand_worked), H_TEST(three_channels),
-        H_TEST(bad_input)};
+        H_TEST(hand_worked),     H_TEST(nearest_offsets),    H_TEST(thin_images),
+        H_TEST(strided_images),  H_TEST(large_factors),      H_TEST(device_images),
+        H_TEST(long_bands),      H_TEST(aa_hand_worked),     H_TEST(aa_factors),
+        H_TEST(sizes),           H_TEST(scaled_hand_worked), H_TEST(three_channels),
+        H_TEST(kept_geometries), H_TEST(bad_input)};
     const h_suite suite = {"resize", "resize", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

@@ -68,9 +68,91 @@ clik_status clik_resize_size(int width, int height, double scale_x, double scale
 typedef struct resize_args {
     clik_interp method;
     const double *scale;    /* clik_resize_scaled: fx, fy; clik_resize: NULL */
-    clik_resize_geometry g; /* OpenCL path */
+    clik_resize_geometry g; /* OpenCL path: the kept entry's (owned by it) */
     cl_mem geo;             /* the geometry table on the device, or NULL */
+    struct geo_entry *kept; /* the entry of the context's geometry cache */
 } resize_args;
+
+/*
+ * The geometries of the context's last resizes, each made and uploaded
+ * once: a stream of frames of one shape costs no host computation, no
+ * allocation and no upload per frame (a table over CLIK_PARAM_ARENA bytes
+ * was a blocking write, a wait for the device in every call). The least
+ * recently used of GEO_KEEP entries makes room; a released table still in
+ * use by queued kernels lives until they finish (OpenCL's reference
+ * counting).
+ */
+#define GEO_KEEP 4
+
+typedef struct geo_entry {
+    int sw, sh, dw, dh, quantized, scaled;
+    clik_interp method;
+    double scale[2];
+    clik_resize_geometry g;
+    cl_mem mem; /* the table on the device, made at first use */
+    uint64_t used;
+} geo_entry;
+
+struct clik_resize_geo {
+    geo_entry e[GEO_KEEP];
+    int n;
+    uint64_t clock;
+};
+
+void clik__resize_geo_release(clik_context *ctx)
+{
+    struct clik_resize_geo *c = ctx->resize_geo;
+    if (!c)
+        return;
+    for (int i = 0; i < c->n; i++) {
+        if (c->e[i].mem)
+            ctx->cl->clReleaseMemObject(c->e[i].mem);
+        clik__resize_geometry_free(&c->e[i].g);
+    }
+    free(c);
+    ctx->resize_geo = NULL;
+}
+
+/* The kept geometry of this resize (made now when missing), or NULL when
+ * out of memory. */
+static geo_entry *kept_geometry(clik_context *ctx, const resize_args *a, int sw, int sh, int dw,
+                                int dh, int quantized)
+{
+    if (!ctx->resize_geo && !(ctx->resize_geo = calloc(1, sizeof(struct clik_resize_geo))))
+        return NULL;
+    struct clik_resize_geo *c = ctx->resize_geo;
+    const int scaled = a->scale != NULL;
+    for (int i = 0; i < c->n; i++) {
+        geo_entry *e = &c->e[i];
+        if (e->sw == sw && e->sh == sh && e->dw == dw && e->dh == dh && e->method == a->method &&
+            e->quantized == quantized && e->scaled == scaled &&
+            (!scaled || (e->scale[0] == a->scale[0] && e->scale[1] == a->scale[1]))) {
+            e->used = ++c->clock;
+            return e;
+        }
+    }
+    if (c->n == GEO_KEEP) {
+        int old = 0;
+        for (int i = 1; i < GEO_KEEP; i++)
+            if (c->e[i].used < c->e[old].used)
+                old = i;
+        if (c->e[old].mem)
+            ctx->cl->clReleaseMemObject(c->e[old].mem);
+        clik__resize_geometry_free(&c->e[old].g);
+        c->e[old] = c->e[--c->n];
+    }
+    geo_entry *e = &c->e[c->n];
+    memset(e, 0, sizeof(*e));
+    if (clik__resize_geometry_make(&e->g, sw, sh, dw, dh, a->scale, a->method, quantized) != 0)
+        return NULL;
+    e->sw = sw, e->sh = sh, e->dw = dw, e->dh = dh;
+    e->method = a->method, e->quantized = quantized, e->scaled = scaled;
+    if (scaled)
+        e->scale[0] = a->scale[0], e->scale[1] = a->scale[1];
+    e->used = ++c->clock;
+    c->n++;
+    return e;
+}
 
 /* The kernels' `align` argument (kernels/resize.cl). */
 enum { ALIGN_NONE = 0, ALIGN_PIX = 1, ALIGN_16 = 2 };
@@ -99,18 +181,24 @@ static int align_mode(const clik_binding *src, const clik_binding *dst,
     return clik__aligned16(chunks, count, 0) ? ALIGN_16 : ALIGN_PIX;
 }
 
-/* The geometry table as a device buffer (a->geo, released by
- * resize_opencl), for the kernels that read it. */
+/* The geometry table as a device buffer (a->geo, kept with the geometry
+ * for the next resize of this shape), for the kernels that read it. */
 static clik_status upload_geo(clik_context *ctx, resize_args *a)
 {
     if (a->geo)
         return CLIK_OK;
-    clik_status st = clik__temp_buffer(ctx, a->g.bytes, &a->geo);
-    if (st != CLIK_OK) {
-        a->geo = NULL;
-        return st;
+    cl_int err;
+    cl_mem mem = ctx->cl->clCreateBuffer(ctx->clctx, CL_MEM_READ_ONLY, a->g.bytes, NULL, &err);
+    if (!mem || err != CL_SUCCESS)
+        return clik__fail_cl(ctx, err, "clCreateBuffer");
+    err = ctx->cl->clEnqueueWriteBuffer(ctx->queue, mem, CL_TRUE, 0, a->g.bytes, a->g.table, 0,
+                                        NULL, NULL);
+    if (err != CL_SUCCESS) {
+        ctx->cl->clReleaseMemObject(mem);
+        return clik__fail_cl(ctx, err, "upload");
     }
-    return clik__write_bytes(ctx, a->geo, a->g.table, a->g.bytes);
+    a->geo = a->kept->mem = mem;
+    return CLIK_OK;
 }
 
 /* ---- CPU-device kernels: work per work-item ---- */
@@ -779,14 +867,15 @@ static clik_status resize_opencl(clik_context *ctx, void *p, clik_binding *const
                               "clik_resize: a row stride of %zu %s, past the kernels' int strides "
                               "(2^31 - 1)",
                               b[i]->stride / unit, unit == 1 ? "bytes" : "elements");
-    if (clik__resize_geometry_make(&a->g, src->image.width, src->image.height, dst->image.width,
-                                   dst->image.height, a->scale, a->method,
-                                   src->image.type == CLIK_U8) != 0)
+    a->kept = kept_geometry(ctx, a, src->image.width, src->image.height, dst->image.width,
+                            dst->image.height, src->image.type == CLIK_U8);
+    if (!a->kept)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_resize: out of memory");
+    a->g = a->kept->g;
+    a->geo = a->kept->mem;
     const int cpu = use_cpu_kernels(ctx);
     const int fast = a->method == CLIK_INTERP_NEAREST && a->g.sx > 0 && a->g.sy > 0 &&
                      clik__tune(ctx, CLIK_TUNE_RESIZE_FAST_NEAREST, 1);
-    a->geo = NULL;
     clik_status st = CLIK_OK;
     int done = 0;
     if (a->method == CLIK_INTERP_BICUBIC_AA)
@@ -802,9 +891,6 @@ static clik_status resize_opencl(clik_context *ctx, void *p, clik_binding *const
         if (st == CLIK_OK)
             st = cpu ? cl_nearest_rows(ctx, a, src, dst) : cl_nearest(ctx, a, src, dst);
     }
-    if (a->geo)
-        clik__temp_release(ctx, a->geo, a->g.bytes);
-    clik__resize_geometry_free(&a->g);
     return st;
 }
 
