@@ -9,7 +9,9 @@
 static const cli_command commands[] = {
     {"devices", "list OpenCL platforms and devices, and which one is used", cmd_devices},
     {"hist", "print the 256-bin histogram of each channel of an image", cmd_hist},
-    {"equalize", "histogram equalization (OpenCV equalizeHist semantics)", cmd_equalize},
+    {"equalize", "histogram equalization (OpenCV equalizeHist semantics), or of the luma",
+     cmd_equalize},
+    {"clahe", "contrast-limited adaptive equalization (OpenCV createCLAHE)", cmd_clahe},
     {"lut", "map pixels through a 256-entry table", cmd_lut},
     {"pyramid", "Gaussian pyramid levels (OpenCV pyrDown semantics)", cmd_pyramid},
     {"pyrup", "upsample by 2 (OpenCV pyrUp semantics)", cmd_pyrup},
