@@ -487,7 +487,11 @@ static PyMethodDef ctx_methods[] = {
     KW("upload", ctx_upload, "A device image holding a copy of an array."),
     KW("download", ctx_download, "A device image's pixels as an array."),
     KW("hist", ctx_hist, "256-bin histogram per channel of a uint8 image: (C, 256) uint32."),
-    KW("equalize", ctx_equalize, "Histogram equalization (OpenCV equalizeHist), per channel."),
+    KW("equalize", ctx_equalize,
+       "Histogram equalization (OpenCV equalizeHist), per channel; luma=True: of the luma "
+       "(YCrCb) of RGBA, the chroma kept."),
+    KW("clahe", ctx_clahe,
+       "CLAHE as OpenCV's createCLAHE(clip, grid).apply of grey, or of the luma of RGBA."),
     KW("lut", ctx_lut, "out = tables[src]: one table (256) or one per channel (C, 256)."),
     KW("pyr_down", ctx_pyr_down, "OpenCV pyrDown."),
     KW("pyr_up", ctx_pyr_up, "OpenCV pyrUp."),

@@ -207,6 +207,7 @@ PyObject *ctx_download(CtxObject *c, PyObject *args, PyObject *kw);
 
 PyObject *ctx_hist(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_equalize(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_clahe(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_lut(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_integral(CtxObject *c, PyObject *args, PyObject *kw);
 

@@ -82,7 +82,7 @@ class Backend:
     this backend (ctx.last_backend)."""
 
     # Methods that run an operation (and so set last_backend).
-    OPS = frozenset("""hist equalize lut pyr_down pyr_up gaussian_pyramid laplacian_pyramid
+    OPS = frozenset("""hist equalize clahe lut pyr_down pyr_up gaussian_pyramid laplacian_pyramid
         collapse integral resize gaussian_blur gray ssim ssim_tiles upscale_fusion flow_tvl1
         lapar_upsample lapar_filter lapar_classify upscale_lapar""".split())
 
