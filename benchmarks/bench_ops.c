@@ -825,6 +825,18 @@ const bench_op bench_ops[] = {
         .bytes_moved = equalize_bytes,
     },
     {
+        CASE_OP("hist_equalize_luma"),
+        .summary = "clik_hist_equalize_luma: equalization of the luma (YCrCb) of RGBA",
+        .bytes_rule = "3*W*H*C (luma and histogram read, merge read + write)",
+        .bytes_moved = equalize_bytes,
+    },
+    {
+        CASE_OP("clahe"),
+        .summary = "clik_clahe: CLAHE, clip 2, 8x5 tiles (grey, or the luma of RGBA)",
+        .bytes_rule = "3*W*H*C (tile histograms read, blend read + write)",
+        .bytes_moved = equalize_bytes,
+    },
+    {
         CASE_OP("lut-shared"),
         .summary = "clik_hist_lut: one 256-entry table for every channel",
         .bytes_rule = "2*W*H*C (read + write)",
