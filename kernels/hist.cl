@@ -507,17 +507,6 @@ __kernel void luma_merge(__global const uchar *src, int src_stride, __global con
  * createCLAHE: lib/ops/hist.c resolves the plan) ------------------------------ */
 
 #if CH == 1
-/* The source index of padded index i: reflection about the last element,
- * repeated (at most a few times: the padding is below a tile). */
-inline int reflect101(int i, int n)
-{
-    if (n == 1)
-        return 0;
-    while (i >= n)
-        i = 2 * (n - 1) - i;
-    return abs(i);
-}
-
 /* Pixel k of this work-group's share of its tile (tile g / parts, every
  * parts-th run of local-size pixels from run g % parts). */
 #define CLAHE_WALK(COUNT)                                                                          \
@@ -527,8 +516,8 @@ inline int reflect101(int i, int n)
     const uint step = (uint)parts * (uint)get_local_size(0);                                       \
     for (uint k = (uint)part * get_local_size(0) + get_local_id(0); k < area; k += step) {         \
         const int j = (int)(k / (uint)tile_w), i = (int)(k - (uint)j * (uint)tile_w);              \
-        const int sy = reflect101(ty * tile_h + j, height);                                        \
-        const int sx = reflect101(tx * tile_w + i, width);                                         \
+        const int sy = clik_reflect101(ty * tile_h + j, height);                                   \
+        const int sx = clik_reflect101(tx * tile_w + i, width);                                    \
         COUNT(src[(size_t)sy * stride + sx]);                                                      \
     }
 
@@ -544,7 +533,7 @@ __kernel void clahe_hist_local(__global const uchar *src, int stride, int width,
     for (uint b = get_local_id(0); b < 256; b += get_local_size(0))
         lh[b] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    CLAHE_WALK(LOCAL_COUNT)
+    CLAHE_WALK(LOCAL_COUNT);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint b = get_local_id(0); b < 256; b += get_local_size(0))
         if (lh[b])
@@ -553,24 +542,28 @@ __kernel void clahe_hist_local(__global const uchar *src, int stride, int width,
 
 /* Devices without local memory: global atomics into the tile's bins. */
 __kernel void clahe_hist_global(__global const uchar *src, int stride, int width, int height,
-                                int tile_w, int tile_h, int tiles_x, int parts,
-                                __global uint *hist){CLAHE_WALK(GLOBAL_COUNT)}
+                                int tile_w, int tile_h, int tiles_x, int parts, __global uint *hist)
+{
+    CLAHE_WALK(GLOBAL_COUNT);
+}
 
 /* One work-item per tile: its histogram clipped at `limit`, the excess
  * handed out (an equal share to every bin, then one more to every
  * step-th bin from 0, step = 256 / remainder, while any remains), and the
  * table round(cdf * scale), saturated. */
-__kernel
-    void clahe_lut(__global uint *hist, int tiles, uint limit, float scale, __global uchar *luts)
+__kernel void clahe_tables(__global const uint *hist, int tiles, uint limit, float scale,
+                           __global uchar *luts)
 {
     const int t = get_global_id(0);
     if (t >= tiles)
         return;
-    __global uint *h = hist + t * 256;
+    __global const uint *h = hist + t * 256;
     uint excess = 0;
     for (int v = 0; v < 256; v++) {
+        /* min() the built-in: a select becomes llvm.usub.sat, which
+         * Oclgrind cannot run. */
         const uint n = h[v];
-        excess += n > limit ? n - limit : 0;
+        excess += n - min(n, limit);
     }
     const uint share = excess / 256;
     uint rest = excess - share * 256;

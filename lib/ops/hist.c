@@ -613,7 +613,7 @@ static clik_status cl_clahe_grey(clik_context *ctx, hist_args *a, const clik_bin
         st = cl_clahe_hist(ctx, pl, src, hist);
     clik_kernel_entry *klut = NULL, *kinterp = NULL;
     if (st == CLIK_OK)
-        st = hist_kernel(ctx, 1, "clahe_lut", &klut);
+        st = hist_kernel(ctx, 1, "clahe_tables", &klut);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, klut, CLIK_A(hist), CLIK_A(tiles), CLIK_A(pl->limit),
                        CLIK_A(pl->lut_scale), CLIK_A(luts));
