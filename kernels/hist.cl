@@ -547,6 +547,35 @@ __kernel void clahe_hist_global(__global const uchar *src, int stride, int width
     CLAHE_WALK(GLOBAL_COUNT);
 }
 
+/* CPU devices: one work-item per work-group counts a contiguous run of its
+ * tile's pixels (at most 32768: llvmpipe's loop limit, see above) into the
+ * bins `lh` (256 uints of local memory) without atomics, then adds them to
+ * the tile's zeroed bins. */
+__kernel void clahe_hist_serial(__global const uchar *src, int stride, int width, int height,
+                                int tile_w, int tile_h, int tiles_x, int parts, __global uint *hist,
+                                __local uint *lh)
+{
+    for (uint b = 0; b < 256; b += 4)
+        vstore4((uint4)0, b / 4, lh);
+    const int g = get_group_id(0), tile = g / parts, part = g - tile * parts;
+    const int tx = tile % tiles_x, ty = tile / tiles_x;
+    const uint area = (uint)tile_w * (uint)tile_h, per = (area + parts - 1) / parts;
+    const uint first = min(area, (uint)part * per), end = min(area, first + per);
+    int j = (int)(first / (uint)tile_w), i = (int)(first - (uint)j * (uint)tile_w);
+    __global const uchar *row = src + (size_t)clik_reflect101(ty * tile_h + j, height) * stride;
+    for (uint k = first; k < end; k++) {
+        lh[row[clik_reflect101(tx * tile_w + i, width)]]++;
+        if (++i == tile_w) {
+            i = 0;
+            j++;
+            row = src + (size_t)clik_reflect101(ty * tile_h + j, height) * stride;
+        }
+    }
+    for (uint b = 0; b < 256; b++)
+        if (lh[b])
+            atomic_add(hist + tile * 256 + b, lh[b]);
+}
+
 /* One work-item per tile: its histogram clipped at `limit`, the excess
  * handed out (an equal share to every bin, then one more to every
  * step-th bin from 0, step = 256 / remainder, while any remains), and the
@@ -576,11 +605,34 @@ __kernel void clahe_tables(__global const uint *hist, int tiles, uint limit, flo
             rest--;
         }
         cdf += n;
-        luts[t * 256 + v] = convert_uchar_sat(rint((float)cdf * scale));
+        luts[t * 256 + v] = convert_uchar_sat_rte((float)cdf * scale);
     }
 }
 
-/* One work-item per pixel: the blend of the four tables around it. */
+/* The blend of the four tables around pixel (x, y), whose tile rows are
+ * top and bottom, weighted 1 - wy and wy. */
+inline uchar clahe_blend(int x, int v, float inv_tw, int tiles_x, __global const uchar *top,
+                         __global const uchar *bottom, float wy)
+{
+    const float fx = (float)x * inv_tw - 0.5f;
+    /* floor of values from -0.5 on: truncation, -1 below 0. */
+    const int tx = fx < 0.0f ? -1 : (int)fx;
+    const float wx = fx - (float)tx;
+    const int x1 = max(tx, 0) * 256 + v, x2 = min(tx + 1, tiles_x - 1) * 256 + v;
+    const float a = (float)top[x1] * (1.0f - wx) + (float)top[x2] * wx;
+    const float b = (float)bottom[x1] * (1.0f - wx) + (float)bottom[x2] * wx;
+    return (uchar)(int)rint(a * (1.0f - wy) + b * wy);
+}
+
+/* The tile rows of image row y and their weight. */
+#define CLAHE_ROW                                                                                  \
+    const float fy = (float)y * inv_th - 0.5f;                                                     \
+    const int ty = fy < 0.0f ? -1 : (int)fy;                                                       \
+    const float wy = fy - (float)ty;                                                               \
+    __global const uchar *top = luts + (size_t)max(ty, 0) * tiles_x * 256;                         \
+    __global const uchar *bottom = luts + (size_t)min(ty + 1, tiles_y - 1) * tiles_x * 256;
+
+/* GPUs: one work-item per pixel. */
 __kernel void clahe_interp(__global const uchar *src, int src_stride, __global uchar *dst,
                            int dst_stride, int width, int height, int tiles_x, int tiles_y,
                            float inv_tw, float inv_th, __global const uchar *luts)
@@ -588,16 +640,25 @@ __kernel void clahe_interp(__global const uchar *src, int src_stride, __global u
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
-    const float fx = (float)x * inv_tw - 0.5f, fy = (float)y * inv_th - 0.5f;
-    const int tx = (int)floor(fx), ty = (int)floor(fy);
-    const float wx = fx - (float)tx, wy = fy - (float)ty;
-    const int x1 = max(tx, 0), x2 = min(tx + 1, tiles_x - 1);
-    const int y1 = max(ty, 0), y2 = min(ty + 1, tiles_y - 1);
+    CLAHE_ROW
     const int v = src[(size_t)y * src_stride + x];
-    __global const uchar *top = luts + (size_t)y1 * tiles_x * 256 + v;
-    __global const uchar *bottom = luts + (size_t)y2 * tiles_x * 256 + v;
-    const float a = (float)top[x1 * 256] * (1.0f - wx) + (float)top[x2 * 256] * wx;
-    const float b = (float)bottom[x1 * 256] * (1.0f - wx) + (float)bottom[x2 * 256] * wx;
-    dst[(size_t)y * dst_stride + x] = convert_uchar_sat(rint(a * (1.0f - wy) + b * wy));
+    dst[(size_t)y * dst_stride + x] = clahe_blend(x, v, inv_tw, tiles_x, top, bottom, wy);
+}
+
+/* CPU devices: one work-item per run of `run` pixels of a row (at most
+ * 32768: llvmpipe's loop limit). */
+__kernel void clahe_interp_rows(__global const uchar *src, int src_stride, __global uchar *dst,
+                                int dst_stride, int width, int height, int tiles_x, int tiles_y,
+                                float inv_tw, float inv_th, __global const uchar *luts, int run)
+{
+    const int y = get_global_id(1), x0 = get_global_id(0) * run;
+    if (x0 >= width || y >= height)
+        return;
+    CLAHE_ROW
+    __global const uchar *in = src + (size_t)y * src_stride;
+    __global uchar *out = dst + (size_t)y * dst_stride;
+    const int x1 = min(width, x0 + run);
+    for (int x = x0; x < x1; x++)
+        out[x] = clahe_blend(x, in[x], inv_tw, tiles_x, top, bottom, wy);
 }
 #endif

@@ -396,13 +396,14 @@ int main(void)
      * The forced runs poison scratch buffers and new device images, so that
      * reading what no kernel wrote fails against the oracle. Group counts
      * and other numbers are swept by test_tuning. */
-    static const char *const tunings[] = {"",
-                                          "hist_mode=local,poison=1",
-                                          "hist_mode=local,hist_merge=0,poison=1",
-                                          "hist_mode=local,hist_spread=0,poison=1",
-                                          "hist_mode=global,clahe_local=0,poison=1",
-                                          "hist_mode=pairs,pairs_min_bytes=1,poison=1",
-                                          NULL};
+    static const char *const tunings[] = {
+        "",
+        "hist_mode=local,clahe_mode=local,poison=1",
+        "hist_mode=local,hist_merge=0,poison=1",
+        "hist_mode=local,hist_spread=0,poison=1",
+        "hist_mode=global,clahe_mode=global,poison=1",
+        "hist_mode=pairs,pairs_min_bytes=1,clahe_mode=serial,poison=1",
+        NULL};
     const h_test tests[] = {H_TEST(device_images),   H_TEST(in_place),
                             H_TEST(strided_rows),    H_TEST(equalize_semantics),
                             H_TEST(alpha_untouched), H_TEST(hist_one_value),

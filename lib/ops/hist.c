@@ -554,17 +554,21 @@ static clik_status equalize_luma_opencl(clik_context *ctx, void *p, clik_binding
 }
 
 /* Tile histograms: work-group g counts part g % parts of tile g / parts into
- * the tile's zeroed bins, with local atomics into a private copy (local
- * memory) or global atomics. */
+ * the tile's zeroed bins: with local atomics into the group's copy (GPUs),
+ * one work-item alone into its copy (CPU devices), or global atomics. */
 static clik_status cl_clahe_hist(clik_context *ctx, const clik_clahe_plan *pl,
                                  const clik_binding *src, cl_mem hist)
 {
+    static const char *const kernels[] = {"clahe_hist_local", "clahe_hist_serial",
+                                          "clahe_hist_global"};
     const int tiles = pl->tiles_x * pl->tiles_y;
-    const int use_local = (int)clik__tune(ctx, CLIK_TUNE_CLAHE_LOCAL, ctx->local_memory);
+    /* The registry's choices are in the order of kernels[]. */
+    const long def = ctx->dev.type == CLIK_DEVICE_CPU ? 1 : ctx->local_memory ? 0 : 2;
+    const int mode = (int)clik__tune(ctx, CLIK_TUNE_CLAHE_MODE, def);
     clik_kernel_entry *kzero, *k;
     clik_status st = hist_kernel(ctx, 1, "hist_zero", &kzero);
     if (st == CLIK_OK)
-        st = hist_kernel(ctx, 1, use_local ? "clahe_hist_local" : "clahe_hist_global", &k);
+        st = hist_kernel(ctx, 1, kernels[mode], &k);
     const uint32_t words = (uint32_t)tiles * 256;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kzero, CLIK_A(hist), CLIK_A(words));
@@ -574,8 +578,11 @@ static clik_status cl_clahe_hist(clik_context *ctx, const clik_clahe_plan *pl,
     }
     if (st != CLIK_OK)
         return st;
-    size_t local = 256;
-    clik__fit_local(ctx, k, 1, &local);
+    size_t local = 1;
+    if (mode != 1) {
+        local = 256;
+        clik__fit_local(ctx, k, 1, &local);
+    }
     /* Each work-item counts at most ITEM_CHUNKS pixels (llvmpipe's loop
      * limit), and the groups fill the device a few times over. */
     const uint64_t area = (uint64_t)pl->tile_w * (uint64_t)pl->tile_h;
@@ -588,7 +595,7 @@ static clik_status cl_clahe_hist(clik_context *ctx, const clik_clahe_plan *pl,
     st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(pl->width), CLIK_A(pl->height),
                    CLIK_A(pl->tile_w), CLIK_A(pl->tile_h), CLIK_A(pl->tiles_x), CLIK_A(nparts),
                    CLIK_A(hist));
-    if (st == CLIK_OK && use_local)
+    if (st == CLIK_OK && mode != 2)
         st = clik__arg(ctx, k, 9, 256 * sizeof(uint32_t), NULL);
     if (st == CLIK_OK) {
         size_t global = (size_t)tiles * (size_t)parts * local;
@@ -621,15 +628,22 @@ static clik_status cl_clahe_grey(clik_context *ctx, hist_args *a, const clik_bin
         size_t n = (size_t)tiles, l = 64;
         st = clik__launch(ctx, klut, 1, &n, &l);
     }
+    /* CPU devices: runs of a row per work-item; GPUs: a pixel each. */
+    const int rows = ctx->dev.type == CLIK_DEVICE_CPU;
+    const int run = 1024;
     if (st == CLIK_OK)
-        st = hist_kernel(ctx, 1, "clahe_interp", &kinterp);
+        st = hist_kernel(ctx, 1, rows ? "clahe_interp_rows" : "clahe_interp", &kinterp);
     const int ss = (int)src->stride, ds = (int)dst->stride;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kinterp, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(dst->mem), CLIK_A(ds),
                        CLIK_A(pl->width), CLIK_A(pl->height), CLIK_A(pl->tiles_x),
                        CLIK_A(pl->tiles_y), CLIK_A(pl->inv_tw), CLIK_A(pl->inv_th), CLIK_A(luts));
+    if (st == CLIK_OK && rows)
+        st = CLIK_ARGS_AT(ctx, kinterp, 11, CLIK_A(run));
     if (st == CLIK_OK) {
-        size_t global[2] = {(size_t)pl->width, (size_t)pl->height}, local[2] = {64, 4};
+        size_t global[2] = {rows ? (size_t)(pl->width + run - 1) / run : (size_t)pl->width,
+                            (size_t)pl->height};
+        size_t local[2] = {rows ? 1 : 64, rows ? 16 : 4};
         st = clik__launch(ctx, kinterp, 2, global, local);
     }
     if (luts)
