@@ -609,30 +609,9 @@ __kernel void clahe_tables(__global const uint *hist, int tiles, uint limit, flo
     }
 }
 
-/* The blend of the four tables around pixel (x, y), whose tile rows are
- * top and bottom, weighted 1 - wy and wy. */
-inline uchar clahe_blend(int x, int v, float inv_tw, int tiles_x, __global const uchar *top,
-                         __global const uchar *bottom, float wy)
-{
-    const float fx = (float)x * inv_tw - 0.5f;
-    /* floor of values from -0.5 on: truncation, -1 below 0. */
-    const int tx = fx < 0.0f ? -1 : (int)fx;
-    const float wx = fx - (float)tx;
-    const int x1 = max(tx, 0) * 256 + v, x2 = min(tx + 1, tiles_x - 1) * 256 + v;
-    const float a = (float)top[x1] * (1.0f - wx) + (float)top[x2] * wx;
-    const float b = (float)bottom[x1] * (1.0f - wx) + (float)bottom[x2] * wx;
-    return (uchar)(int)rint(a * (1.0f - wy) + b * wy);
-}
-
-/* The tile rows of image row y and their weight. */
-#define CLAHE_ROW                                                                                  \
-    const float fy = (float)y * inv_th - 0.5f;                                                     \
-    const int ty = fy < 0.0f ? -1 : (int)fy;                                                       \
-    const float wy = fy - (float)ty;                                                               \
-    __global const uchar *top = luts + (size_t)max(ty, 0) * tiles_x * 256;                         \
-    __global const uchar *bottom = luts + (size_t)min(ty + 1, tiles_y - 1) * tiles_x * 256;
-
-/* GPUs: one work-item per pixel. */
+/* One work-item per pixel: the blend of the four tables around it (on
+ * PoCL faster than runs of a row per work-item: 25 against 32 ms at
+ * 1920x1080). */
 __kernel void clahe_interp(__global const uchar *src, int src_stride, __global uchar *dst,
                            int dst_stride, int width, int height, int tiles_x, int tiles_y,
                            float inv_tw, float inv_th, __global const uchar *luts)
@@ -640,25 +619,17 @@ __kernel void clahe_interp(__global const uchar *src, int src_stride, __global u
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
         return;
-    CLAHE_ROW
+    const float fx = (float)x * inv_tw - 0.5f, fy = (float)y * inv_th - 0.5f;
+    /* floor of values from -0.5 on: truncation, -1 below 0. */
+    const int tx = fx < 0.0f ? -1 : (int)fx, ty = fy < 0.0f ? -1 : (int)fy;
+    const float wx = fx - (float)tx, wy = fy - (float)ty;
     const int v = src[(size_t)y * src_stride + x];
-    dst[(size_t)y * dst_stride + x] = clahe_blend(x, v, inv_tw, tiles_x, top, bottom, wy);
-}
-
-/* CPU devices: one work-item per run of `run` pixels of a row (at most
- * 32768: llvmpipe's loop limit). */
-__kernel void clahe_interp_rows(__global const uchar *src, int src_stride, __global uchar *dst,
-                                int dst_stride, int width, int height, int tiles_x, int tiles_y,
-                                float inv_tw, float inv_th, __global const uchar *luts, int run)
-{
-    const int y = get_global_id(1), x0 = get_global_id(0) * run;
-    if (x0 >= width || y >= height)
-        return;
-    CLAHE_ROW
-    __global const uchar *in = src + (size_t)y * src_stride;
-    __global uchar *out = dst + (size_t)y * dst_stride;
-    const int x1 = min(width, x0 + run);
-    for (int x = x0; x < x1; x++)
-        out[x] = clahe_blend(x, in[x], inv_tw, tiles_x, top, bottom, wy);
+    const int x1 = max(tx, 0) * 256 + v, x2 = min(tx + 1, tiles_x - 1) * 256 + v;
+    __global const uchar *top = luts + (size_t)max(ty, 0) * tiles_x * 256;
+    __global const uchar *bottom = luts + (size_t)min(ty + 1, tiles_y - 1) * tiles_x * 256;
+    const float a = (float)top[x1] * (1.0f - wx) + (float)top[x2] * wx;
+    const float b = (float)bottom[x1] * (1.0f - wx) + (float)bottom[x2] * wx;
+    /* The blend of bytes with weights summing to 1: within 0..255. */
+    dst[(size_t)y * dst_stride + x] = (uchar)(int)rint(a * (1.0f - wy) + b * wy);
 }
 #endif

@@ -628,22 +628,15 @@ static clik_status cl_clahe_grey(clik_context *ctx, hist_args *a, const clik_bin
         size_t n = (size_t)tiles, l = 64;
         st = clik__launch(ctx, klut, 1, &n, &l);
     }
-    /* CPU devices: runs of a row per work-item; GPUs: a pixel each. */
-    const int rows = ctx->dev.type == CLIK_DEVICE_CPU;
-    const int run = 1024;
     if (st == CLIK_OK)
-        st = hist_kernel(ctx, 1, rows ? "clahe_interp_rows" : "clahe_interp", &kinterp);
+        st = hist_kernel(ctx, 1, "clahe_interp", &kinterp);
     const int ss = (int)src->stride, ds = (int)dst->stride;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kinterp, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(dst->mem), CLIK_A(ds),
                        CLIK_A(pl->width), CLIK_A(pl->height), CLIK_A(pl->tiles_x),
                        CLIK_A(pl->tiles_y), CLIK_A(pl->inv_tw), CLIK_A(pl->inv_th), CLIK_A(luts));
-    if (st == CLIK_OK && rows)
-        st = CLIK_ARGS_AT(ctx, kinterp, 11, CLIK_A(run));
     if (st == CLIK_OK) {
-        size_t global[2] = {rows ? (size_t)(pl->width + run - 1) / run : (size_t)pl->width,
-                            (size_t)pl->height};
-        size_t local[2] = {rows ? 1 : 64, rows ? 16 : 4};
+        size_t global[2] = {(size_t)pl->width, (size_t)pl->height}, local[2] = {64, 4};
         st = clik__launch(ctx, kinterp, 2, global, local);
     }
     if (luts)
