@@ -469,6 +469,16 @@ inline int descale14(int v)
     return (v + (1 << 13)) >> 14;
 }
 
+inline int2 descale14_2(int2 v)
+{
+    return (v + (1 << 13)) >> 14;
+}
+
+inline int4 descale14_4(int4 v)
+{
+    return (v + (1 << 13)) >> 14;
+}
+
 inline int luma_of(uchar4 p)
 {
     return descale14(p.x * 4899 + p.y * 9617 + p.z * 1868);
@@ -492,14 +502,15 @@ __kernel void luma_merge(__global const uchar *src, int src_stride, __global con
     const int x = get_global_id(0), r = get_global_id(1);
     if (x >= width || r >= height)
         return;
-    const uchar4 p = vload4(x, src + (size_t)r * src_stride);
-    const int y0 = luma_of(p);
-    const int cr = clamp(descale14((p.x - y0) * 11682 + (128 << 14)), 0, 255) - 128;
-    const int cb = clamp(descale14((p.z - y0) * 9241 + (128 << 14)), 0, 255) - 128;
+    const int4 p = convert_int4(vload4(x, src + (size_t)r * src_stride));
+    const int y0 = descale14(p.x * 4899 + p.y * 9617 + p.z * 1868);
+    const int2 c =
+        clamp(descale14_2((int2)(p.x - y0, p.z - y0) * (int2)(11682, 9241) + (128 << 14)), 0, 255) -
+        128;
     const int y1 = y[(size_t)r * y_stride + x];
-    const int4 q = (int4)(y1 + descale14(cr * 22987), y1 + descale14(cb * -5636 + cr * -11698),
-                          y1 + descale14(cb * 29049), p.w);
-    vstore4(convert_uchar4_sat(q), x, dst + (size_t)r * dst_stride);
+    const int4 q =
+        (int4)(y1) + descale14_4((int4)(c.x * 22987, c.y * -5636 + c.x * -11698, c.y * 29049, 0));
+    vstore4(convert_uchar4_sat((int4)(q.xyz, p.w)), x, dst + (size_t)r * dst_stride);
 }
 #endif
 
