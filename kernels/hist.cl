@@ -504,9 +504,10 @@ __kernel void luma_merge(__global const uchar *src, int src_stride, __global con
         return;
     const int4 p = convert_int4(vload4(x, src + (size_t)r * src_stride));
     const int y0 = descale14(p.x * 4899 + p.y * 9617 + p.z * 1868);
-    const int2 c =
-        clamp(descale14_2((int2)(p.x - y0, p.z - y0) * (int2)(11682, 9241) + (128 << 14)), 0, 255) -
-        128;
+    /* Vector bounds: Oclgrind 21.10 computes clamp() of an int vector with
+     * scalar bounds wrongly. */
+    const int2 cc = descale14_2((int2)(p.x - y0, p.z - y0) * (int2)(11682, 9241) + (128 << 14));
+    const int2 c = clamp(cc, (int2)(0), (int2)(255)) - 128;
     const int y1 = y[(size_t)r * y_stride + x];
     const int4 q =
         (int4)(y1) + descale14_4((int4)(c.x * 22987, c.y * -5636 + c.x * -11698, c.y * 29049, 0));
