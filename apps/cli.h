@@ -14,6 +14,7 @@ typedef struct cli_command {
     const char *name;
     const char *summary;
     int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+    const char *api; /* the library functions it calls (clik help VERB), or NULL */
 } cli_command;
 
 /* Subcommands, one per family file. */
@@ -38,6 +39,12 @@ int cmd_lapar(int argc, char **argv);
 int cmd_lapar_net(int argc, char **argv);
 int cmd_lapar_compress(int argc, char **argv);
 int cmd_lapar_train(int argc, char **argv);
+
+/* The LAPAR network of --net NAME (built in) or --model FILE for a scale
+ * (apps/lapar_net.c): CLI_OK, or the status with a message naming clik CMD
+ * (a network of another scale: CLI_USAGE). */
+int cli_load_net(clik_context *ctx, const char *cmd, const char *name, const char *model, int scale,
+                 clik_lapar_net **net);
 int cmd_tune(int argc, char **argv);
 int cmd_tune_any(int argc, char **argv);
 

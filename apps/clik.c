@@ -7,34 +7,47 @@
 #include "cli.h"
 
 static const cli_command commands[] = {
-    {"devices", "list OpenCL platforms and devices, and which one is used", cmd_devices},
-    {"hist", "print the 256-bin histogram of each channel of an image", cmd_hist},
+    {"devices", "list OpenCL platforms and devices, and which one is used", cmd_devices,
+     "clik_devices_list"},
+    {"hist", "print the 256-bin histogram of each channel of an image", cmd_hist,
+     "clik_hist_compute"},
     {"equalize", "histogram equalization (OpenCV equalizeHist semantics), or of the luma",
-     cmd_equalize},
-    {"clahe", "contrast-limited adaptive equalization (OpenCV createCLAHE)", cmd_clahe},
-    {"lut", "map pixels through a 256-entry table", cmd_lut},
-    {"pyramid", "Gaussian pyramid levels (OpenCV pyrDown semantics)", cmd_pyramid},
-    {"pyrup", "upsample by 2 (OpenCV pyrUp semantics)", cmd_pyrup},
-    {"laplacian", "Laplacian pyramid bands, checked to collapse back to the input", cmd_laplacian},
-    {"integral", "integral image (OpenCV layout) as NumPy .npy", cmd_integral},
-    {"resize", "resample by a scale or to a size (nearest, bilinear, bicubic)", cmd_resize},
-    {"blur", "Gaussian blur (OpenCV GaussianBlur, reflect-101 borders)", cmd_blur},
-    {"ssim", "mean SSIM of two images (scikit-image semantics), and its map", cmd_ssim},
+     cmd_equalize, "clik_hist_equalize, clik_hist_equalize_luma"},
+    {"clahe", "contrast-limited adaptive equalization (OpenCV createCLAHE)", cmd_clahe,
+     "clik_clahe"},
+    {"lut", "map pixels through a 256-entry table", cmd_lut, "clik_hist_lut"},
+    {"pyramid", "Gaussian pyramid levels (OpenCV pyrDown semantics)", cmd_pyramid,
+     "clik_pyr_gaussian"},
+    {"pyrup", "upsample by 2 (OpenCV pyrUp semantics)", cmd_pyrup, "clik_pyr_up"},
+    {"laplacian", "Laplacian pyramid bands, checked to collapse back to the input", cmd_laplacian,
+     "clik_pyr_laplacian, clik_pyr_collapse"},
+    {"integral", "integral image (OpenCV layout) as NumPy .npy", cmd_integral, "clik_integral"},
+    {"resize", "resample by a scale or to a size (nearest, bilinear, bicubic)", cmd_resize,
+     "clik_resize"},
+    {"blur", "Gaussian blur (OpenCV GaussianBlur, reflect-101 borders)", cmd_blur,
+     "clik_gaussian_blur"},
+    {"ssim", "mean SSIM of two images (scikit-image semantics), and its map", cmd_ssim,
+     "clik_ssim"},
     {"upscale", "fusion or LAPAR-model upscaler, or resampling; frame sequences streamed",
-     cmd_upscale},
-    {"flow", "TV-L1 optical flow between two images, or along a frame sequence", cmd_flow},
-    {"flowviz", "draw a flow with the Middlebury colour wheel", cmd_flowviz},
-    {"flowcmp", "end-point and angular error of one flow against another", cmd_flowcmp},
-    {"lapar", "LAPAR super-resolution filtering of an image by its coefficients", cmd_lapar},
+     cmd_upscale,
+     "clik_upscale_lapar, clik_upscale_fusion, clik_fusion_stream_*, clik_resize, "
+     "clik_lapar_net_run"},
+    {"flow", "TV-L1 optical flow between two images, or along a frame sequence", cmd_flow,
+     "clik_flow_tvl1"},
+    {"flowviz", "draw a flow with the Middlebury colour wheel", cmd_flowviz, NULL},
+    {"flowcmp", "end-point and angular error of one flow against another", cmd_flowcmp, NULL},
+    {"lapar", "LAPAR super-resolution filtering of an image by its coefficients", cmd_lapar,
+     "clik_lapar_filter"},
     {"lapar-net", "the coefficients of a LAPAR network for an image (and its upscale)",
-     cmd_lapar_net},
+     cmd_lapar_net, "clik_lapar_net_run_with"},
     {"lapar-compress", "keep a fraction of the LAPAR dictionary, fitted on calibration images",
-     cmd_lapar_compress},
-    {"lapar-train", "train the LAPAR coefficient model of upscale --method lapar", cmd_lapar_train},
+     cmd_lapar_compress, "clik_lapar_compress"},
+    {"lapar-train", "train the LAPAR coefficient model of upscale --method lapar", cmd_lapar_train,
+     "clik_lapar_trainer_*"},
     {"tune", "search and store the fastest LAPAR filter or network kernel shape on a device",
-     cmd_tune_any},
+     cmd_tune_any, "clik_lapar_tune, clik_lapar_net_tune"},
     {"conformance", "run every operation on every device against the scalar oracle",
-     cmd_conformance},
+     cmd_conformance, NULL},
 };
 
 static void usage(FILE *out)
@@ -78,6 +91,8 @@ static int help(int argc, char **argv)
         fprintf(stderr, "clik help: unexpected argument %s\nusage: clik help [COMMAND]\n", argv[2]);
         return CLI_USAGE;
     }
+    if (c->api)
+        printf("clik %s calls %s\n\n", c->name, c->api);
     static char help_flag[] = "--help";
     char *args[] = {argv[1], help_flag, NULL};
     return c->run(2, args);

@@ -112,9 +112,25 @@ static int name_matches(const char *spec, const char *op)
 static void list_known_ops(FILE *f)
 {
     fprintf(f, "known operations:");
-    for (int i = 0; i < clik_case_count(); i++)
-        fprintf(f, " %s", clik_case_at(i)->op);
+    for (int i = 0; i < sup_case_count(); i++)
+        fprintf(f, " %s", sup_case_at(i)->op);
     fprintf(f, "\n");
+}
+
+/* An --op piece that names or matches cases by their old names: says what
+ * they are called now (1), or 0 when it matches none. */
+static int report_renamed(const char *piece)
+{
+    int found = 0;
+    for (int i = 0; i < sup_case_renamed_count(); i++) {
+        const char *new_name, *old = sup_case_renamed_at(i, &new_name);
+        if (name_matches(piece, old)) {
+            fprintf(stderr, "clik conformance: --op %s: the operation '%s' is named '%s' now\n",
+                    piece, old, new_name);
+            found = 1;
+        }
+    }
+    return found;
 }
 
 /* Splits one --op value at its commas; every piece must name or match a
@@ -133,12 +149,14 @@ static int mark_cases(const char *spec, unsigned char *chosen)
         memcpy(piece, p, len);
         piece[len] = '\0';
         int hits = 0;
-        for (int i = 0; i < clik_case_count(); i++)
-            if (name_matches(piece, clik_case_at(i)->op)) {
+        for (int i = 0; i < sup_case_count(); i++)
+            if (name_matches(piece, sup_case_at(i)->op)) {
                 chosen[i] = 1;
                 hits++;
             }
         if (!hits) {
+            if (report_renamed(piece))
+                return CLI_USAGE;
             fprintf(stderr, "clik conformance: --op %s: no operation %s %s\n", spec,
                     has_glob(piece) ? "matches" : "is named", piece);
             list_known_ops(stderr);
@@ -153,7 +171,7 @@ static int mark_cases(const char *spec, unsigned char *chosen)
 /* The cases the --op values select (all when there are none), in table order. */
 static int select_cases(const char *const *specs, int nspecs, run *r)
 {
-    const int total = clik_case_count();
+    const int total = sup_case_count();
     unsigned char *chosen = calloc((size_t)total, 1);
     r->cases = calloc((size_t)total, sizeof(*r->cases));
     if (!chosen || !r->cases) {
@@ -168,7 +186,7 @@ static int select_cases(const char *const *specs, int nspecs, run *r)
         }
     for (int i = 0; i < total; i++)
         if (!nspecs || chosen[i])
-            r->cases[r->ncases++] = clik_case_at(i);
+            r->cases[r->ncases++] = sup_case_at(i);
     free(chosen);
     return CLI_OK;
 }
@@ -282,8 +300,8 @@ static int collect_backends(const char *spec, backend *list)
 static int size_count(int quick)
 {
     int n = 0;
-    while (n < clik_test_size_count &&
-           (!quick || (clik_test_sizes[n][0] <= SMALL_W && clik_test_sizes[n][1] <= SMALL_H)))
+    while (n < sup_test_size_count &&
+           (!quick || (sup_test_sizes[n][0] <= SMALL_W && sup_test_sizes[n][1] <= SMALL_H)))
         n++;
     return n;
 }
@@ -297,7 +315,7 @@ static int is_small(const input *in)
 static int make_inputs(run *r, int quick)
 {
     const int sizes = size_count(quick);
-    const size_t most = (size_t)r->ncases * (size_t)sizes * 3 * CLIK_PATTERN_COUNT;
+    const size_t most = (size_t)r->ncases * (size_t)sizes * 3 * SUP_PATTERN_COUNT;
     r->inputs = calloc(most ? most : 1, sizeof(*r->inputs));
     r->order = calloc(most ? most : 1, sizeof(*r->order));
     r->op_first = calloc((size_t)r->ncases + 1, sizeof(*r->op_first));
@@ -310,13 +328,13 @@ static int make_inputs(run *r, int quick)
             for (int ch = 1; ch <= 4; ch *= 2) {
                 if (!(r->cases[k]->channels & (1u << ch)))
                     continue;
-                for (int p = 0; p < CLIK_PATTERN_COUNT; p++) {
+                for (int p = 0; p < SUP_PATTERN_COUNT; p++) {
                     input *in = &r->inputs[r->ninputs++];
                     in->op = k;
-                    in->width = clik_test_sizes[s][0];
-                    in->height = clik_test_sizes[s][1];
+                    in->width = sup_test_sizes[s][0];
+                    in->height = sup_test_sizes[s][1];
                     in->channels = ch;
-                    in->pattern = (clik_pattern)p;
+                    in->pattern = (sup_pattern)p;
                     in->seed = 1000u + (uint64_t)s;
                     /* A fixed cost per run (launches, setup) plus one per element. */
                     in->weight = 20000.0 + (double)in->width * in->height * ch;
@@ -355,7 +373,7 @@ static void free_inputs(run *r)
 void describe_input(const input *in, char *out, size_t cap)
 {
     snprintf(out, cap, "%dx%dx%d %s", in->width, in->height, in->channels,
-             clik_pattern_name(in->pattern));
+             sup_pattern_name(in->pattern));
 }
 
 /* ---- running ---------------------------------------------------------------------- */
@@ -366,7 +384,7 @@ static void set_message(outcome *o, const char *text)
 }
 
 /* Runs one backend on the oracle's input and files the outcome. */
-static void run_backend(const worker *w, int b, const clik_case_oracle *oracle, outcome *o)
+static void run_backend(const worker *w, int b, const sup_case_oracle *oracle, outcome *o)
 {
     run *r = w->r;
     const backend *be = &r->backends[b];
@@ -376,18 +394,18 @@ static void run_backend(const worker *w, int b, const clik_case_oracle *oracle, 
         set_message(o, w->ctx_error[b]);
         return;
     }
-    const clik_tolerance tol = be->oracle_path ? CLIK_TOL_EXACT : oracle->c->tol;
-    clik_case_result res;
+    const sup_tolerance tol = be->oracle_path ? SUP_TOL_EXACT : oracle->c->tol;
+    sup_case_result res;
     if (be->shared)
         pthread_mutex_lock(&r->shared_lock);
-    clik_case_compare(oracle, ctx, tol, &res);
+    sup_case_compare(oracle, ctx, tol, &res);
     if (be->shared)
         pthread_mutex_unlock(&r->shared_lock);
     o->seconds = res.seconds;
     o->max_abs = res.cmp.max_abs;
     const char *reason;
     char what[768];
-    if (clik_case_unsupported(&res, &reason)) {
+    if (sup_case_unsupported(&res, &reason)) {
         o->state = OUT_UNSUPPORTED;
         set_message(o, reason);
         return;
@@ -399,7 +417,7 @@ static void run_backend(const worker *w, int b, const clik_case_oracle *oracle, 
         set_message(o, what);
         return;
     }
-    if (clik_case_passed(&res)) {
+    if (sup_case_passed(&res)) {
         o->state = OUT_PASS;
         return;
     }
@@ -417,9 +435,9 @@ static void run_backend(const worker *w, int b, const clik_case_oracle *oracle, 
 static void run_input(worker *w, input *in)
 {
     run *r = w->r;
-    clik_case_oracle oracle;
-    clik_case_oracle_run(r->cases[in->op], w->oracle, in->width, in->height, in->channels,
-                         in->pattern, in->seed, &oracle);
+    sup_case_oracle oracle;
+    sup_case_oracle_run(r->cases[in->op], w->oracle, in->width, in->height, in->channels,
+                        in->pattern, in->seed, &oracle);
     w->oracle_seconds += oracle.seconds;
     for (int b = 0; b < r->nbackends; b++) {
         const backend *be = &r->backends[b];
@@ -427,7 +445,7 @@ static void run_input(worker *w, input *in)
             continue; /* OUT_NOT_RUN */
         run_backend(w, b, &oracle, &in->results[b]);
     }
-    clik_case_oracle_free(&oracle);
+    sup_case_oracle_free(&oracle);
 }
 
 static clik_status create_context(const clik_context_options *opt, clik_context **ctx, char *why,
@@ -532,14 +550,14 @@ static void list_run(const run *r)
     printf("  %-*s  %-9s %-*s  %-5s %s\n", r->width.op, "op", "family", r->width.tol, "tolerance",
            "type", "channels");
     for (int k = 0; k < r->ncases; k++) {
-        const clik_case *c = r->cases[k];
+        const sup_case *c = r->cases[k];
         char channels[16] = "";
         for (int ch = 1; ch <= 4; ch *= 2)
             if (c->channels & (1u << ch))
                 snprintf(channels + strlen(channels), sizeof(channels) - strlen(channels), "%s%d",
                          channels[0] ? "," : "", ch);
         printf("  %-*s  %-9s %-*s  %-5s %s\n", r->width.op, c->op, c->family, r->width.tol,
-               clik_tolerance_name(c->tol), clik_type_name(c->type), channels);
+               sup_tolerance_name(c->tol), clik_type_name(c->type), channels);
     }
     printf("backends (%d):\n", r->nbackends);
     print_legend(stdout, r);

@@ -48,7 +48,7 @@ typedef struct outcome {
 typedef struct input {
     int op; /* index into run.cases */
     int width, height, channels;
-    clik_pattern pattern;
+    sup_pattern pattern;
     uint64_t seed;
     double weight;    /* a guess of its cost, for the ETA */
     outcome *results; /* one per backend */
@@ -59,7 +59,7 @@ typedef struct column_widths {
 } column_widths;
 
 typedef struct run {
-    const clik_case **cases;
+    const sup_case **cases;
     int ncases;
     backend *backends;
     int nbackends;

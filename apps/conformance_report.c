@@ -70,8 +70,7 @@ void column_widths_of(run *r)
     w->tol = (int)strlen("tolerance");
     w->label = (int)strlen("backend");
     for (int k = 0; k < r->ncases; k++) {
-        int n = (int)strlen(r->cases[k]->op),
-            t = (int)strlen(clik_tolerance_name(r->cases[k]->tol));
+        int n = (int)strlen(r->cases[k]->op), t = (int)strlen(sup_tolerance_name(r->cases[k]->tol));
         w->op = n > w->op ? n : w->op;
         w->tol = t > w->tol ? t : w->tol;
     }
@@ -91,7 +90,7 @@ void print_header(FILE *f, const run *r)
 static void print_row(FILE *f, const run *r, int k, int b, const tally *t)
 {
     const backend *be = &r->backends[b];
-    const clik_tolerance tol = be->oracle_path ? CLIK_TOL_EXACT : r->cases[k]->tol;
+    const sup_tolerance tol = be->oracle_path ? SUP_TOL_EXACT : r->cases[k]->tol;
     char result[700], where[96];
     if (t->failed)
         snprintf(result, sizeof(result), "FAIL");
@@ -102,7 +101,7 @@ static void print_row(FILE *f, const run *r, int k, int b, const tally *t)
     else
         snprintf(result, sizeof(result), "not run");
     fprintf(f, "%-*s  %-*s  %-*s %6d %6d %6d %6d %10.4g %8.2f  %s\n", r->width.op, r->cases[k]->op,
-            r->width.tol, clik_tolerance_name(tol), r->width.label, be->label, t->runs, t->passed,
+            r->width.tol, sup_tolerance_name(tol), r->width.label, be->label, t->runs, t->passed,
             t->failed, t->unsupported, t->max_abs, t->seconds, result);
     if (t->failed) {
         describe_input(&r->inputs[t->first_failure], where, sizeof(where));

@@ -50,7 +50,7 @@ static int measure(const char *cmd, const char *flow_path, const clik_image *flo
                 flow_path, flow->width, flow->height, gt_path, gt->width, gt->height);
         return CLI_FAILED;
     }
-    clik_status st = clik_flow_errors(flow, gt, &e->epe, &e->aae, &e->counted);
+    clik_status st = sup_flow_errors(flow, gt, &e->epe, &e->aae, &e->counted);
     if (st != CLIK_OK)
         return cli_error(cmd, NULL, st, gt_path);
     if (e->counted == 0) {
@@ -74,7 +74,7 @@ static int colorize(const char *cmd, const char *path, const clik_image *flow, f
 {
     clik_status st = clik_image_alloc(rgba, flow->width, flow->height, 4, CLIK_U8);
     if (st == CLIK_OK)
-        st = clik_flow_colorize(flow, rgba, max_motion);
+        st = sup_flow_colorize(flow, rgba, max_motion);
     if (st != CLIK_OK) {
         clik_image_free(rgba);
         return cli_error(cmd, NULL, st, path);
@@ -104,7 +104,7 @@ int cmd_flowviz(int argc, char **argv)
         return rc;
     double max_motion = 0;
     if (max_text && (!cli_parse_number(max_text, &max_motion) || max_motion <= 0 ||
-                     max_motion > CLIK_FLOW_UNKNOWN)) {
+                     max_motion > SUP_FLOW_UNKNOWN)) {
         fprintf(stderr,
                 "clik flowviz: --max %s: expected a length in pixels, above 0 and at most 1e9\n",
                 max_text);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "half.h"
 #include "cli.h"
 #include "imageio.h"
 #include "patterns.h"
@@ -287,7 +288,7 @@ static int load_phi(lapar_job *job, const char *path, const char *storage)
             (const float *)((const char *)job->phi.data + (size_t)y * job->phi.stride);
         uint16_t *out = (uint16_t *)((char *)half.data + (size_t)y * half.stride);
         for (int x = 0; x < half.width; x++)
-            out[x] = clik_half_from_float(in[x]);
+            out[x] = clik__float_to_half(in[x]);
     }
     clik_image_free(&job->phi);
     job->phi = half;
@@ -582,24 +583,6 @@ static int calib_from_net(clik_context *ctx, calib_image *im, const clik_lapar_n
     return st == CLIK_OK ? CLI_OK : cli_error("lapar-compress", ctx, st, path);
 }
 
-/* The network of --net or --model, of the scale given. */
-static int compress_net(clik_context *ctx, const char *name, const char *model, int scale,
-                        clik_lapar_net **net)
-{
-    clik_status st = model ? clik_lapar_net_load(ctx, model, net)
-                           : clik_lapar_net_builtin(ctx, name, scale, net);
-    if (st != CLIK_OK)
-        return cli_error("lapar-compress", ctx, st, model ? model : name);
-    clik_lapar_net_info info;
-    clik_lapar_net_describe(*net, &info);
-    if (info.scale != scale) {
-        fprintf(stderr, "clik lapar-compress: %s is a x%d network, not x%d\n", model ? model : name,
-                info.scale, scale);
-        return CLI_USAGE;
-    }
-    return CLI_OK;
-}
-
 /* The compressed network (the re-fit matrix folded into its last layer) as
  * output 1 of outs. */
 static int stage_net(clik_context *ctx, const clik_lapar_net *net, const clik_lapar_selection *sel,
@@ -709,7 +692,8 @@ int cmd_lapar_compress(int argc, char **argv)
     if (rc == CLI_OK)
         rc = cli_context(args.device, &ctx);
     if (rc == CLI_OK && use_net)
-        rc = compress_net(ctx, net_name ? net_name : "lapar-a", model, scale, &net);
+        rc = cli_load_net(ctx, "lapar-compress", net_name ? net_name : "lapar-a", model, scale,
+                          &net);
     calib_image *im = rc == CLI_OK ? calloc((size_t)count, sizeof(*im)) : NULL;
     if (rc == CLI_OK && !im) {
         fprintf(stderr, "clik lapar-compress: out of memory\n");

@@ -34,17 +34,17 @@ static int fail(const char *fmt, const char *a, const char *b)
     return CLI_FAILED;
 }
 
-static int load_net(clik_context *ctx, const char *name, const char *model, int scale,
-                    clik_lapar_net **net)
+int cli_load_net(clik_context *ctx, const char *cmd, const char *name, const char *model, int scale,
+                 clik_lapar_net **net)
 {
     clik_status st = model ? clik_lapar_net_load(ctx, model, net)
                            : clik_lapar_net_builtin(ctx, name, scale, net);
     if (st != CLIK_OK)
-        return cli_error("lapar-net", ctx, st, model ? model : name);
+        return cli_error(cmd, ctx, st, model ? model : name);
     clik_lapar_net_info info;
     clik_lapar_net_describe(*net, &info);
     if (info.scale != scale) {
-        fprintf(stderr, "clik lapar-net: %s is a x%d network, not x%d\n", model ? model : name,
+        fprintf(stderr, "clik %s: %s is a x%d network, not x%d\n", cmd, model ? model : name,
                 info.scale, scale);
         return CLI_USAGE;
     }
@@ -131,7 +131,7 @@ int cmd_lapar_net(int argc, char **argv)
     if (rc == CLI_OK)
         rc = cli_context(args.device, &ctx);
     if (rc == CLI_OK)
-        rc = load_net(ctx, name, model, scale, &net);
+        rc = cli_load_net(ctx, "lapar-net", name, model, scale, &net);
     if (rc == CLI_OK) {
         clik_lapar_net_info info;
         clik_lapar_net_describe(net, &info);
@@ -228,7 +228,7 @@ static int cmd_tune_net(int argc, char **argv)
     clik_lapar_net *net = NULL;
     rc = cli_context(args.device, &ctx);
     if (rc == CLI_OK)
-        rc = load_net(ctx, name ? name : "lapar-a", model, scale, &net);
+        rc = cli_load_net(ctx, "tune", name ? name : "lapar-a", model, scale, &net);
     if (rc == CLI_OK) {
         const clik_lapar_net_options opt = {strcmp(activations, "f16") == 0};
         const clik_device_info *dev = clik_context_device(ctx);

@@ -23,9 +23,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: out of memory\n", argv[0]);
         return 1;
     }
-    clik_pattern_fill(&smooth, CLIK_PATTERN_SMOOTH, 2024);
-    clik_pattern_fill(&edges, CLIK_PATTERN_EDGES, 7);
-    clik_pattern_fill(&ramp, CLIK_PATTERN_GRADIENT, 1);
+    sup_pattern_fill(&smooth, SUP_PATTERN_SMOOTH, 2024);
+    sup_pattern_fill(&edges, SUP_PATTERN_EDGES, 7);
+    sup_pattern_fill(&ramp, SUP_PATTERN_GRADIENT, 1);
     uint64_t state = 99;
     const uint8_t *sm = smooth.data;
     for (int y = 0; y < h; y++)
@@ -38,7 +38,7 @@ int main(int argc, char **argv)
                 (k * k);
             int i = y * w + x;
             int v = (2 * s + ((uint8_t *)edges.data)[i] + ((uint8_t *)ramp.data)[i]) / 4;
-            v = 70 + v * 80 / 255 + (int)(clik_rand_next(&state) % 7) - 3;
+            v = 70 + v * 80 / 255 + (int)(sup_rand_next(&state) % 7) - 3;
             ((uint8_t *)out.data)[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
         }
     char err[512];

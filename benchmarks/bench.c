@@ -44,8 +44,8 @@ static void usage(FILE *f)
             "  --channels 1|4   interleaved channels per pixel (default 1)\n"
             "  --scale S        factor of the fusion and LAPAR ops (default 2; an integer\n"
             "                   from 2 to 8; LAPAR: 2 to 4; resize is the x2 cases)\n"
-            "  --frames N       frames per timed run of fusion-stream (default 12)\n"
-            "  --depth N        frames in flight in fusion-stream (default 3)\n"
+            "  --frames N       frames per timed run of fusion_stream_submit (default 12)\n"
+            "  --depth N        frames in flight in fusion_stream_submit (default 3)\n"
             "  --reps N         timed runs; the medians are reported (default 20)\n"
             "  --warmup N       untimed runs first (default 3)\n"
             "  --resident       device images made beforehand; time call + finish\n"
@@ -209,6 +209,11 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(name, "--op") == 0) {
             int all = strcmp(val, "all") == 0;
             const bench_op *op = all ? NULL : bench_op_find(val);
+            if (!all && !op && bench_op_renamed(val)) {
+                fprintf(stderr, "%s: op '%s' is named '%s' now\n", prog, val,
+                        bench_op_renamed(val));
+                return EXIT_USAGE;
+            }
             if (!all && !op)
                 return bad_usage("unknown op '%s' (see --list)", val);
             for (int k = 0; k < bench_op_count; k++) {

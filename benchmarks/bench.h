@@ -88,6 +88,9 @@ extern const bench_op bench_ops[];
 extern const int bench_op_count;
 /* The op of that name (or of an earlier name of it), or NULL. */
 const bench_op *bench_op_find(const char *name);
+/* The name an op has now, by the name it had before it took its C
+ * function's (without clik_), or NULL. */
+const char *bench_op_renamed(const char *old);
 /* The channel counts op takes (bit c: c channels): its case's when it has one. */
 unsigned bench_op_channels(const bench_op *op);
 

@@ -13,12 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "half.h"
 #include "bench.h"
+#include "bench_ops.h"
 #include "cases.h"
 
 #define CH_1_4 ((1u << 1) | (1u << 4))
 
-static double pixels(const bench_case *bc)
+double bench_pixels(const bench_case *bc)
 {
     return (double)bc->width * (double)bc->height * (double)bc->channels;
 }
@@ -37,24 +39,24 @@ static void free_state(bench_case *bc)
 /* Compares out (host or device) with the oracle's host image ref under tol;
  * appends to bc->detail, or fills bc->message and returns 0. */
 static int check_output(bench_case *bc, const clik_image *out, const clik_image *ref,
-                        clik_tolerance tol, const char *what)
+                        sup_tolerance tol, const char *what)
 {
     clik_image got;
     if (bench_fetch(bc, out, &got) != CLIK_OK) {
         snprintf(bc->message, sizeof(bc->message), "cannot download %s", what);
         return 0;
     }
-    clik_compare cmp;
-    clik_compare_images(&got, ref, tol, &cmp);
+    sup_compare cmp;
+    sup_compare_images(&got, ref, tol, &cmp);
     if (!cmp.pass) {
         snprintf(bc->message, sizeof(bc->message), "%s (%dx%d) against the scalar oracle: %s: %s",
-                 what, got.width, got.height, clik_tolerance_name(tol), cmp.detail);
+                 what, got.width, got.height, sup_tolerance_name(tol), cmp.detail);
         return 0;
     }
     size_t n = strlen(bc->detail);
     if (n == 0 || cmp.mismatches)
         snprintf(bc->detail + n, sizeof(bc->detail) - n, "%s%s%s%s", n ? "; " : "",
-                 clik_tolerance_name(tol), cmp.mismatches ? ": " : "",
+                 sup_tolerance_name(tol), cmp.mismatches ? ": " : "",
                  cmp.mismatches ? cmp.detail : "");
     return 1;
 }
@@ -62,7 +64,7 @@ static int check_output(bench_case *bc, const clik_image *out, const clik_image 
 /* ---- ops that run their conformance case -------------------------------------------- */
 
 typedef struct case_state {
-    const clik_case *c;
+    const sup_case *c;
     clik_image out; /* the timed run's output: a device image when --resident */
 } case_state;
 
@@ -74,7 +76,7 @@ static clik_status case_setup(bench_case *bc)
     if (!s)
         return CLIK_ERR_NO_MEMORY;
     bc->state = s;
-    s->c = clik_case_find(bc->op->case_op);
+    s->c = sup_case_find(bc->op->case_op);
     if (!s->c)
         return CLIK_ERR_INVALID_ARG;
     clik_image probe = {0};
@@ -101,17 +103,17 @@ static clik_status case_run(bench_case *bc)
 static int case_check(bench_case *bc)
 {
     case_state *s = bc->state;
-    clik_context *oracle = clik_case_oracle_context();
-    clik_case_oracle o;
+    clik_context *oracle = sup_case_oracle_context();
+    sup_case_oracle o;
     memset(&o, 0, sizeof(o));
     bc->detail[0] = '\0';
-    int ok = oracle && clik_case_oracle_of(s->c, oracle, &bc->src_host, &o) == CLIK_OK;
+    int ok = oracle && sup_case_oracle_of(s->c, oracle, &bc->src_host, &o) == CLIK_OK;
     if (!ok)
         snprintf(bc->message, sizeof(bc->message), "the scalar oracle failed: %.200s",
                  oracle ? o.message : "no context");
     else
         ok = check_output(bc, &s->out, &o.want, s->c->tol, bc->op->name);
-    clik_case_oracle_free(&o);
+    sup_case_oracle_free(&o);
     clik_context_destroy(oracle);
     return ok;
 }
@@ -123,55 +125,37 @@ static int case_check(bench_case *bc)
 
 static double read_bytes(const bench_case *bc)
 {
-    return pixels(bc); /* reads the image once */
+    return bench_pixels(bc); /* reads the image once */
 }
 
 static double read_write_bytes(const bench_case *bc)
 {
-    return 2.0 * pixels(bc);
+    return 2.0 * bench_pixels(bc);
 }
 
 static double equalize_bytes(const bench_case *bc)
 {
-    return 3.0 * pixels(bc); /* histogram pass, then read and write */
+    return 3.0 * bench_pixels(bc); /* histogram pass, then read and write */
 }
 
 /* Read the input, write the output. */
 static double in_out_bytes(const bench_case *bc)
 {
-    return pixels(bc) + out_pixels(bc);
+    return bench_pixels(bc) + out_pixels(bc);
 }
 
 static double integral_bytes(const bench_case *bc)
 {
-    return pixels(bc) + 4.0 * (double)(bc->width + 1) * (double)(bc->height + 1) * bc->channels;
+    return bench_pixels(bc) +
+           4.0 * (double)(bc->width + 1) * (double)(bc->height + 1) * bc->channels;
 }
 
 /* ---- ops of their own: pyramid, integral-sq, SSIM, fusion, LAPAR, flow -------------------- */
 
-#define MAX_OUTS 6
-
 #define SSIM_MEAN_TOL 1e-4
 
-/* One public call: src (and src2 for two-input ops) into outs, *value for a
- * scalar result. Called with the timed context and with the oracle's. */
-typedef clik_status (*multi_call)(clik_context *ctx, const clik_image *src, const clik_image *src2,
-                                  clik_image *outs, double *value);
-
-/* The outputs of one public call, and the call itself for the oracle. */
-typedef struct multi_state {
-    multi_call call;
-    int n;
-    clik_image outs[MAX_OUTS];
-    clik_tolerance tol;
-    clik_image src2, src2_host; /* second input (SSIM; LAPAR's phi), else empty */
-    double value;               /* the timed call's scalar result */
-    const void *user;           /* the op's own settings (LAPAR, flow) */
-} multi_state;
-
-static clik_status multi_setup_tol(bench_case *bc, multi_call call, int n, const int *w,
-                                   const int *h, const clik_type *types, const int *channels,
-                                   clik_tolerance tol)
+clik_status multi_setup_tol(bench_case *bc, multi_call call, int n, const int *w, const int *h,
+                            const clik_type *types, const int *channels, sup_tolerance tol)
 {
     multi_state *s = calloc(1, sizeof(*s));
     if (!s)
@@ -231,7 +215,7 @@ static int multi_check_on(bench_case *bc, clik_context *ref_ctx)
 
 static int multi_check(bench_case *bc)
 {
-    return multi_check_on(bc, clik_case_oracle_context());
+    return multi_check_on(bc, sup_case_oracle_context());
 }
 
 /* The LAPAR networks against the NEON path where the build has it (the
@@ -272,7 +256,7 @@ static clik_status call_pyramid(clik_context *ctx, const clik_image *src, const 
 static double pyramid_bytes(const bench_case *bc)
 {
     /* Each level reads the one above it and writes itself. */
-    double total = pixels(bc);
+    double total = bench_pixels(bc);
     for (int i = 1; i <= pyramid_levels(bc); i++) {
         int w, h;
         clik_pyr_level_size(bc->width, bc->height, i, &w, &h);
@@ -291,7 +275,7 @@ static clik_status pyramid_setup(bench_case *bc)
         clik_pyr_level_size(bc->width, bc->height, i + 1, &w[i], &h[i]);
         t[i] = CLIK_U8;
     }
-    return multi_setup_tol(bc, call_pyramid, n, w, h, t, NULL, CLIK_TOL_EXACT);
+    return multi_setup_tol(bc, call_pyramid, n, w, h, t, NULL, SUP_TOL_EXACT);
 }
 
 /* integral-sq: clik_integral, u32 sums and u64 sums of squares. */
@@ -304,14 +288,15 @@ static clik_status call_integral_sq(clik_context *ctx, const clik_image *src,
 
 static double integral_sq_bytes(const bench_case *bc)
 {
-    return pixels(bc) + 12.0 * (double)(bc->width + 1) * (double)(bc->height + 1) * bc->channels;
+    return bench_pixels(bc) +
+           12.0 * (double)(bc->width + 1) * (double)(bc->height + 1) * bc->channels;
 }
 
 static clik_status integral_sq_setup(bench_case *bc)
 {
     int w[2] = {bc->width + 1, bc->width + 1}, h[2] = {bc->height + 1, bc->height + 1};
     clik_type t[2] = {CLIK_U32, CLIK_U64};
-    return multi_setup_tol(bc, call_integral_sq, 2, w, h, t, NULL, CLIK_TOL_EXACT);
+    return multi_setup_tol(bc, call_integral_sq, 2, w, h, t, NULL, SUP_TOL_EXACT);
 }
 
 /* ---- SSIM family: clik_ssim, map and mean ------------------------------------------------ */
@@ -324,7 +309,8 @@ static int ssim_side(int n)
 static double ssim_bytes(const bench_case *bc)
 {
     /* Two u8 images read, the f32 map written. */
-    return 2.0 * pixels(bc) + 4.0 * (double)ssim_side(bc->width) * (double)ssim_side(bc->height);
+    return 2.0 * bench_pixels(bc) +
+           4.0 * (double)ssim_side(bc->width) * (double)ssim_side(bc->height);
 }
 
 static clik_status call_ssim(clik_context *ctx, const clik_image *src, const clik_image *src2,
@@ -357,7 +343,7 @@ static clik_status ssim_setup(bench_case *bc)
         return CLIK_ERR_INVALID_SIZE;
     int w = ssim_side(bc->width), h = ssim_side(bc->height), one = 1;
     clik_type t = CLIK_F32;
-    clik_status st = multi_setup_tol(bc, call_ssim, 1, &w, &h, &t, &one, CLIK_TOL_SSIM);
+    clik_status st = multi_setup_tol(bc, call_ssim, 1, &w, &h, &t, &one, SUP_TOL_SSIM);
     multi_state *s = bc->state;
     if (st == CLIK_OK)
         st = bench_host(bc, bc->width, bc->height, 1, CLIK_U8, &s->src2_host);
@@ -386,7 +372,7 @@ static clik_status upscaler_setup(bench_case *bc, multi_call call)
     bc->out_width = w;
     bc->out_height = h;
     clik_type t = CLIK_U8;
-    return multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, CLIK_TOL_FUSION);
+    return multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, SUP_TOL_FUSION);
 }
 
 static clik_status fusion_setup(bench_case *bc)
@@ -429,7 +415,7 @@ static clik_status call_net(clik_context *ctx, const clik_image *src, clik_image
         bc->out_width = w;                                                                         \
         bc->out_height = h;                                                                        \
         clik_type t = CLIK_U8;                                                                     \
-        return multi_setup_tol(bc, NAME, 1, &w, &h, &t, NULL, CLIK_TOL_U8_FLOAT);                  \
+        return multi_setup_tol(bc, NAME, 1, &w, &h, &t, NULL, SUP_TOL_U8_FLOAT);                   \
     }
 /* --kernels: the floating-point operations of the network's 3 x 3 and 5 x 5
  * convolutions in one run (the library names their launches by kernel
@@ -523,7 +509,7 @@ static clik_status stream_run(bench_case *bc)
 static int stream_check(bench_case *bc)
 {
     stream_state *s = bc->state;
-    clik_context *ref_ctx = clik_case_oracle_context();
+    clik_context *ref_ctx = sup_case_oracle_context();
     clik_image ref[STREAM_INPUTS];
     memset(ref, 0, sizeof(ref));
     int ok = ref_ctx != NULL;
@@ -538,7 +524,7 @@ static int stream_check(bench_case *bc)
             continue;
         char what[48];
         snprintf(what, sizeof(what), "frame %llu", (unsigned long long)s->ticket[o]);
-        ok = check_output(bc, &s->out[o], &ref[s->input_of[o]], CLIK_TOL_FUSION, what);
+        ok = check_output(bc, &s->out[o], &ref[s->input_of[o]], SUP_TOL_FUSION, what);
     }
     for (int i = 0; i < STREAM_INPUTS; i++)
         clik_image_free(&ref[i]);
@@ -579,7 +565,7 @@ static double lapar_bytes(const bench_case *bc)
     /* phi read once, the input read, the output written. */
     const lapar_bench *lb = lapar_of(bc);
     return out_pixels(bc) / bc->channels * lb->terms * (double)clik_type_size(lb->phi_type) +
-           pixels(bc) + out_pixels(bc);
+           bench_pixels(bc) + out_pixels(bc);
 }
 
 /* --kernels: the filter kernel moves what the op must (phi, the input, the
@@ -625,7 +611,7 @@ static clik_status lapar_setup_as(bench_case *bc, multi_call call, const lapar_b
     bc->out_width = w;
     bc->out_height = h;
     clik_type t = CLIK_U8;
-    clik_status st = multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, CLIK_TOL_U8_FLOAT);
+    clik_status st = multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, SUP_TOL_U8_FLOAT);
     multi_state *s_ = bc->state;
     if (st != CLIK_OK)
         return st;
@@ -643,7 +629,7 @@ static clik_status lapar_setup_as(bench_case *bc, multi_call call, const lapar_b
                                   0.3 * (in[(x / s) * bc->channels] / 255.0 - 0.5)) /
                                  lb->terms;
                 if (lb->phi_type == CLIK_F16)
-                    ((uint16_t *)(void *)row)[x] = clik_half_from_float((float)v);
+                    ((uint16_t *)(void *)row)[x] = clik__float_to_half((float)v);
                 else
                     ((float *)(void *)row)[x] = (float)v;
             }
@@ -671,125 +657,6 @@ static clik_status lapar_tenth_setup(bench_case *bc)
     return lapar_setup_as(bc, call_lapar_tenth, &lapar_tenth);
 }
 
-/* ---- flow family: clik_flow_tvl1 -------------------------------------------------------- */
-
-/* The seed's configuration (seed 002: 1 level, 1 warp, 10 iterations) or
- * the defaults (the IPOL reference's), with f32 or f16 storage. */
-typedef struct flow_bench {
-    int seed;
-    clik_flow_storage storage;
-} flow_bench;
-
-static const flow_bench flow_seed = {1, CLIK_FLOW_STORAGE_F32};
-static const flow_bench flow_seed_f16 = {1, CLIK_FLOW_STORAGE_F16};
-static const flow_bench flow_defaults = {0, CLIK_FLOW_STORAGE_F32};
-static const flow_bench flow_defaults_f16 = {0, CLIK_FLOW_STORAGE_F16};
-
-static double flow_bytes(const bench_case *bc)
-{
-    return 2.0 * pixels(bc) + 8.0 * pixels(bc); /* two u8 images read, the flow written */
-}
-
-/* --kernels: the bytes a U or P step must move per pixel at one scale (the
- * seed's configuration; with several scales a launch's size varies): the U
- * step reads the warp's three planes (f32), u (2 planes) and p (4) and
- * writes u; the P step reads u and p and writes p. u and p are 4 or 2 bytes
- * an element by storage. */
-static double flow_kernel_bytes(const bench_case *bc, const char *kernel)
-{
-    const multi_state *s = bc->state;
-    const flow_bench *fb = s ? s->user : NULL;
-    if (!fb || !fb->seed)
-        return 0.0;
-    const double e = fb->storage == CLIK_FLOW_STORAGE_F16 ? 2.0 : 4.0;
-    if (strncmp(kernel, "flow_u", 6) == 0)
-        return pixels(bc) * (12.0 + 8.0 * e);
-    if (strncmp(kernel, "flow_p", 6) == 0)
-        return pixels(bc) * 10.0 * e;
-    return 0.0;
-}
-
-static clik_status flow_call(clik_context *ctx, const clik_image *src, const clik_image *src2,
-                             clik_image *outs, const flow_bench *fb)
-{
-    clik_flow_options o;
-    clik_flow_options_init(&o);
-    o.storage = fb->storage;
-    if (fb->seed) {
-        o.scales = 1;
-        o.warps = 1;
-        o.iterations = 10;
-    }
-    return clik_flow_tvl1(ctx, src, src2, &outs[0], &o);
-}
-
-#define FLOW_CALL(NAME, CONFIG)                                                                    \
-    static clik_status NAME(clik_context *ctx, const clik_image *src, const clik_image *src2,      \
-                            clik_image *outs, double *value)                                       \
-    {                                                                                              \
-        (void)value;                                                                               \
-        return flow_call(ctx, src, src2, outs, &CONFIG);                                           \
-    }
-FLOW_CALL(call_flow_seed, flow_seed)
-FLOW_CALL(call_flow_seed_f16, flow_seed_f16)
-FLOW_CALL(call_flow_defaults, flow_defaults)
-FLOW_CALL(call_flow_defaults_f16, flow_defaults_f16)
-
-/* The second image: the input moved by (1.5, -0.75) pixels, bilinear. */
-static void flow_second(const clik_image *src, clik_image *dst)
-{
-    for (int y = 0; y < src->height; y++)
-        for (int x = 0; x < src->width; x++) {
-            double v = 0.0;
-            for (int k = 0; k < 4; k++) {
-                int sx = x - 2 + (k & 1), sy = y + (k >> 1);
-                sx = sx < 0 ? 0 : sx >= src->width ? src->width - 1 : sx;
-                sy = sy < 0 ? 0 : sy >= src->height ? src->height - 1 : sy;
-                v += 0.5 * ((k >> 1) ? 0.75 : 0.25) *
-                     ((const uint8_t *)src->data)[(size_t)sy * src->stride + (size_t)sx];
-            }
-            ((uint8_t *)dst->data)[(size_t)y * dst->stride + (size_t)x] = (uint8_t)(v + 0.5);
-        }
-}
-
-static clik_status flow_setup_as(bench_case *bc, multi_call call, const flow_bench *fb)
-{
-    int two = 2;
-    clik_type t = CLIK_F32;
-    clik_status st =
-        multi_setup_tol(bc, call, 1, &bc->width, &bc->height, &t, &two,
-                        fb->storage == CLIK_FLOW_STORAGE_F16 ? CLIK_TOL_FLOW_F16 : CLIK_TOL_FLOW);
-    multi_state *s = bc->state;
-    if (st != CLIK_OK)
-        return st;
-    s->user = fb;
-    st = bench_host(bc, bc->width, bc->height, 1, CLIK_U8, &s->src2_host);
-    if (st == CLIK_OK) {
-        flow_second(&bc->src_host, &s->src2_host);
-        st = bench_upload(bc, &s->src2_host, &s->src2);
-    }
-    return st;
-}
-
-static clik_status flow_seed_setup(bench_case *bc)
-{
-    return flow_setup_as(bc, call_flow_seed, &flow_seed);
-}
-
-static clik_status flow_seed_f16_setup(bench_case *bc)
-{
-    return flow_setup_as(bc, call_flow_seed_f16, &flow_seed_f16);
-}
-
-static clik_status flow_defaults_setup(bench_case *bc)
-{
-    return flow_setup_as(bc, call_flow_defaults, &flow_defaults);
-}
-
-static clik_status flow_defaults_f16_setup(bench_case *bc)
-{
-    return flow_setup_as(bc, call_flow_defaults_f16, &flow_defaults_f16);
-}
 /* ---- the table ------------------------------------------------------------------------ */
 
 /* The callbacks of an op of its own checked against the oracle (MULTI). */
@@ -802,6 +669,23 @@ static clik_status flow_defaults_f16_setup(bench_case *bc)
         .bytes_moved = lapar_bytes, .setup = SETUP, MULTI, .kernel_bytes = lapar_kernel_bytes,     \
     }
 
+/* An op that runs its conformance case. */
+#define CASE_ROW(NAME, SUMMARY, RULE, BYTES)                                                       \
+    {                                                                                              \
+        CASE_OP(NAME), .summary = SUMMARY, .bytes_rule = RULE, .bytes_moved = BYTES,               \
+    }
+
+/* A released LAPAR network, the network and the filter, checked against the
+ * oracle's output. */
+#define NET_OP(NAME, SUMMARY, SETUP)                                                               \
+    {                                                                                              \
+        .name = NAME, .summary = SUMMARY, .channels = CH_1_4,                                      \
+        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,                                               \
+        .bytes_rule = "W*H*C + S*S*W*H*C (read + write)", .bytes_moved = in_out_bytes,             \
+        .setup = SETUP, .run = multi_run, .check = net_check, .teardown = free_state,              \
+        .kernel_flops = net_kernel_flops,                                                          \
+    }
+
 #define FLOW_OP(NAME, SUMMARY, SETUP, KERNEL_BYTES)                                                \
     {                                                                                              \
         .name = NAME, .summary = SUMMARY, .channels = 1u << 1,                                     \
@@ -812,44 +696,25 @@ static clik_status flow_defaults_f16_setup(bench_case *bc)
 
 const bench_op bench_ops[] = {
     {
-        CASE_OP("hist"),
+        CASE_OP("hist_compute"),
         .summary = "clik_hist_compute: 256-bin histogram per channel",
         .flags = BENCH_HOST_OUT,
         .bytes_rule = "W*H*C (read)",
         .bytes_moved = read_bytes,
     },
+    CASE_ROW("hist_equalize", "clik_hist_equalize: histogram equalization (alpha kept)",
+             "3*W*H*C (histogram read, lookup read + write)", equalize_bytes),
+    CASE_ROW("hist_equalize_luma",
+             "clik_hist_equalize_luma: equalization of the luma (YCrCb) of RGBA",
+             "3*W*H*C (luma and histogram read, merge read + write)", equalize_bytes),
+    CASE_ROW("clahe", "clik_clahe: CLAHE, clip 2, 8x5 tiles (grey, or the luma of RGBA)",
+             "3*W*H*C (tile histograms read, blend read + write)", equalize_bytes),
+    CASE_ROW("hist_lut-shared", "clik_hist_lut: one 256-entry table for every channel",
+             "2*W*H*C (read + write)", read_write_bytes),
+    CASE_ROW("pyr_down", "clik_pyr_down: 5x5 Gaussian and decimation (OpenCV pyrDown)",
+             "W*H*C + (W+1)/2*(H+1)/2*C (read + write)", in_out_bytes),
     {
-        CASE_OP("equalize"),
-        .summary = "clik_hist_equalize: histogram equalization (alpha kept)",
-        .bytes_rule = "3*W*H*C (histogram read, lookup read + write)",
-        .bytes_moved = equalize_bytes,
-    },
-    {
-        CASE_OP("hist_equalize_luma"),
-        .summary = "clik_hist_equalize_luma: equalization of the luma (YCrCb) of RGBA",
-        .bytes_rule = "3*W*H*C (luma and histogram read, merge read + write)",
-        .bytes_moved = equalize_bytes,
-    },
-    {
-        CASE_OP("clahe"),
-        .summary = "clik_clahe: CLAHE, clip 2, 8x5 tiles (grey, or the luma of RGBA)",
-        .bytes_rule = "3*W*H*C (tile histograms read, blend read + write)",
-        .bytes_moved = equalize_bytes,
-    },
-    {
-        CASE_OP("lut-shared"),
-        .summary = "clik_hist_lut: one 256-entry table for every channel",
-        .bytes_rule = "2*W*H*C (read + write)",
-        .bytes_moved = read_write_bytes,
-    },
-    {
-        CASE_OP("pyrdown"),
-        .summary = "clik_pyr_down: 5x5 Gaussian and decimation (OpenCV pyrDown)",
-        .bytes_rule = "W*H*C + (W+1)/2*(H+1)/2*C (read + write)",
-        .bytes_moved = in_out_bytes,
-    },
-    {
-        .name = "pyramid",
+        .name = "pyr_gaussian",
         .summary = "clik_pyr_gaussian: 5 levels in one call",
         .channels = CH_1_4,
         .bytes_rule = "W*H*C + 2*sum(levels 1..4) + level 5 (each level read and written)",
@@ -857,18 +722,10 @@ const bench_op bench_ops[] = {
         .setup = pyramid_setup,
         MULTI,
     },
-    {
-        CASE_OP("pyrup"),
-        .summary = "clik_pyr_up: upsampling by 2 (OpenCV pyrUp)",
-        .bytes_rule = "5*W*H*C (read W*H, write 2W*2H)",
-        .bytes_moved = in_out_bytes,
-    },
-    {
-        CASE_OP("integral"),
-        .summary = "clik_integral: u32 sums (OpenCV layout)",
-        .bytes_rule = "W*H*C + 4*(W+1)*(H+1)*C (read + write)",
-        .bytes_moved = integral_bytes,
-    },
+    CASE_ROW("pyr_up", "clik_pyr_up: upsampling by 2 (OpenCV pyrUp)",
+             "5*W*H*C (read W*H, write 2W*2H)", in_out_bytes),
+    CASE_ROW("integral", "clik_integral: u32 sums (OpenCV layout)",
+             "W*H*C + 4*(W+1)*(H+1)*C (read + write)", integral_bytes),
     {
         .name = "integral-sq",
         .summary = "clik_integral: u32 sums and u64 sums of squares",
@@ -878,36 +735,16 @@ const bench_op bench_ops[] = {
         .setup = integral_sq_setup,
         MULTI,
     },
-    {
-        CASE_OP("resize-nearest-x2"),
-        .summary = "clik_resize nearest x2 (OpenCV INTER_NEAREST)",
-        .bytes_rule = "W*H*C + W'*H'*C (read + write)",
-        .bytes_moved = in_out_bytes,
-    },
-    {
-        CASE_OP("resize-bilinear-x2"),
-        .summary = "clik_resize bilinear x2 (half-pixel centres)",
-        .bytes_rule = "W*H*C + W'*H'*C (read + write)",
-        .bytes_moved = in_out_bytes,
-    },
-    {
-        CASE_OP("resize-bicubic-x2"),
-        .summary = "clik_resize bicubic x2 (Keys, A = -0.75)",
-        .bytes_rule = "W*H*C + W'*H'*C (read + write)",
-        .bytes_moved = in_out_bytes,
-    },
-    {
-        CASE_OP("resize-bicubic-aa-d3"),
-        .summary = "clik_resize bicubic-aa by 1/3 (MATLAB imresize, antialiased)",
-        .bytes_rule = "W*H*C + W'*H'*C (read + write)",
-        .bytes_moved = in_out_bytes,
-    },
-    {
-        CASE_OP("blur-k7"),
-        .summary = "clik_gaussian_blur 7x7, sigma 0 (OpenCV's), reflect-101",
-        .bytes_rule = "2*W*H*C (read + write)",
-        .bytes_moved = read_write_bytes,
-    },
+    CASE_ROW("resize-nearest-x2", "clik_resize nearest x2 (OpenCV INTER_NEAREST)",
+             "W*H*C + W'*H'*C (read + write)", in_out_bytes),
+    CASE_ROW("resize-bilinear-x2", "clik_resize bilinear x2 (half-pixel centres)",
+             "W*H*C + W'*H'*C (read + write)", in_out_bytes),
+    CASE_ROW("resize-bicubic-x2", "clik_resize bicubic x2 (Keys, A = -0.75)",
+             "W*H*C + W'*H'*C (read + write)", in_out_bytes),
+    CASE_ROW("resize-bicubic-aa-d3", "clik_resize bicubic-aa by 1/3 (MATLAB imresize, antialiased)",
+             "W*H*C + W'*H'*C (read + write)", in_out_bytes),
+    CASE_ROW("gaussian_blur-k7", "clik_gaussian_blur 7x7, sigma 0 (OpenCV's), reflect-101",
+             "2*W*H*C (read + write)", read_write_bytes),
     {
         .name = "ssim",
         .summary = "clik_ssim: 11x11 Gaussian SSIM map and mean of two images",
@@ -919,7 +756,7 @@ const bench_op bench_ops[] = {
         MULTI,
     },
     {
-        .name = "fusion",
+        .name = "upscale_fusion",
         .summary = "clik_upscale_fusion by --scale, whole frame, default options",
         .channels = 1u << 4,
         .channels_hint = "the fusion upscaler takes RGBA frames: use --channels 4",
@@ -930,7 +767,7 @@ const bench_op bench_ops[] = {
         MULTI,
     },
     {
-        .name = "fusion-stream",
+        .name = "fusion_stream_submit",
         .summary = "clik_fusion_stream_*: --frames host frames, --depth in flight",
         .channels = 1u << 4,
         .channels_hint = "the fusion upscaler takes RGBA frames: use --channels 4",
@@ -943,7 +780,7 @@ const bench_op bench_ops[] = {
         .teardown = stream_teardown,
     },
     {
-        .name = "upscale-lapar",
+        .name = "upscale_lapar",
         .summary = "clik_upscale_lapar by --scale (2..4), the default model, whole frame",
         .channels = CH_1_4,
         .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
@@ -952,82 +789,78 @@ const bench_op bench_ops[] = {
         .setup = upscale_lapar_setup,
         MULTI,
     },
-    {
-        .name = "lapar-net-a",
-        .summary =
-            "clik_lapar_net_run with LAPAR-A by --scale (2 or 4): the network and the filter",
-        .channels = CH_1_4,
-        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
-        .bytes_rule = "W*H*C + S*S*W*H*C (read + write)",
-        .bytes_moved = in_out_bytes,
-        .setup = call_net_a_setup,
-        .run = multi_run,
-        .check = net_check,
-        .teardown = free_state,
-        .kernel_flops = net_kernel_flops,
-    },
-    {
-        .name = "lapar-net-b",
-        .summary = "clik_lapar_net_run with LAPAR-B by --scale (2 or 4)",
-        .channels = CH_1_4,
-        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
-        .bytes_rule = "W*H*C + S*S*W*H*C (read + write)",
-        .bytes_moved = in_out_bytes,
-        .setup = call_net_b_setup,
-        .run = multi_run,
-        .check = net_check,
-        .teardown = free_state,
-        .kernel_flops = net_kernel_flops,
-    },
-    {
-        .name = "lapar-net-c",
-        .summary = "clik_lapar_net_run with LAPAR-C by --scale (2 or 4)",
-        .channels = CH_1_4,
-        .flags = BENCH_USES_SCALE | BENCH_INT_SCALE,
-        .bytes_rule = "W*H*C + S*S*W*H*C (read + write)",
-        .bytes_moved = in_out_bytes,
-        .setup = call_net_c_setup,
-        .run = multi_run,
-        .check = net_check,
-        .teardown = free_state,
-        .kernel_flops = net_kernel_flops,
-    },
-    LAPAR_OP("lapar", "clik_lapar_filter by --scale (2..4): 72 atoms, f32 phi",
+    NET_OP("lapar_net_run-a",
+           "clik_lapar_net_run with LAPAR-A by --scale (2 or 4): the network and the filter",
+           call_net_a_setup),
+    NET_OP("lapar_net_run-b", "clik_lapar_net_run with LAPAR-B by --scale (2 or 4)",
+           call_net_b_setup),
+    NET_OP("lapar_net_run-c", "clik_lapar_net_run with LAPAR-C by --scale (2 or 4)",
+           call_net_c_setup),
+    LAPAR_OP("lapar_filter", "clik_lapar_filter by --scale (2..4): 72 atoms, f32 phi",
              "4*72*S*S*W*H + W*H*C + S*S*W*H*C (phi, input, output)", lapar_setup),
-    LAPAR_OP("lapar-f16", "clik_lapar_filter by --scale: 72 atoms, f16 phi",
+    LAPAR_OP("lapar_filter-f16", "clik_lapar_filter by --scale: 72 atoms, f16 phi",
              "2*72*S*S*W*H + W*H*C + S*S*W*H*C", lapar_f16_setup),
-    LAPAR_OP("lapar-a50", "clik_lapar_filter by --scale: 36 of 72 atoms kept (alpha 0.5), f32 phi",
+    LAPAR_OP("lapar_filter-a50",
+             "clik_lapar_filter by --scale: 36 of 72 atoms kept (alpha 0.5), f32 phi",
              "4*36*S*S*W*H + W*H*C + S*S*W*H*C", lapar_half_setup),
-    LAPAR_OP("lapar-a10", "clik_lapar_filter by --scale: 7 of 72 atoms kept (alpha 0.1), f32 phi",
+    LAPAR_OP("lapar_filter-a10",
+             "clik_lapar_filter by --scale: 7 of 72 atoms kept (alpha 0.1), f32 phi",
              "4*7*S*S*W*H + W*H*C + S*S*W*H*C", lapar_tenth_setup),
-    FLOW_OP("tvl1", "clik_flow_tvl1, the defaults (IPOL's), f32 storage; I1 = I0 moved",
+    FLOW_OP("flow_tvl1", "clik_flow_tvl1, the defaults (IPOL's), f32 storage; I1 = I0 moved",
             flow_defaults_setup, NULL),
-    FLOW_OP("tvl1-f16", "clik_flow_tvl1, the defaults, f16 storage of u and p",
+    FLOW_OP("flow_tvl1-f16", "clik_flow_tvl1, the defaults, f16 storage of u and p",
             flow_defaults_f16_setup, NULL),
-    FLOW_OP("tvl1-seed",
-            "clik_flow_tvl1, seed 002's configuration: 1 level, 1 warp, 10 iterations, f32",
-            flow_seed_setup, flow_kernel_bytes),
-    FLOW_OP("tvl1-seed-f16", "clik_flow_tvl1, seed 002's configuration, f16 storage",
-            flow_seed_f16_setup, flow_kernel_bytes),
+    FLOW_OP("flow_tvl1-1warp",
+            "clik_flow_tvl1, Romera et al.'s configuration: 1 level, 1 warp, 10 iterations, f32",
+            flow_one_warp_setup, flow_kernel_bytes),
+    FLOW_OP("flow_tvl1-1warp-f16", "clik_flow_tvl1, Romera et al.'s configuration, f16 storage",
+            flow_one_warp_f16_setup, flow_kernel_bytes),
 };
 
 const int bench_op_count = (int)(sizeof(bench_ops) / sizeof(bench_ops[0]));
 
-/* The names the ops had before they took their case's: scripts and results
- * of earlier runs use them. */
-static const char *const aliases[][2] = {
-    {"lut", "lut-shared"},
-    {"blur", "blur-k7"},
+/* The names the ops had before each took its C function's name without
+ * clik_ (scripts and results of earlier runs use them): refused with the
+ * new name, never run under the old one. */
+static const char *const renamed[][2] = {
+    {"hist", "hist_compute"},
+    {"equalize", "hist_equalize"},
+    {"lut-shared", "hist_lut-shared"},
+    {"pyrdown", "pyr_down"},
+    {"pyramid", "pyr_gaussian"},
+    {"pyrup", "pyr_up"},
+    {"blur-k7", "gaussian_blur-k7"},
+    {"fusion", "upscale_fusion"},
+    {"fusion-stream", "fusion_stream_submit"},
+    {"upscale-lapar", "upscale_lapar"},
+    {"lapar-net-a", "lapar_net_run-a"},
+    {"lapar-net-b", "lapar_net_run-b"},
+    {"lapar-net-c", "lapar_net_run-c"},
+    {"lapar", "lapar_filter"},
+    {"lapar-f16", "lapar_filter-f16"},
+    {"lapar-a50", "lapar_filter-a50"},
+    {"lapar-a10", "lapar_filter-a10"},
+    {"tvl1", "flow_tvl1"},
+    {"tvl1-f16", "flow_tvl1-f16"},
+    {"tvl1-seed", "flow_tvl1-1warp"},
+    {"tvl1-seed-f16", "flow_tvl1-1warp-f16"},
+    {"lut", "hist_lut-shared"},
+    {"blur", "gaussian_blur-k7"},
     {"resize-nearest", "resize-nearest-x2"},
     {"resize-bilinear", "resize-bilinear-x2"},
     {"resize-bicubic", "resize-bicubic-x2"},
 };
 
+const char *bench_op_renamed(const char *old)
+{
+    for (size_t i = 0; i < sizeof(renamed) / sizeof(renamed[0]); i++)
+        if (strcmp(renamed[i][0], old) == 0)
+            return renamed[i][1];
+    return NULL;
+}
+
 const bench_op *bench_op_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
-        if (strcmp(aliases[i][0], name) == 0)
-            name = aliases[i][1];
     for (int i = 0; i < bench_op_count; i++)
         if (strcmp(bench_ops[i].name, name) == 0)
             return &bench_ops[i];
@@ -1036,6 +869,6 @@ const bench_op *bench_op_find(const char *name)
 
 unsigned bench_op_channels(const bench_op *op)
 {
-    const clik_case *c = op->case_op ? clik_case_find(op->case_op) : NULL;
+    const sup_case *c = op->case_op ? sup_case_find(op->case_op) : NULL;
     return c ? c->channels : op->channels;
 }

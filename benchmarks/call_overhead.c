@@ -32,11 +32,11 @@ typedef struct bench_op {
 } bench_op;
 
 static const bench_op ops[] = {
-    {"equalize", 1, 1, 1, 1, 0},
+    {"hist_equalize", 1, 1, 1, 1, 0},
     {"pyr_down", 1, 1, 1, 1, 0},
     {"gaussian_blur", 1, 1, 1, 1, 0}, /* ksize 3, sigma from ksize */
     {"resize", 1, 1, 2, 2, 0},        /* nearest */
-    {"equalize", 1920, 1080, 1920, 1080, 1},
+    {"hist_equalize", 1920, 1080, 1920, 1080, 1},
 };
 
 static double now_ns(void)

@@ -20,12 +20,12 @@ has no OpenCV call: the row times the usual OpenCV recipe (cv2.GaussianBlur
 upscaler: the fusion rows time cv2.resize's nearest and cubic upscales, the
 two images fusion starts from, as the cheapest OpenCV equivalent.
 
-The TV-L1 optical flow rows (tvl1-seed: 2048x2048, 1 scale, 1 warp, 10
-iterations; tvl1: 640x480, the defaults) have their own sizes and call
+The TV-L1 optical flow rows (flow_tvl1-1warp: 2048x2048, 1 scale, 1 warp, 10
+iterations; flow_tvl1: 640x480, the defaults) have their own sizes and call
 clik_flow_tvl1 through the clik Python package (ctx.flow_tvl1; --python: a
 build's python/ folder) beside cv2.optflow's DualTVL1 on 2 threads; they
 need the contrib optflow module (Debian's python3-opencv has it). Only the
-TV-L1 rows: --op tvl1-seed --op tvl1.
+TV-L1 rows: --op flow_tvl1-1warp --op flow_tvl1.
 
 Needs numpy and cv2 (Debian: python3-opencv); matplotlib for --plot.
 Example:
@@ -56,7 +56,7 @@ from typing import Callable, Optional, Tuple
 
 
 def gamma_table(np):
-    """A gamma 2.2 table (clik-bench's lut-shared runs its case's table: a LUT's time
+    """A gamma 2.2 table (clik-bench's hist_lut-shared runs its case's table: a LUT's time
     does not depend on the values)."""
     v = np.arange(256, dtype=np.float64) / 255.0
     return np.rint(255.0 * v ** (1.0 / 2.2)).astype(np.uint8)
@@ -130,7 +130,7 @@ def resize_op(method, flag):
 
 
 def fusion_op(name, note):
-    """fusion and fusion-stream: OpenCV's side is the pair of upscales fusion starts from."""
+    """upscale_fusion and fusion_stream_submit: OpenCV's side is the pair of upscales fusion starts from."""
     return same_op(
         name, (4,), lambda cv, np, img, st: resize_pair(cv, img, st), note,
         setup=lambda cv, np, img, args: scaled_size(img, args.scale),
@@ -156,20 +156,20 @@ class CompareOp:
 # The OpenCV side of each clik-bench op that has a peer, by op name; the ops
 # themselves come from `clik-bench --list --json`.
 OPENCV_OPS = [
-    same_op("hist", (1,), lambda cv, np, img, st: cv.calcHist([img], [0], None, [256], [0, 256]),
+    same_op("hist_compute", (1,), lambda cv, np, img, st: cv.calcHist([img], [0], None, [256], [0, 256]),
             "cv2.calcHist 256 bins"),
-    same_op("equalize", (1,), lambda cv, np, img, st: cv.equalizeHist(img), "cv2.equalizeHist"),
+    same_op("hist_equalize", (1,), lambda cv, np, img, st: cv.equalizeHist(img), "cv2.equalizeHist"),
     same_op("hist_equalize_luma", (4,), lambda cv, np, img, st: luma_equalize(cv, img),
             "cv2.cvtColor RGBA2RGB, RGB2YCrCb, cv2.equalizeHist of Y, YCrCb2RGB (no alpha)"),
     same_op("clahe", (1,), lambda cv, np, img, st: st.apply(img),
             "cv2.createCLAHE(2.0, (8, 5)).apply (the case's clip and grid)",
             setup=lambda cv, np, img, args: cv.createCLAHE(2.0, (8, 5))),
-    same_op("lut-shared", (1, 4), lambda cv, np, img, st: cv.LUT(img, st), "cv2.LUT, one table",
+    same_op("hist_lut-shared", (1, 4), lambda cv, np, img, st: cv.LUT(img, st), "cv2.LUT, one table",
             setup=lambda cv, np, img, args: gamma_table(np)),
-    same_op("pyrdown", (1, 4), lambda cv, np, img, st: cv.pyrDown(img), "cv2.pyrDown"),
-    same_op("pyramid", (1, 4), lambda cv, np, img, st: pyr_chain(cv, img, 5),
+    same_op("pyr_down", (1, 4), lambda cv, np, img, st: cv.pyrDown(img), "cv2.pyrDown"),
+    same_op("pyr_gaussian", (1, 4), lambda cv, np, img, st: pyr_chain(cv, img, 5),
             "5 chained cv2.pyrDown (cv2.buildPyramid keeps level 0 too)"),
-    same_op("pyrup", (1, 4), lambda cv, np, img, st: cv.pyrUp(img), "cv2.pyrUp"),
+    same_op("pyr_up", (1, 4), lambda cv, np, img, st: cv.pyrUp(img), "cv2.pyrUp"),
     same_op("integral", (1, 4), lambda cv, np, img, st: cv.integral(img),
             "cv2.integral, int32 sums"),
     same_op("integral-sq", (1, 4), lambda cv, np, img, st: list(cv.integral2(img)),
@@ -177,7 +177,7 @@ OPENCV_OPS = [
     resize_op("nearest", "INTER_NEAREST"),
     resize_op("bilinear", "INTER_LINEAR"),
     resize_op("bicubic", "INTER_CUBIC"),
-    same_op("blur-k7", (1, 4),
+    same_op("gaussian_blur-k7", (1, 4),
             lambda cv, np, img, st: cv.GaussianBlur(img, (7, 7), 0,
                                                     borderType=cv.BORDER_REFLECT_101),
             "cv2.GaussianBlur 7x7, sigma 0, BORDER_REFLECT_101"),
@@ -190,10 +190,10 @@ OPENCV_OPS = [
         note="no SSIM call in OpenCV: the usual recipe, cv2.GaussianBlur 11x11 sigma 1.5 on "
              "float32, map + mean (T-API: both images uploaded)",
     ),
-    fusion_op("fusion",
+    fusion_op("upscale_fusion",
               "no fusion upscaler in OpenCV: cv2.resize INTER_NEAREST + INTER_CUBIC, the two "
               "upscales fusion starts from (clik also does SSIM, blur and the blend)"),
-    fusion_op("fusion-stream",
+    fusion_op("fusion_stream_submit",
               "clik: per frame of clik_fusion_stream_* (--frames frames, 3 in flight); OpenCV: "
               "the nearest + cubic pair of one frame, as for fusion"),
 ]
@@ -242,14 +242,14 @@ def flow_rows():
     matched = dict(Tau=0.25, Lambda=0.15, Theta=0.3, Gamma=0.0, MedianFiltering=1,
                    UseInitialFlow=False)
     return [
-        FlowRow("tvl1-seed", (2048, 2048),
+        FlowRow("flow_tvl1-1warp", (2048, 2048),
                 clik=dict(scales=1, warps=1, iterations=10, epsilon=0.0),
                 cv=dict(matched, ScalesNumber=1, WarpingsNumber=1, InnerIterations=10,
                         OuterIterations=1, Epsilon=0.0, ScaleStep=0.5),
-                note="the seed's configuration, 1 scale, 1 warp, 10 iterations (epsilon 0: "
+                note="Romera et al.'s configuration, 1 scale, 1 warp, 10 iterations (epsilon 0: "
                      "all 10 run in both); cv2.optflow.DualTVL1 inner 10 x outer 1, "
                      f"{FLOW_CV_THREADS} threads"),
-        FlowRow("tvl1", (640, 480),
+        FlowRow("flow_tvl1", (640, 480),
                 clik=dict(scales=scales),
                 cv=dict(matched, ScalesNumber=scales, WarpingsNumber=5, InnerIterations=30,
                         OuterIterations=10, Epsilon=0.01, ScaleStep=0.5),
@@ -688,7 +688,7 @@ def main():
     ap.add_argument("--device", default=None, help="clik device selection (as CLIK_DEVICE)")
     ap.add_argument("--size", action="append", type=parse_size, help="WxH (repeatable)")
     ap.add_argument("--op", action="append",
-                    help="op of the table, or tvl1-seed and tvl1 (repeatable; default all)")
+                    help="op of the table, or flow_tvl1-1warp and flow_tvl1 (repeatable; default all)")
     ap.add_argument("--python", default=None, metavar="DIR",
                     help="the build's python/ folder, whose clik package runs the TV-L1 rows "
                          "(default: python/ of --bench's build where it exists)")
@@ -699,7 +699,7 @@ def main():
     ap.add_argument("--scale", type=float, default=2.0,
                     help="factor of the resize and fusion rows (default 2; fusion: 2 to 8)")
     ap.add_argument("--frames", type=int, default=None,
-                    help="frames per timed run of fusion-stream (clik-bench's --frames)")
+                    help="frames per timed run of fusion_stream_submit (clik-bench's --frames)")
     ap.add_argument("--cpu-path", choices=("auto", "scalar", "neon"),
                     help="clik's CPU path (for --device none)")
     ap.add_argument("--host-alloc", choices=("malloc", "context"), default=None,

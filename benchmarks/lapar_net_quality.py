@@ -34,7 +34,6 @@ Example:
     /usr/bin/python3 benchmarks/lapar_net_quality.py --python build/python --device pocl
 """
 
-import argparse
 import datetime
 import os
 import subprocess
@@ -45,8 +44,9 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from quality import (DEFAULT_DATA, IMAGES, SIDE_BY_SIDE_MAX_BYTES, Clik, best_crop,  # noqa: E402
-                     fail, load_rgb, luma, measure, rgba_of, side_by_side)
+from quality import (IMAGES, SIDE_BY_SIDE_MAX_BYTES, Clik, best_crop,  # noqa: E402
+                     common_arguments, fail, fmt_pair, load_rgb, luma, measure, rgba_of,
+                     side_by_side, write_report)
 
 # quality.py's held-out photographs (benchmarks/lapar_model_data.py HELD_OUT).
 HELD_OUT = ["camera", "chelsea", "rocket", "hubble_deep_field"]
@@ -74,7 +74,7 @@ def upscale(clik, rgba, scale, method):
                         lambda: clik.ctx.resize(rgba, (w * scale, h * scale), method="bicubic"))
     if method == "lapar":
         return clik.run(f"lapar x{scale}", lambda: clik.ctx.upscale_lapar(rgba, scale))
-    return clik.run(f"{method} x{scale}", lambda: clik.ctx.lapar_net(rgba, method, scale))
+    return clik.run(f"{method} x{scale}", lambda: clik.ctx.lapar_net_run(rgba, method, scale))
 
 
 def source_revision():
@@ -90,19 +90,9 @@ def source_revision():
     return rev + (" (with uncommitted library changes)" if dirty else "")
 
 
-def fmt_pair(p, s):
-    return f"{p:.2f} / {s:.4f}"
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--python", default=None, metavar="DIR",
-                    help="a build's python/ folder to import clik from (default build/python "
-                         "where it exists, else the clik package Python finds)")
-    ap.add_argument("--device", default=None, help="clik device selection (as CLIK_DEVICE)")
-    ap.add_argument("--out", default="benchmarks/results",
-                    help="folder of quality-lapar-net.md and lapar-net-side-by-side.png")
-    ap.add_argument("--data", default=DEFAULT_DATA, help="scikit-image's data folder")
+    ap = common_arguments(__doc__.splitlines()[0],
+                          "quality-lapar-net.md and lapar-net-side-by-side.png")
     ap.add_argument("--crop", type=int, default=0,
                     help="side of a centred crop of each photograph (default 0: the whole "
                          "photograph, cropped at the top left to a multiple of the scale)")
@@ -269,19 +259,8 @@ def main():
               "|---:|" + "---:|" * len(METHODS)]
     for s in SCALES:
         lines.append(f"| {s} | " + " | ".join(f"{seconds[(s, m)]:.2f}" for m in METHODS) + " |")
-    lines += ["", "## Images", "",
-              "From Debian's python3-skimage (`skimage/data/`); licenses as scikit-image's data "
-              "module states them.", "", "| image | file | license |", "|---|---|---|"]
-    for n in names:
-        lines.append(f"| {n} | {files[n][0]} | {files[n][1]} |")
-    if pic_note:
-        lines += ["", pic_note]
-    lines += ["", f"Run: `benchmarks/lapar_net_quality.py` in "
-              f"{time.perf_counter() - t_start:.1f} s."]
-    text = "\n".join(lines) + "\n"
-    with open(os.path.join(args.out, "quality-lapar-net.md"), "w") as f:
-        f.write(text)
-    print(text)
+    write_report(lines, [(n, *files[n]) for n in names], pic_note, "lapar_net_quality.py",
+                 t_start, os.path.join(args.out, "quality-lapar-net.md"))
     return 0
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""LAPAR filtering against a NumPy reference (SPEC 4.7).
+"""LAPAR filtering against a NumPy reference (Li et al. 2020).
 
-The reference is written from the SPEC alone: the 72-atom dictionary from its
+The reference is written from the documented semantics alone: the 72-atom dictionary from its
 closed form, PyTorch's bicubic upsample (interpolate(mode='bicubic',
 align_corners=False): A = -0.75, half-pixel centres, taps clamped at the
 border), reflect-101 padding of 2, the 72 filtered images by
@@ -12,7 +12,7 @@ cross-correlation (conv2d), and their sum weighted by phi (einsum).
             against the reference: the largest difference relative to the
             reference's range, which must stay under 1e-4;
   speed     the reference timed at the benchmark sizes, beside `clik-bench
-            --op lapar` on the same sizes in the same run (kernel time and
+            --op lapar_filter` on the same sizes in the same run (kernel time and
             end to end, device images resident), and the ratio.
 
 usage: benchmarks/lapar_reference.py --clik BUILD/apps/clik
@@ -48,7 +48,7 @@ def gaussian(s1, s2, theta):
 
 
 def dictionary():
-    """The 72 atoms of SPEC 4.7, (72, 5, 5)."""
+    """The 72 atoms of the closed form (clik_lapar.h), (72, 5, 5)."""
     atoms = []
     for s1, fine in ((2.0, True), (1.2, False)):
         atoms.append(gaussian(s1, s1, 0.0))
@@ -183,7 +183,7 @@ def accuracy(args, work):
 
 
 def bench(args, width, height, scale):
-    cmd = [args.bench, "--op", "lapar", "--size", "%dx%d" % (width, height), "--scale",
+    cmd = [args.bench, "--op", "lapar_filter", "--size", "%dx%d" % (width, height), "--scale",
            str(scale), "--channels", "4", "--resident", "--json", "--reps", str(args.reps),
            "--device", args.device]
     run = subprocess.run(cmd, capture_output=True, text=True)

@@ -12,7 +12,7 @@
  * end, every intermediate image staying on the device; (b) on host images,
  * where each call moves its own inputs and outputs. Both must give
  * identical images, the collapse must rebuild the equalized frame exactly
- * (SPEC 4.2), and both must match the library's CPU path (the upscale
+ * (its bands are exact differences), and both must match the library's CPU path (the upscale
  * chain: its SSIM within 1e-3, as its float steps round per device); any
  * difference is an error (exit 1). Without an OpenCL device there is nothing to
  * compare: exit 77 (skipped).
@@ -523,7 +523,8 @@ static void report(const options *o, const clik_device_info *dev, timing a, timi
     const char *bands = clik_type_name(o->band_type);
     if (o->json) {
         printf("{\"program\":\"clik-pipeline\",\"chain\":\"%s\",",
-               o->upscale ? "resize,upscale-lapar,ssim" : "equalize,laplacian,collapse");
+               o->upscale ? "resize,upscale_lapar,ssim"
+                          : "hist_equalize,pyr_laplacian,pyr_collapse");
         printf("\"device\":");
         json_string(dev->name);
         printf(",\"platform\":");

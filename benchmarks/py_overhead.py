@@ -37,13 +37,14 @@ TARGET_NS = 5000
 # (op, input (width, height), output (width, height), call with out=,
 # allocating call): the order and sizes of call_overhead.c's ops.
 OPS = [
-    ("equalize", (1, 1), (1, 1), "ctx.equalize(src, out=out)", "ctx.equalize(src)"),
+    ("hist_equalize", (1, 1), (1, 1), "ctx.hist_equalize(src, out=out)", "ctx.hist_equalize(src)"),
     ("pyr_down", (1, 1), (1, 1), "ctx.pyr_down(src, out=out)", "ctx.pyr_down(src)"),
     ("gaussian_blur", (1, 1), (1, 1), "ctx.gaussian_blur(src, 3, out=out)",
      "ctx.gaussian_blur(src, 3)"),
     ("resize", (1, 1), (2, 2), "ctx.resize(src, (2, 2), method='nearest', out=out)",
      "ctx.resize(src, (2, 2), method='nearest')"),
-    ("equalize", (1920, 1080), (1920, 1080), "ctx.equalize(src, out=out)", "ctx.equalize(src)"),
+    ("hist_equalize", (1920, 1080), (1920, 1080), "ctx.hist_equalize(src, out=out)",
+     "ctx.hist_equalize(src)"),
 ]
 
 LOOP = """

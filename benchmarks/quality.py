@@ -204,15 +204,38 @@ def fmt_pair(p, s):
     return f"{p:.2f} / {s:.4f}"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def write_report(lines, images, pic_note, script, t_start, path):
+    """Ends a report's lines with its images (name, file, license), the
+    side-by-side note and the run's seconds, writes it to path and prints it."""
+    lines += ["", "## Images", "",
+              "From Debian's python3-skimage (`skimage/data/`); licenses as scikit-image's data "
+              "module states them.", "", "| image | file | license |", "|---|---|---|"]
+    for n, f, lic in images:
+        lines.append(f"| {n} | {f} | {lic} |")
+    if pic_note:
+        lines += ["", pic_note]
+    lines += ["", f"Run: `benchmarks/{script}` in {time.perf_counter() - t_start:.1f} s."]
+    text = "\n".join(lines) + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+    print(text)
+
+
+def common_arguments(description, outputs):
+    """The parser with the options the quality scripts share: --python,
+    --device, --out (the folder of `outputs`), --data."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--python", default=None, metavar="DIR",
                     help="a build's python/ folder to import clik from (default build/python "
                          "where it exists, else the clik package Python finds)")
     ap.add_argument("--device", default=None, help="clik device selection (as CLIK_DEVICE)")
-    ap.add_argument("--out", default="benchmarks/results",
-                    help="folder of quality.md and fusion-side-by-side.png")
+    ap.add_argument("--out", default="benchmarks/results", help=f"folder of {outputs}")
     ap.add_argument("--data", default=DEFAULT_DATA, help="scikit-image's data folder")
+    return ap
+
+
+def main():
+    ap = common_arguments(__doc__.splitlines()[0], "quality.md and fusion-side-by-side.png")
     ap.add_argument("--scales", default="2,3,4", help="comma-separated integer scales (2..8)")
     ap.add_argument("--degrade", choices=["antialias", "area"], default="antialias",
                     help="how the low-resolution input is made (default antialias: MATLAB "
@@ -354,18 +377,8 @@ def main():
             lines.append(f"| {n}{' (trained)' if n in TRAINED else ''} | {sizes[n]} | {s} | "
                          + " | ".join(cells)
                          + f" | {'-' if share is None else f'{100 * share:.1f} %'} |")
-    lines += ["", "## Images", "",
-              "From Debian's python3-skimage (`skimage/data/`); licenses as scikit-image's data "
-              "module states them.", "", "| image | file | license |", "|---|---|---|"]
-    for n, f, lic in images:
-        lines.append(f"| {n} | {f} | {lic} |")
-    if pic_note:
-        lines += ["", pic_note]
-    lines += ["", f"Run: `benchmarks/quality.py` in {time.perf_counter() - t_start:.1f} s."]
-    text = "\n".join(lines) + "\n"
-    with open(os.path.join(args.out, "quality.md"), "w") as f:
-        f.write(text)
-    print(text)
+    write_report(lines, images, pic_note, "quality.py", t_start,
+                 os.path.join(args.out, "quality.md"))
     return 0
 
 

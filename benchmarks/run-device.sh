@@ -46,7 +46,7 @@ phase_conformance() {
 }
 
 phase_bench() {
-    local ops="--op hist --op lut-shared --op equalize --op pyrdown --op pyramid --op pyrup"
+    local ops="--op hist_compute --op hist_lut-shared --op hist_equalize --op pyr_down --op pyr_gaussian --op pyr_up"
     ops="$ops --op integral --op integral-sq"
     for dev in nvidia pocl; do
         for ch in 1 4; do
@@ -58,7 +58,7 @@ phase_bench() {
     done 2>&1 | tee "$out/bench.jsonl" | cut -c1-200
     for t in integral_ls=64 integral_ls=128 integral_ls=512 integral_ls=1024 integral_rows=4 \
         integral_rows=8 integral_rows=16 integral_rows=32 pyr_local=0 pyr_local=1; do
-        CLIK_TUNE=$t "$bench" --op pyrdown --op pyramid --op integral --size 3840x2160 \
+        CLIK_TUNE=$t "$bench" --op pyr_down --op pyr_gaussian --op integral --size 3840x2160 \
             --device nvidia --reps 50 --resident --json | sed "s/^{/{\"tuning\":\"$t\",/"
     done 2>&1 | tee "$out/bench-tuning.jsonl" | cut -c1-200
 }
@@ -68,25 +68,25 @@ phase_bench() {
 # (--resident) and fusion-stream end-to-end frames/s, resize-nearest x2
 # copy%.
 phase_bench_upscale() {
-    local grey="--op resize-nearest-x2 --op resize-bilinear-x2 --op resize-bicubic-x2 --op blur-k7 --op ssim"
-    local rgba="--op resize-nearest-x2 --op resize-bilinear-x2 --op resize-bicubic-x2 --op blur-k7"
+    local grey="--op resize-nearest-x2 --op resize-bilinear-x2 --op resize-bicubic-x2 --op gaussian_blur-k7 --op ssim"
+    local rgba="--op resize-nearest-x2 --op resize-bilinear-x2 --op resize-bicubic-x2 --op gaussian_blur-k7"
     for dev in nvidia pocl; do
         local reps=50
         [ "$dev" = pocl ] && reps=10
         "$bench" $grey --size 1920x1080 --size 3840x2160 --device "$dev" --channels 1 \
             --reps "$reps" --json
-        "$bench" $rgba --op fusion --op fusion-stream --size 1920x1080 --device "$dev" \
+        "$bench" $rgba --op upscale_fusion --op fusion_stream_submit --size 1920x1080 --device "$dev" \
             --channels 4 --frames 24 --reps "$reps" --json
-        "$bench" $rgba --op fusion --size 1920x1080 --device "$dev" --channels 4 \
+        "$bench" $rgba --op upscale_fusion --size 1920x1080 --device "$dev" --channels 4 \
             --reps "$reps" --resident --json
     done 2>&1 | tee "$out/bench-upscale.jsonl" | cut -c1-200
-    # Fusion by scale (the seed paper's 1280x720 input) and stream depth.
+    # Fusion by scale (Martinez and Toro's 1280x720 input) and stream depth.
     for s in 2 3 4; do
-        "$bench" --op fusion --size 1280x720 --scale "$s" --device nvidia --channels 4 \
+        "$bench" --op upscale_fusion --size 1280x720 --scale "$s" --device nvidia --channels 4 \
             --reps 50 --resident --json
     done 2>&1 | tee "$out/bench-fusion-scales.jsonl" | cut -c1-200
     for d in 1 2 3 4 6; do
-        "$bench" --op fusion-stream --size 1920x1080 --depth "$d" --frames 24 --device nvidia \
+        "$bench" --op fusion_stream_submit --size 1920x1080 --depth "$d" --frames 24 --device nvidia \
             --channels 4 --reps 20 --json
     done 2>&1 | tee "$out/bench-fusion-depth.jsonl" | cut -c1-200
 }
@@ -103,32 +103,32 @@ phase_compare() {
 # The same comparison for the resize, blur, SSIM and fusion rows: grey (SSIM
 # among them) and RGBA (fusion among them), scale 2.
 phase_compare_upscale() {
-    local ops="--op resize-nearest-x2 --op resize-bilinear-x2 --op resize-bicubic-x2 --op blur-k7"
+    local ops="--op resize-nearest-x2 --op resize-bilinear-x2 --op resize-bicubic-x2 --op gaussian_blur-k7"
     python3 benchmarks/compare_opencv.py --bench "$bench" --device nvidia --size 1920x1080 \
         --size 3840x2160 --reps 50 $ops --op ssim --markdown \
         --json "$out/compare-upscale-nvidia-c1.json" 2>"$out/compare-upscale-nvidia-c1.err" \
         | tee "$out/compare-upscale-nvidia-c1.md"
     python3 benchmarks/compare_opencv.py --bench "$bench" --device nvidia --size 1920x1080 \
-        --channels 4 --reps 50 $ops --op fusion --op fusion-stream --markdown \
+        --channels 4 --reps 50 $ops --op upscale_fusion --op fusion_stream_submit --markdown \
         --json "$out/compare-upscale-nvidia-c4.json" --plot "$out/compare-upscale-nvidia-c4.png" \
         2>"$out/compare-upscale-nvidia-c4.err" | tee "$out/compare-upscale-nvidia-c4.md"
     python3 benchmarks/compare_opencv.py --bench "$bench" --device pocl --size 1920x1080 \
-        --channels 4 --reps 10 $ops --op fusion --op fusion-stream --markdown \
+        --channels 4 --reps 10 $ops --op upscale_fusion --op fusion_stream_submit --markdown \
         --json "$out/compare-upscale-pocl-c4.json" 2>"$out/compare-upscale-pocl-c4.err" \
         | tee "$out/compare-upscale-pocl-c4.md"
 }
 
-# TV-L1: seed 002's configuration at 2048x2048 and the defaults at 640x480,
+# TV-L1: Romera et al.'s configuration (section III-A) at 2048x2048 and the defaults at 640x480,
 # f32 and f16 storage, kernels only (--resident) with each kernel's time
 # (the U and P steps' GB/s against the copy bandwidth); then OpenCV's
 # DualTVL1 with matched parameters on the CPU and through the T-API.
 phase_flow() {
-    "$bench" --op tvl1-seed --op tvl1-seed-f16 --size 2048x2048 --device nvidia --resident \
+    "$bench" --op flow_tvl1-1warp --op flow_tvl1-1warp-f16 --size 2048x2048 --device nvidia --resident \
         --kernels --reps 20 --json 2>&1 | tee "$out/bench-flow.jsonl" | cut -c1-300
-    "$bench" --op tvl1 --op tvl1-f16 --size 640x480 --size 2048x2048 --device nvidia --resident \
+    "$bench" --op flow_tvl1 --op flow_tvl1-f16 --size 640x480 --size 2048x2048 --device nvidia --resident \
         --kernels --reps 5 --json 2>&1 | tee -a "$out/bench-flow.jsonl" | cut -c1-300
     python3 benchmarks/compare_opencv.py --bench "$bench" --python "$build/python" \
-        --device nvidia --op tvl1-seed --op tvl1 --markdown --json "$out/compare-flow-nvidia.json" \
+        --device nvidia --op flow_tvl1-1warp --op flow_tvl1 --markdown --json "$out/compare-flow-nvidia.json" \
         2>"$out/compare-flow-nvidia.err" | tee "$out/compare-flow-nvidia.md"
 }
 
@@ -137,16 +137,16 @@ phase_flow() {
 # filter kernel's GB/s against the copy bandwidth.
 phase_lapar() {
     for dev in nvidia pocl; do
-        "$bench" --op lapar --op lapar-f16 --op lapar-a50 --op lapar-a10 --size 640x360 \
+        "$bench" --op lapar_filter --op lapar_filter-f16 --op lapar_filter-a50 --op lapar_filter-a10 --size 640x360 \
             --scale 4 --device "$dev" --channels 1 --resident --kernels \
             --reps 20 --json
-        "$bench" --op lapar --op lapar-a10 --size 640x360 --scale 2 --device "$dev" \
+        "$bench" --op lapar_filter --op lapar_filter-a10 --size 640x360 --scale 2 --device "$dev" \
             --channels 4 --resident --kernels --reps 20 --json
     done 2>&1 | tee "$out/bench-lapar.jsonl" | cut -c1-300
 }
 
 # The LAPAR networks: the suite and the golden outputs on the GPU, then
-# every network at seed 000's Table I sizes (64x64, 128x128, 320x180,
+# every network at Zhao et al. 2021's Table I sizes (64x64, 128x128, 320x180,
 # 640x360 in, x2 and x4), resident, kernel by kernel; then the work-group
 # shapes of LAPAR-A x2 at 640x360.
 phase_lapar_net() {
@@ -154,13 +154,13 @@ phase_lapar_net() {
     CLIK_STRICT=1 CLIK_DEVICE=nvidia python3 tests/lapar_net_golden.py "$build/apps/clik" \
         "${CLIK_LAPAR_GOLDEN:-../shared/lapar-a/golden}" 2>&1 | tail -14
     # checked against the NEON path at two sizes (minutes each at the larger ones)
-    "$bench" --op lapar-net-a --size 128x128 --scale 4 --device nvidia --channels 4 --resident \
+    "$bench" --op lapar_net_run-a --size 128x128 --scale 4 --device nvidia --channels 4 --resident \
         --reps 3 --json 2>&1 | cut -c1-300
-    "$bench" --op lapar-net-a --size 320x180 --scale 2 --device nvidia --channels 4 --resident \
+    "$bench" --op lapar_net_run-a --size 320x180 --scale 2 --device nvidia --channels 4 --resident \
         --reps 3 --json 2>&1 | cut -c1-300
     for net in a b c; do
         for s in 2 4; do
-            "$bench" --op lapar-net-$net --size 64x64 --size 128x128 --size 320x180 --size 640x360 \
+            "$bench" --op lapar_net_run-$net --size 64x64 --size 128x128 --size 320x180 --size 640x360 \
                 --scale $s --device nvidia --channels 4 --resident --kernels --reps 10 --json \
                 --no-check
         done
@@ -168,7 +168,7 @@ phase_lapar_net() {
     for t in lnet_local=0,lnet_ry=1 lnet_local=0,lnet_ry=4 lnet_local=0,lnet_ry=8 \
         lnet_local=1,lnet_ry=1 lnet_local=1,lnet_ry=2 lnet_local=1,lnet_ry=4 lnet_local=1,lnet_ry=8 \
         lnet_local=1,lnet_ry=4,lnet_cob=16 lnet_local=0,lnet_ry=4,lnet_cob=16; do
-        CLIK_TUNE=$t "$bench" --op lapar-net-a --size 640x360 --scale 2 --device nvidia \
+        CLIK_TUNE=$t "$bench" --op lapar_net_run-a --size 640x360 --scale 2 --device nvidia \
             --channels 4 --resident --kernels --reps 10 --json --no-check |
             sed "s/^{/{\"tuning\":\"$t\",/"
     done 2>&1 | tee "$out/bench-lapar-net-tuning.jsonl" | cut -c1-300
@@ -184,7 +184,7 @@ phase_large() {
             printf 'large-%s-opencl ' "$f"
         done) 2>&1 | tail -40
     cp "$build/meson-logs/testlog-large.txt" "$out/testlog-large.txt" 2>/dev/null
-    "$bench" --op lapar --size 3840x2160 --scale 2 --device nvidia --channels 1 --resident \
+    "$bench" --op lapar_filter --size 3840x2160 --scale 2 --device nvidia --channels 1 --resident \
         --reps 3 --json 2>&1 | cut -c1-300
 }
 

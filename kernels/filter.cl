@@ -121,7 +121,7 @@ __kernel void blur_col(__global const float *tmp, int tmp_stride, int w, int h, 
 }
 
 /* The same with a work-group of TW x TH that stages its columns with
- * TH + 2R rows in `tile` (row-major, TW wide; Martinez and Toro 2025, section
+ * TH + 2R rows in `tile` (row-major, TW wide; Martinez and Toro, section
  * VIII.B, found 8 x 32 best: rows of 8 pixels are read whole). */
 __kernel void blur_col_local(__global const float *tmp, int tmp_stride, int w, int h,
                              __global T *dst, int dst_stride, WEIGHT_ARGS, __local acc_t *tile)

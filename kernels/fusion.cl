@@ -1,10 +1,10 @@
 /*
- * Fusion upscaler (Martinez and Toro 2025): nearest and bicubic upscales
+ * Fusion upscaler (Martinez and Toro): nearest and bicubic upscales
  * of an RGBA image by an integer scale, an artifact map from 8 x 8 tile
  * SSIM and the difference of the two luma images, a Gaussian blur of the
  * map, and a per-pixel choice between the two upscales. Four kernels:
  *   fusion_block     both colour images and both luma images (the merged
- *                    kernel of Martinez and Toro 2025, section VI.A), one
+ *                    kernel of Martinez and Toro, section VI.A), one
  *                    source pixel's output block per work-item;
  *   fusion_tiles     one SSIM tile per work-item, from exact integer sums;
  *   fusion_rows      the artifact value, computed where it is read, blurred

@@ -112,6 +112,37 @@ typedef float out_t;
 #define STOREV(v, p)    VSTORE(VW)((v), 0, (p))
 #endif
 
+/* The COB weights of one tap, wt[0 .. COB - 1], into wv: in vectors of
+ * four (or two) floats, which the layout aligns (each step's weights start
+ * at a multiple of 16 floats, WCOB is a multiple of COB and a group's
+ * first channel of COB), so that a GPU issues one wide load in place of
+ * four scalar ones. */
+#if COB % 4 == 0
+#define WTAP(wv, wt)                                                                               \
+    do {                                                                                           \
+        for (int j4 = 0; j4 < COB / 4; j4++) {                                                     \
+            const float4 t4 = ((__global const float4 *)(wt))[j4];                                 \
+            wv[4 * j4] = t4.x;                                                                     \
+            wv[4 * j4 + 1] = t4.y;                                                                 \
+            wv[4 * j4 + 2] = t4.z;                                                                 \
+            wv[4 * j4 + 3] = t4.w;                                                                 \
+        }                                                                                          \
+    } while (0)
+#elif COB == 2
+#define WTAP(wv, wt)                                                                               \
+    do {                                                                                           \
+        const float2 t2 = *(__global const float2 *)(wt);                                          \
+        wv[0] = t2.x;                                                                              \
+        wv[1] = t2.y;                                                                              \
+    } while (0)
+#else
+#define WTAP(wv, wt)                                                                               \
+    do {                                                                                           \
+        for (int j1 = 0; j1 < COB; j1++)                                                           \
+            wv[j1] = (wt)[j1];                                                                     \
+    } while (0)
+#endif
+
 __kernel void lapar_net_zero(__global float4 *dst, ulong n)
 {
     const size_t i = get_global_id(0);
@@ -242,10 +273,11 @@ __kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_pl
                     continue;
 #pragma unroll
                 for (int kx = 0; kx < K; kx++) {
-                    __global const float *wt = wc + (ky * K + kx) * WCOB;
+                    float wv[COB];
+                    WTAP(wv, wc + (ky * K + kx) * WCOB);
 #pragma unroll
                     for (int j = 0; j < COB; j++)
-                        acc[r][j] = fma((vec_t)(wt[j]), v[kx], acc[r][j]);
+                        acc[r][j] = fma((vec_t)(wv[j]), v[kx], acc[r][j]);
                 }
             }
         }
@@ -310,10 +342,11 @@ __kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_pl
                     continue;
 #pragma unroll
                 for (int kx = 0; kx < K; kx++) {
-                    __global const float *wt = wc + (ky * K + kx) * WCOB;
+                    float wv[COB];
+                    WTAP(wv, wc + (ky * K + kx) * WCOB);
 #pragma unroll
                     for (int j = 0; j < COB; j++)
-                        acc[r][j] = fma(wt[j], v[kx], acc[r][j]);
+                        acc[r][j] = fma(wv[j], v[kx], acc[r][j]);
                 }
             }
         }

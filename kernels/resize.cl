@@ -467,7 +467,7 @@ inline void stage_tile(__global const T *src, int src_stride, int sw, int sh, in
 }
 
 /*
- * Local-memory tiles (seed 003, section VI): a work-group of tw x th
+ * Local-memory tiles (Martinez and Toro, section VI): a work-group of tw x th
  * work-items stages the source region its tw x th outputs reach, makes the
  * horizontal sums of each staged row for its columns, then each work-item
  * combines TAPS of them vertically. Upscaling by s shares each source pixel

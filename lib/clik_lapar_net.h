@@ -138,7 +138,7 @@ CLIK_API clik_status clik_lapar_net_tuning_get(clik_context *ctx, const clik_lap
 
 /*
  * A network with a compressed dictionary (clik_lapar_compress's selection,
- * seed 000 section III-A), folded into the last convolution, which is
+ * Zhao et al. 2021, section III-A), folded into the last convolution, which is
  * linear: a new network (free with clik_lapar_net_free) whose last
  * convolution emits sel->kept planes and whose dictionary is the kept
  * atoms, atom i = D_{index[i]}. Plane i's weights and bias are

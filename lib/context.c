@@ -273,6 +273,10 @@ void clik_context_destroy(clik_context *ctx)
     if (ctx->lnet.mem)
         ctx->cl->clReleaseMemObject(ctx->lnet.mem);
     free(ctx->lnet.off);
+    for (int i = 0; i < 8; i++)
+        if (ctx->lnet_ws.t[i])
+            ctx->cl->clReleaseMemObject(ctx->lnet_ws.t[i]);
+    clik__tune_memo_free(ctx);
     clik__pool_release(ctx);
     if (ctx->queue)
         ctx->cl->clReleaseCommandQueue(ctx->queue);

@@ -241,6 +241,19 @@ struct clik_context {
         size_t bytes;
         size_t *off; /* per step: weights, then biases (2 nsteps) */
     } lnet;
+    /* The LAPAR network's tensors of the last run, zero-bordered, kept for
+     * the next run of the same layout (no allocation, no clearing, no wait
+     * for a full pool); released with the context or by a run of another
+     * layout. */
+    struct {
+        cl_mem t[8];
+        size_t bytes[8];
+        size_t key[16]; /* the layout they were made for */
+    } lnet_ws;
+
+    /* The tuning store's answers this context has read (tune_store.c). */
+    struct clik_tune_memo *tune_memo;
+    int tune_memo_n;
 
     clik_cpu_dsp dsp;
     clik_backend last_backend;
@@ -329,13 +342,18 @@ typedef struct clik_tune_record {
  * folder: CLIK_OK with *rec; CLIK_ERR_IO when there is none (or no cache
  * folder); CLIK_ERR_FILE_FORMAT when the entry is corrupt, foreign or of
  * another format (ignored; a store replaces it). Entries of another library
- * version, driver or kernel source have other keys: they are never read. */
+ * version, driver or kernel source have other keys: they are never read.
+ * A context reads an entry once and answers later loads from memory (its
+ * own stores update that answer; another process's are seen by new
+ * contexts), so a stream of calls does not hash sources and open files. */
 clik_status clik__tune_load(clik_context *ctx, const char *program, const char *kernel,
                             const char *problem, clik_tune_record *rec);
 /* Stores a record, atomically (a cache entry: a temporary file renamed).
  * CLIK_ERR_IO without a cache folder or when the file cannot be written. */
 clik_status clik__tune_store(clik_context *ctx, const char *program, const char *kernel,
                              const char *problem, const clik_tune_record *rec);
+/* Forgets the answers clik__tune_load remembered (at context destroy). */
+void clik__tune_memo_free(clik_context *ctx);
 /* The key of that entry (clik__cache_load's), in *key; 0 on success. */
 int clik__tune_entry_key(clik_context *ctx, const char *program, const char *kernel,
                          const char *problem, clik_strbuf *key);

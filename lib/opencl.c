@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "opencl.h"
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static clik_cl_api api;

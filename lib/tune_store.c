@@ -191,8 +191,75 @@ static char *store_dir(const clik_context *ctx)
     return sb.data;
 }
 
-clik_status clik__tune_load(clik_context *ctx, const char *program, const char *kernel,
-                            const char *problem, clik_tune_record *rec)
+/* ---- the context's memory of answers ---------------------------------------- */
+
+#define MEMO_MAX 32 /* answers a context keeps; the oldest goes first */
+
+typedef struct clik_tune_memo {
+    char *what; /* program, kernel and problem, each ending in a newline */
+    clik_status status;
+    clik_tune_record rec;
+} clik_tune_memo;
+
+static char *memo_what(const char *program, const char *kernel, const char *problem)
+{
+    clik_strbuf sb = {0};
+    clik__sb_printf(&sb, "%s\n%s\n%s\n", program, kernel, problem);
+    if (sb.failed) {
+        clik__sb_free(&sb);
+        return NULL;
+    }
+    return sb.data;
+}
+
+static clik_tune_memo *memo_find(clik_context *ctx, const char *what)
+{
+    for (int i = 0; i < ctx->tune_memo_n; i++)
+        if (strcmp(ctx->tune_memo[i].what, what) == 0)
+            return &ctx->tune_memo[i];
+    return NULL;
+}
+
+/* Remembers an answer; takes `what` (freed when it cannot be kept). */
+static void memo_put(clik_context *ctx, char *what, clik_status status, const clik_tune_record *rec)
+{
+    clik_tune_memo *m = memo_find(ctx, what);
+    if (!m) {
+        if (!ctx->tune_memo) {
+            ctx->tune_memo = calloc(MEMO_MAX, sizeof(*ctx->tune_memo));
+            if (!ctx->tune_memo) {
+                free(what);
+                return;
+            }
+        }
+        if (ctx->tune_memo_n == MEMO_MAX) {
+            free(ctx->tune_memo[0].what);
+            memmove(ctx->tune_memo, ctx->tune_memo + 1, (MEMO_MAX - 1) * sizeof(*ctx->tune_memo));
+            ctx->tune_memo_n--;
+        }
+        m = &ctx->tune_memo[ctx->tune_memo_n++];
+        m->what = what;
+    } else {
+        free(what);
+    }
+    m->status = status;
+    if (rec)
+        m->rec = *rec;
+}
+
+void clik__tune_memo_free(clik_context *ctx)
+{
+    for (int i = 0; i < ctx->tune_memo_n; i++)
+        free(ctx->tune_memo[i].what);
+    free(ctx->tune_memo);
+    ctx->tune_memo = NULL;
+    ctx->tune_memo_n = 0;
+}
+
+/* ---- load and store ---------------------------------------------------------------- */
+
+static clik_status store_read(clik_context *ctx, const char *program, const char *kernel,
+                              const char *problem, clik_tune_record *rec)
 {
     char *dir = store_dir(ctx);
     if (!dir)
@@ -214,6 +281,23 @@ clik_status clik__tune_load(clik_context *ctx, const char *program, const char *
     return st == CLIK_OK || st == CLIK_ERR_FILE_FORMAT ? st : CLIK_ERR_IO;
 }
 
+clik_status clik__tune_load(clik_context *ctx, const char *program, const char *kernel,
+                            const char *problem, clik_tune_record *rec)
+{
+    char *what = memo_what(program, kernel, problem);
+    const clik_tune_memo *m = what ? memo_find(ctx, what) : NULL;
+    if (m) {
+        free(what);
+        if (m->status == CLIK_OK)
+            *rec = m->rec;
+        return m->status;
+    }
+    const clik_status st = store_read(ctx, program, kernel, problem, rec);
+    if (what)
+        memo_put(ctx, what, st, st == CLIK_OK ? rec : NULL);
+    return st;
+}
+
 clik_status clik__tune_store(clik_context *ctx, const char *program, const char *kernel,
                              const char *problem, const clik_tune_record *rec)
 {
@@ -232,6 +316,9 @@ clik_status clik__tune_store(clik_context *ctx, const char *program, const char 
     if (st != CLIK_OK)
         st = clik__fail(ctx, st == CLIK_ERR_NO_MEMORY ? st : CLIK_ERR_IO,
                         "tuning of %s: cannot write the store in %s", kernel, dir);
+    char *what = st == CLIK_OK ? memo_what(program, kernel, problem) : NULL;
+    if (what)
+        memo_put(ctx, what, CLIK_OK, rec);
     clik__sb_free(&key);
     free(dir);
     return st;

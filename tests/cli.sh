@@ -430,7 +430,7 @@ expect 0 "flow of an image with itself: no motion" -- $run "$clik" flow "$tmp/i0
 cp "$tmp/out.flo" "$tmp/still.flo"
 expect 0 "flowcmp of that flow and zero" -- $run "$clik" flowcmp "$tmp/still.flo" "$tmp/zero64.flo"
 check "flow of an image with itself: EPE below 0.01" "$(epe_below 0.01)" yes
-expect 0 "flow, the seed's configuration (1 scale, 1 warp, 10 iterations)" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales 1 --warps 1 --iterations 10 --gt "$tmp/gt.flo"
+expect 0 "flow, Romera et al.'s configuration (1 scale, 1 warp, 10 iterations)" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales 1 --warps 1 --iterations 10 --gt "$tmp/gt.flo"
 expect 0 "flow with every option" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --scales 3 --zoom 0.7 --warps 3 --iterations 50 --epsilon 0 --tau 0.125 --lambda 0.2 --theta 0.25 --sigma 0 --storage f32 --gt "$tmp/gt.flo"
 check "flow with every option: EPE below 0.2" "$(epe_below 0.2)" yes
 expect 0 "flow --storage f16" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --storage f16 --gt "$tmp/gt.flo"
@@ -892,8 +892,8 @@ check "--scale=0.5 size" "$(size_of "$tmp/out.pgm")" 320x240
 expect 2 "--opt= with a bad value" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scale=0
 expect 2 "--opt= for an unknown option" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scal=2
 expect 2 "a flag given a value" -- $run "$clik" hist "$sample" --csv=yes
-expect 0 "conformance --op=hist --list" -- $run "$clik" conformance --list --op=hist --device=none
-check "conformance --op=hist selects one operation" "$(grep -c '^operations (1):' "$tmp/stdout")" 1
+expect 0 "conformance --op=hist_compute --list" -- $run "$clik" conformance --list --op=hist_compute --device=none
+check "conformance --op=hist_compute selects one operation" "$(grep -c '^operations (1):' "$tmp/stdout")" 1
 expect 0 "global options before the command" -- $run "$clik" --device none --png-level 0 equalize "$sample" "$tmp/out.png"
 check "--png-level 0 stores the pixels" "$(($(wc -c <"$tmp/out.png") > 640 * 481))" 1
 expect 0 "global options before the command, = form" -- $run "$clik" --png-level=9 --device=none equalize "$sample" "$tmp/out.png"
@@ -911,7 +911,10 @@ expect 2 "--device without a value before the command" -- $run "$clik" --device
 expect 2 "unknown option before the command" -- $run "$clik" --bogus equalize "$sample" "$tmp/out.png"
 expect 2 "global options and no command" -- $run "$clik" -v --device none
 expect 0 "help COMMAND" -- $run "$clik" help equalize
-same_stdout "help COMMAND is COMMAND --help" -- $run "$clik" equalize --help
+check "help COMMAND names the function it calls" "$(head -n 1 "$tmp/stdout")" \
+    "clik equalize calls clik_hist_equalize, clik_hist_equalize_luma"
+sed -i '1,2d' "$tmp/stdout"
+same_stdout "help COMMAND is the function, then COMMAND --help" -- $run "$clik" equalize --help
 expect 0 "help COMMAND after a global option" -- $run "$clik" --device none help conformance
 same_stdout "help conformance is conformance --help" -- $run "$clik" conformance --help
 expect 0 "help alone" -- $run "$clik" help

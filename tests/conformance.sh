@@ -40,24 +40,26 @@ cpu_checks() {
     fi
 
     expect 0 "--op with commas and repeats" -- \
-        $run "$clik" conformance --list --device none --op pyrup-f32,hist --op 'pyrup*' --op hist
+        $run "$clik" conformance --list --device none --op pyr_up-f32,hist_compute --op 'pyr_up*' --op hist_compute
     listed_ops "$tmp/stdout" | tr '\n' ' ' >"$tmp/sel.txt"
-    [ "$(cat "$tmp/sel.txt")" = "hist pyrup pyrup-odd pyrup-f32 " ] ||
+    [ "$(cat "$tmp/sel.txt")" = "hist_compute pyr_up pyr_up-odd pyr_up-f32 " ] ||
         fail "--op selected '$(cat "$tmp/sel.txt")', expected the case table's order, once each"
 
-    expect 2 "--op with an unknown name" -- $run "$clik" conformance --op hist,bogus
-    grep -q 'known operations:.* hist ' "$tmp/stderr" || fail "--op bogus: the known names are not listed"
+    expect 2 "--op with an unknown name" -- $run "$clik" conformance --op hist_compute,bogus
+    grep -q 'known operations:.* hist_compute ' "$tmp/stderr" || fail "--op bogus: the known names are not listed"
+    expect 2 "--op with an old name" -- $run "$clik" conformance --list --op pyrdown
+    grep -q "'pyrdown' is named 'pyr_down' now" "$tmp/stderr" || fail "--op pyrdown: the new name is not given"
     expect 2 "--op with a glob that matches nothing" -- $run "$clik" conformance --op 'nothing-*'
-    expect 2 "--op with an empty name" -- $run "$clik" conformance --op 'hist,'
+    expect 2 "--op with an empty name" -- $run "$clik" conformance --op 'hist_compute,'
     expect 2 "--op without a value" -- $run "$clik" conformance --op
-    expect 2 "--jobs 0" -- $run "$clik" conformance --jobs 0 --op hist
-    expect 2 "--jobs not a number" -- $run "$clik" conformance --jobs many --op hist
-    expect 2 "--jobs too many" -- $run "$clik" conformance --jobs 100000 --op hist
+    expect 2 "--jobs 0" -- $run "$clik" conformance --jobs 0 --op hist_compute
+    expect 2 "--jobs not a number" -- $run "$clik" conformance --jobs many --op hist_compute
+    expect 2 "--jobs too many" -- $run "$clik" conformance --jobs 100000 --op hist_compute
     # The value of another option is never taken for --op.
     expect 1 "--junit into a missing folder" -- \
-        $run "$clik" conformance --device none --quick --op lut --junit "$tmp/no/such/--op"
+        $run "$clik" conformance --device none --quick --op hist_lut --junit "$tmp/no/such/--op"
 
-    local ops=lut-shared,gray,pyrdown
+    local ops=hist_lut-shared,gray,pyr_down
     expect 0 "a CPU run with 3 jobs" -- $run "$clik" conformance --device none --quick --op $ops \
         --jobs 3 --junit "$tmp/run.xml" --report-dir "$tmp/reports"
     cp "$tmp/stdout" "$tmp/jobs3.txt"
@@ -71,7 +73,7 @@ cpu_checks() {
     [ "$(wc -l <"$tmp/rows3.txt")" -eq $((3 * backends)) ] ||
         fail "3 jobs: $(wc -l <"$tmp/rows3.txt") rows, expected $((3 * backends))"
     cmp -s "$tmp/rows1.txt" "$tmp/rows3.txt" || fail "rows differ between 1 and 3 jobs"
-    [ "$(awk '{print $1}' "$tmp/rows3.txt" | uniq | tr '\n' ' ')" = "lut-shared pyrdown gray " ] ||
+    [ "$(awk '{print $1}' "$tmp/rows3.txt" | uniq | tr '\n' ' ')" = "hist_lut-shared pyr_down gray " ] ||
         fail "rows are not in the case table's order"
     grep -q ' PASS$' "$tmp/rows3.txt" && ! grep -q 'FAIL' "$tmp/rows3.txt" ||
         fail "the CPU run did not pass"
@@ -96,16 +98,16 @@ cpu_checks() {
     # Rows are flushed as they are known: a run killed after its first
     # operation keeps that operation's rows.
     : >"$tmp/killed.txt"
-    $run "$clik" conformance --device none --op lut,fusion-x3 --jobs 1 >>"$tmp/killed.txt" 2>/dev/null &
+    $run "$clik" conformance --device none --op hist_lut,upscale_fusion-x3 --jobs 1 >>"$tmp/killed.txt" 2>/dev/null &
     local pid=$! waited=0
-    while [ $waited -lt 600 ] && ! grep -q '^lut .*scalar' "$tmp/killed.txt"; do
+    while [ $waited -lt 600 ] && ! grep -q '^hist_lut .*scalar' "$tmp/killed.txt"; do
         kill -0 $pid 2>/dev/null || break
         sleep 0.5
         waited=$((waited + 1))
     done
     kill -KILL $pid 2>/dev/null
     wait $pid 2>/dev/null
-    grep -q '^lut .*scalar .* PASS$' "$tmp/killed.txt" && ok "rows survive a killed run" ||
+    grep -q '^hist_lut .*scalar .* PASS$' "$tmp/killed.txt" && ok "rows survive a killed run" ||
         fail "a killed run lost its rows"
 }
 
@@ -123,9 +125,9 @@ opencl_checks() {
     # Too little local memory for the histograms of 2 and 4 channels: the
     # library says CLIK_ERR_DEVICE_LIMITS, which is neither a pass nor a failure.
     CLIK_TUNE=hist_mode=local,hist_local_bytes=1024 expect 0 "unsupported is not a failure" -- \
-        $run "$clik" conformance --device "$dev" --quick --op hist --junit "$tmp/unsup.xml"
-    # hist TOLERANCE P:D local runs passed failed unsup max|diff| seconds result
-    awk -v d="$dev" '$1 == "hist" && $3 == d && $4 == "local"' "$tmp/stdout" >"$tmp/row.txt"
+        $run "$clik" conformance --device "$dev" --quick --op hist_compute --junit "$tmp/unsup.xml"
+    # hist_compute TOLERANCE P:D local runs passed failed unsup max|diff| seconds result
+    awk -v d="$dev" '$1 == "hist_compute" && $3 == d && $4 == "local"' "$tmp/stdout" >"$tmp/row.txt"
     awk '$6 > 0 && $7 == 0 && $8 > 0 && $11 == "PASS" {found = 1} END {exit !found}' "$tmp/row.txt" ||
         fail "the local-memory row: '$(cat "$tmp/row.txt")', expected passes, unsupported, no failure"
     grep -q "^    unsupported ([1-9][0-9]* of [0-9]*), first .*: hist: .*local memory" "$tmp/stdout" ||

@@ -17,7 +17,7 @@ char h_backend[512];
 char h_device[32] = "none";
 clik_backend h_expected;
 int h_small;
-int h_patterns = CLIK_PATTERN_COUNT;
+int h_patterns = SUP_PATTERN_COUNT;
 
 /* 1 while a forced kernel variant runs: sizes past a megapixel are left to
  * the device's default kernels (the variants' edges and strips are all
@@ -43,11 +43,11 @@ int h_pocl_disk_cache;
  * which make several passes, keep them. */
 #define ORACLE_CACHE_BYTES ((size_t)768 << 20)
 typedef struct oracle_entry {
-    const clik_case *c;
+    const sup_case *c;
     int width, height, channels;
-    clik_pattern pattern;
+    sup_pattern pattern;
     uint64_t seed;
-    clik_case_oracle o;
+    sup_case_oracle o;
 } oracle_entry;
 static int oracle_cache_on;
 static oracle_entry *oracle_cache;
@@ -62,27 +62,27 @@ static size_t image_bytes(const clik_image *m)
 static void oracle_cache_free(void)
 {
     for (int i = 0; i < oracle_cached; i++)
-        clik_case_oracle_free(&oracle_cache[i].o);
+        sup_case_oracle_free(&oracle_cache[i].o);
     free(oracle_cache);
     oracle_cache = NULL;
     oracle_cached = oracle_cap = 0;
     oracle_bytes = 0;
 }
 
-void h_case_check(const clik_case *c, clik_context *ctx, int width, int height, int channels,
-                  clik_pattern pattern, uint64_t seed, clik_case_result *r)
+void h_case_check(const sup_case *c, clik_context *ctx, int width, int height, int channels,
+                  sup_pattern pattern, uint64_t seed, sup_case_result *r)
 {
     for (int i = 0; oracle_cache_on && i < oracle_cached; i++) {
         const oracle_entry *e = &oracle_cache[i];
         if (e->c == c && e->width == width && e->height == height && e->channels == channels &&
             e->pattern == pattern && e->seed == seed) {
-            clik_case_compare(&e->o, ctx, c->tol, r);
+            sup_case_compare(&e->o, ctx, c->tol, r);
             return;
         }
     }
-    clik_case_oracle o;
-    clik_case_oracle_run(c, h_oracle, width, height, channels, pattern, seed, &o);
-    clik_case_compare(&o, ctx, c->tol, r);
+    sup_case_oracle o;
+    sup_case_oracle_run(c, h_oracle, width, height, channels, pattern, seed, &o);
+    sup_case_compare(&o, ctx, c->tol, r);
     const size_t bytes = image_bytes(&o.in) + image_bytes(&o.want);
     if (oracle_cache_on && oracle_bytes + bytes <= ORACLE_CACHE_BYTES) {
         if (oracle_cached == oracle_cap) {
@@ -100,7 +100,7 @@ void h_case_check(const clik_case *c, clik_context *ctx, int width, int height, 
             return;
         }
     }
-    clik_case_oracle_free(&o);
+    sup_case_oracle_free(&o);
 }
 
 int h_all_tests(void)
@@ -111,9 +111,9 @@ int h_all_tests(void)
 int h_size_count(void)
 {
     int n = 0;
-    while (n < clik_test_size_count) {
-        const long px = (long)clik_test_sizes[n][0] * clik_test_sizes[n][1];
-        if ((h_small && (clik_test_sizes[n][0] > 128 || clik_test_sizes[n][1] > 64)) ||
+    while (n < sup_test_size_count) {
+        const long px = (long)sup_test_sizes[n][0] * sup_test_sizes[n][1];
+        if ((h_small && (sup_test_sizes[n][0] > 128 || sup_test_sizes[n][1] > 64)) ||
             (h_variant && !h_full && px > 1000000) || (h_max_pixels >= 0 && px > h_max_pixels))
             break;
         n++;
@@ -132,17 +132,17 @@ static int case_size_count(void)
     int n = h_size_count();
     const long most = clik_cpu_path_available(CLIK_CPU_NEON) ? 27 * 13 : 128 * 64;
     if (h_expected == CLIK_BACKEND_SCALAR && !h_full)
-        while (n > 0 && (long)clik_test_sizes[n - 1][0] * clik_test_sizes[n - 1][1] > most)
+        while (n > 0 && (long)sup_test_sizes[n - 1][0] * sup_test_sizes[n - 1][1] > most)
             n--;
     return n;
 }
 
-const clik_case *h_family_case(const char *family, int n)
+const sup_case *h_family_case(const char *family, int n)
 {
     int seen = 0;
-    for (int i = 0; i < clik_case_count(); i++)
-        if (strcmp(clik_case_at(i)->family, family) == 0 && seen++ == n)
-            return clik_case_at(i);
+    for (int i = 0; i < sup_case_count(); i++)
+        if (strcmp(sup_case_at(i)->family, family) == 0 && seen++ == n)
+            return sup_case_at(i);
     return NULL;
 }
 
@@ -154,12 +154,12 @@ int h_family_case_count(const char *family)
     return n;
 }
 
-void h_check_case(const clik_case *c)
+void h_check_case(const sup_case *c)
 {
-    h_check_case_sizes(c, clik_test_size_count, 1000000);
+    h_check_case_sizes(c, sup_test_size_count, 1000000);
 }
 
-void h_check_case_sizes(const clik_case *c, int sizes, long all_patterns_pixels)
+void h_check_case_sizes(const sup_case *c, int sizes, long all_patterns_pixels)
 {
     ck_assert_ptr_nonnull(c);
     int nch = 0;
@@ -175,21 +175,20 @@ void h_check_case_sizes(const clik_case *c, int sizes, long all_patterns_pixels)
             if (h_variant && !h_full && nch > 1 && k++ != s % nch)
                 continue;
             for (int p = 0; p < h_patterns; p++) {
-                const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
+                const int w = sup_test_sizes[s][0], h = sup_test_sizes[s][1];
                 /* Past a megapixel (h_check_case), one pattern per channel
                  * count (a different one each): the suite stays inside
                  * CI's time. */
                 if ((long)w * h > all_patterns_pixels && p != (ch + s) % h_patterns)
                     continue;
-                clik_case_result r;
-                h_case_check(c, h_ctx, w, h, ch, (clik_pattern)p, 1000u + s, &r);
+                sup_case_result r;
+                h_case_check(c, h_ctx, w, h, ch, (sup_pattern)p, 1000u + s, &r);
                 ck_assert_msg(r.status == CLIK_OK, "%s %dx%dx%d %s on %s: %s: %s", c->op, w, h, ch,
-                              clik_pattern_name(p), h_backend, clik_status_str(r.status),
-                              r.message);
+                              sup_pattern_name(p), h_backend, clik_status_str(r.status), r.message);
                 ck_assert_msg(r.backend == h_expected, "%s ran on %s, expected %s", c->op,
                               clik_backend_name(r.backend), clik_backend_name(h_expected));
-                ck_assert_msg(clik_case_passed(&r), "%s %dx%dx%d %s on %s: %s", c->op, w, h, ch,
-                              clik_pattern_name(p), h_backend, r.cmp.detail);
+                ck_assert_msg(sup_case_passed(&r), "%s %dx%dx%d %s on %s: %s", c->op, w, h, ch,
+                              sup_pattern_name(p), h_backend, r.cmp.detail);
             }
         }
 }
@@ -300,7 +299,7 @@ int harness_main_full(Suite *(*make)(void), const char *const *tunings,
 {
     /* CLIK_TEST_PATTERNS=N: the first N patterns only (slow backends). */
     const char *patterns = getenv("CLIK_TEST_PATTERNS");
-    if (patterns && atoi(patterns) >= 1 && atoi(patterns) < CLIK_PATTERN_COUNT)
+    if (patterns && atoi(patterns) >= 1 && atoi(patterns) < SUP_PATTERN_COUNT)
         h_patterns = atoi(patterns);
     const char *small = getenv("CLIK_TEST_SMALL");
     h_small = small && strcmp(small, "1") == 0;
@@ -340,13 +339,13 @@ int harness_main_full(Suite *(*make)(void), const char *const *tunings,
     return run_backend(make, &opt) ? 1 : 0;
 }
 
-void h_check_case_at(const clik_case *c, int width, int height, int channels, clik_pattern pattern,
+void h_check_case_at(const sup_case *c, int width, int height, int channels, sup_pattern pattern,
                      uint64_t seed)
 {
-    clik_case_result r;
+    sup_case_result r;
     h_case_check(c, h_ctx, width, height, channels, pattern, seed, &r);
-    ck_assert_msg(clik_case_passed(&r), "%s %dx%dx%d %s on %s: %s %s %s", c->op, width, height,
-                  channels, clik_pattern_name(pattern), h_backend, clik_status_str(r.status),
+    ck_assert_msg(sup_case_passed(&r), "%s %dx%dx%d %s on %s: %s %s %s", c->op, width, height,
+                  channels, sup_pattern_name(pattern), h_backend, clik_status_str(r.status),
                   r.message, r.cmp.detail);
 }
 
@@ -356,7 +355,7 @@ void h_check_family_sizes(const char *family, const int (*sizes)[2], int count, 
     for (int i = 0; i < count; i++)
         for (int c = 0; c < h_family_case_count(family); c++)
             h_check_case_at(h_family_case(family, c), sizes[i][0], sizes[i][1], channels,
-                            CLIK_PATTERN_NOISE, seed);
+                            SUP_PATTERN_NOISE, seed);
 }
 
 clik_context *h_cpu_context(void)

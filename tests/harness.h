@@ -38,30 +38,30 @@ extern int h_pocl_disk_cache;
  * edges, precision), not those of the API around it. */
 int h_all_tests(void);
 
-/* Number of leading entries of clik_test_sizes to use. */
+/* Number of leading entries of sup_test_sizes to use. */
 int h_size_count(void);
 
 /* The conformance cases of one family (apps/support/cases.c). */
-struct clik_case;
-const struct clik_case *h_family_case(const char *family, int n);
+struct sup_case;
+const struct sup_case *h_family_case(const char *family, int n);
 int h_family_case_count(const char *family);
 /* Runs case c at every test size, pattern and channel count on h_ctx and the
  * oracle; fails the running test on the first mismatch or wrong backend. */
-void h_check_case(const struct clik_case *c);
+void h_check_case(const struct sup_case *c);
 /* The same at the first `sizes` test sizes only, and past all_patterns_pixels
  * pixels one pattern per channel count (h_check_case: past a megapixel): for
  * cases that crop their input, where larger sizes repeat the same problem. */
-void h_check_case_sizes(const struct clik_case *c, int sizes, long all_patterns_pixels);
+void h_check_case_sizes(const struct sup_case *c, int sizes, long all_patterns_pixels);
 /* One input of case c on ctx against the oracle (h_oracle), as
- * clik_case_check(); an OpenCL run computes the oracle's output once for
+ * sup_case_check(); an OpenCL run computes the oracle's output once for
  * all its passes (tunings and devices). */
-void h_case_check(const struct clik_case *c, clik_context *ctx, int width, int height, int channels,
-                  clik_pattern pattern, uint64_t seed, struct clik_case_result *r);
+void h_case_check(const struct sup_case *c, clik_context *ctx, int width, int height, int channels,
+                  sup_pattern pattern, uint64_t seed, struct sup_case_result *r);
 
 /* Case c at one input on h_ctx against the oracle (h_case_check); fails the
  * running test unless it passes. */
-void h_check_case_at(const struct clik_case *c, int width, int height, int channels,
-                     clik_pattern pattern, uint64_t seed);
+void h_check_case_at(const struct sup_case *c, int width, int height, int channels,
+                     sup_pattern pattern, uint64_t seed);
 /* Every case of family at each of the count sizes ({width, height}), with
  * channels channels and the noise pattern, as h_check_case_at(). */
 void h_check_family_sizes(const char *family, const int (*sizes)[2], int count, int channels,

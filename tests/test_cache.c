@@ -48,11 +48,11 @@ static clik_context *open_ctx(const char *cache_dir, int cache, const char *kern
 }
 
 /* Runs equalize through ctx and checks it against the oracle. */
-static clik_case_result equalize_once(clik_context *ctx)
+static sup_case_result equalize_once(clik_context *ctx)
 {
-    clik_case_result r;
-    clik_case_check(clik_case_find("equalize"), ctx, h_oracle, 99, 37, 1, CLIK_PATTERN_NOISE, 3,
-                    &r);
+    sup_case_result r;
+    sup_case_check(sup_case_find("hist_equalize"), ctx, h_oracle, 99, 37, 1, SUP_PATTERN_NOISE, 3,
+                   &r);
     return r;
 }
 
@@ -332,8 +332,8 @@ START_TEST(second_context_loads_from_disk)
 {
     char *dir = h_tempdir();
     clik_context *a = open_ctx(dir, 1, NULL, 1);
-    clik_case_result r = equalize_once(a);
-    ck_assert_msg(clik_case_passed(&r), "%s %s", r.message, r.cmp.detail);
+    sup_case_result r = equalize_once(a);
+    ck_assert_msg(sup_case_passed(&r), "%s %s", r.message, r.cmp.detail);
     clik_context_stats s = stats_of(a);
     ck_assert_uint_ge(s.programs_built, 1);
     ck_assert_uint_eq(s.programs_from_disk, 0);
@@ -341,7 +341,7 @@ START_TEST(second_context_loads_from_disk)
     ck_assert_int_eq(count_files(dir, ".bin"), (int)s.programs_built);
     /* Again in the same context: served from memory. */
     r = equalize_once(a);
-    ck_assert(clik_case_passed(&r));
+    ck_assert(sup_case_passed(&r));
     clik_context_stats s2 = stats_of(a);
     ck_assert_uint_eq(s2.programs_built, s.programs_built);
     ck_assert_uint_gt(s2.programs_reused, s.programs_reused);
@@ -349,7 +349,7 @@ START_TEST(second_context_loads_from_disk)
 
     clik_context *b = open_ctx(dir, 1, NULL, 1);
     r = equalize_once(b);
-    ck_assert_msg(clik_case_passed(&r), "%s %s", r.message, r.cmp.detail);
+    ck_assert_msg(sup_case_passed(&r), "%s %s", r.message, r.cmp.detail);
     s2 = stats_of(b);
     ck_assert_uint_eq(s2.programs_built, 0);
     ck_assert_uint_eq(s2.programs_from_disk, s.programs_built);
@@ -386,8 +386,8 @@ START_TEST(entry_that_crashed_a_loader_is_rebuilt)
 {
     char *dir = h_tempdir();
     clik_context *a = open_ctx(dir, 1, NULL, 1);
-    clik_case_result r = equalize_once(a);
-    ck_assert_msg(clik_case_passed(&r), "%s %s", r.message, r.cmp.detail);
+    sup_case_result r = equalize_once(a);
+    ck_assert_msg(sup_case_passed(&r), "%s %s", r.message, r.cmp.detail);
     const unsigned built = stats_of(a).programs_built;
     clik_context_destroy(a);
 
@@ -397,7 +397,7 @@ START_TEST(entry_that_crashed_a_loader_is_rebuilt)
     ck_assert_int_eq(held, (int)built);
     clik_context *b = open_ctx(dir, 1, NULL, 1);
     r = equalize_once(b);
-    ck_assert_msg(clik_case_passed(&r), "%s %s", r.message, r.cmp.detail);
+    ck_assert_msg(sup_case_passed(&r), "%s %s", r.message, r.cmp.detail);
     ck_assert_uint_eq(stats_of(b).programs_from_disk, built);
     ck_assert_uint_eq(stats_of(b).cache_rejected, 0);
     clik_context_destroy(b);
@@ -408,7 +408,7 @@ START_TEST(entry_that_crashed_a_loader_is_rebuilt)
      * taken as one that crashed the driver, dropped and rebuilt. */
     clik_context *c = open_ctx(dir, 1, NULL, 1);
     r = equalize_once(c);
-    ck_assert_msg(clik_case_passed(&r), "%s %s", r.message, r.cmp.detail);
+    ck_assert_msg(sup_case_passed(&r), "%s %s", r.message, r.cmp.detail);
     clik_context_stats s = stats_of(c);
     ck_assert_uint_eq(s.programs_from_disk, 0);
     ck_assert_uint_eq(s.cache_rejected, built);
@@ -418,7 +418,7 @@ START_TEST(entry_that_crashed_a_loader_is_rebuilt)
     /* The rebuilt entries load again. */
     clik_context *d = open_ctx(dir, 1, NULL, 1);
     r = equalize_once(d);
-    ck_assert(clik_case_passed(&r));
+    ck_assert(sup_case_passed(&r));
     ck_assert_uint_eq(stats_of(d).programs_from_disk, built);
     clik_context_destroy(d);
     h_rmtree(dir);
@@ -465,15 +465,15 @@ START_TEST(corrupt_entries_are_rebuilt)
 {
     char *dir = h_tempdir();
     clik_context *a = open_ctx(dir, 1, NULL, 1);
-    clik_case_result r = equalize_once(a);
-    ck_assert(clik_case_passed(&r));
+    sup_case_result r = equalize_once(a);
+    ck_assert(sup_case_passed(&r));
     unsigned programs = stats_of(a).programs_built;
     clik_context_destroy(a);
 
     damage_entries(dir);
     clik_context *b = open_ctx(dir, 1, NULL, 1);
     r = equalize_once(b);
-    ck_assert_msg(clik_case_passed(&r), "%s %s", r.message, r.cmp.detail);
+    ck_assert_msg(sup_case_passed(&r), "%s %s", r.message, r.cmp.detail);
     clik_context_stats s = stats_of(b);
     ck_assert_uint_eq(s.cache_rejected, programs);
     ck_assert_uint_eq(s.programs_built, programs);
@@ -482,7 +482,7 @@ START_TEST(corrupt_entries_are_rebuilt)
 
     clik_context *c = open_ctx(dir, 1, NULL, 1);
     r = equalize_once(c);
-    ck_assert(clik_case_passed(&r));
+    ck_assert(sup_case_passed(&r));
     s = stats_of(c);
     ck_assert_uint_eq(s.programs_from_disk, programs);
     ck_assert_uint_eq(s.cache_rejected, 0);
@@ -496,8 +496,8 @@ START_TEST(cache_off_writes_nothing)
 {
     char *dir = h_tempdir();
     clik_context *a = open_ctx(dir, 0, NULL, 1);
-    clik_case_result r = equalize_once(a);
-    ck_assert(clik_case_passed(&r));
+    sup_case_result r = equalize_once(a);
+    ck_assert(sup_case_passed(&r));
     ck_assert_uint_eq(stats_of(a).cache_written, 0);
     clik_context_destroy(a);
     ck_assert_int_eq(count_files(dir, ""), 0);
@@ -540,8 +540,8 @@ START_TEST(processes_share_a_folder)
     ck_assert_int_eq(count_files(cache, ".tmp."), 0);
     ck_assert_int_gt(count_files(cache, ".bin"), 0);
     clik_context *c = open_ctx(cache, 1, NULL, 1);
-    clik_case_result r = equalize_once(c);
-    ck_assert(clik_case_passed(&r));
+    sup_case_result r = equalize_once(c);
+    ck_assert(sup_case_passed(&r));
     clik_context_stats s = stats_of(c);
     ck_assert_uint_eq(s.programs_built, 0);
     ck_assert_uint_eq(s.cache_rejected, 0);
@@ -963,8 +963,8 @@ START_TEST(strict_turns_fallback_into_error)
     warnings_seen = 0;
     clik_context *lax;
     ck_assert_int_eq(clik_context_create(&lax, &opt), CLIK_OK);
-    clik_case_result r = equalize_once(lax);
-    ck_assert_msg(clik_case_passed(&r), "%s", r.message);
+    sup_case_result r = equalize_once(lax);
+    ck_assert_msg(sup_case_passed(&r), "%s", r.message);
     ck_assert_int_ne(r.backend, CLIK_BACKEND_OPENCL);
     ck_assert_uint_eq(stats_of(lax).fallbacks, 1);
     ck_assert_int_ge(warnings_seen, 1);
@@ -991,7 +991,7 @@ START_TEST(build_failure_reports_its_log)
                  "#include \"common.h\"\n"
                  "__kernel void hist_partial(__global uint *p) { p[0] = CLIK_BROKEN; }\n");
     clik_context *strict = open_ctx(NULL, 0, kdir, 1);
-    clik_case_result r = equalize_once(strict);
+    sup_case_result r = equalize_once(strict);
     ck_assert_int_eq(r.status, CLIK_ERR_BUILD);
     const char *m = clik_context_message(strict);
     ck_assert_msg(strstr(m, "build log") && strstr(m, "clik_undefined_symbol_xyz"), "%s", m);
@@ -1006,7 +1006,7 @@ START_TEST(build_failure_reports_its_log)
     /* Without strict mode the operation still gives the right answer. */
     clik_context *lax = open_ctx(NULL, 0, kdir, 0);
     r = equalize_once(lax);
-    ck_assert_msg(clik_case_passed(&r), "%s", r.message);
+    ck_assert_msg(sup_case_passed(&r), "%s", r.message);
     clik_context_destroy(lax);
 
     /* An include that is missing is reported by name. */
@@ -1070,12 +1070,12 @@ static void *thread_body(void *p)
         job->failures++;
         return NULL;
     }
-    static const char *const ops[] = {"equalize", "lut", "hist"};
+    static const char *const ops[] = {"hist_equalize", "hist_lut", "hist_compute"};
     for (int i = 0; i < 6; i++) {
-        clik_case_result r;
-        clik_case_check(clik_case_find(ops[i % 3]), ctx, oracle, 311 + job->seed, 97, 4,
-                        (clik_pattern)(i % CLIK_PATTERN_COUNT), (uint64_t)(job->seed * 10 + i), &r);
-        job->failures += !clik_case_passed(&r);
+        sup_case_result r;
+        sup_case_check(sup_case_find(ops[i % 3]), ctx, oracle, 311 + job->seed, 97, 4,
+                       (sup_pattern)(i % SUP_PATTERN_COUNT), (uint64_t)(job->seed * 10 + i), &r);
+        job->failures += !sup_case_passed(&r);
     }
     clik_context_destroy(oracle);
     clik_context_destroy(ctx);

@@ -27,8 +27,8 @@ static void check_blur(const clik_image *in, int ksize, double sigma)
                   in->channels, ksize, h_backend, clik_context_message(h_ctx));
     ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
     ck_assert_int_eq(clik_gaussian_blur(h_oracle, in, &want, ksize, sigma), CLIK_OK);
-    clik_compare cmp;
-    clik_compare_images(&got, &want, in->type == CLIK_U8 ? CLIK_TOL_U8_FLOAT : CLIK_TOL_F32, &cmp);
+    sup_compare cmp;
+    sup_compare_images(&got, &want, in->type == CLIK_U8 ? SUP_TOL_U8_FLOAT : SUP_TOL_F32, &cmp);
     ck_assert_msg(cmp.pass, "blur %dx%dx%d %s k=%d sigma %g on %s: %s", in->width, in->height,
                   in->channels, clik_type_name(in->type), ksize, sigma, h_backend, cmp.detail);
     h_free_images(&got, &want, NULL);
@@ -167,7 +167,7 @@ START_TEST(in_place)
         const int w = h_small && i == 0 ? 61 : runs[i].w, h = h_small && i == 0 ? 37 : runs[i].h;
         ck_assert_int_eq(clik_image_alloc(&img, w, h, runs[i].ch, runs[i].t), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&ref, w, h, runs[i].ch, runs[i].t), CLIK_OK);
-        clik_pattern_fill(&img, CLIK_PATTERN_EDGES, 11 + i);
+        sup_pattern_fill(&img, SUP_PATTERN_EDGES, 11 + i);
         ck_assert_int_eq(clik_gaussian_blur(h_ctx, &img, &ref, runs[i].ksize, runs[i].sigma),
                          CLIK_OK);
         ck_assert_msg(clik_gaussian_blur(h_ctx, &img, &img, runs[i].ksize, runs[i].sigma) ==
@@ -192,18 +192,18 @@ START_TEST(thin_images)
         const int w = h_small && sizes[i][0] > 128 ? 128 : sizes[i][0];
         const int h = h_small && sizes[i][1] > 128 ? 128 : sizes[i][1];
         for (int c = 0; c < h_family_case_count("filter"); c++) {
-            const clik_case *k = h_family_case("filter", c);
+            const sup_case *k = h_family_case("filter", c);
             for (int ch = 1; ch <= 4; ch *= 2) {
                 if (!(k->channels & (1u << ch)))
                     continue;
-                h_check_case_at(k, w, h, ch, CLIK_PATTERN_NOISE, 7);
+                h_check_case_at(k, w, h, ch, SUP_PATTERN_NOISE, 7);
             }
         }
         for (int t = 0; t < 2; t++) {
             clik_image in;
             ck_assert_int_eq(clik_image_alloc(&in, w, h, t ? 1 : 4, t ? CLIK_F32 : CLIK_U8),
                              CLIK_OK);
-            clik_pattern_fill(&in, CLIK_PATTERN_NOISE, 5 + i);
+            sup_pattern_fill(&in, SUP_PATTERN_NOISE, 5 + i);
             check_blur(&in, CLIK_BLUR_MAX_KSIZE, 0.0);
             check_blur(&in, 9, 0.0);
             check_blur(&in, 1, 0.0);
@@ -225,7 +225,7 @@ START_TEST(unaligned_rows)
     ck_assert_ptr_nonnull(want);
     uint64_t seed = 3;
     for (size_t i = 0; i < stride * h + 1; i++)
-        buf[i] = (uint8_t)clik_rand_next(&seed);
+        buf[i] = (uint8_t)sup_rand_next(&seed);
     clik_image src, dst, ref;
     ck_assert_int_eq(clik_image_wrap(&src, w, h, 4, CLIK_U8, buf + 1, stride), CLIK_OK);
     ck_assert_int_eq(clik_image_wrap(&dst, w, h, 1, CLIK_U8, grey + 1, (size_t)w + 5), CLIK_OK);
@@ -254,7 +254,7 @@ START_TEST(on_device)
     ck_assert_int_eq(clik_image_alloc(&grey_want, w, h, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&blur_want, w, h, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&got, w, h, 1, CLIK_U8), CLIK_OK);
-    clik_pattern_fill(&host, CLIK_PATTERN_SMOOTH, 21);
+    sup_pattern_fill(&host, SUP_PATTERN_SMOOTH, 21);
     ck_assert_int_eq(clik_image_create(h_ctx, &d_src, w, h, 4, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_create(h_ctx, &d_grey, w, h, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_create(h_ctx, &d_blur, w, h, 1, CLIK_U8), CLIK_OK);

@@ -40,12 +40,12 @@ static void texture_make(texture *t, uint64_t seed)
 {
     uint64_t s = seed;
     for (int i = 0; i < 12; i++) {
-        const double angle = (double)(clik_rand_next(&s) % 3600) * PI / 1800.0;
-        const double wavelength = 7.0 + (double)(clik_rand_next(&s) % 3300) / 100.0;
+        const double angle = (double)(sup_rand_next(&s) % 3600) * PI / 1800.0;
+        const double wavelength = 7.0 + (double)(sup_rand_next(&s) % 3300) / 100.0;
         t->kx[i] = 2.0 * PI * cos(angle) / wavelength;
         t->ky[i] = 2.0 * PI * sin(angle) / wavelength;
-        t->phase[i] = (double)(clik_rand_next(&s) % 6283) / 1000.0;
-        t->amp[i] = 8.0 + (double)(clik_rand_next(&s) % 800) / 100.0;
+        t->phase[i] = (double)(sup_rand_next(&s) % 6283) / 1000.0;
+        t->amp[i] = 8.0 + (double)(sup_rand_next(&s) % 800) / 100.0;
     }
 }
 
@@ -169,7 +169,7 @@ static double epe(const clik_image *flow, const clik_image *gt)
 {
     double e = NAN;
     long counted = 0;
-    ck_assert_int_eq(clik_flow_errors(flow, gt, &e, NULL, &counted), CLIK_OK);
+    ck_assert_int_eq(sup_flow_errors(flow, gt, &e, NULL, &counted), CLIK_OK);
     ck_assert_int_gt(counted, 0);
     return e;
 }
@@ -187,11 +187,11 @@ static void check_truth(const pair_spec *p, const clik_image *flow, const clik_i
 }
 
 /* Compares a backend's flow with the oracle's under tol. */
-static void check_against(const clik_image *got, const clik_image *want, clik_tolerance tol,
+static void check_against(const clik_image *got, const clik_image *want, sup_tolerance tol,
                           const char *what)
 {
-    clik_compare cmp;
-    clik_compare_images(got, want, tol, &cmp);
+    sup_compare cmp;
+    sup_compare_images(got, want, tol, &cmp);
     ck_assert_msg(cmp.pass, "%s on %s against the oracle: %s", what, h_backend, cmp.detail);
 }
 
@@ -202,7 +202,7 @@ static void run_both(const clik_image *i0, const clik_image *i1, const clik_flow
 {
     run_flow(h_ctx, i0, i1, o, got, name);
     run_flow(h_oracle, i0, i1, o, want, name);
-    check_against(got, want, CLIK_TOL_FLOW, what);
+    check_against(got, want, SUP_TOL_FLOW, what);
 }
 
 static const pair_spec pairs[] = {
@@ -388,12 +388,12 @@ START_TEST(half_storage)
         run_flow(h_ctx, &i0, &i1, &o, &f32, p.name);
         o.storage = CLIK_FLOW_STORAGE_F16;
         run_flow(h_ctx, &i0, &i1, &o, &f16, p.name);
-        check_against(&f16, &f32, CLIK_TOL_FLOW_F16, "f16 against f32 storage");
+        check_against(&f16, &f32, SUP_TOL_FLOW_F16, "f16 against f32 storage");
         check_truth(&p, &f16, &gt, h_backend);
         o.storage = CLIK_FLOW_STORAGE_AUTO;
         clik_image_free(&f16);
         run_flow(h_ctx, &i0, &i1, &o, &f16, p.name);
-        check_against(&f16, &f32, CLIK_TOL_FLOW_F16, "auto against f32 storage");
+        check_against(&f16, &f32, SUP_TOL_FLOW_F16, "auto against f32 storage");
         h_free_images(&i0, &i1, &gt, &f16, &f32, NULL);
     }
 }
@@ -612,7 +612,7 @@ START_TEST(kernel_variants)
                 run_flow(h_oracle, &i0, &i1, &o, &want, specs[k].name);
                 ck_assert_msg(clik_context_last_backend(ctx) == CLIK_BACKEND_OPENCL, "%s",
                               clik_context_message(ctx));
-                check_against(&got, &want, half ? CLIK_TOL_FLOW_F16 : CLIK_TOL_FLOW,
+                check_against(&got, &want, half ? SUP_TOL_FLOW_F16 : SUP_TOL_FLOW,
                               local ? "local-memory kernels" : "kernels without local memory");
                 h_free_images(&got, &want, NULL);
             }
@@ -647,7 +647,7 @@ START_TEST(initial_flow)
         memcpy(want.data, start.data, want.stride * (size_t)p.h);
         ck_assert_int_eq(clik_flow_tvl1(h_ctx, &i0, &i1, &got, &o), CLIK_OK);
         ck_assert_int_eq(clik_flow_tvl1(h_oracle, &i0, &i1, &want, &o), CLIK_OK);
-        check_against(&got, &want, CLIK_TOL_FLOW, "initial flow");
+        check_against(&got, &want, SUP_TOL_FLOW, "initial flow");
         check_truth(&p, &got, &gt, h_backend);
         h_free_images(&got, &want, NULL);
     }
@@ -751,8 +751,8 @@ START_TEST(bad_input)
     ck_assert_int_eq(clik_image_alloc(&mono, 20, 16, 1, CLIK_F32), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&wrong_flow, 20, 17, 2, CLIK_F32), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&u8flow, 20, 16, 2, CLIK_U8), CLIK_OK);
-    clik_pattern_fill(&a, CLIK_PATTERN_SMOOTH, 1);
-    clik_pattern_fill(&b, CLIK_PATTERN_SMOOTH, 2);
+    sup_pattern_fill(&a, SUP_PATTERN_SMOOTH, 1);
+    sup_pattern_fill(&b, SUP_PATTERN_SMOOTH, 2);
     clik_flow_options o;
     clik_flow_options_init(&o);
     o.iterations = 10;

@@ -17,10 +17,10 @@ static clik_image alloc_image(int w, int h, int ch)
     return img;
 }
 
-static clik_image pattern_rgba(int w, int h, clik_pattern p, uint64_t seed)
+static clik_image pattern_rgba(int w, int h, sup_pattern p, uint64_t seed)
 {
     clik_image img = alloc_image(w, h, 4);
-    clik_pattern_fill(&img, p, seed);
+    sup_pattern_fill(&img, p, seed);
     return img;
 }
 
@@ -62,8 +62,8 @@ static void fuse(clik_context *ctx, const clik_image *src, int scale,
 
 static void expect_fusion_tolerance(const clik_image *got, const clik_image *want, const char *what)
 {
-    clik_compare cmp;
-    clik_compare_images(got, want, CLIK_TOL_FUSION, &cmp);
+    sup_compare cmp;
+    sup_compare_images(got, want, SUP_TOL_FUSION, &cmp);
     ck_assert_msg(cmp.pass, "%s on %s: %s", what, h_backend, cmp.detail);
 }
 
@@ -181,7 +181,7 @@ START_TEST(map_marks_nearest)
 {
     const int w = h_small ? 37 : 97, h = h_small ? 23 : 61;
     for (int scale = 2; scale <= 3; scale++) {
-        clik_image src = pattern_rgba(w, h, CLIK_PATTERN_EDGES, 5), dst, map;
+        clik_image src = pattern_rgba(w, h, SUP_PATTERN_EDGES, 5), dst, map;
         clik_image near = alloc_image(w * scale, h * scale, 4);
         clik_image cubic = alloc_image(w * scale, h * scale, 4);
         fuse(h_ctx, &src, scale, NULL, &dst, &map);
@@ -233,7 +233,7 @@ START_TEST(small_and_thin)
     uint8_t *dbuf = malloc((size_t)(w * s * 4 + 20) * h * s);
     uint8_t *mbuf = malloc((size_t)(w * s + 7) * h * s);
     ck_assert(sbuf && dbuf && mbuf);
-    clik_image packed = pattern_rgba(w, h, CLIK_PATTERN_SMOOTH, 4), src2, dst2, map2, dst, map;
+    clik_image packed = pattern_rgba(w, h, SUP_PATTERN_SMOOTH, 4), src2, dst2, map2, dst, map;
     ck_assert_int_eq(clik_image_wrap(&src2, w, h, 4, CLIK_U8, sbuf, (size_t)w * 4 + 12), CLIK_OK);
     ck_assert_int_eq(clik_image_wrap(&dst2, w * s, h * s, 4, CLIK_U8, dbuf, (size_t)w * s * 4 + 20),
                      CLIK_OK);
@@ -256,7 +256,7 @@ END_TEST
 START_TEST(device_images)
 {
     const int w = h_small ? 37 : 131, h = h_small ? 21 : 77, s = 2;
-    clik_image host = pattern_rgba(w, h, CLIK_PATTERN_SMOOTH, 8), src, dst, map;
+    clik_image host = pattern_rgba(w, h, SUP_PATTERN_SMOOTH, 8), src, dst, map;
     clik_fusion_options opt;
     clik_fusion_options_init(&opt);
     opt.threshold = 0.02f;
@@ -414,7 +414,7 @@ static void set_make(stream_set *t, int scale)
     clik_fusion_options_init(&t->opt);
     t->opt.threshold = 0.03f;
     for (int f = 0; f < FRAMES; f++) {
-        t->src[f] = pattern_rgba(SW, SH, (clik_pattern)(f % CLIK_PATTERN_COUNT), 100u + f);
+        t->src[f] = pattern_rgba(SW, SH, (sup_pattern)(f % SUP_PATTERN_COUNT), 100u + f);
         t->has_map[f] = f % 3 != 1; /* some frames without a map */
         const int dw = SW * scale, dh = SH * scale;
         /* Odd frames write into padded rows. */
@@ -601,9 +601,9 @@ START_TEST(stream_bad_args)
 
     /* A good stream, then bad frames: none takes a ticket. */
     ck_assert_int_eq(clik_fusion_stream_create(h_ctx, SW, SH, 2, NULL, 2, &s), CLIK_OK);
-    clik_image src = pattern_rgba(SW, SH, CLIK_PATTERN_EDGES, 1);
+    clik_image src = pattern_rgba(SW, SH, SUP_PATTERN_EDGES, 1);
     clik_image dst = alloc_image(2 * SW, 2 * SH, 4), map = alloc_image(2 * SW, 2 * SH, 1);
-    clik_image wide = pattern_rgba(SW + 1, SH, CLIK_PATTERN_EDGES, 1);
+    clik_image wide = pattern_rgba(SW + 1, SH, SUP_PATTERN_EDGES, 1);
     clik_image wide_dst = alloc_image(2 * SW + 2, 2 * SH, 4);
     clik_image x3 = alloc_image(3 * SW, 3 * SH, 4), small_map = alloc_image(SW, SH, 1);
     uint64_t ticket = 77;

@@ -9,15 +9,15 @@
 #include "harness.h"
 
 /* Every hist-family case at every size, pattern and channel count. */
-static void fill(clik_image *img, clik_pattern p, uint64_t seed)
+static void fill(clik_image *img, sup_pattern p, uint64_t seed)
 {
-    clik_pattern_fill(img, p, seed);
+    sup_pattern_fill(img, p, seed);
 }
 
 static void assert_same_pixels(const clik_image *a, const clik_image *b, const char *what)
 {
-    clik_compare cmp;
-    clik_compare_images(a, b, CLIK_TOL_EXACT, &cmp);
+    sup_compare cmp;
+    sup_compare_images(a, b, SUP_TOL_EXACT, &cmp);
     ck_assert_msg(cmp.pass, "%s on %s: %s", what, h_backend, cmp.detail);
 }
 
@@ -28,7 +28,7 @@ START_TEST(device_images)
     for (int ch = 1; ch <= 4; ch *= 2) {
         clik_image host, dev_in, dev_out, got, want;
         ck_assert_int_eq(clik_image_alloc(&host, 641, 479, ch, CLIK_U8), CLIK_OK);
-        fill(&host, CLIK_PATTERN_SMOOTH, 7);
+        fill(&host, SUP_PATTERN_SMOOTH, 7);
         ck_assert_int_eq(clik_image_create(h_ctx, &dev_in, 641, 479, ch, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_create(h_ctx, &dev_out, 641, 479, ch, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_upload(h_ctx, &dev_in, &host), CLIK_OK);
@@ -55,7 +55,7 @@ START_TEST(in_place)
         clik_image img, want;
         ck_assert_int_eq(clik_image_alloc(&img, 333, 97, ch, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&want, 333, 97, ch, CLIK_U8), CLIK_OK);
-        fill(&img, CLIK_PATTERN_EDGES, 3);
+        fill(&img, SUP_PATTERN_EDGES, 3);
         ck_assert_int_eq(clik_hist_equalize(h_oracle, &img, &want), CLIK_OK);
         ck_assert_msg(clik_hist_equalize(h_ctx, &img, &img) == CLIK_OK, "%s",
                       clik_context_message(h_ctx));
@@ -85,7 +85,7 @@ START_TEST(strided_rows)
     clik_image in, out, want;
     ck_assert_int_eq(clik_image_wrap(&in, w, h, ch, CLIK_U8, src, stride), CLIK_OK);
     ck_assert_int_eq(clik_image_wrap(&out, w, h, ch, CLIK_U8, dst, stride), CLIK_OK);
-    fill(&in, CLIK_PATTERN_NOISE, 11);
+    fill(&in, SUP_PATTERN_NOISE, 11);
     ck_assert_int_eq(clik_image_alloc(&want, w, h, ch, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_hist_equalize(h_oracle, &in, &want), CLIK_OK);
     ck_assert_msg(clik_hist_equalize(h_ctx, &in, &out) == CLIK_OK, "%s",
@@ -154,7 +154,7 @@ START_TEST(alpha_untouched)
         clik_image in, out;
         ck_assert_int_eq(clik_image_alloc(&in, 131, 67, ch, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&out, 131, 67, ch, CLIK_U8), CLIK_OK);
-        fill(&in, CLIK_PATTERN_NOISE, 5);
+        fill(&in, SUP_PATTERN_NOISE, 5);
         ck_assert_int_eq(clik_hist_equalize(h_ctx, &in, &out), CLIK_OK);
         const uint8_t *a = in.data, *b = out.data;
         for (size_t i = (size_t)ch - 1; i < (size_t)131 * 67 * ch; i += (size_t)ch)
@@ -187,13 +187,13 @@ END_TEST
 START_TEST(long_runs)
 {
     clik_context *ctx = h_tuned_context("hist_groups=1,lut_groups=1");
-    const int s = h_size_count() - 1, w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
+    const int s = h_size_count() - 1, w = sup_test_sizes[s][0], h = sup_test_sizes[s][1];
     for (int ch = 1; ch <= 4; ch += 3) {
         clik_image in, got, want;
         ck_assert_int_eq(clik_image_alloc(&in, w, h, ch, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&got, w, h, ch, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&want, w, h, ch, CLIK_U8), CLIK_OK);
-        fill(&in, CLIK_PATTERN_NOISE, 13);
+        fill(&in, SUP_PATTERN_NOISE, 13);
         ck_assert_msg(clik_hist_equalize(ctx, &in, &got) == CLIK_OK, "%s",
                       clik_context_message(ctx));
         ck_assert_int_eq(clik_hist_equalize(h_oracle, &in, &want), CLIK_OK);
@@ -345,13 +345,13 @@ START_TEST(clahe_in_place)
         clik_image img, want;
         ck_assert_int_eq(clik_image_alloc(&img, 201, 77, ch, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&want, 201, 77, ch, CLIK_U8), CLIK_OK);
-        fill(&img, CLIK_PATTERN_SMOOTH, 5);
+        fill(&img, SUP_PATTERN_SMOOTH, 5);
         ck_assert_int_eq(clik_clahe(h_oracle, &img, &want, 3.0, 6, 4), CLIK_OK);
         ck_assert_msg(clik_clahe(h_ctx, &img, &img, 3.0, 6, 4) == CLIK_OK, "%s",
                       clik_context_message(h_ctx));
         assert_same_pixels(&img, &want, "clahe in place");
         if (ch == 4) {
-            fill(&img, CLIK_PATTERN_SMOOTH, 6);
+            fill(&img, SUP_PATTERN_SMOOTH, 6);
             ck_assert_int_eq(clik_hist_equalize_luma(h_oracle, &img, &want), CLIK_OK);
             ck_assert_int_eq(clik_hist_equalize_luma(h_ctx, &img, &img), CLIK_OK);
             assert_same_pixels(&img, &want, "equalize luma in place");

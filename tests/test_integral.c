@@ -70,7 +70,7 @@ START_TEST(device_images)
     const int w = h_small ? 301 : 641, h = h_small ? 23 : 479;
     clik_image host, src, dev_sum, dev_sq, got, want, got_sq, want_sq;
     ck_assert_int_eq(clik_image_alloc(&host, w, h, 4, CLIK_U8), CLIK_OK);
-    clik_pattern_fill(&host, CLIK_PATTERN_NOISE, 4);
+    sup_pattern_fill(&host, SUP_PATTERN_NOISE, 4);
     ck_assert_int_eq(clik_image_create(h_ctx, &src, w, h, 4, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_upload(h_ctx, &src, &host), CLIK_OK);
     ck_assert_int_eq(clik_image_create(h_ctx, &dev_sum, w + 1, h + 1, 4, CLIK_U32), CLIK_OK);
@@ -143,7 +143,7 @@ static double max_relative_error(const clik_image *got, const clik_image *want)
 /* Patterns in [0, 255], or shifted to [-127.5, 127.5] (cancelling sums). */
 static void fill_f32(clik_image *img, int pattern, int is_signed, uint64_t seed)
 {
-    clik_pattern_fill(img, (clik_pattern)pattern, seed);
+    sup_pattern_fill(img, (sup_pattern)pattern, seed);
     if (is_signed) {
         float *px = img->data;
         for (size_t i = 0; i < (size_t)img->width * img->height * img->channels; i++)
@@ -164,7 +164,7 @@ START_TEST(f32_double_sums)
                  * accesses, not precision: one sign per size in turn. */
                 if (h_small && !h_full && is_signed != (s + ch) % 2)
                     continue;
-                const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
+                const int w = sup_test_sizes[s][0], h = sup_test_sizes[s][1];
                 const int p = (ch + s + is_signed) % h_patterns;
                 clik_image src;
                 ck_assert_int_eq(clik_image_alloc(&src, w, h, ch, CLIK_F32), CLIK_OK);
@@ -183,7 +183,7 @@ START_TEST(f32_double_sums)
                     ck_assert_msg(e_sum <= tol_sum && e_sq <= F64_FROM_F32_TOL,
                                   "%s sums of %dx%dx%d %s%s on %s: relative error %.3g, "
                                   "squares %.3g",
-                                  clik_type_name(sum_type), w, h, ch, clik_pattern_name(p),
+                                  clik_type_name(sum_type), w, h, ch, sup_pattern_name(p),
                                   is_signed ? " (signed)" : "", h_backend, e_sum, e_sq);
                     f64_sums_free(&got);
                     f64_sums_free(&want);
@@ -196,8 +196,8 @@ END_TEST
 /* The largest test size this run takes. */
 static void largest_size(int *w, int *h)
 {
-    *w = clik_test_sizes[h_size_count() - 1][0];
-    *h = clik_test_sizes[h_size_count() - 1][1];
+    *w = sup_test_sizes[h_size_count() - 1][0];
+    *h = sup_test_sizes[h_size_count() - 1][1];
 }
 
 /* f32 pixels on a grid of 1/16 in [-64, 16): every sum and every sum of
@@ -214,7 +214,7 @@ START_TEST(f32_double_sums_exact)
         uint64_t state = 91u + (uint64_t)ch;
         float *px = src.data;
         for (size_t i = 0; i < (size_t)w * h * ch; i++) {
-            const uint64_t r = clik_rand_next(&state);
+            const uint64_t r = sup_rand_next(&state);
             px[i] = (float)(r & 255) / 16.0f - ((r >> 8) & 1 ? 64.0f : 0.0f);
         }
         f64_sums got, want;
@@ -222,10 +222,10 @@ START_TEST(f32_double_sums_exact)
                       clik_context_message(h_ctx));
         ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
         ck_assert_int_eq(f64_integral(h_oracle, &src, CLIK_F64, &want), CLIK_OK);
-        clik_compare cmp;
-        clik_compare_images(&got.sum, &want.sum, CLIK_TOL_EXACT, &cmp);
+        sup_compare cmp;
+        sup_compare_images(&got.sum, &want.sum, SUP_TOL_EXACT, &cmp);
         ck_assert_msg(cmp.pass, "sums, %d channels, on %s: %s", ch, h_backend, cmp.detail);
-        clik_compare_images(&got.sq, &want.sq, CLIK_TOL_EXACT, &cmp);
+        sup_compare_images(&got.sq, &want.sq, SUP_TOL_EXACT, &cmp);
         ck_assert_msg(cmp.pass, "squares, %d channels, on %s: %s", ch, h_backend, cmp.detail);
         f64_sums_free(&got);
         f64_sums_free(&want);

@@ -87,18 +87,18 @@ START_TEST(matches_oracle)
 {
     const int sizes = h_size_count() < 5 ? h_size_count() : 5; /* up to 128 x 64 */
     for (int i = 0; i < h_family_case_count("lapar_model"); i++) {
-        const clik_case *c = h_family_case("lapar_model", i);
+        const sup_case *c = h_family_case("lapar_model", i);
         for (int s = 0; s < sizes; s++)
             for (int ch = 1; ch <= 4; ch *= 4)
                 for (int p = 0; p < (h_patterns < 3 ? h_patterns : 3); p++) {
-                    clik_case_result r;
-                    h_case_check(c, h_ctx, clik_test_sizes[s][0], clik_test_sizes[s][1], ch,
-                                 (clik_pattern)p, 2000u + s, &r);
+                    sup_case_result r;
+                    h_case_check(c, h_ctx, sup_test_sizes[s][0], sup_test_sizes[s][1], ch,
+                                 (sup_pattern)p, 2000u + s, &r);
                     ck_assert_msg(r.status == CLIK_OK, "%s %dx%d c%d on %s: %s", c->op,
-                                  clik_test_sizes[s][0], clik_test_sizes[s][1], ch, h_backend,
+                                  sup_test_sizes[s][0], sup_test_sizes[s][1], ch, h_backend,
                                   r.message);
-                    ck_assert_msg(clik_case_passed(&r), "%s %dx%d c%d on %s: %s", c->op,
-                                  clik_test_sizes[s][0], clik_test_sizes[s][1], ch, h_backend,
+                    ck_assert_msg(sup_case_passed(&r), "%s %dx%d c%d on %s: %s", c->op,
+                                  sup_test_sizes[s][0], sup_test_sizes[s][1], ch, h_backend,
                                   r.cmp.detail);
                 }
     }
@@ -212,7 +212,7 @@ START_TEST(uniform_model_is_filter)
         uint64_t st = 99;
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w * ch; x++)
-                px8(&lr, 0, y)[x] = (uint8_t)(clik_rand_next(&st) >> 56);
+                px8(&lr, 0, y)[x] = (uint8_t)(sup_rand_next(&st) >> 56);
         ck_assert_int_eq(clik_image_alloc(&phi, 2 * w, 2 * h * CLIK_LAPAR_ATOMS, 1, CLIK_F32),
                          CLIK_OK);
         for (int l = 0; l < CLIK_LAPAR_ATOMS; l++)
@@ -226,8 +226,8 @@ START_TEST(uniform_model_is_filter)
         ck_assert_int_eq(clik_image_alloc(&got, 2 * w, 2 * h, ch, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_lapar_filter(h_oracle, &lr, &phi, &dict, 2, &want), CLIK_OK);
         ck_assert_int_eq(clik_upscale_lapar(h_ctx, &lr, &got, 2, m), CLIK_OK);
-        clik_compare cmp;
-        clik_compare_images(&got, &want, CLIK_TOL_U8_FLOAT, &cmp);
+        sup_compare cmp;
+        sup_compare_images(&got, &want, SUP_TOL_U8_FLOAT, &cmp);
         ck_assert_msg(cmp.pass, "c%d: %s", ch, cmp.detail);
         h_free_images(&lr, &phi, &want, &got, NULL);
     }
@@ -443,7 +443,7 @@ START_TEST(train_small_and_mixed)
         uint64_t st = 5 + i;
         for (int y = 0; y < img.height; y++)
             for (int x = 0; x < img.width * img.channels; x++) {
-                const double v = (double)(clik_rand_next(&st) >> 56);
+                const double v = (double)(sup_rand_next(&st) >> 56);
                 if (img.type == CLIK_U8)
                     px8(&img, 0, y)[x] = (uint8_t)v;
                 else

@@ -24,20 +24,20 @@ START_TEST(matches_oracle)
 {
     const int sizes = h_size_count() < 5 ? h_size_count() : 5; /* crops of up to 24 x 24 */
     for (int i = 0; i < h_family_case_count("lapar_net"); i++) {
-        const clik_case *c = h_family_case("lapar_net", i);
+        const sup_case *c = h_family_case("lapar_net", i);
         /* the released network (the costliest): one size and pattern */
         const int released = strstr(c->op, "-c-") != NULL;
         for (int s = released && sizes > 3 ? 3 : 1; s < sizes && (!released || s == 3); s++)
             for (int ch = 1; ch <= 4; ch *= 4)
                 for (int p = 0; p < (released ? 1 : h_patterns < 2 ? h_patterns : 2); p++) {
-                    clik_case_result r;
-                    h_case_check(c, h_ctx, clik_test_sizes[s][0], clik_test_sizes[s][1], ch,
-                                 (clik_pattern)p, 3000u + s, &r);
+                    sup_case_result r;
+                    h_case_check(c, h_ctx, sup_test_sizes[s][0], sup_test_sizes[s][1], ch,
+                                 (sup_pattern)p, 3000u + s, &r);
                     ck_assert_msg(r.status == CLIK_OK, "%s %dx%d c%d on %s: %s", c->op,
-                                  clik_test_sizes[s][0], clik_test_sizes[s][1], ch, h_backend,
+                                  sup_test_sizes[s][0], sup_test_sizes[s][1], ch, h_backend,
                                   r.message);
-                    ck_assert_msg(clik_case_passed(&r), "%s %dx%d c%d on %s: max diff %g", c->op,
-                                  clik_test_sizes[s][0], clik_test_sizes[s][1], ch, h_backend,
+                    ck_assert_msg(sup_case_passed(&r), "%s %dx%d c%d on %s: max diff %g", c->op,
+                                  sup_test_sizes[s][0], sup_test_sizes[s][1], ch, h_backend,
                                   r.cmp.max_abs);
                 }
     }
@@ -46,11 +46,11 @@ END_TEST
 
 /* ---- the file format -------------------------------------------------------------------- */
 
-static const clik_test_net_shape shape = {2, 4, 2, 2, 9};
+static const sup_test_net_shape shape = {2, 4, 2, 2, 9};
 
 static uint8_t *net_bytes(size_t *n)
 {
-    uint8_t *b = clik_test_net_bytes(&shape, 11, n);
+    uint8_t *b = sup_test_net_bytes(&shape, 11, n);
     ck_assert_ptr_nonnull(b);
     return b;
 }
@@ -320,9 +320,9 @@ START_TEST(tiles_same_bytes)
     const int w = h_small ? 29 : 45, h = h_small ? 19 : 33;
     clik_context *tiled = h_tuned_context(h_small ? "lnet_tile=16" : "lnet_tile=10");
     for (int s = 2; s <= 4; s += 2) {
-        const clik_test_net_shape sh = {s, 4, 2, 2, 9};
+        const sup_test_net_shape sh = {s, 4, 2, 2, 9};
         size_t n;
-        uint8_t *bytes = clik_test_net_bytes(&sh, 21u + (unsigned)s, &n);
+        uint8_t *bytes = sup_test_net_bytes(&sh, 21u + (unsigned)s, &n);
         ck_assert_ptr_nonnull(bytes);
         clik_lapar_net *net = NULL;
         ck_assert_int_eq(clik_lapar_net_read(h_oracle, bytes, n, &net), CLIK_OK);
@@ -332,7 +332,7 @@ START_TEST(tiles_same_bytes)
             const clik_type t = v ? CLIK_F32 : CLIK_U8, pt = v ? CLIK_F16 : CLIK_F32;
             clik_image src, out[2], phi[2];
             ck_assert_int_eq(clik_image_alloc(&src, w, h, ch, t), CLIK_OK);
-            clik_pattern_fill(&src, CLIK_PATTERN_NOISE, 5u + (unsigned)v);
+            sup_pattern_fill(&src, SUP_PATTERN_NOISE, 5u + (unsigned)v);
             for (int k = 0; k < 2; k++) {
                 ck_assert_int_eq(clik_image_alloc(&out[k], w * s, h * s, ch, t), CLIK_OK);
                 ck_assert_int_eq(clik_image_alloc(&phi[k], w * s, h * s * 9, 1, pt), CLIK_OK);
@@ -349,6 +349,57 @@ START_TEST(tiles_same_bytes)
         free(bytes);
     }
     h_tuned_context_free(tiled);
+}
+END_TEST
+
+/* The context keeps the network's tensors for the next run of the same
+ * layout: a stream of runs that changes size, network width and activation
+ * type gives, at each run, the bytes of a fresh context (new buffers filled
+ * with garbage, poison=1: a kept tensor whose border was not cleared, or
+ * one kept across a change of layout, shows). */
+START_TEST(kept_tensors)
+{
+    if (h_expected != CLIK_BACKEND_OPENCL) {
+        printf("lapar_net kept tensors: skipped on %s (the CPU paths keep none)\n", h_backend);
+        return;
+    }
+    static const struct {
+        int w, h, features, half;
+    } runs[] = {{13, 7, 4, 0}, {14, 6, 4, 0}, {9, 11, 4, 0}, {13, 7, 4, 0},
+                {13, 7, 4, 1}, {13, 7, 6, 1}, {13, 7, 4, 0}, {13, 7, 4, 0}};
+    clik_lapar_net *nets[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        const sup_test_net_shape sh = {2, k ? 6 : 4, 2, 2, 9};
+        size_t n;
+        uint8_t *bytes = sup_test_net_bytes(&sh, 31u + (unsigned)k, &n);
+        ck_assert_ptr_nonnull(bytes);
+        ck_assert_int_eq(clik_lapar_net_read(h_oracle, bytes, n, &nets[k]), CLIK_OK);
+        free(bytes);
+    }
+    clik_context *stream = h_tuned_context("poison=1");
+    for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+        const int w = runs[r].w, h = runs[r].h;
+        const clik_lapar_net_options opt = {runs[r].half};
+        clik_image src, out[2], phi[2];
+        ck_assert_int_eq(clik_image_alloc(&src, w, h, 4, CLIK_U8), CLIK_OK);
+        sup_pattern_fill(&src, SUP_PATTERN_NOISE, 40u + (unsigned)r);
+        for (int k = 0; k < 2; k++) {
+            clik_context *ctx = k ? h_tuned_context("poison=1") : stream;
+            ck_assert_int_eq(clik_image_alloc(&out[k], 2 * w, 2 * h, 4, CLIK_U8), CLIK_OK);
+            ck_assert_int_eq(clik_image_alloc(&phi[k], 2 * w, 2 * h * 9, 1, CLIK_F32), CLIK_OK);
+            const clik_status st = clik_lapar_net_run_with(ctx, nets[runs[r].features == 6], &src,
+                                                           &out[k], &phi[k], &opt);
+            ck_assert_msg(st == CLIK_OK, "run %zu: %s", r, clik_context_message(ctx));
+            if (k)
+                h_tuned_context_free(ctx);
+        }
+        expect_same_bytes(&out[0], &out[1], "output of a stream");
+        expect_same_bytes(&phi[0], &phi[1], "phi of a stream");
+        h_free_images(&src, &out[0], &out[1], &phi[0], &phi[1], NULL);
+    }
+    h_tuned_context_free(stream);
+    clik_lapar_net_free(nets[0]);
+    clik_lapar_net_free(nets[1]);
 }
 END_TEST
 
@@ -377,7 +428,7 @@ START_TEST(f16_activations_bound)
     const int w = h_small ? 12 : 31, h = h_small ? 10 : 23, s = info.scale;
     clik_image src, out[2], phi[2];
     ck_assert_int_eq(clik_image_alloc(&src, w, h, 4, CLIK_U8), CLIK_OK);
-    clik_pattern_fill(&src, CLIK_PATTERN_SMOOTH, 17);
+    sup_pattern_fill(&src, SUP_PATTERN_SMOOTH, 17);
     for (int k = 0; k < 2; k++) {
         ck_assert_int_eq(clik_image_alloc(&out[k], w * s, h * s, 4, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&phi[k], w * s, h * s * info.atoms, 1, CLIK_F32),
@@ -634,10 +685,10 @@ int main(void)
                                                "lnet_local=0,lnet_vw=8,lnet_cob=8",
                                                "lnet_local=0,lnet_vw=16,lnet_cob=16,poison=1",
                                                NULL};
-    const h_test tests[] = {H_TEST(matches_oracle),   H_TEST(file_round_trip),
-                            H_TEST(file_refused),     H_TEST(builtin),
-                            H_TEST(bad_input),        H_TEST(compress_folds),
-                            H_TEST(tiles_same_bytes), H_TEST(f16_activations_bound)};
+    const h_test tests[] = {
+        H_TEST(matches_oracle),   H_TEST(file_round_trip), H_TEST(file_refused),
+        H_TEST(builtin),          H_TEST(bad_input),       H_TEST(compress_folds),
+        H_TEST(tiles_same_bytes), H_TEST(kept_tensors),    H_TEST(f16_activations_bound)};
     const h_suite suite = {"lapar_net", NULL, 1200, tests, H_COUNT(tests), tunings, full_tunings};
     return h_suite_main(&suite);
 }

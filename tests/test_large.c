@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "half.h"
 #include "harness.h"
 
 #define GIB ((double)(1u << 30))
@@ -109,14 +110,14 @@ static int ran(clik_status st, double largest, const char *what)
 /* Rows [y0, y1) of got against rows [y0 - off, y1 - off) of want, under the
  * family's tolerance. */
 static void same_rows(const clik_image *got, const clik_image *want, int off, int y0, int y1,
-                      clik_tolerance tol, const char *what)
+                      sup_tolerance tol, const char *what)
 {
     ck_assert_msg(y0 >= off && y0 < y1 && y1 - off <= want->height && y1 <= got->height,
                   "%s: rows %d..%d of %d against %d of %d", what, y0, y1, got->height, off,
                   want->height);
     clik_image g = rows_of(got, y0, y1), w = rows_of(want, y0 - off, y1 - off);
-    clik_compare cmp;
-    clik_compare_images(&g, &w, tol, &cmp);
+    sup_compare cmp;
+    sup_compare_images(&g, &w, tol, &cmp);
     ck_assert_msg(cmp.pass, "%s on %s, rows %d..%d of %d: %s", what, h_backend, y0, y1, got->height,
                   cmp.detail);
 }
@@ -129,7 +130,7 @@ typedef clik_status (*op_fn)(clik_context *ctx, const clik_image *src, clik_imag
  * full output, compared with out's rows there, less `margin` rows at each
  * edge of the crop that is not an edge of the image. */
 static void check_band(op_fn op, const void *arg, const clik_image *src, const clik_image *out,
-                       int s0, int s1, int d0, int d1, int margin, clik_tolerance tol,
+                       int s0, int s1, int d0, int d1, int margin, sup_tolerance tol,
                        const char *what)
 {
     clik_image in = rows_of(src, s0, s1);
@@ -217,7 +218,7 @@ END_TEST
 /* Bands at both ends of src (rows in steps of `align`), their outputs at
  * `num / den` of their rows. */
 static void check_ends(op_fn op, const void *arg, const clik_image *src, const clik_image *out,
-                       int rows, int align, int margin, clik_tolerance tol, const char *what)
+                       int rows, int align, int margin, sup_tolerance tol, const char *what)
 {
     const int num = out->height, den = src->height;
     check_band(op, arg, src, out, 0, rows, 0, (int)((int64_t)rows * num / den), margin, tol, what);
@@ -233,15 +234,15 @@ START_TEST(pyramid)
     clik_image src = host_u8(SIDE, SIDE, 1), down = host_u8((SIDE + 1) / 2, (SIDE + 1) / 2, 1);
     fill_u8(&src, 2);
     if (ran(clik_pyr_down(h_ctx, &src, &down), (double)src.stride * SIDE, "pyr_down")) {
-        check_band(do_pyr_down, NULL, &src, &down, 0, 128, 0, 64, 4, CLIK_TOL_EXACT, "pyr_down");
+        check_band(do_pyr_down, NULL, &src, &down, 0, 128, 0, 64, 4, SUP_TOL_EXACT, "pyr_down");
         check_band(do_pyr_down, NULL, &src, &down, SIDE - 129, SIDE, (SIDE - 129) / 2, down.height,
-                   4, CLIK_TOL_EXACT, "pyr_down");
+                   4, SUP_TOL_EXACT, "pyr_down");
     }
     clik_image_free(&src);
     fill_u8(&down, 3);
     clik_image up = host_u8(2 * down.width, 2 * down.height, 1);
     if (ran(clik_pyr_up(h_ctx, &down, &up), (double)up.stride * up.height, "pyr_up"))
-        check_ends(do_pyr_up, NULL, &down, &up, 64, 1, 4, CLIK_TOL_EXACT, "pyr_up");
+        check_ends(do_pyr_up, NULL, &down, &up, 64, 1, 4, SUP_TOL_EXACT, "pyr_up");
     h_free_images(&down, &up, NULL);
 }
 END_TEST
@@ -256,7 +257,7 @@ START_TEST(resize)
     for (int m = 0; m < 2; m++) {
         const char *what = clik_interp_name(methods[m]);
         if (ran(clik_resize(h_ctx, &src, &dst, methods[m]), (double)src.stride * src.height, what))
-            check_ends(do_resize, &methods[m], &src, &dst, 128, 2, 4, CLIK_TOL_U8_FLOAT, what);
+            check_ends(do_resize, &methods[m], &src, &dst, 128, 2, 4, SUP_TOL_U8_FLOAT, what);
     }
     h_free_images(&src, &dst, NULL);
 }
@@ -270,13 +271,13 @@ START_TEST(filter)
     clik_image src = host_u8(SIDE, SIDE, 1), dst = host_u8(SIDE, SIDE, 1);
     fill_u8(&src, 5);
     if (ran(clik_gaussian_blur(h_ctx, &src, &dst, 7, 0.0), 4.0 * src.stride * SIDE, "blur"))
-        check_ends(do_blur, NULL, &src, &dst, 64, 1, 8, CLIK_TOL_U8_FLOAT, "blur");
+        check_ends(do_blur, NULL, &src, &dst, 64, 1, 8, SUP_TOL_U8_FLOAT, "blur");
     h_free_images(&src, &dst, NULL);
     clik_image rgba = host_u8(SIDE / 2 + 1, SIDE / 2 + 1, 4),
                grey = host_u8(rgba.width, rgba.height, 1);
     fill_u8(&rgba, 6);
     if (ran(clik_gray(h_ctx, &rgba, &grey), (double)rgba.stride * rgba.height, "gray"))
-        check_ends(do_gray, NULL, &rgba, &grey, 64, 1, 0, CLIK_TOL_EXACT, "gray");
+        check_ends(do_gray, NULL, &rgba, &grey, 64, 1, 0, SUP_TOL_EXACT, "gray");
     h_free_images(&rgba, &grey, NULL);
 }
 END_TEST
@@ -328,7 +329,7 @@ START_TEST(ssim)
             clik_image ca = rows_of(&a, s0, s1), cb = rows_of(&b, s0, s1), want;
             ck_assert_int_eq(clik_image_alloc(&want, tw, (s1 - s0 + 7) / 8, 1, CLIK_F32), CLIK_OK);
             ck_assert_int_eq(clik_ssim_tiles(h_oracle, &ca, &cb, 8, &want), CLIK_OK);
-            same_rows(&map, &want, s0 / 8, s0 / 8, s0 / 8 + want.height, CLIK_TOL_SSIM,
+            same_rows(&map, &want, s0 / 8, s0 / 8, s0 / 8 + want.height, SUP_TOL_SSIM,
                       "ssim_tiles");
             clik_image_free(&want);
         }
@@ -349,7 +350,7 @@ START_TEST(fusion)
     fill_u8(&src, 10);
     if (ran(clik_upscale_fusion(h_ctx, &src, &dst, NULL, NULL), 4.0 * dst.width * dst.height,
             "fusion"))
-        check_ends(do_fusion, NULL, &src, &dst, 64, 4, 32, CLIK_TOL_FUSION, "fusion");
+        check_ends(do_fusion, NULL, &src, &dst, 64, 4, 32, SUP_TOL_FUSION, "fusion");
     h_free_images(&src, &dst, NULL);
 }
 END_TEST
@@ -360,7 +361,7 @@ static void fill_phi(clik_image *phi, uint32_t seed)
 {
     uint16_t half[256];
     for (int v = 0; v < 256; v++)
-        half[v] = clik_half_from_float(1.0f / 72.0f + (float)(v - 128) / 4096.0f);
+        half[v] = clik__float_to_half(1.0f / 72.0f + (float)(v - 128) / 4096.0f);
     for (int y = 0; y < phi->height; y++) {
         uint16_t *row = (uint16_t *)((uint8_t *)phi->data + (size_t)y * phi->stride);
         for (int x = 0; x < phi->width; x++)
@@ -396,7 +397,7 @@ START_TEST(lapar)
                            (size_t)HR * 2);
             ck_assert_int_eq(clik_lapar_filter(h_oracle, &in, &part, &dict, S, &want), CLIK_OK);
             const int first = band ? S * s0 + 16 : 0, last = band ? HR : rows - 16;
-            same_rows(&dst, &want, S * s0, first, last, CLIK_TOL_U8_FLOAT, "lapar_filter");
+            same_rows(&dst, &want, S * s0, first, last, SUP_TOL_U8_FLOAT, "lapar_filter");
             h_free_images(&part, &want, NULL);
         }
     h_free_images(&lr, &dst, &phi, NULL);
@@ -419,7 +420,7 @@ START_TEST(lapar_model)
     /* Its largest buffer is U: 4 floats per output pixel. */
     if (ran(clik_upscale_lapar(h_ctx, &src, &dst, 2, NULL), 16.0 * dst.width * dst.height,
             "upscale_lapar"))
-        check_ends(do_lapar_model, NULL, &src, &dst, 64, 1, 32, CLIK_TOL_U8_FLOAT, "upscale_lapar");
+        check_ends(do_lapar_model, NULL, &src, &dst, 64, 1, 32, SUP_TOL_U8_FLOAT, "upscale_lapar");
     h_free_images(&src, &dst, NULL);
 }
 END_TEST
@@ -455,8 +456,8 @@ START_TEST(lapar_net)
             const int k0 = corner ? 2 * M : 0, k1 = corner ? 2 * C : 2 * (C - M);
             clik_image g = part_of(&dst, 2 * a + k0, 2 * a + k1, 2 * a + k0, 2 * a + k1);
             clik_image w = part_of(&want, k0, k1, k0, k1);
-            clik_compare cmp;
-            clik_compare_images(&g, &w, CLIK_TOL_U8_FLOAT, &cmp);
+            sup_compare cmp;
+            sup_compare_images(&g, &w, SUP_TOL_U8_FLOAT, &cmp);
             ck_assert_msg(cmp.pass, "lapar_net on %s, corner %d: %s", h_backend, corner,
                           cmp.detail);
         }
@@ -490,7 +491,7 @@ START_TEST(flow)
             clik_image a = rows_of(&i0, s0, s1), b = rows_of(&i1, s0, s1), want;
             ck_assert_int_eq(clik_image_alloc(&want, W, s1 - s0, 2, CLIK_F32), CLIK_OK);
             ck_assert_int_eq(clik_flow_tvl1(h_oracle, &a, &b, &want, &flow_opt), CLIK_OK);
-            same_rows(&flow, &want, s0, band ? s0 + 64 : 0, band ? H : 192, CLIK_TOL_FLOW, "flow");
+            same_rows(&flow, &want, s0, band ? s0 + 64 : 0, band ? H : 192, SUP_TOL_FLOW, "flow");
             clik_image_free(&want);
         }
     h_free_images(&i0, &i1, &flow, NULL);

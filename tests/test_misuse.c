@@ -158,11 +158,11 @@ static void expect_untouched_or_cleared(const void *p, size_t n, unsigned char f
  * with the oracle's result. */
 static void ctx_works(void)
 {
-    const clik_case *c = clik_case_find("hist");
+    const sup_case *c = sup_case_find("hist_compute");
     ck_assert_ptr_nonnull(c);
-    clik_case_result res;
-    clik_case_check(c, h_ctx, h_oracle, 27, 13, 2, CLIK_PATTERN_NOISE, 11, &res);
-    EXPECT(clik_case_passed(&res) && res.backend == h_expected,
+    sup_case_result res;
+    sup_case_check(c, h_ctx, h_oracle, 27, 13, 2, SUP_PATTERN_NOISE, 11, &res);
+    EXPECT(sup_case_passed(&res) && res.backend == h_expected,
            "then a correct call on the context fails: %s (%s) %s on %s", sname(res.status),
            res.message, res.cmp.detail, clik_backend_name(res.backend));
 }
@@ -329,7 +329,7 @@ typedef struct param_spec {
     int out;
     arg_kind arg;
     loc_kind loc;
-    clik_tolerance tol; /* outputs: against the oracle */
+    sup_tolerance tol; /* outputs: against the oracle */
 } param_spec;
 
 typedef struct scalars {
@@ -427,7 +427,7 @@ static void drop_case_slots(op_run *r)
 
 static void fill_input(clik_image *img, int seed)
 {
-    clik_pattern_fill(img, CLIK_PATTERN_NOISE, 100u + (unsigned)seed);
+    sup_pattern_fill(img, SUP_PATTERN_NOISE, 100u + (unsigned)seed);
 }
 
 /* Host copies of the valid arguments, for the oracle. */
@@ -529,8 +529,8 @@ static void works(op_run *r)
             continue;
         void *mem;
         clik_image got = slot_view(&r->slots[i], &mem);
-        clik_compare cmp;
-        clik_compare_images(&got, &r->ref[i], s->p[i].tol, &cmp);
+        sup_compare cmp;
+        sup_compare_images(&got, &r->ref[i], s->p[i].tol, &cmp);
         EXPECT(cmp.pass, "then a correct call gives a wrong %s: %s", s->p[i].name, cmp.detail);
         free(mem);
     }
@@ -626,8 +626,8 @@ static void in_place_ok(op_run *r, int in, int out)
     if (st == CLIK_OK) {
         void *mem;
         clik_image got = slot_view(&r->slots[k], &mem);
-        clik_compare cmp;
-        clik_compare_images(&got, &r->ref[out], r->s->p[out].tol, &cmp);
+        sup_compare cmp;
+        sup_compare_images(&got, &r->ref[out], r->s->p[out].tol, &cmp);
         EXPECT(cmp.pass, "in place gives a wrong result: %s", cmp.detail);
         free(mem);
     }
@@ -927,11 +927,11 @@ static void run_op(const op_spec *s)
 
 #define P_IN(n, w, h, c, t)                                                                        \
     {                                                                                              \
-        n, w, h, c, t, 0, ARG_PTR, LOC_ANY, CLIK_TOL_EXACT                                         \
+        n, w, h, c, t, 0, ARG_PTR, LOC_ANY, SUP_TOL_EXACT                                          \
     }
 #define P_OUT(n, w, h, c, t)                                                                       \
     {                                                                                              \
-        n, w, h, c, t, 1, ARG_PTR, LOC_ANY, CLIK_TOL_EXACT                                         \
+        n, w, h, c, t, 1, ARG_PTR, LOC_ANY, SUP_TOL_EXACT                                          \
     }
 
 static void init_hist(margs *a)
@@ -1172,8 +1172,8 @@ static void extra_pyr_up(op_run *r)
 
 static const op_spec pyr_up_spec = {
     .nparams = 2,
-    .p = {{"src", 12, 10, 4, CLIK_F32, 0, ARG_PTR, LOC_ANY, CLIK_TOL_F32},
-          {"dst", 24, 20, 4, CLIK_F32, 1, ARG_PTR, LOC_ANY, CLIK_TOL_F32}},
+    .p = {{"src", 12, 10, 4, CLIK_F32, 0, ARG_PTR, LOC_ANY, SUP_TOL_F32},
+          {"dst", 24, 20, 4, CLIK_F32, 1, ARG_PTR, LOC_ANY, SUP_TOL_F32}},
     .call = call_pyr_up,
     .extra = extra_pyr_up,
 };
@@ -1210,7 +1210,7 @@ static void extra_gaussian(op_run *r)
 
 #define P_LEVEL(n, w, h, t)                                                                        \
     {                                                                                              \
-        n, w, h, 1, t, 1, ARG_ELEM, LOC_ANY, CLIK_TOL_EXACT                                        \
+        n, w, h, 1, t, 1, ARG_ELEM, LOC_ANY, SUP_TOL_EXACT                                         \
     }
 
 static const op_spec gaussian_spec = {
@@ -1258,7 +1258,7 @@ static void fill_collapse(op_run *r)
 {
     void *mem;
     clik_image src = host_image(24, 20, 1, CLIK_U8, &mem);
-    clik_pattern_fill(&src, CLIK_PATTERN_EDGES, 5);
+    sup_pattern_fill(&src, SUP_PATTERN_EDGES, 5);
     ck_assert_int_eq(clik_pyr_laplacian(h_oracle, &src, r->pristine, 3), CLIK_OK);
     free(mem);
 }
@@ -1277,9 +1277,9 @@ static void extra_collapse(op_run *r)
 static const op_spec collapse_spec = {
     .nparams = 5,
     .p = {P_IN("band 0", 24, 20, 1, CLIK_S16),
-          {"band 1", 12, 10, 1, CLIK_S16, 0, ARG_ELEM, LOC_ANY, CLIK_TOL_EXACT},
-          {"band 2", 6, 5, 1, CLIK_S16, 0, ARG_ELEM, LOC_ANY, CLIK_TOL_EXACT},
-          {"band 3", 3, 3, 1, CLIK_S16, 0, ARG_ELEM, LOC_ANY, CLIK_TOL_EXACT},
+          {"band 1", 12, 10, 1, CLIK_S16, 0, ARG_ELEM, LOC_ANY, SUP_TOL_EXACT},
+          {"band 2", 6, 5, 1, CLIK_S16, 0, ARG_ELEM, LOC_ANY, SUP_TOL_EXACT},
+          {"band 3", 3, 3, 1, CLIK_S16, 0, ARG_ELEM, LOC_ANY, SUP_TOL_EXACT},
           P_OUT("dst", 24, 20, 1, CLIK_U8)},
     .init = init_count3,
     .call = call_collapse,
@@ -1338,7 +1338,7 @@ static const op_spec integral_spec = {
     .nparams = 3,
     .p = {P_IN("src", 24, 20, 2, CLIK_U8),
           P_OUT("sum", 25, 21, 2, CLIK_U32),
-          {"sqsum", 25, 21, 2, CLIK_U64, 1, ARG_OPT, LOC_ANY, CLIK_TOL_EXACT}},
+          {"sqsum", 25, 21, 2, CLIK_U64, 1, ARG_OPT, LOC_ANY, SUP_TOL_EXACT}},
     .call = call_integral,
     .extra = extra_integral,
 };
@@ -1381,7 +1381,7 @@ static void extra_resize(op_run *r)
 static const op_spec resize_spec = {
     .nparams = 2,
     .p = {P_IN("src", 24, 20, 4, CLIK_U8),
-          {"dst", 36, 30, 4, CLIK_U8, 1, ARG_PTR, LOC_ANY, CLIK_TOL_U8_FLOAT}},
+          {"dst", 36, 30, 4, CLIK_U8, 1, ARG_PTR, LOC_ANY, SUP_TOL_U8_FLOAT}},
     .init = init_resize,
     .call = call_resize,
     .extra = extra_resize,
@@ -1419,7 +1419,7 @@ static void extra_blur(op_run *r)
 static const op_spec blur_spec = {
     .nparams = 2,
     .p = {P_IN("src", 24, 20, 2, CLIK_U8),
-          {"dst", 24, 20, 2, CLIK_U8, 1, ARG_PTR, LOC_ANY, CLIK_TOL_U8_FLOAT}},
+          {"dst", 24, 20, 2, CLIK_U8, 1, ARG_PTR, LOC_ANY, SUP_TOL_U8_FLOAT}},
     .init = init_blur,
     .call = call_blur,
     .extra = extra_blur,
@@ -1508,7 +1508,7 @@ static const op_spec ssim_spec = {
     .nparams = 3,
     .p = {P_IN("a", 24, 20, 1, CLIK_U8),
           P_IN("b", 24, 20, 1, CLIK_U8),
-          {"map", 14, 10, 1, CLIK_F32, 1, ARG_OPT, LOC_ANY, CLIK_TOL_SSIM}},
+          {"map", 14, 10, 1, CLIK_F32, 1, ARG_OPT, LOC_ANY, SUP_TOL_SSIM}},
     .init = init_ssim,
     .call = call_ssim,
     .extra = extra_ssim,
@@ -1542,7 +1542,7 @@ static const op_spec tiles_spec = {
     .nparams = 3,
     .p = {P_IN("a", 24, 20, 1, CLIK_U8),
           P_IN("b", 24, 20, 1, CLIK_U8),
-          {"map", 3, 3, 1, CLIK_F32, 1, ARG_PTR, LOC_ANY, CLIK_TOL_F32}},
+          {"map", 3, 3, 1, CLIK_F32, 1, ARG_PTR, LOC_ANY, SUP_TOL_F32}},
     .init = init_tiles,
     .call = call_tiles,
     .extra = extra_tiles,
@@ -1613,8 +1613,8 @@ static void extra_fusion(op_run *r)
 static const op_spec fusion_spec = {
     .nparams = 3,
     .p = {P_IN("src", FW, FH, 4, CLIK_U8),
-          {"dst", 2 * FW, 2 * FH, 4, CLIK_U8, 1, ARG_PTR, LOC_ANY, CLIK_TOL_FUSION},
-          {"artifact map", 2 * FW, 2 * FH, 1, CLIK_U8, 1, ARG_OPT, LOC_ANY, CLIK_TOL_FUSION}},
+          {"dst", 2 * FW, 2 * FH, 4, CLIK_U8, 1, ARG_PTR, LOC_ANY, SUP_TOL_FUSION},
+          {"artifact map", 2 * FW, 2 * FH, 1, CLIK_U8, 1, ARG_OPT, LOC_ANY, SUP_TOL_FUSION}},
     .call = call_fusion,
     .extra = extra_fusion,
 };
@@ -1673,7 +1673,7 @@ static void extra_submit(op_run *r)
 
 #define P_FRAME(n, w, h, c, out, arg)                                                              \
     {                                                                                              \
-        n, w, h, c, CLIK_U8, out, arg, LOC_HOST, CLIK_TOL_FUSION                                   \
+        n, w, h, c, CLIK_U8, out, arg, LOC_HOST, SUP_TOL_FUSION                                    \
     }
 
 static const op_spec submit_spec = {
@@ -1711,7 +1711,7 @@ static clik_status call_flow(clik_context *ctx, margs *a)
 static void fill_flow(op_run *r)
 {
     const clik_image *i0 = &r->pristine[0], *i1 = &r->pristine[1];
-    clik_pattern_fill(&r->pristine[0], CLIK_PATTERN_EDGES, 7);
+    sup_pattern_fill(&r->pristine[0], SUP_PATTERN_EDGES, 7);
     for (int y = 0; y < FLH; y++) {
         const uint8_t *in = (const uint8_t *)i0->data + (size_t)y * i0->stride;
         uint8_t *out = (uint8_t *)i1->data + (size_t)y * i1->stride;
@@ -1825,7 +1825,7 @@ static const op_spec flow_spec = {
     .nparams = 3,
     .p = {P_IN("I0", FLW, FLH, 1, CLIK_U8),
           P_IN("I1", FLW, FLH, 1, CLIK_U8),
-          {"flow", FLW, FLH, 2, CLIK_F32, 1, ARG_PTR, LOC_ANY, CLIK_TOL_FLOW}},
+          {"flow", FLW, FLH, 2, CLIK_F32, 1, ARG_PTR, LOC_ANY, SUP_TOL_FLOW}},
     .init = init_flow,
     .call = call_flow,
     .extra = extra_flow,
@@ -1843,7 +1843,7 @@ static const op_spec flow_spec = {
 
 #define P_PHI(w, h)                                                                                \
     {                                                                                              \
-        "phi", w, (h)*LA, 1, CLIK_F32, 0, ARG_PTR, LOC_ANY, CLIK_TOL_EXACT                         \
+        "phi", w, (h)*LA, 1, CLIK_F32, 0, ARG_PTR, LOC_ANY, SUP_TOL_EXACT                          \
     }
 
 /* The atoms of the default dictionary that the cases' dictionary holds: LA
@@ -2063,7 +2063,7 @@ static void extra_upsample(op_run *r)
 static const op_spec upsample_spec = {
     .nparams = 2,
     .p = {P_IN("lr", LRW, LRH, 4, CLIK_U8),
-          {"dst", 3 * LRW, 3 * LRH, 4, CLIK_F32, 1, ARG_PTR, LOC_ANY, CLIK_TOL_F32}},
+          {"dst", 3 * LRW, 3 * LRH, 4, CLIK_F32, 1, ARG_PTR, LOC_ANY, SUP_TOL_F32}},
     .init = init_upsample,
     .call = call_upsample,
     .extra = extra_upsample,
@@ -2087,7 +2087,7 @@ static const op_spec lapar_filter_spec = {
     .nparams = 3,
     .p = {P_IN("lr", LRW, LRH, 4, CLIK_F32),
           P_PHI(3 * LRW, 3 * LRH),
-          {"dst", 3 * LRW, 3 * LRH, 4, CLIK_F32, 1, ARG_PTR, LOC_ANY, CLIK_TOL_F32}},
+          {"dst", 3 * LRW, 3 * LRH, 4, CLIK_F32, 1, ARG_PTR, LOC_ANY, SUP_TOL_F32}},
     .init = init_lapar_filter,
     .call = call_lapar_filter,
     .extra = lapar_cases,
@@ -2388,11 +2388,11 @@ static void extra_tuning_set(op_run *r)
 
 /* dst is written by tune alone: the others must leave it as it is. */
 static const op_spec tune_spec =
-    TUNING_SPEC(call_tune, extra_tune, reference_tune, check_tune, CLIK_TOL_F32, 0);
+    TUNING_SPEC(call_tune, extra_tune, reference_tune, check_tune, SUP_TOL_F32, 0);
 static const op_spec tuning_get_spec = TUNING_SPEC(
-    call_tuning_get, extra_tuning_get, reference_tuning, check_tuning_get, CLIK_TOL_EXACT, 1);
+    call_tuning_get, extra_tuning_get, reference_tuning, check_tuning_get, SUP_TOL_EXACT, 1);
 static const op_spec tuning_set_spec = TUNING_SPEC(
-    call_tuning_set, extra_tuning_set, reference_tuning, check_tuning_set, CLIK_TOL_EXACT, 1);
+    call_tuning_set, extra_tuning_set, reference_tuning, check_tuning_set, SUP_TOL_EXACT, 1);
 
 /* ---- transfers ------------------------------------------------------------------------- */
 
@@ -2439,8 +2439,8 @@ static void transfer_cases(op_run *r)
 
 static const op_spec upload_spec = {
     .nparams = 2,
-    .p = {{"dst", 24, 20, 2, CLIK_U16, 1, ARG_PTR, LOC_DEVICE, CLIK_TOL_EXACT},
-          {"src", 24, 20, 2, CLIK_U16, 0, ARG_PTR, LOC_HOST, CLIK_TOL_EXACT}},
+    .p = {{"dst", 24, 20, 2, CLIK_U16, 1, ARG_PTR, LOC_DEVICE, SUP_TOL_EXACT},
+          {"src", 24, 20, 2, CLIK_U16, 0, ARG_PTR, LOC_HOST, SUP_TOL_EXACT}},
     .call = call_upload,
     .extra = transfer_cases,
     .reference = reference_copy,
@@ -2450,8 +2450,8 @@ static const op_spec upload_spec = {
 
 static const op_spec download_spec = {
     .nparams = 2,
-    .p = {{"dst", 24, 20, 2, CLIK_U16, 1, ARG_PTR, LOC_HOST, CLIK_TOL_EXACT},
-          {"src", 24, 20, 2, CLIK_U16, 0, ARG_PTR, LOC_DEVICE, CLIK_TOL_EXACT}},
+    .p = {{"dst", 24, 20, 2, CLIK_U16, 1, ARG_PTR, LOC_HOST, SUP_TOL_EXACT},
+          {"src", 24, 20, 2, CLIK_U16, 0, ARG_PTR, LOC_DEVICE, SUP_TOL_EXACT}},
     .call = call_download,
     .extra = transfer_cases,
     .reference = reference_copy,
@@ -3372,8 +3372,8 @@ static void stream_works(clik_fusion_stream *s, int submit_first)
             st = clik_fusion_stream_wait(s, ticket);
         EXPECT(st == CLIK_OK, "then a correct frame fails: %s: %s", sname(st),
                clik_context_message(h_ctx));
-        clik_compare cmp;
-        clik_compare_images(&dst, &want, CLIK_TOL_FUSION, &cmp);
+        sup_compare cmp;
+        sup_compare_images(&dst, &want, SUP_TOL_FUSION, &cmp);
         EXPECT(st != CLIK_OK || cmp.pass, "then a correct frame is wrong: %s", cmp.detail);
     }
     clik_fusion_stream_destroy(own);
@@ -3474,8 +3474,8 @@ static void row_fusion_stream_destroy(void)
     ck_assert_int_eq(clik_upscale_fusion(h_oracle, &src, &want, NULL, NULL), CLIK_OK);
     expect_status(clik_fusion_stream_submit(s, &src, &dst, NULL, NULL), CLIK_OK);
     clik_fusion_stream_destroy(s); /* waits for the frame */
-    clik_compare cmp;
-    clik_compare_images(&dst, &want, CLIK_TOL_FUSION, &cmp);
+    sup_compare cmp;
+    sup_compare_images(&dst, &want, SUP_TOL_FUSION, &cmp);
     EXPECT(cmp.pass, "the frame in flight is wrong after destroy: %s", cmp.detail);
     for (int i = 0; i < 3; i++)
         free(mem[i]);

@@ -56,7 +56,7 @@ START_TEST(laplacian_round_trip_on_device)
     clik_image host, back, src, out, bands[6];
     ck_assert_int_eq(clik_image_alloc(&host, w, h, ch, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&back, w, h, ch, CLIK_U8), CLIK_OK);
-    clik_pattern_fill(&host, CLIK_PATTERN_EDGES, 9);
+    sup_pattern_fill(&host, SUP_PATTERN_EDGES, 9);
     ck_assert_int_eq(clik_image_create(h_ctx, &src, w, h, ch, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_create(h_ctx, &out, w, h, ch, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_upload(h_ctx, &src, &host), CLIK_OK);
@@ -87,7 +87,7 @@ START_TEST(gaussian_on_device)
     const int w = 641, h = 479, n = 5;
     clik_image host, src, dev[5], want[5], got;
     ck_assert_int_eq(clik_image_alloc(&host, w, h, 1, CLIK_U8), CLIK_OK);
-    clik_pattern_fill(&host, CLIK_PATTERN_SMOOTH, 3);
+    sup_pattern_fill(&host, SUP_PATTERN_SMOOTH, 3);
     ck_assert_int_eq(clik_image_create(h_ctx, &src, w, h, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_upload(h_ctx, &src, &host), CLIK_OK);
     for (int i = 0; i < n; i++) {
@@ -121,14 +121,14 @@ START_TEST(long_bands)
     if (h_small || h_expected != CLIK_BACKEND_OPENCL) {
         /* Simulators and CPU paths: the largest test size does. */
         const int s = h_size_count() - 1;
-        w = clik_test_sizes[s][0];
-        h = clik_test_sizes[s][1];
+        w = sup_test_sizes[s][0];
+        h = sup_test_sizes[s][1];
     }
     clik_image in, got, want;
     ck_assert_int_eq(clik_image_alloc(&in, w, h, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&got, (w + 1) / 2, (h + 1) / 2, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&want, (w + 1) / 2, (h + 1) / 2, 1, CLIK_U8), CLIK_OK);
-    clik_pattern_fill(&in, CLIK_PATTERN_NOISE, 21);
+    sup_pattern_fill(&in, SUP_PATTERN_NOISE, 21);
     ck_assert_msg(clik_pyr_down(ctx, &in, &got) == CLIK_OK, "%s", clik_context_message(ctx));
     ck_assert_int_eq(clik_pyr_down(h_oracle, &in, &want), CLIK_OK);
     for (int y = 0; y < got.height; y++)

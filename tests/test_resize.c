@@ -118,7 +118,7 @@ START_TEST(thin_images)
         for (int c = 0; c < h_family_case_count("resize"); c++)
             for (int ch = 1; ch <= 4; ch += 3) {
                 h_check_case_at(h_family_case("resize", c), sizes[i][0], sizes[i][1], ch,
-                                CLIK_PATTERN_NOISE, 7);
+                                SUP_PATTERN_NOISE, 7);
             }
     uint8_t one[4] = {9, 99, 199, 255}, out[5 * 3 * 4];
     clik_image a = wrap(1, 1, 4, CLIK_U8, one), b = wrap(5, 3, 4, CLIK_U8, out);
@@ -156,8 +156,8 @@ START_TEST(strided_images)
             for (int y = 0; y < dh; y++)
                 memcpy((uint8_t *)got.data + (size_t)y * got.stride,
                        (uint8_t *)dst.data + (size_t)y * dst.stride, (size_t)dw * ch);
-            clik_compare cmp;
-            clik_compare_images(&got, &want, m == 0 ? CLIK_TOL_EXACT : CLIK_TOL_U8_FLOAT, &cmp);
+            sup_compare cmp;
+            sup_compare_images(&got, &want, m == 0 ? SUP_TOL_EXACT : SUP_TOL_U8_FLOAT, &cmp);
             ck_assert_msg(cmp.pass, "%s %d ch strided on %s: %s", clik_interp_name((clik_interp)m),
                           ch, h_backend, cmp.detail);
             clik_image_free(&got);
@@ -178,11 +178,11 @@ START_TEST(large_factors)
                 ck_assert_int_eq(clik_image_alloc(&src, sw, sh, ch, CLIK_U8), CLIK_OK);
                 ck_assert_int_eq(clik_image_alloc(&got, dw, dh, ch, CLIK_U8), CLIK_OK);
                 ck_assert_int_eq(clik_image_alloc(&want, dw, dh, ch, CLIK_U8), CLIK_OK);
-                clik_pattern_fill(&src, CLIK_PATTERN_NOISE, 11);
+                sup_pattern_fill(&src, SUP_PATTERN_NOISE, 11);
                 resize_ok(&src, &got, (clik_interp)m);
                 ck_assert_int_eq(clik_resize(h_oracle, &src, &want, (clik_interp)m), CLIK_OK);
-                clik_compare cmp;
-                clik_compare_images(&got, &want, m == 0 ? CLIK_TOL_EXACT : CLIK_TOL_U8_FLOAT, &cmp);
+                sup_compare cmp;
+                sup_compare_images(&got, &want, m == 0 ? SUP_TOL_EXACT : SUP_TOL_U8_FLOAT, &cmp);
                 ck_assert_msg(cmp.pass, "%s x%d,%d %d ch on %s: %s",
                               clik_interp_name((clik_interp)m), factors[f][0], factors[f][1], ch,
                               h_backend, cmp.detail);
@@ -199,7 +199,7 @@ START_TEST(device_images)
     for (int m = 0; m < 4; m++) {
         clik_image host, want, got, src, dst;
         ck_assert_int_eq(clik_image_alloc(&host, sw, sh, 4, CLIK_U8), CLIK_OK);
-        clik_pattern_fill(&host, CLIK_PATTERN_SMOOTH, 5);
+        sup_pattern_fill(&host, SUP_PATTERN_SMOOTH, 5);
         ck_assert_int_eq(clik_image_alloc(&want, dw, dh, 4, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&got, dw, dh, 4, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_create(h_ctx, &src, sw, sh, 4, CLIK_U8), CLIK_OK);
@@ -209,8 +209,8 @@ START_TEST(device_images)
         for (int from_host = 0; from_host < 2; from_host++) {
             resize_ok(from_host ? &host : &src, &dst, (clik_interp)m);
             ck_assert_int_eq(clik_image_download(h_ctx, &got, &dst), CLIK_OK);
-            clik_compare cmp;
-            clik_compare_images(&got, &want, m == 0 ? CLIK_TOL_EXACT : CLIK_TOL_U8_FLOAT, &cmp);
+            sup_compare cmp;
+            sup_compare_images(&got, &want, m == 0 ? SUP_TOL_EXACT : SUP_TOL_U8_FLOAT, &cmp);
             ck_assert_msg(cmp.pass, "%s device on %s: %s", clik_interp_name((clik_interp)m),
                           h_backend, cmp.detail);
         }
@@ -241,13 +241,13 @@ START_TEST(long_bands)
                 ck_assert_int_eq(clik_image_alloc(&src, sw, sh, ch, CLIK_U8), CLIK_OK);
                 ck_assert_int_eq(clik_image_alloc(&got, dw, dh, ch, CLIK_U8), CLIK_OK);
                 ck_assert_int_eq(clik_image_alloc(&want, dw, dh, ch, CLIK_U8), CLIK_OK);
-                clik_pattern_fill(&src, CLIK_PATTERN_EDGES, 13);
+                sup_pattern_fill(&src, SUP_PATTERN_EDGES, 13);
                 clik_status st = clik_resize(ctx, &src, &got, (clik_interp)m);
                 ck_assert_msg(st == CLIK_OK, "%s: %s", clik_status_str(st),
                               clik_context_message(ctx));
                 ck_assert_int_eq(clik_resize(h_oracle, &src, &want, (clik_interp)m), CLIK_OK);
-                clik_compare cmp;
-                clik_compare_images(&got, &want, m == 0 ? CLIK_TOL_EXACT : CLIK_TOL_U8_FLOAT, &cmp);
+                sup_compare cmp;
+                sup_compare_images(&got, &want, m == 0 ? SUP_TOL_EXACT : SUP_TOL_U8_FLOAT, &cmp);
                 ck_assert_msg(cmp.pass, "%s %dx%d to %dx%d %d ch on %s: %s",
                               clik_interp_name((clik_interp)m), sw, sh, dw, dh, ch, h_backend,
                               cmp.detail);
@@ -378,7 +378,7 @@ START_TEST(aa_factors)
                 ck_assert_int_eq(clik_image_alloc(&src, sw, sh, ch, type), CLIK_OK);
                 ck_assert_int_eq(clik_image_alloc(&got, dw, dh, ch, type), CLIK_OK);
                 ck_assert_int_eq(clik_image_alloc(&want, dw, dh, ch, type), CLIK_OK);
-                clik_pattern_fill(&src, CLIK_PATTERN_NOISE, 17);
+                sup_pattern_fill(&src, SUP_PATTERN_NOISE, 17);
                 ck_assert_int_eq(clik_resize(h_oracle, &src, &want, CLIK_INTERP_BICUBIC_AA),
                                  CLIK_OK);
                 for (int c = 0; c < (bands ? 2 : 1); c++) {
@@ -386,8 +386,8 @@ START_TEST(aa_factors)
                     clik_status st = clik_resize(ctx, &src, &got, CLIK_INTERP_BICUBIC_AA);
                     ck_assert_msg(st == CLIK_OK, "%s: %s", clik_status_str(st),
                                   clik_context_message(ctx));
-                    clik_compare cmp;
-                    clik_compare_images(&got, &want, t ? CLIK_TOL_F32 : CLIK_TOL_U8_FLOAT, &cmp);
+                    sup_compare cmp;
+                    sup_compare_images(&got, &want, t ? SUP_TOL_F32 : SUP_TOL_U8_FLOAT, &cmp);
                     ck_assert_msg(cmp.pass, "%dx%d to %dx%d %d ch %s%s on %s: %s", sw, sh, dw, dh,
                                   ch, t ? "f32" : "u8", c ? " in one band" : "", h_backend,
                                   cmp.detail);

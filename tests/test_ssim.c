@@ -19,10 +19,10 @@ static void check_results(const clik_image *map, const clik_image *map_want,
                           const clik_image *tiles, const clik_image *tiles_want, double mean,
                           double mean_want)
 {
-    clik_compare cmp;
-    clik_compare_images(map, map_want, CLIK_TOL_SSIM, &cmp);
+    sup_compare cmp;
+    sup_compare_images(map, map_want, SUP_TOL_SSIM, &cmp);
     ck_assert_msg(cmp.pass, "map: %s", cmp.detail);
-    clik_compare_images(tiles, tiles_want, CLIK_TOL_F32, &cmp);
+    sup_compare_images(tiles, tiles_want, SUP_TOL_F32, &cmp);
     ck_assert_msg(cmp.pass, "tiles: %s", cmp.detail);
     ck_assert_msg(fabs(mean - mean_want) <= 1e-4, "%.9g vs %.9g", mean, mean_want);
 }
@@ -36,7 +36,7 @@ START_TEST(identical_images)
         clik_image a, map, tiles;
         ck_assert_int_eq(clik_image_alloc(&a, 67, 45, 1, types[t]), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&map, 57, 35, 1, CLIK_F32), CLIK_OK);
-        clik_pattern_fill(&a, CLIK_PATTERN_EDGES, 5);
+        sup_pattern_fill(&a, SUP_PATTERN_EDGES, 5);
         double mean = 0.0;
         ck_assert_msg(clik_ssim(h_ctx, &a, &a, &map, &mean) == CLIK_OK, "%s",
                       clik_context_message(h_ctx));
@@ -135,10 +135,10 @@ START_TEST(thin_images)
     const int sizes[][2] = {{11, 11}, {11, 40}, {40, 11}, {12, 11}, {19, 13}, {1, 37}, {37, 1}};
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
         for (int c = 0; c < h_family_case_count("ssim"); c++) {
-            const clik_case *k = h_family_case("ssim", c);
+            const sup_case *k = h_family_case("ssim", c);
             for (int p = 0; p < patterns; p++) {
                 h_check_case_at(k, sizes[i][0], sizes[i][1], 1,
-                                p ? CLIK_PATTERN_EDGES : CLIK_PATTERN_NOISE, 7);
+                                p ? SUP_PATTERN_EDGES : SUP_PATTERN_NOISE, 7);
             }
         }
 }
@@ -154,8 +154,8 @@ START_TEST(map_and_mean)
     ck_assert_int_eq(clik_image_alloc(&m1, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&m2, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&want, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
-    clik_pattern_fill(&a, CLIK_PATTERN_SMOOTH, 11);
-    clik_pattern_fill(&b, CLIK_PATTERN_SMOOTH, 12);
+    sup_pattern_fill(&a, SUP_PATTERN_SMOOTH, 11);
+    sup_pattern_fill(&b, SUP_PATTERN_SMOOTH, 12);
     double both = -1, alone = -2, oracle = -3;
     ck_assert_int_eq(clik_ssim(h_ctx, &a, &b, &m1, &both), CLIK_OK);
     ck_assert_int_eq(clik_ssim(h_ctx, &a, &b, &m2, NULL), CLIK_OK);
@@ -164,8 +164,8 @@ START_TEST(map_and_mean)
     ck_assert_mem_eq(m1.data, m2.data, m1.stride * (size_t)m1.height);
     ck_assert_msg(both == alone, "%.17g vs %.17g", both, alone);
     ck_assert_msg(fabs(both - oracle) <= 1e-4, "%.9g vs oracle %.9g", both, oracle);
-    clik_compare cmp;
-    clik_compare_images(&m1, &want, CLIK_TOL_SSIM, &cmp);
+    sup_compare cmp;
+    sup_compare_images(&m1, &want, SUP_TOL_SSIM, &cmp);
     ck_assert_msg(cmp.pass, "%s", cmp.detail);
     h_free_images(&a, &b, &m1, &m2, &want, NULL);
 }
@@ -182,8 +182,8 @@ START_TEST(strided_rows)
     ck_assert_int_eq(clik_image_wrap(&b, w, h, 1, CLIK_U8, pb, 80), CLIK_OK);
     ck_assert_int_eq(clik_image_wrap(&map, w - 10, h - 10, 1, CLIK_F32, pm, 40 * 4), CLIK_OK);
     ck_assert_int_eq(clik_image_wrap(&tiles, 15, 10, 1, CLIK_F32, pt, 16 * 4), CLIK_OK);
-    clik_pattern_fill(&a, CLIK_PATTERN_NOISE, 1);
-    clik_pattern_fill(&b, CLIK_PATTERN_GRADIENT, 2);
+    sup_pattern_fill(&a, SUP_PATTERN_NOISE, 1);
+    sup_pattern_fill(&b, SUP_PATTERN_GRADIENT, 2);
     ck_assert_int_eq(clik_image_alloc(&want, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&tiles_want, 15, 10, 1, CLIK_F32), CLIK_OK);
     double mean, mean_want;
@@ -204,8 +204,8 @@ START_TEST(device_images)
     clik_image ha, hb, da, db, dmap, dtiles, got, want, tgot, twant;
     ck_assert_int_eq(clik_image_alloc(&ha, w, h, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&hb, w, h, 1, CLIK_U8), CLIK_OK);
-    clik_pattern_fill(&ha, CLIK_PATTERN_SMOOTH, 21);
-    clik_pattern_fill(&hb, CLIK_PATTERN_EDGES, 22);
+    sup_pattern_fill(&ha, SUP_PATTERN_SMOOTH, 21);
+    sup_pattern_fill(&hb, SUP_PATTERN_EDGES, 22);
     ck_assert_int_eq(clik_image_create(h_ctx, &da, w, h, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_create(h_ctx, &db, w, h, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_create(h_ctx, &dmap, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
@@ -246,13 +246,13 @@ START_TEST(long_bands)
     ck_assert_int_eq(clik_image_alloc(&b, w, h, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&map, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&want, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
-    clik_pattern_fill(&a, CLIK_PATTERN_SMOOTH, 31);
-    clik_pattern_fill(&b, CLIK_PATTERN_NOISE, 32);
+    sup_pattern_fill(&a, SUP_PATTERN_SMOOTH, 31);
+    sup_pattern_fill(&b, SUP_PATTERN_NOISE, 32);
     double mean = -1.0, mean_want = -2.0;
     ck_assert_msg(clik_ssim(ctx, &a, &b, &map, &mean) == CLIK_OK, "%s", clik_context_message(ctx));
     ck_assert_int_eq(clik_ssim(h_oracle, &a, &b, &want, &mean_want), CLIK_OK);
-    clik_compare cmp;
-    clik_compare_images(&map, &want, CLIK_TOL_SSIM, &cmp);
+    sup_compare cmp;
+    sup_compare_images(&map, &want, SUP_TOL_SSIM, &cmp);
     ck_assert_msg(cmp.pass, "map on %s: %s", h_backend, cmp.detail);
     ck_assert_msg(fabs(mean - mean_want) <= 1e-4, "%.9g vs %.9g", mean, mean_want);
     h_free_images(&a, &b, &map, &want, NULL);

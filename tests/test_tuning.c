@@ -197,7 +197,7 @@ START_TEST(extremes)
         clik_context *ctx = h_tuned_context(tuning);
         for (int f = 0; f < nf; f++)
             for (int c = 0; c < h_family_case_count(families[f]); c++) {
-                const clik_case *cs = h_family_case(families[f], c);
+                const sup_case *cs = h_family_case(families[f], c);
                 int nch = 0;
                 for (int ch = 1; ch <= 4; ch *= 2)
                     nch += (cs->channels & (1u << ch)) != 0;
@@ -211,15 +211,15 @@ START_TEST(extremes)
                          * runs. */
                         if (!h_full && nch > 1 && k++ != s % nch)
                             continue;
-                        const int w = clik_test_sizes[s][0], h = clik_test_sizes[s][1];
-                        const clik_pattern p = (clik_pattern)((s + ch) % CLIK_PATTERN_COUNT);
-                        clik_case_result r;
+                        const int w = sup_test_sizes[s][0], h = sup_test_sizes[s][1];
+                        const sup_pattern p = (sup_pattern)((s + ch) % SUP_PATTERN_COUNT);
+                        sup_case_result r;
                         h_case_check(cs, ctx, w, h, ch, p, 2000u + s, &r);
                         ck_assert_msg(r.status == CLIK_OK, "%s %s %dx%dx%d on %s: %s: %s", tuning,
                                       cs->op, w, h, ch, h_backend, clik_status_str(r.status),
                                       r.message);
-                        ck_assert_msg(clik_case_passed(&r), "%s %s %dx%dx%d %s on %s: %s", tuning,
-                                      cs->op, w, h, ch, clik_pattern_name(p), h_backend,
+                        ck_assert_msg(sup_case_passed(&r), "%s %s %dx%dx%d %s on %s: %s", tuning,
+                                      cs->op, w, h, ch, sup_pattern_name(p), h_backend,
                                       r.cmp.detail);
                     }
             }

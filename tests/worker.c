@@ -49,12 +49,12 @@ int main(int argc, char **argv)
         clik_context_destroy(ctx);
         return 1;
     }
-    clik_case_result r;
-    clik_case_check(clik_case_find("equalize"), ctx, oracle, 257, 131, 1, CLIK_PATTERN_SMOOTH, 42,
-                    &r);
+    sup_case_result r;
+    sup_case_check(sup_case_find("hist_equalize"), ctx, oracle, 257, 131, 1, SUP_PATTERN_SMOOTH, 42,
+                   &r);
     clik_context_stats s;
     clik_context_stats_get(ctx, &s);
-    int ok = clik_case_passed(&r);
+    int ok = sup_case_passed(&r);
     printf("status=%.*s backend=%s match=%d built=%u disk=%u rejected=%u written=%u\n",
            (int)strcspn(clik_status_str(r.status), ":"), clik_status_str(r.status),
            clik_backend_name(r.backend), ok, s.programs_built, s.programs_from_disk,

@@ -69,7 +69,11 @@ def main():
     takes_value = sorted({long for _, long, value in listed if value})
     cases = []
     for name, _ in commands:
-        usage = helps[name].split("\n\n", 1)[0]
+        # the first paragraph after "clik NAME calls FUNCTIONS", if any
+        text = helps[name]
+        if text.startswith("clik %s calls " % name):
+            text = text.split("\n\n", 1)[1]
+        usage = text.split("\n\n", 1)[0]
         opts = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", usage)) - set(global_opts))
         cases.append('    %s) opts="%s" ;;' % (name, " ".join(opts)))
     completion = """# bash completion of clik, written by apps/docs/gen_docs.py from `clik help`.

@@ -5,15 +5,15 @@
 #include <string.h>
 #include <time.h>
 
-const int clik_test_sizes[][2] = {{1, 1},    {2, 3},     {7, 7},      {27, 13},
-                                  {128, 64}, {641, 479}, {1921, 1081}};
-const int clik_test_size_count = (int)(sizeof(clik_test_sizes) / sizeof(clik_test_sizes[0]));
+const int sup_test_sizes[][2] = {{1, 1},    {2, 3},     {7, 7},      {27, 13},
+                                 {128, 64}, {641, 479}, {1921, 1081}};
+const int sup_test_size_count = (int)(sizeof(sup_test_sizes) / sizeof(sup_test_sizes[0]));
 
 /* ---- histogram family -------------------------------------------------------- */
 
 static clik_status run_hist(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_status st = clik_case_host_output(out, 256 * in->channels, 1, 1, CLIK_U32);
+    clik_status st = sup_case_host_output(out, 256 * in->channels, 1, 1, CLIK_U32);
     if (st == CLIK_OK)
         st = clik_hist_compute(ctx, in, out->data);
     return st;
@@ -21,7 +21,7 @@ static clik_status run_hist(clik_context *ctx, const clik_image *in, clik_image 
 
 static clik_status run_equalize(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_status st = clik_case_output(out, in->width, in->height, in->channels, in->type);
+    clik_status st = sup_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_hist_equalize(ctx, in, out);
     return st;
@@ -29,7 +29,7 @@ static clik_status run_equalize(clik_context *ctx, const clik_image *in, clik_im
 
 static clik_status run_equalize_luma(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_status st = clik_case_output(out, in->width, in->height, in->channels, in->type);
+    clik_status st = sup_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_hist_equalize_luma(ctx, in, out);
     return st;
@@ -39,7 +39,7 @@ static clik_status run_equalize_luma(clik_context *ctx, const clik_image *in, cl
  * that divides few of the sizes (the padding at work). */
 static clik_status run_clahe(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_status st = clik_case_output(out, in->width, in->height, in->channels, in->type);
+    clik_status st = sup_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_clahe(ctx, in, out, 2.0, in->width < 8 ? in->width : 8,
                         in->height < 5 ? in->height : 5);
@@ -58,7 +58,7 @@ static clik_status run_lut(clik_context *ctx, const clik_image *in, clik_image *
 {
     uint8_t tables[4 * 256];
     lut_tables(tables, in->channels);
-    clik_status st = clik_case_output(out, in->width, in->height, in->channels, in->type);
+    clik_status st = sup_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_hist_lut(ctx, in, out, tables, in->channels);
     return st;
@@ -68,7 +68,7 @@ static clik_status run_lut_shared(clik_context *ctx, const clik_image *in, clik_
 {
     uint8_t table[256];
     lut_tables(table, 1);
-    clik_status st = clik_case_output(out, in->width, in->height, in->channels, in->type);
+    clik_status st = sup_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_hist_lut(ctx, in, out, table, 1);
     return st;
@@ -79,7 +79,7 @@ static clik_status run_lut_shared(clik_context *ctx, const clik_image *in, clik_
 static clik_status run_pyrdown(clik_context *ctx, const clik_image *in, clik_image *out)
 {
     clik_status st =
-        clik_case_output(out, (in->width + 1) / 2, (in->height + 1) / 2, in->channels, in->type);
+        sup_case_output(out, (in->width + 1) / 2, (in->height + 1) / 2, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_pyr_down(ctx, in, out);
     return st;
@@ -87,7 +87,7 @@ static clik_status run_pyrdown(clik_context *ctx, const clik_image *in, clik_ima
 
 static clik_status run_pyrup(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_status st = clik_case_output(out, 2 * in->width, 2 * in->height, in->channels, in->type);
+    clik_status st = sup_case_output(out, 2 * in->width, 2 * in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_pyr_up(ctx, in, out);
     return st;
@@ -97,7 +97,7 @@ static clik_status run_pyrup(clik_context *ctx, const clik_image *in, clik_image
 static clik_status run_pyrup_odd(clik_context *ctx, const clik_image *in, clik_image *out)
 {
     clik_status st =
-        clik_case_output(out, 2 * in->width - 1, 2 * in->height - 1, in->channels, in->type);
+        sup_case_output(out, 2 * in->width - 1, 2 * in->height - 1, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_pyr_up(ctx, in, out);
     return st;
@@ -134,7 +134,7 @@ static clik_status make_mosaic(const clik_image *levels, int count, clik_image *
     for (int i = 0; i < count; i++)
         h += levels[i].height;
     clik_status st =
-        clik_case_host_output(out, levels[0].width, h, levels[0].channels, levels[0].type);
+        sup_case_host_output(out, levels[0].width, h, levels[0].channels, levels[0].type);
     if (st != CLIK_OK)
         return st;
     memset(out->data, 0, out->stride * (size_t)out->height);
@@ -215,7 +215,7 @@ static clik_status run_collapse(clik_context *ctx, const clik_image *in, clik_im
     if (st == CLIK_OK)
         st = clik_pyr_laplacian(ctx, in, bands, n);
     if (st == CLIK_OK)
-        st = clik_case_output(out, in->width, in->height, in->channels, in->type);
+        st = sup_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_pyr_collapse(ctx, bands, n, out);
     free_levels(bands, n + 1);
@@ -230,9 +230,9 @@ static clik_status integral_as(clik_context *ctx, const clik_image *in, clik_typ
     const int w = in->width + 1, h = in->height + 1;
     clik_image sum = {0}; /* a temporary when the output is the squares */
     clik_status st = want_sq ? clik_image_alloc(&sum, w, h, in->channels, sum_type)
-                             : clik_case_output(out, w, h, in->channels, sum_type);
+                             : sup_case_output(out, w, h, in->channels, sum_type);
     if (st == CLIK_OK && want_sq)
-        st = clik_case_output(out, w, h, in->channels, sq_type);
+        st = sup_case_output(out, w, h, in->channels, sq_type);
     if (st == CLIK_OK)
         st = clik_integral(ctx, in, want_sq ? &sum : out, want_sq ? out : NULL);
     clik_image_free(&sum);
@@ -271,45 +271,45 @@ static clik_status run_integral_f32(clik_context *ctx, const clik_image *in, cli
 
 #define CH124 (1u << 1 | 1u << 2 | 1u << 4)
 
-static const clik_case base_cases[] = {
-    {"hist", "hist", CLIK_TOL_EXACT, CH124, CLIK_U8, run_hist},
-    {"hist", "equalize", CLIK_TOL_EXACT, CH124, CLIK_U8, run_equalize},
-    {"hist", "hist_equalize_luma", CLIK_TOL_EXACT, 1u << 4, CLIK_U8, run_equalize_luma},
-    {"hist", "clahe", CLIK_TOL_EXACT, 1u << 1 | 1u << 4, CLIK_U8, run_clahe},
-    {"hist", "lut", CLIK_TOL_EXACT, CH124, CLIK_U8, run_lut},
-    {"hist", "lut-shared", CLIK_TOL_EXACT, CH124, CLIK_U8, run_lut_shared},
-    {"pyramid", "pyrdown", CLIK_TOL_EXACT, CH124, CLIK_U8, run_pyrdown},
-    {"pyramid", "pyrdown-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_pyrdown},
-    {"pyramid", "pyrup", CLIK_TOL_EXACT, CH124, CLIK_U8, run_pyrup},
-    {"pyramid", "pyrup-odd", CLIK_TOL_EXACT, CH124, CLIK_U8, run_pyrup_odd},
-    {"pyramid", "pyrup-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_pyrup},
-    {"pyramid", "pyramid", CLIK_TOL_EXACT, CH124, CLIK_U8, run_gaussian},
-    {"pyramid", "laplacian", CLIK_TOL_EXACT, CH124, CLIK_U8, run_laplacian_s16},
-    {"pyramid", "laplacian-f32", CLIK_TOL_EXACT, CH124, CLIK_U8, run_laplacian_f32},
-    {"pyramid", "laplacian-of-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_laplacian_f32},
-    {"pyramid", "collapse", CLIK_TOL_EXACT, CH124, CLIK_U8, run_collapse},
-    {"integral", "integral", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_u32},
-    {"integral", "integral-u64", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_u64},
-    {"integral", "integral-sq", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_sq},
-    {"integral", "integral-f64", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_f64},
-    {"integral", "integral-sq-f64", CLIK_TOL_EXACT, CH124, CLIK_U8, run_integral_sq_f64},
-    {"integral", "integral-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_integral_f32},
+static const sup_case base_cases[] = {
+    {"hist", "hist_compute", SUP_TOL_EXACT, CH124, CLIK_U8, run_hist},
+    {"hist", "hist_equalize", SUP_TOL_EXACT, CH124, CLIK_U8, run_equalize},
+    {"hist", "hist_equalize_luma", SUP_TOL_EXACT, 1u << 4, CLIK_U8, run_equalize_luma},
+    {"hist", "clahe", SUP_TOL_EXACT, 1u << 1 | 1u << 4, CLIK_U8, run_clahe},
+    {"hist", "hist_lut", SUP_TOL_EXACT, CH124, CLIK_U8, run_lut},
+    {"hist", "hist_lut-shared", SUP_TOL_EXACT, CH124, CLIK_U8, run_lut_shared},
+    {"pyramid", "pyr_down", SUP_TOL_EXACT, CH124, CLIK_U8, run_pyrdown},
+    {"pyramid", "pyr_down-f32", SUP_TOL_F32, CH124, CLIK_F32, run_pyrdown},
+    {"pyramid", "pyr_up", SUP_TOL_EXACT, CH124, CLIK_U8, run_pyrup},
+    {"pyramid", "pyr_up-odd", SUP_TOL_EXACT, CH124, CLIK_U8, run_pyrup_odd},
+    {"pyramid", "pyr_up-f32", SUP_TOL_F32, CH124, CLIK_F32, run_pyrup},
+    {"pyramid", "pyr_gaussian", SUP_TOL_EXACT, CH124, CLIK_U8, run_gaussian},
+    {"pyramid", "pyr_laplacian", SUP_TOL_EXACT, CH124, CLIK_U8, run_laplacian_s16},
+    {"pyramid", "pyr_laplacian-f32", SUP_TOL_EXACT, CH124, CLIK_U8, run_laplacian_f32},
+    {"pyramid", "pyr_laplacian-of-f32", SUP_TOL_F32, CH124, CLIK_F32, run_laplacian_f32},
+    {"pyramid", "pyr_collapse", SUP_TOL_EXACT, CH124, CLIK_U8, run_collapse},
+    {"integral", "integral", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_u32},
+    {"integral", "integral-u64", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_u64},
+    {"integral", "integral-sq", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_sq},
+    {"integral", "integral-f64", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_f64},
+    {"integral", "integral-sq-f64", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_sq_f64},
+    {"integral", "integral-f32", SUP_TOL_F32, CH124, CLIK_F32, run_integral_f32},
 };
 
 /* Each family's table, in order. */
 static const struct {
-    const clik_case *cases;
+    const sup_case *cases;
     const int *count;
 } tables[] = {
     {base_cases, NULL},
-    {clik_cases_resize, &clik_cases_resize_count},
-    {clik_cases_filter, &clik_cases_filter_count},
-    {clik_cases_ssim, &clik_cases_ssim_count},
-    {clik_cases_fusion, &clik_cases_fusion_count},
-    {clik_cases_flow, &clik_cases_flow_count},
-    {clik_cases_lapar, &clik_cases_lapar_count},
-    {clik_cases_lapar_model, &clik_cases_lapar_model_count},
-    {clik_cases_lapar_net, &clik_cases_lapar_net_count},
+    {sup_cases_resize, &sup_cases_resize_count},
+    {sup_cases_filter, &sup_cases_filter_count},
+    {sup_cases_ssim, &sup_cases_ssim_count},
+    {sup_cases_fusion, &sup_cases_fusion_count},
+    {sup_cases_flow, &sup_cases_flow_count},
+    {sup_cases_lapar, &sup_cases_lapar_count},
+    {sup_cases_lapar_model, &sup_cases_lapar_model_count},
+    {sup_cases_lapar_net, &sup_cases_lapar_net_count},
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))
@@ -320,7 +320,7 @@ static int table_count(size_t t)
     return tables[t].count ? *tables[t].count : (int)(sizeof(base_cases) / sizeof(base_cases[0]));
 }
 
-int clik_case_count(void)
+int sup_case_count(void)
 {
     int n = 0;
     for (size_t t = 0; t < NTABLES; t++)
@@ -328,7 +328,7 @@ int clik_case_count(void)
     return n;
 }
 
-const clik_case *clik_case_at(int i)
+const sup_case *sup_case_at(int i)
 {
     for (size_t t = 0; t < NTABLES && i >= 0; t++) {
         if (i < table_count(t))
@@ -338,15 +338,80 @@ const clik_case *clik_case_at(int i)
     return NULL;
 }
 
-const clik_case *clik_case_find(const char *op)
+const sup_case *sup_case_find(const char *op)
 {
-    for (int i = 0; i < clik_case_count(); i++)
-        if (strcmp(clik_case_at(i)->op, op) == 0)
-            return clik_case_at(i);
+    for (int i = 0; i < sup_case_count(); i++)
+        if (strcmp(sup_case_at(i)->op, op) == 0)
+            return sup_case_at(i);
     return NULL;
 }
 
-clik_status clik_case_output(clik_image *out, int width, int height, int channels, clik_type type)
+/* The names the cases had before each took its C function's name without
+ * clik_ (pyrdown: pyr_down, for clik_pyr_down): asked for by an old name, a
+ * tool answers with the new one rather than running anything. */
+static const char *const renamed[][2] = {
+    {"hist", "hist_compute"},
+    {"equalize", "hist_equalize"},
+    {"lut", "hist_lut"},
+    {"lut-shared", "hist_lut-shared"},
+    {"pyrdown", "pyr_down"},
+    {"pyrdown-f32", "pyr_down-f32"},
+    {"pyrup", "pyr_up"},
+    {"pyrup-odd", "pyr_up-odd"},
+    {"pyrup-f32", "pyr_up-f32"},
+    {"pyramid", "pyr_gaussian"},
+    {"laplacian", "pyr_laplacian"},
+    {"laplacian-f32", "pyr_laplacian-f32"},
+    {"laplacian-of-f32", "pyr_laplacian-of-f32"},
+    {"collapse", "pyr_collapse"},
+    {"blur-k3", "gaussian_blur-k3"},
+    {"blur-k7", "gaussian_blur-k7"},
+    {"blur-k11-s2.5", "gaussian_blur-k11-s2.5"},
+    {"blur-f32", "gaussian_blur-f32"},
+    {"tvl1", "flow_tvl1"},
+    {"tvl1-f32", "flow_tvl1-f32"},
+    {"tvl1-f16", "flow_tvl1-f16"},
+    {"fusion", "upscale_fusion"},
+    {"fusion-x3", "upscale_fusion-x3"},
+    {"fusion-x4-tile4", "upscale_fusion-x4-tile4"},
+    {"fusion-blur5-t0.02", "upscale_fusion-blur5-t0.02"},
+    {"fusion-map", "upscale_fusion-map"},
+    {"lapar-x2", "lapar_filter-x2"},
+    {"lapar-x3-f32", "lapar_filter-x3-f32"},
+    {"lapar-x4-f16phi", "lapar_filter-x4-f16phi"},
+    {"lapar-x2-f16phi-f32", "lapar_filter-x2-f16phi-f32"},
+    {"lapar-x3-selected", "lapar_filter-x3-selected"},
+    {"lapar-x2-compact", "lapar_filter-x2-compact"},
+    {"lapar-x4-refit", "lapar_filter-x4-refit"},
+    {"lapar-x3-any", "lapar_filter-x3-any"},
+    {"lapar-x2-any-f16phi", "lapar_filter-x2-any-f16phi"},
+    {"lapar-x4-f16phi-f32", "lapar_filter-x4-f16phi-f32"},
+    {"lapar-upsample-x3", "lapar_upsample-x3"},
+    {"upscale-lapar-x2", "upscale_lapar-x2"},
+    {"upscale-lapar-x3-f32", "upscale_lapar-x3-f32"},
+    {"lapar-classify-x2", "lapar_classify-x2"},
+    {"lapar-net-phi", "lapar_net_run-phi"},
+    {"lapar-net-x2", "lapar_net_run-x2"},
+    {"lapar-net-x2-f32", "lapar_net_run-x2-f32"},
+    {"lapar-net-c-x2", "lapar_net_run-c-x2"},
+    {"ssim-tiles", "ssim_tiles"},
+    {"ssim-tiles-2", "ssim_tiles-2"},
+    {"ssim-tiles-5", "ssim_tiles-5"},
+    {"ssim-tiles-16", "ssim_tiles-16"},
+};
+
+int sup_case_renamed_count(void)
+{
+    return (int)(sizeof(renamed) / sizeof(renamed[0]));
+}
+
+const char *sup_case_renamed_at(int i, const char **new_name)
+{
+    *new_name = renamed[i][1];
+    return renamed[i][0];
+}
+
+clik_status sup_case_output(clik_image *out, int width, int height, int channels, clik_type type)
 {
     if (!out->data && !out->buffer)
         return clik_image_alloc(out, width, height, channels, type);
@@ -357,15 +422,15 @@ clik_status clik_case_output(clik_image *out, int width, int height, int channel
     return CLIK_OK;
 }
 
-clik_status clik_case_host_output(clik_image *out, int width, int height, int channels,
-                                  clik_type type)
+clik_status sup_case_host_output(clik_image *out, int width, int height, int channels,
+                                 clik_type type)
 {
     if (out->buffer)
         return CLIK_ERR_INVALID_ARG;
-    return clik_case_output(out, width, height, channels, type);
+    return sup_case_output(out, width, height, channels, type);
 }
 
-clik_context *clik_case_oracle_context(void)
+clik_context *sup_case_oracle_context(void)
 {
     clik_context_options opt;
     clik_context_options_init(&opt);
@@ -385,7 +450,7 @@ static double now_seconds(void)
 }
 
 /* Runs o's case on the oracle with o->in into o->want. */
-static clik_status oracle_want(clik_context *oracle, clik_case_oracle *o)
+static clik_status oracle_want(clik_context *oracle, sup_case_oracle *o)
 {
     const double t0 = now_seconds();
     o->status = o->c->run(oracle, &o->in, &o->want);
@@ -395,9 +460,9 @@ static clik_status oracle_want(clik_context *oracle, clik_case_oracle *o)
     return o->status;
 }
 
-clik_status clik_case_oracle_run(const clik_case *c, clik_context *oracle, int width, int height,
-                                 int channels, clik_pattern pattern, uint64_t seed,
-                                 clik_case_oracle *o)
+clik_status sup_case_oracle_run(const sup_case *c, clik_context *oracle, int width, int height,
+                                int channels, sup_pattern pattern, uint64_t seed,
+                                sup_case_oracle *o)
 {
     memset(o, 0, sizeof(*o));
     o->c = c;
@@ -406,28 +471,28 @@ clik_status clik_case_oracle_run(const clik_case *c, clik_context *oracle, int w
         snprintf(o->message, sizeof(o->message), "cannot allocate the input");
         return o->status;
     }
-    clik_pattern_fill(&o->in, pattern, seed);
+    sup_pattern_fill(&o->in, pattern, seed);
     return oracle_want(oracle, o);
 }
 
-clik_status clik_case_oracle_of(const clik_case *c, clik_context *oracle, const clik_image *in,
-                                clik_case_oracle *o)
+clik_status sup_case_oracle_of(const sup_case *c, clik_context *oracle, const clik_image *in,
+                               sup_case_oracle *o)
 {
     memset(o, 0, sizeof(*o));
     o->c = c;
     o->in = *in;
-    o->in.owned = 0; /* the caller's: clik_case_oracle_free() leaves it alone */
+    o->in.owned = 0; /* the caller's: sup_case_oracle_free() leaves it alone */
     return oracle_want(oracle, o);
 }
 
-void clik_case_oracle_free(clik_case_oracle *o)
+void sup_case_oracle_free(sup_case_oracle *o)
 {
     clik_image_free(&o->in);
     clik_image_free(&o->want);
 }
 
-void clik_case_compare(const clik_case_oracle *o, clik_context *ctx, clik_tolerance tol,
-                       clik_case_result *r)
+void sup_case_compare(const sup_case_oracle *o, clik_context *ctx, sup_tolerance tol,
+                      sup_case_result *r)
 {
     memset(r, 0, sizeof(*r));
     r->oracle_status = o->status;
@@ -447,21 +512,21 @@ void clik_case_compare(const clik_case_oracle *o, clik_context *ctx, clik_tolera
     else if (o->status != CLIK_OK)
         snprintf(r->message, sizeof(r->message), "oracle: %.500s", o->message);
     else
-        clik_compare_images(&got, &o->want, tol, &r->cmp);
+        sup_compare_images(&got, &o->want, tol, &r->cmp);
     clik_image_free(&got);
 }
 
-void clik_case_check(const clik_case *c, clik_context *ctx, clik_context *oracle, int width,
-                     int height, int channels, clik_pattern pattern, uint64_t seed,
-                     clik_case_result *r)
+void sup_case_check(const sup_case *c, clik_context *ctx, clik_context *oracle, int width,
+                    int height, int channels, sup_pattern pattern, uint64_t seed,
+                    sup_case_result *r)
 {
-    clik_case_oracle o;
-    clik_case_oracle_run(c, oracle, width, height, channels, pattern, seed, &o);
-    clik_case_compare(&o, ctx, c->tol, r);
-    clik_case_oracle_free(&o);
+    sup_case_oracle o;
+    sup_case_oracle_run(c, oracle, width, height, channels, pattern, seed, &o);
+    sup_case_compare(&o, ctx, c->tol, r);
+    sup_case_oracle_free(&o);
 }
 
-int clik_case_passed(const clik_case_result *r)
+int sup_case_passed(const sup_case_result *r)
 {
     return r->status == CLIK_OK && r->oracle_status == CLIK_OK && r->cmp.pass;
 }
@@ -469,7 +534,7 @@ int clik_case_passed(const clik_case_result *r)
 /* Strict mode turns a refused fall back into CLIK_ERR_FALLBACK and keeps the
  * OpenCL path's status only as text: "... (STATUS) and CLIK_STRICT forbids
  * the CPU fallback: DETAIL". */
-int clik_case_unsupported(const clik_case_result *r, const char **reason)
+int sup_case_unsupported(const sup_case_result *r, const char **reason)
 {
     const char *why = r->message;
     if (r->status == CLIK_ERR_FALLBACK && r->cause == CLIK_ERR_DEVICE_LIMITS) {

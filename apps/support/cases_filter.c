@@ -4,7 +4,7 @@
 static clik_status blur_as(clik_context *ctx, const clik_image *in, int ksize, double sigma,
                            clik_image *out)
 {
-    clik_status st = clik_case_output(out, in->width, in->height, in->channels, in->type);
+    clik_status st = sup_case_output(out, in->width, in->height, in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_gaussian_blur(ctx, in, out, ksize, sigma);
     return st;
@@ -27,7 +27,7 @@ static clik_status run_blur11(clik_context *ctx, const clik_image *in, clik_imag
 
 static clik_status run_gray(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_status st = clik_case_output(out, in->width, in->height, 1, in->type);
+    clik_status st = sup_case_output(out, in->width, in->height, 1, in->type);
     if (st == CLIK_OK)
         st = clik_gray(ctx, in, out);
     return st;
@@ -36,12 +36,12 @@ static clik_status run_gray(clik_context *ctx, const clik_image *in, clik_image 
 #define CH124 (1u << 1 | 1u << 2 | 1u << 4)
 #define CH4   (1u << 4)
 
-const clik_case clik_cases_filter[] = {
-    {"filter", "blur-k3", CLIK_TOL_U8_FLOAT, CH124, CLIK_U8, run_blur3},
-    {"filter", "blur-k7", CLIK_TOL_U8_FLOAT, CH124, CLIK_U8, run_blur7},
-    {"filter", "blur-k11-s2.5", CLIK_TOL_U8_FLOAT, CH124, CLIK_U8, run_blur11},
-    {"filter", "blur-f32", CLIK_TOL_F32, CH124, CLIK_F32, run_blur7},
-    {"filter", "gray", CLIK_TOL_EXACT, CH4, CLIK_U8, run_gray},
-    {"filter", "gray-f32", CLIK_TOL_F32, CH4, CLIK_F32, run_gray},
+const sup_case sup_cases_filter[] = {
+    {"filter", "gaussian_blur-k3", SUP_TOL_U8_FLOAT, CH124, CLIK_U8, run_blur3},
+    {"filter", "gaussian_blur-k7", SUP_TOL_U8_FLOAT, CH124, CLIK_U8, run_blur7},
+    {"filter", "gaussian_blur-k11-s2.5", SUP_TOL_U8_FLOAT, CH124, CLIK_U8, run_blur11},
+    {"filter", "gaussian_blur-f32", SUP_TOL_F32, CH124, CLIK_F32, run_blur7},
+    {"filter", "gray", SUP_TOL_EXACT, CH4, CLIK_U8, run_gray},
+    {"filter", "gray-f32", SUP_TOL_F32, CH4, CLIK_F32, run_gray},
 };
-const int clik_cases_filter_count = (int)(sizeof(clik_cases_filter) / sizeof(clik_cases_filter[0]));
+const int sup_cases_filter_count = (int)(sizeof(sup_cases_filter) / sizeof(sup_cases_filter[0]));

@@ -95,7 +95,7 @@ static clik_status run_flow(clik_context *ctx, const clik_image *given, clik_flo
     clik_image i1;
     clik_status st = shifted(in, SHIFT_X, SHIFT_Y, &i1);
     if (st == CLIK_OK) {
-        st = clik_case_output(out, in->width, in->height, 2, CLIK_F32);
+        st = sup_case_output(out, in->width, in->height, 2, CLIK_F32);
         if (st == CLIK_OK)
             st = clik_flow_tvl1(ctx, in, &i1, out, &opt);
         clik_image_free(&i1);
@@ -116,9 +116,9 @@ static clik_status run_tvl1_f16(clik_context *ctx, const clik_image *in, clik_im
 
 #define CH1 (1u << 1)
 
-const clik_case clik_cases_flow[] = {
-    {"flow", "tvl1", CLIK_TOL_FLOW, CH1, CLIK_U8, run_tvl1},
-    {"flow", "tvl1-f32", CLIK_TOL_FLOW, CH1, CLIK_F32, run_tvl1},
-    {"flow", "tvl1-f16", CLIK_TOL_FLOW_F16, CH1, CLIK_U8, run_tvl1_f16},
+const sup_case sup_cases_flow[] = {
+    {"flow", "flow_tvl1", SUP_TOL_FLOW, CH1, CLIK_U8, run_tvl1},
+    {"flow", "flow_tvl1-f32", SUP_TOL_FLOW, CH1, CLIK_F32, run_tvl1},
+    {"flow", "flow_tvl1-f16", SUP_TOL_FLOW_F16, CH1, CLIK_U8, run_tvl1_f16},
 };
-const int clik_cases_flow_count = (int)(sizeof(clik_cases_flow) / sizeof(clik_cases_flow[0]));
+const int sup_cases_flow_count = (int)(sizeof(sup_cases_flow) / sizeof(sup_cases_flow[0]));

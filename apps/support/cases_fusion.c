@@ -41,9 +41,9 @@ static clik_status run_setup(clik_context *ctx, const clik_image *in, clik_image
     const int w = src.width * f->scale, h = src.height * f->scale;
     clik_image fused = {0}; /* a temporary when the output is the map */
     clik_status st = f->map ? clik_image_alloc(&fused, w, h, 4, CLIK_U8)
-                            : clik_case_output(out, w, h, 4, CLIK_U8);
+                            : sup_case_output(out, w, h, 4, CLIK_U8);
     if (st == CLIK_OK && f->map)
-        st = clik_case_output(out, w, h, 1, CLIK_U8);
+        st = sup_case_output(out, w, h, 1, CLIK_U8);
     if (st == CLIK_OK)
         st = clik_upscale_fusion(ctx, &src, f->map ? &fused : out, &opt, f->map ? out : NULL);
     clik_image_free(&fused);
@@ -82,11 +82,11 @@ static clik_status run_map(clik_context *ctx, const clik_image *in, clik_image *
 
 #define RGBA (1u << 4)
 
-const clik_case clik_cases_fusion[] = {
-    {"fusion", "fusion", CLIK_TOL_FUSION, RGBA, CLIK_U8, run_x2},
-    {"fusion", "fusion-x3", CLIK_TOL_FUSION, RGBA, CLIK_U8, run_x3},
-    {"fusion", "fusion-x4-tile4", CLIK_TOL_FUSION, RGBA, CLIK_U8, run_x4_tile4},
-    {"fusion", "fusion-blur5-t0.02", CLIK_TOL_FUSION, RGBA, CLIK_U8, run_x2_low_threshold},
-    {"fusion", "fusion-map", CLIK_TOL_FUSION, RGBA, CLIK_U8, run_map},
+const sup_case sup_cases_fusion[] = {
+    {"fusion", "upscale_fusion", SUP_TOL_FUSION, RGBA, CLIK_U8, run_x2},
+    {"fusion", "upscale_fusion-x3", SUP_TOL_FUSION, RGBA, CLIK_U8, run_x3},
+    {"fusion", "upscale_fusion-x4-tile4", SUP_TOL_FUSION, RGBA, CLIK_U8, run_x4_tile4},
+    {"fusion", "upscale_fusion-blur5-t0.02", SUP_TOL_FUSION, RGBA, CLIK_U8, run_x2_low_threshold},
+    {"fusion", "upscale_fusion-map", SUP_TOL_FUSION, RGBA, CLIK_U8, run_map},
 };
-const int clik_cases_fusion_count = (int)(sizeof(clik_cases_fusion) / sizeof(clik_cases_fusion[0]));
+const int sup_cases_fusion_count = (int)(sizeof(sup_cases_fusion) / sizeof(sup_cases_fusion[0]));

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "half.h"
 #include "cases.h"
 
 typedef struct lapar_case {
@@ -120,7 +121,7 @@ static clik_status make_phi(int w, int h, int planes, clik_type type, clik_image
             for (int x = 0; x < w; x++) {
                 const float v = phi_value(l, planes, g, g + cells, x, y);
                 if (type == CLIK_F16)
-                    ((uint16_t *)(void *)row)[x] = clik_half_from_float(v);
+                    ((uint16_t *)(void *)row)[x] = clik__float_to_half(v);
                 else
                     ((float *)(void *)row)[x] = v;
             }
@@ -212,8 +213,8 @@ static clik_status run_lapar(clik_context *ctx, const clik_image *in, const lapa
     clik_image phi = {0};
     clik_status st = make_phi(w, h, planes, lc->phi_type, &phi);
     if (st == CLIK_OK)
-        st = lr.type == CLIK_F32 ? clik_case_host_output(out, w, h, lr.channels, lr.type)
-                                 : clik_case_output(out, w, h, lr.channels, lr.type);
+        st = lr.type == CLIK_F32 ? sup_case_host_output(out, w, h, lr.channels, lr.type)
+                                 : sup_case_output(out, w, h, lr.channels, lr.type);
     if (st == CLIK_OK)
         st = clik_lapar_filter(ctx, &lr, &phi, &dict, s, out);
     if (st == CLIK_OK && lr.type == CLIK_F32)
@@ -246,7 +247,7 @@ LAPAR_CASE(x4_sym_small, 4, 64, 48, CLIK_F16, 6, 1, 0, 0, 0)
 static clik_status upsample_x3(clik_context *ctx, const clik_image *in, clik_image *out)
 {
     const clik_image lr = crop(in, 128, 96);
-    clik_status st = clik_case_host_output(out, lr.width * 3, lr.height * 3, lr.channels, CLIK_F32);
+    clik_status st = sup_case_host_output(out, lr.width * 3, lr.height * 3, lr.channels, CLIK_F32);
     if (st == CLIK_OK)
         st = clik_lapar_upsample(ctx, &lr, 3, out);
     if (st == CLIK_OK)
@@ -256,17 +257,17 @@ static clik_status upsample_x3(clik_context *ctx, const clik_image *in, clik_ima
 
 #define CH14 ((1u << 1) | (1u << 4))
 
-const clik_case clik_cases_lapar[] = {
-    {"lapar", "lapar-x2", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, x2},
-    {"lapar", "lapar-x3-f32", CLIK_TOL_F32, CH14, CLIK_F32, x3_f32},
-    {"lapar", "lapar-x4-f16phi", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, x4_f16},
-    {"lapar", "lapar-x2-f16phi-f32", CLIK_TOL_F32, CH14, CLIK_F32, x2_f16_f32},
-    {"lapar", "lapar-x3-selected", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, x3_selected},
-    {"lapar", "lapar-x2-compact", CLIK_TOL_F32, CH14, CLIK_F32, x2_compact},
-    {"lapar", "lapar-x4-refit", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, x4_refit},
-    {"lapar", "lapar-x3-any", CLIK_TOL_F32, CH14, CLIK_F32, x3_any},
-    {"lapar", "lapar-x2-any-f16phi", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, x2_any_f16},
-    {"lapar", "lapar-x4-f16phi-f32", CLIK_TOL_F32, CH14, CLIK_F32, x4_sym_small},
-    {"lapar", "lapar-upsample-x3", CLIK_TOL_F32, CH14, CLIK_U8, upsample_x3},
+const sup_case sup_cases_lapar[] = {
+    {"lapar", "lapar_filter-x2", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, x2},
+    {"lapar", "lapar_filter-x3-f32", SUP_TOL_F32, CH14, CLIK_F32, x3_f32},
+    {"lapar", "lapar_filter-x4-f16phi", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, x4_f16},
+    {"lapar", "lapar_filter-x2-f16phi-f32", SUP_TOL_F32, CH14, CLIK_F32, x2_f16_f32},
+    {"lapar", "lapar_filter-x3-selected", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, x3_selected},
+    {"lapar", "lapar_filter-x2-compact", SUP_TOL_F32, CH14, CLIK_F32, x2_compact},
+    {"lapar", "lapar_filter-x4-refit", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, x4_refit},
+    {"lapar", "lapar_filter-x3-any", SUP_TOL_F32, CH14, CLIK_F32, x3_any},
+    {"lapar", "lapar_filter-x2-any-f16phi", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, x2_any_f16},
+    {"lapar", "lapar_filter-x4-f16phi-f32", SUP_TOL_F32, CH14, CLIK_F32, x4_sym_small},
+    {"lapar", "lapar_upsample-x3", SUP_TOL_F32, CH14, CLIK_U8, upsample_x3},
 };
-const int clik_cases_lapar_count = (int)(sizeof(clik_cases_lapar) / sizeof(clik_cases_lapar[0]));
+const int sup_cases_lapar_count = (int)(sizeof(sup_cases_lapar) / sizeof(sup_cases_lapar[0]));

@@ -38,9 +38,9 @@ static clik_status run_upscale(clik_context *ctx, const clik_image *in, int scal
     const clik_image src = crop(in, side);
     clik_status st =
         src.type == CLIK_F32
-            ? clik_case_host_output(out, src.width * scale, src.height * scale, src.channels,
-                                    src.type)
-            : clik_case_output(out, src.width * scale, src.height * scale, src.channels, src.type);
+            ? sup_case_host_output(out, src.width * scale, src.height * scale, src.channels,
+                                   src.type)
+            : sup_case_output(out, src.width * scale, src.height * scale, src.channels, src.type);
     if (st == CLIK_OK)
         st = clik_upscale_lapar(ctx, &src, out, scale, NULL);
     if (st == CLIK_OK && src.type == CLIK_F32)
@@ -67,7 +67,7 @@ static clik_status classify_x2(clik_context *ctx, const clik_image *in, clik_ima
 {
     const clik_image src = crop(in, CROP);
     clik_image up = {0};
-    clik_context *oracle = clik_case_oracle_context();
+    clik_context *oracle = sup_case_oracle_context();
     clik_status st =
         oracle ? clik_image_alloc(&up, src.width * 2, src.height * 2, src.channels, CLIK_F32)
                : CLIK_ERR_NO_MEMORY;
@@ -75,7 +75,7 @@ static clik_status classify_x2(clik_context *ctx, const clik_image *in, clik_ima
         st = clik_lapar_upsample(oracle, &src, 2, &up);
     clik_context_destroy(oracle);
     if (st == CLIK_OK)
-        st = clik_case_output(out, up.width, up.height, 1, CLIK_U16);
+        st = sup_case_output(out, up.width, up.height, 1, CLIK_U16);
     if (st == CLIK_OK)
         st = clik_lapar_classify(ctx, &up, NULL, 2, out);
     clik_image_free(&up);
@@ -88,10 +88,10 @@ static clik_status classify_x2(clik_context *ctx, const clik_image *in, clik_ima
         "lapar_model", name, tol, (1u << 1) | (1u << 4), type, fn                                  \
     }
 
-const clik_case clik_cases_lapar_model[] = {
-    MODEL_CASE("upscale-lapar-x2", CLIK_TOL_FUSION, CLIK_U8, upscale_x2),
-    MODEL_CASE("upscale-lapar-x3-f32", CLIK_TOL_MODEL_F32, CLIK_F32, upscale_x3_f32),
-    MODEL_CASE("lapar-classify-x2", CLIK_TOL_BUCKETS, CLIK_U8, classify_x2),
+const sup_case sup_cases_lapar_model[] = {
+    MODEL_CASE("upscale_lapar-x2", SUP_TOL_FUSION, CLIK_U8, upscale_x2),
+    MODEL_CASE("upscale_lapar-x3-f32", SUP_TOL_MODEL_F32, CLIK_F32, upscale_x3_f32),
+    MODEL_CASE("lapar_classify-x2", SUP_TOL_BUCKETS, CLIK_U8, classify_x2),
 };
-const int clik_cases_lapar_model_count =
-    (int)(sizeof(clik_cases_lapar_model) / sizeof(clik_cases_lapar_model[0]));
+const int sup_cases_lapar_model_count =
+    (int)(sizeof(sup_cases_lapar_model) / sizeof(sup_cases_lapar_model[0]));

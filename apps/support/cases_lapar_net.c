@@ -79,7 +79,7 @@ static uint32_t crc32_bytes(const uint8_t *p, size_t n)
     return ~c;
 }
 
-uint8_t *clik_test_net_bytes(const clik_test_net_shape *shape, uint64_t seed, size_t *size)
+uint8_t *sup_test_net_bytes(const sup_test_net_shape *shape, uint64_t seed, size_t *size)
 {
     const int nf = shape->features, B = shape->blocks, U = shape->units, L = shape->atoms,
               s = shape->scale;
@@ -140,7 +140,7 @@ uint8_t *clik_test_net_bytes(const clik_test_net_shape *shape, uint64_t seed, si
 
 /* ---- the cases ------------------------------------------------------------------------ */
 
-static const clik_test_net_shape small_shape = {2, 8, 1, 2, 72};
+static const sup_test_net_shape small_shape = {2, 8, 1, 2, 72};
 
 /* The network a case runs: the synthetic one, or LAPAR-C x2 (held for the
  * process: built-in networks are never freed). */
@@ -149,7 +149,7 @@ static clik_status case_net(int released, clik_lapar_net **net)
     if (released)
         return clik_lapar_net_builtin(NULL, "lapar-c", 2, net);
     size_t n;
-    uint8_t *bytes = clik_test_net_bytes(&small_shape, 7, &n);
+    uint8_t *bytes = sup_test_net_bytes(&small_shape, 7, &n);
     if (!bytes)
         return CLIK_ERR_NO_MEMORY;
     clik_status st = clik_lapar_net_read(NULL, bytes, n, net);
@@ -192,7 +192,7 @@ static clik_status run_phi(clik_context *ctx, const clik_image *in, clik_image *
     if (st == CLIK_OK)
         st = case_net(0, &net);
     if (st == CLIK_OK)
-        st = clik_case_output(out, src.width * 2, src.height * 2 * small_shape.atoms, 1, CLIK_F32);
+        st = sup_case_output(out, src.width * 2, src.height * 2 * small_shape.atoms, 1, CLIK_F32);
     if (st == CLIK_OK)
         st = clik_lapar_net_run(ctx, net, &src, NULL, out);
     clik_lapar_net_free(net);
@@ -210,8 +210,8 @@ static clik_status run_upscale(clik_context *ctx, const clik_image *in, int rele
         st = case_net(released && clik_lapar_net_builtin_available("lapar-c", 2), &net);
     if (st == CLIK_OK)
         st = src.type == CLIK_F32
-                 ? clik_case_host_output(out, src.width * 2, src.height * 2, src.channels, src.type)
-                 : clik_case_output(out, src.width * 2, src.height * 2, src.channels, src.type);
+                 ? sup_case_host_output(out, src.width * 2, src.height * 2, src.channels, src.type)
+                 : sup_case_output(out, src.width * 2, src.height * 2, src.channels, src.type);
     if (st == CLIK_OK)
         st = clik_lapar_net_run(ctx, net, &src, out, NULL);
     clik_lapar_net_free(net);
@@ -240,11 +240,11 @@ static clik_status upscale_released(clik_context *ctx, const clik_image *in, cli
         "lapar_net", name, tol, (1u << 1) | (1u << 4), type, fn                                    \
     }
 
-const clik_case clik_cases_lapar_net[] = {
-    NET_CASE("lapar-net-phi", CLIK_TOL_F32, CLIK_U8, run_phi),
-    NET_CASE("lapar-net-x2", CLIK_TOL_U8_FLOAT, CLIK_U8, upscale_small),
-    NET_CASE("lapar-net-x2-f32", CLIK_TOL_F32, CLIK_F32, upscale_small),
-    NET_CASE("lapar-net-c-x2", CLIK_TOL_U8_FLOAT, CLIK_U8, upscale_released),
+const sup_case sup_cases_lapar_net[] = {
+    NET_CASE("lapar_net_run-phi", SUP_TOL_F32, CLIK_U8, run_phi),
+    NET_CASE("lapar_net_run-x2", SUP_TOL_U8_FLOAT, CLIK_U8, upscale_small),
+    NET_CASE("lapar_net_run-x2-f32", SUP_TOL_F32, CLIK_F32, upscale_small),
+    NET_CASE("lapar_net_run-c-x2", SUP_TOL_U8_FLOAT, CLIK_U8, upscale_released),
 };
-const int clik_cases_lapar_net_count =
-    (int)(sizeof(clik_cases_lapar_net) / sizeof(clik_cases_lapar_net[0]));
+const int sup_cases_lapar_net_count =
+    (int)(sizeof(sup_cases_lapar_net) / sizeof(sup_cases_lapar_net[0]));

@@ -29,8 +29,8 @@ static int above_megapixel(const clik_image *in)
 static clik_status resize_by(clik_context *ctx, const clik_image *in, int num_x, int den_x,
                              int num_y, int den_y, clik_interp method, clik_image *out)
 {
-    clik_status st = clik_case_output(out, scaled(in->width, num_x, den_x),
-                                      scaled(in->height, num_y, den_y), in->channels, in->type);
+    clik_status st = sup_case_output(out, scaled(in->width, num_x, den_x),
+                                     scaled(in->height, num_y, den_y), in->channels, in->type);
     if (st == CLIK_OK)
         st = clik_resize(ctx, in, out, method);
     return st;
@@ -121,21 +121,21 @@ static clik_status bicubic_aa_mixed(clik_context *ctx, const clik_image *in, cli
     return resize_by(ctx, in, 3, 7, 5, 3, CLIK_INTERP_BICUBIC_AA, out);
 }
 
-const clik_case clik_cases_resize[] = {
-    {"resize", "resize-nearest-x2", CLIK_TOL_EXACT, CH14, CLIK_U8, nearest_x2},
-    {"resize", "resize-nearest-x3", CLIK_TOL_EXACT, CH14, CLIK_U8, nearest_x3},
-    {"resize", "resize-nearest-frac", CLIK_TOL_EXACT, CH14, CLIK_U8, nearest_frac},
-    {"resize", "resize-nearest-f32", CLIK_TOL_EXACT, CH14, CLIK_F32, nearest_down},
-    {"resize", "resize-bilinear-x2", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bilinear_x2},
-    {"resize", "resize-bilinear-frac", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bilinear_frac},
-    {"resize", "resize-bilinear-f32", CLIK_TOL_F32, CH14, CLIK_F32, bilinear_mixed},
-    {"resize", "resize-bicubic-x2", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_x2},
-    {"resize", "resize-bicubic-x3", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_x3},
-    {"resize", "resize-bicubic-frac", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_frac},
-    {"resize", "resize-bicubic-down", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_down},
-    {"resize", "resize-bicubic-f32", CLIK_TOL_F32, CH14, CLIK_F32, bicubic_mixed},
-    {"resize", "resize-bicubic-aa-d3", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_aa_d3},
-    {"resize", "resize-bicubic-aa-frac", CLIK_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_aa_frac},
-    {"resize", "resize-bicubic-aa-f32", CLIK_TOL_F32, CH14, CLIK_F32, bicubic_aa_mixed},
+const sup_case sup_cases_resize[] = {
+    {"resize", "resize-nearest-x2", SUP_TOL_EXACT, CH14, CLIK_U8, nearest_x2},
+    {"resize", "resize-nearest-x3", SUP_TOL_EXACT, CH14, CLIK_U8, nearest_x3},
+    {"resize", "resize-nearest-frac", SUP_TOL_EXACT, CH14, CLIK_U8, nearest_frac},
+    {"resize", "resize-nearest-f32", SUP_TOL_EXACT, CH14, CLIK_F32, nearest_down},
+    {"resize", "resize-bilinear-x2", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bilinear_x2},
+    {"resize", "resize-bilinear-frac", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bilinear_frac},
+    {"resize", "resize-bilinear-f32", SUP_TOL_F32, CH14, CLIK_F32, bilinear_mixed},
+    {"resize", "resize-bicubic-x2", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_x2},
+    {"resize", "resize-bicubic-x3", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_x3},
+    {"resize", "resize-bicubic-frac", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_frac},
+    {"resize", "resize-bicubic-down", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_down},
+    {"resize", "resize-bicubic-f32", SUP_TOL_F32, CH14, CLIK_F32, bicubic_mixed},
+    {"resize", "resize-bicubic-aa-d3", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_aa_d3},
+    {"resize", "resize-bicubic-aa-frac", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_aa_frac},
+    {"resize", "resize-bicubic-aa-f32", SUP_TOL_F32, CH14, CLIK_F32, bicubic_aa_mixed},
 };
-const int clik_cases_resize_count = (int)(sizeof(clik_cases_resize) / sizeof(clik_cases_resize[0]));
+const int sup_cases_resize_count = (int)(sizeof(sup_cases_resize) / sizeof(sup_cases_resize[0]));

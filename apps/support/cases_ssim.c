@@ -52,7 +52,7 @@ static clik_status make_pair(const clik_image *in, int min_side, clik_image *a, 
         const int amplitude = 8 * ((y / 16) % 4);
         for (int x = 0; x < w; x++) {
             const double shifted = pixel(a, x + 2 < w ? x + 2 : w - 1, y);
-            const int noise = (int)(clik_rand_next(&state) % (uint64_t)(2 * amplitude + 1));
+            const int noise = (int)(sup_rand_next(&state) % (uint64_t)(2 * amplitude + 1));
             const double v = amplitude == 0 ? pixel(a, x, y)
                                             : 0.75 * pixel(a, x, y) + 0.25 * shifted +
                                                   (double)(noise - amplitude);
@@ -75,7 +75,7 @@ static clik_status run_ssim_map(clik_context *ctx, const clik_image *in, clik_im
     clik_status st = make_pair(in, WINDOW, &a, &b);
     if (st != CLIK_OK)
         return st;
-    st = clik_case_output(out, a.width - (WINDOW - 1), a.height - (WINDOW - 1), 1, CLIK_F32);
+    st = sup_case_output(out, a.width - (WINDOW - 1), a.height - (WINDOW - 1), 1, CLIK_F32);
     if (st == CLIK_OK)
         st = clik_ssim(ctx, &a, &b, out, NULL);
     free_pair(&a, &b);
@@ -90,7 +90,7 @@ static clik_status run_ssim_mean(clik_context *ctx, const clik_image *in, clik_i
     if (st != CLIK_OK)
         return st;
     double mean = -2.0;
-    st = clik_case_host_output(out, 1, 1, 1, CLIK_F64);
+    st = sup_case_host_output(out, 1, 1, 1, CLIK_F64);
     if (st == CLIK_OK)
         st = clik_ssim(ctx, &a, &b, NULL, &mean);
     if (st == CLIK_OK)
@@ -106,8 +106,8 @@ static clik_status run_tiles(clik_context *ctx, const clik_image *in, int tile, 
     clik_status st = make_pair(in, 1, &a, &b);
     if (st != CLIK_OK)
         return st;
-    st = clik_case_output(out, (a.width + tile - 1) / tile, (a.height + tile - 1) / tile, 1,
-                          CLIK_F32);
+    st = sup_case_output(out, (a.width + tile - 1) / tile, (a.height + tile - 1) / tile, 1,
+                         CLIK_F32);
     if (st == CLIK_OK)
         st = clik_ssim_tiles(ctx, &a, &b, tile, out);
     free_pair(&a, &b);
@@ -136,13 +136,13 @@ static clik_status run_tiles_16(clik_context *ctx, const clik_image *in, clik_im
 
 #define CH1 (1u << 1)
 
-const clik_case clik_cases_ssim[] = {
-    {"ssim", "ssim", CLIK_TOL_SSIM, CH1, CLIK_U8, run_ssim_map},
-    {"ssim", "ssim-mean", CLIK_TOL_F32, CH1, CLIK_U8, run_ssim_mean},
-    {"ssim", "ssim-f32", CLIK_TOL_SSIM, CH1, CLIK_F32, run_ssim_map},
-    {"ssim", "ssim-tiles", CLIK_TOL_F32, CH1, CLIK_U8, run_tiles_8},
-    {"ssim", "ssim-tiles-2", CLIK_TOL_F32, CH1, CLIK_U8, run_tiles_2},
-    {"ssim", "ssim-tiles-5", CLIK_TOL_F32, CH1, CLIK_U8, run_tiles_5},
-    {"ssim", "ssim-tiles-16", CLIK_TOL_F32, CH1, CLIK_U8, run_tiles_16},
+const sup_case sup_cases_ssim[] = {
+    {"ssim", "ssim", SUP_TOL_SSIM, CH1, CLIK_U8, run_ssim_map},
+    {"ssim", "ssim-mean", SUP_TOL_F32, CH1, CLIK_U8, run_ssim_mean},
+    {"ssim", "ssim-f32", SUP_TOL_SSIM, CH1, CLIK_F32, run_ssim_map},
+    {"ssim", "ssim_tiles", SUP_TOL_F32, CH1, CLIK_U8, run_tiles_8},
+    {"ssim", "ssim_tiles-2", SUP_TOL_F32, CH1, CLIK_U8, run_tiles_2},
+    {"ssim", "ssim_tiles-5", SUP_TOL_F32, CH1, CLIK_U8, run_tiles_5},
+    {"ssim", "ssim_tiles-16", SUP_TOL_F32, CH1, CLIK_U8, run_tiles_16},
 };
-const int clik_cases_ssim_count = (int)(sizeof(clik_cases_ssim) / sizeof(clik_cases_ssim[0]));
+const int sup_cases_ssim_count = (int)(sizeof(sup_cases_ssim) / sizeof(sup_cases_ssim[0]));

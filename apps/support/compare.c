@@ -1,4 +1,4 @@
-/* Comparison by tolerance class (SPEC section 4). SPDX-License-Identifier: BSD-2-Clause */
+/* Comparison by tolerance class (the classes: compare.h). SPDX-License-Identifier: BSD-2-Clause */
 #include "compare.h"
 
 #include <math.h>
@@ -6,18 +6,18 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *clik_tolerance_name(clik_tolerance t)
+const char *sup_tolerance_name(sup_tolerance t)
 {
     switch (t) {
-    case CLIK_TOL_EXACT: return "EXACT";
-    case CLIK_TOL_U8_FLOAT: return "U8-FLOAT";
-    case CLIK_TOL_F32: return "F32";
-    case CLIK_TOL_FLOW: return "FLOW";
-    case CLIK_TOL_FLOW_F16: return "FLOW-F16";
-    case CLIK_TOL_SSIM: return "SSIM";
-    case CLIK_TOL_FUSION: return "FUSION";
-    case CLIK_TOL_BUCKETS: return "BUCKETS";
-    case CLIK_TOL_MODEL_F32: return "MODEL-F32";
+    case SUP_TOL_EXACT: return "EXACT";
+    case SUP_TOL_U8_FLOAT: return "U8-FLOAT";
+    case SUP_TOL_F32: return "F32";
+    case SUP_TOL_FLOW: return "FLOW";
+    case SUP_TOL_FLOW_F16: return "FLOW-F16";
+    case SUP_TOL_SSIM: return "SSIM";
+    case SUP_TOL_FUSION: return "FUSION";
+    case SUP_TOL_BUCKETS: return "BUCKETS";
+    case SUP_TOL_MODEL_F32: return "MODEL-F32";
     }
     return "unknown";
 }
@@ -51,7 +51,7 @@ static int bits_equal(const clik_image *a, const clik_image *b, int x, int y, in
 /* FLOW: limit; FLOW-F16 (per_motion > 0): limit + per_motion x the mean
  * length of want's finite vectors. */
 static void compare_flow(const clik_image *got, const clik_image *want, double limit,
-                         double per_motion, clik_compare *r)
+                         double per_motion, sup_compare *r)
 {
     double sum = 0.0, motion = 0.0;
     for (int y = 0; y < got->height; y++)
@@ -71,8 +71,8 @@ static void compare_flow(const clik_image *got, const clik_image *want, double l
              r->mean_epe, limit, r->max_abs);
 }
 
-void clik_compare_images(const clik_image *got, const clik_image *want, clik_tolerance tol,
-                         clik_compare *r)
+void sup_compare_images(const clik_image *got, const clik_image *want, sup_tolerance tol,
+                        sup_compare *r)
 {
     memset(r, 0, sizeof(*r));
     if (got->width != want->width || got->height != want->height ||
@@ -110,27 +110,27 @@ void clik_compare_images(const clik_image *got, const clik_image *want, clik_tol
                     r->worst_y = y;
                     r->worst_c = c;
                 }
-                if (((tol == CLIK_TOL_F32 || tol == CLIK_TOL_MODEL_F32) &&
+                if (((tol == SUP_TOL_F32 || tol == SUP_TOL_MODEL_F32) &&
                      d > 1e-4 * fmax(1.0, fabs(b))) ||
-                    (tol == CLIK_TOL_SSIM && d > 5e-4) || (tol == CLIK_TOL_FUSION && d > 1.0))
+                    (tol == SUP_TOL_SSIM && d > 5e-4) || (tol == SUP_TOL_FUSION && d > 1.0))
                     over_limit++;
             }
     }
     switch (tol) {
-    case CLIK_TOL_EXACT: r->pass = r->mismatches == 0; break;
-    case CLIK_TOL_U8_FLOAT:
+    case SUP_TOL_EXACT: r->pass = r->mismatches == 0; break;
+    case SUP_TOL_U8_FLOAT:
         r->pass = r->max_abs <= 1.0 && (double)r->mismatches <= 0.001 * (double)r->count;
         break;
-    case CLIK_TOL_F32:
-    case CLIK_TOL_SSIM: r->pass = over_limit == 0; break;
-    case CLIK_TOL_BUCKETS: r->pass = (double)r->mismatches <= 0.001 * (double)r->count; break;
-    case CLIK_TOL_MODEL_F32: r->pass = (double)over_limit <= 0.001 * (double)r->count; break;
-    case CLIK_TOL_FUSION:
+    case SUP_TOL_F32:
+    case SUP_TOL_SSIM: r->pass = over_limit == 0; break;
+    case SUP_TOL_BUCKETS: r->pass = (double)r->mismatches <= 0.001 * (double)r->count; break;
+    case SUP_TOL_MODEL_F32: r->pass = (double)over_limit <= 0.001 * (double)r->count; break;
+    case SUP_TOL_FUSION:
         r->pass = (double)over_limit <= 0.001 * (double)r->count &&
                   (double)r->mismatches <= 0.01 * (double)r->count;
         break;
-    case CLIK_TOL_FLOW: compare_flow(got, want, 0.01, 0.0, r); return;
-    case CLIK_TOL_FLOW_F16: compare_flow(got, want, 0.01, 1.0 / 512.0, r); return;
+    case SUP_TOL_FLOW: compare_flow(got, want, 0.01, 0.0, r); return;
+    case SUP_TOL_FLOW_F16: compare_flow(got, want, 0.01, 1.0 / 512.0, r); return;
     }
     if (r->mismatches == 0)
         snprintf(r->detail, sizeof(r->detail), "identical (%zu elements)", r->count);

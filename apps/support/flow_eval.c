@@ -9,11 +9,11 @@
 #include <stdint.h>
 
 /* Largest |u| or |v| a known vector may have. */
-#define UNKNOWN_LIMIT ((float)CLIK_FLOW_UNKNOWN)
+#define UNKNOWN_LIMIT ((float)SUP_FLOW_UNKNOWN)
 /* M_PI is not in C11 or POSIX. */
 #define PI 3.14159265358979323846
 
-int clik_flow_known(float u, float v)
+int sup_flow_known(float u, float v)
 {
     /* NaN fails both comparisons, so it counts as unknown. */
     return fabsf(u) <= UNKNOWN_LIMIT && fabsf(v) <= UNKNOWN_LIMIT;
@@ -50,8 +50,8 @@ static double space_time_angle(double u, double v, double p, double q)
     return atan2(cross, dot);
 }
 
-clik_status clik_flow_errors(const clik_image *flow, const clik_image *gt, double *epe, double *aae,
-                             long *counted)
+clik_status sup_flow_errors(const clik_image *flow, const clik_image *gt, double *epe, double *aae,
+                            long *counted)
 {
     if (epe)
         *epe = NAN;
@@ -72,7 +72,7 @@ clik_status clik_flow_errors(const clik_image *flow, const clik_image *gt, doubl
         const float *f = flow_row(flow, y), *g = flow_row(gt, y);
         for (int x = 0; x < flow->width; x++) {
             float u = f[2 * x], v = f[2 * x + 1], p = g[2 * x], q = g[2 * x + 1];
-            if (!clik_flow_known(u, v) || !clik_flow_known(p, q))
+            if (!sup_flow_known(u, v) || !sup_flow_known(p, q))
                 continue;
             sum_epe += hypot((double)u - p, (double)v - q);
             sum_angle += space_time_angle(u, v, p, q);
@@ -90,7 +90,7 @@ clik_status clik_flow_errors(const clik_image *flow, const clik_image *gt, doubl
     return CLIK_OK;
 }
 
-double clik_flow_max_motion(const clik_image *flow)
+double sup_flow_max_motion(const clik_image *flow)
 {
     if (check_flow(flow) != CLIK_OK)
         return 0;
@@ -98,7 +98,7 @@ double clik_flow_max_motion(const clik_image *flow)
     for (int y = 0; y < flow->height; y++) {
         const float *f = flow_row(flow, y);
         for (int x = 0; x < flow->width; x++) {
-            if (!clik_flow_known(f[2 * x], f[2 * x + 1]))
+            if (!sup_flow_known(f[2 * x], f[2 * x + 1]))
                 continue;
             double r = hypot(f[2 * x], f[2 * x + 1]);
             if (r > longest)
@@ -161,7 +161,7 @@ static void vector_colour(const float wheel[WHEEL_HUES][3], double u, double v, 
     }
 }
 
-clik_status clik_flow_colorize(const clik_image *flow, clik_image *rgba, float max_motion)
+clik_status sup_flow_colorize(const clik_image *flow, clik_image *rgba, float max_motion)
 {
     clik_status st = check_flow(flow);
     if (st != CLIK_OK)
@@ -178,7 +178,7 @@ clik_status clik_flow_colorize(const clik_image *flow, clik_image *rgba, float m
         return CLIK_ERR_SIZE_MISMATCH;
     if (!isfinite(max_motion))
         return CLIK_ERR_INVALID_ARG;
-    double scale = max_motion > 0 ? max_motion : clik_flow_max_motion(flow);
+    double scale = max_motion > 0 ? max_motion : sup_flow_max_motion(flow);
     if (!(scale > 0))
         scale = 1; /* no motion anywhere: every known vector is white */
     float wheel[WHEEL_HUES][3];
@@ -189,7 +189,7 @@ clik_status clik_flow_colorize(const clik_image *flow, clik_image *rgba, float m
         uint8_t *out = (uint8_t *)rgba->data + (size_t)y * rgba->stride;
         for (int x = 0; x < flow->width; x++, out += 4) {
             float rgb[3] = {0, 0, 0};
-            if (clik_flow_known(f[2 * x], f[2 * x + 1]))
+            if (sup_flow_known(f[2 * x], f[2 * x + 1]))
                 vector_colour(wheel, f[2 * x], f[2 * x + 1], scale, rgb);
             for (int c = 0; c < 3; c++)
                 out[c] = (uint8_t)lrintf(255.0f * rgb[c]);

@@ -5,13 +5,13 @@
  *
  * A flow is a 2-channel f32 host image, u and v interleaved: pixel (x, y) of
  * the first image moves to (x + u, y + v) in the second. A vector is unknown
- * when |u| or |v| is above CLIK_FLOW_UNKNOWN or is NaN (.flo files mark
+ * when |u| or |v| is above SUP_FLOW_UNKNOWN or is NaN (.flo files mark
  * unknown vectors with 1e10); every function here skips unknown vectors.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#ifndef CLIK_FLOW_EVAL_H
-#define CLIK_FLOW_EVAL_H
+#ifndef SUP_FLOW_EVAL_H
+#define SUP_FLOW_EVAL_H
 
 #include "clik.h"
 
@@ -19,10 +19,10 @@
 extern "C" {
 #endif
 
-#define CLIK_FLOW_UNKNOWN 1e9
+#define SUP_FLOW_UNKNOWN 1e9
 
-/* 1 when (u, v) is a known vector: both finite and within CLIK_FLOW_UNKNOWN. */
-int clik_flow_known(float u, float v);
+/* 1 when (u, v) is a known vector: both finite and within SUP_FLOW_UNKNOWN. */
+int sup_flow_known(float u, float v);
 
 /* Mean end-point error |(u, v) - (u_gt, v_gt)| and mean angular error, in
  * degrees, between the space-time directions (u, v, 1) and (u_gt, v_gt, 1),
@@ -31,8 +31,8 @@ int clik_flow_known(float u, float v);
  * 2-channel f32 host images of one size (CLIK_ERR_UNSUPPORTED_FORMAT,
  * CLIK_ERR_SIZE_MISMATCH, CLIK_ERR_INVALID_ARG for a device image); any of
  * epe, aae and counted may be NULL. */
-clik_status clik_flow_errors(const clik_image *flow, const clik_image *gt, double *epe, double *aae,
-                             long *counted);
+clik_status sup_flow_errors(const clik_image *flow, const clik_image *gt, double *epe, double *aae,
+                            long *counted);
 
 /* Colour-codes flow into rgba (4-channel u8 host image of the flow's size,
  * alpha 255) with the Middlebury colour wheel: the direction picks the hue
@@ -41,13 +41,13 @@ clik_status clik_flow_errors(const clik_image *flow, const clik_image *gt, doubl
  * max_motion are drawn at full saturation, darkened to 3/4. max_motion <= 0
  * means the longest known vector (no motion at all gives white). Unknown
  * vectors are black. A NaN or infinite max_motion gives CLIK_ERR_INVALID_ARG. */
-clik_status clik_flow_colorize(const clik_image *flow, clik_image *rgba, float max_motion);
+clik_status sup_flow_colorize(const clik_image *flow, clik_image *rgba, float max_motion);
 
 /* The longest known vector of flow, 0 when none is known (or when flow is not
  * a 2-channel f32 host image). */
-double clik_flow_max_motion(const clik_image *flow);
+double sup_flow_max_motion(const clik_image *flow);
 
 #ifdef __cplusplus
 }
 #endif
-#endif /* CLIK_FLOW_EVAL_H */
+#endif /* SUP_FLOW_EVAL_H */

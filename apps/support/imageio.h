@@ -7,8 +7,8 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#ifndef CLIK_IMAGEIO_H
-#define CLIK_IMAGEIO_H
+#ifndef SUP_IMAGEIO_H
+#define SUP_IMAGEIO_H
 
 #include <stddef.h>
 
@@ -147,4 +147,4 @@ clik_status clikio_read_npy(const char *path, clik_image *img, char *err, size_t
 #ifdef __cplusplus
 }
 #endif
-#endif /* CLIK_IMAGEIO_H */
+#endif /* SUP_IMAGEIO_H */

@@ -1,6 +1,6 @@
 /* Shared pieces of the image file readers and writers. SPDX-License-Identifier: BSD-2-Clause */
-#ifndef CLIK_IMAGEIO_PRIVATE_H
-#define CLIK_IMAGEIO_PRIVATE_H
+#ifndef SUP_IMAGEIO_PRIVATE_H
+#define SUP_IMAGEIO_PRIVATE_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -81,4 +81,4 @@ clikio_write_fn clikio__npy_write;
 /* From a 2-channel f32 image. */
 clikio_write_fn clikio__flo_write;
 
-#endif /* CLIK_IMAGEIO_PRIVATE_H */
+#endif /* SUP_IMAGEIO_PRIVATE_H */

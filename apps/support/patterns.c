@@ -5,29 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint16_t clik_half_from_float(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, sizeof(x));
-    const uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-    const float a = fabsf(f);
-    if (isnan(f))
-        return (uint16_t)(sign | 0x7e00u);
-    if (a >= 65520.0f) /* rounds past the largest half, 65504 */
-        return (uint16_t)(sign | 0x7c00u);
-    if (a < 6.103515625e-05f) /* subnormal: multiples of 2^-24 */
-        return (uint16_t)(sign | (uint16_t)lrintf(a * 16777216.0f));
-    int e;
-    const float m = frexpf(a, &e); /* a = m 2^e, m in [0.5, 1) */
-    long q = lrintf(m * 2048.0f);  /* 11 significant bits */
-    if (q == 2048) {
-        q = 1024;
-        e++;
-    }
-    return (uint16_t)(sign | (uint16_t)((e + 14) << 10) | (uint16_t)(q - 1024));
-}
-
-uint64_t clik_rand_next(uint64_t *state)
+uint64_t sup_rand_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -37,18 +15,18 @@ uint64_t clik_rand_next(uint64_t *state)
 
 static double unit(uint64_t *state)
 {
-    return (double)(clik_rand_next(state) >> 11) * (1.0 / 9007199254740992.0);
+    return (double)(sup_rand_next(state) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-const char *clik_pattern_name(clik_pattern p)
+const char *sup_pattern_name(sup_pattern p)
 {
     static const char *const names[] = {"noise", "gradient", "edges", "checker", "smooth"};
-    return p < CLIK_PATTERN_COUNT ? names[p] : "unknown";
+    return p < SUP_PATTERN_COUNT ? names[p] : "unknown";
 }
 
 /* The state of one fill: values in [0, 1] by pattern, made a row at a time. */
 typedef struct field {
-    clik_pattern pattern;
+    sup_pattern pattern;
     uint64_t state;
     int width, height, channels;
     /* edges: rectangles x0, y0, x1, y1, level */
@@ -103,11 +81,11 @@ static void pattern_run(field *f, int y, int x0, int x1, double *v)
 {
     const int ch = f->channels;
     switch (f->pattern) {
-    case CLIK_PATTERN_NOISE:
+    case SUP_PATTERN_NOISE:
         for (int i = 0; i < (x1 - x0) * ch; i++)
             v[i] = unit(&f->state);
         return;
-    case CLIK_PATTERN_GRADIENT: {
+    case SUP_PATTERN_GRADIENT: {
         double span = (double)(f->width + f->height - 1);
         for (int x = x0; x < x1; x++) {
             double g = span > 1 ? (double)(x + y) / (span - 1) : 0.5;
@@ -116,13 +94,13 @@ static void pattern_run(field *f, int y, int x0, int x1, double *v)
         }
         return;
     }
-    case CLIK_PATTERN_EDGES: edges_run(f, y, x0, x1, v); return;
-    case CLIK_PATTERN_CHECKER:
+    case SUP_PATTERN_EDGES: edges_run(f, y, x0, x1, v); return;
+    case SUP_PATTERN_CHECKER:
         for (int x = x0; x < x1; x++)
             for (int c = 0; c < ch; c++)
                 *v++ = ((x / 8 + y / 8 + c) & 1) ? 0.86 : 0.12;
         return;
-    case CLIK_PATTERN_SMOOTH: smooth_run(f, y, x0, x1, v); return;
+    case SUP_PATTERN_SMOOTH: smooth_run(f, y, x0, x1, v); return;
     default:
         for (int i = 0; i < (x1 - x0) * ch; i++)
             v[i] = 0.0;
@@ -169,14 +147,14 @@ static void store_run(void *row, clik_type t, const double *v, size_t n)
     }
 }
 
-void clik_pattern_fill(clik_image *img, clik_pattern pattern, uint64_t seed)
+void sup_pattern_fill(clik_image *img, sup_pattern pattern, uint64_t seed)
 {
     field f = {.pattern = pattern,
                .state = seed * 0x2545f4914f6cdd1dull + (uint64_t)pattern,
                .width = img->width,
                .height = img->height,
                .channels = img->channels};
-    if (pattern == CLIK_PATTERN_EDGES) {
+    if (pattern == SUP_PATTERN_EDGES) {
         for (int i = 0; i < 12; i++) {
             int x0 = (int)(unit(&f.state) * img->width), y0 = (int)(unit(&f.state) * img->height);
             f.rects[i][0] = x0;
@@ -186,13 +164,13 @@ void clik_pattern_fill(clik_image *img, clik_pattern pattern, uint64_t seed)
             f.rects[i][4] = (int)(unit(&f.state) * 256) & 255;
         }
     }
-    if (pattern == CLIK_PATTERN_SMOOTH) {
+    if (pattern == SUP_PATTERN_SMOOTH) {
         f.cell = 16;
         f.gw = img->width / f.cell + 2;
         f.gh = img->height / f.cell + 2;
         f.grid = malloc(sizeof(double) * (size_t)f.gw * (size_t)f.gh * (size_t)img->channels);
         if (!f.grid) {
-            f.pattern = CLIK_PATTERN_GRADIENT; /* still deterministic */
+            f.pattern = SUP_PATTERN_GRADIENT; /* still deterministic */
         } else {
             for (size_t i = 0; i < (size_t)f.gw * (size_t)f.gh * (size_t)img->channels; i++)
                 f.grid[i] = unit(&f.state);

@@ -225,6 +225,7 @@ typedef struct flow_cl {
 
     cl_mem i0s[CLIK_FLOW_MAX_SCALES], i1s[CLIK_FLOW_MAX_SCALES];
     cl_mem tmp, smooth, ring, grad, wd, uf[2], pf, partial, stop, mm, taps_pre, taps_zoom;
+    cl_mem marks; /* each warp's stop mark, copied there as its warp ends */
 
     size_t wg[2];  /* work-group of the U and P steps */
     int small_max; /* levels of at most this many pixels run in flow_iterate */
@@ -562,9 +563,15 @@ static clik_status cl_progress(flow_cl *f, int iteration)
     return clik__flow_stop(f->plan, f->done, iteration) ? cancelled(f->ctx) : CLIK_OK;
 }
 
-/* Queues a non-blocking read of the stop mark into host_stop[slot]. */
+/* Queues a non-blocking read of the stop mark into host_stop[slot] (after
+ * the read it replaces, which an earlier warp may have left, is done). */
 static clik_status read_stop(flow_cl *f, int slot)
 {
+    if (f->reading[slot]) {
+        const clik_status st = wait_stop(f, slot, NULL);
+        if (st != CLIK_OK)
+            return st;
+    }
     cl_int err = f->ctx->cl->clEnqueueReadBuffer(f->ctx->queue, f->stop, CL_FALSE, 0, sizeof(int),
                                                  &f->host_stop[slot], 0, NULL, &f->reading[slot]);
     if (err != CL_SUCCESS) {
@@ -684,9 +691,11 @@ static clik_status iterate_large(flow_cl *f, cl_mem u, int w, int h)
     return st;
 }
 
-/* The warps of one level on u (its size), p starting at 0; ran[w] gets the
- * iterations of warp w; the progress callback after each. */
-static clik_status cl_level(flow_cl *f, int s, cl_mem u, int *ran)
+/* The warps of one level on u (its size), p starting at 0; each warp's stop
+ * mark goes to f->marks at `mark` + the warp (read once the run is
+ * queued: the host does not wait for the device between warps); the
+ * progress callback after each warp is queued. */
+static clik_status cl_level(flow_cl *f, int s, cl_mem u, size_t mark)
 {
     clik_context *ctx = f->ctx;
     const clik_flow_plan *pl = f->plan;
@@ -705,15 +714,14 @@ static clik_status cl_level(flow_cl *f, int s, cl_mem u, int *ran)
             st = launch_2d(f, f->warp, w, h);
         if (st == CLIK_OK)
             st = small ? iterate_small(f, u, w, h) : iterate_large(f, u, w, h);
-        /* The warp's last iteration: its stop mark, or all of them. */
-        if (st == CLIK_OK)
-            st = settle_reads(f);
-        if (st == CLIK_OK)
-            st = read_stop(f, 0);
-        int stopped = INT_MAX;
-        if (st == CLIK_OK)
-            st = wait_stop(f, 0, &stopped);
-        ran[k] = stopped < pl->iterations ? stopped : pl->iterations;
+        /* The warp's last iteration: its stop mark, or INT_MAX. */
+        if (st == CLIK_OK) {
+            const cl_int err = ctx->cl->clEnqueueCopyBuffer(ctx->queue, f->stop, f->marks, 0,
+                                                            (mark + (size_t)k) * sizeof(int),
+                                                            sizeof(int), 0, NULL, NULL);
+            if (err != CL_SUCCESS)
+                st = clik__fail_cl(ctx, err, "clEnqueueCopyBuffer");
+        }
         f->done++;
         if (st == CLIK_OK)
             st = cl_progress(f, 0);
@@ -771,11 +779,17 @@ static clik_status flow_alloc(flow_cl *f)
         cl_mem *mem;
         size_t bytes;
     } list[] = {
-        {&f->tmp, n0 * fl},      {&f->smooth, n0 * fl},
-        {&f->grad, 2 * n0 * fl}, {&f->wd, 3 * n0 * fl},
-        {&f->uf[0], ubytes},     {&f->uf[1], pl->scales > 1 || pl->initial ? ubytes : 4},
-        {&f->pf, pbytes},        {&f->partial, groups * fl},
-        {&f->stop, sizeof(int)}, {&f->mm, 2 * fl},
+        {&f->tmp, n0 * fl},
+        {&f->smooth, n0 * fl},
+        {&f->grad, 2 * n0 * fl},
+        {&f->wd, 3 * n0 * fl},
+        {&f->uf[0], ubytes},
+        {&f->uf[1], pl->scales > 1 || pl->initial ? ubytes : 4},
+        {&f->pf, pbytes},
+        {&f->partial, groups * fl},
+        {&f->stop, sizeof(int)},
+        {&f->mm, 2 * fl},
+        {&f->marks, (size_t)pl->scales * (size_t)pl->warps * sizeof(int)},
     };
     for (size_t i = 0; i < sizeof(list) / sizeof(list[0]) && st == CLIK_OK; i++)
         st = flow_buffer(f, list[i].bytes, list[i].mem);
@@ -839,6 +853,21 @@ static clik_status flow_setup(flow_cl *f)
     return st;
 }
 
+/* The iterations each warp ran, from the stop marks (INT_MAX: all). */
+static clik_status read_marks(flow_cl *f)
+{
+    const clik_flow_plan *pl = f->plan;
+    const size_t n = (size_t)pl->scales * (size_t)pl->warps;
+    const cl_int err = f->ctx->cl->clEnqueueReadBuffer(
+        f->ctx->queue, f->marks, CL_TRUE, 0, n * sizeof(int), pl->iterations_run, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return clik__fail_cl(f->ctx, err, "download");
+    for (size_t i = 0; i < n; i++)
+        if (pl->iterations_run[i] > pl->iterations || pl->iterations_run[i] < 0)
+            pl->iterations_run[i] = pl->iterations;
+    return CLIK_OK;
+}
+
 /* b[0] is I0, b[1] I1, b[2] the flow. */
 static clik_status tvl1_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
@@ -881,8 +910,7 @@ static clik_status tvl1_opencl(clik_context *ctx, void *p, clik_binding *const *
     if (st == CLIK_OK)
         st = cl_start(&f, b[2], &cur);
     for (int s = pl->scales - 1; s >= 0 && st == CLIK_OK; s--) {
-        st = cl_level(&f, s, f.uf[cur],
-                      pl->iterations_run + (size_t)(pl->scales - 1 - s) * (size_t)pl->warps);
+        st = cl_level(&f, s, f.uf[cur], (size_t)(pl->scales - 1 - s) * (size_t)pl->warps);
         if (st != CLIK_OK || s == 0)
             break;
         /* The flow up one level: sampled at (x / fx, y / fy), scaled by
@@ -899,6 +927,8 @@ static clik_status tvl1_opencl(clik_context *ctx, void *p, clik_binding *const *
                        CLIK_A(fs));
     if (st == CLIK_OK)
         st = launch_2d(&f, f.store_k, w, h);
+    if (st == CLIK_OK)
+        st = read_marks(&f);
     if (st != CLIK_OK)
         ctx->cl->clFinish(ctx->queue);
     flow_release(&f);

@@ -1,7 +1,7 @@
 /*
  * Fusion upscaler family (kernels/fusion.cl, fallback_cpu/{scalar,neon}/
  * fusion.c): whole frames, and a stream of frames whose uploads, kernels and
- * downloads overlap on several command queues (Martinez and Toro 2025,
+ * downloads overlap on several command queues (Martinez and Toro,
  * section X).
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -371,7 +371,7 @@ static clik_status fusion_cpu(clik_context *ctx, void *args, clik_image *const *
     return CLIK_OK;
 }
 
-static const clik_op fusion_op = {"fusion", fusion_opencl, fusion_cpu};
+static const clik_op fusion_op = {"upscale_fusion", fusion_opencl, fusion_cpu};
 
 clik_status clik_upscale_fusion(clik_context *ctx, const clik_image *src, clik_image *dst,
                                 const clik_fusion_options *opt, clik_image *artifact_map)

@@ -1,6 +1,6 @@
 /*
- * Histogram family: hist, equalize (per channel or of the luma), lut,
- * clahe (kernels/hist.cl,
+ * Histogram family: hist_compute, hist_equalize (per channel),
+ * hist_equalize_luma, hist_lut, clahe (kernels/hist.cl,
  * fallback_cpu/{scalar,neon}/hist.c).
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -748,9 +748,9 @@ static clik_status clahe_cpu(clik_context *ctx, void *p, clik_image *const *v)
     return cpu_on_luma(ctx, p, v, clahe_grey_cpu);
 }
 
-static const clik_op hist_op = {"hist", hist_opencl, hist_cpu};
-static const clik_op equalize_op = {"equalize", equalize_opencl, equalize_cpu};
-static const clik_op lut_op = {"lut", lut_opencl, lut_cpu};
+static const clik_op hist_op = {"hist_compute", hist_opencl, hist_cpu};
+static const clik_op equalize_op = {"hist_equalize", equalize_opencl, equalize_cpu};
+static const clik_op lut_op = {"hist_lut", lut_opencl, lut_cpu};
 static const clik_op equalize_luma_op = {"hist_equalize_luma", equalize_luma_opencl,
                                          equalize_luma_cpu};
 static const clik_op clahe_op = {"clahe", clahe_opencl, clahe_cpu};

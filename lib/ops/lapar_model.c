@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lapar_model.h"
+#include "lapar_model_entry.h"
 
 static void plan_of(const model_entry *e, const float *filters, clik_lapar_model_plan *p)
 {

@@ -10,7 +10,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lapar_model.h"
+#include "lapar_model_entry.h"
+
+/* ---- an entry's options (the trainer's defaults)
+ * ---------------------------------------------------------------------------- */
+
+void clik_lapar_model_options_init(clik_lapar_model_options *opt)
+{
+    if (!opt)
+        return;
+    memset(opt, 0, sizeof(*opt));
+    opt->scale = 2;
+    opt->angles = 16;
+    opt->strengths = 3;
+    opt->coherences = 3;
+    opt->phases = 0;
+    opt->window = 5;
+    opt->atoms = 13;
+    opt->kernel = 0;
+    opt->symmetry = 1;
+    opt->alpha = 1e-5;
+    opt->min_samples = 64;
+    opt->f16 = 1;
+}
 
 /* ---- small helpers ------------------------------------------------------------------- */
 

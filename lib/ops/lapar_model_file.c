@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lapar_model.h"
+#include "lapar_model_entry.h"
 
 /* lib/models/lapar_default.clikm, embedded by lib/embed.c (--blob). */
 extern const unsigned char clik__lapar_model_blob[];

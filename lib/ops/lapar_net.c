@@ -220,11 +220,13 @@ static size_t padded(int n, int cob)
     return (size_t)((n + cob - 1) / cob) * (size_t)cob;
 }
 
-static void buffers_release(clik_context *ctx, net_buffers *nb)
+/* The context's kept tensors back to the pool. */
+static void workspace_release(clik_context *ctx)
 {
-    for (int t = 0; t < NET_TENSORS; t++)
-        if (nb->t[t])
-            clik__temp_release(ctx, nb->t[t], nb->bytes[t]);
+    for (int t = 0; t < 8; t++)
+        if (ctx->lnet_ws.t[t])
+            clik__temp_release(ctx, ctx->lnet_ws.t[t], ctx->lnet_ws.bytes[t]);
+    memset(&ctx->lnet_ws, 0, sizeof(ctx->lnet_ws));
 }
 
 static clik_status zero_buffer(clik_context *ctx, cl_mem mem, size_t bytes)
@@ -307,27 +309,55 @@ static clik_status upload_weights(clik_context *ctx, const net_args *a, const ne
     return CLIK_OK;
 }
 
-/* The tensors but phi, zeroed (their borders must be), and the weights. */
+/* The tensors but phi, zero-bordered, and the weights. The tensors are the
+ * context's (ctx->lnet_ws): made and cleared for a layout, then kept, since
+ * the kernels write only inside the borders (and pitch and row slack): a
+ * stream of frames of one size neither allocates nor clears them again. */
 static clik_status buffers_make(clik_context *ctx, const net_args *a, const net_layout *lay,
                                 net_buffers *nb)
 {
     memset(nb, 0, sizeof(*nb));
+    _Static_assert(NET_PHI <= 8, "lnet_ws holds the tensors but phi");
+    size_t key[16] = {(size_t)lay->pitch[0], (size_t)lay->pitch[1], lay->plane[0], lay->plane[1],
+                      act_size(a),           (size_t)a->w,          (size_t)a->h,  (size_t)a->s};
+    /* (the size too: pixels of a larger image's interior inside the same
+     * pitch and rows are a smaller image's border) */
+    for (int t = 0; t < NET_PHI; t++)
+        key[8 + t] = a->planes[t];
+    if (ctx->lnet_ws.t[0] && memcmp(key, ctx->lnet_ws.key, sizeof(key)) == 0) {
+        for (int t = 0; t < NET_PHI; t++) {
+            nb->t[t] = ctx->lnet_ws.t[t];
+            nb->bytes[t] = ctx->lnet_ws.bytes[t];
+        }
+        return upload_weights(ctx, a, lay, nb);
+    }
+    workspace_release(ctx);
     clik_status st = CLIK_OK;
     for (int t = 0; t < NET_PHI && st == CLIK_OK; t++) {
         const size_t plane = lay->plane[t >= NET_H0];
         /* slack past the last plane for the vector loads of the last row */
         const size_t n = a->planes[t] * plane + 64;
-        if (n > ctx->dev.max_alloc_size / act_size(a))
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "clik_lapar_net_run: a tensor of %zu elements is larger than the "
-                              "device's largest allocation (%llu bytes)",
-                              n, (unsigned long long)ctx->dev.max_alloc_size);
+        if (n > ctx->dev.max_alloc_size / act_size(a)) {
+            st = clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                            "clik_lapar_net_run: a tensor of %zu elements is larger than the "
+                            "device's largest allocation (%llu bytes)",
+                            n, (unsigned long long)ctx->dev.max_alloc_size);
+            break;
+        }
         nb->bytes[t] = (n * act_size(a) + 15) / 16 * 16;
         st = clik__temp_buffer(ctx, nb->bytes[t], &nb->t[t]);
-        if (st == CLIK_OK)
+        if (st == CLIK_OK) {
+            ctx->lnet_ws.t[t] = nb->t[t];
+            ctx->lnet_ws.bytes[t] = nb->bytes[t];
             st = zero_buffer(ctx, nb->t[t], nb->bytes[t]);
+        }
     }
-    return st == CLIK_OK ? upload_weights(ctx, a, lay, nb) : st;
+    if (st != CLIK_OK) {
+        workspace_release(ctx);
+        return st;
+    }
+    memcpy(ctx->lnet_ws.key, key, sizeof(key));
+    return upload_weights(ctx, a, lay, nb);
 }
 
 static clik_status run_input(clik_context *ctx, const net_args *a, const net_layout *lay,
@@ -375,11 +405,14 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
     const int vw = lay->local ? 1 : lay->vw;
     const int hr = sp->hr, w = hr ? a->w * a->s : a->w, h = hr ? a->h * a->s : a->h;
     /* Small layers on GPUs: fewer rows, then fewer channels per work-item,
-     * until the device has a few thousand work-items per compute unit
-     * (unless a tuning fixed them). */
+     * until the device has 256 work-items per compute unit (unless a tuning
+     * fixed them). More work-items than that, each with less work, lose:
+     * each loads its inputs and weights again (NVIDIA H200, LAPAR-A x2 at
+     * 320x180, before the weights' vector loads: 4.1 ms at 8 rows x 4
+     * channels, 7.3 ms shrunk to 2,048 work-items per compute unit). */
     if (ctx->dev.type != CLIK_DEVICE_CPU) {
         const double want =
-            2048.0 * (double)(ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 1);
+            256.0 * (double)(ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 1);
         while (ry > 1 && !(lay->fixed & 1) &&
                (double)w * h / ry * (double)(padded(c->cout, cob) / (size_t)cob) < want)
             ry /= 2;
@@ -511,7 +544,6 @@ static clik_status net_whole(clik_context *ctx, const net_args *a, const clik_bi
     }
     if (scratch)
         clik__unbind(ctx, &phi_scratch, 0);
-    buffers_release(ctx, &nb);
     return st;
 }
 

@@ -1,5 +1,5 @@
 /*
- * A LAPAR network with a compressed dictionary (seed 000, section III-A):
+ * A LAPAR network with a compressed dictionary (Zhao et al. 2021, section III-A):
  * the selection of clik_lapar_compress folded into the network's last
  * convolution, which is linear (no activation after it), so that the
  * network emits the k kept planes and its dictionary is the k kept atoms.

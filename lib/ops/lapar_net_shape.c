@@ -41,8 +41,8 @@ int clik__lapar_net_shape(clik_context *ctx, const clik_lapar_net *net, int w, i
     /* choices 1|2|4|8|16: the index is the power of two */
     sh->local = (int)clik__tune(ctx, CLIK_TUNE_LNET_LOCAL, 0);
     sh->vw = 1 << clik__tune(ctx, CLIK_TUNE_LNET_VW, cpu ? 4 : 0);
-    sh->ry = 1 << clik__tune(ctx, CLIK_TUNE_LNET_RY, cpu ? 0 : 2);
-    sh->cob = 1 << clik__tune(ctx, CLIK_TUNE_LNET_COB, 3);
+    sh->ry = 1 << clik__tune(ctx, CLIK_TUNE_LNET_RY, cpu ? 0 : 3);
+    sh->cob = 1 << clik__tune(ctx, CLIK_TUNE_LNET_COB, cpu ? 3 : 2);
     sh->fixed = (clik__tune_given(ctx, CLIK_TUNE_LNET_RY) ? 1 : 0) |
                 (clik__tune_given(ctx, CLIK_TUNE_LNET_COB) ? 2 : 0);
     if (clik__tune_given(ctx, CLIK_TUNE_LNET_LOCAL) || clik__tune_given(ctx, CLIK_TUNE_LNET_VW) ||

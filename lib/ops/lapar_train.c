@@ -9,28 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lapar_model.h"
-
-/* ---- options ---------------------------------------------------------------------------- */
-
-void clik_lapar_model_options_init(clik_lapar_model_options *opt)
-{
-    if (!opt)
-        return;
-    memset(opt, 0, sizeof(*opt));
-    opt->scale = 2;
-    opt->angles = 16;
-    opt->strengths = 3;
-    opt->coherences = 3;
-    opt->phases = 0;
-    opt->window = 5;
-    opt->atoms = 13;
-    opt->kernel = 0;
-    opt->symmetry = 1;
-    opt->alpha = 1e-5;
-    opt->min_samples = 64;
-    opt->f16 = 1;
-}
+#include "lapar_model_entry.h"
 
 /* The default edges for a bin count: strength geometric from 2.5 to 10 (S -
  * 1 edges; one edge: 5), coherence uniform in (0, 1): k / C. */

@@ -484,11 +484,11 @@ static clik_status collapse_cpu(clik_context *ctx, void *p, clik_image *const *v
     return st == CLIK_OK ? st : clik__fail(ctx, st, "clik_pyr_collapse: out of memory");
 }
 
-static const clik_op down_op = {"pyrdown", down_opencl, down_cpu};
-static const clik_op up_op = {"pyrup", up_opencl, up_cpu};
-static const clik_op gaussian_op = {"pyramid", gaussian_opencl, gaussian_cpu};
-static const clik_op laplacian_op = {"laplacian", laplacian_opencl, laplacian_cpu};
-static const clik_op collapse_op = {"collapse", collapse_opencl, collapse_cpu};
+static const clik_op down_op = {"pyr_down", down_opencl, down_cpu};
+static const clik_op up_op = {"pyr_up", up_opencl, up_cpu};
+static const clik_op gaussian_op = {"pyr_gaussian", gaussian_opencl, gaussian_cpu};
+static const clik_op laplacian_op = {"pyr_laplacian", laplacian_opencl, laplacian_cpu};
+static const clik_op collapse_op = {"pyr_collapse", collapse_opencl, collapse_cpu};
 
 /* ---- public entry points -------------------------------------------------------------- */
 

@@ -3,7 +3,7 @@
 
     import clik
     ctx = clik.Context()              # the default device ("auto"), else the CPU
-    eq = ctx.equalize(img)            # img: a uint8 array (H, W) or (H, W, C)
+    eq = ctx.hist_equalize(img)            # img: a uint8 array (H, W) or (H, W, C)
 
 Images are NumPy arrays of shape (H, W) or (H, W, C) with C in 1, 2, 4
 (RGBA), taken without copies (packed pixels; rows may be strided). Device
@@ -61,9 +61,13 @@ __all__ = [
 
 
 class LaparSelection:
-    """The atoms a compressed LAPAR dictionary keeps (Context.lapar_compress):
-    index (increasing) into a dictionary of `atoms` atoms, with the weights
-    gamma, or the re-fit matrix mix (kept x atoms) when it has one."""
+    """The atoms a compressed LAPAR dictionary keeps (Context.lapar_compress).
+
+    atoms: the atom count of the dictionary it selects from.
+    index: the kept atoms' indices, increasing.
+    gamma: their weights (None: 1 each).
+    mix: the re-fit matrix, (kept, atoms) float32, or None.
+    """
 
     __slots__ = ("atoms", "index", "gamma", "mix")
 
@@ -93,12 +97,20 @@ class Context(_Context):
             kernel_dir=None, tuning=None, log=None)
 
     device: "auto" (default: $CLIK_DEVICE, else the first GPU, else any
-    device, else the CPU), "gpu", "cpu", "none" (the CPU path), "P:D" or a
-    part of a platform or device name ("pocl", "llvmpipe", "nvidia").
-    strict=True: fail rather than fall back to the CPU. cpu_path: "auto",
-    "scalar" (the correctness oracle) or "neon". Options left None take the
-    environment variables, then the defaults (README.md). log: a callable
-    (level, message) receiving the library's diagnostics.
+        device, else the CPU), "gpu", "cpu", "none" (the CPU path), "P:D" or
+        a part of a platform or device name ("pocl", "llvmpipe", "nvidia").
+    strict: True: fail rather than fall back to the CPU.
+    cpu_path: "auto", "scalar" (the correctness oracle) or "neon".
+    cache: whether compiled kernels are cached on disk.
+    cache_dir: the kernel cache's folder.
+    local_memory: force the kernels with (True) or without (False) local memory.
+    profiling: time each kernel (Context.stats).
+    kernel_dir: read the kernels' sources from this folder.
+    tuning: tuning keys, "key=value,...".
+    log: a callable (level, message) receiving the library's diagnostics.
+
+    Options left None take the environment variables, then the defaults
+    (README.md).
 
     Calls on one context are serialised; the GIL is released while the
     library works, so threads with their own contexts run in parallel.
@@ -119,9 +131,17 @@ class Context(_Context):
 
     def lapar_compress(self, calib, alpha, *, dictionary=None, samples=65536,
                        refit_samples=None, seed=1, mix=False):
-        """Dictionary compression: the atoms to keep (a LaparSelection) from
-        calibration triples (phi, upsampled, truth). refit_samples None:
-        min(16384, samples)."""
+        """Dictionary compression: the atoms to keep (a LaparSelection).
+
+        calib: (phi, upsampled, truth) triples of calibration images.
+        alpha: the fraction of the atoms kept, (0, 1].
+        dictionary: the atoms, (atoms, 25) float32 (None: the default).
+        samples: the pixels sampled for the selection.
+        refit_samples: the pixels sampled for the re-weighting (None:
+            min(16384, samples)).
+        seed: the sampling's seed.
+        mix: True: the re-fit matrix as well.
+        """
         if refit_samples is None:
             refit_samples = min(16384, samples)
         atoms, index, gamma, m = self._lapar_compress(
@@ -132,9 +152,18 @@ class Context(_Context):
     def fusion_stream(self, frames, scale=2, *, depth=0, tile=8, blur_ksize=7,
                       threshold=0.05, artifact_map=False):
         """Fusion upscaling of a sequence of RGBA uint8 frames of one size,
-        up to `depth` frames (0: 3) in flight: yields each frame's output
-        (with artifact_map=True, (output, map)) in order, identical to
-        upscale_fusion's."""
+        several in flight: yields each frame's output (with
+        artifact_map=True, (output, map)) in order, identical to
+        upscale_fusion's.
+
+        frames: an iterable of RGBA uint8 frames of one size.
+        scale: the integer factor, 2..8.
+        depth: frames in flight at most (0: 3).
+        tile: the SSIM tile of the artifact measure.
+        blur_ksize: the artifact map's Gaussian blur size.
+        threshold: the blurred artifact above which nearest is taken.
+        artifact_map: True: yield (output, map) pairs.
+        """
         it = iter(frames)
         for first in it:
             break

@@ -321,6 +321,22 @@ static PyObject *ctx_transfer_bandwidth(CtxObject *c, PyObject *args, PyObject *
     return bandwidth(c, args, kw, 1);
 }
 
+static PyObject *ctx_fma_peak(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"reps", NULL};
+    int reps = 3;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|i", kwlist, &reps) || ctx_open(c) < 0)
+        return NULL;
+    if (reps < 1) {
+        arg_error("argument 'reps': positive");
+        return NULL;
+    }
+    double gflops = 0.0;
+    clik_status st;
+    CALL(c, st, clik_context_fma_peak(c->ctx, reps, &gflops));
+    return st == CLIK_OK ? PyFloat_FromDouble(gflops) : ctx_fail(c, st);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Module functions                                                          */
 
@@ -475,56 +491,52 @@ static PyObject *mod_gaussian_weights(PyObject *self, PyObject *args, PyObject *
 /* Types and module                                                         */
 
 static PyMethodDef ctx_methods[] = {
-    {"close", (PyCFunction)ctx_close, METH_NOARGS,
-     "Frees the context (once its images, trainers and streams are gone)."},
-    {"stats", (PyCFunction)ctx_stats, METH_NOARGS, "Kernel cache and fallback counters."},
-    {"finish", (PyCFunction)ctx_finish, METH_NOARGS, "Waits for queued device work."},
-    KW("copy_bandwidth", ctx_copy_bandwidth, "Device copy bandwidth, GB/s."),
-    KW("transfer_bandwidth", ctx_transfer_bandwidth,
-       "Pinned host <-> device bandwidth (to device, to host), GB/s."),
-    KW("empty", ctx_empty, "A NumPy array in memory the device reaches directly."),
-    KW("image", ctx_image, "A new device image of shape (H, W[, C]) and dtype."),
-    KW("upload", ctx_upload, "A device image holding a copy of an array."),
-    KW("download", ctx_download, "A device image's pixels as an array."),
-    KW("hist", ctx_hist, "256-bin histogram per channel of a uint8 image: (C, 256) uint32."),
-    KW("equalize", ctx_equalize,
-       "Histogram equalization (OpenCV equalizeHist), per channel; luma=True: of the luma "
-       "(YCrCb) of RGBA, the chroma kept."),
-    KW("clahe", ctx_clahe,
-       "CLAHE as OpenCV's createCLAHE(clip, grid).apply of grey, or of the luma of RGBA."),
-    KW("lut", ctx_lut, "out = tables[src]: one table (256) or one per channel (C, 256)."),
-    KW("pyr_down", ctx_pyr_down, "OpenCV pyrDown."),
-    KW("pyr_up", ctx_pyr_up, "OpenCV pyrUp."),
-    KW("gaussian_pyramid", ctx_gaussian_pyramid, "Levels 1..levels of a Gaussian pyramid."),
-    KW("laplacian_pyramid", ctx_laplacian_pyramid,
-       "Laplacian pyramid: levels bands and the coarsest level."),
-    KW("collapse", ctx_collapse, "Rebuilds an image from a Laplacian pyramid."),
-    KW("integral", ctx_integral, "OpenCV integral (and sums of squares with sqsum=)."),
-    KW("resize", ctx_resize, "Resize by size=(W, H) or scale=."),
-    KW("gaussian_blur", ctx_gaussian_blur, "Separable Gaussian blur, border reflect-101."),
-    KW("gray", ctx_gray, "RGBA -> luma (OpenCV COLOR_RGBA2GRAY)."),
-    KW("ssim", ctx_ssim, "Mean SSIM (and the map with full=True)."),
-    KW("ssim_tiles", ctx_ssim_tiles, "SSIM per tile x tile square."),
-    KW("upscale_fusion", ctx_upscale_fusion, "Fusion upscaling of an RGBA uint8 image."),
-    KW("flow_tvl1", ctx_flow_tvl1, "TV-L1 optical flow: (H, W, 2) float32."),
-    KW("lapar_upsample", ctx_lapar_upsample, "The bicubic upsample U that LAPAR filters."),
-    KW("lapar_filter", ctx_lapar_filter, "LAPAR filtering with coefficients phi."),
-    KW("lapar_tune", ctx_lapar_tune, "Searches and stores the filter's work-group shape."),
-    KW("lapar_tuning_get", ctx_lapar_tuning_get, "The filter's tuning for these arguments."),
-    KW("lapar_tuning_set", ctx_lapar_tuning_set, "Stores a tuning for these arguments."),
-    KW("_lapar_compress", ctx_lapar_compress, NULL),
-    KW("lapar_model_read", ctx_lapar_model_read, "A LAPAR model from its file's bytes."),
-    KW("lapar_model_load", ctx_lapar_model_load, "A LAPAR model from a file."),
-    KW("lapar_model_write", ctx_lapar_model_write, "A LAPAR model's file bytes."),
-    KW("lapar_model_combine", ctx_lapar_model_combine, "A model with the entries of a and b."),
-    KW("lapar_model_describe", ctx_lapar_model_describe, "A model entry's parameters."),
-    KW("lapar_classify", ctx_lapar_classify, "Bucket indices (uint16) of an upsample."),
-    KW("upscale_lapar", ctx_upscale_lapar, "LAPAR upscaling by a model (None: the default)."),
-    KW("lapar_net", ctx_lapar_net,
-       "LAPAR upscaling by a network: 'lapar-a' (default), 'lapar-b', 'lapar-c' or a file."),
-    KW("lapar_net_phi", ctx_lapar_net_phi,
-       "A LAPAR network's coefficients phi: (atoms, S*H, S*W), float32 or float16."),
-    KW("lapar_trainer", ctx_lapar_trainer, "A LAPAR model trainer."),
+    {"close", (PyCFunction)ctx_close, METH_NOARGS, DOC_ctx_close},
+    {"stats", (PyCFunction)ctx_stats, METH_NOARGS, DOC_ctx_stats},
+    {"finish", (PyCFunction)ctx_finish, METH_NOARGS, DOC_ctx_finish},
+    KW("copy_bandwidth", ctx_copy_bandwidth),
+    KW("transfer_bandwidth", ctx_transfer_bandwidth),
+    KW("fma_peak", ctx_fma_peak),
+    KW("empty", ctx_empty),
+    KW("image", ctx_image),
+    KW("upload", ctx_upload),
+    KW("download", ctx_download),
+    KW("hist_compute", ctx_hist_compute),
+    KW("hist_equalize", ctx_hist_equalize),
+    KW("hist_equalize_luma", ctx_hist_equalize_luma),
+    KW("clahe", ctx_clahe),
+    KW("hist_lut", ctx_hist_lut),
+    KW("pyr_down", ctx_pyr_down),
+    KW("pyr_up", ctx_pyr_up),
+    KW("pyr_gaussian", ctx_pyr_gaussian),
+    KW("pyr_laplacian", ctx_pyr_laplacian),
+    KW("pyr_collapse", ctx_pyr_collapse),
+    KW("integral", ctx_integral),
+    KW("resize", ctx_resize),
+    KW("gaussian_blur", ctx_gaussian_blur),
+    KW("gray", ctx_gray),
+    KW("ssim", ctx_ssim),
+    KW("ssim_tiles", ctx_ssim_tiles),
+    KW("upscale_fusion", ctx_upscale_fusion),
+    KW("flow_tvl1", ctx_flow_tvl1),
+    KW("lapar_upsample", ctx_lapar_upsample),
+    KW("lapar_filter", ctx_lapar_filter),
+    KW("lapar_tune", ctx_lapar_tune),
+    KW("lapar_tuning_get", ctx_lapar_tuning_get),
+    KW("lapar_tuning_set", ctx_lapar_tuning_set),
+    KW("_lapar_compress", ctx_lapar_compress),
+    KW("lapar_model_read", ctx_lapar_model_read),
+    KW("lapar_model_load", ctx_lapar_model_load),
+    KW("lapar_model_write", ctx_lapar_model_write),
+    KW("lapar_model_combine", ctx_lapar_model_combine),
+    KW("lapar_model_describe", ctx_lapar_model_describe),
+    KW("lapar_classify", ctx_lapar_classify),
+    KW("upscale_lapar", ctx_upscale_lapar),
+    KW("lapar_net_run", ctx_lapar_net_run),
+    KW("lapar_net_phi", ctx_lapar_net_phi),
+    KW("lapar_net_tune", ctx_lapar_net_tune),
+    KW("lapar_net_tuning_get", ctx_lapar_net_tuning_get),
+    KW("lapar_trainer", ctx_lapar_trainer),
     {NULL, NULL, 0, NULL},
 };
 
@@ -548,7 +560,7 @@ PyTypeObject CtxType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "clik._clik._Context",
     .tp_basicsize = sizeof(CtxObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "A clik context (see clik.Context).",
+    .tp_doc = DOC_ctx_type,
     .tp_new = ctx_tp_new,
     .tp_init = (initproc)ctx_init,
     .tp_dealloc = (destructor)ctx_dealloc,
@@ -560,25 +572,19 @@ PyTypeObject CtxType = {
 };
 
 static PyMethodDef mod_methods[] = {
-    {"version", mod_version, METH_NOARGS, "The C library's version."},
-    {"devices", mod_devices, METH_NOARGS, "Every OpenCL device of every platform (dicts)."},
-    {"select_device", mod_select_device, METH_VARARGS,
-     "Index in devices() that a selection string picks, or None for the CPU."},
-    {"opencl_library", mod_opencl_library, METH_NOARGS, "Path of the OpenCL library loaded."},
-    {"cpu_path_available", mod_cpu_path_available, METH_VARARGS,
-     "Whether this build has the CPU path ('auto', 'scalar', 'neon')."},
-    {"lapar_net_available", mod_lapar_net_available, METH_VARARGS,
-     "Whether this build holds the released network ('lapar-a', 'lapar-b', 'lapar-c') for a "
-     "scale."},
-    {"pyr_level_size", mod_pyr_level_size, METH_VARARGS, "(w, h) of a pyramid level."},
-    {"pyr_max_levels", mod_pyr_max_levels, METH_VARARGS, "Most levels below an image."},
-    {"resize_size", mod_resize_size, METH_VARARGS, "(w, h) of a resize by scales."},
-    KW("gaussian_weights", mod_gaussian_weights, "The blur's 1-D Gaussian taps."),
-    {"lapar_dict_default", mod_lapar_dict_default, METH_NOARGS,
-     "The default LAPAR dictionary, (72, 25) float32."},
-    {"lapar_model_default", mod_lapar_model_default, METH_NOARGS,
-     "The library's embedded LAPAR model (scales 2, 3, 4)."},
-    {"_raise_argument_error", mod_raise_argument_error, METH_O, NULL},
+    {"version", mod_version, METH_NOARGS, DOC_mod_version},
+    {"devices", mod_devices, METH_NOARGS, DOC_mod_devices},
+    {"select_device", mod_select_device, METH_VARARGS, DOC_mod_select_device},
+    {"opencl_library", mod_opencl_library, METH_NOARGS, DOC_mod_opencl_library},
+    {"cpu_path_available", mod_cpu_path_available, METH_VARARGS, DOC_mod_cpu_path_available},
+    {"lapar_net_available", mod_lapar_net_available, METH_VARARGS, DOC_mod_lapar_net_available},
+    {"pyr_level_size", mod_pyr_level_size, METH_VARARGS, DOC_mod_pyr_level_size},
+    {"pyr_max_levels", mod_pyr_max_levels, METH_VARARGS, DOC_mod_pyr_max_levels},
+    {"resize_size", mod_resize_size, METH_VARARGS, DOC_mod_resize_size},
+    KW("gaussian_weights", mod_gaussian_weights),
+    {"lapar_dict_default", mod_lapar_dict_default, METH_NOARGS, DOC_mod_lapar_dict_default},
+    {"lapar_model_default", mod_lapar_model_default, METH_NOARGS, DOC_mod_lapar_model_default},
+    {"_raise_argument_error", mod_raise_argument_error, METH_O, DOC_mod_raise_argument_error},
     {NULL, NULL, 0, NULL},
 };
 

@@ -15,6 +15,7 @@
 #include <pythread.h>
 #include <time.h>
 
+#include "_clik_doc.h"
 #include "clik.h"
 
 /* ------------------------------------------------------------------------ */
@@ -70,10 +71,11 @@ typedef struct {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = name, .tp_basicsize = sizeof(type),                   \
                                 .tp_flags = Py_TPFLAGS_DEFAULT
 
-/* A method of METH_VARARGS | METH_KEYWORDS in a PyMethodDef table. */
-#define KW(name, fn, doc)                                                                          \
+/* A method of METH_VARARGS | METH_KEYWORDS in a PyMethodDef table, its
+ * docstring DOC_fn of _clik_doc.h. */
+#define KW(name, fn)                                                                               \
     {                                                                                              \
-        name, (PyCFunction)(void (*)(void))fn, METH_VARARGS | METH_KEYWORDS, doc                   \
+        name, (PyCFunction)(void (*)(void))fn, METH_VARARGS | METH_KEYWORDS, DOC_##fn              \
     }
 
 extern PyTypeObject CtxType;
@@ -205,17 +207,18 @@ PyObject *ctx_image(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_upload(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_download(CtxObject *c, PyObject *args, PyObject *kw);
 
-PyObject *ctx_hist(CtxObject *c, PyObject *args, PyObject *kw);
-PyObject *ctx_equalize(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_hist_compute(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_hist_equalize(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_hist_equalize_luma(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_clahe(CtxObject *c, PyObject *args, PyObject *kw);
-PyObject *ctx_lut(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_hist_lut(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_integral(CtxObject *c, PyObject *args, PyObject *kw);
 
 PyObject *ctx_pyr_down(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_pyr_up(CtxObject *c, PyObject *args, PyObject *kw);
-PyObject *ctx_gaussian_pyramid(CtxObject *c, PyObject *args, PyObject *kw);
-PyObject *ctx_laplacian_pyramid(CtxObject *c, PyObject *args, PyObject *kw);
-PyObject *ctx_collapse(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_pyr_gaussian(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_pyr_laplacian(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_pyr_collapse(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_resize(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_gaussian_blur(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_gray(CtxObject *c, PyObject *args, PyObject *kw);
@@ -244,8 +247,10 @@ PyObject *ctx_lapar_model_combine(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_lapar_model_describe(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_lapar_classify(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw);
-PyObject *ctx_lapar_net(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_lapar_net_run(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_lapar_net_phi(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_lapar_net_tune(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_lapar_net_tuning_get(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_lapar_trainer(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *mod_lapar_model_default(PyObject *self, PyObject *unused);
 extern PyTypeObject ModelType, TrainerType;

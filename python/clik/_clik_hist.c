@@ -1,6 +1,6 @@
 /*
- * clik._clik: the histogram and integral families: hist, equalize, clahe, lut,
- * integral.
+ * clik._clik: the histogram and integral families: hist_compute, hist_equalize,
+ * hist_equalize_luma, clahe, hist_lut, integral.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -10,7 +10,7 @@
 
 /* Histogram family                                                          */
 
-PyObject *ctx_hist(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_hist_compute(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", NULL};
     PyObject *src;
@@ -31,17 +31,17 @@ PyObject *ctx_hist(CtxObject *c, PyObject *args, PyObject *kw)
 }
 
 UNARY_FN(do_equalize, clik_hist_equalize)
+
+PyObject *ctx_hist_equalize(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    return unary_method(c, args, kw, &(unary_op){.num = 1, .den = 1, .fn = do_equalize});
+}
+
 UNARY_FN(do_equalize_luma, clik_hist_equalize_luma)
 
-PyObject *ctx_equalize(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_hist_equalize_luma(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src", "out", "luma", NULL};
-    PyObject *src, *out = Py_None;
-    int luma = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$p", kwlist, &src, &out, &luma))
-        return NULL;
-    return unary(c, src, "src", out,
-                 &(unary_op){.num = 1, .den = 1, .fn = luma ? do_equalize_luma : do_equalize});
+    return unary_method(c, args, kw, &(unary_op){.num = 1, .den = 1, .fn = do_equalize_luma});
 }
 
 typedef struct clahe_arg {
@@ -72,7 +72,7 @@ static clik_status do_lut(clik_context *x, const clik_image *a, clik_image *b, c
     return clik_hist_lut(x, a, b, t->buf, (int)(t->len / 256));
 }
 
-PyObject *ctx_lut(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_hist_lut(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "tables", "out", NULL};
     PyObject *src, *tables, *out = Py_None;

@@ -238,6 +238,32 @@ static PyObject *img_download(ImgObject *im, PyObject *args, PyObject *kw)
     return download(im->owner, (PyObject *)im, out);
 }
 
+/* np.asarray(image): the pixels downloaded, as dtype when given; copy=False
+ * is refused, as device memory is no array's buffer. */
+static PyObject *img_array(ImgObject *im, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"dtype", "copy", NULL};
+    PyObject *dtype = Py_None, *copy = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO", kwlist, &dtype, &copy))
+        return NULL;
+    if (copy == Py_False) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a clik.Image is in device memory: it cannot be viewed without a copy "
+                        "(use image.download() or np.asarray(image))");
+        return NULL;
+    }
+    if (!im->owner) {
+        arg_error("the clik.Image was freed");
+        return NULL;
+    }
+    PyObject *r = download(im->owner, (PyObject *)im, Py_None);
+    if (!r || dtype == Py_None)
+        return r;
+    PyObject *cast = PyObject_CallMethod(r, "astype", "O", dtype);
+    Py_DECREF(r);
+    return cast;
+}
+
 static PyObject *img_upload(ImgObject *im, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", NULL};
@@ -321,9 +347,8 @@ static PyObject *img_repr(ImgObject *im)
 /* Types                                                                    */
 
 static PyMethodDef img_methods[] = {
-    KW("download", img_download, "The pixels as an array (into out= when given)."),
-    KW("upload", img_upload, "Copies an array of the image's shape and dtype in."),
-    {"free", (PyCFunction)img_free, METH_NOARGS, "Frees the device memory now."},
+    KW("download", img_download), KW("upload", img_upload),
+    KW("__array__", img_array),   {"free", (PyCFunction)img_free, METH_NOARGS, DOC_img_free},
     {NULL, NULL, 0, NULL},
 };
 

@@ -288,7 +288,7 @@ static clik_status do_lapar_net(clik_context *x, const clik_image *a, clik_image
     return clik_lapar_net_run_with(x, m->net, a, b, NULL, &m->opt);
 }
 
-PyObject *ctx_lapar_net(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_lapar_net_run(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "net", "scale", "out", "activations", NULL};
     PyObject *src, *no = NULL, *out = Py_None;
@@ -374,6 +374,50 @@ PyObject *ctx_lapar_net_phi(CtxObject *c, PyObject *args, PyObject *kw)
     if (owned)
         clik_lapar_net_free(net);
     return r;
+}
+
+/* The work-item shape of a network's run: a dict as clik_lapar_net_tuning. */
+static PyObject *net_tuning_dict(const clik_lapar_net_tuning *t)
+{
+    return Py_BuildValue("{s:O,s:i,s:i,s:i,s:d,s:O}", "local", t->local ? Py_True : Py_False, "vw",
+                         t->vw, "ry", t->ry, "cob", t->cob, "ms", t->ms, "stored",
+                         t->stored ? Py_True : Py_False);
+}
+
+/* lapar_net_tune (search 1) and lapar_net_tuning_get (0): the same arguments. */
+static PyObject *net_tuning(CtxObject *c, PyObject *args, PyObject *kw, int search)
+{
+    static char *kwlist[] = {"width", "height", "net", "scale", "activations", NULL};
+    PyObject *no = NULL;
+    const char *act = NULL;
+    int width, height, scale = 2, owned = 0;
+    clik_lapar_net_options opt = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|Ois", kwlist, &width, &height, &no, &scale,
+                                     &act) ||
+        ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0 || activations_arg(act, &opt) < 0)
+        return NULL;
+    clik_lapar_net *net = NULL;
+    if (net_arg(c, no, scale, &net, &owned) < 0)
+        return NULL;
+    clik_lapar_net_tuning t;
+    clik_status st;
+    if (search)
+        CALL(c, st, clik_lapar_net_tune(c->ctx, net, width, height, &opt, &t));
+    else
+        CALL(c, st, clik_lapar_net_tuning_get(c->ctx, net, width, height, &opt, &t));
+    if (owned)
+        clik_lapar_net_free(net);
+    return st == CLIK_OK ? net_tuning_dict(&t) : ctx_fail(c, st);
+}
+
+PyObject *ctx_lapar_net_tune(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    return net_tuning(c, args, kw, 1);
+}
+
+PyObject *ctx_lapar_net_tuning_get(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    return net_tuning(c, args, kw, 0);
 }
 
 /* LAPAR trainers */
@@ -541,8 +585,8 @@ PyTypeObject ModelType = {
 };
 
 static PyMethodDef trainer_methods[] = {
-    KW("add", trainer_add, "Adds a high-resolution training image."),
-    {"solve", (PyCFunction)trainer_solve, METH_NOARGS, "Solves: a new LaparModel."},
+    KW("add", trainer_add),
+    {"solve", (PyCFunction)trainer_solve, METH_NOARGS, DOC_trainer_solve},
     {NULL, NULL, 0, NULL},
 };
 

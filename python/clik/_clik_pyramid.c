@@ -63,7 +63,7 @@ static int levels_arg(const imarg *a, int levels)
     return 0;
 }
 
-PyObject *ctx_gaussian_pyramid(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_pyr_gaussian(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "levels", NULL};
     PyObject *src;
@@ -90,7 +90,7 @@ PyObject *ctx_gaussian_pyramid(CtxObject *c, PyObject *args, PyObject *kw)
     return done(c, st, list, &a, NULL, NULL);
 }
 
-PyObject *ctx_laplacian_pyramid(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_pyr_laplacian(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "levels", "dtype", NULL};
     PyObject *src, *dtype = Py_None;
@@ -118,7 +118,7 @@ PyObject *ctx_laplacian_pyramid(CtxObject *c, PyObject *args, PyObject *kw)
     return done(c, st, list, &a, NULL, NULL);
 }
 
-PyObject *ctx_collapse(CtxObject *c, PyObject *args, PyObject *kw)
+PyObject *ctx_pyr_collapse(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"bands", "out", "dtype", NULL};
     PyObject *bands, *out = Py_None, *dtype = Py_None;

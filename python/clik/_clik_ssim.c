@@ -231,7 +231,7 @@ static PyObject *stream_wait(StreamObject *s, PyObject *args)
     unsigned long long ticket = UINT64_MAX;
     PyObject *ticket_arg = NULL;
     if (!PyArg_ParseTuple(args, "|O", &ticket_arg) ||
-        (ticket_arg && u64_value(ticket_arg, "ticket", &ticket) < 0))
+        (ticket_arg && ticket_arg != Py_None && u64_value(ticket_arg, "ticket", &ticket) < 0))
         return NULL;
     if (!s->s) {
         arg_error("the fusion stream is closed");
@@ -274,9 +274,9 @@ static PyObject *stream_get_depth(StreamObject *s, void *u)
 /* Types                                                                    */
 
 static PyMethodDef stream_methods[] = {
-    KW("submit", stream_submit, "Queues a frame; returns its ticket."),
-    {"wait", (PyCFunction)stream_wait, METH_VARARGS, "Waits for frames up to a ticket."},
-    {"close", (PyCFunction)stream_close_m, METH_NOARGS, "Waits for all frames, frees."},
+    KW("submit", stream_submit),
+    {"wait", (PyCFunction)stream_wait, METH_VARARGS, DOC_stream_wait},
+    {"close", (PyCFunction)stream_close_m, METH_NOARGS, DOC_stream_close},
     {NULL, NULL, 0, NULL},
 };
 
@@ -287,6 +287,7 @@ static PyGetSetDef stream_getset[] = {
 
 PyTypeObject StreamType = {
     TYPE_HEAD("clik._clik.FusionStream", StreamObject),
+    .tp_doc = DOC_stream_type,
     .tp_new = stream_new,
     .tp_dealloc = (destructor)stream_dealloc,
     .tp_methods = stream_methods,

@@ -82,8 +82,9 @@ class Backend:
     this backend (ctx.last_backend)."""
 
     # Methods that run an operation (and so set last_backend).
-    OPS = frozenset("""hist equalize clahe lut pyr_down pyr_up gaussian_pyramid laplacian_pyramid
-        collapse integral resize gaussian_blur gray ssim ssim_tiles upscale_fusion flow_tvl1
+    OPS = frozenset("""hist_compute hist_equalize hist_equalize_luma clahe hist_lut pyr_down pyr_up
+        pyr_gaussian pyr_laplacian pyr_collapse integral resize gaussian_blur gray ssim ssim_tiles
+        upscale_fusion flow_tvl1
         lapar_upsample lapar_filter lapar_classify upscale_lapar""".split())
 
     def __init__(self, name, ctx):
@@ -209,7 +210,7 @@ def strided_copy(a, pad=5):
     return view
 
 
-# ---- tolerance classes (SPEC section 4) -------------------------------------------------------
+# ---- tolerance classes (apps/support/compare.h) ----------------------------------------------------
 
 
 def _same_layout(got, want):

@@ -1,14 +1,15 @@
 """Agreement with OpenCV and scikit-image, on every backend (the OpenCL
 device, PoCL by default, and the scalar and NEON paths):
-  equalize            == cv2.equalizeHist; with luma=True == cvtColor
-                         (RGB2YCrCb), equalizeHist of Y, cvtColor(YCrCb2RGB)
+  hist_equalize       == cv2.equalizeHist
+  hist_equalize_luma  == cvtColor(RGB2YCrCb), equalizeHist of Y,
+                         cvtColor(YCrCb2RGB)
   clahe               == cv2.createCLAHE(clip, grid).apply, of grey and of
-                         the Y of YCrCb as equalize(luma=True)
-  gaussian_pyramid    == chained cv2.pyrDown
+                         the Y of YCrCb as hist_equalize_luma
+  pyr_gaussian        == chained cv2.pyrDown
   pyr_up              == cv2.pyrUp
   integral            == cv2.integral (u32 bit for bit, f64), cv2.integral2
                          (sums u32, squares f64)
-  laplacian_pyramid   == G_i - cv2.pyrUp(G_i+1) cropped, G_N last;
+  pyr_laplacian       == G_i - cv2.pyrUp(G_i+1) cropped, G_N last;
                          collapse of the bands == the image
   resize nearest      == INTER_NEAREST (by scale and at a size of each
                          side's own scale); bilinear, bicubic within +-1 of
@@ -126,7 +127,7 @@ def max_levels(h, w):
 @pytest.mark.parametrize("name", GREY)
 def test_equalize(be, greys, name):
     img = greys[name]
-    equal(be.equalize(img), cv2.equalizeHist(img), name)
+    equal(be.hist_equalize(img), cv2.equalizeHist(img), name)
 
 
 # Clip limits and grids: OpenCV's default, low limits (clipping and the
@@ -180,7 +181,7 @@ def on_luma(rgba, f):
 
 def test_equalize_luma(be):
     for name, img in colour_photos().items():
-        equal(be.equalize(img, luma=True), on_luma(img, cv2.equalizeHist), f"{name} luma")
+        equal(be.hist_equalize_luma(img), on_luma(img, cv2.equalizeHist), f"{name} luma")
 
 
 @pytest.mark.parametrize("clip,grid", CLAHE[:3])
@@ -198,12 +199,12 @@ def test_pyramids(be, greys, name):
     n = min(4, max_levels(*img.shape))
     if n == 0:  # a 1x1 image has no level below it
         return
-    levels = be.gaussian_pyramid(img, n)
+    levels = be.pyr_gaussian(img, n)
     g = img
     for i in range(n):
         g = cv2.pyrDown(g)
         equal(levels[i], g, f"{name} level {i + 1}")
-    bands = be.laplacian_pyramid(img, n)
+    bands = be.pyr_laplacian(img, n)
     g = img
     for i in range(n):
         down = cv2.pyrDown(g)
@@ -211,7 +212,7 @@ def test_pyramids(be, greys, name):
         equal(bands[i], g.astype(np.int16) - up.astype(np.int16), f"{name} band {i}")
         g = down
     equal(bands[n], g.astype(np.int16), f"{name} last band")
-    equal(be.collapse(bands), img, f"{name} collapse")
+    equal(be.pyr_collapse(bands), img, f"{name} collapse")
 
 
 @pytest.mark.parametrize("name", GREY)

@@ -72,9 +72,9 @@ def test_binding_argument_errors_are_argument_errors(ctx):
     clik.ArgumentError as the library's refusals do: a clik.Error of status
     CLIK_ERR_INVALID_ARG that is also a ValueError."""
     calls = [
-        (ctx.equalize, (np.zeros((4, 4, 3), np.uint8),), {}),  # 3 channels
+        (ctx.hist_equalize, (np.zeros((4, 4, 3), np.uint8),), {}),  # 3 channels
         (ctx.resize, (noise((8, 8)),), {"size": (0, 4)}),
-        (ctx.gaussian_pyramid, (noise((8, 8)), 9), {}),
+        (ctx.pyr_gaussian, (noise((8, 8)), 9), {}),
         (ctx.upscale_fusion, (noise((8, 8, 4)), 9), {}),
         (ctx.ssim_tiles, (noise((16, 16)), noise((16, 16))), {"tile": 1}),
         (lambda: list(ctx.fusion_stream([noise((8, 8))])), (), {}),
@@ -84,7 +84,7 @@ def test_binding_argument_errors_are_argument_errors(ctx):
         assert isinstance(err, clik.ArgumentError) and isinstance(err, ValueError)
     closed = clik.Context(device="none")
     closed.close()
-    assert isinstance(expect_error("CLIK_ERR_INVALID_ARG", closed.hist, noise((4, 4))),
+    assert isinstance(expect_error("CLIK_ERR_INVALID_ARG", closed.hist_compute, noise((4, 4))),
                       clik.ArgumentError)
 
 
@@ -96,13 +96,13 @@ def test_no_such_device():
 def test_status_subclasses(ctx):
     a = noise((9, 9))
     # UNSUPPORTED_FORMAT is also a TypeError (a dtype the op does not take)
-    err = expect_error("CLIK_ERR_UNSUPPORTED_FORMAT", ctx.equalize, a.astype(np.float32))
+    err = expect_error("CLIK_ERR_UNSUPPORTED_FORMAT", ctx.hist_equalize, a.astype(np.float32))
     assert isinstance(err, TypeError)
     # INVALID_ARG is also a ValueError
     err = expect_error("CLIK_ERR_INVALID_ARG", ctx.gaussian_blur, a, 4)
     assert isinstance(err, ValueError)
     # SIZE_MISMATCH is also a ValueError
-    err = expect_error("CLIK_ERR_SIZE_MISMATCH", ctx.equalize, a, out=np.empty((9, 8), np.uint8))
+    err = expect_error("CLIK_ERR_SIZE_MISMATCH", ctx.hist_equalize, a, out=np.empty((9, 8), np.uint8))
     assert isinstance(err, ValueError)
     # INVALID_SIZE is also a ValueError: SSIM of images smaller than its window
     err = expect_error("CLIK_ERR_INVALID_SIZE", ctx.ssim, noise((10, 10)), noise((10, 10)))
@@ -128,14 +128,14 @@ def test_status_subclasses(ctx):
 ], ids=["int8", "complex64", "int64", "bool", "object", "list", "str", "None", "float"])
 def test_wrong_type_names_argument(ctx, bad):
     with pytest.raises(TypeError) as e:
-        ctx.equalize(bad)
+        ctx.hist_equalize(bad)
     names_argument(e, "src")
 
 
 def test_wrong_type_of_other_arguments(ctx):
     a = noise((16, 16))
     with pytest.raises(TypeError) as e:
-        ctx.equalize(a, out=np.zeros((16, 16), np.int8))
+        ctx.hist_equalize(a, out=np.zeros((16, 16), np.int8))
     names_argument(e, "out")
     with pytest.raises(TypeError) as e:
         ctx.ssim(a, np.zeros((16, 16), np.complex128))
@@ -144,21 +144,21 @@ def test_wrong_type_of_other_arguments(ctx):
         ctx.lapar_filter(noise((4, 4)), np.zeros((72 * 8, 8), object), 2)
     names_argument(e, "phi")
     with pytest.raises(TypeError):
-        ctx.equalize(a, bogus_keyword=1)
+        ctx.hist_equalize(a, bogus_keyword=1)
 
 
 @pytest.mark.parametrize("shape", [(8,), (2, 3, 4, 1), (4, 4, 3), (4, 4, 5), (4, 4, 0)],
                          ids=["1-D", "4-D", "3 channels", "5 channels", "0 channels"])
 def test_wrong_shape_names_argument(ctx, shape):
     with pytest.raises(ValueError) as e:
-        ctx.equalize(np.zeros(shape, np.uint8))
+        ctx.hist_equalize(np.zeros(shape, np.uint8))
     names_argument(e, "src")
 
 
 def test_unpacked_pixels_names_argument(ctx):
     a = noise((8, 16))
     with pytest.raises(ValueError) as e:
-        ctx.equalize(a[:, ::2])
+        ctx.hist_equalize(a[:, ::2])
     names_argument(e, "src")
     rgba = noise((8, 8, 4))
     for bad in (rgba[:, :, ::2], rgba[:, :, :2][:, ::-1], a.T, a[:, ::-1]):
@@ -167,7 +167,7 @@ def test_unpacked_pixels_names_argument(ctx):
         names_argument(e, "src")
     out = np.zeros((8, 32), np.uint8)[:, ::2]
     with pytest.raises(ValueError) as e:
-        ctx.equalize(a, out=out)
+        ctx.hist_equalize(a, out=out)
     names_argument(e, "out")
 
 
@@ -187,7 +187,7 @@ def test_unusable_layouts_name_argument(ctx, bad):
 def test_size_mismatch(ctx):
     a = noise((16, 16))
     out = np.full((16, 15), 7, np.uint8)
-    expect_error("CLIK_ERR_SIZE_MISMATCH", ctx.equalize, a, out=out)
+    expect_error("CLIK_ERR_SIZE_MISMATCH", ctx.hist_equalize, a, out=out)
     assert np.all(out == 7), "written on failure"
     expect_error("CLIK_ERR_SIZE_MISMATCH", ctx.ssim, noise((16, 16)), noise((16, 17)))
     expect_error("CLIK_ERR_SIZE_MISMATCH", ctx.flow_tvl1, noise((16, 16)), noise((17, 16)))
@@ -198,9 +198,9 @@ def test_size_mismatch(ctx):
 def test_channel_and_dtype_mismatch(ctx):
     a = noise((16, 16, 4))
     with pytest.raises((clik.Error, ValueError, TypeError)):
-        ctx.equalize(a, out=np.empty((16, 16), np.uint8))
+        ctx.hist_equalize(a, out=np.empty((16, 16), np.uint8))
     with pytest.raises((clik.Error, ValueError, TypeError)):
-        ctx.equalize(a, out=np.empty((16, 16, 4), np.float32))
+        ctx.hist_equalize(a, out=np.empty((16, 16, 4), np.float32))
     with pytest.raises((clik.Error, ValueError)):
         ctx.gray(noise((16, 16)))  # gray needs RGBA
 
@@ -220,9 +220,9 @@ def test_bad_options(ctx):
     with pytest.raises(ValueError):
         ctx.flow_tvl1(a, a, storage="f8")
     with pytest.raises((ValueError, TypeError)):
-        ctx.lut(a, np.zeros(255, np.uint8))  # not 256 entries
+        ctx.hist_lut(a, np.zeros(255, np.uint8))  # not 256 entries
     with pytest.raises((ValueError, TypeError, clik.Error)):
-        ctx.lut(a, np.zeros((3, 256), np.uint8))  # 3 tables for one channel
+        ctx.hist_lut(a, np.zeros((3, 256), np.uint8))  # 3 tables for one channel
     with pytest.raises((ValueError, clik.Error)):
         ctx.flow_tvl1(a, a, initial=np.zeros((32, 31, 2), np.float32))
     expect_error("CLIK_ERR_INVALID_ARG", ctx.lapar_compress,
@@ -293,7 +293,7 @@ def test_closed_context_raises():
     img = c.upload(noise((8, 8)))
     c.close()
     a = noise((8, 8))
-    for call in (lambda: c.equalize(a), lambda: c.hist(a), lambda: c.upload(a),
+    for call in (lambda: c.hist_equalize(a), lambda: c.hist_compute(a), lambda: c.upload(a),
                  lambda: c.stats(), lambda: c.lapar_trainer(),
                  lambda: c.lapar_model_write(clik.lapar_model_default())):
         with pytest.raises(Exception):
@@ -309,7 +309,7 @@ def test_image_after_free_raises(ctx):
     with pytest.raises(Exception):
         img.download()
     with pytest.raises(Exception):
-        ctx.equalize(img)
+        ctx.hist_equalize(img)
     with pytest.raises(Exception):
         img.upload(noise((8, 8)))
     img.free()  # a second free is harmless
@@ -320,7 +320,7 @@ def test_image_of_another_context():
             clik.Context(device="none", cpu_path="scalar") as b:
         img = a.upload(noise((8, 8)))
         with pytest.raises((clik.Error, ValueError)):
-            b.equalize(img)
+            b.hist_equalize(img)
         with pytest.raises((clik.Error, ValueError)):
             b.download(img)
         img.free()
@@ -342,12 +342,12 @@ def test_read_only_out(ctx):
     out = np.full((8, 8), 5, np.uint8)
     out.flags.writeable = False
     with pytest.raises((ValueError, TypeError, BufferError)) as e:
-        ctx.equalize(a, out=out)
+        ctx.hist_equalize(a, out=out)
     names_argument(e, "out")
     assert np.all(out == 5)
     # a read-only input is fine
     a.flags.writeable = False
-    assert ctx.equalize(a).shape == (8, 8)
+    assert ctx.hist_equalize(a).shape == (8, 8)
 
 
 def test_fusion_stream_frame_of_another_size(ctx):
@@ -379,7 +379,7 @@ def test_strict_context_refuses_fallback(tmp_path):
     (tmp_path / "hist.cl").write_text("__kernel void unrelated(__global int *p) { p[0] = 1; }\n")
     a = noise((16, 16))
     with make_context("opencl", kernel_dir=str(tmp_path), cache=False) as strict:
-        err = expect_error("CLIK_ERR_FALLBACK", strict.equalize, a)
+        err = expect_error("CLIK_ERR_FALLBACK", strict.hist_equalize, a)
         assert "STRICT" in err.message
         assert strict.fallback_cause is not None
         assert strict.stats()["fallbacks"] == 0
@@ -387,7 +387,7 @@ def test_strict_context_refuses_fallback(tmp_path):
     with clik.Context(opencl_device_spec(), strict=False, kernel_dir=str(tmp_path), cache=False,
                       log=lambda level, msg: warnings.append((level, msg))) as lax:
         with clik.Context(device="none", cpu_path="scalar") as oracle:
-            assert np.array_equal(lax.equalize(a), oracle.equalize(a))
+            assert np.array_equal(lax.hist_equalize(a), oracle.hist_equalize(a))
         assert lax.last_backend in ("scalar", "neon")
         assert lax.stats()["fallbacks"] == 1
     assert warnings, "the fall back should be logged"
@@ -406,7 +406,7 @@ REENTRY = {
         import numpy as np, clik
         c = clik.Context(device="none", cpu_path="scalar")
         def progress(stage, done, total):
-            c.equalize(np.zeros((4, 4), np.uint8))
+            c.hist_equalize(np.zeros((4, 4), np.uint8))
         t = c.lapar_trainer(progress=progress)
         try:
             t.add(np.random.default_rng(0).integers(0, 256, (24, 24), dtype=np.uint8))
@@ -420,11 +420,11 @@ REENTRY = {
         calls = []
         def log(level, message):
             if ctx:
-                calls.append(ctx[0].hist(np.zeros((4, 4), np.uint8)))
+                calls.append(ctx[0].hist_compute(np.zeros((4, 4), np.uint8)))
         ctx = []
         c = clik.Context(sys.argv[1], strict=False, kernel_dir=sys.argv[2], cache=False, log=log)
         ctx.append(c)
-        c.equalize(np.zeros((8, 8), np.uint8))  # falls back, and logs that
+        c.hist_equalize(np.zeros((8, 8), np.uint8))  # falls back, and logs that
         print("returned")
     """,
 }

@@ -167,7 +167,7 @@ CL_LOG = """
     c = clik.Context(sys.argv[1], strict=False, kernel_dir=sys.argv[2], cache=False, log=log)
     img = c.upload(np.arange(64, dtype=np.uint8).reshape(8, 8))
     target.append({what})
-    out = c.equalize(img)
+    out = c.hist_equalize(img)
     print("caught:", caught)
     print("result", c.download(out).shape)
 """
@@ -190,7 +190,7 @@ def test_image_free_outside_callbacks_still_works():
         img = ctx.upload(np.zeros((4, 4), np.uint8))
         img.free()
         with pytest.raises(ValueError):
-            ctx.equalize(img)
+            ctx.hist_equalize(img)
 
 
 # ---- fork() ------------------------------------------------------------------------------------
@@ -202,7 +202,7 @@ FORK = """
     a = np.random.default_rng(2).integers(0, 256, (32, 40), dtype=np.uint8)
     parent = clik.Context(spec, strict=True)
     dev_img = parent.upload(a)
-    parent.equalize(a)
+    parent.hist_equalize(a)
     pid = os.fork()
     if pid == 0:
         lines = []
@@ -214,10 +214,10 @@ FORK = """
                 lines.append(name + ": RuntimeError " + str(e))
         attempt("new context", lambda: clik.Context(spec))
         attempt("auto context", lambda: clik.Context())
-        attempt("inherited context", lambda: parent.equalize(a))
+        attempt("inherited context", lambda: parent.hist_equalize(a))
         attempt("devices", clik.devices)
         with clik.Context("none") as cpu:
-            lines.append("none: " + str(cpu.equalize(a).shape))
+            lines.append("none: " + str(cpu.hist_equalize(a).shape))
             lines.append("none flow: " + str(cpu.flow_tvl1(a, a, iterations=10).shape))
         del dev_img, parent  # their OpenCL objects are left alone
         with open(sys.argv[2], "w") as f:
@@ -225,7 +225,7 @@ FORK = """
         os._exit(0)
     _, status = os.waitpid(pid, 0)
     print("child status", status)
-    print("parent still runs", parent.equalize(a).shape)
+    print("parent still runs", parent.hist_equalize(a).shape)
 """
 
 
@@ -252,12 +252,12 @@ SPAWN = """
 
     def work(spec):
         with clik.Context(spec) as c:
-            return c.equalize(np.arange(16, dtype=np.uint8).reshape(4, 4)).shape
+            return c.hist_equalize(np.arange(16, dtype=np.uint8).reshape(4, 4)).shape
 
     if __name__ == "__main__":
         spec = sys.argv[1]
         with clik.Context(spec) as c:
-            c.equalize(np.zeros((4, 4), np.uint8))
+            c.hist_equalize(np.zeros((4, 4), np.uint8))
         with mp.get_context("spawn").Pool(1) as pool:
             print("spawned", pool.apply(work, (spec,)))
 """
@@ -289,13 +289,13 @@ def test_fork_without_opencl_is_unaffected():
         os.environ["CLIK_OPENCL_LIBRARY"] = "none"
         os.environ.pop("CLIK_DEVICE", None)
         c = clik.Context("none")
-        c.equalize(np.zeros((4, 4), np.uint8))
+        c.hist_equalize(np.zeros((4, 4), np.uint8))
         auto = clik.Context()  # no OpenCL library: the CPU
         print("devices", clik.devices(), auto.device)
         pid = os.fork()
         if pid == 0:
-            ok = c.equalize(np.zeros((4, 4), np.uint8)).shape == (4, 4)
-            ok = ok and clik.Context().equalize(np.zeros((4, 4), np.uint8)).shape == (4, 4)
+            ok = c.hist_equalize(np.zeros((4, 4), np.uint8)).shape == (4, 4)
+            ok = ok and clik.Context().hist_equalize(np.zeros((4, 4), np.uint8)).shape == (4, 4)
             ok = ok and clik.devices() == []
             os._exit(0 if ok else 3)
         print("child", os.waitpid(pid, 0)[1])

@@ -1,7 +1,7 @@
 """The type stubs (clik/__init__.pyi) against the module: every public name,
 class, method and property of the package is in the stubs and nothing more,
-and where the runtime exposes a signature (the methods written in Python)
-the parameter names agree. Module-level assignments in the stubs (Array,
+and the parameter names agree with the runtime's signatures (the text
+signatures of the extension's docstrings, python/clik/_clik_doc.h). Module-level assignments in the stubs (Array,
 ImageLike, DTypeLike) are type aliases of the stubs alone."""
 import ast
 import inspect

@@ -32,7 +32,7 @@ static void check_evaluation(const clik_image *flow)
 {
     double epe, aae;
     long counted;
-    if (clik_flow_errors(flow, flow, &epe, &aae, &counted) != CLIK_OK)
+    if (sup_flow_errors(flow, flow, &epe, &aae, &counted) != CLIK_OK)
         abort();
     if (counted < 0 || (long long)counted > (long long)flow->width * flow->height ||
         (counted > 0 && (epe != 0 || aae != 0)))
@@ -40,8 +40,8 @@ static void check_evaluation(const clik_image *flow)
     clik_image rgba;
     if (clik_image_alloc(&rgba, flow->width, flow->height, 4, CLIK_U8) != CLIK_OK)
         return; /* no memory for a picture of it: nothing to check */
-    if (clik_flow_colorize(flow, &rgba, 0) != CLIK_OK ||
-        clik_flow_colorize(flow, &rgba, 0.5f) != CLIK_OK)
+    if (sup_flow_colorize(flow, &rgba, 0) != CLIK_OK ||
+        sup_flow_colorize(flow, &rgba, 0.5f) != CLIK_OK)
         abort();
     fuzz_check_image(&rgba);
 }

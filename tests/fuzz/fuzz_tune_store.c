@@ -5,8 +5,9 @@
  * and loaded through clik__tune_load, as a later run would. A record is
  * accepted only in the exact form a store writes: an accepted input is
  * written back byte for byte and loads again the same; anything else is
- * rejected (CLIK_ERR_FILE_FORMAT), never half-read. (The entry's container,
- * a cache entry, has its own harness: fuzz_cache.)
+ * rejected (CLIK_ERR_FILE_FORMAT), never half-read. The context's memory of
+ * loaded entries is dropped before each load, as a new context starts. (The
+ * entry's container, a cache entry, has its own harness: fuzz_cache.)
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdlib.h>
@@ -84,6 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     const clik_status stored = clik__cache_store(d, key.data, data, size);
     if (stored == CLIK_OK) {
+        /* A later run's context: nothing remembered from earlier inputs. */
+        clik__tune_memo_free(ctx);
         const clik_status st = clik__tune_load(ctx, PROGRAM, KERNEL, PROBLEM, &loaded);
         if (parsed ? st != CLIK_OK || !same(&rec, &loaded) : st != CLIK_ERR_FILE_FORMAT)
             abort();

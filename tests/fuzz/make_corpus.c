@@ -85,12 +85,12 @@ static unsigned char *get(const char *format, const char *name, size_t *len)
 
 /* Writes a pattern image through clikio_write(). */
 static void put_image(const char *format, const char *name, int w, int h, int channels,
-                      clik_type type, clik_pattern pattern, int keep_alpha)
+                      clik_type type, sup_pattern pattern, int keep_alpha)
 {
     clik_image img;
     if (clik_image_alloc(&img, w, h, channels, type) != CLIK_OK)
         die(name, "cannot allocate");
-    clik_pattern_fill(&img, pattern, 7);
+    sup_pattern_fill(&img, pattern, 7);
     char path[4096], err[512];
     join(path, sizeof(path), format, name);
     if (clikio_write(path, &img, keep_alpha, err, sizeof(err)) != CLIK_OK)
@@ -202,13 +202,13 @@ static void put_png_claiming(const char *name, uint32_t w, uint32_t h)
 
 static void make_png(void)
 {
-    put_image("png", "grey.png", 16, 12, 1, CLIK_U8, CLIK_PATTERN_GRADIENT, 1);
-    put_image("png", "grey_alpha.png", 12, 10, 2, CLIK_U8, CLIK_PATTERN_EDGES, 1);
-    put_image("png", "rgb.png", 16, 12, 4, CLIK_U8, CLIK_PATTERN_SMOOTH, 0);
-    put_image("png", "rgba.png", 12, 12, 4, CLIK_U8, CLIK_PATTERN_CHECKER, 1);
-    put_image("png", "grey16.png", 12, 8, 1, CLIK_U16, CLIK_PATTERN_GRADIENT, 1);
-    put_image("png", "rgba16.png", 8, 8, 4, CLIK_U16, CLIK_PATTERN_SMOOTH, 1);
-    put_image("png", "noise.png", 16, 16, 4, CLIK_U8, CLIK_PATTERN_NOISE, 0);
+    put_image("png", "grey.png", 16, 12, 1, CLIK_U8, SUP_PATTERN_GRADIENT, 1);
+    put_image("png", "grey_alpha.png", 12, 10, 2, CLIK_U8, SUP_PATTERN_EDGES, 1);
+    put_image("png", "rgb.png", 16, 12, 4, CLIK_U8, SUP_PATTERN_SMOOTH, 0);
+    put_image("png", "rgba.png", 12, 12, 4, CLIK_U8, SUP_PATTERN_CHECKER, 1);
+    put_image("png", "grey16.png", 12, 8, 1, CLIK_U16, SUP_PATTERN_GRADIENT, 1);
+    put_image("png", "rgba16.png", 8, 8, 4, CLIK_U16, SUP_PATTERN_SMOOTH, 1);
+    put_image("png", "noise.png", 16, 16, 4, CLIK_U8, SUP_PATTERN_NOISE, 0);
     put_raw_png("palette8.png", 13, 7, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE);
     put_raw_png("palette2.png", 11, 5, 2, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE);
     put_raw_png("grey1.png", 17, 3, 1, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE);
@@ -409,9 +409,9 @@ static void put_jpeg_lie_padded(void)
 
 static void make_jpeg(void)
 {
-    put_image("jpeg", "grey.jpg", 16, 16, 1, CLIK_U8, CLIK_PATTERN_GRADIENT, 0);
-    put_image("jpeg", "rgb444.jpg", 16, 16, 4, CLIK_U8, CLIK_PATTERN_SMOOTH, 0);
-    put_image("jpeg", "odd_size.jpg", 13, 7, 4, CLIK_U8, CLIK_PATTERN_EDGES, 0);
+    put_image("jpeg", "grey.jpg", 16, 16, 1, CLIK_U8, SUP_PATTERN_GRADIENT, 0);
+    put_image("jpeg", "rgb444.jpg", 16, 16, 4, CLIK_U8, SUP_PATTERN_SMOOTH, 0);
+    put_image("jpeg", "odd_size.jpg", 13, 7, 4, CLIK_U8, SUP_PATTERN_EDGES, 0);
     put_jpeg("rgb420.jpg", (crafted_jpeg){24, 16, 3, CODING_BASELINE, 75, 1, 0});
     put_jpeg_exif("exif6.jpg", 6, 0, 1, 0);
     put_jpeg_exif("exif8_mm.jpg", 8, 1, 3, 0);
@@ -479,10 +479,10 @@ static void put_text(const char *name, const char *bytes, size_t len)
 
 static void make_pnm(void)
 {
-    put_image("pnm", "grey.pgm", 16, 12, 1, CLIK_U8, CLIK_PATTERN_GRADIENT, 0);
-    put_image("pnm", "grey16.pgm", 8, 8, 1, CLIK_U16, CLIK_PATTERN_SMOOTH, 0);
-    put_image("pnm", "rgb.ppm", 12, 8, 4, CLIK_U8, CLIK_PATTERN_EDGES, 0);
-    put_image("pnm", "rgb16.ppm", 6, 6, 4, CLIK_U16, CLIK_PATTERN_NOISE, 0);
+    put_image("pnm", "grey.pgm", 16, 12, 1, CLIK_U8, SUP_PATTERN_GRADIENT, 0);
+    put_image("pnm", "grey16.pgm", 8, 8, 1, CLIK_U16, SUP_PATTERN_SMOOTH, 0);
+    put_image("pnm", "rgb.ppm", 12, 8, 4, CLIK_U8, SUP_PATTERN_EDGES, 0);
+    put_image("pnm", "rgb16.ppm", 6, 6, 4, CLIK_U16, SUP_PATTERN_NOISE, 0);
     PUT_TEXT("plain.pgm", "P2\n# a comment\n3 2 # width and height\n#another\n15\n"
                           "0 1 2\n15 14 13\n");
     PUT_TEXT("plain16.ppm", "P3 2 1 1000\n0 500 1000 999 1 2\n");
@@ -549,7 +549,7 @@ static void make_npy(void)
         clik_image img;
         if (clik_image_alloc(&img, 5, 3, channels, types[i].type) != CLIK_OK)
             die(name, "cannot allocate");
-        clik_pattern_fill(&img, CLIK_PATTERN_NOISE, i);
+        sup_pattern_fill(&img, SUP_PATTERN_NOISE, i);
         if (clikio_write_npy(path, &img, err, sizeof(err)) != CLIK_OK)
             die(path, err);
         clik_image_free(&img);

@@ -5,8 +5,8 @@
  * (lapar_model.c) and training (lapar_train.c).
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#ifndef CLIK_OPS_LAPAR_MODEL_H
-#define CLIK_OPS_LAPAR_MODEL_H
+#ifndef CLIK_OPS_LAPAR_MODEL_ENTRY_H
+#define CLIK_OPS_LAPAR_MODEL_ENTRY_H
 
 #include <string.h>
 

@@ -1,0 +1,48 @@
+/*
+ * What the op files of clik-bench share: the state of an op that times one
+ * public call and checks its outputs against the scalar oracle's (the
+ * "multi" ops), and the flow family's entries of the op table
+ * (bench_ops_flow.c). SPDX-License-Identifier: BSD-2-Clause
+ */
+#ifndef CLIK_BENCH_OPS_H
+#define CLIK_BENCH_OPS_H
+
+#include "bench.h"
+#include "compare.h"
+
+#define MAX_OUTS 6
+
+/* One public call: src (and src2 for two-input ops) into outs, *value for a
+ * scalar result. Called with the timed context and with the oracle's. */
+typedef clik_status (*multi_call)(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                                  clik_image *outs, double *value);
+
+/* The outputs of one public call, and the call itself for the oracle. */
+typedef struct multi_state {
+    multi_call call;
+    int n;
+    clik_image outs[MAX_OUTS];
+    sup_tolerance tol;
+    clik_image src2, src2_host; /* second input (SSIM; LAPAR's phi), else empty */
+    double value;               /* the timed call's scalar result */
+    const void *user;           /* the op's own settings (LAPAR, flow) */
+} multi_state;
+
+/* Input elements: width x height x channels. */
+double bench_pixels(const bench_case *bc);
+
+/* A multi op's state (bc->state) with n outputs of the given sizes, types and
+ * channel counts (NULL: the input's), compared under tol. */
+clik_status multi_setup_tol(bench_case *bc, multi_call call, int n, const int *w, const int *h,
+                            const clik_type *types, const int *channels, sup_tolerance tol);
+
+/* The flow family (bench_ops_flow.c): bytes moved, per-kernel bytes and the
+ * setups of its four ops. */
+double flow_bytes(const bench_case *bc);
+double flow_kernel_bytes(const bench_case *bc, const char *kernel);
+clik_status flow_one_warp_setup(bench_case *bc);
+clik_status flow_one_warp_f16_setup(bench_case *bc);
+clik_status flow_defaults_setup(bench_case *bc);
+clik_status flow_defaults_f16_setup(bench_case *bc);
+
+#endif
