@@ -21,6 +21,7 @@ typedef struct cli_command {
 int cmd_devices(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
 int cmd_equalize(int argc, char **argv);
+int cmd_clahe(int argc, char **argv);
 int cmd_lut(int argc, char **argv);
 int cmd_conformance(int argc, char **argv);
 int cmd_pyramid(int argc, char **argv);

@@ -1,4 +1,4 @@
-/* clik hist, clik equalize, clik lut. SPDX-License-Identifier: BSD-2-Clause */
+/* clik hist, clik equalize, clik clahe, clik lut. SPDX-License-Identifier: BSD-2-Clause */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,16 +67,94 @@ int cmd_hist(int argc, char **argv)
 /* ---- clik equalize ---------------------------------------------------------------- */
 
 static const char *const equalize_usage =
-    "usage: clik equalize IN OUT [--device SPEC]\n"
+    "usage: clik equalize IN OUT [--luma] [--device SPEC]\n"
     "Histogram equalization with OpenCV equalizeHist semantics, per colour channel;\n"
-    "alpha is kept. Files: PNG, JPEG, PGM/PPM. OUT may be IN: the\n"
-    "result goes to a temporary file that is then renamed over it.\n";
+    "alpha is kept. --luma: of colour images, the luma alone (Y of YCrCb, as\n"
+    "OpenCV's COLOR_RGB2YCrCb, equalizeHist of Y, COLOR_YCrCb2RGB): the hues\n"
+    "stay. Files: PNG, JPEG, PGM/PPM. OUT may be IN: the result goes to a\n"
+    "temporary file that is then renamed over it.\n";
+
+typedef struct equalize_data {
+    int luma;
+} equalize_data;
+
+static clik_status equalize_run(clik_context *ctx, cli_image_io *io)
+{
+    const equalize_data *d = io->data;
+    /* The luma of grey is the grey itself. */
+    if (d->luma && io->img.channels == 4)
+        return clik_hist_equalize_luma(ctx, &io->img, &io->img);
+    return clik_hist_equalize(ctx, &io->img, &io->img);
+}
 
 int cmd_equalize(int argc, char **argv)
 {
     static const cli_image_op op = {
-        .cmd = "equalize", .usage = equalize_usage, .npositional = 2, .apply = clik_hist_equalize};
-    return cli_image_main(&op, argc, argv, NULL, NULL);
+        .cmd = "equalize", .usage = equalize_usage, .npositional = 2, .run = equalize_run};
+    equalize_data d = {0};
+    const cli_option options[] = {{"--luma", NULL, &d.luma}, {NULL, NULL, NULL}};
+    return cli_image_main(&op, argc, argv, options, &d);
+}
+
+/* ---- clik clahe ------------------------------------------------------------------------ */
+
+static const char *const clahe_usage =
+    "usage: clik clahe IN OUT [--clip C] [--grid WxH] [--device SPEC]\n"
+    "Contrast-limited adaptive histogram equalization, bytes as OpenCV's\n"
+    "createCLAHE(clipLimit=C, tileGridSize=(W, H)).apply: of grey images, and of\n"
+    "the luma of colour ones (Y of YCrCb as equalize --luma; alpha kept).\n"
+    "  --clip C    the clip limit, in multiples of a tile's mean count (default 40)\n"
+    "  --grid WxH  tiles across and down, at most the image's size (default 8x8)\n"
+    "Files: PNG, JPEG, PGM/PPM (grey with alpha is refused). OUT may be IN.\n";
+
+typedef struct clahe_data {
+    const char *clip_arg, *grid_arg;
+    double clip;
+    int tiles_x, tiles_y;
+} clahe_data;
+
+static int clahe_check(cli_image_io *io)
+{
+    clahe_data *d = io->data;
+    d->clip = 40.0;
+    d->tiles_x = d->tiles_y = 8;
+    if (d->clip_arg) {
+        char *end;
+        d->clip = strtod(d->clip_arg, &end);
+        if (end == d->clip_arg || *end || !(d->clip > 0.0) || !isfinite(d->clip)) {
+            fprintf(stderr, "clik clahe: --clip %s: expected a number above 0\n", d->clip_arg);
+            return CLI_USAGE;
+        }
+    }
+    if (d->grid_arg) {
+        char tail;
+        if (sscanf(d->grid_arg, "%dx%d%c", &d->tiles_x, &d->tiles_y, &tail) != 2 ||
+            d->tiles_x < 1 || d->tiles_y < 1) {
+            fprintf(stderr, "clik clahe: --grid %s: expected WxH, both at least 1 (8x8)\n",
+                    d->grid_arg);
+            return CLI_USAGE;
+        }
+    }
+    return CLI_OK;
+}
+
+static clik_status clahe_run(clik_context *ctx, cli_image_io *io)
+{
+    const clahe_data *d = io->data;
+    return clik_clahe(ctx, &io->img, &io->img, d->clip, d->tiles_x, d->tiles_y);
+}
+
+int cmd_clahe(int argc, char **argv)
+{
+    static const cli_image_op op = {.cmd = "clahe",
+                                    .usage = clahe_usage,
+                                    .npositional = 2,
+                                    .check = clahe_check,
+                                    .run = clahe_run};
+    clahe_data d = {.clip_arg = NULL};
+    const cli_option options[] = {
+        {"--clip", &d.clip_arg, NULL}, {"--grid", &d.grid_arg, NULL}, {NULL, NULL, NULL}};
+    return cli_image_main(&op, argc, argv, options, &d);
 }
 
 /* ---- clik lut ------------------------------------------------------------------------ */

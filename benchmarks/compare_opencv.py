@@ -120,6 +120,13 @@ def resize_pair(cv, img, size):
             cv.resize(img, size, interpolation=cv.INTER_CUBIC)]
 
 
+def luma_equalize(cv, img):
+    """OpenCV's luma equalization of an RGBA image (a UMat on the T-API)."""
+    ycc = cv.cvtColor(cv.cvtColor(img, cv.COLOR_RGBA2RGB), cv.COLOR_RGB2YCrCb)
+    y, cr, cb = cv.split(ycc)
+    return cv.cvtColor(cv.merge([cv.equalizeHist(y), cr, cb]), cv.COLOR_YCrCb2RGB)
+
+
 def same_op(name, channels, call, note, **extra):
     """An op whose T-API call is its CPU call, given the UMat for the image."""
     return CompareOp(name=name, channels=channels, cpu=call, tapi=call, note=note, **extra)
@@ -164,6 +171,11 @@ OPENCV_OPS = [
     same_op("hist_compute", (1,), lambda cv, np, img, st: cv.calcHist([img], [0], None, [256], [0, 256]),
             "cv2.calcHist 256 bins"),
     same_op("hist_equalize", (1,), lambda cv, np, img, st: cv.equalizeHist(img), "cv2.equalizeHist"),
+    same_op("hist_equalize_luma", (4,), lambda cv, np, img, st: luma_equalize(cv, img),
+            "cv2.cvtColor RGBA2RGB, RGB2YCrCb, cv2.equalizeHist of Y, YCrCb2RGB (no alpha)"),
+    same_op("clahe", (1,), lambda cv, np, img, st: st.apply(img),
+            "cv2.createCLAHE(2.0, (8, 5)).apply (the case's clip and grid)",
+            setup=lambda cv, np, img, args: cv.createCLAHE(2.0, (8, 5))),
     same_op("hist_lut-shared", (1, 4), lambda cv, np, img, st: cv.LUT(img, st), "cv2.LUT, one table",
             setup=lambda cv, np, img, args: gamma_table(np)),
     same_op("pyr_down", (1, 4), lambda cv, np, img, st: cv.pyrDown(img), "cv2.pyrDown"),

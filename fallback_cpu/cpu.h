@@ -13,6 +13,23 @@
 #include "clik.h"
 #include "threads.h"
 
+/* CLAHE (Zuiderveld 1994, with OpenCV's createCLAHE conventions), resolved
+ * once by lib/ops/hist.c: the image is padded at its right and bottom by
+ * reflection (..., n - 2, n - 1, n - 2, ...) to pad_w x pad_h, tiles_x x
+ * tiles_y tiles of tile_w x tile_h; each tile's histogram is clipped at
+ * `limit` counts, the excess spread over the bins, and its table is
+ * round(cdf * lut_scale); pixels blend the tables of the four tiles whose
+ * centres surround them, at x * inv_tw - 0.5 tiles (float arithmetic). */
+typedef struct clik_clahe_plan {
+    int width, height; /* the image */
+    int tiles_x, tiles_y;
+    int tile_w, tile_h;
+    uint32_t limit;  /* clip limit, counts (at least 1) */
+    float lut_scale; /* 255 / (tile_w * tile_h) */
+    float inv_tw;    /* 1 / tile_w */
+    float inv_th;    /* 1 / tile_h */
+} clik_clahe_plan;
+
 typedef struct clik_hist_dsp {
     /* Adds the counts of every channel of a u8 image to hist[c * 256 + v]. */
     void (*hist)(const uint8_t *src, size_t stride, int width, int height, int channels,
@@ -21,6 +38,21 @@ typedef struct clik_hist_dsp {
      * tables[src]. src and dst may be the same memory. */
     void (*lut)(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, int width,
                 int height, int channels, const uint8_t *tables, int per_channel);
+    /* y = the luma of YCrCb (8-bit, 14-bit fixed point as OpenCV's
+     * COLOR_RGB2YCrCb) of an RGBA image; y is packed (width bytes a row). */
+    void (*luma)(const uint8_t *src, size_t stride, int width, int height, uint8_t *y);
+    /* dst = RGBA of (y, Cr and Cb of src), alpha of src: src's luma replaced
+     * by y (packed). src and dst may be the same memory. */
+    void (*luma_merge)(const uint8_t *src, size_t src_stride, const uint8_t *y, uint8_t *dst,
+                       size_t dst_stride, int width, int height);
+    /* CLAHE: the clipped, equalized table of every tile of a u8 grey image
+     * (luts[(ty * tiles_x + tx) * 256 + v]). */
+    void (*clahe_luts)(const uint8_t *src, size_t stride, const clik_clahe_plan *plan,
+                       uint8_t *luts);
+    /* CLAHE: dst = the bilinear blend of the four nearest tiles' tables at
+     * src. src and dst may be the same memory. */
+    void (*clahe_interp)(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride,
+                         const clik_clahe_plan *plan, const uint8_t *luts);
 } clik_hist_dsp;
 
 /* The arguments of a lut entry, for the entries that run it in bands of

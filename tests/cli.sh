@@ -27,6 +27,11 @@ mkdir "$tmp/dir.png"
 expect 0 "equalize a PNG" -- $run "$clik" equalize "$sample" "$tmp/out.png"
 expect 0 "equalize on the CPU path" -- $run "$clik" equalize "$sample" "$tmp/out.pgm" --device none
 expect 0 "hist as CSV" -- $run "$clik" hist "$sample" --csv
+expect 0 "equalize --luma" -- $run "$clik" equalize "$sample" "$tmp/out.png" --luma
+expect 0 "clahe" -- $run "$clik" clahe "$sample" "$tmp/out.png" --clip 2 --grid 7x5
+expect 2 "clahe --grid 0x8" -- $run "$clik" clahe "$sample" "$tmp/out.png" --grid 0x8
+expect 2 "clahe --clip 0" -- $run "$clik" clahe "$sample" "$tmp/out.png" --clip 0
+expect 1 "clahe, a grid larger than the image" -- $run "$clik" clahe "$sample" "$tmp/out.png" --grid 99999x8
 expect 0 "lut --invert" -- $run "$clik" lut "$sample" "$tmp/out.jpg" --invert
 expect 0 "devices" -- $run "$clik" devices
 expect 0 "help" -- $run "$clik" --help
@@ -931,7 +936,7 @@ expect 2 "unknown option before the command" -- $run "$clik" --bogus equalize "$
 expect 2 "global options and no command" -- $run "$clik" -v --device none
 expect 0 "help COMMAND" -- $run "$clik" help equalize
 check "help COMMAND names the function it calls" "$(head -n 1 "$tmp/stdout")" \
-    "clik equalize calls clik_hist_equalize"
+    "clik equalize calls clik_hist_equalize, clik_hist_equalize_luma"
 sed -i '1,2d' "$tmp/stdout"
 same_stdout "help COMMAND is the function, then COMMAND --help" -- $run "$clik" equalize --help
 expect 0 "help COMMAND after a global option" -- $run "$clik" --device none help conformance

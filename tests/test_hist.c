@@ -1,5 +1,6 @@
 /* Histogram family on every backend against the scalar oracle. SPDX-License-Identifier:
  * BSD-2-Clause */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,116 @@ START_TEST(bad_input)
 }
 END_TEST
 
+/* dst of clik_clahe on a w x h grey image of the given pixels (h_ctx),
+ * checked to have run where expected. */
+static void clahe_of(const uint8_t *pixels, int w, int h, double clip, int tx, int ty, uint8_t *out)
+{
+    clik_image src, dst;
+    ck_assert_int_eq(clik_image_wrap(&src, w, h, 1, CLIK_U8, (void *)pixels, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&dst, w, h, 1, CLIK_U8, out, 0), CLIK_OK);
+    ck_assert_msg(clik_clahe(h_ctx, &src, &dst, clip, tx, ty) == CLIK_OK, "%s",
+                  clik_context_message(h_ctx));
+    ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+}
+
+START_TEST(clahe_semantics)
+{
+    /* One 4x2 tile, clip 40: limit 40 * 8 / 256 = 1.25, truncated to 1. The
+     * counts 0: 4, 10: 2, 20: 1, 255: 1 lose 4 to the clip; 4 / 256 = 0 to
+     * every bin, then one each to bins 0, 64, 128 and 192 (every 256 / 4-th):
+     * cdf 2, 3, 4 at 0, 10, 20 and 8 at 255, times 255 / 8: 63.75, 95.625,
+     * 127.5 (half to even: 128), 255. */
+    const uint8_t one[8] = {0, 0, 0, 0, 10, 10, 20, 255};
+    const uint8_t one_want[8] = {64, 64, 64, 64, 96, 96, 128, 255};
+    uint8_t out[8];
+    clahe_of(one, 4, 2, 40.0, 1, 1, out);
+    ck_assert_mem_eq(out, one_want, 8);
+    /* Two 4x1 tiles, no clip (limit 256 * 4 / 256 = 4): tables 255 from 10
+     * and from 200 on. Pixel x sits at x / 4 - 0.5 tiles: x = 3 blends 0.75
+     * of the left tile's 255 with 0.25 of the right's 0 (10 < 200): 191.25. */
+    const uint8_t two[8] = {10, 10, 10, 10, 200, 200, 200, 200};
+    const uint8_t two_want[8] = {255, 255, 255, 191, 255, 255, 255, 255};
+    clahe_of(two, 8, 1, 256.0, 2, 1, out);
+    ck_assert_mem_eq(out, two_want, 8);
+    /* 7 columns in a grid of 2: padded to 8 by reflection (column 7 reads
+     * column 5), tiles of 4; a constant image stays constant at its table's
+     * value: the tile's cdf reaches the area at 77, so 77 maps to 255. */
+    uint8_t flat[7 * 3], flat_out[7 * 3];
+    memset(flat, 77, sizeof(flat));
+    clahe_of(flat, 7, 3, 1000.0, 2, 3, flat_out);
+    for (int i = 0; i < 21; i++)
+        ck_assert_int_eq(flat_out[i], 255);
+}
+END_TEST
+
+/* RGBA pixels (200, 30, 60), (10, 250, 90), grey 128 and pure red: luma
+ * 84, 160, 128, 76 (Y = (4899 R + 9617 G + 1868 B + 2^13) >> 14), equalized
+ * to 85, 255, 170, 0; back with their own Cr, Cb (grey stays grey; red's Cr
+ * saturates at 255), alpha kept. */
+START_TEST(equalize_luma_semantics)
+{
+    const uint8_t in[16] = {200, 30, 60, 1, 10, 250, 90, 2, 128, 128, 128, 3, 255, 0, 0, 4};
+    const uint8_t want[16] = {201, 31, 60, 1, 105, 255, 186, 2, 170, 170, 170, 3, 178, 0, 0, 4};
+    uint8_t out[16];
+    clik_image src, dst;
+    ck_assert_int_eq(clik_image_wrap(&src, 4, 1, 4, CLIK_U8, (void *)in, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&dst, 4, 1, 4, CLIK_U8, out, 0), CLIK_OK);
+    ck_assert_msg(clik_hist_equalize_luma(h_ctx, &src, &dst) == CLIK_OK, "%s",
+                  clik_context_message(h_ctx));
+    ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+    ck_assert_mem_eq(out, want, 16);
+}
+END_TEST
+
+/* In place, both channel counts, against the oracle into another image. */
+START_TEST(clahe_in_place)
+{
+    for (int ch = 1; ch <= 4; ch += 3) {
+        clik_image img, want;
+        ck_assert_int_eq(clik_image_alloc(&img, 201, 77, ch, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&want, 201, 77, ch, CLIK_U8), CLIK_OK);
+        fill(&img, SUP_PATTERN_SMOOTH, 5);
+        ck_assert_int_eq(clik_clahe(h_oracle, &img, &want, 3.0, 6, 4), CLIK_OK);
+        ck_assert_msg(clik_clahe(h_ctx, &img, &img, 3.0, 6, 4) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        assert_same_pixels(&img, &want, "clahe in place");
+        if (ch == 4) {
+            fill(&img, SUP_PATTERN_SMOOTH, 6);
+            ck_assert_int_eq(clik_hist_equalize_luma(h_oracle, &img, &want), CLIK_OK);
+            ck_assert_int_eq(clik_hist_equalize_luma(h_ctx, &img, &img), CLIK_OK);
+            assert_same_pixels(&img, &want, "equalize luma in place");
+        }
+        h_free_images(&img, &want, NULL);
+    }
+}
+END_TEST
+
+START_TEST(clahe_bad_input)
+{
+    uint8_t pixels[64] = {0}, four[4 * 64] = {0};
+    clik_image a, b, rgba, two;
+    ck_assert_int_eq(clik_image_wrap(&a, 8, 8, 1, CLIK_U8, pixels, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&b, 8, 8, 1, CLIK_U8, pixels, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&rgba, 8, 8, 4, CLIK_U8, four, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&two, 8, 4, 2, CLIK_U8, four, 0), CLIK_OK);
+    ck_assert_int_eq(clik_clahe(h_ctx, &a, &b, 0.0, 2, 2), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_clahe(h_ctx, &a, &b, -3.0, 2, 2), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_clahe(h_ctx, &a, &b, NAN, 2, 2), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_clahe(h_ctx, &a, &b, INFINITY, 2, 2), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_clahe(h_ctx, &a, &b, 40.0, 0, 2), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_clahe(h_ctx, &a, &b, 40.0, 2, 0), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_clahe(h_ctx, &a, &b, 40.0, 9, 2), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_clahe(h_ctx, &a, &b, 40.0, 2, 9), CLIK_ERR_INVALID_SIZE);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "9 tiles"));
+    ck_assert_int_eq(clik_clahe(h_ctx, &two, &two, 40.0, 2, 2), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_clahe(h_ctx, &a, &rgba, 40.0, 2, 2), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_hist_equalize_luma(h_ctx, &a, &b), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_hist_equalize_luma(h_ctx, &two, &two), CLIK_ERR_UNSUPPORTED_FORMAT);
+    /* The largest grid runs: a tile per pixel. */
+    ck_assert_int_eq(clik_clahe(h_ctx, &a, &b, 40.0, 8, 8), CLIK_OK);
+}
+END_TEST
+
 int main(void)
 {
     /* The device's default kernels, then each histogram kernel forced
@@ -292,17 +403,20 @@ int main(void)
      * The forced runs poison scratch buffers and new device images, so that
      * reading what no kernel wrote fails against the oracle. Group counts
      * and other numbers are swept by test_tuning. */
-    static const char *const tunings[] = {"",
-                                          "hist_mode=local,poison=1",
-                                          "hist_mode=local,hist_merge=0,poison=1",
-                                          "hist_mode=local,hist_spread=0,poison=1",
-                                          "hist_mode=global,poison=1",
-                                          "hist_mode=pairs,pairs_min_bytes=1,poison=1",
-                                          NULL};
-    const h_test tests[] = {
-        H_TEST(device_images),      H_TEST(in_place),        H_TEST(strided_rows),
-        H_TEST(equalize_semantics), H_TEST(alpha_untouched), H_TEST(hist_one_value),
-        H_TEST(long_runs),          H_TEST(three_channels),  H_TEST(bad_input)};
+    static const char *const tunings[] = {
+        "",
+        "hist_mode=local,clahe_mode=local,poison=1",
+        "hist_mode=local,hist_merge=0,poison=1",
+        "hist_mode=local,hist_spread=0,poison=1",
+        "hist_mode=global,clahe_mode=global,poison=1",
+        "hist_mode=pairs,pairs_min_bytes=1,clahe_mode=serial,poison=1",
+        NULL};
+    const h_test tests[] = {H_TEST(device_images),   H_TEST(in_place),
+                            H_TEST(strided_rows),    H_TEST(equalize_semantics),
+                            H_TEST(alpha_untouched), H_TEST(hist_one_value),
+                            H_TEST(long_runs),       H_TEST(three_channels),  H_TEST(bad_input),
+                            H_TEST(clahe_semantics), H_TEST(equalize_luma_semantics),
+                            H_TEST(clahe_in_place),  H_TEST(clahe_bad_input)};
     const h_suite suite = {"hist", "hist", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

@@ -1012,6 +1012,82 @@ static const op_spec equalize_spec = {
     .extra = extra_equalize,
 };
 
+static clik_status call_equalize_luma(clik_context *ctx, margs *a)
+{
+    return clik_hist_equalize_luma(ctx, a->ptr[0], a->ptr[1]);
+}
+
+static void extra_equalize_luma(op_run *r)
+{
+    pair_mismatch_cases(r, 24, 20, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT);
+    const int channels[] = {1, 2};
+    for (int i = 0; i < 2; i++) {
+        start(r, "src and dst of %d channels (the luma is that of RGBA)", channels[i]);
+        swap_image(r, 0, 24, 20, channels[i], CLIK_U8);
+        swap_image(r, 1, 24, 20, channels[i], CLIK_U8);
+        finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    }
+    in_place_ok(r, 0, 1);
+}
+
+static const op_spec equalize_luma_spec = {
+    .nparams = 2,
+    .p = {P_IN("src", 24, 20, 4, CLIK_U8), P_OUT("dst", 24, 20, 4, CLIK_U8)},
+    .call = call_equalize_luma,
+    .extra = extra_equalize_luma,
+};
+
+/* clahe: sigma is the clip limit, count x tile the grid. */
+static void init_clahe(margs *a)
+{
+    a->sigma = 40.0;
+    a->count = 8;
+    a->tile = 5;
+}
+
+static clik_status call_clahe(clik_context *ctx, margs *a)
+{
+    return clik_clahe(ctx, a->ptr[0], a->ptr[1], a->sigma, a->count, a->tile);
+}
+
+static void extra_clahe(op_run *r)
+{
+    const double clips[] = {0.0, -1.0, NAN, INFINITY, -INFINITY};
+    for (int i = 0; i < 5; i++) {
+        start(r, "clip %g", clips[i]);
+        r->work.sigma = clips[i];
+        finish(r, CLIK_ERR_INVALID_ARG);
+    }
+    const int grids[][2] = {{0, 8}, {8, 0}, {-1, 8}, {INT_MIN, 8}, {8, INT_MIN}};
+    for (int i = 0; i < 5; i++) {
+        start(r, "grid %dx%d", grids[i][0], grids[i][1]);
+        r->work.count = grids[i][0];
+        r->work.tile = grids[i][1];
+        finish(r, CLIK_ERR_INVALID_ARG);
+    }
+    const int large[][2] = {{25, 5}, {8, 21}, {INT_MAX, 8}, {8, INT_MAX}};
+    for (int i = 0; i < 4; i++) {
+        start(r, "grid %dx%d on a 24x20 image", large[i][0], large[i][1]);
+        r->work.count = large[i][0];
+        r->work.tile = large[i][1];
+        finish(r, CLIK_ERR_INVALID_SIZE);
+    }
+    pair_mismatch_cases(r, 24, 20, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT);
+    start(r, "src and dst of 2 channels (grey or RGBA)");
+    swap_image(r, 0, 24, 20, 2, CLIK_U8);
+    swap_image(r, 1, 24, 20, 2, CLIK_U8);
+    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    in_place_ok(r, 0, 1);
+}
+
+static const op_spec clahe_spec = {
+    .nparams = 2,
+    .p = {P_IN("src", 24, 20, 4, CLIK_U8), P_OUT("dst", 24, 20, 4, CLIK_U8)},
+    .init = init_clahe,
+    .call = call_clahe,
+    .extra = extra_clahe,
+};
+
 static void init_lut(margs *a)
 {
     a->use_tables = 1;
@@ -2431,6 +2507,14 @@ static void row_hist_compute(void)
 static void row_hist_equalize(void)
 {
     run_op(&equalize_spec);
+}
+static void row_hist_equalize_luma(void)
+{
+    run_op(&equalize_luma_spec);
+}
+static void row_clahe(void)
+{
+    run_op(&clahe_spec);
 }
 static void row_hist_lut(void)
 {
@@ -3864,6 +3948,11 @@ static const misuse_row misuse_rows[] = {
     {"clik_hist_compute", row_hist_compute, IMAGES},
     {"clik_hist_equalize", row_hist_equalize,
      "a dst of other channels is CLIK_ERR_UNSUPPORTED_FORMAT; " IMAGES},
+    {"clik_hist_equalize_luma", row_hist_equalize_luma,
+     "1 or 2 channels is CLIK_ERR_UNSUPPORTED_FORMAT; " IMAGES},
+    {"clik_clahe", row_clahe,
+     "clip not finite or not above 0, a grid side below 1: CLIK_ERR_INVALID_ARG; a grid side "
+     "above the image's: CLIK_ERR_INVALID_SIZE; 2 channels: CLIK_ERR_UNSUPPORTED_FORMAT; " IMAGES},
     {"clik_hist_lut", row_hist_lut, "as clik_hist_equalize"},
     {"clik_pyr_level_size", row_pyr_level_size, "INT_MAX sides halve without overflow"},
     {"clik_pyr_max_levels", row_pyr_max_levels,

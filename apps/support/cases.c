@@ -27,6 +27,25 @@ static clik_status run_equalize(clik_context *ctx, const clik_image *in, clik_im
     return st;
 }
 
+static clik_status run_equalize_luma(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_status st = sup_case_output(out, in->width, in->height, in->channels, in->type);
+    if (st == CLIK_OK)
+        st = clik_hist_equalize_luma(ctx, in, out);
+    return st;
+}
+
+/* A low clip limit (clipping and the excess's spread at work) and a grid
+ * that divides few of the sizes (the padding at work). */
+static clik_status run_clahe(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_status st = sup_case_output(out, in->width, in->height, in->channels, in->type);
+    if (st == CLIK_OK)
+        st = clik_clahe(ctx, in, out, 2.0, in->width < 8 ? in->width : 8,
+                        in->height < 5 ? in->height : 5);
+    return st;
+}
+
 /* A fixed table per channel: a permutation of 0..255 that differs by channel. */
 static void lut_tables(uint8_t *tables, int count)
 {
@@ -264,6 +283,8 @@ static clik_status run_integral_f32(clik_context *ctx, const clik_image *in, cli
 static const sup_case base_cases[] = {
     {"hist", "hist_compute", SUP_TOL_EXACT, CH1234, CLIK_U8, run_hist},
     {"hist", "hist_equalize", SUP_TOL_EXACT, CH1234, CLIK_U8, run_equalize},
+    {"hist", "hist_equalize_luma", SUP_TOL_EXACT, 1u << 4, CLIK_U8, run_equalize_luma},
+    {"hist", "clahe", SUP_TOL_EXACT, 1u << 1 | 1u << 4, CLIK_U8, run_clahe},
     {"hist", "hist_lut", SUP_TOL_EXACT, CH1234, CLIK_U8, run_lut},
     {"hist", "hist_lut-shared", SUP_TOL_EXACT, CH124, CLIK_U8, run_lut_shared},
     {"pyramid", "pyr_down", SUP_TOL_EXACT, CH1234, CLIK_U8, run_pyrdown},

@@ -1,5 +1,6 @@
 /*
- * Histogram family: hist, equalize, lut (kernels/hist.cl,
+ * Histogram family: hist_compute, hist_equalize (per channel),
+ * hist_equalize_luma, hist_lut, clahe (kernels/hist.cl,
  * fallback_cpu/{scalar,neon}/hist.c).
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -22,7 +23,11 @@ typedef struct hist_args {
     uint32_t *hist;        /* hist: the counts */
     const uint8_t *tables; /* lut: the tables */
     int ntables;           /* 1 (shared) or one per channel */
+    clik_clahe_plan clahe; /* clahe */
 } hist_args;
+
+/* Most tiles of CLAHE: 65536 (16 MiB of tables). */
+#define CLAHE_MAX_TILES 65536
 
 /* ---- equalization table (OpenCV equalizeHist semantics) -------------------- */
 
@@ -468,6 +473,187 @@ static clik_status lut_opencl(clik_context *ctx, void *p, clik_binding *const *b
     return cl_lut_tables(ctx, b[0], b[1], tables);
 }
 
+/* ---- luma (YCrCb) and CLAHE, OpenCL -------------------------------------------- */
+
+/* y (a bound packed grey scratch) = the luma of the bound RGBA image. */
+static clik_status cl_luma(clik_context *ctx, const clik_binding *src, const clik_binding *y)
+{
+    clik_kernel_entry *k;
+    clik_status st = hist_kernel(ctx, 4, "luma_plane", &k);
+    const int w = src->image.width, h = src->image.height;
+    const int ss = (int)src->stride, ys = (int)y->stride;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(y->mem), CLIK_A(ys), CLIK_A(w),
+                       CLIK_A(h));
+    size_t global[2] = {(size_t)w, (size_t)h}, local[2] = {64, 4};
+    return st == CLIK_OK ? clik__launch(ctx, k, 2, global, local) : st;
+}
+
+/* dst = src with its luma replaced by y. */
+static clik_status cl_luma_merge(clik_context *ctx, const clik_binding *src, const clik_binding *y,
+                                 const clik_binding *dst)
+{
+    clik_kernel_entry *k;
+    clik_status st = hist_kernel(ctx, 4, "luma_merge", &k);
+    const int w = src->image.width, h = src->image.height;
+    const int ss = (int)src->stride, ys = (int)y->stride, ds = (int)dst->stride;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(y->mem), CLIK_A(ys),
+                       CLIK_A(dst->mem), CLIK_A(ds), CLIK_A(w), CLIK_A(h));
+    size_t global[2] = {(size_t)w, (size_t)h}, local[2] = {64, 4};
+    return st == CLIK_OK ? clik__launch(ctx, k, 2, global, local) : st;
+}
+
+/* The kernels index rows with int strides. */
+static clik_status check_int_strides(clik_context *ctx, clik_binding *const *b, int count,
+                                     const char *what)
+{
+    for (int i = 0; i < count; i++)
+        if (b[i]->stride > INT32_MAX)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "%s: a row stride of %zu bytes, past the kernels' int strides", what,
+                              b[i]->stride);
+    return CLIK_OK;
+}
+
+/* Runs f(grey src, grey dst) on the bound images: directly for grey, on a
+ * luma scratch (then merged back) for RGBA. */
+typedef clik_status (*grey_pass)(clik_context *ctx, hist_args *a, const clik_binding *src,
+                                 const clik_binding *dst);
+
+static clik_status cl_on_luma(clik_context *ctx, hist_args *a, clik_binding *const *b, grey_pass f)
+{
+    clik_status st = check_int_strides(ctx, b, 2, "hist");
+    if (st != CLIK_OK || b[0]->image.channels == 1)
+        return st == CLIK_OK ? f(ctx, a, b[0], b[1]) : st;
+    clik_binding y;
+    st = clik__bind_scratch(ctx, b[0]->image.width, b[0]->image.height, 1, CLIK_U8, &y);
+    if (st != CLIK_OK)
+        return st;
+    st = cl_luma(ctx, b[0], &y);
+    if (st == CLIK_OK)
+        st = f(ctx, a, &y, &y);
+    if (st == CLIK_OK)
+        st = cl_luma_merge(ctx, b[0], &y, b[1]);
+    clik__unbind(ctx, &y, 0);
+    return st;
+}
+
+static clik_status cl_equalize_grey(clik_context *ctx, hist_args *a, const clik_binding *src,
+                                    const clik_binding *dst)
+{
+    (void)a;
+    uint32_t hist[256];
+    uint8_t table[256];
+    clik_status st = cl_hist(ctx, src, hist);
+    if (st != CLIK_OK)
+        return st;
+    equalize_tables(hist, &src->image, table);
+    return cl_lut_tables(ctx, src, dst, table);
+}
+
+static clik_status equalize_luma_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    return cl_on_luma(ctx, p, b, cl_equalize_grey);
+}
+
+/* Tile histograms: work-group g counts part g % parts of tile g / parts into
+ * the tile's zeroed bins: with local atomics into the group's copy (GPUs),
+ * one work-item alone into its copy (CPU devices), or global atomics. */
+static clik_status cl_clahe_hist(clik_context *ctx, const clik_clahe_plan *pl,
+                                 const clik_binding *src, cl_mem hist)
+{
+    static const char *const kernels[] = {"clahe_hist_local", "clahe_hist_serial",
+                                          "clahe_hist_global"};
+    const int tiles = pl->tiles_x * pl->tiles_y;
+    /* The registry's choices are in the order of kernels[]. */
+    const long def = ctx->dev.type == CLIK_DEVICE_CPU ? 1 : ctx->local_memory ? 0 : 2;
+    const int mode = (int)clik__tune(ctx, CLIK_TUNE_CLAHE_MODE, def);
+    clik_kernel_entry *kzero, *k;
+    clik_status st = hist_kernel(ctx, 1, "hist_zero", &kzero);
+    if (st == CLIK_OK)
+        st = hist_kernel(ctx, 1, kernels[mode], &k);
+    const uint32_t words = (uint32_t)tiles * 256;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kzero, CLIK_A(hist), CLIK_A(words));
+    if (st == CLIK_OK) {
+        size_t n = words, lz = 64;
+        st = clik__launch(ctx, kzero, 1, &n, &lz);
+    }
+    if (st != CLIK_OK)
+        return st;
+    size_t local = 1;
+    if (mode != 1) {
+        local = 256;
+        clik__fit_local(ctx, k, 1, &local);
+    }
+    /* Each work-item counts at most ITEM_CHUNKS pixels (llvmpipe's loop
+     * limit), and the groups fill the device a few times over. */
+    const uint64_t area = (uint64_t)pl->tile_w * (uint64_t)pl->tile_h;
+    const uint64_t least = (area + local * ITEM_CHUNKS - 1) / (local * ITEM_CHUNKS);
+    const uint64_t most = (area + local - 1) / local;
+    uint64_t parts = ((uint64_t)ctx->dev.compute_units * 4 + (uint64_t)tiles - 1) / (uint64_t)tiles;
+    parts = parts > most ? most : parts;
+    parts = parts < least ? least : parts;
+    const int ss = (int)src->stride, nparts = (int)parts;
+    st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(pl->width), CLIK_A(pl->height),
+                   CLIK_A(pl->tile_w), CLIK_A(pl->tile_h), CLIK_A(pl->tiles_x), CLIK_A(nparts),
+                   CLIK_A(hist));
+    if (st == CLIK_OK && mode != 2)
+        st = clik__arg(ctx, k, 9, 256 * sizeof(uint32_t), NULL);
+    if (st == CLIK_OK) {
+        size_t global = (size_t)tiles * (size_t)parts * local;
+        st = clik__launch_exact(ctx, k, 1, &global, &local);
+    }
+    return st;
+}
+
+static clik_status cl_clahe_grey(clik_context *ctx, hist_args *a, const clik_binding *src,
+                                 const clik_binding *dst)
+{
+    const clik_clahe_plan *pl = &a->clahe;
+    const int tiles = pl->tiles_x * pl->tiles_y;
+    const size_t hist_bytes = (size_t)tiles * 256 * sizeof(uint32_t),
+                 lut_bytes = (size_t)tiles * 256;
+    cl_mem hist, luts = NULL;
+    clik_status st = clik__temp_buffer(ctx, hist_bytes, &hist);
+    if (st != CLIK_OK)
+        return st;
+    st = clik__temp_buffer(ctx, lut_bytes, &luts);
+    if (st == CLIK_OK)
+        st = cl_clahe_hist(ctx, pl, src, hist);
+    clik_kernel_entry *klut = NULL, *kinterp = NULL;
+    if (st == CLIK_OK)
+        st = hist_kernel(ctx, 1, "clahe_tables", &klut);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, klut, CLIK_A(hist), CLIK_A(tiles), CLIK_A(pl->limit),
+                       CLIK_A(pl->lut_scale), CLIK_A(luts));
+    if (st == CLIK_OK) {
+        size_t n = (size_t)tiles, l = 64;
+        st = clik__launch(ctx, klut, 1, &n, &l);
+    }
+    if (st == CLIK_OK)
+        st = hist_kernel(ctx, 1, "clahe_interp", &kinterp);
+    const int ss = (int)src->stride, ds = (int)dst->stride;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kinterp, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(dst->mem), CLIK_A(ds),
+                       CLIK_A(pl->width), CLIK_A(pl->height), CLIK_A(pl->tiles_x),
+                       CLIK_A(pl->tiles_y), CLIK_A(pl->inv_tw), CLIK_A(pl->inv_th), CLIK_A(luts));
+    if (st == CLIK_OK) {
+        size_t global[2] = {(size_t)pl->width, (size_t)pl->height}, local[2] = {64, 4};
+        st = clik__launch(ctx, kinterp, 2, global, local);
+    }
+    if (luts)
+        clik__temp_release(ctx, luts, lut_bytes);
+    clik__temp_release(ctx, hist, hist_bytes);
+    return st;
+}
+
+static clik_status clahe_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    return cl_on_luma(ctx, p, b, cl_clahe_grey);
+}
+
 /* ---- CPU path --------------------------------------------------------------- */
 
 static clik_status hist_cpu(clik_context *ctx, void *p, clik_image *const *v)
@@ -506,9 +692,72 @@ static clik_status lut_cpu(clik_context *ctx, void *p, clik_image *const *v)
     return CLIK_OK;
 }
 
+/* Runs f(grey src, grey dst) on host views: directly for grey, on a luma
+ * plane (then merged back) for RGBA. */
+typedef clik_status (*grey_view_pass)(clik_context *ctx, hist_args *a, const clik_image *src,
+                                      clik_image *dst);
+
+static clik_status cpu_on_luma(clik_context *ctx, hist_args *a, clik_image *const *v,
+                               grey_view_pass f)
+{
+    if (v[0]->channels == 1)
+        return f(ctx, a, v[0], v[1]);
+    const int w = v[0]->width, h = v[0]->height;
+    uint8_t *plane = malloc((size_t)w * (size_t)h);
+    if (!plane)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "hist: no memory for a %dx%d luma plane", w, h);
+    clik_image y = {.width = w,
+                    .height = h,
+                    .channels = 1,
+                    .type = CLIK_U8,
+                    .stride = (size_t)w,
+                    .data = plane};
+    ctx->dsp.hist.luma(v[0]->data, v[0]->stride, w, h, plane);
+    clik_status st = f(ctx, a, &y, &y);
+    if (st == CLIK_OK)
+        ctx->dsp.hist.luma_merge(v[0]->data, v[0]->stride, plane, v[1]->data, v[1]->stride, w, h);
+    free(plane);
+    return st;
+}
+
+static clik_status equalize_grey_cpu(clik_context *ctx, hist_args *a, const clik_image *src,
+                                     clik_image *dst)
+{
+    (void)a;
+    clik_image *views[] = {(clik_image *)src, dst};
+    return equalize_cpu(ctx, NULL, views);
+}
+
+static clik_status equalize_luma_cpu(clik_context *ctx, void *p, clik_image *const *v)
+{
+    return cpu_on_luma(ctx, p, v, equalize_grey_cpu);
+}
+
+static clik_status clahe_grey_cpu(clik_context *ctx, hist_args *a, const clik_image *src,
+                                  clik_image *dst)
+{
+    const clik_clahe_plan *pl = &a->clahe;
+    uint8_t *luts = malloc((size_t)pl->tiles_x * (size_t)pl->tiles_y * 256);
+    if (!luts)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_clahe: no memory for %dx%d tables",
+                          pl->tiles_x, pl->tiles_y);
+    ctx->dsp.hist.clahe_luts(src->data, src->stride, pl, luts);
+    ctx->dsp.hist.clahe_interp(src->data, src->stride, dst->data, dst->stride, pl, luts);
+    free(luts);
+    return CLIK_OK;
+}
+
+static clik_status clahe_cpu(clik_context *ctx, void *p, clik_image *const *v)
+{
+    return cpu_on_luma(ctx, p, v, clahe_grey_cpu);
+}
+
 static const clik_op hist_op = {"hist_compute", hist_opencl, hist_cpu};
 static const clik_op equalize_op = {"hist_equalize", equalize_opencl, equalize_cpu};
 static const clik_op lut_op = {"hist_lut", lut_opencl, lut_cpu};
+static const clik_op equalize_luma_op = {"hist_equalize_luma", equalize_luma_opencl,
+                                         equalize_luma_cpu};
+static const clik_op clahe_op = {"clahe", clahe_opencl, clahe_cpu};
 
 /* ---- public entry points ------------------------------------------------------ */
 
@@ -559,4 +808,84 @@ clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *
     hist_args a = {.tables = tables, .ntables = ntables};
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
     return clik__run_op_rgba(ctx, &lut_op, images, 2, &a);
+}
+
+/* src: RGBA (and with grey 1 channel) u8; dst: src's format, or src. */
+static clik_status check_luma_pair(clik_context *ctx, const clik_image *src, const clik_image *dst,
+                                   int grey, const char *op)
+{
+    clik_status st = check_pair(ctx, src, dst, 1, op);
+    if (st != CLIK_OK)
+        return st;
+    if (src->channels != 4 && !(grey && src->channels == 1))
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
+                          "%s: src has %d channels; the luma is that of RGBA (4 channels)%s", op,
+                          src->channels, grey ? " or of grey (1 channel)" : "");
+    return CLIK_OK;
+}
+
+clik_status clik_hist_equalize_luma(clik_context *ctx, const clik_image *src, clik_image *dst)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    clik_status st = check_luma_pair(ctx, src, dst, 0, "clik_hist_equalize_luma");
+    if (st != CLIK_OK)
+        return st;
+    hist_args a = {0};
+    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &equalize_luma_op, images, 2, &a);
+}
+
+/* The CLAHE plan: OpenCV's createCLAHE conventions (an image whose sides are
+ * not both multiples of the grid is padded by tiles_x - width % tiles_x
+ * columns and tiles_y - height % tiles_y rows, a whole tile on a side that
+ * divides; the limit is clip * area / 256 truncated, at least 1). */
+static void clahe_plan(const clik_image *src, double clip, int tiles_x, int tiles_y,
+                       clik_clahe_plan *p)
+{
+    const int divides = src->width % tiles_x == 0 && src->height % tiles_y == 0;
+    const int pad_w = divides ? src->width : src->width + tiles_x - src->width % tiles_x;
+    const int pad_h = divides ? src->height : src->height + tiles_y - src->height % tiles_y;
+    p->width = src->width;
+    p->height = src->height;
+    p->tiles_x = tiles_x;
+    p->tiles_y = tiles_y;
+    p->tile_w = pad_w / tiles_x;
+    p->tile_h = pad_h / tiles_y;
+    const double area = (double)p->tile_w * (double)p->tile_h;
+    const double limit = floor(clip * area / 256.0);
+    /* A limit at or above the area clips nothing: kept there. */
+    p->limit = limit < 1.0 ? 1u : limit >= area ? (uint32_t)area : (uint32_t)limit;
+    p->lut_scale = 255.0f / (float)area;
+    p->inv_tw = 1.0f / (float)p->tile_w;
+    p->inv_th = 1.0f / (float)p->tile_h;
+}
+
+clik_status clik_clahe(clik_context *ctx, const clik_image *src, clik_image *dst, double clip,
+                       int tiles_x, int tiles_y)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    clik_status st = check_luma_pair(ctx, src, dst, 1, "clik_clahe");
+    if (st != CLIK_OK)
+        return st;
+    if (!(clip > 0.0) || !isfinite(clip))
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
+                          "clik_clahe: clip %g; give a finite clip limit above 0", clip);
+    if (tiles_x < 1 || tiles_y < 1)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
+                          "clik_clahe: a grid of %dx%d tiles; give at least 1x1", tiles_x, tiles_y);
+    if (tiles_x > src->width || tiles_y > src->height)
+        return clik__fail(ctx, CLIK_ERR_INVALID_SIZE,
+                          "clik_clahe: a grid of %dx%d tiles on a %dx%d image (at most one tile "
+                          "per pixel on each side)",
+                          tiles_x, tiles_y, src->width, src->height);
+    if ((int64_t)tiles_x * tiles_y > CLAHE_MAX_TILES)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
+                          "clik_clahe: a grid of %dx%d tiles, more than %d in all", tiles_x,
+                          tiles_y, CLAHE_MAX_TILES);
+    hist_args a = {0};
+    clahe_plan(src, clip, tiles_x, tiles_y, &a.clahe);
+    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &clahe_op, images, 2, &a);
 }

@@ -661,6 +661,8 @@ static PyMethodDef ctx_methods[] = {
     KW("download", ctx_download),
     KW("hist_compute", ctx_hist_compute),
     KW("hist_equalize", ctx_hist_equalize),
+    KW("hist_equalize_luma", ctx_hist_equalize_luma),
+    KW("clahe", ctx_clahe),
     KW("hist_lut", ctx_hist_lut),
     KW("pyr_down", ctx_pyr_down),
     KW("pyr_up", ctx_pyr_up),

@@ -213,6 +213,8 @@ PyObject *ctx_download(CtxObject *c, PyObject *args, PyObject *kw);
 
 PyObject *ctx_hist_compute(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_hist_equalize(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_hist_equalize_luma(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_clahe(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_hist_lut(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_integral(CtxObject *c, PyObject *args, PyObject *kw);
 

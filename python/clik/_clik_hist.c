@@ -1,5 +1,6 @@
 /*
- * clik._clik: the histogram and integral families: hist, equalize, lut, integral.
+ * clik._clik: the histogram and integral families: hist_compute, hist_equalize,
+ * hist_equalize_luma, clahe, hist_lut, integral.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -34,6 +35,35 @@ UNARY_FN(do_equalize, clik_hist_equalize)
 PyObject *ctx_hist_equalize(CtxObject *c, PyObject *args, PyObject *kw)
 {
     return unary_method(c, args, kw, &(unary_op){.num = 1, .den = 1, .fn = do_equalize});
+}
+
+UNARY_FN(do_equalize_luma, clik_hist_equalize_luma)
+
+PyObject *ctx_hist_equalize_luma(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    return unary_method(c, args, kw, &(unary_op){.num = 1, .den = 1, .fn = do_equalize_luma});
+}
+
+typedef struct clahe_arg {
+    double clip;
+    int tiles_x, tiles_y;
+} clahe_arg;
+
+static clik_status do_clahe(clik_context *x, const clik_image *a, clik_image *b, const void *p)
+{
+    const clahe_arg *g = p;
+    return clik_clahe(x, a, b, g->clip, g->tiles_x, g->tiles_y);
+}
+
+PyObject *ctx_clahe(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"src", "clip", "grid", "out", NULL};
+    PyObject *src, *out = Py_None;
+    clahe_arg g = {40.0, 8, 8};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|d(ii)O", kwlist, &src, &g.clip, &g.tiles_x,
+                                     &g.tiles_y, &out))
+        return NULL;
+    return unary(c, src, "src", out, &(unary_op){.num = 1, .den = 1, .fn = do_clahe, .arg = &g});
 }
 
 static clik_status do_lut(clik_context *x, const clik_image *a, clik_image *b, const void *p)

@@ -82,9 +82,10 @@ class Backend:
     this backend (ctx.last_backend)."""
 
     # Methods that run an operation (and so set last_backend).
-    OPS = frozenset("""hist_compute hist_equalize hist_lut pyr_down pyr_up pyr_gaussian pyr_laplacian
-        pyr_collapse integral resize gaussian_blur gray ssim ssim_tiles upscale_fusion flow_tvl1
-        lapar_upsample lapar_filter lapar_classify upscale_lapar upscale""".split())
+    OPS = frozenset("""hist_compute hist_equalize hist_equalize_luma clahe hist_lut pyr_down pyr_up
+        pyr_gaussian pyr_laplacian pyr_collapse integral resize gaussian_blur gray ssim ssim_tiles
+        upscale_fusion flow_tvl1 lapar_upsample lapar_filter lapar_classify upscale_lapar
+        upscale""".split())
 
     def __init__(self, name, ctx):
         self.name = name

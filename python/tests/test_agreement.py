@@ -1,6 +1,10 @@
 """Agreement with OpenCV and scikit-image, on every backend (the OpenCL
 device, PoCL by default, and the scalar and NEON paths):
   hist_equalize       == cv2.equalizeHist
+  hist_equalize_luma  == cvtColor(RGB2YCrCb), equalizeHist of Y,
+                         cvtColor(YCrCb2RGB)
+  clahe               == cv2.createCLAHE(clip, grid).apply, of grey and of
+                         the Y of YCrCb as hist_equalize_luma
   pyr_gaussian        == chained cv2.pyrDown
   pyr_up              == cv2.pyrUp
   integral            == cv2.integral (u32 bit for bit, f64, int32 as
@@ -127,6 +131,68 @@ def max_levels(h, w):
 def test_equalize(be, greys, name):
     img = greys[name]
     equal(be.hist_equalize(img), cv2.equalizeHist(img), name)
+
+
+# Clip limits and grids: OpenCV's default, low limits (clipping and the
+# excess's spread at work), grids that divide neither side, one side, or
+# both, and a tile per few pixels.
+CLAHE = [(40.0, (8, 8)), (2.0, (8, 8)), (4.0, (7, 5)), (1.0, (3, 11)), (0.5, (16, 16))]
+
+
+def clahe_photos():
+    imgs = {"camera-197x133": camera(), "camera-512x512": photo("camera")}
+    imgs["coins-384x303"] = photo("coins")
+    return imgs
+
+
+@pytest.fixture(scope="module")
+def clahe_greys():
+    return clahe_photos()
+
+
+@pytest.mark.parametrize("clip,grid", CLAHE)
+def test_clahe(be, clahe_greys, greys, clip, grid):
+    imgs = dict(clahe_greys)
+    imgs["noise-97x61"] = greys["noise-97x61"]
+    imgs["constant-7x7"] = greys["constant-7x7"]
+    for name, img in imgs.items():
+        if grid[0] > img.shape[1] or grid[1] > img.shape[0]:
+            continue
+        want = cv2.createCLAHE(clipLimit=clip, tileGridSize=grid).apply(img)
+        equal(be.clahe(img, clip=clip, grid=grid), want, f"{name} clip {clip} grid {grid}")
+
+
+def colour_photos():
+    out = {"astronaut-171x113": astronaut_rgba()}
+    for name in ("chelsea", "coffee"):
+        rgb = photo(name)
+        rgba = np.empty(rgb.shape[:2] + (4,), np.uint8)
+        rgba[..., :3] = rgb
+        rgba[..., 3] = np.arange(rgb.shape[1], dtype=np.uint8)[None, :]  # alpha kept as it is
+        out[f"{name}-{rgb.shape[1]}x{rgb.shape[0]}"] = rgba
+    return out
+
+
+def on_luma(rgba, f):
+    """OpenCV's way: Y of YCrCb through f, back to RGB, alpha kept."""
+    ycc = cv2.cvtColor(np.ascontiguousarray(rgba[..., :3]), cv2.COLOR_RGB2YCrCb)
+    ycc[..., 0] = f(np.ascontiguousarray(ycc[..., 0]))
+    out = rgba.copy()
+    out[..., :3] = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2RGB)
+    return out
+
+
+def test_equalize_luma(be):
+    for name, img in colour_photos().items():
+        equal(be.hist_equalize_luma(img), on_luma(img, cv2.equalizeHist), f"{name} luma")
+
+
+@pytest.mark.parametrize("clip,grid", CLAHE[:3])
+def test_clahe_colour(be, clip, grid):
+    clahe = cv2.createCLAHE(clipLimit=clip, tileGridSize=grid)
+    for name, img in colour_photos().items():
+        equal(be.clahe(img, clip=clip, grid=grid), on_luma(img, clahe.apply),
+              f"{name} clip {clip} grid {grid}")
 
 
 @pytest.mark.parametrize("name", GREY)

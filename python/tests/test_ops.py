@@ -296,6 +296,32 @@ def test_equalize(be, oracle, ch):
     assert_exact(be.hist_equalize(np.full((7, 7), 77, np.uint8)), np.full((7, 7), 77, np.uint8))
 
 
+@pytest.mark.parametrize("ch", (1, 4))
+def test_clahe_and_luma(be, oracle, ch):
+    a = smooth(shape_of(H, W, ch), seed=ch + 3)
+    got = be.clahe(a, clip=3.0, grid=(5, 3))
+    assert got.shape == a.shape and got.dtype == np.uint8
+    assert_exact(got, oracle.clahe(a, clip=3.0, grid=(5, 3)), "clahe")
+    assert_exact(be.clahe(a), oracle.clahe(a, 40.0, (8, 8)), "clahe's defaults")
+    if ch == 4:
+        assert_exact(got[..., 3], a[..., 3], "clahe's alpha")
+        lum = be.hist_equalize_luma(a)
+        assert_exact(lum, oracle.hist_equalize_luma(a), "hist_equalize_luma")
+        assert not np.array_equal(lum, be.hist_equalize(a)), "the luma's is not per channel"
+    for clip in (0.0, -1.0, float("nan")):
+        with pytest.raises(clik.ArgumentError, match="clip"):
+            be.clahe(a, clip=clip)
+    with pytest.raises(clik.ArgumentError, match="grid"):
+        be.clahe(a, grid=(0, 8))
+    with pytest.raises(clik.Error, match="tiles on a"):
+        be.clahe(a, grid=(W + 1, 2))
+
+
+def test_equalize_luma_refuses_grey(be):
+    with pytest.raises(clik.FormatError, match="RGBA"):
+        be.hist_equalize_luma(noise((5, 7)))
+
+
 def test_equalize_in_place(be, oracle):
     a = noise((H, W), seed=11)
     want = oracle.hist_equalize(a.copy())
