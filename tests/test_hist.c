@@ -411,12 +411,19 @@ int main(void)
         "hist_mode=global,clahe_mode=global,poison=1",
         "hist_mode=pairs,pairs_min_bytes=1,clahe_mode=serial,poison=1",
         NULL};
-    const h_test tests[] = {H_TEST(device_images),   H_TEST(in_place),
-                            H_TEST(strided_rows),    H_TEST(equalize_semantics),
-                            H_TEST(alpha_untouched), H_TEST(hist_one_value),
-                            H_TEST(long_runs),       H_TEST(three_channels),  H_TEST(bad_input),
-                            H_TEST(clahe_semantics), H_TEST(equalize_luma_semantics),
-                            H_TEST(clahe_in_place),  H_TEST(clahe_bad_input)};
+    const h_test tests[] = {H_TEST(device_images),
+                            H_TEST(in_place),
+                            H_TEST(strided_rows),
+                            H_TEST(equalize_semantics),
+                            H_TEST(alpha_untouched),
+                            H_TEST(hist_one_value),
+                            H_TEST(long_runs),
+                            H_TEST(three_channels),
+                            H_TEST(bad_input),
+                            H_TEST(clahe_semantics),
+                            H_TEST(equalize_luma_semantics),
+                            H_TEST(clahe_in_place),
+                            H_TEST(clahe_bad_input)};
     const h_suite suite = {"hist", "hist", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }
