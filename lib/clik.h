@@ -525,10 +525,10 @@ typedef struct clik_fusion_options {
 CLIK_API void clik_fusion_options_init(clik_fusion_options *opt);
 
 /*
- * Fusion upscaling of an RGBA u8 image by an integer scale s = 2..8 (dst is
- * s W x s H, RGBA u8):
+ * Fusion upscaling of a 3- or 4-channel u8 image by an integer scale
+ * s = 2..8 (dst is s W x s H with src's channels):
  *   IMG1 = nearest upscale, IMG2 = bicubic upscale (as clik_resize);
- *   G1, G2 = their luma (as clik_gray);
+ *   G1, G2 = their luma (as clik_gray, in src->order);
  *   artifact(x, y) = tile SSIM of G1, G2 over the tile holding (x, y)
  *                    * |G1(x, y) - G2(x, y)| / 255;
  *   B = Gaussian blur of artifact (blur_ksize, reflect-101);
@@ -553,12 +553,13 @@ typedef struct clik_fusion_stream clik_fusion_stream;
 CLIK_API clik_status clik_fusion_stream_create(clik_context *ctx, int width, int height, int scale,
                                                const clik_fusion_options *opt, int depth,
                                                clik_fusion_stream **stream);
-/* Queues one frame: src (host, RGBA u8 of the stream's size) is read and dst
- * (host, RGBA u8, scaled) and artifact_map (NULL or host u8 one channel) are
- * written asynchronously. All three must stay valid and untouched until the
- * frame completes: until clik_fusion_stream_wait() returns for its ticket or
- * a later one. Blocks while `depth` frames are in flight. *ticket (may be
- * NULL) numbers the frame: 1, 2, ... */
+/* Queues one frame: src (host, RGBA or BGRA u8 of the stream's size; 3
+ * channels are refused) is read and dst (host, 4-channel u8, scaled) and
+ * artifact_map (NULL or host u8 one channel) are written asynchronously.
+ * All three must stay valid and untouched until the frame completes: until
+ * clik_fusion_stream_wait() returns for its ticket or a later one. Blocks
+ * while `depth` frames are in flight. *ticket (may be NULL) numbers the
+ * frame: 1, 2, ... */
 CLIK_API clik_status clik_fusion_stream_submit(clik_fusion_stream *stream, const clik_image *src,
                                                clik_image *dst, clik_image *artifact_map,
                                                uint64_t *ticket);

@@ -102,7 +102,7 @@ def lapar_model_default() -> LaparModel: ...
 
 @final
 class FusionStream:
-    """Fusion upscaling of RGBA uint8 frames of one size, up to depth frames
+    """Fusion upscaling of BGRA or RGBA uint8 frames of one size, up to depth frames
     in flight (Context.fusion_stream drives one)."""
 
     def __new__(
@@ -118,7 +118,9 @@ class FusionStream:
     ) -> FusionStream: ...
     @property
     def depth(self) -> int: ...  # frames in flight at most
-    def submit(self, src: Array, out: Array, artifact_map: Array | None = None) -> int: ...  # a ticket
+    def submit(
+        self, src: Array, out: Array, artifact_map: Array | None = None, *, order: Order = "bgr"
+    ) -> int: ...  # a ticket
     def wait(self, ticket: int | None = None, /) -> None: ...  # frames up to ticket (None: all)
     def close(self) -> None: ...
 
@@ -215,6 +217,7 @@ class Context:
         method: Literal["lapar", "fusion", "nearest", "bilinear", "bicubic"] = "lapar",
         model: LaparModel | None = None,
         out: ImageLike | None = None,
+        order: Order = "bgr",
     ) -> ImageLike: ...
     # fusion upscaling
     def upscale_fusion(
@@ -227,6 +230,7 @@ class Context:
         threshold: float = 0.05,
         artifact_map: bool = False,
         out: ImageLike | None = None,
+        order: Order = "bgr",
     ) -> ImageLike | tuple[ImageLike, ImageLike]: ...
     def fusion_stream(
         self,
@@ -238,6 +242,7 @@ class Context:
         blur_ksize: int = 7,
         threshold: float = 0.05,
         artifact_map: bool = False,
+        order: Order = "bgr",
     ) -> Iterator[Array | tuple[Array, Array]]: ...
     # optical flow
     def flow_tvl1(

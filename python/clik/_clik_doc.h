@@ -158,18 +158,18 @@
     "tile: the square's side, 2..16.\n"
 #define DOC_ctx_upscale_fusion                                                                     \
     SIG("upscale_fusion($self, /, src, scale=2, *, tile=8, blur_ksize=7, threshold=0.05, "         \
-        "artifact_map=False, out=None)")                                                           \
-    "Fusion upscaling of an RGBA uint8 image (nearest where bicubic rings).\n\n"                   \
-    "src: the RGBA uint8 image.\n"                                                                 \
+        "artifact_map=False, out=None, order='bgr')")                                              \
+    "Fusion upscaling of a colour uint8 image (nearest where bicubic rings).\n\n"                  \
+    "src: the 3- or 4-channel uint8 image.\n"                                                      \
     "scale: the integer factor, 2..8.\n"                                                           \
     "tile: the SSIM tile of the artifact measure.\n"                                               \
     "blur_ksize: the artifact map's Gaussian blur size.\n"                                         \
     "threshold: the blurred artifact above which nearest is taken.\n"                              \
-    "artifact_map: True: (output, the uint8 artifact map).\n" ARG_OUT
+    "artifact_map: True: (output, the uint8 artifact map).\n" ARG_OUT ARG_ORDER
 #define DOC_stream_type                                                                            \
     SIG("FusionStream(context, width, height, scale, depth=0, tile=8, blur_ksize=7, "              \
         "threshold=0.05)")                                                                         \
-    "Fusion upscaling of RGBA uint8 frames of one size, several in flight.\n\n"                    \
+    "Fusion upscaling of BGRA or RGBA uint8 frames of one size, several in flight.\n\n"            \
     "context: the clik.Context.\n"                                                                 \
     "width: the frames' width.\n"                                                                  \
     "height: the frames' height.\n"                                                                \
@@ -179,11 +179,12 @@
     "blur_ksize: as upscale_fusion's.\n"                                                           \
     "threshold: as upscale_fusion's.\n"
 #define DOC_stream_submit                                                                          \
-    SIG("submit($self, /, src, out, artifact_map=None)")                                           \
+    SIG("submit($self, /, src, out, artifact_map=None, *, order='bgr')")                           \
     "Queues a frame; returns its ticket.\n\n"                                                      \
-    "src: the RGBA uint8 frame (kept until its ticket is waited for).\n"                           \
+    "src: the BGRA or RGBA uint8 frame (kept until its ticket is waited for).\n"                   \
     "out: the upscaled frame's array.\n"                                                           \
-    "artifact_map: the artifact map's array (None: none).\n"
+    "artifact_map: the artifact map's array (None: none).\n"                                       \
+    "order: the frame's colour order, 'bgr' (OpenCV's arrays) or 'rgb'.\n"
 #define DOC_stream_wait                                                                            \
     SIG("wait($self, ticket=None, /)")                                                             \
     "Waits for the frames up to a ticket.\n\n"                                                     \

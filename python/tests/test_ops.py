@@ -730,6 +730,25 @@ def test_upscale_fusion(be, oracle, scale):
     assert_exact(r[1], amap)
 
 
+@pytest.mark.parametrize("ch", [3, 4])
+def test_upscale_fusion_order(be, oracle, ch):
+    """A BGR array (cv2.imread's) gives its RGB equivalent's result, red and
+    blue swapped, map and all; 3 channels give what 4 give."""
+    rgb = np.ascontiguousarray(rgba_edges(H, W, seed=8)[..., :ch])
+    swap = [2, 1, 0, 3][:ch]
+    got_rgb, map_rgb = be.upscale_fusion(rgb, 2, artifact_map=True, order="rgb")
+    got_bgr, map_bgr = be.upscale_fusion(np.ascontiguousarray(rgb[..., swap]), 2,
+                                         artifact_map=True)
+    assert got_bgr.shape == (2 * H, 2 * W, ch)
+    assert_exact(got_bgr[..., swap], got_rgb, "upscale_fusion of BGR")
+    assert_exact(map_bgr, map_rgb, "the map of BGR")
+    assert_fusion(got_rgb, oracle.upscale_fusion(rgb, 2, order="rgb"), "fusion on the oracle")
+    if ch == 3:
+        a4 = np.concatenate([rgb, np.full((H, W, 1), 255, np.uint8)], axis=2)
+        assert_exact(got_rgb, be.upscale_fusion(a4, 2, order="rgb")[..., :3],
+                     "upscale_fusion of 3 channels")
+
+
 def test_upscale_fusion_options(be, oracle):
     a = rgba_edges(H, W, seed=5)
     kw = dict(tile=4, blur_ksize=5, threshold=0.02)
@@ -746,6 +765,8 @@ def test_upscale_fusion_options(be, oracle):
 def test_fusion_stream(be):
     frames = [rgba_edges(H, W, seed=20 + i) for i in range(5)]
     want = [be.upscale_fusion(f, 2) for f in frames]
+    for i, w in enumerate(be.fusion_stream(frames[:2], 2, order="rgb")):
+        assert_exact(w, be.upscale_fusion(frames[i], 2, order="rgb"), f"RGBA stream frame {i}")
     got = list(be.fusion_stream(frames, 2))
     assert len(got) == len(frames)
     for i, (g, w) in enumerate(zip(got, want)):
