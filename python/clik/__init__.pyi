@@ -341,6 +341,8 @@ class Context:
         scale: int = 2,
         out: ImageLike | None = None,
         activations: Literal["f32", "f16"] = "f32",
+        *,
+        order: Order = "bgr",
     ) -> ImageLike: ...
     def lapar_net_phi(
         self,
@@ -349,6 +351,8 @@ class Context:
         scale: int = 2,
         dtype: DTypeLike | None = None,
         activations: Literal["f32", "f16"] = "f32",
+        *,
+        order: Order = "bgr",
     ) -> ImageLike: ...
     def lapar_net_tune(
         self,

@@ -282,12 +282,15 @@
     "scale: the network's factor, 2 or 4.\n"
 #define ARG_ACTIVATIONS "activations: 'f32' or 'f16' storage between the layers.\n"
 #define DOC_ctx_lapar_net_run                                                                      \
-    SIG("lapar_net_run($self, /, src, net='lapar-a', scale=2, out=None, activations='f32')")       \
-    "LAPAR upscaling by a network.\n\n" ARG_SRC ARG_NET ARG_OUT ARG_ACTIVATIONS
+    SIG("lapar_net_run($self, /, src, net='lapar-a', scale=2, out=None, activations='f32', *, "    \
+        "order='bgr')")                                                                            \
+    "LAPAR upscaling by a network (which reads RGB: BGR input is read as its RGB\n"                \
+    "equivalent); 1, 3 or 4 channels.\n\n" ARG_SRC ARG_NET ARG_OUT ARG_ACTIVATIONS ARG_ORDER
 #define DOC_ctx_lapar_net_phi                                                                      \
-    SIG("lapar_net_phi($self, /, src, net='lapar-a', scale=2, dtype=None, activations='f32')")     \
+    SIG("lapar_net_phi($self, /, src, net='lapar-a', scale=2, dtype=None, activations='f32', *, "  \
+        "order='bgr')")                                                                            \
     "A LAPAR network's coefficients phi: (atoms, S*H, S*W).\n\n" ARG_SRC ARG_NET                   \
-    "dtype: float32 or float16 (None: float32).\n" ARG_ACTIVATIONS
+    "dtype: float32 or float16 (None: float32).\n" ARG_ACTIVATIONS ARG_ORDER
 #define ARG_NET_TUNING                                                                             \
     "width: the input's width.\n"                                                                  \
     "height: the input's height.\n" ARG_NET ARG_ACTIVATIONS

@@ -1634,6 +1634,27 @@ def test_lapar_net(be, oracle, dtype, ch):
     assert half.dtype == np.float16 and np.abs(half.astype(np.float32) - phi).max() < 2e-3
 
 
+@pytest.mark.parametrize("ch", [3, 4])
+def test_lapar_net_order(be, ch):
+    """The network reads RGB: a BGR array (cv2.imread's) gives its RGB
+    equivalent's phi and output (red and blue swapped); 3 channels give
+    what 4 give."""
+    if not clik.lapar_net_available("lapar-c", 2):
+        pytest.skip("this build holds no LAPAR-C x2 network")
+    rgb = smooth((10, 13, ch), np.uint8, seed=11)
+    swap = [2, 1, 0, 3][:ch]
+    bgr = np.ascontiguousarray(rgb[..., swap])
+    got_rgb = be.lapar_net_run(rgb, "lapar-c", 2, order="rgb")
+    assert got_rgb.shape == (20, 26, ch)
+    assert_exact(be.lapar_net_run(bgr, "lapar-c", 2)[..., swap], got_rgb, "lapar_net_run of BGR")
+    assert_exact(be.lapar_net_phi(bgr, "lapar-c", 2), be.lapar_net_phi(rgb, "lapar-c", 2,
+                                                                       order="rgb"), "phi of BGR")
+    if ch == 3:
+        a4 = np.concatenate([rgb, np.full((10, 13, 1), 255, np.uint8)], axis=2)
+        assert_exact(got_rgb, be.lapar_net_run(a4, "lapar-c", 2, order="rgb")[..., :3],
+                     "lapar_net_run of 3 channels")
+
+
 def test_lapar_net_f16_activations(be):
     if not clik.lapar_net_available("lapar-c", 2):
         pytest.skip("this build holds no LAPAR-C x2 network")
