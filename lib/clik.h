@@ -644,7 +644,10 @@ CLIK_API void clik_flow_options_init(clik_flow_options *opt);
  * CLIK_BLUR_MAX_KSIZE too; an OpenCL device takes at most 16384, the 64 KiB
  * of constant memory every device has, and beyond that the call falls back
  * to the CPU or, in strict mode, fails with CLIK_ERR_FALLBACK). I0 and I1:
- * one channel, u8 or f32 (the same type), one size, at least
+ * grey, or colour (3 or 4 channels, RGB(A) or BGR(A) as each image's order
+ * says; alpha ignored) compared on its luma as clik_gray makes it (into
+ * device images where the context has a device), of one format: u8 or f32,
+ * 1, 3 or 4 channels; one size, at least
  * CLIK_FLOW_MIN_SIDE on each side (else CLIK_ERR_INVALID_SIZE) (non-finite
  * f32 pixels give non-finite flow where they reach).
  * flow: 2-channel f32 of that size, u and v interleaved (the .flo layout),

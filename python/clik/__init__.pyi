@@ -263,6 +263,7 @@ class Context:
         storage: Literal["auto", "f32", "f16"] = "auto",
         out: ImageLike | None = None,
         progress: Callable[[int, int, int], bool | None] | None = None,
+        order: Order = "bgr",
     ) -> ImageLike: ...  # (H, W, 2) float32, u and v; progress(done, total, iteration): False stops
     # LAPAR
     def lapar_upsample(self, lr: ImageLike, scale: int, out: ImageLike | None = None) -> ImageLike: ...

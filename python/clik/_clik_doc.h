@@ -193,10 +193,11 @@
 #define DOC_ctx_flow_tvl1                                                                          \
     SIG("flow_tvl1($self, /, i0, i1, *, initial=None, tau=0.25, lambda_=0.15, theta=0.3, "         \
         "scales=0, zoom=0.5, warps=5, epsilon=0.01, iterations=300, sigma=0.8, "                   \
-        "storage='auto', out=None, progress=None)")                                                \
+        "storage='auto', out=None, progress=None, order='bgr')")                                   \
     "TV-L1 optical flow from i0 to i1: (H, W, 2) float32, u and v.\n\n"                            \
-    "i0: the first image, uint8 or float32 grey.\n"                                                \
-    "i1: the second, of i0's size and type.\n"                                                     \
+    "i0: the first image, uint8 or float32, grey or colour (3 or 4 channels, compared\n"           \
+    "    on its luma as gray makes it; alpha ignored).\n"                                          \
+    "i1: the second, of i0's size, type and channels.\n"                                           \
     "initial: a starting flow, (H, W, 2) float32 (None: zero).\n"                                  \
     "tau: the time step.\n"                                                                        \
     "lambda_: the data term's weight.\n"                                                           \
@@ -208,7 +209,7 @@
     "iterations: iterations per warp at most.\n"                                                   \
     "sigma: the pre-smoothing Gaussian's sigma.\n"                                                 \
     "storage: 'auto', 'f32' or 'f16' for u and p.\n" ARG_OUT                                       \
-    "progress: f(done, total, iteration), called between steps; False stops.\n"
+    "progress: f(done, total, iteration), called between steps; False stops.\n" ARG_ORDER
 
 /* ---- LAPAR
  * --------------------------------------------------------------------------------------- */

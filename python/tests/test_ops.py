@@ -836,6 +836,21 @@ def test_flow_tvl1(be, oracle, dtype):
     assert_flow(out, want, "flow into out")
 
 
+@pytest.mark.parametrize("ch", [3, 4])
+def test_flow_tvl1_colour(be, ch):
+    """Colour frames (cv2.imread's BGR, or RGB with order='rgb') give the
+    flow of their luma, as clik flow computes it."""
+    a = smooth((24, 31, ch), np.uint8, seed=31)
+    b = np.roll(a, 1, axis=1)
+    kw = dict(warps=1, iterations=10, storage="f32")
+    got = be.flow_tvl1(a, b, **kw)
+    assert got.shape == (24, 31, 2)
+    assert_exact(got, be.flow_tvl1(be.gray(a), be.gray(b), **kw), "the flow of BGR's luma")
+    rgb = be.flow_tvl1(a, b, order="rgb", **kw)
+    assert_exact(rgb, be.flow_tvl1(be.gray(a, order="rgb"), be.gray(b, order="rgb"), **kw),
+                 "the flow of RGB's luma")
+
+
 def test_flow_tvl1_initial(be, oracle):
     du, dv = 2.5, -1.5
     i0, i1 = shifted_pair(du, dv)
