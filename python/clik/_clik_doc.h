@@ -68,12 +68,12 @@
 #define DOC_ctx_empty                                                                              \
     SIG("empty($self, /, shape, dtype='uint8')")                                                   \
     "A NumPy array in memory the device reaches directly.\n\n"                                     \
-    "shape: (H, W) or (H, W, C), C 1, 2 or 4.\n"                                                   \
+    "shape: (H, W) or (H, W, C), C 1, 2, 3 or 4.\n"                                                \
     "dtype: the element type.\n"
 #define DOC_ctx_image                                                                              \
     SIG("image($self, /, shape, dtype='uint8')")                                                   \
     "A new device image of shape (H, W[, C]) and dtype (contents undefined).\n\n"                  \
-    "shape: (H, W) or (H, W, C), C 1, 2 or 4.\n"                                                   \
+    "shape: (H, W) or (H, W, C), C 1, 2, 3 or 4.\n"                                                \
     "dtype: the element type.\n"
 #define DOC_ctx_upload                                                                             \
     SIG("upload($self, /, src)")                                                                   \

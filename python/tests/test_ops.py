@@ -248,6 +248,17 @@ def test_empty_arrays_as_inputs_and_outputs(be, oracle, dtype):
     grey[...] = noise((H, W), seed=4)
     res = be.hist_equalize(grey)
     assert_exact(res, oracle.hist_equalize(np.array(grey)), "equalize of an empty() array")
+    # 3 channels (packed BGR), as empty() arrays and device images
+    bgr = be.empty((H, W, 3), dtype)
+    assert bgr.shape == (H, W, 3)
+    bgr[...] = noise((H, W, 3), dtype, seed=5)
+    dev = be.image((2 * H, 2 * W, 3), dtype)
+    assert dev.channels == 3
+    be.pyr_up(bgr, out=dev)
+    assert_tol(be.download(dev), oracle.pyr_up(np.array(bgr)), float_tol(dtype, "EXACT"),
+               "pyr_up of 3 channels into a device image")
+    with pytest.raises(clik.ArgumentError):
+        be.empty((H, W, 5), dtype)
 
 
 def test_context_manager_closes():
