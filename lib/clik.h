@@ -397,7 +397,9 @@ CLIK_API clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *band
  * sum u32 (CLIK_ERR_OVERFLOW when 255 * W * H > 2^32 - 1: ask for u64), s32
  * (OpenCV's CV_32S: the sum modulo 2^32 in two's complement, wrapping past
  * 2^31 - 1 as OpenCV's does, never refused), u64 or f64; f32 src: f32 or f64. sqsum (NULL: not
- * computed) holds the sums of squares: u64 or f64 for u8, f64 for f32. */
+ * computed) holds the sums of squares: u64 or f64 for u8, f64 for f32. src
+ * has 1 to 4 channels (3 through 4-channel copies on the device), sum and
+ * sqsum src's. */
 CLIK_API clik_status clik_integral(clik_context *ctx, const clik_image *src, clik_image *sum,
                                    clik_image *sqsum);
 

@@ -448,7 +448,7 @@ def integral_reference(a, dtype, square=False):
     return s.reshape(s.shape[:2] + a.shape[2:]).astype(dtype)
 
 
-@pytest.mark.parametrize("ch", CH124)
+@pytest.mark.parametrize("ch", (1, 2, 3, 4))
 def test_integral_u8(be, oracle, ch):
     a = noise(shape_of(H, W, ch), seed=ch + 4)
     s = be.integral(a)
@@ -472,7 +472,7 @@ def test_integral_u8(be, oracle, ch):
     assert_exact(q, integral_reference(a, np.uint64, square=True), "sqsum u64")
 
 
-@pytest.mark.parametrize("ch", CH124)
+@pytest.mark.parametrize("ch", (1, 2, 3, 4))
 def test_integral_f32(be, oracle, ch):
     a = smooth(shape_of(H, W, ch), np.float32, seed=ch + 5)
     s = be.integral(a)
