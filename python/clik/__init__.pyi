@@ -324,7 +324,13 @@ class Context:
     def lapar_model_combine(self, a: LaparModel, b: LaparModel) -> LaparModel: ...
     def lapar_model_describe(self, model: LaparModel, scale: int) -> dict[str, Any]: ...
     def lapar_classify(
-        self, up: ImageLike, scale: int, model: LaparModel | None = None, out: ImageLike | None = None
+        self,
+        up: ImageLike,
+        scale: int,
+        model: LaparModel | None = None,
+        out: ImageLike | None = None,
+        *,
+        order: Order = "bgr",
     ) -> ImageLike: ...  # uint16 buckets
     def upscale_lapar(
         self,

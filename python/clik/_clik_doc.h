@@ -270,10 +270,10 @@
     "scale: the entry's scale.\n"
 #define ARG_MODEL "model: a LaparModel (None: the library's default model).\n"
 #define DOC_ctx_lapar_classify                                                                     \
-    SIG("lapar_classify($self, /, up, scale, model=None, out=None)")                               \
+    SIG("lapar_classify($self, /, up, scale, model=None, out=None, *, order='bgr')")               \
     "Bucket indices (uint16) of an upsample's pixels.\n\n"                                         \
-    "up: the bicubic upsample (lapar_upsample's output).\n"                                        \
-    "scale: the upscaling factor it was made with.\n" ARG_MODEL ARG_OUT
+    "up: the bicubic upsample (lapar_upsample's output), 1, 3 or 4 channels.\n"                    \
+    "scale: the upscaling factor it was made with.\n" ARG_MODEL ARG_OUT ARG_ORDER
 #define DOC_ctx_upscale_lapar                                                                      \
     SIG("upscale_lapar($self, /, src, scale=2, model=None, out=None, *, order='bgr')")             \
     "LAPAR upscaling by a bucket model (None: the default); 1, 3 or 4 channels.\n\n" ARG_SRC       \

@@ -185,11 +185,13 @@ static clik_status do_upscale_lapar(clik_context *x, const clik_image *a, clik_i
 
 PyObject *ctx_lapar_classify(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"up", "scale", "model", "out", NULL};
-    PyObject *up, *mo = Py_None, *out = Py_None;
+    static char *kwlist[] = {"up", "scale", "model", "out", "order", NULL};
+    PyObject *up, *mo = Py_None, *out = Py_None, *order_o = Py_None;
     model_call m;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|OO", kwlist, &up, &m.scale, &mo, &out) ||
-        model_arg(mo, "model", &m.model) < 0)
+    clik_order order;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|OO$O", kwlist, &up, &m.scale, &mo, &out,
+                                     &order_o) ||
+        model_arg(mo, "model", &m.model) < 0 || order_arg(order_o, &order) < 0)
         return NULL;
     return unary(c, up, "up", out,
                  &(unary_op){.num = 1,
@@ -198,7 +200,8 @@ PyObject *ctx_lapar_classify(CtxObject *c, PyObject *args, PyObject *kw)
                              .type = CLIK_U16,
                              .flat = 1,
                              .fn = do_classify,
-                             .arg = &m});
+                             .arg = &m,
+                             .order = &order});
 }
 
 PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)

@@ -1242,6 +1242,12 @@ def test_lapar_classify(be, oracle, scale, ch):
     out = np.empty_like(got)
     assert be.lapar_classify(up, scale, out=out) is out
     assert_exact(out, got)
+    if ch == 4:  # BGR (the default) is RGB's picture swapped; 3 channels as 4
+        rgb = be.lapar_classify(up, scale, order="rgb")
+        assert_exact(be.lapar_classify(np.ascontiguousarray(up[..., [2, 1, 0, 3]]), scale), rgb,
+                     "buckets of BGR")
+        assert_exact(be.lapar_classify(np.ascontiguousarray(up[..., :3]), scale), got,
+                     "buckets of 3 channels")
 
 
 @pytest.mark.parametrize("scale", [2, 3, 4])
