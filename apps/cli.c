@@ -73,6 +73,18 @@ int cli_global_option(int argc, char **argv, int *i, const char *who, const char
         clikio_set_jpeg_orientation(0);
         return CLI_OK;
     }
+    if (option_is(a, "--order", &inline_value)) {
+        int rc = option_value(argc, argv, i, inline_value, who, "--order", usage, &value);
+        if (rc != CLI_OK)
+            return rc;
+        if (strcmp(value, "rgb") == 0 || strcmp(value, "bgr") == 0) {
+            clikio_set_npy_order(value[0] == 'b' ? CLIK_ORDER_BGR : CLIK_ORDER_RGB);
+            return CLI_OK;
+        }
+        fprintf(stderr, "%s: --order %s: expected rgb or bgr (the colour order of .npy arrays)\n%s",
+                who, value, usage);
+        return CLI_USAGE;
+    }
     if (option_is(a, "--png-level", &inline_value)) {
         int rc = option_value(argc, argv, i, inline_value, who, "--png-level", usage, &value);
         int level;
@@ -93,7 +105,8 @@ int cli_global_option(int argc, char **argv, int *i, const char *who, const char
 int cli_option_takes_value(const cli_option *options, const char *arg)
 {
     const char *inline_value = NULL;
-    if (option_is(arg, "--device", &inline_value) || option_is(arg, "--png-level", &inline_value))
+    if (option_is(arg, "--device", &inline_value) || option_is(arg, "--png-level", &inline_value) ||
+        option_is(arg, "--order", &inline_value))
         return !inline_value;
     for (const cli_option *o = options; o && o->name; o++)
         if (o->value && option_is(arg, o->name, &inline_value))
@@ -110,6 +123,9 @@ const char cli_global_help[] =
     "                   is as fast as OpenCV's imwrite, 6 is libpng's default\n"
     "  --raw-orientation  JPEG input as stored, not turned upright by its EXIF\n"
     "                   Orientation (phone photos)\n"
+    "  --order rgb|bgr  the colour order of 3- and 4-channel .npy arrays, in and out: rgb\n"
+    "                   (default, as image files) or bgr (OpenCV's arrays); image files\n"
+    "                   are RGB(A)\n"
     "  -v, --verbose    after each operation, the device, the backend that ran, the kernel\n"
     "                   programs compiled and the time it took\n"
     "Images in are read by their first bytes (the extension where those name no format;\n"
@@ -615,7 +631,7 @@ int cli_outputs_read(cli_outputs *set, int rc, const char *path, clik_image *img
 clik_status cli_luma(clik_context *ctx, const clik_image *img, clik_image *luma)
 {
     clik_status st = clik_image_alloc(luma, img->width, img->height, 1, CLIK_U8);
-    if (st != CLIK_OK || img->channels == 4)
+    if (st != CLIK_OK || img->channels >= 3)
         return st != CLIK_OK ? st : clik_gray(ctx, img, luma);
     for (int y = 0; y < img->height; y++) {
         const uint8_t *in = (const uint8_t *)img->data + (size_t)y * img->stride;

@@ -304,7 +304,7 @@ def worker_time(job):
                 rgba = np.empty((h, w, 4), np.float32)
                 np.multiply(x[0].transpose(1, 2, 0), np.float32(255), out=rgba[..., :3])
                 rgba[..., 3] = 255
-                out = ctx.lapar_net_run(rgba, net, s)
+                out = ctx.lapar_net_run(rgba, net, s, order="rgb")
                 return (out[..., :3].transpose(2, 0, 1) / np.float32(255))[None].copy()
         else:
             rgb = np.load(job["input_u8"])
@@ -314,7 +314,7 @@ def worker_time(job):
                 rgba = np.empty((h, w, 4), np.uint8)
                 rgba[..., :3] = rgb
                 rgba[..., 3] = 255
-                out = ctx.lapar_net_run(rgba, net, s)
+                out = ctx.lapar_net_run(rgba, net, s, order="rgb")
                 return np.ascontiguousarray(out[..., :3])
 
     def timed():

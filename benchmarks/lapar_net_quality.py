@@ -73,8 +73,10 @@ def upscale(clik, rgba, scale, method):
         return clik.run(f"bicubic x{scale}",
                         lambda: clik.ctx.resize(rgba, (w * scale, h * scale), method="bicubic"))
     if method == "lapar":
-        return clik.run(f"lapar x{scale}", lambda: clik.ctx.upscale_lapar(rgba, scale))
-    return clik.run(f"{method} x{scale}", lambda: clik.ctx.lapar_net_run(rgba, method, scale))
+        return clik.run(f"lapar x{scale}",
+                        lambda: clik.ctx.upscale_lapar(rgba, scale, order="rgb"))
+    return clik.run(f"{method} x{scale}",
+                    lambda: clik.ctx.lapar_net_run(rgba, method, scale, order="rgb"))
 
 
 def source_revision():

@@ -108,10 +108,11 @@ class Clik:
     def upscale(self, rgba, scale, method, want_map=False):
         h, w = rgba.shape[:2]
         if method == "lapar":
-            return self.run(f"lapar x{scale}", lambda: self.ctx.upscale_lapar(rgba, scale)), None
+            return self.run(f"lapar x{scale}", lambda: self.ctx.upscale_lapar(rgba, scale, order="rgb")), None
         if method == "fusion":
             out = self.run(f"fusion x{scale}",
-                           lambda: self.ctx.upscale_fusion(rgba, scale, artifact_map=want_map))
+                           lambda: self.ctx.upscale_fusion(rgba, scale, artifact_map=want_map,
+                                                           order="rgb"))
             return out if want_map else (out, None)
         return self.run(f"{method} x{scale}",
                         lambda: self.ctx.resize(rgba, (w * scale, h * scale), method=method)), None

@@ -39,11 +39,15 @@
 #define STORE_PX(v, p, row, x) vstore4((v), (x), (p) + (row))
 #endif
 
-/* OpenCV's COLOR_RGBA2GRAY fixed point (BT.601 weights, 15 bits), as
- * clik_gray. */
+/* OpenCV's COLOR_RGBA2GRAY (COLOR_BGRA2GRAY when BGR) fixed point (BT.601
+ * weights, 15 bits), as clik_gray. */
 inline uchar luma(uchar4 p)
 {
+#if BGR
+    return (uchar)((3735u * p.x + 19235u * p.y + 9798u * p.z + 16384u) >> 15);
+#else
     return (uchar)((9798u * p.x + 19235u * p.y + 3735u * p.z + 16384u) >> 15);
+#endif
 }
 
 /* reflect-101 for any offset (the blur radius may exceed the side); n >= 2.

@@ -8,8 +8,9 @@
  *
  *   lapar_net_zero   clears a buffer (the tensors' borders);
  *   lapar_net_input  the image (T, CH: uchar or float on 0..255, 1 or 4
- *                    channels) to 3 planes, v / 255 - mean[c]; grey feeds
- *                    the same value to the three;
+ *                    channels) to 3 planes, v / 255 - mean[c], red first
+ *                    (red: the pixel's element 0, or 2 in BGR(A) order);
+ *                    grey feeds the same value to the three;
  *   lapar_net_conv   one fused convolution: bias, K x K cross-correlation,
  *                    ReLU when asked, plus alpha times a residual tensor
  *                    when asked, stored plain or pixel-shuffled (SHUFFLE =
@@ -158,7 +159,7 @@ __kernel void lapar_net_zero(__global float4 *dst, ulong n)
 #endif
 __kernel void lapar_net_input(__global const T *src, int src_stride, int width, int height,
                               __global act_t *dst, ulong plane, int pitch, float m0, float m1,
-                              float m2)
+                              float m2, int red)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= width || y >= height)
@@ -172,9 +173,9 @@ __kernel void lapar_net_input(__global const T *src, int src_stride, int width, 
     PUT(g - m1, o + plane);
     PUT(g - m2, o + 2 * plane);
 #else
-    PUT((float)p[0] * k - m0, o);
+    PUT((float)p[red] * k - m0, o);
     PUT((float)p[1] * k - m1, o + plane);
-    PUT((float)p[2] * k - m2, o + 2 * plane);
+    PUT((float)p[2 - red] * k - m2, o + 2 * plane);
 #endif
 }
 #endif

@@ -460,7 +460,9 @@ CLIK_API clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *band
  * sum u32 (CLIK_ERR_OVERFLOW when 255 * W * H > 2^32 - 1: ask for u64), s32
  * (OpenCV's CV_32S: the sum modulo 2^32 in two's complement, wrapping past
  * 2^31 - 1 as OpenCV's does, never refused), u64 or f64; f32 src: f32 or f64. sqsum (NULL: not
- * computed) holds the sums of squares: u64 or f64 for u8, f64 for f32. */
+ * computed) holds the sums of squares: u64 or f64 for u8, f64 for f32. src
+ * has 1 to 4 channels (3 through 4-channel copies on the device), sum and
+ * sqsum src's. */
 CLIK_API clik_status clik_integral(clik_context *ctx, const clik_image *src, clik_image *sum,
                                    clik_image *sqsum);
 
@@ -588,10 +590,10 @@ typedef struct clik_fusion_options {
 CLIK_API void clik_fusion_options_init(clik_fusion_options *opt);
 
 /*
- * Fusion upscaling of an RGBA u8 image by an integer scale s = 2..8 (dst is
- * s W x s H, RGBA u8):
+ * Fusion upscaling of a 3- or 4-channel u8 image by an integer scale
+ * s = 2..8 (dst is s W x s H with src's channels):
  *   IMG1 = nearest upscale, IMG2 = bicubic upscale (as clik_resize);
- *   G1, G2 = their luma (as clik_gray);
+ *   G1, G2 = their luma (as clik_gray, in src->order);
  *   artifact(x, y) = tile SSIM of G1, G2 over the tile holding (x, y)
  *                    * |G1(x, y) - G2(x, y)| / 255;
  *   B = Gaussian blur of artifact (blur_ksize, reflect-101);
@@ -616,12 +618,13 @@ typedef struct clik_fusion_stream clik_fusion_stream;
 CLIK_API clik_status clik_fusion_stream_create(clik_context *ctx, int width, int height, int scale,
                                                const clik_fusion_options *opt, int depth,
                                                clik_fusion_stream **stream);
-/* Queues one frame: src (host, RGBA u8 of the stream's size) is read and dst
- * (host, RGBA u8, scaled) and artifact_map (NULL or host u8 one channel) are
- * written asynchronously. All three must stay valid and untouched until the
- * frame completes: until clik_fusion_stream_wait() returns for its ticket or
- * a later one. Blocks while `depth` frames are in flight. *ticket (may be
- * NULL) numbers the frame: 1, 2, ... */
+/* Queues one frame: src (host, RGBA or BGRA u8 of the stream's size; 3
+ * channels are refused) is read and dst (host, 4-channel u8, scaled) and
+ * artifact_map (NULL or host u8 one channel) are written asynchronously.
+ * All three must stay valid and untouched until the frame completes: until
+ * clik_fusion_stream_wait() returns for its ticket or a later one. Blocks
+ * while `depth` frames are in flight. *ticket (may be NULL) numbers the
+ * frame: 1, 2, ... */
 CLIK_API clik_status clik_fusion_stream_submit(clik_fusion_stream *stream, const clik_image *src,
                                                clik_image *dst, clik_image *artifact_map,
                                                uint64_t *ticket);
@@ -706,7 +709,10 @@ CLIK_API void clik_flow_options_init(clik_flow_options *opt);
  * CLIK_BLUR_MAX_KSIZE too; an OpenCL device takes at most 16384, the 64 KiB
  * of constant memory every device has, and beyond that the call falls back
  * to the CPU or, in strict mode, fails with CLIK_ERR_FALLBACK). I0 and I1:
- * one channel, u8 or f32 (the same type), one size, at least
+ * grey, or colour (3 or 4 channels, RGB(A) or BGR(A) as each image's order
+ * says; alpha ignored) compared on its luma as clik_gray makes it (into
+ * device images where the context has a device), of one format: u8 or f32,
+ * 1, 3 or 4 channels; one size, at least
  * CLIK_FLOW_MIN_SIDE on each side (else CLIK_ERR_INVALID_SIZE) (non-finite
  * f32 pixels give non-finite flow where they reach).
  * flow: 2-channel f32 of that size, u and v interleaved (the .flo layout),

@@ -278,8 +278,9 @@ CLIK_API const clik_lapar_model *clik_lapar_model_default(int scale);
 CLIK_API void clik_lapar_model_free(clik_lapar_model *model);
 
 /*
- * Bucket indices of an upsample: up is clik_lapar_upsample's output (F32, 1
- * or 4 channels, on a 0..255 scale) for `scale`, buckets a U16 one-channel
+ * Bucket indices of an upsample: up is clik_lapar_upsample's output (F32, 1,
+ * 3 or 4 channels, on a 0..255 scale; colour weighed in up->order) for
+ * `scale`, buckets a U16 one-channel
  * image of its size, written with each pixel's bucket in model's entry for
  * scale (model NULL: the default): ((phase A + angle) S + strength) C +
  * coherence, phase (y mod scale) scale + (x mod scale) with phases, else 0.

@@ -72,9 +72,11 @@ CLIK_API void clik_lapar_net_free(clik_lapar_net *net);
 
 /*
  * LAPAR inference: phi = LaparNet(src) and dst = clik_lapar_filter(src,
- * phi, the network's atoms, scale). src: u8 or f32 (on 0..255), RGBA (the
- * network sees R, G, B; alpha carried over as clik_lapar_filter does) or
- * grey (the network sees it as R = G = B); at least 2 x 2. dst: src's type
+ * phi, the network's atoms, scale). src: u8 or f32 (on 0..255), RGB(A) or
+ * BGR(A) as src->order says (the network sees R, G, B: a BGR picture gives
+ * its RGB equivalent's phi; alpha carried over as clik_lapar_filter does;
+ * 3 channels through 4-channel copies) or grey (the network sees it as
+ * R = G = B); at least 2 x 2. dst: src's type
  * and channels, scale times its size (u8 rounded to nearest and
  * saturated). phi: NULL, or a one-channel F32 or F16 image of dst's width
  * and atoms times its height (plane l in rows l H .. l H + H - 1, as

@@ -37,11 +37,14 @@ static clik_status convert(clik_context *ctx, const char *name, const clik_bindi
     if (from->stride / esize > (size_t)INT_MAX || to->stride / esize > (size_t)INT_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                           "3-channel images: a row stride past INT_MAX elements");
-    /* Any element type of the images here: the kernels only move elements. */
-    const char *t = img->type == CLIK_U8    ? "uchar"
-                    : img->type == CLIK_S16 ? "short"
-                    : img->type == CLIK_F32 ? "float"
-                                            : NULL;
+    /* Any element type of the images here: the kernels only move elements
+     * (the integers and binary64 of sums as bits of their size). */
+    const char *t = img->type == CLIK_U8                             ? "uchar"
+                    : img->type == CLIK_S16                          ? "short"
+                    : img->type == CLIK_F32                          ? "float"
+                    : img->type == CLIK_U32 || img->type == CLIK_S32 ? "uint"
+                    : img->type == CLIK_U64 || img->type == CLIK_F64 ? "ulong"
+                                                                     : NULL;
     if (!t)
         return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "3-channel %s images",
                           clik_type_name(img->type));

@@ -137,6 +137,22 @@ pgm 64 48 70000 "$tmp/grey.pgm"
 ppm 64 48 90000 "$tmp/rgb.ppm"
 npy_u8 48 64 4 "$tmp/pixels.raw" "$tmp/rgba.npy"
 npy_u8 48 64 2 "$tmp/pixels.raw" "$tmp/greya.npy"
+npy_u8 48 64 3 "$tmp/pixels.raw" "$tmp/rgb3.npy"
+
+# 3-channel arrays and --order: image files out are RGB; --order bgr reads
+# arrays as BGR (swapped into RGB) and writes .npy back as BGR.
+expect 0 "a 3-channel array to PNG" -- $run "$clik" resize "$tmp/rgb3.npy" "$tmp/rgb3.png" --size 64x48 --method nearest --device none
+check "a 3-channel array to PNG: size and kind" "$(size_of "$tmp/rgb3.png") $(png_kind "$tmp/rgb3.png")" "64x48 rgb"
+expect 0 "a BGR array to PNG" -- $run "$clik" resize "$tmp/rgb3.npy" "$tmp/bgr3.png" --size 64x48 --method nearest --order bgr --device none
+check "a BGR array and its RGB picture differ" "$(cmp -s "$tmp/rgb3.png" "$tmp/bgr3.png" || echo differ)" differ
+expect 0 "upscale of a BGR array" -- $run "$clik" upscale "$tmp/rgb3.npy" "$tmp/up-bgr.png" --scale 2 --order bgr --device none
+expect 0 "upscale of its RGB picture" -- $run "$clik" upscale "$tmp/bgr3.png" "$tmp/up-rgb.png" --scale 2 --device none
+check "upscale: a BGR array gives its RGB picture's result" "$(cmp -s "$tmp/up-bgr.png" "$tmp/up-rgb.png" && echo same)" same
+expect 0 "a BGR array through .npy" -- $run "$clik" resize "$tmp/rgb3.npy" "$tmp/back.npy" --size 64x48 --method nearest --order bgr --device none
+check "a BGR array comes back as it went in" "$(cmp -s "$tmp/rgb3.npy" "$tmp/back.npy" && echo same)" same
+expect 0 "ssim of a 3-channel array with itself" -- $run "$clik" ssim "$tmp/rgb3.npy" "$tmp/rgb3.npy" --device none
+check "ssim of a 3-channel array with itself" "$(cat "$tmp/stdout")" "1.000000"
+expect 2 "--order of another name" -- $run "$clik" resize "$tmp/rgb3.npy" "$tmp/out.png" --scale 2 --order rgba
 
 expect 0 "resize --scale 0.5 (bicubic)" -- $run "$clik" resize "$sample" "$tmp/out.pgm" --scale 0.5
 check "resize --scale 0.5 size" "$(size_of "$tmp/out.pgm")" 320x240

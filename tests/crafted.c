@@ -67,7 +67,7 @@ const crafted_npy_header crafted_npy_unsupported[] = {
     {"four_d.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (1, 2, 2, 1), }"},
     {"one_d.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (8,), }"},
     {"scalar.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (), }"},
-    {"three_ch.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 3), }"},
+    {"five_ch.npy", "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 5), }"},
     {"complex.npy", "{'descr': '<c8', 'fortran_order': False, 'shape': (2, 2), }"},
     {"int8.npy", "{'descr': '|i1', 'fortran_order': False, 'shape': (2, 2), }"},
     {"int64.npy", "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 2), }"},

@@ -420,6 +420,58 @@ void h_check_family_three_channels(const char *family)
     }
 }
 
+/* dst = src with the first and third channel of every pixel swapped. */
+static void swap_red_blue(const clik_image *src, clik_image *dst)
+{
+    const size_t esize = clik_type_size(src->type);
+    for (int y = 0; y < src->height; y++)
+        for (int x = 0; x < src->width; x++) {
+            const uint8_t *in = pixel_at(src, x, y);
+            uint8_t *out = (uint8_t *)pixel_at(dst, x, y);
+            memcpy(out, in, (size_t)src->channels * esize);
+            memcpy(out, in + 2 * esize, esize);
+            memcpy(out + 2 * esize, in, esize);
+        }
+}
+
+void h_check_bgr_swaps(const char *id, int width, int height)
+{
+    const sup_case *c = sup_case_find(id);
+    ck_assert_msg(c != NULL, "no case %s", id);
+    for (int ch = 3; ch <= 4; ch++) {
+        clik_image rgb, bgr, out_rgb = {0}, out_bgr = {0}, swapped;
+        ck_assert_int_eq(clik_image_alloc(&rgb, width, height, ch, c->type), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc(&bgr, width, height, ch, c->type), CLIK_OK);
+        sup_pattern_fill(&rgb, SUP_PATTERN_NOISE, 91);
+        swap_red_blue(&rgb, &bgr);
+        bgr.order = CLIK_ORDER_BGR;
+        ck_assert_msg(c->run(h_ctx, &rgb, &out_rgb) == CLIK_OK, "%s RGB on %s: %s", id, h_backend,
+                      clik_context_message(h_ctx));
+        ck_assert_msg(c->run(h_ctx, &bgr, &out_bgr) == CLIK_OK, "%s BGR on %s: %s", id, h_backend,
+                      clik_context_message(h_ctx));
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        ck_assert(out_rgb.width == out_bgr.width && out_rgb.height == out_bgr.height &&
+                  out_rgb.channels == out_bgr.channels && out_rgb.type == out_bgr.type);
+        ck_assert_int_eq(clik_image_alloc(&swapped, out_rgb.width, out_rgb.height, out_rgb.channels,
+                                          out_rgb.type),
+                         CLIK_OK);
+        if (out_rgb.channels >= 3)
+            swap_red_blue(&out_rgb, &swapped);
+        else
+            for (int y = 0; y < out_rgb.height; y++)
+                for (int x = 0; x < out_rgb.width; x++)
+                    memcpy((uint8_t *)pixel_at(&swapped, x, y), pixel_at(&out_rgb, x, y),
+                           (size_t)out_rgb.channels * clik_type_size(out_rgb.type));
+        const size_t n = (size_t)out_rgb.channels * clik_type_size(out_rgb.type);
+        for (int y = 0; y < out_rgb.height; y++)
+            for (int x = 0; x < out_rgb.width; x++)
+                ck_assert_msg(memcmp(pixel_at(&swapped, x, y), pixel_at(&out_bgr, x, y), n) == 0,
+                              "%s, %d channels on %s: BGR differs from RGB at (%d, %d)", id, ch,
+                              h_backend, x, y);
+        h_free_images(&rgb, &bgr, &out_rgb, &out_bgr, &swapped, NULL);
+    }
+}
+
 clik_context *h_cpu_context(void)
 {
     clik_context_options opt;

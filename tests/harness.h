@@ -77,6 +77,11 @@ void h_check_three_channels(const struct sup_case *c, int width, int height, cli
 /* h_check_three_channels() for each case of family that takes 3 channels,
  * at two sizes (one past the CPU kernels' 16-pixel steps), RGB then BGR. */
 void h_check_family_three_channels(const char *family);
+/* Case id (which reads its input's colour order) with 3 and 4 channels on
+ * h_ctx: a noise picture read as RGB(A) and the same picture with red and
+ * blue swapped read as BGR(A) must give the same picture, red and blue
+ * swapped in colour outputs, bit for bit. */
+void h_check_bgr_swaps(const char *id, int width, int height);
 /* A new context without a device (the CPU paths); fails the running test
  * if it cannot be made. */
 clik_context *h_cpu_context(void);

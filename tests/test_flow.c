@@ -228,6 +228,37 @@ START_TEST(ground_truth)
 }
 END_TEST
 
+/* Colour frames (3 and 4 channels, u8 and f32, RGB and BGR order): the
+ * flow of their luma as clik_gray makes it, bit for bit. */
+START_TEST(colour)
+{
+    const pair_spec still = {"colour", 41, 29, SHIFT, 1.3, -0.6, 0.0}, p = fitted(&still);
+    for (int k = 0; k < 4; k++) {
+        const int ch = k % 2 ? 3 : 4;
+        const clik_type t = k >= 2 ? CLIK_F32 : CLIK_U8;
+        clik_image c[2], g[2], got, want;
+        for (int i = 0; i < 2; i++) {
+            ck_assert_int_eq(clik_image_alloc(&c[i], p.w, p.h, ch, t), CLIK_OK);
+            ck_assert_int_eq(clik_image_alloc(&g[i], p.w, p.h, 1, t), CLIK_OK);
+            sup_pattern_fill(&c[i], SUP_PATTERN_SMOOTH, 3u + (unsigned)i);
+            c[i].order = k == 1 || k == 2 ? CLIK_ORDER_BGR : CLIK_ORDER_RGB;
+            ck_assert_int_eq(clik_gray(h_ctx, &c[i], &g[i]), CLIK_OK);
+        }
+        const clik_flow_options o = light_options();
+        run_flow(h_ctx, &c[0], &c[1], &o, &got, "colour");
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        run_flow(h_ctx, &g[0], &g[1], &o, &want, "their luma");
+        for (int y = 0; y < p.h; y++)
+            ck_assert_msg(
+                memcmp((const char *)got.data + (size_t)y * got.stride,
+                       (const char *)want.data + (size_t)y * want.stride, (size_t)p.w * 8) == 0,
+                "%d-channel %s %s on %s: row %d is not the flow of the luma", ch, clik_type_name(t),
+                c[0].order == CLIK_ORDER_BGR ? "BGR" : "RGB", h_backend, y);
+        h_free_images(&c[0], &c[1], &g[0], &g[1], &got, &want, NULL);
+    }
+}
+END_TEST
+
 /* No motion: the data term and the dual variable stay 0, the flow is 0
  * exactly (u8 and f32, also with the image given twice). */
 START_TEST(zero_motion)
@@ -763,7 +794,11 @@ START_TEST(bad_input)
     expect_refused(&a, &b, NULL, &o, CLIK_ERR_NULL, "flow NULL");
     expect_refused(&a, &small, &f, &o, CLIK_ERR_SIZE_MISMATCH, "sizes that differ");
     expect_refused(&small, &a, &f, &o, CLIK_ERR_SIZE_MISMATCH, "sizes that differ");
-    expect_refused(&rgba, &rgba, &f, &o, CLIK_ERR_UNSUPPORTED_FORMAT, "colour inputs");
+    clik_image rgb;
+    ck_assert_int_eq(clik_image_alloc(&rgb, 20, 16, 3, CLIK_U8), CLIK_OK);
+    expect_refused(&rgba, &rgb, &f, &o, CLIK_ERR_UNSUPPORTED_FORMAT, "3 and 4 channels mixed");
+    expect_refused(&rgba, &a, &f, &o, CLIK_ERR_UNSUPPORTED_FORMAT, "colour and grey mixed");
+    clik_image_free(&rgb);
     expect_refused(&a, &f32, &f, &o, CLIK_ERR_UNSUPPORTED_FORMAT, "u8 and f32 mixed");
     expect_refused(&f, &f, &wrong_flow, &o, CLIK_ERR_UNSUPPORTED_FORMAT, "2-channel inputs");
     expect_refused(&a, &b, &wrong_flow, &o, CLIK_ERR_SIZE_MISMATCH, "flow of another size");
@@ -853,6 +888,7 @@ int main(void)
     static const char *const tunings[] = {"", "poison=1", NULL};
     const h_test tests[] = {H_LOOP(ground_truth, (int)(sizeof(pairs) / sizeof(pairs[0]))),
                             H_TEST(zero_motion),
+                            H_TEST(colour),
                             H_TEST(small_and_odd_sizes),
                             H_TEST(below_minimum_size),
                             H_TEST(wide_smoothing),

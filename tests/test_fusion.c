@@ -307,6 +307,14 @@ START_TEST(bad_input)
         ck_assert_str_ne(clik_context_message(h_ctx), "");
     }
 
+    /* 3 channels one side only. */
+    clik_image rgb_src = wrap_u8(8, 6, 3, buf), rgb_dst = wrap_u8(16, 12, 3, buf + 1024);
+    ck_assert_int_eq(clik_upscale_fusion(h_ctx, &rgb_src, &dst, NULL, NULL),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_upscale_fusion(h_ctx, &src, &rgb_dst, NULL, NULL),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_upscale_fusion(h_ctx, &rgb_src, &rgb_dst, NULL, &map), CLIK_OK);
+
     /* Formats: 1-channel or f32 src, 1-channel dst. */
     clik_image grey = wrap_u8(8, 6, 1, buf);
     ck_assert_int_eq(clik_upscale_fusion(h_ctx, &grey, &dst, NULL, NULL),
@@ -416,6 +424,8 @@ static void set_make(stream_set *t, int scale)
     for (int f = 0; f < FRAMES; f++) {
         t->src[f] = pattern_rgba(SW, SH, (sup_pattern)(f % SUP_PATTERN_COUNT), 100u + f);
         t->has_map[f] = f % 3 != 1; /* some frames without a map */
+        if (f % 4 == 2)
+            t->src[f].order = CLIK_ORDER_BGR; /* some BGRA frames */
         const int dw = SW * scale, dh = SH * scale;
         /* Odd frames write into padded rows. */
         const size_t stride = (size_t)dw * 4 + (f % 2 ? 36 : 0);
@@ -621,6 +631,11 @@ START_TEST(stream_bad_args)
     ck_assert_int_eq(clik_fusion_stream_submit(s, &src, &src, NULL, &ticket),
                      CLIK_ERR_SIZE_MISMATCH);
     ck_assert_str_ne(clik_context_message(h_ctx), "");
+    /* The stream takes 4-channel frames: 3 channels are refused. */
+    clik_image rgb = alloc_image(SW, SH, 3), rgb_dst = alloc_image(2 * SW, 2 * SH, 3);
+    ck_assert_int_eq(clik_fusion_stream_submit(s, &rgb, &rgb_dst, NULL, &ticket),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    h_free_images(&rgb, &rgb_dst, NULL);
     /* Frames must be host images. */
     clik_image dev;
     ck_assert_int_eq(clik_image_create(h_ctx, &dev, SW, SH, 4, CLIK_U8), CLIK_OK);
@@ -645,6 +660,16 @@ START_TEST(stream_bad_args)
 }
 END_TEST
 
+/* 3-channel images (through 4-channel copies) give what 4 channels give;
+ * BGR(A) pictures give their RGB(A) equivalents' results. */
+START_TEST(three_channels)
+{
+    h_check_family_three_channels("fusion");
+    h_check_bgr_swaps("upscale_fusion", 41, 23);
+    h_check_bgr_swaps("upscale_fusion-map", 41, 23);
+}
+END_TEST
+
 int main(void)
 {
     /* The device's default kernels, then each variant with poisoned scratch
@@ -654,11 +679,12 @@ int main(void)
     static const char *const tunings[] = {
         "", "poison=1", "fusion_cpu=0,poison=1", "fusion_cpu=1,poison=1", NULL,
     };
-    const h_test tests[] = {
-        H_TEST(constant_image),           H_TEST(checkerboard),  H_TEST(map_marks_nearest),
-        H_TEST(small_and_thin),           H_TEST(device_images), H_TEST(bad_input),
-        H_LOOP(stream_matches_frames, 4), H_TEST(stream_waits),  H_TEST(stream_destroy_in_flight),
-        H_TEST(stream_bad_args)};
+    const h_test tests[] = {H_TEST(constant_image),    H_TEST(checkerboard),
+                            H_TEST(map_marks_nearest), H_TEST(small_and_thin),
+                            H_TEST(device_images),     H_TEST(bad_input),
+                            H_TEST(three_channels),    H_LOOP(stream_matches_frames, 4),
+                            H_TEST(stream_waits),      H_TEST(stream_destroy_in_flight),
+                            H_TEST(stream_bad_args)};
     const h_suite suite = {"fusion", "fusion", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

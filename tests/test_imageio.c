@@ -1665,6 +1665,59 @@ START_TEST(test_write_unsupported)
 }
 END_TEST
 
+/* 3 channels and BGR(A) to image files: RGB(A) on disk; .npy in and out in
+ * the order clikio_set_npy_order() sets. */
+START_TEST(test_colour_order)
+{
+    enum { W = 5, H = 3 };
+    char err[ERRLEN] = "";
+    clik_image rgb, bgra, got;
+    ck_assert_int_eq(clik_image_alloc(&rgb, W, H, 3, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&bgra, W, H, 4, CLIK_U8), CLIK_OK);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int c = 0; c < 4; c++) {
+                const uint8_t v = (uint8_t)(40 * c + 7 * x + 3 * y);
+                if (c < 3)
+                    ((uint8_t *)rgb.data)[(size_t)y * rgb.stride + (size_t)x * 3 + (size_t)c] = v;
+                ((uint8_t *)bgra
+                     .data)[(size_t)y * bgra.stride + (size_t)x * 4 + (size_t)(c < 3 ? 2 - c : c)] =
+                    v;
+            }
+    bgra.order = CLIK_ORDER_BGR;
+    TMP_PATH(png3, "rgb3.png");
+    TMP_PATH(png4, "bgra.png");
+    TMP_PATH(npy, "bgr.npy");
+    ck_assert_msg(clikio_write(png3, &rgb, 0, err, sizeof(err)) == CLIK_OK, "%s", err);
+    ck_assert_msg(clikio_write(png4, &bgra, 1, err, sizeof(err)) == CLIK_OK, "%s", err);
+    for (int f = 0; f < 2; f++) {
+        ck_assert_msg(clikio_read(f ? png4 : png3, &got, NULL, err, sizeof(err)) == CLIK_OK, "%s",
+                      err);
+        ck_assert_int_eq(got.order, CLIK_ORDER_RGB);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                for (int c = 0; c < 3; c++)
+                    ck_assert_uint_eq(get(&got, x, y, c), (uint8_t)(40 * c + 7 * x + 3 * y));
+        clik_image_free(&got);
+    }
+    /* --order bgr: the RGB image goes out as BGR and comes back as RGB. */
+    clikio_set_npy_order(CLIK_ORDER_BGR);
+    ck_assert_msg(clikio_write(npy, &rgb, 0, err, sizeof(err)) == CLIK_OK, "%s", err);
+    clikio_set_npy_order(CLIK_ORDER_RGB);
+    ck_assert_msg(clikio_read(npy, &got, NULL, err, sizeof(err)) == CLIK_OK, "%s", err);
+    ck_assert_int_eq(got.channels, 3);
+    ck_assert_uint_eq(get(&got, 1, 2, 0), (uint8_t)(40 * 2 + 7 + 6)); /* blue first on disk */
+    clik_image_free(&got);
+    clikio_set_npy_order(CLIK_ORDER_BGR);
+    ck_assert_msg(clikio_read(npy, &got, NULL, err, sizeof(err)) == CLIK_OK, "%s", err);
+    clikio_set_npy_order(CLIK_ORDER_RGB);
+    ck_assert_uint_eq(get(&got, 1, 2, 0), (uint8_t)(7 + 6)); /* swapped back into RGB */
+    clik_image_free(&got);
+    clik_image_free(&rgb);
+    clik_image_free(&bgra);
+}
+END_TEST
+
 START_TEST(test_write_invalid_image)
 {
     TMP_PATH(path, "invalid.png");
@@ -1673,8 +1726,8 @@ START_TEST(test_write_invalid_image)
                       pixels, NULL, 0, CLIK_ORDER_RGB}; /* stride below the row size */
     WRITE_FAILS(clikio_write(path, &img, 0, err_, sizeof(err_)), CLIK_ERR_STRIDE, path);
     WRITE_FAILS(clikio_write_npy(path, &img, err_, sizeof(err_)), CLIK_ERR_STRIDE, path);
-    img.stride = 12;
-    img.channels = 3;
+    img.stride = 20;
+    img.channels = 5;
     WRITE_FAILS(clikio_write(path, &img, 0, err_, sizeof(err_)), CLIK_ERR_UNSUPPORTED_FORMAT, path);
     img.channels = 1;
     img.width = 0;
@@ -2179,18 +2232,14 @@ static Suite *imageio_suite(void)
         H_LOOP(test_npy_round_trip, (int)(sizeof(npy_types) / sizeof(npy_types[0]))),
         H_TEST(test_npy_versions), H_TEST(test_npy_unsupported), H_TEST(test_npy_corrupt),
         H_TEST(test_npy_bad_files)};
-    const h_test files[] = {H_TEST(test_wrong_content),
-                            H_TEST(test_read_directory_empty_missing),
-                            H_TEST(test_unknown_extension),
-                            H_TEST(test_npy_by_extension),
-                            H_TEST(test_null_arguments),
-                            H_TEST(test_write_unsupported),
-                            H_TEST(test_write_invalid_image),
-                            H_TEST(test_write_missing_folder),
-                            H_TEST(test_write_failure_keeps_existing),
-                            H_TEST(test_write_replaces_existing),
-                            H_TEST(test_write_keeps_mode),
-                            H_TEST(test_commit_all_or_none)};
+    const h_test files[] = {
+        H_TEST(test_wrong_content),           H_TEST(test_read_directory_empty_missing),
+        H_TEST(test_unknown_extension),       H_TEST(test_npy_by_extension),
+        H_TEST(test_null_arguments),          H_TEST(test_write_unsupported),
+        H_TEST(test_write_invalid_image),     H_TEST(test_colour_order),
+        H_TEST(test_write_missing_folder),    H_TEST(test_write_failure_keeps_existing),
+        H_TEST(test_write_replaces_existing), H_TEST(test_write_keeps_mode),
+        H_TEST(test_commit_all_or_none)};
     Suite *s = suite_create("imageio");
     /* Generous timeouts: valgrind and sanitizers slow everything down. */
     h_tcase(s, "png", 120, png, H_COUNT(png));

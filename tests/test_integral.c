@@ -293,6 +293,14 @@ START_TEST(s32_wraps)
 }
 END_TEST
 
+/* 3-channel images (through 4-channel copies) give what 4 channels give:
+ * u32, u64 squares, f64 and f32 sums. */
+START_TEST(three_channels)
+{
+    h_check_family_three_channels("integral");
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     static uint8_t buf[8192];
@@ -364,7 +372,7 @@ int main(void)
                             H_TEST(f32_double_sums_exact), H_TEST(u8_double_sums_saturated),
                             H_TEST_ALL(hand_worked),       H_TEST_ALL(saturated_and_padded),
                             H_TEST_ALL(device_images),     H_TEST(s32_wraps),
-                            H_TEST_ALL(bad_input)};
+                            H_TEST(three_channels),        H_TEST_ALL(bad_input)};
     const h_suite suite = {"integral", "integral", 0, tests, H_COUNT(tests), short_list, full_list};
     return h_suite_main(&suite);
 }

@@ -711,6 +711,7 @@ END_TEST
 START_TEST(three_channels)
 {
     h_check_family_three_channels("lapar_model");
+    h_check_bgr_swaps("lapar_classify-x2", 29, 23);
 }
 END_TEST
 

@@ -326,13 +326,15 @@ START_TEST(tiles_same_bytes)
         ck_assert_ptr_nonnull(bytes);
         clik_lapar_net *net = NULL;
         ck_assert_int_eq(clik_lapar_net_read(h_oracle, bytes, n, &net), CLIK_OK);
-        for (int v = 0; v < 2; v++) {
-            /* RGBA u8 with F32 phi; grey f32 with F16 phi */
-            const int ch = v ? 1 : 4;
-            const clik_type t = v ? CLIK_F32 : CLIK_U8, pt = v ? CLIK_F16 : CLIK_F32;
+        for (int v = 0; v < 3; v++) {
+            /* RGBA u8 with F32 phi; grey f32 with F16 phi; BGR u8 with F32
+             * phi (the tiles of its 4-channel copy) */
+            const int ch = v == 1 ? 1 : v ? 3 : 4;
+            const clik_type t = v == 1 ? CLIK_F32 : CLIK_U8, pt = v == 1 ? CLIK_F16 : CLIK_F32;
             clik_image src, out[2], phi[2];
             ck_assert_int_eq(clik_image_alloc(&src, w, h, ch, t), CLIK_OK);
             sup_pattern_fill(&src, SUP_PATTERN_NOISE, 5u + (unsigned)v);
+            src.order = v == 2 ? CLIK_ORDER_BGR : CLIK_ORDER_RGB;
             for (int k = 0; k < 2; k++) {
                 ck_assert_int_eq(clik_image_alloc(&out[k], w * s, h * s, ch, t), CLIK_OK);
                 ck_assert_int_eq(clik_image_alloc(&phi[k], w * s, h * s * 9, 1, pt), CLIK_OK);
@@ -508,6 +510,16 @@ START_TEST(bad_input)
     ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, NULL, &wrong), CLIK_ERR_SIZE_MISMATCH);
     ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, NULL, &dst), CLIK_ERR_UNSUPPORTED_FORMAT);
     ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, &src, NULL), CLIK_ERR_SIZE_MISMATCH);
+    /* 3 channels: dst has src's channels */
+    clik_image rgb, rgb_dst;
+    ck_assert_int_eq(clik_image_alloc(&rgb, 8, 6, 3, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&rgb_dst, 16, 12, 3, CLIK_U8), CLIK_OK);
+    memset(rgb.data, 90, rgb.stride * 6);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &rgb, &dst, NULL), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, &rgb_dst, NULL),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_lapar_net_run(ctx, net, &rgb, &rgb_dst, &phi), CLIK_OK);
+    h_free_images(&rgb, &rgb_dst, NULL);
     /* the output overlapping phi */
     clik_image part = phi;
     part.width = 16;
@@ -532,6 +544,17 @@ START_TEST(bad_input)
     clik_lapar_net_free(net);
     h_free_images(&src, &dst, &phi, &small, &grey2, &wrong, NULL);
     free(b);
+}
+END_TEST
+
+/* 3-channel images (through 4-channel copies) give what 4 channels give;
+ * BGR(A) pictures give their RGB(A) equivalents' Φ and (red and blue
+ * swapped) outputs. */
+START_TEST(three_channels)
+{
+    h_check_family_three_channels("lapar_net");
+    h_check_bgr_swaps("lapar_net_run-x2", 23, 17);
+    h_check_bgr_swaps("lapar_net_run-phi", 23, 17);
 }
 END_TEST
 
@@ -688,7 +711,8 @@ int main(void)
     const h_test tests[] = {
         H_TEST(matches_oracle),   H_TEST(file_round_trip), H_TEST(file_refused),
         H_TEST(builtin),          H_TEST(bad_input),       H_TEST(compress_folds),
-        H_TEST(tiles_same_bytes), H_TEST(kept_tensors),    H_TEST(f16_activations_bound)};
+        H_TEST(tiles_same_bytes), H_TEST(kept_tensors),    H_TEST(f16_activations_bound),
+        H_TEST(three_channels)};
     const h_suite suite = {"lapar_net", NULL, 1200, tests, H_COUNT(tests), tunings, full_tunings};
     return h_suite_main(&suite);
 }

@@ -1831,7 +1831,9 @@ static void extra_flow(op_run *r)
     const struct {
         int ch;
         clik_type t;
-    } inputs[] = {{2, CLIK_U8}, {4, CLIK_F32}, {1, CLIK_U16}, {1, CLIK_F16}, {1, CLIK_F64}};
+    } inputs[] = {{2, CLIK_U8}, {4, CLIK_U16}, {1, CLIK_U16}, {1, CLIK_F16}, {1, CLIK_F64}};
+    swapped_case(r, 1, FLW, FLH, 3, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT,
+                 "I1 of 3 channels, I0 grey");
     for (int i = 0; i < 5; i++) {
         start(r, "I0 and I1 of %d channels %s", inputs[i].ch, clik_type_name(inputs[i].t));
         swap_image(r, 0, FLW, FLH, inputs[i].ch, inputs[i].t);

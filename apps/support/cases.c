@@ -297,13 +297,13 @@ static const sup_case base_cases[] = {
     {"pyramid", "pyr_laplacian-f32", SUP_TOL_EXACT, CH124, CLIK_U8, run_laplacian_f32},
     {"pyramid", "pyr_laplacian-of-f32", SUP_TOL_F32, CH124, CLIK_F32, run_laplacian_f32},
     {"pyramid", "pyr_collapse", SUP_TOL_EXACT, CH1234, CLIK_U8, run_collapse},
-    {"integral", "integral", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_u32},
+    {"integral", "integral", SUP_TOL_EXACT, CH1234, CLIK_U8, run_integral_u32},
     {"integral", "integral-s32", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_s32},
     {"integral", "integral-u64", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_u64},
-    {"integral", "integral-sq", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_sq},
-    {"integral", "integral-f64", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_f64},
+    {"integral", "integral-sq", SUP_TOL_EXACT, CH1234, CLIK_U8, run_integral_sq},
+    {"integral", "integral-f64", SUP_TOL_EXACT, CH1234, CLIK_U8, run_integral_f64},
     {"integral", "integral-sq-f64", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_sq_f64},
-    {"integral", "integral-f32", SUP_TOL_F32, CH124, CLIK_F32, run_integral_f32},
+    {"integral", "integral-f32", SUP_TOL_F32, CH1234, CLIK_F32, run_integral_f32},
 };
 
 /* Each family's table, in order. */

@@ -1,6 +1,7 @@
 /*
- * Conformance cases of the optical flow family. A case gets one image I0 and
- * makes I1 from it here, in plain C: I0 moved by (1.3, -0.6) pixels
+ * Conformance cases of the optical flow family. A case gets one image I0
+ * (grey, or colour compared on its luma) and makes I1 from it here, in
+ * plain C, each channel alike: I0 moved by (1.3, -0.6) pixels
  * (bilinear, borders replicated, u8 rounded), so that I0(x, y) =
  * I1(x + 1.3, y - 0.6) away from the borders. Its output is the flow, a
  * 2-channel f32 image of I0's size, compared under FLOW (f32 storage) or
@@ -25,29 +26,34 @@
 #define SHIFT_X 1.3
 #define SHIFT_Y (-0.6)
 
-static double sample(const clik_image *img, int x, int y)
+/* Element c of pixel (x, y), the border replicated. */
+static double sample(const clik_image *img, int x, int y, int c)
 {
     x = x < 0 ? 0 : x >= img->width ? img->width - 1 : x;
     y = y < 0 ? 0 : y >= img->height ? img->height - 1 : y;
     const char *row = (const char *)img->data + (size_t)y * img->stride;
-    return img->type == CLIK_U8 ? ((const uint8_t *)row)[x] : ((const float *)(const void *)row)[x];
+    const size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
+    return img->type == CLIK_U8 ? ((const uint8_t *)row)[i] : ((const float *)(const void *)row)[i];
 }
 
-/* *out = in moved by (dx, dy): out(x, y) = in(x - dx, y - dy), bilinear. */
+/* *out = in moved by (dx, dy): out(x, y) = in(x - dx, y - dy), bilinear,
+ * each channel alike; out keeps in's colour order. */
 static clik_status shifted(const clik_image *in, double dx, double dy, clik_image *out)
 {
-    clik_status st = clik_image_alloc(out, in->width, in->height, 1, in->type);
+    clik_status st = clik_image_alloc(out, in->width, in->height, in->channels, in->type);
     if (st != CLIK_OK)
         return st;
+    out->order = in->order;
     for (int y = 0; y < in->height; y++) {
         char *row = (char *)out->data + (size_t)y * out->stride;
-        for (int x = 0; x < in->width; x++) {
-            const double sx = x - dx, sy = y - dy, fx = floor(sx), fy = floor(sy);
+        for (int x = 0; x < in->width * in->channels; x++) {
+            const int c = x % in->channels, px = x / in->channels;
+            const double sx = px - dx, sy = y - dy, fx = floor(sx), fy = floor(sy);
             const double tx = sx - fx, ty = sy - fy;
             const int x0 = (int)fx, y0 = (int)fy;
             const double v =
-                (1 - ty) * ((1 - tx) * sample(in, x0, y0) + tx * sample(in, x0 + 1, y0)) +
-                ty * ((1 - tx) * sample(in, x0, y0 + 1) + tx * sample(in, x0 + 1, y0 + 1));
+                (1 - ty) * ((1 - tx) * sample(in, x0, y0, c) + tx * sample(in, x0 + 1, y0, c)) +
+                ty * ((1 - tx) * sample(in, x0, y0 + 1, c) + tx * sample(in, x0 + 1, y0 + 1, c));
             if (in->type == CLIK_U8)
                 ((uint8_t *)row)[x] = (uint8_t)(v + 0.5);
             else
@@ -62,10 +68,11 @@ static clik_status grown(const clik_image *in, clik_image *out)
 {
     const int w = in->width < CLIK_FLOW_MIN_SIDE ? CLIK_FLOW_MIN_SIDE : in->width;
     const int h = in->height < CLIK_FLOW_MIN_SIDE ? CLIK_FLOW_MIN_SIDE : in->height;
-    clik_status st = clik_image_alloc(out, w, h, 1, in->type);
+    clik_status st = clik_image_alloc(out, w, h, in->channels, in->type);
     if (st != CLIK_OK)
         return st;
-    const size_t es = clik_type_size(in->type);
+    out->order = in->order;
+    const size_t es = (size_t)in->channels * clik_type_size(in->type);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             memcpy((char *)out->data + (size_t)y * out->stride + (size_t)x * es,
@@ -114,11 +121,24 @@ static clik_status run_tvl1_f16(clik_context *ctx, const clik_image *in, clik_im
     return run_flow(ctx, in, CLIK_FLOW_STORAGE_F16, out);
 }
 
+/* The same input read as BGR(A): the luma weighs blue as red. */
+static clik_status run_tvl1_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_image bgr = *in;
+    bgr.order = CLIK_ORDER_BGR;
+    return run_flow(ctx, &bgr, CLIK_FLOW_STORAGE_F32, out);
+}
+
+/* Colour: 3 channels in one case, 4 in the other (a flow run is heavy). */
 #define CH1 (1u << 1)
+#define CH3 (1u << 3)
+#define CH4 (1u << 4)
 
 const sup_case sup_cases_flow[] = {
     {"flow", "flow_tvl1", SUP_TOL_FLOW, CH1, CLIK_U8, run_tvl1},
     {"flow", "flow_tvl1-f32", SUP_TOL_FLOW, CH1, CLIK_F32, run_tvl1},
     {"flow", "flow_tvl1-f16", SUP_TOL_FLOW_F16, CH1, CLIK_U8, run_tvl1_f16},
+    {"flow", "flow_tvl1-colour", SUP_TOL_FLOW, CH3, CLIK_U8, run_tvl1},
+    {"flow", "flow_tvl1-colour-bgr", SUP_TOL_FLOW, CH4, CLIK_U8, run_tvl1_bgr},
 };
 const int sup_cases_flow_count = (int)(sizeof(sup_cases_flow) / sizeof(sup_cases_flow[0]));

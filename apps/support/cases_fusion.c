@@ -1,5 +1,5 @@
 /*
- * Conformance cases of the fusion family: RGBA u8 input, fused RGBA output
+ * Conformance cases of the fusion family: RGB(A) u8 input, fused RGB(A) output
  * (or the artifact map), under the FUSION tolerance (a pixel whose blurred
  * artifact sits on the threshold may take the other image).
  *
@@ -40,8 +40,9 @@ static clik_status run_setup(clik_context *ctx, const clik_image *in, clik_image
         opt.threshold = f->threshold;
     const int w = src.width * f->scale, h = src.height * f->scale;
     clik_image fused = {0}; /* a temporary when the output is the map */
-    clik_status st = f->map ? clik_image_alloc(&fused, w, h, 4, CLIK_U8)
-                            : sup_case_output(out, w, h, 4, CLIK_U8);
+    clik_status st = f->map ? clik_image_alloc(&fused, w, h, src.channels, CLIK_U8)
+                            : sup_case_output(out, w, h, src.channels, CLIK_U8);
+    fused.order = src.order;
     if (st == CLIK_OK && f->map)
         st = sup_case_output(out, w, h, 1, CLIK_U8);
     if (st == CLIK_OK)
@@ -80,13 +81,32 @@ static clik_status run_map(clik_context *ctx, const clik_image *in, clik_image *
     return run_setup(ctx, in, out, &f);
 }
 
+/* The same input read as BGR(A): the luma weights blue as red. */
+static clik_status run_x2_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_image bgr = *in;
+    bgr.order = CLIK_ORDER_BGR;
+    return run_x2(ctx, &bgr, out);
+}
+
+static clik_status run_map_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_image bgr = *in;
+    bgr.order = CLIK_ORDER_BGR;
+    return run_map(ctx, &bgr, out);
+}
+
+/* 3 channels run the 4-channel kernels between two conversions. */
 #define RGBA (1u << 4)
+#define RGB  ((1u << 3) | RGBA)
 
 const sup_case sup_cases_fusion[] = {
-    {"fusion", "upscale_fusion", SUP_TOL_FUSION, RGBA, CLIK_U8, run_x2},
-    {"fusion", "upscale_fusion-x3", SUP_TOL_FUSION, RGBA, CLIK_U8, run_x3},
+    {"fusion", "upscale_fusion", SUP_TOL_FUSION, RGB, CLIK_U8, run_x2},
+    {"fusion", "upscale_fusion-bgr", SUP_TOL_FUSION, RGB, CLIK_U8, run_x2_bgr},
+    {"fusion", "upscale_fusion-x3", SUP_TOL_FUSION, RGB, CLIK_U8, run_x3},
     {"fusion", "upscale_fusion-x4-tile4", SUP_TOL_FUSION, RGBA, CLIK_U8, run_x4_tile4},
     {"fusion", "upscale_fusion-blur5-t0.02", SUP_TOL_FUSION, RGBA, CLIK_U8, run_x2_low_threshold},
-    {"fusion", "upscale_fusion-map", SUP_TOL_FUSION, RGBA, CLIK_U8, run_map},
+    {"fusion", "upscale_fusion-map", SUP_TOL_FUSION, RGB, CLIK_U8, run_map},
+    {"fusion", "upscale_fusion-map-bgr", SUP_TOL_FUSION, RGB, CLIK_U8, run_map_bgr},
 };
 const int sup_cases_fusion_count = (int)(sizeof(sup_cases_fusion) / sizeof(sup_cases_fusion[0]));

@@ -71,6 +71,7 @@ static clik_status classify_x2(clik_context *ctx, const clik_image *in, clik_ima
     clik_status st =
         oracle ? clik_image_alloc(&up, src.width * 2, src.height * 2, src.channels, CLIK_F32)
                : CLIK_ERR_NO_MEMORY;
+    up.order = src.order; /* the buckets weigh its colours */
     if (st == CLIK_OK)
         st = clik_lapar_upsample(oracle, &src, 2, &up);
     clik_context_destroy(oracle);
@@ -103,7 +104,7 @@ const sup_case sup_cases_lapar_model[] = {
     MODEL_CASE("upscale_lapar-x2", SUP_TOL_FUSION, CH134, CLIK_U8, upscale_x2),
     MODEL_CASE("upscale_lapar-x2-bgr", SUP_TOL_FUSION, CH134, CLIK_U8, upscale_x2_bgr),
     MODEL_CASE("upscale_lapar-x3-f32", SUP_TOL_MODEL_F32, CH134, CLIK_F32, upscale_x3_f32),
-    MODEL_CASE("lapar_classify-x2", SUP_TOL_BUCKETS, CH14, CLIK_U8, classify_x2),
+    MODEL_CASE("lapar_classify-x2", SUP_TOL_BUCKETS, CH134, CLIK_U8, classify_x2),
 };
 const int sup_cases_lapar_model_count =
     (int)(sizeof(sup_cases_lapar_model) / sizeof(sup_cases_lapar_model[0]));

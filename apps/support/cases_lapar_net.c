@@ -179,6 +179,7 @@ static clik_status crop(const clik_image *in, int side, clik_image *grown, clik_
             memcpy((char *)grown->data + (size_t)y * grown->stride + (size_t)x * px,
                    (const char *)in->data + (size_t)sy * in->stride + (size_t)sx * px, px);
         }
+    grown->order = in->order;
     *c = *grown;
     c->owned = 0;
     return CLIK_OK;
@@ -235,16 +236,28 @@ static clik_status upscale_released(clik_context *ctx, const clik_image *in, cli
     return run_upscale(ctx, in, 1, out);
 }
 
-#define NET_CASE(name, tol, type, fn)                                                              \
+/* The same input read as BGR(A): the network reads red first. */
+static clik_status phi_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_image bgr = *in;
+    bgr.order = CLIK_ORDER_BGR;
+    return run_phi(ctx, &bgr, out);
+}
+
+/* Grey and RGBA; 3 channels (through 4-channel copies) on two cases. */
+#define CH14  ((1u << 1) | (1u << 4))
+#define CH134 (CH14 | (1u << 3))
+#define NET_CASE(name, tol, channels, type, fn)                                                    \
     {                                                                                              \
-        "lapar_net", name, tol, (1u << 1) | (1u << 4), type, fn                                    \
+        "lapar_net", name, tol, channels, type, fn                                                 \
     }
 
 const sup_case sup_cases_lapar_net[] = {
-    NET_CASE("lapar_net_run-phi", SUP_TOL_F32, CLIK_U8, run_phi),
-    NET_CASE("lapar_net_run-x2", SUP_TOL_U8_FLOAT, CLIK_U8, upscale_small),
-    NET_CASE("lapar_net_run-x2-f32", SUP_TOL_F32, CLIK_F32, upscale_small),
-    NET_CASE("lapar_net_run-c-x2", SUP_TOL_U8_FLOAT, CLIK_U8, upscale_released),
+    NET_CASE("lapar_net_run-phi", SUP_TOL_F32, CH14, CLIK_U8, run_phi),
+    NET_CASE("lapar_net_run-phi-bgr", SUP_TOL_F32, (1u << 3) | (1u << 4), CLIK_U8, phi_bgr),
+    NET_CASE("lapar_net_run-x2", SUP_TOL_U8_FLOAT, CH134, CLIK_U8, upscale_small),
+    NET_CASE("lapar_net_run-x2-f32", SUP_TOL_F32, CH14, CLIK_F32, upscale_small),
+    NET_CASE("lapar_net_run-c-x2", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, upscale_released),
 };
 const int sup_cases_lapar_net_count =
     (int)(sizeof(sup_cases_lapar_net) / sizeof(sup_cases_lapar_net[0]));

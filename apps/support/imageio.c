@@ -323,6 +323,28 @@ static clik_status open_input(const char *path, FILE **fp, int64_t *size, char *
     return st;
 }
 
+static clik_order npy_order = CLIK_ORDER_RGB;
+
+/* Exchanges the first and third element of every pixel, in place. */
+static void swap_red_blue(clik_image *img)
+{
+    const size_t es = clik_type_size(img->type), px = (size_t)img->channels * es;
+    unsigned char t[8];
+    for (int y = 0; y < img->height; y++) {
+        unsigned char *p = (unsigned char *)img->data + (size_t)y * img->stride;
+        for (int x = 0; x < img->width; x++, p += px) {
+            memcpy(t, p, es);
+            memcpy(p, p + 2 * es, es);
+            memcpy(p + 2 * es, t, es);
+        }
+    }
+}
+
+void clikio_set_npy_order(clik_order order)
+{
+    npy_order = order == CLIK_ORDER_BGR ? CLIK_ORDER_BGR : CLIK_ORDER_RGB;
+}
+
 clik_status clikio__read_stream(FILE *fp, int64_t size, const char *path, clik_image *img,
                                 int *had_alpha, char *err, size_t errlen)
 {
@@ -348,6 +370,8 @@ clik_status clikio__read_stream(FILE *fp, int64_t size, const char *path, clik_i
     case FORMAT_FLO: st = clikio__flo_read(fp, size, path, img, err, errlen); break;
     default: st = clikio__pnm_read(fp, size, path, img, err, errlen); break;
     }
+    if (st == CLIK_OK && format == FORMAT_NPY && img->channels >= 3 && npy_order == CLIK_ORDER_BGR)
+        swap_red_blue(img);
     if (st == CLIK_OK && had_alpha)
         *had_alpha = alpha;
     return st;
@@ -835,11 +859,6 @@ static clik_status choose_writer(image_format format, const char *path, const cl
 {
     int u8 = img->type == CLIK_U8;
     int u16 = img->type == CLIK_U16;
-    if (img->channels == 3 && format != FORMAT_NPY && format != FORMAT_UNKNOWN)
-        return clikio__fail(err, errlen, CLIK_ERR_UNSUPPORTED_FORMAT,
-                            "%s: image files are written from 1, 2 or 4 channels (RGBA); "
-                            "3-channel images go to .npy",
-                            path);
     switch (format) {
     case FORMAT_PNG: *writer = clikio__png_write; break;
     case FORMAT_JPEG:
@@ -874,19 +893,60 @@ static clik_status choose_writer(image_format format, const char *path, const cl
     return CLIK_OK;
 }
 
+/* *out = the 3- or 4-channel img with `channels` channels (the alpha of 3
+ * widened to 4 opaque: u8 255, u16 65535), red and blue exchanged when
+ * swap is set. */
+static clik_status colour_copy(const clik_image *img, int channels, int swap, clik_image *out,
+                               char *err, size_t errlen)
+{
+    clik_status st = clik_image_alloc(out, img->width, img->height, channels, img->type);
+    if (st != CLIK_OK)
+        return clikio__fail(err, errlen, st, "out of memory for a copy to write");
+    const size_t es = clik_type_size(img->type), in_px = (size_t)img->channels * es;
+    const size_t out_px = (size_t)channels * es;
+    const int red = swap ? 2 : 0;
+    const uint16_t opaque = 0xffff; /* both bytes 0xff */
+    for (int y = 0; y < img->height; y++) {
+        const unsigned char *in = (const unsigned char *)img->data + (size_t)y * img->stride;
+        unsigned char *o = (unsigned char *)out->data + (size_t)y * out->stride;
+        for (int x = 0; x < img->width; x++, in += in_px, o += out_px) {
+            memcpy(o, in + (size_t)red * es, es);
+            memcpy(o + es, in + es, es);
+            memcpy(o + 2 * es, in + (size_t)(2 - red) * es, es);
+            if (channels == 4)
+                memcpy(o + 3 * es, img->channels == 4 ? in + 3 * es : (const void *)&opaque, es);
+        }
+    }
+    return CLIK_OK;
+}
+
 /* Stages img by the extension of path; func names the public caller in
- * messages. */
+ * messages. Image files get RGB(A): 3 channels and BGR(A) images go through
+ * an RGBA copy (the alpha of 3 channels not written); .npy files get the
+ * colour order clikio_set_npy_order() set. */
 static clik_status stage_image(const char *func, const char *path, const clik_image *img,
                                int keep_alpha, clikio_staged *staged, char *err, size_t errlen)
 {
     clik_status st = begin_write(func, path, img, err, errlen);
     if (st != CLIK_OK)
         return st;
+    const image_format format = output_format(path);
     clikio_writer writer = NULL;
-    st = choose_writer(output_format(path), path, img, &writer, err, errlen);
+    st = choose_writer(format, path, img, &writer, err, errlen);
     if (st != CLIK_OK)
         return st;
-    return stage_with(path, writer, img, keep_alpha, staged, err, errlen);
+    const int npy = format == FORMAT_NPY, colour = img->channels >= 3;
+    const clik_order want = npy ? npy_order : CLIK_ORDER_RGB;
+    if (!colour || (img->order == want && (npy || img->channels == 4)))
+        return stage_with(path, writer, img, keep_alpha, staged, err, errlen);
+    clik_image copy;
+    st = colour_copy(img, npy ? img->channels : 4, img->order != want, &copy, err, errlen);
+    if (st == CLIK_OK && copy.channels != img->channels)
+        st = choose_writer(format, path, &copy, &writer, err, errlen);
+    if (st == CLIK_OK)
+        st = stage_with(path, writer, &copy, keep_alpha && img->channels == 4, staged, err, errlen);
+    clik_image_free(&copy);
+    return st;
 }
 
 clik_status clikio_stage(const char *path, const clik_image *img, int keep_alpha,

@@ -77,6 +77,15 @@ int clikio_png_level(void);
  * clikio_set_png_level(). */
 void clikio_set_jpeg_orientation(int apply);
 
+/* The colour order of the 3- and 4-channel arrays of later .npy reads and
+ * writes (an array declares none): CLIK_ORDER_RGB, the default (the order
+ * of image files), or CLIK_ORDER_BGR (arrays saved from OpenCV), which
+ * reads swap into RGB(A) images and writes swap back; process-wide, as
+ * clikio_set_png_level(). PNG, JPEG and PPM reads are RGB(A). Writes to
+ * image files turn BGR(A) images into RGB(A) and write 3 channels as RGB;
+ * .npy writes turn an image of the other order into this one. */
+void clikio_set_npy_order(clik_order order);
+
 /* 1 where path names standard output: "-" (PNG), or "EXT:-" with EXT one
  * of the extensions (png:-, ppm:-, pgm:-, jpg:-, npy:-, ...). Such an
  * output is written in full to a temporary file first and copied to

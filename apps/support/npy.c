@@ -407,9 +407,9 @@ static clik_status layout_of(const npy_header *h, const char *path, int planes, 
         return clikio__check_dims(path, ".npy", *cols, *rows, err, errlen);
     }
     uint64_t c = h->ndim == 3 ? h->dims[2] : 1;
-    if (c != 1 && c != 2 && c != 4)
+    if (c < 1 || c > 4)
         return clikio__fail(err, errlen, CLIK_ERR_UNSUPPORTED_FORMAT,
-                            "%s: .npy array has %llu channels; images have 1, 2 or 4", path,
+                            "%s: .npy array has %llu channels; images have 1, 2, 3 or 4", path,
                             (unsigned long long)c);
     if (h->dims[0] == 0 || h->dims[1] == 0)
         return clikio__fail(err, errlen, CLIK_ERR_UNSUPPORTED_FORMAT, "%s: .npy array is empty",

@@ -163,6 +163,7 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_plan
     clik_image G2 = packed(w, h, 1, CLIK_U8, g2), A = packed(w, h, 1, CLIK_F32, art);
     clik_image Gs = packed(src->width, src->height, 1, CLIK_U8, gs);
     clik_image T = packed(tw, th, 1, CLIK_F32, tiles);
+    i2.order = src->order; /* the luma weights its colours */
     if (ok) {
         clik__resize_neon(src, &i2, CLIK_INTERP_BICUBIC, NULL);
         clik__gray_neon(&i2, &G2);

@@ -136,13 +136,15 @@ static void bicubic(const clik_image *src, int s, uint8_t *img2, float *hsum)
 
 /* ---- luma, tile SSIM, artifact -------------------------------------------- */
 
-/* RGBA -> grey as clik_gray: OpenCV 4's 15-bit fixed point, which equals
+/* RGBA (BGRA) -> grey as clik_gray: OpenCV 4's 15-bit fixed point, which equals
  * cvtColor(COLOR_RGBA2GRAY) for every RGB triple (the 14-bit (4899 R +
  * 9617 G + 1868 B + 8192) >> 14 of older releases is off by one for 0.26 %
  * of them). */
-static uint8_t luma(const uint8_t *px)
+static uint8_t luma(const uint8_t *px, clik_order order)
 {
-    return (uint8_t)((9798u * px[0] + 19235u * px[1] + 3735u * px[2] + 16384u) >> 15);
+    const unsigned r = order == CLIK_ORDER_BGR ? px[2] : px[0];
+    const unsigned b = order == CLIK_ORDER_BGR ? px[0] : px[2];
+    return (uint8_t)((9798u * r + 19235u * px[1] + 3735u * b + 16384u) >> 15);
 }
 
 static float tile_ssim(int n, int32_t sa, int32_t sb, int32_t saa, int32_t sbb, int32_t sab)
@@ -267,8 +269,8 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_plan
         for (int y = 0; y < h; y++) {
             const uint8_t *in = (const uint8_t *)src->data + (size_t)(y / s) * src->stride;
             for (int x = 0; x < w; x++) {
-                g1[(size_t)y * w + x] = luma(in + (size_t)(x / s) * 4);
-                g2[(size_t)y * w + x] = luma(img2 + ((size_t)y * w + x) * 4);
+                g1[(size_t)y * w + x] = luma(in + (size_t)(x / s) * 4, src->order);
+                g2[(size_t)y * w + x] = luma(img2 + ((size_t)y * w + x) * 4, src->order);
             }
         }
 

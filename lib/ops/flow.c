@@ -39,11 +39,11 @@ void clik_flow_options_init(clik_flow_options *opt)
 
 /* ---- validation and the plan -------------------------------------------------------- */
 
-/* Grey only: colour is converted first (clik_gray). */
+/* Grey, or colour (RGB(A) or BGR(A)) compared on its luma (clik_gray). */
 static clik_status check_input(clik_context *ctx, const clik_image *img, const char *what)
 {
-    return clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_CHANNELS(1), 0,
-                              0);
+    return clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_CHANNELS(1, 3, 4),
+                              0, 0);
 }
 
 static clik_status check_images(clik_context *ctx, const clik_image *i0, const clik_image *i1,
@@ -56,10 +56,12 @@ static clik_status check_images(clik_context *ctx, const clik_image *i0, const c
         st = clik__check_image(ctx, flow, "clik_flow_tvl1: flow");
     if (st != CLIK_OK)
         return st;
-    if (i1->type != i0->type)
+    if (i1->type != i0->type || i1->channels != i0->channels)
         return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                          "clik_flow_tvl1: I0 is %s and I1 %s: both must be of one type",
-                          clik_type_name(i0->type), clik_type_name(i1->type));
+                          "clik_flow_tvl1: I0 is %d-channel %s and I1 %d-channel %s: both must be "
+                          "of one format",
+                          i0->channels, clik_type_name(i0->type), i1->channels,
+                          clik_type_name(i1->type));
     if (i1->width != i0->width || i1->height != i0->height)
         return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH, "clik_flow_tvl1: I0 is %dx%d and I1 %dx%d",
                           i0->width, i0->height, i1->width, i1->height);
@@ -212,6 +214,30 @@ static void log_iterations(clik_context *ctx, const clik_flow_plan *plan)
     clik__sb_free(&sb);
 }
 
+/* Colour frames: the flow of their luma (clik_gray, in each frame's
+ * order), into device images where there is a device (no host round trip)
+ * or host images. */
+static clik_status tvl1_colour(clik_context *ctx, const clik_image *I0, const clik_image *I1,
+                               clik_image *flow, const clik_flow_options *opt)
+{
+    clik_image g[2] = {{0}, {0}};
+    const clik_image *in[2] = {I0, I1};
+    clik_status st = CLIK_OK;
+    for (int i = 0; i < 2 && st == CLIK_OK; i++) {
+        st = ctx->has_device ? clik_image_create(ctx, &g[i], I0->width, I0->height, 1, I0->type)
+                             : clik_image_alloc(&g[i], I0->width, I0->height, 1, I0->type);
+        if (st != CLIK_OK)
+            st = clik__fail(ctx, st, "clik_flow_tvl1: no memory for the luma of I%d", i);
+        else
+            st = clik_gray(ctx, in[i], &g[i]);
+    }
+    if (st == CLIK_OK)
+        st = clik_flow_tvl1(ctx, &g[0], &g[1], flow, opt);
+    clik_image_free(&g[0]);
+    clik_image_free(&g[1]);
+    return st;
+}
+
 clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, const clik_image *I1,
                            clik_image *flow, const clik_flow_options *opt)
 {
@@ -233,6 +259,8 @@ clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, const clik_i
         st = check_options(ctx, opt);
     if (st != CLIK_OK)
         return st;
+    if (I0->channels != 1)
+        return tvl1_colour(ctx, I0, I1, flow, opt);
     flow_args a;
     memset(&a, 0, sizeof(a));
     clik_flow_plan *plan = &a.plan;

@@ -51,7 +51,7 @@ static clik_status check_rgba(clik_context *ctx, const clik_image *img, const ch
 {
     char name[96];
     snprintf(name, sizeof(name), "%s: %s", fn, what);
-    return clik__check_format(ctx, img, name, CLIK_TYPES(CLIK_U8), CLIK_CHANNELS(4), 0, 0);
+    return clik__check_format(ctx, img, name, CLIK_TYPES(CLIK_U8), CLIK_CHANNELS(3, 4), 0, 0);
 }
 
 /* The scale of dst over src: an integer 2..8, the same on both axes. */
@@ -82,6 +82,10 @@ static clik_status check_call(clik_context *ctx, const clik_image *src, const cl
         st = check_rgba(ctx, src, fn, "src");
     if (st == CLIK_OK)
         st = check_rgba(ctx, dst, fn, "dst");
+    if (st == CLIK_OK && dst->channels != src->channels)
+        st = clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
+                        "%s: dst has %d channels; it must have src's %d", fn, dst->channels,
+                        src->channels);
     if (st == CLIK_OK)
         st = check_scale(ctx, src, dst, fn, scale);
     if (st == CLIK_OK)
@@ -105,6 +109,7 @@ typedef struct fusion_plan {
     int sw, sh, dw, dh, tw, th; /* source, output and tile-map sizes */
     int pix4;                   /* RGBA rows of src and dst are 4-byte aligned */
     int map;                    /* an artifact map is written */
+    int bgr;                    /* the luma reads BGR(A) pixels */
     int cpu;                    /* the row-per-work-item kernels of CPU devices */
     clik_kernel_entry *k[5];    /* valid for the context's life */
     char options[64];           /* build options (plan_options) */
@@ -123,8 +128,8 @@ static const char *const cpu_kernels[] = {"fusion_hpass", "fusion_vpass", "fusio
 /* The plan's build options, made once per plan: the sizes only. */
 static void plan_options(fusion_plan *p)
 {
-    snprintf(p->options, sizeof(p->options), "-DS=%d -DT=%d -DK=%d -DPIX4=%d -DMAP=%d", p->scale,
-             p->tile, p->ksize, p->pix4, p->map);
+    snprintf(p->options, sizeof(p->options), "-DS=%d -DT=%d -DK=%d -DPIX4=%d -DMAP=%d -DBGR=%d",
+             p->scale, p->tile, p->ksize, p->pix4, p->map, p->bgr);
 }
 
 /* The table the kernels read as one __constant buffer (kernels/fusion.cl,
@@ -322,6 +327,7 @@ static clik_status fusion_opencl(clik_context *ctx, void *args, clik_binding *co
     memset(&p, 0, sizeof(p));
     plan_sizes(ctx, &p, a->src->width, a->src->height, a->scale, &a->plan.opt);
     p.map = a->map != NULL;
+    p.bgr = b[0]->image.order == CLIK_ORDER_BGR;
     /* Row strides are int kernel arguments (bytes). */
     for (int i = 0; i < (a->map ? 3 : 2); i++)
         if (b[i]->stride > (size_t)INT_MAX)
@@ -386,7 +392,8 @@ clik_status clik_upscale_fusion(clik_context *ctx, const clik_image *src, clik_i
     clik__gaussian_weights(a.plan.opt.blur_ksize, 0.0, a.plan.blur);
     const clik_op_image images[] = {
         {src, CLIK_READ}, {dst, CLIK_WRITE}, {artifact_map, CLIK_WRITE}};
-    return clik__run_op(ctx, &fusion_op, images, artifact_map ? 3 : 2, &a);
+    /* 3 channels: the 4-channel kernels between two conversions. */
+    return clik__run_op_rgba(ctx, &fusion_op, images, artifact_map ? 3 : 2, &a);
 }
 
 /* ---- streaming --------------------------------------------------------------------------- */
@@ -404,7 +411,7 @@ struct clik_fusion_stream {
     int width, height, scale, depth;
     clik_fusion_options opt;
     int on_device;       /* 0: frames run synchronously through clik_upscale_fusion */
-    fusion_plan plan[2]; /* without and with a map */
+    fusion_plan plan[4]; /* without and with a map (+ 1), RGBA and BGRA (+ 2) */
     uint64_t submitted;  /* tickets handed out */
     clik_status first_error;
     stream_slot slots[MAX_DEPTH];
@@ -470,10 +477,11 @@ static void stream_release(clik_fusion_stream *s)
             slot_free(s->ctx, &s->slots[i]);
     if (s->plan[0].table)
         s->ctx->cl->clReleaseMemObject(s->plan[0].table);
-    s->plan[0].table = s->plan[1].table = NULL;
+    for (int m = 0; m < 4; m++)
+        s->plan[m].table = NULL;
 }
 
-/* The plans' table in a buffer of the stream's own (both plans share it),
+/* The plans' table in a buffer of the stream's own (the plans share it),
  * written before any slot's queue reads it. */
 static clik_status stream_table(clik_fusion_stream *s)
 {
@@ -487,7 +495,8 @@ static clik_status stream_table(clik_fusion_stream *s)
     cl_int err = st == CLIK_OK ? ctx->cl->clFinish(ctx->queue) : CL_SUCCESS;
     if (err != CL_SUCCESS)
         st = clik__fail_cl(ctx, err, "clFinish");
-    s->plan[1].table = s->plan[0].table;
+    for (int m = 1; m < 4; m++)
+        s->plan[m].table = s->plan[0].table;
     return st;
 }
 
@@ -496,11 +505,12 @@ static clik_status stream_table(clik_fusion_stream *s)
 static clik_status stream_open_device(clik_fusion_stream *s)
 {
     clik_context *ctx = s->ctx;
-    for (int m = 0; m < 2; m++) {
+    for (int m = 0; m < 4; m++) {
         fusion_plan *p = &s->plan[m];
         plan_sizes(ctx, p, s->width, s->height, s->scale, &s->opt);
         p->pix4 = 1; /* the slots' buffers are packed */
-        p->map = m;
+        p->map = m & 1;
+        p->bgr = m >> 1;
         plan_options(p);
     }
     /* The slots' buffers: a refusal here leaves the stream on the CPU. */
@@ -512,7 +522,7 @@ static clik_status stream_open_device(clik_fusion_stream *s)
         return st;
     st = stream_table(s);
     if (st == CLIK_OK)
-        st = plan_kernels(ctx, &s->plan[0]); /* the map's plan at its first frame */
+        st = plan_kernels(ctx, &s->plan[0]); /* the others at their first frame */
     for (int i = 0; i < s->depth && st == CLIK_OK; i++)
         st = slot_make(ctx, &s->plan[0], &s->slots[i]);
     if (st != CLIK_OK)
@@ -603,7 +613,7 @@ static clik_status slot_enqueue(clik_fusion_stream *s, stream_slot *sl, const cl
 {
     clik_context *ctx = s->ctx;
     const clik_cl_api *cl = ctx->cl;
-    fusion_plan *p = &s->plan[map != NULL];
+    fusion_plan *p = &s->plan[(map != NULL) + 2 * (src->order == CLIK_ORDER_BGR)];
     clik_status st = CLIK_OK;
     if (map && !sl->map)
         st = new_buffer(ctx, (size_t)p->dw * (size_t)p->dh, &sl->map);
@@ -674,6 +684,12 @@ clik_status clik_fusion_stream_submit(clik_fusion_stream *stream, const clik_ima
     clik_status st = check_call(ctx, src, dst, &s->opt, artifact_map, &o, &scale, fn);
     if (st != CLIK_OK)
         return st;
+    /* The slots' buffers are made for packed 4-channel frames. */
+    if (src->channels != 4)
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
+                          "%s: the stream takes 4-channel frames (RGBA or BGRA); "
+                          "clik_upscale_fusion takes 3 channels",
+                          fn);
     if (src->width != s->width || src->height != s->height || scale != s->scale)
         return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH,
                           "%s: frame %dx%d -> %dx%d, the stream takes %dx%d -> %dx%d", fn,

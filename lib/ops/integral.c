@@ -47,7 +47,7 @@ static clik_status check_args(clik_context *ctx, const integral_args *a)
 {
     const char *op = "clik_integral";
     clik_status st = clik__check_format(ctx, a->src, op, CLIK_TYPES(CLIK_U8, CLIK_F32),
-                                        CLIK_CHANNELS(1, 2, 4), 0, 0);
+                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
     if (st != CLIK_OK)
         return st;
     if (!a->sum)
@@ -428,9 +428,20 @@ static clik_status check_strides(clik_context *ctx, clik_binding *const *b, int 
 }
 
 /* b[0] is the source, b[1] the sums, b[2] (when asked) the sums of squares. */
+static clik_status integral_bound(clik_context *ctx, integral_args *a, clik_binding *const *b);
+
+/* The run on the bound images (the 4-channel copies of 3-channel ones). */
 static clik_status integral_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
-    integral_args *a = p;
+    integral_args t = *(integral_args *)p;
+    t.src = &b[0]->image;
+    t.sum = &b[1]->image;
+    t.sqsum = t.sqsum ? &b[2]->image : NULL;
+    return integral_bound(ctx, &t, b);
+}
+
+static clik_status integral_bound(clik_context *ctx, integral_args *a, clik_binding *const *b)
+{
     integral_plan pl;
     clik_status st = check_strides(ctx, b, a->sqsum ? 3 : 2);
     if (st == CLIK_OK)
@@ -475,5 +486,6 @@ clik_status clik_integral(clik_context *ctx, const clik_image *src, clik_image *
     if (st != CLIK_OK)
         return st;
     const clik_op_image images[] = {{src, CLIK_READ}, {sum, CLIK_WRITE}, {sqsum, CLIK_WRITE}};
-    return clik__run_op(ctx, &integral_op, images, sqsum ? 3 : 2, &a);
+    /* 3 channels: the 4-channel kernels between two conversions. */
+    return clik__run_op_rgba(ctx, &integral_op, images, sqsum ? 3 : 2, &a);
 }

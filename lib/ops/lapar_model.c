@@ -217,7 +217,7 @@ static clik_status check_up(clik_context *ctx, const clik_image *up, const clik_
     char what[64];
     snprintf(what, sizeof(what), "%s: up", fn);
     clik_status st =
-        clik__check_format(ctx, up, what, CLIK_TYPES(CLIK_F32), CLIK_CHANNELS(1, 4), 0, 0);
+        clik__check_format(ctx, up, what, CLIK_TYPES(CLIK_F32), CLIK_CHANNELS(1, 3, 4), 0, 0);
     snprintf(what, sizeof(what), "%s: buckets", fn);
     if (st == CLIK_OK)
         st = clik__check_format(ctx, buckets, what, CLIK_TYPES(CLIK_U16), CLIK_CHANNELS(1),

@@ -149,6 +149,7 @@ typedef struct net_args {
     clik_lapar_dict dict;
     int act_half; /* the device tensors are binary16 */
     net_conv_shape shape;
+    int bgr; /* the input is BGR(A): the network reads red first */
 } net_args;
 
 /* Bytes of an element of the device tensors. */
@@ -371,9 +372,10 @@ static clik_status run_input(clik_context *ctx, const net_args *a, const net_lay
     const int stride = clik__elems(src), w = a->w, h = a->h, pitch = lay->pitch[0];
     const cl_ulong plane = lay->plane[0];
     const float *m = a->net->mean;
+    const int red = a->bgr ? 2 : 0;
     st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(stride), CLIK_A(w), CLIK_A(h),
                    CLIK_A(nb->t[NET_IN]), CLIK_A(plane), CLIK_A(pitch), CLIK_A(m[0]), CLIK_A(m[1]),
-                   CLIK_A(m[2]));
+                   CLIK_A(m[2]), CLIK_A(red));
     if (st != CLIK_OK)
         return st;
     const size_t items[2] = {(size_t)w, (size_t)h}, local[2] = {32, 4};
@@ -698,12 +700,22 @@ static clik_status run_tile(clik_context *ctx, const net_args *a, int halo, cons
     return st;
 }
 
+static clik_status net_bound(clik_context *ctx, net_args *a, clik_binding *const *b);
+
+/* The run on the bound images (the 4-channel copies of 3-channel ones). */
+static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    net_args t = *(net_args *)p;
+    t.src = &b[0]->image;
+    t.dst = t.dst ? &b[1]->image : NULL;
+    return net_bound(ctx, &t, b);
+}
+
 /* b: src, then dst when asked, then phi when asked. The whole image at
  * once while it fits the device (or lnet_tile says otherwise), else in
  * tiles. */
-static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+static clik_status net_bound(clik_context *ctx, net_args *a, clik_binding *const *b)
 {
-    net_args *a = p;
     const clik_binding *src = b[0], *dst = a->dst ? b[1] : NULL;
     const clik_binding *phi = a->phi ? b[a->dst ? 2 : 1] : NULL;
     /* The kernels take row strides as int elements (offsets past a row are
@@ -747,7 +759,8 @@ static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b
 
 /* ---- CPU path ----------------------------------------------------------------------- */
 
-/* The input as 3 planes of floats minus the mean (lapar_net_input). */
+/* The input as 3 planes of floats minus the mean, red first
+ * (lapar_net_input). */
 static void input_planes(const net_args *a, const clik_image *src, float *dst)
 {
     const size_t plane = plane_of(a, NET_IN);
@@ -757,7 +770,7 @@ static void input_planes(const net_args *a, const clik_image *src, float *dst)
         for (int x = 0; x < a->w; x++) {
             float v[3];
             for (int c = 0; c < 3; c++) {
-                const int ch = src->channels == 1 ? 0 : c;
+                const int ch = src->channels == 1 ? 0 : a->bgr ? 2 - c : c;
                 const float e = src->type == CLIK_U8
                                     ? (float)row[(size_t)x * src->channels + ch]
                                     : ((const float *)row)[(size_t)x * src->channels + ch];
@@ -912,8 +925,9 @@ clik_status clik__lapar_net_run_shaped(clik_context *ctx, const clik_lapar_net *
         return clik__fail(ctx, CLIK_ERR_NULL, "clik_lapar_net_run: net is NULL");
     if (!dst && !phi)
         return clik__fail(ctx, CLIK_ERR_NULL, "clik_lapar_net_run: neither dst nor phi is given");
-    clik_status st = clik__check_format(ctx, src, "clik_lapar_net_run: src",
-                                        CLIK_TYPES(CLIK_U8, CLIK_F32), CLIK_CHANNELS(1, 4), 0, 0);
+    clik_status st =
+        clik__check_format(ctx, src, "clik_lapar_net_run: src", CLIK_TYPES(CLIK_U8, CLIK_F32),
+                           CLIK_CHANNELS(1, 3, 4), 0, 0);
     if (st != CLIK_OK)
         return st;
     const int s = net->info.scale, L = net->info.atoms;
@@ -952,7 +966,8 @@ clik_status clik__lapar_net_run_shaped(clik_context *ctx, const clik_lapar_net *
                   {0},
                   {L, net->atoms, NULL},
                   opt ? opt->f16_activations : 0,
-                  {0, 1, 1, 1, 0}};
+                  {0, 1, 1, 1, 0},
+                  src->channels > 1 && src->order == CLIK_ORDER_BGR};
     tensor_planes(&a);
     if (shape)
         a.shape = *shape;
@@ -964,5 +979,6 @@ clik_status clik__lapar_net_run_shaped(clik_context *ctx, const clik_lapar_net *
         images[n++] = (clik_op_image){dst, CLIK_WRITE};
     if (phi)
         images[n++] = (clik_op_image){phi, CLIK_WRITE | (dst ? CLIK_KERNEL_RW : 0)};
-    return clik__run_op(ctx, &net_op, images, n, &a);
+    /* 3 channels: the 4-channel kernels between two conversions. */
+    return clik__run_op_rgba(ctx, &net_op, images, n, &a);
 }

@@ -152,7 +152,7 @@ class Context(_Context):
             refit_samples=refit_samples, seed=seed, mix=mix)
         return LaparSelection(atoms, index, gamma, m)
 
-    def upscale(self, src, scale=2, *, method="lapar", model=None, out=None):
+    def upscale(self, src, scale=2, *, method="lapar", model=None, out=None, order="bgr"):
         """Upscaling as `clik upscale` does it.
 
         src: the image (as the method takes it).
@@ -163,32 +163,35 @@ class Context(_Context):
             "bicubic" (resize(src, scale=scale)).
         model: the LAPAR model for method="lapar" (None: the built-in one).
         out: the output, written in place and returned (None: a new one).
+        order: the colour order of a 3- or 4-channel src, 'bgr' (OpenCV's
+            arrays) or 'rgb'; lapar and fusion weigh the colours.
         """
         if model is not None and method != "lapar":
             _raise_argument_error("argument 'model': a LAPAR model, for method='lapar'")
         if method == "lapar":
-            return self.upscale_lapar(src, scale, model, out)
+            return self.upscale_lapar(src, scale, model, out, order=order)
         if method == "fusion":
-            return self.upscale_fusion(src, scale, out=out)
+            return self.upscale_fusion(src, scale, out=out, order=order)
         if method in ("nearest", "bilinear", "bicubic"):
             return self.resize(src, scale=scale, method=method, out=out)
         _raise_argument_error(f"argument 'method': 'lapar', 'fusion', 'nearest', 'bilinear' "
                               f"or 'bicubic', not {method!r}")
 
     def fusion_stream(self, frames, scale=2, *, depth=0, tile=8, blur_ksize=7,
-                      threshold=0.05, artifact_map=False):
-        """Fusion upscaling of a sequence of RGBA uint8 frames of one size,
+                      threshold=0.05, artifact_map=False, order="bgr"):
+        """Fusion upscaling of a sequence of BGRA or RGBA uint8 frames of one size,
         several in flight: yields each frame's output (with
         artifact_map=True, (output, map)) in order, identical to
         upscale_fusion's.
 
-        frames: an iterable of RGBA uint8 frames of one size.
+        frames: an iterable of 4-channel uint8 frames of one size.
         scale: the integer factor, 2..8.
         depth: frames in flight at most (0: 3).
         tile: the SSIM tile of the artifact measure.
         blur_ksize: the artifact map's Gaussian blur size.
         threshold: the blurred artifact above which nearest is taken.
         artifact_map: True: yield (output, map) pairs.
+        order: the frames' colour order, 'bgr' (OpenCV's arrays) or 'rgb'.
         """
         it = iter(frames)
         for first in it:
@@ -197,7 +200,8 @@ class Context(_Context):
             return
         shape = _np.shape(first)
         if len(shape) != 3 or shape[2] != 4:
-            _raise_argument_error("argument 'frames': RGBA uint8 frames of shape (H, W, 4)")
+            _raise_argument_error("argument 'frames': BGRA or RGBA uint8 frames of shape "
+                                  "(H, W, 4)")
         h, w = shape[0], shape[1]
         stream = FusionStream(self, w, h, scale, depth, tile, blur_ksize, threshold)
         pending = _deque()
@@ -209,7 +213,7 @@ class Context(_Context):
                                           f"{_np.shape(frame)}, the first was {shape}")
                 out = _np.empty((h * scale, w * scale, 4), _np.uint8)
                 amap = _np.empty((h * scale, w * scale), _np.uint8) if artifact_map else None
-                pending.append((stream.submit(frame, out, amap), out, amap))
+                pending.append((stream.submit(frame, out, amap, order=order), out, amap))
                 if len(pending) >= stream.depth:
                     yield self._stream_take(stream, pending, artifact_map)
                 frame = next(it, None)

@@ -103,7 +103,7 @@ def lapar_model_default() -> LaparModel: ...
 
 @final
 class FusionStream:
-    """Fusion upscaling of RGBA uint8 frames of one size, up to depth frames
+    """Fusion upscaling of BGRA or RGBA uint8 frames of one size, up to depth frames
     in flight (Context.fusion_stream drives one)."""
 
     def __new__(
@@ -119,7 +119,9 @@ class FusionStream:
     ) -> FusionStream: ...
     @property
     def depth(self) -> int: ...  # frames in flight at most
-    def submit(self, src: Array, out: Array, artifact_map: Array | None = None) -> int: ...  # a ticket
+    def submit(
+        self, src: Array, out: Array, artifact_map: Array | None = None, *, order: Order = "bgr"
+    ) -> int: ...  # a ticket
     def wait(self, ticket: int | None = None, /) -> None: ...  # frames up to ticket (None: all)
     def close(self) -> None: ...
 
@@ -232,6 +234,7 @@ class Context:
         method: Literal["lapar", "fusion", "nearest", "bilinear", "bicubic"] = "lapar",
         model: LaparModel | None = None,
         out: ImageLike | None = None,
+        order: Order = "bgr",
     ) -> ImageLike: ...
     # fusion upscaling
     def upscale_fusion(
@@ -244,6 +247,7 @@ class Context:
         threshold: float = 0.05,
         artifact_map: bool = False,
         out: ImageLike | None = None,
+        order: Order = "bgr",
     ) -> ImageLike | tuple[ImageLike, ImageLike]: ...
     def fusion_stream(
         self,
@@ -255,6 +259,7 @@ class Context:
         blur_ksize: int = 7,
         threshold: float = 0.05,
         artifact_map: bool = False,
+        order: Order = "bgr",
     ) -> Iterator[Array | tuple[Array, Array]]: ...
     # optical flow
     def flow_tvl1(
@@ -275,6 +280,7 @@ class Context:
         storage: Literal["auto", "f32", "f16"] = "auto",
         out: ImageLike | None = None,
         progress: Callable[[int, int, int], bool | None] | None = None,
+        order: Order = "bgr",
     ) -> ImageLike: ...  # (H, W, 2) float32, u and v; progress(done, total, iteration): False stops
     # LAPAR
     def lapar_upsample(self, lr: ImageLike, scale: int, out: ImageLike | None = None) -> ImageLike: ...
@@ -335,7 +341,13 @@ class Context:
     def lapar_model_combine(self, a: LaparModel, b: LaparModel) -> LaparModel: ...
     def lapar_model_describe(self, model: LaparModel, scale: int) -> dict[str, Any]: ...
     def lapar_classify(
-        self, up: ImageLike, scale: int, model: LaparModel | None = None, out: ImageLike | None = None
+        self,
+        up: ImageLike,
+        scale: int,
+        model: LaparModel | None = None,
+        out: ImageLike | None = None,
+        *,
+        order: Order = "bgr",
     ) -> ImageLike: ...  # uint16 buckets
     def upscale_lapar(
         self,
@@ -353,6 +365,8 @@ class Context:
         scale: int = 2,
         out: ImageLike | None = None,
         activations: Literal["f32", "f16"] = "f32",
+        *,
+        order: Order = "bgr",
     ) -> ImageLike: ...
     def lapar_net_phi(
         self,
@@ -361,6 +375,8 @@ class Context:
         scale: int = 2,
         dtype: DTypeLike | None = None,
         activations: Literal["f32", "f16"] = "f32",
+        *,
+        order: Order = "bgr",
     ) -> ImageLike: ...
     def lapar_net_tune(
         self,

@@ -81,12 +81,12 @@
 #define DOC_ctx_empty                                                                              \
     SIG("empty($self, /, shape, dtype='uint8')")                                                   \
     "A NumPy array in memory the device reaches directly.\n\n"                                     \
-    "shape: (H, W) or (H, W, C), C 1, 2 or 4.\n"                                                   \
+    "shape: (H, W) or (H, W, C), C 1, 2, 3 or 4.\n"                                                \
     "dtype: the element type.\n"
 #define DOC_ctx_image                                                                              \
     SIG("image($self, /, shape, dtype='uint8')")                                                   \
     "A new device image of shape (H, W[, C]) and dtype (contents undefined).\n\n"                  \
-    "shape: (H, W) or (H, W, C), C 1, 2 or 4.\n"                                                   \
+    "shape: (H, W) or (H, W, C), C 1, 2, 3 or 4.\n"                                                \
     "dtype: the element type.\n"
 #define DOC_ctx_upload                                                                             \
     SIG("upload($self, /, src)")                                                                   \
@@ -181,18 +181,18 @@
     "tile: the square's side, 2..16.\n"
 #define DOC_ctx_upscale_fusion                                                                     \
     SIG("upscale_fusion($self, /, src, scale=2, *, tile=8, blur_ksize=7, threshold=0.05, "         \
-        "artifact_map=False, out=None)")                                                           \
-    "Fusion upscaling of an RGBA uint8 image (nearest where bicubic rings).\n\n"                   \
-    "src: the RGBA uint8 image.\n"                                                                 \
+        "artifact_map=False, out=None, order='bgr')")                                              \
+    "Fusion upscaling of a colour uint8 image (nearest where bicubic rings).\n\n"                  \
+    "src: the 3- or 4-channel uint8 image.\n"                                                      \
     "scale: the integer factor, 2..8.\n"                                                           \
     "tile: the SSIM tile of the artifact measure.\n"                                               \
     "blur_ksize: the artifact map's Gaussian blur size.\n"                                         \
     "threshold: the blurred artifact above which nearest is taken.\n"                              \
-    "artifact_map: True: (output, the uint8 artifact map).\n" ARG_OUT
+    "artifact_map: True: (output, the uint8 artifact map).\n" ARG_OUT ARG_ORDER
 #define DOC_stream_type                                                                            \
     SIG("FusionStream(context, width, height, scale, depth=0, tile=8, blur_ksize=7, "              \
         "threshold=0.05)")                                                                         \
-    "Fusion upscaling of RGBA uint8 frames of one size, several in flight.\n\n"                    \
+    "Fusion upscaling of BGRA or RGBA uint8 frames of one size, several in flight.\n\n"            \
     "context: the clik.Context.\n"                                                                 \
     "width: the frames' width.\n"                                                                  \
     "height: the frames' height.\n"                                                                \
@@ -202,11 +202,12 @@
     "blur_ksize: as upscale_fusion's.\n"                                                           \
     "threshold: as upscale_fusion's.\n"
 #define DOC_stream_submit                                                                          \
-    SIG("submit($self, /, src, out, artifact_map=None)")                                           \
+    SIG("submit($self, /, src, out, artifact_map=None, *, order='bgr')")                           \
     "Queues a frame; returns its ticket.\n\n"                                                      \
-    "src: the RGBA uint8 frame (kept until its ticket is waited for).\n"                           \
+    "src: the BGRA or RGBA uint8 frame (kept until its ticket is waited for).\n"                   \
     "out: the upscaled frame's array.\n"                                                           \
-    "artifact_map: the artifact map's array (None: none).\n"
+    "artifact_map: the artifact map's array (None: none).\n"                                       \
+    "order: the frame's colour order, 'bgr' (OpenCV's arrays) or 'rgb'.\n"
 #define DOC_stream_wait                                                                            \
     SIG("wait($self, ticket=None, /)")                                                             \
     "Waits for the frames up to a ticket.\n\n"                                                     \
@@ -215,10 +216,11 @@
 #define DOC_ctx_flow_tvl1                                                                          \
     SIG("flow_tvl1($self, /, i0, i1, *, initial=None, tau=0.25, lambda_=0.15, theta=0.3, "         \
         "scales=0, zoom=0.5, warps=5, epsilon=0.01, iterations=300, sigma=0.8, "                   \
-        "storage='auto', out=None, progress=None)")                                                \
+        "storage='auto', out=None, progress=None, order='bgr')")                                   \
     "TV-L1 optical flow from i0 to i1: (H, W, 2) float32, u and v.\n\n"                            \
-    "i0: the first image, uint8 or float32 grey.\n"                                                \
-    "i1: the second, of i0's size and type.\n"                                                     \
+    "i0: the first image, uint8 or float32, grey or colour (3 or 4 channels, compared\n"           \
+    "    on its luma as gray makes it; alpha ignored).\n"                                          \
+    "i1: the second, of i0's size, type and channels.\n"                                           \
     "initial: a starting flow, (H, W, 2) float32 (None: zero).\n"                                  \
     "tau: the time step.\n"                                                                        \
     "lambda_: the data term's weight.\n"                                                           \
@@ -230,7 +232,7 @@
     "iterations: iterations per warp at most.\n"                                                   \
     "sigma: the pre-smoothing Gaussian's sigma.\n"                                                 \
     "storage: 'auto', 'f32' or 'f16' for u and p.\n" ARG_OUT                                       \
-    "progress: f(done, total, iteration), called between steps; False stops.\n"
+    "progress: f(done, total, iteration), called between steps; False stops.\n" ARG_ORDER
 
 /* ---- LAPAR
  * --------------------------------------------------------------------------------------- */
@@ -291,10 +293,10 @@
     "scale: the entry's scale.\n"
 #define ARG_MODEL "model: a LaparModel (None: the library's default model).\n"
 #define DOC_ctx_lapar_classify                                                                     \
-    SIG("lapar_classify($self, /, up, scale, model=None, out=None)")                               \
+    SIG("lapar_classify($self, /, up, scale, model=None, out=None, *, order='bgr')")               \
     "Bucket indices (uint16) of an upsample's pixels.\n\n"                                         \
-    "up: the bicubic upsample (lapar_upsample's output).\n"                                        \
-    "scale: the upscaling factor it was made with.\n" ARG_MODEL ARG_OUT
+    "up: the bicubic upsample (lapar_upsample's output), 1, 3 or 4 channels.\n"                    \
+    "scale: the upscaling factor it was made with.\n" ARG_MODEL ARG_OUT ARG_ORDER
 #define DOC_ctx_upscale_lapar                                                                      \
     SIG("upscale_lapar($self, /, src, scale=2, model=None, out=None, *, order='bgr')")             \
     "LAPAR upscaling by a bucket model (None: the default); 1, 3 or 4 channels.\n\n" ARG_SRC       \
@@ -304,12 +306,15 @@
     "scale: the network's factor, 2 or 4.\n"
 #define ARG_ACTIVATIONS "activations: 'f32' or 'f16' storage between the layers.\n"
 #define DOC_ctx_lapar_net_run                                                                      \
-    SIG("lapar_net_run($self, /, src, net='lapar-a', scale=2, out=None, activations='f32')")       \
-    "LAPAR upscaling by a network.\n\n" ARG_SRC ARG_NET ARG_OUT ARG_ACTIVATIONS
+    SIG("lapar_net_run($self, /, src, net='lapar-a', scale=2, out=None, activations='f32', *, "    \
+        "order='bgr')")                                                                            \
+    "LAPAR upscaling by a network (which reads RGB: BGR input is read as its RGB\n"                \
+    "equivalent); 1, 3 or 4 channels.\n\n" ARG_SRC ARG_NET ARG_OUT ARG_ACTIVATIONS ARG_ORDER
 #define DOC_ctx_lapar_net_phi                                                                      \
-    SIG("lapar_net_phi($self, /, src, net='lapar-a', scale=2, dtype=None, activations='f32')")     \
+    SIG("lapar_net_phi($self, /, src, net='lapar-a', scale=2, dtype=None, activations='f32', *, "  \
+        "order='bgr')")                                                                            \
     "A LAPAR network's coefficients phi: (atoms, S*H, S*W).\n\n" ARG_SRC ARG_NET                   \
-    "dtype: float32 or float16 (None: float32).\n" ARG_ACTIVATIONS
+    "dtype: float32 or float16 (None: float32).\n" ARG_ACTIVATIONS ARG_ORDER
 #define ARG_NET_TUNING                                                                             \
     "width: the input's width.\n"                                                                  \
     "height: the input's height.\n" ARG_NET ARG_ACTIVATIONS

@@ -35,17 +35,19 @@ PyObject *ctx_flow_tvl1(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"i0",      "i1",   "initial",  "tau",     "lambda_",    "theta",
                              "scales",  "zoom", "warps",    "epsilon", "iterations", "sigma",
-                             "storage", "out",  "progress", NULL};
+                             "storage", "out",  "progress", "order",   NULL};
     PyObject *i0, *i1, *initial = Py_None, *out = Py_None, *progress = Py_None;
+    PyObject *order_o = Py_None;
     const char *storage = "auto";
     clik_flow_options opt;
     clik_flow_options_init(&opt);
+    clik_order order;
     imarg a, b, o;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OdddidididsOO", kwlist, &i0, &i1, &initial,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OdddidididsOOO", kwlist, &i0, &i1, &initial,
                                      &opt.tau, &opt.lambda, &opt.theta, &opt.scales, &opt.zoom,
                                      &opt.warps, &opt.epsilon, &opt.iterations, &opt.sigma,
-                                     &storage, &out, &progress) ||
-        ctx_open(c) < 0 || storage_of(storage, &opt.storage) < 0)
+                                     &storage, &out, &progress, &order_o) ||
+        ctx_open(c) < 0 || storage_of(storage, &opt.storage) < 0 || order_arg(order_o, &order) < 0)
         return NULL;
     if (progress != Py_None && !PyCallable_Check(progress)) {
         PyErr_SetString(PyExc_TypeError,
@@ -58,6 +60,7 @@ PyObject *ctx_flow_tvl1(CtxObject *c, PyObject *args, PyObject *kw)
     }
     if (imarg_pair(c, i0, "i0", i1, "i1", &a, &b) < 0)
         return NULL;
+    a.img.order = b.img.order = order; /* colour is compared on its luma */
     PyObject *r = out_get(c, out, &a, a.img.width, a.img.height, 2, CLIK_F32, 1, &o);
     if (!r) {
         imarg_put(&a);

@@ -70,8 +70,8 @@ static int shape_dtype(PyObject *shape, PyObject *dtype, int *w, int *h, int *ch
             return -1;
         }
     }
-    if (v[2] != 1 && v[2] != 2 && v[2] != 4) {
-        arg_error("argument 'shape': 1, 2 or 4 channels");
+    if (v[2] < 1 || v[2] > 4) {
+        arg_error("argument 'shape': 1, 2, 3 or 4 channels");
         return -1;
     }
     *h = (int)v[0];

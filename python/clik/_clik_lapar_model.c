@@ -185,11 +185,13 @@ static clik_status do_upscale_lapar(clik_context *x, const clik_image *a, clik_i
 
 PyObject *ctx_lapar_classify(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"up", "scale", "model", "out", NULL};
-    PyObject *up, *mo = Py_None, *out = Py_None;
+    static char *kwlist[] = {"up", "scale", "model", "out", "order", NULL};
+    PyObject *up, *mo = Py_None, *out = Py_None, *order_o = Py_None;
     model_call m;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|OO", kwlist, &up, &m.scale, &mo, &out) ||
-        model_arg(mo, "model", &m.model) < 0)
+    clik_order order;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oi|OO$O", kwlist, &up, &m.scale, &mo, &out,
+                                     &order_o) ||
+        model_arg(mo, "model", &m.model) < 0 || order_arg(order_o, &order) < 0)
         return NULL;
     return unary(c, up, "up", out,
                  &(unary_op){.num = 1,
@@ -198,7 +200,8 @@ PyObject *ctx_lapar_classify(CtxObject *c, PyObject *args, PyObject *kw)
                              .type = CLIK_U16,
                              .flat = 1,
                              .fn = do_classify,
-                             .arg = &m});
+                             .arg = &m,
+                             .order = &order});
 }
 
 PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
@@ -294,20 +297,24 @@ static clik_status do_lapar_net(clik_context *x, const clik_image *a, clik_image
 
 PyObject *ctx_lapar_net_run(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src", "net", "scale", "out", "activations", NULL};
-    PyObject *src, *no = NULL, *out = Py_None;
+    static char *kwlist[] = {"src", "net", "scale", "out", "activations", "order", NULL};
+    PyObject *src, *no = NULL, *out = Py_None, *order_o = Py_None;
     const char *act = NULL;
     int scale = 2, owned = 0;
     clik_lapar_net *net = NULL;
     net_call m = {NULL, {0}};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiOs", kwlist, &src, &no, &scale, &out, &act) ||
-        ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0 || activations_arg(act, &m.opt) < 0)
+    clik_order order;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiOs$O", kwlist, &src, &no, &scale, &out, &act,
+                                     &order_o) ||
+        ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0 || activations_arg(act, &m.opt) < 0 ||
+        order_arg(order_o, &order) < 0)
         return NULL;
     if (net_arg(c, no, scale, &net, &owned) < 0)
         return NULL;
     m.net = net;
-    PyObject *r = unary(c, src, "src", out,
-                        &(unary_op){.num = scale, .den = 1, .fn = do_lapar_net, .arg = &m});
+    PyObject *r =
+        unary(c, src, "src", out,
+              &(unary_op){.num = scale, .den = 1, .fn = do_lapar_net, .arg = &m, .order = &order});
     if (owned)
         clik_lapar_net_free(net);
     return r;
@@ -336,17 +343,19 @@ static int net_phi_size(const clik_image *src, const void *p, int *w, int *h)
 
 PyObject *ctx_lapar_net_phi(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src", "net", "scale", "dtype", "activations", NULL};
-    PyObject *src, *no = NULL, *dtype = Py_None;
+    static char *kwlist[] = {"src", "net", "scale", "dtype", "activations", "order", NULL};
+    PyObject *src, *no = NULL, *dtype = Py_None, *order_o = Py_None;
     const char *act = NULL;
     int scale = 2, owned = 0;
     clik_lapar_net *net = NULL;
     clik_type t = CLIK_F32;
     net_call m = {NULL, {0}};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiOs", kwlist, &src, &no, &scale, &dtype, &act) ||
+    clik_order order;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiOs$O", kwlist, &src, &no, &scale, &dtype, &act,
+                                     &order_o) ||
         ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0 ||
         (dtype != Py_None && type_of_dtype(dtype, "dtype", &t) < 0) ||
-        activations_arg(act, &m.opt) < 0)
+        activations_arg(act, &m.opt) < 0 || order_arg(order_o, &order) < 0)
         return NULL;
     if (t != CLIK_F32 && t != CLIK_F16) {
         arg_error("argument 'dtype': float32 or float16");
@@ -361,7 +370,8 @@ PyObject *ctx_lapar_net_phi(CtxObject *c, PyObject *args, PyObject *kw)
                                     .type = t,
                                     .flat = 1,
                                     .fn = do_lapar_net_phi,
-                                    .arg = &m});
+                                    .arg = &m,
+                                    .order = &order});
     /* (atoms, S*H, S*W): the planes as a network returns them */
     if (r && PyObject_HasAttrString(r, "reshape")) {
         clik_lapar_net_info info;

@@ -73,17 +73,19 @@ PyObject *ctx_ssim_tiles(CtxObject *c, PyObject *args, PyObject *kw)
 
 PyObject *ctx_upscale_fusion(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src",       "scale",        "tile", "blur_ksize",
-                             "threshold", "artifact_map", "out",  NULL};
-    PyObject *src, *out = Py_None;
+    static char *kwlist[] = {"src",          "scale", "tile",  "blur_ksize", "threshold",
+                             "artifact_map", "out",   "order", NULL};
+    PyObject *src, *out = Py_None, *order_o = Py_None;
     int scale = 2, want_map = 0;
     clik_fusion_options opt;
     clik_fusion_options_init(&opt);
+    clik_order order;
     imarg a, o, m;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|i$iifpO", kwlist, &src, &scale, &opt.tile,
-                                     &opt.blur_ksize, &opt.threshold, &want_map, &out) ||
-        ctx_open(c) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|i$iifpOO", kwlist, &src, &scale, &opt.tile,
+                                     &opt.blur_ksize, &opt.threshold, &want_map, &out, &order_o) ||
+        order_arg(order_o, &order) < 0 || ctx_open(c) < 0 || imarg_get(c, src, "src", 0, &a) < 0)
         return NULL;
+    a.img.order = order; /* the luma weights its colours */
     if (scale_ok(scale, 2, 8, a.img.width, a.img.height) < 0) {
         imarg_put(&a);
         return NULL;
@@ -184,9 +186,11 @@ static PyObject *stream_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 
 static PyObject *stream_submit(StreamObject *s, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src", "out", "artifact_map", NULL};
-    PyObject *src, *out, *map = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O", kwlist, &src, &out, &map))
+    static char *kwlist[] = {"src", "out", "artifact_map", "order", NULL};
+    PyObject *src, *out, *map = Py_None, *order_o = Py_None;
+    clik_order order;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O$O", kwlist, &src, &out, &map, &order_o) ||
+        order_arg(order_o, &order) < 0)
         return NULL;
     if (!s->s) {
         arg_error("the fusion stream is closed");
@@ -206,6 +210,7 @@ static PyObject *stream_submit(StreamObject *s, PyObject *args, PyObject *kw)
         Py_DECREF(cap);
         return NULL;
     }
+    f->v[0].img.order = order; /* the luma weights its colours */
     uint64_t ticket = 0;
     clik_status st;
     CALL(c, st,
