@@ -1,5 +1,5 @@
 /*
- * Writes the sample image of the README's first command: a synthetic
+ * Writes the synthetic sample image of the tool's tests (tests/cli.sh): a
  * low-contrast grey scene (smooth shading, edges, fine texture) squeezed
  * into values 70..150, which equalization spreads over 0..255.
  * Usage: clik-sample OUT.png    SPDX-License-Identifier: BSD-2-Clause

@@ -74,9 +74,10 @@ typedef struct result {
     int resident;
     int frames; /* frames per timed run (the times below are per frame) */
     clik_backend backend;
-    double e2e_ms, e2e_min_ms;
-    double cpu_ms;    /* process CPU time per call (or frame) */
-    double kernel_ms; /* < 0: none */
+    double e2e_ms, e2e_min_ms; /* on a context without profiling events */
+    double e2e_profiled_ms;    /* the same calls with profiling (kernel times); < 0: none */
+    double cpu_ms;             /* process CPU time per call (or frame) */
+    double kernel_ms;          /* < 0: none */
     double bytes;
     double xfer_in, xfer_out; /* bytes of the host inputs and outputs (0 when resident) */
     char detail[160];         /* what the check found */

@@ -105,6 +105,8 @@ void print_json(const options *o, clik_context *ctx, const result *r, double cop
     json_number(r->e2e_ms, 1);
     printf(",\"end_to_end_min_ms\":");
     json_number(r->e2e_min_ms, 1);
+    printf(",\"end_to_end_profiled_ms\":");
+    json_number(r->e2e_profiled_ms, r->e2e_profiled_ms >= 0.0);
     /* On a CPU device or the CPU path, the work in CPU time: what a busy
      * shared machine does not take away. */
     printf(",\"cpu_ms\":");

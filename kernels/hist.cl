@@ -402,6 +402,55 @@ __kernel void lut_apply_local(__global const uchar *src, uint src_stride, __glob
         lut_walk_local(0, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row, t);
 }
 
+/* 255 / d (d >= 1) in float, rounded to nearest even: OpenCL's float
+ * division may be 2.5 ulp off, and equalizeHist's tables must be OpenCV's
+ * to the bit. m = 255 * 2^k / d with 2^23 <= m < 2^24, rounded by its
+ * remainder; 255 * 2^k stays below 2^56. */
+static float div255(uint d)
+{
+    const ulong want = (ulong)d << 23;
+    int k = 0;
+    while (((ulong)255 << k) < want)
+        k++;
+    const ulong n = (ulong)255 << k;
+    ulong m = n / d;
+    const ulong r = n - m * d;
+    if (2 * r > d || (2 * r == d && (m & 1)))
+        m++;
+    return ldexp((float)m, -k);
+}
+
+/* OpenCV equalizeHist's table of each colour channel from the histogram,
+ * on the device (no read of the counts by the host): the first non-empty
+ * bin i maps to 0, later bins to rint(cdf * 255 / (total - hist[i])) in
+ * float as OpenCV computes it; an image of one value maps it to itself.
+ * Channels from `colour` on (alpha) get the identity. Work-item c: channel c. */
+__kernel void equalize_tables(__global const uint *hist, uint total, int colour,
+                              __global uchar *tables)
+{
+    const int c = get_global_id(0);
+    if (c >= CH)
+        return;
+    __global const uint *h = hist + 256 * c;
+    __global uchar *lut = tables + 256 * c;
+    int i = 0;
+    while (c < colour && i < 255 && h[i] == 0)
+        i++;
+    if (c >= colour || h[i] == total) {
+        for (int v = 0; v < 256; v++)
+            lut[v] = (uchar)(c >= colour ? v : i);
+        return;
+    }
+    const float scale = div255(total - h[i]);
+    for (int j = 0; j <= i; j++)
+        lut[j] = 0;
+    uint sum = 0;
+    for (int j = i + 1; j < 256; j++) {
+        sum += h[j];
+        lut[j] = (uchar)clamp(rint((float)sum * scale), 0.0f, 255.0f);
+    }
+}
+
 #define PAIR_TABLES (CH == 4 ? 2 : 1)
 
 /* pairs[k][lo | hi << 8] = T[2k][lo] | T[2k + 1][hi] << 8, the table of two

@@ -142,15 +142,16 @@ static clik_status p_pyr_up(clik_context *ctx, clik_type t, int ch, bag *b)
     return clik_pyr_up(ctx, s, d);
 }
 
-/* count levels of the pyramid of a PW x PH source into b, from images[0]. */
-static clik_status levels(bag *b, int count, int ch, clik_type t, clik_image **first)
+/* Images of levels from .. to of the pyramid of a PW x PH source (level 0:
+ * that size), into b; *first gets the first. */
+static clik_status level_images(bag *b, int from, int to, int ch, clik_type t, clik_image **first)
 {
-    for (int i = 0; i < count; i++) {
+    for (int i = from; i <= to; i++) {
         int w, h;
-        clik_pyr_level_size(PW, PH, i + 1, &w, &h);
+        clik_pyr_level_size(PW, PH, i, &w, &h);
         clik_image *im = bag_image(b, w, h, ch, t);
         NEED(im);
-        if (i == 0)
+        if (i == from)
             *first = im;
     }
     return CLIK_OK;
@@ -160,38 +161,23 @@ static clik_status p_pyr_gaussian(clik_context *ctx, clik_type t, int ch, bag *b
 {
     clik_image *s = SRC(b, t, ch), *lv = NULL;
     NEED(s);
-    clik_status st = levels(b, 2, ch, t, &lv);
+    clik_status st = level_images(b, 1, 2, ch, t, &lv);
     return st == CLIK_OK ? clik_pyr_gaussian(ctx, s, lv, 2) : st;
-}
-
-/* The bands of a 2-level Laplacian pyramid of a PW x PH image: F32 (what
- * both u8 and f32 sources can give), the last one the top level. */
-static clik_status bands(bag *b, int ch, clik_image **first)
-{
-    for (int i = 0; i <= 2; i++) {
-        int w = PW, h = PH;
-        if (i > 0)
-            clik_pyr_level_size(PW, PH, i, &w, &h);
-        clik_image *im = bag_image(b, w, h, ch, CLIK_F32);
-        NEED(im);
-        if (i == 0)
-            *first = im;
-    }
-    return CLIK_OK;
 }
 
 static clik_status p_pyr_laplacian(clik_context *ctx, clik_type t, int ch, bag *b)
 {
     clik_image *s = SRC(b, t, ch), *bd = NULL;
     NEED(s);
-    clik_status st = bands(b, ch, &bd);
+    /* F32 bands: what both u8 and f32 sources can give. */
+    clik_status st = level_images(b, 0, 2, ch, CLIK_F32, &bd);
     return st == CLIK_OK ? clik_pyr_laplacian(ctx, s, bd, 2) : st;
 }
 
 static clik_status p_pyr_collapse(clik_context *ctx, clik_type t, int ch, bag *b)
 {
     clik_image *bd = NULL;
-    clik_status st = bands(b, ch, &bd);
+    clik_status st = level_images(b, 0, 2, ch, CLIK_F32, &bd);
     clik_image *d = st == CLIK_OK ? SRC(b, t, ch) : NULL;
     if (st == CLIK_OK && !d)
         st = CLIK_ERR_NO_MEMORY;

@@ -1120,6 +1120,18 @@ static clik_context *open_counted(const char *dir, int *compiles)
     return ctx;
 }
 
+/* A fresh cache folder (*dir), a counted context on it and prepare options
+ * for ops. */
+static clik_context *prepare_fixture(char **dir, int *compiles, clik_prepare_options *o,
+                                     const char *ops)
+{
+    *dir = h_tempdir();
+    *compiles = 0;
+    clik_prepare_options_init(o);
+    o->ops = ops;
+    return open_counted(*dir, compiles);
+}
+
 /* Runs conformance case c at w x h with ch channels and checks it against
  * the oracle (a device that cannot run it by design passes it over). */
 static void run_case(clik_context *ctx, const sup_case *c, int w, int h, int ch)
@@ -1135,12 +1147,11 @@ static void run_case(clik_context *ctx, const sup_case *c, int w, int h, int ch)
  * second context finds everything in the cache. */
 START_TEST(prepare_builds_what_the_calls_use)
 {
-    char *dir = h_tempdir();
-    int compiles = 0;
-    clik_context *a = open_counted(dir, &compiles);
+    char *dir;
+    int compiles;
     clik_prepare_options o;
-    clik_prepare_options_init(&o);
-    o.ops = "hist_equalize,resize,hist_equalize_luma,clahe";
+    clik_context *a =
+        prepare_fixture(&dir, &compiles, &o, "hist_equalize,resize,hist_equalize_luma,clahe");
     o.channels = (1u << 1) | (1u << 4);
     ck_assert_msg(clik_context_prepare(a, &o) == CLIK_OK, "%s", clik_context_message(a));
     clik_context_stats s = stats_of(a);
@@ -1176,12 +1187,10 @@ END_TEST
  * a context destroyed while its prepare runs waits for it. */
 START_TEST(background_prepare_serves_the_first_call)
 {
-    char *dir = h_tempdir();
-    int compiles = 0;
-    clik_context *a = open_counted(dir, &compiles);
+    char *dir;
+    int compiles;
     clik_prepare_options o;
-    clik_prepare_options_init(&o);
-    o.ops = "hist_equalize";
+    clik_context *a = prepare_fixture(&dir, &compiles, &o, "hist_equalize");
     o.background = 1;
     ck_assert_int_eq(clik_context_prepare(a, &o), CLIK_OK);
     sup_case_result r = equalize_once(a);
@@ -1207,12 +1216,10 @@ END_TEST
 
 START_TEST(prepare_refuses_what_it_cannot_do)
 {
-    char *dir = h_tempdir();
-    int compiles = 0;
-    clik_context *a = open_counted(dir, &compiles);
+    char *dir;
+    int compiles;
     clik_prepare_options o;
-    clik_prepare_options_init(&o);
-    o.ops = "resize,no_such_op";
+    clik_context *a = prepare_fixture(&dir, &compiles, &o, "resize,no_such_op");
     ck_assert_int_eq(clik_context_prepare(a, &o), CLIK_ERR_INVALID_ARG);
     ck_assert_ptr_nonnull(strstr(clik_context_message(a), "'no_such_op'"));
     o.ops = "resize,";
@@ -1252,11 +1259,10 @@ START_TEST(prepare_all_covers_the_cases)
 {
     if (!h_full)
         return;
-    char *dir = h_tempdir();
-    int compiles = 0;
-    clik_context *a = open_counted(dir, &compiles);
+    char *dir;
+    int compiles;
     clik_prepare_options o;
-    clik_prepare_options_init(&o);
+    clik_context *a = prepare_fixture(&dir, &compiles, &o, NULL);
     o.types = (1u << CLIK_U8) | (1u << CLIK_F32);
     ck_assert_msg(clik_context_prepare(a, &o) == CLIK_OK, "%s", clik_context_message(a));
     const unsigned built = stats_of(a).programs_built;

@@ -3177,7 +3177,8 @@ static void row_context_options_init(void)
     clik_context_options_init(&opt);
     EXPECT(opt.device == NULL && opt.cache == -1 && opt.strict == -1 &&
                opt.cpu_path == CLIK_CPU_AUTO && opt.local_memory == -1 && opt.profiling == -1 &&
-               opt.threads == -1 && opt.log == NULL && opt.tuning == NULL && opt.kernel_dir == NULL,
+               opt.threads == -1 && opt.log == NULL && opt.tuning == NULL &&
+               opt.kernel_dir == NULL && opt.compile == NULL && opt.compile_user == NULL,
            "not all \"not set\"");
 }
 
@@ -3904,6 +3905,78 @@ typedef struct misuse_row {
     const char *checks; /* what its cases check beyond the common misuse; NULL: nothing */
 } misuse_row;
 
+static void row_prepare_options_init(void)
+{
+    set_case("NULL");
+    clik_prepare_options_init(NULL);
+    set_case("a correct call");
+    clik_prepare_options o;
+    memset(&o, OUT_FILL, sizeof(o));
+    clik_prepare_options_init(&o);
+    EXPECT(o.ops == NULL && o.types == 0 && o.channels == 0 && o.background == 0,
+           "not the defaults");
+}
+
+static void row_prepare_op_name(void)
+{
+    set_case("before the first and past the last");
+    EXPECT(clik_prepare_op_name(-1) == NULL && clik_prepare_op_name(INT_MIN) == NULL &&
+               clik_prepare_op_name(INT_MAX) == NULL,
+           "a name out of range");
+    set_case("a correct call");
+    EXPECT(clik_prepare_op_name(0) != NULL, "no first name");
+}
+
+static void row_context_prepare(void)
+{
+    clik_prepare_options o;
+    clik_prepare_options_init(&o);
+    o.ops = "hist_lut";
+    o.channels = 1u << 1;
+    set_case("ctx NULL");
+    expect_status(clik_context_prepare(NULL, &o), CLIK_ERR_NULL);
+    set_case("the context of a failed create");
+    expect_status(clik_context_prepare(failed_ctx, &o), CLIK_ERR_NULL);
+    const struct {
+        const char *ops;
+        unsigned types, channels;
+    } bad[] = {{"no_such_op", 0, 0},       {"hist_lut,", 0, 0}, {",hist_lut", 0, 0},
+               {"hist_lut,,pyr_up", 0, 0}, {"HIST_LUT", 0, 0},  {"hist_lut", 1u << CLIK_F64, 0},
+               {"hist_lut", 1u, 0},        {"hist_lut", 0, 1u}, {"hist_lut", 0, 1u << 5}};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        set_case("ops \"%s\", types 0x%x, channels 0x%x", bad[i].ops, bad[i].types,
+                 bad[i].channels);
+        clik_prepare_options b = o;
+        b.ops = bad[i].ops;
+        b.types = bad[i].types;
+        b.channels = bad[i].channels;
+        mark_message(h_ctx);
+        expect_status(clik_context_prepare(h_ctx, &b), CLIK_ERR_INVALID_ARG);
+        expect_message(h_ctx);
+    }
+    set_case("a correct call");
+    expect_status(clik_context_prepare(h_ctx, &o), CLIK_OK);
+    ctx_works();
+}
+
+static void row_context_prepare_wait(void)
+{
+    set_case("ctx NULL");
+    expect_status(clik_context_prepare_wait(NULL), CLIK_ERR_NULL);
+    set_case("nothing to wait for");
+    expect_status(clik_context_prepare_wait(h_ctx), CLIK_OK);
+    set_case("a background prepare");
+    clik_prepare_options o;
+    clik_prepare_options_init(&o);
+    o.ops = "hist_lut";
+    o.channels = 1u << 1;
+    o.background = 1;
+    expect_status(clik_context_prepare(h_ctx, &o), CLIK_OK);
+    expect_status(clik_context_prepare_wait(h_ctx), CLIK_OK);
+    expect_status(clik_context_prepare_wait(h_ctx), CLIK_OK);
+    ctx_works();
+}
+
 /* Checked in every function that takes images (one check in the library,
  * clik_image_validate and clik__check_image, serves them all). */
 #define BOTH "a descriptor with data and buffer both set is CLIK_ERR_INVALID_ARG"
@@ -3930,6 +4003,12 @@ static const misuse_row misuse_rows[] = {
     {"clik_opencl_library", row_opencl_library, NULL},
     {"clik_cpu_path_available", row_cpu_path_available, NULL},
     {"clik_context_options_init", row_context_options_init, NULL},
+    {"clik_prepare_options_init", row_prepare_options_init, NULL},
+    {"clik_prepare_op_name", row_prepare_op_name, NULL},
+    {"clik_context_prepare", row_context_prepare,
+     "an unknown or empty operation name, a case that differs, and type or channel bits outside "
+     "u8/f32 and 1..4 are CLIK_ERR_INVALID_ARG with a message"},
+    {"clik_context_prepare_wait", row_context_prepare_wait, NULL},
     {"clik_context_create", row_context_create, NULL},
     {"clik_context_destroy", row_context_destroy, NULL},
     {"clik_context_message", row_context_message, NULL},

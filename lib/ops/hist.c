@@ -447,13 +447,33 @@ static clik_status hist_opencl(clik_context *ctx, void *p, clik_binding *const *
 static clik_status equalize_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     (void)p;
-    uint32_t hist[4 * 256];
-    uint8_t tables[4 * 256];
-    clik_status st = cl_hist(ctx, b[0], hist);
-    if (st != CLIK_OK)
-        return st;
-    equalize_tables(hist, &b[0]->image, tables);
-    return cl_lut_tables(ctx, b[0], b[1], tables);
+    /* Histogram, tables and lookup stay on the device: the call does not
+     * wait for it (the tables were made on the host from counts read back). */
+    const clik_image *img = &b[0]->image;
+    const int ch = img->channels, colour = ch == 1 ? 1 : ch - 1;
+    const uint32_t total = (uint32_t)((uint64_t)img->width * (uint64_t)img->height);
+    const size_t hbytes = (size_t)ch * 256 * sizeof(uint32_t), tbytes = (size_t)ch * 256;
+    cl_mem hist = NULL, tables = NULL;
+    clik_kernel_entry *k;
+    clik_status st = hist_kernel(ctx, ch, "equalize_tables", &k);
+    if (st == CLIK_OK && (st = clik__temp_buffer(ctx, hbytes, &hist)) != CLIK_OK)
+        hist = NULL;
+    if (st == CLIK_OK && (st = clik__temp_buffer(ctx, tbytes, &tables)) != CLIK_OK)
+        tables = NULL;
+    if (st == CLIK_OK)
+        st = cl_hist_into(ctx, b[0], hist);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(hist), CLIK_A(total), CLIK_A(colour), CLIK_A(tables));
+    size_t items = 4, local = 4;
+    if (st == CLIK_OK)
+        st = clik__launch(ctx, k, 1, &items, &local);
+    if (st == CLIK_OK)
+        st = cl_lut(ctx, b[0], b[1], tables);
+    if (tables)
+        clik__temp_release(ctx, tables, tbytes);
+    if (hist)
+        clik__temp_release(ctx, hist, hbytes);
+    return st;
 }
 
 /* The kernels take one table per channel: a shared table is repeated (and
