@@ -39,12 +39,13 @@ typedef struct clik_hist_dsp {
     void (*lut)(const uint8_t *src, size_t src_stride, uint8_t *dst, size_t dst_stride, int width,
                 int height, int channels, const uint8_t *tables, int per_channel);
     /* y = the luma of YCrCb (8-bit, 14-bit fixed point as OpenCV's
-     * COLOR_RGB2YCrCb) of an RGBA image; y is packed (width bytes a row). */
-    void (*luma)(const uint8_t *src, size_t stride, int width, int height, uint8_t *y);
-    /* dst = RGBA of (y, Cr and Cb of src), alpha of src: src's luma replaced
-     * by y (packed). src and dst may be the same memory. */
+     * COLOR_RGB2YCrCb) of an RGBA image, BGRA where bgr; y is packed (width
+     * bytes a row). */
+    void (*luma)(const uint8_t *src, size_t stride, int width, int height, int bgr, uint8_t *y);
+    /* dst = RGBA (BGRA where bgr) of (y, Cr and Cb of src), alpha of src:
+     * src's luma replaced by y (packed). src and dst may be the same memory. */
     void (*luma_merge)(const uint8_t *src, size_t src_stride, const uint8_t *y, uint8_t *dst,
-                       size_t dst_stride, int width, int height);
+                       size_t dst_stride, int width, int height, int bgr);
     /* CLAHE: the clipped, equalized table of every tile of a u8 grey image
      * (luts[(ty * tiles_x + tx) * 256 + v]). */
     void (*clahe_luts)(const uint8_t *src, size_t stride, const clik_clahe_plan *plan,

@@ -533,25 +533,27 @@ inline int luma_of(uchar4 p)
     return descale14(p.x * 4899 + p.y * 9617 + p.z * 1868);
 }
 
-/* y = the luma of the RGBA image src (one work-item per pixel). */
+/* y = the luma of the RGBA (bgr: BGRA) image src (one work-item per pixel). */
 __kernel void luma_plane(__global const uchar *src, int src_stride, __global uchar *y, int y_stride,
-                         int width, int height)
+                         int width, int height, int bgr)
 {
     const int x = get_global_id(0), r = get_global_id(1);
     if (x >= width || r >= height)
         return;
-    const uchar4 p = vload4(x, src + (size_t)r * src_stride);
-    y[(size_t)r * y_stride + x] = (uchar)luma_of(p);
+    const uchar4 s = vload4(x, src + (size_t)r * src_stride);
+    y[(size_t)r * y_stride + x] = (uchar)luma_of(bgr ? s.zyxw : s);
 }
 
-/* dst = the RGBA of (y, Cr and Cb of src), alpha of src. */
+/* dst = the RGBA (bgr: BGRA, as src) of (y, Cr and Cb of src), alpha of src. */
 __kernel void luma_merge(__global const uchar *src, int src_stride, __global const uchar *y,
-                         int y_stride, __global uchar *dst, int dst_stride, int width, int height)
+                         int y_stride, __global uchar *dst, int dst_stride, int width, int height,
+                         int bgr)
 {
     const int x = get_global_id(0), r = get_global_id(1);
     if (x >= width || r >= height)
         return;
-    const int4 p = convert_int4(vload4(x, src + (size_t)r * src_stride));
+    const int4 s = convert_int4(vload4(x, src + (size_t)r * src_stride));
+    const int4 p = bgr ? s.zyxw : s;
     const int y0 = descale14(p.x * 4899 + p.y * 9617 + p.z * 1868);
     /* Vector bounds: Oclgrind 21.10 computes clamp() of an int vector with
      * scalar bounds wrongly. */
@@ -560,7 +562,8 @@ __kernel void luma_merge(__global const uchar *src, int src_stride, __global con
     const int y1 = y[(size_t)r * y_stride + x];
     const int4 q =
         (int4)(y1) + descale14_4((int4)(c.x * 22987, c.y * -5636 + c.x * -11698, c.y * 29049, 0));
-    vstore4(convert_uchar4_sat((int4)(q.xyz, p.w)), x, dst + (size_t)r * dst_stride);
+    const int4 o = (int4)(q.xyz, p.w);
+    vstore4(convert_uchar4_sat(bgr ? o.zyxw : o), x, dst + (size_t)r * dst_stride);
 }
 #endif
 

@@ -392,16 +392,18 @@ CLIK_API clik_status clik_hist_compute(clik_context *ctx, const clik_image *src,
 CLIK_API clik_status clik_hist_equalize(clik_context *ctx, const clik_image *src, clik_image *dst);
 
 /* Histogram equalization of the luma alone (OpenCV's COLOR_RGB2YCrCb, Y
- * through equalizeHist, COLOR_YCrCb2RGB: 8-bit fixed point both ways), the
- * chroma kept, of a u8 RGBA image (alpha copied). src and dst may be the
- * same image. Other channel counts: CLIK_ERR_UNSUPPORTED_FORMAT. */
+ * through equalizeHist, COLOR_YCrCb2RGB: 8-bit fixed point both ways; the
+ * BGR conversions where src->order is CLIK_ORDER_BGR), the chroma kept, of a
+ * u8 image of 3 or 4 channels (alpha copied), written in src's order. src
+ * and dst may be the same image. Other channel counts:
+ * CLIK_ERR_UNSUPPORTED_FORMAT. */
 CLIK_API clik_status clik_hist_equalize_luma(clik_context *ctx, const clik_image *src,
                                              clik_image *dst);
 
 /* Contrast-limited adaptive histogram equalization with OpenCV's
  * createCLAHE(clip, (tiles_x, tiles_y)) semantics, bytes as OpenCV's, of a
- * u8 grey image, or of the luma of a u8 RGBA image as
- * clik_hist_equalize_luma. clip: finite, above 0 (OpenCV's 40 by default);
+ * u8 grey image, or of the luma of a u8 image of 3 or 4 channels (in its
+ * order) as clik_hist_equalize_luma. clip: finite, above 0 (OpenCV's 40 by default);
  * the grid: at least 1x1, at most the image's size, 65536 tiles in all
  * (else CLIK_ERR_INVALID_ARG or CLIK_ERR_INVALID_SIZE). src and dst may be
  * the same image. */

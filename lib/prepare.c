@@ -107,6 +107,27 @@ static clik_status p_hist_lut(clik_context *ctx, clik_type t, int ch, bag *b)
     return clik_hist_lut(ctx, s, d, table, 1);
 }
 
+/* The luma of colour (3 or 4 channels, either order: the order is a kernel
+ * argument, not a program). */
+static clik_status p_hist_equalize_luma(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    if (ch == 1)
+        return CLIK_ERR_UNSUPPORTED_FORMAT; /* grey is hist_equalize */
+    clik_image *s = SRC(b, t, ch), *d = SRC(b, t, ch);
+    NEED(s && d);
+    return clik_hist_equalize_luma(ctx, s, d);
+}
+
+/* OpenCV's defaults (clip 40, 8x8 tiles); the grid and the clip are kernel
+ * arguments, and every tile-histogram kernel (clahe_mode) is in the one
+ * program of grey. */
+static clik_status p_clahe(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    clik_image *s = SRC(b, t, ch), *d = SRC(b, t, ch);
+    NEED(s && d);
+    return clik_clahe(ctx, s, d, 40.0, 8, 8);
+}
+
 static clik_status p_pyr_down(clik_context *ctx, clik_type t, int ch, bag *b)
 {
     clik_image *s = SRC(b, t, ch), *d = bag_image(b, (PW + 1) / 2, (PH + 1) / 2, ch, t);
@@ -344,6 +365,8 @@ static const struct {
     {"hist_compute", p_hist_compute},
     {"hist_equalize", p_hist_equalize},
     {"hist_lut", p_hist_lut},
+    {"hist_equalize_luma", p_hist_equalize_luma},
+    {"clahe", p_clahe},
     {"pyr_down", p_pyr_down},
     {"pyr_up", p_pyr_up},
     {"pyr_gaussian", p_pyr_gaussian},

@@ -216,6 +216,8 @@ check "ssim of a blurred image: 0.dddddd" "$(grep -Ec '^0\.[0-9]{6}$' "$tmp/stdo
 expect 0 "ssim map as .npy, on the CPU path" -- $run "$clik" ssim "$tmp/grey.pgm" "$tmp/blurred.png" --map "$tmp/out.npy" --device none
 check "ssim .npy map size" "$(wc -c <"$tmp/out.npy" 2>/dev/null | tr -d ' ')" $((128 + 54 * 38 * 4))
 expect 0 "ssim of colour images (luma)" -- $run "$clik" ssim "$tmp/rgb.ppm" "$tmp/rgba.npy"
+expect 0 "clahe of an RGB PPM (luma)" -- $run "$clik" clahe "$tmp/rgb.ppm" "$tmp/out.ppm" --grid 4x4
+expect 0 "equalize --luma of an RGBA .npy" -- $run "$clik" equalize "$tmp/rgba.npy" "$tmp/out.npy" --luma
 expect 0 "ssim of 11x11 images" -- $run "$clik" ssim "$tmp/eleven.pgm" "$tmp/eleven.pgm" --map "$tmp/out.pgm" --device none
 check "ssim of 11x11: a 1x1 map" "$(size_of "$tmp/out.pgm")" 1x1
 expect 1 "ssim of different sizes" -- $run "$clik" ssim "$sample" "$tmp/grey.pgm" --map "$tmp/out.png"

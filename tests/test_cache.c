@@ -1150,20 +1150,23 @@ START_TEST(prepare_builds_what_the_calls_use)
     char *dir;
     int compiles;
     clik_prepare_options o;
-    clik_context *a = prepare_fixture(&dir, &compiles, &o, "hist_equalize,resize");
+    clik_context *a =
+        prepare_fixture(&dir, &compiles, &o, "hist_equalize,resize,hist_equalize_luma,clahe");
     o.channels = (1u << 1) | (1u << 4);
     ck_assert_msg(clik_context_prepare(a, &o) == CLIK_OK, "%s", clik_context_message(a));
     clik_context_stats s = stats_of(a);
     ck_assert_uint_ge(s.programs_built, 2);
     ck_assert_int_eq(compiles, (int)s.programs_built);
-    static const char *const ids[] = {"hist_equalize",      "resize-nearest-x2",
-                                      "resize-bilinear-x2", "resize-bicubic-down",
-                                      "resize-bicubic-x3",  "resize-bicubic-aa-d3"};
+    static const char *const ids[] = {"hist_equalize",          "resize-nearest-x2",
+                                      "resize-bilinear-x2",     "resize-bicubic-down",
+                                      "resize-bicubic-x3",      "resize-bicubic-aa-d3",
+                                      "hist_equalize_luma-bgr", "clahe"};
     for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
         const sup_case *c = sup_case_find(ids[i]);
         ck_assert_msg(c != NULL, "%s", ids[i]);
         for (int ch = 1; ch <= 4; ch += 3)
-            run_case(a, c, 301, 167, ch);
+            if (c->channels & (1u << ch))
+                run_case(a, c, 301, 167, ch);
     }
     ck_assert_uint_eq(stats_of(a).programs_built, s.programs_built);
     clik_context_destroy(a);

@@ -345,6 +345,75 @@ START_TEST(equalize_luma_semantics)
 }
 END_TEST
 
+/* The pixels of equalize_luma_semantics as BGRA and as packed BGR: the same
+ * luma and chroma from the swapped channels, written back swapped (blue
+ * first), alpha kept; 3 channels end at blue, green, red. */
+START_TEST(equalize_luma_bgr)
+{
+    const uint8_t in4[16] = {60, 30, 200, 1, 90, 250, 10, 2, 128, 128, 128, 3, 0, 0, 255, 4};
+    const uint8_t want4[16] = {60, 31, 201, 1, 186, 255, 105, 2, 170, 170, 170, 3, 0, 0, 178, 4};
+    const uint8_t in3[12] = {60, 30, 200, 90, 250, 10, 128, 128, 128, 0, 0, 255};
+    const uint8_t want3[12] = {60, 31, 201, 186, 255, 105, 170, 170, 170, 0, 0, 178};
+    uint8_t out[16];
+    for (int ch = 3; ch <= 4; ch++) {
+        clik_image src, dst;
+        ck_assert_int_eq(clik_image_wrap(&src, 4, 1, ch, CLIK_U8, (void *)(ch == 4 ? in4 : in3), 0),
+                         CLIK_OK);
+        ck_assert_int_eq(clik_image_wrap(&dst, 4, 1, ch, CLIK_U8, out, 0), CLIK_OK);
+        src.order = CLIK_ORDER_BGR;
+        ck_assert_msg(clik_hist_equalize_luma(h_ctx, &src, &dst) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        ck_assert_mem_eq(out, ch == 4 ? want4 : want3, (size_t)ch * 4);
+    }
+}
+END_TEST
+
+/* Swaps channels 0 and 2 of every pixel of a u8 host image. */
+static void swap_red_blue(clik_image *img)
+{
+    for (int y = 0; y < img->height; y++) {
+        uint8_t *row = (uint8_t *)img->data + (size_t)y * img->stride;
+        for (int x = 0; x < img->width; x++) {
+            uint8_t *p = row + (size_t)x * (size_t)img->channels;
+            const uint8_t t = p[0];
+            p[0] = p[2];
+            p[2] = t;
+        }
+    }
+}
+
+/* Both luma ops on a BGR(A) image give the RGB(A) image's result with its
+ * channels swapped, for 3 and 4 channels (CLAHE also in place). */
+START_TEST(luma_order_swap)
+{
+    for (int ch = 3; ch <= 4; ch++)
+        for (int op = 0; op < 2; op++) {
+            clik_image rgb, bgr, want;
+            ck_assert_int_eq(clik_image_alloc(&rgb, 93, 41, ch, CLIK_U8), CLIK_OK);
+            ck_assert_int_eq(clik_image_alloc(&bgr, 93, 41, ch, CLIK_U8), CLIK_OK);
+            ck_assert_int_eq(clik_image_alloc(&want, 93, 41, ch, CLIK_U8), CLIK_OK);
+            fill(&rgb, SUP_PATTERN_SMOOTH, 11 + (uint64_t)ch);
+            memcpy(bgr.data, rgb.data, rgb.stride * (size_t)rgb.height);
+            swap_red_blue(&bgr);
+            bgr.order = CLIK_ORDER_BGR;
+            clik_status st;
+            if (op == 0) {
+                ck_assert_int_eq(clik_hist_equalize_luma(h_oracle, &rgb, &want), CLIK_OK);
+                st = clik_hist_equalize_luma(h_ctx, &bgr, &bgr);
+            } else {
+                ck_assert_int_eq(clik_clahe(h_oracle, &rgb, &want, 2.5, 5, 3), CLIK_OK);
+                st = clik_clahe(h_ctx, &bgr, &bgr, 2.5, 5, 3);
+            }
+            ck_assert_msg(st == CLIK_OK, "%s", clik_context_message(h_ctx));
+            ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+            swap_red_blue(&bgr);
+            assert_same_pixels(&bgr, &want, op == 0 ? "equalize luma BGR" : "clahe BGR");
+            h_free_images(&rgb, &bgr, &want, NULL);
+        }
+}
+END_TEST
+
 /* In place, both channel counts, against the oracle into another image. */
 START_TEST(clahe_in_place)
 {
@@ -389,6 +458,12 @@ START_TEST(clahe_bad_input)
     ck_assert_int_eq(clik_clahe(h_ctx, &a, &rgba, 40.0, 2, 2), CLIK_ERR_UNSUPPORTED_FORMAT);
     ck_assert_int_eq(clik_hist_equalize_luma(h_ctx, &a, &b), CLIK_ERR_UNSUPPORTED_FORMAT);
     ck_assert_int_eq(clik_hist_equalize_luma(h_ctx, &two, &two), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "3 or 4"));
+    /* 3 channels into 4 stay refused. */
+    clik_image rgb;
+    ck_assert_int_eq(clik_image_wrap(&rgb, 8, 8, 3, CLIK_U8, four, 0), CLIK_OK);
+    ck_assert_int_eq(clik_hist_equalize_luma(h_ctx, &rgb, &rgba), CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_clahe(h_ctx, &rgb, &rgba, 40.0, 2, 2), CLIK_ERR_UNSUPPORTED_FORMAT);
     /* The largest grid runs: a tile per pixel. */
     ck_assert_int_eq(clik_clahe(h_ctx, &a, &b, 40.0, 8, 8), CLIK_OK);
 }
@@ -422,6 +497,8 @@ int main(void)
                             H_TEST(bad_input),
                             H_TEST(clahe_semantics),
                             H_TEST(equalize_luma_semantics),
+                            H_TEST(equalize_luma_bgr),
+                            H_TEST(luma_order_swap),
                             H_TEST(clahe_in_place),
                             H_TEST(clahe_bad_input)};
     const h_suite suite = {"hist", "hist", 0, tests, H_COUNT(tests), tunings, NULL};

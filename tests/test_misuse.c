@@ -1022,11 +1022,13 @@ static void extra_equalize_luma(op_run *r)
     pair_mismatch_cases(r, 24, 20, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT);
     const int channels[] = {1, 2};
     for (int i = 0; i < 2; i++) {
-        start(r, "src and dst of %d channels (the luma is that of RGBA)", channels[i]);
+        start(r, "src and dst of %d channels (the luma is that of colour)", channels[i]);
         swap_image(r, 0, 24, 20, channels[i], CLIK_U8);
         swap_image(r, 1, 24, 20, channels[i], CLIK_U8);
         finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
     }
+    swapped_case(r, 0, 24, 20, 3, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT,
+                 "src of 3 channels, dst of 4");
     in_place_ok(r, 0, 1);
 }
 
@@ -1073,10 +1075,12 @@ static void extra_clahe(op_run *r)
         finish(r, CLIK_ERR_INVALID_SIZE);
     }
     pair_mismatch_cases(r, 24, 20, 4, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT);
-    start(r, "src and dst of 2 channels (grey or RGBA)");
+    start(r, "src and dst of 2 channels (grey or colour)");
     swap_image(r, 0, 24, 20, 2, CLIK_U8);
     swap_image(r, 1, 24, 20, 2, CLIK_U8);
     finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+    swapped_case(r, 0, 24, 20, 3, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT,
+                 "src of 3 channels, dst of 4");
     in_place_ok(r, 0, 1);
 }
 

@@ -46,6 +46,21 @@ static clik_status run_clahe(clik_context *ctx, const clik_image *in, clik_image
     return st;
 }
 
+/* The same input read as BGR(A): luma and chroma from the swapped channels. */
+static clik_status run_equalize_luma_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_image bgr = *in;
+    bgr.order = CLIK_ORDER_BGR;
+    return run_equalize_luma(ctx, &bgr, out);
+}
+
+static clik_status run_clahe_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_image bgr = *in;
+    bgr.order = CLIK_ORDER_BGR;
+    return run_clahe(ctx, &bgr, out);
+}
+
 /* A fixed table per channel: a permutation of 0..255 that differs by channel. */
 static void lut_tables(uint8_t *tables, int count)
 {
@@ -279,12 +294,15 @@ static clik_status run_integral_f32(clik_context *ctx, const clik_image *in, cli
  * pyr_up, pyr_laplacian (s16 bands) and pyr_collapse, the CPU suites'
  * slowest cases left at 1, 2 and 4. */
 #define CH1234 (CH124 | 1u << 3)
+#define CH34   (1u << 3 | 1u << 4) /* colour: luma ops */
 
 static const sup_case base_cases[] = {
     {"hist", "hist_compute", SUP_TOL_EXACT, CH1234, CLIK_U8, run_hist},
     {"hist", "hist_equalize", SUP_TOL_EXACT, CH1234, CLIK_U8, run_equalize},
-    {"hist", "hist_equalize_luma", SUP_TOL_EXACT, 1u << 4, CLIK_U8, run_equalize_luma},
-    {"hist", "clahe", SUP_TOL_EXACT, 1u << 1 | 1u << 4, CLIK_U8, run_clahe},
+    {"hist", "hist_equalize_luma", SUP_TOL_EXACT, CH34, CLIK_U8, run_equalize_luma},
+    {"hist", "hist_equalize_luma-bgr", SUP_TOL_EXACT, 1u << 4, CLIK_U8, run_equalize_luma_bgr},
+    {"hist", "clahe", SUP_TOL_EXACT, 1u << 1 | CH34, CLIK_U8, run_clahe},
+    {"hist", "clahe-bgr", SUP_TOL_EXACT, 1u << 4, CLIK_U8, run_clahe_bgr},
     {"hist", "hist_lut", SUP_TOL_EXACT, CH1234, CLIK_U8, run_lut},
     {"hist", "hist_lut-shared", SUP_TOL_EXACT, CH124, CLIK_U8, run_lut_shared},
     {"pyramid", "pyr_down", SUP_TOL_EXACT, CH1234, CLIK_U8, run_pyrdown},

@@ -46,33 +46,37 @@ static int descale14(int v)
     return r >= 0 ? r / 16384 : -((-r + 16383) / 16384);
 }
 
-static int luma_of(const uint8_t *px)
+/* The luma of pixel px, whose red is px[red] and blue px[2 - red]. */
+static int luma_of(const uint8_t *px, int red)
 {
-    return descale14(px[0] * 4899 + px[1] * 9617 + px[2] * 1868);
+    return descale14(px[red] * 4899 + px[1] * 9617 + px[2 - red] * 1868);
 }
 
-static void luma_scalar(const uint8_t *src, size_t stride, int width, int height, uint8_t *y)
+static void luma_scalar(const uint8_t *src, size_t stride, int width, int height, int bgr,
+                        uint8_t *y)
 {
+    const int red = bgr ? 2 : 0;
     for (int r = 0; r < height; r++)
         for (int x = 0; x < width; x++)
-            y[(size_t)r * width + x] = (uint8_t)luma_of(src + (size_t)r * stride + 4 * x);
+            y[(size_t)r * width + x] = (uint8_t)luma_of(src + (size_t)r * stride + 4 * x, red);
 }
 
 static void luma_merge_scalar(const uint8_t *src, size_t src_stride, const uint8_t *y, uint8_t *dst,
-                              size_t dst_stride, int width, int height)
+                              size_t dst_stride, int width, int height, int bgr)
 {
+    const int red = bgr ? 2 : 0, blue = 2 - red;
     for (int r = 0; r < height; r++)
         for (int x = 0; x < width; x++) {
             const uint8_t *in = src + (size_t)r * src_stride + 4 * x;
             uint8_t *out = dst + (size_t)r * dst_stride + 4 * x;
-            const int y0 = luma_of(in);
-            const int cr = clamp255(descale14((in[0] - y0) * 11682 + (128 << 14))) - 128;
-            const int cb = clamp255(descale14((in[2] - y0) * 9241 + (128 << 14))) - 128;
+            const int y0 = luma_of(in, red);
+            const int cr = clamp255(descale14((in[red] - y0) * 11682 + (128 << 14))) - 128;
+            const int cb = clamp255(descale14((in[blue] - y0) * 9241 + (128 << 14))) - 128;
             const int y1 = y[(size_t)r * width + x];
             const uint8_t alpha = in[3];
-            out[0] = (uint8_t)clamp255(y1 + descale14(cr * 22987));
+            out[red] = (uint8_t)clamp255(y1 + descale14(cr * 22987));
             out[1] = (uint8_t)clamp255(y1 + descale14(cb * -5636 + cr * -11698));
-            out[2] = (uint8_t)clamp255(y1 + descale14(cb * 29049));
+            out[blue] = (uint8_t)clamp255(y1 + descale14(cb * 29049));
             out[3] = alpha;
         }
 }

@@ -495,21 +495,23 @@ static clik_status lut_opencl(clik_context *ctx, void *p, clik_binding *const *b
 
 /* ---- luma (YCrCb) and CLAHE, OpenCL -------------------------------------------- */
 
-/* y (a bound packed grey scratch) = the luma of the bound RGBA image. */
+/* y (a bound packed grey scratch) = the luma of the bound RGBA image (BGRA
+ * by its order). */
 static clik_status cl_luma(clik_context *ctx, const clik_binding *src, const clik_binding *y)
 {
     clik_kernel_entry *k;
     clik_status st = hist_kernel(ctx, 4, "luma_plane", &k);
     const int w = src->image.width, h = src->image.height;
     const int ss = (int)src->stride, ys = (int)y->stride;
+    const int bgr = src->image.order == CLIK_ORDER_BGR;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(y->mem), CLIK_A(ys), CLIK_A(w),
-                       CLIK_A(h));
+                       CLIK_A(h), CLIK_A(bgr));
     size_t global[2] = {(size_t)w, (size_t)h}, local[2] = {64, 4};
     return st == CLIK_OK ? clik__launch(ctx, k, 2, global, local) : st;
 }
 
-/* dst = src with its luma replaced by y. */
+/* dst = src with its luma replaced by y, in src's colour order. */
 static clik_status cl_luma_merge(clik_context *ctx, const clik_binding *src, const clik_binding *y,
                                  const clik_binding *dst)
 {
@@ -517,9 +519,10 @@ static clik_status cl_luma_merge(clik_context *ctx, const clik_binding *src, con
     clik_status st = hist_kernel(ctx, 4, "luma_merge", &k);
     const int w = src->image.width, h = src->image.height;
     const int ss = (int)src->stride, ys = (int)y->stride, ds = (int)dst->stride;
+    const int bgr = src->image.order == CLIK_ORDER_BGR;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(y->mem), CLIK_A(ys),
-                       CLIK_A(dst->mem), CLIK_A(ds), CLIK_A(w), CLIK_A(h));
+                       CLIK_A(dst->mem), CLIK_A(ds), CLIK_A(w), CLIK_A(h), CLIK_A(bgr));
     size_t global[2] = {(size_t)w, (size_t)h}, local[2] = {64, 4};
     return st == CLIK_OK ? clik__launch(ctx, k, 2, global, local) : st;
 }
@@ -537,7 +540,8 @@ static clik_status check_int_strides(clik_context *ctx, clik_binding *const *b, 
 }
 
 /* Runs f(grey src, grey dst) on the bound images: directly for grey, on a
- * luma scratch (then merged back) for RGBA. */
+ * luma scratch (then merged back) for RGBA or BGRA (3 channels arrive as 4:
+ * clik__run_op_rgba). */
 typedef clik_status (*grey_pass)(clik_context *ctx, hist_args *a, const clik_binding *src,
                                  const clik_binding *dst);
 
@@ -732,10 +736,12 @@ static clik_status cpu_on_luma(clik_context *ctx, hist_args *a, clik_image *cons
                     .type = CLIK_U8,
                     .stride = (size_t)w,
                     .data = plane};
-    ctx->dsp.hist.luma(v[0]->data, v[0]->stride, w, h, plane);
+    const int bgr = v[0]->order == CLIK_ORDER_BGR;
+    ctx->dsp.hist.luma(v[0]->data, v[0]->stride, w, h, bgr, plane);
     clik_status st = f(ctx, a, &y, &y);
     if (st == CLIK_OK)
-        ctx->dsp.hist.luma_merge(v[0]->data, v[0]->stride, plane, v[1]->data, v[1]->stride, w, h);
+        ctx->dsp.hist.luma_merge(v[0]->data, v[0]->stride, plane, v[1]->data, v[1]->stride, w, h,
+                                 bgr);
     free(plane);
     return st;
 }
@@ -830,17 +836,19 @@ clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *
     return clik__run_op_rgba(ctx, &lut_op, images, 2, &a);
 }
 
-/* src: RGBA (and with grey 1 channel) u8; dst: src's format, or src. */
+/* src: RGB(A) or BGR(A) by its order (and with grey 1 channel) u8; dst:
+ * src's format, or src. */
 static clik_status check_luma_pair(clik_context *ctx, const clik_image *src, const clik_image *dst,
                                    int grey, const char *op)
 {
     clik_status st = check_pair(ctx, src, dst, 1, op);
     if (st != CLIK_OK)
         return st;
-    if (src->channels != 4 && !(grey && src->channels == 1))
+    if (src->channels == 2 || (!grey && src->channels == 1))
         return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
-                          "%s: src has %d channels; the luma is that of RGBA (4 channels)%s", op,
-                          src->channels, grey ? " or of grey (1 channel)" : "");
+                          "%s: src has %d channels; the luma is that of colour (3 or 4 "
+                          "channels)%s",
+                          op, src->channels, grey ? " or of grey (1 channel)" : "");
     return CLIK_OK;
 }
 
@@ -853,7 +861,7 @@ clik_status clik_hist_equalize_luma(clik_context *ctx, const clik_image *src, cl
         return st;
     hist_args a = {0};
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &equalize_luma_op, images, 2, &a);
+    return clik__run_op_rgba(ctx, &equalize_luma_op, images, 2, &a);
 }
 
 /* The CLAHE plan: OpenCV's createCLAHE conventions (an image whose sides are
@@ -907,5 +915,5 @@ clik_status clik_clahe(clik_context *ctx, const clik_image *src, clik_image *dst
     hist_args a = {0};
     clahe_plan(src, clip, tiles_x, tiles_y, &a.clahe);
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &clahe_op, images, 2, &a);
+    return clik__run_op_rgba(ctx, &clahe_op, images, 2, &a);
 }

@@ -177,13 +177,17 @@ class Context:
     # histogram
     def hist_compute(self, src: ImageLike) -> npt.NDArray[np.uint32]: ...  # (C, 256)
     def hist_equalize(self, src: ImageLike, out: ImageLike | None = None) -> ImageLike: ...
-    def hist_equalize_luma(self, src: ImageLike, out: ImageLike | None = None) -> ImageLike: ...
+    def hist_equalize_luma(
+        self, src: ImageLike, out: ImageLike | None = None, *, order: Order = "bgr"
+    ) -> ImageLike: ...
     def clahe(
         self,
         src: ImageLike,
         clip: float = 40.0,
         grid: tuple[int, int] = (8, 8),
         out: ImageLike | None = None,
+        *,
+        order: Order = "bgr",
     ) -> ImageLike: ...
     def hist_lut(self, src: ImageLike, tables: Array, out: ImageLike | None = None) -> ImageLike: ...
     # pyramid

@@ -628,6 +628,20 @@ PyObject *unary_method(CtxObject *c, PyObject *args, PyObject *kw, const unary_o
     return unary(c, src, "src", out, u);
 }
 
+/* A method (src, out=None, *, order='bgr') of a unary colour op. */
+PyObject *unary_order_method(CtxObject *c, PyObject *args, PyObject *kw, const unary_op *u)
+{
+    static char *kwlist[] = {"src", "out", "order", NULL};
+    PyObject *src, *out = Py_None, *order_o = Py_None;
+    clik_order order;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$O", kwlist, &src, &out, &order_o) ||
+        order_arg(order_o, &order) < 0)
+        return NULL;
+    unary_op with = *u;
+    with.order = &order;
+    return unary(c, src, "src", out, &with);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Range checks                                                              */
 

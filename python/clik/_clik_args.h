@@ -195,6 +195,9 @@ typedef struct {
 PyObject *unary(CtxObject *c, PyObject *src, const char *name, PyObject *out, const unary_op *u);
 /* A method (src, out=None) of a unary op. */
 PyObject *unary_method(CtxObject *c, PyObject *args, PyObject *kw, const unary_op *u);
+/* A method (src, out=None, *, order='bgr') of a unary colour op (u's order
+ * set from order=). */
+PyObject *unary_order_method(CtxObject *c, PyObject *args, PyObject *kw, const unary_op *u);
 /* The adapter of a library call (ctx, src, dst) to a unary_op's fn. */
 #define UNARY_FN(name, call)                                                                       \
     static clik_status name(clik_context *x, const clik_image *a, clik_image *b, const void *p)    \

@@ -108,15 +108,17 @@
     SIG("hist_equalize($self, /, src, out=None)")                                                  \
     "Histogram equalization (OpenCV equalizeHist), per channel.\n\n" ARG_SRC ARG_OUT
 #define DOC_ctx_hist_equalize_luma                                                                 \
-    SIG("hist_equalize_luma($self, /, src, out=None)")                                             \
-    "Histogram equalization of the luma (Y of YCrCb) of a uint8 RGBA image, the chroma and\n"      \
-    "alpha kept (OpenCV: RGB2YCrCb, equalizeHist of Y, YCrCb2RGB).\n\n" ARG_SRC ARG_OUT
+    SIG("hist_equalize_luma($self, /, src, out=None, *, order='bgr')")                             \
+    "Histogram equalization of the luma (Y of YCrCb) of a uint8 image of 3 or 4 channels, the\n"   \
+    "chroma and alpha kept (OpenCV: BGR2YCrCb, equalizeHist of Y, YCrCb2BGR; RGB with\n"           \
+    "order='rgb').\n\n" ARG_SRC ARG_OUT ARG_ORDER
 #define DOC_ctx_clahe                                                                              \
-    SIG("clahe($self, /, src, clip=40.0, grid=(8, 8), out=None)")                                  \
-    "CLAHE as OpenCV's createCLAHE(clip, grid).apply: of uint8 grey, or of the luma of "           \
-    "RGBA.\n\n" ARG_SRC                                                                            \
+    SIG("clahe($self, /, src, clip=40.0, grid=(8, 8), out=None, *, order='bgr')")                  \
+    "CLAHE as OpenCV's createCLAHE(clip, grid).apply: of uint8 grey, or of the luma of 3 or 4\n"   \
+    "channels as hist_equalize_luma.\n\n" ARG_SRC                                                  \
     "clip: the clip limit, in multiples of a tile's mean count; finite, above 0.\n"                \
-    "grid: (tiles across, tiles down), each at least 1 and at most the image's side.\n" ARG_OUT
+    "grid: (tiles across, tiles down), each at least 1 and at most the image's side.\n" ARG_OUT    \
+        ARG_ORDER
 #define DOC_ctx_hist_lut                                                                           \
     SIG("hist_lut($self, /, src, tables, out=None)")                                               \
     "out = tables[src] for a uint8 image.\n\n" ARG_SRC                                             \

@@ -41,7 +41,7 @@ UNARY_FN(do_equalize_luma, clik_hist_equalize_luma)
 
 PyObject *ctx_hist_equalize_luma(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    return unary_method(c, args, kw, &(unary_op){.num = 1, .den = 1, .fn = do_equalize_luma});
+    return unary_order_method(c, args, kw, &(unary_op){.num = 1, .den = 1, .fn = do_equalize_luma});
 }
 
 typedef struct clahe_arg {
@@ -57,13 +57,16 @@ static clik_status do_clahe(clik_context *x, const clik_image *a, clik_image *b,
 
 PyObject *ctx_clahe(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src", "clip", "grid", "out", NULL};
-    PyObject *src, *out = Py_None;
+    static char *kwlist[] = {"src", "clip", "grid", "out", "order", NULL};
+    PyObject *src, *out = Py_None, *order_o = Py_None;
     clahe_arg g = {40.0, 8, 8};
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|d(ii)O", kwlist, &src, &g.clip, &g.tiles_x,
-                                     &g.tiles_y, &out))
+    clik_order order;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|d(ii)O$O", kwlist, &src, &g.clip, &g.tiles_x,
+                                     &g.tiles_y, &out, &order_o) ||
+        order_arg(order_o, &order) < 0)
         return NULL;
-    return unary(c, src, "src", out, &(unary_op){.num = 1, .den = 1, .fn = do_clahe, .arg = &g});
+    return unary(c, src, "src", out,
+                 &(unary_op){.num = 1, .den = 1, .fn = do_clahe, .arg = &g, .order = &order});
 }
 
 static clik_status do_lut(clik_context *x, const clik_image *a, clik_image *b, const void *p)

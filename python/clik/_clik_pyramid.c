@@ -267,13 +267,6 @@ UNARY_FN(do_gray, clik_gray)
 
 PyObject *ctx_gray(CtxObject *c, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"src", "out", "order", NULL};
-    PyObject *src, *out = Py_None, *order_o = Py_None;
-    clik_order order;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$O", kwlist, &src, &out, &order_o) ||
-        order_arg(order_o, &order) < 0)
-        return NULL;
-    return unary(
-        c, src, "src", out,
-        &(unary_op){.num = 1, .den = 1, .channels = 1, .flat = 1, .fn = do_gray, .order = &order});
+    const unary_op u = {.num = 1, .den = 1, .channels = 1, .flat = 1, .fn = do_gray};
+    return unary_order_method(c, args, kw, &u);
 }

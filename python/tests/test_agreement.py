@@ -2,7 +2,9 @@
 device, PoCL by default, and the scalar and NEON paths):
   hist_equalize       == cv2.equalizeHist
   hist_equalize_luma  == cvtColor(RGB2YCrCb), equalizeHist of Y,
-                         cvtColor(YCrCb2RGB)
+                         cvtColor(YCrCb2RGB) (order="rgb"); of BGR and
+                         BGRA arrays as cv2.imread gives them, with the
+                         defaults, BGR2YCrCb and YCrCb2BGR
   clahe               == cv2.createCLAHE(clip, grid).apply, of grey and of
                          the Y of YCrCb as hist_equalize_luma
   pyr_gaussian        == chained cv2.pyrDown
@@ -182,16 +184,43 @@ def on_luma(rgba, f):
     return out
 
 
+def on_luma_bgr(bgr, f):
+    """The same from a BGR(A) array as cv2.imread gives it: BGR2YCrCb, Y
+    through f, YCrCb2BGR, alpha kept."""
+    ycc = cv2.cvtColor(np.ascontiguousarray(bgr[..., :3]), cv2.COLOR_BGR2YCrCb)
+    ycc[..., 0] = f(np.ascontiguousarray(ycc[..., 0]))
+    out = bgr.copy()
+    out[..., :3] = cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
+    return out
+
+
+def bgr_photos():
+    """The colour photographs as BGR (3 channels, cv2.imread's arrays) and
+    BGRA."""
+    out = {}
+    for name, rgba in colour_photos().items():
+        out[name + "-bgr"] = cv2.cvtColor(np.ascontiguousarray(rgba[..., :3]), cv2.COLOR_RGB2BGR)
+        bgra = cv2.cvtColor(rgba, cv2.COLOR_RGBA2BGRA)
+        out[name + "-bgra"] = bgra
+    return out
+
+
 def test_equalize_luma(be):
     for name, img in colour_photos().items():
-        equal(be.hist_equalize_luma(img), on_luma(img, cv2.equalizeHist), f"{name} luma")
+        equal(be.hist_equalize_luma(img, order="rgb"), on_luma(img, cv2.equalizeHist),
+              f"{name} luma")
+    for name, img in bgr_photos().items():
+        equal(be.hist_equalize_luma(img), on_luma_bgr(img, cv2.equalizeHist), f"{name} luma")
 
 
 @pytest.mark.parametrize("clip,grid", CLAHE[:3])
 def test_clahe_colour(be, clip, grid):
     clahe = cv2.createCLAHE(clipLimit=clip, tileGridSize=grid)
     for name, img in colour_photos().items():
-        equal(be.clahe(img, clip=clip, grid=grid), on_luma(img, clahe.apply),
+        equal(be.clahe(img, clip=clip, grid=grid, order="rgb"), on_luma(img, clahe.apply),
+              f"{name} clip {clip} grid {grid}")
+    for name, img in bgr_photos().items():
+        equal(be.clahe(img, clip=clip, grid=grid), on_luma_bgr(img, clahe.apply),
               f"{name} clip {clip} grid {grid}")
 
 

@@ -329,8 +329,29 @@ def test_clahe_and_luma(be, oracle, ch):
 
 
 def test_equalize_luma_refuses_grey(be):
-    with pytest.raises(clik.FormatError, match="RGBA"):
+    with pytest.raises(clik.FormatError, match="3 or 4"):
         be.hist_equalize_luma(noise((5, 7)))
+    with pytest.raises(clik.ArgumentError, match="order"):
+        be.clahe(noise((5, 7, 3)), order="grb")
+
+
+@pytest.mark.parametrize("ch", [3, 4])
+def test_luma_order(be, oracle, ch):
+    """hist_equalize_luma and clahe: a BGR array gives the RGB array's result
+    with red and blue swapped (order="bgr", the default); 3 channels give
+    what 4 give."""
+    rgb = smooth((H, W, ch), seed=17)
+    swap = [2, 1, 0, 3][:ch]
+    bgr = np.ascontiguousarray(rgb[..., swap])
+    for op, kw in (("hist_equalize_luma", {}), ("clahe", {"clip": 3.0, "grid": (5, 3)})):
+        got_rgb = getattr(be, op)(rgb, order="rgb", **kw)
+        assert_exact(got_rgb, getattr(oracle, op)(rgb, order="rgb", **kw), f"{op} of RGB")
+        got_bgr = getattr(be, op)(bgr, **kw)
+        assert_exact(got_bgr[..., swap], got_rgb, f"{op} of BGR")
+        assert not np.array_equal(getattr(be, op)(bgr, order="rgb", **kw), got_bgr)
+        if ch == 3:
+            a4 = np.concatenate([rgb, np.full((H, W, 1), 255, np.uint8)], axis=2)
+            assert_exact(got_rgb, getattr(be, op)(a4, order="rgb", **kw)[..., :3], f"{op} of 3")
 
 
 def test_equalize_in_place(be, oracle):
