@@ -133,6 +133,11 @@ void clik__cpu_pool_free(clik_cpu_pool *p)
     free(p);
 }
 
+void clik__cpu_pool_forget(clik_cpu_pool *p)
+{
+    free(p); /* a fork's copy: no helper runs here; its lock is not touched */
+}
+
 clik_cpu_pool *clik__cpu_pool_enter(clik_cpu_pool *pool)
 {
     clik_cpu_pool *old = current;

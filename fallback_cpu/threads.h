@@ -29,6 +29,9 @@ clik_cpu_pool *clik__cpu_pool_new(int threads);
 int clik__cpu_pool_start(clik_cpu_pool *pool);
 /* Joins the helper threads and frees the pool; NULL is allowed. */
 void clik__cpu_pool_free(clik_cpu_pool *pool);
+/* Frees the memory of a pool that a fork copied into this process (its
+ * helpers stayed in the parent): no join, no lock. */
+void clik__cpu_pool_forget(clik_cpu_pool *pool);
 
 /* Makes pool (NULL: none) the current pool of the calling thread; returns
  * the one it replaces. */

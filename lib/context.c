@@ -134,8 +134,10 @@ clik_cpu_pool *clik__threads_pool(clik_context *ctx)
     /* After a fork the child has none of the pool's helpers: it starts its
      * own, leaving the parent's pool (whose lock a helper may have held at
      * the fork) untouched. */
-    if (ctx->threads_pool && ctx->threads_pid != getpid())
+    if (ctx->threads_pool && ctx->threads_pid != getpid()) {
+        clik__cpu_pool_forget(ctx->threads_pool);
         ctx->threads_pool = NULL;
+    }
     if (!ctx->threads_pool) {
         ctx->threads_pid = getpid();
         ctx->threads_pool = clik__cpu_pool_new(ctx->threads);
@@ -349,6 +351,8 @@ void clik_context_destroy(clik_context *ctx)
     clik__pool_release(ctx);
     if (ctx->threads_pid == getpid())
         clik__cpu_pool_free(ctx->threads_pool);
+    else
+        clik__cpu_pool_forget(ctx->threads_pool);
     if (ctx->queue)
         ctx->cl->clReleaseCommandQueue(ctx->queue);
     if (ctx->clctx)
