@@ -84,17 +84,15 @@ int cmd_warmup(int argc, char **argv)
     if (rc != CLI_OK)
         return rc;
     const clik_device_info *d = clik_context_device(ctx);
-    if (!d) {
-        printf("no OpenCL device selected: nothing to compile\n");
-        clik_context_destroy(ctx);
-        return CLI_OK;
-    }
     cli_op_clock clock;
     cli_op_start(ctx, &clock);
+    /* Without a device it checks the list and compiles nothing. */
     clik_status st = clik_context_prepare(ctx, &o);
     cli_op_done("warmup", ctx, &clock, "programs");
     if (st != CLIK_OK) {
         rc = cli_error("warmup", ctx, st, ops ? ops : "every operation");
+    } else if (!d) {
+        printf("no OpenCL device selected: nothing to compile\n");
     } else {
         clik_context_stats s;
         clik_context_stats_get(ctx, &s);
