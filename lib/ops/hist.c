@@ -442,14 +442,13 @@ static clik_status hist_opencl(clik_context *ctx, void *p, clik_binding *const *
     return cl_hist(ctx, b[0], ((hist_args *)p)->hist);
 }
 
-/* b[0] is the source, b[1] the destination (the same binding in place: the
- * histogram is complete before the lookup writes). */
-static clik_status equalize_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+/* dst = src equalized, each colour channel by its own table: histogram,
+ * tables and lookup stay on the device, the host waits for nothing (src
+ * and dst may be one binding: the histogram is complete before the lookup
+ * writes). */
+static clik_status cl_equalize(clik_context *ctx, const clik_binding *src, const clik_binding *dst)
 {
-    (void)p;
-    /* Histogram, tables and lookup stay on the device: the call does not
-     * wait for it (the tables were made on the host from counts read back). */
-    const clik_image *img = &b[0]->image;
+    const clik_image *img = &src->image;
     const int ch = img->channels, colour = ch == 1 ? 1 : ch - 1;
     const uint32_t total = (uint32_t)((uint64_t)img->width * (uint64_t)img->height);
     const size_t hbytes = (size_t)ch * 256 * sizeof(uint32_t), tbytes = (size_t)ch * 256;
@@ -461,19 +460,26 @@ static clik_status equalize_opencl(clik_context *ctx, void *p, clik_binding *con
     if (st == CLIK_OK && (st = clik__temp_buffer(ctx, tbytes, &tables)) != CLIK_OK)
         tables = NULL;
     if (st == CLIK_OK)
-        st = cl_hist_into(ctx, b[0], hist);
+        st = cl_hist_into(ctx, src, hist);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(hist), CLIK_A(total), CLIK_A(colour), CLIK_A(tables));
     size_t items = 4, local = 4;
     if (st == CLIK_OK)
         st = clik__launch(ctx, k, 1, &items, &local);
     if (st == CLIK_OK)
-        st = cl_lut(ctx, b[0], b[1], tables);
+        st = cl_lut(ctx, src, dst, tables);
     if (tables)
         clik__temp_release(ctx, tables, tbytes);
     if (hist)
         clik__temp_release(ctx, hist, hbytes);
     return st;
+}
+
+/* b[0] is the source, b[1] the destination. */
+static clik_status equalize_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    (void)p;
+    return cl_equalize(ctx, b[0], b[1]);
 }
 
 /* The kernels take one table per channel: a shared table is repeated (and
@@ -567,13 +573,7 @@ static clik_status cl_equalize_grey(clik_context *ctx, hist_args *a, const clik_
                                     const clik_binding *dst)
 {
     (void)a;
-    uint32_t hist[256];
-    uint8_t table[256];
-    clik_status st = cl_hist(ctx, src, hist);
-    if (st != CLIK_OK)
-        return st;
-    equalize_tables(hist, &src->image, table);
-    return cl_lut_tables(ctx, src, dst, table);
+    return cl_equalize(ctx, src, dst);
 }
 
 static clik_status equalize_luma_opencl(clik_context *ctx, void *p, clik_binding *const *b)
