@@ -41,6 +41,10 @@ int h_all_tests(void);
 /* Number of leading entries of sup_test_sizes to use. */
 int h_size_count(void);
 
+/* 0, after printing "SKIP <test>: ...", where tests/run.sh has found that
+ * no second thread can start (CLIK_TEST_NO_THREADS: qemu-user here); else 1. */
+int h_threads_usable(const char *test);
+
 /* The conformance cases of one family (apps/support/cases.c). */
 struct sup_case;
 const struct sup_case *h_family_case(const char *family, int n);

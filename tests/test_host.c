@@ -386,6 +386,8 @@ START_TEST(threads_after_fork)
         printf("SKIP threads_after_fork: no NEON path (the scalar blur runs on one thread)\n");
         return;
     }
+    if (!h_threads_usable("threads_after_fork"))
+        return;
     clik_context_options opt;
     clik_context_options_init(&opt);
     opt.device = "none";
@@ -431,6 +433,8 @@ END_TEST
  * one table or one per channel, in place too. */
 START_TEST(auto_path_lut)
 {
+    if (!h_threads_usable("auto_path_lut"))
+        return;
     clik_context_options opt;
     clik_context_options_init(&opt);
     opt.device = "none";
