@@ -13,7 +13,8 @@
 #             with --full);
 #   oclgrind  small sizes, the device's own kernels (every variant with
 #             --full); any race, out-of-bounds access or API misuse fails;
-#   valgrind  the image I/O, host-library and CPU suites;
+#   valgrind  the image I/O, host-library and CPU suites (the NEON suites,
+#             which run the oracle too; the scalar ones with --full);
 #   sanitize  clang with AddressSanitizer and UBSan: CPU, I/O, host, tool,
 #             misuse and fuzz-corpus suites, then each fuzzer for 5000 runs
 #             (50000 with --full);
@@ -236,6 +237,20 @@ oclgrind_step() {
         fusion-opencl
 }
 
+# Memcheck over the CPU suites. Where the build has the NEON path, its
+# suites run the scalar oracle on every input they check, under memcheck
+# too: the scalar suites (suite oracle: the oracle against itself, and its
+# hand-worked cases, which the default and sanitize steps run) stay out
+# but with --full.
+valgrind_step() {
+    local skip=()
+    if [ "$full" != 1 ] && CLIK_OPENCL_LIBRARY=none "$native/apps/clik" devices 2>/dev/null |
+        grep -q "CPU paths: scalar, neon"; then
+        skip=(--no-suite oracle)
+    fi
+    mtest "$native" valgrind --setup valgrind --suite memcheck "${skip[@]}"
+}
+
 # Each family past 2^31 elements (tests/test_large.c): tens of gigabytes
 # and minutes on two cores, one test at a time; with --full.
 large_step() {
@@ -304,8 +319,7 @@ step mobile "PoCL with mobile limits (64 work-items, 32 KiB local memory)" \
 step rusticl "rusticl on llvmpipe (every OpenCL suite, conformance)" rusticl
 step oclgrind "Oclgrind (small sizes, the device's own kernels; every variant with --full)" \
     oclgrind_step
-step valgrind "valgrind: image I/O, host library, CPU paths" \
-    mtest "$native" valgrind --setup valgrind --suite memcheck
+step valgrind "valgrind: image I/O, host library, CPU paths" valgrind_step
 step sanitize "AddressSanitizer + UBSan, and $fuzz_runs runs of each fuzzer" sanitize
 step aarch64 "AArch64 cross build, NEON under qemu-aarch64" aarch64
 report

@@ -267,7 +267,9 @@ END_TEST
  * 255 x y >= 2^31 on), where u32 sums would hold the same bits. */
 START_TEST(s32_wraps)
 {
-    const int w = 3000, h = 2900;
+    /* Simulators and memcheck (h_small) take the same kernel at a size that
+     * does not wrap: 8.7 million simulated work-items took 6 minutes. */
+    const int w = h_small ? 301 : 3000, h = h_small ? 23 : 2900;
     clik_image src, sum;
     ck_assert_int_eq(clik_image_alloc(&src, w, h, 1, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_alloc(&sum, w + 1, h + 1, 1, CLIK_S32), CLIK_OK);
@@ -287,7 +289,8 @@ START_TEST(s32_wraps)
                              (long long)want);
         }
     }
-    ck_assert_int_gt(negatives, 0);
+    if (!h_small)
+        ck_assert_int_gt(negatives, 0);
     clik_image_free(&sum);
     clik_image_free(&src);
 }
