@@ -74,13 +74,13 @@ __kernel void yuv_to_rgb(__global const uchar *ys, int y_stride, __global uchar 
 
 #if CH >= 3
 /* Y of red, green and blue, two lanes. */
-#define PAIR_Y(r, g, b) sat20(ry * (r) + gy * (g) + by_ * (b) + yadd)
+#define PAIR_Y(r, g, b) sat20(ry *(r) + gy * (g) + by_ * (b) + yadd)
 
 __kernel void rgb_to_yuv(__global uchar *ys, int y_stride, __global const uchar *src,
                          int src_stride, int bgr, int w2, int h2, __global uchar *us, int u_first,
                          int u_stride, __global uchar *vs, int v_first, int v_stride, int step,
-                         int y_off, int ry, int gy, int by_, int ru, int gu, int bu, int rv,
-                         int gv, int bv)
+                         int y_off, int ry, int gy, int by_, int ru, int gu, int bu, int rv, int gv,
+                         int bv)
 {
     const int bx = get_global_id(0), by = get_global_id(1);
     if (bx >= w2 || by >= h2)

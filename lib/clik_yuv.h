@@ -88,8 +88,8 @@ typedef enum clik_yuv_space {
  * CLIK_ERR_UNSUPPORTED_FORMAT for a plane or dst of another type or channel
  * count, CLIK_ERR_INVALID_ARG for dst sharing memory with a plane.
  */
-CLIK_API clik_status clik_yuv_to_rgb(clik_context *ctx, const clik_yuv_image *src,
-                                     clik_image *dst, clik_yuv_space space);
+CLIK_API clik_status clik_yuv_to_rgb(clik_context *ctx, const clik_yuv_image *src, clik_image *dst,
+                                     clik_yuv_space space);
 
 /*
  * Frame dst = the YUV of src (u8, 3 or 4 channels, src->order; alpha
@@ -105,8 +105,8 @@ CLIK_API clik_status clik_yuv_to_rgb(clik_context *ctx, const clik_yuv_image *sr
  * I420. Status as clik_yuv_to_rgb; planes that share memory with src or
  * with each other are refused (CLIK_ERR_INVALID_ARG).
  */
-CLIK_API clik_status clik_rgb_to_yuv(clik_context *ctx, const clik_image *src,
-                                     clik_yuv_image *dst, clik_yuv_space space);
+CLIK_API clik_status clik_rgb_to_yuv(clik_context *ctx, const clik_image *src, clik_yuv_image *dst,
+                                     clik_yuv_space space);
 
 #ifdef __cplusplus
 }

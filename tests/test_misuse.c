@@ -3943,8 +3943,8 @@ static void row_yuv_wrap(void)
 
 static void row_yuv_size(void)
 {
-    static const int sizes[][2] = {{0, 2}, {2, 0}, {3, 2}, {2, 3}, {-2, 2}, {INT_MIN, 2},
-                                   {MAX_SIDE + 2, 2}};
+    static const int sizes[][2] = {{0, 2},  {2, 0},       {3, 2},           {2, 3},
+                                   {-2, 2}, {INT_MIN, 2}, {MAX_SIDE + 2, 2}};
     for (int i = 0; i < 7; i++) {
         set_case("%d x %d", sizes[i][0], sizes[i][1]);
         EXPECT(clik_yuv_size(sizes[i][0], sizes[i][1]) == 0, "not 0");
@@ -3966,7 +3966,8 @@ static void yuv_op_misuse(int to_rgb)
         EXPECT(0, "the frame or the image could not be wrapped");
         return;
     }
-#define YUV_CALL(c, fr, im, sp) (to_rgb ? clik_yuv_to_rgb(c, fr, im, sp) : clik_rgb_to_yuv(c, im, fr, sp))
+#define YUV_CALL(c, fr, im, sp)                                                                    \
+    (to_rgb ? clik_yuv_to_rgb(c, fr, im, sp) : clik_rgb_to_yuv(c, im, fr, sp))
     set_case("ctx NULL");
     expect_status(YUV_CALL(NULL, &f, &rgb, CLIK_YUV_BT601), CLIK_ERR_NULL);
     set_case("frame NULL");
@@ -4162,10 +4163,16 @@ static const misuse_row misuse_rows[] = {
     {"clik_gaussian_weights", row_gaussian_weights, NULL},
     {"clik_gaussian_blur", row_gaussian_blur, IMAGES},
     {"clik_gray", row_gray, IMAGES},
-    {"clik_yuv_wrap", row_yuv_wrap, "odd sizes are CLIK_ERR_INVALID_SIZE and an odd I420 stride CLIK_ERR_STRIDE; the frame is not half written"},
+    {"clik_yuv_wrap", row_yuv_wrap,
+     "odd sizes are CLIK_ERR_INVALID_SIZE and an odd I420 stride CLIK_ERR_STRIDE; the frame is not "
+     "half written"},
     {"clik_yuv_size", row_yuv_size, NULL},
-    {"clik_yuv_to_rgb", row_yuv_to_rgb, "an unknown colour space or frame format is CLIK_ERR_INVALID_ARG with a message (plane checks: tests/test_yuv.c)"},
-    {"clik_rgb_to_yuv", row_rgb_to_yuv, "an unknown colour space or frame format is CLIK_ERR_INVALID_ARG with a message (plane checks: tests/test_yuv.c)"},
+    {"clik_yuv_to_rgb", row_yuv_to_rgb,
+     "an unknown colour space or frame format is CLIK_ERR_INVALID_ARG with a message (plane "
+     "checks: tests/test_yuv.c)"},
+    {"clik_rgb_to_yuv", row_rgb_to_yuv,
+     "an unknown colour space or frame format is CLIK_ERR_INVALID_ARG with a message (plane "
+     "checks: tests/test_yuv.c)"},
     {"clik_ssim", row_ssim, IMAGES},
     {"clik_ssim_tiles", row_ssim_tiles, IMAGES},
     {"clik_fusion_options_init", row_fusion_options_init, NULL},

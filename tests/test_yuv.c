@@ -12,15 +12,15 @@
 /* Y, U, V and the RGB that COLOR_YUV2RGB_NV21 gives for them (BT.601,
  * video range), worked from the fixed-point definition. */
 static const uint8_t yuv_rgb[][6] = {
-    {16, 128, 128, 0, 0, 0},      {235, 128, 128, 255, 255, 255}, {81, 90, 240, 254, 0, 0},
-    {145, 54, 34, 0, 255, 1},     {41, 240, 110, 0, 0, 255},      {0, 0, 0, 0, 154, 0},
+    {16, 128, 128, 0, 0, 0},        {235, 128, 128, 255, 255, 255}, {81, 90, 240, 254, 0, 0},
+    {145, 54, 34, 0, 255, 1},       {41, 240, 110, 0, 0, 255},      {0, 0, 0, 0, 154, 0},
     {255, 255, 255, 255, 125, 255}, {128, 200, 60, 22, 157, 255},
 };
 
 /* RGB and the Y, U, V of COLOR_RGB2YUV_I420 for it. */
 static const uint8_t rgb_yuv[][6] = {
-    {0, 0, 0, 16, 128, 128},   {255, 255, 255, 235, 128, 128}, {255, 0, 0, 82, 90, 240},
-    {0, 255, 0, 145, 54, 34},  {0, 0, 255, 41, 240, 110},      {200, 100, 50, 123, 91, 175},
+    {0, 0, 0, 16, 128, 128},  {255, 255, 255, 235, 128, 128}, {255, 0, 0, 82, 90, 240},
+    {0, 255, 0, 145, 54, 34}, {0, 0, 255, 41, 240, 110},      {200, 100, 50, 123, 91, 175},
 };
 
 #define NROWS(a) (int)(sizeof(a) / sizeof(a[0]))
@@ -63,8 +63,8 @@ START_TEST(hand_worked)
                                 (const uint8_t *)rgb.data + y * rgb.stride + (2 * i + x) * ch;
                             for (int c = 0; c < 3; c++)
                                 ck_assert_msg(p[order ? 2 - c : c] == yuv_rgb[i][3 + c],
-                                              "format %d block %d channel %d: %d, not %d", fi, i,
-                                              c, p[order ? 2 - c : c], yuv_rgb[i][3 + c]);
+                                              "format %d block %d channel %d: %d, not %d", fi, i, c,
+                                              p[order ? 2 - c : c], yuv_rgb[i][3 + c]);
                             if (ch == 4)
                                 ck_assert_int_eq(p[3], 255);
                         }
@@ -198,8 +198,7 @@ START_TEST(separate_planes)
                 ck_assert_mem_eq(c0 + (size_t)y * (cw * 2 + 7), pc + (size_t)y * w, (size_t)w);
             } else {
                 ck_assert_mem_eq(c0 + (size_t)y * (cw + 7), pc + (size_t)y * cw, (size_t)cw);
-                ck_assert_mem_eq(c1 + (size_t)y * (cw + 5), pc + (size_t)(ch + y) * cw,
-                                 (size_t)cw);
+                ck_assert_mem_eq(c1 + (size_t)y * (cw + 5), pc + (size_t)(ch + y) * cw, (size_t)cw);
             }
         }
         ck_assert_msg(clik_yuv_to_rgb(h_ctx, &f, &got_rgb, CLIK_YUV_BT601) == CLIK_OK, "%s",

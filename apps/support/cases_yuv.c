@@ -143,8 +143,7 @@ static clik_status run_to_i420(clik_context *ctx, const clik_image *in, clik_ima
     return from_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT601, CLIK_ORDER_RGB);
 }
 
-static clik_status run_to_i420_bt709_full(clik_context *ctx, const clik_image *in,
-                                          clik_image *out)
+static clik_status run_to_i420_bt709_full(clik_context *ctx, const clik_image *in, clik_image *out)
 {
     return from_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT709_FULL, CLIK_ORDER_RGB);
 }

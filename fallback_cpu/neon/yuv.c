@@ -19,10 +19,10 @@
 /* 16 lanes of 32-bit sums s[0..3]: s >> 20, saturated to 0..255. */
 CLIK_INLINE uint8x16_t narrow20(const int32x4_t *s)
 {
-    const uint16x8_t lo = vcombine_u16(vqmovun_s32(vshrq_n_s32(s[0], 20)),
-                                       vqmovun_s32(vshrq_n_s32(s[1], 20)));
-    const uint16x8_t hi = vcombine_u16(vqmovun_s32(vshrq_n_s32(s[2], 20)),
-                                       vqmovun_s32(vshrq_n_s32(s[3], 20)));
+    const uint16x8_t lo =
+        vcombine_u16(vqmovun_s32(vshrq_n_s32(s[0], 20)), vqmovun_s32(vshrq_n_s32(s[1], 20)));
+    const uint16x8_t hi =
+        vcombine_u16(vqmovun_s32(vshrq_n_s32(s[2], 20)), vqmovun_s32(vshrq_n_s32(s[3], 20)));
     return vcombine_u8(vqmovn_u16(lo), vqmovn_u16(hi));
 }
 
@@ -219,8 +219,8 @@ static int from_rgb_rows(void *user, int b0, int b1)
                 widen16(g, g4);
                 widen16(b, b4);
                 for (int i = 0; i < 4; i++)
-                    sum[i] = vmlaq_n_s32(
-                        vmlaq_n_s32(vmlaq_n_s32(yadd, r4[i], k->ry), g4[i], k->gy), b4[i], k->by);
+                    sum[i] = vmlaq_n_s32(vmlaq_n_s32(vmlaq_n_s32(yadd, r4[i], k->ry), g4[i], k->gy),
+                                         b4[i], k->by);
                 vst1q_u8(d->y + (size_t)y * d->y_stride + x, narrow20(sum));
                 if (dy != 0)
                     continue;

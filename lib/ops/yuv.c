@@ -144,20 +144,19 @@ static clik_status check_frame(clik_context *ctx, const clik_yuv_image *f, const
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: unknown format %d", what, (int)f->format);
     char name[96];
     snprintf(name, sizeof(name), "%s.y", what);
-    clik_status st = clik__check_format(ctx, &f->y, name, CLIK_TYPE_BIT(CLIK_U8), CLIK_CHANNELS(1),
-                                        0, 0);
+    clik_status st =
+        clik__check_format(ctx, &f->y, name, CLIK_TYPE_BIT(CLIK_U8), CLIK_CHANNELS(1), 0, 0);
     if (st != CLIK_OK)
         return st;
     const int w = f->y.width, h = f->y.height;
     if (w % 2 != 0 || h % 2 != 0 || w < 2 || h < 2)
         return clik__fail(ctx, CLIK_ERR_INVALID_SIZE,
-                          "%s: a 4:2:0 frame is %dx%d: its width and height must be even", what,
-                          w, h);
+                          "%s: a 4:2:0 frame is %dx%d: its width and height must be even", what, w,
+                          h);
     const clik_image *planes[3];
     const int n = frame_planes(f, planes);
     for (int i = 1; i < n && st == CLIK_OK; i++) {
-        snprintf(name, sizeof(name), "%s.%s", what,
-                 n == 2 ? "uv" : i == 1 ? "u" : "v");
+        snprintf(name, sizeof(name), "%s.%s", what, n == 2 ? "uv" : i == 1 ? "u" : "v");
         st = clik__check_format(ctx, planes[i], name, CLIK_TYPE_BIT(CLIK_U8),
                                 1u << (unsigned)(n == 2 ? 2 : 1), w / 2, h / 2);
     }
@@ -182,7 +181,8 @@ typedef struct yuv_args {
 static clik_status set_chroma_args(clik_context *ctx, clik_kernel_entry *k, unsigned at,
                                    const yuv_args *a, clik_binding *const *b)
 {
-    const clik_binding *cu = b[a->plane + 1], *cv = b[a->plane + (a->format == CLIK_YUV_I420 ? 2 : 1)];
+    const clik_binding *cu = b[a->plane + 1],
+                       *cv = b[a->plane + (a->format == CLIK_YUV_I420 ? 2 : 1)];
     const int interleaved = a->format != CLIK_YUV_I420, step = interleaved ? 2 : 1;
     const int u_first = a->format == CLIK_YUV_NV21, v_first = interleaved && !u_first;
     const int us = clik__elems(cu), vs = clik__elems(cv);
@@ -209,9 +209,9 @@ static clik_status yuv_opencl(clik_context *ctx, void *p, clik_binding *const *b
         st = CLIK_ARGS_AT(ctx, k, 14, CLIK_A(c->y_off), CLIK_A(c->cy), CLIK_A(c->cvr),
                           CLIK_A(c->cvg), CLIK_A(c->cug), CLIK_A(c->cub));
     else if (st == CLIK_OK)
-        st = CLIK_ARGS_AT(ctx, k, 14, CLIK_A(c->y_off), CLIK_A(c->ry), CLIK_A(c->gy),
-                          CLIK_A(c->by), CLIK_A(c->ru), CLIK_A(c->gu), CLIK_A(c->bu),
-                          CLIK_A(c->rv), CLIK_A(c->gv), CLIK_A(c->bv));
+        st = CLIK_ARGS_AT(ctx, k, 14, CLIK_A(c->y_off), CLIK_A(c->ry), CLIK_A(c->gy), CLIK_A(c->by),
+                          CLIK_A(c->ru), CLIK_A(c->gu), CLIK_A(c->bu), CLIK_A(c->rv), CLIK_A(c->gv),
+                          CLIK_A(c->bv));
     if (st != CLIK_OK)
         return st;
     /* A work-item per 2 x 2 block. */
@@ -316,7 +316,8 @@ static clik_status prepare(clik_context *ctx, const clik_yuv_image *f, const cli
         return st;
     images[0] = (clik_op_image){rgb, rgb_access};
     for (int i = 0; i < n; i++)
-        images[1 + i] = (clik_op_image){planes[i], rgb_access == CLIK_WRITE ? CLIK_READ : CLIK_WRITE};
+        images[1 + i] =
+            (clik_op_image){planes[i], rgb_access == CLIK_WRITE ? CLIK_READ : CLIK_WRITE};
     *count = 1 + n;
     space_coeffs(space, &a->k);
     a->format = f->format;
