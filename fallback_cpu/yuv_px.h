@@ -49,4 +49,47 @@ static inline void clik__yuv_px_uv(const clik_yuv_coeffs *k, int r, int g, int b
     *v = clik__yuv_sat(k->rv * r + k->gv * g + k->bv * b + add);
 }
 
+/* Pixels x0..x1 - 1 of row y of frame s into RGB row out (ch channels, red
+ * at channel `red`; 1 channel copies Y). */
+static inline void clik__yuv_rgb_row(const clik_yuv_planes *s, const clik_yuv_coeffs *k, int y,
+                                     uint8_t *out, int ch, int red, int x0, int x1)
+{
+    const uint8_t *yrow = s->y + (size_t)y * s->y_stride;
+    const uint8_t *urow = s->u + (size_t)(y / 2) * s->u_stride;
+    const uint8_t *vrow = s->v + (size_t)(y / 2) * s->v_stride;
+    for (int x = x0; x < x1; x++) {
+        uint8_t *p = out + (size_t)x * (size_t)ch;
+        if (ch == 1) {
+            p[0] = yrow[x];
+            continue;
+        }
+        const size_t c = (size_t)(x / 2) * (size_t)s->step;
+        uint8_t rgb[3];
+        clik__yuv_px_rgb(k, clik__yuv_luma_term(k, yrow[x]), urow[c], vrow[c], rgb);
+        p[red] = rgb[0];
+        p[1] = rgb[1];
+        p[2 - red] = rgb[2];
+        if (ch == 4)
+            p[3] = 255;
+    }
+}
+
+/* Pixels x0..x1 - 1 of RGB row `in` (ch channels, red at `red`) into row y
+ * of frame d: Y of each, U and V of those of even x in even rows. */
+static inline void clik__yuv_from_rgb_row(const uint8_t *in, int ch, int red, int y,
+                                          const clik_yuv_planes *d, const clik_yuv_coeffs *k,
+                                          int x0, int x1)
+{
+    uint8_t *yrow = d->y + (size_t)y * d->y_stride;
+    for (int x = x0; x < x1; x++) {
+        const uint8_t *p = in + (size_t)x * (size_t)ch;
+        yrow[x] = clik__yuv_px_y(k, p[red], p[1], p[2 - red]);
+        if (y % 2 == 0 && x % 2 == 0) {
+            const size_t c = (size_t)(x / 2) * (size_t)d->step;
+            clik__yuv_px_uv(k, p[red], p[1], p[2 - red], d->u + (size_t)(y / 2) * d->u_stride + c,
+                            d->v + (size_t)(y / 2) * d->v_stride + c);
+        }
+    }
+}
+
 #endif

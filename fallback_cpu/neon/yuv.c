@@ -83,24 +83,6 @@ typedef struct yuv_job {
     const clik_yuv_coeffs *k;
 } yuv_job;
 
-/* One row of RGB from x on, pixel by pixel. */
-static void to_rgb_tail(const clik_yuv_planes *s, const clik_yuv_coeffs *k, const uint8_t *yrow,
-                        const uint8_t *urow, const uint8_t *vrow, uint8_t *out, int ch, int red,
-                        int x)
-{
-    for (; x < s->width; x++) {
-        const size_t c = (size_t)(x / 2) * (size_t)s->step;
-        uint8_t rgb[3];
-        clik__yuv_px_rgb(k, clik__yuv_luma_term(k, yrow[x]), urow[c], vrow[c], rgb);
-        uint8_t *p = out + (size_t)x * (size_t)ch;
-        p[red] = rgb[0];
-        p[1] = rgb[1];
-        p[2 - red] = rgb[2];
-        if (ch == 4)
-            p[3] = 255;
-    }
-}
-
 static int to_rgb_rows(void *user, int b0, int b1)
 {
     const yuv_job *j = user;
@@ -163,11 +145,10 @@ static int to_rgb_rows(void *user, int b0, int b1)
                 }
             }
         }
-        for (int dy = 0; dy < 2; dy++) {
-            const int y = 2 * by + dy;
-            to_rgb_tail(s, k, s->y + (size_t)y * s->y_stride, urow, vrow,
-                        (uint8_t *)dst->data + (size_t)y * dst->stride, ch, red, x);
-        }
+        for (int dy = 0; dy < 2; dy++)
+            clik__yuv_rgb_row(s, k, 2 * by + dy,
+                              (uint8_t *)dst->data + (size_t)(2 * by + dy) * dst->stride, ch, red,
+                              x, s->width);
     }
     return 0;
 }
@@ -247,19 +228,9 @@ static int from_rgb_rows(void *user, int b0, int b1)
                 }
             }
         }
-        for (int dy = 0; dy < 2; dy++) {
-            const int y = 2 * by + dy;
-            const uint8_t *in = (const uint8_t *)src->data + (size_t)y * src->stride;
-            uint8_t *yrow = d->y + (size_t)y * d->y_stride;
-            for (int xx = x; xx < d->width; xx++) {
-                const uint8_t *p = in + (size_t)xx * (size_t)ch;
-                yrow[xx] = clik__yuv_px_y(k, p[red], p[1], p[2 - red]);
-                if (dy == 0 && xx % 2 == 0) {
-                    const size_t c = (size_t)(xx / 2) * (size_t)d->step;
-                    clik__yuv_px_uv(k, p[red], p[1], p[2 - red], urow + c, vrow + c);
-                }
-            }
-        }
+        for (int dy = 0; dy < 2; dy++)
+            clik__yuv_from_rgb_row((const uint8_t *)src->data + (size_t)(2 * by + dy) * src->stride,
+                                   ch, red, 2 * by + dy, d, k, x, d->width);
     }
     return 0;
 }

@@ -326,28 +326,30 @@ static clik_status prepare(clik_context *ctx, const clik_yuv_image *f, const cli
     return CLIK_OK;
 }
 
-clik_status clik_yuv_to_rgb(clik_context *ctx, const clik_yuv_image *src, clik_image *dst,
-                            clik_yuv_space space)
+/* Either direction: the checks, then op on the frame's planes and rgb. */
+static clik_status convert(clik_context *ctx, const clik_yuv_image *f, const clik_image *rgb,
+                           unsigned rgb_channels, clik_yuv_space space, const char *fn,
+                           int rgb_access, const clik_op *op)
 {
     if (!ctx)
         return CLIK_ERR_NULL;
     clik_op_image images[4];
     int count = 0;
     yuv_args a;
-    clik_status st = prepare(ctx, src, dst, CLIK_CHANNELS(1, 3, 4), space, "clik_yuv_to_rgb",
-                             CLIK_WRITE, images, &count, &a);
-    return st == CLIK_OK ? clik__run_op(ctx, &to_rgb_op, images, count, &a) : st;
+    clik_status st = prepare(ctx, f, rgb, rgb_channels, space, fn, rgb_access, images, &count, &a);
+    return st == CLIK_OK ? clik__run_op(ctx, op, images, count, &a) : st;
+}
+
+clik_status clik_yuv_to_rgb(clik_context *ctx, const clik_yuv_image *src, clik_image *dst,
+                            clik_yuv_space space)
+{
+    return convert(ctx, src, dst, CLIK_CHANNELS(1, 3, 4), space, "clik_yuv_to_rgb", CLIK_WRITE,
+                   &to_rgb_op);
 }
 
 clik_status clik_rgb_to_yuv(clik_context *ctx, const clik_image *src, clik_yuv_image *dst,
                             clik_yuv_space space)
 {
-    if (!ctx)
-        return CLIK_ERR_NULL;
-    clik_op_image images[4];
-    int count = 0;
-    yuv_args a;
-    clik_status st = prepare(ctx, dst, src, CLIK_CHANNELS(3, 4), space, "clik_rgb_to_yuv",
-                             CLIK_READ, images, &count, &a);
-    return st == CLIK_OK ? clik__run_op(ctx, &from_rgb_op, images, count, &a) : st;
+    return convert(ctx, dst, src, CLIK_CHANNELS(3, 4), space, "clik_rgb_to_yuv", CLIK_READ,
+                   &from_rgb_op);
 }
