@@ -48,6 +48,7 @@ int cli_load_net(clik_context *ctx, const char *cmd, const char *name, const cha
 int cmd_tune(int argc, char **argv);
 int cmd_tune_any(int argc, char **argv);
 int cmd_warmup(int argc, char **argv);
+int cmd_yuv(int argc, char **argv);
 
 /* Pieces the resampling commands share (resize.c, filter.c). */
 int resize_parse_method(const char *text, clik_interp *method);

@@ -46,6 +46,8 @@ static const cli_command commands[] = {
      "clik_lapar_trainer_*"},
     {"tune", "search and store the fastest LAPAR filter or network kernel shape on a device",
      cmd_tune_any, "clik_lapar_tune, clik_lapar_net_tune"},
+    {"yuv", "YUV 4:2:0 camera frames (NV21, NV12, I420) to RGB and back", cmd_yuv,
+     "clik_yuv_to_rgb, clik_rgb_to_yuv"},
     {"warmup", "compile the OpenCL programs of operations ahead of time, into the kernel cache",
      cmd_warmup, "clik_context_prepare"},
     {"conformance", "run every operation on every device against the scalar oracle",

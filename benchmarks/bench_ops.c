@@ -355,6 +355,45 @@ static clik_status ssim_setup(bench_case *bc)
     return st;
 }
 
+/* ---- YUV family: a camera frame to RGBA ---------------------------------------------------- */
+
+/* The input image is the frame's luma; its chroma, a second input, is made
+ * here: an NV21 frame of the input's size (even) to RGBA, BT.601 (OpenCV's
+ * COLOR_YUV2RGBA_NV21). */
+static clik_status call_nv21_rgba(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                                  clik_image *outs, double *value)
+{
+    (void)value;
+    const clik_yuv_image f = {.format = CLIK_YUV_NV21, .y = *src, .uv = *src2};
+    return clik_yuv_to_rgb(ctx, &f, &outs[0], CLIK_YUV_BT601);
+}
+
+static double nv21_bytes(const bench_case *bc)
+{
+    /* The frame (1.5 bytes a pixel) read, RGBA written. */
+    return 5.5 * (double)bc->width * (double)bc->height;
+}
+
+static clik_status nv21_setup(bench_case *bc)
+{
+    if (bc->width % 2 != 0 || bc->height % 2 != 0)
+        return CLIK_ERR_INVALID_SIZE;
+    int w = bc->width, h = bc->height, four = 4;
+    clik_type t = CLIK_U8;
+    clik_status st = multi_setup_tol(bc, call_nv21_rgba, 1, &w, &h, &t, &four, SUP_TOL_EXACT);
+    multi_state *s = bc->state;
+    if (st == CLIK_OK)
+        st = bench_host(bc, w / 2, h / 2, 2, CLIK_U8, &s->src2_host);
+    if (st == CLIK_OK) {
+        for (int y = 0; y < h / 2; y++)
+            for (int x = 0; x < w; x++)
+                ((uint8_t *)s->src2_host.data)[(size_t)y * s->src2_host.stride + (size_t)x] =
+                    (uint8_t)(((unsigned)x * 7u + (unsigned)y * 13u) ^ 0x5a);
+        st = bench_upload(bc, &s->src2_host, &s->src2);
+    }
+    return st;
+}
+
 /* ---- fusion family: clik_upscale_fusion and the stream ----------------------------------- */
 
 static clik_status call_fusion(clik_context *ctx, const clik_image *src, const clik_image *src2,
@@ -751,6 +790,16 @@ const bench_op bench_ops[] = {
         .channels_hint = "grey takes colour: use --channels 3 or 4",
         .bytes_rule = "W*H*C + W*H (read + write)",
         .bytes_moved = in_out_bytes,
+    },
+    {
+        .name = "yuv_to_rgb-nv21",
+        .summary = "clik_yuv_to_rgb: an NV21 frame to RGBA (OpenCV's COLOR_YUV2RGBA_NV21)",
+        .channels = 1u << 1,
+        .channels_hint = "the frame's luma is the input: use --channels 1",
+        .bytes_rule = "1.5*W*H + 4*W*H (frame read, RGBA written)",
+        .bytes_moved = nv21_bytes,
+        .setup = nv21_setup,
+        MULTI,
     },
     {
         .name = "ssim",

@@ -328,6 +328,36 @@ typedef struct clik_lapar_net_dsp {
 } clik_lapar_net_dsp;
 
 /* Every family's table. */
+/* A YUV 4:2:0 conversion's colour space resolved by lib/ops/yuv.c: 20-bit
+ * fixed-point coefficients (clik_yuv_to_rgb, clik_rgb_to_yuv). */
+typedef struct clik_yuv_coeffs {
+    int32_t y_off;                  /* 16 (video range) or 0 (full range) */
+    int32_t cy, cvr, cvg, cug, cub; /* YUV -> RGB */
+    int32_t ry, gy, by;             /* RGB -> Y */
+    int32_t ru, gu, bu, rv, gv, bv; /* RGB -> U, V */
+} clik_yuv_coeffs;
+
+/* A frame's planes on the host (lib/ops/yuv.c makes them from the views
+ * of the planes): chroma sample i of chroma row j of U at
+ * u[j * u_stride + i * step], of V likewise (step 2 for NV12 and NV21,
+ * whose u and v point into one interleaved plane; 1 for I420). */
+typedef struct clik_yuv_planes {
+    int width, height; /* the frame's: even, at least 2 */
+    uint8_t *y;
+    size_t y_stride;
+    uint8_t *u, *v;
+    size_t u_stride, v_stride;
+    int step;
+} clik_yuv_planes;
+
+typedef struct clik_yuv_dsp {
+    /* dst (u8, 1, 3 or 4 channels, dst->order) = the RGB of frame src
+     * (clik_yuv_to_rgb); 1 channel copies Y. */
+    void (*to_rgb)(const clik_yuv_planes *src, clik_image *dst, const clik_yuv_coeffs *k);
+    /* frame dst = the YUV of src (u8, 3 or 4 channels, src->order) */
+    void (*from_rgb)(const clik_image *src, const clik_yuv_planes *dst, const clik_yuv_coeffs *k);
+} clik_yuv_dsp;
+
 typedef struct clik_cpu_dsp {
     clik_hist_dsp hist;
     clik_pyramid_dsp pyramid;
@@ -340,6 +370,7 @@ typedef struct clik_cpu_dsp {
     clik_lapar_dsp lapar;
     clik_lapar_model_dsp lapar_model;
     clik_lapar_net_dsp lapar_net;
+    clik_yuv_dsp yuv;
 } clik_cpu_dsp;
 
 /* 1 when this build has the NEON path (natively or through SIMDe). */
@@ -373,6 +404,8 @@ void clik__lapar_model_dsp_init_scalar(clik_lapar_model_dsp *dsp);
 void clik__lapar_model_dsp_init_neon(clik_lapar_model_dsp *dsp);
 void clik__lapar_net_dsp_init_scalar(clik_lapar_net_dsp *dsp);
 void clik__lapar_net_dsp_init_neon(clik_lapar_net_dsp *dsp);
+void clik__yuv_dsp_init_scalar(clik_yuv_dsp *dsp);
+void clik__yuv_dsp_init_neon(clik_yuv_dsp *dsp);
 
 /* The scalar entries, for NEON entries to hand formats they do not cover. */
 void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst);

@@ -55,6 +55,7 @@ void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon, int fastest)
     clik__lapar_dsp_init_scalar(&dsp->lapar);
     clik__lapar_model_dsp_init_scalar(&dsp->lapar_model);
     clik__lapar_net_dsp_init_scalar(&dsp->lapar_net);
+    clik__yuv_dsp_init_scalar(&dsp->yuv);
 #ifdef CLIK_HAVE_NEON
     if (neon) {
         clik__hist_dsp_init_neon(&dsp->hist);
@@ -68,6 +69,7 @@ void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon, int fastest)
         clik__lapar_dsp_init_neon(&dsp->lapar);
         clik__lapar_model_dsp_init_neon(&dsp->lapar_model);
         clik__lapar_net_dsp_init_neon(&dsp->lapar_net);
+        clik__yuv_dsp_init_neon(&dsp->yuv);
     }
     /* Through SIMDe, the NEON table lookup (TBL, emulated) costs 2 to 3
      * times the scalar code's CPU time (1920 x 1080 and 3840 x 2160 grey,

@@ -731,5 +731,6 @@ CLIK_API clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, con
 
 #include "clik_lapar.h"
 #include "clik_lapar_net.h"
+#include "clik_yuv.h"
 
 #endif /* CLIK_H */

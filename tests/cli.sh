@@ -21,6 +21,15 @@ refused() {
     done
 }
 
+# check WHAT GOT WANT: one more check of a value taken from the last command's files.
+check() {
+    if [ "$2" = "$3" ]; then
+        ok "$1"
+    else
+        fail "$1: got '$2', expected '$3'"
+    fi
+}
+
 printf 'not an image' >"$tmp/text.png"
 head -c 300 "$sample" >"$tmp/truncated.png"
 : >"$tmp/empty.pgm"
@@ -89,14 +98,6 @@ expect 2 "conformance of an unknown op" -- $run "$clik" conformance --op nothing
 
 
 # ---- resize, blur, ssim, upscale ----------------------------------------------------------
-# check WHAT GOT WANT: one more check of a value taken from the last command's files.
-check() {
-    if [ "$2" = "$3" ]; then
-        ok "$1"
-    else
-        fail "$1: got '$2', expected '$3'"
-    fi
-}
 # size_of FILE: WxH of a PNG (its IHDR) or of a PGM/PPM (its second header line).
 size_of() {
     case $1 in
@@ -1065,6 +1066,28 @@ if [ -w /dev/full ]; then
 else
     echo "skip stdout on a full disk (no /dev/full)"
 fi
+# YUV 4:2:0 frames: the photograph to each format and back, raw and .npy;
+# cut files, odd sizes, a colour image to a picture, bad options refused.
+for f in nv21 nv12 i420; do
+    expect 0 "yuv: photograph to $f" -- $run "$clik" yuv "$photo" "$tmp/out.yuv" --format "$f"
+    cp "$tmp/out.yuv" "$tmp/frame.yuv"
+    expect 0 "yuv: $f to RGB" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/out.png" --size 512x512 --format "$f"
+done
+cat "$tmp/frame.yuv" "$tmp/frame.yuv" >"$tmp/two.yuv"
+expect 0 "yuv: the second frame of two, to its luma" -- $run "$clik" yuv "$tmp/two.yuv" "$tmp/out.pgm" --size 512x512 --frame 1 --device none
+expect 2 "yuv: a third frame of two" -- $run "$clik" yuv "$tmp/two.yuv" "$tmp/out.png" --size 512x512 --frame 2
+head -c 393215 "$tmp/frame.yuv" >"$tmp/cut.yuv"
+expect 1 "yuv: a frame cut short" -- $run "$clik" yuv "$tmp/cut.yuv" "$tmp/out.png" --size 512x512
+expect 2 "yuv: a raw frame without --size" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/out.png"
+expect 2 "yuv: an odd --size" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/out.png" --size 511x512
+expect 1 "yuv: a --size that does not divide the file" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/out.png" --size 510x512
+expect 0 "yuv: photograph to a frame array" -- $run "$clik" yuv "$photo" "$tmp/out.npy" --format nv12
+cp "$tmp/out.npy" "$tmp/frame.npy"
+expect 0 "yuv: a frame array to RGB" -- $run "$clik" yuv "$tmp/frame.npy" "$tmp/out.png" --format nv12 --space bt709
+expect 0 "yuv: a grey image as a frame" -- $run "$clik" yuv "$sample" "$tmp/out.ppm"
+expect 2 "yuv: a colour image to a picture" -- $run "$clik" yuv "$photo" "$tmp/out.png"
+cmd=(yuv "$tmp/frame.yuv" "$tmp/out.png" --size 512x512)
+refused "yuv" --format nv16 --format "" --space bt2020 --size 512 --size 512x --size x512 --frame -1 --frame two
 $run "$clik" equalize "$sample" "$tmp/out.png" --device none >&- 2>"$tmp/stderr"
 check "equalize with stdout closed (nothing to print)" "$? $(wc -c <"$tmp/stderr" | tr -d ' ')" "0 0"
 echo "$failures failure(s)"

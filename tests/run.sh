@@ -316,7 +316,7 @@ step install "meson install + the C example; pip install + the Python example" \
     install_and_example
 step mobile "PoCL with mobile limits (64 work-items, 32 KiB local memory)" \
     mtest "$native" mobile --setup mobile --suite opencl --no-suite tuning-sweep --no-suite golden
-step rusticl "rusticl on llvmpipe (every OpenCL suite, conformance)" rusticl
+step rusticl "rusticl on llvmpipe (the operation suites; every OpenCL suite and conformance with --full)" rusticl
 step oclgrind "Oclgrind (small sizes, the device's own kernels; every variant with --full)" \
     oclgrind_step
 step valgrind "valgrind: image I/O, host library, CPU paths" valgrind_step

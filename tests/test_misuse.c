@@ -3901,6 +3901,111 @@ static void row_lapar_trainer_free(void)
 
 /* ---- the table ----------------------------------------------------------------------------- */
 
+/* ---- YUV frames ---------------------------------------------------------------------- */
+
+static void row_yuv_wrap(void)
+{
+    static uint8_t buf[64 * 48];
+    const struct {
+        const char *what;
+        int format, w, h;
+        size_t stride;
+        clik_status want;
+    } cases[] = {
+        {"format 0", 0, 8, 8, 0, CLIK_ERR_INVALID_ARG},
+        {"format 4", 4, 8, 8, 0, CLIK_ERR_INVALID_ARG},
+        {"format -1", -1, 8, 8, 0, CLIK_ERR_INVALID_ARG},
+        {"odd width", CLIK_YUV_NV21, 7, 8, 0, CLIK_ERR_INVALID_SIZE},
+        {"odd height", CLIK_YUV_NV12, 8, 7, 0, CLIK_ERR_INVALID_SIZE},
+        {"width 0", CLIK_YUV_I420, 0, 8, 0, CLIK_ERR_INVALID_SIZE},
+        {"height -2", CLIK_YUV_I420, 8, -2, 0, CLIK_ERR_INVALID_SIZE},
+        {"width INT_MIN", CLIK_YUV_NV21, INT_MIN, 8, 0, CLIK_ERR_INVALID_SIZE},
+        {"width 2^20 + 2", CLIK_YUV_NV21, MAX_SIDE + 2, 2, 0, CLIK_ERR_INVALID_SIZE},
+        {"stride one byte short", CLIK_YUV_NV21, 8, 8, 7, CLIK_ERR_STRIDE},
+        {"I420 stride odd", CLIK_YUV_I420, 8, 8, 9, CLIK_ERR_STRIDE},
+        {"stride SIZE_MAX", CLIK_YUV_NV12, 8, 8, SIZE_MAX, CLIK_ERR_OVERFLOW},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        set_case("%s", cases[i].what);
+        clik_yuv_image f;
+        memset(&f, OUT_FILL, sizeof(f));
+        expect_status(clik_yuv_wrap(&f, (clik_yuv_format)cases[i].format, cases[i].w, cases[i].h,
+                                    buf, cases[i].stride),
+                      cases[i].want);
+        expect_untouched_or_cleared(&f, sizeof(f), OUT_FILL, "the frame");
+    }
+    set_case("frame NULL");
+    expect_status(clik_yuv_wrap(NULL, CLIK_YUV_NV21, 8, 8, buf, 0), CLIK_ERR_NULL);
+    set_case("data NULL");
+    clik_yuv_image f;
+    expect_status(clik_yuv_wrap(&f, CLIK_YUV_NV21, 8, 8, NULL, 0), CLIK_ERR_NULL);
+}
+
+static void row_yuv_size(void)
+{
+    static const int sizes[][2] = {{0, 2},  {2, 0},       {3, 2},           {2, 3},
+                                   {-2, 2}, {INT_MIN, 2}, {MAX_SIDE + 2, 2}};
+    for (int i = 0; i < 7; i++) {
+        set_case("%d x %d", sizes[i][0], sizes[i][1]);
+        EXPECT(clik_yuv_size(sizes[i][0], sizes[i][1]) == 0, "not 0");
+    }
+    set_case("the largest frame");
+    EXPECT(clik_yuv_size(MAX_SIDE, MAX_SIDE) == (size_t)MAX_SIDE * MAX_SIDE / 2 * 3, "wrong");
+}
+
+/* The checks both directions share: NULL pointers, an unknown space, a
+ * frame of an unknown format, each with a message. */
+static void yuv_op_misuse(int to_rgb)
+{
+    static uint8_t buf[16 * 12 * 3 / 2], rgbbuf[16 * 12 * 4];
+    clik_yuv_image f;
+    clik_image rgb;
+    if (clik_yuv_wrap(&f, CLIK_YUV_NV12, 16, 12, buf, 0) != CLIK_OK ||
+        clik_image_wrap(&rgb, 16, 12, 4, CLIK_U8, rgbbuf, 0) != CLIK_OK) {
+        set_case("set-up");
+        EXPECT(0, "the frame or the image could not be wrapped");
+        return;
+    }
+#define YUV_CALL(c, fr, im, sp)                                                                    \
+    (to_rgb ? clik_yuv_to_rgb(c, fr, im, sp) : clik_rgb_to_yuv(c, im, fr, sp))
+    set_case("ctx NULL");
+    expect_status(YUV_CALL(NULL, &f, &rgb, CLIK_YUV_BT601), CLIK_ERR_NULL);
+    set_case("frame NULL");
+    mark_message(h_ctx);
+    expect_status(YUV_CALL(h_ctx, NULL, &rgb, CLIK_YUV_BT601), CLIK_ERR_NULL);
+    expect_message(h_ctx);
+    set_case("image NULL");
+    mark_message(h_ctx);
+    expect_status(YUV_CALL(h_ctx, &f, NULL, CLIK_YUV_BT601), CLIK_ERR_NULL);
+    expect_message(h_ctx);
+    static const int spaces[] = {-1, 4, INT_MAX};
+    for (int i = 0; i < 3; i++) {
+        set_case("space %d", spaces[i]);
+        mark_message(h_ctx);
+        expect_status(YUV_CALL(h_ctx, &f, &rgb, (clik_yuv_space)spaces[i]), CLIK_ERR_INVALID_ARG);
+        expect_message(h_ctx);
+    }
+    set_case("frame of format 7");
+    clik_yuv_image bad = f;
+    bad.format = (clik_yuv_format)7;
+    mark_message(h_ctx);
+    expect_status(YUV_CALL(h_ctx, &bad, &rgb, CLIK_YUV_BT601), CLIK_ERR_INVALID_ARG);
+    expect_message(h_ctx);
+    set_case("a correct call");
+    expect_status(YUV_CALL(h_ctx, &f, &rgb, CLIK_YUV_BT709_FULL), CLIK_OK);
+#undef YUV_CALL
+}
+
+static void row_yuv_to_rgb(void)
+{
+    yuv_op_misuse(1);
+}
+
+static void row_rgb_to_yuv(void)
+{
+    yuv_op_misuse(0);
+}
+
 typedef struct misuse_row {
     const char *name;   /* the public function */
     void (*run)(void);  /* its misuse cases */
@@ -4058,6 +4163,16 @@ static const misuse_row misuse_rows[] = {
     {"clik_gaussian_weights", row_gaussian_weights, NULL},
     {"clik_gaussian_blur", row_gaussian_blur, IMAGES},
     {"clik_gray", row_gray, IMAGES},
+    {"clik_yuv_wrap", row_yuv_wrap,
+     "odd sizes are CLIK_ERR_INVALID_SIZE and an odd I420 stride CLIK_ERR_STRIDE; the frame is not "
+     "half written"},
+    {"clik_yuv_size", row_yuv_size, NULL},
+    {"clik_yuv_to_rgb", row_yuv_to_rgb,
+     "an unknown colour space or frame format is CLIK_ERR_INVALID_ARG with a message (plane "
+     "checks: tests/test_yuv.c)"},
+    {"clik_rgb_to_yuv", row_rgb_to_yuv,
+     "an unknown colour space or frame format is CLIK_ERR_INVALID_ARG with a message (plane "
+     "checks: tests/test_yuv.c)"},
     {"clik_ssim", row_ssim, IMAGES},
     {"clik_ssim_tiles", row_ssim_tiles, IMAGES},
     {"clik_fusion_options_init", row_fusion_options_init, NULL},

@@ -338,6 +338,7 @@ static const struct {
     {sup_cases_lapar, &sup_cases_lapar_count},
     {sup_cases_lapar_model, &sup_cases_lapar_model_count},
     {sup_cases_lapar_net, &sup_cases_lapar_net_count},
+    {sup_cases_yuv, &sup_cases_yuv_count},
 };
 
 #define NTABLES (sizeof(tables) / sizeof(tables[0]))

@@ -44,6 +44,8 @@ extern const sup_case sup_cases_lapar_model[];
 extern const int sup_cases_lapar_model_count;
 extern const sup_case sup_cases_lapar_net[];
 extern const int sup_cases_lapar_net_count;
+extern const sup_case sup_cases_yuv[];
+extern const int sup_cases_yuv_count;
 
 /* A LAPAR network of this shape with seeded random weights, in the model
  * file format (written here, apart from the library's writer): malloc'd

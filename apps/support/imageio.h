@@ -43,6 +43,16 @@ extern "C" {
 clik_status clikio_read(const char *path, clik_image *img, int *had_alpha, char *err,
                         size_t errlen);
 
+/* Frame `index` (from 0) of a raw YUV 4:2:0 file (.yuv): frames of
+ * width x height pixels (both even) back to back, each in OpenCV's layout,
+ * into a (height * 3 / 2) x width u8 image (clik_yuv_wrap() describes it
+ * as a frame); *frames (may be NULL) gets their count. A file that is not
+ * a whole number of frames is CLIK_ERR_FILE_FORMAT (cut short, or a wrong
+ * size); a frame past the last CLIK_ERR_INVALID_ARG; sizes that are odd,
+ * below 2 or past the readers' limits CLIK_ERR_INVALID_SIZE. A stream that
+ * cannot seek is read to its end. On failure *img is cleared. */
+clik_status clikio_read_yuv(const char *path, int width, int height, int index, clik_image *img,
+                            int *frames, char *err, size_t errlen);
 /* Writes by extension: u8 to every format, u16 to PNG and PGM/PPM, any type
  * to .npy (as clikio_write_npy(), but 4 channels without keep_alpha are
  * written as (H, W, 3)), 2-channel f32 (a flow) and nothing else to .flo.

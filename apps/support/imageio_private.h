@@ -72,6 +72,9 @@ clikio_sized_read_fn clikio__npy_read_planes;
  * bytes after the vectors make it invalid. */
 clikio_sized_read_fn clikio__flo_read;
 
+/* clikio_read_yuv's body on an open stream of size bytes (-1: unknown). */
+clik_status clikio__yuv_read(FILE *fp, int64_t size, const char *path, int width, int height,
+                             int index, clik_image *img, int *frames, char *err, size_t errlen);
 /* Format writers. The caller has checked that the type and channel count
  * suit the format. */
 clikio_write_fn clikio__png_write;

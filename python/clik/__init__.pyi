@@ -20,6 +20,8 @@ Array = npt.NDArray[Any]
 ImageLike = Array | "Image"
 # Colour order of 3- and 4-channel arrays: "bgr" as OpenCV lays them out.
 Order = Literal["bgr", "rgb"]
+YuvFormat = Literal["nv21", "nv12", "i420"]
+YuvSpace = Literal["bt601", "bt601-full", "bt709", "bt709-full"]
 DTypeLike = npt.DTypeLike
 
 class Error(Exception):
@@ -222,6 +224,26 @@ class Context:
     ) -> ImageLike: ...
     def gray(
         self, src: ImageLike, out: ImageLike | None = None, *, order: Order = "bgr"
+    ) -> ImageLike: ...
+    # YUV 4:2:0 camera frames, (H * 3 / 2, W) uint8 arrays as OpenCV stores them
+    def yuv_to_rgb(
+        self,
+        frame: ImageLike,
+        format: YuvFormat = "nv21",
+        out: ImageLike | None = None,
+        *,
+        channels: int = 3,
+        order: Order = "bgr",
+        space: YuvSpace = "bt601",
+    ) -> ImageLike: ...
+    def rgb_to_yuv(
+        self,
+        src: ImageLike,
+        format: YuvFormat = "nv21",
+        out: ImageLike | None = None,
+        *,
+        order: Order = "bgr",
+        space: YuvSpace = "bt601",
     ) -> ImageLike: ...
     # SSIM
     @overload

@@ -673,6 +673,8 @@ static PyMethodDef ctx_methods[] = {
     KW("resize", ctx_resize),
     KW("gaussian_blur", ctx_gaussian_blur),
     KW("gray", ctx_gray),
+    KW("yuv_to_rgb", ctx_yuv_to_rgb),
+    KW("rgb_to_yuv", ctx_rgb_to_yuv),
     KW("ssim", ctx_ssim),
     KW("ssim_tiles", ctx_ssim_tiles),
     KW("upscale_fusion", ctx_upscale_fusion),

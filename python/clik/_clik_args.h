@@ -3,7 +3,7 @@
  * image and argument types, the call under the context's lock (CALL), and
  * the argument-conversion layer of _clik_args.c through which every family
  * file (_clik_hist.c, _clik_pyramid.c, _clik_ssim.c, _clik_flow.c,
- * _clik_lapar.c, _clik_lapar_model.c) takes its images and arguments.
+ * _clik_lapar.c, _clik_lapar_model.c, _clik_yuv.c) takes its images and arguments.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -229,6 +229,8 @@ PyObject *ctx_pyr_collapse(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_resize(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_gaussian_blur(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_gray(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_yuv_to_rgb(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_rgb_to_yuv(CtxObject *c, PyObject *args, PyObject *kw);
 
 PyObject *ctx_ssim(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_ssim_tiles(CtxObject *c, PyObject *args, PyObject *kw);

@@ -167,6 +167,30 @@
     "order='rgb').\n\n"                                                                            \
     "src: the 3- or 4-channel image, uint8 or float32.\n" ARG_OUT ARG_ORDER
 
+/* ---- YUV 4:2:0 frames ---------------------------------------------------------------------- */
+#define ARG_YUV_FORMAT                                                                             \
+    "format: 'nv21' (Android's camera; the default), 'nv12' (interleaved U V) or 'i420' (a U "     \
+    "plane, then a V plane).\n"
+#define ARG_YUV_SPACE                                                                              \
+    "space: 'bt601' (video range: OpenCV's cvtColor, its bytes; the default), 'bt601-full', "      \
+    "'bt709' or 'bt709-full'.\n"
+#define DOC_ctx_yuv_to_rgb                                                                         \
+    SIG("yuv_to_rgb($self, /, frame, format='nv21', out=None, *, channels=3, order='bgr', "        \
+        "space='bt601')")                                                                          \
+    "A YUV 4:2:0 camera frame -> BGR (cv2.cvtColor(frame, COLOR_YUV2BGR_NV21) and friends, "       \
+    "byte for byte).\n\n"                                                                          \
+    "frame: the (H * 3 / 2, W) uint8 array, H and W even, as OpenCV stores a "                     \
+    "frame.\n" ARG_YUV_FORMAT ARG_OUT                                                              \
+    "channels: 3 (BGR or RGB), 4 (alpha 255) or 1 (the luma: a copy of the Y plane).\n"            \
+    "order: the colour order of the result, 'bgr' or 'rgb'.\n" ARG_YUV_SPACE
+#define DOC_ctx_rgb_to_yuv                                                                         \
+    SIG("rgb_to_yuv($self, /, src, format='nv21', out=None, *, order='bgr', space='bt601')")       \
+    "BGR(A) or RGB(A) -> a YUV 4:2:0 frame, a (H * 3 / 2, W) uint8 array (for 'i420' "             \
+    "cv2.cvtColor(src, COLOR_BGR2YUV_I420), byte for byte: each 2 x 2 block's chroma from its "    \
+    "top-left pixel).\n\n"                                                                         \
+    "src: the 3- or 4-channel uint8 image, width and height even.\n" ARG_YUV_FORMAT ARG_OUT        \
+        ARG_ORDER ARG_YUV_SPACE
+
 /* ---- SSIM, fusion, flow ------------------------------------------------------------------------
  */
 

@@ -45,6 +45,7 @@ skimage_metrics = pytest.importorskip("skimage.metrics")
 # x1.7, within +-1), where only the +-1 bound is checked.
 CUBIC_SHARE = 99.0 if cv2.__version__.startswith("4.") else None
 
+import clik  # noqa: E402
 from conftest import noise, smooth  # noqa: E402
 
 
@@ -369,6 +370,69 @@ def test_gray(be):
     bgra = cv2.cvtColor(img, cv2.COLOR_RGBA2BGRA)
     want = cv2.cvtColor(bgra, cv2.COLOR_BGRA2GRAY)
     within(be.gray(bgra).reshape(want.shape), want, 1, None, "gray of BGRA")
+
+
+YUV_TO_BGR = {"nv21": "COLOR_YUV2BGR_NV21", "nv12": "COLOR_YUV2BGR_NV12",
+              "i420": "COLOR_YUV2BGR_I420"}
+
+
+def i420_as(frame, fmt):
+    """An I420 frame of OpenCV's layout rearranged as fmt."""
+    rows, w = frame.shape
+    h = rows // 3 * 2
+    flat, c = frame.reshape(-1), (h // 2) * (w // 2)
+    if fmt == "i420":
+        return frame
+    u = flat[h * w:h * w + c].reshape(h // 2, w // 2)
+    v = flat[h * w + c:].reshape(h // 2, w // 2)
+    pair = [v, u] if fmt == "nv21" else [u, v]
+    return np.vstack([frame[:h], np.stack(pair, -1).reshape(h // 2, w)])
+
+
+@pytest.mark.parametrize("fmt", ["nv21", "nv12", "i420"])
+def test_yuv(be, fmt):
+    """cvtColor's bytes both ways on the photograph (even-cropped, and a
+    crop whose chroma rows are odd in number), every channel count."""
+    bgr = cv2.cvtColor(astronaut_rgba(), cv2.COLOR_RGBA2BGR)
+    for h, w in [(bgr.shape[0] & ~1, bgr.shape[1] & ~1), (94, 130)]:
+        img = np.ascontiguousarray(bgr[:h, :w])
+        i420 = cv2.cvtColor(img, cv2.COLOR_BGR2YUV_I420)
+        equal(be.rgb_to_yuv(img, "i420"), i420, f"BGR to I420 {w}x{h}")
+        bgra = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+        equal(be.rgb_to_yuv(bgra, "i420"), i420, f"BGRA to I420 {w}x{h}")
+        rgb = np.ascontiguousarray(img[..., ::-1])
+        equal(be.rgb_to_yuv(rgb, "i420", order="rgb"), i420, f"RGB to I420 {w}x{h}")
+        frame = i420_as(i420, fmt)
+        code = getattr(cv2, YUV_TO_BGR[fmt])
+        equal(be.yuv_to_rgb(frame, fmt), cv2.cvtColor(frame, code), f"{fmt} to BGR {w}x{h}")
+        equal(be.yuv_to_rgb(frame, fmt, order="rgb"),
+              cv2.cvtColor(frame, getattr(cv2, YUV_TO_BGR[fmt].replace("BGR", "RGB"))),
+              f"{fmt} to RGB")
+        equal(be.yuv_to_rgb(frame, fmt, channels=4),
+              cv2.cvtColor(frame, getattr(cv2, YUV_TO_BGR[fmt].replace("BGR", "BGRA"))),
+              f"{fmt} to BGRA")
+        equal(be.yuv_to_rgb(frame, fmt, channels=1), frame[:h], f"{fmt} to grey")
+        # The same chroma through NV12/NV21 frames made here, back again.
+        again = be.rgb_to_yuv(img, fmt)
+        equal(again, frame, f"BGR to {fmt}")
+
+
+def test_yuv_refused(be):
+    frame = np.zeros((9, 8), np.uint8)
+    with pytest.raises(clik.ArgumentError, match="format"):
+        be.yuv_to_rgb(frame, "yuy2")
+    with pytest.raises(clik.ArgumentError, match="space"):
+        be.yuv_to_rgb(frame, space="bt2020")
+    with pytest.raises(clik.ArgumentError, match="channels"):
+        be.yuv_to_rgb(frame, channels=2)
+    with pytest.raises(clik.ArgumentError, match="H \\* 3 / 2"):
+        be.yuv_to_rgb(np.zeros((10, 8), np.uint8))
+    with pytest.raises(clik.Error, match="uint8"):
+        be.yuv_to_rgb(np.zeros((9, 8), np.float32))
+    with pytest.raises(clik.Error, match="even"):
+        be.rgb_to_yuv(np.zeros((7, 8, 3), np.uint8))
+    with pytest.raises(clik.Error):
+        be.rgb_to_yuv(np.zeros((6, 8), np.uint8))
 
 
 def degraded(img, seed):

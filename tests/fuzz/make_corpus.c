@@ -1,6 +1,6 @@
 /*
  * Writes the seed corpora of the image-file harnesses: make-corpus DIR fills
- * DIR/png, DIR/jpeg, DIR/pnm, DIR/npy and DIR/flo (which must exist) with
+ * DIR/png, DIR/jpeg, DIR/pnm, DIR/npy, DIR/flo and DIR/yuv (which must exist) with
  * small valid files of every layout the readers take, and with the broken and
  * lying files of tests/test_imageio.c (for .flo, of each check the reader
  * makes). It also fills DIR/options, the inputs of the harness of the
@@ -1031,11 +1031,44 @@ static void make_options(void)
         put_compress_seed(&compressions[i]);
 }
 
+/* ---- raw YUV 4:2:0 ------------------------------------------------------------- */
+
+/* fuzz_yuv.c's inputs: three bytes (width, height, frame: sizes 2 + 2 * (b %
+ * 32)), then the file: whole frames, one or three, frames asked for inside
+ * and past the end, a file one byte short and one byte long, an empty one. */
+static void make_yuv(void)
+{
+    static const struct {
+        const char *name;
+        uint8_t w, h, index;
+        int frames, extra; /* bytes past the frames: -1 cuts the last one short */
+    } seeds[] = {
+        {"one-4x2.yuv", 1, 0, 0, 1, 0},       {"three-6x4-second.yuv", 2, 1, 1, 3, 0},
+        {"past-end.yuv", 0, 0, 2, 2, 0},      {"short.yuv", 3, 2, 0, 1, -1},
+        {"long.yuv", 3, 2, 0, 2, 1},          {"empty.yuv", 5, 5, 0, 0, 0},
+        {"large-64x64.yuv", 31, 31, 0, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+        const size_t frame = (size_t)(2 + 2 * seeds[i].w) * (size_t)(2 + 2 * seeds[i].h) / 2 * 3;
+        const size_t n = 3 + frame * (size_t)seeds[i].frames + (size_t)(seeds[i].extra + 1) - 1;
+        unsigned char *buf = malloc(n);
+        if (!buf)
+            die("make_yuv", "out of memory");
+        buf[0] = seeds[i].w;
+        buf[1] = seeds[i].h;
+        buf[2] = seeds[i].index;
+        for (size_t k = 3; k < n; k++)
+            buf[k] = (unsigned char)(k * 2654435761u >> 13);
+        put("yuv", seeds[i].name, buf, n);
+        free(buf);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
         fprintf(stderr,
-                "usage: %s CORPUS_DIR (holding png/, jpeg/, pnm/, npy/, flo/ and options/)\n",
+                "usage: %s CORPUS_DIR (holding png/, jpeg/, pnm/, npy/, flo/, options/ and yuv/)\n",
                 argv[0]);
         return EXIT_FAILURE;
     }
@@ -1046,5 +1079,6 @@ int main(int argc, char **argv)
     make_npy();
     make_flo();
     make_options();
+    make_yuv();
     return EXIT_SUCCESS;
 }

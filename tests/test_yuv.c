@@ -1,0 +1,308 @@
+/* YUV 4:2:0 family (NV12, NV21, I420 <-> RGB(A), grey) on every backend
+ * against the scalar oracle, with hand-worked values (OpenCV 5's cvtColor
+ * gives the same bytes) and bad input. SPDX-License-Identifier: BSD-2-Clause */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases.h"
+#include "harness.h"
+
+/* ---- hand-worked values -------------------------------------------------------------- */
+
+/* Y, U, V and the RGB that COLOR_YUV2RGB_NV21 gives for them (BT.601,
+ * video range), worked from the fixed-point definition. */
+static const uint8_t yuv_rgb[][6] = {
+    {16, 128, 128, 0, 0, 0},        {235, 128, 128, 255, 255, 255}, {81, 90, 240, 254, 0, 0},
+    {145, 54, 34, 0, 255, 1},       {41, 240, 110, 0, 0, 255},      {0, 0, 0, 0, 154, 0},
+    {255, 255, 255, 255, 125, 255}, {128, 200, 60, 22, 157, 255},
+};
+
+/* RGB and the Y, U, V of COLOR_RGB2YUV_I420 for it. */
+static const uint8_t rgb_yuv[][6] = {
+    {0, 0, 0, 16, 128, 128},  {255, 255, 255, 235, 128, 128}, {255, 0, 0, 82, 90, 240},
+    {0, 255, 0, 145, 54, 34}, {0, 0, 255, 41, 240, 110},      {200, 100, 50, 123, 91, 175},
+};
+
+#define NROWS(a) (int)(sizeof(a) / sizeof(a[0]))
+
+/* A frame of one 2 x 2 block per row of yuv_rgb, side by side, in format
+ * f: each block's luma one value. */
+START_TEST(hand_worked)
+{
+    static const clik_yuv_format formats[] = {CLIK_YUV_NV21, CLIK_YUV_NV12, CLIK_YUV_I420};
+    const int n = NROWS(yuv_rgb), w = 2 * n, h = 2;
+    for (int fi = 0; fi < 3; fi++) {
+        uint8_t bytes[3 * 2 * NROWS(yuv_rgb)];
+        clik_yuv_image f;
+        ck_assert_int_eq(clik_yuv_wrap(&f, formats[fi], w, h, bytes, 0), CLIK_OK);
+        for (int i = 0; i < n; i++) {
+            for (int y = 0; y < 2; y++)
+                for (int x = 0; x < 2; x++)
+                    ((uint8_t *)f.y.data)[y * f.y.stride + 2 * i + x] = yuv_rgb[i][0];
+            if (formats[fi] == CLIK_YUV_I420) {
+                ((uint8_t *)f.u.data)[i] = yuv_rgb[i][1];
+                ((uint8_t *)f.v.data)[i] = yuv_rgb[i][2];
+            } else {
+                uint8_t *c = (uint8_t *)f.uv.data + 2 * i;
+                c[formats[fi] == CLIK_YUV_NV21] = yuv_rgb[i][1];
+                c[formats[fi] != CLIK_YUV_NV21] = yuv_rgb[i][2];
+            }
+        }
+        for (int ch = 3; ch <= 4; ch++)
+            for (int order = 0; order < 2; order++) {
+                clik_image rgb;
+                ck_assert_int_eq(clik_image_alloc(&rgb, w, h, ch, CLIK_U8), CLIK_OK);
+                rgb.order = order ? CLIK_ORDER_BGR : CLIK_ORDER_RGB;
+                ck_assert_msg(clik_yuv_to_rgb(h_ctx, &f, &rgb, CLIK_YUV_BT601) == CLIK_OK, "%s",
+                              clik_context_message(h_ctx));
+                ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+                for (int i = 0; i < n; i++)
+                    for (int y = 0; y < 2; y++)
+                        for (int x = 0; x < 2; x++) {
+                            const uint8_t *p =
+                                (const uint8_t *)rgb.data + y * rgb.stride + (2 * i + x) * ch;
+                            for (int c = 0; c < 3; c++)
+                                ck_assert_msg(p[order ? 2 - c : c] == yuv_rgb[i][3 + c],
+                                              "format %d block %d channel %d: %d, not %d", fi, i, c,
+                                              p[order ? 2 - c : c], yuv_rgb[i][3 + c]);
+                            if (ch == 4)
+                                ck_assert_int_eq(p[3], 255);
+                        }
+                clik_image_free(&rgb);
+            }
+    }
+    /* RGB to I420, NV12 and NV21: each block one colour. */
+    const int m = NROWS(rgb_yuv), mw = 2 * m;
+    clik_image rgb;
+    ck_assert_int_eq(clik_image_alloc(&rgb, mw, 2, 3, CLIK_U8), CLIK_OK);
+    for (int i = 0; i < m; i++)
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 2; x++)
+                memcpy((uint8_t *)rgb.data + y * rgb.stride + (2 * i + x) * 3, rgb_yuv[i], 3);
+    for (int fi = 0; fi < 3; fi++) {
+        uint8_t bytes[3 * 2 * NROWS(rgb_yuv)];
+        clik_yuv_image f;
+        ck_assert_int_eq(clik_yuv_wrap(&f, formats[fi], mw, 2, bytes, 0), CLIK_OK);
+        ck_assert_msg(clik_rgb_to_yuv(h_ctx, &rgb, &f, CLIK_YUV_BT601) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        for (int i = 0; i < m; i++) {
+            for (int y = 0; y < 2; y++)
+                for (int x = 0; x < 2; x++)
+                    ck_assert_int_eq(((uint8_t *)f.y.data)[y * f.y.stride + 2 * i + x],
+                                     rgb_yuv[i][3]);
+            uint8_t u, v;
+            if (formats[fi] == CLIK_YUV_I420) {
+                u = ((uint8_t *)f.u.data)[i];
+                v = ((uint8_t *)f.v.data)[i];
+            } else {
+                const uint8_t *c = (const uint8_t *)f.uv.data + 2 * i;
+                u = c[formats[fi] == CLIK_YUV_NV21];
+                v = c[formats[fi] != CLIK_YUV_NV21];
+            }
+            ck_assert_int_eq(u, rgb_yuv[i][4]);
+            ck_assert_int_eq(v, rgb_yuv[i][5]);
+        }
+    }
+    clik_image_free(&rgb);
+}
+END_TEST
+
+/* ---- layout ------------------------------------------------------------------------- */
+
+/* clik_yuv_wrap's planes sit where OpenCV's layout puts them. */
+START_TEST(wrap_layout)
+{
+    static uint8_t buf[64 * 48 * 2];
+    clik_yuv_image f;
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_NV21, 40, 30, buf, 64), CLIK_OK);
+    ck_assert_ptr_eq(f.y.data, buf);
+    ck_assert_ptr_eq(f.uv.data, buf + 30 * 64);
+    ck_assert_int_eq(f.uv.width, 20);
+    ck_assert_int_eq(f.uv.height, 15);
+    ck_assert_int_eq(f.uv.channels, 2);
+    ck_assert_uint_eq(f.uv.stride, 64);
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_I420, 40, 30, buf, 0), CLIK_OK);
+    ck_assert_ptr_eq(f.u.data, buf + 40 * 30);
+    ck_assert_ptr_eq(f.v.data, buf + 40 * 30 + 20 * 15);
+    ck_assert_uint_eq(f.u.stride, 20);
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_I420, 40, 30, buf, 64), CLIK_OK);
+    ck_assert_ptr_eq(f.v.data, buf + 64 * 30 + 32 * 15);
+    ck_assert_uint_eq(clik_yuv_size(40, 30), 1800);
+    /* Refused: *frame stays as it was. */
+    clik_yuv_image before = f;
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_NV12, 41, 30, buf, 0), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_NV12, 40, 31, buf, 0), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_NV12, 0, 2, buf, 0), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_NV12, -2, 2, buf, 0), CLIK_ERR_INVALID_SIZE);
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_NV12, 40, 30, buf, 39), CLIK_ERR_STRIDE);
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_I420, 40, 30, buf, 41), CLIK_ERR_STRIDE);
+    ck_assert_int_eq(clik_yuv_wrap(&f, (clik_yuv_format)0, 40, 30, buf, 0), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_yuv_wrap(&f, (clik_yuv_format)4, 40, 30, buf, 0), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_NV12, 40, 30, NULL, 0), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_yuv_wrap(NULL, CLIK_YUV_NV12, 40, 30, buf, 0), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_NV12, 2, 1 << 20, buf, SIZE_MAX / 4),
+                     CLIK_ERR_OVERFLOW);
+    ck_assert_mem_eq(&f, &before, sizeof(f));
+    ck_assert_uint_eq(clik_yuv_size(3, 2), 0);
+    ck_assert_uint_eq(clik_yuv_size(2, 0), 0);
+}
+END_TEST
+
+/* ---- planes apart, on the device ------------------------------------------------------ */
+
+/* A frame whose planes are images of their own: padded rows, separate
+ * allocations, device images; both directions give the bytes of the same
+ * frame in one packed allocation. */
+START_TEST(separate_planes)
+{
+    const int w = h_small ? 98 : 642, h = h_small ? 62 : 480;
+    clik_image src, want_rgb, got_rgb;
+    ck_assert_int_eq(clik_image_alloc(&src, w, h, 4, CLIK_U8), CLIK_OK);
+    sup_pattern_fill(&src, SUP_PATTERN_SMOOTH, 37);
+    ck_assert_int_eq(clik_image_alloc(&want_rgb, w, h, 4, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_alloc(&got_rgb, w, h, 4, CLIK_U8), CLIK_OK);
+    static const clik_yuv_format formats[] = {CLIK_YUV_NV21, CLIK_YUV_NV12, CLIK_YUV_I420};
+    for (int fi = 0; fi < 3; fi++) {
+        const clik_yuv_format fmt = formats[fi];
+        const size_t n = clik_yuv_size(w, h);
+        uint8_t *packed = malloc(n);
+        ck_assert_ptr_nonnull(packed);
+        clik_yuv_image want;
+        ck_assert_int_eq(clik_yuv_wrap(&want, fmt, w, h, packed, 0), CLIK_OK);
+        ck_assert_int_eq(clik_rgb_to_yuv(h_oracle, &src, &want, CLIK_YUV_BT601), CLIK_OK);
+        ck_assert_int_eq(clik_yuv_to_rgb(h_oracle, &want, &want_rgb, CLIK_YUV_BT601), CLIK_OK);
+        /* Host planes with padded rows, each its own allocation. */
+        clik_yuv_image f = {.format = fmt};
+        const int cw = w / 2, ch = h / 2, nc = fmt == CLIK_YUV_I420 ? 1 : 2;
+        uint8_t *ybuf = calloc((size_t)(w + 13) * h, 1);
+        uint8_t *c0 = calloc((size_t)(cw * nc + 7) * ch, 1), *c1 = calloc((size_t)(cw + 5) * ch, 1);
+        ck_assert(ybuf && c0 && c1);
+        ck_assert_int_eq(clik_image_wrap(&f.y, w, h, 1, CLIK_U8, ybuf, (size_t)w + 13), CLIK_OK);
+        if (nc == 2) {
+            ck_assert_int_eq(clik_image_wrap(&f.uv, cw, ch, 2, CLIK_U8, c0, (size_t)cw * 2 + 7),
+                             CLIK_OK);
+        } else {
+            ck_assert_int_eq(clik_image_wrap(&f.u, cw, ch, 1, CLIK_U8, c0, (size_t)cw + 7),
+                             CLIK_OK);
+            ck_assert_int_eq(clik_image_wrap(&f.v, cw, ch, 1, CLIK_U8, c1, (size_t)cw + 5),
+                             CLIK_OK);
+        }
+        ck_assert_msg(clik_rgb_to_yuv(h_ctx, &src, &f, CLIK_YUV_BT601) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+        for (int y = 0; y < h; y++)
+            ck_assert_mem_eq(ybuf + (size_t)y * (w + 13), packed + (size_t)y * w, (size_t)w);
+        for (int y = 0; y < ch; y++) {
+            const uint8_t *pc = packed + (size_t)w * h;
+            if (nc == 2) {
+                ck_assert_mem_eq(c0 + (size_t)y * (cw * 2 + 7), pc + (size_t)y * w, (size_t)w);
+            } else {
+                ck_assert_mem_eq(c0 + (size_t)y * (cw + 7), pc + (size_t)y * cw, (size_t)cw);
+                ck_assert_mem_eq(c1 + (size_t)y * (cw + 5), pc + (size_t)(ch + y) * cw, (size_t)cw);
+            }
+        }
+        ck_assert_msg(clik_yuv_to_rgb(h_ctx, &f, &got_rgb, CLIK_YUV_BT601) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        ck_assert_mem_eq(got_rgb.data, want_rgb.data, got_rgb.stride * (size_t)h);
+        /* The same frame on the device: planes uploaded, RGB downloaded. */
+        clik_yuv_image d = {.format = fmt};
+        ck_assert_int_eq(clik_image_create(h_ctx, &d.y, w, h, 1, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_upload(h_ctx, &d.y, &want.y), CLIK_OK);
+        if (nc == 2) {
+            ck_assert_int_eq(clik_image_create(h_ctx, &d.uv, cw, ch, 2, CLIK_U8), CLIK_OK);
+            ck_assert_int_eq(clik_image_upload(h_ctx, &d.uv, &want.uv), CLIK_OK);
+        } else {
+            ck_assert_int_eq(clik_image_create(h_ctx, &d.u, cw, ch, 1, CLIK_U8), CLIK_OK);
+            ck_assert_int_eq(clik_image_create(h_ctx, &d.v, cw, ch, 1, CLIK_U8), CLIK_OK);
+            ck_assert_int_eq(clik_image_upload(h_ctx, &d.u, &want.u), CLIK_OK);
+            ck_assert_int_eq(clik_image_upload(h_ctx, &d.v, &want.v), CLIK_OK);
+        }
+        clik_image d_rgb;
+        ck_assert_int_eq(clik_image_create(h_ctx, &d_rgb, w, h, 4, CLIK_U8), CLIK_OK);
+        ck_assert_msg(clik_yuv_to_rgb(h_ctx, &d, &d_rgb, CLIK_YUV_BT601) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        memset(got_rgb.data, 0, got_rgb.stride * (size_t)h);
+        ck_assert_int_eq(clik_image_download(h_ctx, &got_rgb, &d_rgb), CLIK_OK);
+        ck_assert_mem_eq(got_rgb.data, want_rgb.data, got_rgb.stride * (size_t)h);
+        /* And back into the device frame, compared through the host. */
+        ck_assert_msg(clik_rgb_to_yuv(h_ctx, &d_rgb, &d, CLIK_YUV_BT601) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        clik_image back;
+        ck_assert_int_eq(clik_image_alloc(&back, w, h, 1, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_download(h_ctx, &back, &d.y), CLIK_OK);
+        clik_image oracle_y;
+        ck_assert_int_eq(clik_image_alloc(&oracle_y, w, h, 1, CLIK_U8), CLIK_OK);
+        clik_yuv_image again = want;
+        again.y = oracle_y;
+        ck_assert_int_eq(clik_rgb_to_yuv(h_oracle, &want_rgb, &again, CLIK_YUV_BT601), CLIK_OK);
+        ck_assert_mem_eq(back.data, oracle_y.data, back.stride * (size_t)h);
+        h_free_images(&d.y, &d.uv, &d.u, &d.v, &d_rgb, &back, &oracle_y, NULL);
+        free(ybuf);
+        free(c0);
+        free(c1);
+        free(packed);
+    }
+    h_free_images(&src, &want_rgb, &got_rgb, NULL);
+}
+END_TEST
+
+/* ---- bad input ---------------------------------------------------------------------- */
+
+START_TEST(bad_input)
+{
+    static uint8_t buf[16 * 12 * 3 / 2], rgbbuf[16 * 12 * 4];
+    clik_yuv_image f;
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_NV21, 16, 12, buf, 0), CLIK_OK);
+    clik_image rgb, small, grey16;
+    ck_assert_int_eq(clik_image_wrap(&rgb, 16, 12, 4, CLIK_U8, rgbbuf, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&small, 14, 12, 4, CLIK_U8, rgbbuf, 0), CLIK_OK);
+    ck_assert_int_eq(clik_image_wrap(&grey16, 16, 12, 2, CLIK_U8, rgbbuf, 0), CLIK_OK);
+    ck_assert_int_eq(clik_yuv_to_rgb(NULL, &f, &rgb, CLIK_YUV_BT601), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_yuv_to_rgb(h_ctx, NULL, &rgb, CLIK_YUV_BT601), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_yuv_to_rgb(h_ctx, &f, NULL, CLIK_YUV_BT601), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_yuv_to_rgb(h_ctx, &f, &rgb, (clik_yuv_space)4), CLIK_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "colour space"));
+    ck_assert_int_eq(clik_yuv_to_rgb(h_ctx, &f, &small, CLIK_YUV_BT601), CLIK_ERR_SIZE_MISMATCH);
+    ck_assert_int_eq(clik_yuv_to_rgb(h_ctx, &f, &grey16, CLIK_YUV_BT601),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    ck_assert_int_eq(clik_rgb_to_yuv(h_ctx, &grey16, &f, CLIK_YUV_BT601),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    clik_yuv_image bad = f;
+    bad.format = CLIK_YUV_I420; /* u and v unset */
+    ck_assert_int_eq(clik_yuv_to_rgb(h_ctx, &bad, &rgb, CLIK_YUV_BT601), CLIK_ERR_NULL);
+    bad = f;
+    bad.format = (clik_yuv_format)9;
+    ck_assert_int_eq(clik_yuv_to_rgb(h_ctx, &bad, &rgb, CLIK_YUV_BT601), CLIK_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "format"));
+    /* An odd luma plane, a chroma plane of the wrong size or channels. */
+    bad = f;
+    bad.y.width = 15;
+    ck_assert_int_eq(clik_yuv_to_rgb(h_ctx, &bad, &small, CLIK_YUV_BT601), CLIK_ERR_INVALID_SIZE);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "even"));
+    bad = f;
+    bad.uv.height = 5;
+    ck_assert_int_eq(clik_yuv_to_rgb(h_ctx, &bad, &rgb, CLIK_YUV_BT601), CLIK_ERR_SIZE_MISMATCH);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "src.uv"));
+    bad = f;
+    bad.uv.channels = 1;
+    ck_assert_int_eq(clik_yuv_to_rgb(h_ctx, &bad, &rgb, CLIK_YUV_BT601),
+                     CLIK_ERR_UNSUPPORTED_FORMAT);
+    /* dst over the frame's own memory; two planes sharing memory. */
+    clik_image over;
+    ck_assert_int_eq(clik_image_wrap(&over, 16, 12, 1, CLIK_U8, buf, 0), CLIK_OK);
+    ck_assert_int_eq(clik_yuv_to_rgb(h_ctx, &f, &over, CLIK_YUV_BT601), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_rgb_to_yuv(h_ctx, &rgb, &f, CLIK_YUV_BT601), CLIK_OK);
+    bad = f;
+    bad.uv.data = buf + 16 * 4;
+    ck_assert_int_eq(clik_rgb_to_yuv(h_ctx, &rgb, &bad, CLIK_YUV_BT601), CLIK_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "overlapping"));
+}
+END_TEST
+
+int main(void)
+{
+    const h_test tests[] = {H_TEST(hand_worked), H_TEST(wrap_layout), H_TEST(separate_planes),
+                            H_TEST(bad_input)};
+    const h_suite suite = {"yuv", "yuv", 0, tests, H_COUNT(tests), NULL, NULL};
+    return h_suite_main(&suite);
+}
