@@ -465,14 +465,18 @@ static clik_status call_net(clik_context *ctx, const clik_image *src, clik_image
  *   5 x 5: the folded tail nf^2 s^2       (taps 25). */
 static double net_kernel_flops(const bench_case *bc, const char *kernel)
 {
-    const char *name = strcmp(bc->op->name, "lapar-net-a") == 0   ? "lapar-a"
-                       : strcmp(bc->op->name, "lapar-net-b") == 0 ? "lapar-b"
-                                                                  : "lapar-c";
+    /* the op's name ends in the variant's letter: lapar_net_run-a, -b, -c */
+    const size_t n = strlen(bc->op->name);
+    const char v = n > 0 ? bc->op->name[n - 1] : '?';
+    const char *name = v == 'a' ? "lapar-a" : v == 'b' ? "lapar-b" : v == 'c' ? "lapar-c" : NULL;
     clik_lapar_net *net = NULL;
     clik_lapar_net_info i;
-    if (clik_lapar_net_builtin(bc->ctx, name, (int)bc->scale, &net) != CLIK_OK ||
-        clik_lapar_net_describe(net, &i) != CLIK_OK)
+    if (!name || clik_lapar_net_builtin(bc->ctx, name, (int)bc->scale, &net) != CLIK_OK ||
+        clik_lapar_net_describe(net, &i) != CLIK_OK) {
+        clik_lapar_net_free(net);
         return 0.0;
+    }
+    clik_lapar_net_free(net);
     const double p = (double)bc->width * bc->height, nf = i.features, s2 = i.scale * i.scale;
     if (strcmp(kernel, "lapar_net_conv3x3") == 0)
         return 2.0 * 9.0 * p *
