@@ -29,7 +29,8 @@
  * OUT_HALF (the output stored as binary16 with vstore_half: phi as F16, or
  * a tensor under ACT_HALF); LOCAL (VW 1
  * only: the work-group's input tile and its apron staged in local memory,
- * one input channel at a time). Weights are laid out per group of COB
+ * one input channel at a time); WINO (3 x 3 layers without a shuffle, for
+ * CPU devices: lapar_net_wino below). Weights are laid out per group of COB
  * output channels: [cout / WCOB][cin][K * K][WCOB] (WCOB a multiple of COB,
  * default COB), so that a work-item's weights of one tap are contiguous. Every variant adds the
  * products of an output in one order (input channel, row, column): they give the same bits.
@@ -67,6 +68,9 @@
 #endif
 #ifndef ACT_HALF
 #define ACT_HALF 0
+#endif
+#ifndef WINO
+#define WINO 0
 #endif
 #define HALO 2
 #define R    (K / 2)
@@ -229,7 +233,163 @@ inline void store_outputs(const vec_t *acc, int co0, int x0, int y, int width, _
     }
 }
 
-#if !LOCAL
+#if WINO
+/* Winograd's minimal filtering F(2 x 2, 3 x 3) (Lavin and Gray, "Fast
+ * Algorithms for Convolutional Neural Networks", CVPR 2016, section 4.1):
+ * each 2 x 2 output tile from its 4 x 4 input tile d as
+ * A^T [sum over ci of (G g G^T) . (B^T d B)] A, 16 multiplications per
+ * input channel and output channel where the direct sum takes 36. For CPU
+ * devices (VW 4, 8 or 16; a work-group of one work-item): a work-item takes
+ * a strip of VW tiles (2 VW pixels of rows 2 j and 2 j + 1), lane t of a
+ * vector is tile t. It transforms the strip's input tiles of every input
+ * channel into local memory (vl: cin x 16 vectors), then per group of COB
+ * output channels and per element k of the 4 x 4 products sums over the
+ * input channels (one vector load, COB fused multiply-adds), keeping the 16
+ * sums of the group in ml (COB x 16 vectors), then the output transform,
+ * bias, ReLU and residual as lapar_net_conv. Weights are G g G^T,
+ * [16][cin][cout rounded up to COB]. The sums differ from the direct
+ * kernel's in rounding only (F32's bound; tests/test_lapar_net.c). */
+#if VW == 4
+#define EVENS (uint4)(0, 2, 4, 6)
+#define ODDS  (uint4)(1, 3, 5, 7)
+#define ILO   (uint4)(0, 4, 1, 5)
+#define IHI   (uint4)(2, 6, 3, 7)
+#elif VW == 8
+#define EVENS (uint8)(0, 2, 4, 6, 8, 10, 12, 14)
+#define ODDS  (uint8)(1, 3, 5, 7, 9, 11, 13, 15)
+#define ILO   (uint8)(0, 8, 1, 9, 2, 10, 3, 11)
+#define IHI   (uint8)(4, 12, 5, 13, 6, 14, 7, 15)
+#elif VW == 16
+#define EVENS (uint16)(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30)
+#define ODDS  (uint16)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)
+#define ILO   (uint16)(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
+#define IHI   (uint16)(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
+#else
+#error "lapar_net_wino: VW is 4, 8 or 16"
+#endif
+
+/* The 2 VW pixels from x0 of row y of channel co (+ ReLU, + alpha res),
+ * the pixels past the width left alone. */
+inline void wino_store(vec_t lo, vec_t hi, int co, int x0, int y, int width, __global out_t *out,
+                       ulong out_plane, int out_pitch, int out_halo, __global const act_t *res,
+                       ulong res_plane, int pitch, float alpha, int has_res, int relu)
+{
+    if (relu) {
+        lo = fmax(lo, (vec_t)(0.0f));
+        hi = fmax(hi, (vec_t)(0.0f));
+    }
+    if (has_res) {
+        __global const act_t *r =
+            res + (size_t)co * res_plane + (size_t)(y + HALO) * (size_t)pitch + x0 + HALO;
+        lo += alpha * LOADV(r);
+        hi += alpha * LOADV(r + VW);
+    }
+    __global out_t *o =
+        out + (size_t)co * out_plane + (size_t)(y + out_halo) * (size_t)out_pitch + x0 + out_halo;
+    if (x0 + 2 * VW <= width) {
+        STOREV(lo, o);
+        STOREV(hi, o + VW);
+        return;
+    }
+    float lanes[2 * VW];
+    VSTORE(VW)(lo, 0, lanes);
+    VSTORE(VW)(hi, 0, lanes + VW);
+    for (int l = 0; l < 2 * VW && x0 + l < width; l++)
+        STORE1(lanes[l], l, o);
+}
+
+/* Work-item (i, j): tiles i VW .. i VW + VW - 1 of tile row j; every
+ * output channel. */
+__kernel void lapar_net_wino(__global const act_t *in, ulong in_off, ulong in_plane, int cin,
+                             int pitch, __global out_t *out, ulong out_off, ulong out_plane,
+                             int out_pitch, int out_halo, __global const act_t *res, ulong res_off,
+                             ulong res_plane, float alpha, int has_res, __global const float *w,
+                             ulong w_off, ulong b_off, int width, int height, int relu,
+                             __local vec_t *vl)
+{
+    const int x0 = get_global_id(0) * 2 * VW, y0 = get_global_id(1) * 2;
+    if (x0 >= width || y0 >= height)
+        return;
+    __local vec_t *ml = vl + (size_t)cin * 16;
+    in += in_off;
+    out += out_off;
+    res += res_off;
+    const int cpad = (COUT + COB - 1) / COB * COB;
+    /* input tiles: rows y0 - 1 .. y0 + 2, columns x0 - 1 .. x0 + 2 VW */
+    __global const act_t *p0 =
+        in + (size_t)(y0 + HALO - 1) * (size_t)pitch + (size_t)(x0 + HALO - 1);
+    for (int ci = 0; ci < cin; ci++) {
+        __global const act_t *p = p0 + (size_t)ci * in_plane;
+        vec_t d[4][4];
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const vec_t a = LOADV(p + r * pitch), b = LOADV(p + r * pitch + VW);
+            const vec_t c = LOADV(p + r * pitch + 2), e = LOADV(p + r * pitch + 2 + VW);
+            d[r][0] = shuffle2(a, b, EVENS);
+            d[r][1] = shuffle2(a, b, ODDS);
+            d[r][2] = shuffle2(c, e, EVENS);
+            d[r][3] = shuffle2(c, e, ODDS);
+        }
+        vec_t s[4][4];
+#pragma unroll
+        for (int c = 0; c < 4; c++) {
+            s[0][c] = d[0][c] - d[2][c];
+            s[1][c] = d[1][c] + d[2][c];
+            s[2][c] = d[2][c] - d[1][c];
+            s[3][c] = d[1][c] - d[3][c];
+        }
+        __local vec_t *v = vl + (size_t)ci * 16;
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            v[r * 4] = s[r][0] - s[r][2];
+            v[r * 4 + 1] = s[r][1] + s[r][2];
+            v[r * 4 + 2] = s[r][2] - s[r][1];
+            v[r * 4 + 3] = s[r][1] - s[r][3];
+        }
+    }
+    __global const float *wk = w + w_off;
+    for (int co0 = 0; co0 < COUT; co0 += COB) {
+        for (int k = 0; k < 16; k++) {
+            vec_t acc[COB];
+#pragma unroll
+            for (int j = 0; j < COB; j++)
+                acc[j] = (vec_t)(0.0f);
+            __global const float *wc = wk + (size_t)k * (size_t)cin * (size_t)cpad + co0;
+            for (int ci = 0; ci < cin; ci++) {
+                const vec_t v = vl[(size_t)ci * 16 + k];
+                float wv[COB];
+                WTAP(wv, wc + (size_t)ci * (size_t)cpad);
+#pragma unroll
+                for (int j = 0; j < COB; j++)
+                    acc[j] = fma((vec_t)(wv[j]), v, acc[j]);
+            }
+#pragma unroll
+            for (int j = 0; j < COB; j++)
+                ml[j * 16 + k] = acc[j];
+        }
+        for (int j = 0; j < COB && co0 + j < COUT; j++) {
+            __local const vec_t *m = ml + j * 16;
+            vec_t t[2][4];
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                t[0][c] = m[c] + m[4 + c] + m[8 + c];
+                t[1][c] = m[4 + c] - m[8 + c] - m[12 + c];
+            }
+            const float b = w[b_off + co0 + j];
+#pragma unroll
+            for (int r = 0; r < 2; r++) {
+                if (y0 + r >= height)
+                    break;
+                const vec_t e = t[r][0] + t[r][1] + t[r][2] + b,
+                            o = t[r][1] - t[r][2] - t[r][3] + b;
+                wino_store(shuffle2(e, o, ILO), shuffle2(e, o, IHI), co0 + j, x0, y0 + r, width,
+                           out, out_plane, out_pitch, out_halo, res, res_plane, pitch, alpha,
+                           has_res, relu);
+            }
+        }
+    }
+}
+#elif !LOCAL
 /* Work-item (i, r, g): pixels i VW .. i VW + VW - 1 of rows r RY .. r RY +
  * RY - 1, output channels g COB .. g COB + COB - 1. */
 __kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_plane, int cin,

@@ -240,6 +240,7 @@ struct clik_context {
     struct {
         uint64_t serial; /* the network's (0: none) */
         int cob;         /* the layout's channel groups */
+        int wino;        /* the layout's Winograd steps (lnet_wino) */
         cl_mem mem;
         size_t bytes;
         size_t *off; /* per step: weights, then biases (2 nsteps) */

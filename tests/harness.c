@@ -14,6 +14,7 @@
 clik_context *h_ctx;
 clik_context *h_oracle;
 char h_backend[512];
+const char *h_tuning = "";
 char h_device[32] = "none";
 clik_backend h_expected;
 int h_small;
@@ -275,6 +276,7 @@ static int run_opencl(Suite *(*make)(void), const char *const *tunings)
             opt.device = h_device;
             opt.strict = 1;
             opt.tuning = tunings[t];
+            h_tuning = tunings[t];
             h_cache =
                 !h_pocl_disk_cache && strstr(list[i].platform_name, "Portable Computing Language")
                     ? 0

@@ -20,6 +20,7 @@
 extern clik_context *h_ctx;     /* the backend under test */
 extern clik_context *h_oracle;  /* the scalar oracle */
 extern char h_backend[512];     /* its name, for messages */
+extern const char *h_tuning;    /* the tuning string of h_ctx ("" by default) */
 extern char h_device[32];       /* "P:D" of the OpenCL device under test, else "none" */
 extern clik_backend h_expected; /* where operations must run */
 extern int h_small;             /* CLIK_TEST_SMALL=1: sizes up to 128x64 only (oclgrind) */

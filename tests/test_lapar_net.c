@@ -318,7 +318,11 @@ START_TEST(tiles_same_bytes)
         return;
     }
     const int w = h_small ? 29 : 45, h = h_small ? 19 : 33;
-    clik_context *tiled = h_tuned_context(h_small ? "lnet_tile=16" : "lnet_tile=10");
+    /* the suite's kernels (Winograd or direct sums round differently) in tiles */
+    char tuning[256];
+    snprintf(tuning, sizeof(tuning), "%s%slnet_tile=%d", h_tuning, *h_tuning ? "," : "",
+             h_small ? 16 : 10);
+    clik_context *tiled = h_tuned_context(tuning);
     for (int s = 2; s <= 4; s += 2) {
         const sup_test_net_shape sh = {s, 4, 2, 2, 9};
         size_t n;
@@ -693,11 +697,16 @@ END_TEST
 
 int main(void)
 {
-    /* the convolutions from global memory (the device's vector width, and
-     * others) and through local-memory tiles */
-    static const char *const tunings[] = {"lnet_local=0", "lnet_local=1,lnet_ry=4,poison=1",
-                                          "lnet_local=0,lnet_vw=4,lnet_cob=2,lnet_ry=2", NULL};
+    /* the convolutions as the device has them by default (Winograd on CPU
+     * devices), direct through local-memory tiles, and by Winograd with
+     * small strips and groups on every device */
+    static const char *const tunings[] = {
+        "lnet_local=0", "lnet_wino=0,lnet_local=1,lnet_ry=4,poison=1",
+        "lnet_wino=1,lnet_local=0,lnet_vw=4,lnet_cob=2,lnet_ry=2", NULL};
     static const char *const full_tunings[] = {"lnet_local=0",
+                                               "lnet_wino=0,lnet_local=0",
+                                               "lnet_wino=1,lnet_vw=8,lnet_cob=16,poison=1",
+                                               "lnet_wino=1,lnet_vw=16,lnet_cob=1",
                                                "lnet_local=1,poison=1",
                                                "lnet_local=1,lnet_ry=4,poison=1",
                                                "lnet_local=1,lnet_ry=8,lnet_cob=16",

@@ -184,6 +184,7 @@ static void tensor_planes(net_args *a)
 typedef struct net_layout {
     int vw, ry, cob_max, local; /* pixels, rows, channels per work-item; local tiles */
     int fixed;                  /* rows and channels as given on small layers */
+    int wino;                   /* 3 x 3 layers by Winograd where they can (lnet_wino) */
     int pitch[2];               /* row pitch at low and high resolution (floats) */
     size_t plane[2];            /* plane size at low and high resolution */
 } net_layout;
@@ -221,6 +222,43 @@ static size_t padded(int n, int cob)
     return (size_t)((n + cob - 1) / cob) * (size_t)cob;
 }
 
+/* Whether step c runs as lapar_net_wino (kernels/lapar_net.cl): a 3 x 3
+ * convolution without a shuffle, lnet_wino on, and the strip's transformed
+ * input (cin x 16 vectors) and one channel group's sums (cob x 16) in the
+ * device's local memory. The tiles per work-item: lnet_vw within 4 .. 16,
+ * halved until they fit; 0: the direct kernel. */
+static int wino_tiles(const clik_context *ctx, const net_layout *lay, const clik_lapar_net_conv *c)
+{
+    if (!lay->wino || c->k != 3 || c->shuffle != 1)
+        return 0;
+    const size_t cob = (size_t)channels_per_item(c->cout, lay->cob_max);
+    int vw = lay->vw < 4 ? 4 : lay->vw > 16 ? 16 : lay->vw;
+    for (; vw >= 4; vw /= 2)
+        if (((size_t)c->cin + cob) * 16 * (size_t)vw * sizeof(float) <= ctx->dev.local_mem_size)
+            return vw;
+    return 0;
+}
+
+/* Winograd's F(2 x 2, 3 x 3) weights of a 3 x 3 filter g (row-major): G g
+ * G^T, 16 values, with G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1]
+ * (Lavin and Gray, CVPR 2016, section 4.1), in double, rounded once. */
+static void wino_weights(const float *g, float u[16])
+{
+    double h[4][3];
+    for (int j = 0; j < 3; j++) {
+        h[0][j] = g[j];
+        h[1][j] = 0.5 * ((double)g[j] + g[3 + j] + g[6 + j]);
+        h[2][j] = 0.5 * ((double)g[j] - g[3 + j] + g[6 + j]);
+        h[3][j] = g[6 + j];
+    }
+    for (int r = 0; r < 4; r++) {
+        u[r * 4] = (float)h[r][0];
+        u[r * 4 + 1] = (float)(0.5 * (h[r][0] + h[r][1] + h[r][2]));
+        u[r * 4 + 2] = (float)(0.5 * (h[r][0] - h[r][1] + h[r][2]));
+        u[r * 4 + 3] = (float)h[r][2];
+    }
+}
+
 /* The context's kept tensors back to the pool. */
 static void workspace_release(clik_context *ctx)
 {
@@ -249,7 +287,9 @@ static clik_status upload_weights(clik_context *ctx, const net_args *a, const ne
                                   net_buffers *nb)
 {
     const clik_lapar_net *net = a->net;
-    if (ctx->lnet.mem && ctx->lnet.serial == net->serial && ctx->lnet.cob == lay->cob_max) {
+    const int wino_key = lay->wino ? lay->vw : 0;
+    if (ctx->lnet.mem && ctx->lnet.serial == net->serial && ctx->lnet.cob == lay->cob_max &&
+        ctx->lnet.wino == wino_key) {
         nb->weights = ctx->lnet.mem;
         nb->w_off = ctx->lnet.off;
         nb->b_off = ctx->lnet.off + net->nsteps;
@@ -265,8 +305,9 @@ static clik_status upload_weights(clik_context *ctx, const net_args *a, const ne
     for (int i = 0; i < net->nsteps; i++) {
         const clik_lapar_net_conv *c = &net->steps[i].conv;
         const size_t cout = padded(c->cout, channels_per_item(c->cout, lay->cob_max));
+        const size_t taps = wino_tiles(ctx, lay, c) ? 16 : (size_t)c->k * (size_t)c->k;
         off[i] = total;
-        total += (cout * (size_t)c->cin * (size_t)c->k * (size_t)c->k + 15) / 16 * 16;
+        total += (cout * (size_t)c->cin * taps + 15) / 16 * 16;
         off[net->nsteps + i] = total;
         total += (cout + 15) / 16 * 16;
     }
@@ -280,11 +321,23 @@ static clik_status upload_weights(clik_context *ctx, const net_args *a, const ne
         const size_t cob = (size_t)channels_per_item(c->cout, lay->cob_max), cin = (size_t)c->cin;
         const size_t kk = (size_t)c->k * (size_t)c->k;
         float *w = host + off[i];
-        for (size_t co = 0; co < (size_t)c->cout; co++)
-            for (size_t ci = 0; ci < cin; ci++)
-                for (size_t t = 0; t < kk; t++)
-                    w[((co / cob * cin + ci) * kk + t) * cob + co % cob] =
-                        c->w[(co * cin + ci) * kk + t];
+        if (wino_tiles(ctx, lay, c)) {
+            /* [16][cin][cout rounded up to cob] */
+            const size_t cpad = padded(c->cout, (int)cob);
+            for (size_t co = 0; co < (size_t)c->cout; co++)
+                for (size_t ci = 0; ci < cin; ci++) {
+                    float u[16];
+                    wino_weights(c->w + (co * cin + ci) * 9, u);
+                    for (size_t t = 0; t < 16; t++)
+                        w[(t * cin + ci) * cpad + co] = u[t];
+                }
+        } else {
+            for (size_t co = 0; co < (size_t)c->cout; co++)
+                for (size_t ci = 0; ci < cin; ci++)
+                    for (size_t t = 0; t < kk; t++)
+                        w[((co / cob * cin + ci) * kk + t) * cob + co % cob] =
+                            c->w[(co * cin + ci) * kk + t];
+        }
         memcpy(host + off[net->nsteps + i], c->b, (size_t)c->cout * sizeof(float));
     }
     const size_t bytes = total * sizeof(float);
@@ -301,6 +354,7 @@ static clik_status upload_weights(clik_context *ctx, const net_args *a, const ne
     }
     ctx->lnet.serial = net->serial;
     ctx->lnet.cob = lay->cob_max;
+    ctx->lnet.wino = wino_key;
     ctx->lnet.mem = mem;
     ctx->lnet.bytes = bytes;
     ctx->lnet.off = off;
@@ -404,7 +458,8 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
     const int half = last ? phi->image.type == CLIK_F16 : a->act_half; /* the output's */
     const int wcob = channels_per_item(c->cout, lay->cob_max);         /* the weights' layout */
     int cob = wcob, ry = lay->ry;
-    const int vw = lay->local ? 1 : lay->vw;
+    const int wv = wino_tiles(ctx, lay, c); /* tiles per work-item of lapar_net_wino, or 0 */
+    const int vw = wv ? wv : lay->local ? 1 : lay->vw;
     const int hr = sp->hr, w = hr ? a->w * a->s : a->w, h = hr ? a->h * a->s : a->h;
     /* Small layers on GPUs: fewer rows, then fewer channels per work-item,
      * until the device has 256 work-items per compute unit (unless a tuning
@@ -412,7 +467,9 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
      * each loads its inputs and weights again (NVIDIA H200, LAPAR-A x2 at
      * 320x180, before the weights' vector loads: 4.1 ms at 8 rows x 4
      * channels, 7.3 ms shrunk to 2,048 work-items per compute unit). */
-    if (ctx->dev.type != CLIK_DEVICE_CPU) {
+    if (wv)
+        ry = 1;
+    else if (ctx->dev.type != CLIK_DEVICE_CPU) {
         const double want =
             256.0 * (double)(ctx->dev.compute_units > 0 ? ctx->dev.compute_units : 1);
         while (ry > 1 && !(lay->fixed & 1) &&
@@ -425,10 +482,12 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
     char options[192];
     snprintf(options, sizeof(options),
              "-DK=%d -DCOB=%d -DWCOB=%d -DCOUT=%d -DVW=%d -DRY=%d -DSHUFFLE=%d -DOUT_HALF=%d "
-             "-DLOCAL=%d -DACT_HALF=%d",
-             c->k, cob, wcob, c->cout, vw, ry, c->shuffle, half, lay->local, a->act_half);
+             "-DLOCAL=%d -DACT_HALF=%d -DWINO=%d",
+             c->k, cob, wcob, c->cout, vw, ry, c->shuffle, half, wv ? 0 : lay->local, a->act_half,
+             wv ? 1 : 0);
     clik_kernel_entry *k;
-    clik_status st = clik__kernel(ctx, "lapar_net", options, "lapar_net_conv", &k);
+    clik_status st =
+        clik__kernel(ctx, "lapar_net", options, wv ? "lapar_net_wino" : "lapar_net_conv", &k);
     if (st != CLIK_OK)
         return st;
     const int pitch = lay->pitch[hr];
@@ -457,6 +516,17 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
                    CLIK_A(w_off), CLIK_A(b_off), CLIK_A(w), CLIK_A(h), CLIK_A(relu));
     if (st != CLIK_OK)
         return st;
+    if (wv) {
+        /* a strip of wv tiles (2 wv pixels, 2 rows) per work-group of one */
+        const size_t strips[2] = {(size_t)((w + 2 * wv - 1) / (2 * wv)), (size_t)((h + 1) / 2)};
+        const size_t one[2] = {1, 1};
+        const size_t bytes = ((size_t)cin + (size_t)cob) * 16 * (size_t)wv * sizeof(float);
+        st = CLIK_ARGS_AT(ctx, k, 21, CLIK_LOCAL(bytes));
+        if (st == CLIK_OK)
+            st = clik__launch_exact(ctx, k, 2, strips, one);
+        name_conv_event(ctx, c->k, st);
+        return st;
+    }
     size_t items[3] = {(size_t)((w + vw - 1) / vw), (size_t)((h + ry - 1) / ry),
                        padded(c->cout, cob) / (size_t)cob};
     if (!lay->local) {
@@ -488,6 +558,7 @@ static void layout_of(clik_context *ctx, const net_args *a, net_layout *lay)
     lay->cob_max = a->shape.cob;
     lay->ry = a->shape.ry;
     lay->fixed = a->shape.fixed;
+    lay->wino = a->shape.wino;
     for (int r = 0; r < 2; r++) {
         const int w = r ? a->w * a->s : a->w, h = r ? a->h * a->s : a->h;
         lay->pitch[r] = (w + 2 * HALO + 3) / 4 * 4;
@@ -554,14 +625,20 @@ static clik_status net_whole(clik_context *ctx, const net_args *a, const clik_bi
 /* The input pixels around a tile that its inner pixels' outputs depend on:
  * the receptive field of the convolutions (those at the output's
  * resolution count 1 / s per pixel, rounded up), at least the bicubic
- * up-sample's reach under the filter's 5 x 5 window (3 input pixels). */
+ * up-sample's reach under the filter's 5 x 5 window (3 input pixels). A
+ * layer that may run by Winograd's F(2 x 2, 3 x 3) counts 2, not 1: an
+ * output's rounding depends on its whole 4 x 4 input tile, which reaches 2
+ * pixels to one side. Even, and tiles start at even pixels (run_tile), so
+ * that every Winograd tile is the whole image's: the same bytes. */
 static int net_halo(const clik_lapar_net *net)
 {
     int lr = 0, hr = 0;
-    for (int i = 0; i < net->nsteps; i++)
-        *(net->steps[i].hr ? &hr : &lr) += net->steps[i].conv.k / 2;
+    for (int i = 0; i < net->nsteps; i++) {
+        const clik_lapar_net_conv *c = &net->steps[i].conv;
+        *(net->steps[i].hr ? &hr : &lr) += c->k / 2 + (c->k == 3 && c->shuffle == 1);
+    }
     const int s = net->info.scale, h = lr + (hr + s - 1) / s;
-    return h > 3 ? h : 3;
+    return h > 3 ? (h + 1) / 2 * 2 : 4;
 }
 
 /* Whether a run on a's input fits the device: each buffer within the
@@ -643,8 +720,9 @@ static clik_status run_tile(clik_context *ctx, const net_args *a, int halo, cons
                             const clik_binding *phi)
 {
     const int s = a->s, L = a->net->info.atoms;
-    const int ex0 = box[0] - halo > 0 ? box[0] - halo : 0,
-              ey0 = box[1] - halo > 0 ? box[1] - halo : 0;
+    /* at even pixels: the Winograd tiles of the whole image (net_halo) */
+    const int ex0 = box[0] - halo > 0 ? (box[0] - halo) / 2 * 2 : 0,
+              ey0 = box[1] - halo > 0 ? (box[1] - halo) / 2 * 2 : 0;
     const int ex1 = box[2] + halo < a->w ? box[2] + halo : a->w;
     const int ey1 = box[3] + halo < a->h ? box[3] + halo : a->h;
     const size_t pixel = (size_t)a->src->channels * clik_type_size(a->src->type);
@@ -966,7 +1044,7 @@ clik_status clik__lapar_net_run_shaped(clik_context *ctx, const clik_lapar_net *
                   {0},
                   {L, net->atoms, NULL},
                   opt ? opt->f16_activations : 0,
-                  {0, 1, 1, 1, 0},
+                  {0, 1, 1, 1, 0, 0},
                   src->channels > 1 && src->order == CLIK_ORDER_BGR};
     tensor_planes(&a);
     if (shape)

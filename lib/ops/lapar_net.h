@@ -58,10 +58,11 @@ struct clik_lapar_net {
 
 /* The work-item shape of the network's convolutions (the lnet_* tuning
  * keys): local tiles, pixels, rows and output channels per work-item;
- * fixed: rows and channels stay as given on small layers. */
+ * fixed: rows and channels stay as given on small layers; wino: lnet_wino. */
 typedef struct net_conv_shape {
     int local, vw, ry, cob;
     int fixed;
+    int wino; /* 3 x 3 layers by Winograd's F(2 x 2, 3 x 3) where they can */
 } net_conv_shape;
 
 /* clik_lapar_net_run_with; shape NULL: the tuning keys where given, else

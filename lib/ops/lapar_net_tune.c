@@ -111,15 +111,18 @@ clik_status clik_lapar_net_tune(clik_context *ctx, const clik_lapar_net *net, in
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 2; j++)
                 for (int k = 0; k < 2; k++)
-                    cand[n++] = (net_conv_shape){0, cpu_vw[i], cpu_ry[j], cpu_cob[k], 3};
+                    cand[n++] = (net_conv_shape){0, cpu_vw[i], cpu_ry[j], cpu_cob[k], 3, 0};
     } else {
         for (int l = 0; l < 2; l++)
             for (int j = 0; j < 4; j++)
                 for (int k = 0; k < 3; k++)
-                    cand[n++] = (net_conv_shape){l, 1, gpu_ry[j], gpu_cob[k], 3};
-        cand[n++] = (net_conv_shape){0, 2, 2, 8, 3};
-        cand[n++] = (net_conv_shape){0, 4, 1, 8, 3};
+                    cand[n++] = (net_conv_shape){l, 1, gpu_ry[j], gpu_cob[k], 3, 0};
+        cand[n++] = (net_conv_shape){0, 2, 2, 8, 3, 0};
+        cand[n++] = (net_conv_shape){0, 4, 1, 8, 3, 0};
     }
+    /* the Winograd layers as the key or the device's default has them */
+    for (int i = 0; i < n; i++)
+        cand[i].wino = (int)clik__tune(ctx, CLIK_TUNE_LNET_WINO, cpu ? 1 : 0);
     double best_ms = INFINITY;
     int best_i = -1;
     for (int i = 0; i < n; i++) {
