@@ -43,7 +43,9 @@ int clik__lapar_net_shape(clik_context *ctx, const clik_lapar_net *net, int w, i
     sh->vw = 1 << clik__tune(ctx, CLIK_TUNE_LNET_VW, cpu ? 4 : 0);
     sh->ry = 1 << clik__tune(ctx, CLIK_TUNE_LNET_RY, cpu ? 0 : 3);
     sh->cob = 1 << clik__tune(ctx, CLIK_TUNE_LNET_COB, cpu ? 3 : 2);
-    sh->wino = (int)clik__tune(ctx, CLIK_TUNE_LNET_WINO, cpu ? 1 : 0);
+    /* Winograd where 16-tile strips fit (PoCL: 1 MiB of local memory) */
+    sh->wino =
+        (int)clik__tune(ctx, CLIK_TUNE_LNET_WINO, cpu && ctx->dev.local_mem_size >= 65536 ? 1 : 0);
     sh->fixed = (clik__tune_given(ctx, CLIK_TUNE_LNET_RY) ? 1 : 0) |
                 (clik__tune_given(ctx, CLIK_TUNE_LNET_COB) ? 2 : 0);
     if (clik__tune_given(ctx, CLIK_TUNE_LNET_LOCAL) || clik__tune_given(ctx, CLIK_TUNE_LNET_VW) ||

@@ -122,7 +122,8 @@ clik_status clik_lapar_net_tune(clik_context *ctx, const clik_lapar_net *net, in
     }
     /* the Winograd layers as the key or the device's default has them */
     for (int i = 0; i < n; i++)
-        cand[i].wino = (int)clik__tune(ctx, CLIK_TUNE_LNET_WINO, cpu ? 1 : 0);
+        cand[i].wino = (int)clik__tune(ctx, CLIK_TUNE_LNET_WINO,
+                                       cpu && ctx->dev.local_mem_size >= 65536 ? 1 : 0);
     double best_ms = INFINITY;
     int best_i = -1;
     for (int i = 0; i < n; i++) {
