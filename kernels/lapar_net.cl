@@ -69,6 +69,9 @@
 #ifndef ACT_HALF
 #define ACT_HALF 0
 #endif
+#ifndef CI2
+#define CI2 0
+#endif
 #ifndef WINO
 #define WINO 0
 #endif
@@ -417,6 +420,11 @@ __kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_pl
     /* the top left tap of pixel (x0, y0) */
     __global const act_t *p0 =
         in + (size_t)(y0 + HALO - R) * (size_t)pitch + (size_t)(x0 + HALO - R);
+    /* a work-item of one row and at most two channels has few loads in
+     * flight per input channel: two channels at a time (CI2) */
+#if CI2
+#pragma unroll 2
+#endif
     for (int ci = 0; ci < cin; ci++) {
         __global const act_t *p = p0 + (size_t)ci * in_plane;
         __global const float *wc = wg + (size_t)ci * KK * WCOB;
