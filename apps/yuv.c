@@ -8,7 +8,10 @@
 
 static const char *const yuv_usage =
     "usage: clik yuv IN OUT [--size WxH] [--format nv21|nv12|i420]\n"
-    "                [--space bt601|bt601-full|bt709|bt709-full] [--frame N] [--device SPEC]\n"
+    "                [--space bt601|bt601-full|bt709|bt709-full] [--frame N]\n"
+    "                [--resize WxH [--method nearest|bilinear|bicubic|bicubic-aa]]\n"
+    "                [--upscale 2|3|4]\n"
+    "                [--device SPEC]\n"
     "A YUV 4:2:0 camera frame to an image, or an image to a frame. A frame is read\n"
     "from IN.yuv (raw frames back to back, each in OpenCV's layout: H rows of Y,\n"
     "then the chroma; --size says how large, --frame N which one, from 0) or from\n"
@@ -18,7 +21,11 @@ static const char *const yuv_usage =
     "height must be even. --format: nv21 (Android's camera; the default), nv12\n"
     "(interleaved U V), i420 (U plane, then V plane). --space: bt601, video range\n"
     "(the default: OpenCV's COLOR_YUV2RGB_NV21 and COLOR_RGB2YUV_I420, their\n"
-    "bytes), bt601-full (JPEG's), bt709, bt709-full.\n";
+    "bytes), bt601-full (JPEG's), bt709, bt709-full. --resize WxH (even sides)\n"
+    "resamples a frame read from IN plane by plane (luma to WxH, chroma to half of\n"
+    "it; --method, default bilinear) and writes the frame to OUT.yuv or OUT.npy, or\n"
+    "its RGB to any other OUT. --upscale S does the same with the luma upscaled S\n"
+    "times by the LAPAR model (as clik upscale --method lapar) and the chroma bicubic.\n";
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -53,7 +60,50 @@ typedef struct yuv_opts {
     clik_yuv_format format;
     clik_yuv_space space;
     int width, height, frame;
+    int rw, rh;  /* --resize or --upscale: the frame's new size, or 0 */
+    int upscale; /* --upscale S, or 0 */
+    clik_interp method;
 } yuv_opts;
+
+/* --resize WxH, --method and --upscale S into o. */
+static int parse_resize(const char *resize_text, const char *method_text, const char *upscale_text,
+                        yuv_opts *o)
+{
+    o->rw = o->rh = o->upscale = 0;
+    o->method = CLIK_INTERP_BILINEAR;
+    if (upscale_text) {
+        if (resize_text || method_text) {
+            fprintf(stderr, "clik yuv: --upscale or --resize (with --method), not both\n");
+            return CLI_USAGE;
+        }
+        if (!cli_parse_count(upscale_text, 2, 4, &o->upscale)) {
+            fprintf(stderr, "clik yuv: --upscale %s: expected 2, 3 or 4\n", upscale_text);
+            return CLI_USAGE;
+        }
+        return CLI_OK;
+    }
+    if (!resize_text) {
+        if (!method_text)
+            return CLI_OK;
+        fprintf(stderr, "clik yuv: --method needs --resize\n");
+        return CLI_USAGE;
+    }
+    if (!parse_size(resize_text, &o->rw, &o->rh) || o->rw < 2 || o->rh < 2 || o->rw % 2 != 0 ||
+        o->rh % 2 != 0) {
+        fprintf(stderr, "clik yuv: --resize %s: expected WxH with even W and H from 2\n",
+                resize_text);
+        return CLI_USAGE;
+    }
+    if (method_text && strcmp(method_text, "bicubic-aa") == 0)
+        o->method = CLIK_INTERP_BICUBIC_AA;
+    else if (method_text && !resize_parse_method(method_text, &o->method)) {
+        fprintf(stderr,
+                "clik yuv: --method %s: expected nearest, bilinear, bicubic or bicubic-aa\n",
+                method_text);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
 
 static int parse_opts(const char *size_text, const char *format_text, const char *space_text,
                       const char *frame_text, yuv_opts *o)
@@ -103,17 +153,19 @@ static int read_frame(const char *path, const yuv_opts *o, clik_image *img)
 int cmd_yuv(int argc, char **argv)
 {
     const char *size_text = NULL, *format_text = "nv21", *space_text = "bt601", *frame_text = NULL;
-    const cli_option options[] = {{"--size", &size_text, NULL},
-                                  {"--format", &format_text, NULL},
-                                  {"--space", &space_text, NULL},
-                                  {"--frame", &frame_text, NULL},
-                                  {NULL, NULL, NULL}};
+    const char *resize_text = NULL, *method_text = NULL, *upscale_text = NULL;
+    const cli_option options[] = {
+        {"--size", &size_text, NULL},       {"--format", &format_text, NULL},
+        {"--space", &space_text, NULL},     {"--frame", &frame_text, NULL},
+        {"--resize", &resize_text, NULL},   {"--method", &method_text, NULL},
+        {"--upscale", &upscale_text, NULL}, {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, yuv_usage);
     if (rc != CLI_OK || args.help)
         return rc;
     yuv_opts o;
-    if ((rc = parse_opts(size_text, format_text, space_text, frame_text, &o)) != CLI_OK)
+    if ((rc = parse_opts(size_text, format_text, space_text, frame_text, &o)) != CLI_OK ||
+        (rc = parse_resize(resize_text, method_text, upscale_text, &o)) != CLI_OK)
         return rc;
     const char *in = args.positional[0], *out = args.positional[1];
     cli_outputs outs;
@@ -136,13 +188,30 @@ int cmd_yuv(int argc, char **argv)
                 in, src.width, src.height);
         rc = CLI_USAGE;
     }
+    if (rc == CLI_OK && !decode && (o.rw || o.upscale)) {
+        fprintf(stderr, "clik yuv: %s: %s takes a frame (a grey IN or a .yuv)\n", in,
+                o.upscale ? "--upscale" : "--resize");
+        rc = CLI_USAGE;
+    }
     const int w = src.width, h = decode ? src.height / 3 * 2 : src.height;
-    clik_yuv_image frame;
+    if (o.upscale) {
+        o.rw = w * o.upscale;
+        o.rh = h * o.upscale;
+    }
+    /* --resize: the frame resampled into `sized`, then written or converted */
+    const int frame_out = o.rw && (ends_with(out, ".yuv") || clikio_writes_npy(out));
+    const int ow = o.rw ? o.rw : w, oh = o.rw ? o.rh : h;
+    clik_yuv_image frame, sized;
+    clik_image sized_bytes = {0};
     clik_status st = CLIK_OK;
     if (rc == CLI_OK && decode) {
         st = clik_yuv_wrap(&frame, o.format, w, h, src.data, src.stride);
-        if (st == CLIK_OK)
-            st = clik_image_alloc(&dst, w, h, ends_with(out, ".pgm") ? 1 : 4, CLIK_U8);
+        if (st == CLIK_OK && o.rw)
+            st = clik_image_alloc(&sized_bytes, ow, oh / 2 * 3, 1, CLIK_U8);
+        if (st == CLIK_OK && o.rw)
+            st = clik_yuv_wrap(&sized, o.format, ow, oh, sized_bytes.data, sized_bytes.stride);
+        if (st == CLIK_OK && !frame_out)
+            st = clik_image_alloc(&dst, ow, oh, ends_with(out, ".pgm") ? 1 : 4, CLIK_U8);
     } else if (rc == CLI_OK) {
         st = clik_image_alloc(&dst, w, h / 2 * 3, 1, CLIK_U8);
         if (st == CLIK_OK)
@@ -159,20 +228,28 @@ int cmd_yuv(int argc, char **argv)
     if (rc == CLI_OK) {
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
-        st = decode ? clik_yuv_to_rgb(ctx, &frame, &dst, o.space)
-                    : clik_rgb_to_yuv(ctx, &src, &frame, o.space);
+        if (decode && o.upscale)
+            st = clik_yuv_upscale_lapar(ctx, &frame, &sized, o.upscale, NULL);
+        else if (decode && o.rw)
+            st = clik_yuv_resize(ctx, &frame, &sized, o.method);
+        if (st == CLIK_OK && !frame_out)
+            st = decode ? clik_yuv_to_rgb(ctx, o.rw ? &sized : &frame, &dst, o.space)
+                        : clik_rgb_to_yuv(ctx, &src, &frame, o.space);
         cli_op_done("yuv", ctx, &clock, in);
         if (st != CLIK_OK)
             rc = cli_error("yuv", ctx, st, in);
     }
-    if (rc == CLI_OK && !decode && ends_with(out, ".yuv"))
-        rc = cli_outputs_stage_bytes(&outs, 0, dst.data, dst.stride * (size_t)dst.height);
+    /* the frame's bytes: a converted colour image, or a resized frame */
+    const clik_image *bytes = frame_out ? &sized_bytes : &dst;
+    if (rc == CLI_OK && (!decode || frame_out) && ends_with(out, ".yuv"))
+        rc = cli_outputs_stage_bytes(&outs, 0, bytes->data, bytes->stride * (size_t)bytes->height);
     else if (rc == CLI_OK)
-        rc = cli_outputs_stage(&outs, 0, &dst, 0);
+        rc = cli_outputs_stage(&outs, 0, bytes, 0);
     if (rc == CLI_OK)
         rc = cli_outputs_commit(&outs);
     cli_outputs_free(&outs);
     clik_context_destroy(ctx);
+    clik_image_free(&sized_bytes);
     clik_image_free(&dst);
     clik_image_free(&src);
     return rc;

@@ -394,6 +394,66 @@ static clik_status nv21_setup(bench_case *bc)
     return st;
 }
 
+/* An NV21 frame of the input's size (the luma; chroma made as for
+ * yuv_to_rgb) resized x2, bilinear, plane by plane: a camera preview's
+ * upscale without leaving the frame's format. */
+static clik_status call_nv21_resize(clik_context *ctx, const clik_image *src,
+                                    const clik_image *src2, clik_image *outs, double *value)
+{
+    (void)value;
+    const clik_yuv_image f = {.format = CLIK_YUV_NV21, .y = *src, .uv = *src2};
+    clik_yuv_image g = {.format = CLIK_YUV_NV21, .y = outs[0], .uv = outs[1]};
+    return clik_yuv_resize(ctx, &f, &g, CLIK_INTERP_BILINEAR);
+}
+
+/* The same frame upscaled x2 by the LAPAR model (luma) and bicubic
+ * (chroma). */
+static clik_status call_nv21_lapar(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                                   clik_image *outs, double *value)
+{
+    (void)value;
+    const clik_yuv_image f = {.format = CLIK_YUV_NV21, .y = *src, .uv = *src2};
+    clik_yuv_image g = {.format = CLIK_YUV_NV21, .y = outs[0], .uv = outs[1]};
+    return clik_yuv_upscale_lapar(ctx, &f, &g, 2, NULL);
+}
+
+static double nv21_resize_bytes(const bench_case *bc)
+{
+    /* The frame (1.5 bytes a pixel) read, one of 4 times its pixels written. */
+    return 7.5 * (double)bc->width * (double)bc->height;
+}
+
+/* An NV21 frame x2 by call, compared under tol. */
+static clik_status nv21_x2_setup(bench_case *bc, multi_call call, sup_tolerance tol)
+{
+    if (bc->width % 2 != 0 || bc->height % 2 != 0)
+        return CLIK_ERR_INVALID_SIZE;
+    int w[2] = {2 * bc->width, bc->width}, h[2] = {2 * bc->height, bc->height}, ch[2] = {1, 2};
+    const clik_type t[2] = {CLIK_U8, CLIK_U8};
+    clik_status st = multi_setup_tol(bc, call, 2, w, h, t, ch, tol);
+    multi_state *s = bc->state;
+    if (st == CLIK_OK)
+        st = bench_host(bc, bc->width / 2, bc->height / 2, 2, CLIK_U8, &s->src2_host);
+    if (st == CLIK_OK) {
+        for (int y = 0; y < bc->height / 2; y++)
+            for (int x = 0; x < bc->width; x++)
+                ((uint8_t *)s->src2_host.data)[(size_t)y * s->src2_host.stride + (size_t)x] =
+                    (uint8_t)(((unsigned)x * 7u + (unsigned)y * 13u) ^ 0x5a);
+        st = bench_upload(bc, &s->src2_host, &s->src2);
+    }
+    return st;
+}
+
+static clik_status nv21_resize_setup(bench_case *bc)
+{
+    return nv21_x2_setup(bc, call_nv21_resize, SUP_TOL_U8_FLOAT);
+}
+
+static clik_status nv21_lapar_setup(bench_case *bc)
+{
+    return nv21_x2_setup(bc, call_nv21_lapar, SUP_TOL_FUSION);
+}
+
 /* ---- fusion family: clik_upscale_fusion and the stream ----------------------------------- */
 
 static clik_status call_fusion(clik_context *ctx, const clik_image *src, const clik_image *src2,
@@ -705,6 +765,14 @@ static clik_status lapar_tenth_setup(bench_case *bc)
 /* The callbacks of an op of its own checked against the oracle (MULTI). */
 #define MULTI .run = multi_run, .check = multi_check, .teardown = free_state
 
+/* An op on an NV21 frame whose luma is the input (its chroma made by SETUP). */
+#define NV21_OP(NAME, SUMMARY, RULE, BYTES, SETUP)                                                 \
+    {                                                                                              \
+        .name = NAME, .summary = SUMMARY, .channels = 1u << 1,                                     \
+        .channels_hint = "the frame's luma is the input: use --channels 1", .bytes_rule = RULE,    \
+        .bytes_moved = BYTES, .setup = SETUP, MULTI,                                               \
+    }
+
 #define LAPAR_OP(NAME, SUMMARY, RULE, SETUP)                                                       \
     {                                                                                              \
         .name = NAME, .summary = SUMMARY, .channels = CH_1_4,                                      \
@@ -795,16 +863,16 @@ const bench_op bench_ops[] = {
         .bytes_rule = "W*H*C + W*H (read + write)",
         .bytes_moved = in_out_bytes,
     },
-    {
-        .name = "yuv_to_rgb-nv21",
-        .summary = "clik_yuv_to_rgb: an NV21 frame to RGBA (OpenCV's COLOR_YUV2RGBA_NV21)",
-        .channels = 1u << 1,
-        .channels_hint = "the frame's luma is the input: use --channels 1",
-        .bytes_rule = "1.5*W*H + 4*W*H (frame read, RGBA written)",
-        .bytes_moved = nv21_bytes,
-        .setup = nv21_setup,
-        MULTI,
-    },
+    NV21_OP("yuv_to_rgb-nv21",
+            "clik_yuv_to_rgb: an NV21 frame to RGBA (OpenCV's COLOR_YUV2RGBA_NV21)",
+            "1.5*W*H + 4*W*H (frame read, RGBA written)", nv21_bytes, nv21_setup),
+    NV21_OP("yuv_resize-nv21-x2", "clik_yuv_resize: an NV21 frame x2, bilinear, plane by plane",
+            "1.5*W*H + 6*W*H (frame read, frame of 4x the pixels written)", nv21_resize_bytes,
+            nv21_resize_setup),
+    NV21_OP("yuv_upscale_lapar-nv21-x2",
+            "clik_yuv_upscale_lapar: an NV21 frame x2, LAPAR model luma, bicubic chroma",
+            "1.5*W*H + 6*W*H (frame read, frame of 4x the pixels written)", nv21_resize_bytes,
+            nv21_lapar_setup),
     {
         .name = "ssim",
         .summary = "clik_ssim: 11x11 Gaussian SSIM map and mean of two images",

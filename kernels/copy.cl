@@ -74,10 +74,10 @@ __kernel void fma_peak(__global float *out, int iters, float a, float b)
     out[i] = SUM(s);
 }
 
-/* Packed 3-channel pixels to 4 and back, for the operations whose kernels
- * read 1 or 4 channels (built per element type with -DT: uchar, short or
- * float; strides in elements): the fourth channel is u8's or f32's full
- * scale (255 or 1), else 0. */
+/* Packed 2- or 3-channel pixels to 4 and back, for the operations whose
+ * kernels read 1 or 4 channels (built per element type with -DT: uchar,
+ * short, float, uint or ulong; strides in elements): an added third channel
+ * is 0, the fourth u8's or f32's full scale (255 or 1), else 0. */
 #ifdef T
 #if T_IS_FLOAT
 #define FULL 1.0f
@@ -87,23 +87,40 @@ __kernel void fma_peak(__global float *out, int iters, float a, float b)
 #define FULL 0
 #endif
 
-__kernel void rgb_to_rgba(__global const T *src, int src_stride, int w, int h, __global T *dst,
-                          int dst_stride)
+#ifndef NARROW
+#define NARROW 3
+#endif
+
+/* A 2- or 3-channel image (NARROW) widened to 4 channels: a third channel
+ * 0, a fourth FULL (rgba.c's host copies set the same). */
+__kernel void narrow_to_rgba(__global const T *src, int src_stride, int w, int h, __global T *dst,
+                             int dst_stride)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    const CONCAT(T, 3) p = vload3(x, src + (size_t)y * (size_t)src_stride);
+    __global const T *row = src + (size_t)y * (size_t)src_stride;
+#if NARROW == 2
+    const CONCAT(T, 2) p = vload2(x, row);
+    vstore4((CONCAT(T, 4))(p, 0, FULL), x, dst + (size_t)y * (size_t)dst_stride);
+#else
+    const CONCAT(T, 3) p = vload3(x, row);
     vstore4((CONCAT(T, 4))(p, FULL), x, dst + (size_t)y * (size_t)dst_stride);
+#endif
 }
 
-__kernel void rgba_to_rgb(__global const T *src, int src_stride, int w, int h, __global T *dst,
-                          int dst_stride)
+/* The first NARROW channels of a 4-channel image. */
+__kernel void rgba_to_narrow(__global const T *src, int src_stride, int w, int h, __global T *dst,
+                             int dst_stride)
 {
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
     const CONCAT(T, 4) p = vload4(x, src + (size_t)y * (size_t)src_stride);
+#if NARROW == 2
+    vstore2(p.xy, x, dst + (size_t)y * (size_t)dst_stride);
+#else
     vstore3(p.xyz, x, dst + (size_t)y * (size_t)dst_stride);
+#endif
 }
 #endif

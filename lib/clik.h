@@ -493,8 +493,9 @@ CLIK_API clik_status clik_resize_size(int width, int height, double scale_x, dou
                                       int *out_width, int *out_height);
 
 /* Resamples src into dst; the scale of each axis is dst's side over src's
- * (OpenCV's resize(src, dst, dst.size())). u8 or f32, 1, 3 or 4 channels
- * (3 through 4-channel copies made on the device), the same in src and dst;
+ * (OpenCV's resize(src, dst, dst.size())). u8 or f32, 1 to 4 channels (2
+ * and 3 through 4-channel copies made on the device; every channel
+ * resampled alike), the same in src and dst;
  * src and dst may not overlap.
  *  - nearest: dst(x, y) = src(floor(x * W / W'), floor(y * H / H')), the
  *    offsets computed in double as OpenCV's INTER_NEAREST computes them;

@@ -108,6 +108,33 @@ CLIK_API clik_status clik_yuv_to_rgb(clik_context *ctx, const clik_yuv_image *sr
 CLIK_API clik_status clik_rgb_to_yuv(clik_context *ctx, const clik_image *src, clik_yuv_image *dst,
                                      clik_yuv_space space);
 
+/*
+ * Frame dst = frame src resampled, plane by plane: the luma plane to dst's
+ * size and each chroma plane to half of it, each by clik_resize with method
+ * (interleaved U V planes resample both channels alike), so a plane's bytes
+ * are those of clik_resize on it alone. src and dst of one format, any
+ * sizes (even, at least 2); frames on the host or the device, or one of
+ * each. Status as clik_yuv_to_rgb, and CLIK_ERR_INVALID_ARG for an unknown
+ * method, frames of different formats, or a dst plane sharing memory with
+ * any other plane. When a plane's resize fails, the planes before it are
+ * already written.
+ */
+CLIK_API clik_status clik_yuv_resize(clik_context *ctx, const clik_yuv_image *src,
+                                     clik_yuv_image *dst, clik_interp method);
+
+/*
+ * Frame dst = frame src upscaled by the LAPAR model: the luma plane by
+ * clik_upscale_lapar (grey; model NULL: the default), each chroma plane by
+ * clik_resize bicubic to scale times its size (the eye resolves chroma at
+ * a fraction of luma's detail, and the model is trained on luma). dst of
+ * src's format and scale times its size; scale 2 to 4, an entry of the
+ * model. Status as clik_yuv_resize, and as clik_upscale_lapar for the scale
+ * and the model.
+ */
+CLIK_API clik_status clik_yuv_upscale_lapar(clik_context *ctx, const clik_yuv_image *src,
+                                            clik_yuv_image *dst, int scale,
+                                            const clik_lapar_model *model);
+
 #ifdef __cplusplus
 }
 #endif

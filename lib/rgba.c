@@ -1,10 +1,12 @@
 /*
  * Operations whose kernels and CPU code read 1 or 4 channels take packed
- * 3-channel images through 4-channel copies: on the device, one kernel
- * widens each 3-channel input into a scratch image and one packs each
- * 3-channel output back (kernels/copy.cl); on the CPU, host copies. The
- * copies keep their image's colour order, and the fourth channel (the
- * type's full scale) is never read back.
+ * 3-channel images (and, where the operation allows them, 2-channel ones:
+ * the interleaved chroma of NV12 and NV21 frames) through 4-channel
+ * copies: on the device, one kernel widens each such input into a scratch
+ * image and one packs each such output back (kernels/copy.cl); on the CPU,
+ * host copies. The copies keep their image's colour order; the channels
+ * they add (0 for a third, the type's full scale for a fourth) are never
+ * read back.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <limits.h>
@@ -17,6 +19,7 @@ typedef struct rgba_call {
     const clik_op *op;
     void *args;
     int n;
+    int two; /* 2-channel images widened too */
 } rgba_call;
 
 /* Binding i's first occurrence among b[0..i] (in place: one binding). */
@@ -28,7 +31,14 @@ static int first_of(clik_binding *const *b, int i)
     return j;
 }
 
-/* One conversion kernel between a 3- and a 4-channel binding. */
+/* A packed image the 4-channel copies serve (2 channels where the
+ * operation asked for them). */
+static int narrow(int channels, int two)
+{
+    return channels == 3 || (two && channels == 2);
+}
+
+/* One conversion kernel between a 2- or 3- and a 4-channel binding. */
 static clik_status convert(clik_context *ctx, const char *name, const clik_binding *from,
                            const clik_binding *to)
 {
@@ -36,7 +46,7 @@ static clik_status convert(clik_context *ctx, const char *name, const clik_bindi
     const size_t esize = clik_type_size(img->type);
     if (from->stride / esize > (size_t)INT_MAX || to->stride / esize > (size_t)INT_MAX)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                          "3-channel images: a row stride past INT_MAX elements");
+                          "%d-channel images: a row stride past INT_MAX elements", img->channels);
     /* Any element type of the images here: the kernels only move elements
      * (the integers and binary64 of sums as bits of their size). */
     const char *t = img->type == CLIK_U8                             ? "uchar"
@@ -46,11 +56,12 @@ static clik_status convert(clik_context *ctx, const char *name, const clik_bindi
                     : img->type == CLIK_U64 || img->type == CLIK_F64 ? "ulong"
                                                                      : NULL;
     if (!t)
-        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "3-channel %s images",
+        return clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT, "%d-channel %s images", img->channels,
                           clik_type_name(img->type));
     char options[64];
-    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d%s", t, img->type == CLIK_F32,
-             img->type == CLIK_U8 ? " -DT_IS_UCHAR" : "");
+    snprintf(options, sizeof(options), "-DT=%s -DT_IS_FLOAT=%d%s -DNARROW=%d", t,
+             img->type == CLIK_F32, img->type == CLIK_U8 ? " -DT_IS_UCHAR" : "",
+             from->image.channels < 4 ? from->image.channels : to->image.channels);
     clik_kernel_entry *k;
     clik_status st = clik__kernel(ctx, "copy", options, name, &k);
     const int w = img->width, h = img->height, fs = clik__elems(from), ts = clik__elems(to);
@@ -73,7 +84,7 @@ static clik_status rgba_opencl(clik_context *ctx, void *p, clik_binding *const *
         w[i] = b[i];
         if (j < i) {
             w[i] = w[j];
-        } else if (b[i]->image.channels == 3) {
+        } else if (narrow(b[i]->image.channels, c->two)) {
             const clik_image *img = &b[i]->image;
             st = clik__bind_scratch(ctx, img->width, img->height, 4, img->type, &store[i]);
             if (st != CLIK_OK)
@@ -82,7 +93,7 @@ static clik_status rgba_opencl(clik_context *ctx, void *p, clik_binding *const *
             store[i].image.order = img->order;
             w[i] = &store[i];
             if (b[i]->access & CLIK_READ)
-                st = convert(ctx, "rgb_to_rgba", b[i], w[i]);
+                st = convert(ctx, "narrow_to_rgba", b[i], w[i]);
         }
     }
     if (st == CLIK_OK)
@@ -91,19 +102,21 @@ static clik_status rgba_opencl(clik_context *ctx, void *p, clik_binding *const *
         if (!made[i])
             continue;
         if (st == CLIK_OK && (b[i]->access & CLIK_WRITE))
-            st = convert(ctx, "rgba_to_rgb", w[i], b[i]);
+            st = convert(ctx, "rgba_to_narrow", w[i], b[i]);
         clik__unbind(ctx, w[i], 0);
     }
     return st;
 }
 
-/* Element copies between a 3- and a 4-channel host image of one size and
- * type: 3 of every 4 elements, the fourth set as the kernels set it. */
-static void copy_rgb(const clik_image *from, clik_image *to)
+/* Element copies between a 2- or 3- and a 4-channel host image of one size
+ * and type: the narrow image's channels, and in the wide image the
+ * channels it adds set as the kernels set them (a third 0, a fourth the
+ * full scale of u8 and f32, else 0). */
+static void copy_narrow(const clik_image *from, clik_image *to)
 {
     const size_t esize = clik_type_size(from->type);
     const size_t fp = (size_t)from->channels * esize, tp = (size_t)to->channels * esize;
-    /* The fourth channel: the full scale of u8 and f32, else 0. */
+    const int n = from->channels < to->channels ? from->channels : to->channels;
     const uint8_t full_u8 = 255, zero[8] = {0};
     const float full_f32 = 1.0f;
     const void *full = from->type == CLIK_U8    ? (const void *)&full_u8
@@ -113,9 +126,12 @@ static void copy_rgb(const clik_image *from, clik_image *to)
         const uint8_t *in = (const uint8_t *)from->data + (size_t)y * from->stride;
         uint8_t *out = (uint8_t *)to->data + (size_t)y * to->stride;
         for (int x = 0; x < from->width; x++, in += fp, out += tp) {
-            memcpy(out, in, 3 * esize);
-            if (to->channels == 4)
+            memcpy(out, in, (size_t)n * esize);
+            if (to->channels == 4) {
+                if (n == 2)
+                    memcpy(out + 2 * esize, zero, esize);
                 memcpy(out + 3 * esize, full, esize);
+            }
         }
     }
 }
@@ -132,7 +148,7 @@ static clik_status rgba_cpu(clik_context *ctx, void *p, clik_image *const *v)
         while (v[j] != v[i])
             j++;
         w[i] = j < i ? w[j] : v[i];
-        if (j < i || v[i]->channels != 3)
+        if (j < i || !narrow(v[i]->channels, c->two))
             continue;
         st = clik_image_alloc(&store[i], v[i]->width, v[i]->height, 4, v[i]->type);
         if (st != CLIK_OK) {
@@ -142,7 +158,7 @@ static clik_status rgba_cpu(clik_context *ctx, void *p, clik_image *const *v)
         made[i] = 1;
         store[i].order = v[i]->order;
         w[i] = &store[i];
-        copy_rgb(v[i], w[i]); /* written images too: in place they are read */
+        copy_narrow(v[i], w[i]); /* written images too: in place they are read */
     }
     if (st == CLIK_OK)
         st = c->op->cpu(ctx, c->args, w);
@@ -150,21 +166,33 @@ static clik_status rgba_cpu(clik_context *ctx, void *p, clik_image *const *v)
         if (!made[i])
             continue;
         if (st == CLIK_OK)
-            copy_rgb(w[i], v[i]);
+            copy_narrow(w[i], v[i]);
         clik_image_free(w[i]);
     }
     return st;
 }
 
+static clik_status run_widened(clik_context *ctx, const clik_op *op, const clik_op_image *images,
+                               int count, void *args, int two)
+{
+    int any = 0;
+    for (int i = 0; i < count; i++)
+        any |= narrow(images[i].image->channels, two);
+    if (!any || count > CLIK_OP_MAX_IMAGES)
+        return clik__run_op(ctx, op, images, count, args);
+    rgba_call c = {op, args, count, two};
+    const clik_op wrapped = {op->name, op->opencl ? rgba_opencl : NULL, rgba_cpu};
+    return clik__run_op(ctx, &wrapped, images, count, &c);
+}
+
 clik_status clik__run_op_rgba(clik_context *ctx, const clik_op *op, const clik_op_image *images,
                               int count, void *args)
 {
-    int three = 0;
-    for (int i = 0; i < count; i++)
-        three |= images[i].image->channels == 3;
-    if (!three || count > CLIK_OP_MAX_IMAGES)
-        return clik__run_op(ctx, op, images, count, args);
-    rgba_call c = {op, args, count};
-    const clik_op wrapped = {op->name, op->opencl ? rgba_opencl : NULL, rgba_cpu};
-    return clik__run_op(ctx, &wrapped, images, count, &c);
+    return run_widened(ctx, op, images, count, args, 0);
+}
+
+clik_status clik__run_op_rgba2(clik_context *ctx, const clik_op *op, const clik_op_image *images,
+                               int count, void *args)
+{
+    return run_widened(ctx, op, images, count, args, 1);
 }

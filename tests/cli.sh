@@ -1088,6 +1088,17 @@ expect 0 "yuv: a grey image as a frame" -- $run "$clik" yuv "$sample" "$tmp/out.
 expect 2 "yuv: a colour image to a picture" -- $run "$clik" yuv "$photo" "$tmp/out.png"
 cmd=(yuv "$tmp/frame.yuv" "$tmp/out.png" --size 512x512)
 refused "yuv" --format nv16 --format "" --space bt2020 --size 512 --size 512x --size x512 --frame -1 --frame two
+# --resize: a frame resampled plane by plane, written as a frame or its RGB
+expect 0 "yuv: an I420 frame resized" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/out.yuv" --size 512x512 --format i420 --resize 256x200 --method bicubic
+check "yuv: the resized frame's bytes" "$(wc -c <"$tmp/out.yuv" | tr -d ' ')" 76800
+expect 0 "yuv: an I420 frame resized to RGB" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/out.png" --size 512x512 --format i420 --resize 1024x768 --device none
+expect 2 "yuv: --resize of a colour image" -- $run "$clik" yuv "$photo" "$tmp/out.yuv" --resize 256x256
+refused "yuv" --resize 255x200 --resize 0x0 --resize 256 --method area
+expect 2 "yuv: --method without --resize" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/out.png" --size 512x512 --method bicubic
+expect 0 "yuv: an I420 frame upscaled by the LAPAR model" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/out.yuv" --size 512x512 --format i420 --upscale 2
+check "yuv: the upscaled frame's bytes" "$(wc -c <"$tmp/out.yuv" | tr -d ' ')" 1572864
+refused "yuv" --upscale 5 --upscale 1 --upscale two
+expect 2 "yuv: --upscale with --resize" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/out.yuv" --size 512x512 --upscale 2 --resize 64x64
 $run "$clik" equalize "$sample" "$tmp/out.png" --device none >&- 2>"$tmp/stderr"
 check "equalize with stdout closed (nothing to print)" "$? $(wc -c <"$tmp/stderr" | tr -d ' ')" "0 0"
 echo "$failures failure(s)"

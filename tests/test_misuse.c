@@ -1372,9 +1372,9 @@ static void extra_resize(op_run *r)
         r->work.method = (clik_interp)methods[i];
         finish(r, CLIK_ERR_INVALID_ARG);
     }
-    start(r, "src and dst of 2 channels");
+    start(r, "src of 2 channels, dst of 3");
     swap_image(r, 0, 24, 20, 2, CLIK_U8);
-    swap_image(r, 1, 36, 30, 2, CLIK_U8);
+    swap_image(r, 1, 36, 30, 3, CLIK_U8);
     finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
     swapped_case(r, 1, 36, 30, 1, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "dst of 1 channel for 4");
     swapped_case(r, 1, 36, 30, 4, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "dst f32 for u8 src");
@@ -4006,6 +4006,83 @@ static void row_rgb_to_yuv(void)
     yuv_op_misuse(0);
 }
 
+static void row_yuv_resize(void)
+{
+    static uint8_t buf[16 * 12 * 3 / 2], out[8 * 6 * 3 / 2];
+    clik_yuv_image f, g;
+    if (clik_yuv_wrap(&f, CLIK_YUV_NV21, 16, 12, buf, 0) != CLIK_OK ||
+        clik_yuv_wrap(&g, CLIK_YUV_NV21, 8, 6, out, 0) != CLIK_OK) {
+        set_case("set-up");
+        EXPECT(0, "the frames could not be wrapped");
+        return;
+    }
+    set_case("ctx NULL");
+    expect_status(clik_yuv_resize(NULL, &f, &g, CLIK_INTERP_BILINEAR), CLIK_ERR_NULL);
+    set_case("src NULL");
+    mark_message(h_ctx);
+    expect_status(clik_yuv_resize(h_ctx, NULL, &g, CLIK_INTERP_BILINEAR), CLIK_ERR_NULL);
+    expect_message(h_ctx);
+    set_case("dst NULL");
+    mark_message(h_ctx);
+    expect_status(clik_yuv_resize(h_ctx, &f, NULL, CLIK_INTERP_BILINEAR), CLIK_ERR_NULL);
+    expect_message(h_ctx);
+    static const int methods[] = {-1, 4, INT_MAX};
+    for (int i = 0; i < 3; i++) {
+        set_case("method %d", methods[i]);
+        mark_message(h_ctx);
+        expect_status(clik_yuv_resize(h_ctx, &f, &g, (clik_interp)methods[i]),
+                      CLIK_ERR_INVALID_ARG);
+        expect_message(h_ctx);
+    }
+    set_case("dst of another format");
+    clik_yuv_image other = g;
+    other.format = CLIK_YUV_NV12;
+    mark_message(h_ctx);
+    expect_status(clik_yuv_resize(h_ctx, &f, &other, CLIK_INTERP_BILINEAR), CLIK_ERR_INVALID_ARG);
+    expect_message(h_ctx);
+    set_case("dst over src");
+    mark_message(h_ctx);
+    expect_status(clik_yuv_resize(h_ctx, &f, &f, CLIK_INTERP_NEAREST), CLIK_ERR_INVALID_ARG);
+    expect_message(h_ctx);
+    set_case("a correct call");
+    expect_status(clik_yuv_resize(h_ctx, &f, &g, CLIK_INTERP_BICUBIC_AA), CLIK_OK);
+}
+
+static void row_yuv_upscale_lapar(void)
+{
+    static uint8_t buf[16 * 12 * 3 / 2], out[32 * 24 * 3 / 2];
+    clik_yuv_image f, g;
+    if (clik_yuv_wrap(&f, CLIK_YUV_NV12, 16, 12, buf, 0) != CLIK_OK ||
+        clik_yuv_wrap(&g, CLIK_YUV_NV12, 32, 24, out, 0) != CLIK_OK) {
+        set_case("set-up");
+        EXPECT(0, "the frames could not be wrapped");
+        return;
+    }
+    set_case("ctx NULL");
+    expect_status(clik_yuv_upscale_lapar(NULL, &f, &g, 2, NULL), CLIK_ERR_NULL);
+    set_case("src NULL");
+    mark_message(h_ctx);
+    expect_status(clik_yuv_upscale_lapar(h_ctx, NULL, &g, 2, NULL), CLIK_ERR_NULL);
+    expect_message(h_ctx);
+    set_case("dst NULL");
+    mark_message(h_ctx);
+    expect_status(clik_yuv_upscale_lapar(h_ctx, &f, NULL, 2, NULL), CLIK_ERR_NULL);
+    expect_message(h_ctx);
+    static const int scales[] = {INT_MIN, -2, 0, 1, 5, INT_MAX};
+    for (int i = 0; i < 6; i++) {
+        set_case("scale %d", scales[i]);
+        mark_message(h_ctx);
+        expect_status(clik_yuv_upscale_lapar(h_ctx, &f, &g, scales[i], NULL), CLIK_ERR_INVALID_ARG);
+        expect_message(h_ctx);
+    }
+    set_case("dst of the wrong size for the scale");
+    mark_message(h_ctx);
+    expect_status(clik_yuv_upscale_lapar(h_ctx, &f, &g, 3, NULL), CLIK_ERR_SIZE_MISMATCH);
+    expect_message(h_ctx);
+    set_case("a correct call");
+    expect_status(clik_yuv_upscale_lapar(h_ctx, &f, &g, 2, NULL), CLIK_OK);
+}
+
 typedef struct misuse_row {
     const char *name;   /* the public function */
     void (*run)(void);  /* its misuse cases */
@@ -4173,6 +4250,12 @@ static const misuse_row misuse_rows[] = {
     {"clik_rgb_to_yuv", row_rgb_to_yuv,
      "an unknown colour space or frame format is CLIK_ERR_INVALID_ARG with a message (plane "
      "checks: tests/test_yuv.c)"},
+    {"clik_yuv_upscale_lapar", row_yuv_upscale_lapar,
+     "a scale outside 2..4 is CLIK_ERR_INVALID_ARG and a dst not scale times src "
+     "CLIK_ERR_SIZE_MISMATCH, each with a message (plane checks: tests/test_yuv.c)"},
+    {"clik_yuv_resize", row_yuv_resize,
+     "an unknown method, frames of different formats and dst over src are CLIK_ERR_INVALID_ARG "
+     "with a message (plane checks: tests/test_yuv.c)"},
     {"clik_ssim", row_ssim, IMAGES},
     {"clik_ssim_tiles", row_ssim_tiles, IMAGES},
     {"clik_fusion_options_init", row_fusion_options_init, NULL},

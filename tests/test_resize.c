@@ -560,13 +560,16 @@ START_TEST(bad_input)
     clik_image f = wrap(16, 12, 1, CLIK_F32, fbuf);
     ck_assert_int_eq(clik_resize(h_ctx, &src, &f, CLIK_INTERP_BILINEAR),
                      CLIK_ERR_UNSUPPORTED_FORMAT);
-    /* Unsupported types and channel counts. */
+    /* Unsupported types; 2 channels (NV12's chroma) are taken, but not
+     * with a dst of another channel count. */
     clik_image u16 = wrap(4, 3, 1, CLIK_U16, buf), two = wrap(4, 3, 2, CLIK_U8, buf);
     clik_image u16d = wrap(8, 6, 1, CLIK_U16, buf + 4096),
-               twod = wrap(8, 6, 2, CLIK_U8, buf + 4096);
+               twod = wrap(8, 6, 2, CLIK_U8, buf + 4096),
+               threed = wrap(8, 6, 3, CLIK_U8, buf + 4096);
     ck_assert_int_eq(clik_resize(h_ctx, &u16, &u16d, CLIK_INTERP_NEAREST),
                      CLIK_ERR_UNSUPPORTED_FORMAT);
-    ck_assert_int_eq(clik_resize(h_ctx, &two, &twod, CLIK_INTERP_NEAREST),
+    ck_assert_int_eq(clik_resize(h_ctx, &two, &twod, CLIK_INTERP_NEAREST), CLIK_OK);
+    ck_assert_int_eq(clik_resize(h_ctx, &two, &threed, CLIK_INTERP_NEAREST),
                      CLIK_ERR_UNSUPPORTED_FORMAT);
     /* Overlap: dst inside src's memory, or src itself; nothing written. */
     clik_image inside = wrap(4, 3, 1, CLIK_U8, buf + 5);

@@ -248,6 +248,138 @@ END_TEST
 
 /* ---- bad input ---------------------------------------------------------------------- */
 
+/* ---- resize ------------------------------------------------------------------------- */
+
+/* Channel c of a 2-channel plane as a grey image. */
+static void channel_of(const clik_image *uv, int c, clik_image *out)
+{
+    ck_assert_int_eq(clik_image_alloc(out, uv->width, uv->height, 1, CLIK_U8), CLIK_OK);
+    for (int y = 0; y < uv->height; y++)
+        for (int x = 0; x < uv->width; x++)
+            ((uint8_t *)out->data)[(size_t)y * out->stride + (size_t)x] =
+                ((const uint8_t *)uv->data)[(size_t)y * uv->stride + 2 * (size_t)x + (size_t)c];
+}
+
+/* want = clik_resize of plane `in` to got's size; got's bytes (channel c
+ * of 2 when interleaved, else the plane) equal want's. */
+static void plane_matches(const clik_image *in, const clik_image *got, int c, clik_interp m,
+                          const char *what)
+{
+    clik_image src = *in, want;
+    int own = 0;
+    if (in->channels == 2) {
+        channel_of(in, c, &src);
+        own = 1;
+    }
+    ck_assert_int_eq(clik_image_alloc(&want, got->width, got->height, 1, CLIK_U8), CLIK_OK);
+    ck_assert_msg(clik_resize(h_ctx, &src, &want, m) == CLIK_OK, "%s", clik_context_message(h_ctx));
+    for (int y = 0; y < got->height; y++)
+        for (int x = 0; x < got->width; x++) {
+            const uint8_t g = ((const uint8_t *)
+                                   got->data)[(size_t)y * got->stride +
+                                              (size_t)x * (size_t)got->channels + (size_t)c],
+                          w = ((const uint8_t *)want.data)[(size_t)y * want.stride + (size_t)x];
+            ck_assert_msg(g == w, "%s %s (%d, %d): %d, resized alone %d", what, clik_interp_name(m),
+                          x, y, g, w);
+        }
+    clik_image_free(&want);
+    if (own)
+        clik_image_free(&src);
+}
+
+/* A frame resized is each plane resized on its own: the interleaved
+ * chroma's two channels as two grey images (the 2-channel path against
+ * the 1-channel one), up and down, every method and format. */
+START_TEST(resize_planes)
+{
+    static const clik_yuv_format formats[] = {CLIK_YUV_NV21, CLIK_YUV_NV12, CLIK_YUV_I420};
+    static const int sizes[][2] = {{76, 52}, {14, 10}, {30, 40}};
+    const int w = 38, h = 26;
+    uint8_t *src = malloc(clik_yuv_size(w, h));
+    ck_assert_ptr_nonnull(src);
+    unsigned r = 12345;
+    for (size_t i = 0; i < clik_yuv_size(w, h); i++) {
+        r = r * 1103515245u + 12345u;
+        src[i] = (uint8_t)(r >> 16);
+    }
+    for (int fi = 0; fi < 3; fi++)
+        for (int si = 0; si < 3; si++)
+            for (int m = CLIK_INTERP_NEAREST; m <= CLIK_INTERP_BICUBIC_AA; m++) {
+                const int ow = sizes[si][0], oh = sizes[si][1];
+                uint8_t *dst = malloc(clik_yuv_size(ow, oh));
+                ck_assert_ptr_nonnull(dst);
+                clik_yuv_image f, g;
+                ck_assert_int_eq(clik_yuv_wrap(&f, formats[fi], w, h, src, 0), CLIK_OK);
+                ck_assert_int_eq(clik_yuv_wrap(&g, formats[fi], ow, oh, dst, 0), CLIK_OK);
+                ck_assert_msg(clik_yuv_resize(h_ctx, &f, &g, (clik_interp)m) == CLIK_OK, "%s",
+                              clik_context_message(h_ctx));
+                ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+                plane_matches(&f.y, &g.y, 0, (clik_interp)m, "y");
+                if (formats[fi] == CLIK_YUV_I420) {
+                    plane_matches(&f.u, &g.u, 0, (clik_interp)m, "u");
+                    plane_matches(&f.v, &g.v, 0, (clik_interp)m, "v");
+                } else {
+                    plane_matches(&f.uv, &g.uv, 0, (clik_interp)m, "uv[0]");
+                    plane_matches(&f.uv, &g.uv, 1, (clik_interp)m, "uv[1]");
+                }
+                free(dst);
+            }
+    free(src);
+}
+END_TEST
+
+/* The LAPAR model upscale of a frame: luma as clik_upscale_lapar of the
+ * luma plane alone, chroma as clik_resize bicubic of each chroma plane. */
+START_TEST(upscale_planes)
+{
+    static const clik_yuv_format formats[] = {CLIK_YUV_NV21, CLIK_YUV_NV12, CLIK_YUV_I420};
+    const int w = 30, h = 22;
+    uint8_t *src = malloc(clik_yuv_size(w, h));
+    ck_assert_ptr_nonnull(src);
+    for (size_t i = 0; i < clik_yuv_size(w, h); i++)
+        src[i] = (uint8_t)((i * 37u + (i >> 5) * 11u) & 0xff);
+    for (int fi = 0; fi < 3; fi++)
+        for (int scale = 2; scale <= 3; scale++) {
+            uint8_t *dst = malloc(clik_yuv_size(w * scale, h * scale));
+            ck_assert_ptr_nonnull(dst);
+            clik_yuv_image f, g;
+            ck_assert_int_eq(clik_yuv_wrap(&f, formats[fi], w, h, src, 0), CLIK_OK);
+            ck_assert_int_eq(clik_yuv_wrap(&g, formats[fi], w * scale, h * scale, dst, 0), CLIK_OK);
+            ck_assert_msg(clik_yuv_upscale_lapar(h_ctx, &f, &g, scale, NULL) == CLIK_OK, "%s",
+                          clik_context_message(h_ctx));
+            ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+            clik_image want;
+            ck_assert_int_eq(clik_image_alloc(&want, w * scale, h * scale, 1, CLIK_U8), CLIK_OK);
+            ck_assert_int_eq(clik_upscale_lapar(h_ctx, &f.y, &want, scale, NULL), CLIK_OK);
+            for (int y = 0; y < h * scale; y++)
+                ck_assert_mem_eq((const uint8_t *)g.y.data + (size_t)y * g.y.stride,
+                                 (const uint8_t *)want.data + (size_t)y * want.stride,
+                                 (size_t)(w * scale));
+            clik_image_free(&want);
+            if (formats[fi] == CLIK_YUV_I420) {
+                plane_matches(&f.u, &g.u, 0, CLIK_INTERP_BICUBIC, "u");
+                plane_matches(&f.v, &g.v, 0, CLIK_INTERP_BICUBIC, "v");
+            } else {
+                plane_matches(&f.uv, &g.uv, 0, CLIK_INTERP_BICUBIC, "uv[0]");
+                plane_matches(&f.uv, &g.uv, 1, CLIK_INTERP_BICUBIC, "uv[1]");
+            }
+            free(dst);
+        }
+    /* a dst not scale times src, a scale the model lacks */
+    static uint8_t out[64 * 48 * 3 / 2];
+    clik_yuv_image f, g;
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_NV21, w, h, src, 0), CLIK_OK);
+    ck_assert_int_eq(clik_yuv_wrap(&g, CLIK_YUV_NV21, 64, 48, out, 0), CLIK_OK);
+    ck_assert_int_eq(clik_yuv_upscale_lapar(h_ctx, &f, &g, 2, NULL), CLIK_ERR_SIZE_MISMATCH);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "upscaled by 2"));
+    ck_assert_int_eq(clik_yuv_upscale_lapar(h_ctx, &f, &g, 5, NULL), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_yuv_upscale_lapar(h_ctx, &f, &g, 1, NULL), CLIK_ERR_INVALID_ARG);
+    ck_assert_int_eq(clik_yuv_upscale_lapar(h_ctx, NULL, &g, 2, NULL), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_yuv_upscale_lapar(NULL, &f, &g, 2, NULL), CLIK_ERR_NULL);
+    free(src);
+}
+END_TEST
+
 START_TEST(bad_input)
 {
     static uint8_t buf[16 * 12 * 3 / 2], rgbbuf[16 * 12 * 4];
@@ -296,13 +428,45 @@ START_TEST(bad_input)
     bad.uv.data = buf + 16 * 4;
     ck_assert_int_eq(clik_rgb_to_yuv(h_ctx, &rgb, &bad, CLIK_YUV_BT601), CLIK_ERR_INVALID_ARG);
     ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "overlapping"));
+    /* resize: NULLs, an unknown method, formats that differ, an odd dst,
+     * dst over src */
+    static uint8_t big[32 * 24 * 3 / 2];
+    clik_yuv_image g, gi;
+    ck_assert_int_eq(clik_yuv_wrap(&g, CLIK_YUV_NV21, 32, 24, big, 0), CLIK_OK);
+    ck_assert_int_eq(clik_yuv_wrap(&gi, CLIK_YUV_I420, 32, 24, big, 0), CLIK_OK);
+    ck_assert_int_eq(clik_yuv_resize(NULL, &f, &g, CLIK_INTERP_BILINEAR), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_yuv_resize(h_ctx, NULL, &g, CLIK_INTERP_BILINEAR), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_yuv_resize(h_ctx, &f, NULL, CLIK_INTERP_BILINEAR), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_yuv_resize(h_ctx, &f, &g, (clik_interp)7), CLIK_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "method"));
+    ck_assert_int_eq(clik_yuv_resize(h_ctx, &f, &gi, CLIK_INTERP_BILINEAR), CLIK_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "keeps the format"));
+    bad = g;
+    bad.y.width = 31;
+    ck_assert_int_eq(clik_yuv_resize(h_ctx, &f, &bad, CLIK_INTERP_BILINEAR), CLIK_ERR_INVALID_SIZE);
+    bad = g;
+    bad.uv.width = 15;
+    ck_assert_int_eq(clik_yuv_resize(h_ctx, &f, &bad, CLIK_INTERP_BILINEAR),
+                     CLIK_ERR_SIZE_MISMATCH);
+    ck_assert_int_eq(clik_yuv_resize(h_ctx, &f, &f, CLIK_INTERP_BILINEAR), CLIK_ERR_INVALID_ARG);
+    bad = g;
+    bad.uv = f.uv; /* half the size: refused before the overlap */
+    ck_assert_int_eq(clik_yuv_resize(h_ctx, &f, &bad, CLIK_INTERP_NEAREST), CLIK_ERR_SIZE_MISMATCH);
+    clik_yuv_image same;
+    ck_assert_int_eq(clik_yuv_wrap(&same, CLIK_YUV_NV21, 16, 12, big, 0), CLIK_OK);
+    same.uv = g.uv; /* a dst chroma plane over... */
+    same.uv.width = 8;
+    same.uv.height = 6;
+    same.y.data = g.uv.data; /* ...its own luma */
+    ck_assert_int_eq(clik_yuv_resize(h_ctx, &f, &same, CLIK_INTERP_NEAREST), CLIK_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), "overlapping"));
 }
 END_TEST
 
 int main(void)
 {
-    const h_test tests[] = {H_TEST(hand_worked), H_TEST(wrap_layout), H_TEST(separate_planes),
-                            H_TEST(bad_input)};
+    const h_test tests[] = {H_TEST(hand_worked),   H_TEST(wrap_layout),    H_TEST(separate_planes),
+                            H_TEST(resize_planes), H_TEST(upscale_planes), H_TEST(bad_input)};
     const h_suite suite = {"yuv", "yuv", 0, tests, H_COUNT(tests), NULL, NULL};
     return h_suite_main(&suite);
 }

@@ -3,7 +3,8 @@
  * its synthetic input, rounded up to even sizes (edge pixels repeated):
  * luma from channel 0, U and V from the last channel and from channel 0
  * read bottom to top, so that chroma varies apart from luma. RGB to YUV
- * cases write the frame in OpenCV's layout, a (H * 3 / 2) x W grey image.
+ * and resize cases write the frame in OpenCV's layout, a (H * 3 / 2) x W
+ * grey image.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdlib.h>
@@ -148,10 +149,71 @@ static clik_status run_to_i420_bt709_full(clik_context *ctx, const clik_image *i
     return from_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT709_FULL, CLIK_ORDER_RGB);
 }
 
+/* The frame of `in` (format) resampled by clik_yuv_resize to the even
+ * size nearest in's times num / den (at least 2), written into out in
+ * OpenCV's layout. */
+static clik_status resize_as(clik_context *ctx, const clik_image *in, clik_image *out,
+                             clik_yuv_format format, clik_interp method, int num, int den)
+{
+    clik_yuv_image f, g;
+    uint8_t *bytes = NULL;
+    clik_status st = make_frame(in, format, &f, &bytes);
+    const int w = f.y.width * num / den / 2 * 2, h = f.y.height * num / den / 2 * 2;
+    const int ow = w < 2 ? 2 : w, oh = h < 2 ? 2 : h;
+    if (st == CLIK_OK)
+        st = sup_case_host_output(out, ow, oh / 2 * 3, 1, CLIK_U8);
+    if (st == CLIK_OK)
+        st = clik_yuv_wrap(&g, format, ow, oh, out->data, out->stride);
+    if (st == CLIK_OK)
+        st = clik_yuv_resize(ctx, &f, &g, method);
+    free(bytes);
+    return st;
+}
+
+static clik_status run_resize_nv21_bilinear(clik_context *ctx, const clik_image *in,
+                                            clik_image *out)
+{
+    return resize_as(ctx, in, out, CLIK_YUV_NV21, CLIK_INTERP_BILINEAR, 2, 1);
+}
+
+static clik_status run_resize_nv12_nearest(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_as(ctx, in, out, CLIK_YUV_NV12, CLIK_INTERP_NEAREST, 2, 3);
+}
+
+static clik_status run_resize_i420_bicubic(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_as(ctx, in, out, CLIK_YUV_I420, CLIK_INTERP_BICUBIC, 3, 2);
+}
+
+static clik_status run_resize_nv21_aa(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    return resize_as(ctx, in, out, CLIK_YUV_NV21, CLIK_INTERP_BICUBIC_AA, 1, 3);
+}
+
+/* The frame of `in` (NV21) upscaled x2 by the LAPAR model, written into
+ * out in OpenCV's layout. */
+static clik_status run_upscale_nv21(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_yuv_image f, g;
+    uint8_t *bytes = NULL;
+    clik_status st = make_frame(in, CLIK_YUV_NV21, &f, &bytes);
+    const int w = 2 * f.y.width, h = 2 * f.y.height;
+    if (st == CLIK_OK)
+        st = sup_case_host_output(out, w, h / 2 * 3, 1, CLIK_U8);
+    if (st == CLIK_OK)
+        st = clik_yuv_wrap(&g, CLIK_YUV_NV21, w, h, out->data, out->stride);
+    if (st == CLIK_OK)
+        st = clik_yuv_upscale_lapar(ctx, &f, &g, 2, NULL);
+    free(bytes);
+    return st;
+}
+
 #define CH134 (1u << 1 | 1u << 3 | 1u << 4)
 #define CH34  (1u << 3 | 1u << 4)
 
-/* Integer arithmetic everywhere: every backend gives the oracle's bytes. */
+/* The conversions: integer arithmetic everywhere, every backend gives the
+ * oracle's bytes. */
 const sup_case sup_cases_yuv[] = {
     {"yuv", "yuv_to_rgb-nv21", SUP_TOL_EXACT, CH134, CLIK_U8, run_nv21},
     {"yuv", "yuv_to_rgb-nv12", SUP_TOL_EXACT, CH134, CLIK_U8, run_nv12},
@@ -163,5 +225,14 @@ const sup_case sup_cases_yuv[] = {
     {"yuv", "rgb_to_yuv-nv12-bgr", SUP_TOL_EXACT, CH34, CLIK_U8, run_to_nv12},
     {"yuv", "rgb_to_yuv-i420", SUP_TOL_EXACT, CH34, CLIK_U8, run_to_i420},
     {"yuv", "rgb_to_yuv-i420-bt709-full", SUP_TOL_EXACT, CH34, CLIK_U8, run_to_i420_bt709_full},
+    /* resize: each plane as clik_resize, with its tolerances */
+    {"yuv", "yuv_resize-nv21-bilinear-x2", SUP_TOL_U8_FLOAT, CH134, CLIK_U8,
+     run_resize_nv21_bilinear},
+    {"yuv", "yuv_resize-nv12-nearest-down", SUP_TOL_EXACT, CH34, CLIK_U8, run_resize_nv12_nearest},
+    {"yuv", "yuv_resize-i420-bicubic-frac", SUP_TOL_U8_FLOAT, CH34, CLIK_U8,
+     run_resize_i420_bicubic},
+    {"yuv", "yuv_resize-nv21-bicubic-aa-d3", SUP_TOL_U8_FLOAT, CH34, CLIK_U8, run_resize_nv21_aa},
+    /* the LAPAR model on the luma: its upscaler's tolerance */
+    {"yuv", "yuv_upscale_lapar-nv21-x2", SUP_TOL_FUSION, CH34, CLIK_U8, run_upscale_nv21},
 };
 const int sup_cases_yuv_count = (int)(sizeof(sup_cases_yuv) / sizeof(sup_cases_yuv[0]));

@@ -920,7 +920,7 @@ static clik_status resize_check(clik_context *ctx, const char *fn, const clik_im
     char what[64];
     snprintf(what, sizeof(what), "%s: src", fn);
     clik_status st = clik__check_format(ctx, src, what, CLIK_TYPES(CLIK_U8, CLIK_F32),
-                                        CLIK_CHANNELS(1, 3, 4), 0, 0);
+                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
     snprintf(what, sizeof(what), "%s: dst", fn);
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, what, 0, 0);
@@ -939,7 +939,7 @@ clik_status clik_resize(clik_context *ctx, const clik_image *src, clik_image *ds
         return st;
     resize_args a = {.method = method};
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &resize_op, images, 2, &a);
+    return clik__run_op_rgba2(ctx, &resize_op, images, 2, &a);
 }
 
 clik_status clik_resize_scaled(clik_context *ctx, const clik_image *src, clik_image *dst,
@@ -965,5 +965,5 @@ clik_status clik_resize_scaled(clik_context *ctx, const clik_image *src, clik_im
     const double scale[2] = {scale_x, scale_y};
     resize_args a = {.method = method, .scale = scale};
     const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &scaled_op, images, 2, &a);
+    return clik__run_op_rgba2(ctx, &scaled_op, images, 2, &a);
 }

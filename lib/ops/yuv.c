@@ -72,6 +72,11 @@ static int format_known(clik_yuv_format f)
     return f == CLIK_YUV_NV12 || f == CLIK_YUV_NV21 || f == CLIK_YUV_I420;
 }
 
+static const char *format_name(clik_yuv_format f)
+{
+    return f == CLIK_YUV_NV12 ? "NV12" : f == CLIK_YUV_NV21 ? "NV21" : "I420";
+}
+
 static int frame_size_ok(int width, int height)
 {
     return width >= 2 && height >= 2 && width % 2 == 0 && height % 2 == 0 &&
@@ -352,4 +357,80 @@ clik_status clik_rgb_to_yuv(clik_context *ctx, const clik_image *src, clik_yuv_i
 {
     return convert(ctx, dst, src, CLIK_CHANNELS(3, 4), space, "clik_rgb_to_yuv", CLIK_READ,
                    &from_rgb_op);
+}
+
+/* The checks of a frame-to-frame operation fn: both frames, one format,
+ * and no dst plane over any other plane; the planes into in and out, their
+ * count returned (0 on failure). */
+static int frame_pair(clik_context *ctx, const char *fn, const clik_yuv_image *src,
+                      const clik_yuv_image *dst, const clik_image **in, const clik_image **out,
+                      clik_status *status)
+{
+    char what[64];
+    snprintf(what, sizeof(what), "%s: src", fn);
+    clik_status st = check_frame(ctx, src, what);
+    snprintf(what, sizeof(what), "%s: dst", fn);
+    if (st == CLIK_OK)
+        st = check_frame(ctx, dst, what);
+    if (st == CLIK_OK && src->format != dst->format)
+        st = clik__fail(ctx, CLIK_ERR_INVALID_ARG,
+                        "%s: src is %s and dst %s: the result keeps the format (clik_yuv_to_rgb "
+                        "and clik_rgb_to_yuv convert)",
+                        fn, format_name(src->format), format_name(dst->format));
+    int n = 0;
+    if (st == CLIK_OK) {
+        n = frame_planes(src, in);
+        frame_planes(dst, out);
+    }
+    for (int i = 0; i < n && st == CLIK_OK; i++)
+        for (int j = 0; j < n && st == CLIK_OK; j++) {
+            st = clik__check_apart(ctx, in[j], out[i], 0, fn);
+            if (st == CLIK_OK && j > i)
+                st = clik__check_apart(ctx, out[i], out[j], 0, fn);
+        }
+    *status = st;
+    return st == CLIK_OK ? n : 0;
+}
+
+clik_status clik_yuv_resize(clik_context *ctx, const clik_yuv_image *src, clik_yuv_image *dst,
+                            clik_interp method)
+{
+    static const char fn[] = "clik_yuv_resize";
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    if (method != CLIK_INTERP_NEAREST && method != CLIK_INTERP_BILINEAR &&
+        method != CLIK_INTERP_BICUBIC && method != CLIK_INTERP_BICUBIC_AA)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: unknown method %d", fn, (int)method);
+    const clik_image *in[3], *out[3];
+    clik_status st;
+    const int n = frame_pair(ctx, fn, src, dst, in, out, &st);
+    for (int i = 0; i < n && st == CLIK_OK; i++)
+        st = clik_resize(ctx, in[i], (clik_image *)out[i], method);
+    return st;
+}
+
+clik_status clik_yuv_upscale_lapar(clik_context *ctx, const clik_yuv_image *src,
+                                   clik_yuv_image *dst, int scale, const clik_lapar_model *model)
+{
+    static const char fn[] = "clik_yuv_upscale_lapar";
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    const clik_image *in[3], *out[3];
+    clik_status st;
+    const int n = frame_pair(ctx, fn, src, dst, in, out, &st);
+    if (st != CLIK_OK)
+        return st;
+    if (scale < 2 || scale > 4)
+        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: scale %d: the model upscales by 2 to 4",
+                          fn, scale);
+    if ((long)out[0]->width != (long)in[0]->width * scale ||
+        (long)out[0]->height != (long)in[0]->height * scale)
+        return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH,
+                          "%s: dst is %dx%d; a %dx%d frame upscaled by %d is %ldx%ld", fn,
+                          out[0]->width, out[0]->height, in[0]->width, in[0]->height, scale,
+                          (long)in[0]->width * scale, (long)in[0]->height * scale);
+    st = clik_upscale_lapar(ctx, in[0], (clik_image *)out[0], scale, model);
+    for (int i = 1; i < n && st == CLIK_OK; i++)
+        st = clik_resize(ctx, in[i], (clik_image *)out[i], CLIK_INTERP_BICUBIC);
+    return st;
 }

@@ -245,6 +245,24 @@ class Context:
         order: Order = "bgr",
         space: YuvSpace = "bt601",
     ) -> ImageLike: ...
+    def yuv_resize(
+        self,
+        frame: ImageLike,
+        size: tuple[int, int],
+        format: YuvFormat = "nv21",
+        *,
+        method: Literal["nearest", "bilinear", "bicubic", "bicubic-aa"] = "bilinear",
+        out: ImageLike | None = None,
+    ) -> ImageLike: ...
+    def yuv_upscale_lapar(
+        self,
+        frame: ImageLike,
+        scale: int = 2,
+        format: YuvFormat = "nv21",
+        *,
+        model: LaparModel | None = None,
+        out: ImageLike | None = None,
+    ) -> ImageLike: ...
     # SSIM
     @overload
     def ssim(self, a: ImageLike, b: ImageLike, *, full: Literal[False] = False) -> float: ...

@@ -675,6 +675,8 @@ static PyMethodDef ctx_methods[] = {
     KW("gray", ctx_gray),
     KW("yuv_to_rgb", ctx_yuv_to_rgb),
     KW("rgb_to_yuv", ctx_rgb_to_yuv),
+    KW("yuv_resize", ctx_yuv_resize),
+    KW("yuv_upscale_lapar", ctx_yuv_upscale_lapar),
     KW("ssim", ctx_ssim),
     KW("ssim_tiles", ctx_ssim_tiles),
     KW("upscale_fusion", ctx_upscale_fusion),

@@ -231,6 +231,16 @@ PyObject *ctx_gaussian_blur(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_gray(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_yuv_to_rgb(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_rgb_to_yuv(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_yuv_resize(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_yuv_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw);
+
+/* A clik.LaparModel or None (NULL: the default) into *m; -1 with TypeError
+ * otherwise (_clik_lapar_model.c). */
+int model_arg(PyObject *o, const char *name, const clik_lapar_model **m);
+
+/* A resize method's name ('nearest', 'bilinear', 'bicubic', 'bicubic-aa')
+ * into *m; -1 with ArgumentError otherwise (_clik_pyramid.c). */
+int interp_of(const char *s, clik_interp *m);
 
 PyObject *ctx_ssim(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_ssim_tiles(CtxObject *c, PyObject *args, PyObject *kw);

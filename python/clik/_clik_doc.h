@@ -191,6 +191,22 @@
     "src: the 3- or 4-channel uint8 image, width and height even.\n" ARG_YUV_FORMAT ARG_OUT        \
         ARG_ORDER ARG_YUV_SPACE
 
+#define DOC_ctx_yuv_resize                                                                         \
+    SIG("yuv_resize($self, /, frame, size, format='nv21', *, method='bilinear', out=None)")        \
+    "A YUV 4:2:0 frame resampled plane by plane: the luma to size, each chroma plane to half of "  \
+    "it, each as resize() resamples an image (interleaved chroma: both channels alike).\n\n"       \
+    "frame: the (H * 3 / 2, W) uint8 array, H and W even.\n"                                       \
+    "size: (width, height) of the result, both even.\n" ARG_YUV_FORMAT                             \
+    "method: 'nearest', 'bilinear' (the default), 'bicubic' or 'bicubic-aa'.\n" ARG_OUT
+
+#define DOC_ctx_yuv_upscale_lapar                                                                  \
+    SIG("yuv_upscale_lapar($self, /, frame, scale=2, format='nv21', *, model=None, out=None)")     \
+    "A YUV 4:2:0 frame upscaled: the luma by the LAPAR model (upscale_lapar()), each chroma "      \
+    "plane bicubic (resize()).\n\n"                                                                \
+    "frame: the (H * 3 / 2, W) uint8 array, H and W even.\n"                                       \
+    "scale: 2, 3 or 4.\n" ARG_YUV_FORMAT                                                           \
+    "model: a clik.LaparModel, or None for the default.\n" ARG_OUT
+
 /* ---- SSIM, fusion, flow ------------------------------------------------------------------------
  */
 

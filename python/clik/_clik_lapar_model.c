@@ -42,7 +42,7 @@ PyObject *mod_lapar_model_default(PyObject *self, PyObject *unused)
     return model_wrap((clik_lapar_model *)clik_lapar_model_default(2), 1);
 }
 
-static int model_arg(PyObject *o, const char *name, const clik_lapar_model **m)
+int model_arg(PyObject *o, const char *name, const clik_lapar_model **m)
 {
     if (o == Py_None) {
         *m = NULL;

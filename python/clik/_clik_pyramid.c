@@ -165,7 +165,7 @@ out:
 /* ------------------------------------------------------------------------ */
 /* Resize and filter families                                                */
 
-static int interp_of(const char *s, clik_interp *m)
+int interp_of(const char *s, clik_interp *m)
 {
     for (int i = CLIK_INTERP_NEAREST; i <= CLIK_INTERP_BICUBIC_AA; i++)
         if (!strcmp(s, clik_interp_name((clik_interp)i))) {

@@ -1,7 +1,8 @@
 /*
  * clik._clik: the YUV 4:2:0 family. Frames are (H * 3 / 2, W) uint8 arrays
  * as OpenCV stores them (cv2.cvtColor's COLOR_YUV2BGR_NV21 input and
- * COLOR_BGR2YUV_I420 output): Context.yuv_to_rgb and Context.rgb_to_yuv.
+ * COLOR_BGR2YUV_I420 output): Context.yuv_to_rgb, Context.rgb_to_yuv,
+ * Context.yuv_resize and Context.yuv_upscale_lapar.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <string.h>
@@ -148,4 +149,97 @@ PyObject *ctx_rgb_to_yuv(CtxObject *c, PyObject *args, PyObject *kw)
     clik_status st;
     CALL(c, st, clik_rgb_to_yuv(c->ctx, &a.img, &f, space));
     return done(c, st, r, &a, &o, NULL);
+}
+
+/* A frame-to-frame call: frame src (a host array of format) into out (or
+ * a new array) of w x h, by fn. */
+typedef clik_status (*frame_fn)(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
+                                const void *arg);
+
+static PyObject *frame_to_frame(CtxObject *c, PyObject *src, PyObject *out, clik_yuv_format format,
+                                int w, int h, frame_fn fn, const void *arg)
+{
+    if (w < 2 || h < 2 || w % 2 != 0 || h % 2 != 0)
+        return raise_status(CLIK_ERR_INVALID_SIZE,
+                            "a 4:2:0 frame's width and height are even, from 2");
+    imarg a, o;
+    if (ctx_open(c) < 0 || imarg_get(c, src, "frame", 0, &a) < 0)
+        return NULL;
+    clik_yuv_image f, g;
+    if (frame_of(&a, "frame", format, &f) < 0) {
+        imarg_put(&a);
+        return NULL;
+    }
+    PyObject *r = out_get(c, out, &a, w, h / 2 * 3, 1, CLIK_U8, 0, &o);
+    if (!r) {
+        imarg_put(&a);
+        return NULL;
+    }
+    if (frame_of(&o, "out", format, &g) < 0) {
+        imarg_put(&o);
+        imarg_put(&a);
+        Py_DECREF(r);
+        return NULL;
+    }
+    clik_status st;
+    CALL(c, st, fn(c->ctx, &f, &g, arg));
+    return done(c, st, r, &a, &o, NULL);
+}
+
+static clik_status do_yuv_resize(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
+                                 const void *arg)
+{
+    return clik_yuv_resize(ctx, f, g, *(const clik_interp *)arg);
+}
+
+PyObject *ctx_yuv_resize(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"frame", "size", "format", "method", "out", NULL};
+    PyObject *src, *size, *format_o = Py_None, *out = Py_None;
+    const char *method = "bilinear";
+    clik_yuv_format format;
+    clik_interp m;
+    int w, h;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O$sO", kwlist, &src, &size, &format_o, &method,
+                                     &out) ||
+        format_arg(format_o, &format) < 0 || interp_of(method, &m) < 0 ||
+        !PyArg_ParseTuple(size, "ii;argument 'size': (width, height)", &w, &h))
+        return NULL;
+    return frame_to_frame(c, src, out, format, w, h, do_yuv_resize, &m);
+}
+
+typedef struct {
+    int scale;
+    const clik_lapar_model *model;
+} upscale_arg;
+
+static clik_status do_yuv_upscale(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
+                                  const void *arg)
+{
+    const upscale_arg *u = arg;
+    return clik_yuv_upscale_lapar(ctx, f, g, u->scale, u->model);
+}
+
+PyObject *ctx_yuv_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"frame", "scale", "format", "model", "out", NULL};
+    PyObject *src, *format_o = Py_None, *model_o = Py_None, *out = Py_None;
+    upscale_arg u = {2, NULL};
+    clik_yuv_format format;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iO$OO", kwlist, &src, &u.scale, &format_o,
+                                     &model_o, &out) ||
+        format_arg(format_o, &format) < 0 || model_arg(model_o, "model", &u.model) < 0 ||
+        scale_range(u.scale, 2, 4) < 0)
+        return NULL;
+    /* the size from the frame's: (H * 3 / 2, W) */
+    PyObject *shape = PyObject_GetAttrString(src, "shape");
+    int rows = 0, cols = 0;
+    if (!shape || !PyArg_ParseTuple(shape, "ii", &rows, &cols)) {
+        Py_XDECREF(shape);
+        PyErr_Clear();
+        return arg_error("argument 'frame': a (H * 3 / 2, W) uint8 array");
+    }
+    Py_DECREF(shape);
+    return frame_to_frame(c, src, out, format, cols * u.scale, rows / 3 * 2 * u.scale,
+                          do_yuv_upscale, &u);
 }

@@ -417,6 +417,61 @@ def test_yuv(be, fmt):
         equal(again, frame, f"BGR to {fmt}")
 
 
+def yuv_planes(frame, fmt):
+    """The planes of a frame of OpenCV's layout: Y, then (H/2, W/2, 2) chroma
+    (NV12, NV21) or U and V."""
+    rows, w = frame.shape
+    h = rows // 3 * 2
+    if fmt != "i420":
+        return [frame[:h], frame[h:].reshape(h // 2, w // 2, 2)]
+    c = (h // 2) * (w // 2)
+    flat = frame.reshape(-1)
+    return [frame[:h], flat[h * w:h * w + c].reshape(h // 2, w // 2),
+            flat[h * w + c:].reshape(h // 2, w // 2)]
+
+
+@pytest.mark.parametrize("fmt", ["nv21", "nv12", "i420"])
+def test_yuv_resize(be, fmt):
+    """A frame resized is cv2.resize of each plane (chroma to half the size;
+    nearest exact, bilinear and bicubic within 1 as resize() is), and
+    resize() of each plane in clik byte for byte."""
+    bgr = cv2.cvtColor(astronaut_rgba(), cv2.COLOR_RGBA2BGR)
+    frame = i420_as(cv2.cvtColor(np.ascontiguousarray(bgr[:94, :130]), cv2.COLOR_BGR2YUV_I420),
+                    fmt)
+    codes = {"nearest": cv2.INTER_NEAREST, "bilinear": cv2.INTER_LINEAR,
+             "bicubic": cv2.INTER_CUBIC}
+    for (w, h), method in [((260, 188), "bilinear"), ((64, 40), "nearest"), ((196, 142), "bicubic"),
+                           ((44, 32), "bicubic-aa")]:
+        got = be.yuv_resize(frame, (w, h), fmt, method=method)
+        assert got.shape == (h * 3 // 2, w) and got.dtype == np.uint8
+        for i, (p, q) in enumerate(zip(yuv_planes(frame, fmt), yuv_planes(got, fmt))):
+            size = (w, h) if i == 0 else (w // 2, h // 2)
+            mine = be.resize(np.ascontiguousarray(p), size, method=method)
+            equal(q, mine, f"{fmt} {method} plane {i}: resize() of it")
+            if method in codes:
+                want = cv2.resize(p, size, interpolation=codes[method])
+                within(q, want, 0 if method == "nearest" else 1, what=f"{fmt} {method} plane {i}")
+
+
+@pytest.mark.parametrize("fmt", ["nv21", "nv12", "i420"])
+def test_yuv_upscale_lapar(be, fmt):
+    """A frame upscaled by the LAPAR model: the luma as upscale_lapar() of
+    the luma alone, each chroma plane as resize() bicubic, byte for byte."""
+    bgr = cv2.cvtColor(astronaut_rgba(), cv2.COLOR_RGBA2BGR)
+    frame = i420_as(cv2.cvtColor(np.ascontiguousarray(bgr[:60, :84]), cv2.COLOR_BGR2YUV_I420),
+                    fmt)
+    for scale in (2, 3):
+        got = be.yuv_upscale_lapar(frame, scale, fmt)
+        assert got.shape == (90 * scale, 84 * scale) and got.dtype == np.uint8
+        planes, out = yuv_planes(frame, fmt), yuv_planes(got, fmt)
+        equal(out[0], be.upscale_lapar(np.ascontiguousarray(planes[0]), scale),
+              f"{fmt} x{scale} luma")
+        for i in range(1, len(planes)):
+            size = (42 * scale, 30 * scale)
+            equal(out[i], be.resize(np.ascontiguousarray(planes[i]), size, method="bicubic"),
+                  f"{fmt} x{scale} chroma plane {i}")
+
+
 def test_yuv_refused(be):
     frame = np.zeros((9, 8), np.uint8)
     with pytest.raises(clik.ArgumentError, match="format"):
@@ -433,6 +488,16 @@ def test_yuv_refused(be):
         be.rgb_to_yuv(np.zeros((7, 8, 3), np.uint8))
     with pytest.raises(clik.Error):
         be.rgb_to_yuv(np.zeros((6, 8), np.uint8))
+    with pytest.raises(clik.ArgumentError, match="method"):
+        be.yuv_resize(np.zeros((9, 8), np.uint8), (4, 4), method="area")
+    with pytest.raises(clik.Error, match="even"):
+        be.yuv_resize(np.zeros((9, 8), np.uint8), (5, 4))
+    with pytest.raises(clik.ArgumentError, match="H \\* 3 / 2"):
+        be.yuv_resize(np.zeros((10, 8), np.uint8), (4, 4))
+    with pytest.raises(clik.ArgumentError, match="scale"):
+        be.yuv_upscale_lapar(np.zeros((9, 8), np.uint8), 5)
+    with pytest.raises(TypeError, match="LaparModel"):
+        be.yuv_upscale_lapar(np.zeros((9, 8), np.uint8), 2, model="lapar-a")
 
 
 def degraded(img, seed):
