@@ -57,6 +57,16 @@ struct clik_dma_buf_sync {
 #define CLIK_DMA_BUF_SYNC_WRITE 2u
 #define CLIK_DMA_BUF_SYNC_END   4u
 #define CLIK_DMA_BUF_IOCTL_SYNC _IOW('b', 0, struct clik_dma_buf_sync)
+#if defined(__linux__) && defined(__has_include)
+#if __has_include(<linux/dma-buf.h>)
+#include <linux/dma-buf.h>
+_Static_assert(CLIK_DMA_BUF_IOCTL_SYNC == DMA_BUF_IOCTL_SYNC &&
+                   CLIK_DMA_BUF_SYNC_READ == DMA_BUF_SYNC_READ &&
+                   CLIK_DMA_BUF_SYNC_WRITE == DMA_BUF_SYNC_WRITE &&
+                   CLIK_DMA_BUF_SYNC_END == DMA_BUF_SYNC_END,
+               "DMA_BUF_IOCTL_SYNC as <linux/dma-buf.h> defines it");
+#endif
+#endif
 
 /* ---- the choice of a path ------------------------------------------------------ */
 
