@@ -79,8 +79,10 @@ CLIK_API void clik_import_desc_init(clik_import_desc *desc);
  * each operation's use of the mapping is bracketed by DMA_BUF_IOCTL_SYNC
  * start and end (an fd that is not a dma-buf, such as a memfd, skips them).
  * The caller keeps its fd and memory; the memory must outlive the image.
- * Free the image with clik_image_free(): it unmaps and releases what the
- * import made; the memory itself is left as it is.
+ * Free the image with clik_image_free() before destroying ctx: it unmaps
+ * and releases what the import made; the memory itself is left as it is.
+ * Images imported twice over the same memory are not seen as overlapping
+ * by the operations' checks.
  * Status: CLIK_ERR_NULL for a NULL ctx, desc or out, or a NULL ptr;
  * CLIK_ERR_INVALID_ARG for an unknown kind, fd < 0, unknown flags, a first
  * pixel (ptr, or offset) that is not a multiple of the element size, or
