@@ -298,6 +298,58 @@ START_TEST(host_aligned)
 }
 END_TEST
 
+/* The CPU path's views of imports (what an operation that falls back to the
+ * CPU on a device context gets): the memory's content after a device
+ * operation wrote it, and the view's writes in the memory afterwards; a
+ * read-only import refused for writing. Aligned and misaligned memory. */
+START_TEST(cpu_views)
+{
+    const int w = 64, h = 8;
+    const size_t stride = PAGE;
+    for (int misaligned = 0; misaligned < 2; misaligned++) {
+        uint8_t *a = page_alloc(PAGE + stride * h), *b = page_alloc(PAGE + stride * h);
+        uint8_t *pa = a + misaligned, *pb = b + misaligned;
+        fill(pa, w, h, 1, stride, 23);
+        clik_image src, dst;
+        clik_import_desc ds = host_desc(pa, stride * h, w, h, 1, stride);
+        clik_import_desc dd = host_desc(pb, stride * h, w, h, 1, stride);
+        import_ok(&ds, &src);
+        import_ok(&dd, &dst);
+        expect_path(&src, !misaligned);
+        ck_assert_msg(clik_gaussian_blur(h_ctx, &src, &dst, 3, 0.0) == CLIK_OK, "%s",
+                      clik_context_message(h_ctx));
+        clik_image view;
+        ck_assert_int_eq(clik__host_view(h_ctx, &dst, CLIK_READ | CLIK_WRITE, &view), CLIK_OK);
+        ck_assert_ptr_null(view.buffer);
+        ck_assert_ptr_nonnull(view.data);
+        expect_rows(&view, pb, stride, "view of a device result");
+        for (int y = 0; y < h; y++)
+            memset((uint8_t *)view.data + (size_t)y * view.stride, y + 1, (size_t)w);
+        ck_assert_int_eq(clik__host_view_done(h_ctx, &dst, &view, CLIK_READ | CLIK_WRITE, 1),
+                         CLIK_OK);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                ck_assert_int_eq(pb[(size_t)y * stride + (size_t)x], y + 1);
+        /* And the device sees what the view wrote. */
+        clik_image back;
+        ck_assert_int_eq(clik_image_alloc(&back, w, h, 1, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_download(h_ctx, &back, &dst), CLIK_OK);
+        expect_rows(&back, pb, stride, "download after a view");
+        h_free_images(&src, &dst, &back, NULL);
+        /* Read-only: a view for reading only. */
+        ds.flags = CLIK_IMPORT_READ_ONLY;
+        import_ok(&ds, &src);
+        ck_assert_int_eq(clik__host_view(h_ctx, &src, CLIK_WRITE, &view), CLIK_ERR_READ_ONLY);
+        ck_assert_int_eq(clik__host_view(h_ctx, &src, CLIK_READ, &view), CLIK_OK);
+        expect_rows(&view, pa, stride, "view of a read-only import");
+        ck_assert_int_eq(clik__host_view_done(h_ctx, &src, &view, CLIK_READ, 1), CLIK_OK);
+        clik_image_free(&src);
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
 struct logged {
     char text[8192];
     size_t len;
@@ -664,9 +716,9 @@ END_TEST
 
 int main(void)
 {
-    const h_test tests[] = {H_TEST(select_paths),  H_TEST(host_aligned),    H_TEST(host_misaligned),
-                            H_TEST(memfd_buffers), H_TEST(udmabuf_buffers), H_TEST(yuv_frames),
-                            H_TEST(bad_input)};
+    const h_test tests[] = {H_TEST(select_paths), H_TEST(host_aligned),  H_TEST(host_misaligned),
+                            H_TEST(cpu_views),    H_TEST(memfd_buffers), H_TEST(udmabuf_buffers),
+                            H_TEST(yuv_frames),   H_TEST(bad_input)};
     const h_suite suite = {"import", NULL, 0, tests, H_COUNT(tests), NULL, NULL};
     return h_suite_main(&suite);
 }
