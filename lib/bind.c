@@ -66,6 +66,8 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
                           "a row stride of %zu bytes is past the kernels' limit of 2^31 - 1 "
                           "elements",
                           b->stride);
+    if (img->buffer && img->buffer->import)
+        return clik__import_bind(ctx, img, access, b);
     if (img->buffer) {
         b->mem = img->buffer->mem;
         return CLIK_OK;
@@ -147,6 +149,8 @@ int clik__aligned16(const clik_binding *const *b, int count, int contiguous)
 clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok)
 {
     clik_status st = CLIK_OK;
+    if (b->import)
+        return clik__import_unbind(ctx, b, ok);
     if (!b->mem)
         return st;
     int host_result = ok && (b->access & CLIK_WRITE) && !b->image.buffer && !b->scratch;
@@ -184,6 +188,8 @@ clik_status clik__host_view(clik_context *ctx, const clik_image *img, int access
     *view = *img;
     if (!img->buffer)
         return CLIK_OK;
+    if (img->buffer->import)
+        return clik__import_view(ctx, img, access, view);
     view->buffer = NULL;
     if (!ctx->has_device) {
         view->data = img->buffer->host;
@@ -208,6 +214,8 @@ clik_status clik__host_view_done(clik_context *ctx, const clik_image *img, clik_
                                  int access, int ok)
 {
     clik_status st = CLIK_OK;
+    if (img->buffer && img->buffer->import)
+        return clik__import_view_done(ctx, img, view, access, ok);
     if (!img->buffer || !ctx->has_device || !view->data)
         return st;
     if (ok && (access & CLIK_WRITE)) {

@@ -71,6 +71,7 @@ typedef enum clik_status {
     CLIK_ERR_IO,                 /* a file could not be read or written */
     CLIK_ERR_FILE_FORMAT,        /* a file is truncated, corrupt or not of its claimed format */
     CLIK_ERR_CANCELLED,          /* a progress callback asked the operation to stop */
+    CLIK_ERR_READ_ONLY,          /* an operation would write an image imported read-only */
     CLIK_STATUS_COUNT
 } clik_status;
 
@@ -733,5 +734,6 @@ CLIK_API clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, con
 #include "clik_lapar.h"
 #include "clik_lapar_net.h"
 #include "clik_yuv.h"
+#include "clik_import.h"
 
 #endif /* CLIK_H */

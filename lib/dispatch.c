@@ -17,6 +17,7 @@ static int caller_error(clik_status st)
 {
     switch (st) {
     case CLIK_ERR_CANCELLED:
+    case CLIK_ERR_READ_ONLY:
     case CLIK_ERR_NULL:
     case CLIK_ERR_INVALID_ARG:
     case CLIK_ERR_INVALID_SIZE:

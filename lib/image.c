@@ -117,6 +117,10 @@ static void buffer_free(struct clik_buffer *b)
 {
     if (!b)
         return;
+    if (b->import) {
+        clik__import_release(b);
+        return;
+    }
     if (b->mem)
         clik__release_after_queue(b->ctx, b->mem);
     clik__aligned_free(b->host);

@@ -63,6 +63,7 @@ struct clik_buffer {
     cl_mem mem; /* device memory (contexts with a device) */
     void *host; /* host memory (contexts without a device) */
     size_t bytes;
+    struct clik_import *import; /* clik_image_import's record, else NULL */
 };
 
 /* Host memory of a context (clik_image_alloc_on): zero-copy, wrapped once in
@@ -98,6 +99,50 @@ typedef struct clik_staging {
 } clik_staging;
 
 #define CLIK_PARAM_ARENA (64 * 1024) /* host copies of small parameter uploads */
+
+/* ---- imported memory (import.c) ------------------------------------------ */
+
+/* What clik_image_import made for one image: a device buffer over the
+ * memory (buffer->mem) on the paths without a copy, none on the copy path
+ * and without a device; the memory as the host sees it in `host`. */
+typedef struct clik_import {
+    clik_import_kind kind;
+    clik_import_path path;
+    int read_only;
+    int fd;              /* the library's duplicate of the caller's fd, else -1 */
+    int sync;            /* 1: uses bracketed by DMA_BUF_IOCTL_SYNC (0 once ENOTTY said no) */
+    void *map;           /* the fd's mapping (from its byte 0), else NULL */
+    size_t map_bytes;    /* its length */
+    unsigned char *host; /* the first pixel in host memory */
+} clik_import;
+
+/* The path for memory of `kind` whose first pixel is at `address` (host
+ * memory, or an fd's mapping) `offset` bytes into an fd's buffer, rows
+ * `pitch` bytes apart, on a device whose CL_DEVICE_EXTENSIONS are
+ * `extensions` (NULL: no device) and whose CL_DEVICE_MEM_BASE_ADDR_ALIGN is
+ * base_align bytes (0 read as 1). A pure function (clik_image_import's
+ * order); read_only changes the flags of the buffer made, not the path. */
+clik_import_path clik__import_select(const char *extensions, size_t base_align,
+                                     clik_import_kind kind, uintptr_t address, size_t pitch,
+                                     size_t offset, int read_only);
+/* 1 when the space-separated list `extensions` holds `name` as a whole word. */
+int clik__has_extension(const char *extensions, const char *name);
+/* Binding and host views of an imported image (clik__bind, clik__unbind,
+ * clik__host_view and clik__host_view_done call them). */
+struct clik_binding;
+clik_status clik__import_bind(clik_context *ctx, const clik_image *img, int access,
+                              struct clik_binding *b);
+clik_status clik__import_unbind(clik_context *ctx, struct clik_binding *b, int ok);
+clik_status clik__import_view(clik_context *ctx, const clik_image *img, int access,
+                              clik_image *view);
+clik_status clik__import_view_done(clik_context *ctx, const clik_image *img, clik_image *view,
+                                   int access, int ok);
+/* Upload (1) or download (0) between an imported image and host memory of
+ * its format (clik_image_upload, clik_image_download). */
+clik_status clik__import_transfer(clik_context *ctx, const clik_image *dev, const clik_image *host,
+                                  int upload);
+/* Releases what the import of b made, and b (clik_image_free). */
+void clik__import_release(struct clik_buffer *b);
 
 /* ---- kernel sources (kernel_source.c, generated kernels.c) -------------- */
 
@@ -516,6 +561,7 @@ typedef struct clik_binding {
     int scratch;      /* a device-only intermediate: nothing to bring back */
     int staged;       /* results come back through the pinned staging buffers */
     clik_image image;
+    clik_import *import; /* an imported image's record (import.c) */
 } clik_binding;
 
 /* Makes an image usable by a kernel: device images as they are; context

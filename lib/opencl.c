@@ -57,6 +57,8 @@ static const char *resolve_all(void *handle, clik_cl_api *out)
     }
     CLIK_CL_FUNCTIONS(CLIK_CL_RESOLVE)
 #undef CLIK_CL_RESOLVE
+    void *ext = dlsym(handle, "clGetExtensionFunctionAddressForPlatform");
+    memcpy(&out->clGetExtensionFunctionAddressForPlatform, &ext, sizeof(ext));
     return NULL;
 }
 

@@ -83,6 +83,8 @@ typedef struct clik_cl_api {
 #define CLIK_CL_MEMBER(name, ret, params) ret(CL_API_CALL *name) params;
     CLIK_CL_FUNCTIONS(CLIK_CL_MEMBER)
 #undef CLIK_CL_MEMBER
+    /* OpenCL 1.2's, NULL where the library lacks it (optional). */
+    void *(CL_API_CALL *clGetExtensionFunctionAddressForPlatform)(cl_platform_id, const char *);
 } clik_cl_api;
 
 /* The loaded entry points, or NULL when no OpenCL library could be loaded.

@@ -117,6 +117,7 @@ const char *clik_status_str(clik_status status)
     case CLIK_ERR_IO: return "CLIK_ERR_IO: a file could not be read or written";
     case CLIK_ERR_FILE_FORMAT: return "CLIK_ERR_FILE_FORMAT: truncated, corrupt or wrong file";
     case CLIK_ERR_CANCELLED: return "CLIK_ERR_CANCELLED: stopped by a progress callback";
+    case CLIK_ERR_READ_ONLY: return "CLIK_ERR_READ_ONLY: an image imported read-only is written";
     case CLIK_STATUS_COUNT: break;
     }
     return "CLIK_ERR_UNKNOWN: unknown status";

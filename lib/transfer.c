@@ -45,6 +45,8 @@ static clik_status host_copy(clik_context *ctx, const clik_image *dev, const cli
     clik_status st = clik__check_transfer(ctx, dev, host, what);
     if (st != CLIK_OK)
         return st;
+    if (dev->buffer->import)
+        return clik__import_transfer(ctx, dev, host, upload);
     size_t row = (size_t)host->width * (size_t)host->channels * clik_type_size(host->type);
     if (!ctx->has_device) {
         clik_image view = *dev;

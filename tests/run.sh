@@ -234,7 +234,7 @@ oclgrind_step() {
     # they run under Oclgrind with --full (and on every other backend here).
     CLIK_TEST_TUNINGS=default mtest "$native" oclgrind --setup oclgrind \
         hist-opencl integral-opencl pyramid-opencl resize-opencl filter-opencl ssim-opencl \
-        fusion-opencl yuv-opencl
+        fusion-opencl yuv-opencl import-opencl
 }
 
 # Memcheck over the CPU suites. Where the build has the NEON path, its

@@ -4083,6 +4083,200 @@ static void row_yuv_upscale_lapar(void)
     expect_status(clik_yuv_upscale_lapar(h_ctx, &f, &g, 2, NULL), CLIK_OK);
 }
 
+/* ---- imported memory ------------------------------------------------------------------ */
+
+static void row_import_desc_init(void)
+{
+    set_case("desc NULL");
+    clik_import_desc_init(NULL);
+    set_case("a filled desc");
+    clik_import_desc d;
+    memset(&d, OUT_FILL, sizeof(d));
+    clik_import_desc_init(&d);
+    EXPECT(d.fd == -1 && d.kind == 0 && d.ptr == NULL && d.size == 0 && d.flags == 0,
+           "not cleared with fd -1");
+}
+
+static clik_import_desc import_desc(void *ptr, size_t size, int w, int h)
+{
+    clik_import_desc d;
+    clik_import_desc_init(&d);
+    d.kind = CLIK_IMPORT_HOST;
+    d.ptr = ptr;
+    d.size = size;
+    d.width = w;
+    d.height = h;
+    d.channels = 1;
+    d.type = CLIK_U8;
+    return d;
+}
+
+static void row_image_import(void)
+{
+    static uint8_t buf[16 * 12];
+    const clik_import_desc good = import_desc(buf, sizeof(buf), 16, 12);
+    const struct {
+        const char *what;
+        int kind, fd, w, channels, type;
+        size_t stride, size, offset;
+        unsigned flags;
+        clik_status want;
+    } cases[] = {
+        {"kind 0", 0, -1, 16, 1, CLIK_U8, 0, sizeof(buf), 0, 0, CLIK_ERR_INVALID_ARG},
+        {"kind 4", 4, -1, 16, 1, CLIK_U8, 0, sizeof(buf), 0, 0, CLIK_ERR_INVALID_ARG},
+        {"kind -1", -1, -1, 16, 1, CLIK_U8, 0, sizeof(buf), 0, 0, CLIK_ERR_INVALID_ARG},
+        {"dma-buf fd -1", CLIK_IMPORT_DMABUF, -1, 16, 1, CLIK_U8, 0, 4096, 0, 0,
+         CLIK_ERR_INVALID_ARG},
+        {"ION fd INT_MIN", CLIK_IMPORT_ION, INT_MIN, 16, 1, CLIK_U8, 0, 4096, 0, 0,
+         CLIK_ERR_INVALID_ARG},
+        {"flags 2", CLIK_IMPORT_HOST, -1, 16, 1, CLIK_U8, 0, sizeof(buf), 0, 2,
+         CLIK_ERR_INVALID_ARG},
+        {"width 0", CLIK_IMPORT_HOST, -1, 0, 1, CLIK_U8, 0, sizeof(buf), 0, 0,
+         CLIK_ERR_INVALID_SIZE},
+        {"width INT_MIN", CLIK_IMPORT_HOST, -1, INT_MIN, 1, CLIK_U8, 0, sizeof(buf), 0, 0,
+         CLIK_ERR_INVALID_SIZE},
+        {"channels 0", CLIK_IMPORT_HOST, -1, 16, 0, CLIK_U8, 0, sizeof(buf), 0, 0,
+         CLIK_ERR_UNSUPPORTED_FORMAT},
+        {"type 999", CLIK_IMPORT_HOST, -1, 16, 1, 999, 0, sizeof(buf), 0, 0,
+         CLIK_ERR_UNSUPPORTED_FORMAT},
+        {"stride short", CLIK_IMPORT_HOST, -1, 16, 1, CLIK_U8, 15, sizeof(buf), 0, 0,
+         CLIK_ERR_STRIDE},
+        {"stride SIZE_MAX", CLIK_IMPORT_HOST, -1, 16, 1, CLIK_U8, SIZE_MAX, sizeof(buf), 0, 0,
+         CLIK_ERR_OVERFLOW},
+        {"size 0", CLIK_IMPORT_HOST, -1, 16, 1, CLIK_U8, 0, 0, 0, 0, CLIK_ERR_INVALID_ARG},
+        {"size one byte short", CLIK_IMPORT_HOST, -1, 16, 1, CLIK_U8, 0, sizeof(buf) - 1, 0, 0,
+         CLIK_ERR_INVALID_ARG},
+        {"f32 at an odd address", CLIK_IMPORT_HOST, -1, 4, 1, CLIK_F32, 0, sizeof(buf) - 1, 0, 0,
+         CLIK_ERR_INVALID_ARG},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        set_case("%s", cases[i].what);
+        clik_import_desc d = good;
+        d.kind = (clik_import_kind)cases[i].kind;
+        d.fd = cases[i].fd;
+        d.width = cases[i].w;
+        d.channels = cases[i].channels;
+        d.type = (clik_type)cases[i].type;
+        d.stride = cases[i].stride;
+        d.size = cases[i].size;
+        d.offset = cases[i].offset;
+        d.flags = cases[i].flags;
+        if (cases[i].type == CLIK_F32)
+            d.ptr = buf + 1;
+        clik_image out;
+        memset(&out, OUT_FILL, sizeof(out));
+        mark_message(h_ctx);
+        expect_status(clik_image_import(h_ctx, &d, &out), cases[i].want);
+        expect_message(h_ctx);
+        expect_untouched_or_cleared(&out, sizeof(out), OUT_FILL, "the image");
+    }
+    set_case("ptr NULL");
+    clik_import_desc d = good;
+    d.ptr = NULL;
+    clik_image out;
+    mark_message(h_ctx);
+    expect_status(clik_image_import(h_ctx, &d, &out), CLIK_ERR_NULL);
+    expect_message(h_ctx);
+    set_case("ctx NULL");
+    expect_status(clik_image_import(NULL, &good, &out), CLIK_ERR_NULL);
+    set_case("desc NULL");
+    expect_status(clik_image_import(h_ctx, NULL, &out), CLIK_ERR_NULL);
+    set_case("out NULL");
+    expect_status(clik_image_import(h_ctx, &good, NULL), CLIK_ERR_NULL);
+    set_case("a read-only import written");
+    d = good;
+    d.flags = CLIK_IMPORT_READ_ONLY;
+    expect_status(clik_image_import(h_ctx, &d, &out), CLIK_OK);
+    static uint8_t src[16 * 12];
+    clik_image plain;
+    expect_status(clik_image_wrap(&plain, 16, 12, 1, CLIK_U8, src, 0), CLIK_OK);
+    mark_message(h_ctx);
+    expect_status(clik_gaussian_blur(h_ctx, &plain, &out, 3, 0.0), CLIK_ERR_READ_ONLY);
+    expect_message(h_ctx);
+    expect_status(clik_gaussian_blur(h_ctx, &out, &plain, 3, 0.0), CLIK_OK);
+    clik_image_free(&out);
+    set_case("a correct call");
+    expect_status(clik_image_import(h_ctx, &good, &out), CLIK_OK);
+    EXPECT(clik_image_import_path(&out) != CLIK_IMPORT_PATH_NONE, "path none");
+    clik_image_free(&out);
+    ctx_works();
+}
+
+static void row_yuv_import(void)
+{
+    static uint8_t buf[16 * 12 * 3 / 2];
+    clik_import_desc good = import_desc(buf, sizeof(buf), 16, 12);
+    const struct {
+        const char *what;
+        int format, w, channels;
+        size_t stride, size;
+        clik_status want;
+    } cases[] = {
+        {"format 0", 0, 16, 1, 0, sizeof(buf), CLIK_ERR_INVALID_ARG},
+        {"format 4", 4, 16, 1, 0, sizeof(buf), CLIK_ERR_INVALID_ARG},
+        {"odd width", CLIK_YUV_NV21, 15, 1, 0, sizeof(buf), CLIK_ERR_INVALID_SIZE},
+        {"width INT_MIN", CLIK_YUV_NV12, INT_MIN, 1, 0, sizeof(buf), CLIK_ERR_INVALID_SIZE},
+        {"3 channels", CLIK_YUV_NV21, 16, 3, 0, sizeof(buf), CLIK_ERR_INVALID_ARG},
+        {"I420 stride odd", CLIK_YUV_I420, 16, 1, 17, sizeof(buf), CLIK_ERR_STRIDE},
+        {"stride SIZE_MAX", CLIK_YUV_NV12, 16, 1, SIZE_MAX, sizeof(buf), CLIK_ERR_OVERFLOW},
+        {"chroma one byte short", CLIK_YUV_NV21, 16, 1, 0, sizeof(buf) - 1, CLIK_ERR_INVALID_ARG},
+        {"V plane one byte short", CLIK_YUV_I420, 16, 1, 0, sizeof(buf) - 1, CLIK_ERR_INVALID_ARG},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        set_case("%s", cases[i].what);
+        clik_import_desc d = good;
+        d.width = cases[i].w;
+        d.channels = cases[i].channels;
+        d.stride = cases[i].stride;
+        d.size = cases[i].size;
+        clik_yuv_image f;
+        memset(&f, OUT_FILL, sizeof(f));
+        mark_message(h_ctx);
+        expect_status(clik_yuv_import(h_ctx, &d, (clik_yuv_format)cases[i].format, &f),
+                      cases[i].want);
+        expect_message(h_ctx);
+        expect_untouched_or_cleared(&f, sizeof(f), OUT_FILL, "the frame");
+    }
+    clik_yuv_image f;
+    set_case("ctx NULL");
+    expect_status(clik_yuv_import(NULL, &good, CLIK_YUV_NV21, &f), CLIK_ERR_NULL);
+    set_case("desc NULL");
+    expect_status(clik_yuv_import(h_ctx, NULL, CLIK_YUV_NV21, &f), CLIK_ERR_NULL);
+    set_case("frame NULL");
+    expect_status(clik_yuv_import(h_ctx, &good, CLIK_YUV_NV21, NULL), CLIK_ERR_NULL);
+    set_case("a correct call");
+    expect_status(clik_yuv_import(h_ctx, &good, CLIK_YUV_I420, &f), CLIK_OK);
+    clik_image_free(&f.y);
+    clik_image_free(&f.u);
+    clik_image_free(&f.v);
+    ctx_works();
+}
+
+static void row_image_import_path(void)
+{
+    set_case("NULL");
+    EXPECT(clik_image_import_path(NULL) == CLIK_IMPORT_PATH_NONE, "not none");
+    set_case("a cleared image");
+    clik_image img;
+    memset(&img, 0, sizeof(img));
+    EXPECT(clik_image_import_path(&img) == CLIK_IMPORT_PATH_NONE, "not none");
+    set_case("a device image");
+    expect_status(clik_image_create(h_ctx, &img, 4, 4, 1, CLIK_U8), CLIK_OK);
+    EXPECT(clik_image_import_path(&img) == CLIK_IMPORT_PATH_NONE, "not none");
+    clik_image_free(&img);
+}
+
+static void row_import_path_name(void)
+{
+    for (int i = 0; i < 5; i++) {
+        set_case("path %d", unknown_values[i]);
+        expect_unknown_name(clik_import_path_name((clik_import_path)unknown_values[i]));
+    }
+    set_case("path none");
+    const char *s = clik_import_path_name(CLIK_IMPORT_PATH_NONE);
+    EXPECT(s && strcmp(s, "none") == 0, "\"%s\"", s ? s : "(NULL)");
+}
+
 typedef struct misuse_row {
     const char *name;   /* the public function */
     void (*run)(void);  /* its misuse cases */
@@ -4256,6 +4450,12 @@ static const misuse_row misuse_rows[] = {
     {"clik_yuv_resize", row_yuv_resize,
      "an unknown method, frames of different formats and dst over src are CLIK_ERR_INVALID_ARG "
      "with a message (plane checks: tests/test_yuv.c)"},
+    {"clik_import_desc_init", row_import_desc_init, NULL},
+    {"clik_image_import", row_image_import,
+     "a read-only import is refused as an output (CLIK_ERR_READ_ONLY) and read as an input"},
+    {"clik_yuv_import", row_yuv_import, "a frame short of its last plane leaves no plane imported"},
+    {"clik_image_import_path", row_image_import_path, NULL},
+    {"clik_import_path_name", row_import_path_name, NULL},
     {"clik_ssim", row_ssim, IMAGES},
     {"clik_ssim_tiles", row_ssim_tiles, IMAGES},
     {"clik_fusion_options_init", row_fusion_options_init, NULL},
