@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cases.h"
-#include "crafted.h"
 #include "harness.h"
 
 /* ---- helpers ---------------------------------------------------------------------------- */
@@ -36,7 +35,7 @@ static void put32(uint8_t *p, uint32_t v)
 
 static void fix_crc(uint8_t *p, size_t n)
 {
-    put32(p + n - 4, crafted_crc32(p, n - 4));
+    put32(p + n - 4, sup_crc32(p, n - 4));
 }
 
 /* A one-entry model file of n bytes (zeroed, malloc'ed): the header of

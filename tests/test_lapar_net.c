@@ -55,21 +55,10 @@ static uint8_t *net_bytes(size_t *n)
     return b;
 }
 
-static uint32_t crc(const uint8_t *p, size_t n)
-{
-    uint32_t c = 0xffffffffu;
-    for (size_t i = 0; i < n; i++) {
-        c ^= p[i];
-        for (int k = 0; k < 8; k++)
-            c = c & 1u ? (c >> 1) ^ 0xedb88320u : c >> 1;
-    }
-    return ~c;
-}
-
 /* Makes the checksum right again after an edit. */
 static void reseal(uint8_t *b, size_t n)
 {
-    const uint32_t c = crc(b, n - 4);
+    const uint32_t c = sup_crc32(b, n - 4);
     for (int i = 0; i < 4; i++)
         b[n - 4 + i] = (uint8_t)(c >> (8 * i));
 }

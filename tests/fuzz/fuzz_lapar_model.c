@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crafted.h"
+#include "cases.h"
 #include "fuzz.h"
 
 static clik_context *ctx;
@@ -81,5 +81,5 @@ static void read_one(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ctx = fuzz_context();
-    return fuzz_read_framed(data, size, 28, crafted_crc32, read_one);
+    return fuzz_read_framed(data, size, 28, sup_crc32, read_one);
 }
