@@ -112,10 +112,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
 
     t_start = time.perf_counter()
-    python_dir = args.python
-    if python_dir is None and os.path.isdir(os.path.join("build", "python", "clik")):
-        python_dir = os.path.join("build", "python")
-    clik = Clik(python_dir, args.device)
+    clik = Clik.of_arguments(args)
 
     # Warm-up: every kernel built once, outside the timed calls.
     tiny = rgba_of(np.full((16, 16, 3), 128, np.uint8))

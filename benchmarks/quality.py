@@ -79,6 +79,15 @@ class Clik:
     """One clik context; upscale() and downscale() take and return RGBA u8
     arrays."""
 
+    @classmethod
+    def of_arguments(cls, args):
+        """The context of common_arguments' --python (default build/python
+        where it is built) and --device."""
+        python_dir = args.python
+        if python_dir is None and os.path.isdir(os.path.join("build", "python", "clik")):
+            python_dir = os.path.join("build", "python")
+        return cls(python_dir, args.device)
+
     def __init__(self, python_dir, device):
         if python_dir:
             sys.path.insert(0, os.path.abspath(python_dir))
@@ -262,10 +271,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
 
     t_start = time.perf_counter()
-    python_dir = args.python
-    if python_dir is None and os.path.isdir(os.path.join("build", "python", "clik")):
-        python_dir = os.path.join("build", "python")
-    clik = Clik(python_dir, args.device)
+    clik = Clik.of_arguments(args)
     results = {}  # (image, scale, method) -> (psnr, ssim)
     nearest_share = {}  # (image, scale) -> share of pixels fusion took from the nearest image
     sizes = {}
