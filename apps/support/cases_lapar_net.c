@@ -239,9 +239,7 @@ static clik_status upscale_released(clik_context *ctx, const clik_image *in, cli
 /* The same input read as BGR(A): the network reads red first. */
 static clik_status phi_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_image bgr = *in;
-    bgr.order = CLIK_ORDER_BGR;
-    return run_phi(ctx, &bgr, out);
+    return sup_case_bgr(ctx, in, out, run_phi);
 }
 
 /* Grey and RGBA; 3 channels (through 4-channel copies) on two cases. */
