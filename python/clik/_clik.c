@@ -293,16 +293,23 @@ static PyObject *ctx_stats(CtxObject *c, PyObject *unused)
                          s.last_kernel_ms);
 }
 
-static PyObject *ctx_finish(CtxObject *c, PyObject *unused)
+/* A method without arguments that runs fn on the context (as CALL) and
+ * returns None. */
+static PyObject *ctx_run_none(CtxObject *c, clik_status (*fn)(clik_context *ctx))
 {
-    (void)unused;
     if (ctx_open(c) < 0)
         return NULL;
     clik_status st;
-    CALL(c, st, clik_context_finish(c->ctx));
+    CALL(c, st, fn(c->ctx));
     if (st != CLIK_OK)
         return ctx_fail(c, st);
     Py_RETURN_NONE;
+}
+
+static PyObject *ctx_finish(CtxObject *c, PyObject *unused)
+{
+    (void)unused;
+    return ctx_run_none(c, clik_context_finish);
 }
 
 /* copy_bandwidth (GB/s) and, transfer 1, transfer_bandwidth ((to device,
@@ -465,13 +472,7 @@ static PyObject *ctx_prepare(CtxObject *c, PyObject *args, PyObject *kw)
 static PyObject *ctx_prepare_wait(CtxObject *c, PyObject *unused)
 {
     (void)unused;
-    if (ctx_open(c) < 0)
-        return NULL;
-    clik_status st;
-    CALL(c, st, clik_context_prepare_wait(c->ctx));
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    Py_RETURN_NONE;
+    return ctx_run_none(c, clik_context_prepare_wait);
 }
 
 /* ------------------------------------------------------------------------ */
