@@ -9,6 +9,7 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include "lapar.h"
 #include "lapar_net.h"
 
 /* The input pixels around a tile that its inner pixels' outputs depend on:
@@ -178,12 +179,10 @@ clik_status clik__lapar_net_bound(clik_context *ctx, net_args *a, clik_binding *
      * 64-bit), the filter's at most 2^28 - 1 (lib/ops/lapar.c): a stride
      * past that is refused before any layer runs, for the CPU path. */
     const clik_binding *user[3] = {src, dst, phi};
-    for (int i = 0; i < 3; i++)
-        if (user[i] && user[i]->stride / clik_type_size(user[i]->image.type) > INT32_MAX / 8)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "lapar_net_run: a row stride of %zu elements; the kernels take "
-                              "strides of at most 2^28 - 1 elements",
-                              user[i]->stride / clik_type_size(user[i]->image.type));
+    clik_status st =
+        clik__lapar_check_strides(ctx, "lapar_net_run", user, 3, CLIK_LAPAR_STRIDE_BITS);
+    if (st != CLIK_OK)
+        return st;
     const int halo = net_halo(a->net);
     int side = (int)clik__tune(ctx, CLIK_TUNE_LNET_TILE, 0);
     if (side == 0) {
@@ -203,7 +202,6 @@ clik_status clik__lapar_net_bound(clik_context *ctx, net_args *a, clik_binding *
     }
     if (side >= a->w && side >= a->h)
         return clik__lapar_net_whole(ctx, a, src, dst, phi);
-    clik_status st = CLIK_OK;
     for (int y = 0; y < a->h && st == CLIK_OK; y += side)
         for (int x = 0; x < a->w && st == CLIK_OK; x += side) {
             const int box[4] = {x, y, x + side < a->w ? x + side : a->w,
