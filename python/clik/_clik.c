@@ -301,9 +301,7 @@ static PyObject *ctx_run_none(CtxObject *c, clik_status (*fn)(clik_context *ctx)
         return NULL;
     clik_status st;
     CALL(c, st, fn(c->ctx));
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    Py_RETURN_NONE;
+    return ctx_none(c, st);
 }
 
 static PyObject *ctx_finish(CtxObject *c, PyObject *unused)
@@ -464,9 +462,7 @@ static PyObject *ctx_prepare(CtxObject *c, PyObject *args, PyObject *kw)
     o.background = background;
     clik_status st;
     CALL(c, st, clik_context_prepare(c->ctx, &o));
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    Py_RETURN_NONE;
+    return ctx_none(c, st);
 }
 
 static PyObject *ctx_prepare_wait(CtxObject *c, PyObject *unused)
