@@ -692,17 +692,10 @@ static clik_status lapar_call(clik_context *ctx, const clik_image *src, const cl
     return clik_lapar_filter(ctx, src, phi, &d, outs[0].width / src->width, &outs[0]);
 }
 
-#define LAPAR_CALL(NAME, CONFIG)                                                                   \
-    static clik_status NAME(clik_context *ctx, const clik_image *src, const clik_image *src2,      \
-                            clik_image *outs, double *value)                                       \
-    {                                                                                              \
-        (void)value;                                                                               \
-        return lapar_call(ctx, src, src2, outs, &CONFIG);                                          \
-    }
-LAPAR_CALL(call_lapar, lapar_full)
-LAPAR_CALL(call_lapar_f16, lapar_f16)
-LAPAR_CALL(call_lapar_half, lapar_half)
-LAPAR_CALL(call_lapar_tenth, lapar_tenth)
+MULTI_CONFIG_CALL(call_lapar, lapar_call, lapar_full)
+MULTI_CONFIG_CALL(call_lapar_f16, lapar_call, lapar_f16)
+MULTI_CONFIG_CALL(call_lapar_half, lapar_call, lapar_half)
+MULTI_CONFIG_CALL(call_lapar_tenth, lapar_call, lapar_tenth)
 
 /* phi: each plane a smooth field around 1 / terms, a natural image's
  * structure (the input's first channel) mixed in per plane. */

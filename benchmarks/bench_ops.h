@@ -28,6 +28,17 @@ typedef struct multi_state {
     const void *user;           /* the op's own settings (LAPAR, flow) */
 } multi_state;
 
+/* A multi_call NAME that runs FN(ctx, src, src2, outs, &CONFIG): the ops of
+ * a family that differ only in a settings struct (LAPAR, flow). A macro:
+ * a multi_call takes no settings. */
+#define MULTI_CONFIG_CALL(NAME, FN, CONFIG)                                                        \
+    static clik_status NAME(clik_context *ctx, const clik_image *src, const clik_image *src2,      \
+                            clik_image *outs, double *value)                                       \
+    {                                                                                              \
+        (void)value;                                                                               \
+        return FN(ctx, src, src2, outs, &CONFIG);                                                  \
+    }
+
 /* Input elements: width x height x channels. */
 double bench_pixels(const bench_case *bc);
 

@@ -56,17 +56,10 @@ static clik_status flow_call(clik_context *ctx, const clik_image *src, const cli
     return clik_flow_tvl1(ctx, src, src2, &outs[0], &o);
 }
 
-#define FLOW_CALL(NAME, CONFIG)                                                                    \
-    static clik_status NAME(clik_context *ctx, const clik_image *src, const clik_image *src2,      \
-                            clik_image *outs, double *value)                                       \
-    {                                                                                              \
-        (void)value;                                                                               \
-        return flow_call(ctx, src, src2, outs, &CONFIG);                                           \
-    }
-FLOW_CALL(call_flow_one_warp, flow_one_warp)
-FLOW_CALL(call_flow_one_warp_f16, flow_one_warp_f16)
-FLOW_CALL(call_flow_defaults, flow_defaults)
-FLOW_CALL(call_flow_defaults_f16, flow_defaults_f16)
+MULTI_CONFIG_CALL(call_flow_one_warp, flow_call, flow_one_warp)
+MULTI_CONFIG_CALL(call_flow_one_warp_f16, flow_call, flow_one_warp_f16)
+MULTI_CONFIG_CALL(call_flow_defaults, flow_call, flow_defaults)
+MULTI_CONFIG_CALL(call_flow_defaults_f16, flow_call, flow_defaults_f16)
 
 /* The second image: the input moved by (1.5, -0.75) pixels, bilinear. */
 static void flow_second(const clik_image *src, clik_image *dst)

@@ -44,9 +44,8 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from quality import (IMAGES, SIDE_BY_SIDE_MAX_BYTES, Clik, best_crop,  # noqa: E402
-                     common_arguments, fail, fmt_pair, load_rgb, luma, measure, rgba_of,
-                     side_by_side, write_report)
+from quality import (IMAGES, Clik, common_arguments, fail, fmt_pair,  # noqa: E402
+                     load_rgb, luma, measure, rgba_of, side_by_side_fitting, write_report)
 
 # quality.py's held-out photographs (benchmarks/lapar_model_data.py HELD_OUT).
 HELD_OUT = ["camera", "chelsea", "rocket", "hubble_deep_field"]
@@ -112,10 +111,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
 
     t_start = time.perf_counter()
-    python_dir = args.python
-    if python_dir is None and os.path.isdir(os.path.join("build", "python", "clik")):
-        python_dir = os.path.join("build", "python")
-    clik = Clik(python_dir, args.device)
+    clik = Clik.of_arguments(args)
 
     # Warm-up: every kernel built once, outside the timed calls.
     tiny = rgba_of(np.full((16, 16, 3), 128, np.uint8))
@@ -169,12 +165,7 @@ def main():
         size = args.side_size
         panels = [("bicubic", ups["bicubic"]), ("lapar", ups["lapar"]),
                   ("LAPAR-A", ups["lapar-a"]), ("original", ref)]
-        while True:
-            crop = best_crop(differ, size)
-            png = side_by_side(panels, crop, 3)
-            if len(png) <= SIDE_BY_SIDE_MAX_BYTES or size <= 32:
-                break
-            size = int(size * 0.85)
+        png, crop = side_by_side_fitting(panels, differ, size, 3)
         with open(os.path.join(args.out, "lapar-net-side-by-side.png"), "wb") as f:
             f.write(png)
         y, x, size = crop

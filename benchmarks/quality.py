@@ -79,6 +79,15 @@ class Clik:
     """One clik context; upscale() and downscale() take and return RGBA u8
     arrays."""
 
+    @classmethod
+    def of_arguments(cls, args):
+        """The context of common_arguments' --python (default build/python
+        where it is built) and --device."""
+        python_dir = args.python
+        if python_dir is None and os.path.isdir(os.path.join("build", "python", "clik")):
+            python_dir = os.path.join("build", "python")
+        return cls(python_dir, args.device)
+
     def __init__(self, python_dir, device):
         if python_dir:
             sys.path.insert(0, os.path.abspath(python_dir))
@@ -199,6 +208,18 @@ def side_by_side(panels, crop, zoom):
     return png.tobytes()
 
 
+def side_by_side_fitting(panels, differ, size, zoom):
+    """side_by_side() of the size x size crop where the most pixels differ,
+    the side shrunk by 15 % until the PNG fits SIDE_BY_SIDE_MAX_BYTES (or
+    is 32 or less): (png, crop)."""
+    while True:
+        crop = best_crop(differ, size)
+        png = side_by_side(panels, crop, zoom)
+        if len(png) <= SIDE_BY_SIDE_MAX_BYTES or size <= 32:
+            return png, crop
+        size = int(size * 0.85)
+
+
 # --------------------------------------------------------------------------
 
 def fmt_pair(p, s):
@@ -262,10 +283,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
 
     t_start = time.perf_counter()
-    python_dir = args.python
-    if python_dir is None and os.path.isdir(os.path.join("build", "python", "clik")):
-        python_dir = os.path.join("build", "python")
-    clik = Clik(python_dir, args.device)
+    clik = Clik.of_arguments(args)
     results = {}  # (image, scale, method) -> (psnr, ssim)
     nearest_share = {}  # (image, scale) -> share of pixels fusion took from the nearest image
     sizes = {}
@@ -309,16 +327,11 @@ def main():
         ref, ups, amap = picture
         differ = np.any(ups["fusion"] != ups["bicubic"], axis=2)
         size = args.crop_size
-        while True:
-            crop = best_crop(differ, size)
-            panels = [("nearest", ups["nearest"]), ("bicubic", ups["bicubic"]),
-                      ("fusion", ups["fusion"]), ("original", ref)]
-            if amap is not None:
-                panels.append(("artifact map", np.dstack([amap] * 3)))
-            png = side_by_side(panels, crop, 2)
-            if len(png) <= SIDE_BY_SIDE_MAX_BYTES or size <= 32:
-                break
-            size = int(size * 0.85)
+        panels = [("nearest", ups["nearest"]), ("bicubic", ups["bicubic"]),
+                  ("fusion", ups["fusion"]), ("original", ref)]
+        if amap is not None:
+            panels.append(("artifact map", np.dstack([amap] * 3)))
+        png, crop = side_by_side_fitting(panels, differ, size, 2)
         with open(os.path.join(args.out, "fusion-side-by-side.png"), "wb") as f:
             f.write(png)
         y, x, size = crop

@@ -787,19 +787,29 @@ expect 2 "upscale whose map frames are the output frames by another name" -- $ru
 # o3 turns into a folder while frame 3 (a pipe) is being read, so the third
 # rename fails after two have been made. o2, new, goes again; o1 stays.
 if command -v mkfifo >/dev/null && command -v timeout >/dev/null; then
+    # LABEL FIFO BLOCK FEED COMMAND...: runs the sequence command in the
+    # background; when it opens its input FIFO for reading (the open for
+    # writing waits for it), BLOCK (an output's name) becomes a folder, so
+    # that output's rename fails, and FEED is written into the FIFO. Should
+    # the command never get there, it is stopped rather than waited for.
+    # Checks the exit status 1; stdout and stderr in $tmp.
+    rename_fails() {
+        local label=$1 fifo=$2 block=$3 feed=$4
+        shift 4
+        $run "$@" >"$tmp/stdout" 2>"$tmp/stderr" &
+        local pid=$!
+        timeout 120 bash -c 'exec 3>"$1" && mkdir "$2" && cat "$3" >&3' _ "$fifo" "$block" \
+            "$feed" || kill "$pid" 2>/dev/null
+        wait $pid
+        check "$label: exit status" "$?" 1
+    }
     mkdir "$tmp/roll"
     for i in 1 2 4; do pgm 40 30 $((i * 20011)) "$tmp/roll/f$i.pgm"; done
     mkfifo "$tmp/roll/f3.pgm"
     printf 'before' >"$tmp/roll/o1.pgm"
-    $run "$clik" upscale "$tmp/roll/f%d.pgm" "$tmp/roll/o%d.pgm" --scale 2 --method nearest --device none \
-        >"$tmp/stdout" 2>"$tmp/stderr" &
-    pid=$!
-    # The open for writing waits for the command to open frame 3 for reading.
-    # Should the command never get there, it is stopped rather than waited for.
-    timeout 120 bash -c 'exec 3>"$1" && mkdir "$2" && cat "$3" >&3' _ "$tmp/roll/f3.pgm" \
-        "$tmp/roll/o3.pgm" "$tmp/roll/f4.pgm" || kill "$pid" 2>/dev/null
-    wait $pid
-    check "upscale whose third rename fails: exit status" "$?" 1
+    rename_fails "upscale whose third rename fails" "$tmp/roll/f3.pgm" "$tmp/roll/o3.pgm" \
+        "$tmp/roll/f4.pgm" "$clik" upscale "$tmp/roll/f%d.pgm" "$tmp/roll/o%d.pgm" --scale 2 \
+        --method nearest --device none
     check "upscale whose third rename fails: at the rename" "$(grep -c 'o3.pgm: cannot replace' "$tmp/stderr")" 1
     check "upscale whose third rename fails: what is left" "$(cd "$tmp/roll" && echo o* .o*)" "o1.pgm o3.pgm .o*"
     check "upscale whose third rename fails: o1 kept as it was" "$(printf before | cmp -s - "$tmp/roll/o1.pgm" && echo kept)" kept
@@ -811,13 +821,9 @@ if command -v mkfifo >/dev/null && command -v timeout >/dev/null; then
     mkfifo "$tmp/froll/f0002.pgm"
     printf 'old flow' >"$tmp/froll/o0000.flo"
     chmod 640 "$tmp/froll/o0000.flo"
-    $run "$clik" flow "$tmp/froll/f%04d.pgm" "$tmp/froll/o%04d.flo" --device none --iterations 5 \
-        >"$tmp/stdout" 2>"$tmp/stderr" &
-    pid=$!
-    timeout 120 bash -c 'exec 3>"$1" && mkdir "$2" && cat "$3" >&3' _ "$tmp/froll/f0002.pgm" \
-        "$tmp/froll/o0002.flo" "$tmp/s3.pgm" || kill "$pid" 2>/dev/null
-    wait $pid
-    check "flow whose third rename fails: exit status" "$?" 1
+    rename_fails "flow whose third rename fails" "$tmp/froll/f0002.pgm" "$tmp/froll/o0002.flo" \
+        "$tmp/s3.pgm" "$clik" flow "$tmp/froll/f%04d.pgm" "$tmp/froll/o%04d.flo" --device none \
+        --iterations 5
     check "flow whose third rename fails: at the rename" "$(grep -c 'o0002.flo: cannot replace' "$tmp/stderr")" 1
     check "flow whose third rename fails: what is left" "$(cd "$tmp/froll" && echo o* .o*)" "o0000.flo o0002.flo .o*"
     check "flow whose third rename fails: o0000 kept as it was" \

@@ -14,8 +14,6 @@
 /* ---- PNG ---- */
 
 extern const unsigned char crafted_png_signature[8];
-/* The CRC-32 of n bytes, as PNG computes it. */
-uint32_t crafted_crc32(const unsigned char *p, size_t n);
 /* v, big-endian, at p[0..3]. */
 void crafted_be32(unsigned char *p, uint32_t v);
 /* Writes a chunk with a correct CRC at out; returns its size (12 + len). */

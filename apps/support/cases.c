@@ -49,16 +49,12 @@ static clik_status run_clahe(clik_context *ctx, const clik_image *in, clik_image
 /* The same input read as BGR(A): luma and chroma from the swapped channels. */
 static clik_status run_equalize_luma_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_image bgr = *in;
-    bgr.order = CLIK_ORDER_BGR;
-    return run_equalize_luma(ctx, &bgr, out);
+    return sup_case_bgr(ctx, in, out, run_equalize_luma);
 }
 
 static clik_status run_clahe_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_image bgr = *in;
-    bgr.order = CLIK_ORDER_BGR;
-    return run_clahe(ctx, &bgr, out);
+    return sup_case_bgr(ctx, in, out, run_clahe);
 }
 
 /* A fixed table per channel: a permutation of 0..255 that differs by channel. */
@@ -365,6 +361,15 @@ const sup_case *sup_case_at(int i)
         i -= table_count(t);
     }
     return NULL;
+}
+
+clik_status sup_case_bgr(clik_context *ctx, const clik_image *in, clik_image *out,
+                         clik_status (*run)(clik_context *ctx, const clik_image *in,
+                                            clik_image *out))
+{
+    clik_image bgr = *in;
+    bgr.order = CLIK_ORDER_BGR;
+    return run(ctx, &bgr, out);
 }
 
 const sup_case *sup_case_find(const char *op)

@@ -54,6 +54,16 @@ typedef struct sup_test_net_shape {
     int scale, features, blocks, units, atoms;
 } sup_test_net_shape;
 uint8_t *sup_test_net_bytes(const sup_test_net_shape *shape, uint64_t seed, size_t *size);
+/* The CRC-32 of n bytes (IEEE 802.3, reflected, as zlib and PNG compute
+ * it): the checksum of the LAPAR files and of PNG chunks, computed apart
+ * from the library for the files the tests make. */
+uint32_t sup_crc32(const uint8_t *p, size_t n);
+
+/* run on the same input read as BGR(A) (in's pixels with order
+ * CLIK_ORDER_BGR): the run of a case's BGR variant. */
+clik_status sup_case_bgr(clik_context *ctx, const clik_image *in, clik_image *out,
+                         clik_status (*run)(clik_context *ctx, const clik_image *in,
+                                            clik_image *out));
 
 /* The case named op, or NULL. */
 const sup_case *sup_case_find(const char *op);

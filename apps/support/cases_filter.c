@@ -36,9 +36,7 @@ static clik_status run_gray(clik_context *ctx, const clik_image *in, clik_image 
 /* The same input read as BGR(A): blue weighted as red. */
 static clik_status run_gray_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_image bgr = *in;
-    bgr.order = CLIK_ORDER_BGR;
-    return run_gray(ctx, &bgr, out);
+    return sup_case_bgr(ctx, in, out, run_gray);
 }
 
 #define CH124  (1u << 1 | 1u << 2 | 1u << 4)

@@ -124,9 +124,7 @@ static clik_status run_tvl1_f16(clik_context *ctx, const clik_image *in, clik_im
 /* The same input read as BGR(A): the luma weighs blue as red. */
 static clik_status run_tvl1_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_image bgr = *in;
-    bgr.order = CLIK_ORDER_BGR;
-    return run_flow(ctx, &bgr, CLIK_FLOW_STORAGE_F32, out);
+    return sup_case_bgr(ctx, in, out, run_tvl1);
 }
 
 /* Colour: 3 channels in one case, 4 in the other (a flow run is heavy). */

@@ -86,9 +86,7 @@ static clik_status classify_x2(clik_context *ctx, const clik_image *in, clik_ima
 /* The same input read as BGR(A): the buckets weight blue as red. */
 static clik_status upscale_x2_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_image bgr = *in;
-    bgr.order = CLIK_ORDER_BGR;
-    return run_upscale(ctx, &bgr, 2, CROP, out);
+    return sup_case_bgr(ctx, in, out, upscale_x2);
 }
 
 /* The cases of this group run with 1 and 4 channels; the upscales with 3

@@ -68,7 +68,7 @@ static void put_conv(out_bytes *o, uint64_t *s, int cout, int cin, int k)
         put_float(o, uniform(s, 0.05));
 }
 
-static uint32_t crc32_bytes(const uint8_t *p, size_t n)
+uint32_t sup_crc32(const uint8_t *p, size_t n)
 {
     uint32_t c = 0xffffffffu;
     for (size_t i = 0; i < n; i++) {
@@ -133,7 +133,7 @@ uint8_t *sup_test_net_bytes(const sup_test_net_shape *shape, uint64_t seed, size
     const size_t length = o.n + 4;
     for (int i = 0; i < 4; i++)
         o.p[12 + i] = (uint8_t)(length >> (8 * i));
-    put32(&o, crc32_bytes(o.p, o.n));
+    put32(&o, sup_crc32(o.p, o.n));
     *size = o.n;
     return o.p;
 }
@@ -239,9 +239,7 @@ static clik_status upscale_released(clik_context *ctx, const clik_image *in, cli
 /* The same input read as BGR(A): the network reads red first. */
 static clik_status phi_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_image bgr = *in;
-    bgr.order = CLIK_ORDER_BGR;
-    return run_phi(ctx, &bgr, out);
+    return sup_case_bgr(ctx, in, out, run_phi);
 }
 
 /* Grey and RGBA; 3 channels (through 4-channel copies) on two cases. */

@@ -360,20 +360,24 @@ void clik__lapar_resolve_tuning(clik_context *ctx, lapar_args *a)
 
 /* Row strides go to the kernels as int elements (kernels/lapar.cl), and
  * with WIDE the upsample reads its source rows as int offsets of up to 8
- * strides from one 64-bit row pointer: fn refuses (CLIK_ERR_DEVICE_LIMITS,
- * so the CPU path runs) a binding whose stride passes INT_MAX / 8 elements
- * (rows have at most 2^22). Otherwise images, U and phi may hold more than
- * 2^31 elements (WIDE: 64-bit row offsets; phi's plane offsets always). */
-static clik_status check_strides(clik_context *ctx, const char *fn, const clik_binding *const *b,
-                                 int n)
+ * strides from one 64-bit row pointer: the filter refuses
+ * (CLIK_ERR_DEVICE_LIMITS, so the CPU path runs) a binding whose stride
+ * passes INT_MAX / 8 elements, 2^28 - 1 (rows have at most 2^22).
+ * Otherwise images, U and phi may hold more than 2^31 elements (WIDE:
+ * 64-bit row offsets; phi's plane offsets always). */
+clik_status clik__lapar_check_strides(clik_context *ctx, const char *fn,
+                                      const clik_binding *const *b, int n, int bits)
 {
+    const size_t most = ((size_t)1 << bits) - 1;
     for (int i = 0; i < n; i++) {
+        if (!b[i])
+            continue;
         const size_t e = b[i]->stride / clik_type_size(b[i]->image.type);
-        if (e > (size_t)INT_MAX / 8)
+        if (e > most)
             return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                               "%s: a row stride of %zu elements; the kernels take strides of at "
-                              "most 2^28 - 1 elements",
-                              fn, e);
+                              "most 2^%d - 1 elements",
+                              fn, e, bits);
     }
     return CLIK_OK;
 }
@@ -689,7 +693,8 @@ static clik_status filter_opencl(clik_context *ctx, void *p, clik_binding *const
 
 static clik_status filter_bound(clik_context *ctx, lapar_args *a, clik_binding *const *b)
 {
-    clik_status st = check_strides(ctx, "lapar_filter", (const clik_binding *const *)b, 3);
+    clik_status st = clik__lapar_check_strides(ctx, "lapar_filter", (const clik_binding *const *)b,
+                                               3, CLIK_LAPAR_STRIDE_BITS);
     if (st != CLIK_OK)
         return st;
     clik__lapar_resolve_tuning(ctx, a);
@@ -784,7 +789,8 @@ clik_status clik__lapar_upsample_cl(clik_context *ctx, const clik_binding *lr, i
     float weights[16];
     phase_weights(scale, weights);
     const clik_binding *const both[2] = {lr, up};
-    clik_status st = check_strides(ctx, "lapar_upsample", both, 2);
+    clik_status st =
+        clik__lapar_check_strides(ctx, "lapar_upsample", both, 2, CLIK_LAPAR_STRIDE_BITS);
     if (st != CLIK_OK)
         return st;
     clik_kernel_entry *k;

@@ -25,6 +25,16 @@ typedef struct lapar_args {
 #define CLIK_LAPAR_TUNE_PROGRAM "lapar"
 #define CLIK_LAPAR_TUNE_KERNEL  "lapar_filter"
 
+/* The bits of the row strides (elements) the LAPAR filter's kernels take:
+ * at most 2^28 - 1 (lapar.c says why). */
+#define CLIK_LAPAR_STRIDE_BITS 28
+
+/* The n bindings of b (NULL ones passed over) against the row strides of
+ * at most 2^bits - 1 elements a family's kernels take: CLIK_OK, or
+ * CLIK_ERR_DEVICE_LIMITS (so the CPU path runs; fn names the call). */
+clik_status clik__lapar_check_strides(clik_context *ctx, const char *fn,
+                                      const clik_binding *const *b, int n, int bits);
+
 /* A dictionary and its selection: CLIK_OK, or the failure (fn names the call). */
 clik_status clik__lapar_check_dict(clik_context *ctx, const clik_lapar_dict *dict, const char *fn);
 

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lapar.h"
 #include "lapar_model_entry.h"
 
 static void plan_of(const model_entry *e, const float *filters, clik_lapar_model_plan *p)
@@ -171,27 +172,16 @@ static clik_status cl_classify(clik_context *ctx, const clik_lapar_model_plan *p
 }
 
 /* The kernels (kernels/lapar_model.cl) take row strides as int elements
- * and form every offset past a row in 64 bits: fn refuses a binding whose
- * stride does not fit an int (CLIK_ERR_DEVICE_LIMITS, so the CPU path
- * runs); any number of elements is fine otherwise. */
-static clik_status check_strides(clik_context *ctx, const char *fn, const clik_binding *const *b,
-                                 int n)
-{
-    for (int i = 0; i < n; i++) {
-        const size_t e = b[i]->stride / clik_type_size(b[i]->image.type);
-        if (e > (size_t)INT32_MAX)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "%s: a row stride of %zu elements; the kernels' strides are int "
-                              "(at most 2^31 - 1 elements)",
-                              fn, e);
-    }
-    return CLIK_OK;
-}
+ * and form every offset past a row in 64 bits: a binding whose stride does
+ * not fit an int (31 bits) is refused (CLIK_ERR_DEVICE_LIMITS, so the CPU
+ * path runs); any number of elements is fine otherwise. */
+#define STRIDE_BITS 31
 
 /* b[0] is up, b[1] the buckets. */
 static clik_status classify_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
-    clik_status st = check_strides(ctx, "lapar_classify", (const clik_binding *const *)b, 2);
+    clik_status st = clik__lapar_check_strides(ctx, "lapar_classify",
+                                               (const clik_binding *const *)b, 2, STRIDE_BITS);
     if (st != CLIK_OK)
         return st;
     return cl_classify(ctx, &((const plan_args *)p)->plan, b[0], b[1], CLIK_F32);
@@ -278,7 +268,8 @@ static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *cons
     const clik_image *dst = &b[1]->image;
     const int w = dst->width, h = dst->height, ch = dst->channels, taps = plan->ksize * plan->ksize;
     /* src's stride is checked by the upsample (clik__lapar_upsample_cl). */
-    clik_status st = check_strides(ctx, "upscale_lapar", (const clik_binding *const *)b + 1, 1);
+    clik_status st = clik__lapar_check_strides(ctx, "upscale_lapar",
+                                               (const clik_binding *const *)b + 1, 1, STRIDE_BITS);
     if (st != CLIK_OK)
         return st;
     /* The filter: on GPUs U through a local-memory tile (lmodel_filter_local:

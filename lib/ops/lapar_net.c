@@ -23,7 +23,8 @@
  * residual, stored plain or shuffled; the concatenation is the planes of
  * one tensor, which each unit writes in place. The OpenCL path runs each
  * step as a kernel (kernels/lapar_net.cl) on device buffers, then the LAPAR
- * filter's kernels (lib/ops/lapar.c) on the same buffers; the CPU path runs
+ * filter's kernels (lib/ops/lapar.c) on the same buffers, a large image in
+ * tiles (lib/ops/lapar_net_tile.c); the CPU path runs
  * the steps through the CPU table (scalar oracle or NEON), then the CPU
  * filter.
  *
@@ -140,24 +141,6 @@ int clik__lapar_net_fold(clik_lapar_net *net)
 
 /* ---- one run ------------------------------------------------------------------------ */
 
-typedef struct net_args {
-    const clik_lapar_net *net;
-    const clik_image *src;
-    clik_image *dst, *phi;      /* either may be NULL, not both */
-    int w, h, s;                /* the input's size, the scale */
-    size_t planes[NET_TENSORS]; /* channels of each tensor */
-    clik_lapar_dict dict;
-    int act_half; /* the device tensors are binary16 */
-    net_conv_shape shape;
-    int bgr; /* the input is BGR(A): the network reads red first */
-} net_args;
-
-/* Bytes of an element of the device tensors. */
-static size_t act_size(const net_args *a)
-{
-    return a->act_half ? 2 : sizeof(float);
-}
-
 /* Elements of a plane of tensor t. */
 static size_t plane_of(const net_args *a, int t)
 {
@@ -179,15 +162,6 @@ static void tensor_planes(net_args *a)
 
 /* The device tensors have a zero border of HALO pixels (kernels/lapar_net.cl). */
 #define HALO 2
-
-/* The layout of a step's tensors on the device, and its kernel's shape. */
-typedef struct net_layout {
-    int vw, ry, cob_max, local; /* pixels, rows, channels per work-item; local tiles */
-    int fixed;                  /* rows and channels as given on small layers */
-    int wino;                   /* 3 x 3 layers by Winograd where they can (lnet_wino) */
-    int pitch[2];               /* row pitch at low and high resolution (floats) */
-    size_t plane[2];            /* plane size at low and high resolution */
-} net_layout;
 
 typedef struct net_buffers {
     cl_mem t[NET_TENSORS];
@@ -374,7 +348,7 @@ static clik_status buffers_make(clik_context *ctx, const net_args *a, const net_
     memset(nb, 0, sizeof(*nb));
     _Static_assert(NET_PHI <= 8, "lnet_ws holds the tensors but phi");
     size_t key[16] = {(size_t)lay->pitch[0], (size_t)lay->pitch[1], lay->plane[0], lay->plane[1],
-                      act_size(a),           (size_t)a->w,          (size_t)a->h,  (size_t)a->s};
+                      net_act_size(a),       (size_t)a->w,          (size_t)a->h,  (size_t)a->s};
     /* (the size too: pixels of a larger image's interior inside the same
      * pitch and rows are a smaller image's border) */
     for (int t = 0; t < NET_PHI; t++)
@@ -392,14 +366,14 @@ static clik_status buffers_make(clik_context *ctx, const net_args *a, const net_
         const size_t plane = lay->plane[t >= NET_H0];
         /* slack past the last plane for the vector loads of the last row */
         const size_t n = a->planes[t] * plane + 64;
-        if (n > ctx->dev.max_alloc_size / act_size(a)) {
+        if (n > ctx->dev.max_alloc_size / net_act_size(a)) {
             st = clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
                             "clik_lapar_net_run: a tensor of %zu elements is larger than the "
                             "device's largest allocation (%llu bytes)",
                             n, (unsigned long long)ctx->dev.max_alloc_size);
             break;
         }
-        nb->bytes[t] = (n * act_size(a) + 15) / 16 * 16;
+        nb->bytes[t] = (n * net_act_size(a) + 15) / 16 * 16;
         st = clik__temp_buffer(ctx, nb->bytes[t], &nb->t[t]);
         if (st == CLIK_OK) {
             ctx->lnet_ws.t[t] = nb->t[t];
@@ -563,7 +537,7 @@ static clik_status run_step(clik_context *ctx, const net_args *a, const net_layo
     return st;
 }
 
-static void layout_of(clik_context *ctx, const net_args *a, net_layout *lay)
+void clik__lapar_net_layout(clik_context *ctx, const net_args *a, net_layout *lay)
 {
     (void)ctx;
     lay->local = a->shape.local;
@@ -584,8 +558,8 @@ static void layout_of(clik_context *ctx, const net_args *a, net_layout *lay)
 /* phi as device scratch, packed F32 or F16: W x H L, where H L may pass an
  * image's CLIK_MAX_DIM rows (H up to 2^20, L up to 128 planes), so the
  * binding is made here rather than by clik__bind_scratch. */
-static clik_status bind_phi_scratch(clik_context *ctx, const net_args *a, clik_type type,
-                                    clik_binding *b)
+clik_status clik__lapar_net_bind_phi(clik_context *ctx, const net_args *a, clik_type type,
+                                     clik_binding *b)
 {
     const int w = a->w * a->s, rows = a->h * a->s * a->net->info.atoms;
     const size_t row = (size_t)w * clik_type_size(type);
@@ -605,18 +579,18 @@ static clik_status bind_phi_scratch(clik_context *ctx, const net_args *a, clik_t
 
 /* The network and the filter on bound images: phi the caller's or NULL
  * (scratch), dst NULL when not asked. */
-static clik_status net_whole(clik_context *ctx, const net_args *a, const clik_binding *src,
-                             const clik_binding *dst, const clik_binding *phi_user)
+clik_status clik__lapar_net_whole(clik_context *ctx, const net_args *a, const clik_binding *src,
+                                  const clik_binding *dst, const clik_binding *phi_user)
 {
     clik_binding phi_scratch;
     const clik_binding *phi = phi_user;
     int scratch = 0;
     net_layout lay;
-    layout_of(ctx, a, &lay);
+    clik__lapar_net_layout(ctx, a, &lay);
     net_buffers nb;
     clik_status st = buffers_make(ctx, a, &lay, &nb);
     if (st == CLIK_OK && !phi) {
-        st = bind_phi_scratch(ctx, a, CLIK_F32, &phi_scratch);
+        st = clik__lapar_net_bind_phi(ctx, a, CLIK_F32, &phi_scratch);
         scratch = st == CLIK_OK;
         phi = &phi_scratch;
     }
@@ -633,219 +607,13 @@ static clik_status net_whole(clik_context *ctx, const net_args *a, const clik_bi
     return st;
 }
 
-/* ---- tiles -------------------------------------------------------------------------- */
-
-/* The input pixels around a tile that its inner pixels' outputs depend on:
- * the receptive field of the convolutions (those at the output's
- * resolution count 1 / s per pixel, rounded up), at least the bicubic
- * up-sample's reach under the filter's 5 x 5 window (3 input pixels). A
- * layer that may run by Winograd's F(2 x 2, 3 x 3) counts 2, not 1: an
- * output's rounding depends on its whole 4 x 4 input tile, which reaches 2
- * pixels to one side. Even, and tiles start at even pixels (run_tile), so
- * that every Winograd tile is the whole image's: the same bytes. */
-static int net_halo(const clik_lapar_net *net)
-{
-    int lr = 0, hr = 0;
-    for (int i = 0; i < net->nsteps; i++) {
-        const clik_lapar_net_conv *c = &net->steps[i].conv;
-        *(net->steps[i].hr ? &hr : &lr) += c->k / 2 + (c->k == 3 && c->shuffle == 1);
-    }
-    const int s = net->info.scale, h = lr + (hr + s - 1) / s;
-    return h > 3 ? (h + 1) / 2 * 2 : 4;
-}
-
-/* Whether a run on a's input fits the device: each buffer within the
- * largest allocation, all of them within three quarters of its memory
- * (the tensors, phi when it is scratch, and in tiles the tile's input
- * and output). Counted in doubles: no overflow on any host. */
-static int net_fits(clik_context *ctx, const net_args *a, int phi_scratch, int tiled)
-{
-    net_layout lay;
-    layout_of(ctx, a, &lay);
-    const double px = (double)a->w * a->h, hr = px * a->s * a->s;
-    const double pixel = (double)a->src->channels * clik_type_size(a->src->type);
-    double sizes[NET_TENSORS + 2], total = 0.0;
-    int n = 0;
-    for (int t = 0; t < NET_PHI; t++)
-        sizes[n++] =
-            ((double)a->planes[t] * (double)lay.plane[t >= NET_H0] + 64.0) * (double)act_size(a);
-    if (phi_scratch)
-        sizes[n++] = hr * a->net->info.atoms * 4.0;
-    if (tiled) {
-        sizes[n++] = px * pixel;
-        if (a->dst)
-            sizes[n++] = hr * pixel;
-    }
-    for (int i = 0; i < n; i++) {
-        if (sizes[i] > (double)ctx->dev.max_alloc_size)
-            return 0;
-        total += sizes[i];
-    }
-    return total <= 0.75 * (double)ctx->dev.global_mem_size;
-}
-
-/* A tile's arguments: a with the input's size w x h. */
-static net_args tile_args(const net_args *a, int w, int h)
-{
-    net_args t = *a;
-    t.w = w;
-    t.h = h;
-    return t;
-}
-
-/* The largest tile side (input pixels, inner part) whose run with its halo
- * fits the device, or 0. */
-static int auto_tile(clik_context *ctx, const net_args *a, int halo)
-{
-    int side = a->w > a->h ? a->w : a->h;
-    while (side > 0) {
-        const int w = side + 2 * halo < a->w ? side + 2 * halo : a->w;
-        const int h = side + 2 * halo < a->h ? side + 2 * halo : a->h;
-        const net_args t = tile_args(a, w, h);
-        if (net_fits(ctx, &t, 1, 1))
-            return side;
-        side = side > 8 ? side * 3 / 4 : side - 1;
-    }
-    return 0;
-}
-
-/* Copies a box of `bytes` x rows x slices between two buffers. */
-static clik_status copy_box(clik_context *ctx, cl_mem from, const size_t at[3], size_t pitch,
-                            size_t slice, cl_mem to, const size_t to_at[3], size_t to_pitch,
-                            size_t to_slice, const size_t box[3])
-{
-    cl_event ev = NULL;
-    const cl_int err =
-        ctx->cl->clEnqueueCopyBufferRect(ctx->queue, from, to, at, to_at, box, pitch, slice,
-                                         to_pitch, to_slice, 0, NULL, ctx->profiling ? &ev : NULL);
-    if (err != CL_SUCCESS)
-        return clik__fail_cl(ctx, err, "clik_lapar_net_run: clEnqueueCopyBufferRect");
-    clik__track_event(ctx, ev, "lapar_net_tile_copy");
-    return CLIK_OK;
-}
-
-/* One tile: the inner box [x0, x1) x [y0, y1) of the input with its halo
- * copied to scratch, the network and the filter run on it, the inner part
- * of its outputs copied into dst and phi. The halo covers the receptive
- * field, so the inner part is the same bytes as the whole image's. */
-static clik_status run_tile(clik_context *ctx, const net_args *a, int halo, const int box[4],
-                            const clik_binding *src, const clik_binding *dst,
-                            const clik_binding *phi)
-{
-    const int s = a->s, L = a->net->info.atoms;
-    /* at even pixels: the Winograd tiles of the whole image (net_halo) */
-    const int ex0 = box[0] - halo > 0 ? (box[0] - halo) / 2 * 2 : 0,
-              ey0 = box[1] - halo > 0 ? (box[1] - halo) / 2 * 2 : 0;
-    const int ex1 = box[2] + halo < a->w ? box[2] + halo : a->w;
-    const int ey1 = box[3] + halo < a->h ? box[3] + halo : a->h;
-    const size_t pixel = (size_t)a->src->channels * clik_type_size(a->src->type);
-    net_args t = tile_args(a, ex1 - ex0, ey1 - ey0);
-    clik_binding ts, td, tp;
-    int have_s = 0, have_d = 0, have_p = 0;
-    clik_status st = clik__bind_scratch(ctx, t.w, t.h, a->src->channels, a->src->type, &ts);
-    have_s = st == CLIK_OK;
-    if (st == CLIK_OK && dst) {
-        st = clik__bind_scratch(ctx, t.w * s, t.h * s, a->src->channels, a->src->type, &td);
-        have_d = st == CLIK_OK;
-    }
-    if (st == CLIK_OK) {
-        st = bind_phi_scratch(ctx, &t, phi ? phi->image.type : CLIK_F32, &tp);
-        have_p = st == CLIK_OK;
-    }
-    if (st == CLIK_OK) {
-        const size_t at[3] = {(size_t)ex0 * pixel, (size_t)ey0, 0}, zero[3] = {0, 0, 0};
-        const size_t all[3] = {(size_t)t.w * pixel, (size_t)t.h, 1};
-        st = copy_box(ctx, src->mem, at, src->stride, 0, ts.mem, zero, ts.stride, 0, all);
-    }
-    if (st == CLIK_OK) {
-        t.src = &ts.image;
-        t.dst = dst ? &td.image : NULL;
-        t.phi = &tp.image;
-        st = net_whole(ctx, &t, &ts, dst ? &td : NULL, &tp);
-    }
-    /* the inner part, from (box - e0) s in the tile to box s in the image */
-    const size_t iw = (size_t)(box[2] - box[0]) * (size_t)s,
-                 ih = (size_t)(box[3] - box[1]) * (size_t)s;
-    const size_t ix = (size_t)(box[0] - ex0) * (size_t)s, iy = (size_t)(box[1] - ey0) * (size_t)s;
-    if (st == CLIK_OK && dst) {
-        const size_t at[3] = {ix * pixel, iy, 0},
-                     to[3] = {(size_t)box[0] * s * pixel, (size_t)box[1] * s, 0};
-        const size_t part[3] = {iw * pixel, ih, 1};
-        st = copy_box(ctx, td.mem, at, td.stride, 0, dst->mem, to, dst->stride, 0, part);
-    }
-    if (st == CLIK_OK && phi) {
-        /* L planes stacked down the rows: slices of H s rows */
-        const size_t ps = clik_type_size(phi->image.type);
-        const size_t at[3] = {ix * ps, iy, 0},
-                     to[3] = {(size_t)box[0] * s * ps, (size_t)box[1] * s, 0};
-        const size_t part[3] = {iw * ps, ih, (size_t)L};
-        st = copy_box(ctx, tp.mem, at, tp.stride, tp.stride * (size_t)t.h * s, phi->mem, to,
-                      phi->stride, phi->stride * (size_t)a->h * s, part);
-    }
-    if (have_p)
-        clik__unbind(ctx, &tp, 0);
-    if (have_d)
-        clik__unbind(ctx, &td, 0);
-    if (have_s)
-        clik__unbind(ctx, &ts, 0);
-    return st;
-}
-
-static clik_status net_bound(clik_context *ctx, net_args *a, clik_binding *const *b);
-
 /* The run on the bound images (the 4-channel copies of 3-channel ones). */
 static clik_status net_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     net_args t = *(net_args *)p;
     t.src = &b[0]->image;
     t.dst = t.dst ? &b[1]->image : NULL;
-    return net_bound(ctx, &t, b);
-}
-
-/* b: src, then dst when asked, then phi when asked. The whole image at
- * once while it fits the device (or lnet_tile says otherwise), else in
- * tiles. */
-static clik_status net_bound(clik_context *ctx, net_args *a, clik_binding *const *b)
-{
-    const clik_binding *src = b[0], *dst = a->dst ? b[1] : NULL;
-    const clik_binding *phi = a->phi ? b[a->dst ? 2 : 1] : NULL;
-    /* The kernels take row strides as int elements (offsets past a row are
-     * 64-bit), the filter's at most 2^28 - 1 (lib/ops/lapar.c): a stride
-     * past that is refused before any layer runs, for the CPU path. */
-    const clik_binding *user[3] = {src, dst, phi};
-    for (int i = 0; i < 3; i++)
-        if (user[i] && user[i]->stride / clik_type_size(user[i]->image.type) > INT32_MAX / 8)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "lapar_net_run: a row stride of %zu elements; the kernels take "
-                              "strides of at most 2^28 - 1 elements",
-                              user[i]->stride / clik_type_size(user[i]->image.type));
-    const int halo = net_halo(a->net);
-    int side = (int)clik__tune(ctx, CLIK_TUNE_LNET_TILE, 0);
-    if (side == 0) {
-        if (net_fits(ctx, a, !phi, 0))
-            return net_whole(ctx, a, src, dst, phi);
-        side = auto_tile(ctx, a, halo);
-        if (side == 0)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "clik_lapar_net_run: not even a tile of 1x1 input pixels with its "
-                              "halo of %d fits the device (largest allocation %llu bytes, memory "
-                              "%llu bytes)",
-                              halo, (unsigned long long)ctx->dev.max_alloc_size,
-                              (unsigned long long)ctx->dev.global_mem_size);
-        clik__log(ctx, CLIK_LOG_DEBUG,
-                  "clik_lapar_net_run: %dx%d in tiles of %dx%d input pixels with a halo of %d",
-                  a->w, a->h, side, side, halo);
-    }
-    if (side >= a->w && side >= a->h)
-        return net_whole(ctx, a, src, dst, phi);
-    clik_status st = CLIK_OK;
-    for (int y = 0; y < a->h && st == CLIK_OK; y += side)
-        for (int x = 0; x < a->w && st == CLIK_OK; x += side) {
-            const int box[4] = {x, y, x + side < a->w ? x + side : a->w,
-                                y + side < a->h ? y + side : a->h};
-            st = run_tile(ctx, a, halo, box, src, dst, phi);
-        }
-    return st;
+    return clik__lapar_net_bound(ctx, &t, b);
 }
 
 /* ---- CPU path ----------------------------------------------------------------------- */

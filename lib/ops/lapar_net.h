@@ -84,4 +84,48 @@ int clik__lapar_net_shape(clik_context *ctx, const clik_lapar_net *net, int w, i
  * convolution). 0, or -1 when out of memory. */
 int clik__lapar_net_fold(clik_lapar_net *net);
 
+/* ---- one run (lapar_net.c, lapar_net_tile.c) ---- */
+
+typedef struct net_args {
+    const clik_lapar_net *net;
+    const clik_image *src;
+    clik_image *dst, *phi;      /* either may be NULL, not both */
+    int w, h, s;                /* the input's size, the scale */
+    size_t planes[NET_TENSORS]; /* channels of each tensor */
+    clik_lapar_dict dict;
+    int act_half; /* the device tensors are binary16 */
+    net_conv_shape shape;
+    int bgr; /* the input is BGR(A): the network reads red first */
+} net_args;
+
+/* The layout of a step's tensors on the device, and its kernel's shape. */
+typedef struct net_layout {
+    int vw, ry, cob_max, local; /* pixels, rows, channels per work-item; local tiles */
+    int fixed;                  /* rows and channels as given on small layers */
+    int wino;                   /* 3 x 3 layers by Winograd where they can (lnet_wino) */
+    int pitch[2];               /* row pitch at low and high resolution (floats) */
+    size_t plane[2];            /* plane size at low and high resolution */
+} net_layout;
+
+/* Bytes of an element of the device tensors. */
+static inline size_t net_act_size(const net_args *a)
+{
+    return a->act_half ? 2 : sizeof(float);
+}
+
+/* The layout of a's tensors on ctx's device (lapar_net.c). */
+void clik__lapar_net_layout(clik_context *ctx, const net_args *a, net_layout *lay);
+/* phi as device scratch of type F32 or F16 (lapar_net.c). */
+clik_status clik__lapar_net_bind_phi(clik_context *ctx, const net_args *a, clik_type type,
+                                     clik_binding *b);
+/* The network and the filter on bound images, the whole image at once:
+ * phi the caller's or NULL (scratch), dst NULL when not asked
+ * (lapar_net.c). */
+clik_status clik__lapar_net_whole(clik_context *ctx, const net_args *a, const clik_binding *src,
+                                  const clik_binding *dst, const clik_binding *phi_user);
+/* The run on bound images b (src, then dst when asked, then phi when
+ * asked): whole while it fits the device, else in tiles
+ * (lapar_net_tile.c). */
+clik_status clik__lapar_net_bound(clik_context *ctx, net_args *a, clik_binding *const *b);
+
 #endif

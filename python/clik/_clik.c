@@ -293,16 +293,21 @@ static PyObject *ctx_stats(CtxObject *c, PyObject *unused)
                          s.last_kernel_ms);
 }
 
-static PyObject *ctx_finish(CtxObject *c, PyObject *unused)
+/* A method without arguments that runs fn on the context (as CALL) and
+ * returns None. */
+static PyObject *ctx_run_none(CtxObject *c, clik_status (*fn)(clik_context *ctx))
 {
-    (void)unused;
     if (ctx_open(c) < 0)
         return NULL;
     clik_status st;
-    CALL(c, st, clik_context_finish(c->ctx));
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    Py_RETURN_NONE;
+    CALL(c, st, fn(c->ctx));
+    return ctx_none(c, st);
+}
+
+static PyObject *ctx_finish(CtxObject *c, PyObject *unused)
+{
+    (void)unused;
+    return ctx_run_none(c, clik_context_finish);
 }
 
 /* copy_bandwidth (GB/s) and, transfer 1, transfer_bandwidth ((to device,
@@ -457,21 +462,13 @@ static PyObject *ctx_prepare(CtxObject *c, PyObject *args, PyObject *kw)
     o.background = background;
     clik_status st;
     CALL(c, st, clik_context_prepare(c->ctx, &o));
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    Py_RETURN_NONE;
+    return ctx_none(c, st);
 }
 
 static PyObject *ctx_prepare_wait(CtxObject *c, PyObject *unused)
 {
     (void)unused;
-    if (ctx_open(c) < 0)
-        return NULL;
-    clik_status st;
-    CALL(c, st, clik_context_prepare_wait(c->ctx));
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    Py_RETURN_NONE;
+    return ctx_run_none(c, clik_context_prepare_wait);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -268,6 +268,13 @@ PyObject *ctx_fail(CtxObject *c, clik_status st)
     return raise_status(st, clik_context_message(c->ctx));
 }
 
+PyObject *ctx_none(CtxObject *c, clik_status st)
+{
+    if (st != CLIK_OK)
+        return ctx_fail(c, st);
+    Py_RETURN_NONE;
+}
+
 /* Takes the context's lock from code that holds the GIL (deallocators),
  * letting go of the GIL while waiting: a call in progress may need it for
  * a log or progress callback. */

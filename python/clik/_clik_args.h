@@ -86,6 +86,8 @@ void opencl_mark(void);
 int ctx_forked(const CtxObject *c);
 int ctx_open(CtxObject *c);
 PyObject *ctx_fail(CtxObject *c, clik_status st);
+/* None when st is CLIK_OK, else ctx_fail(c, st). */
+PyObject *ctx_none(CtxObject *c, clik_status st);
 int lock_ctx(CtxObject *c);
 int in_callback(const CtxObject *c);
 void ctx_release(CtxObject *c);

@@ -281,9 +281,7 @@ static PyObject *img_upload(ImgObject *im, PyObject *args, PyObject *kw)
     clik_status st;
     CALL(c, st, clik_image_upload(c->ctx, &im->img, &a.img));
     imarg_put(&a);
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    Py_RETURN_NONE;
+    return ctx_none(c, st);
 }
 
 static PyObject *img_free(ImgObject *im, PyObject *unused)

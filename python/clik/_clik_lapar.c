@@ -286,9 +286,7 @@ PyObject *ctx_lapar_tuning_set(CtxObject *c, PyObject *args, PyObject *kw)
          clik_lapar_tuning_set(c->ctx, &f.lr.img, &f.phi.img, &f.d.dict, scale, &f.out.img, &t));
     filter_args_put(&f);
     Py_DECREF(f.result);
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    Py_RETURN_NONE;
+    return ctx_none(c, st);
 }
 
 PyObject *ctx_lapar_compress(CtxObject *c, PyObject *args, PyObject *kw)

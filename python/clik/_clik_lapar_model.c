@@ -289,6 +289,23 @@ static int net_arg(CtxObject *c, PyObject *o, int scale, clik_lapar_net **net, i
     return 0;
 }
 
+/* The arguments lapar_net_run and lapar_net_phi share, as kwlist names
+ * them: src, net, scale, a fourth (out or dtype, left as given),
+ * activations and order. 0, or -1 with the error set. */
+static int net_call_args(CtxObject *c, PyObject *args, PyObject *kw, char **kwlist, PyObject **src,
+                         PyObject **no, int *scale, PyObject **fourth, net_call *m,
+                         clik_order *order)
+{
+    PyObject *order_o = Py_None;
+    const char *act = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiOs$O", kwlist, src, no, scale, fourth, &act,
+                                     &order_o) ||
+        ctx_open(c) < 0 || scale_range(*scale, 2, 4) < 0 || activations_arg(act, &m->opt) < 0 ||
+        order_arg(order_o, order) < 0)
+        return -1;
+    return 0;
+}
+
 static clik_status do_lapar_net(clik_context *x, const clik_image *a, clik_image *b, const void *p)
 {
     const net_call *m = p;
@@ -298,16 +315,12 @@ static clik_status do_lapar_net(clik_context *x, const clik_image *a, clik_image
 PyObject *ctx_lapar_net_run(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "net", "scale", "out", "activations", "order", NULL};
-    PyObject *src, *no = NULL, *out = Py_None, *order_o = Py_None;
-    const char *act = NULL;
+    PyObject *src, *no = NULL, *out = Py_None;
     int scale = 2, owned = 0;
     clik_lapar_net *net = NULL;
     net_call m = {NULL, {0}};
     clik_order order;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiOs$O", kwlist, &src, &no, &scale, &out, &act,
-                                     &order_o) ||
-        ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0 || activations_arg(act, &m.opt) < 0 ||
-        order_arg(order_o, &order) < 0)
+    if (net_call_args(c, args, kw, kwlist, &src, &no, &scale, &out, &m, &order) < 0)
         return NULL;
     if (net_arg(c, no, scale, &net, &owned) < 0)
         return NULL;
@@ -344,18 +357,14 @@ static int net_phi_size(const clik_image *src, const void *p, int *w, int *h)
 PyObject *ctx_lapar_net_phi(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "net", "scale", "dtype", "activations", "order", NULL};
-    PyObject *src, *no = NULL, *dtype = Py_None, *order_o = Py_None;
-    const char *act = NULL;
+    PyObject *src, *no = NULL, *dtype = Py_None;
     int scale = 2, owned = 0;
     clik_lapar_net *net = NULL;
     clik_type t = CLIK_F32;
     net_call m = {NULL, {0}};
     clik_order order;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiOs$O", kwlist, &src, &no, &scale, &dtype, &act,
-                                     &order_o) ||
-        ctx_open(c) < 0 || scale_range(scale, 2, 4) < 0 ||
-        (dtype != Py_None && type_of_dtype(dtype, "dtype", &t) < 0) ||
-        activations_arg(act, &m.opt) < 0 || order_arg(order_o, &order) < 0)
+    if (net_call_args(c, args, kw, kwlist, &src, &no, &scale, &dtype, &m, &order) < 0 ||
+        (dtype != Py_None && type_of_dtype(dtype, "dtype", &t) < 0))
         return NULL;
     if (t != CLIK_F32 && t != CLIK_F16) {
         arg_error("argument 'dtype': float32 or float16");

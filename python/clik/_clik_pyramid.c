@@ -63,6 +63,20 @@ static int levels_arg(const imarg *a, int levels)
     return 0;
 }
 
+/* The end of a call that made a pyramid list: its n views released, then
+ * done(); NULL (a released) when the list could not be made. */
+static PyObject *pyramid_done(CtxObject *c, clik_status st, PyObject *list, imarg *a, imarg *views,
+                              int n)
+{
+    if (!list) {
+        imarg_put(a);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        imarg_put(&views[i]);
+    return done(c, st, list, a, NULL, NULL);
+}
+
 PyObject *ctx_pyr_gaussian(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"src", "levels", NULL};
@@ -81,13 +95,7 @@ PyObject *ctx_pyr_gaussian(CtxObject *c, PyObject *args, PyObject *kw)
     clik_status st = CLIK_OK;
     if (list && levels > 0)
         CALL(c, st, clik_pyr_gaussian(c->ctx, &a.img, img, levels));
-    for (int i = 0; list && i < levels; i++)
-        imarg_put(&views[i]);
-    if (!list) {
-        imarg_put(&a);
-        return NULL;
-    }
-    return done(c, st, list, &a, NULL, NULL);
+    return pyramid_done(c, st, list, &a, views, levels);
 }
 
 PyObject *ctx_pyr_laplacian(CtxObject *c, PyObject *args, PyObject *kw)
@@ -109,13 +117,7 @@ PyObject *ctx_pyr_laplacian(CtxObject *c, PyObject *args, PyObject *kw)
     clik_status st = CLIK_OK;
     if (list)
         CALL(c, st, clik_pyr_laplacian(c->ctx, &a.img, img, levels));
-    for (int i = 0; list && i <= levels; i++)
-        imarg_put(&views[i]);
-    if (!list) {
-        imarg_put(&a);
-        return NULL;
-    }
-    return done(c, st, list, &a, NULL, NULL);
+    return pyramid_done(c, st, list, &a, views, levels + 1);
 }
 
 PyObject *ctx_pyr_collapse(CtxObject *c, PyObject *args, PyObject *kw)

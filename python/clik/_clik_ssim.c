@@ -254,9 +254,7 @@ static PyObject *stream_wait(StreamObject *s, PyObject *args)
     }
     if (PyList_SetSlice(s->pending, 0, keep, NULL) < 0)
         return NULL;
-    if (st != CLIK_OK)
-        return ctx_fail(c, st);
-    Py_RETURN_NONE;
+    return ctx_none(c, st);
 }
 
 static PyObject *stream_close_m(StreamObject *s, PyObject *unused)

@@ -1,5 +1,6 @@
 /* Shared pieces of the libFuzzer harnesses. SPDX-License-Identifier: BSD-2-Clause */
 #include <stdlib.h>
+#include <string.h>
 
 #include "fuzz.h"
 
@@ -60,5 +61,47 @@ int fuzz_read(const uint8_t *data, size_t size, fuzz_reader read, fuzz_then then
     if (then)
         then(&img, data, size);
     fuzz_check_image(&img);
+    return 0;
+}
+
+static clik_context *fuzz_ctx;
+
+static void fuzz_context_destroy(void)
+{
+    clik_context_destroy(fuzz_ctx);
+}
+
+clik_context *fuzz_context(void)
+{
+    if (!fuzz_ctx) {
+        clik_context_options o;
+        clik_context_options_init(&o);
+        o.device = "none";
+        if (clik_context_create(&fuzz_ctx, &o) != CLIK_OK)
+            abort();
+        atexit(fuzz_context_destroy);
+    }
+    return fuzz_ctx;
+}
+
+int fuzz_read_framed(const uint8_t *data, size_t size, size_t min, fuzz_crc crc,
+                     void (*read)(const uint8_t *data, size_t size))
+{
+    /* data may be NULL when size is 0 */
+    uint8_t *copy = malloc(size ? size : 1);
+    if (!copy)
+        return 0;
+    if (size)
+        memcpy(copy, data, size);
+    read(copy, size);
+    if (size >= min) {
+        for (int i = 0; i < 4; i++)
+            copy[12 + i] = (uint8_t)(size >> (8 * i));
+        const uint32_t c = crc(copy, size - 4);
+        for (int i = 0; i < 4; i++)
+            copy[size - 4 + i] = (uint8_t)(c >> (8 * i));
+        read(copy, size);
+    }
+    free(copy);
     return 0;
 }

@@ -36,4 +36,18 @@ typedef clik_status (*fuzz_reader)(FILE *fp, int64_t size, clik_image *img, char
 typedef void (*fuzz_then)(const clik_image *img, const uint8_t *data, size_t size);
 int fuzz_read(const uint8_t *data, size_t size, fuzz_reader read, fuzz_then then);
 
+/* A context without a device (the CPU oracle), made on the first call and
+ * destroyed at exit. */
+clik_context *fuzz_context(void);
+
+/* The harness of a file whose header holds its length at bytes 12 .. 15
+ * (little-endian) and whose last 4 bytes are a CRC-32 of all before them
+ * (crc computes it): read() on an exact-size copy of the input, so that a
+ * read past the input is a read past the allocation, then, from min bytes
+ * on, on the copy with the length and the checksum made to match its size,
+ * so that mutations reach the fields behind them. Returns 0. */
+typedef uint32_t (*fuzz_crc)(const unsigned char *p, size_t n);
+int fuzz_read_framed(const uint8_t *data, size_t size, size_t min, fuzz_crc crc,
+                     void (*read)(const uint8_t *data, size_t size));
+
 #endif /* CLIK_FUZZ_H */

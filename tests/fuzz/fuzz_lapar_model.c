@@ -12,15 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crafted.h"
+#include "cases.h"
 #include "fuzz.h"
 
 static clik_context *ctx;
-
-static void done(void)
-{
-    clik_context_destroy(ctx);
-}
 
 /* The model written again: the input's bytes when it has the writer's
  * version (2); an older version is written as version 2, which must read
@@ -85,30 +80,6 @@ static void read_one(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!ctx) {
-        clik_context_options o;
-        clik_context_options_init(&o);
-        o.device = "none";
-        if (clik_context_create(&ctx, &o) != CLIK_OK)
-            abort();
-        atexit(done);
-    }
-    /* An exact-size copy, so that a read past the input is a read past the
-     * allocation (data may be NULL when size is 0). */
-    uint8_t *copy = malloc(size ? size : 1);
-    if (!copy)
-        return 0;
-    if (size)
-        memcpy(copy, data, size);
-    read_one(copy, size);
-    if (size >= 28) {
-        for (int i = 0; i < 4; i++)
-            copy[12 + i] = (uint8_t)(size >> (8 * i)); /* the length, little-endian */
-        const uint32_t crc = crafted_crc32(copy, size - 4);
-        for (int i = 0; i < 4; i++)
-            copy[size - 4 + i] = (uint8_t)(crc >> (8 * i));
-        read_one(copy, size);
-    }
-    free(copy);
-    return 0;
+    ctx = fuzz_context();
+    return fuzz_read_framed(data, size, 28, sup_crc32, read_one);
 }

@@ -12,15 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crafted.h"
+#include "cases.h"
 #include "fuzz.h"
 
 static clik_context *ctx;
-
-static void done(void)
-{
-    clik_context_destroy(ctx);
-}
 
 static void check_net(const clik_lapar_net *net, const uint8_t *data, size_t size)
 {
@@ -69,28 +64,6 @@ static void read_one(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!ctx) {
-        clik_context_options o;
-        clik_context_options_init(&o);
-        o.device = "none";
-        if (clik_context_create(&ctx, &o) != CLIK_OK)
-            abort();
-        atexit(done);
-    }
-    uint8_t *copy = malloc(size ? size : 1);
-    if (!copy)
-        return 0;
-    if (size)
-        memcpy(copy, data, size);
-    read_one(copy, size);
-    if (size >= 68) {
-        for (int i = 0; i < 4; i++)
-            copy[12 + i] = (uint8_t)(size >> (8 * i));
-        const uint32_t crc = crafted_crc32(copy, size - 4);
-        for (int i = 0; i < 4; i++)
-            copy[size - 4 + i] = (uint8_t)(crc >> (8 * i));
-        read_one(copy, size);
-    }
-    free(copy);
-    return 0;
+    ctx = fuzz_context();
+    return fuzz_read_framed(data, size, 68, sup_crc32, read_one);
 }
