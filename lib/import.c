@@ -152,7 +152,8 @@ static uint64_t sync_flags(int access)
 }
 
 /* Starts (end 0) or ends a use of an fd's mapping. An fd that is not a
- * dma-buf (ENOTTY) is not asked again. */
+ * dma-buf (ENOTTY), or a system that does not pass the ioctl on (ENOSYS:
+ * qemu-user, say), is not asked again. */
 static clik_status dma_sync(clik_context *ctx, clik_import *im, int access, int end)
 {
     if (!im->sync)
@@ -164,7 +165,7 @@ static clik_status dma_sync(clik_context *ctx, clik_import *im, int access, int 
     while (r != 0 && (errno == EINTR || errno == EAGAIN));
     if (r == 0)
         return CLIK_OK;
-    if (errno == ENOTTY) {
+    if (errno == ENOTTY || errno == ENOSYS) {
         im->sync = 0;
         return CLIK_OK;
     }
