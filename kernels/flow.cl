@@ -736,3 +736,135 @@ __kernel void flow_iterate(__global const float *wd, __global store_t *u, __glob
         }
     }
 }
+
+/* ---- GPUs: several iterations per launch on tiles with a halo ---------------------- */
+
+#if STORE_HALF
+#define LDL(ptr, i)    vload_half(0, (__local const half *)(ptr) + (i))
+#define STL(v, ptr, i) vstore_half_rte((v), 0, (__local half *)(ptr) + (i))
+#else
+#define LDL(ptr, i)    ((ptr)[i])
+#define STL(v, ptr, i) ((ptr)[i] = (v))
+#endif
+
+/*
+ * Iterations first .. first + count - 1 of one warp, on a region of the
+ * level the size of the work-group (a pixel per work-item) held in local
+ * memory: the region is the work-group's tile and a halo of `halo` pixels
+ * around it. Each iteration's U step reads p to the left and above, its P
+ * step u to the right and below, so after k iterations the pixels within k
+ * of the region's edge are wrong and the tile (count <= halo) is right;
+ * only the tile is written. The fields are read from (u, p) and written
+ * to (uo, po), other buffers: a work-group's halo is another's tile. A
+ * block after the warp's stop (first > *stop) or of count 0 copies its
+ * tile, so that the host knows which buffer holds the fields without
+ * reading the stop mark. With check, the squared changes of u in the last
+ * iteration's U step over the tile go to partial (flow_decide).
+ * Local memory: fields holds the region's u1, u2, p11, p12, p21, p22
+ * (planes of the work-group's size, stored as the fields are), sums one
+ * float per work-item. The arithmetic and the rounding of stored values
+ * are those of u_core and p_core.
+ */
+__kernel void flow_block(__global const float *wd, __global const store_t *u,
+                         __global const store_t *p, __global store_t *uo, __global store_t *po,
+                         int w, int h, float theta, float l_t, float taut, int first, int count,
+                         int halo, int check, __global const int *stop, __global float *partial,
+                         __local float *sums, __local store_t *fields)
+{
+    const int sx = get_local_size(0), sy = get_local_size(1);
+    const int lx = get_local_id(0), ly = get_local_id(1), r = sx * sy, c = ly * sx + lx;
+    const int x = get_group_id(0) * (sx - 2 * halo) - halo + lx;
+    const int y = get_group_id(1) * (sy - 2 * halo) - halo + ly;
+    const int in = x >= 0 && x < w && y >= 0 && y < h;
+    const int own = in && lx >= halo && lx < sx - halo && ly >= halo && ly < sy - halo;
+    const long n = PLANE(w, h), i = in ? IDX(y, w) + x : 0;
+    p = P_FIELD(p, w);
+    po = P_FIELD(po, w);
+    /* Every work-item reads the mark before the first barrier. */
+    const int steps = first <= stop[0] ? count : 0;
+    float ix = 0.0f, iy = 0.0f, rho_c = 0.0f;
+    if (in) {
+        STL(LD(u, i), fields, c);
+        STL(LD(u, n + i), fields, r + c);
+        for (int k = 0; k < 4; k++)
+            STL(LD(p, k * n + i), fields, (2 + k) * r + c);
+        if (steps) {
+            ix = wd[i];
+            iy = wd[n + i];
+            rho_c = wd[2 * n + i];
+        }
+    } else {
+        for (int k = 0; k < 6; k++)
+            STL(0.0f, fields, k * r + c);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const float grad = ix * ix + iy * iy;
+    const int last_x = x == w - 1, last_y = y == h - 1;
+    const int has_l = lx > 0 && x > 0, has_u = ly > 0 && y > 0;
+    const int has_r = lx + 1 < sx && !last_x, has_d = ly + 1 < sy && !last_y;
+    __local store_t *pf = fields + 2 * r;
+    float e = 0.0f;
+    for (int it = 0; it < steps; it++) {
+        /* The U step (u_core's arithmetic). */
+        if (in) {
+            const float2 uo2 = (float2)(LDL(fields, c), LDL(fields, r + c));
+            const float rho = rho_c + (ix * uo2.x + iy * uo2.y);
+            const float fi = -rho / grad;
+            const float k = rho < -l_t * grad     ? l_t
+                            : rho > l_t * grad    ? -l_t
+                            : grad < GRAD_IS_ZERO ? 0.0f
+                                                  : fi;
+            const float v1 = uo2.x + k * ix, v2 = uo2.y + k * iy;
+            const float pc0 = last_x ? 0.0f : LDL(pf, c), pc2 = last_x ? 0.0f : LDL(pf, 2 * r + c);
+            const float pc1 = last_y ? 0.0f : LDL(pf, r + c), pc3 = last_y ? 0.0f : LDL(pf, 3 * r + c);
+            const float pl0 = has_l ? LDL(pf, c - 1) : 0.0f, pl2 = has_l ? LDL(pf, 2 * r + c - 1) : 0.0f;
+            const float pu1 = has_u ? LDL(pf, r + c - sx) : 0.0f;
+            const float pu3 = has_u ? LDL(pf, 3 * r + c - sx) : 0.0f;
+            const float u1 = v1 + theta * ((pc0 - pl0) + (pc1 - pu1));
+            const float u2 = v2 + theta * ((pc2 - pl2) + (pc3 - pu3));
+            STL(u1, fields, c);
+            STL(u2, fields, r + c);
+            const float e1 = u1 - uo2.x, e2 = u2 - uo2.y;
+            e = e1 * e1 + e2 * e2;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        /* The P step (p_core's arithmetic). */
+        if (in) {
+            const float2 uc = (float2)(LDL(fields, c), LDL(fields, r + c));
+            const float2 ur = has_r ? (float2)(LDL(fields, c + 1), LDL(fields, r + c + 1)) : uc;
+            const float2 ud = has_d ? (float2)(LDL(fields, c + sx), LDL(fields, r + c + sx)) : uc;
+#if CLIK_FP16
+            const half t = (half)taut;
+            const half2 hc = convert_half2(uc), hr = convert_half2(ur), hd = convert_half2(ud);
+            const half2 gx = hr - hc, gy = hd - hc;
+            const half2 g = sqrt(gx * gx + gy * gy);
+            const half ng1 = 1.0h + t * g.x, ng2 = 1.0h + t * g.y;
+            __local half *ph = (__local half *)pf;
+            ph[c] = (ph[c] + t * gx.x) / ng1;
+            ph[r + c] = (ph[r + c] + t * gy.x) / ng1;
+            ph[2 * r + c] = (ph[2 * r + c] + t * gx.y) / ng2;
+            ph[3 * r + c] = (ph[3 * r + c] + t * gy.y) / ng2;
+#else
+            const float2 gx = ur - uc, gy = ud - uc;
+            const float2 g = sqrt(gx * gx + gy * gy);
+            const float ng1 = 1.0f + taut * g.x, ng2 = 1.0f + taut * g.y;
+            STL((LDL(pf, c) + taut * gx.x) / ng1, pf, c);
+            STL((LDL(pf, r + c) + taut * gy.x) / ng1, pf, r + c);
+            STL((LDL(pf, 2 * r + c) + taut * gx.y) / ng2, pf, 2 * r + c);
+            STL((LDL(pf, 3 * r + c) + taut * gy.y) / ng2, pf, 3 * r + c);
+#endif
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (own) {
+        ST(LDL(fields, c), uo, i);
+        ST(LDL(fields, r + c), uo, n + i);
+        for (int k = 0; k < 4; k++)
+            ST(LDL(pf, k * r + c), po, k * n + i);
+    }
+    if (check) {
+        e = group_sum(steps && own ? e : 0.0f, sums);
+        if (steps && local_index() == 0)
+            partial[get_group_id(1) * get_num_groups(0) + get_group_id(0)] = e;
+    }
+}

@@ -549,6 +549,7 @@ END_TEST
 
 typedef struct log_capture {
     char line[1024];
+    int no_block; /* the library said it would not run flow_block */
 } log_capture;
 
 static void capture(void *user, clik_log_level level, const char *message)
@@ -556,11 +557,14 @@ static void capture(void *user, clik_log_level level, const char *message)
     log_capture *c = user;
     if (level == CLIK_LOG_DEBUG && strstr(message, "flow_tvl1 on"))
         snprintf(c->line, sizeof(c->line), "%s", message);
+    if (level == CLIK_LOG_DEBUG && strstr(message, "no flow_block"))
+        c->no_block = 1;
 }
 
 /* A context on the backend under test (local_memory -1: its default), or on
  * the scalar oracle. */
-static clik_context *make_context(int oracle, int local_memory, log_capture *log)
+static clik_context *make_tuned_context(int oracle, int local_memory, log_capture *log,
+                                        const char *tuning)
 {
     clik_context_options opt;
     clik_context_options_init(&opt);
@@ -575,9 +579,15 @@ static clik_context *make_context(int oracle, int local_memory, log_capture *log
     }
     opt.log = log ? capture : NULL;
     opt.log_user = log;
+    opt.tuning = tuning;
     clik_context *ctx = NULL;
     ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s", clik_context_message(NULL));
     return ctx;
+}
+
+static clik_context *make_context(int oracle, int local_memory, log_capture *log)
+{
+    return make_tuned_context(oracle, local_memory, log, NULL);
 }
 
 /* The iterations after which each warp stopped, from the debug log. */
@@ -594,7 +604,7 @@ START_TEST(same_iterations)
     const pair_spec q = fitted(&pairs[_i == 0 ? 2 : 5]), *p = &q;
     clik_image i0, i1, gt, a, b;
     make_pair(p, CLIK_U8, 0, &i0, &i1, &gt);
-    log_capture got = {{0}}, want = {{0}};
+    log_capture got = {{0}, 0}, want = {{0}, 0};
     clik_context *ctx = make_context(0, -1, &got), *oracle = make_context(1, -1, &want);
     clik_flow_options o;
     clik_flow_options_init(&o);
@@ -650,6 +660,52 @@ START_TEST(kernel_variants)
             clik_context_destroy(ctx);
             h_free_images(&i0, &i1, &gt, NULL);
         }
+}
+END_TEST
+
+/* flow_block (several iterations per launch on tiles with a halo) against
+ * the oracle: the same stopping iterations in f32, the flow within the
+ * tolerances; 8x8 work-items leave tiles of 6x6 (many halos), and run on
+ * every device here (rusticl on llvmpipe gives the kernel 32 work-items:
+ * 4x8, tiles of 2x6); 16x16 and 32x16 leave larger ones where the device
+ * gives the kernel that many work-items, else the U and P steps run (said
+ * in the log). */
+START_TEST(block_variants)
+{
+    if (h_expected != CLIK_BACKEND_OPENCL)
+        return;
+    static const struct {
+        const char *tuning;
+        int must_run;
+    } blocks[] = {{"flow_block=1,flow_block_wg=8x8,poison=1", 1},
+                  {"flow_block=2,flow_block_wg=16x16", 0},
+                  {"flow_block=5,flow_block_wg=32x16,poison=1", 0}};
+    const pair_spec q = fitted(&pairs[5]), *p = &q;
+    clik_image i0, i1, gt, got, want;
+    make_pair(p, CLIK_U8, 0, &i0, &i1, &gt);
+    for (size_t k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++) {
+        log_capture lg = {{0}, 0}, lw = {{0}, 0};
+        clik_context *ctx = make_tuned_context(0, 1, &lg, blocks[k].tuning);
+        clik_context *oracle = make_context(1, -1, &lw);
+        clik_flow_options o = light_options();
+        for (int half = 0; half <= 1; half++) {
+            o.storage = half ? CLIK_FLOW_STORAGE_F16 : CLIK_FLOW_STORAGE_F32;
+            run_flow(ctx, &i0, &i1, &o, &got, blocks[k].tuning);
+            run_flow(oracle, &i0, &i1, &o, &want, blocks[k].tuning);
+            ck_assert_msg(clik_context_last_backend(ctx) == CLIK_BACKEND_OPENCL, "%s",
+                          clik_context_message(ctx));
+            ck_assert_msg(!blocks[k].must_run || !lg.no_block, "%s: flow_block did not run",
+                          blocks[k].tuning);
+            if (!half)
+                ck_assert_msg(strcmp(iterations_of(&lg), iterations_of(&lw)) == 0,
+                              "%s: %s; the oracle: %s", blocks[k].tuning, lg.line, lw.line);
+            check_against(&got, &want, half ? SUP_TOL_FLOW_F16 : SUP_TOL_FLOW, blocks[k].tuning);
+            h_free_images(&got, &want, NULL);
+        }
+        clik_context_destroy(ctx);
+        clik_context_destroy(oracle);
+    }
+    h_free_images(&i0, &i1, &gt, NULL);
 }
 END_TEST
 
@@ -898,6 +954,7 @@ int main(void)
                             H_TEST(half_storage),
                             H_LOOP(same_iterations, 2),
                             H_TEST(kernel_variants),
+                            H_TEST(block_variants),
                             H_TEST(initial_flow),
                             H_TEST(device_images_and_strides),
                             H_TEST(defaults),

@@ -41,7 +41,7 @@ typedef struct flow_cl {
     size_t store; /* bytes of one stored element */
 
     clik_kernel_entry *zero, *load, *store_k, *min_max, *min_max_final, *normalize, *zoom,
-        *zoom_flow, *gradient, *warp, *u, *u_check, *p, *decide, *iterate;
+        *zoom_flow, *gradient, *warp, *u, *u_check, *p, *decide, *iterate, *block_k;
 
     cl_mem made[MAX_BUFFERS];
     size_t made_bytes[MAX_BUFFERS];
@@ -50,6 +50,10 @@ typedef struct flow_cl {
     cl_mem i0s[CLIK_FLOW_MAX_SCALES], i1s[CLIK_FLOW_MAX_SCALES];
     cl_mem tmp, smooth, ring, grad, wd, uf[2], pf, partial, stop, mm, taps_pre, taps_zoom;
     cl_mem marks; /* each warp's stop mark, copied there as its warp ends */
+    cl_mem pf2;   /* flow_block's second p */
+
+    int block;     /* iterations per flow_block launch on large levels; 0: U and P steps */
+    size_t bwg[2]; /* flow_block's work-group: a tile and its halo of `block` pixels */
 
     size_t wg[2];  /* work-group of the U and P steps */
     int small_max; /* levels of at most this many pixels run in flow_iterate */
@@ -165,6 +169,7 @@ static clik_status get_kernels(flow_cl *f)
          &f->p},
         {"flow_decide", &f->decide},
         {"flow_iterate", &f->iterate},
+        {"flow_block", &f->block_k},
     };
     clik_status st = CLIK_OK;
     for (size_t i = 0; i < sizeof(list) / sizeof(list[0]) && st == CLIK_OK; i++)
@@ -330,6 +335,10 @@ static int band_rows(const flow_cl *f, int w, int h)
  * work-groups). */
 static size_t step_groups(const flow_cl *f, int w, int h)
 {
+    if (f->block) {
+        const size_t tw = f->bwg[0] - 2 * (size_t)f->block, th = f->bwg[1] - 2 * (size_t)f->block;
+        return ((size_t)w + tw - 1) / tw * (((size_t)h + th - 1) / th);
+    }
     if (f->variant == V_ROWS) {
         const int band = band_rows(f, w, h);
         return (size_t)((h + band - 1) / band);
@@ -515,11 +524,90 @@ static clik_status iterate_large(flow_cl *f, cl_mem u, int w, int h)
     return st;
 }
 
+/*
+ * The iterations of one warp on a larger level by flow_block: blocks of
+ * f->block iterations a launch, from (u, pf) to (alt, pf2) and back; a
+ * block that ends on a multiple of CLIK_FLOW_CHECK_EVERY (which f->block
+ * divides) writes the stopping test's sums and flow_decide follows. The
+ * stop mark is read as in iterate_large. An odd number of launches gets
+ * one more of no iterations (a copy), so that u and pf hold the result.
+ */
+static clik_status iterate_block(flow_cl *f, cl_mem u, cl_mem alt, int w, int h)
+{
+    clik_context *ctx = f->ctx;
+    const clik_flow_plan *pl = f->plan;
+    const float theta = pl->theta, l_t = pl->lambda * pl->theta, taut = pl->tau / pl->theta;
+    const float eps2 = pl->epsilon * pl->epsilon;
+    const cl_long groups = (cl_long)step_groups(f, w, h), n = (cl_long)w * (cl_long)h;
+    const size_t tw = f->bwg[0] - 2 * (size_t)f->block, th = f->bwg[1] - 2 * (size_t)f->block;
+    const size_t global[2] = {((size_t)w + tw - 1) / tw * f->bwg[0],
+                              ((size_t)h + th - 1) / th * f->bwg[1]};
+    const size_t items = f->bwg[0] * f->bwg[1];
+    int it = 0, zero = 0;
+    size_t dlocal = 256;
+    clik__fit_local(ctx, f->decide, 1, &dlocal);
+    clik_status st = CLIK_ARGS(ctx, f->decide, CLIK_A(f->partial), CLIK_A(groups), CLIK_A(n),
+                               CLIK_A(eps2), CLIK_A(it), CLIK_A(f->stop));
+    if (st == CLIK_OK)
+        st = clik__arg(ctx, f->decide, 6, dlocal * sizeof(float), NULL);
+    clik_kernel_entry *k = f->block_k;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(f->wd), CLIK_A(u), CLIK_A(f->pf), CLIK_A(alt), CLIK_A(f->pf2),
+                       CLIK_A(w), CLIK_A(h), CLIK_A(theta), CLIK_A(l_t), CLIK_A(taut), CLIK_A(it),
+                       CLIK_A(zero), CLIK_A(f->block), CLIK_A(zero), CLIK_A(f->stop),
+                       CLIK_A(f->partial));
+    if (st == CLIK_OK)
+        st = clik__arg(ctx, k, 16, items * sizeof(float), NULL);
+    if (st == CLIK_OK)
+        st = clik__arg(ctx, k, 17, 6 * items * f->store, NULL);
+    int launches = 0, test = 0, stopped = INT_MAX;
+    while (st == CLIK_OK && ((it < pl->iterations && stopped == INT_MAX) || launches % 2)) {
+        const int more = it < pl->iterations && stopped == INT_MAX;
+        const int first = it + 1,
+                  count =
+                      more ? (pl->iterations - it < f->block ? pl->iterations - it : f->block) : 0;
+        const int check = count && (it + count) % CLIK_FLOW_CHECK_EVERY == 0;
+        const int odd = launches % 2;
+        cl_mem from[2] = {odd ? alt : u, odd ? f->pf2 : f->pf};
+        cl_mem to[2] = {odd ? u : alt, odd ? f->pf : f->pf2};
+        for (int m = 0; m < 2 && st == CLIK_OK; m++) {
+            st = CLIK_ARG(ctx, k, 1 + m, from[m]);
+            if (st == CLIK_OK)
+                st = CLIK_ARG(ctx, k, 3 + m, to[m]);
+        }
+        if (st == CLIK_OK)
+            st = CLIK_ARG(ctx, k, 10, first);
+        if (st == CLIK_OK)
+            st = CLIK_ARG(ctx, k, 11, count);
+        if (st == CLIK_OK)
+            st = CLIK_ARG(ctx, k, 13, check);
+        if (st == CLIK_OK)
+            st = clik__launch_exact(ctx, k, 2, global, f->bwg);
+        launches++;
+        it += count;
+        if (st != CLIK_OK || !check)
+            continue;
+        st = CLIK_ARG(ctx, f->decide, 4, it);
+        if (st == CLIK_OK)
+            st = clik__launch_exact(ctx, f->decide, 1, &dlocal, &dlocal);
+        /* As iterate_large: this test's outcome is read while the next
+         * block runs; the one before is waited for now. */
+        if (st == CLIK_OK)
+            st = read_stop(f, test % 2);
+        if (st == CLIK_OK && test > 0)
+            st = wait_stop(f, (test - 1) % 2, &stopped);
+        if (st == CLIK_OK && test > 0)
+            st = cl_progress(f, it - CLIK_FLOW_CHECK_EVERY);
+        test++;
+    }
+    return st;
+}
+
 /* The warps of one level on u (its size), p starting at 0; each warp's stop
  * mark goes to f->marks at `mark` + the warp (read once the run is
  * queued: the host does not wait for the device between warps); the
  * progress callback after each warp is queued. */
-static clik_status cl_level(flow_cl *f, int s, cl_mem u, size_t mark)
+static clik_status cl_level(flow_cl *f, int s, cl_mem u, cl_mem alt, size_t mark)
 {
     clik_context *ctx = f->ctx;
     const clik_flow_plan *pl = f->plan;
@@ -537,7 +625,9 @@ static clik_status cl_level(flow_cl *f, int s, cl_mem u, size_t mark)
         if (st == CLIK_OK)
             st = launch_2d(f, f->warp, w, h);
         if (st == CLIK_OK)
-            st = small ? iterate_small(f, u, w, h) : iterate_large(f, u, w, h);
+            st = small      ? iterate_small(f, u, w, h)
+                 : f->block ? iterate_block(f, u, alt, w, h)
+                            : iterate_large(f, u, w, h);
         /* The warp's last iteration: its stop mark, or INT_MAX. */
         if (st == CLIK_OK) {
             const cl_int err = ctx->cl->clEnqueueCopyBuffer(ctx->queue, f->stop, f->marks, 0,
@@ -608,8 +698,9 @@ static clik_status flow_alloc(flow_cl *f)
         {&f->grad, 2 * n0 * fl},
         {&f->wd, 3 * n0 * fl},
         {&f->uf[0], ubytes},
-        {&f->uf[1], pl->scales > 1 || pl->initial ? ubytes : 4},
+        {&f->uf[1], pl->scales > 1 || pl->initial || f->block ? ubytes : 4},
         {&f->pf, pbytes},
+        {&f->pf2, f->block ? pbytes : 4},
         {&f->partial, groups * fl},
         {&f->stop, sizeof(int)},
         {&f->mm, 2 * fl},
@@ -653,6 +744,32 @@ static void flow_shapes(flow_cl *f)
     f->small_max = (int)(16 * f->small_wg[0] * f->small_wg[1]);
 }
 
+/* flow_block on large levels (tuning keys flow_block, flow_block_wg): its
+ * iterations per launch and work-group, or none where the tile would be
+ * empty or the fields do not fit the local memory. */
+static void block_setup(flow_cl *f)
+{
+    clik_context *ctx = f->ctx;
+    static const int counts[] = {0, 1, 2, 5, 10};
+    static const size_t shapes[][2] = {{32, 16}, {16, 16}, {32, 8}, {32, 32}, {64, 16}, {8, 8}};
+    const int gpu = ctx->dev.type != CLIK_DEVICE_CPU;
+    f->block = ctx->local_memory ? counts[clik__tune(ctx, CLIK_TUNE_FLOW_BLOCK, gpu ? 2 : 0)] : 0;
+    const long shape = clik__tune(ctx, CLIK_TUNE_FLOW_BLOCK_WG, 0);
+    f->bwg[0] = shapes[shape][0];
+    f->bwg[1] = shapes[shape][1];
+    clik__fit_local(ctx, f->block_k, 2, f->bwg);
+    const size_t items = f->bwg[0] * f->bwg[1];
+    const size_t bytes = items * (6 * f->store + sizeof(float));
+    if (f->block && (f->bwg[0] <= 2 * (size_t)f->block || f->bwg[1] <= 2 * (size_t)f->block ||
+                     bytes > ctx->dev.local_mem_size)) {
+        clik__log(ctx, CLIK_LOG_DEBUG,
+                  "flow: no flow_block (%d iterations on %zux%zu work-items, %zu bytes of local "
+                  "memory): the U and P steps",
+                  f->block, f->bwg[0], f->bwg[1], bytes);
+        f->block = 0;
+    }
+}
+
 /* The kernels and work shapes of a variant, falling back from tiles that do
  * not fit the local memory to the kernels without it. */
 static clik_status flow_setup(flow_cl *f)
@@ -664,8 +781,10 @@ static clik_status flow_setup(flow_cl *f)
     const int cpu = ctx->dev.type == CLIK_DEVICE_CPU && rows_fit;
     f->variant = ctx->local_memory ? V_LOCAL : cpu ? V_ROWS : V_DIRECT;
     clik_status st = get_kernels(f);
-    if (st == CLIK_OK)
+    if (st == CLIK_OK) {
         flow_shapes(f);
+        block_setup(f);
+    }
     const size_t tile =
         (f->wg[0] + 1) * (f->wg[1] + 1) * 4 * sizeof(float) + f->wg[0] * f->wg[1] * sizeof(float);
     if (st == CLIK_OK && f->variant == V_LOCAL && tile > ctx->dev.local_mem_size) {
@@ -734,7 +853,8 @@ clik_status clik__flow_opencl(clik_context *ctx, void *p, clik_binding *const *b
     if (st == CLIK_OK)
         st = cl_start(&f, b[2], &cur);
     for (int s = pl->scales - 1; s >= 0 && st == CLIK_OK; s--) {
-        st = cl_level(&f, s, f.uf[cur], (size_t)(pl->scales - 1 - s) * (size_t)pl->warps);
+        st = cl_level(&f, s, f.uf[cur], f.uf[1 - cur],
+                      (size_t)(pl->scales - 1 - s) * (size_t)pl->warps);
         if (st != CLIK_OK || s == 0)
             break;
         /* The flow up one level: sampled at (x / fx, y / fy), scaled by
