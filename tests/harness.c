@@ -484,20 +484,33 @@ clik_context *h_cpu_context(void)
     return ctx;
 }
 
+clik_context_options h_device_options(const char *cache_dir, int strict)
+{
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = h_device;
+    opt.cache_dir = cache_dir;
+    opt.strict = strict;
+    return opt;
+}
+
+clik_context *h_context_create(const clik_context_options *opt)
+{
+    clik_context *ctx = NULL;
+    ck_assert_msg(clik_context_create(&ctx, opt) == CLIK_OK, "context on %s, tuning \"%s\": %s",
+                  opt->device ? opt->device : "(default)", opt->tuning ? opt->tuning : "",
+                  clik_context_message(NULL));
+    return ctx;
+}
+
 clik_context *h_tuned_context(const char *tuning)
 {
     if (h_expected != CLIK_BACKEND_OPENCL)
         return h_ctx;
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = h_device;
-    opt.strict = 1;
+    clik_context_options opt = h_device_options(NULL, 1);
     opt.tuning = tuning;
     opt.cache = h_cache;
-    clik_context *ctx = NULL;
-    ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s: %s", tuning,
-                  clik_context_message(NULL));
-    return ctx;
+    return h_context_create(&opt);
 }
 
 static void add_tests(TCase *tc, const h_test *tests, int count)

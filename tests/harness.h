@@ -90,6 +90,12 @@ void h_check_bgr_swaps(const char *id, int width, int height);
 /* A new context without a device (the CPU paths); fails the running test
  * if it cannot be made. */
 clik_context *h_cpu_context(void);
+/* Context options on the device under test (h_device) with a disk cache
+ * folder (NULL: the default) and strict mode; the caller sets the rest. */
+clik_context_options h_device_options(const char *cache_dir, int strict);
+/* A new context made with opt; fails the running test if it cannot be made,
+ * with the create message. */
+clik_context *h_context_create(const clik_context_options *opt);
 /* On an OpenCL device under test, a new strict context on it with tuning
  * and the disk cache of h_ctx (off on PoCL: harness.c says why; the running
  * test fails if it cannot be made); on the CPU backends h_ctx itself. */
