@@ -503,6 +503,21 @@ clik_context *h_context_create(const clik_context_options *opt)
     return ctx;
 }
 
+clik_import_desc h_host_desc(void *ptr, size_t size, int w, int h, int ch, size_t stride)
+{
+    clik_import_desc d;
+    clik_import_desc_init(&d);
+    d.kind = CLIK_IMPORT_HOST;
+    d.ptr = ptr;
+    d.size = size;
+    d.width = w;
+    d.height = h;
+    d.channels = ch;
+    d.type = CLIK_U8;
+    d.stride = stride;
+    return d;
+}
+
 clik_context *h_tuned_context(const char *tuning)
 {
     if (h_expected != CLIK_BACKEND_OPENCL)

@@ -96,6 +96,10 @@ clik_context_options h_device_options(const char *cache_dir, int strict);
 /* A new context made with opt; fails the running test if it cannot be made,
  * with the create message. */
 clik_context *h_context_create(const clik_context_options *opt);
+/* The description of u8 host memory at ptr (size bytes) for
+ * clik_image_import: w x h pixels of ch channels, stride bytes a row (0:
+ * packed). */
+clik_import_desc h_host_desc(void *ptr, size_t size, int w, int h, int ch, size_t stride);
 /* On an OpenCL device under test, a new strict context on it with tuning
  * and the disk cache of h_ctx (off on PoCL: harness.c says why; the running
  * test fails if it cannot be made); on the CPU backends h_ctx itself. */

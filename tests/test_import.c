@@ -170,35 +170,13 @@ static void expect_rows(const clik_image *a, const uint8_t *b, size_t b_stride, 
                       "%s on %s: row %d differs", what, h_backend, y);
 }
 
-static clik_import_desc host_desc(void *ptr, size_t size, int w, int h, int ch, size_t stride)
-{
-    clik_import_desc d;
-    clik_import_desc_init(&d);
-    d.kind = CLIK_IMPORT_HOST;
-    d.ptr = ptr;
-    d.size = size;
-    d.width = w;
-    d.height = h;
-    d.channels = ch;
-    d.type = CLIK_U8;
-    d.stride = stride;
-    return d;
-}
-
 static clik_import_desc fd_desc(clik_import_kind kind, int fd, size_t offset, size_t size, int w,
                                 int h, int ch, size_t stride)
 {
-    clik_import_desc d;
-    clik_import_desc_init(&d);
+    clik_import_desc d = h_host_desc(NULL, size, w, h, ch, stride);
     d.kind = kind;
     d.fd = fd;
     d.offset = offset;
-    d.size = size;
-    d.width = w;
-    d.height = h;
-    d.channels = ch;
-    d.type = CLIK_U8;
-    d.stride = stride;
     return d;
 }
 
@@ -258,8 +236,8 @@ START_TEST(host_aligned)
         uint8_t *a = page_alloc(stride * h), *b = page_alloc(stride * h);
         fill(a, w, h, ch, stride, 7 + (unsigned)ch);
         clik_image src, dst;
-        clik_import_desc ds = host_desc(a, stride * h, w, h, ch, stride);
-        clik_import_desc dd = host_desc(b, stride * h, w, h, ch, stride);
+        clik_import_desc ds = h_host_desc(a, stride * h, w, h, ch, stride);
+        clik_import_desc dd = h_host_desc(b, stride * h, w, h, ch, stride);
         import_ok(&ds, &src);
         import_ok(&dd, &dst);
         expect_path(&src, 1);
@@ -311,8 +289,8 @@ START_TEST(cpu_views)
         uint8_t *pa = a + misaligned, *pb = b + misaligned;
         fill(pa, w, h, 1, stride, 23);
         clik_image src, dst;
-        clik_import_desc ds = host_desc(pa, stride * h, w, h, 1, stride);
-        clik_import_desc dd = host_desc(pb, stride * h, w, h, 1, stride);
+        clik_import_desc ds = h_host_desc(pa, stride * h, w, h, 1, stride);
+        clik_import_desc dd = h_host_desc(pb, stride * h, w, h, 1, stride);
         import_ok(&ds, &src);
         import_ok(&dd, &dst);
         expect_path(&src, !misaligned);
@@ -391,8 +369,8 @@ START_TEST(host_misaligned)
     clik_context *saved = h_ctx;
     h_ctx = ctx;
     clik_image src, dst;
-    clik_import_desc ds = host_desc(a + 1, stride * h, w, h, ch, stride);
-    clik_import_desc dd = host_desc(b + 1, stride * h, w, h, ch, stride);
+    clik_import_desc ds = h_host_desc(a + 1, stride * h, w, h, ch, stride);
+    clik_import_desc dd = h_host_desc(b + 1, stride * h, w, h, ch, stride);
     import_ok(&ds, &src);
     import_ok(&dd, &dst);
     expect_path(&src, 0);
@@ -545,7 +523,7 @@ START_TEST(yuv_frames)
                 d.type = 0;
             } else {
                 mem = page_alloc(n);
-                d = host_desc(mem, n, w, h, 1, 0);
+                d = h_host_desc(mem, n, w, h, 1, 0);
             }
             memcpy(mem, ref, n);
             clik_yuv_image f;
@@ -598,7 +576,7 @@ static void expect_refused(const clik_import_desc *d, clik_status want, const ch
 START_TEST(bad_input)
 {
     static uint8_t mem[64 * 16 + 8];
-    const clik_import_desc good = host_desc(mem, sizeof(mem), 64, 16, 1, 0);
+    const clik_import_desc good = h_host_desc(mem, sizeof(mem), 64, 16, 1, 0);
     clik_image out;
     clik_yuv_image f;
     ck_assert_int_eq(clik_image_import(NULL, &good, &out), CLIK_ERR_NULL);
