@@ -640,6 +640,15 @@ int h_suite_main(const h_suite *suite)
                              suite->full_tunings ? suite->full_tunings : suite->tunings);
 }
 
+void h_alloc_images(int width, int height, int channels, clik_type type, clik_image *first, ...)
+{
+    va_list ap;
+    va_start(ap, first);
+    for (clik_image *m = first; m; m = va_arg(ap, clik_image *))
+        ck_assert_int_eq(clik_image_alloc(m, width, height, channels, type), CLIK_OK);
+    va_end(ap);
+}
+
 void h_free_images(clik_image *first, ...)
 {
     va_list ap;

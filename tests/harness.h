@@ -143,6 +143,9 @@ int harness_main(Suite *(*make)(void), const char *const *tunings);
 int harness_main_full(Suite *(*make)(void), const char *const *tunings,
                       const char *const *full_tunings);
 
+/* Allocates each image given, up to a NULL, as width x height pixels of
+ * channels elements of type (clik_image_alloc); a failure fails the test. */
+void h_alloc_images(int width, int height, int channels, clik_type type, clik_image *first, ...);
 /* Frees each image given (clik_image_free), up to a NULL. */
 void h_free_images(clik_image *first, ...);
 /* Destroys a context from h_tuned_context() unless it is h_ctx. */

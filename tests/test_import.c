@@ -503,8 +503,7 @@ START_TEST(yuv_frames)
     clik_image rgba, want, got;
     ck_assert_int_eq(clik_image_alloc(&rgba, w, h, 4, CLIK_U8), CLIK_OK);
     sup_pattern_fill(&rgba, SUP_PATTERN_SMOOTH, 5);
-    ck_assert_int_eq(clik_image_alloc(&want, w, h, 4, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&got, w, h, 4, CLIK_U8), CLIK_OK);
+    h_alloc_images(w, h, 4, CLIK_U8, &want, &got, NULL);
     for (int fi = 0; fi < 3; fi++) {
         for (int from_fd = 0; from_fd < 2; from_fd++) {
             uint8_t *ref = malloc(n);

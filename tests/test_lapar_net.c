@@ -114,8 +114,7 @@ START_TEST(file_round_trip)
     ck_assert_int_eq(clik_image_alloc(&src, 6, 5, 4, CLIK_U8), CLIK_OK);
     for (int i = 0; i < 6 * 5 * 4; i++)
         ((uint8_t *)src.data)[i] = (uint8_t)(i * 37 % 251);
-    ck_assert_int_eq(clik_image_alloc(&p32, 12, 10 * 9, 1, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&p16, 12, 10 * 9, 1, CLIK_F32), CLIK_OK);
+    h_alloc_images(12, 10 * 9, 1, CLIK_F32, &p32, &p16, NULL);
     ck_assert_int_eq(clik_lapar_net_run(h_oracle, net, &src, NULL, &p32), CLIK_OK);
     ck_assert_int_eq(clik_lapar_net_run(h_oracle, half, &src, NULL, &p16), CLIK_OK);
     double worst = 0.0;
@@ -581,8 +580,7 @@ START_TEST(compress_folds)
             ((float *)((char *)src.data + (size_t)y * src.stride))[x] =
                 (float)((x * 37 + y * 91) % 256) + 0.25f;
     ck_assert_int_eq(clik_image_alloc(&phi, 2 * w, 2 * h * L, 1, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&want, 2 * w, 2 * h, 4, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&got, 2 * w, 2 * h, 4, CLIK_F32), CLIK_OK);
+    h_alloc_images(2 * w, 2 * h, 4, CLIK_F32, &want, &got, NULL);
     ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, NULL, &phi), CLIK_OK);
     clik_lapar_selection sel = {L, 3, {1, 4, 7}, {0.8f, 1.3f, -0.5f}, NULL};
     float mix[3 * 9];
