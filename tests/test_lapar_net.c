@@ -47,6 +47,16 @@ static uint8_t *net_bytes(size_t *n)
     return b;
 }
 
+/* The test network read through ctx; its file's bytes in *bytes (to free)
+ * and their count in *n. */
+static clik_lapar_net *read_net(clik_context *ctx, uint8_t **bytes, size_t *n)
+{
+    *bytes = net_bytes(n);
+    clik_lapar_net *net = NULL;
+    ck_assert_int_eq(clik_lapar_net_read(ctx, *bytes, *n, &net), CLIK_OK);
+    return net;
+}
+
 /* Makes the checksum right again after an edit. */
 static void reseal(uint8_t *b, size_t n)
 {
@@ -74,9 +84,8 @@ static void expect_refused(const uint8_t *b, size_t n, const char *what, const c
 START_TEST(file_round_trip)
 {
     size_t n;
-    uint8_t *b = net_bytes(&n);
-    clik_lapar_net *net = NULL;
-    ck_assert_int_eq(clik_lapar_net_read(h_oracle, b, n, &net), CLIK_OK);
+    uint8_t *b;
+    clik_lapar_net *net = read_net(h_oracle, &b, &n);
     clik_lapar_net_info info;
     ck_assert_int_eq(clik_lapar_net_describe(net, &info), CLIK_OK);
     ck_assert_int_eq(info.scale, 2);
@@ -406,8 +415,7 @@ START_TEST(f16_activations_bound)
         ck_assert_int_eq(clik_lapar_net_builtin(h_oracle, "lapar-c", 2, &net), CLIK_OK);
     } else {
         size_t n;
-        bytes = net_bytes(&n);
-        ck_assert_int_eq(clik_lapar_net_read(h_oracle, bytes, n, &net), CLIK_OK);
+        net = read_net(h_oracle, &bytes, &n);
     }
     clik_lapar_net_info info;
     ck_assert_int_eq(clik_lapar_net_describe(net, &info), CLIK_OK);
@@ -458,9 +466,8 @@ START_TEST(bad_input)
 {
     clik_context *ctx = h_ctx;
     size_t n;
-    uint8_t *b = net_bytes(&n);
-    clik_lapar_net *net = NULL;
-    ck_assert_int_eq(clik_lapar_net_read(ctx, b, n, &net), CLIK_OK);
+    uint8_t *b;
+    clik_lapar_net *net = read_net(ctx, &b, &n);
     clik_image src, dst, phi, small, grey2, wrong;
     ck_assert_int_eq(clik_image_alloc(&src, 8, 6, 4, CLIK_U8), CLIK_OK);
     memset(src.data, 90, src.stride * 6);
@@ -569,9 +576,8 @@ START_TEST(compress_folds)
 {
     clik_context *ctx = h_ctx;
     size_t n;
-    uint8_t *b = net_bytes(&n);
-    clik_lapar_net *net = NULL;
-    ck_assert_int_eq(clik_lapar_net_read(ctx, b, n, &net), CLIK_OK);
+    uint8_t *b;
+    clik_lapar_net *net = read_net(ctx, &b, &n);
     const int L = shape.atoms, w = 11, h = 7;
     clik_image src, phi, want, got;
     ck_assert_int_eq(clik_image_alloc(&src, w, h, 4, CLIK_F32), CLIK_OK);
