@@ -474,6 +474,16 @@ void h_check_bgr_swaps(const char *id, int width, int height)
     }
 }
 
+void h_check_colour_orders(const char *family, int width, int height, const char *id, ...)
+{
+    h_check_family_three_channels(family);
+    va_list ap;
+    va_start(ap, id);
+    for (const char *c = id; c; c = va_arg(ap, const char *))
+        h_check_bgr_swaps(c, width, height);
+    va_end(ap);
+}
+
 clik_context *h_cpu_context(void)
 {
     clik_context_options opt;

@@ -87,6 +87,9 @@ void h_check_family_three_channels(const char *family);
  * blue swapped read as BGR(A) must give the same picture, red and blue
  * swapped in colour outputs, bit for bit. */
 void h_check_bgr_swaps(const char *id, int width, int height);
+/* h_check_family_three_channels(family), then h_check_bgr_swaps() of each
+ * case id given, up to a NULL, at width x height. */
+void h_check_colour_orders(const char *family, int width, int height, const char *id, ...);
 /* A new context without a device (the CPU paths); fails the running test
  * if it cannot be made. */
 clik_context *h_cpu_context(void);

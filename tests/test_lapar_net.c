@@ -543,9 +543,7 @@ END_TEST
  * swapped) outputs. */
 START_TEST(three_channels)
 {
-    h_check_family_three_channels("lapar_net");
-    h_check_bgr_swaps("lapar_net_run-x2", 23, 17);
-    h_check_bgr_swaps("lapar_net_run-phi", 23, 17);
+    h_check_colour_orders("lapar_net", 23, 17, "lapar_net_run-x2", "lapar_net_run-phi", NULL);
 }
 END_TEST
 
