@@ -55,6 +55,7 @@ int resize_parse_method(const char *text, clik_interp *method);
 int resize_parse_scale(const char *cmd, const char *text, double *scale);
 clik_status rgba_expand(const clik_image *src, clik_image *rgba);
 void rgba_collapse(const clik_image *rgba, clik_image *dst);
+int rgba_collapse_new(const char *cmd, const clik_image *rgba, clik_image *grey, const char *path);
 clik_status resize_any(clik_context *ctx, const clik_image *src, clik_image *dst,
                        clik_interp method, double scale);
 int blur_parse_ksize(const char *cmd, const char *option, const char *text, int *ksize);

@@ -393,13 +393,8 @@ int cmd_lapar(int argc, char **argv)
     }
     const clik_image *out = &dst;
     if (rc == CLI_OK && job.lr_grey_alpha) {
-        clik_status st = clik_image_alloc(&grey, dst.width, dst.height, 2, CLIK_U8);
-        if (st != CLIK_OK) {
-            rc = cli_error("lapar", NULL, st, out_path);
-        } else {
-            rgba_collapse(&dst, &grey);
-            out = &grey;
-        }
+        rc = rgba_collapse_new("lapar", &dst, &grey, out_path);
+        out = &grey;
     }
     if (rc == CLI_OK)
         rc = cli_outputs_stage(&outs, 0, out, job.had_alpha);

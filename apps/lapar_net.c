@@ -156,13 +156,8 @@ int cmd_lapar_net(int argc, char **argv)
     if (rc == CLI_OK && out_path) {
         const clik_image *out = &dst;
         if (grey_alpha) {
-            clik_status st = clik_image_alloc(&grey, dst.width, dst.height, 2, CLIK_U8);
-            if (st != CLIK_OK) {
-                rc = cli_error("lapar-net", NULL, st, out_path);
-            } else {
-                rgba_collapse(&dst, &grey);
-                out = &grey;
-            }
+            rc = rgba_collapse_new("lapar-net", &dst, &grey, out_path);
+            out = &grey;
         }
         if (rc == CLI_OK)
             rc = cli_outputs_stage(&outs, 1, out, had_alpha);

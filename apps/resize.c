@@ -68,6 +68,17 @@ void rgba_collapse(const clik_image *rgba, clik_image *dst)
     }
 }
 
+/* rgba_collapse() into a new grey + alpha image *grey; a failure is
+ * reported as cmd's about path. */
+int rgba_collapse_new(const char *cmd, const clik_image *rgba, clik_image *grey, const char *path)
+{
+    clik_status st = clik_image_alloc(grey, rgba->width, rgba->height, 2, CLIK_U8);
+    if (st != CLIK_OK)
+        return cli_error(cmd, NULL, st, path);
+    rgba_collapse(rgba, grey);
+    return CLI_OK;
+}
+
 /* One resize: by the coordinate scale (clik_resize_scaled), or with scale 0
  * to dst's size (clik_resize). */
 static clik_status resize_one(clik_context *ctx, const clik_image *src, clik_image *dst,

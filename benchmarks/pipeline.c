@@ -144,6 +144,25 @@ static int takes_value(const char *opt)
     return 0;
 }
 
+/* An option without a value: sets its field and returns 1; 0 for any other. */
+static int set_flag(const char *a, options *o)
+{
+    const struct {
+        const char *name;
+        int *field, value;
+    } flags[] = {{"--json", &o->json, 1},
+                 {"--no-cpu-check", &o->cpu_check, 0},
+                 {"--allow-fallback", &o->allow_fallback, 1},
+                 {"--stages", &o->stages, 1},
+                 {"--inject-mismatch", &o->inject, 1}};
+    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+        if (!strcmp(a, flags[i].name)) {
+            *flags[i].field = flags[i].value;
+            return 1;
+        }
+    return 0;
+}
+
 static int parse_options(int argc, char **argv, options *o)
 {
     *o = (options){.width = 1920,
@@ -164,20 +183,7 @@ static int parse_options(int argc, char **argv, options *o)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             exit(0);
-        } else if (!strcmp(a, "--json")) {
-            o->json = 1;
-            takes = 0;
-        } else if (!strcmp(a, "--no-cpu-check")) {
-            o->cpu_check = 0;
-            takes = 0;
-        } else if (!strcmp(a, "--allow-fallback")) {
-            o->allow_fallback = 1;
-            takes = 0;
-        } else if (!strcmp(a, "--stages")) {
-            o->stages = 1;
-            takes = 0;
-        } else if (!strcmp(a, "--inject-mismatch")) {
-            o->inject = 1;
+        } else if (set_flag(a, o)) {
             takes = 0;
         } else if (!takes_value(a)) {
             return bad_arg("unknown option '%s'", a);

@@ -540,20 +540,9 @@ clik_status clik__import_bind(clik_context *ctx, const clik_image *img, int acce
     clik_import *im = img->buffer->import;
     if (im->read_only && (access & (CLIK_WRITE | CLIK_KERNEL_RW)))
         return refuse_write(ctx, img);
-    memset(b, 0, sizeof(*b));
-    b->image = *img;
-    b->access = access;
-    b->stride = img->stride;
-    clik_status st = clik__image_layout(img->width, img->height, img->channels, img->type,
-                                        img->stride, &b->row_bytes, &b->span);
-    if (st != CLIK_OK)
-        return st;
-    if (b->stride / clik_type_size(img->type) > (size_t)INT32_MAX)
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                          "a row stride of %zu bytes is past the kernels' limit of 2^31 - 1 "
-                          "elements",
-                          b->stride);
-    st = dma_sync(ctx, im, access, 0);
+    /* clik__bind has laid out b and checked the stride. */
+    b->base_aligned = 0;
+    clik_status st = dma_sync(ctx, im, access, 0);
     if (st != CLIK_OK)
         return st;
     b->import = im;

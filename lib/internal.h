@@ -128,7 +128,8 @@ clik_import_path clik__import_select(const char *extensions, size_t base_align,
 /* 1 when the space-separated list `extensions` holds `name` as a whole word. */
 int clik__has_extension(const char *extensions, const char *name);
 /* Binding and host views of an imported image (clik__bind, clik__unbind,
- * clik__host_view and clik__host_view_done call them). */
+ * clik__host_view and clik__host_view_done call them; clik__import_bind
+ * completes a binding whose layout clik__bind has filled and checked). */
 struct clik_binding;
 clik_status clik__import_bind(clik_context *ctx, const clik_image *img, int access,
                               struct clik_binding *b);

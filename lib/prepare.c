@@ -260,22 +260,38 @@ static clik_status p_ssim_tiles(clik_context *ctx, clik_type t, int ch, bag *b)
     return clik_ssim_tiles(ctx, x, y, 8, map);
 }
 
-static clik_status p_upscale_fusion(clik_context *ctx, clik_type t, int ch, bag *b)
+/* One scale of an operation that upscales its source s by scale. */
+typedef clik_status (*scale_fn)(clik_context *ctx, clik_type t, int ch, bag *b, const clik_image *s,
+                                int scale);
+
+/* step at scales 2 to 4 on one source image. */
+static clik_status at_each_scale(clik_context *ctx, clik_type t, int ch, bag *b, scale_fn step)
 {
-    /* Scales 2 to 4, with and without the artifact map. */
     clik_image *s = SRC(b, t, ch);
     NEED(s);
     clik_status st = CLIK_OK;
-    for (int scale = 2; scale <= 4 && st == CLIK_OK; scale++) {
-        clik_image *d = bag_image(b, scale * PW, scale * PH, ch, t);
-        clik_image *map = bag_image(b, scale * PW, scale * PH, 1, CLIK_U8);
-        NEED(d && map);
-        st = clik_upscale_fusion(ctx, s, d, NULL, NULL);
-        if (st == CLIK_OK)
-            st = clik_upscale_fusion(ctx, s, d, NULL, map);
-        bag_drop(b, 2);
-    }
+    for (int scale = 2; scale <= 4 && st == CLIK_OK; scale++)
+        st = step(ctx, t, ch, b, s, scale);
     return st;
+}
+
+/* With and without the artifact map. */
+static clik_status upscale_fusion_at(clik_context *ctx, clik_type t, int ch, bag *b,
+                                     const clik_image *s, int scale)
+{
+    clik_image *d = bag_image(b, scale * PW, scale * PH, ch, t);
+    clik_image *map = bag_image(b, scale * PW, scale * PH, 1, CLIK_U8);
+    NEED(d && map);
+    clik_status st = clik_upscale_fusion(ctx, s, d, NULL, NULL);
+    if (st == CLIK_OK)
+        st = clik_upscale_fusion(ctx, s, d, NULL, map);
+    bag_drop(b, 2);
+    return st;
+}
+
+static clik_status p_upscale_fusion(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    return at_each_scale(ctx, t, ch, b, upscale_fusion_at);
 }
 
 static clik_status p_flow_tvl1(clik_context *ctx, clik_type t, int ch, bag *b)
@@ -289,20 +305,22 @@ static clik_status p_flow_tvl1(clik_context *ctx, clik_type t, int ch, bag *b)
     return clik_flow_tvl1(ctx, i0, i1, f, &o);
 }
 
-static clik_status p_lapar_upsample(clik_context *ctx, clik_type t, int ch, bag *b)
+static clik_status lapar_upsample_at(clik_context *ctx, clik_type t, int ch, bag *b,
+                                     const clik_image *s, int scale)
 {
-    clik_image *s = SRC(b, t, ch);
-    NEED(s);
-    clik_status st = CLIK_OK;
-    for (int scale = 2; scale <= 4 && st == CLIK_OK; scale++) {
-        clik_image *d = bag_image(b, scale * PW, scale * PH, ch, CLIK_F32);
-        NEED(d);
-        st = clik_lapar_upsample(ctx, s, scale, d);
-    }
-    return st;
+    (void)t;
+    clik_image *d = bag_image(b, scale * PW, scale * PH, ch, CLIK_F32);
+    NEED(d);
+    return clik_lapar_upsample(ctx, s, scale, d);
 }
 
-static clik_status p_lapar_filter(clik_context *ctx, clik_type t, int ch, bag *b)
+static clik_status p_lapar_upsample(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    return at_each_scale(ctx, t, ch, b, lapar_upsample_at);
+}
+
+static clik_status lapar_filter_at(clik_context *ctx, clik_type t, int ch, bag *b,
+                                   const clik_image *s, int scale)
 {
     static float atoms[CLIK_LAPAR_ATOMS * 25];
     clik_lapar_dict dict;
@@ -312,28 +330,28 @@ static clik_status p_lapar_filter(clik_context *ctx, clik_type t, int ch, bag *b
     memset(&dict, 0, sizeof(dict));
     dict.atoms = CLIK_LAPAR_ATOMS;
     dict.data = atoms;
-    clik_image *s = SRC(b, t, ch);
-    NEED(s);
-    for (int scale = 2; scale <= 4 && st == CLIK_OK; scale++) {
-        clik_image *phi = bag_image(b, scale * PW, CLIK_LAPAR_ATOMS * scale * PH, 1, CLIK_F32);
-        clik_image *d = bag_image(b, scale * PW, scale * PH, ch, t);
-        NEED(phi && d);
-        st = clik_lapar_filter(ctx, s, phi, &dict, scale, d);
-    }
-    return st;
+    clik_image *phi = bag_image(b, scale * PW, CLIK_LAPAR_ATOMS * scale * PH, 1, CLIK_F32);
+    clik_image *d = bag_image(b, scale * PW, scale * PH, ch, t);
+    NEED(phi && d);
+    return clik_lapar_filter(ctx, s, phi, &dict, scale, d);
+}
+
+static clik_status p_lapar_filter(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    return at_each_scale(ctx, t, ch, b, lapar_filter_at);
+}
+
+static clik_status upscale_lapar_at(clik_context *ctx, clik_type t, int ch, bag *b,
+                                    const clik_image *s, int scale)
+{
+    clik_image *d = bag_image(b, scale * PW, scale * PH, ch, t);
+    NEED(d);
+    return clik_upscale_lapar(ctx, s, d, scale, NULL);
 }
 
 static clik_status p_upscale_lapar(clik_context *ctx, clik_type t, int ch, bag *b)
 {
-    clik_image *s = SRC(b, t, ch);
-    NEED(s);
-    clik_status st = CLIK_OK;
-    for (int scale = 2; scale <= 4 && st == CLIK_OK; scale++) {
-        clik_image *d = bag_image(b, scale * PW, scale * PH, ch, t);
-        NEED(d);
-        st = clik_upscale_lapar(ctx, s, d, scale, NULL);
-    }
-    return st;
+    return at_each_scale(ctx, t, ch, b, upscale_lapar_at);
 }
 
 static clik_status p_lapar_net_run(clik_context *ctx, clik_type t, int ch, bag *b)

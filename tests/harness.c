@@ -474,6 +474,16 @@ void h_check_bgr_swaps(const char *id, int width, int height)
     }
 }
 
+void h_check_colour_orders(const char *family, int width, int height, const char *id, ...)
+{
+    h_check_family_three_channels(family);
+    va_list ap;
+    va_start(ap, id);
+    for (const char *c = id; c; c = va_arg(ap, const char *))
+        h_check_bgr_swaps(c, width, height);
+    va_end(ap);
+}
+
 clik_context *h_cpu_context(void)
 {
     clik_context_options opt;
@@ -484,20 +494,48 @@ clik_context *h_cpu_context(void)
     return ctx;
 }
 
+clik_context_options h_device_options(const char *cache_dir, int strict)
+{
+    clik_context_options opt;
+    clik_context_options_init(&opt);
+    opt.device = h_device;
+    opt.cache_dir = cache_dir;
+    opt.strict = strict;
+    return opt;
+}
+
+clik_context *h_context_create(const clik_context_options *opt)
+{
+    clik_context *ctx = NULL;
+    ck_assert_msg(clik_context_create(&ctx, opt) == CLIK_OK, "context on %s, tuning \"%s\": %s",
+                  opt->device ? opt->device : "(default)", opt->tuning ? opt->tuning : "",
+                  clik_context_message(NULL));
+    return ctx;
+}
+
+clik_import_desc h_host_desc(void *ptr, size_t size, int w, int h, int ch, size_t stride)
+{
+    clik_import_desc d;
+    clik_import_desc_init(&d);
+    d.kind = CLIK_IMPORT_HOST;
+    d.ptr = ptr;
+    d.size = size;
+    d.width = w;
+    d.height = h;
+    d.channels = ch;
+    d.type = CLIK_U8;
+    d.stride = stride;
+    return d;
+}
+
 clik_context *h_tuned_context(const char *tuning)
 {
     if (h_expected != CLIK_BACKEND_OPENCL)
         return h_ctx;
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = h_device;
-    opt.strict = 1;
+    clik_context_options opt = h_device_options(NULL, 1);
     opt.tuning = tuning;
     opt.cache = h_cache;
-    clik_context *ctx = NULL;
-    ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s: %s", tuning,
-                  clik_context_message(NULL));
-    return ctx;
+    return h_context_create(&opt);
 }
 
 static void add_tests(TCase *tc, const h_test *tests, int count)
@@ -610,6 +648,15 @@ int h_suite_main(const h_suite *suite)
     the_suite = suite;
     return harness_main_full(make_the_suite, suite->tunings,
                              suite->full_tunings ? suite->full_tunings : suite->tunings);
+}
+
+void h_alloc_images(int width, int height, int channels, clik_type type, clik_image *first, ...)
+{
+    va_list ap;
+    va_start(ap, first);
+    for (clik_image *m = first; m; m = va_arg(ap, clik_image *))
+        ck_assert_int_eq(clik_image_alloc(m, width, height, channels, type), CLIK_OK);
+    va_end(ap);
 }
 
 void h_free_images(clik_image *first, ...)

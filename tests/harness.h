@@ -87,9 +87,22 @@ void h_check_family_three_channels(const char *family);
  * blue swapped read as BGR(A) must give the same picture, red and blue
  * swapped in colour outputs, bit for bit. */
 void h_check_bgr_swaps(const char *id, int width, int height);
+/* h_check_family_three_channels(family), then h_check_bgr_swaps() of each
+ * case id given, up to a NULL, at width x height. */
+void h_check_colour_orders(const char *family, int width, int height, const char *id, ...);
 /* A new context without a device (the CPU paths); fails the running test
  * if it cannot be made. */
 clik_context *h_cpu_context(void);
+/* Context options on the device under test (h_device) with a disk cache
+ * folder (NULL: the default) and strict mode; the caller sets the rest. */
+clik_context_options h_device_options(const char *cache_dir, int strict);
+/* A new context made with opt; fails the running test if it cannot be made,
+ * with the create message. */
+clik_context *h_context_create(const clik_context_options *opt);
+/* The description of u8 host memory at ptr (size bytes) for
+ * clik_image_import: w x h pixels of ch channels, stride bytes a row (0:
+ * packed). */
+clik_import_desc h_host_desc(void *ptr, size_t size, int w, int h, int ch, size_t stride);
 /* On an OpenCL device under test, a new strict context on it with tuning
  * and the disk cache of h_ctx (off on PoCL: harness.c says why; the running
  * test fails if it cannot be made); on the CPU backends h_ctx itself. */
@@ -133,6 +146,9 @@ int harness_main(Suite *(*make)(void), const char *const *tunings);
 int harness_main_full(Suite *(*make)(void), const char *const *tunings,
                       const char *const *full_tunings);
 
+/* Allocates each image given, up to a NULL, as width x height pixels of
+ * channels elements of type (clik_image_alloc); a failure fails the test. */
+void h_alloc_images(int width, int height, int channels, clik_type type, clik_image *first, ...);
 /* Frees each image given (clik_image_free), up to a NULL. */
 void h_free_images(clik_image *first, ...);
 /* Destroys a context from h_tuned_context() unless it is h_ctx. */

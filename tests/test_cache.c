@@ -35,17 +35,10 @@ extern char **environ;
 
 static clik_context *open_ctx(const char *cache_dir, int cache, const char *kernel_dir, int strict)
 {
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = h_device;
-    opt.cache_dir = cache_dir;
+    clik_context_options opt = h_device_options(cache_dir, strict);
     opt.cache = cache;
     opt.kernel_dir = kernel_dir;
-    opt.strict = strict;
-    clik_context *ctx = NULL;
-    clik_status st = clik_context_create(&ctx, &opt);
-    ck_assert_msg(st == CLIK_OK, "context on %s: %s", h_device, clik_context_message(NULL));
-    return ctx;
+    return h_context_create(&opt);
 }
 
 /* Runs equalize through ctx and checks it against the oracle. */
@@ -954,16 +947,12 @@ START_TEST(strict_turns_fallback_into_error)
     char *kdir = h_tempdir();
     h_write_text(kdir, "hist.cl", "__kernel void unrelated(__global int *p) { p[0] = 1; }\n");
 
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = h_device;
+    clik_context_options opt = h_device_options(NULL, 0);
     opt.kernel_dir = kdir;
     opt.cache = 0;
-    opt.strict = 0;
     opt.log = count_warnings;
     warnings_seen = 0;
-    clik_context *lax;
-    ck_assert_int_eq(clik_context_create(&lax, &opt), CLIK_OK);
+    clik_context *lax = h_context_create(&opt);
     sup_case_result r = equalize_once(lax);
     ck_assert_msg(sup_case_passed(&r), "%s", r.message);
     ck_assert_int_ne(r.backend, CLIK_BACKEND_OPENCL);
@@ -1055,10 +1044,7 @@ typedef struct thread_job {
 static void *thread_body(void *p)
 {
     thread_job *job = p;
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = h_device;
-    opt.strict = 1;
+    clik_context_options opt = h_device_options(NULL, 1);
     clik_context *ctx, *oracle;
     if (clik_context_create(&ctx, &opt) != CLIK_OK) {
         job->failures++;
@@ -1108,16 +1094,10 @@ static void count_compile(void *user, const char *program, const char *device)
  * the compile notices. */
 static clik_context *open_counted(const char *dir, int *compiles)
 {
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = h_device;
-    opt.cache_dir = dir;
-    opt.strict = 1;
+    clik_context_options opt = h_device_options(dir, 1);
     opt.compile = count_compile;
     opt.compile_user = compiles;
-    clik_context *ctx = NULL;
-    ck_assert_msg(clik_context_create(&ctx, &opt) == CLIK_OK, "%s", clik_context_message(NULL));
-    return ctx;
+    return h_context_create(&opt);
 }
 
 /* A fresh cache folder (*dir), a counted context on it and prepare options

@@ -251,9 +251,7 @@ START_TEST(on_device)
     const int w = h_small ? 97 : 641, h = h_small ? 61 : 479;
     clik_image host, grey_want, blur_want, got, d_src, d_grey, d_blur;
     ck_assert_int_eq(clik_image_alloc(&host, w, h, 4, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&grey_want, w, h, 1, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&blur_want, w, h, 1, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&got, w, h, 1, CLIK_U8), CLIK_OK);
+    h_alloc_images(w, h, 1, CLIK_U8, &grey_want, &blur_want, &got, NULL);
     sup_pattern_fill(&host, SUP_PATTERN_SMOOTH, 21);
     ck_assert_int_eq(clik_image_create(h_ctx, &d_src, w, h, 4, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_create(h_ctx, &d_grey, w, h, 1, CLIK_U8), CLIK_OK);

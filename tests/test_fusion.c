@@ -664,9 +664,7 @@ END_TEST
  * BGR(A) pictures give their RGB(A) equivalents' results. */
 START_TEST(three_channels)
 {
-    h_check_family_three_channels("fusion");
-    h_check_bgr_swaps("upscale_fusion", 41, 23);
-    h_check_bgr_swaps("upscale_fusion-map", 41, 23);
+    h_check_colour_orders("fusion", 41, 23, "upscale_fusion", "upscale_fusion-map", NULL);
 }
 END_TEST
 

@@ -53,8 +53,7 @@ START_TEST(in_place)
 {
     for (int ch = 1; ch <= 4; ch *= 2) {
         clik_image img, want;
-        ck_assert_int_eq(clik_image_alloc(&img, 333, 97, ch, CLIK_U8), CLIK_OK);
-        ck_assert_int_eq(clik_image_alloc(&want, 333, 97, ch, CLIK_U8), CLIK_OK);
+        h_alloc_images(333, 97, ch, CLIK_U8, &img, &want, NULL);
         fill(&img, SUP_PATTERN_EDGES, 3);
         ck_assert_int_eq(clik_hist_equalize(h_oracle, &img, &want), CLIK_OK);
         ck_assert_msg(clik_hist_equalize(h_ctx, &img, &img) == CLIK_OK, "%s",
@@ -152,8 +151,7 @@ START_TEST(alpha_untouched)
 {
     for (int ch = 2; ch <= 4; ch += 2) {
         clik_image in, out;
-        ck_assert_int_eq(clik_image_alloc(&in, 131, 67, ch, CLIK_U8), CLIK_OK);
-        ck_assert_int_eq(clik_image_alloc(&out, 131, 67, ch, CLIK_U8), CLIK_OK);
+        h_alloc_images(131, 67, ch, CLIK_U8, &in, &out, NULL);
         fill(&in, SUP_PATTERN_NOISE, 5);
         ck_assert_int_eq(clik_hist_equalize(h_ctx, &in, &out), CLIK_OK);
         const uint8_t *a = in.data, *b = out.data;
@@ -190,9 +188,7 @@ START_TEST(long_runs)
     const int s = h_size_count() - 1, w = sup_test_sizes[s][0], h = sup_test_sizes[s][1];
     for (int ch = 1; ch <= 4; ch += 3) {
         clik_image in, got, want;
-        ck_assert_int_eq(clik_image_alloc(&in, w, h, ch, CLIK_U8), CLIK_OK);
-        ck_assert_int_eq(clik_image_alloc(&got, w, h, ch, CLIK_U8), CLIK_OK);
-        ck_assert_int_eq(clik_image_alloc(&want, w, h, ch, CLIK_U8), CLIK_OK);
+        h_alloc_images(w, h, ch, CLIK_U8, &in, &got, &want, NULL);
         fill(&in, SUP_PATTERN_NOISE, 13);
         ck_assert_msg(clik_hist_equalize(ctx, &in, &got) == CLIK_OK, "%s",
                       clik_context_message(ctx));
@@ -390,9 +386,7 @@ START_TEST(luma_order_swap)
     for (int ch = 3; ch <= 4; ch++)
         for (int op = 0; op < 2; op++) {
             clik_image rgb, bgr, want;
-            ck_assert_int_eq(clik_image_alloc(&rgb, 93, 41, ch, CLIK_U8), CLIK_OK);
-            ck_assert_int_eq(clik_image_alloc(&bgr, 93, 41, ch, CLIK_U8), CLIK_OK);
-            ck_assert_int_eq(clik_image_alloc(&want, 93, 41, ch, CLIK_U8), CLIK_OK);
+            h_alloc_images(93, 41, ch, CLIK_U8, &rgb, &bgr, &want, NULL);
             fill(&rgb, SUP_PATTERN_SMOOTH, 11 + (uint64_t)ch);
             memcpy(bgr.data, rgb.data, rgb.stride * (size_t)rgb.height);
             swap_red_blue(&bgr);
@@ -419,8 +413,7 @@ START_TEST(clahe_in_place)
 {
     for (int ch = 1; ch <= 4; ch += 3) {
         clik_image img, want;
-        ck_assert_int_eq(clik_image_alloc(&img, 201, 77, ch, CLIK_U8), CLIK_OK);
-        ck_assert_int_eq(clik_image_alloc(&want, 201, 77, ch, CLIK_U8), CLIK_OK);
+        h_alloc_images(201, 77, ch, CLIK_U8, &img, &want, NULL);
         fill(&img, SUP_PATTERN_SMOOTH, 5);
         ck_assert_int_eq(clik_clahe(h_oracle, &img, &want, 3.0, 6, 4), CLIK_OK);
         ck_assert_msg(clik_clahe(h_ctx, &img, &img, 3.0, 6, 4) == CLIK_OK, "%s",

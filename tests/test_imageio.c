@@ -301,6 +301,13 @@ static void same_after_round_trip(const char *path, const clik_image *img, int k
     clik_image_free(&back);
 }
 
+/* same_after_round_trip() of img, which is then dropped. */
+static void round_trip_and_drop(const char *path, clik_image img, int keep_alpha, int want_alpha)
+{
+    same_after_round_trip(path, &img, keep_alpha, want_alpha);
+    drop_image(&img);
+}
+
 static void write_ok(const char *path, const clik_image *img, int keep_alpha)
 {
     char err[ERRLEN] = "";
@@ -369,18 +376,14 @@ static void write_raw_png(const char *path, const raw_png *spec)
 START_TEST(test_png_grey)
 {
     TMP_PATH(path, "grey.png");
-    clik_image img = noisy_image(17, 9, 1, CLIK_U8, 0, 1);
-    same_after_round_trip(path, &img, 1, 0);
-    drop_image(&img);
+    round_trip_and_drop(path, noisy_image(17, 9, 1, CLIK_U8, 0, 1), 1, 0);
 }
 END_TEST
 
 START_TEST(test_png_grey_alpha)
 {
     TMP_PATH(path, "grey_alpha.png");
-    clik_image img = noisy_image(13, 6, 2, CLIK_U8, 0, 2);
-    same_after_round_trip(path, &img, 0, 1);
-    drop_image(&img);
+    round_trip_and_drop(path, noisy_image(13, 6, 2, CLIK_U8, 0, 2), 0, 1);
 }
 END_TEST
 
@@ -402,9 +405,7 @@ END_TEST
 START_TEST(test_png_rgba_keep_alpha)
 {
     TMP_PATH(path, "rgba.png");
-    clik_image img = noisy_image(11, 7, 4, CLIK_U8, 0, 4);
-    same_after_round_trip(path, &img, 1, 1);
-    drop_image(&img);
+    round_trip_and_drop(path, noisy_image(11, 7, 4, CLIK_U8, 0, 4), 1, 1);
 }
 END_TEST
 
@@ -454,18 +455,14 @@ START_TEST(test_png_padded_stride)
     clik_image_free(&back);
     drop_image(&img);
 
-    img = noisy_image(10, 4, 2, CLIK_U16, 3, 8);
-    same_after_round_trip(path16, &img, 1, -1);
-    drop_image(&img);
+    round_trip_and_drop(path16, noisy_image(10, 4, 2, CLIK_U16, 3, 8), 1, -1);
 }
 END_TEST
 
 START_TEST(test_png_extension_case)
 {
     TMP_PATH(path, "UPPER.PnG");
-    clik_image img = noisy_image(3, 3, 1, CLIK_U8, 0, 9);
-    same_after_round_trip(path, &img, 0, -1);
-    drop_image(&img);
+    round_trip_and_drop(path, noisy_image(3, 3, 1, CLIK_U8, 0, 9), 0, -1);
 }
 END_TEST
 

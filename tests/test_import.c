@@ -170,35 +170,13 @@ static void expect_rows(const clik_image *a, const uint8_t *b, size_t b_stride, 
                       "%s on %s: row %d differs", what, h_backend, y);
 }
 
-static clik_import_desc host_desc(void *ptr, size_t size, int w, int h, int ch, size_t stride)
-{
-    clik_import_desc d;
-    clik_import_desc_init(&d);
-    d.kind = CLIK_IMPORT_HOST;
-    d.ptr = ptr;
-    d.size = size;
-    d.width = w;
-    d.height = h;
-    d.channels = ch;
-    d.type = CLIK_U8;
-    d.stride = stride;
-    return d;
-}
-
 static clik_import_desc fd_desc(clik_import_kind kind, int fd, size_t offset, size_t size, int w,
                                 int h, int ch, size_t stride)
 {
-    clik_import_desc d;
-    clik_import_desc_init(&d);
+    clik_import_desc d = h_host_desc(NULL, size, w, h, ch, stride);
     d.kind = kind;
     d.fd = fd;
     d.offset = offset;
-    d.size = size;
-    d.width = w;
-    d.height = h;
-    d.channels = ch;
-    d.type = CLIK_U8;
-    d.stride = stride;
     return d;
 }
 
@@ -258,8 +236,8 @@ START_TEST(host_aligned)
         uint8_t *a = page_alloc(stride * h), *b = page_alloc(stride * h);
         fill(a, w, h, ch, stride, 7 + (unsigned)ch);
         clik_image src, dst;
-        clik_import_desc ds = host_desc(a, stride * h, w, h, ch, stride);
-        clik_import_desc dd = host_desc(b, stride * h, w, h, ch, stride);
+        clik_import_desc ds = h_host_desc(a, stride * h, w, h, ch, stride);
+        clik_import_desc dd = h_host_desc(b, stride * h, w, h, ch, stride);
         import_ok(&ds, &src);
         import_ok(&dd, &dst);
         expect_path(&src, 1);
@@ -311,8 +289,8 @@ START_TEST(cpu_views)
         uint8_t *pa = a + misaligned, *pb = b + misaligned;
         fill(pa, w, h, 1, stride, 23);
         clik_image src, dst;
-        clik_import_desc ds = host_desc(pa, stride * h, w, h, 1, stride);
-        clik_import_desc dd = host_desc(pb, stride * h, w, h, 1, stride);
+        clik_import_desc ds = h_host_desc(pa, stride * h, w, h, 1, stride);
+        clik_import_desc dd = h_host_desc(pb, stride * h, w, h, 1, stride);
         import_ok(&ds, &src);
         import_ok(&dd, &dst);
         expect_path(&src, !misaligned);
@@ -391,8 +369,8 @@ START_TEST(host_misaligned)
     clik_context *saved = h_ctx;
     h_ctx = ctx;
     clik_image src, dst;
-    clik_import_desc ds = host_desc(a + 1, stride * h, w, h, ch, stride);
-    clik_import_desc dd = host_desc(b + 1, stride * h, w, h, ch, stride);
+    clik_import_desc ds = h_host_desc(a + 1, stride * h, w, h, ch, stride);
+    clik_import_desc dd = h_host_desc(b + 1, stride * h, w, h, ch, stride);
     import_ok(&ds, &src);
     import_ok(&dd, &dst);
     expect_path(&src, 0);
@@ -525,8 +503,7 @@ START_TEST(yuv_frames)
     clik_image rgba, want, got;
     ck_assert_int_eq(clik_image_alloc(&rgba, w, h, 4, CLIK_U8), CLIK_OK);
     sup_pattern_fill(&rgba, SUP_PATTERN_SMOOTH, 5);
-    ck_assert_int_eq(clik_image_alloc(&want, w, h, 4, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&got, w, h, 4, CLIK_U8), CLIK_OK);
+    h_alloc_images(w, h, 4, CLIK_U8, &want, &got, NULL);
     for (int fi = 0; fi < 3; fi++) {
         for (int from_fd = 0; from_fd < 2; from_fd++) {
             uint8_t *ref = malloc(n);
@@ -545,7 +522,7 @@ START_TEST(yuv_frames)
                 d.type = 0;
             } else {
                 mem = page_alloc(n);
-                d = host_desc(mem, n, w, h, 1, 0);
+                d = h_host_desc(mem, n, w, h, 1, 0);
             }
             memcpy(mem, ref, n);
             clik_yuv_image f;
@@ -595,10 +572,19 @@ static void expect_refused(const clik_import_desc *d, clik_status want, const ch
     ck_assert_int_eq(out.width, 0);
 }
 
+/* good with one field set to value is refused with status and a message
+ * that holds words. */
+#define REFUSED_WITH(field, value, status, words)                                                  \
+    do {                                                                                           \
+        clik_import_desc bad_ = good;                                                              \
+        bad_.field = value;                                                                        \
+        expect_refused(&bad_, status, words);                                                      \
+    } while (0)
+
 START_TEST(bad_input)
 {
     static uint8_t mem[64 * 16 + 8];
-    const clik_import_desc good = host_desc(mem, sizeof(mem), 64, 16, 1, 0);
+    const clik_import_desc good = h_host_desc(mem, sizeof(mem), 64, 16, 1, 0);
     clik_image out;
     clik_yuv_image f;
     ck_assert_int_eq(clik_image_import(NULL, &good, &out), CLIK_ERR_NULL);
@@ -607,41 +593,19 @@ START_TEST(bad_input)
     ck_assert_int_eq(clik_yuv_import(NULL, &good, CLIK_YUV_NV21, &f), CLIK_ERR_NULL);
     ck_assert_int_eq(clik_yuv_import(h_ctx, NULL, CLIK_YUV_NV21, &f), CLIK_ERR_NULL);
     ck_assert_int_eq(clik_yuv_import(h_ctx, &good, CLIK_YUV_NV21, NULL), CLIK_ERR_NULL);
+    REFUSED_WITH(ptr, NULL, CLIK_ERR_NULL, "NULL");
+    REFUSED_WITH(kind, (clik_import_kind)0, CLIK_ERR_INVALID_ARG, "unknown kind");
+    REFUSED_WITH(kind, (clik_import_kind)9, CLIK_ERR_INVALID_ARG, "unknown kind");
+    REFUSED_WITH(flags, 6, CLIK_ERR_INVALID_ARG, "unknown flags");
+    REFUSED_WITH(width, 0, CLIK_ERR_INVALID_SIZE, "CLIK_ERR_INVALID_SIZE");
+    REFUSED_WITH(height, -3, CLIK_ERR_INVALID_SIZE, "CLIK_ERR_INVALID_SIZE");
+    REFUSED_WITH(channels, 5, CLIK_ERR_UNSUPPORTED_FORMAT, "CLIK_ERR_UNSUPPORTED_FORMAT");
+    REFUSED_WITH(type, (clik_type)0, CLIK_ERR_UNSUPPORTED_FORMAT, "CLIK_ERR_UNSUPPORTED_FORMAT");
+    REFUSED_WITH(stride, 63, CLIK_ERR_STRIDE, "CLIK_ERR_STRIDE");
+    REFUSED_WITH(stride, SIZE_MAX / 2, CLIK_ERR_OVERFLOW, "CLIK_ERR_OVERFLOW");
+    REFUSED_WITH(size, 64 * 16 - 1, CLIK_ERR_INVALID_ARG, "the image needs 1024");
+    REFUSED_WITH(size, 0, CLIK_ERR_INVALID_ARG, "the image needs 1024");
     clik_import_desc d = good;
-    d.ptr = NULL;
-    expect_refused(&d, CLIK_ERR_NULL, "NULL");
-    d = good;
-    d.kind = (clik_import_kind)0;
-    expect_refused(&d, CLIK_ERR_INVALID_ARG, "unknown kind");
-    d.kind = (clik_import_kind)9;
-    expect_refused(&d, CLIK_ERR_INVALID_ARG, "unknown kind");
-    d = good;
-    d.flags = 6;
-    expect_refused(&d, CLIK_ERR_INVALID_ARG, "unknown flags");
-    d = good;
-    d.width = 0;
-    expect_refused(&d, CLIK_ERR_INVALID_SIZE, "CLIK_ERR_INVALID_SIZE");
-    d = good;
-    d.height = -3;
-    expect_refused(&d, CLIK_ERR_INVALID_SIZE, "CLIK_ERR_INVALID_SIZE");
-    d = good;
-    d.channels = 5;
-    expect_refused(&d, CLIK_ERR_UNSUPPORTED_FORMAT, "CLIK_ERR_UNSUPPORTED_FORMAT");
-    d = good;
-    d.type = (clik_type)0;
-    expect_refused(&d, CLIK_ERR_UNSUPPORTED_FORMAT, "CLIK_ERR_UNSUPPORTED_FORMAT");
-    d = good;
-    d.stride = 63;
-    expect_refused(&d, CLIK_ERR_STRIDE, "CLIK_ERR_STRIDE");
-    d = good;
-    d.stride = SIZE_MAX / 2;
-    expect_refused(&d, CLIK_ERR_OVERFLOW, "CLIK_ERR_OVERFLOW");
-    d = good;
-    d.size = 64 * 16 - 1;
-    expect_refused(&d, CLIK_ERR_INVALID_ARG, "the image needs 1024");
-    d.size = 0;
-    expect_refused(&d, CLIK_ERR_INVALID_ARG, "the image needs 1024");
-    d = good;
     d.type = CLIK_F32;
     d.width = 16;
     d.ptr = mem + 2;

@@ -77,10 +77,8 @@ START_TEST(device_images)
     ck_assert_int_eq(clik_image_create(h_ctx, &dev_sq, w + 1, h + 1, 4, CLIK_U64), CLIK_OK);
     ck_assert_msg(clik_integral(h_ctx, &src, &dev_sum, &dev_sq) == CLIK_OK, "%s",
                   clik_context_message(h_ctx));
-    ck_assert_int_eq(clik_image_alloc(&got, w + 1, h + 1, 4, CLIK_U32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&want, w + 1, h + 1, 4, CLIK_U32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&got_sq, w + 1, h + 1, 4, CLIK_U64), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&want_sq, w + 1, h + 1, 4, CLIK_U64), CLIK_OK);
+    h_alloc_images(w + 1, h + 1, 4, CLIK_U32, &got, &want, NULL);
+    h_alloc_images(w + 1, h + 1, 4, CLIK_U64, &got_sq, &want_sq, NULL);
     ck_assert_int_eq(clik_image_download(h_ctx, &got, &dev_sum), CLIK_OK);
     ck_assert_int_eq(clik_image_download(h_ctx, &got_sq, &dev_sq), CLIK_OK);
     ck_assert_int_eq(clik_integral(h_oracle, &host, &want, &want_sq), CLIK_OK);

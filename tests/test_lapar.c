@@ -598,15 +598,9 @@ END_TEST
 /* A context on the device under test with its own cache folder. */
 static clik_context *tuned_context(const char *dir, int local_memory)
 {
-    clik_context_options o;
-    clik_context_options_init(&o);
-    o.device = h_device;
-    o.cache_dir = dir;
-    o.strict = 1;
+    clik_context_options o = h_device_options(dir, 1);
     o.local_memory = local_memory;
-    clik_context *ctx;
-    ck_assert_msg(clik_context_create(&ctx, &o) == CLIK_OK, "%s", clik_context_message(NULL));
-    return ctx;
+    return h_context_create(&o);
 }
 
 /* The entries of dir/tune, at most max, full paths. */

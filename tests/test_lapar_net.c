@@ -47,6 +47,16 @@ static uint8_t *net_bytes(size_t *n)
     return b;
 }
 
+/* The test network read through ctx; its file's bytes in *bytes (to free)
+ * and their count in *n. */
+static clik_lapar_net *read_net(clik_context *ctx, uint8_t **bytes, size_t *n)
+{
+    *bytes = net_bytes(n);
+    clik_lapar_net *net = NULL;
+    ck_assert_int_eq(clik_lapar_net_read(ctx, *bytes, *n, &net), CLIK_OK);
+    return net;
+}
+
 /* Makes the checksum right again after an edit. */
 static void reseal(uint8_t *b, size_t n)
 {
@@ -74,9 +84,8 @@ static void expect_refused(const uint8_t *b, size_t n, const char *what, const c
 START_TEST(file_round_trip)
 {
     size_t n;
-    uint8_t *b = net_bytes(&n);
-    clik_lapar_net *net = NULL;
-    ck_assert_int_eq(clik_lapar_net_read(h_oracle, b, n, &net), CLIK_OK);
+    uint8_t *b;
+    clik_lapar_net *net = read_net(h_oracle, &b, &n);
     clik_lapar_net_info info;
     ck_assert_int_eq(clik_lapar_net_describe(net, &info), CLIK_OK);
     ck_assert_int_eq(info.scale, 2);
@@ -114,8 +123,7 @@ START_TEST(file_round_trip)
     ck_assert_int_eq(clik_image_alloc(&src, 6, 5, 4, CLIK_U8), CLIK_OK);
     for (int i = 0; i < 6 * 5 * 4; i++)
         ((uint8_t *)src.data)[i] = (uint8_t)(i * 37 % 251);
-    ck_assert_int_eq(clik_image_alloc(&p32, 12, 10 * 9, 1, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&p16, 12, 10 * 9, 1, CLIK_F32), CLIK_OK);
+    h_alloc_images(12, 10 * 9, 1, CLIK_F32, &p32, &p16, NULL);
     ck_assert_int_eq(clik_lapar_net_run(h_oracle, net, &src, NULL, &p32), CLIK_OK);
     ck_assert_int_eq(clik_lapar_net_run(h_oracle, half, &src, NULL, &p16), CLIK_OK);
     double worst = 0.0;
@@ -407,8 +415,7 @@ START_TEST(f16_activations_bound)
         ck_assert_int_eq(clik_lapar_net_builtin(h_oracle, "lapar-c", 2, &net), CLIK_OK);
     } else {
         size_t n;
-        bytes = net_bytes(&n);
-        ck_assert_int_eq(clik_lapar_net_read(h_oracle, bytes, n, &net), CLIK_OK);
+        net = read_net(h_oracle, &bytes, &n);
     }
     clik_lapar_net_info info;
     ck_assert_int_eq(clik_lapar_net_describe(net, &info), CLIK_OK);
@@ -459,9 +466,8 @@ START_TEST(bad_input)
 {
     clik_context *ctx = h_ctx;
     size_t n;
-    uint8_t *b = net_bytes(&n);
-    clik_lapar_net *net = NULL;
-    ck_assert_int_eq(clik_lapar_net_read(ctx, b, n, &net), CLIK_OK);
+    uint8_t *b;
+    clik_lapar_net *net = read_net(ctx, &b, &n);
     clik_image src, dst, phi, small, grey2, wrong;
     ck_assert_int_eq(clik_image_alloc(&src, 8, 6, 4, CLIK_U8), CLIK_OK);
     memset(src.data, 90, src.stride * 6);
@@ -537,9 +543,7 @@ END_TEST
  * swapped) outputs. */
 START_TEST(three_channels)
 {
-    h_check_family_three_channels("lapar_net");
-    h_check_bgr_swaps("lapar_net_run-x2", 23, 17);
-    h_check_bgr_swaps("lapar_net_run-phi", 23, 17);
+    h_check_colour_orders("lapar_net", 23, 17, "lapar_net_run-x2", "lapar_net_run-phi", NULL);
 }
 END_TEST
 
@@ -570,9 +574,8 @@ START_TEST(compress_folds)
 {
     clik_context *ctx = h_ctx;
     size_t n;
-    uint8_t *b = net_bytes(&n);
-    clik_lapar_net *net = NULL;
-    ck_assert_int_eq(clik_lapar_net_read(ctx, b, n, &net), CLIK_OK);
+    uint8_t *b;
+    clik_lapar_net *net = read_net(ctx, &b, &n);
     const int L = shape.atoms, w = 11, h = 7;
     clik_image src, phi, want, got;
     ck_assert_int_eq(clik_image_alloc(&src, w, h, 4, CLIK_F32), CLIK_OK);
@@ -581,8 +584,7 @@ START_TEST(compress_folds)
             ((float *)((char *)src.data + (size_t)y * src.stride))[x] =
                 (float)((x * 37 + y * 91) % 256) + 0.25f;
     ck_assert_int_eq(clik_image_alloc(&phi, 2 * w, 2 * h * L, 1, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&want, 2 * w, 2 * h, 4, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&got, 2 * w, 2 * h, 4, CLIK_F32), CLIK_OK);
+    h_alloc_images(2 * w, 2 * h, 4, CLIK_F32, &want, &got, NULL);
     ck_assert_int_eq(clik_lapar_net_run(ctx, net, &src, NULL, &phi), CLIK_OK);
     clik_lapar_selection sel = {L, 3, {1, 4, 7}, {0.8f, 1.3f, -0.5f}, NULL};
     float mix[3 * 9];

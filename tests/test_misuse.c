@@ -4097,24 +4097,10 @@ static void row_import_desc_init(void)
            "not cleared with fd -1");
 }
 
-static clik_import_desc import_desc(void *ptr, size_t size, int w, int h)
-{
-    clik_import_desc d;
-    clik_import_desc_init(&d);
-    d.kind = CLIK_IMPORT_HOST;
-    d.ptr = ptr;
-    d.size = size;
-    d.width = w;
-    d.height = h;
-    d.channels = 1;
-    d.type = CLIK_U8;
-    return d;
-}
-
 static void row_image_import(void)
 {
     static uint8_t buf[16 * 12];
-    const clik_import_desc good = import_desc(buf, sizeof(buf), 16, 12);
+    const clik_import_desc good = h_host_desc(buf, sizeof(buf), 16, 12, 1, 0);
     const struct {
         const char *what;
         int kind, fd, w, channels, type;
@@ -4205,7 +4191,7 @@ static void row_image_import(void)
 static void row_yuv_import(void)
 {
     static uint8_t buf[16 * 12 * 3 / 2];
-    clik_import_desc good = import_desc(buf, sizeof(buf), 16, 12);
+    clik_import_desc good = h_host_desc(buf, sizeof(buf), 16, 12, 1, 0);
     const struct {
         const char *what;
         int format, w, channels;

@@ -54,8 +54,7 @@ START_TEST(laplacian_round_trip_on_device)
 {
     const int w = 333, h = 211, ch = 4, n = 5;
     clik_image host, back, src, out, bands[6];
-    ck_assert_int_eq(clik_image_alloc(&host, w, h, ch, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&back, w, h, ch, CLIK_U8), CLIK_OK);
+    h_alloc_images(w, h, ch, CLIK_U8, &host, &back, NULL);
     sup_pattern_fill(&host, SUP_PATTERN_EDGES, 9);
     ck_assert_int_eq(clik_image_create(h_ctx, &src, w, h, ch, CLIK_U8), CLIK_OK);
     ck_assert_int_eq(clik_image_create(h_ctx, &out, w, h, ch, CLIK_U8), CLIK_OK);
@@ -126,8 +125,7 @@ START_TEST(long_bands)
     }
     clik_image in, got, want;
     ck_assert_int_eq(clik_image_alloc(&in, w, h, 1, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&got, (w + 1) / 2, (h + 1) / 2, 1, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&want, (w + 1) / 2, (h + 1) / 2, 1, CLIK_U8), CLIK_OK);
+    h_alloc_images((w + 1) / 2, (h + 1) / 2, 1, CLIK_U8, &got, &want, NULL);
     sup_pattern_fill(&in, SUP_PATTERN_NOISE, 21);
     ck_assert_msg(clik_pyr_down(ctx, &in, &got) == CLIK_OK, "%s", clik_context_message(ctx));
     ck_assert_int_eq(clik_pyr_down(h_oracle, &in, &want), CLIK_OK);

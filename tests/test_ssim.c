@@ -149,11 +149,8 @@ START_TEST(map_and_mean)
 {
     const int w = 203, h = 77;
     clik_image a, b, m1, m2, want;
-    ck_assert_int_eq(clik_image_alloc(&a, w, h, 1, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&b, w, h, 1, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&m1, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&m2, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&want, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
+    h_alloc_images(w, h, 1, CLIK_U8, &a, &b, NULL);
+    h_alloc_images(w - 10, h - 10, 1, CLIK_F32, &m1, &m2, &want, NULL);
     sup_pattern_fill(&a, SUP_PATTERN_SMOOTH, 11);
     sup_pattern_fill(&b, SUP_PATTERN_SMOOTH, 12);
     double both = -1, alone = -2, oracle = -3;
@@ -202,8 +199,7 @@ START_TEST(device_images)
     const int w = h_small ? 97 : 331, h = h_small ? 53 : 173, tile = 8;
     const int tw = (w + tile - 1) / tile, th = (h + tile - 1) / tile;
     clik_image ha, hb, da, db, dmap, dtiles, got, want, tgot, twant;
-    ck_assert_int_eq(clik_image_alloc(&ha, w, h, 1, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&hb, w, h, 1, CLIK_U8), CLIK_OK);
+    h_alloc_images(w, h, 1, CLIK_U8, &ha, &hb, NULL);
     sup_pattern_fill(&ha, SUP_PATTERN_SMOOTH, 21);
     sup_pattern_fill(&hb, SUP_PATTERN_EDGES, 22);
     ck_assert_int_eq(clik_image_create(h_ctx, &da, w, h, 1, CLIK_U8), CLIK_OK);
@@ -218,10 +214,8 @@ START_TEST(device_images)
     ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
     ck_assert_msg(clik_ssim_tiles(h_ctx, &da, &db, tile, &dtiles) == CLIK_OK, "%s",
                   clik_context_message(h_ctx));
-    ck_assert_int_eq(clik_image_alloc(&got, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&want, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&tgot, tw, th, 1, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&twant, tw, th, 1, CLIK_F32), CLIK_OK);
+    h_alloc_images(w - 10, h - 10, 1, CLIK_F32, &got, &want, NULL);
+    h_alloc_images(tw, th, 1, CLIK_F32, &tgot, &twant, NULL);
     ck_assert_int_eq(clik_image_download(h_ctx, &got, &dmap), CLIK_OK);
     ck_assert_int_eq(clik_image_download(h_ctx, &tgot, &dtiles), CLIK_OK);
     ck_assert_int_eq(clik_ssim(h_oracle, &ha, &hb, &want, &mean_want), CLIK_OK);
@@ -242,10 +236,8 @@ START_TEST(long_bands)
     /* Oclgrind (h_small) simulates every work-item: a shorter image. */
     const int w = 43, h = h_small ? 150 : 4500;
     clik_image a, b, map, want;
-    ck_assert_int_eq(clik_image_alloc(&a, w, h, 1, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&b, w, h, 1, CLIK_U8), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&map, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
-    ck_assert_int_eq(clik_image_alloc(&want, w - 10, h - 10, 1, CLIK_F32), CLIK_OK);
+    h_alloc_images(w, h, 1, CLIK_U8, &a, &b, NULL);
+    h_alloc_images(w - 10, h - 10, 1, CLIK_F32, &map, &want, NULL);
     sup_pattern_fill(&a, SUP_PATTERN_SMOOTH, 31);
     sup_pattern_fill(&b, SUP_PATTERN_NOISE, 32);
     double mean = -1.0, mean_want = -2.0;

@@ -45,8 +45,7 @@ static void run_ops(clik_context *ctx, int kind, const clik_image *src_host, cli
     clik_image src, lut, pyr, sum;
     const int dw = (W + 1) / 2, dh = (H + 1) / 2;
     if (kind == 0) {
-        ck_assert_int_eq(clik_image_alloc(&src, W, H, ch, CLIK_U8), CLIK_OK);
-        ck_assert_int_eq(clik_image_alloc(&lut, W, H, ch, CLIK_U8), CLIK_OK);
+        h_alloc_images(W, H, ch, CLIK_U8, &src, &lut, NULL);
         ck_assert_int_eq(clik_image_alloc(&pyr, dw, dh, ch, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_alloc(&sum, W + 1, H + 1, ch, CLIK_F64), CLIK_OK);
     } else {
@@ -145,8 +144,7 @@ START_TEST(views_into_context_images)
             table[i] = (uint8_t)(i * 3);
         ck_assert_msg(clik_hist_lut(ctx, &view, &oview, table, 1) == CLIK_OK, "%s",
                       clik_context_message(ctx));
-        ck_assert_int_eq(clik_image_alloc(&ref_src, vw, vh, 1, CLIK_U8), CLIK_OK);
-        ck_assert_int_eq(clik_image_alloc(&ref_out, vw, vh, 1, CLIK_U8), CLIK_OK);
+        h_alloc_images(vw, vh, 1, CLIK_U8, &ref_src, &ref_out, NULL);
         for (int y = 0; y < vh; y++)
             memcpy((uint8_t *)ref_src.data + (size_t)y * ref_src.stride,
                    (uint8_t *)view.data + (size_t)y * view.stride, (size_t)vw);

@@ -78,6 +78,26 @@ static int frame_of(const imarg *a, const char *name, clik_yuv_format format, cl
     return 0;
 }
 
+/* The output frame of w x h pixels for a call on a: out (or a new array)
+ * in o and its planes in g; NULL with an exception set, and a and o put
+ * back, when out is not such a frame. */
+static PyObject *out_frame(CtxObject *c, PyObject *out, imarg *a, int w, int h,
+                           clik_yuv_format format, imarg *o, clik_yuv_image *g)
+{
+    PyObject *r = out_get(c, out, a, w, h / 2 * 3, 1, CLIK_U8, 0, o);
+    if (!r) {
+        imarg_put(a);
+        return NULL;
+    }
+    if (frame_of(o, "out", format, g) < 0) {
+        imarg_put(o);
+        imarg_put(a);
+        Py_DECREF(r);
+        return NULL;
+    }
+    return r;
+}
+
 PyObject *ctx_yuv_to_rgb(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"frame", "format", "out", "channels", "order", "space", NULL};
@@ -133,18 +153,10 @@ PyObject *ctx_rgb_to_yuv(CtxObject *c, PyObject *args, PyObject *kw)
         return raise_status(CLIK_ERR_INVALID_SIZE,
                             "src: a 4:2:0 frame's width and height are even");
     }
-    PyObject *r = out_get(c, out, &a, w, h / 2 * 3, 1, CLIK_U8, 0, &o);
-    if (!r) {
-        imarg_put(&a);
-        return NULL;
-    }
     clik_yuv_image f;
-    if (frame_of(&o, "out", format, &f) < 0) {
-        imarg_put(&o);
-        imarg_put(&a);
-        Py_DECREF(r);
+    PyObject *r = out_frame(c, out, &a, w, h, format, &o, &f);
+    if (!r)
         return NULL;
-    }
     a.img.order = order;
     clik_status st;
     CALL(c, st, clik_rgb_to_yuv(c->ctx, &a.img, &f, space));
@@ -170,17 +182,9 @@ static PyObject *frame_to_frame(CtxObject *c, PyObject *src, PyObject *out, clik
         imarg_put(&a);
         return NULL;
     }
-    PyObject *r = out_get(c, out, &a, w, h / 2 * 3, 1, CLIK_U8, 0, &o);
-    if (!r) {
-        imarg_put(&a);
+    PyObject *r = out_frame(c, out, &a, w, h, format, &o, &g);
+    if (!r)
         return NULL;
-    }
-    if (frame_of(&o, "out", format, &g) < 0) {
-        imarg_put(&o);
-        imarg_put(&a);
-        Py_DECREF(r);
-        return NULL;
-    }
     clik_status st;
     CALL(c, st, fn(c->ctx, &f, &g, arg));
     return done(c, st, r, &a, &o, NULL);

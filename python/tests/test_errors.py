@@ -52,8 +52,11 @@ def expect_error(status, call, *args, **kwargs):
     return err
 
 
-def names_argument(excinfo, name):
-    text = str(excinfo.value)
+def expect_naming(kind, name, call, *args, **kwargs):
+    """Runs call, which must raise kind with a message that names argument name."""
+    with pytest.raises(kind) as e:
+        call(*args, **kwargs)
+    text = str(e.value)
     assert f"'{name}'" in text or f"{name}:" in text or f" {name} " in text, text
 
 
@@ -127,22 +130,15 @@ def test_status_subclasses(ctx):
     3.5,
 ], ids=["int8", "complex64", "int64", "bool", "object", "list", "str", "None", "float"])
 def test_wrong_type_names_argument(ctx, bad):
-    with pytest.raises(TypeError) as e:
-        ctx.hist_equalize(bad)
-    names_argument(e, "src")
+    expect_naming(TypeError, "src", ctx.hist_equalize, bad)
 
 
 def test_wrong_type_of_other_arguments(ctx):
     a = noise((16, 16))
-    with pytest.raises(TypeError) as e:
-        ctx.hist_equalize(a, out=np.zeros((16, 16), np.int8))
-    names_argument(e, "out")
-    with pytest.raises(TypeError) as e:
-        ctx.ssim(a, np.zeros((16, 16), np.complex128))
-    names_argument(e, "b")
-    with pytest.raises(TypeError) as e:
-        ctx.lapar_filter(noise((4, 4)), np.zeros((72 * 8, 8), object), 2)
-    names_argument(e, "phi")
+    expect_naming(TypeError, "out", ctx.hist_equalize, a, out=np.zeros((16, 16), np.int8))
+    expect_naming(TypeError, "b", ctx.ssim, a, np.zeros((16, 16), np.complex128))
+    expect_naming(TypeError, "phi", ctx.lapar_filter, noise((4, 4)),
+                  np.zeros((72 * 8, 8), object), 2)
     with pytest.raises(TypeError):
         ctx.hist_equalize(a, bogus_keyword=1)
 
@@ -150,25 +146,17 @@ def test_wrong_type_of_other_arguments(ctx):
 @pytest.mark.parametrize("shape", [(8,), (2, 3, 4, 1), (4, 4, 5), (4, 4, 0)],
                          ids=["1-D", "4-D", "5 channels", "0 channels"])
 def test_wrong_shape_names_argument(ctx, shape):
-    with pytest.raises(ValueError) as e:
-        ctx.hist_equalize(np.zeros(shape, np.uint8))
-    names_argument(e, "src")
+    expect_naming(ValueError, "src", ctx.hist_equalize, np.zeros(shape, np.uint8))
 
 
 def test_unpacked_pixels_names_argument(ctx):
     a = noise((8, 16))
-    with pytest.raises(ValueError) as e:
-        ctx.hist_equalize(a[:, ::2])
-    names_argument(e, "src")
+    expect_naming(ValueError, "src", ctx.hist_equalize, a[:, ::2])
     rgba = noise((8, 8, 4))
     for bad in (rgba[:, :, ::2], rgba[:, :, :2][:, ::-1], a.T, a[:, ::-1]):
-        with pytest.raises(ValueError) as e:
-            ctx.pyr_down(bad)
-        names_argument(e, "src")
+        expect_naming(ValueError, "src", ctx.pyr_down, bad)
     out = np.zeros((8, 32), np.uint8)[:, ::2]
-    with pytest.raises(ValueError) as e:
-        ctx.hist_equalize(a, out=out)
-    names_argument(e, "out")
+    expect_naming(ValueError, "out", ctx.hist_equalize, a, out=out)
 
 
 @pytest.mark.parametrize("bad", [
@@ -179,9 +167,7 @@ def test_unpacked_pixels_names_argument(ctx):
     np.array(5, np.uint8),
 ], ids=["no rows", "no columns", "negative row stride", "Fortran order", "0-d"])
 def test_unusable_layouts_name_argument(ctx, bad):
-    with pytest.raises(ValueError) as e:
-        ctx.pyr_down(bad)
-    names_argument(e, "src")
+    expect_naming(ValueError, "src", ctx.pyr_down, bad)
 
 
 def test_size_mismatch(ctx):
@@ -341,9 +327,7 @@ def test_read_only_out(ctx):
     a = noise((8, 8))
     out = np.full((8, 8), 5, np.uint8)
     out.flags.writeable = False
-    with pytest.raises((ValueError, TypeError, BufferError)) as e:
-        ctx.hist_equalize(a, out=out)
-    names_argument(e, "out")
+    expect_naming((ValueError, TypeError, BufferError), "out", ctx.hist_equalize, a, out=out)
     assert np.all(out == 5)
     # a read-only input is fine
     a.flags.writeable = False

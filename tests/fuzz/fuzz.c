@@ -71,14 +71,27 @@ static void fuzz_context_destroy(void)
     clik_context_destroy(fuzz_ctx);
 }
 
+clik_context_options fuzz_cpu_options(void)
+{
+    clik_context_options o;
+    clik_context_options_init(&o);
+    o.device = "none";
+    return o;
+}
+
+clik_context *fuzz_create(const clik_context_options *o)
+{
+    clik_context *ctx = NULL;
+    if (clik_context_create(&ctx, o) != CLIK_OK)
+        abort();
+    return ctx;
+}
+
 clik_context *fuzz_context(void)
 {
     if (!fuzz_ctx) {
-        clik_context_options o;
-        clik_context_options_init(&o);
-        o.device = "none";
-        if (clik_context_create(&fuzz_ctx, &o) != CLIK_OK)
-            abort();
+        const clik_context_options o = fuzz_cpu_options();
+        fuzz_ctx = fuzz_create(&o);
         atexit(fuzz_context_destroy);
     }
     return fuzz_ctx;

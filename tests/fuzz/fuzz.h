@@ -36,6 +36,10 @@ typedef clik_status (*fuzz_reader)(FILE *fp, int64_t size, clik_image *img, char
 typedef void (*fuzz_then)(const clik_image *img, const uint8_t *data, size_t size);
 int fuzz_read(const uint8_t *data, size_t size, fuzz_reader read, fuzz_then then);
 
+/* Options of a context without a device (the CPU paths). */
+clik_context_options fuzz_cpu_options(void);
+/* A new context made with o; aborts when it cannot be made. */
+clik_context *fuzz_create(const clik_context_options *o);
 /* A context without a device (the CPU oracle), made on the first call and
  * destroyed at exit. */
 clik_context *fuzz_context(void);

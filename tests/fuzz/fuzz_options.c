@@ -157,13 +157,10 @@ static clik_context *context(int neon)
 {
     if (!contexts[0]) {
         for (int i = 0; i < 2; i++) {
-            clik_context_options o;
-            clik_context_options_init(&o);
-            o.device = "none";
+            clik_context_options o = fuzz_cpu_options();
             o.cpu_path =
                 i == 0 || !clik_cpu_path_available(CLIK_CPU_NEON) ? CLIK_CPU_SCALAR : CLIK_CPU_NEON;
-            if (clik_context_create(&contexts[i], &o) != CLIK_OK)
-                abort();
+            contexts[i] = fuzz_create(&o);
         }
         atexit(done);
     }

@@ -50,12 +50,9 @@ static void setup(void)
     snprintf(dir, sizeof(dir), "%s/clik-fuzz-tune-XXXXXX", base && *base ? base : "/tmp");
     if (!mkdtemp(dir))
         abort();
-    clik_context_options o;
-    clik_context_options_init(&o);
-    o.device = "none";
+    clik_context_options o = fuzz_cpu_options();
     o.cache_dir = dir;
-    if (clik_context_create(&ctx, &o) != CLIK_OK)
-        abort();
+    ctx = fuzz_create(&o);
     atexit(remove_folder);
 }
 

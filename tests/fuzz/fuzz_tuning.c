@@ -18,9 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, size);
     text[size] = '\0';
-    clik_context_options opt;
-    clik_context_options_init(&opt);
-    opt.device = "none";
+    clik_context_options opt = fuzz_cpu_options();
     opt.tuning = text;
     clik_context *ctx = NULL;
     clik_status st = clik_context_create(&ctx, &opt);

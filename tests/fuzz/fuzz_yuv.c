@@ -18,12 +18,9 @@ static clik_context *oracle(void)
 {
     static clik_context *ctx;
     if (!ctx) {
-        clik_context_options opt;
-        clik_context_options_init(&opt);
-        opt.device = "none";
+        clik_context_options opt = fuzz_cpu_options();
         opt.cpu_path = CLIK_CPU_SCALAR;
-        if (clik_context_create(&ctx, &opt) != CLIK_OK)
-            abort();
+        ctx = fuzz_create(&opt);
     }
     return ctx;
 }
