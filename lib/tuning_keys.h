@@ -137,6 +137,10 @@ CLIK_TUNE_KEY(LNET_WINO, "lnet_wino", "lapar_net", FLAG, 0, 1, NULL,
     "CPU devices with 64 KiB of local memory or more (PoCL, 2 AVX-512 cores, LAPAR-A x2 at 320x180: 402 against 651 ms direct)", "the LAPAR network's 3x3 convolutions (but the pixel-shuffled one) by Winograd's F(2x2, 3x3), a strip of lnet_vw tiles (4 to 16) per work-item, where the strip's transformed input fits the device's local memory")
 CLIK_TUNE_KEY(LNET_TILE, "lnet_tile", "lapar_net", INT, 0, 1048576, NULL,
     "0: the whole image while its activations fit the device's largest allocation and three quarters of its memory, else the largest square tile that does", "side of the square input tiles the LAPAR network runs on, each with its receptive field's halo; the output is the same bytes as the whole image's (0: automatic)")
+CLIK_TUNE_KEY(YUV_ROWS, "yuv_rows", "yuv", FLAG, 0, 1, NULL,
+    "CPU devices", "the CPU-device kernels of the YUV conversions: bands of block rows per work-item, 16 pixels a step")
+CLIK_TUNE_KEY(YUV_BAND_ROWS, "yuv_band_rows", "yuv", INT, 1, 1048576, NULL,
+    "block rows / (compute units x 4)", "2 x 2 block rows (pixel row pairs) per work-item of the CPU-device kernels")
 CLIK_TUNE_KEY(POOL_BUFFERS, "pool_buffers", "*", INT, 0, 64, NULL,
     "6", "temporary device buffers kept for reuse")
 CLIK_TUNE_KEY(POISON, "poison", "*", FLAG, 0, 1, NULL,
