@@ -33,7 +33,8 @@
  * --conversions times the YUV conversions instead: NV21, NV12 and I420
  * frames to RGBA, RGB and grey, and RGBA to NV21 and I420, at --size on
  * device images (call + clik_context_finish, median of --reps after
- * --warmup), one line each.
+ * --warmup; and the process's CPU time a call, every thread's, the mean
+ * of the timed runs), one line each.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -516,7 +517,10 @@ static int time_conversions(clik_context *ctx, const options *o)
             /* An RGBA frame to convert back: the frame's own RGBA. */
             st = clik_yuv_to_rgb(ctx, &df, &rgb, CLIK_YUV_BT601);
         }
+        double cpu0 = 0.0;
         for (int r = -o->warmup; r < o->reps && st == CLIK_OK; r++) {
+            if (r == 0)
+                cpu0 = bench_cpu_ms();
             const double t0 = bench_now_ms();
             st = cv->to_rgb ? clik_yuv_to_rgb(ctx, &df, &rgb, CLIK_YUV_BT601)
                             : clik_rgb_to_yuv(ctx, &rgb, &df, CLIK_YUV_BT601);
@@ -525,8 +529,10 @@ static int time_conversions(clik_context *ctx, const options *o)
             if (r >= 0)
                 times[r] = bench_now_ms() - t0;
         }
+        const double cpu = (bench_cpu_ms() - cpu0) / o->reps;
         if (st == CLIK_OK)
-            printf("%-10s %dx%d %9.3f ms\n", cv->name, w, h, bench_median(times, o->reps));
+            printf("%-10s %dx%d %9.3f ms %9.3f cpu-ms\n", cv->name, w, h,
+                   bench_median(times, o->reps), cpu);
         else
             rc = failed(ctx, st, cv->name);
         frame_free(&df);

@@ -17,8 +17,9 @@
  * `aligned` (the host checked that every plane and the RGB image start
  * 16-byte aligned with strides of whole 16 bytes, 8 for I420's chroma) the
  * steps are single vector loads and stores (PoCL splits unaligned vload16
- * of uchar into 16 byte loads), and with `as_uint` (little-endian, RGBA)
- * RGBA pixels are built as uints by shifts. Every path computes the same
+ * of uchar into 16 byte loads), and with `as_uint` (a little-endian device,
+ * RGB rows that start 4-byte aligned) RGB(A) pixels are built and read as
+ * uints by shifts. Every path computes the same
  * integers, so every kernel gives the same bytes.
  * Buffers may hold more than 2^31 bytes: row offsets are size_t products.
  * SPDX-License-Identifier: BSD-2-Clause
@@ -181,6 +182,34 @@ __kernel void yuv_to_rgb_rows(__global const uchar *ys, int y_stride, __global u
                                    a.sf, m.sf, z.sf, e)),
                         out + 48);
 #else
+                if (as_uint) {
+                    /* Little-endian uints, 4 pixels (12 bytes) in 3 of them:
+                     * lane k of Pj is pixel 4k + j. */
+                    const uint4 r0 = as_uint4(c0.s048c), r1 = as_uint4(c0.s159d),
+                                r2 = as_uint4(c0.s26ae), r3 = as_uint4(c0.s37bf);
+                    const uint4 g0 = as_uint4(g.s048c), g1 = as_uint4(g.s159d),
+                                g2 = as_uint4(g.s26ae), g3 = as_uint4(g.s37bf);
+                    const uint4 b0 = as_uint4(c2.s048c), b1 = as_uint4(c2.s159d),
+                                b2 = as_uint4(c2.s26ae), b3 = as_uint4(c2.s37bf);
+                    const uint4 p0 = r0 | g0 << 8 | b0 << 16 | r1 << 24;
+                    const uint4 p1 = g1 | b1 << 8 | r2 << 16 | g2 << 24;
+                    const uint4 p2 = b2 | r3 << 8 | g3 << 16 | b3 << 24;
+                    const uint4 o0 = (uint4)(p0.x, p1.x, p2.x, p0.y),
+                                o1 = (uint4)(p1.y, p2.y, p0.z, p1.z),
+                                o2 = (uint4)(p2.z, p0.w, p1.w, p2.w);
+                    if (aligned) {
+                        __global uint4 *o = (__global uint4 *)out;
+                        o[0] = o0;
+                        o[1] = o1;
+                        o[2] = o2;
+                    } else {
+                        __global uint *o = (__global uint *)out;
+                        vstore4(o0, 0, o);
+                        vstore4(o1, 1, o);
+                        vstore4(o2, 2, o);
+                    }
+                    continue;
+                }
                 const uchar16 a = convert_uchar16(c0), m = convert_uchar16(g),
                               z = convert_uchar16(c2);
                 STORE16(((uchar16)(a.s0, m.s0, z.s0, a.s1, m.s1, z.s1, a.s2, m.s2, z.s2, a.s3, m.s3,

@@ -236,13 +236,14 @@ static clik_status yuv_opencl(clik_context *ctx, void *p, clik_binding *const *b
     }
     /* Whole-vector accesses where every plane and the RGB image start
      * 16-byte aligned and their rows keep it (I420's chroma is read 8 bytes
-     * a step); RGBA pixels as uints on little-endian devices. */
+     * a step); RGB(A) pixels as uints on little-endian devices where the
+     * rows start 4-byte aligned. */
     const int i420 = a->format == CLIK_YUV_I420;
     int aligned = rows_aligned(rgb, 16) && rows_aligned(y, 16) &&
                   rows_aligned(b[a->plane + 1], i420 ? 8 : 16);
     if (i420)
         aligned = aligned && rows_aligned(b[a->plane + 2], 8);
-    const int as_uint = rgb->image.channels == 4 && ctx->dev.little_endian;
+    const int as_uint = rgb->image.channels >= 3 && ctx->dev.little_endian && rows_aligned(rgb, 4);
     /* A few bands per compute unit, and no more block rows than keep a
      * work-item's loops (about w / 16 + 8 iterations a block row, twice that
      * for grey) within half of llvmpipe's limit of 65535. */
