@@ -183,17 +183,13 @@ __kernel void yuv_to_rgb_rows(__global const uchar *ys, int y_stride, __global u
                         out + 48);
 #else
                 if (as_uint) {
-                    /* Little-endian uints, 4 pixels (12 bytes) in 3 of them:
-                     * lane k of Pj is pixel 4k + j. */
-                    const uint4 r0 = as_uint4(c0.s048c), r1 = as_uint4(c0.s159d),
-                                r2 = as_uint4(c0.s26ae), r3 = as_uint4(c0.s37bf);
-                    const uint4 g0 = as_uint4(g.s048c), g1 = as_uint4(g.s159d),
-                                g2 = as_uint4(g.s26ae), g3 = as_uint4(g.s37bf);
-                    const uint4 b0 = as_uint4(c2.s048c), b1 = as_uint4(c2.s159d),
-                                b2 = as_uint4(c2.s26ae), b3 = as_uint4(c2.s37bf);
-                    const uint4 p0 = r0 | g0 << 8 | b0 << 16 | r1 << 24;
-                    const uint4 p1 = g1 | b1 << 8 | r2 << 16 | g2 << 24;
-                    const uint4 p2 = b2 | r3 << 8 | g3 << 16 | b3 << 24;
+                    /* Little-endian uints: a pixel's 3 bytes in one uint,
+                     * then 4 pixels (12 bytes) in 3 uints; lane k of qj is
+                     * pixel 4k + j. */
+                    const uint16 px = as_uint16(c0) | as_uint16(g) << 8 | as_uint16(c2) << 16;
+                    const uint4 q0 = px.s048c, q1 = px.s159d, q2 = px.s26ae, q3 = px.s37bf;
+                    const uint4 p0 = q0 | q1 << 24, p1 = q1 >> 8 | q2 << 16,
+                                p2 = q2 >> 16 | q3 << 8;
                     const uint4 o0 = (uint4)(p0.x, p1.x, p2.x, p0.y),
                                 o1 = (uint4)(p1.y, p2.y, p0.z, p1.z),
                                 o2 = (uint4)(p2.z, p0.w, p1.w, p2.w);
