@@ -141,6 +141,10 @@ CLIK_TUNE_KEY(FLOW_BLOCK, "flow_block", "flow", CHOICE, 0, 4, "0|1|2|5|10",
     "2 on GPUs with local memory, else 0", "TV-L1 iterations per launch on levels past flow_iterate's, on tiles with a halo of as many pixels in local memory (flow_block); 0: a U and a P launch per iteration")
 CLIK_TUNE_KEY(FLOW_BLOCK_WG, "flow_block_wg", "flow", CHOICE, 0, 5, "32x16|16x16|32x8|32x32|64x16|8x8",
     "32x16", "work-group of flow_block: its tile and halo, a pixel per work-item (shrunk to the device's limits)")
+CLIK_TUNE_KEY(YUV_ROWS, "yuv_rows", "yuv", FLAG, 0, 1, NULL,
+    "CPU devices", "the CPU-device kernels of the YUV conversions: bands of block rows per work-item, 16 pixels a step")
+CLIK_TUNE_KEY(YUV_BAND_ROWS, "yuv_band_rows", "yuv", INT, 1, 1048576, NULL,
+    "block rows / (compute units x 4)", "2 x 2 block rows (pixel row pairs) per work-item of the CPU-device kernels")
 CLIK_TUNE_KEY(POOL_BUFFERS, "pool_buffers", "*", INT, 0, 64, NULL,
     "6", "temporary device buffers kept for reuse")
 CLIK_TUNE_KEY(POISON, "poison", "*", FLAG, 0, 1, NULL,

@@ -232,9 +232,14 @@ oclgrind_step() {
     # TV-L1 and LAPAR run hundreds of iterations or 72-term sums per pixel:
     # simulated, each takes longer than the rest of the step together, so
     # they run under Oclgrind with --full (and on every other backend here).
+    # The yuv suite twice: Oclgrind is a GPU (the block kernels by default),
+    # then the CPU-device band kernels forced (yuv_rows, bands of 3 block
+    # rows that end inside the frame).
     CLIK_TEST_TUNINGS=default mtest "$native" oclgrind --setup oclgrind \
         hist-opencl integral-opencl pyramid-opencl resize-opencl filter-opencl ssim-opencl \
-        fusion-opencl yuv-opencl import-opencl
+        fusion-opencl yuv-opencl import-opencl &&
+        CLIK_TUNE=yuv_rows=1,yuv_band_rows=3 CLIK_TEST_TUNINGS=default \
+            mtest "$native" oclgrind-yuv-rows --setup oclgrind yuv-opencl
 }
 
 # Memcheck over the CPU suites. Where the build has the NEON path, its

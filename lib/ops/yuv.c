@@ -195,15 +195,25 @@ static clik_status set_chroma_args(clik_context *ctx, clik_kernel_entry *k, unsi
                         CLIK_A(v_first), CLIK_A(vs), CLIK_A(step));
 }
 
+/* 1 when binding b starts 16-byte aligned with rows of whole `unit` bytes. */
+static int rows_aligned(const clik_binding *b, size_t unit)
+{
+    return b->base_aligned && b->stride % unit == 0;
+}
+
 static clik_status yuv_opencl(clik_context *ctx, void *p, clik_binding *const *b, int to_rgb)
 {
     const yuv_args *a = p;
     const clik_binding *rgb = b[a->rgb], *y = b[a->plane];
     const int w2 = y->image.width / 2, h2 = y->image.height / 2;
     const int ys = clik__elems(y), rs = clik__elems(rgb), bgr = rgb->image.order == CLIK_ORDER_BGR;
+    /* CPU devices: bands of block rows per work-item (yuv_to_rgb_rows,
+     * rgb_to_yuv_rows); GPUs: a work-item per 2 x 2 block. */
+    const int rows = (int)clik__tune(ctx, CLIK_TUNE_YUV_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
     clik_kernel_entry *k;
-    clik_status st = clik__pixel_kernel(ctx, "yuv", CLIK_U8, rgb->image.channels, "",
-                                        to_rgb ? "yuv_to_rgb" : "rgb_to_yuv", &k);
+    const char *name = to_rgb ? (rows ? "yuv_to_rgb_rows" : "yuv_to_rgb")
+                              : (rows ? "rgb_to_yuv_rows" : "rgb_to_yuv");
+    clik_status st = clik__pixel_kernel(ctx, "yuv", CLIK_U8, rgb->image.channels, "", name, &k);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(y->mem), CLIK_A(ys), CLIK_A(rgb->mem), CLIK_A(rs),
                        CLIK_A(bgr), CLIK_A(w2), CLIK_A(h2));
@@ -219,9 +229,31 @@ static clik_status yuv_opencl(clik_context *ctx, void *p, clik_binding *const *b
                           CLIK_A(c->bv));
     if (st != CLIK_OK)
         return st;
-    /* A work-item per 2 x 2 block. */
-    size_t items[2] = {(size_t)w2, (size_t)h2}, lsize[2] = {32, 4};
-    return clik__launch(ctx, k, 2, items, lsize);
+    if (!rows) {
+        /* A work-item per 2 x 2 block. */
+        size_t items[2] = {(size_t)w2, (size_t)h2}, lsize[2] = {32, 4};
+        return clik__launch(ctx, k, 2, items, lsize);
+    }
+    /* Whole-vector accesses where every plane and the RGB image start
+     * 16-byte aligned and their rows keep it (I420's chroma is read 8 bytes
+     * a step); RGB(A) pixels as uints on little-endian devices where the
+     * rows start 4-byte aligned. */
+    const int i420 = a->format == CLIK_YUV_I420;
+    int aligned = rows_aligned(rgb, 16) && rows_aligned(y, 16) &&
+                  rows_aligned(b[a->plane + 1], i420 ? 8 : 16);
+    if (i420)
+        aligned = aligned && rows_aligned(b[a->plane + 2], 8);
+    const int as_uint = rgb->image.channels >= 3 && ctx->dev.little_endian && rows_aligned(rgb, 4);
+    /* A few bands per compute unit, and no more block rows than keep a
+     * work-item's loops (about w / 16 + 8 iterations a block row, twice that
+     * for grey) within half of llvmpipe's limit of 65535. */
+    const long band_rows = clik__band_rows(ctx, CLIK_TUNE_YUV_BAND_ROWS, h2);
+    const long most = 32768 / ((long)w2 / 4 + 16);
+    const int band = (int)(band_rows < most ? band_rows : most > 0 ? most : 1);
+    const unsigned at = to_rgb ? 20 : 24;
+    st = CLIK_ARGS_AT(ctx, k, at, CLIK_A(band), CLIK_A(aligned), CLIK_A(as_uint));
+    size_t global[1] = {((size_t)h2 + (size_t)band - 1) / (size_t)band}, local[1] = {1};
+    return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, local) : st;
 }
 
 static clik_status to_rgb_opencl(clik_context *ctx, void *p, clik_binding *const *b)
