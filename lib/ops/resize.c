@@ -608,6 +608,71 @@ static clik_status cl_interp_rows(clik_context *ctx, resize_args *a, const clik_
     return end_bands(ctx, k, st, 14, spans, bands, &b);
 }
 
+/* 1 when output x of an axis of n outputs takes its taps from x / 2 - taps
+ * / 2 + x % 2 with the weights of output x % 2: exactly x2, the weights of
+ * period 2. */
+static int period2_axis(const int32_t *ofs, const float *w, int n, int taps)
+{
+    for (int x = 0; x < n; x++) {
+        if (ofs[x] != x / 2 - taps / 2 + x % 2)
+            return 0;
+        for (int k = 0; k < taps; k++)
+            if (w[(size_t)x * taps + k] != w[(x % 2) * taps + k])
+                return 0;
+    }
+    return 1;
+}
+
+typedef struct period2_work {
+    int ch, taps;
+} period2_work;
+
+/* resize_period2_rows, `rows` source rows of a span of `span` source
+ * pixels: a horizontal pass of rows + taps source rows (a vector step per
+ * 16 elements, up to 2 (taps / 2 + 16) pixels one by one), and the two
+ * output rows of each source row (2 span ch elements each, a step per 16,
+ * a tail of up to 15). */
+static double period2_cost(int rows, int span, const void *user)
+{
+    const period2_work *c = user;
+    const double hpass = span * c->ch / 16.0 + c->taps + 34.0;
+    const double vpass = 2.0 * span * c->ch / 16.0 + 16.0;
+    return (rows + c->taps) * (hpass + 1.0) + rows * vpass;
+}
+
+/* CPU devices, exactly x2 with weights of period 2 (bilinear and bicubic):
+ * resize_period2_rows over bands of at most 64 output rows (unless
+ * resize_band_rows says otherwise), each work-item with its ring of taps + 1
+ * rows of horizontal sums in scratch. */
+static clik_status cl_period2_rows(clik_context *ctx, resize_args *a, const clik_binding *src,
+                                   const clik_binding *dst)
+{
+    const clik_resize_geometry *g = &a->g;
+    const clik_binding *out[1] = {dst};
+    clik_kernel_entry *k;
+    clik_status st = interp_kernel(ctx, &src->image, g->xtaps, "resize_period2_rows",
+                                   align_mode(src, dst, out, 1), &k);
+    if (st != CLIK_OK)
+        return st;
+    const int sw = src->image.width, sh = src->image.height, ch = src->image.channels;
+    const long groups = (long)ctx->dev.compute_units * 4;
+    long def = (2L * sh + groups - 1) / (groups > 0 ? groups : 1);
+    def = def < 1 ? 1 : def > 64 ? 64 : def;
+    const long out_rows = clik__tune(ctx, CLIK_TUNE_RESIZE_BAND_ROWS, def);
+    int rows = (int)((out_rows + 1) / 2 < sh ? (out_rows + 1) / 2 : sh), span;
+    const period2_work c = {ch, g->xtaps};
+    /* A row of 16 pixels always fits. */
+    fit_item(period2_cost, &c, sw, &rows, &span);
+    const int spans = (sw + span - 1) / span, bands = (sh + rows - 1) / rows;
+    const size_t ring = (size_t)(g->xtaps + 1) * 2 * (size_t)span * (size_t)ch * sizeof(float);
+    band_scratch b;
+    st = begin_bands(ctx, k, a, src, dst, ring * (size_t)spans, bands, &b);
+    if (st != CLIK_OK)
+        return st;
+    st = CLIK_ARGS_AT(ctx, k, 9, CLIK_A(rows), CLIK_A(span), CLIK_A(b.mem));
+    return end_bands(ctx, k, st, 12, spans, bands, &b);
+}
+
 /* CPU devices, u8 bilinear by exactly 2 on both axes: a band of source rows
  * per work-item, integer sums (kernels/up2_rows.h); no geometry table. */
 static clik_status cl_bilinear_x2_rows(clik_context *ctx, const clik_binding *src,
@@ -644,8 +709,15 @@ static clik_status cl_interp(clik_context *ctx, resize_args *a, const clik_bindi
     clik_status st = upload_geo(ctx, a);
     if (st != CLIK_OK)
         return st;
-    if (use_cpu_kernels(ctx))
+    if (use_cpu_kernels(ctx)) {
+        const clik_resize_geometry *g = &a->g;
+        if (s->channels != 3 && d->width == 2 * s->width && d->height == 2 * s->height &&
+            clik__tune(ctx, CLIK_TUNE_RESIZE_PERIOD2, 1) &&
+            period2_axis(g->xofs, g->xw, d->width, g->xtaps) &&
+            period2_axis(g->yofs, g->yw, d->height, g->ytaps))
+            return cl_period2_rows(ctx, a, src, dst);
         return cl_interp_rows(ctx, a, src, dst);
+    }
     /* Pixels typed where aligned (16-byte chunks do not matter here). */
     const int align = align_mode(src, dst, NULL, 0) != ALIGN_NONE ? ALIGN_PIX : ALIGN_NONE;
     /* Local-memory tiles for bicubic upscaling where local memory is on
