@@ -68,7 +68,7 @@ CLIK_TUNE_KEY(INTEGRAL_FP64, "integral_fp64", "integral", FLAG, 0, 1, NULL,
 CLIK_TUNE_KEY(RESIZE_CPU, "resize_cpu", "resize", FLAG, 0, 1, NULL,
     "CPU devices", "the CPU-device row kernels")
 CLIK_TUNE_KEY(RESIZE_UP2, "resize_up2", "resize", FLAG, 0, 1, NULL,
-    "1", "with resize_cpu, the row kernel for u8 bilinear by exactly 2")
+    "1", "with resize_cpu and resize_period2=0, the integer row kernel for u8 bilinear by exactly 2")
 CLIK_TUNE_KEY(RESIZE_PERIOD2, "resize_period2", "resize", FLAG, 0, 1, NULL,
     "1", "with resize_cpu, the row kernel for bilinear and bicubic by exactly 2: weights of period 2, a pair of outputs per set of source loads")
 CLIK_TUNE_KEY(RESIZE_FAST_NEAREST, "resize_fast_nearest", "resize", FLAG, 0, 1, NULL,

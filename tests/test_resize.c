@@ -665,18 +665,18 @@ int main(void)
     /* The device's default kernels, then each kernel family forced, with
      * poisoned scratch: the GPU kernels (integer nearest, tiles in local
      * memory wherever they fit), the generic GPU ones (table nearest, no
-     * local memory), and the CPU-device row kernels with and without the
-     * integer nearest and the x2 bilinear rows (the period-2 rows kernel
-     * for bilinear x2 without them), and without the period-2 kernel (the
-     * generic rows kernel for every x2). Tile sizes and bands are swept by
-     * test_tuning. */
+     * local memory), and the CPU-device row kernels: with the integer
+     * nearest and the period-2 rows for every x2, without them (the
+     * generic rows kernel for every x2), and without the period-2 rows
+     * only (the integer rows for u8 bilinear x2). Tile sizes and bands are
+     * swept by test_tuning. */
     static const char *const tunings[] = {
         "",
         "resize_cpu=0,resize_fast_nearest=1,resize_local=1,poison=1",
         "resize_cpu=0,resize_fast_nearest=0,resize_local=0,poison=1",
         "resize_cpu=1,resize_fast_nearest=1,poison=1",
-        "resize_cpu=1,resize_fast_nearest=0,resize_up2=0,poison=1",
-        "resize_cpu=1,resize_up2=0,resize_period2=0,poison=1",
+        "resize_cpu=1,resize_fast_nearest=0,resize_up2=0,resize_period2=0,poison=1",
+        "resize_cpu=1,resize_period2=0,poison=1",
         NULL};
     const h_test tests[] = {
         H_TEST(hand_worked),    H_TEST(nearest_offsets), H_TEST(thin_images),
