@@ -685,6 +685,136 @@ INTERP_ROWS_KERNEL(resize_interp_rows_any, 0)
 INTERP_ROWS_KERNEL(resize_interp_rows_pix, ALIGN_PIX)
 INTERP_ROWS_KERNEL(resize_interp_rows_a16, ALIGN_16)
 
+#if CH != 3
+/*
+ * CPU devices, exactly x2 on both axes (bilinear and bicubic, u8 and f32):
+ * output column 2x then takes the TAPS source columns from x - TAPS / 2
+ * with the weights of column 0, and 2x + 1 those from x - TAPS / 2 + 1 with
+ * the weights of column 1, whatever x; rows alike (the host checks the
+ * table: lib/ops/resize.c). The weights repeat with period 2, so a pair of
+ * outputs comes from one set of source loads with constant weights, 16
+ * source elements at a time, with no per-pixel offsets or weights.
+ * Work-item (i, j) makes the outputs of source columns [s0, s1) = span i
+ * and source rows [j0, j1) = band band0 + j: for each source row r from j0
+ * - TAPS / 2 (clamped into the image) the horizontal pass of the span into
+ * slot (r - j0 + TAPS / 2) mod (TAPS + 1) of its ring, then, once the ring
+ * holds rows j - TAPS / 2 .. j + TAPS / 2, output rows 2j and 2j + 1. The
+ * sums are those of resize_interp_rows term for term (WEIGH's order,
+ * every product rounded on its own): the same bytes. The host bounds the
+ * loops of a work-item (llvmpipe) and keeps spans multiples of 16 pixels.
+ */
+#define P2_H (TAPS / 2)
+#if TAPS == 2
+#define P2_EVEN(w, F) ((w).s0 * F(0) + (w).s1 * F(1))
+#define P2_ODD(w, F)  ((w).s0 * F(1) + (w).s1 * F(2))
+#else
+#define P2_EVEN(w, F) ((w).s0 * F(0) + (w).s1 * F(1) + (w).s2 * F(2) + (w).s3 * F(3))
+#define P2_ODD(w, F)  ((w).s0 * F(1) + (w).s1 * F(2) + (w).s2 * F(3) + (w).s3 * F(4))
+#endif
+
+/* Even and odd outputs, 16 elements each, interleaved pixel by pixel: the
+ * first and the second 16 output elements. */
+#if CH == 1
+#define P2_LO(e, o)                                                                                \
+    (float16)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3, e.s4, o.s4, e.s5, o.s5, e.s6, o.s6,  \
+              e.s7, o.s7)
+#define P2_HI(e, o)                                                                                \
+    (float16)(e.s8, o.s8, e.s9, o.s9, e.sa, o.sa, e.sb, o.sb, e.sc, o.sc, e.sd, o.sd, e.se, o.se,  \
+              e.sf, o.sf)
+#elif CH == 2
+#define P2_LO(e, o) (float16)(e.s01, o.s01, e.s23, o.s23, e.s45, o.s45, e.s67, o.s67)
+#define P2_HI(e, o) (float16)(e.s89, o.s89, e.sab, o.sab, e.scd, o.scd, e.sef, o.sef)
+#else
+#define P2_LO(e, o) (float16)(e.s0123, o.s0123, e.s4567, o.s4567)
+#define P2_HI(e, o) (float16)(e.s89ab, o.s89ab, e.scdef, o.scdef)
+#endif
+
+/* The horizontal pass of source row `row` for source columns [s0, s1):
+ * 2 (s1 - s0) pixels of floats into `out`. Whole groups of 16 elements
+ * whose taps all lie in the row from vector loads, the others pixel by
+ * pixel, clamped. */
+inline void period2_hpass(__global const T *row, int sw, int s0, int s1, wvec_t we, wvec_t wo,
+                          __global float *out, const int a)
+{
+    const int npx = 16 / CH;
+    const int lo = min(max(s0, P2_H), s1);
+    int x = s0;
+    for (; x < lo; x++) {
+        VSTORE(row_sum(row, CLAMPED_COLS(x - P2_H, sw), we, a), 2 * (x - s0), out);
+        VSTORE(row_sum(row, CLAMPED_COLS(x - P2_H + 1, sw), wo, a), 2 * (x - s0) + 1, out);
+    }
+    for (; x + npx <= s1 && x + npx + P2_H <= sw; x += npx) {
+        __global const T *p = row + x * CH;
+#define P2_SRC(k) CONVERT(float16, vload16(0, p + ((k)-P2_H) * CH))
+        const float16 e = P2_EVEN(we, P2_SRC), o = P2_ODD(wo, P2_SRC);
+#undef P2_SRC
+        __global float *q = out + 2 * (x - s0) * CH;
+        vstore16(P2_LO(e, o), 0, q);
+        vstore16(P2_HI(e, o), 0, q + 16);
+    }
+    for (; x < s1; x++) {
+        VSTORE(row_sum(row, CLAMPED_COLS(x - P2_H, sw), we, a), 2 * (x - s0), out);
+        VSTORE(row_sum(row, CLAMPED_COLS(x - P2_H + 1, sw), wo, a), 2 * (x - s0) + 1, out);
+    }
+}
+
+inline void period2_rows(__global const T *src, int src_stride, int sw, int sh, __global T *dst,
+                         int dst_stride, int dw, int dh, __global const int *geo, int s0, int s1,
+                         int j0, int j1, __global float *ring, const int a)
+{
+    __global const float *xw = (__global const float *)(geo + ((dw + dh + 3) & ~3));
+    __global const float *yw = xw + dw * TAPS;
+    const wvec_t we = WLOAD(0, xw), wo = WLOAD(1, xw), ve = WLOAD(0, yw), vo = WLOAD(1, yw);
+    const int n = 2 * (s1 - s0) * CH; /* elements of a span of an output row */
+    for (int r = j0 - P2_H; r < j1 + P2_H; r++) {
+        const int k = r - j0 + P2_H; /* rows filtered so far */
+        period2_hpass(src + (size_t)clamp(r, 0, sh - 1) * src_stride, sw, s0, s1, we, wo,
+                      ring + (k % (TAPS + 1)) * n, a);
+        if (k < TAPS)
+            continue;
+        /* Source row j = r - TAPS / 2: rows j - TAPS / 2 + m in slots
+         * (k - TAPS + m) mod (TAPS + 1). */
+        const int j = r - P2_H;
+#define P2_ROW(m) __global const float *h##m = ring + ((k - TAPS + (m)) % (TAPS + 1)) * n
+        P2_ROW(0);
+        P2_ROW(1);
+        P2_ROW(2);
+#if TAPS == 4
+        P2_ROW(3);
+        P2_ROW(4);
+#endif
+#undef P2_ROW
+        __global T *even = dst + (size_t)(2 * j) * dst_stride + 2 * s0 * CH;
+        __global T *odd = even + dst_stride;
+        int i = 0;
+        for (; i + 16 <= n; i += 16) {
+            store16(P2_EVEN(ve, H16), even + i, a);
+            store16(P2_ODD(vo, H16), odd + i, a);
+        }
+        for (; i < n; i++) {
+            store1(P2_EVEN(ve, H1), even + i);
+            store1(P2_ODD(vo, H1), odd + i);
+        }
+    }
+}
+
+#define PERIOD2_ROWS_KERNEL(NAME, A)                                                               \
+    __kernel void NAME(__global const T *src, int src_stride, int sw, int sh, __global T *dst,     \
+                       int dst_stride, int dw, int dh, __global const int *geo, int rows,          \
+                       int span, __global float *scratch, int band0)                               \
+    {                                                                                              \
+        const int s0 = get_global_id(0) * span, s1 = min(sw, s0 + span);                           \
+        const int j0 = (band0 + (int)get_global_id(1)) * rows, j1 = min(sh, j0 + rows);            \
+        const size_t item = get_global_id(1) * get_global_size(0) + get_global_id(0);              \
+        if (s0 < sw && j0 < sh)                                                                    \
+            period2_rows(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, s0, s1, j0, j1,    \
+                         scratch + item * (TAPS + 1) * 2 * span * CH, A);                          \
+    }
+PERIOD2_ROWS_KERNEL(resize_period2_rows_any, 0)
+PERIOD2_ROWS_KERNEL(resize_period2_rows_pix, ALIGN_PIX)
+PERIOD2_ROWS_KERNEL(resize_period2_rows_a16, ALIGN_16)
+#endif /* CH != 3 */
+
 #if TAPS == 2 && !T_IS_FLOAT
 /*
  * CPU devices, u8 bilinear by exactly 2 on both axes (up2_rows.h): the

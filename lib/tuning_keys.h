@@ -68,7 +68,9 @@ CLIK_TUNE_KEY(INTEGRAL_FP64, "integral_fp64", "integral", FLAG, 0, 1, NULL,
 CLIK_TUNE_KEY(RESIZE_CPU, "resize_cpu", "resize", FLAG, 0, 1, NULL,
     "CPU devices", "the CPU-device row kernels")
 CLIK_TUNE_KEY(RESIZE_UP2, "resize_up2", "resize", FLAG, 0, 1, NULL,
-    "1", "with resize_cpu, the row kernel for u8 bilinear by exactly 2")
+    "1", "with resize_cpu and resize_period2=0, the integer row kernel for u8 bilinear by exactly 2")
+CLIK_TUNE_KEY(RESIZE_PERIOD2, "resize_period2", "resize", FLAG, 0, 1, NULL,
+    "1", "with resize_cpu, the row kernel for bilinear and bicubic by exactly 2: weights of period 2, a pair of outputs per set of source loads")
 CLIK_TUNE_KEY(RESIZE_FAST_NEAREST, "resize_fast_nearest", "resize", FLAG, 0, 1, NULL,
     "1", "integer-scale nearest writes whole blocks")
 CLIK_TUNE_KEY(RESIZE_LOCAL, "resize_local", "resize", FLAG, 0, 1, NULL,
@@ -82,7 +84,7 @@ CLIK_TUNE_KEY(RESIZE_WG_X, "resize_wg_x", "resize", INT, 1, 1024, NULL,
 CLIK_TUNE_KEY(RESIZE_WG_Y, "resize_wg_y", "resize", INT, 1, 1024, NULL,
     "1", "work-group height of the generic resize kernels")
 CLIK_TUNE_KEY(RESIZE_BAND_ROWS, "resize_band_rows", "resize", INT, 1, 1048576, NULL,
-    "rows / (compute units x 4)", "output rows per work-item of the CPU row kernels")
+    "rows / (compute units x 4), at most 64 for resize_period2", "output rows per work-item of the CPU row kernels")
 CLIK_TUNE_KEY(BLUR_CPU, "blur_cpu", "filter", FLAG, 0, 1, NULL,
     "CPU devices", "the CPU-device band kernel")
 CLIK_TUNE_KEY(BLUR_LOCAL, "blur_local", "filter", FLAG, 0, 1, NULL,

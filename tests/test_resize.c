@@ -258,6 +258,62 @@ START_TEST(long_bands)
 END_TEST
 
 /*
+ * Exactly x2, bilinear and bicubic, u8 and f32, 1, 2 and 4 channels, at
+ * widths and heights around the vector steps and the borders: the
+ * CPU-device period-2 kernel (resize_period2) gives the bytes of the
+ * generic row kernel, and both agree with the oracle.
+ */
+START_TEST(period2_x2)
+{
+    if (strcmp(h_device, "none") == 0)
+        return; /* the CPU paths have no work-items */
+    clik_context *p2 = h_tuned_context("resize_cpu=1,resize_up2=0,resize_period2=1,poison=1");
+    clik_context *rows = h_tuned_context("resize_cpu=1,resize_up2=0,resize_period2=0,poison=1");
+    const int shapes[][2] = {{1, 1},  {2, 3},   {3, 2},  {5, 7},  {8, 1},
+                             {17, 5}, {18, 33}, {33, 4}, {70, 41}};
+    static const clik_type types[] = {CLIK_U8, CLIK_F32};
+    for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
+        for (int t = 0; t < 2; t++)
+            for (int ch = 1; ch <= 4; ch *= 2)
+                for (int m = CLIK_INTERP_BILINEAR; m <= CLIK_INTERP_BICUBIC; m++) {
+                    const int sw = shapes[s][0], sh = shapes[s][1];
+                    clik_image src, got, ref, want;
+                    ck_assert_int_eq(clik_image_alloc(&src, sw, sh, ch, types[t]), CLIK_OK);
+                    ck_assert_int_eq(clik_image_alloc(&got, 2 * sw, 2 * sh, ch, types[t]), CLIK_OK);
+                    ck_assert_int_eq(clik_image_alloc(&ref, 2 * sw, 2 * sh, ch, types[t]), CLIK_OK);
+                    ck_assert_int_eq(clik_image_alloc(&want, 2 * sw, 2 * sh, ch, types[t]),
+                                     CLIK_OK);
+                    sup_pattern_fill(&src, SUP_PATTERN_NOISE, 29 + (int)s);
+                    clik_status st = clik_resize(p2, &src, &got, (clik_interp)m);
+                    ck_assert_msg(st == CLIK_OK, "%s: %s", clik_status_str(st),
+                                  clik_context_message(p2));
+                    st = clik_resize(rows, &src, &ref, (clik_interp)m);
+                    ck_assert_msg(st == CLIK_OK, "%s: %s", clik_status_str(st),
+                                  clik_context_message(rows));
+                    ck_assert_int_eq(clik_resize(h_oracle, &src, &want, (clik_interp)m), CLIK_OK);
+                    const size_t row = (size_t)2 * sw * ch * clik_type_size(types[t]);
+                    for (int y = 0; y < 2 * sh; y++)
+                        ck_assert_msg(memcmp((uint8_t *)got.data + (size_t)y * got.stride,
+                                             (uint8_t *)ref.data + (size_t)y * ref.stride,
+                                             row) == 0,
+                                      "%s %s %dx%d x2 %d ch on %s: row %d differs from the "
+                                      "generic row kernel's",
+                                      clik_interp_name((clik_interp)m), clik_type_name(types[t]),
+                                      sw, sh, ch, h_backend, y);
+                    sup_compare cmp;
+                    sup_compare_images(&got, &want,
+                                       types[t] == CLIK_U8 ? SUP_TOL_U8_FLOAT : SUP_TOL_F32, &cmp);
+                    ck_assert_msg(cmp.pass, "%s %s %dx%d x2 %d ch on %s: %s",
+                                  clik_interp_name((clik_interp)m), clik_type_name(types[t]), sw,
+                                  sh, ch, h_backend, cmp.detail);
+                    h_free_images(&src, &got, &ref, &want, NULL);
+                }
+    h_tuned_context_free(p2);
+    h_tuned_context_free(rows);
+}
+END_TEST
+
+/*
  * bicubic-aa (MATLAB's imresize, antialiased), by hand. MATLAB's cubic
  * (a = -0.5): W(d) = 1.5 d^3 - 2.5 d^2 + 1 (d <= 1), -0.5 d^3 + 2.5 d^2 -
  * 4 d + 2 (1 < d <= 2): W(0.25) = 0.8671875, W(0.75) = 0.2265625,
@@ -609,23 +665,25 @@ int main(void)
     /* The device's default kernels, then each kernel family forced, with
      * poisoned scratch: the GPU kernels (integer nearest, tiles in local
      * memory wherever they fit), the generic GPU ones (table nearest, no
-     * local memory), and the CPU-device row kernels with and without the
-     * integer nearest and the x2 bilinear rows (the generic rows kernel
-     * for bilinear x2 without them). Tile sizes and bands are swept by
-     * test_tuning. */
+     * local memory), and the CPU-device row kernels: with the integer
+     * nearest and the period-2 rows for every x2, without them (the
+     * generic rows kernel for every x2), and without the period-2 rows
+     * only (the integer rows for u8 bilinear x2). Tile sizes and bands are
+     * swept by test_tuning. */
     static const char *const tunings[] = {
         "",
         "resize_cpu=0,resize_fast_nearest=1,resize_local=1,poison=1",
         "resize_cpu=0,resize_fast_nearest=0,resize_local=0,poison=1",
         "resize_cpu=1,resize_fast_nearest=1,poison=1",
-        "resize_cpu=1,resize_fast_nearest=0,resize_up2=0,poison=1",
+        "resize_cpu=1,resize_fast_nearest=0,resize_up2=0,resize_period2=0,poison=1",
+        "resize_cpu=1,resize_period2=0,poison=1",
         NULL};
     const h_test tests[] = {
-        H_TEST(hand_worked),     H_TEST(nearest_offsets),    H_TEST(thin_images),
-        H_TEST(strided_images),  H_TEST(large_factors),      H_TEST(device_images),
-        H_TEST(long_bands),      H_TEST(aa_hand_worked),     H_TEST(aa_factors),
-        H_TEST(sizes),           H_TEST(scaled_hand_worked), H_TEST(three_channels),
-        H_TEST(kept_geometries), H_TEST(bad_input)};
+        H_TEST(hand_worked),    H_TEST(nearest_offsets), H_TEST(thin_images),
+        H_TEST(strided_images), H_TEST(large_factors),   H_TEST(device_images),
+        H_TEST(long_bands),     H_TEST(period2_x2),      H_TEST(aa_hand_worked),
+        H_TEST(aa_factors),     H_TEST(sizes),           H_TEST(scaled_hand_worked),
+        H_TEST(three_channels), H_TEST(kept_geometries), H_TEST(bad_input)};
     const h_suite suite = {"resize", "resize", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

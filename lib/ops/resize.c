@@ -69,6 +69,7 @@ clik_status clik_resize_size(int width, int height, double scale_x, double scale
 
 typedef struct resize_args {
     clik_interp method;
+    int period2;            /* the kept entry's period2 */
     const double *scale;    /* clik_resize_scaled: fx, fy; clik_resize: NULL */
     clik_resize_geometry g; /* OpenCL path: the kept entry's (owned by it) */
     cl_mem geo;             /* the geometry table on the device, or NULL */
@@ -91,7 +92,8 @@ typedef struct geo_entry {
     clik_interp method;
     double scale[2];
     clik_resize_geometry g;
-    cl_mem mem; /* the table on the device, made at first use */
+    int period2; /* bilinear, bicubic: exactly x2, weights of period 2 */
+    cl_mem mem;  /* the table on the device, made at first use */
     uint64_t used;
 } geo_entry;
 
@@ -113,6 +115,21 @@ void clik__resize_geo_release(clik_context *ctx)
     }
     free(c);
     ctx->resize_geo = NULL;
+}
+
+/* 1 when output x of an axis of n outputs takes its taps from x / 2 - taps
+ * / 2 + x % 2 with the weights of output x % 2: exactly x2, the weights of
+ * period 2. */
+static int period2_axis(const int32_t *ofs, const float *w, int n, int taps)
+{
+    for (int x = 0; x < n; x++) {
+        if (ofs[x] != x / 2 - taps / 2 + x % 2)
+            return 0;
+        for (int k = 0; k < taps; k++)
+            if (w[(size_t)x * taps + k] != w[(x % 2) * taps + k])
+                return 0;
+    }
+    return 1;
 }
 
 /* The kept geometry of this resize (made now when missing), or NULL when
@@ -148,6 +165,9 @@ static geo_entry *kept_geometry(clik_context *ctx, const resize_args *a, int sw,
     if (clik__resize_geometry_make(&e->g, sw, sh, dw, dh, a->scale, a->method, quantized) != 0)
         return NULL;
     e->sw = sw, e->sh = sh, e->dw = dw, e->dh = dh;
+    e->period2 = (a->method == CLIK_INTERP_BILINEAR || a->method == CLIK_INTERP_BICUBIC) &&
+                 dw == 2 * sw && dh == 2 * sh && period2_axis(e->g.xofs, e->g.xw, dw, e->g.xtaps) &&
+                 period2_axis(e->g.yofs, e->g.yw, dh, e->g.ytaps);
     e->method = a->method, e->quantized = quantized, e->scaled = scaled;
     if (scaled)
         e->scale[0] = a->scale[0], e->scale[1] = a->scale[1];
@@ -608,6 +628,56 @@ static clik_status cl_interp_rows(clik_context *ctx, resize_args *a, const clik_
     return end_bands(ctx, k, st, 14, spans, bands, &b);
 }
 
+typedef struct period2_work {
+    int ch, taps;
+} period2_work;
+
+/* resize_period2_rows, `rows` source rows of a span of `span` source
+ * pixels: a horizontal pass of rows + taps source rows (a vector step per
+ * 16 elements, up to 2 (taps / 2 + 16) pixels one by one), and the two
+ * output rows of each source row (2 span ch elements each, a step per 16,
+ * a tail of up to 15). */
+static double period2_cost(int rows, int span, const void *user)
+{
+    const period2_work *c = user;
+    const double hpass = span * c->ch / 16.0 + c->taps + 34.0;
+    const double vpass = 2.0 * span * c->ch / 16.0 + 16.0;
+    return (rows + c->taps) * (hpass + 1.0) + rows * vpass;
+}
+
+/* CPU devices, exactly x2 with weights of period 2 (bilinear and bicubic):
+ * resize_period2_rows over bands of at most 64 output rows (unless
+ * resize_band_rows says otherwise), each work-item with its ring of taps + 1
+ * rows of horizontal sums in scratch. */
+static clik_status cl_period2_rows(clik_context *ctx, resize_args *a, const clik_binding *src,
+                                   const clik_binding *dst)
+{
+    const clik_resize_geometry *g = &a->g;
+    const clik_binding *out[1] = {dst};
+    clik_kernel_entry *k;
+    clik_status st = interp_kernel(ctx, &src->image, g->xtaps, "resize_period2_rows",
+                                   align_mode(src, dst, out, 1), &k);
+    if (st != CLIK_OK)
+        return st;
+    const int sw = src->image.width, sh = src->image.height, ch = src->image.channels;
+    const long groups = (long)ctx->dev.compute_units * 4;
+    long def = (2L * sh + groups - 1) / (groups > 0 ? groups : 1);
+    def = def < 1 ? 1 : def > 64 ? 64 : def;
+    const long out_rows = clik__tune(ctx, CLIK_TUNE_RESIZE_BAND_ROWS, def);
+    int rows = (int)((out_rows + 1) / 2 < sh ? (out_rows + 1) / 2 : sh), span;
+    const period2_work c = {ch, g->xtaps};
+    /* A row of 16 pixels always fits. */
+    fit_item(period2_cost, &c, sw, &rows, &span);
+    const int spans = (sw + span - 1) / span, bands = (sh + rows - 1) / rows;
+    const size_t ring = (size_t)(g->xtaps + 1) * 2 * (size_t)span * (size_t)ch * sizeof(float);
+    band_scratch b;
+    st = begin_bands(ctx, k, a, src, dst, ring * (size_t)spans, bands, &b);
+    if (st != CLIK_OK)
+        return st;
+    st = CLIK_ARGS_AT(ctx, k, 9, CLIK_A(rows), CLIK_A(span), CLIK_A(b.mem));
+    return end_bands(ctx, k, st, 12, spans, bands, &b);
+}
+
 /* CPU devices, u8 bilinear by exactly 2 on both axes: a band of source rows
  * per work-item, integer sums (kernels/up2_rows.h); no geometry table. */
 static clik_status cl_bilinear_x2_rows(clik_context *ctx, const clik_binding *src,
@@ -636,14 +706,22 @@ static clik_status cl_interp(clik_context *ctx, resize_args *a, const clik_bindi
                              const clik_binding *dst)
 {
     const clik_image *s = &src->image, *d = &dst->image;
-    if (use_cpu_kernels(ctx) && a->method == CLIK_INTERP_BILINEAR && s->type == CLIK_U8 &&
-        d->width == 2 * s->width && d->height == 2 * s->height &&
+    /* CPU devices, exactly x2: the period-2 kernel, else (resize_period2=0)
+     * for u8 bilinear the integer one. PoCL on 2 cores, u8 bilinear x2 of
+     * 1920x1080, host to host: grey 2.7 ms against 4.0 ms for the integer
+     * kernel, RGBA 9.1 ms against 21.1 ms. */
+    const int period2 = use_cpu_kernels(ctx) && a->period2 && s->channels != 3 &&
+                        clik__tune(ctx, CLIK_TUNE_RESIZE_PERIOD2, 1);
+    if (use_cpu_kernels(ctx) && !period2 && a->method == CLIK_INTERP_BILINEAR &&
+        s->type == CLIK_U8 && d->width == 2 * s->width && d->height == 2 * s->height &&
         (!a->scale || (a->scale[0] == 2.0 && a->scale[1] == 2.0)) &&
         clik__tune(ctx, CLIK_TUNE_RESIZE_UP2, 1))
         return cl_bilinear_x2_rows(ctx, src, dst);
     clik_status st = upload_geo(ctx, a);
     if (st != CLIK_OK)
         return st;
+    if (period2)
+        return cl_period2_rows(ctx, a, src, dst);
     if (use_cpu_kernels(ctx))
         return cl_interp_rows(ctx, a, src, dst);
     /* Pixels typed where aligned (16-byte chunks do not matter here). */
@@ -875,6 +953,7 @@ static clik_status resize_opencl(clik_context *ctx, void *p, clik_binding *const
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_resize: out of memory");
     a->g = a->kept->g;
     a->geo = a->kept->mem;
+    a->period2 = a->kept->period2;
     const int cpu = use_cpu_kernels(ctx);
     const int fast = a->method == CLIK_INTERP_NEAREST && a->g.sx > 0 && a->g.sy > 0 &&
                      clik__tune(ctx, CLIK_TUNE_RESIZE_FAST_NEAREST, 1);
