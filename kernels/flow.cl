@@ -816,8 +816,10 @@ __kernel void flow_block(__global const float *wd, __global const store_t *u,
                                                   : fi;
             const float v1 = uo2.x + k * ix, v2 = uo2.y + k * iy;
             const float pc0 = last_x ? 0.0f : LDL(pf, c), pc2 = last_x ? 0.0f : LDL(pf, 2 * r + c);
-            const float pc1 = last_y ? 0.0f : LDL(pf, r + c), pc3 = last_y ? 0.0f : LDL(pf, 3 * r + c);
-            const float pl0 = has_l ? LDL(pf, c - 1) : 0.0f, pl2 = has_l ? LDL(pf, 2 * r + c - 1) : 0.0f;
+            const float pc1 = last_y ? 0.0f : LDL(pf, r + c),
+                        pc3 = last_y ? 0.0f : LDL(pf, 3 * r + c);
+            const float pl0 = has_l ? LDL(pf, c - 1) : 0.0f,
+                        pl2 = has_l ? LDL(pf, 2 * r + c - 1) : 0.0f;
             const float pu1 = has_u ? LDL(pf, r + c - sx) : 0.0f;
             const float pu3 = has_u ? LDL(pf, 3 * r + c - sx) : 0.0f;
             const float u1 = v1 + theta * ((pc0 - pl0) + (pc1 - pu1));
