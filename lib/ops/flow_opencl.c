@@ -462,6 +462,46 @@ static clik_status iterate_small(flow_cl *f, cl_mem u, int w, int h)
     return st;
 }
 
+/* flow_decide's arguments for a level of w x h pixels; its work-group in
+ * *dlocal. Its counts are longs: a level may have over 2^31 pixels. */
+static clik_status decide_args(flow_cl *f, int w, int h, size_t *dlocal)
+{
+    clik_context *ctx = f->ctx;
+    const float eps2 = f->plan->epsilon * f->plan->epsilon;
+    const cl_long groups = (cl_long)step_groups(f, w, h), n = (cl_long)w * (cl_long)h;
+    const int it = 0;
+    *dlocal = 256;
+    clik__fit_local(ctx, f->decide, 1, dlocal);
+    clik_status st = CLIK_ARGS(ctx, f->decide, CLIK_A(f->partial), CLIK_A(groups), CLIK_A(n),
+                               CLIK_A(eps2), CLIK_A(it), CLIK_A(f->stop));
+    if (st == CLIK_OK)
+        st = clik__arg(ctx, f->decide, 6, *dlocal * sizeof(float), NULL);
+    return st;
+}
+
+/* flow_decide on the partial sums of iteration `it`. */
+static clik_status launch_decide(flow_cl *f, int it, size_t dlocal)
+{
+    clik_status st = CLIK_ARG(f->ctx, f->decide, 4, it);
+    if (st == CLIK_OK)
+        st = clik__launch_exact(f->ctx, f->decide, 1, &dlocal, &dlocal);
+    return st;
+}
+
+/* After the test of iteration `it`: its outcome is read while the next
+ * block runs; the one before is waited for now (*stopped), then the
+ * progress callback. */
+static clik_status lagged_stop(flow_cl *f, int it, int *test, int *stopped)
+{
+    clik_status st = read_stop(f, *test % 2);
+    if (st == CLIK_OK && *test > 0)
+        st = wait_stop(f, (*test - 1) % 2, stopped);
+    if (st == CLIK_OK && *test > 0)
+        st = cl_progress(f, it - CLIK_FLOW_CHECK_EVERY);
+    (*test)++;
+    return st;
+}
+
 /*
  * The iterations of one warp on a larger level: a U and a P launch each,
  * the stopping test's flow_u_check and flow_decide after every
@@ -474,9 +514,7 @@ static clik_status iterate_large(flow_cl *f, cl_mem u, int w, int h)
 {
     clik_context *ctx = f->ctx;
     const clik_flow_plan *pl = f->plan;
-    const float taut = pl->tau / pl->theta, eps2 = pl->epsilon * pl->epsilon;
-    /* flow_decide's counts are longs: a level may have over 2^31 pixels. */
-    const cl_long groups = (cl_long)step_groups(f, w, h), n = (cl_long)w * (cl_long)h;
+    const float taut = pl->tau / pl->theta;
     int it = 0;
     clik_status st = set_u_args(f, f->u, u, w, h, 1);
     if (st == CLIK_OK && f->u_check != f->u)
@@ -487,12 +525,8 @@ static clik_status iterate_large(flow_cl *f, cl_mem u, int w, int h)
     if (st == CLIK_OK)
         st = set_step_extras(f, w, h);
     size_t dlocal = 256;
-    clik__fit_local(ctx, f->decide, 1, &dlocal);
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, f->decide, CLIK_A(f->partial), CLIK_A(groups), CLIK_A(n), CLIK_A(eps2),
-                       CLIK_A(it), CLIK_A(f->stop));
-    if (st == CLIK_OK)
-        st = clik__arg(ctx, f->decide, 6, dlocal * sizeof(float), NULL);
+        st = decide_args(f, w, h, &dlocal);
     int test = 0, stopped = INT_MAX;
     while (st == CLIK_OK && it < pl->iterations && stopped == INT_MAX) {
         it++;
@@ -501,25 +535,14 @@ static clik_status iterate_large(flow_cl *f, cl_mem u, int w, int h)
         st = CLIK_ARG(ctx, uk, 7, it); /* the iteration number */
         if (st == CLIK_OK)
             st = launch_step(f, uk, w, h);
-        if (st == CLIK_OK && check) {
-            st = CLIK_ARG(ctx, f->decide, 4, it);
-            if (st == CLIK_OK)
-                st = clik__launch_exact(ctx, f->decide, 1, &dlocal, &dlocal);
-        }
+        if (st == CLIK_OK && check)
+            st = launch_decide(f, it, dlocal);
         if (st == CLIK_OK)
             st = CLIK_ARG(ctx, f->p, 5, it);
         if (st == CLIK_OK)
             st = launch_step(f, f->p, w, h);
-        if (st != CLIK_OK || !check)
-            continue;
-        /* This test's outcome is read while the next block runs; the one
-         * before is waited for now. */
-        st = read_stop(f, test % 2);
-        if (st == CLIK_OK && test > 0)
-            st = wait_stop(f, (test - 1) % 2, &stopped);
-        if (st == CLIK_OK && test > 0)
-            st = cl_progress(f, it - CLIK_FLOW_CHECK_EVERY);
-        test++;
+        if (st == CLIK_OK && check)
+            st = lagged_stop(f, it, &test, &stopped);
     }
     return st;
 }
@@ -537,19 +560,13 @@ static clik_status iterate_block(flow_cl *f, cl_mem u, cl_mem alt, int w, int h)
     clik_context *ctx = f->ctx;
     const clik_flow_plan *pl = f->plan;
     const float theta = pl->theta, l_t = pl->lambda * pl->theta, taut = pl->tau / pl->theta;
-    const float eps2 = pl->epsilon * pl->epsilon;
-    const cl_long groups = (cl_long)step_groups(f, w, h), n = (cl_long)w * (cl_long)h;
     const size_t tw = f->bwg[0] - 2 * (size_t)f->block, th = f->bwg[1] - 2 * (size_t)f->block;
     const size_t global[2] = {((size_t)w + tw - 1) / tw * f->bwg[0],
                               ((size_t)h + th - 1) / th * f->bwg[1]};
     const size_t items = f->bwg[0] * f->bwg[1];
     int it = 0, zero = 0;
     size_t dlocal = 256;
-    clik__fit_local(ctx, f->decide, 1, &dlocal);
-    clik_status st = CLIK_ARGS(ctx, f->decide, CLIK_A(f->partial), CLIK_A(groups), CLIK_A(n),
-                               CLIK_A(eps2), CLIK_A(it), CLIK_A(f->stop));
-    if (st == CLIK_OK)
-        st = clik__arg(ctx, f->decide, 6, dlocal * sizeof(float), NULL);
+    clik_status st = decide_args(f, w, h, &dlocal);
     clik_kernel_entry *k = f->block_k;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(f->wd), CLIK_A(u), CLIK_A(f->pf), CLIK_A(alt), CLIK_A(f->pf2),
@@ -585,20 +602,10 @@ static clik_status iterate_block(flow_cl *f, cl_mem u, cl_mem alt, int w, int h)
             st = clik__launch_exact(ctx, k, 2, global, f->bwg);
         launches++;
         it += count;
-        if (st != CLIK_OK || !check)
-            continue;
-        st = CLIK_ARG(ctx, f->decide, 4, it);
-        if (st == CLIK_OK)
-            st = clik__launch_exact(ctx, f->decide, 1, &dlocal, &dlocal);
-        /* As iterate_large: this test's outcome is read while the next
-         * block runs; the one before is waited for now. */
-        if (st == CLIK_OK)
-            st = read_stop(f, test % 2);
-        if (st == CLIK_OK && test > 0)
-            st = wait_stop(f, (test - 1) % 2, &stopped);
-        if (st == CLIK_OK && test > 0)
-            st = cl_progress(f, it - CLIK_FLOW_CHECK_EVERY);
-        test++;
+        if (st == CLIK_OK && check)
+            st = launch_decide(f, it, dlocal);
+        if (st == CLIK_OK && check)
+            st = lagged_stop(f, it, &test, &stopped);
     }
     return st;
 }
