@@ -142,6 +142,58 @@ __kernel void blur_col_local(__global const float *tmp, int tmp_stride, int w, i
     STORE_PX(s, dst + ROW(y, dst_stride) + x * CH);
 }
 
+/* ---- GPUs: both passes fused through local memory ---------------------------------- */
+
+/*
+ * A work-group of TW x TH work-items writes a tile of TW x (TH * rpi) pixels
+ * (rpi output rows per work-item). It stages the tile's source rows and both
+ * halos, TW + 2R pixels wide and TH * rpi + 2R rows high, in `src_tile` as T
+ * (a u8 pixel costs a byte there), runs the row pass over every staged row
+ * into `row_tile` (f32, TW wide), then the column pass from there: the
+ * intermediate stays on chip, so global memory sees one read and one write
+ * per pixel (plus the halos) instead of the two passes' four accesses, the
+ * f32 ones four bytes an element. The sums are the two-pass kernels', in the
+ * same order. Not in place: a tile's halo is its neighbours' output.
+ */
+__kernel void blur_fused(__global const T *src, int src_stride, int w, int h, __global T *dst,
+                         int dst_stride, WEIGHT_ARGS, int rpi, __local T *src_tile,
+                         __local acc_t *row_tile)
+{
+    WEIGHTS_INIT;
+    const int tw = get_local_size(0), th = get_local_size(1);
+    const int lx = get_local_id(0), ly = get_local_id(1), items = tw * th;
+    const int lid = ly * tw + lx, rows = th * rpi;
+    const int x0 = get_group_id(0) * tw, y0 = get_group_id(1) * rows;
+    const int sw = tw + 2 * R, sh = rows + 2 * R;
+    for (int i = lid; i < sw * sh; i += items) {
+        const int r = i / sw, c = i - r * sw;
+        __global const T *row = src + ROW(reflect101(y0 - R + r, h), src_stride);
+        VSTORE(VLOAD(0, row + reflect101(x0 - R + c, w) * CH), i, src_tile);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < tw * sh; i += items) {
+        const int r = i / tw, c = i - r * tw;
+        __local const T *p = src_tile + (r * sw + c) * CH;
+        acc_t s = wt[0] * TO_ACC(VLOAD(0, p));
+        for (int k = 1; k < ksize; k++)
+            s += wt[k] * TO_ACC(VLOAD(k, p));
+        row_tile[i] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int x = x0 + lx;
+    if (x >= w)
+        return;
+    for (int j = 0; j < rpi; j++) {
+        const int ty = j * th + ly, y = y0 + ty;
+        if (y >= h)
+            return;
+        acc_t s = wt[0] * row_tile[ty * tw + lx];
+        for (int k = 1; k < ksize; k++)
+            s += wt[k] * row_tile[(ty + k) * tw + lx];
+        STORE_PX(s, dst + ROW(y, dst_stride) + x * CH);
+    }
+}
+
 /* ---- CPU devices: both passes fused, a band of rows per work-item --------------- */
 
 /*

@@ -89,6 +89,14 @@ CLIK_TUNE_KEY(BLUR_CPU, "blur_cpu", "filter", FLAG, 0, 1, NULL,
     "CPU devices", "the CPU-device band kernel")
 CLIK_TUNE_KEY(BLUR_LOCAL, "blur_local", "filter", FLAG, 0, 1, NULL,
     "GPUs with local memory", "row and column tiles with halos in local memory")
+CLIK_TUNE_KEY(BLUR_FUSED, "blur_fused", "filter", FLAG, 0, 1, NULL,
+    "GPUs with local memory", "both passes in one kernel, the row pass's output in local memory (not in place: there the two passes run)")
+CLIK_TUNE_KEY(BLUR_FUSED_W, "blur_fused_w", "filter", INT, 1, 1024, NULL,
+    "32", "work-group width of the fused kernel")
+CLIK_TUNE_KEY(BLUR_FUSED_H, "blur_fused_h", "filter", INT, 1, 1024, NULL,
+    "8", "work-group height of the fused kernel")
+CLIK_TUNE_KEY(BLUR_FUSED_ROWS, "blur_fused_rows", "filter", INT, 1, 64, NULL,
+    "4", "output rows per work-item of the fused kernel (halved until the tiles fit the local memory)")
 CLIK_TUNE_KEY(BLUR_ROW_W, "blur_row_w", "filter", INT, 1, 1024, NULL,
     "256", "row tile width")
 CLIK_TUNE_KEY(BLUR_COL_W, "blur_col_w", "filter", INT, 1, 1024, NULL,

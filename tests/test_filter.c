@@ -404,14 +404,19 @@ int main(void)
 {
     /* The device's default kernels, then each variant forced with poisoned
      * scratch: the two passes with tiles in local memory (also with tiles
-     * one row high, smaller than the halos), without local memory, the
-     * fused CPU kernel with short bands; grey one pixel or 16 pixels per
-     * work-item. */
+     * one row high, smaller than the halos), without local memory, both
+     * passes fused through local memory (also with tiles smaller than the
+     * halos, several rows per work-item), the fused CPU kernel with short
+     * bands; grey one pixel or 16 pixels per work-item. */
     static const char *const tunings[] = {
         "",
-        "blur_cpu=0,blur_local=1,gray_rows=0,poison=1",
-        "blur_cpu=0,blur_local=1,blur_row_w=16,blur_col_w=4,blur_col_h=1,gray_rows=1,poison=1",
-        "blur_cpu=0,blur_local=0,gray_rows=1,poison=1",
+        "blur_cpu=0,blur_fused=0,blur_local=1,gray_rows=0,poison=1",
+        "blur_cpu=0,blur_fused=0,blur_local=1,blur_row_w=16,blur_col_w=4,blur_col_h=1,gray_rows=1,"
+        "poison=1",
+        "blur_cpu=0,blur_fused=0,blur_local=0,gray_rows=1,poison=1",
+        "blur_cpu=0,blur_fused=1,gray_rows=0,poison=1",
+        "blur_cpu=0,blur_fused=1,blur_fused_w=4,blur_fused_h=3,blur_fused_rows=5,gray_rows=1,"
+        "poison=1",
         "blur_cpu=1,blur_band_rows=5,gray_rows=0,poison=1",
         NULL};
     const h_test tests[] = {H_TEST(weights),        H_TEST(small_images),   H_TEST(in_place),

@@ -124,6 +124,73 @@ static clik_status cl_blur_two_pass(clik_context *ctx, const filter_args *a,
     return st;
 }
 
+/*
+ * Both passes in one kernel through local memory (blur_fused): a work-group
+ * of w x h work-items writes w x (h * rows) pixels. The rows per work-item
+ * halve until the two tiles fit the local memory; *ran stays 0 (the caller
+ * runs the two passes) where even one row does not fit, and in place, where
+ * a tile's halo would be a neighbour's output.
+ */
+static clik_status cl_blur_fused(clik_context *ctx, const filter_args *a, const clik_binding *src,
+                                 const clik_binding *dst, int *ran)
+{
+    const clik_image *img = &src->image;
+    const int w = img->width, h = img->height;
+    const size_t r = (size_t)(a->ksize / 2);
+    *ran = 0;
+    if (src->mem == dst->mem)
+        return CLIK_OK;
+    clik_kernel_entry *k;
+    clik_status st =
+        clik__pixel_kernel(ctx, "filter", img->type, img->channels, "", "blur_fused", &k);
+    if (st != CLIK_OK)
+        return st;
+    size_t lsize[2] = {(size_t)clik__tune(ctx, CLIK_TUNE_BLUR_FUSED_W, 32),
+                       (size_t)clik__tune(ctx, CLIK_TUNE_BLUR_FUSED_H, 8)};
+    clik__fit_local(ctx, k, 2, lsize);
+    /* No more rows per work-item than the image needs. */
+    size_t rows = (size_t)clik__tune(ctx, CLIK_TUNE_BLUR_FUSED_ROWS, 4);
+    const size_t needed = ((size_t)h + lsize[1] - 1) / lsize[1];
+    rows = rows < needed ? rows : needed;
+    /* Staged pixels as T; the row pass's as floats (a float3 has a float4's
+     * size). */
+    const size_t elem = clik_type_size(img->type) * (size_t)img->channels;
+    const size_t px = (size_t)(img->channels == 3 ? 4 : img->channels) * sizeof(float);
+    size_t src_bytes = 0, row_bytes = 0;
+    for (; rows > 0; rows /= 2) {
+        const size_t sh = lsize[1] * rows + 2 * r;
+        src_bytes = (lsize[0] + 2 * r) * sh * elem;
+        row_bytes = lsize[0] * sh * px;
+        if (src_bytes + row_bytes <= ctx->dev.local_mem_size)
+            break;
+    }
+    if (rows == 0) {
+        clik__log(ctx, CLIK_LOG_DEBUG,
+                  "clik_gaussian_blur: a fused tile of %zu x %zu work-items with ksize %d "
+                  "exceeds %zu bytes of local memory: two passes",
+                  lsize[0], lsize[1], a->ksize, (size_t)ctx->dev.local_mem_size);
+        return CLIK_OK;
+    }
+    const int ss = clik__elems(src), ds = clik__elems(dst), rpi = (int)rows;
+    st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(dst->mem),
+                   CLIK_A(ds));
+    if (st == CLIK_OK)
+        st = set_taps(ctx, k, 6, a);
+    if (st == CLIK_OK)
+        st = CLIK_ARG(ctx, k, 8, rpi);
+    if (st == CLIK_OK)
+        st = clik__arg(ctx, k, 9, src_bytes, NULL);
+    if (st == CLIK_OK)
+        st = clik__arg(ctx, k, 10, row_bytes, NULL);
+    if (st != CLIK_OK)
+        return st;
+    const size_t tile_rows = lsize[1] * rows;
+    const size_t global[2] = {((size_t)w + lsize[0] - 1) / lsize[0] * lsize[0],
+                              ((size_t)h + tile_rows - 1) / tile_rows * lsize[1]};
+    *ran = 1;
+    return clik__launch_exact(ctx, k, 2, global, lsize);
+}
+
 int clik__blur_band_rows(const clik_context *ctx, int w, int ch, int h, int ksize)
 {
     const long budget = clik__loop_budget(ctx);
@@ -236,9 +303,13 @@ static clik_status blur_opencl(clik_context *ctx, void *p, clik_binding *const *
         clik__tune(ctx, CLIK_TUNE_BLUR_CPU, ctx->dev.type == CLIK_DEVICE_CPU)) {
         st = cl_blur_cpu(ctx, a, b[0], b[1], b[0] == b[1]);
     } else if (st == CLIK_OK) {
-        const int local = (int)clik__tune(ctx, CLIK_TUNE_BLUR_LOCAL,
-                                          ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU);
-        st = cl_blur_two_pass(ctx, a, b[0], b[1], local);
+        const int gpu_local = ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU;
+        int ran = 0;
+        if (clik__tune(ctx, CLIK_TUNE_BLUR_FUSED, gpu_local))
+            st = cl_blur_fused(ctx, a, b[0], b[1], &ran);
+        if (st == CLIK_OK && !ran)
+            st = cl_blur_two_pass(ctx, a, b[0], b[1],
+                                  (int)clik__tune(ctx, CLIK_TUNE_BLUR_LOCAL, gpu_local));
     }
     clik__temp_release(ctx, a->weights_mem, wbytes);
     return st;
