@@ -606,6 +606,14 @@ void cli_outputs_free(cli_outputs *set)
     cli_outputs_init(set, set->cmd);
 }
 
+int cli_outputs_finish(cli_outputs *set, int rc)
+{
+    if (rc == CLI_OK)
+        rc = cli_outputs_commit(set);
+    cli_outputs_free(set);
+    return rc;
+}
+
 int cli_outputs_plan(cli_outputs *set, const char *const *inputs, int ninputs,
                      const char *const *outputs, int noutputs)
 {
@@ -640,6 +648,23 @@ clik_status cli_luma(clik_context *ctx, const clik_image *img, clik_image *luma)
             out[x] = in[(size_t)x * (size_t)img->channels];
     }
     return CLIK_OK;
+}
+
+int cli_load_net(clik_context *ctx, const char *cmd, const char *name, const char *model, int scale,
+                 clik_lapar_net **net)
+{
+    clik_status st = model ? clik_lapar_net_load(ctx, model, net)
+                           : clik_lapar_net_builtin(ctx, name, scale, net);
+    if (st != CLIK_OK)
+        return cli_error(cmd, ctx, st, model ? model : name);
+    clik_lapar_net_info info;
+    clik_lapar_net_describe(*net, &info);
+    if (info.scale != scale) {
+        fprintf(stderr, "clik %s: %s is a x%d network, not x%d\n", cmd, model ? model : name,
+                info.scale, scale);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
 }
 
 /* ---- one image in, one image out ------------------------------------------------------- */

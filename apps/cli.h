@@ -40,11 +40,6 @@ int cmd_lapar_net(int argc, char **argv);
 int cmd_lapar_compress(int argc, char **argv);
 int cmd_lapar_train(int argc, char **argv);
 
-/* The LAPAR network of --net NAME (built in) or --model FILE for a scale
- * (apps/lapar_net.c): CLI_OK, or the status with a message naming clik CMD
- * (a network of another scale: CLI_USAGE). */
-int cli_load_net(clik_context *ctx, const char *cmd, const char *name, const char *model, int scale,
-                 clik_lapar_net **net);
 int cmd_tune(int argc, char **argv);
 int cmd_tune_any(int argc, char **argv);
 int cmd_warmup(int argc, char **argv);
@@ -181,6 +176,10 @@ int cli_outputs_stage_bytes(cli_outputs *set, int index, const void *data, size_
 int cli_outputs_commit(cli_outputs *set);
 /* Removes the temporaries not committed and frees the set. */
 void cli_outputs_free(cli_outputs *set);
+/* The end of a command's outputs: when rc is CLI_OK, commits them
+ * (cli_outputs_commit()); then frees the set. Returns rc, or the commit's
+ * failure. */
+int cli_outputs_finish(cli_outputs *set, int rc);
 
 /* Names every input, then every output, of set (NULL entries are skipped, so
  * that optional files keep the numbering of the outputs given) and checks
@@ -197,6 +196,12 @@ int cli_outputs_read(cli_outputs *set, int rc, const char *path, clik_image *img
  * here): the grey of grey + alpha, the luma of colour (BT.601, as clik_gray);
  * for a grey img, a copy. */
 clik_status cli_luma(clik_context *ctx, const clik_image *img, clik_image *luma);
+
+/* The LAPAR network of --net NAME (built in) or --model FILE for a scale
+ * (lapar.c, lapar_net.c): CLI_OK, or the status with a message naming clik CMD
+ * (a network of another scale: CLI_USAGE). */
+int cli_load_net(clik_context *ctx, const char *cmd, const char *name, const char *model, int scale,
+                 clik_lapar_net **net);
 
 /* ---- commands of one image in and (at most) one image out ---------------------------- */
 

@@ -344,9 +344,7 @@ static int upscale_image(const upscale_job *job)
         rc = st != CLIK_OK ? cli_error("upscale", ctx, st, job->in)
                            : frame_stage(&f, &outs, 0, job->map ? 1 : -1);
     }
-    if (rc == CLI_OK)
-        rc = cli_outputs_commit(&outs);
-    cli_outputs_free(&outs);
+    rc = cli_outputs_finish(&outs, rc);
     clik_lapar_model_free(model);
     clik_lapar_net_free(net);
     clik_context_destroy(ctx);
@@ -532,9 +530,7 @@ static int upscale_sequence(const upscale_job *job)
     clik_fusion_stream_destroy(seq.stream);
     cli_progress_done();
     /* Every frame is staged: put them all in place, or on a failure none. */
-    if (rc == CLI_OK)
-        rc = cli_outputs_commit(&seq.outs);
-    cli_outputs_free(&seq.outs);
+    rc = cli_outputs_finish(&seq.outs, rc);
     double seconds = cli_seconds() - t0;
     if (rc == CLI_OK) {
         fprintf(stderr, "clik upscale: %d frames, %dx%d to %dx%d, in %.3f s: %.2f frames/s\n",

@@ -83,9 +83,7 @@ int cmd_integral(int argc, char **argv)
         rc = cli_outputs_stage(&outs, 0, &sum, had_alpha);
     if (rc == CLI_OK && sq_path)
         rc = cli_outputs_stage(&outs, 1, &sq, had_alpha);
-    if (rc == CLI_OK)
-        rc = cli_outputs_commit(&outs);
-    cli_outputs_free(&outs);
+    rc = cli_outputs_finish(&outs, rc);
     clik_context_destroy(ctx);
     clik_image_free(&sq);
     clik_image_free(&sum);

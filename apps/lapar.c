@@ -398,9 +398,7 @@ int cmd_lapar(int argc, char **argv)
     }
     if (rc == CLI_OK)
         rc = cli_outputs_stage(&outs, 0, out, job.had_alpha);
-    if (rc == CLI_OK)
-        rc = cli_outputs_commit(&outs);
-    cli_outputs_free(&outs);
+    rc = cli_outputs_finish(&outs, rc);
     clik_image_free(&grey);
     clik_image_free(&dst);
     job_free(&job);

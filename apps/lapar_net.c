@@ -34,23 +34,6 @@ static int fail(const char *fmt, const char *a, const char *b)
     return CLI_FAILED;
 }
 
-int cli_load_net(clik_context *ctx, const char *cmd, const char *name, const char *model, int scale,
-                 clik_lapar_net **net)
-{
-    clik_status st = model ? clik_lapar_net_load(ctx, model, net)
-                           : clik_lapar_net_builtin(ctx, name, scale, net);
-    if (st != CLIK_OK)
-        return cli_error(cmd, ctx, st, model ? model : name);
-    clik_lapar_net_info info;
-    clik_lapar_net_describe(*net, &info);
-    if (info.scale != scale) {
-        fprintf(stderr, "clik %s: %s is a x%d network, not x%d\n", cmd, model ? model : name,
-                info.scale, scale);
-        return CLI_USAGE;
-    }
-    return CLI_OK;
-}
-
 /* The options both commands share: --scale (into *scale), --net or
  * --model, --activations (f32 or f16). CLI_OK, or CLI_USAGE with a message
  * that names the command. */
@@ -162,9 +145,7 @@ int cmd_lapar_net(int argc, char **argv)
         if (rc == CLI_OK)
             rc = cli_outputs_stage(&outs, 1, out, had_alpha);
     }
-    if (rc == CLI_OK)
-        rc = cli_outputs_commit(&outs);
-    cli_outputs_free(&outs);
+    rc = cli_outputs_finish(&outs, rc);
     clik_image_free(&src);
     clik_image_free(&dst);
     clik_image_free(&grey);

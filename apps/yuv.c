@@ -245,9 +245,7 @@ int cmd_yuv(int argc, char **argv)
         rc = cli_outputs_stage_bytes(&outs, 0, bytes->data, bytes->stride * (size_t)bytes->height);
     else if (rc == CLI_OK)
         rc = cli_outputs_stage(&outs, 0, bytes, 0);
-    if (rc == CLI_OK)
-        rc = cli_outputs_commit(&outs);
-    cli_outputs_free(&outs);
+    rc = cli_outputs_finish(&outs, rc);
     clik_context_destroy(ctx);
     clik_image_free(&sized_bytes);
     clik_image_free(&dst);

@@ -115,6 +115,12 @@ clik_status bench_upload(bench_case *bc, const clik_image *host, clik_image *out
 void bench_fill_natural(clik_image *img, uint64_t seed);
 /* Writes a host u8 image of 1 (PGM) or 2..4 channels (PAM); 0 on success. */
 int bench_write_pnm(const clik_image *img, const char *path);
+/* The context of a check run (clik-pipeline, clik-camera-loop) on device
+ * (NULL: auto), strict or not: CLIK_OK with *ctx, or the status of
+ * clik_context_create; for CLIK_ERR_NO_DEVICE, "PROG: skipped: why" is
+ * printed, the run being a skip rather than a failure. */
+clik_status bench_check_context(const char *prog, const char *device, int strict,
+                                clik_context **ctx);
 
 /* Wall clock (CLOCK_MONOTONIC) and CPU time of the whole process (an
  * OpenCL CPU device's threads included), in ms; the median of n values

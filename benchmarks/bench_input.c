@@ -164,6 +164,20 @@ int bench_write_pnm(const clik_image *img, const char *path)
 
 /* ---- timing ------------------------------------------------------------------- */
 
+clik_status bench_check_context(const char *prog, const char *device, int strict,
+                                clik_context **ctx)
+{
+    clik_context_options copt;
+    clik_context_options_init(&copt);
+    copt.device = device;
+    copt.strict = strict;
+    *ctx = NULL;
+    clik_status st = clik_context_create(ctx, &copt);
+    if (st == CLIK_ERR_NO_DEVICE)
+        fprintf(stderr, "%s: skipped: %s\n", prog, clik_context_message(NULL));
+    return st;
+}
+
 double bench_now_ms(void)
 {
     struct timespec ts;

@@ -551,16 +551,10 @@ int main(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc;
-    clik_context_options copt;
-    clik_context_options_init(&copt);
-    copt.device = o.device;
-    copt.strict = 1;
-    clik_context *ctx = NULL;
-    clik_status st = clik_context_create(&ctx, &copt);
-    if (st == CLIK_ERR_NO_DEVICE) {
-        fprintf(stderr, "%s: skipped: %s\n", prog, clik_context_message(NULL));
+    clik_context *ctx;
+    clik_status st = bench_check_context(prog, o.device, 1, &ctx);
+    if (st == CLIK_ERR_NO_DEVICE)
         return EXIT_SKIP;
-    }
     if (st != CLIK_OK)
         return failed(NULL, st, "clik_context_create");
     rc = o.conversions ? time_conversions(ctx, &o) : run_loop(ctx, &o);

@@ -677,16 +677,10 @@ int main(int argc, char **argv)
     if (rc)
         return rc;
 
-    clik_context_options copt;
-    clik_context_options_init(&copt);
-    copt.device = o.device;
-    copt.strict = o.allow_fallback ? 0 : 1;
-    clik_context *ctx = NULL;
-    clik_status st = clik_context_create(&ctx, &copt);
-    if (st == CLIK_ERR_NO_DEVICE) { /* as without any device: nothing to compare */
-        fprintf(stderr, "%s: skipped: %s\n", prog, clik_context_message(NULL));
+    clik_context *ctx;
+    clik_status st = bench_check_context(prog, o.device, o.allow_fallback ? 0 : 1, &ctx);
+    if (st == CLIK_ERR_NO_DEVICE) /* as without any device: nothing to compare */
         return EXIT_SKIP;
-    }
     if (st != CLIK_OK)
         return clik_failed(NULL, st, "clik_context_create");
     const clik_device_info *dev = clik_context_device(ctx);

@@ -47,15 +47,8 @@ static clik_status run_clahe(clik_context *ctx, const clik_image *in, clik_image
 }
 
 /* The same input read as BGR(A): luma and chroma from the swapped channels. */
-static clik_status run_equalize_luma_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return sup_case_bgr(ctx, in, out, run_equalize_luma);
-}
-
-static clik_status run_clahe_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return sup_case_bgr(ctx, in, out, run_clahe);
-}
+SUP_CASE_RUN(run_equalize_luma_bgr, sup_case_bgr(ctx, in, out, run_equalize_luma))
+SUP_CASE_RUN(run_clahe_bgr, sup_case_bgr(ctx, in, out, run_clahe))
 
 /* A fixed table per channel: a permutation of 0..255 that differs by channel. */
 static void lut_tables(uint8_t *tables, int count)
@@ -168,10 +161,7 @@ static int case_levels(const clik_image *in)
     return most < 5 ? most : 5;
 }
 
-static clik_status no_levels(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return run_pyrdown(ctx, in, out);
-}
+SUP_CASE_RUN(no_levels, run_pyrdown(ctx, in, out))
 
 static clik_status run_gaussian(clik_context *ctx, const clik_image *in, clik_image *out)
 {
@@ -204,15 +194,8 @@ static clik_status laplacian_bands(clik_context *ctx, const clik_image *in, clik
     return st;
 }
 
-static clik_status run_laplacian_s16(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return laplacian_bands(ctx, in, CLIK_S16, out);
-}
-
-static clik_status run_laplacian_f32(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return laplacian_bands(ctx, in, CLIK_F32, out);
-}
+SUP_CASE_RUN(run_laplacian_s16, laplacian_bands(ctx, in, CLIK_S16, out))
+SUP_CASE_RUN(run_laplacian_f32, laplacian_bands(ctx, in, CLIK_F32, out))
 
 /* Build and collapse on ctx: gives back in (exactly, for u8). */
 static clik_status run_collapse(clik_context *ctx, const clik_image *in, clik_image *out)
@@ -250,40 +233,13 @@ static clik_status integral_as(clik_context *ctx, const clik_image *in, clik_typ
     return st;
 }
 
-static clik_status run_integral_u32(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return integral_as(ctx, in, CLIK_U32, CLIK_U64, 0, out);
-}
-
-static clik_status run_integral_s32(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return integral_as(ctx, in, CLIK_S32, CLIK_U64, 0, out);
-}
-
-static clik_status run_integral_u64(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return integral_as(ctx, in, CLIK_U64, CLIK_U64, 0, out);
-}
-
-static clik_status run_integral_sq(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return integral_as(ctx, in, CLIK_U32, CLIK_U64, 1, out);
-}
-
-static clik_status run_integral_f64(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return integral_as(ctx, in, CLIK_F64, CLIK_F64, 0, out);
-}
-
-static clik_status run_integral_sq_f64(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return integral_as(ctx, in, CLIK_F64, CLIK_F64, 1, out);
-}
-
-static clik_status run_integral_f32(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return integral_as(ctx, in, CLIK_F32, CLIK_F64, 0, out);
-}
+SUP_CASE_RUN(run_integral_u32, integral_as(ctx, in, CLIK_U32, CLIK_U64, 0, out))
+SUP_CASE_RUN(run_integral_s32, integral_as(ctx, in, CLIK_S32, CLIK_U64, 0, out))
+SUP_CASE_RUN(run_integral_u64, integral_as(ctx, in, CLIK_U64, CLIK_U64, 0, out))
+SUP_CASE_RUN(run_integral_sq, integral_as(ctx, in, CLIK_U32, CLIK_U64, 1, out))
+SUP_CASE_RUN(run_integral_f64, integral_as(ctx, in, CLIK_F64, CLIK_F64, 0, out))
+SUP_CASE_RUN(run_integral_sq_f64, integral_as(ctx, in, CLIK_F64, CLIK_F64, 1, out))
+SUP_CASE_RUN(run_integral_f32, integral_as(ctx, in, CLIK_F32, CLIK_F64, 0, out))
 
 #define CH124 (1u << 1 | 1u << 2 | 1u << 4)
 /* 3 channels run the 4-channel kernels between two conversions: pyr_down,

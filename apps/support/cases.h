@@ -65,6 +65,15 @@ clik_status sup_case_bgr(clik_context *ctx, const clik_image *in, clik_image *ou
                          clik_status (*run)(clik_context *ctx, const clik_image *in,
                                             clik_image *out));
 
+/* Defines name, the run of a case that is an expression of its arguments
+ * (ctx, in, out): another case's run, or a shared one, with set values,
+ * as SUP_CASE_RUN(run_gray_bgr, sup_case_bgr(ctx, in, out, run_gray)). */
+#define SUP_CASE_RUN(name, expr)                                                                   \
+    static clik_status name(clik_context *ctx, const clik_image *in, clik_image *out)              \
+    {                                                                                              \
+        return expr;                                                                               \
+    }
+
 /* The case named op, or NULL. */
 const sup_case *sup_case_find(const char *op);
 

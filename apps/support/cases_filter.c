@@ -10,20 +10,9 @@ static clik_status blur_as(clik_context *ctx, const clik_image *in, int ksize, d
     return st;
 }
 
-static clik_status run_blur3(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return blur_as(ctx, in, 3, 0.0, out);
-}
-
-static clik_status run_blur7(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return blur_as(ctx, in, 7, 0.0, out);
-}
-
-static clik_status run_blur11(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return blur_as(ctx, in, 11, 2.5, out);
-}
+SUP_CASE_RUN(run_blur3, blur_as(ctx, in, 3, 0.0, out))
+SUP_CASE_RUN(run_blur7, blur_as(ctx, in, 7, 0.0, out))
+SUP_CASE_RUN(run_blur11, blur_as(ctx, in, 11, 2.5, out))
 
 static clik_status run_gray(clik_context *ctx, const clik_image *in, clik_image *out)
 {
@@ -34,10 +23,7 @@ static clik_status run_gray(clik_context *ctx, const clik_image *in, clik_image 
 }
 
 /* The same input read as BGR(A): blue weighted as red. */
-static clik_status run_gray_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return sup_case_bgr(ctx, in, out, run_gray);
-}
+SUP_CASE_RUN(run_gray_bgr, sup_case_bgr(ctx, in, out, run_gray))
 
 #define CH124  (1u << 1 | 1u << 2 | 1u << 4)
 #define CH1234 (CH124 | 1u << 3)

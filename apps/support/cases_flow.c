@@ -111,21 +111,11 @@ static clik_status run_flow(clik_context *ctx, const clik_image *given, clik_flo
     return st;
 }
 
-static clik_status run_tvl1(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return run_flow(ctx, in, CLIK_FLOW_STORAGE_F32, out);
-}
-
-static clik_status run_tvl1_f16(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return run_flow(ctx, in, CLIK_FLOW_STORAGE_F16, out);
-}
+SUP_CASE_RUN(run_tvl1, run_flow(ctx, in, CLIK_FLOW_STORAGE_F32, out))
+SUP_CASE_RUN(run_tvl1_f16, run_flow(ctx, in, CLIK_FLOW_STORAGE_F16, out))
 
 /* The same input read as BGR(A): the luma weighs blue as red. */
-static clik_status run_tvl1_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return sup_case_bgr(ctx, in, out, run_tvl1);
-}
+SUP_CASE_RUN(run_tvl1_bgr, sup_case_bgr(ctx, in, out, run_tvl1))
 
 /* Colour: 3 channels in one case, 4 in the other (a flow run is heavy). */
 #define CH1 (1u << 1)

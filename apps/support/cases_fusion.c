@@ -82,15 +82,8 @@ static clik_status run_map(clik_context *ctx, const clik_image *in, clik_image *
 }
 
 /* The same input read as BGR(A): the luma weights blue as red. */
-static clik_status run_x2_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return sup_case_bgr(ctx, in, out, run_x2);
-}
-
-static clik_status run_map_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return sup_case_bgr(ctx, in, out, run_map);
-}
+SUP_CASE_RUN(run_x2_bgr, sup_case_bgr(ctx, in, out, run_x2))
+SUP_CASE_RUN(run_map_bgr, sup_case_bgr(ctx, in, out, run_map))
 
 /* 3 channels run the 4-channel kernels between two conversions. */
 #define RGBA (1u << 4)

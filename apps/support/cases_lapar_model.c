@@ -52,15 +52,8 @@ static clik_status run_upscale(clik_context *ctx, const clik_image *in, int scal
     return st;
 }
 
-static clik_status upscale_x2(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return run_upscale(ctx, in, 2, CROP, out);
-}
-
-static clik_status upscale_x3_f32(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return run_upscale(ctx, in, 3, 32, out);
-}
+SUP_CASE_RUN(upscale_x2, run_upscale(ctx, in, 2, CROP, out))
+SUP_CASE_RUN(upscale_x3_f32, run_upscale(ctx, in, 3, 32, out))
 
 /* The buckets of the x2 upsample of in (U16). */
 static clik_status classify_x2(clik_context *ctx, const clik_image *in, clik_image *out)
@@ -84,10 +77,7 @@ static clik_status classify_x2(clik_context *ctx, const clik_image *in, clik_ima
 }
 
 /* The same input read as BGR(A): the buckets weight blue as red. */
-static clik_status upscale_x2_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return sup_case_bgr(ctx, in, out, upscale_x2);
-}
+SUP_CASE_RUN(upscale_x2_bgr, sup_case_bgr(ctx, in, out, upscale_x2))
 
 /* The cases of this group run with 1 and 4 channels; the upscales with 3
  * (through 4-channel copies) too. */

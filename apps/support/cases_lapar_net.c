@@ -226,21 +226,11 @@ static clik_status run_upscale(clik_context *ctx, const clik_image *in, int rele
     return st;
 }
 
-static clik_status upscale_small(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return run_upscale(ctx, in, 0, out);
-}
-
-static clik_status upscale_released(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return run_upscale(ctx, in, 1, out);
-}
+SUP_CASE_RUN(upscale_small, run_upscale(ctx, in, 0, out))
+SUP_CASE_RUN(upscale_released, run_upscale(ctx, in, 1, out))
 
 /* The same input read as BGR(A): the network reads red first. */
-static clik_status phi_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return sup_case_bgr(ctx, in, out, run_phi);
-}
+SUP_CASE_RUN(phi_bgr, sup_case_bgr(ctx, in, out, run_phi))
 
 /* Grey and RGBA; 3 channels (through 4-channel copies) on two cases. */
 #define CH14  ((1u << 1) | (1u << 4))

@@ -53,80 +53,21 @@ static clik_status x3(clik_context *ctx, const clik_image *in, clik_interp m, cl
     return resize_by(ctx, in, 3, 1, above_megapixel(in) ? 1 : 3, 1, m, out);
 }
 
-static clik_status nearest_x2(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return x2(ctx, in, CLIK_INTERP_NEAREST, out);
-}
-
-static clik_status nearest_x3(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return x3(ctx, in, CLIK_INTERP_NEAREST, out);
-}
-
-static clik_status nearest_frac(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_by(ctx, in, 5, 3, 3, 7, CLIK_INTERP_NEAREST, out);
-}
-
-static clik_status nearest_down(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_by(ctx, in, 3, 7, 1, 2, CLIK_INTERP_NEAREST, out);
-}
-
-static clik_status bilinear_x2(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return x2(ctx, in, CLIK_INTERP_BILINEAR, out);
-}
-
-static clik_status bilinear_frac(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_by(ctx, in, 3, 7, 5, 3, CLIK_INTERP_BILINEAR, out);
-}
-
-static clik_status bilinear_mixed(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_by(ctx, in, 5, 3, 1, 2, CLIK_INTERP_BILINEAR, out);
-}
-
-static clik_status bicubic_x2(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return x2(ctx, in, CLIK_INTERP_BICUBIC, out);
-}
-
-static clik_status bicubic_x3(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return x3(ctx, in, CLIK_INTERP_BICUBIC, out);
-}
-
-static clik_status bicubic_frac(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_by(ctx, in, 5, 3, 3, 7, CLIK_INTERP_BICUBIC, out);
-}
-
-static clik_status bicubic_down(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_by(ctx, in, 1, 2, 3, 7, CLIK_INTERP_BICUBIC, out);
-}
-
-static clik_status bicubic_mixed(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_by(ctx, in, 2, 1, 5, 3, CLIK_INTERP_BICUBIC, out);
-}
-
-static clik_status bicubic_aa_d3(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_by(ctx, in, 1, 3, 1, 3, CLIK_INTERP_BICUBIC_AA, out);
-}
-
-static clik_status bicubic_aa_frac(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_by(ctx, in, 3, 7, 2, 5, CLIK_INTERP_BICUBIC_AA, out);
-}
-
-static clik_status bicubic_aa_mixed(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_by(ctx, in, 3, 7, 5, 3, CLIK_INTERP_BICUBIC_AA, out);
-}
+SUP_CASE_RUN(nearest_x2, x2(ctx, in, CLIK_INTERP_NEAREST, out))
+SUP_CASE_RUN(nearest_x3, x3(ctx, in, CLIK_INTERP_NEAREST, out))
+SUP_CASE_RUN(nearest_frac, resize_by(ctx, in, 5, 3, 3, 7, CLIK_INTERP_NEAREST, out))
+SUP_CASE_RUN(nearest_down, resize_by(ctx, in, 3, 7, 1, 2, CLIK_INTERP_NEAREST, out))
+SUP_CASE_RUN(bilinear_x2, x2(ctx, in, CLIK_INTERP_BILINEAR, out))
+SUP_CASE_RUN(bilinear_frac, resize_by(ctx, in, 3, 7, 5, 3, CLIK_INTERP_BILINEAR, out))
+SUP_CASE_RUN(bilinear_mixed, resize_by(ctx, in, 5, 3, 1, 2, CLIK_INTERP_BILINEAR, out))
+SUP_CASE_RUN(bicubic_x2, x2(ctx, in, CLIK_INTERP_BICUBIC, out))
+SUP_CASE_RUN(bicubic_x3, x3(ctx, in, CLIK_INTERP_BICUBIC, out))
+SUP_CASE_RUN(bicubic_frac, resize_by(ctx, in, 5, 3, 3, 7, CLIK_INTERP_BICUBIC, out))
+SUP_CASE_RUN(bicubic_down, resize_by(ctx, in, 1, 2, 3, 7, CLIK_INTERP_BICUBIC, out))
+SUP_CASE_RUN(bicubic_mixed, resize_by(ctx, in, 2, 1, 5, 3, CLIK_INTERP_BICUBIC, out))
+SUP_CASE_RUN(bicubic_aa_d3, resize_by(ctx, in, 1, 3, 1, 3, CLIK_INTERP_BICUBIC_AA, out))
+SUP_CASE_RUN(bicubic_aa_frac, resize_by(ctx, in, 3, 7, 2, 5, CLIK_INTERP_BICUBIC_AA, out))
+SUP_CASE_RUN(bicubic_aa_mixed, resize_by(ctx, in, 3, 7, 5, 3, CLIK_INTERP_BICUBIC_AA, out))
 
 /* Resizes in by the coordinate scale (sx, sy) (clik_resize_scaled). */
 static clik_status resize_scaled(clik_context *ctx, const clik_image *in, double sx, double sy,
@@ -141,20 +82,9 @@ static clik_status resize_scaled(clik_context *ctx, const clik_image *in, double
     return st;
 }
 
-static clik_status nearest_scaled(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_scaled(ctx, in, 2.6, 0.7, CLIK_INTERP_NEAREST, out);
-}
-
-static clik_status bilinear_scaled(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_scaled(ctx, in, 0.7, 0.7, CLIK_INTERP_BILINEAR, out);
-}
-
-static clik_status bicubic_scaled(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_scaled(ctx, in, 0.7, 0.7, CLIK_INTERP_BICUBIC, out);
-}
+SUP_CASE_RUN(nearest_scaled, resize_scaled(ctx, in, 2.6, 0.7, CLIK_INTERP_NEAREST, out))
+SUP_CASE_RUN(bilinear_scaled, resize_scaled(ctx, in, 0.7, 0.7, CLIK_INTERP_BILINEAR, out))
+SUP_CASE_RUN(bicubic_scaled, resize_scaled(ctx, in, 0.7, 0.7, CLIK_INTERP_BICUBIC, out))
 
 const sup_case sup_cases_resize[] = {
     {"resize", "resize-nearest-x2", SUP_TOL_EXACT, CH1234, CLIK_U8, nearest_x2},

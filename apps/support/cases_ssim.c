@@ -114,25 +114,10 @@ static clik_status run_tiles(clik_context *ctx, const clik_image *in, int tile, 
     return st;
 }
 
-static clik_status run_tiles_2(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return run_tiles(ctx, in, 2, out);
-}
-
-static clik_status run_tiles_5(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return run_tiles(ctx, in, 5, out);
-}
-
-static clik_status run_tiles_8(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return run_tiles(ctx, in, 8, out);
-}
-
-static clik_status run_tiles_16(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return run_tiles(ctx, in, 16, out);
-}
+SUP_CASE_RUN(run_tiles_2, run_tiles(ctx, in, 2, out))
+SUP_CASE_RUN(run_tiles_5, run_tiles(ctx, in, 5, out))
+SUP_CASE_RUN(run_tiles_8, run_tiles(ctx, in, 8, out))
+SUP_CASE_RUN(run_tiles_16, run_tiles(ctx, in, 16, out))
 
 #define CH1 (1u << 1)
 

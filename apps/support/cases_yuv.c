@@ -73,35 +73,13 @@ static clik_status to_rgb_as(clik_context *ctx, const clik_image *in, clik_image
     return st;
 }
 
-static clik_status run_nv21(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return to_rgb_as(ctx, in, out, CLIK_YUV_NV21, CLIK_YUV_BT601, CLIK_ORDER_RGB);
-}
-
-static clik_status run_nv12(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return to_rgb_as(ctx, in, out, CLIK_YUV_NV12, CLIK_YUV_BT601, CLIK_ORDER_RGB);
-}
-
-static clik_status run_i420(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return to_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT601, CLIK_ORDER_RGB);
-}
-
-static clik_status run_nv21_bgr(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return to_rgb_as(ctx, in, out, CLIK_YUV_NV21, CLIK_YUV_BT601, CLIK_ORDER_BGR);
-}
-
-static clik_status run_nv12_bt709(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return to_rgb_as(ctx, in, out, CLIK_YUV_NV12, CLIK_YUV_BT709, CLIK_ORDER_RGB);
-}
-
-static clik_status run_i420_full(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return to_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT601_FULL, CLIK_ORDER_BGR);
-}
+SUP_CASE_RUN(run_nv21, to_rgb_as(ctx, in, out, CLIK_YUV_NV21, CLIK_YUV_BT601, CLIK_ORDER_RGB))
+SUP_CASE_RUN(run_nv12, to_rgb_as(ctx, in, out, CLIK_YUV_NV12, CLIK_YUV_BT601, CLIK_ORDER_RGB))
+SUP_CASE_RUN(run_i420, to_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT601, CLIK_ORDER_RGB))
+SUP_CASE_RUN(run_nv21_bgr, to_rgb_as(ctx, in, out, CLIK_YUV_NV21, CLIK_YUV_BT601, CLIK_ORDER_BGR))
+SUP_CASE_RUN(run_nv12_bt709, to_rgb_as(ctx, in, out, CLIK_YUV_NV12, CLIK_YUV_BT709, CLIK_ORDER_RGB))
+SUP_CASE_RUN(run_i420_full,
+             to_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT601_FULL, CLIK_ORDER_BGR))
 
 /* RGB(A) to a frame in OpenCV's layout, written into out; the source
  * is in, rounded up to even sizes (edge pixels repeated). */
@@ -129,25 +107,11 @@ static clik_status from_rgb_as(clik_context *ctx, const clik_image *in, clik_ima
     return st;
 }
 
-static clik_status run_to_nv21(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return from_rgb_as(ctx, in, out, CLIK_YUV_NV21, CLIK_YUV_BT601, CLIK_ORDER_RGB);
-}
-
-static clik_status run_to_nv12(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return from_rgb_as(ctx, in, out, CLIK_YUV_NV12, CLIK_YUV_BT601, CLIK_ORDER_BGR);
-}
-
-static clik_status run_to_i420(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return from_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT601, CLIK_ORDER_RGB);
-}
-
-static clik_status run_to_i420_bt709_full(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return from_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT709_FULL, CLIK_ORDER_RGB);
-}
+SUP_CASE_RUN(run_to_nv21, from_rgb_as(ctx, in, out, CLIK_YUV_NV21, CLIK_YUV_BT601, CLIK_ORDER_RGB))
+SUP_CASE_RUN(run_to_nv12, from_rgb_as(ctx, in, out, CLIK_YUV_NV12, CLIK_YUV_BT601, CLIK_ORDER_BGR))
+SUP_CASE_RUN(run_to_i420, from_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT601, CLIK_ORDER_RGB))
+SUP_CASE_RUN(run_to_i420_bt709_full,
+             from_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT709_FULL, CLIK_ORDER_RGB))
 
 /* The frame of `in` (format) resampled by clik_yuv_resize to the even
  * size nearest in's times num / den (at least 2), written into out in
@@ -176,20 +140,12 @@ static clik_status run_resize_nv21_bilinear(clik_context *ctx, const clik_image 
     return resize_as(ctx, in, out, CLIK_YUV_NV21, CLIK_INTERP_BILINEAR, 2, 1);
 }
 
-static clik_status run_resize_nv12_nearest(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_as(ctx, in, out, CLIK_YUV_NV12, CLIK_INTERP_NEAREST, 2, 3);
-}
-
-static clik_status run_resize_i420_bicubic(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_as(ctx, in, out, CLIK_YUV_I420, CLIK_INTERP_BICUBIC, 3, 2);
-}
-
-static clik_status run_resize_nv21_aa(clik_context *ctx, const clik_image *in, clik_image *out)
-{
-    return resize_as(ctx, in, out, CLIK_YUV_NV21, CLIK_INTERP_BICUBIC_AA, 1, 3);
-}
+SUP_CASE_RUN(run_resize_nv12_nearest,
+             resize_as(ctx, in, out, CLIK_YUV_NV12, CLIK_INTERP_NEAREST, 2, 3))
+SUP_CASE_RUN(run_resize_i420_bicubic,
+             resize_as(ctx, in, out, CLIK_YUV_I420, CLIK_INTERP_BICUBIC, 3, 2))
+SUP_CASE_RUN(run_resize_nv21_aa,
+             resize_as(ctx, in, out, CLIK_YUV_NV21, CLIK_INTERP_BICUBIC_AA, 1, 3))
 
 /* The frame of `in` (NV21) upscaled x2 by the LAPAR model, written into
  * out in OpenCV's layout. */
