@@ -7,7 +7,8 @@
 #   large     with --full: each family past 2^31 elements (PoCL, scalar,
 #             NEON), where the machine's memory holds it;
 #   mobile    PoCL with mobile-like limits (64 work-items, 32 KiB local
-#             memory) and the local-memory kernels;
+#             memory) and the local-memory kernels: the operation suites
+#             (every OpenCL suite with --full);
 #   rusticl   Mesa's rusticl on llvmpipe: an independent compiler, no fp64
 #             (the operation suites; every OpenCL suite and conformance
 #             with --full);
@@ -15,11 +16,13 @@
 #             --full); any race, out-of-bounds access or API misuse fails;
 #   valgrind  the image I/O, host-library and CPU suites (the NEON suites,
 #             which run the oracle too; the scalar ones with --full);
-#   sanitize  clang with AddressSanitizer and UBSan: CPU, I/O, host, tool,
-#             misuse and fuzz-corpus suites, then each fuzzer for 5000 runs
-#             (50000 with --full);
+#   sanitize  clang with AddressSanitizer and UBSan: CPU (the NEON suites,
+#             which run the oracle too; the scalar ones with --full), I/O,
+#             host, tool, misuse and fuzz-corpus suites, then each fuzzer
+#             for 5000 runs (50000 with --full);
 #   aarch64   NEON cross-built for AArch64 and run under qemu-aarch64 (up
-#             to 641 x 479, two patterns; every pattern with --full);
+#             to 641 x 479, two patterns, the NEON suites, which run the
+#             oracle too; every pattern and the scalar suites with --full);
 # and the source format. A backend that is absent is reported SKIP.
 #
 #   tests/run.sh           the CI run
@@ -221,6 +224,18 @@ rusticl() {
             "$native/apps/clik" conformance --device llvmpipe
 }
 
+# PoCL with a mobile GPU's limits: the operation suites (every family's
+# kernels, whose work-group sizes and local-memory tiles the limits change);
+# with --full every OpenCL suite (the host, cache, misuse, Python and tool
+# suites run the same kernels through other doors).
+mobile_step() {
+    if [ "$full" = 1 ]; then
+        mtest "$native" mobile --setup mobile --suite opencl --no-suite tuning-sweep --no-suite golden
+        return
+    fi
+    mtest "$native" mobile --setup mobile --suite opencl-ops
+}
+
 # Oclgrind simulates every work-item: the device's own kernels (local
 # memory, work-group kernels: Oclgrind is a GPU) at small sizes in CI, every
 # forced variant with --full.
@@ -277,10 +292,15 @@ sanitize() {
     # checks: the OpenCL suites stay out (see README, Tests).
     # Sizes up to 641 x 479 (every vector tail and strip is reached there;
     # the default step runs every size unsanitized).
+    # The scalar suites (suite oracle) with --full: the NEON suites run the
+    # oracle on every input they check, sanitized too, and the default step
+    # runs the oracle's hand-worked cases.
+    local skip=(--no-suite oracle)
+    [ "$full" = 1 ] && skip=()
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         CLIK_OPENCL_LIBRARY=none CLIK_TEST_MAX_PIXELS=310000 mtest "$asan" asan \
         --suite cpu --suite io --suite host --suite cli --suite misuse --suite fuzz \
-        --no-suite opencl --no-suite golden &&
+        --no-suite opencl --no-suite golden "${skip[@]}" &&
         CLIK_FUZZ_BUILD_DIR=$asan tests/fuzz/run.sh --runs "$fuzz_runs"
 }
 
@@ -307,9 +327,11 @@ aarch64() {
     # every vector tail and strip is reached (SIMDe runs every size in the
     # default step), on two patterns (noise and a ramp), every pattern with
     # --full.
-    local patterns=2
-    [ "$full" = 1 ] && patterns=
-    CLIK_TEST_MAX_PIXELS=310000 CLIK_TEST_PATTERNS=$patterns mtest "$cross" aarch64
+    # The scalar suites (the oracle against itself and its hand-worked
+    # cases) with --full: the NEON suites run the oracle on every input.
+    local patterns=2 skip=(--no-suite oracle)
+    [ "$full" = 1 ] && patterns= && skip=()
+    CLIK_TEST_MAX_PIXELS=310000 CLIK_TEST_PATTERNS=$patterns mtest "$cross" aarch64 "${skip[@]}"
 }
 
 step format "format (clang-format)" format_check
@@ -319,8 +341,7 @@ step default "PoCL, scalar, NEON (SIMDe), host, I/O, tool, misuse, tuning, fuzz 
 step large "sizes past 2^31 elements on PoCL, scalar and NEON (with --full)" large_step
 step install "meson install + the C example; pip install + the Python example" \
     install_and_example
-step mobile "PoCL with mobile limits (64 work-items, 32 KiB local memory)" \
-    mtest "$native" mobile --setup mobile --suite opencl --no-suite tuning-sweep --no-suite golden
+step mobile "PoCL with mobile limits (64 work-items, 32 KiB local memory)" mobile_step
 step rusticl "rusticl on llvmpipe (the operation suites; every OpenCL suite and conformance with --full)" rusticl
 step oclgrind "Oclgrind (small sizes, the device's own kernels; every variant with --full)" \
     oclgrind_step

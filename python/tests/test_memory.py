@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import clik
-from conftest import edges, noise, smooth
+from conftest import edges, noise, selected_backends, smooth
 
 FULL = os.environ.get("CLIK_TEST_FULL") == "1"
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -25,8 +25,18 @@ def rss():
         return int(f.read().split()[1]) * PAGE
 
 
+# Most tests here run on the scalar context whatever backends are chosen:
+# they run where the scalar backend is selected (the CPU backends' suite),
+# not once more per OpenCL device; test_op_loop_on_every_backend and
+# test_images_freed run on each selected backend.
+SCALAR_REASON = "runs on the scalar context: with CLIK_PY_BACKEND including scalar"
+scalar_context = pytest.mark.skipif("scalar" not in selected_backends(), reason=SCALAR_REASON)
+
+
 @pytest.fixture(scope="module")
 def ctx():
+    if "scalar" not in selected_backends():
+        pytest.skip(SCALAR_REASON)
     c = clik.Context(device="none", cpu_path="scalar")
     yield c
     c.close()
@@ -242,6 +252,7 @@ def test_images_freed(be):
     assert ref() is None, "an Image outlives its last reference"
 
 
+@scalar_context
 def test_images_outlive_context_safely():
     """An Image keeps what it needs: dropping the context first is safe."""
     c = clik.Context(device="none", cpu_path="scalar")
@@ -256,6 +267,7 @@ def test_images_outlive_context_safely():
     gc.collect()
 
 
+@scalar_context
 def test_empty_arrays_outlive_their_context():
     """Context memory (ctx.empty()) stays valid after the context is closed
     and dropped: the array keeps what it needs."""
@@ -315,6 +327,7 @@ def test_streams_freed(ctx):
     assert ctx.hist_equalize(noise((4, 4))).shape == (4, 4)
 
 
+@scalar_context
 def test_contexts_freed():
     def closed():
         with clik.Context(device="none", cpu_path="scalar") as c:
