@@ -364,6 +364,13 @@ void h_check_family_sizes(const char *family, const int (*sizes)[2], int count, 
                             SUP_PATTERN_NOISE, seed);
 }
 
+void h_check_family_thin(const char *family, int long_width, int long_height, int channels,
+                         uint64_t seed)
+{
+    const int sizes[][2] = {{1, 37}, {37, 1}, {1, 2}, {2, 1}, {1, long_height}, {long_width, 1}};
+    h_check_family_sizes(family, sizes, (int)(sizeof(sizes) / sizeof(sizes[0])), channels, seed);
+}
+
 /* Pixel x of row y of a host image, as bytes. */
 static const uint8_t *pixel_at(const clik_image *img, int x, int y)
 {

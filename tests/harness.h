@@ -72,6 +72,10 @@ void h_check_case_at(const struct sup_case *c, int width, int height, int channe
  * channels channels and the noise pattern, as h_check_case_at(). */
 void h_check_family_sizes(const char *family, const int (*sizes)[2], int count, int channels,
                           uint64_t seed);
+/* The same on thin images: 1 x 37, 37 x 1, 1 x 2, 2 x 1, then 1 x
+ * long_height and long_width x 1 (sides past the kernels' tiles and bands). */
+void h_check_family_thin(const char *family, int long_width, int long_height, int channels,
+                         uint64_t seed);
 
 /* Case c (which takes 3 and 4 channels) on h_ctx with a width x height
  * 4-channel noise input of the given colour order and with its first 3

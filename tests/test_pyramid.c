@@ -43,8 +43,7 @@ END_TEST
 /* 1 x N and N x 1 images through every operation. */
 START_TEST(thin_images)
 {
-    const int sizes[][2] = {{1, 37}, {37, 1}, {1, 2}, {2, 1}, {1, 1000}, {999, 1}};
-    h_check_family_sizes("pyramid", sizes, (int)(sizeof(sizes) / sizeof(sizes[0])), 1, 7);
+    h_check_family_thin("pyramid", 999, 1000, 1, 7);
 }
 END_TEST
 

@@ -240,6 +240,13 @@ PyObject *ctx_yuv_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw);
  * otherwise (_clik_lapar_model.c). */
 int model_arg(PyObject *o, const char *name, const clik_lapar_model **m);
 
+/* The arguments of a LAPAR model call beside its images (upscale_lapar,
+ * lapar_classify, yuv_upscale_lapar): the scale and the model. */
+typedef struct {
+    int scale;
+    const clik_lapar_model *model;
+} model_call;
+
 /* A resize method's name ('nearest', 'bilinear', 'bicubic', 'bicubic-aa')
  * into *m; -1 with ArgumentError otherwise (_clik_pyramid.c). */
 int interp_of(const char *s, clik_interp *m);

@@ -165,11 +165,6 @@ PyObject *ctx_lapar_model_describe(CtxObject *c, PyObject *args, PyObject *kw)
                          "coherence_edges", float_list(o.coherence_edges, o.coherences - 1));
 }
 
-typedef struct {
-    int scale;
-    const clik_lapar_model *model;
-} model_call;
-
 static clik_status do_classify(clik_context *x, const clik_image *a, clik_image *b, const void *p)
 {
     const model_call *m = p;

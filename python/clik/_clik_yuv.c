@@ -212,23 +212,18 @@ PyObject *ctx_yuv_resize(CtxObject *c, PyObject *args, PyObject *kw)
     return frame_to_frame(c, src, out, format, w, h, do_yuv_resize, &m);
 }
 
-typedef struct {
-    int scale;
-    const clik_lapar_model *model;
-} upscale_arg;
-
 static clik_status do_yuv_upscale(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
                                   const void *arg)
 {
-    const upscale_arg *u = arg;
-    return clik_yuv_upscale_lapar(ctx, f, g, u->scale, u->model);
+    const model_call *m = arg;
+    return clik_yuv_upscale_lapar(ctx, f, g, m->scale, m->model);
 }
 
 PyObject *ctx_yuv_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"frame", "scale", "format", "model", "out", NULL};
     PyObject *src, *format_o = Py_None, *model_o = Py_None, *out = Py_None;
-    upscale_arg u = {2, NULL};
+    model_call u = {2, NULL};
     clik_yuv_format format;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|iO$OO", kwlist, &src, &u.scale, &format_o,
                                      &model_o, &out) ||

@@ -118,3 +118,17 @@ int fuzz_read_framed(const uint8_t *data, size_t size, size_t min, fuzz_crc crc,
     free(copy);
     return 0;
 }
+
+void fuzz_check_refusal(clik_status st, int untouched)
+{
+    if ((st != CLIK_ERR_FILE_FORMAT && st != CLIK_ERR_NO_MEMORY) || !untouched)
+        abort();
+}
+
+int fuzz_grey_image(clik_image *img, int w, int h)
+{
+    if (clik_image_alloc(img, w, h, 4, CLIK_U8) != CLIK_OK)
+        return 0;
+    memset(img->data, 0x80, img->stride * (size_t)h);
+    return 1;
+}

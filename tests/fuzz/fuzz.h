@@ -53,5 +53,14 @@ clik_context *fuzz_context(void);
 typedef uint32_t (*fuzz_crc)(const unsigned char *p, size_t n);
 int fuzz_read_framed(const uint8_t *data, size_t size, size_t min, fuzz_crc crc,
                      void (*read)(const uint8_t *data, size_t size));
+/* A framed reader's refusal: st must be CLIK_ERR_FILE_FORMAT or
+ * CLIK_ERR_NO_MEMORY and the output left as it was (untouched non-zero);
+ * aborts otherwise. */
+void fuzz_check_refusal(clik_status st, int untouched);
+
+/* A w x h RGBA u8 host image of mid grey (0x80 in every byte), the input
+ * that a model or network read from the fuzzer runs on; 0 when it cannot be
+ * allocated. */
+int fuzz_grey_image(clik_image *img, int w, int h);
 
 #endif /* CLIK_FUZZ_H */

@@ -182,6 +182,16 @@ static int expect(clik_context *ctx, clik_status st, const clik_status *ok)
     abort();
 }
 
+/* expect() of st; the output dst, which a call that succeeded made, is
+ * then checked (fuzz_check_image), and freed either way. */
+static void expect_output(clik_context *ctx, clik_status st, const clik_status *ok, clik_image *dst)
+{
+    if (expect(ctx, st, ok))
+        fuzz_check_image(dst);
+    else
+        clik_image_free(dst);
+}
+
 static const clik_status refusals[] = {CLIK_ERR_INVALID_ARG, CLIK_ERR_INVALID_SIZE,
                                        CLIK_ERR_UNSUPPORTED_FORMAT, CLIK_ERR_SIZE_MISMATCH,
                                        CLIK_OK};
@@ -423,10 +433,7 @@ static void run_flow(input *in, clik_context *ctx, int w, int h, int ch, clik_ty
                                                 CLIK_ERR_UNSUPPORTED_FORMAT, CLIK_ERR_SIZE_MISMATCH,
                                                 CLIK_ERR_CANCELLED,          CLIK_OK};
     free(before);
-    if (expect(ctx, st, flow_refusals))
-        fuzz_check_image(&flow);
-    else
-        clik_image_free(&flow);
+    expect_output(ctx, st, flow_refusals, &flow);
     clik_image_free(&i0);
     clik_image_free(&i1);
 }
@@ -555,10 +562,7 @@ static void run_filter(input *in, clik_context *ctx, int w, int h, int ch, clik_
         return;
     }
     const clik_status st = clik_lapar_filter(ctx, &lr, &phi, &dict, scale, &dst);
-    if (expect(ctx, st, refusals))
-        fuzz_check_image(&dst);
-    else
-        clik_image_free(&dst);
+    expect_output(ctx, st, refusals, &dst);
     clik_image_free(&lr);
     clik_image_free(&phi);
 }
@@ -718,10 +722,7 @@ static void run_model(input *in, clik_context *ctx, int w, int h, int ch, clik_t
         clik_image_free(&src);
         goto out;
     }
-    if (expect(ctx, clik_upscale_lapar(ctx, &src, &dst, scale, model), refusals))
-        fuzz_check_image(&dst);
-    else
-        clik_image_free(&dst);
+    expect_output(ctx, clik_upscale_lapar(ctx, &src, &dst, scale, model), refusals, &dst);
     clik_image_free(&src);
 out:
     clik_lapar_model_free(trained);
