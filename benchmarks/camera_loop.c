@@ -65,6 +65,7 @@ typedef struct options {
     int inject;
     int conversions;
     int reps, warmup;
+    int no_prepare;
 } options;
 
 static void usage(FILE *f)
@@ -83,6 +84,8 @@ static void usage(FILE *f)
             "  --out DIR           write frames, upscaled frames, RGBA and flow for\n"
             "                      benchmarks/camera_loop_check.py\n"
             "  --inject-mismatch   spoil one byte of the last RGBA written (with --out)\n"
+            "  --no-prepare        do not build the loop's programs before the first frame\n"
+            "                      (their first calls then build them, inside the loop's time)\n"
             "  --conversions       time the YUV conversions at --size instead\n"
             "  --reps N, --warmup N  timed and untimed runs of --conversions (20, 3)\n",
             prog);
@@ -116,6 +119,9 @@ static int parse_options(int argc, char **argv, options *o)
             exit(0);
         } else if (strcmp(a, "--inject-mismatch") == 0) {
             o->inject = 1;
+            continue;
+        } else if (strcmp(a, "--no-prepare") == 0) {
+            o->no_prepare = 1;
             continue;
         } else if (strcmp(a, "--conversions") == 0) {
             o->conversions = 1;
@@ -315,6 +321,19 @@ static int run_loop(clik_context *ctx, const options *o)
     if (o->iterations)
         fo.iterations = o->iterations;
 
+    /* The loop's programs built before the timed frames, as a camera app
+     * builds them at start-up (or loads them from the kernel cache). */
+    clik_prepare_options po;
+    clik_prepare_options_init(&po);
+    po.ops = o->lapar ? "flow_tvl1,upscale_lapar,resize,yuv_to_rgb" : "flow_tvl1,resize,yuv_to_rgb";
+    po.channels = (1u << 1) | (1u << 2) | (1u << 4);
+    double t_prep = bench_now_ms();
+    st = o->no_prepare ? CLIK_OK : clik_context_prepare(ctx, &po);
+    t_prep = bench_now_ms() - t_prep;
+    if (st != CLIK_OK) {
+        rc = failed(ctx, st, "clik_context_prepare");
+        goto done;
+    }
     const double t_start = bench_now_ms(), cpu_start = bench_cpu_ms();
     for (int t = 0; t < o->frames && rc == 0; t++) {
         clik_yuv_image host, *cur = &dev[t % 2], *prev = &dev[(t + 1) % 2];
@@ -426,6 +445,10 @@ static int run_loop(clik_context *ctx, const options *o)
     if (rc == 0) {
         const clik_device_info *d = clik_context_device(ctx);
         printf("device   %s\n", d ? d->name : "none (CPU path)");
+        if (!o->no_prepare)
+            printf("prepare  %.1f ms (the loop's programs built or loaded from the kernel cache "
+                   "before the first frame)\n",
+                   t_prep);
         printf("frames   %d of %dx%d NV21 (%s), x2 by %s to %dx%d RGBA\n", o->frames, w, h,
                o->input ? o->input : "synthesised",
                o->lapar ? "the LAPAR model" : "bilinear resize", W, H);

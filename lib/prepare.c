@@ -375,6 +375,51 @@ static clik_status p_lapar_net_run(clik_context *ctx, clik_type t, int ch, bag *
     return st;
 }
 
+/* Camera frames: a frame of each 4:2:0 layout in one host allocation, as
+ * OpenCV stores it (u8 only; the layout is a kernel argument of one
+ * program, but each runs, at no cost once built). */
+static const clik_yuv_format yuv_formats[] = {CLIK_YUV_NV12, CLIK_YUV_NV21, CLIK_YUV_I420};
+
+static clik_status yuv_frame(bag *b, clik_yuv_format format, clik_yuv_image *f)
+{
+    clik_image *im = bag_image(b, PW, PH * 3 / 2, 1, CLIK_U8);
+    NEED(im);
+    return clik_yuv_wrap(f, format, PW, PH, im->data, im->stride);
+}
+
+/* Converts between frames of each layout and s (RGB(A) or grey). */
+static clik_status yuv_each_layout(clik_context *ctx, clik_image *s, int to_rgb, bag *b)
+{
+    clik_status st = CLIK_OK;
+    for (size_t i = 0; i < sizeof(yuv_formats) / sizeof(yuv_formats[0]) && st == CLIK_OK; i++) {
+        clik_yuv_image f;
+        st = yuv_frame(b, yuv_formats[i], &f);
+        if (st == CLIK_OK)
+            st = to_rgb ? clik_yuv_to_rgb(ctx, &f, s, CLIK_YUV_BT601)
+                        : clik_rgb_to_yuv(ctx, s, &f, CLIK_YUV_BT601);
+        bag_drop(b, 1);
+    }
+    return st;
+}
+
+static clik_status p_yuv_to_rgb(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    if (t != CLIK_U8 || ch == 2)
+        return CLIK_ERR_UNSUPPORTED_FORMAT;
+    clik_image *d = SRC(b, t, ch);
+    NEED(d);
+    return yuv_each_layout(ctx, d, 1, b);
+}
+
+static clik_status p_rgb_to_yuv(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    if (t != CLIK_U8 || ch < 3)
+        return CLIK_ERR_UNSUPPORTED_FORMAT;
+    clik_image *s = SRC(b, t, ch);
+    NEED(s);
+    return yuv_each_layout(ctx, s, 0, b);
+}
+
 /* Every operation that builds programs, by its name. */
 static const struct {
     const char *name;
@@ -402,6 +447,8 @@ static const struct {
     {"lapar_filter", p_lapar_filter},
     {"upscale_lapar", p_upscale_lapar},
     {"lapar_net_run", p_lapar_net_run},
+    {"yuv_to_rgb", p_yuv_to_rgb},
+    {"rgb_to_yuv", p_rgb_to_yuv},
 };
 #define NOPS (int)(sizeof(ops) / sizeof(ops[0]))
 
