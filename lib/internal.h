@@ -301,7 +301,7 @@ struct clik_context {
         size_t key[16]; /* the layout they were made for */
     } lnet_ws;
 
-    /* The geometry tables of the last resizes (ops/resize.c). */
+    /* The geometry tables of the last resizes (ops/resize_opencl.c). */
     struct clik_resize_geo *resize_geo;
 
     /* The tuning store's answers this context has read (tune_store.c). */
@@ -411,7 +411,7 @@ clik_status clik__tune_store(clik_context *ctx, const char *program, const char 
 /* Forgets the answers clik__tune_load remembered (at context destroy). */
 void clik__tune_memo_free(clik_context *ctx);
 
-/* Releases the kept resize geometries (ops/resize.c). */
+/* Releases the kept resize geometries (ops/resize_opencl.c). */
 void clik__resize_geo_release(clik_context *ctx);
 
 /* ---- ahead-of-time compilation (prepare.c) -------------------------------- */
