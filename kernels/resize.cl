@@ -79,6 +79,17 @@ inline void px_store(px_t v, __global T *row, int i, const int a)
         VSTORE(v, i, row);
 }
 
+#if !T_IS_FLOAT
+/* 16 u8 results: one uint4 store where the chunk is 16-byte aligned. */
+inline void put_u8x16(uchar16 u, __global uchar *out, const int a)
+{
+    if (a == ALIGN_16)
+        *(__global uint4 *)out = as_uint4(u);
+    else
+        vstore16(u, 0, out);
+}
+#endif
+
 /* ---- bilinear and bicubic ---- */
 #ifdef TAPS
 
@@ -294,11 +305,7 @@ inline void store16(float16 v, __global T *out, const int a)
 #if T_IS_FLOAT
     vstore16(v, 0, out);
 #else
-    const uchar16 u = ROUND_SAT_U8(v, 16);
-    if (a == ALIGN_16)
-        *(__global uint4 *)out = as_uint4(u);
-    else
-        vstore16(u, 0, out);
+    put_u8x16(ROUND_SAT_U8(v, 16), out, a);
 #endif
 }
 

@@ -26,23 +26,33 @@ typedef float16 quad_t;
 #define QUAD_SUM(q)    ((q).s0123 + (q).s4567 + (q).s89ab + (q).scdef)
 #endif
 
-/* The horizontal sum of one output column over a source row: AA_TX taps
- * from column `first` with weights w, four at a time where they all lie in
- * the row (always, unless the row is shorter than AA_TX), else one by one
- * clamped into it (the padding taps, of weight 0). */
-inline acc_t aa_hsum(__global const T *row, int sw, int first, __global const float *w, const int a)
-{
-    if (first + AA_TX <= sw) {
-        quad_t q = QUAD_LOAD(row + first * CH) * QUAD_SPREAD(vload4(0, w));
-        for (int k = 4; k < AA_TX; k += 4)
-            q += QUAD_LOAD(row + (first + k) * CH) * QUAD_SPREAD(vload4(0, w + k));
-        return QUAD_SUM(q);
+/* The horizontal sum of one output column over a line of n pixels (NAME
+ * over a source row of T, its _line version over a line of floats from a
+ * vertical pass): AA_TX taps from pixel `first` with weights w, four at a
+ * time where they all lie in the line (always, unless it is shorter than
+ * AA_TX), else one by one clamped into it (the padding taps, of weight 0);
+ * PIXEL(i) is pixel i of `in` as an acc_t. */
+#define AA_HSUM(NAME, IN_T, PIXEL)                                                                 \
+    inline acc_t NAME(__global const IN_T *in, int n, int first, __global const float *w,          \
+                      const int a)                                                                 \
+    {                                                                                              \
+        if (first + AA_TX <= n) {                                                                  \
+            quad_t q = QUAD_LOAD(in + first * CH) * QUAD_SPREAD(vload4(0, w));                     \
+            for (int k = 4; k < AA_TX; k += 4)                                                     \
+                q += QUAD_LOAD(in + (first + k) * CH) * QUAD_SPREAD(vload4(0, w + k));             \
+            return QUAD_SUM(q);                                                                    \
+        }                                                                                          \
+        acc_t s = (acc_t)(0.0f);                                                                   \
+        for (int k = 0; k < AA_TX; k++)                                                            \
+            s += w[k] * PIXEL(min(first + k, n - 1));                                              \
+        return s;                                                                                  \
     }
-    acc_t s = (acc_t)(0.0f);
-    for (int k = 0; k < AA_TX; k++)
-        s += w[k] * TO_ACC(px(row, min(first + k, sw - 1), a));
-    return s;
-}
+#define ROW_PIXEL(i)  TO_ACC(px(in, (i), a))
+#define LINE_PIXEL(i) VLOAD((i), in)
+AA_HSUM(aa_hsum, T, ROW_PIXEL)
+AA_HSUM(aa_hsum_line, float, LINE_PIXEL)
+#undef ROW_PIXEL
+#undef LINE_PIXEL
 
 /* u8 results of bicubic-aa: floor(v + AA_HALF) saturated (to nearest,
  * halves up, a value less than 2^-10 below a half counting as the half: see
@@ -55,14 +65,8 @@ inline acc_t aa_hsum(__global const T *row, int sw, int first, __global const fl
 #else
 #define AA_OUT(v)         CONVERT(VEC(uchar), clamp(floor((v) + AA_HALF), 0.0f, 255.0f))
 #define AA_STORE1(v, out) (*(out) = convert_uchar(clamp(floor((v) + AA_HALF), 0.0f, 255.0f)))
-inline void AA_STORE16(float16 v, __global T *out, const int a)
-{
-    const uchar16 u = convert_uchar16(clamp(floor(v + AA_HALF), 0.0f, 255.0f));
-    if (a == ALIGN_16)
-        *(__global uint4 *)out = as_uint4(u);
-    else
-        vstore16(u, 0, out);
-}
+#define AA_STORE16(v, out, a)                                                                      \
+    put_u8x16(convert_uchar16(clamp(floor((v) + AA_HALF), 0.0f, 255.0f)), (out), (a))
 #endif
 
 /* Separable in two launches (any device, any factor): resize_aa_h makes
@@ -156,27 +160,6 @@ inline void aa_rows(__global const T *src, int src_stride, int sw, int sh, __glo
     }
 }
 
-/* The horizontal sum of one output column over a line of n pixels of
- * floats (aa_hsum's, from a vertical pass). */
-#if CH == 1
-#define QUAD_LOADF(p) vload4(0, (p))
-#else
-#define QUAD_LOADF(p) vload16(0, (p))
-#endif
-inline acc_t aa_hsum_line(__global const float *line, int n, int first, __global const float *w)
-{
-    if (first + AA_TX <= n) {
-        quad_t q = QUAD_LOADF(line + first * CH) * QUAD_SPREAD(vload4(0, w));
-        for (int k = 4; k < AA_TX; k += 4)
-            q += QUAD_LOADF(line + (first + k) * CH) * QUAD_SPREAD(vload4(0, w + k));
-        return QUAD_SUM(q);
-    }
-    acc_t s = (acc_t)(0.0f);
-    for (int k = 0; k < AA_TX; k++)
-        s += w[k] * VLOAD(min(first + k, n - 1), line);
-    return s;
-}
-
 /*
  * CPU devices, where the image shrinks vertically: the vertical pass first,
  * per output row, over the source columns the span reaches, 16 elements at
@@ -220,7 +203,7 @@ inline void aa_vrows(__global const T *src, int src_stride, int sw, int sh, __gl
         }
         __global T *out = dst + (size_t)y * dst_stride;
         for (int x = x0; x < x1; x++)
-            px_store(AA_OUT(aa_hsum_line(line, n, xofs[x] - c0, xw + x * AA_TX)), out, x, a);
+            px_store(AA_OUT(aa_hsum_line(line, n, xofs[x] - c0, xw + x * AA_TX, a)), out, x, a);
     }
 }
 

@@ -132,14 +132,23 @@ static int pixel_aligned(const clik_binding *b)
     return b->base_aligned || (b->mapped_host && (uintptr_t)b->image.data % p == 0);
 }
 
-/* ALIGN_16 where the pixels are aligned and so are the 16-byte chunks of
- * the images in `chunks`, ALIGN_PIX where only the pixels are. */
-static int align_mode(const clik_binding *src, const clik_binding *dst,
-                      const clik_binding *const *chunks, int count)
+/* The version of a kernel that the images allow (NAME_any, NAME_pix,
+ * NAME_a16 of kernels/resize.cl): ALIGN_16 where the pixels are aligned and
+ * so are the 16-byte chunks the kernel writes in dst (and, with
+ * `reads_chunks`, those it reads in src), ALIGN_PIX where only the pixels
+ * are. */
+static int align_mode(const clik_binding *src, const clik_binding *dst, int reads_chunks)
 {
     if (!pixel_aligned(src) || !pixel_aligned(dst))
         return ALIGN_NONE;
-    return clik__aligned16(chunks, count, 0) ? ALIGN_16 : ALIGN_PIX;
+    const clik_binding *chunks[2] = {dst, src};
+    return clik__aligned16(chunks, reads_chunks ? 2 : 1, 0) ? ALIGN_16 : ALIGN_PIX;
+}
+
+/* As align_mode, for the kernels without an _a16 version. */
+static int pixel_mode(const clik_binding *src, const clik_binding *dst)
+{
+    return pixel_aligned(src) && pixel_aligned(dst) ? ALIGN_PIX : ALIGN_NONE;
 }
 
 /* The geometry table as a device buffer (a->geo, kept with the geometry
@@ -328,12 +337,9 @@ static clik_status nearest_kernel(clik_context *ctx, int bpp, const char *base, 
 static clik_status cl_nearest_int(clik_context *ctx, const resize_args *a, const clik_binding *src,
                                   const clik_binding *dst)
 {
-    /* 16-byte chunks: the kernel writes them. */
-    const clik_binding *out[1] = {dst};
     const int bpp = (int)pixel_bytes(&src->image);
     clik_kernel_entry *k;
-    clik_status st =
-        nearest_kernel(ctx, bpp, "resize_nearest_int", align_mode(src, dst, out, 1), &k);
+    clik_status st = nearest_kernel(ctx, bpp, "resize_nearest_int", align_mode(src, dst, 0), &k);
     const int ss = (int)src->stride, ds = (int)dst->stride;
     const int sw = src->image.width, sh = src->image.height, dw = dst->image.width;
     if (st == CLIK_OK)
@@ -346,10 +352,9 @@ static clik_status cl_nearest_int(clik_context *ctx, const resize_args *a, const
 static clik_status cl_nearest(clik_context *ctx, const resize_args *a, const clik_binding *src,
                               const clik_binding *dst)
 {
-    const clik_binding *out[1] = {dst};
     const int bpp = (int)pixel_bytes(&src->image);
     clik_kernel_entry *k;
-    clik_status st = nearest_kernel(ctx, bpp, "resize_nearest", align_mode(src, dst, out, 1), &k);
+    clik_status st = nearest_kernel(ctx, bpp, "resize_nearest", align_mode(src, dst, 0), &k);
     const int ss = (int)src->stride, ds = (int)dst->stride;
     const int dw = dst->image.width, dh = dst->image.height;
     if (st == CLIK_OK)
@@ -364,8 +369,6 @@ static clik_status cl_nearest(clik_context *ctx, const resize_args *a, const cli
 static clik_status cl_nearest_int_rows(clik_context *ctx, const resize_args *a,
                                        const clik_binding *src, const clik_binding *dst, int *done)
 {
-    /* 16-byte chunks: the kernel reads and writes them. */
-    const clik_binding *both[2] = {src, dst};
     const int bpp = (int)pixel_bytes(&src->image);
     const int sw = src->image.width, sh = src->image.height;
     const int_rows_work c = {a->g.sx, a->g.sy, bpp};
@@ -374,8 +377,9 @@ static clik_status cl_nearest_int_rows(clik_context *ctx, const resize_args *a,
     if (!*done)
         return CLIK_OK;
     clik_kernel_entry *k;
+    /* 16-byte chunks read and written: aligned in both images for _a16. */
     clik_status st =
-        nearest_kernel(ctx, bpp, "resize_nearest_int_rows", align_mode(src, dst, both, 2), &k);
+        nearest_kernel(ctx, bpp, "resize_nearest_int_rows", align_mode(src, dst, 1), &k);
     const int ss = (int)src->stride, ds = (int)dst->stride;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh),
@@ -391,15 +395,13 @@ static clik_status cl_nearest_int_rows(clik_context *ctx, const resize_args *a,
 static clik_status cl_nearest_rows(clik_context *ctx, const resize_args *a, const clik_binding *src,
                                    const clik_binding *dst)
 {
-    const clik_binding *out[1] = {dst};
     const int bpp = (int)pixel_bytes(&src->image);
     const int dw = dst->image.width, dh = dst->image.height;
     /* A row of 16 pixels always fits. */
     int rows = band_rows(ctx, dh), span;
     fit_item(nearest_rows_cost, NULL, dw, &rows, &span);
     clik_kernel_entry *k;
-    clik_status st =
-        nearest_kernel(ctx, bpp, "resize_nearest_rows", align_mode(src, dst, out, 1), &k);
+    clik_status st = nearest_kernel(ctx, bpp, "resize_nearest_rows", align_mode(src, dst, 0), &k);
     const int ss = (int)src->stride, ds = (int)dst->stride;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(dst->mem), CLIK_A(ds),
@@ -543,10 +545,9 @@ static clik_status cl_interp_rows(clik_context *ctx, resize_args *a, const clik_
 {
     const clik_resize_geometry *g = &a->g;
     /* The vertical pass stores 16 bytes at a time: typed where dst allows. */
-    const clik_binding *out[1] = {dst};
     clik_kernel_entry *k;
     clik_status st = interp_kernel(ctx, &src->image, g->xtaps, "resize_interp_rows",
-                                   align_mode(src, dst, out, 1), &k);
+                                   align_mode(src, dst, 0), &k);
     if (st != CLIK_OK)
         return st;
     const int sw = src->image.width, sh = src->image.height;
@@ -592,10 +593,9 @@ static clik_status cl_period2_rows(clik_context *ctx, resize_args *a, const clik
                                    const clik_binding *dst)
 {
     const clik_resize_geometry *g = &a->g;
-    const clik_binding *out[1] = {dst};
     clik_kernel_entry *k;
     clik_status st = interp_kernel(ctx, &src->image, g->xtaps, "resize_period2_rows",
-                                   align_mode(src, dst, out, 1), &k);
+                                   align_mode(src, dst, 0), &k);
     if (st != CLIK_OK)
         return st;
     const int sw = src->image.width, sh = src->image.height, ch = src->image.channels;
@@ -664,7 +664,7 @@ static clik_status cl_interp(clik_context *ctx, resize_args *a, const clik_bindi
     if (use_cpu_kernels(ctx))
         return cl_interp_rows(ctx, a, src, dst);
     /* Pixels typed where aligned (16-byte chunks do not matter here). */
-    const int align = align_mode(src, dst, NULL, 0) != ALIGN_NONE ? ALIGN_PIX : ALIGN_NONE;
+    const int align = pixel_mode(src, dst);
     /* Local-memory tiles for bicubic upscaling where local memory is on
      * chip; resize_local=1 forces them wherever the tiles fit. */
     int done = 0;
@@ -734,10 +734,8 @@ static clik_status cl_aa_rows(clik_context *ctx, resize_args *a, const clik_bind
     if (!*done)
         return CLIK_OK;
     /* The vertical pass stores 16 bytes at a time: typed where dst allows. */
-    const clik_binding *out[1] = {dst};
     clik_kernel_entry *k;
-    clik_status st =
-        aa_kernel(ctx, g, &src->image, "resize_aa_rows", align_mode(src, dst, out, 1), &k);
+    clik_status st = aa_kernel(ctx, g, &src->image, "resize_aa_rows", align_mode(src, dst, 0), &k);
     if (st != CLIK_OK)
         return st;
     const int spans = (dw + span - 1) / span, bands = (dh + rows - 1) / rows;
@@ -784,7 +782,7 @@ static clik_status cl_aa_vrows(clik_context *ctx, resize_args *a, const clik_bin
     if (!*done)
         return CLIK_OK;
     clik_kernel_entry *k;
-    const int align = align_mode(src, dst, NULL, 0) != ALIGN_NONE ? ALIGN_PIX : ALIGN_NONE;
+    const int align = pixel_mode(src, dst);
     clik_status st = aa_kernel(ctx, g, &src->image, "resize_aa_vrows", align, &k);
     if (st != CLIK_OK)
         return st;
@@ -821,7 +819,7 @@ static clik_status cl_aa_separable(clik_context *ctx, resize_args *a, const clik
     /* tmp may hold 2^31 elements or more: the kernels index its rows with
      * 64-bit products. */
     const size_t elems = (size_t)sh * (size_t)dw * (size_t)ch;
-    const int align = align_mode(src, dst, NULL, 0) != ALIGN_NONE ? ALIGN_PIX : ALIGN_NONE;
+    const int align = pixel_mode(src, dst);
     clik_kernel_entry *kh, *kv;
     clik_status st = aa_kernel(ctx, g, &src->image, "resize_aa_h", align, &kh);
     if (st == CLIK_OK)
