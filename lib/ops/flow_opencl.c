@@ -587,17 +587,11 @@ static clik_status iterate_block(flow_cl *f, cl_mem u, cl_mem alt, int w, int h)
         const int odd = launches % 2;
         cl_mem from[2] = {odd ? alt : u, odd ? f->pf2 : f->pf};
         cl_mem to[2] = {odd ? u : alt, odd ? f->pf : f->pf2};
-        for (int m = 0; m < 2 && st == CLIK_OK; m++) {
-            st = CLIK_ARG(ctx, k, 1 + m, from[m]);
-            if (st == CLIK_OK)
-                st = CLIK_ARG(ctx, k, 3 + m, to[m]);
-        }
+        st =
+            CLIK_ARGS_AT(ctx, k, 1, CLIK_A(from[0]), CLIK_A(from[1]), CLIK_A(to[0]), CLIK_A(to[1]));
         if (st == CLIK_OK)
-            st = CLIK_ARG(ctx, k, 10, first);
-        if (st == CLIK_OK)
-            st = CLIK_ARG(ctx, k, 11, count);
-        if (st == CLIK_OK)
-            st = CLIK_ARG(ctx, k, 13, check);
+            st = CLIK_ARGS_AT(ctx, k, 10, CLIK_A(first), CLIK_A(count), CLIK_A(f->block),
+                              CLIK_A(check));
         if (st == CLIK_OK)
             st = clik__launch_exact(ctx, k, 2, global, f->bwg);
         launches++;
