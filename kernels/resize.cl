@@ -47,6 +47,13 @@
 #define ALIGN_PIX 1
 #define ALIGN_16  2
 
+/* A CPU-device work-item's part of the image (in a kernel with the
+ * arguments span, rows and band0): columns [x0, x1) of span i, of a row W
+ * pixels wide, and rows [y0, y1) of band band0 + j, of H rows. */
+#define SPAN_BAND(W, H)                                                                            \
+    const int x0 = get_global_id(0) * span, x1 = min((W), x0 + span);                              \
+    const int y0 = (band0 + (int)get_global_id(1)) * rows, y1 = min((H), y0 + rows)
+
 /* ==== nearest ============================================================== */
 #ifdef BPP
 #include "resize_nearest.h"
@@ -379,8 +386,7 @@ inline void interp_rows(__global const T *src, int src_stride, int sw, int sh, _
                        int dst_stride, int dw, int dh, __global const int *geo, int rows, int xa,  \
                        int xb, __global float *scratch, int span, int band0)                       \
     {                                                                                              \
-        const int x0 = get_global_id(0) * span, x1 = min(dw, x0 + span);                           \
-        const int y0 = (band0 + (int)get_global_id(1)) * rows, y1 = min(dh, y0 + rows);            \
+        SPAN_BAND(dw, dh);                                                                         \
         const size_t item = get_global_id(1) * get_global_size(0) + get_global_id(0);              \
         interp_rows(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, x0, x1, y0, y1, xa, xb, \
                     scratch + item * TAPS * span * CH, A);                                         \
@@ -418,20 +424,8 @@ INTERP_ROWS_KERNEL(resize_interp_rows_a16, ALIGN_16)
 
 /* Even and odd outputs, 16 elements each, interleaved pixel by pixel: the
  * first and the second 16 output elements. */
-#if CH == 1
-#define P2_LO(e, o)                                                                                \
-    (float16)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3, e.s4, o.s4, e.s5, o.s5, e.s6, o.s6,  \
-              e.s7, o.s7)
-#define P2_HI(e, o)                                                                                \
-    (float16)(e.s8, o.s8, e.s9, o.s9, e.sa, o.sa, e.sb, o.sb, e.sc, o.sc, e.sd, o.sd, e.se, o.se,  \
-              e.sf, o.sf)
-#elif CH == 2
-#define P2_LO(e, o) (float16)(e.s01, o.s01, e.s23, o.s23, e.s45, o.s45, e.s67, o.s67)
-#define P2_HI(e, o) (float16)(e.s89, o.s89, e.sab, o.sab, e.scd, o.scd, e.sef, o.sef)
-#else
-#define P2_LO(e, o) (float16)(e.s0123, o.s0123, e.s4567, o.s4567)
-#define P2_HI(e, o) (float16)(e.s89ab, o.s89ab, e.scdef, o.scdef)
-#endif
+#define P2_LO(e, o) INTERLEAVE_LO(float16, e, o)
+#define P2_HI(e, o) INTERLEAVE_HI(float16, e, o)
 
 /* The horizontal pass of source row `row` for source columns [s0, s1):
  * 2 (s1 - s0) pixels of floats into `out`. Whole groups of 16 elements

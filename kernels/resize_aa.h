@@ -212,8 +212,7 @@ inline void aa_vrows(__global const T *src, int src_stride, int sw, int sh, __gl
                        int dst_stride, int dw, int dh, __global const int *geo, int rows,          \
                        __global float *scratch, int line, int span, int band0)                     \
     {                                                                                              \
-        const int x0 = get_global_id(0) * span, x1 = min(dw, x0 + span);                           \
-        const int y0 = (band0 + (int)get_global_id(1)) * rows, y1 = min(dh, y0 + rows);            \
+        SPAN_BAND(dw, dh);                                                                         \
         const size_t item = get_global_id(1) * get_global_size(0) + get_global_id(0);              \
         if (x0 < dw)                                                                               \
             aa_vrows(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, x0, x1, y0, y1,        \
@@ -227,8 +226,7 @@ AA_VROWS_KERNEL(resize_aa_vrows_pix, ALIGN_PIX)
                        int dst_stride, int dw, int dh, __global const int *geo, int rows,          \
                        __global float *scratch, int span, int band0)                               \
     {                                                                                              \
-        const int x0 = get_global_id(0) * span, x1 = min(dw, x0 + span);                           \
-        const int y0 = (band0 + (int)get_global_id(1)) * rows, y1 = min(dh, y0 + rows);            \
+        SPAN_BAND(dw, dh);                                                                         \
         const size_t item = get_global_id(1) * get_global_size(0) + get_global_id(0);              \
         aa_rows(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, x0, x1, y0, y1,             \
                 scratch + item * AA_TY * span * CH, A);                                            \

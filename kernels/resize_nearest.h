@@ -21,32 +21,27 @@ inline void pstore(pix_t v, __global uchar *p, int i, const int a)
 {
     p[i] = v;
 }
-#elif BPP == 4
-typedef uint pix_t;
-inline pix_t pload(__global const uchar *p, int i, const int a)
-{
-    return a ? ((__global const uint *)p)[i] : as_uint(vload4(i, p));
-}
-inline void pstore(pix_t v, __global uchar *p, int i, const int a)
-{
-    if (a)
-        ((__global uint *)p)[i] = v;
-    else
-        vstore4(as_uchar4(v), i, p);
-}
 #else
-typedef uint4 pix_t;
+/* A pixel of 4 or 16 bytes as a uint or uint4: one typed access where
+ * aligned, else vload4 / vload16 of its bytes. */
+#if BPP == 4
+#define PIX uint
+#else
+#define PIX uint4
+#endif
+typedef PIX pix_t;
 inline pix_t pload(__global const uchar *p, int i, const int a)
 {
-    return a ? ((__global const uint4 *)p)[i] : as_uint4(vload16(i, p));
+    return a ? ((__global const pix_t *)p)[i] : CONCAT(as_, PIX)(CONCAT(vload, BPP)(i, p));
 }
 inline void pstore(pix_t v, __global uchar *p, int i, const int a)
 {
     if (a)
-        ((__global uint4 *)p)[i] = v;
+        ((__global pix_t *)p)[i] = v;
     else
-        vstore16(as_uchar16(v), i, p);
+        CONCAT(vstore, BPP)(CONCAT(as_uchar, BPP)(v), i, p);
 }
+#undef PIX
 #endif
 
 /*
@@ -274,8 +269,7 @@ inline void nearest_int_rows(__global const uchar *src, int src_stride, int x0, 
                        __global uchar *dst, int dst_stride, int sx, int sy, int rows, int span,    \
                        int band0)                                                                  \
     {                                                                                              \
-        const int x0 = get_global_id(0) * span, x1 = min(sw, x0 + span);                           \
-        const int y0 = (band0 + (int)get_global_id(1)) * rows, y1 = min(sh, y0 + rows);            \
+        SPAN_BAND(sw, sh);                                                                         \
         nearest_int_rows(src, src_stride, x0, x1, y0, y1, dst, dst_stride, sx, sy, A);             \
     }
 NEAREST_INT_ROWS_KERNEL(resize_nearest_int_rows_any, 0)
@@ -305,8 +299,7 @@ inline void nearest_rows(__global const uchar *src, int src_stride, __global uch
                        int dst_stride, int dw, int dh, __global const int *geo, int rows,          \
                        int span, int band0)                                                        \
     {                                                                                              \
-        const int x0 = get_global_id(0) * span, x1 = min(dw, x0 + span);                           \
-        const int y0 = (band0 + (int)get_global_id(1)) * rows, y1 = min(dh, y0 + rows);            \
+        SPAN_BAND(dw, dh);                                                                         \
         nearest_rows(src, src_stride, dst, dst_stride, dw, geo, x0, x1, y0, y1, A);                \
     }
 NEAREST_ROWS_KERNEL(resize_nearest_rows_any, 0)
