@@ -580,6 +580,12 @@ int clik__aligned16(const clik_binding *const *b, int count, int contiguous);
 clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok);
 /* Elements (not bytes) between rows of a binding, as kernels index them. */
 int clik__elems(const clik_binding *b);
+/* CLIK_ERR_DEVICE_LIMITS (fn names the caller in the message) unless the
+ * row strides of b[0 .. count) fit the kernels' int stride arguments, in
+ * elements or, with in_bytes, in bytes: a host image's stride may be
+ * longer. */
+clik_status clik__check_int_strides(clik_context *ctx, clik_binding *const *b, int count,
+                                    int in_bytes, const char *fn);
 
 /* Host views of images for the CPU path: device images are downloaded. */
 clik_status clik__host_view(clik_context *ctx, const clik_image *img, int access, clik_image *view);

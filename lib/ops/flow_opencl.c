@@ -821,14 +821,9 @@ clik_status clik__flow_opencl(clik_context *ctx, void *p, clik_binding *const *b
      * allocates, see flow_buffer) and the images with 64-bit offsets, but
      * take the row strides of I0, I1 (elements) and the flow (floats) as
      * ints. */
-    for (int i = 0; i < 3; i++) {
-        const size_t elems = b[i]->stride / clik_type_size(b[i]->image.type);
-        if (elems > (size_t)INT_MAX)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "clik_flow_tvl1: a row stride of %zu elements exceeds the flow "
-                              "kernels' limit of INT_MAX (%d) elements",
-                              elems, INT_MAX);
-    }
+    clik_status st = clik__check_int_strides(ctx, b, 3, 0, "clik_flow_tvl1");
+    if (st != CLIK_OK)
+        return st;
     const int ksize_pre = pl->ksize_pre, ksize_zoom = pl->ksize_zoom;
     if (ksize_pre > MAX_DEVICE_TAPS || ksize_zoom > MAX_DEVICE_TAPS)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
@@ -843,7 +838,7 @@ clik_status clik__flow_opencl(clik_context *ctx, void *p, clik_binding *const *b
     f.plan = pl;
     f.half = a->half;
     f.store = f.half ? 2 : 4;
-    clik_status st = flow_setup(&f);
+    st = flow_setup(&f);
     if (st == CLIK_OK)
         st = flow_alloc(&f);
     if (st == CLIK_OK)

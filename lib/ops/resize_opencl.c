@@ -7,7 +7,6 @@
  * all of kernels/resize.cl.
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -877,13 +876,10 @@ clik_status clik__resize_opencl(clik_context *ctx, void *p, clik_binding *const 
     /* The kernels take int strides, in bytes (nearest) or in elements (row
      * starts are 64-bit products of them, kernels/resize.cl): a host
      * image's stride may be longer. */
-    const size_t unit = a->method == CLIK_INTERP_NEAREST ? 1 : clik_type_size(src->image.type);
-    for (int i = 0; i < 2; i++)
-        if (b[i]->stride / unit > INT_MAX)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "clik_resize: a row stride of %zu %s, past the kernels' int strides "
-                              "(2^31 - 1)",
-                              b[i]->stride / unit, unit == 1 ? "bytes" : "elements");
+    clik_status st =
+        clik__check_int_strides(ctx, b, 2, a->method == CLIK_INTERP_NEAREST, "clik_resize");
+    if (st != CLIK_OK)
+        return st;
     a->kept = kept_geometry(ctx, a, src->image.width, src->image.height, dst->image.width,
                             dst->image.height, src->image.type == CLIK_U8);
     if (!a->kept)
@@ -894,7 +890,6 @@ clik_status clik__resize_opencl(clik_context *ctx, void *p, clik_binding *const 
     const int cpu = use_cpu_kernels(ctx);
     const int fast = a->method == CLIK_INTERP_NEAREST && a->g.sx > 0 && a->g.sy > 0 &&
                      clik__tune(ctx, CLIK_TUNE_RESIZE_FAST_NEAREST, 1);
-    clik_status st = CLIK_OK;
     int done = 0;
     if (a->method == CLIK_INTERP_BICUBIC_AA)
         st = cl_aa(ctx, a, src, dst);
