@@ -3,7 +3,7 @@
  * and, for the interpolating methods, the taps' weights, computed once per
  * call in double as OpenCV's resize computes them (bicubic-aa: as MATLAB's
  * imresize computes them, see clik.h). One computation serves
- * the OpenCL kernels (lib/ops/resize.c uploads the table as it is), the
+ * the OpenCL kernels (lib/ops/resize_opencl.c uploads the table as it is), the
  * NEON path and the fusion upscaler's bicubic phases, so they all use the
  * same coefficients. The scalar oracle (scalar/resize.c) does not use it:
  * it computes its own taps from the definitions, to check this code.

@@ -46,6 +46,24 @@
 #define VSTORE(v, i, p) vstore4((v), (i), (p))
 #define VEC(t)          CONCAT(t, 4)
 #endif
+
+/* Two vectors e and o of 16 elements interleaved pixel by pixel (CH 1, 2
+ * or 4), as vectors of type V (uchar16, float16): the first and the second
+ * 16 elements. */
+#if CH == 1
+#define INTERLEAVE_LO(V, e, o)                                                                     \
+    (V)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3, e.s4, o.s4, e.s5, o.s5, e.s6, o.s6, e.s7,  \
+        o.s7)
+#define INTERLEAVE_HI(V, e, o)                                                                     \
+    (V)(e.s8, o.s8, e.s9, o.s9, e.sa, o.sa, e.sb, o.sb, e.sc, o.sc, e.sd, o.sd, e.se, o.se, e.sf,  \
+        o.sf)
+#elif CH == 2
+#define INTERLEAVE_LO(V, e, o) (V)(e.s01, o.s01, e.s23, o.s23, e.s45, o.s45, e.s67, o.s67)
+#define INTERLEAVE_HI(V, e, o) (V)(e.s89, o.s89, e.sab, o.sab, e.scd, o.scd, e.sef, o.sef)
+#elif CH == 4
+#define INTERLEAVE_LO(V, e, o) (V)(e.s0123, o.s0123, e.s4567, o.s4567)
+#define INTERLEAVE_HI(V, e, o) (V)(e.s89ab, o.s89ab, e.scdef, o.scdef)
+#endif
 #endif
 
 /* 16-byte loads and stores at p. With ALIGNED (the host checked that every

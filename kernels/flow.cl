@@ -244,40 +244,31 @@ CUBIC(float)
 CUBIC(float2)
 CUBIC(float4)
 
-/* Plane img (w x h) at (x, y), x, y >= 0, taps clamped to the image: down
- * each of the four tap columns first, then across, as the reference. */
-inline float bicubic_clamped(__global const float *img, int w, int h, float x, float y)
-{
-    const int ix = (int)x, iy = (int)y;
-    const float tx = x - (float)ix, ty = y - (float)iy;
-    long r[4];
-    for (int j = 0; j < 4; j++)
-        r[j] = IDX(clamp(iy - 1 + j, 0, h - 1), w);
-    float v[4];
-    for (int i = 0; i < 4; i++) {
-        const int c = clamp(ix - 1 + i, 0, w - 1);
-        v[i] = cubic_float(img[r[0] + c], img[r[1] + c], img[r[2] + c], img[r[3] + c], ty);
+/* NAME(img, w, h, x, y): img (w x h) at (x, y), x, y >= 0, taps clamped to
+ * the image: down each of the four tap columns first, then across, as the
+ * reference; AT(k) is the T at element k of img's plane (bicubic_clamped:
+ * a plane; bicubic_flow: the two planes of a flow). */
+#define BICUBIC_CLAMPED(NAME, T, IN_T, AT)                                                         \
+    inline T NAME(__global const IN_T *img, int w, int h, float x, float y)                        \
+    {                                                                                              \
+        const int ix = (int)x, iy = (int)y;                                                        \
+        const float tx = x - (float)ix, ty = y - (float)iy;                                        \
+        long r[4];                                                                                 \
+        for (int j = 0; j < 4; j++)                                                                \
+            r[j] = IDX(clamp(iy - 1 + j, 0, h - 1), w);                                            \
+        T v[4];                                                                                    \
+        for (int i = 0; i < 4; i++) {                                                              \
+            const int c = clamp(ix - 1 + i, 0, w - 1);                                             \
+            v[i] = cubic_##T(AT(r[0] + c), AT(r[1] + c), AT(r[2] + c), AT(r[3] + c), ty);          \
+        }                                                                                          \
+        return cubic_##T(v[0], v[1], v[2], v[3], tx);                                              \
     }
-    return cubic_float(v[0], v[1], v[2], v[3], tx);
-}
-
-/* The same for the two planes of a flow. */
-inline float2 bicubic_flow(__global const store_t *u, int w, int h, float x, float y)
-{
-    const long n = PLANE(w, h);
-    const int ix = (int)x, iy = (int)y;
-    const float tx = x - (float)ix, ty = y - (float)iy;
-    long r[4];
-    for (int j = 0; j < 4; j++)
-        r[j] = IDX(clamp(iy - 1 + j, 0, h - 1), w);
-    float2 v[4];
-    for (int i = 0; i < 4; i++) {
-        const int c = clamp(ix - 1 + i, 0, w - 1);
-        v[i] = cubic_float2(load_u(u, n, r[0] + c), load_u(u, n, r[1] + c), load_u(u, n, r[2] + c),
-                            load_u(u, n, r[3] + c), ty);
-    }
-    return cubic_float2(v[0], v[1], v[2], v[3], tx);
-}
+#define PLANE_AT(k) img[k]
+#define FLOW_AT(k)  load_u(img, PLANE(w, h), k)
+BICUBIC_CLAMPED(bicubic_clamped, float, float, PLANE_AT)
+BICUBIC_CLAMPED(bicubic_flow, float2, store_t, FLOW_AT)
+#undef PLANE_AT
+#undef FLOW_AT
 
 /* ---- pyramid and flow resampling ---------------------------------------------------- */
 
@@ -369,6 +360,31 @@ __kernel void flow_warp(__global const float *i0, __global const float *i1, __gl
 /* ---- the U step: thresholding, divergence, update of u ------------------------------ */
 
 /*
+ * The thresholding step of the data term at a pixel of u = uo, image
+ * gradient (ix, iy) (grad = ix^2 + iy^2) and constant part rho_c of the
+ * residual: v = uo + k (ix, iy), the reference's four cases as one factor k
+ * without branches (they vectorize): l_t, -l_t, 0 where grad is 0, -rho /
+ * grad.
+ */
+inline float2 u_threshold(float2 uo, float ix, float iy, float rho_c, float grad, float l_t)
+{
+    const float rho = rho_c + (ix * uo.x + iy * uo.y);
+    const float fi = -rho / grad;
+    const float k = rho < -l_t * grad     ? l_t
+                    : rho > l_t * grad    ? -l_t
+                    : grad < GRAD_IS_ZERO ? 0.0f
+                                          : fi;
+    return (float2)(uo.x + k * ix, uo.y + k * iy);
+}
+
+/* The squared change of u from uo to (u1, u2). */
+inline float u_change(float u1, float u2, float2 uo)
+{
+    const float e1 = u1 - uo.x, e2 = u2 - uo.y;
+    return e1 * e1 + e2 * e2;
+}
+
+/*
  * At pixel i = (x, y): v = u + the thresholding step of the data term, then
  * u = v + theta div p, with p at (x, y) (pc), at (x - 1, y) (pl, 0 on the
  * first column) and at (x, y - 1) (pu, 0 on the first row); p counts as 0 on
@@ -378,26 +394,16 @@ __kernel void flow_warp(__global const float *i0, __global const float *i1, __gl
 inline float u_core(__global const float *wd, __global store_t *u, long n, long i, int x, int y,
                     int w, int h, float4 pc, float4 pl, float4 pu, float theta, float l_t)
 {
-    const float ix = wd[i], iy = wd[n + i], rho_c = wd[2 * n + i];
-    const float grad = ix * ix + iy * iy;
+    const float ix = wd[i], iy = wd[n + i];
     const float2 uo = load_u(u, n, i);
-    const float rho = rho_c + (ix * uo.x + iy * uo.y);
-    /* The reference's four cases as one factor k of (ix, iy), without
-     * branches (they vectorize): l_t, -l_t, 0 where grad is 0, -rho / grad. */
-    const float fi = -rho / grad;
-    const float k = rho < -l_t * grad     ? l_t
-                    : rho > l_t * grad    ? -l_t
-                    : grad < GRAD_IS_ZERO ? 0.0f
-                                          : fi;
-    const float v1 = uo.x + k * ix, v2 = uo.y + k * iy;
+    const float2 v = u_threshold(uo, ix, iy, wd[2 * n + i], ix * ix + iy * iy, l_t);
     const int last_x = x == w - 1, last_y = y == h - 1;
     const float div1 = ((last_x ? 0.0f : pc.s0) - pl.s0) + ((last_y ? 0.0f : pc.s1) - pu.s1);
     const float div2 = ((last_x ? 0.0f : pc.s2) - pl.s2) + ((last_y ? 0.0f : pc.s3) - pu.s3);
-    const float u1 = v1 + theta * div1, u2 = v2 + theta * div2;
+    const float u1 = v.x + theta * div1, u2 = v.y + theta * div2;
     ST(u1, u, i);
     ST(u2, u, n + i);
-    const float e1 = u1 - uo.x, e2 = u2 - uo.y;
-    return e1 * e1 + e2 * e2;
+    return u_change(u1, u2, uo);
 }
 
 /* The U step at (x, y) with p read from global memory: the neighbours are
@@ -516,36 +522,56 @@ __kernel void flow_decide(__global const float *partial, long groups, long n, fl
 
 /* ---- the P step: forward gradient of u, dual update --------------------------------- */
 
+/*
+ * The dual step of p = (p1 along x, p1 along y, p2 along x, p2 along y)
+ * from the forward gradients of u1 and u2, (gx.x, gy.x) and (gx.y, gy.y):
+ * p = (p + taut grad u) / (1 + taut |grad u|), each of u1 and u2. |grad u|
+ * as sqrt(x^2 + y^2): hypot is a slow library call on some devices (PoCL),
+ * and these gradients are far from overflow.
+ */
+inline float4 p_dual(float4 pv, float2 gx, float2 gy, float taut)
+{
+    const float2 g = sqrt(gx * gx + gy * gy);
+    const float ng1 = 1.0f + taut * g.x, ng2 = 1.0f + taut * g.y;
+    return (float4)((pv.s0 + taut * gx.x) / ng1, (pv.s1 + taut * gy.x) / ng1,
+                    (pv.s2 + taut * gx.y) / ng2, (pv.s3 + taut * gy.y) / ng2);
+}
+
+#if CLIK_FP16
+/* p_dual in half arithmetic: the fields are halves already; so is the
+ * result. */
+inline half4 p_dual_half(half4 pv, half2 gx, half2 gy, half t)
+{
+    const half2 g = sqrt(gx * gx + gy * gy);
+    const half ng1 = 1.0h + t * g.x, ng2 = 1.0h + t * g.y;
+    return (half4)((pv.s0 + t * gx.x) / ng1, (pv.s1 + t * gy.x) / ng1, (pv.s2 + t * gx.y) / ng2,
+                   (pv.s3 + t * gy.y) / ng2);
+}
+#endif
+
 /* At pixel i = (x, y) with u at (x, y), (x + 1, y) and (x, y + 1) (any
- * value on the last column or row, where the gradient is 0):
- * p = (p + taut grad u) / (1 + taut |grad u|), each of u1 and u2. */
+ * value on the last column or row, where the gradient is 0): p_dual. */
 inline void p_core(__global store_t *p, long n, long i, int x, int y, int w, int h, float2 uc,
                    float2 ur, float2 ud, float taut)
 {
     const int last_x = x == w - 1, last_y = y == h - 1;
 #if CLIK_FP16
-    /* Half arithmetic: the fields are halves already; so is the result. */
-    const half t = (half)taut;
     const half2 c = convert_half2(uc), r = convert_half2(ur), d = convert_half2(ud);
     const half2 gx = last_x ? (half2)(0.0h) : r - c, gy = last_y ? (half2)(0.0h) : d - c;
-    const half2 g = sqrt(gx * gx + gy * gy);
-    const half ng1 = 1.0h + t * g.x, ng2 = 1.0h + t * g.y;
     __global half *ph = (__global half *)p;
-    ph[i] = (ph[i] + t * gx.x) / ng1;
-    ph[n + i] = (ph[n + i] + t * gy.x) / ng1;
-    ph[2 * n + i] = (ph[2 * n + i] + t * gx.y) / ng2;
-    ph[3 * n + i] = (ph[3 * n + i] + t * gy.y) / ng2;
+    const half4 pn =
+        p_dual_half((half4)(ph[i], ph[n + i], ph[2 * n + i], ph[3 * n + i]), gx, gy, (half)taut);
+    ph[i] = pn.s0;
+    ph[n + i] = pn.s1;
+    ph[2 * n + i] = pn.s2;
+    ph[3 * n + i] = pn.s3;
 #else
     const float2 gx = last_x ? (float2)(0.0f) : ur - uc, gy = last_y ? (float2)(0.0f) : ud - uc;
-    /* |grad u| as sqrt(x^2 + y^2): hypot is a slow library call on some
-     * devices (PoCL), and these gradients are far from overflow. */
-    const float2 g = sqrt(gx * gx + gy * gy);
-    const float ng1 = 1.0f + taut * g.x, ng2 = 1.0f + taut * g.y;
-    const float4 pv = load_p(p, n, i);
-    ST((pv.s0 + taut * gx.x) / ng1, p, i);
-    ST((pv.s1 + taut * gy.x) / ng1, p, n + i);
-    ST((pv.s2 + taut * gx.y) / ng2, p, 2 * n + i);
-    ST((pv.s3 + taut * gy.y) / ng2, p, 3 * n + i);
+    const float4 pn = p_dual(load_p(p, n, i), gx, gy, taut);
+    ST(pn.s0, p, i);
+    ST(pn.s1, p, n + i);
+    ST(pn.s2, p, 2 * n + i);
+    ST(pn.s3, p, 3 * n + i);
 #endif
 }
 
@@ -808,13 +834,7 @@ __kernel void flow_block(__global const float *wd, __global const store_t *u,
         /* The U step (u_core's arithmetic). */
         if (in) {
             const float2 uo2 = (float2)(LDL(fields, c), LDL(fields, r + c));
-            const float rho = rho_c + (ix * uo2.x + iy * uo2.y);
-            const float fi = -rho / grad;
-            const float k = rho < -l_t * grad     ? l_t
-                            : rho > l_t * grad    ? -l_t
-                            : grad < GRAD_IS_ZERO ? 0.0f
-                                                  : fi;
-            const float v1 = uo2.x + k * ix, v2 = uo2.y + k * iy;
+            const float2 v = u_threshold(uo2, ix, iy, rho_c, grad, l_t);
             const float pc0 = last_x ? 0.0f : LDL(pf, c), pc2 = last_x ? 0.0f : LDL(pf, 2 * r + c);
             const float pc1 = last_y ? 0.0f : LDL(pf, r + c),
                         pc3 = last_y ? 0.0f : LDL(pf, 3 * r + c);
@@ -822,12 +842,11 @@ __kernel void flow_block(__global const float *wd, __global const store_t *u,
                         pl2 = has_l ? LDL(pf, 2 * r + c - 1) : 0.0f;
             const float pu1 = has_u ? LDL(pf, r + c - sx) : 0.0f;
             const float pu3 = has_u ? LDL(pf, 3 * r + c - sx) : 0.0f;
-            const float u1 = v1 + theta * ((pc0 - pl0) + (pc1 - pu1));
-            const float u2 = v2 + theta * ((pc2 - pl2) + (pc3 - pu3));
+            const float u1 = v.x + theta * ((pc0 - pl0) + (pc1 - pu1));
+            const float u2 = v.y + theta * ((pc2 - pl2) + (pc3 - pu3));
             STL(u1, fields, c);
             STL(u2, fields, r + c);
-            const float e1 = u1 - uo2.x, e2 = u2 - uo2.y;
-            e = e1 * e1 + e2 * e2;
+            e = u_change(u1, u2, uo2);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         /* The P step (p_core's arithmetic). */
@@ -836,24 +855,22 @@ __kernel void flow_block(__global const float *wd, __global const store_t *u,
             const float2 ur = has_r ? (float2)(LDL(fields, c + 1), LDL(fields, r + c + 1)) : uc;
             const float2 ud = has_d ? (float2)(LDL(fields, c + sx), LDL(fields, r + c + sx)) : uc;
 #if CLIK_FP16
-            const half t = (half)taut;
             const half2 hc = convert_half2(uc), hr = convert_half2(ur), hd = convert_half2(ud);
-            const half2 gx = hr - hc, gy = hd - hc;
-            const half2 g = sqrt(gx * gx + gy * gy);
-            const half ng1 = 1.0h + t * g.x, ng2 = 1.0h + t * g.y;
             __local half *ph = (__local half *)pf;
-            ph[c] = (ph[c] + t * gx.x) / ng1;
-            ph[r + c] = (ph[r + c] + t * gy.x) / ng1;
-            ph[2 * r + c] = (ph[2 * r + c] + t * gx.y) / ng2;
-            ph[3 * r + c] = (ph[3 * r + c] + t * gy.y) / ng2;
+            const half4 pn = p_dual_half((half4)(ph[c], ph[r + c], ph[2 * r + c], ph[3 * r + c]),
+                                         hr - hc, hd - hc, (half)taut);
+            ph[c] = pn.s0;
+            ph[r + c] = pn.s1;
+            ph[2 * r + c] = pn.s2;
+            ph[3 * r + c] = pn.s3;
 #else
-            const float2 gx = ur - uc, gy = ud - uc;
-            const float2 g = sqrt(gx * gx + gy * gy);
-            const float ng1 = 1.0f + taut * g.x, ng2 = 1.0f + taut * g.y;
-            STL((LDL(pf, c) + taut * gx.x) / ng1, pf, c);
-            STL((LDL(pf, r + c) + taut * gy.x) / ng1, pf, r + c);
-            STL((LDL(pf, 2 * r + c) + taut * gx.y) / ng2, pf, 2 * r + c);
-            STL((LDL(pf, 3 * r + c) + taut * gy.y) / ng2, pf, 3 * r + c);
+            const float4 pv =
+                (float4)(LDL(pf, c), LDL(pf, r + c), LDL(pf, 2 * r + c), LDL(pf, 3 * r + c));
+            const float4 pn = p_dual(pv, ur - uc, ud - uc, taut);
+            STL(pn.s0, pf, c);
+            STL(pn.s1, pf, r + c);
+            STL(pn.s2, pf, 2 * r + c);
+            STL(pn.s3, pf, 3 * r + c);
 #endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);

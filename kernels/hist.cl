@@ -328,7 +328,8 @@ __kernel void hist_pairs(__global const uchar *src, uint stride, uint row_bytes,
         q[j] = t[((j) % CH) * 256 + p[j]];
 
 /* NAME(aligned, ...): dst = t[src] along one row, the tables t in address
- * space SPACE. */
+ * space SPACE; NAME_row(aligned, ...) the work-item's row (none at or past
+ * `rows`), the walk compiled for each alignment. */
 #define LUT_WALK(NAME, SPACE)                                                                      \
     inline void NAME(const int aligned, __global const uchar *src, uint src_stride,                \
                      __global uchar *dst, uint dst_stride, uint row_bytes, uint chunks_per_row,    \
@@ -364,6 +365,18 @@ __kernel void hist_pairs(__global const uchar *src, uint stride, uint row_bytes,
                 EACH_LANE(LUT_TAIL)                                                                \
             }                                                                                      \
         }                                                                                          \
+    }                                                                                              \
+    inline void NAME##_row(int aligned, __global const uchar *src, uint src_stride,                \
+                           __global uchar *dst, uint dst_stride, uint row_bytes,                   \
+                           uint chunks_per_row, uint rows, SPACE const uchar *t)                   \
+    {                                                                                              \
+        const uint row = get_global_id(1);                                                         \
+        if (row >= rows)                                                                           \
+            return;                                                                                \
+        if (aligned)                                                                               \
+            NAME(1, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row, t);          \
+        else                                                                                       \
+            NAME(0, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row, t);          \
     }
 LUT_WALK(lut_walk, __global)
 LUT_WALK(lut_walk_local, __local)
@@ -374,13 +387,8 @@ __kernel void lut_apply(__global const uchar *src, uint src_stride, __global uch
                         uint dst_stride, uint row_bytes, uint chunks_per_row, uint rows,
                         __global const uchar *tables, int aligned)
 {
-    const uint row = get_global_id(1);
-    if (row >= rows)
-        return;
-    if (aligned)
-        lut_walk(1, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row, tables);
-    else
-        lut_walk(0, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row, tables);
+    lut_walk_row(aligned, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, rows,
+                 tables);
 }
 
 /* The same with the tables staged in `t` (BINS bytes of local memory). */
@@ -393,13 +401,8 @@ __kernel void lut_apply_local(__global const uchar *src, uint src_stride, __glob
     for (uint i = lid; i < BINS; i += lsize)
         t[i] = tables[i];
     barrier(CLK_LOCAL_MEM_FENCE);
-    const uint row = get_global_id(1);
-    if (row >= rows)
-        return;
-    if (aligned)
-        lut_walk_local(1, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row, t);
-    else
-        lut_walk_local(0, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, row, t);
+    lut_walk_local_row(aligned, src, src_stride, dst, dst_stride, row_bytes, chunks_per_row, rows,
+                       t);
 }
 
 /* 255 / d (d >= 1) in float, rounded to nearest even: OpenCL's float

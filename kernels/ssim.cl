@@ -91,6 +91,34 @@ SSIM_VALUE(float)
 SSIM_VALUE(float4)
 SSIM_VALUE(float8)
 
+/* The horizontal sums of one input row over the window's 11 taps (taps k
+ * and 10 - k added before their common weight): mu_a, mu_b, aa, bb, ab
+ * (the squares and products of values centred at 128) into OUT[0 .. 4]. V
+ * is the type of a value, A(k) and B(k) tap k of the two inputs as a V. */
+#define SSIM_HSUM(V, A, B, OUT)                                                                    \
+    do {                                                                                           \
+        const V va = A(5), vb = B(5), ca = va - 128.0f, cb = vb - 128.0f;                          \
+        const float w5 = ssim_w[5];                                                                \
+        V ma = w5 * va, mb = w5 * vb, qa = w5 * (ca * ca), qb = w5 * (cb * cb);                    \
+        V p = w5 * (ca * cb);                                                                      \
+        for (int k = 0; k < 5; k++) {                                                              \
+            const float wk = ssim_w[k];                                                            \
+            const V va0 = A(k), vb0 = B(k), va1 = A(10 - k), vb1 = B(10 - k);                      \
+            const V ca0 = va0 - 128.0f, cb0 = vb0 - 128.0f;                                        \
+            const V ca1 = va1 - 128.0f, cb1 = vb1 - 128.0f;                                        \
+            ma += wk * (va0 + va1);                                                                \
+            mb += wk * (vb0 + vb1);                                                                \
+            qa += wk * (ca0 * ca0 + ca1 * ca1);                                                    \
+            qb += wk * (cb0 * cb0 + cb1 * cb1);                                                    \
+            p += wk * (ca0 * cb0 + ca1 * cb1);                                                     \
+        }                                                                                          \
+        (OUT)[0] = ma;                                                                             \
+        (OUT)[1] = mb;                                                                             \
+        (OUT)[2] = qa;                                                                             \
+        (OUT)[3] = qb;                                                                             \
+        (OUT)[4] = p;                                                                              \
+    } while (0)
+
 /* ---- ssim_local ----------------------------------------------------------------- */
 
 /*
@@ -128,28 +156,12 @@ __kernel void ssim_local(__global const T *a, int sa, __global const T *b, int s
 
     for (int r = ly; r < in_h; r += th) {
         const int c = lx, o = r * in_w + c;
-        const float va = la[o + 5], vb = lb[o + 5], ca = va - 128.0f, cb = vb - 128.0f;
-        const float w5 = ssim_w[5];
-        float ma = w5 * va, mb = w5 * vb, qa = w5 * (ca * ca), qb = w5 * (cb * cb);
-        float p = w5 * (ca * cb);
-        for (int k = 0; k < 5; k++) {
-            const float wk = ssim_w[k];
-            const float va0 = la[o + k], vb0 = lb[o + k], va1 = la[o + 10 - k];
-            const float vb1 = lb[o + 10 - k];
-            const float ca0 = va0 - 128.0f, cb0 = vb0 - 128.0f;
-            const float ca1 = va1 - 128.0f, cb1 = vb1 - 128.0f;
-            ma += wk * (va0 + va1);
-            mb += wk * (vb0 + vb1);
-            qa += wk * (ca0 * ca0 + ca1 * ca1);
-            qb += wk * (cb0 * cb0 + cb1 * cb1);
-            p += wk * (ca0 * cb0 + ca1 * cb1);
-        }
         __local float *out = hm + (c * in_h + r) * 5;
-        out[0] = ma;
-        out[1] = mb;
-        out[2] = qa;
-        out[3] = qb;
-        out[4] = p;
+#define TILE_A(k) la[o + (k)]
+#define TILE_B(k) lb[o + (k)]
+        SSIM_HSUM(float, TILE_A, TILE_B, out);
+#undef TILE_A
+#undef TILE_B
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -282,29 +294,11 @@ SSIM_VALUE(float16)
  * 0 .. VW + 9 of ra and rb): mu_a, mu_b, aa, bb, ab. */
 inline void rows_hsum(__global const T *ra, __global const T *rb, floatV *m)
 {
-    const floatV va = CONVERT(floatV, VLOADV(0, ra + 5)), vb = CONVERT(floatV, VLOADV(0, rb + 5));
-    const floatV ca = va - 128.0f, cb = vb - 128.0f, w5 = (floatV)ssim_w[5];
-    floatV ma = w5 * va, mb = w5 * vb, qa = w5 * (ca * ca), qb = w5 * (cb * cb);
-    floatV p = w5 * (ca * cb);
-    for (int k = 0; k < 5; k++) {
-        const float wk = ssim_w[k];
-        const floatV va0 = CONVERT(floatV, VLOADV(0, ra + k));
-        const floatV vb0 = CONVERT(floatV, VLOADV(0, rb + k));
-        const floatV va1 = CONVERT(floatV, VLOADV(0, ra + 10 - k));
-        const floatV vb1 = CONVERT(floatV, VLOADV(0, rb + 10 - k));
-        const floatV ca0 = va0 - 128.0f, cb0 = vb0 - 128.0f;
-        const floatV ca1 = va1 - 128.0f, cb1 = vb1 - 128.0f;
-        ma += wk * (va0 + va1);
-        mb += wk * (vb0 + vb1);
-        qa += wk * (ca0 * ca0 + ca1 * ca1);
-        qb += wk * (cb0 * cb0 + cb1 * cb1);
-        p += wk * (ca0 * cb0 + ca1 * cb1);
-    }
-    m[0] = ma;
-    m[1] = mb;
-    m[2] = qa;
-    m[3] = qb;
-    m[4] = p;
+#define ROW_A(k) CONVERT(floatV, VLOADV(0, ra + (k)))
+#define ROW_B(k) CONVERT(floatV, VLOADV(0, rb + (k)))
+    SSIM_HSUM(floatV, ROW_A, ROW_B, m);
+#undef ROW_A
+#undef ROW_B
 }
 
 /* Needs ow >= VW. The last strip is moved left to end at the map's edge;

@@ -36,20 +36,8 @@
 
 /* The even and odd outputs, 16 elements each, interleaved pixel by pixel:
  * the first and the second 16 output elements. */
-#if CH == 1
-#define UP2_LO(e, o)                                                                               \
-    (uchar16)(e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3, e.s4, o.s4, e.s5, o.s5, e.s6, o.s6,  \
-              e.s7, o.s7)
-#define UP2_HI(e, o)                                                                               \
-    (uchar16)(e.s8, o.s8, e.s9, o.s9, e.sa, o.sa, e.sb, o.sb, e.sc, o.sc, e.sd, o.sd, e.se, o.se,  \
-              e.sf, o.sf)
-#elif CH == 2
-#define UP2_LO(e, o) (uchar16)(e.s01, o.s01, e.s23, o.s23, e.s45, o.s45, e.s67, o.s67)
-#define UP2_HI(e, o) (uchar16)(e.s89, o.s89, e.sab, o.sab, e.scd, o.scd, e.sef, o.sef)
-#else
-#define UP2_LO(e, o) (uchar16)(e.s0123, o.s0123, e.s4567, o.s4567)
-#define UP2_HI(e, o) (uchar16)(e.s89ab, o.s89ab, e.scdef, o.scdef)
-#endif
+#define UP2_LO(e, o) INTERLEAVE_LO(uchar16, e, o)
+#define UP2_HI(e, o) INTERLEAVE_HI(uchar16, e, o)
 
 /* Source elements i - CH, i, i + CH of a row as ushort16 each. */
 #define UP2_LOAD3(r, i, m, c, p)                                                                   \

@@ -5,6 +5,7 @@
  * (device images downloaded); results are brought back at the end.
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <limits.h>
 #include <string.h>
 
 #include "internal.h"
@@ -136,6 +137,20 @@ clik_status clik__bind_scratch(clik_context *ctx, int width, int height, int cha
 int clik__elems(const clik_binding *b)
 {
     return (int)(b->stride / clik_type_size(b->image.type));
+}
+
+clik_status clik__check_int_strides(clik_context *ctx, clik_binding *const *b, int count,
+                                    int in_bytes, const char *fn)
+{
+    for (int i = 0; i < count; i++) {
+        const size_t unit = in_bytes ? 1 : clik_type_size(b[i]->image.type);
+        if (b[i]->stride / unit > (size_t)INT_MAX)
+            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
+                              "%s: a row stride of %zu %s, past the kernels' int strides "
+                              "(2^31 - 1)",
+                              fn, b[i]->stride / unit, in_bytes ? "bytes" : "elements");
+    }
+    return CLIK_OK;
 }
 
 int clik__aligned16(const clik_binding *const *b, int count, int contiguous)

@@ -301,7 +301,7 @@ struct clik_context {
         size_t key[16]; /* the layout they were made for */
     } lnet_ws;
 
-    /* The geometry tables of the last resizes (ops/resize.c). */
+    /* The geometry tables of the last resizes (ops/resize_opencl.c). */
     struct clik_resize_geo *resize_geo;
 
     /* The tuning store's answers this context has read (tune_store.c). */
@@ -411,7 +411,7 @@ clik_status clik__tune_store(clik_context *ctx, const char *program, const char 
 /* Forgets the answers clik__tune_load remembered (at context destroy). */
 void clik__tune_memo_free(clik_context *ctx);
 
-/* Releases the kept resize geometries (ops/resize.c). */
+/* Releases the kept resize geometries (ops/resize_opencl.c). */
 void clik__resize_geo_release(clik_context *ctx);
 
 /* ---- ahead-of-time compilation (prepare.c) -------------------------------- */
@@ -580,6 +580,12 @@ int clik__aligned16(const clik_binding *const *b, int count, int contiguous);
 clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok);
 /* Elements (not bytes) between rows of a binding, as kernels index them. */
 int clik__elems(const clik_binding *b);
+/* CLIK_ERR_DEVICE_LIMITS (fn names the caller in the message) unless the
+ * row strides of b[0 .. count) fit the kernels' int stride arguments, in
+ * elements or, with in_bytes, in bytes: a host image's stride may be
+ * longer. */
+clik_status clik__check_int_strides(clik_context *ctx, clik_binding *const *b, int count,
+                                    int in_bytes, const char *fn);
 
 /* Host views of images for the CPU path: device images are downloaded. */
 clik_status clik__host_view(clik_context *ctx, const clik_image *img, int access, clik_image *view);

@@ -21,7 +21,7 @@
  *    and bicubic f = (x + 0.5) * (1 / fx) - 0.5; bicubic-aa s = fx.
  *
  * The coefficients are computed here on their own, in double, not taken
- * from the tables that lib/ops/resize.c builds for the kernels. The sums
+ * from the tables that lib/ops/resize_opencl.c keeps for the kernels. The sums
  * are in float, in a fixed order that the kernels and the NEON code follow:
  *
  *   h_j = wx[0] * p(j, 0) + wx[1] * p(j, 1) + ...   (each source row j)

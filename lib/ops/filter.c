@@ -37,20 +37,6 @@ typedef struct filter_args {
 
 /* ---- OpenCL path ------------------------------------------------------------------- */
 
-/* The kernels form row offsets as size_t products (images of any size up to
- * the device's largest allocation), but take the row stride, in elements, as
- * an int argument (clik__elems): a stride of more elements is refused. */
-static clik_status check_stride(clik_context *ctx, const clik_binding *b, const char *op)
-{
-    const size_t elems = b->stride / clik_type_size(b->image.type);
-    if (elems > (size_t)INT_MAX)
-        return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                          "%s: a row stride of %zu elements exceeds the filter kernels' limit "
-                          "of INT_MAX (%d) elements",
-                          op, elems, INT_MAX);
-    return CLIK_OK;
-}
-
 /* Sets the arguments of a blur kernel from index idx: the taps and the
  * buffer of their weights. */
 static clik_status set_taps(clik_context *ctx, clik_kernel_entry *k, unsigned idx,
@@ -285,9 +271,8 @@ static clik_status cl_blur_cpu(clik_context *ctx, const filter_args *a, const cl
 static clik_status blur_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     filter_args *a = p;
-    clik_status st = check_stride(ctx, b[0], "clik_gaussian_blur");
-    if (st == CLIK_OK)
-        st = check_stride(ctx, b[1], "clik_gaussian_blur");
+    /* Row offsets are size_t products, the strides int arguments. */
+    clik_status st = clik__check_int_strides(ctx, b, 2, 0, "clik_gaussian_blur");
     const size_t wbytes = (size_t)a->ksize * sizeof(float);
     if (st == CLIK_OK)
         st = clik__temp_buffer(ctx, wbytes, &a->weights_mem);
@@ -319,9 +304,7 @@ static clik_status gray_opencl(clik_context *ctx, void *p, clik_binding *const *
 {
     (void)p;
     const clik_binding *src = b[0], *dst = b[1];
-    clik_status st = check_stride(ctx, src, "clik_gray");
-    if (st == CLIK_OK)
-        st = check_stride(ctx, dst, "clik_gray");
+    clik_status st = clik__check_int_strides(ctx, b, 2, 0, "clik_gray");
     if (st != CLIK_OK)
         return st;
     const clik_image *img = &src->image;

@@ -587,17 +587,11 @@ static clik_status iterate_block(flow_cl *f, cl_mem u, cl_mem alt, int w, int h)
         const int odd = launches % 2;
         cl_mem from[2] = {odd ? alt : u, odd ? f->pf2 : f->pf};
         cl_mem to[2] = {odd ? u : alt, odd ? f->pf : f->pf2};
-        for (int m = 0; m < 2 && st == CLIK_OK; m++) {
-            st = CLIK_ARG(ctx, k, 1 + m, from[m]);
-            if (st == CLIK_OK)
-                st = CLIK_ARG(ctx, k, 3 + m, to[m]);
-        }
+        st =
+            CLIK_ARGS_AT(ctx, k, 1, CLIK_A(from[0]), CLIK_A(from[1]), CLIK_A(to[0]), CLIK_A(to[1]));
         if (st == CLIK_OK)
-            st = CLIK_ARG(ctx, k, 10, first);
-        if (st == CLIK_OK)
-            st = CLIK_ARG(ctx, k, 11, count);
-        if (st == CLIK_OK)
-            st = CLIK_ARG(ctx, k, 13, check);
+            st = CLIK_ARGS_AT(ctx, k, 10, CLIK_A(first), CLIK_A(count), CLIK_A(f->block),
+                              CLIK_A(check));
         if (st == CLIK_OK)
             st = clik__launch_exact(ctx, k, 2, global, f->bwg);
         launches++;
@@ -827,14 +821,9 @@ clik_status clik__flow_opencl(clik_context *ctx, void *p, clik_binding *const *b
      * allocates, see flow_buffer) and the images with 64-bit offsets, but
      * take the row strides of I0, I1 (elements) and the flow (floats) as
      * ints. */
-    for (int i = 0; i < 3; i++) {
-        const size_t elems = b[i]->stride / clik_type_size(b[i]->image.type);
-        if (elems > (size_t)INT_MAX)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "clik_flow_tvl1: a row stride of %zu elements exceeds the flow "
-                              "kernels' limit of INT_MAX (%d) elements",
-                              elems, INT_MAX);
-    }
+    clik_status st = clik__check_int_strides(ctx, b, 3, 0, "clik_flow_tvl1");
+    if (st != CLIK_OK)
+        return st;
     const int ksize_pre = pl->ksize_pre, ksize_zoom = pl->ksize_zoom;
     if (ksize_pre > MAX_DEVICE_TAPS || ksize_zoom > MAX_DEVICE_TAPS)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
@@ -849,7 +838,7 @@ clik_status clik__flow_opencl(clik_context *ctx, void *p, clik_binding *const *b
     f.plan = pl;
     f.half = a->half;
     f.store = f.half ? 2 : 4;
-    clik_status st = flow_setup(&f);
+    st = flow_setup(&f);
     if (st == CLIK_OK)
         st = flow_alloc(&f);
     if (st == CLIK_OK)

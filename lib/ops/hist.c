@@ -533,18 +533,6 @@ static clik_status cl_luma_merge(clik_context *ctx, const clik_binding *src, con
     return st == CLIK_OK ? clik__launch(ctx, k, 2, global, local) : st;
 }
 
-/* The kernels index rows with int strides. */
-static clik_status check_int_strides(clik_context *ctx, clik_binding *const *b, int count,
-                                     const char *what)
-{
-    for (int i = 0; i < count; i++)
-        if (b[i]->stride > INT32_MAX)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "%s: a row stride of %zu bytes, past the kernels' int strides", what,
-                              b[i]->stride);
-    return CLIK_OK;
-}
-
 /* Runs f(grey src, grey dst) on the bound images: directly for grey, on a
  * luma scratch (then merged back) for RGBA or BGRA (3 channels arrive as 4:
  * clik__run_op_rgba). */
@@ -553,7 +541,7 @@ typedef clik_status (*grey_pass)(clik_context *ctx, hist_args *a, const clik_bin
 
 static clik_status cl_on_luma(clik_context *ctx, hist_args *a, clik_binding *const *b, grey_pass f)
 {
-    clik_status st = check_int_strides(ctx, b, 2, "hist");
+    clik_status st = clik__check_int_strides(ctx, b, 2, 1, "hist");
     if (st != CLIK_OK || b[0]->image.channels == 1)
         return st == CLIK_OK ? f(ctx, a, b[0], b[1]) : st;
     clik_binding y;

@@ -3,7 +3,6 @@
  * fallback_cpu/{scalar,neon}/integral.c).
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -412,21 +411,6 @@ static clik_status integral_lookback(clik_context *ctx, const integral_args *a,
     return st;
 }
 
-/* The kernels take int strides in elements (row starts are 64-bit
- * products of them): a host image's stride may be longer. */
-static clik_status check_strides(clik_context *ctx, clik_binding *const *b, int count)
-{
-    for (int i = 0; i < count; i++) {
-        const size_t elems = b[i]->stride / clik_type_size(b[i]->image.type);
-        if (elems > INT_MAX)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "integral: a row stride of %zu elements, past the kernels' int "
-                              "strides (2^31 - 1)",
-                              elems);
-    }
-    return CLIK_OK;
-}
-
 /* b[0] is the source, b[1] the sums, b[2] (when asked) the sums of squares. */
 static clik_status integral_bound(clik_context *ctx, integral_args *a, clik_binding *const *b);
 
@@ -443,7 +427,7 @@ static clik_status integral_opencl(clik_context *ctx, void *p, clik_binding *con
 static clik_status integral_bound(clik_context *ctx, integral_args *a, clik_binding *const *b)
 {
     integral_plan pl;
-    clik_status st = check_strides(ctx, b, a->sqsum ? 3 : 2);
+    clik_status st = clik__check_int_strides(ctx, b, a->sqsum ? 3 : 2, 0, "integral");
     if (st == CLIK_OK)
         st = plan_for_kernels(ctx, a, &pl);
     if (st != CLIK_OK)

@@ -106,23 +106,6 @@ typedef struct pyr_args {
     int count; /* levels of a pyramid */
 } pyr_args;
 
-/* The kernels take int strides in elements (row starts are 64-bit products
- * of them, kernels/pyramid.cl): a host image's stride may be longer. The
- * levels made on the device are packed, their rows at most 2^24 bytes. */
-static clik_status check_strides(clik_context *ctx, clik_binding *const *b, int count,
-                                 const char *op)
-{
-    for (int i = 0; i < count; i++) {
-        const size_t elems = b[i]->stride / clik_type_size(b[i]->image.type);
-        if (elems > INT_MAX)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "%s: a row stride of %zu elements, past the kernels' int strides "
-                              "(2^31 - 1)",
-                              op, elems);
-    }
-    return CLIK_OK;
-}
-
 /* The suffix of the Laplacian kernels for bands of type t. */
 static const char *band_suffix(clik_type t)
 {
@@ -319,14 +302,14 @@ static clik_status cl_convert(clik_context *ctx, const clik_binding *from, const
 static clik_status down_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     (void)p;
-    clik_status st = check_strides(ctx, b, 2, "pyr_down");
+    clik_status st = clik__check_int_strides(ctx, b, 2, 0, "pyr_down");
     return st == CLIK_OK ? cl_down(ctx, b[0], b[1]) : st;
 }
 
 static clik_status up_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     (void)p;
-    clik_status st = check_strides(ctx, b, 2, "pyr_up");
+    clik_status st = clik__check_int_strides(ctx, b, 2, 0, "pyr_up");
     return st == CLIK_OK ? cl_up(ctx, "pyr_up", b[0], NULL, b[1]) : st;
 }
 
@@ -335,7 +318,7 @@ static clik_status up_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 static clik_status gaussian_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     const pyr_args *a = p;
-    clik_status st = check_strides(ctx, b, a->count + 1, "pyr_gaussian");
+    clik_status st = clik__check_int_strides(ctx, b, a->count + 1, 0, "pyr_gaussian");
     for (int i = 0; i < a->count && st == CLIK_OK; i++)
         st = cl_down(ctx, b[i], b[i + 1]);
     return st;
@@ -351,7 +334,7 @@ static clik_status laplacian_opencl(clik_context *ctx, void *p, clik_binding *co
     clik_binding level[MAX_LEVELS + 1];
     const clik_binding *g[MAX_LEVELS + 1] = {b[0]};
     int made = 0;
-    clik_status st = check_strides(ctx, b, a->count + 2, "pyr_laplacian");
+    clik_status st = clik__check_int_strides(ctx, b, a->count + 2, 0, "pyr_laplacian");
     for (int i = 1; i <= a->count && st == CLIK_OK; i++) {
         int w, h;
         clik_pyr_level_size(src->width, src->height, i, &w, &h);
@@ -380,7 +363,7 @@ static clik_status collapse_opencl(clik_context *ctx, void *p, clik_binding *con
     const clik_type band = b[0]->image.type, pixels = dst->image.type;
     clik_binding level[MAX_LEVELS + 1];
     int made = 0;
-    clik_status st = check_strides(ctx, b, a->count + 2, "pyr_collapse");
+    clik_status st = clik__check_int_strides(ctx, b, a->count + 2, 0, "pyr_collapse");
     for (int i = 1; i <= a->count && st == CLIK_OK; i++) {
         const clik_image *bi = &b[i]->image;
         st = clik__bind_scratch(ctx, bi->width, bi->height, bi->channels, pixels, &level[i]);

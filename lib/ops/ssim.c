@@ -15,7 +15,6 @@
  * work-group of group).
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -65,23 +64,6 @@ static clik_status check_map(clik_context *ctx, const clik_image *map, const cli
 }
 
 /* ---- OpenCL path ------------------------------------------------------------------- */
-
-/* The kernels form row offsets as size_t products (images and maps of any
- * size up to the device's largest allocation) but take row strides, in
- * elements, as int arguments (clik__elems): larger strides are refused. */
-static clik_status check_strides(clik_context *ctx, clik_binding *const *b, int count,
-                                 const char *op)
-{
-    for (int i = 0; i < count; i++) {
-        const size_t elems = b[i]->stride / clik_type_size(b[i]->image.type);
-        if (elems > (size_t)INT_MAX)
-            return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
-                              "%s: a row stride of %zu elements exceeds the SSIM kernels' limit "
-                              "of INT_MAX (%d) elements",
-                              op, elems, INT_MAX);
-    }
-    return CLIK_OK;
-}
 
 static int pow2_floor(long v)
 {
@@ -235,7 +217,7 @@ static clik_status ssim_opencl(clik_context *ctx, void *p, clik_binding *const *
 {
     ssim_args *args = p;
     double mean = 0.0;
-    clik_status st = check_strides(ctx, b, args->map ? 3 : 2, "clik_ssim");
+    clik_status st = clik__check_int_strides(ctx, b, args->map ? 3 : 2, 0, "clik_ssim");
     if (st == CLIK_OK)
         st = cl_ssim(ctx, b[0], b[1], args->map ? b[2] : NULL, args->mean ? &mean : NULL);
     if (st == CLIK_OK && args->mean)
@@ -274,7 +256,7 @@ static clik_status tiles_opencl(clik_context *ctx, void *p, clik_binding *const 
     size_t rows = 1; /* work-items per tile: a power of two >= tile */
     while (rows < (size_t)tile)
         rows *= 2;
-    clik_status st = check_strides(ctx, bind, 3, "clik_ssim_tiles");
+    clik_status st = clik__check_int_strides(ctx, bind, 3, 0, "clik_ssim_tiles");
     if (st != CLIK_OK)
         return st;
     const int sa = clik__elems(a), sb = clik__elems(b), sm = clik__elems(map);
