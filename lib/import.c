@@ -698,16 +698,17 @@ clik_status clik__import_transfer(clik_context *ctx, const clik_image *dev, cons
     clik_status st = dma_sync(ctx, im, access, 0);
     if (st != CLIK_OK)
         return st;
+    /* The memory is the image: operations leave their results in it (their
+     * end maps the buffer) and read it afresh (their start maps it for
+     * writing), so a transfer copies rows to or from the memory itself. A
+     * copy through the buffer would miss, on devices that keep their own
+     * copy of CL_MEM_USE_HOST_PTR memory (discrete GPUs), what the caller
+     * wrote into the memory, and leave the memory without what it uploads. */
     const size_t row = (size_t)host->width * (size_t)host->channels * clik_type_size(host->type);
-    if (dev->buffer->mem) {
-        st = clik__transfer_rows(ctx, dev->buffer->mem, dev->stride, host->data, host->stride, row,
-                                 host->height, upload);
-    } else {
-        for (int y = 0; y < host->height; y++) {
-            unsigned char *d = im->host + (size_t)y * dev->stride;
-            unsigned char *h = (unsigned char *)host->data + (size_t)y * host->stride;
-            memcpy(upload ? d : h, upload ? h : d, row);
-        }
+    for (int y = 0; y < host->height; y++) {
+        unsigned char *d = im->host + (size_t)y * dev->stride;
+        unsigned char *h = (unsigned char *)host->data + (size_t)y * host->stride;
+        memcpy(upload ? d : h, upload ? h : d, row);
     }
     clik_status st2 = dma_sync(ctx, im, access, 1);
     return st != CLIK_OK ? st : st2;

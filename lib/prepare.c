@@ -275,16 +275,22 @@ static clik_status at_each_scale(clik_context *ctx, clik_type t, int ch, bag *b,
     return st;
 }
 
-/* With and without the artifact map. */
+/* With and without the artifact map; colour in both orders (the luma's
+ * order is a build option of the fusion program). */
 static clik_status upscale_fusion_at(clik_context *ctx, clik_type t, int ch, bag *b,
                                      const clik_image *s, int scale)
 {
     clik_image *d = bag_image(b, scale * PW, scale * PH, ch, t);
     clik_image *map = bag_image(b, scale * PW, scale * PH, 1, CLIK_U8);
     NEED(d && map);
-    clik_status st = clik_upscale_fusion(ctx, s, d, NULL, NULL);
-    if (st == CLIK_OK)
-        st = clik_upscale_fusion(ctx, s, d, NULL, map);
+    clik_image src = *s, dst = *d;
+    clik_status st = CLIK_OK;
+    for (int bgr = 0; bgr <= (ch >= 3) && st == CLIK_OK; bgr++) {
+        src.order = dst.order = bgr ? CLIK_ORDER_BGR : s->order;
+        st = clik_upscale_fusion(ctx, &src, &dst, NULL, NULL);
+        if (st == CLIK_OK)
+            st = clik_upscale_fusion(ctx, &src, &dst, NULL, map);
+    }
     bag_drop(b, 2);
     return st;
 }
@@ -420,6 +426,41 @@ static clik_status p_rgb_to_yuv(clik_context *ctx, clik_type t, int ch, bag *b)
     return yuv_each_layout(ctx, s, 0, b);
 }
 
+/* A frame's planes through clik_resize: the luma with 1 channel, the
+ * chroma of NV12 and NV21 with 2 (I420's with 1), each as p_resize runs
+ * them. Frames are not a channel count: with 1 in the list. */
+static clik_status p_yuv_resize(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    if (t != CLIK_U8 || ch != 1)
+        return CLIK_ERR_UNSUPPORTED_FORMAT;
+    clik_status st = p_resize(ctx, t, 1, b);
+    bag_free(b);
+    return st == CLIK_OK ? p_resize(ctx, t, 2, b) : st;
+}
+
+/* Frames of each layout by 2 to 4 (the luma by the model, the chroma by
+ * bicubic resize); with 1 in the list, as p_yuv_resize. */
+static clik_status p_yuv_upscale_lapar(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    if (t != CLIK_U8 || ch != 1)
+        return CLIK_ERR_UNSUPPORTED_FORMAT;
+    clik_status st = CLIK_OK;
+    for (size_t i = 0; i < sizeof(yuv_formats) / sizeof(yuv_formats[0]) && st == CLIK_OK; i++)
+        for (int scale = 2; scale <= 4 && st == CLIK_OK; scale++) {
+            clik_yuv_image f, g;
+            clik_image *big = bag_image(b, scale * PW, scale * PH * 3 / 2, 1, CLIK_U8);
+            NEED(big);
+            st = yuv_frame(b, yuv_formats[i], &f);
+            if (st == CLIK_OK)
+                st = clik_yuv_wrap(&g, yuv_formats[i], scale * PW, scale * PH, big->data,
+                                   big->stride);
+            if (st == CLIK_OK)
+                st = clik_yuv_upscale_lapar(ctx, &f, &g, scale, NULL);
+            bag_free(b);
+        }
+    return st;
+}
+
 /* Every operation that builds programs, by its name. */
 static const struct {
     const char *name;
@@ -449,6 +490,8 @@ static const struct {
     {"lapar_net_run", p_lapar_net_run},
     {"yuv_to_rgb", p_yuv_to_rgb},
     {"rgb_to_yuv", p_rgb_to_yuv},
+    {"yuv_resize", p_yuv_resize},
+    {"yuv_upscale_lapar", p_yuv_upscale_lapar},
 };
 #define NOPS (int)(sizeof(ops) / sizeof(ops[0]))
 

@@ -27,13 +27,29 @@ clik_status clik__transfer_rows(clik_context *ctx, cl_mem mem, size_t mem_stride
                     : ctx->cl->clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, bytes, host, 0,
                                                    NULL, NULL);
     } else {
-        size_t origin[3] = {0, 0, 0}, region[3] = {row, (size_t)height, 1};
-        err = write ? ctx->cl->clEnqueueWriteBufferRect(ctx->queue, mem, CL_TRUE, origin, origin,
-                                                        region, mem_stride, 0, host_stride, 0, host,
-                                                        0, NULL, NULL)
-                    : ctx->cl->clEnqueueReadBufferRect(ctx->queue, mem, CL_TRUE, origin, origin,
-                                                       region, mem_stride, 0, host_stride, 0, host,
-                                                       0, NULL, NULL);
+        /* The rows but the last as a rectangle, then the last alone: NVIDIA's
+         * driver refuses (CL_INVALID_VALUE) a rectangle whose last row pitch
+         * runs past the buffer, as with a buffer of exactly its rows (an
+         * imported one). The queue is in order: the blocking last copy
+         * returns when both are done. */
+        const size_t last = (size_t)(height - 1);
+        size_t origin[3] = {0, 0, 0}, region[3] = {row, last, 1};
+        err = CL_SUCCESS;
+        if (last > 0)
+            err = write ? ctx->cl->clEnqueueWriteBufferRect(ctx->queue, mem, CL_FALSE, origin,
+                                                            origin, region, mem_stride, 0,
+                                                            host_stride, 0, host, 0, NULL, NULL)
+                        : ctx->cl->clEnqueueReadBufferRect(ctx->queue, mem, CL_FALSE, origin,
+                                                           origin, region, mem_stride, 0,
+                                                           host_stride, 0, host, 0, NULL, NULL);
+        char *end = (char *)host + last * host_stride;
+        if (err == CL_SUCCESS)
+            err = write ? ctx->cl->clEnqueueWriteBuffer(ctx->queue, mem, CL_TRUE, last * mem_stride,
+                                                        row, end, 0, NULL, NULL)
+                        : ctx->cl->clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, last * mem_stride,
+                                                       row, end, 0, NULL, NULL);
+        if (err != CL_SUCCESS && last > 0)
+            (void)ctx->cl->clFinish(ctx->queue); /* the rectangle no longer uses host */
     }
     return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, write ? "upload" : "download");
 }

@@ -260,7 +260,8 @@ START_TEST(host_aligned)
         /* Upload and download through the imported image. */
         clik_image back;
         ck_assert_int_eq(clik_image_alloc(&back, w, h, ch, CLIK_U8), CLIK_OK);
-        ck_assert_int_eq(clik_image_download(h_ctx, &back, &src), CLIK_OK);
+        ck_assert_msg(clik_image_download(h_ctx, &back, &src) == CLIK_OK, "download: %s",
+                      clik_context_message(h_ctx));
         expect_rows(&back, a, stride, "download");
         ck_assert_int_eq(clik_image_upload(h_ctx, &dst, &want), CLIK_OK);
         expect_rows(&want, b, stride, "upload");
@@ -311,7 +312,8 @@ START_TEST(cpu_views)
         /* And the device sees what the view wrote. */
         clik_image back;
         ck_assert_int_eq(clik_image_alloc(&back, w, h, 1, CLIK_U8), CLIK_OK);
-        ck_assert_int_eq(clik_image_download(h_ctx, &back, &dst), CLIK_OK);
+        ck_assert_msg(clik_image_download(h_ctx, &back, &dst) == CLIK_OK, "download: %s",
+                      clik_context_message(h_ctx));
         expect_rows(&back, pb, stride, "download after a view");
         h_free_images(&src, &dst, &back, NULL);
         /* Read-only: a view for reading only. */
@@ -433,7 +435,8 @@ START_TEST(memfd_buffers)
         clik_image host;
         ck_assert_int_eq(clik_image_alloc(&host, w, h, ch, CLIK_U8), CLIK_OK);
         ck_assert_int_eq(clik_image_upload(h_ctx, &src, &host), CLIK_ERR_READ_ONLY);
-        ck_assert_int_eq(clik_image_download(h_ctx, &host, &src), CLIK_OK);
+        ck_assert_msg(clik_image_download(h_ctx, &host, &src) == CLIK_OK, "download: %s",
+                      clik_context_message(h_ctx));
         expect_rows(&host, m, stride, "download of a read-only import");
         /* The memory was left as it was. */
         uint8_t *again = malloc(span);
