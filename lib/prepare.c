@@ -223,7 +223,11 @@ static clik_status p_resize(clik_context *ctx, clik_type t, int ch, bag *b)
         for (int m = CLIK_INTERP_NEAREST; m <= CLIK_INTERP_BICUBIC_AA && st == CLIK_OK; m++)
             st = clik_resize(ctx, s, d, (clik_interp)m);
     }
-    return st;
+    /* Bicubic-aa by exactly 3 on both axes too (PH is no multiple of 3:
+     * above, the rows' taps are those of 40 / 13). */
+    clik_image *sq = bag_image(b, PW, PW, ch, t), *third = bag_image(b, PW / 3, PW / 3, ch, t);
+    NEED(sq && third);
+    return st == CLIK_OK ? clik_resize(ctx, sq, third, CLIK_INTERP_BICUBIC_AA) : st;
 }
 
 static clik_status p_gaussian_blur(clik_context *ctx, clik_type t, int ch, bag *b)
