@@ -93,28 +93,8 @@ inline int first_tap(int x, int s, int *w)
  * pixel that holds it, never interpolated. */
 #define LR_ALPHA(x, y) ((float)ROW(lr, (y) / scale, lr_stride)[(x) / scale * 4 + 3])
 
-/* The taps of U at output (X, Y), scale s, from an lw x lh source: their
- * weights across (*wx) and down (*wy), their columns (*cols) and rows
- * (*rows), clamped into the source. */
-inline void u_taps(int X, int Y, int s, int lw, int lh, __constant const float *wt, float4 *wx,
-                   float4 *wy, int4 *cols, int4 *rows)
-{
-    int px, py;
-    const int x0 = first_tap(X, s, &px), y0 = first_tap(Y, s, &py);
-    *wx = vload4(0, wt + px);
-    *wy = vload4(0, wt + py);
-    *cols = clamp((int4)(x0) + (int4)(0, 1, 2, 3), 0, lw - 1);
-    *rows = clamp((int4)(y0) + (int4)(0, 1, 2, 3), 0, lh - 1);
-}
-
-/* U from its 4 x 4 taps, P(o, c) the tap at row offset o and column c:
- * across each row by wx, then down by wy; o the rows' offsets, c the
- * columns. */
-#define WX_SUM(P, o, c)                                                                            \
-    (wx.s0 * (P(o, c.s0)) + wx.s1 * (P(o, c.s1)) + wx.s2 * (P(o, c.s2)) + wx.s3 * (P(o, c.s3)))
-#define WXY_SUM(P, o, c)                                                                           \
-    (wy.s0 * WX_SUM(P, o.s0, c) + wy.s1 * WX_SUM(P, o.s1, c) + wy.s2 * WX_SUM(P, o.s2, c) +        \
-     wy.s3 * WX_SUM(P, o.s3, c))
+#define WX_SUM(P, c0, c1, c2, c3)                                                                  \
+    (wx.s0 * (P(c0)) + wx.s1 * (P(c1)) + wx.s2 * (P(c2)) + wx.s3 * (P(c3)))
 
 /* With WIDE, the lowest source row that U at output rows from Y on reads,
  * clamped: U at rows Y .. Y + 4 reads rows at most 6 past it (first_tap
@@ -136,13 +116,25 @@ inline int first_row(int Y, int s, int lh)
 inline acc_t u_global(__global const T *lrb, int b, int stride, int lw, int lh, int s,
                       __constant const float *wt, int X, int Y)
 {
-    float4 wx, wy;
-    int4 c, rows;
-    u_taps(X, Y, s, lw, lh, wt, &wx, &wy, &c, &rows);
-    const int4 o = (rows - b) * stride;
-#define GLOBAL_PX(o, c) TO_ACC(VLOAD((c), lrb + (o)))
-    return WXY_SUM(GLOBAL_PX, o, c);
-#undef GLOBAL_PX
+    int px, py;
+    const int x0 = first_tap(X, s, &px), y0 = first_tap(Y, s, &py);
+    const float4 wx = vload4(0, wt + px), wy = vload4(0, wt + py);
+    const int c0 = clamp(x0, 0, lw - 1), c1 = clamp(x0 + 1, 0, lw - 1);
+    const int c2 = clamp(x0 + 2, 0, lw - 1), c3 = clamp(x0 + 3, 0, lw - 1);
+    __global const T *r0 = lrb + (clamp(y0, 0, lh - 1) - b) * stride;
+    __global const T *r1 = lrb + (clamp(y0 + 1, 0, lh - 1) - b) * stride;
+    __global const T *r2 = lrb + (clamp(y0 + 2, 0, lh - 1) - b) * stride;
+    __global const T *r3 = lrb + (clamp(y0 + 3, 0, lh - 1) - b) * stride;
+#define PX0(c) TO_ACC(VLOAD((c), r0))
+#define PX1(c) TO_ACC(VLOAD((c), r1))
+#define PX2(c) TO_ACC(VLOAD((c), r2))
+#define PX3(c) TO_ACC(VLOAD((c), r3))
+    return wy.s0 * WX_SUM(PX0, c0, c1, c2, c3) + wy.s1 * WX_SUM(PX1, c0, c1, c2, c3) +
+           wy.s2 * WX_SUM(PX2, c0, c1, c2, c3) + wy.s3 * WX_SUM(PX3, c0, c1, c2, c3);
+#undef PX0
+#undef PX1
+#undef PX2
+#undef PX3
 }
 
 /* U at (X, Y) from a local tile of lr whose element (0, 0) is source pixel
@@ -150,13 +142,25 @@ inline acc_t u_global(__global const T *lrb, int b, int stride, int lw, int lh, 
 inline acc_t u_tile(__local const acc_t *tile, int pitch, int tx, int ty, int lw, int lh, int s,
                     __constant const float *wt, int X, int Y)
 {
-    float4 wx, wy;
-    int4 cols, rows;
-    u_taps(X, Y, s, lw, lh, wt, &wx, &wy, &cols, &rows);
-    const int4 o = (rows - ty) * pitch, c = cols - tx;
-#define TILE_PX(o, c) tile[(o) + (c)]
-    return WXY_SUM(TILE_PX, o, c);
-#undef TILE_PX
+    int px, py;
+    const int x0 = first_tap(X, s, &px), y0 = first_tap(Y, s, &py);
+    const float4 wx = vload4(0, wt + px), wy = vload4(0, wt + py);
+    const int c0 = clamp(x0, 0, lw - 1) - tx, c1 = clamp(x0 + 1, 0, lw - 1) - tx;
+    const int c2 = clamp(x0 + 2, 0, lw - 1) - tx, c3 = clamp(x0 + 3, 0, lw - 1) - tx;
+    __local const acc_t *r0 = tile + (clamp(y0, 0, lh - 1) - ty) * pitch;
+    __local const acc_t *r1 = tile + (clamp(y0 + 1, 0, lh - 1) - ty) * pitch;
+    __local const acc_t *r2 = tile + (clamp(y0 + 2, 0, lh - 1) - ty) * pitch;
+    __local const acc_t *r3 = tile + (clamp(y0 + 3, 0, lh - 1) - ty) * pitch;
+#define PX0(c) r0[c]
+#define PX1(c) r1[c]
+#define PX2(c) r2[c]
+#define PX3(c) r3[c]
+    return wy.s0 * WX_SUM(PX0, c0, c1, c2, c3) + wy.s1 * WX_SUM(PX1, c0, c1, c2, c3) +
+           wy.s2 * WX_SUM(PX2, c0, c1, c2, c3) + wy.s3 * WX_SUM(PX3, c0, c1, c2, c3);
+#undef PX0
+#undef PX1
+#undef PX2
+#undef PX3
 }
 
 /* U as an F32 image of the output's size: interleaved (clik_lapar_upsample),
@@ -316,19 +320,6 @@ inline float16 phi_gather16(__global const phi_t *p, int x0, int w)
 #define F_SYM 13
 #define F_ALL 25
 
-/* The products p times atom k of F through TERM(k, atom): F_SET for the
- * first plane, F_ADD for the others; lanes 0 .. 11 of a, then for all 25
- * atoms lanes 12 .. 15 of a, b and cc. */
-#define F_SET(k, atom) f[k] = p * (atom)
-#define F_ADD(k, atom) f[k] += p * (atom)
-#define F_TERMS_12(TERM)                                                                           \
-    TERM(0, a.s0), TERM(1, a.s1), TERM(2, a.s2), TERM(3, a.s3), TERM(4, a.s4), TERM(5, a.s5),      \
-        TERM(6, a.s6), TERM(7, a.s7), TERM(8, a.s8), TERM(9, a.s9), TERM(10, a.sa), TERM(11, a.sb)
-#define F_TERMS_25(TERM)                                                                           \
-    F_TERMS_12(TERM), TERM(12, a.sc), TERM(13, a.sd), TERM(14, a.se), TERM(15, a.sf),              \
-        TERM(16, b.s0), TERM(17, b.s1), TERM(18, b.s2), TERM(19, b.s3), TERM(20, b.s4),            \
-        TERM(21, b.s5), TERM(22, b.s6), TERM(23, b.s7), TERM(24, cc)
-
 inline void rows_assemble_sym(__global const phi_t *phi, idx_t row, __constant const long *planes,
                               __constant const float *atoms, int count, int xs, int n, int w,
                               __local float16 *F)
@@ -341,9 +332,15 @@ inline void rows_assemble_sym(__global const phi_t *phi, idx_t row, __constant c
             const float16 p = x0 + 16 <= w ? PHI16(pr + x0) : phi_gather16(pr, x0, w);
             __local float16 *f = F + F_SYM * c;
             if (j == 0) {
-                F_TERMS_12(F_SET), F_SET(12, a.sc);
+                f[0] = p * a.s0, f[1] = p * a.s1, f[2] = p * a.s2, f[3] = p * a.s3;
+                f[4] = p * a.s4, f[5] = p * a.s5, f[6] = p * a.s6, f[7] = p * a.s7;
+                f[8] = p * a.s8, f[9] = p * a.s9, f[10] = p * a.sa, f[11] = p * a.sb;
+                f[12] = p * a.sc;
             } else {
-                F_TERMS_12(F_ADD), F_ADD(12, a.sc);
+                f[0] += p * a.s0, f[1] += p * a.s1, f[2] += p * a.s2, f[3] += p * a.s3;
+                f[4] += p * a.s4, f[5] += p * a.s5, f[6] += p * a.s6, f[7] += p * a.s7;
+                f[8] += p * a.s8, f[9] += p * a.s9, f[10] += p * a.sa, f[11] += p * a.sb;
+                f[12] += p * a.sc;
             }
         }
     }
@@ -363,9 +360,21 @@ inline void rows_assemble_all(__global const phi_t *phi, idx_t row, __constant c
             const float16 p = x0 + 16 <= w ? PHI16(pr + x0) : phi_gather16(pr, x0, w);
             __local float16 *f = F + F_ALL * c;
             if (j == 0) {
-                F_TERMS_25(F_SET);
+                f[0] = p * a.s0, f[1] = p * a.s1, f[2] = p * a.s2, f[3] = p * a.s3;
+                f[4] = p * a.s4, f[5] = p * a.s5, f[6] = p * a.s6, f[7] = p * a.s7;
+                f[8] = p * a.s8, f[9] = p * a.s9, f[10] = p * a.sa, f[11] = p * a.sb;
+                f[12] = p * a.sc, f[13] = p * a.sd, f[14] = p * a.se, f[15] = p * a.sf;
+                f[16] = p * b.s0, f[17] = p * b.s1, f[18] = p * b.s2, f[19] = p * b.s3;
+                f[20] = p * b.s4, f[21] = p * b.s5, f[22] = p * b.s6, f[23] = p * b.s7;
+                f[24] = p * cc;
             } else {
-                F_TERMS_25(F_ADD);
+                f[0] += p * a.s0, f[1] += p * a.s1, f[2] += p * a.s2, f[3] += p * a.s3;
+                f[4] += p * a.s4, f[5] += p * a.s5, f[6] += p * a.s6, f[7] += p * a.s7;
+                f[8] += p * a.s8, f[9] += p * a.s9, f[10] += p * a.sa, f[11] += p * a.sb;
+                f[12] += p * a.sc, f[13] += p * a.sd, f[14] += p * a.se, f[15] += p * a.sf;
+                f[16] += p * b.s0, f[17] += p * b.s1, f[18] += p * b.s2, f[19] += p * b.s3;
+                f[20] += p * b.s4, f[21] += p * b.s5, f[22] += p * b.s6, f[23] += p * b.s7;
+                f[24] += p * cc;
             }
         }
     }
