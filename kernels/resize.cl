@@ -511,6 +511,85 @@ inline void period2_rows(__global const T *src, int src_stride, int sw, int sh, 
 PERIOD2_ROWS_KERNEL(resize_period2_rows_any, 0)
 PERIOD2_ROWS_KERNEL(resize_period2_rows_pix, ALIGN_PIX)
 PERIOD2_ROWS_KERNEL(resize_period2_rows_a16, ALIGN_16)
+
+/*
+ * GPUs, exactly x2 on both axes (the geometry of resize_period2_rows):
+ * work-item (i, j) makes 16 elements (2 * P2_NP pixels) of output rows 2j
+ * and 2j + 1, those of source pixels [i * P2_NP, (i + 1) * P2_NP) of source
+ * row j. For each source row j - TAPS / 2 + m (m = 0 .. TAPS, clamped into
+ * the image) it takes the even and odd horizontal sums of its pixels and
+ * adds them at once into the vertical sums of the even row (m < TAPS) and
+ * of the odd row (m > 0), in WEIGH's order: the sums of resize_interp term
+ * for term, so the same bytes, with no per-pixel offsets or weights: a
+ * typed load per source pixel (_pix, _a16) and one 16-element store per
+ * output row (one uint4 for u8 in _a16; elements past the image's last
+ * pixel one by one).
+ */
+#define P2_NP (8 / CH)
+#if TAPS == 2
+#define P2_WSTORE(w, p) vstore2((w), 0, (p))
+#else
+#define P2_WSTORE(w, p) vstore4((w), 0, (p))
+#endif
+
+inline void period2_block(__global const T *src, int src_stride, int sw, int sh, __global T *dst,
+                          int dst_stride, int dw, int dh, __global const int *geo, const int a)
+{
+    const int i0 = get_global_id(0) * P2_NP, j = get_global_id(1);
+    if (i0 >= sw || j >= sh)
+        return;
+    __global const float *xw = (__global const float *)(geo + ((dw + dh + 3) & ~3));
+    __global const float *yw = xw + dw * TAPS;
+    const wvec_t we = WLOAD(0, xw), wo = WLOAD(1, xw);
+    float ve[TAPS], vo[TAPS];
+    P2_WSTORE(WLOAD(0, yw), ve);
+    P2_WSTORE(WLOAD(1, yw), vo);
+    const int c0 = i0 - P2_H; /* the first source pixel a row's sums take */
+    const int inside = c0 >= 0 && c0 + P2_NP + TAPS <= sw;
+    float16 even = 0.0f, odd = 0.0f;
+    for (int m = 0; m <= TAPS; m++) {
+        __global const T *row = src + (size_t)clamp(j - P2_H + m, 0, sh - 1) * src_stride;
+        acc_t s[P2_NP + TAPS];
+        for (int p = 0; p < P2_NP + TAPS; p++)
+            s[p] = TO_ACC(px(row, inside ? c0 + p : clamp(c0 + p, 0, sw - 1), a));
+        float h[16];
+        for (int p = 0; p < P2_NP; p++) {
+#define P2_S(k) s[p + (k)]
+            VSTORE(P2_EVEN(we, P2_S), 2 * p, h);
+            VSTORE(P2_ODD(wo, P2_S), 2 * p + 1, h);
+#undef P2_S
+        }
+        const float16 hv = vload16(0, h);
+        if (m < TAPS)
+            even = m == 0 ? ve[0] * hv : even + ve[m] * hv;
+        if (m > 0)
+            odd = m == 1 ? vo[0] * hv : odd + vo[m - 1] * hv;
+    }
+    __global T *out = dst + (size_t)(2 * j) * dst_stride + 2 * i0 * CH;
+    const int n = 2 * min(P2_NP, sw - i0) * CH;
+    if (n == 16) {
+        store16(even, out, a);
+        store16(odd, out + dst_stride, a);
+        return;
+    }
+    float e16[16], o16[16];
+    vstore16(even, 0, e16);
+    vstore16(odd, 0, o16);
+    for (int e = 0; e < n; e++) {
+        store1(e16[e], out + e);
+        store1(o16[e], out + dst_stride + e);
+    }
+}
+
+#define PERIOD2_BLOCK_KERNEL(NAME, A)                                                              \
+    __kernel void NAME(__global const T *src, int src_stride, int sw, int sh, __global T *dst,     \
+                       int dst_stride, int dw, int dh, __global const int *geo)                    \
+    {                                                                                              \
+        period2_block(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, A);                   \
+    }
+PERIOD2_BLOCK_KERNEL(resize_period2_block_any, 0)
+PERIOD2_BLOCK_KERNEL(resize_period2_block_pix, ALIGN_PIX)
+PERIOD2_BLOCK_KERNEL(resize_period2_block_a16, ALIGN_16)
 #endif /* CH != 3 */
 
 #if TAPS == 2 && !T_IS_FLOAT

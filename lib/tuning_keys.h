@@ -73,6 +73,8 @@ CLIK_TUNE_KEY(RESIZE_PERIOD2, "resize_period2", "resize", FLAG, 0, 1, NULL,
     "1", "with resize_cpu, the row kernel for bilinear and bicubic by exactly 2: weights of period 2, a pair of outputs per set of source loads")
 CLIK_TUNE_KEY(RESIZE_FAST_NEAREST, "resize_fast_nearest", "resize", FLAG, 0, 1, NULL,
     "1", "integer-scale nearest writes whole blocks")
+CLIK_TUNE_KEY(RESIZE_P2_BLOCK, "resize_p2_block", "resize", FLAG, 0, 1, NULL,
+    "1", "without resize_cpu, the block kernel for bilinear and bicubic by exactly 2: 16 elements of two output rows per work-item, constant weights")
 CLIK_TUNE_KEY(RESIZE_LOCAL, "resize_local", "resize", FLAG, 0, 1, NULL,
     "GPUs with on-chip local memory, bicubic", "the local-memory tiled bicubic")
 CLIK_TUNE_KEY(RESIZE_TILE_W, "resize_tile_w", "resize", INT, 1, 256, NULL,

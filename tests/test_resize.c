@@ -260,8 +260,9 @@ END_TEST
 /*
  * Exactly x2, bilinear and bicubic, u8 and f32, 1, 2 and 4 channels, at
  * widths and heights around the vector steps and the borders: the
- * CPU-device period-2 kernel (resize_period2) gives the bytes of the
- * generic row kernel, and both agree with the oracle.
+ * CPU-device period-2 kernel (resize_period2) and the GPU block kernel
+ * (resize_p2_block) give the bytes of the generic row kernel, and all
+ * agree with the oracle.
  */
 START_TEST(period2_x2)
 {
@@ -269,6 +270,7 @@ START_TEST(period2_x2)
         return; /* the CPU paths have no work-items */
     clik_context *p2 = h_tuned_context("resize_cpu=1,resize_up2=0,resize_period2=1,poison=1");
     clik_context *rows = h_tuned_context("resize_cpu=1,resize_up2=0,resize_period2=0,poison=1");
+    clik_context *block = h_tuned_context("resize_cpu=0,resize_p2_block=1,poison=1");
     const int shapes[][2] = {{1, 1},  {2, 3},   {3, 2},  {5, 7},  {8, 1},
                              {17, 5}, {18, 33}, {33, 4}, {70, 41}};
     static const clik_type types[] = {CLIK_U8, CLIK_F32};
@@ -277,9 +279,10 @@ START_TEST(period2_x2)
             for (int ch = 1; ch <= 4; ch *= 2)
                 for (int m = CLIK_INTERP_BILINEAR; m <= CLIK_INTERP_BICUBIC; m++) {
                     const int sw = shapes[s][0], sh = shapes[s][1];
-                    clik_image src, got, ref, want;
+                    clik_image src, got, blk, ref, want;
                     ck_assert_int_eq(clik_image_alloc(&src, sw, sh, ch, types[t]), CLIK_OK);
                     ck_assert_int_eq(clik_image_alloc(&got, 2 * sw, 2 * sh, ch, types[t]), CLIK_OK);
+                    ck_assert_int_eq(clik_image_alloc(&blk, 2 * sw, 2 * sh, ch, types[t]), CLIK_OK);
                     ck_assert_int_eq(clik_image_alloc(&ref, 2 * sw, 2 * sh, ch, types[t]), CLIK_OK);
                     ck_assert_int_eq(clik_image_alloc(&want, 2 * sw, 2 * sh, ch, types[t]),
                                      CLIK_OK);
@@ -290,26 +293,32 @@ START_TEST(period2_x2)
                     st = clik_resize(rows, &src, &ref, (clik_interp)m);
                     ck_assert_msg(st == CLIK_OK, "%s: %s", clik_status_str(st),
                                   clik_context_message(rows));
+                    st = clik_resize(block, &src, &blk, (clik_interp)m);
+                    ck_assert_msg(st == CLIK_OK, "%s: %s", clik_status_str(st),
+                                  clik_context_message(block));
                     ck_assert_int_eq(clik_resize(h_oracle, &src, &want, (clik_interp)m), CLIK_OK);
                     const size_t row = (size_t)2 * sw * ch * clik_type_size(types[t]);
-                    for (int y = 0; y < 2 * sh; y++)
-                        ck_assert_msg(memcmp((uint8_t *)got.data + (size_t)y * got.stride,
-                                             (uint8_t *)ref.data + (size_t)y * ref.stride,
-                                             row) == 0,
-                                      "%s %s %dx%d x2 %d ch on %s: row %d differs from the "
-                                      "generic row kernel's",
-                                      clik_interp_name((clik_interp)m), clik_type_name(types[t]),
-                                      sw, sh, ch, h_backend, y);
+                    for (int y = 0; y < 2 * sh; y++) {
+                        const uint8_t *r = (uint8_t *)ref.data + (size_t)y * ref.stride;
+                        ck_assert_msg(
+                            memcmp((uint8_t *)got.data + (size_t)y * got.stride, r, row) == 0 &&
+                                memcmp((uint8_t *)blk.data + (size_t)y * blk.stride, r, row) == 0,
+                            "%s %s %dx%d x2 %d ch on %s: row %d of the period-2 or the "
+                            "block kernel differs from the generic row kernel's",
+                            clik_interp_name((clik_interp)m), clik_type_name(types[t]), sw, sh, ch,
+                            h_backend, y);
+                    }
                     sup_compare cmp;
                     sup_compare_images(&got, &want,
                                        types[t] == CLIK_U8 ? SUP_TOL_U8_FLOAT : SUP_TOL_F32, &cmp);
                     ck_assert_msg(cmp.pass, "%s %s %dx%d x2 %d ch on %s: %s",
                                   clik_interp_name((clik_interp)m), clik_type_name(types[t]), sw,
                                   sh, ch, h_backend, cmp.detail);
-                    h_free_images(&src, &got, &ref, &want, NULL);
+                    h_free_images(&src, &got, &blk, &ref, &want, NULL);
                 }
     h_tuned_context_free(p2);
     h_tuned_context_free(rows);
+    h_tuned_context_free(block);
 }
 END_TEST
 
@@ -664,15 +673,16 @@ int main(void)
 {
     /* The device's default kernels, then each kernel family forced, with
      * poisoned scratch: the GPU kernels (integer nearest, tiles in local
-     * memory wherever they fit), the generic GPU ones (table nearest, no
-     * local memory), and the CPU-device row kernels: with the integer
+     * memory wherever they fit, also for x2), the generic GPU ones (table
+     * nearest, no local memory, the block kernel for x2), and the CPU-device
+     * row kernels: with the integer
      * nearest and the period-2 rows for every x2, without them (the
      * generic rows kernel for every x2), and without the period-2 rows
      * only (the integer rows for u8 bilinear x2). Tile sizes and bands are
      * swept by test_tuning. */
     static const char *const tunings[] = {
         "",
-        "resize_cpu=0,resize_fast_nearest=1,resize_local=1,poison=1",
+        "resize_cpu=0,resize_fast_nearest=1,resize_local=1,resize_p2_block=0,poison=1",
         "resize_cpu=0,resize_fast_nearest=0,resize_local=0,poison=1",
         "resize_cpu=1,resize_fast_nearest=1,poison=1",
         "resize_cpu=1,resize_fast_nearest=0,resize_up2=0,resize_period2=0,poison=1",

@@ -640,6 +640,24 @@ static clik_status cl_bilinear_x2_rows(clik_context *ctx, const clik_binding *sr
     return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, local) : st;
 }
 
+/* GPUs, exactly x2: resize_period2_block, 16 elements of two output rows
+ * per work-item from constant weights. */
+static clik_status cl_period2_block(clik_context *ctx, const resize_args *a,
+                                    const clik_binding *src, const clik_binding *dst)
+{
+    clik_kernel_entry *k;
+    clik_status st = interp_kernel(ctx, &src->image, a->g.xtaps, "resize_period2_block",
+                                   align_mode(src, dst, 0), &k);
+    if (st == CLIK_OK)
+        st = interp_args(ctx, k, a, src, dst);
+    if (st != CLIK_OK)
+        return st;
+    const size_t np = (size_t)(8 / src->image.channels);
+    size_t items[2] = {((size_t)src->image.width + np - 1) / np, (size_t)src->image.height};
+    size_t local[2] = {32, 8};
+    return clik__launch(ctx, k, 2, items, local);
+}
+
 static clik_status cl_interp(clik_context *ctx, resize_args *a, const clik_binding *src,
                              const clik_binding *dst)
 {
@@ -662,6 +680,10 @@ static clik_status cl_interp(clik_context *ctx, resize_args *a, const clik_bindi
         return cl_period2_rows(ctx, a, src, dst);
     if (use_cpu_kernels(ctx))
         return cl_interp_rows(ctx, a, src, dst);
+    /* GPUs, exactly x2: the block kernel. NVIDIA H200, 3840x2160 grey x2,
+     * resident: see benchmarks/results/nvidia-h200-resize-x2-block.md. */
+    if (a->period2 && s->channels != 3 && clik__tune(ctx, CLIK_TUNE_RESIZE_P2_BLOCK, 1))
+        return cl_period2_block(ctx, a, src, dst);
     /* Pixels typed where aligned (16-byte chunks do not matter here). */
     const int align = pixel_mode(src, dst);
     /* Local-memory tiles for bicubic upscaling where local memory is on
