@@ -165,16 +165,15 @@ static void list_ops(int json)
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, options *o)
 {
-    memset(o, 0, sizeof(*o));
-    o->channels = 1;
-    o->reps = 20;
-    o->warmup = 3;
-    o->seed = 1;
-    o->cpu_path = CLIK_CPU_AUTO;
-    o->threads = -1;
-    o->scale = 2.0;
-    o->frames = 12;
-    o->depth = 3;
+    *o = (options){.channels = 1,
+                   .reps = 20,
+                   .warmup = 3,
+                   .seed = 1,
+                   .cpu_path = CLIK_CPU_AUTO,
+                   .threads = -1,
+                   .scale = 2.0,
+                   .frames = 12,
+                   .depth = 3};
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i];
         const char *val = NULL;
