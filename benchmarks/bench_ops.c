@@ -30,6 +30,13 @@ static double out_pixels(const bench_case *bc)
     return (double)bc->out_width * (double)bc->out_height * (double)bc->channels;
 }
 
+/* bc->state: size zeroed bytes, freed by free_state (NULL: out of memory). */
+static void *new_state(bench_case *bc, size_t size)
+{
+    bc->state = calloc(1, size);
+    return bc->state;
+}
+
 static void free_state(bench_case *bc)
 {
     free(bc->state);
@@ -72,10 +79,9 @@ typedef struct case_state {
  * allocated as the benchmark's (device image when resident). */
 static clik_status case_setup(bench_case *bc)
 {
-    case_state *s = calloc(1, sizeof(*s));
+    case_state *s = new_state(bc, sizeof(*s));
     if (!s)
         return CLIK_ERR_NO_MEMORY;
-    bc->state = s;
     s->c = sup_case_find(bc->op->case_op);
     if (!s->c)
         return CLIK_ERR_INVALID_ARG;
@@ -157,10 +163,9 @@ static double integral_bytes(const bench_case *bc)
 clik_status multi_setup_tol(bench_case *bc, multi_call call, int n, const int *w, const int *h,
                             const clik_type *types, const int *channels, sup_tolerance tol)
 {
-    multi_state *s = calloc(1, sizeof(*s));
+    multi_state *s = new_state(bc, sizeof(*s));
     if (!s)
         return CLIK_ERR_NO_MEMORY;
-    bc->state = s;
     s->call = call;
     s->n = n;
     s->tol = tol;
@@ -568,10 +573,9 @@ typedef struct stream_state {
 
 static clik_status stream_setup(bench_case *bc)
 {
-    stream_state *s = calloc(1, sizeof(*s));
+    stream_state *s = new_state(bc, sizeof(*s));
     if (!s)
         return CLIK_ERR_NO_MEMORY;
-    bc->state = s;
     /* The streaming API takes host frames: --resident does not apply. */
     bc->resident = 0;
     const int scale = (int)bc->scale;
