@@ -483,20 +483,18 @@ static clik_status run_once(const bench_op *op, bench_case *bc, clik_backend *go
 static int measure(const options *o, clik_context *ctx, const bench_op *op, int w, int h,
                    result *res)
 {
-    bench_case bc;
-    memset(&bc, 0, sizeof(bc));
-    bc.op = op;
-    bc.ctx = ctx;
-    bc.width = w;
-    bc.height = h;
-    bc.channels = o->channels;
-    bc.resident = o->resident;
-    bc.host_context = o->host_context;
-    bc.seed = o->seed;
-    bc.scale = o->scale;
-    bc.stream_frames = o->frames;
-    bc.stream_depth = o->depth;
-    bc.frames = 1;
+    bench_case bc = {.op = op,
+                     .ctx = ctx,
+                     .width = w,
+                     .height = h,
+                     .channels = o->channels,
+                     .resident = o->resident,
+                     .host_context = o->host_context,
+                     .seed = o->seed,
+                     .scale = o->scale,
+                     .stream_frames = o->frames,
+                     .stream_depth = o->depth,
+                     .frames = 1};
     const clik_backend expect =
         clik_context_device(ctx) ? CLIK_BACKEND_OPENCL : clik_context_cpu_backend(ctx);
     double *e2e = malloc((size_t)o->reps * sizeof(double));
