@@ -95,7 +95,6 @@ static int bad_arg(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-/* Reports a failed call with the status name and the context's message. */
 static int parse_int(const char *s, long lo, long hi, long *out)
 {
     char *end;
