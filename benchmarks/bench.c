@@ -165,16 +165,15 @@ static void list_ops(int json)
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, options *o)
 {
-    memset(o, 0, sizeof(*o));
-    o->channels = 1;
-    o->reps = 20;
-    o->warmup = 3;
-    o->seed = 1;
-    o->cpu_path = CLIK_CPU_AUTO;
-    o->threads = -1;
-    o->scale = 2.0;
-    o->frames = 12;
-    o->depth = 3;
+    *o = (options){.channels = 1,
+                   .reps = 20,
+                   .warmup = 3,
+                   .seed = 1,
+                   .cpu_path = CLIK_CPU_AUTO,
+                   .threads = -1,
+                   .scale = 2.0,
+                   .frames = 12,
+                   .depth = 3};
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i];
         const char *val = NULL;
@@ -484,20 +483,18 @@ static clik_status run_once(const bench_op *op, bench_case *bc, clik_backend *go
 static int measure(const options *o, clik_context *ctx, const bench_op *op, int w, int h,
                    result *res)
 {
-    bench_case bc;
-    memset(&bc, 0, sizeof(bc));
-    bc.op = op;
-    bc.ctx = ctx;
-    bc.width = w;
-    bc.height = h;
-    bc.channels = o->channels;
-    bc.resident = o->resident;
-    bc.host_context = o->host_context;
-    bc.seed = o->seed;
-    bc.scale = o->scale;
-    bc.stream_frames = o->frames;
-    bc.stream_depth = o->depth;
-    bc.frames = 1;
+    bench_case bc = {.op = op,
+                     .ctx = ctx,
+                     .width = w,
+                     .height = h,
+                     .channels = o->channels,
+                     .resident = o->resident,
+                     .host_context = o->host_context,
+                     .seed = o->seed,
+                     .scale = o->scale,
+                     .stream_frames = o->frames,
+                     .stream_depth = o->depth,
+                     .frames = 1};
     const clik_backend expect =
         clik_context_device(ctx) ? CLIK_BACKEND_OPENCL : clik_context_cpu_backend(ctx);
     double *e2e = malloc((size_t)o->reps * sizeof(double));

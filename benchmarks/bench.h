@@ -115,12 +115,22 @@ clik_status bench_upload(bench_case *bc, const clik_image *host, clik_image *out
 void bench_fill_natural(clik_image *img, uint64_t seed);
 /* Writes a host u8 image of 1 (PGM) or 2..4 channels (PAM); 0 on success. */
 int bench_write_pnm(const clik_image *img, const char *path);
+/* The exit statuses of the benchmark programs: a failure (a check run's
+ * wrong result too), bad usage, and a skip (no device to run on). */
+#define EXIT_FAILED 1
+#define EXIT_USAGE  2
+#define EXIT_SKIP   77
+
+/* "PROG: WHAT: STATUS: message" on stderr (ctx's message, may be NULL,
+ * when it has one); returns EXIT_FAILED. */
+int bench_failed(const char *prog, clik_context *ctx, clik_status st, const char *what);
 /* The context of a check run (clik-pipeline, clik-camera-loop) on device
- * (NULL: auto), strict or not: CLIK_OK with *ctx, or the status of
- * clik_context_create; for CLIK_ERR_NO_DEVICE, "PROG: skipped: why" is
- * printed, the run being a skip rather than a failure. */
-clik_status bench_check_context(const char *prog, const char *device, int strict,
-                                clik_context **ctx);
+ * (NULL: auto), strict or not: 0 with *ctx; EXIT_SKIP (a skip rather than
+ * a failure) for CLIK_ERR_NO_DEVICE, "PROG: skipped: why" printed; else
+ * bench_failed()'s EXIT_FAILED for clik_context_create. */
+int bench_open_context(const char *prog, const char *device, int strict, clik_context **ctx);
+/* "gpu", "cpu", "accelerator" or "other" for d's type; "none" for NULL. */
+const char *bench_device_type_name(const clik_device_info *d);
 
 /* Wall clock (CLOCK_MONOTONIC) and CPU time of the whole process (an
  * OpenCL CPU device's threads included), in ms; the median of n values

@@ -164,8 +164,14 @@ int bench_write_pnm(const clik_image *img, const char *path)
 
 /* ---- timing ------------------------------------------------------------------- */
 
-clik_status bench_check_context(const char *prog, const char *device, int strict,
-                                clik_context **ctx)
+int bench_failed(const char *prog, clik_context *ctx, clik_status st, const char *what)
+{
+    const char *msg = clik_context_message(ctx);
+    fprintf(stderr, "%s: %s: %s%s%s\n", prog, what, clik_status_str(st), *msg ? ": " : "", msg);
+    return EXIT_FAILED;
+}
+
+int bench_open_context(const char *prog, const char *device, int strict, clik_context **ctx)
 {
     clik_context_options copt;
     clik_context_options_init(&copt);
@@ -173,9 +179,23 @@ clik_status bench_check_context(const char *prog, const char *device, int strict
     copt.strict = strict;
     *ctx = NULL;
     clik_status st = clik_context_create(ctx, &copt);
-    if (st == CLIK_ERR_NO_DEVICE)
+    if (st == CLIK_ERR_NO_DEVICE) {
         fprintf(stderr, "%s: skipped: %s\n", prog, clik_context_message(NULL));
-    return st;
+        return EXIT_SKIP;
+    }
+    return st == CLIK_OK ? 0 : bench_failed(prog, NULL, st, "clik_context_create");
+}
+
+const char *bench_device_type_name(const clik_device_info *d)
+{
+    if (!d)
+        return "none";
+    switch (d->type) {
+    case CLIK_DEVICE_GPU: return "gpu";
+    case CLIK_DEVICE_CPU: return "cpu";
+    case CLIK_DEVICE_ACCELERATOR: return "accelerator";
+    default: return "other";
+    }
 }
 
 double bench_now_ms(void)

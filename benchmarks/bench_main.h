@@ -8,13 +8,11 @@
 
 #include "bench.h"
 
-#define MAX_SIZES   32
-#define MAX_DIM     65536
-#define COPY_BYTES  ((size_t)64 << 20)
-#define COPY_REPS   10
-#define EXIT_USAGE  2
-#define EXIT_FAILED 1
-#define MAX_DEPTH   16
+#define MAX_SIZES  32
+#define MAX_DIM    65536
+#define COPY_BYTES ((size_t)64 << 20)
+#define COPY_REPS  10
+#define MAX_DEPTH  16
 
 typedef struct options {
     const bench_op *ops[64];

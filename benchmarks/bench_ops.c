@@ -30,6 +30,13 @@ static double out_pixels(const bench_case *bc)
     return (double)bc->out_width * (double)bc->out_height * (double)bc->channels;
 }
 
+/* bc->state: size zeroed bytes, freed by free_state (NULL: out of memory). */
+static void *new_state(bench_case *bc, size_t size)
+{
+    bc->state = calloc(1, size);
+    return bc->state;
+}
+
 static void free_state(bench_case *bc)
 {
     free(bc->state);
@@ -72,10 +79,9 @@ typedef struct case_state {
  * allocated as the benchmark's (device image when resident). */
 static clik_status case_setup(bench_case *bc)
 {
-    case_state *s = calloc(1, sizeof(*s));
+    case_state *s = new_state(bc, sizeof(*s));
     if (!s)
         return CLIK_ERR_NO_MEMORY;
-    bc->state = s;
     s->c = sup_case_find(bc->op->case_op);
     if (!s->c)
         return CLIK_ERR_INVALID_ARG;
@@ -157,10 +163,9 @@ static double integral_bytes(const bench_case *bc)
 clik_status multi_setup_tol(bench_case *bc, multi_call call, int n, const int *w, const int *h,
                             const clik_type *types, const int *channels, sup_tolerance tol)
 {
-    multi_state *s = calloc(1, sizeof(*s));
+    multi_state *s = new_state(bc, sizeof(*s));
     if (!s)
         return CLIK_ERR_NO_MEMORY;
-    bc->state = s;
     s->call = call;
     s->n = n;
     s->tol = tol;
@@ -568,10 +573,9 @@ typedef struct stream_state {
 
 static clik_status stream_setup(bench_case *bc)
 {
-    stream_state *s = calloc(1, sizeof(*s));
+    stream_state *s = new_state(bc, sizeof(*s));
     if (!s)
         return CLIK_ERR_NO_MEMORY;
-    bc->state = s;
     /* The streaming API takes host frames: --resident does not apply. */
     bc->resident = 0;
     const int scale = (int)bc->scale;
@@ -758,6 +762,13 @@ static clik_status lapar_tenth_setup(bench_case *bc)
 /* The callbacks of an op of its own checked against the oracle (MULTI). */
 #define MULTI .run = multi_run, .check = multi_check, .teardown = free_state
 
+/* An op of its own on grey or RGBA, checked against the oracle. */
+#define MULTI_OP(NAME, SUMMARY, RULE, BYTES, SETUP)                                                \
+    {                                                                                              \
+        .name = NAME, .summary = SUMMARY, .channels = CH_1_4, .bytes_rule = RULE,                  \
+        .bytes_moved = BYTES, .setup = SETUP, MULTI,                                               \
+    }
+
 /* An op on an NV21 frame whose luma is the input (its chroma made by SETUP). */
 #define NV21_OP(NAME, SUMMARY, RULE, BYTES, SETUP)                                                 \
     {                                                                                              \
@@ -817,28 +828,15 @@ const bench_op bench_ops[] = {
              "2*W*H*C (read + write)", read_write_bytes),
     CASE_ROW("pyr_down", "clik_pyr_down: 5x5 Gaussian and decimation (OpenCV pyrDown)",
              "W*H*C + (W+1)/2*(H+1)/2*C (read + write)", in_out_bytes),
-    {
-        .name = "pyr_gaussian",
-        .summary = "clik_pyr_gaussian: 5 levels in one call",
-        .channels = CH_1_4,
-        .bytes_rule = "W*H*C + 2*sum(levels 1..4) + level 5 (each level read and written)",
-        .bytes_moved = pyramid_bytes,
-        .setup = pyramid_setup,
-        MULTI,
-    },
+    MULTI_OP("pyr_gaussian", "clik_pyr_gaussian: 5 levels in one call",
+             "W*H*C + 2*sum(levels 1..4) + level 5 (each level read and written)", pyramid_bytes,
+             pyramid_setup),
     CASE_ROW("pyr_up", "clik_pyr_up: upsampling by 2 (OpenCV pyrUp)",
              "5*W*H*C (read W*H, write 2W*2H)", in_out_bytes),
     CASE_ROW("integral", "clik_integral: u32 sums (OpenCV layout)",
              "W*H*C + 4*(W+1)*(H+1)*C (read + write)", integral_bytes),
-    {
-        .name = "integral-sq",
-        .summary = "clik_integral: u32 sums and u64 sums of squares",
-        .channels = CH_1_4,
-        .bytes_rule = "W*H*C + 12*(W+1)*(H+1)*C (read + write both)",
-        .bytes_moved = integral_sq_bytes,
-        .setup = integral_sq_setup,
-        MULTI,
-    },
+    MULTI_OP("integral-sq", "clik_integral: u32 sums and u64 sums of squares",
+             "W*H*C + 12*(W+1)*(H+1)*C (read + write both)", integral_sq_bytes, integral_sq_setup),
     CASE_ROW("resize-nearest-x2", "clik_resize nearest x2 (OpenCV INTER_NEAREST)",
              "W*H*C + W'*H'*C (read + write)", in_out_bytes),
     CASE_ROW("resize-bilinear-x2", "clik_resize bilinear x2 (half-pixel centres)",

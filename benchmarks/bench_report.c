@@ -32,18 +32,6 @@ void json_number(double v, int valid)
         printf("null");
 }
 
-static const char *device_type_name(const clik_device_info *d)
-{
-    if (!d)
-        return "none";
-    switch (d->type) {
-    case CLIK_DEVICE_GPU: return "gpu";
-    case CLIK_DEVICE_CPU: return "cpu";
-    case CLIK_DEVICE_ACCELERATOR: return "accelerator";
-    default: return "other";
-    }
-}
-
 typedef struct derived {
     double ns_per_pixel, gbps, copy_ratio;
     double fps, fps_kernel; /* frames per second, end to end and kernels only */
@@ -92,7 +80,7 @@ void print_json(const options *o, clik_context *ctx, const result *r, double cop
     }
     printf(",\"device\":");
     json_string(dev ? dev->name : "cpu");
-    printf(",\"device_type\":\"%s\",\"platform\":", device_type_name(dev));
+    printf(",\"device_type\":\"%s\",\"platform\":", bench_device_type_name(dev));
     json_string(dev ? dev->platform_name : "");
     printf(",\"backend\":\"%s\",\"resident\":%s,\"reps\":%d,\"warmup\":%d",
            clik_backend_name(r->backend), r->resident ? "true" : "false", o->reps, o->warmup);
@@ -181,7 +169,7 @@ void print_header(const options *o, clik_context *ctx, double copy_gbps)
     const clik_device_info *dev = clik_context_device(ctx);
     if (dev)
         printf("device   %s (%s, %s, %u compute units)\n", dev->name, dev->platform_name,
-               device_type_name(dev), dev->compute_units);
+               bench_device_type_name(dev), dev->compute_units);
     else
         printf("device   none: the CPU path (%s)\n",
                clik_backend_name(clik_context_cpu_backend(ctx)));

@@ -47,9 +47,6 @@
 #include "bench.h"
 #include "clik.h"
 
-#define EXIT_WRONG 1
-#define EXIT_USAGE 2
-#define EXIT_SKIP  77
 #define MAX_FRAMES 10000
 
 static const char *prog = "clik-camera-loop";
@@ -103,14 +100,8 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 
 static int parse_options(int argc, char **argv, options *o)
 {
-    memset(o, 0, sizeof(*o));
-    o->width = 1280;
-    o->height = 720;
-    o->frames = 10;
-    o->dx = 1.5;
-    o->dy = 0.75;
-    o->reps = 20;
-    o->warmup = 3;
+    *o = (options){
+        .width = 1280, .height = 720, .frames = 10, .dx = 1.5, .dy = 0.75, .reps = 20, .warmup = 3};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
@@ -173,12 +164,6 @@ static int parse_options(int argc, char **argv, options *o)
         return EXIT_USAGE;
     }
     return 0;
-}
-
-static int failed(clik_context *ctx, clik_status st, const char *what)
-{
-    fprintf(stderr, "%s: %s: %s: %s\n", prog, what, clik_status_str(st), clik_context_message(ctx));
-    return EXIT_WRONG;
 }
 
 /* ---- frames ------------------------------------------------------------------------------- */
@@ -278,13 +263,24 @@ static void frame_free(clik_yuv_image *f)
 enum { S_UPLOAD, S_FLOW, S_UPSCALE, S_CONVERT, S_DOWNLOAD, S_COUNT };
 static const char *const step_names[S_COUNT] = {"upload", "flow", "upscale", "convert", "download"};
 
+/* The end of a timed step of a frame: its queued work finished (while *st
+ * is CLIK_OK), *ms the time since *clock, and *clock now. */
+static void step_done(clik_context *ctx, clik_status *st, double *clock, double *ms)
+{
+    if (*st == CLIK_OK)
+        *st = clik_context_finish(ctx);
+    const double now = bench_now_ms();
+    *ms = now - *clock;
+    *clock = now;
+}
+
 static int run_loop(clik_context *ctx, const options *o)
 {
     const int w = o->width, h = o->height, W = 2 * w, H = 2 * h;
     const size_t frame_bytes = clik_yuv_size(w, h), up_bytes = clik_yuv_size(W, H);
     uint8_t *frames = load_frames(o, frame_bytes);
     if (!frames)
-        return EXIT_WRONG;
+        return EXIT_FAILED;
     double *ms = calloc((size_t)o->frames * S_COUNT, sizeof(double));
     uint8_t *up_host = o->out ? malloc(up_bytes) : NULL;
     clik_yuv_image dev[2], up, up_view;
@@ -308,7 +304,7 @@ static int run_loop(clik_context *ctx, const options *o)
         st = clik_yuv_wrap(&up_view, CLIK_YUV_NV21, W, H, up_host, 0);
     int rc = 0;
     if (st != CLIK_OK) {
-        rc = failed(ctx, st, "setting up the loop's images");
+        rc = bench_failed(prog, ctx, st, "setting up the loop's images");
         goto done;
     }
     rgba.order = rgba_host.order = CLIK_ORDER_RGB;
@@ -331,58 +327,45 @@ static int run_loop(clik_context *ctx, const options *o)
     st = o->no_prepare ? CLIK_OK : clik_context_prepare(ctx, &po);
     t_prep = bench_now_ms() - t_prep;
     if (st != CLIK_OK) {
-        rc = failed(ctx, st, "clik_context_prepare");
+        rc = bench_failed(prog, ctx, st, "clik_context_prepare");
         goto done;
     }
     const double t_start = bench_now_ms(), cpu_start = bench_cpu_ms();
     for (int t = 0; t < o->frames && rc == 0; t++) {
         clik_yuv_image host, *cur = &dev[t % 2], *prev = &dev[(t + 1) % 2];
-        double *m = ms + (size_t)t * S_COUNT, t0 = bench_now_ms();
+        double *m = ms + (size_t)t * S_COUNT, clock = bench_now_ms();
         const char *what = "upload";
         st = clik_yuv_wrap(&host, CLIK_YUV_NV21, w, h, frames + frame_bytes * t, 0);
         if (st == CLIK_OK)
             st = clik_image_upload(ctx, &cur->y, &host.y);
         if (st == CLIK_OK)
             st = clik_image_upload(ctx, &cur->uv, &host.uv);
-        if (st == CLIK_OK)
-            st = clik_context_finish(ctx);
-        double t1 = bench_now_ms();
-        m[S_UPLOAD] = t1 - t0;
+        step_done(ctx, &st, &clock, &m[S_UPLOAD]);
         if (st == CLIK_OK && t > 0) {
             what = "clik_flow_tvl1";
             st = clik_flow_tvl1(ctx, &prev->y, &cur->y, &flow, &fo);
-            if (st == CLIK_OK)
-                st = clik_context_finish(ctx);
         }
-        t0 = bench_now_ms();
-        m[S_FLOW] = t0 - t1;
+        step_done(ctx, &st, &clock, &m[S_FLOW]);
         if (st == CLIK_OK) {
             what = o->lapar ? "clik_yuv_upscale_lapar" : "clik_yuv_resize";
             st = o->lapar ? clik_yuv_upscale_lapar(ctx, cur, &up, 2, NULL)
                           : clik_yuv_resize(ctx, cur, &up, CLIK_INTERP_BILINEAR);
-            if (st == CLIK_OK)
-                st = clik_context_finish(ctx);
         }
-        t1 = bench_now_ms();
-        m[S_UPSCALE] = t1 - t0;
+        step_done(ctx, &st, &clock, &m[S_UPSCALE]);
         if (st == CLIK_OK) {
             what = "clik_yuv_to_rgb";
             st = clik_yuv_to_rgb(ctx, &up, &rgba, CLIK_YUV_BT601);
-            if (st == CLIK_OK)
-                st = clik_context_finish(ctx);
         }
-        t0 = bench_now_ms();
-        m[S_CONVERT] = t0 - t1;
+        step_done(ctx, &st, &clock, &m[S_CONVERT]);
         if (st == CLIK_OK) {
             what = "download";
             st = clik_image_download(ctx, &rgba_host, &rgba);
             if (st == CLIK_OK && t > 0)
                 st = clik_image_download(ctx, &flow_host, &flow);
         }
-        t1 = bench_now_ms();
-        m[S_DOWNLOAD] = t1 - t0;
+        step_done(ctx, &st, &clock, &m[S_DOWNLOAD]);
         if (st != CLIK_OK) {
-            rc = failed(ctx, st, what);
+            rc = bench_failed(prog, ctx, st, what);
             break;
         }
         if (!o->out)
@@ -392,7 +375,7 @@ static int run_loop(clik_context *ctx, const options *o)
         if (st == CLIK_OK)
             st = clik_image_download(ctx, &up_view.uv, &up.uv);
         if (st != CLIK_OK) {
-            rc = failed(ctx, st, "download of the upscaled frame");
+            rc = bench_failed(prog, ctx, st, "download of the upscaled frame");
             break;
         }
         if (o->inject && t == o->frames - 1)
@@ -423,7 +406,7 @@ static int run_loop(clik_context *ctx, const options *o)
         }
         if (!ok) {
             fprintf(stderr, "%s: cannot write the outputs of frame %d to %s\n", prog, t, o->out);
-            rc = EXIT_WRONG;
+            rc = EXIT_FAILED;
         }
     }
     const double total = bench_now_ms() - t_start, cpu_total = bench_cpu_ms() - cpu_start;
@@ -439,7 +422,7 @@ static int run_loop(clik_context *ctx, const options *o)
         }
         if (!f || fclose(f) != 0) {
             fprintf(stderr, "%s: cannot write %s\n", prog, path);
-            rc = EXIT_WRONG;
+            rc = EXIT_FAILED;
         }
     }
     if (rc == 0) {
@@ -508,7 +491,7 @@ static int time_conversions(clik_context *ctx, const options *o)
         free(host);
         free(times);
         fprintf(stderr, "%s: out of memory\n", prog);
-        return EXIT_WRONG;
+        return EXIT_FAILED;
     }
     synthesise(host, w, h, 0, 0, 0);
     int rc = 0;
@@ -559,7 +542,7 @@ static int time_conversions(clik_context *ctx, const options *o)
             printf("%-10s %dx%d %9.3f ms %9.3f cpu-ms\n", cv->name, w, h,
                    bench_median(times, o->reps), cpu);
         else
-            rc = failed(ctx, st, cv->name);
+            rc = bench_failed(prog, ctx, st, cv->name);
         frame_free(&df);
         clik_image_free(&rgb);
     }
@@ -571,16 +554,13 @@ static int time_conversions(clik_context *ctx, const options *o)
 int main(int argc, char **argv)
 {
     options o;
-    int rc = parse_options(argc, argv, &o);
-    if (rc)
-        return rc;
     clik_context *ctx;
-    clik_status st = bench_check_context(prog, o.device, 1, &ctx);
-    if (st == CLIK_ERR_NO_DEVICE)
-        return EXIT_SKIP;
-    if (st != CLIK_OK)
-        return failed(NULL, st, "clik_context_create");
-    rc = o.conversions ? time_conversions(ctx, &o) : run_loop(ctx, &o);
-    clik_context_destroy(ctx);
+    int rc = parse_options(argc, argv, &o);
+    if (rc == 0)
+        rc = bench_open_context(prog, o.device, 1, &ctx);
+    if (rc == 0) {
+        rc = o.conversions ? time_conversions(ctx, &o) : run_loop(ctx, &o);
+        clik_context_destroy(ctx);
+    }
     return rc;
 }

@@ -30,9 +30,6 @@
 #include "clik.h"
 
 #define MAX_LEVELS 32
-#define EXIT_WRONG 1
-#define EXIT_USAGE 2
-#define EXIT_SKIP  77
 
 static const char *prog = "clik-pipeline";
 
@@ -96,14 +93,6 @@ static int bad_arg(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, " (see --help)\n");
     return EXIT_USAGE;
-}
-
-/* Reports a failed call with the status name and the context's message. */
-static int clik_failed(clik_context *ctx, clik_status st, const char *what)
-{
-    const char *msg = clik_context_message(ctx);
-    fprintf(stderr, "%s: %s: %s%s%s\n", prog, what, clik_status_str(st), *msg ? ": " : "", msg);
-    return EXIT_WRONG;
 }
 
 static int parse_int(const char *s, long lo, long hi, long *out)
@@ -417,7 +406,7 @@ static int chains_agree(clik_context *a_ctx, const chain *a, const chain *b, con
             st = fetch(a_ctx, ib[i], &hb);
         char why[128] = "";
         if (st != CLIK_OK) {
-            clik_failed(a_ctx, st, "reading an image back for the check");
+            bench_failed(prog, a_ctx, st, "reading an image back for the check");
             ok = 0;
         } else if (!same_pixels(&ha, &hb, why, sizeof(why))) {
             fprintf(stderr, "%s: %s: %s differs: %s\n", prog, label, names[i], why);
@@ -438,20 +427,10 @@ static int dump(const clik_image *img, const char *dir, const char *name)
     if (bench_write_pnm(img, path) == 0)
         return 0;
     fprintf(stderr, "%s: cannot write %s\n", prog, path);
-    return EXIT_WRONG;
+    return EXIT_FAILED;
 }
 
 /* ---- main ----------------------------------------------------------------------- */
-
-static const char *device_type_name(clik_device_type t)
-{
-    switch (t) {
-    case CLIK_DEVICE_GPU: return "gpu";
-    case CLIK_DEVICE_CPU: return "cpu";
-    case CLIK_DEVICE_ACCELERATOR: return "accelerator";
-    default: return "other";
-    }
-}
 
 static void json_string(const char *s)
 {
@@ -494,7 +473,7 @@ static int time_stages(clik_context *ctx, const options *o, chain *dev, const cl
     double *t = malloc(sizeof(double) * STAGES * (size_t)o->reps);
     if (!t) {
         fprintf(stderr, "%s: out of memory\n", prog);
-        return EXIT_WRONG;
+        return EXIT_FAILED;
     }
     for (int r = -o->warmup; r < o->reps; r++) {
         for (int s = 0; s < STAGES; s++) {
@@ -511,7 +490,7 @@ static int time_stages(clik_context *ctx, const options *o, chain *dev, const cl
                 st = clik_context_finish(ctx);
             if (st != CLIK_OK) {
                 free(t);
-                return clik_failed(ctx, st, what);
+                return bench_failed(prog, ctx, st, what);
             }
             if (r >= 0)
                 t[s * o->reps + r] = bench_now_ms() - t0;
@@ -536,7 +515,7 @@ static void report(const options *o, const clik_device_info *dev, timing a, timi
         printf(",\"platform\":");
         json_string(dev->platform_name);
         printf(",\"device_type\":\"%s\",\"width\":%d,\"height\":%d,\"channels\":%d,",
-               device_type_name(dev->type), o->width, o->height, o->channels);
+               bench_device_type_name(dev), o->width, o->height, o->channels);
         if (o->upscale)
             printf("\"scale\":%d,\"ssim\":%.6f,", o->scale, ssim);
         else
@@ -565,7 +544,7 @@ static void report(const options *o, const clik_device_info *dev, timing a, timi
                "channel%s u8\n",
                o->levels, bands, o->width, o->height, o->channels, o->channels > 1 ? "s" : "");
     printf("device: %s (%s, %s); median of %d runs after %d warm-up runs\n\n", dev->name,
-           dev->platform_name, device_type_name(dev->type), o->reps, o->warmup);
+           dev->platform_name, bench_device_type_name(dev), o->reps, o->warmup);
     printf("%-44s %10s %10s %10s\n", "chain", "median ms", "min ms", "CPU ms");
     printf("%-44s %10.3f %10.3f %10.3f\n", "(a) device images: 1 upload, 1 download", a.median_ms,
            a.min_ms, a.cpu_ms);
@@ -597,7 +576,7 @@ static int time_chains(clik_context *ctx, const options *o, chain *dev, chain *h
     double *t = malloc(sizeof(double) * 4 * (size_t)n);
     if (!t) {
         fprintf(stderr, "%s: out of memory\n", prog);
-        return EXIT_WRONG;
+        return EXIT_FAILED;
     }
     for (int r = -o->warmup; r < n; r++) {
         const char *what;
@@ -609,7 +588,7 @@ static int time_chains(clik_context *ctx, const options *o, chain *dev, chain *h
         double c2 = bench_cpu_ms(), t2 = bench_now_ms();
         if (st != CLIK_OK) {
             free(t);
-            return clik_failed(ctx, st, what);
+            return bench_failed(prog, ctx, st, what);
         }
         if (r >= 0) {
             t[r] = t1 - t0;
@@ -635,7 +614,7 @@ static int cpu_path_check(const options *o, const chain *host, char *verdict, si
     clik_context *cpu = NULL;
     clik_status st = clik_context_create(&cpu, &copt);
     if (st != CLIK_OK)
-        return clik_failed(NULL, st, "clik_context_create (CPU path)");
+        return bench_failed(prog, NULL, st, "clik_context_create (CPU path)");
     chain c;
     const char *what = "allocating the CPU-path chain";
     st = chain_make(cpu, &c, o, 0);
@@ -646,7 +625,7 @@ static int cpu_path_check(const options *o, const chain *host, char *verdict, si
     int rc = 0;
     const char *backend = clik_backend_name(clik_context_cpu_backend(cpu));
     if (st != CLIK_OK) {
-        rc = clik_failed(cpu, st, what);
+        rc = bench_failed(prog, cpu, st, what);
     } else if (c.upscale) {
         /* The resize and the upscale round floats, within +-1 per pixel. */
         double d = c.ssim > host->ssim ? c.ssim - host->ssim : host->ssim - c.ssim;
@@ -657,10 +636,10 @@ static int cpu_path_check(const options *o, const chain *host, char *verdict, si
                     "%s: CPU path vs host-image chain: SSIM %.6f and %.6f differ by more "
                     "than 1e-3\n",
                     prog, c.ssim, host->ssim);
-            rc = EXIT_WRONG;
+            rc = EXIT_FAILED;
         }
     } else if (!chains_agree(cpu, &c, host, "CPU path vs host-image chain")) {
-        rc = EXIT_WRONG;
+        rc = EXIT_FAILED;
     } else {
         snprintf(verdict, n, "identical (%s)", backend);
     }
@@ -678,11 +657,9 @@ int main(int argc, char **argv)
         return rc;
 
     clik_context *ctx;
-    clik_status st = bench_check_context(prog, o.device, o.allow_fallback ? 0 : 1, &ctx);
-    if (st == CLIK_ERR_NO_DEVICE) /* as without any device: nothing to compare */
-        return EXIT_SKIP;
-    if (st != CLIK_OK)
-        return clik_failed(NULL, st, "clik_context_create");
+    rc = bench_open_context(prog, o.device, o.allow_fallback ? 0 : 1, &ctx);
+    if (rc) /* no device is a skip: nothing to compare */
+        return rc;
     const clik_device_info *dev = clik_context_device(ctx);
     if (!dev) {
         fprintf(stderr,
@@ -696,7 +673,7 @@ int main(int argc, char **argv)
     chain dev_chain, host_chain;
     clik_image frame = {0}, result = {0};
     int have_dev = 0, have_host = 0;
-    st = clik_image_alloc(&frame, o.width, o.height, o.channels, CLIK_U8);
+    clik_status st = clik_image_alloc(&frame, o.width, o.height, o.channels, CLIK_U8);
     if (st == CLIK_OK)
         st = clik_image_alloc(&result, o.width, o.height, o.channels, CLIK_U8);
     if (st == CLIK_OK && (st = chain_make(ctx, &dev_chain, &o, 1)) == CLIK_OK)
@@ -704,7 +681,7 @@ int main(int argc, char **argv)
     if (st == CLIK_OK && (st = chain_make(ctx, &host_chain, &o, 0)) == CLIK_OK)
         have_host = 1;
     if (st != CLIK_OK) {
-        rc = clik_failed(ctx, st, "allocating the chains' images");
+        rc = bench_failed(prog, ctx, st, "allocating the chains' images");
         goto done;
     }
     bench_fill_natural(&frame, o.seed);
@@ -722,7 +699,7 @@ int main(int argc, char **argv)
     if (clik_context_last_backend(ctx) != CLIK_BACKEND_OPENCL) {
         fprintf(stderr, "%s: the chain ran on %s, not on the device\n", prog,
                 clik_backend_name(clik_context_last_backend(ctx)));
-        rc = EXIT_WRONG;
+        rc = EXIT_FAILED;
         goto done;
     }
 
@@ -732,13 +709,13 @@ int main(int argc, char **argv)
     char why[128] = "";
     if (!same_pixels(&result, &host_chain.out, why, sizeof(why))) {
         fprintf(stderr, "%s: device-image and host-image chains differ: output: %s\n", prog, why);
-        rc = EXIT_WRONG;
+        rc = EXIT_FAILED;
     }
     if (!chains_agree(ctx, &dev_chain, &host_chain, "device-image vs host-image chain"))
-        rc = EXIT_WRONG;
+        rc = EXIT_FAILED;
     if (!o.upscale && !same_pixels(&host_chain.out, &host_chain.eq, why, sizeof(why))) {
         fprintf(stderr, "%s: the collapse does not rebuild the equalized image: %s\n", prog, why);
-        rc = EXIT_WRONG;
+        rc = EXIT_FAILED;
     }
     const char *cpu_verdict = "not checked (--no-cpu-check)";
     char cpu_text[160] = "";

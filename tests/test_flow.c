@@ -165,6 +165,19 @@ static void run_flow(clik_context *ctx, const clik_image *i0, const clik_image *
                   clik_context_message(ctx));
 }
 
+/* The flow of (i0, i1) by o with f32 (half 0) or f16 storage of u and p:
+ * on ctx, which must run it on the device, into got; on oracle into want. */
+static void run_on_device(clik_context *ctx, clik_context *oracle, const clik_image *i0,
+                          const clik_image *i1, clik_flow_options *o, int half, clik_image *got,
+                          clik_image *want, const char *what)
+{
+    o->storage = half ? CLIK_FLOW_STORAGE_F16 : CLIK_FLOW_STORAGE_F32;
+    run_flow(ctx, i0, i1, o, got, what);
+    run_flow(oracle, i0, i1, o, want, what);
+    ck_assert_msg(clik_context_last_backend(ctx) == CLIK_BACKEND_OPENCL, "%s",
+                  clik_context_message(ctx));
+}
+
 static double epe(const clik_image *flow, const clik_image *gt)
 {
     double e = NAN;
@@ -648,11 +661,7 @@ START_TEST(kernel_variants)
             clik_context *ctx = make_context(0, local, NULL);
             clik_flow_options o = light_options();
             for (int half = 0; half <= 1; half++) {
-                o.storage = half ? CLIK_FLOW_STORAGE_F16 : CLIK_FLOW_STORAGE_F32;
-                run_flow(ctx, &i0, &i1, &o, &got, specs[k].name);
-                run_flow(h_oracle, &i0, &i1, &o, &want, specs[k].name);
-                ck_assert_msg(clik_context_last_backend(ctx) == CLIK_BACKEND_OPENCL, "%s",
-                              clik_context_message(ctx));
+                run_on_device(ctx, h_oracle, &i0, &i1, &o, half, &got, &want, specs[k].name);
                 check_against(&got, &want, half ? SUP_TOL_FLOW_F16 : SUP_TOL_FLOW,
                               local ? "local-memory kernels" : "kernels without local memory");
                 h_free_images(&got, &want, NULL);
@@ -689,11 +698,7 @@ START_TEST(block_variants)
         clik_context *oracle = make_context(1, -1, &lw);
         clik_flow_options o = light_options();
         for (int half = 0; half <= 1; half++) {
-            o.storage = half ? CLIK_FLOW_STORAGE_F16 : CLIK_FLOW_STORAGE_F32;
-            run_flow(ctx, &i0, &i1, &o, &got, blocks[k].tuning);
-            run_flow(oracle, &i0, &i1, &o, &want, blocks[k].tuning);
-            ck_assert_msg(clik_context_last_backend(ctx) == CLIK_BACKEND_OPENCL, "%s",
-                          clik_context_message(ctx));
+            run_on_device(ctx, oracle, &i0, &i1, &o, half, &got, &want, blocks[k].tuning);
             ck_assert_msg(!blocks[k].must_run || !lg.no_block, "%s: flow_block did not run",
                           blocks[k].tuning);
             if (!half)

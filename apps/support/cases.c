@@ -241,39 +241,36 @@ SUP_CASE_RUN(run_integral_f64, integral_as(ctx, in, CLIK_F64, CLIK_F64, 0, out))
 SUP_CASE_RUN(run_integral_sq_f64, integral_as(ctx, in, CLIK_F64, CLIK_F64, 1, out))
 SUP_CASE_RUN(run_integral_f32, integral_as(ctx, in, CLIK_F32, CLIK_F64, 0, out))
 
-#define CH124 (1u << 1 | 1u << 2 | 1u << 4)
 /* 3 channels run the 4-channel kernels between two conversions: pyr_down,
  * pyr_up, pyr_laplacian (s16 bands) and pyr_collapse, the CPU suites'
- * slowest cases left at 1, 2 and 4. */
-#define CH1234 (CH124 | 1u << 3)
-#define CH34   (1u << 3 | 1u << 4) /* colour: luma ops */
-
+ * slowest cases left at 1, 2 and 4 (SUP_CH124); luma ops take colour alone
+ * (SUP_CH34). */
 static const sup_case base_cases[] = {
-    {"hist", "hist_compute", SUP_TOL_EXACT, CH1234, CLIK_U8, run_hist},
-    {"hist", "hist_equalize", SUP_TOL_EXACT, CH1234, CLIK_U8, run_equalize},
-    {"hist", "hist_equalize_luma", SUP_TOL_EXACT, CH34, CLIK_U8, run_equalize_luma},
+    {"hist", "hist_compute", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_hist},
+    {"hist", "hist_equalize", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_equalize},
+    {"hist", "hist_equalize_luma", SUP_TOL_EXACT, SUP_CH34, CLIK_U8, run_equalize_luma},
     {"hist", "hist_equalize_luma-bgr", SUP_TOL_EXACT, 1u << 4, CLIK_U8, run_equalize_luma_bgr},
-    {"hist", "clahe", SUP_TOL_EXACT, 1u << 1 | CH34, CLIK_U8, run_clahe},
+    {"hist", "clahe", SUP_TOL_EXACT, 1u << 1 | SUP_CH34, CLIK_U8, run_clahe},
     {"hist", "clahe-bgr", SUP_TOL_EXACT, 1u << 4, CLIK_U8, run_clahe_bgr},
-    {"hist", "hist_lut", SUP_TOL_EXACT, CH1234, CLIK_U8, run_lut},
-    {"hist", "hist_lut-shared", SUP_TOL_EXACT, CH124, CLIK_U8, run_lut_shared},
-    {"pyramid", "pyr_down", SUP_TOL_EXACT, CH1234, CLIK_U8, run_pyrdown},
-    {"pyramid", "pyr_down-f32", SUP_TOL_F32, CH124, CLIK_F32, run_pyrdown},
-    {"pyramid", "pyr_up", SUP_TOL_EXACT, CH124, CLIK_U8, run_pyrup},
-    {"pyramid", "pyr_up-odd", SUP_TOL_EXACT, CH124, CLIK_U8, run_pyrup_odd},
-    {"pyramid", "pyr_up-f32", SUP_TOL_F32, CH1234, CLIK_F32, run_pyrup},
-    {"pyramid", "pyr_gaussian", SUP_TOL_EXACT, CH124, CLIK_U8, run_gaussian},
-    {"pyramid", "pyr_laplacian", SUP_TOL_EXACT, CH1234, CLIK_U8, run_laplacian_s16},
-    {"pyramid", "pyr_laplacian-f32", SUP_TOL_EXACT, CH124, CLIK_U8, run_laplacian_f32},
-    {"pyramid", "pyr_laplacian-of-f32", SUP_TOL_F32, CH124, CLIK_F32, run_laplacian_f32},
-    {"pyramid", "pyr_collapse", SUP_TOL_EXACT, CH1234, CLIK_U8, run_collapse},
-    {"integral", "integral", SUP_TOL_EXACT, CH1234, CLIK_U8, run_integral_u32},
-    {"integral", "integral-s32", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_s32},
-    {"integral", "integral-u64", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_u64},
-    {"integral", "integral-sq", SUP_TOL_EXACT, CH1234, CLIK_U8, run_integral_sq},
-    {"integral", "integral-f64", SUP_TOL_EXACT, CH1234, CLIK_U8, run_integral_f64},
-    {"integral", "integral-sq-f64", SUP_TOL_EXACT, CH124, CLIK_U8, run_integral_sq_f64},
-    {"integral", "integral-f32", SUP_TOL_F32, CH1234, CLIK_F32, run_integral_f32},
+    {"hist", "hist_lut", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_lut},
+    {"hist", "hist_lut-shared", SUP_TOL_EXACT, SUP_CH124, CLIK_U8, run_lut_shared},
+    {"pyramid", "pyr_down", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_pyrdown},
+    {"pyramid", "pyr_down-f32", SUP_TOL_F32, SUP_CH124, CLIK_F32, run_pyrdown},
+    {"pyramid", "pyr_up", SUP_TOL_EXACT, SUP_CH124, CLIK_U8, run_pyrup},
+    {"pyramid", "pyr_up-odd", SUP_TOL_EXACT, SUP_CH124, CLIK_U8, run_pyrup_odd},
+    {"pyramid", "pyr_up-f32", SUP_TOL_F32, SUP_CH1234, CLIK_F32, run_pyrup},
+    {"pyramid", "pyr_gaussian", SUP_TOL_EXACT, SUP_CH124, CLIK_U8, run_gaussian},
+    {"pyramid", "pyr_laplacian", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_laplacian_s16},
+    {"pyramid", "pyr_laplacian-f32", SUP_TOL_EXACT, SUP_CH124, CLIK_U8, run_laplacian_f32},
+    {"pyramid", "pyr_laplacian-of-f32", SUP_TOL_F32, SUP_CH124, CLIK_F32, run_laplacian_f32},
+    {"pyramid", "pyr_collapse", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_collapse},
+    {"integral", "integral", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_integral_u32},
+    {"integral", "integral-s32", SUP_TOL_EXACT, SUP_CH124, CLIK_U8, run_integral_s32},
+    {"integral", "integral-u64", SUP_TOL_EXACT, SUP_CH124, CLIK_U8, run_integral_u64},
+    {"integral", "integral-sq", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_integral_sq},
+    {"integral", "integral-f64", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_integral_f64},
+    {"integral", "integral-sq-f64", SUP_TOL_EXACT, SUP_CH124, CLIK_U8, run_integral_sq_f64},
+    {"integral", "integral-f32", SUP_TOL_F32, SUP_CH1234, CLIK_F32, run_integral_f32},
 };
 
 /* Each family's table, in order. */

@@ -23,6 +23,16 @@ typedef struct sup_case {
     clik_status (*run)(clik_context *ctx, const clik_image *in, clik_image *out);
 } sup_case;
 
+/* Masks of sup_case.channels: SUP_CH(n), the bit of n channels, and the
+ * sets the tables use. */
+#define SUP_CH(n)  (1u << (n))
+#define SUP_CH1    SUP_CH(1)
+#define SUP_CH14   (SUP_CH(1) | SUP_CH(4))
+#define SUP_CH34   (SUP_CH(3) | SUP_CH(4))
+#define SUP_CH124  (SUP_CH14 | SUP_CH(2))
+#define SUP_CH134  (SUP_CH14 | SUP_CH(3))
+#define SUP_CH1234 (SUP_CH124 | SUP_CH(3))
+
 /* Every case, base families first: sup_case_at(i) for i < sup_case_count(). */
 int sup_case_count(void);
 const sup_case *sup_case_at(int i);

@@ -25,19 +25,15 @@ static clik_status run_gray(clik_context *ctx, const clik_image *in, clik_image 
 /* The same input read as BGR(A): blue weighted as red. */
 SUP_CASE_RUN(run_gray_bgr, sup_case_bgr(ctx, in, out, run_gray))
 
-#define CH124  (1u << 1 | 1u << 2 | 1u << 4)
-#define CH1234 (CH124 | 1u << 3)
-#define CH34   (1u << 3 | 1u << 4)
-
 /* 3 channels where the kernels differ from 4 (the loads, the tile of the
  * local passes); the other tap counts run the same code at each count. */
 const sup_case sup_cases_filter[] = {
-    {"filter", "gaussian_blur-k3", SUP_TOL_U8_FLOAT, CH124, CLIK_U8, run_blur3},
-    {"filter", "gaussian_blur-k7", SUP_TOL_U8_FLOAT, CH1234, CLIK_U8, run_blur7},
-    {"filter", "gaussian_blur-k11-s2.5", SUP_TOL_U8_FLOAT, CH124, CLIK_U8, run_blur11},
-    {"filter", "gaussian_blur-f32", SUP_TOL_F32, CH1234, CLIK_F32, run_blur7},
-    {"filter", "gray", SUP_TOL_EXACT, CH34, CLIK_U8, run_gray},
-    {"filter", "gray-f32", SUP_TOL_F32, CH34, CLIK_F32, run_gray},
-    {"filter", "gray-bgr", SUP_TOL_EXACT, CH34, CLIK_U8, run_gray_bgr},
+    {"filter", "gaussian_blur-k3", SUP_TOL_U8_FLOAT, SUP_CH124, CLIK_U8, run_blur3},
+    {"filter", "gaussian_blur-k7", SUP_TOL_U8_FLOAT, SUP_CH1234, CLIK_U8, run_blur7},
+    {"filter", "gaussian_blur-k11-s2.5", SUP_TOL_U8_FLOAT, SUP_CH124, CLIK_U8, run_blur11},
+    {"filter", "gaussian_blur-f32", SUP_TOL_F32, SUP_CH1234, CLIK_F32, run_blur7},
+    {"filter", "gray", SUP_TOL_EXACT, SUP_CH34, CLIK_U8, run_gray},
+    {"filter", "gray-f32", SUP_TOL_F32, SUP_CH34, CLIK_F32, run_gray},
+    {"filter", "gray-bgr", SUP_TOL_EXACT, SUP_CH34, CLIK_U8, run_gray_bgr},
 };
 const int sup_cases_filter_count = (int)(sizeof(sup_cases_filter) / sizeof(sup_cases_filter[0]));

@@ -118,15 +118,11 @@ SUP_CASE_RUN(run_tvl1_f16, run_flow(ctx, in, CLIK_FLOW_STORAGE_F16, out))
 SUP_CASE_RUN(run_tvl1_bgr, sup_case_bgr(ctx, in, out, run_tvl1))
 
 /* Colour: 3 channels in one case, 4 in the other (a flow run is heavy). */
-#define CH1 (1u << 1)
-#define CH3 (1u << 3)
-#define CH4 (1u << 4)
-
 const sup_case sup_cases_flow[] = {
-    {"flow", "flow_tvl1", SUP_TOL_FLOW, CH1, CLIK_U8, run_tvl1},
-    {"flow", "flow_tvl1-f32", SUP_TOL_FLOW, CH1, CLIK_F32, run_tvl1},
-    {"flow", "flow_tvl1-f16", SUP_TOL_FLOW_F16, CH1, CLIK_U8, run_tvl1_f16},
-    {"flow", "flow_tvl1-colour", SUP_TOL_FLOW, CH3, CLIK_U8, run_tvl1},
-    {"flow", "flow_tvl1-colour-bgr", SUP_TOL_FLOW, CH4, CLIK_U8, run_tvl1_bgr},
+    {"flow", "flow_tvl1", SUP_TOL_FLOW, SUP_CH1, CLIK_U8, run_tvl1},
+    {"flow", "flow_tvl1-f32", SUP_TOL_FLOW, SUP_CH1, CLIK_F32, run_tvl1},
+    {"flow", "flow_tvl1-f16", SUP_TOL_FLOW_F16, SUP_CH1, CLIK_U8, run_tvl1_f16},
+    {"flow", "flow_tvl1-colour", SUP_TOL_FLOW, SUP_CH(3), CLIK_U8, run_tvl1},
+    {"flow", "flow_tvl1-colour-bgr", SUP_TOL_FLOW, SUP_CH(4), CLIK_U8, run_tvl1_bgr},
 };
 const int sup_cases_flow_count = (int)(sizeof(sup_cases_flow) / sizeof(sup_cases_flow[0]));

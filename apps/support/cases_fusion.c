@@ -85,17 +85,15 @@ static clik_status run_map(clik_context *ctx, const clik_image *in, clik_image *
 SUP_CASE_RUN(run_x2_bgr, sup_case_bgr(ctx, in, out, run_x2))
 SUP_CASE_RUN(run_map_bgr, sup_case_bgr(ctx, in, out, run_map))
 
-/* 3 channels run the 4-channel kernels between two conversions. */
-#define RGBA (1u << 4)
-#define RGB  ((1u << 3) | RGBA)
-
+/* RGB(A): 3 channels run the 4-channel kernels between two conversions. */
 const sup_case sup_cases_fusion[] = {
-    {"fusion", "upscale_fusion", SUP_TOL_FUSION, RGB, CLIK_U8, run_x2},
-    {"fusion", "upscale_fusion-bgr", SUP_TOL_FUSION, RGB, CLIK_U8, run_x2_bgr},
-    {"fusion", "upscale_fusion-x3", SUP_TOL_FUSION, RGB, CLIK_U8, run_x3},
-    {"fusion", "upscale_fusion-x4-tile4", SUP_TOL_FUSION, RGBA, CLIK_U8, run_x4_tile4},
-    {"fusion", "upscale_fusion-blur5-t0.02", SUP_TOL_FUSION, RGBA, CLIK_U8, run_x2_low_threshold},
-    {"fusion", "upscale_fusion-map", SUP_TOL_FUSION, RGB, CLIK_U8, run_map},
-    {"fusion", "upscale_fusion-map-bgr", SUP_TOL_FUSION, RGB, CLIK_U8, run_map_bgr},
+    {"fusion", "upscale_fusion", SUP_TOL_FUSION, SUP_CH34, CLIK_U8, run_x2},
+    {"fusion", "upscale_fusion-bgr", SUP_TOL_FUSION, SUP_CH34, CLIK_U8, run_x2_bgr},
+    {"fusion", "upscale_fusion-x3", SUP_TOL_FUSION, SUP_CH34, CLIK_U8, run_x3},
+    {"fusion", "upscale_fusion-x4-tile4", SUP_TOL_FUSION, SUP_CH(4), CLIK_U8, run_x4_tile4},
+    {"fusion", "upscale_fusion-blur5-t0.02", SUP_TOL_FUSION, SUP_CH(4), CLIK_U8,
+     run_x2_low_threshold},
+    {"fusion", "upscale_fusion-map", SUP_TOL_FUSION, SUP_CH34, CLIK_U8, run_map},
+    {"fusion", "upscale_fusion-map-bgr", SUP_TOL_FUSION, SUP_CH34, CLIK_U8, run_map_bgr},
 };
 const int sup_cases_fusion_count = (int)(sizeof(sup_cases_fusion) / sizeof(sup_cases_fusion[0]));

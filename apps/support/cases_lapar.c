@@ -255,22 +255,19 @@ static clik_status upsample_x3(clik_context *ctx, const clik_image *in, clik_ima
     return st;
 }
 
-#define CH14 ((1u << 1) | (1u << 4))
 /* 3 channels run the 4-channel kernels between two conversions: one case
- * per type of lr and of phi, and the upsample. */
-#define CH134 (CH14 | (1u << 3))
-
+ * per type of lr and of phi, and the upsample (SUP_CH134). */
 const sup_case sup_cases_lapar[] = {
-    {"lapar", "lapar_filter-x2", SUP_TOL_U8_FLOAT, CH134, CLIK_U8, x2},
-    {"lapar", "lapar_filter-x3-f32", SUP_TOL_F32, CH134, CLIK_F32, x3_f32},
-    {"lapar", "lapar_filter-x4-f16phi", SUP_TOL_U8_FLOAT, CH134, CLIK_U8, x4_f16},
-    {"lapar", "lapar_filter-x2-f16phi-f32", SUP_TOL_F32, CH14, CLIK_F32, x2_f16_f32},
-    {"lapar", "lapar_filter-x3-selected", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, x3_selected},
-    {"lapar", "lapar_filter-x2-compact", SUP_TOL_F32, CH14, CLIK_F32, x2_compact},
-    {"lapar", "lapar_filter-x4-refit", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, x4_refit},
-    {"lapar", "lapar_filter-x3-any", SUP_TOL_F32, CH14, CLIK_F32, x3_any},
-    {"lapar", "lapar_filter-x2-any-f16phi", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, x2_any_f16},
-    {"lapar", "lapar_filter-x4-f16phi-f32", SUP_TOL_F32, CH14, CLIK_F32, x4_sym_small},
-    {"lapar", "lapar_upsample-x3", SUP_TOL_F32, CH134, CLIK_U8, upsample_x3},
+    {"lapar", "lapar_filter-x2", SUP_TOL_U8_FLOAT, SUP_CH134, CLIK_U8, x2},
+    {"lapar", "lapar_filter-x3-f32", SUP_TOL_F32, SUP_CH134, CLIK_F32, x3_f32},
+    {"lapar", "lapar_filter-x4-f16phi", SUP_TOL_U8_FLOAT, SUP_CH134, CLIK_U8, x4_f16},
+    {"lapar", "lapar_filter-x2-f16phi-f32", SUP_TOL_F32, SUP_CH14, CLIK_F32, x2_f16_f32},
+    {"lapar", "lapar_filter-x3-selected", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, x3_selected},
+    {"lapar", "lapar_filter-x2-compact", SUP_TOL_F32, SUP_CH14, CLIK_F32, x2_compact},
+    {"lapar", "lapar_filter-x4-refit", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, x4_refit},
+    {"lapar", "lapar_filter-x3-any", SUP_TOL_F32, SUP_CH14, CLIK_F32, x3_any},
+    {"lapar", "lapar_filter-x2-any-f16phi", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, x2_any_f16},
+    {"lapar", "lapar_filter-x4-f16phi-f32", SUP_TOL_F32, SUP_CH14, CLIK_F32, x4_sym_small},
+    {"lapar", "lapar_upsample-x3", SUP_TOL_F32, SUP_CH134, CLIK_U8, upsample_x3},
 };
 const int sup_cases_lapar_count = (int)(sizeof(sup_cases_lapar) / sizeof(sup_cases_lapar[0]));

@@ -81,18 +81,16 @@ SUP_CASE_RUN(upscale_x2_bgr, sup_case_bgr(ctx, in, out, upscale_x2))
 
 /* The cases of this group run with 1 and 4 channels; the upscales with 3
  * (through 4-channel copies) too. */
-#define CH14  ((1u << 1) | (1u << 4))
-#define CH134 (CH14 | (1u << 3))
 #define MODEL_CASE(name, tol, channels, type, fn)                                                  \
     {                                                                                              \
         "lapar_model", name, tol, channels, type, fn                                               \
     }
 
 const sup_case sup_cases_lapar_model[] = {
-    MODEL_CASE("upscale_lapar-x2", SUP_TOL_FUSION, CH134, CLIK_U8, upscale_x2),
-    MODEL_CASE("upscale_lapar-x2-bgr", SUP_TOL_FUSION, CH134, CLIK_U8, upscale_x2_bgr),
-    MODEL_CASE("upscale_lapar-x3-f32", SUP_TOL_MODEL_F32, CH134, CLIK_F32, upscale_x3_f32),
-    MODEL_CASE("lapar_classify-x2", SUP_TOL_BUCKETS, CH134, CLIK_U8, classify_x2),
+    MODEL_CASE("upscale_lapar-x2", SUP_TOL_FUSION, SUP_CH134, CLIK_U8, upscale_x2),
+    MODEL_CASE("upscale_lapar-x2-bgr", SUP_TOL_FUSION, SUP_CH134, CLIK_U8, upscale_x2_bgr),
+    MODEL_CASE("upscale_lapar-x3-f32", SUP_TOL_MODEL_F32, SUP_CH134, CLIK_F32, upscale_x3_f32),
+    MODEL_CASE("lapar_classify-x2", SUP_TOL_BUCKETS, SUP_CH134, CLIK_U8, classify_x2),
 };
 const int sup_cases_lapar_model_count =
     (int)(sizeof(sup_cases_lapar_model) / sizeof(sup_cases_lapar_model[0]));

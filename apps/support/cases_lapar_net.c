@@ -233,19 +233,17 @@ SUP_CASE_RUN(upscale_released, run_upscale(ctx, in, 1, out))
 SUP_CASE_RUN(phi_bgr, sup_case_bgr(ctx, in, out, run_phi))
 
 /* Grey and RGBA; 3 channels (through 4-channel copies) on two cases. */
-#define CH14  ((1u << 1) | (1u << 4))
-#define CH134 (CH14 | (1u << 3))
 #define NET_CASE(name, tol, channels, type, fn)                                                    \
     {                                                                                              \
         "lapar_net", name, tol, channels, type, fn                                                 \
     }
 
 const sup_case sup_cases_lapar_net[] = {
-    NET_CASE("lapar_net_run-phi", SUP_TOL_F32, CH14, CLIK_U8, run_phi),
-    NET_CASE("lapar_net_run-phi-bgr", SUP_TOL_F32, (1u << 3) | (1u << 4), CLIK_U8, phi_bgr),
-    NET_CASE("lapar_net_run-x2", SUP_TOL_U8_FLOAT, CH134, CLIK_U8, upscale_small),
-    NET_CASE("lapar_net_run-x2-f32", SUP_TOL_F32, CH14, CLIK_F32, upscale_small),
-    NET_CASE("lapar_net_run-c-x2", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, upscale_released),
+    NET_CASE("lapar_net_run-phi", SUP_TOL_F32, SUP_CH14, CLIK_U8, run_phi),
+    NET_CASE("lapar_net_run-phi-bgr", SUP_TOL_F32, SUP_CH34, CLIK_U8, phi_bgr),
+    NET_CASE("lapar_net_run-x2", SUP_TOL_U8_FLOAT, SUP_CH134, CLIK_U8, upscale_small),
+    NET_CASE("lapar_net_run-x2-f32", SUP_TOL_F32, SUP_CH14, CLIK_F32, upscale_small),
+    NET_CASE("lapar_net_run-c-x2", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, upscale_released),
 };
 const int sup_cases_lapar_net_count =
     (int)(sizeof(sup_cases_lapar_net) / sizeof(sup_cases_lapar_net[0]));

@@ -13,13 +13,6 @@
  */
 #include "cases.h"
 
-#define CH14 ((1u << 1) | (1u << 4))
-/* 3 channels run the 4-channel kernels between two conversions: one case
- * per method and type path is enough. */
-#define CH134 (CH14 | (1u << 3))
-/* and 2 (interleaved chroma), through the same 4-channel copies as 3 */
-#define CH1234 (CH134 | (1u << 2))
-
 /* side * num / den rounded to nearest, at least 1. */
 static int scaled(int side, int num, int den)
 {
@@ -86,24 +79,27 @@ SUP_CASE_RUN(nearest_scaled, resize_scaled(ctx, in, 2.6, 0.7, CLIK_INTERP_NEARES
 SUP_CASE_RUN(bilinear_scaled, resize_scaled(ctx, in, 0.7, 0.7, CLIK_INTERP_BILINEAR, out))
 SUP_CASE_RUN(bicubic_scaled, resize_scaled(ctx, in, 0.7, 0.7, CLIK_INTERP_BICUBIC, out))
 
+/* 3 channels run the 4-channel kernels between two conversions: one case
+ * per method and type path is enough (SUP_CH134); 2 (interleaved chroma)
+ * run through the same 4-channel copies as 3 (SUP_CH1234). */
 const sup_case sup_cases_resize[] = {
-    {"resize", "resize-nearest-x2", SUP_TOL_EXACT, CH1234, CLIK_U8, nearest_x2},
-    {"resize", "resize-nearest-x3", SUP_TOL_EXACT, CH14, CLIK_U8, nearest_x3},
-    {"resize", "resize-nearest-frac", SUP_TOL_EXACT, CH14, CLIK_U8, nearest_frac},
-    {"resize", "resize-nearest-f32", SUP_TOL_EXACT, CH14, CLIK_F32, nearest_down},
-    {"resize", "resize-bilinear-x2", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bilinear_x2},
-    {"resize", "resize-bilinear-frac", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bilinear_frac},
-    {"resize", "resize-bilinear-f32", SUP_TOL_F32, CH1234, CLIK_F32, bilinear_mixed},
-    {"resize", "resize-bicubic-x2", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_x2},
-    {"resize", "resize-bicubic-x3", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_x3},
-    {"resize", "resize-bicubic-frac", SUP_TOL_U8_FLOAT, CH1234, CLIK_U8, bicubic_frac},
-    {"resize", "resize-bicubic-down", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_down},
-    {"resize", "resize-bicubic-f32", SUP_TOL_F32, CH14, CLIK_F32, bicubic_mixed},
-    {"resize", "resize_scaled-nearest", SUP_TOL_EXACT, CH14, CLIK_U8, nearest_scaled},
-    {"resize", "resize_scaled-bilinear", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bilinear_scaled},
-    {"resize", "resize_scaled-bicubic", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_scaled},
-    {"resize", "resize-bicubic-aa-d3", SUP_TOL_U8_FLOAT, CH1234, CLIK_U8, bicubic_aa_d3},
-    {"resize", "resize-bicubic-aa-frac", SUP_TOL_U8_FLOAT, CH14, CLIK_U8, bicubic_aa_frac},
-    {"resize", "resize-bicubic-aa-f32", SUP_TOL_F32, CH14, CLIK_F32, bicubic_aa_mixed},
+    {"resize", "resize-nearest-x2", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, nearest_x2},
+    {"resize", "resize-nearest-x3", SUP_TOL_EXACT, SUP_CH14, CLIK_U8, nearest_x3},
+    {"resize", "resize-nearest-frac", SUP_TOL_EXACT, SUP_CH14, CLIK_U8, nearest_frac},
+    {"resize", "resize-nearest-f32", SUP_TOL_EXACT, SUP_CH14, CLIK_F32, nearest_down},
+    {"resize", "resize-bilinear-x2", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, bilinear_x2},
+    {"resize", "resize-bilinear-frac", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, bilinear_frac},
+    {"resize", "resize-bilinear-f32", SUP_TOL_F32, SUP_CH1234, CLIK_F32, bilinear_mixed},
+    {"resize", "resize-bicubic-x2", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, bicubic_x2},
+    {"resize", "resize-bicubic-x3", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, bicubic_x3},
+    {"resize", "resize-bicubic-frac", SUP_TOL_U8_FLOAT, SUP_CH1234, CLIK_U8, bicubic_frac},
+    {"resize", "resize-bicubic-down", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, bicubic_down},
+    {"resize", "resize-bicubic-f32", SUP_TOL_F32, SUP_CH14, CLIK_F32, bicubic_mixed},
+    {"resize", "resize_scaled-nearest", SUP_TOL_EXACT, SUP_CH14, CLIK_U8, nearest_scaled},
+    {"resize", "resize_scaled-bilinear", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, bilinear_scaled},
+    {"resize", "resize_scaled-bicubic", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, bicubic_scaled},
+    {"resize", "resize-bicubic-aa-d3", SUP_TOL_U8_FLOAT, SUP_CH1234, CLIK_U8, bicubic_aa_d3},
+    {"resize", "resize-bicubic-aa-frac", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8, bicubic_aa_frac},
+    {"resize", "resize-bicubic-aa-f32", SUP_TOL_F32, SUP_CH14, CLIK_F32, bicubic_aa_mixed},
 };
 const int sup_cases_resize_count = (int)(sizeof(sup_cases_resize) / sizeof(sup_cases_resize[0]));

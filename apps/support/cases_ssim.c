@@ -119,15 +119,13 @@ SUP_CASE_RUN(run_tiles_5, run_tiles(ctx, in, 5, out))
 SUP_CASE_RUN(run_tiles_8, run_tiles(ctx, in, 8, out))
 SUP_CASE_RUN(run_tiles_16, run_tiles(ctx, in, 16, out))
 
-#define CH1 (1u << 1)
-
 const sup_case sup_cases_ssim[] = {
-    {"ssim", "ssim", SUP_TOL_SSIM, CH1, CLIK_U8, run_ssim_map},
-    {"ssim", "ssim-mean", SUP_TOL_F32, CH1, CLIK_U8, run_ssim_mean},
-    {"ssim", "ssim-f32", SUP_TOL_SSIM, CH1, CLIK_F32, run_ssim_map},
-    {"ssim", "ssim_tiles", SUP_TOL_F32, CH1, CLIK_U8, run_tiles_8},
-    {"ssim", "ssim_tiles-2", SUP_TOL_F32, CH1, CLIK_U8, run_tiles_2},
-    {"ssim", "ssim_tiles-5", SUP_TOL_F32, CH1, CLIK_U8, run_tiles_5},
-    {"ssim", "ssim_tiles-16", SUP_TOL_F32, CH1, CLIK_U8, run_tiles_16},
+    {"ssim", "ssim", SUP_TOL_SSIM, SUP_CH1, CLIK_U8, run_ssim_map},
+    {"ssim", "ssim-mean", SUP_TOL_F32, SUP_CH1, CLIK_U8, run_ssim_mean},
+    {"ssim", "ssim-f32", SUP_TOL_SSIM, SUP_CH1, CLIK_F32, run_ssim_map},
+    {"ssim", "ssim_tiles", SUP_TOL_F32, SUP_CH1, CLIK_U8, run_tiles_8},
+    {"ssim", "ssim_tiles-2", SUP_TOL_F32, SUP_CH1, CLIK_U8, run_tiles_2},
+    {"ssim", "ssim_tiles-5", SUP_TOL_F32, SUP_CH1, CLIK_U8, run_tiles_5},
+    {"ssim", "ssim_tiles-16", SUP_TOL_F32, SUP_CH1, CLIK_U8, run_tiles_16},
 };
 const int sup_cases_ssim_count = (int)(sizeof(sup_cases_ssim) / sizeof(sup_cases_ssim[0]));

@@ -165,30 +165,29 @@ static clik_status run_upscale_nv21(clik_context *ctx, const clik_image *in, cli
     return st;
 }
 
-#define CH134 (1u << 1 | 1u << 3 | 1u << 4)
-#define CH34  (1u << 3 | 1u << 4)
-
 /* The conversions: integer arithmetic everywhere, every backend gives the
  * oracle's bytes. */
 const sup_case sup_cases_yuv[] = {
-    {"yuv", "yuv_to_rgb-nv21", SUP_TOL_EXACT, CH134, CLIK_U8, run_nv21},
-    {"yuv", "yuv_to_rgb-nv12", SUP_TOL_EXACT, CH134, CLIK_U8, run_nv12},
-    {"yuv", "yuv_to_rgb-i420", SUP_TOL_EXACT, CH134, CLIK_U8, run_i420},
-    {"yuv", "yuv_to_rgb-nv21-bgr", SUP_TOL_EXACT, CH34, CLIK_U8, run_nv21_bgr},
-    {"yuv", "yuv_to_rgb-nv12-bt709", SUP_TOL_EXACT, CH34, CLIK_U8, run_nv12_bt709},
-    {"yuv", "yuv_to_rgb-i420-full", SUP_TOL_EXACT, CH34, CLIK_U8, run_i420_full},
-    {"yuv", "rgb_to_yuv-nv21", SUP_TOL_EXACT, CH34, CLIK_U8, run_to_nv21},
-    {"yuv", "rgb_to_yuv-nv12-bgr", SUP_TOL_EXACT, CH34, CLIK_U8, run_to_nv12},
-    {"yuv", "rgb_to_yuv-i420", SUP_TOL_EXACT, CH34, CLIK_U8, run_to_i420},
-    {"yuv", "rgb_to_yuv-i420-bt709-full", SUP_TOL_EXACT, CH34, CLIK_U8, run_to_i420_bt709_full},
+    {"yuv", "yuv_to_rgb-nv21", SUP_TOL_EXACT, SUP_CH134, CLIK_U8, run_nv21},
+    {"yuv", "yuv_to_rgb-nv12", SUP_TOL_EXACT, SUP_CH134, CLIK_U8, run_nv12},
+    {"yuv", "yuv_to_rgb-i420", SUP_TOL_EXACT, SUP_CH134, CLIK_U8, run_i420},
+    {"yuv", "yuv_to_rgb-nv21-bgr", SUP_TOL_EXACT, SUP_CH34, CLIK_U8, run_nv21_bgr},
+    {"yuv", "yuv_to_rgb-nv12-bt709", SUP_TOL_EXACT, SUP_CH34, CLIK_U8, run_nv12_bt709},
+    {"yuv", "yuv_to_rgb-i420-full", SUP_TOL_EXACT, SUP_CH34, CLIK_U8, run_i420_full},
+    {"yuv", "rgb_to_yuv-nv21", SUP_TOL_EXACT, SUP_CH34, CLIK_U8, run_to_nv21},
+    {"yuv", "rgb_to_yuv-nv12-bgr", SUP_TOL_EXACT, SUP_CH34, CLIK_U8, run_to_nv12},
+    {"yuv", "rgb_to_yuv-i420", SUP_TOL_EXACT, SUP_CH34, CLIK_U8, run_to_i420},
+    {"yuv", "rgb_to_yuv-i420-bt709-full", SUP_TOL_EXACT, SUP_CH34, CLIK_U8, run_to_i420_bt709_full},
     /* resize: each plane as clik_resize, with its tolerances */
-    {"yuv", "yuv_resize-nv21-bilinear-x2", SUP_TOL_U8_FLOAT, CH134, CLIK_U8,
+    {"yuv", "yuv_resize-nv21-bilinear-x2", SUP_TOL_U8_FLOAT, SUP_CH134, CLIK_U8,
      run_resize_nv21_bilinear},
-    {"yuv", "yuv_resize-nv12-nearest-down", SUP_TOL_EXACT, CH34, CLIK_U8, run_resize_nv12_nearest},
-    {"yuv", "yuv_resize-i420-bicubic-frac", SUP_TOL_U8_FLOAT, CH34, CLIK_U8,
+    {"yuv", "yuv_resize-nv12-nearest-down", SUP_TOL_EXACT, SUP_CH34, CLIK_U8,
+     run_resize_nv12_nearest},
+    {"yuv", "yuv_resize-i420-bicubic-frac", SUP_TOL_U8_FLOAT, SUP_CH34, CLIK_U8,
      run_resize_i420_bicubic},
-    {"yuv", "yuv_resize-nv21-bicubic-aa-d3", SUP_TOL_U8_FLOAT, CH34, CLIK_U8, run_resize_nv21_aa},
+    {"yuv", "yuv_resize-nv21-bicubic-aa-d3", SUP_TOL_U8_FLOAT, SUP_CH34, CLIK_U8,
+     run_resize_nv21_aa},
     /* the LAPAR model on the luma: its upscaler's tolerance */
-    {"yuv", "yuv_upscale_lapar-nv21-x2", SUP_TOL_FUSION, CH34, CLIK_U8, run_upscale_nv21},
+    {"yuv", "yuv_upscale_lapar-nv21-x2", SUP_TOL_FUSION, SUP_CH34, CLIK_U8, run_upscale_nv21},
 };
 const int sup_cases_yuv_count = (int)(sizeof(sup_cases_yuv) / sizeof(sup_cases_yuv[0]));

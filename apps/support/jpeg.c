@@ -531,13 +531,7 @@ clik_status clikio__jpeg_read(FILE *fp, const char *path, clik_image *img, char 
     clik_status st = check_magic(fp, path, err, errlen);
     if (st != CLIK_OK)
         return st;
-    jpeg_reader r;
-    memset(&r, 0, sizeof(r));
-    r.fp = fp;
-    r.path = path;
-    r.img = img;
-    r.err = err;
-    r.errlen = errlen;
+    jpeg_reader r = {.fp = fp, .path = path, .img = img, .err = err, .errlen = errlen};
     st = survey_file(&r);
     if (st != CLIK_OK)
         return st;

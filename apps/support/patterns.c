@@ -110,40 +110,18 @@ static void pattern_run(field *f, int y, int x0, int x1, double *v)
 /* Stores n values of [0, 1] as elements of type t, scaled to its range. */
 static void store_run(void *row, clik_type t, const double *v, size_t n)
 {
-    switch (t) {
-    case CLIK_U8:
-        for (size_t i = 0; i < n; i++)
-            ((uint8_t *)row)[i] = (uint8_t)lrint(v[i] * 255.0);
-        break;
-    case CLIK_U16:
-        for (size_t i = 0; i < n; i++)
-            ((uint16_t *)row)[i] = (uint16_t)lrint(v[i] * 65535.0);
-        break;
-    case CLIK_S16:
-        for (size_t i = 0; i < n; i++)
-            ((int16_t *)row)[i] = (int16_t)lrint(v[i] * 65535.0 - 32768.0);
-        break;
-    case CLIK_S32:
-        for (size_t i = 0; i < n; i++)
-            ((int32_t *)row)[i] = (int32_t)lrint(v[i] * 255.0);
-        break;
-    case CLIK_U32:
-        for (size_t i = 0; i < n; i++)
-            ((uint32_t *)row)[i] = (uint32_t)lrint(v[i] * 255.0);
-        break;
-    case CLIK_U64:
-        for (size_t i = 0; i < n; i++)
-            ((uint64_t *)row)[i] = (uint64_t)lrint(v[i] * 255.0);
-        break;
-    case CLIK_F32:
-        for (size_t i = 0; i < n; i++)
-            ((float *)row)[i] = (float)(v[i] * 255.0);
-        break;
-    case CLIK_F64:
-        for (size_t i = 0; i < n; i++)
-            ((double *)row)[i] = v[i] * 255.0;
-        break;
-    case CLIK_F16: memset(row, 0, n * sizeof(uint16_t)); break; /* not generated */
+    for (size_t i = 0; i < n; i++) {
+        switch (t) {
+        case CLIK_U8: ((uint8_t *)row)[i] = (uint8_t)lrint(v[i] * 255.0); break;
+        case CLIK_U16: ((uint16_t *)row)[i] = (uint16_t)lrint(v[i] * 65535.0); break;
+        case CLIK_S16: ((int16_t *)row)[i] = (int16_t)lrint(v[i] * 65535.0 - 32768.0); break;
+        case CLIK_S32: ((int32_t *)row)[i] = (int32_t)lrint(v[i] * 255.0); break;
+        case CLIK_U32: ((uint32_t *)row)[i] = (uint32_t)lrint(v[i] * 255.0); break;
+        case CLIK_U64: ((uint64_t *)row)[i] = (uint64_t)lrint(v[i] * 255.0); break;
+        case CLIK_F32: ((float *)row)[i] = (float)(v[i] * 255.0); break;
+        case CLIK_F64: ((double *)row)[i] = v[i] * 255.0; break;
+        case CLIK_F16: ((uint16_t *)row)[i] = 0; break; /* not generated */
+        }
     }
 }
 
