@@ -407,6 +407,80 @@ __kernel void pyr_up(__global const T *src, int src_stride, int sw, int sh, __gl
     UP_OUTPUTS(STORE_UP);
 }
 
+#if CH != 3
+/*
+ * GPUs: work-item (i, y) makes 16 elements (2 * UPB_NP pixels) of output
+ * rows 2y and 2y + 1, those of source pixels [i * UPB_NP, (i + 1) * UPB_NP)
+ * of row y, from the vertical sums of the UPB_NP + 2 source columns around
+ * them: the sums of up_compute() term for term (its reflection, its order),
+ * with a typed load per source pixel (_pix, _a16) and one 16-element store
+ * per output row (a uint4 for u8 in _a16); elements outside dst one by one.
+ */
+#define UPB_NP (8 / CH)
+
+inline pix_t upb_px(__global const T *row, int x, const int a)
+{
+    return a ? ((__global const pix_t *)row)[x] : VLOAD(x, row);
+}
+
+inline void upb_store(__global T *out, __private const T *v, int n, const int a)
+{
+    if (n == 16) {
+#if T_IS_FLOAT
+        vstore16(vload16(0, v), 0, out);
+#else
+        if (a == 2)
+            *(__global uint4 *)out = as_uint4(vload16(0, v));
+        else
+            vstore16(vload16(0, v), 0, out);
+#endif
+        return;
+    }
+    for (int e = 0; e < n; e++)
+        out[e] = v[e];
+}
+
+inline void up_block16(__global const T *src, int src_stride, int sw, int sh, __global T *dst,
+                       int dst_stride, int dw, int dh, const int a)
+{
+    const int x0 = get_global_id(0) * UPB_NP, y = get_global_id(1);
+    if (x0 >= sw || y >= sh)
+        return;
+    const int ym = y == 0 ? min(1, sh - 1) : y - 1, yp = min(y + 1, sh - 1);
+    __global const T *r0 = src + (size_t)ym * src_stride, *r1 = src + (size_t)y * src_stride;
+    __global const T *r2 = src + (size_t)yp * src_stride;
+    acc_t ve[UPB_NP + 2], vo[UPB_NP + 2]; /* columns x0 - 1 .. x0 + UPB_NP */
+    for (int p = 0; p < UPB_NP + 2; p++) {
+        const int x = x0 - 1 + p < 0 ? min(1, sw - 1) : min(x0 - 1 + p, sw - 1);
+        const acc_t b = TO_ACC(upb_px(r1, x, a)), c = TO_ACC(upb_px(r2, x, a));
+        ve[p] = up_even(TO_ACC(upb_px(r0, x, a)), b, c);
+        vo[p] = up_odd(b, c);
+    }
+    T even[16], odd[16];
+    for (int p = 0; p < UPB_NP; p++) {
+        VSTORE(UP_RESULT(up_even(ve[p], ve[p + 1], ve[p + 2])), 2 * p, even);
+        VSTORE(UP_RESULT(up_odd(ve[p + 1], ve[p + 2])), 2 * p + 1, even);
+        VSTORE(UP_RESULT(up_even(vo[p], vo[p + 1], vo[p + 2])), 2 * p, odd);
+        VSTORE(UP_RESULT(up_odd(vo[p + 1], vo[p + 2])), 2 * p + 1, odd);
+    }
+    const int n = min(16, (dw - 2 * x0) * CH);
+    __global T *out = dst + (size_t)(2 * y) * dst_stride + 2 * x0 * CH;
+    upb_store(out, even, n, a);
+    if (2 * y + 1 < dh)
+        upb_store(out + dst_stride, odd, n, a);
+}
+
+#define UP_BLOCK_KERNEL(NAME, A)                                                                   \
+    __kernel void NAME(__global const T *src, int src_stride, int sw, int sh, __global T *dst,     \
+                       int dst_stride, int dw, int dh)                                             \
+    {                                                                                              \
+        up_block16(src, src_stride, sw, sh, dst, dst_stride, dw, dh, A);                           \
+    }
+UP_BLOCK_KERNEL(pyr_up_block_any, 0)
+UP_BLOCK_KERNEL(pyr_up_block_pix, 1)
+UP_BLOCK_KERNEL(pyr_up_block_a16, 2)
+#endif
+
 #if !T_IS_FLOAT
 /* CPU devices, u8: pyr_up and the Laplacian steps by rows (up2_rows.h),
  * the weights and borders of up_compute() (OpenCV's reflection on the

@@ -153,6 +153,22 @@ clik_status clik__check_int_strides(clik_context *ctx, clik_binding *const *b, i
     return CLIK_OK;
 }
 
+int clik__pixel_aligned(const clik_binding *b)
+{
+    const size_t p = (size_t)b->image.channels * clik_type_size(b->image.type);
+    if (b->stride % p != 0)
+        return 0;
+    return b->base_aligned || (b->mapped_host && (uintptr_t)b->image.data % p == 0);
+}
+
+int clik__align_mode(const clik_binding *src, const clik_binding *dst, int reads_chunks)
+{
+    if (!clik__pixel_aligned(src) || !clik__pixel_aligned(dst))
+        return CLIK_ALIGN_NONE;
+    const clik_binding *chunks[2] = {dst, src};
+    return clik__aligned16(chunks, reads_chunks ? 2 : 1, 0) ? CLIK_ALIGN_16 : CLIK_ALIGN_PIX;
+}
+
 int clik__aligned16(const clik_binding *const *b, int count, int contiguous)
 {
     for (int i = 0; i < count; i++)

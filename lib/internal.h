@@ -576,6 +576,15 @@ clik_status clik__bind_scratch(clik_context *ctx, int width, int height, int cha
 /* 1 when every 16-byte chunk of the bound images walked with the given row
  * strides starts 16-byte aligned (the ALIGNED kernel variants). */
 int clik__aligned16(const clik_binding *const *b, int count, int contiguous);
+/* The version of a kernel that two images allow (its `align` argument, the
+ * NAME_any, NAME_pix and NAME_a16 kernels of kernels/resize.cl and
+ * kernels/pyramid.cl): CLIK_ALIGN_16 where every pixel starts at a multiple
+ * of its size (images and rows: clik__pixel_aligned) and so do the 16-byte
+ * chunks the kernel writes in dst (and, with reads_chunks, those it reads in
+ * src), CLIK_ALIGN_PIX where only the pixels do. */
+enum { CLIK_ALIGN_NONE = 0, CLIK_ALIGN_PIX = 1, CLIK_ALIGN_16 = 2 };
+int clik__pixel_aligned(const clik_binding *b);
+int clik__align_mode(const clik_binding *src, const clik_binding *dst, int reads_chunks);
 /* Brings results back to host images (if ok) and releases the binding. */
 clik_status clik__unbind(clik_context *ctx, clik_binding *b, int ok);
 /* Elements (not bytes) between rows of a binding, as kernels index them. */

@@ -47,6 +47,8 @@ CLIK_TUNE_KEY(PYR_VEC, "pyr_vec", "pyramid", FLAG, 0, 1, NULL,
     "without local memory", "the 8-wide kernel without local memory for u8 grey pyr_down")
 CLIK_TUNE_KEY(PYR_STRIP, "pyr_strip", "pyramid", FLAG, 0, 1, NULL,
     "GPUs, u8 grey outputs of 2^19 pixels or more", "pyr_down by strips of 4 output pixels, u8 with 1 or 4 channels")
+CLIK_TUNE_KEY(PYR_UP_BLOCK, "pyr_up_block", "pyramid", FLAG, 0, 1, NULL,
+    "1", "without pyr_rows, pyr_up by blocks: 16 elements of two output rows per work-item")
 CLIK_TUNE_KEY(PYR_STRIP_ROWS, "pyr_strip_rows", "pyramid", INT, 1, 1024, NULL,
     "2", "output rows per work-item of pyr_down's strips")
 CLIK_TUNE_KEY(PYR_BAND_ROWS, "pyr_band_rows", "pyramid", INT, 1, 1048576, NULL,

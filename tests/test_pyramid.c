@@ -203,6 +203,46 @@ START_TEST(bad_input)
 }
 END_TEST
 
+/* pyr_up of images whose pixels and rows start anywhere (the kernels'
+ * unaligned versions), u8 and f32 with 1, 2 and 4 channels, the full and
+ * the odd output sizes: the oracle's values. */
+START_TEST(unaligned_up)
+{
+    static uint8_t sbuf[64 * 1024], dbuf[256 * 1024];
+    const int sw = 37, sh = 9;
+    for (size_t i = 0; i < sizeof(sbuf); i++)
+        sbuf[i] = (uint8_t)(i * 37u + (i >> 7));
+    static const clik_type types[] = {CLIK_U8, CLIK_F32};
+    for (int t = 0; t < 2; t++)
+        for (int ch = 1; ch <= 4; ch *= 2)
+            for (int odd = 0; odd < 2; odd++) {
+                const size_t es = clik_type_size(types[t]);
+                const int dw = 2 * sw - odd, dh = 2 * sh - odd;
+                clik_image src, dst, want;
+                if (types[t] == CLIK_F32) /* finite floats of the pattern */
+                    for (size_t i = 0; i < sizeof(sbuf) / 4; i++)
+                        ((float *)(void *)sbuf)[i] = (float)(i % 251) * 0.5f;
+                ck_assert_int_eq(clik_image_wrap(&src, sw, sh, ch, types[t], sbuf + es,
+                                                 ((size_t)sw * ch + 1) * es),
+                                 CLIK_OK);
+                ck_assert_int_eq(clik_image_wrap(&dst, dw, dh, ch, types[t], dbuf + 3 * es,
+                                                 ((size_t)dw * ch + 3) * es),
+                                 CLIK_OK);
+                ck_assert_int_eq(clik_image_alloc(&want, dw, dh, ch, types[t]), CLIK_OK);
+                ck_assert_msg(clik_pyr_up(h_ctx, &src, &dst) == CLIK_OK, "%s",
+                              clik_context_message(h_ctx));
+                ck_assert_int_eq(clik_pyr_up(h_oracle, &src, &want), CLIK_OK);
+                const size_t row = (size_t)dw * ch * es;
+                for (int y = 0; y < dh; y++)
+                    ck_assert_msg(memcmp((uint8_t *)dst.data + (size_t)y * dst.stride,
+                                         (uint8_t *)want.data + (size_t)y * want.stride, row) == 0,
+                                  "%s %d ch %dx%d on %s: row %d differs from the oracle's",
+                                  clik_type_name(types[t]), ch, dw, dh, h_backend, y);
+                clik_image_free(&want);
+            }
+}
+END_TEST
+
 int main(void)
 {
     /* The device's default kernels, then each kind forced whatever the
@@ -212,16 +252,17 @@ int main(void)
      * forced runs poison scratch levels and new device images,
      * so that reading what no kernel wrote fails against the oracle. Band
      * heights and other numbers are swept by test_tuning. */
-    static const char *const tunings[] = {"",
-                                          "pyr_rows=0,pyr_strip=0,pyr_vec=1,poison=1",
-                                          "pyr_rows=0,pyr_strip=0,pyr_vec=0,pyr_local=1,poison=1",
-                                          "pyr_rows=0,pyr_strip=1,pyr_strip_rows=3,poison=1",
-                                          "pyr_rows=1,poison=1",
-                                          NULL};
+    static const char *const tunings[] = {
+        "",
+        "pyr_rows=0,pyr_strip=0,pyr_vec=1,poison=1",
+        "pyr_rows=0,pyr_strip=0,pyr_vec=0,pyr_local=1,pyr_up_block=0,poison=1",
+        "pyr_rows=0,pyr_strip=1,pyr_strip_rows=3,poison=1",
+        "pyr_rows=1,poison=1",
+        NULL};
     const h_test tests[] = {
         H_TEST(small_images),       H_TEST(thin_images), H_TEST(laplacian_round_trip_on_device),
         H_TEST(gaussian_on_device), H_TEST(long_bands),  H_TEST(three_channels),
-        H_TEST(bad_input)};
+        H_TEST(unaligned_up),       H_TEST(bad_input)};
     const h_suite suite = {"pyramid", "pyramid", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

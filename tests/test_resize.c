@@ -139,10 +139,12 @@ START_TEST(strided_images)
     for (size_t i = 0; i < sizeof(sbuf); i++)
         sbuf[i] = (uint8_t)(i * 37u + (i >> 7));
     for (int ch = 1; ch <= 4; ch += 3)
-        for (int m = 0; m < 4; m++) {
-            /* bicubic-aa shrinks (by 1/3 and 10/23). */
-            const int dw = m == 1 ? 91 : m == 3 ? 15 : 2 * sw;
-            const int dh = m == 2 ? 3 * sh : m == 3 ? 10 : 2 * sh;
+        for (int c = 0; c < 6; c++) {
+            /* bicubic-aa shrinks (by 1/3 and 10/23); cases 4 and 5 are
+             * bilinear and bicubic by exactly 2 (the period-2 kernels). */
+            const int m = c < 4 ? c : c - 3;
+            const int dw = c == 1 ? 91 : c == 3 ? 15 : 2 * sw;
+            const int dh = c == 2 ? 3 * sh : c == 3 ? 10 : 2 * sh;
             clik_image src, dst, want;
             ck_assert_int_eq(
                 clik_image_wrap(&src, sw, sh, ch, CLIK_U8, sbuf + 1, (size_t)sw * ch + 5), CLIK_OK);

@@ -268,6 +268,29 @@ static clik_status cl_up(clik_context *ctx, const char *name, const clik_binding
     return clik__launch(ctx, k, 2, items, local);
 }
 
+/* GPUs, pyrUp alone: pyr_up_block, 16 elements of two output rows per
+ * work-item. NVIDIA H200, 3840x2160 u8, resident: see
+ * benchmarks/results/nvidia-h200-pyr-up-block.md. */
+static clik_status cl_up_block(clik_context *ctx, const clik_binding *coarse,
+                               const clik_binding *out)
+{
+    static const char *const names[] = {"pyr_up_block_any", "pyr_up_block_pix", "pyr_up_block_a16"};
+    const clik_image *img = &coarse->image;
+    clik_kernel_entry *k;
+    clik_status st = clik__pixel_kernel(ctx, "pyramid", img->type, img->channels, "",
+                                        names[clik__align_mode(coarse, out, 0)], &k);
+    const int cs = clik__elems(coarse), sw = img->width, sh = img->height;
+    const int os = clik__elems(out), dw = out->image.width, dh = out->image.height;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(coarse->mem), CLIK_A(cs), CLIK_A(sw), CLIK_A(sh),
+                       CLIK_A(out->mem), CLIK_A(os), CLIK_A(dw), CLIK_A(dh));
+    if (st != CLIK_OK)
+        return st;
+    const size_t np = (size_t)(8 / img->channels);
+    size_t items[2] = {((size_t)sw + np - 1) / np, (size_t)sh}, local[2] = {32, 8};
+    return clik__launch(ctx, k, 2, items, local);
+}
+
 /* A Laplacian step for bands of type band: "pyr_up_sub" -> "pyr_up_sub_s16". */
 static clik_status cl_band_up(clik_context *ctx, const char *step, clik_type band,
                               const clik_binding *coarse, const clik_binding *other,
@@ -310,7 +333,13 @@ static clik_status up_opencl(clik_context *ctx, void *p, clik_binding *const *b)
 {
     (void)p;
     clik_status st = clik__check_int_strides(ctx, b, 2, 0, "pyr_up");
-    return st == CLIK_OK ? cl_up(ctx, "pyr_up", b[0], NULL, b[1]) : st;
+    if (st != CLIK_OK)
+        return st;
+    const int rows = b[0]->image.type == CLIK_U8 &&
+                     (int)clik__tune(ctx, CLIK_TUNE_PYR_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
+    if (!rows && b[0]->image.channels != 3 && clik__tune(ctx, CLIK_TUNE_PYR_UP_BLOCK, 1))
+        return cl_up_block(ctx, b[0], b[1]);
+    return cl_up(ctx, "pyr_up", b[0], NULL, b[1]);
 }
 
 /* b[0] is the source, b[1 + i] level 1 + i: each level is written by one

@@ -114,40 +114,15 @@ static geo_entry *kept_geometry(clik_context *ctx, const resize_args *a, int sw,
     return e;
 }
 
-/* The kernels' `align` argument (kernels/resize.cl). */
-enum { ALIGN_NONE = 0, ALIGN_PIX = 1, ALIGN_16 = 2 };
-
 static size_t pixel_bytes(const clik_image *img)
 {
     return (size_t)img->channels * clik_type_size(img->type);
 }
 
-/* The image and each of its rows start at a multiple of its pixel size. */
-static int pixel_aligned(const clik_binding *b)
-{
-    const size_t p = pixel_bytes(&b->image);
-    if (b->stride % p != 0)
-        return 0;
-    return b->base_aligned || (b->mapped_host && (uintptr_t)b->image.data % p == 0);
-}
-
-/* The version of a kernel that the images allow (NAME_any, NAME_pix,
- * NAME_a16 of kernels/resize.cl): ALIGN_16 where the pixels are aligned and
- * so are the 16-byte chunks the kernel writes in dst (and, with
- * `reads_chunks`, those it reads in src), ALIGN_PIX where only the pixels
- * are. */
-static int align_mode(const clik_binding *src, const clik_binding *dst, int reads_chunks)
-{
-    if (!pixel_aligned(src) || !pixel_aligned(dst))
-        return ALIGN_NONE;
-    const clik_binding *chunks[2] = {dst, src};
-    return clik__aligned16(chunks, reads_chunks ? 2 : 1, 0) ? ALIGN_16 : ALIGN_PIX;
-}
-
-/* As align_mode, for the kernels without an _a16 version. */
+/* As clik__align_mode, for the kernels without an _a16 version. */
 static int pixel_mode(const clik_binding *src, const clik_binding *dst)
 {
-    return pixel_aligned(src) && pixel_aligned(dst) ? ALIGN_PIX : ALIGN_NONE;
+    return clik__pixel_aligned(src) && clik__pixel_aligned(dst) ? CLIK_ALIGN_PIX : CLIK_ALIGN_NONE;
 }
 
 /* The geometry table as a device buffer (a->geo, kept with the geometry
@@ -338,7 +313,8 @@ static clik_status cl_nearest_int(clik_context *ctx, const resize_args *a, const
 {
     const int bpp = (int)pixel_bytes(&src->image);
     clik_kernel_entry *k;
-    clik_status st = nearest_kernel(ctx, bpp, "resize_nearest_int", align_mode(src, dst, 0), &k);
+    clik_status st =
+        nearest_kernel(ctx, bpp, "resize_nearest_int", clik__align_mode(src, dst, 0), &k);
     const int ss = (int)src->stride, ds = (int)dst->stride;
     const int sw = src->image.width, sh = src->image.height, dw = dst->image.width;
     if (st == CLIK_OK)
@@ -353,7 +329,7 @@ static clik_status cl_nearest(clik_context *ctx, const resize_args *a, const cli
 {
     const int bpp = (int)pixel_bytes(&src->image);
     clik_kernel_entry *k;
-    clik_status st = nearest_kernel(ctx, bpp, "resize_nearest", align_mode(src, dst, 0), &k);
+    clik_status st = nearest_kernel(ctx, bpp, "resize_nearest", clik__align_mode(src, dst, 0), &k);
     const int ss = (int)src->stride, ds = (int)dst->stride;
     const int dw = dst->image.width, dh = dst->image.height;
     if (st == CLIK_OK)
@@ -378,7 +354,7 @@ static clik_status cl_nearest_int_rows(clik_context *ctx, const resize_args *a,
     clik_kernel_entry *k;
     /* 16-byte chunks read and written: aligned in both images for _a16. */
     clik_status st =
-        nearest_kernel(ctx, bpp, "resize_nearest_int_rows", align_mode(src, dst, 1), &k);
+        nearest_kernel(ctx, bpp, "resize_nearest_int_rows", clik__align_mode(src, dst, 1), &k);
     const int ss = (int)src->stride, ds = (int)dst->stride;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(sw), CLIK_A(sh),
@@ -400,7 +376,8 @@ static clik_status cl_nearest_rows(clik_context *ctx, const resize_args *a, cons
     int rows = band_rows(ctx, dh), span;
     fit_item(nearest_rows_cost, NULL, dw, &rows, &span);
     clik_kernel_entry *k;
-    clik_status st = nearest_kernel(ctx, bpp, "resize_nearest_rows", align_mode(src, dst, 0), &k);
+    clik_status st =
+        nearest_kernel(ctx, bpp, "resize_nearest_rows", clik__align_mode(src, dst, 0), &k);
     const int ss = (int)src->stride, ds = (int)dst->stride;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(dst->mem), CLIK_A(ds),
@@ -546,7 +523,7 @@ static clik_status cl_interp_rows(clik_context *ctx, resize_args *a, const clik_
     /* The vertical pass stores 16 bytes at a time: typed where dst allows. */
     clik_kernel_entry *k;
     clik_status st = interp_kernel(ctx, &src->image, g->xtaps, "resize_interp_rows",
-                                   align_mode(src, dst, 0), &k);
+                                   clik__align_mode(src, dst, 0), &k);
     if (st != CLIK_OK)
         return st;
     const int sw = src->image.width, sh = src->image.height;
@@ -594,7 +571,7 @@ static clik_status cl_period2_rows(clik_context *ctx, resize_args *a, const clik
     const clik_resize_geometry *g = &a->g;
     clik_kernel_entry *k;
     clik_status st = interp_kernel(ctx, &src->image, g->xtaps, "resize_period2_rows",
-                                   align_mode(src, dst, 0), &k);
+                                   clik__align_mode(src, dst, 0), &k);
     if (st != CLIK_OK)
         return st;
     const int sw = src->image.width, sh = src->image.height, ch = src->image.channels;
@@ -647,7 +624,7 @@ static clik_status cl_period2_block(clik_context *ctx, const resize_args *a,
 {
     clik_kernel_entry *k;
     clik_status st = interp_kernel(ctx, &src->image, a->g.xtaps, "resize_period2_block",
-                                   align_mode(src, dst, 0), &k);
+                                   clik__align_mode(src, dst, 0), &k);
     if (st == CLIK_OK)
         st = interp_args(ctx, k, a, src, dst);
     if (st != CLIK_OK)
@@ -756,7 +733,8 @@ static clik_status cl_aa_rows(clik_context *ctx, resize_args *a, const clik_bind
         return CLIK_OK;
     /* The vertical pass stores 16 bytes at a time: typed where dst allows. */
     clik_kernel_entry *k;
-    clik_status st = aa_kernel(ctx, g, &src->image, "resize_aa_rows", align_mode(src, dst, 0), &k);
+    clik_status st =
+        aa_kernel(ctx, g, &src->image, "resize_aa_rows", clik__align_mode(src, dst, 0), &k);
     if (st != CLIK_OK)
         return st;
     const int spans = (dw + span - 1) / span, bands = (dh + rows - 1) / rows;
