@@ -536,6 +536,22 @@ inline int luma_of(uchar4 p)
     return descale14(p.x * 4899 + p.y * 9617 + p.z * 1868);
 }
 
+/* Pixel s (RGBA, bgr: BGRA) with its luma replaced by y1: its Cr and Cb
+ * kept, back to RGB, alpha kept. */
+inline uchar4 merge_px(uchar4 s, int y1, int bgr)
+{
+    const int4 p = convert_int4(bgr ? s.zyxw : s);
+    const int y0 = descale14(p.x * 4899 + p.y * 9617 + p.z * 1868);
+    /* Vector bounds: Oclgrind 21.10 computes clamp() of an int vector with
+     * scalar bounds wrongly. */
+    const int2 cc = descale14_2((int2)(p.x - y0, p.z - y0) * (int2)(11682, 9241) + (128 << 14));
+    const int2 c = clamp(cc, (int2)(0), (int2)(255)) - 128;
+    const int4 q =
+        (int4)(y1) + descale14_4((int4)(c.x * 22987, c.y * -5636 + c.x * -11698, c.y * 29049, 0));
+    const int4 o = (int4)(q.xyz, p.w);
+    return convert_uchar4_sat(bgr ? o.zyxw : o);
+}
+
 /* y = the luma of the RGBA (bgr: BGRA) image src (one work-item per pixel). */
 __kernel void luma_plane(__global const uchar *src, int src_stride, __global uchar *y, int y_stride,
                          int width, int height, int bgr)
@@ -555,18 +571,98 @@ __kernel void luma_merge(__global const uchar *src, int src_stride, __global con
     const int x = get_global_id(0), r = get_global_id(1);
     if (x >= width || r >= height)
         return;
-    const int4 s = convert_int4(vload4(x, src + (size_t)r * src_stride));
-    const int4 p = bgr ? s.zyxw : s;
-    const int y0 = descale14(p.x * 4899 + p.y * 9617 + p.z * 1868);
-    /* Vector bounds: Oclgrind 21.10 computes clamp() of an int vector with
-     * scalar bounds wrongly. */
-    const int2 cc = descale14_2((int2)(p.x - y0, p.z - y0) * (int2)(11682, 9241) + (128 << 14));
-    const int2 c = clamp(cc, (int2)(0), (int2)(255)) - 128;
-    const int y1 = y[(size_t)r * y_stride + x];
-    const int4 q =
-        (int4)(y1) + descale14_4((int4)(c.x * 22987, c.y * -5636 + c.x * -11698, c.y * 29049, 0));
-    const int4 o = (int4)(q.xyz, p.w);
-    vstore4(convert_uchar4_sat(bgr ? o.zyxw : o), x, dst + (size_t)r * dst_stride);
+    const uchar4 s = vload4(x, src + (size_t)r * src_stride);
+    vstore4(merge_px(s, y[(size_t)r * y_stride + x], bgr), x, dst + (size_t)r * dst_stride);
+}
+
+/*
+ * CPU devices: the same two steps, a row per work-item, 16 pixels a step: four
+ * 16-byte loads read as 16 uints whose bytes are the channels (shifts and
+ * masks, no shuffles), the same integer arithmetic, one 16-byte store of
+ * luma or four of RGBA. A row's
+ * last pixels (fewer than 16) go through the per-pixel code above.
+ */
+#define LOAD_RGBA16(s)                                                                             \
+    const uchar16 q0 = vload16(0, s), q1 = vload16(1, s), q2 = vload16(2, s), q3 = vload16(3, s);  \
+    const uint16 px = (uint16)(as_uint4(q0), as_uint4(q1), as_uint4(q2), as_uint4(q3));            \
+    const int16 c0 = CHANNEL16(px, 0), c1 = CHANNEL16(px, 1), c2 = CHANNEL16(px, 2);               \
+    const int16 R = bgr ? c2 : c0, G = c1, B = bgr ? c0 : c2
+/* Channel k of 16 pixels as bytes of uints (little-endian devices), and
+ * the pixels back from four channels. */
+#ifdef __ENDIAN_LITTLE__
+#define CHANNEL16(px, k) as_int16(((px) >> (uint16)(8 * (k))) & (uint16)255)
+#define PACK16(c0, c1, c2, c3)                                                                     \
+    (convert_uint16(c0) | (convert_uint16(c1) << (uint16)8) | (convert_uint16(c2) << (uint16)16) | \
+     (convert_uint16(c3) << (uint16)24))
+#else
+#define CHANNEL16(px, k) as_int16(((px) >> (uint16)(24 - 8 * (k))) & (uint16)255)
+#define PACK16(c0, c1, c2, c3)                                                                     \
+    ((convert_uint16(c0) << (uint16)24) | (convert_uint16(c1) << (uint16)16) |                     \
+     (convert_uint16(c2) << (uint16)8) | convert_uint16(c3))
+#endif
+
+inline int16 descale14_16(int16 v)
+{
+    return (v + (1 << 13)) >> 14;
+}
+
+inline void luma_plane16_at(__global const uchar *s, __global uchar *out, int bgr)
+{
+    LOAD_RGBA16(s);
+    vstore16(convert_uchar16(descale14_16(R * 4899 + G * 9617 + B * 1868)), 0, out);
+}
+
+inline void luma_merge16_at(__global const uchar *s, __global const uchar *yr, __global uchar *out,
+                            int bgr)
+{
+    LOAD_RGBA16(s);
+    const int16 y0 = descale14_16(R * 4899 + G * 9617 + B * 1868);
+    const int16 cr =
+        clamp(descale14_16((R - y0) * 11682 + (128 << 14)), (int16)(0), (int16)(255)) - 128;
+    const int16 cb =
+        clamp(descale14_16((B - y0) * 9241 + (128 << 14)), (int16)(0), (int16)(255)) - 128;
+    const int16 y1 = convert_int16(vload16(0, yr));
+    const uchar16 r8 = convert_uchar16_sat(y1 + descale14_16(cr * 22987));
+    const uchar16 g8 = convert_uchar16_sat(y1 + descale14_16(cb * -5636 + cr * -11698));
+    const uchar16 b8 = convert_uchar16_sat(y1 + descale14_16(cb * 29049));
+    const uint16 o = PACK16(bgr ? b8 : r8, g8, bgr ? r8 : b8, convert_uchar16(CHANNEL16(px, 3)));
+    vstore16(as_uchar16(o.lo.lo), 0, out);
+    vstore16(as_uchar16(o.lo.hi), 1, out);
+    vstore16(as_uchar16(o.hi.lo), 2, out);
+    vstore16(as_uchar16(o.hi.hi), 3, out);
+}
+
+/* Work-item r: row r. */
+__kernel void luma_plane16(__global const uchar *src, int src_stride, __global uchar *y,
+                           int y_stride, int width, int height, int bgr)
+{
+    const int r = get_global_id(0);
+    if (r >= height)
+        return;
+    __global const uchar *s = src + (size_t)r * src_stride;
+    __global uchar *out = y + (size_t)r * y_stride;
+    int x = 0;
+    for (; x + 16 <= width; x += 16)
+        luma_plane16_at(s + (size_t)x * 4, out + x, bgr);
+    for (; x < width; x++)
+        out[x] = (uchar)luma_of(bgr ? vload4(x, s).zyxw : vload4(x, s));
+}
+
+__kernel void luma_merge16(__global const uchar *src, int src_stride, __global const uchar *y,
+                           int y_stride, __global uchar *dst, int dst_stride, int width, int height,
+                           int bgr)
+{
+    const int r = get_global_id(0);
+    if (r >= height)
+        return;
+    __global const uchar *s = src + (size_t)r * src_stride;
+    __global const uchar *yr = y + (size_t)r * y_stride;
+    __global uchar *out = dst + (size_t)r * dst_stride;
+    int x = 0;
+    for (; x + 16 <= width; x += 16)
+        luma_merge16_at(s + (size_t)x * 4, yr + x, out + (size_t)x * 4, bgr);
+    for (; x < width; x++)
+        vstore4(merge_px(vload4(x, s), yr[x], bgr), x, out);
 }
 #endif
 

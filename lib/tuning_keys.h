@@ -31,6 +31,8 @@ CLIK_TUNE_KEY(HIST_MERGE, "hist_merge", "hist", FLAG, 0, 1, NULL,
     "1", "merge work-group histograms with global atomics in the same pass")
 CLIK_TUNE_KEY(PAIRS_MIN_BYTES, "pairs_min_bytes", "hist", INT, 0, 2147483647, NULL,
     "262144", "smallest image (bytes) for the byte-pair histogram and lookup")
+CLIK_TUNE_KEY(LUMA16, "luma16", "hist", FLAG, 0, 1, NULL,
+    "CPU devices", "the luma split and merge of RGBA (hist_equalize_luma, CLAHE of RGBA) by 16 pixels a work-item")
 CLIK_TUNE_KEY(LUT_PAIRS, "lut_pairs", "hist", FLAG, 0, 1, NULL,
     "1", "table lookup through 65536-entry byte-pair tables on CPU devices")
 CLIK_TUNE_KEY(LUT_GROUPS, "lut_groups", "hist", INT, 1, 65536, NULL,

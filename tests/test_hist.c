@@ -473,10 +473,10 @@ int main(void)
      * and other numbers are swept by test_tuning. */
     static const char *const tunings[] = {
         "",
-        "hist_mode=local,clahe_mode=local,poison=1",
+        "hist_mode=local,clahe_mode=local,luma16=1,poison=1",
         "hist_mode=local,hist_merge=0,poison=1",
         "hist_mode=local,hist_spread=0,poison=1",
-        "hist_mode=global,clahe_mode=global,poison=1",
+        "hist_mode=global,clahe_mode=global,luma16=0,poison=1",
         "hist_mode=pairs,pairs_min_bytes=1,clahe_mode=serial,poison=1",
         NULL};
     const h_test tests[] = {H_TEST(device_images),
