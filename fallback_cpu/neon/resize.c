@@ -18,6 +18,18 @@
  * own), so results agree with it bit for bit; u8 results are rounded to
  * nearest (halves to even) and saturated.
  *
+ * Exactly x2 on both axes (kernels/resize.cl's resize_period2_rows): the
+ * weights repeat with period 2, so the horizontal pass takes fixed weight
+ * vectors, the even and odd outputs of four source elements at once,
+ * interleaved (one channel) or side by side (RGBA), no per-column offsets
+ * or weights, the band in spans of source columns; the same sums, the same
+ * bytes. Bilinear x2 has the exact weights 1/4 and 3/4: 16-bit integers
+ * give the oracle's bytes (bilinear_x2_weights). Nearest x2 and x4 repeat
+ * pixels by zipping chunks with themselves.
+ *
+ * u8 results are rounded by adding 1.5 * 2^23 (round_bits): SIMDe on x86
+ * without SSE4.1 rounds and converts floats lane by lane.
+ *
  * bicubic-aa: the same ring of horizontal sums, of ytaps rows (slot r mod
  * ytaps), with the folded taps of resize_geometry.c (consecutive pixels
  * inside the row, xtaps a multiple of 4): four taps per multiply, products
@@ -276,40 +288,56 @@ CLIK_INLINE uint8_t to_u8(float v)
     return (uint8_t)(v <= 0.0f ? 0.0f : v >= 255.0f ? 255.0f : rintf(v));
 }
 
-/* u8 of four floats in the low byte of each 32-bit lane: saturated to
- * [0, 255], then rounded to nearest, halves to even, by adding 2^23 (the
- * sum's unit is 1, and its low mantissa bits are the integer): no
- * rounding or conversion instruction, which SIMDe has only lane by lane
- * without SSE4.1. */
-CLIK_INLINE uint32x4_t round_u8x4(float32x4_t s)
+/* Four floats rounded to nearest, halves to even, by adding 1.5 * 2^23:
+ * for |s| < 2^22 the sum's unit is 1, and the low 16 bits of its encoding
+ * hold the integer as an int16 (the sums here stay within a few hundred).
+ * No rounding or conversion instruction, which SIMDe has only lane by
+ * lane without SSE4.1. */
+CLIK_INLINE uint32x4_t round_bits(float32x4_t s)
 {
-    s = vminq_f32(vmaxq_f32(s, vdupq_n_f32(0.0f)), vdupq_n_f32(255.0f));
-    return vreinterpretq_u32_f32(vaddq_f32(s, vdupq_n_f32(8388608.0f)));
+    return vreinterpretq_u32_f32(vaddq_f32(s, vdupq_n_f32(12582912.0f)));
 }
 
-/* The low bytes of the lanes of a, b, c, d, in order. */
-CLIK_INLINE uint8x16_t low_bytes(uint32x4_t a, uint32x4_t b, uint32x4_t c, uint32x4_t d)
+/* u8 of four round_bits results each: the int16 in the low halves of the
+ * lanes, saturated to [0, 255], their low bytes in order. */
+CLIK_INLINE uint8x16_t sat_u8_of(uint32x4_t a, uint32x4_t b, uint32x4_t c, uint32x4_t d)
 {
-    const uint16x8_t ab = vuzp1q_u16(vreinterpretq_u16_u32(a), vreinterpretq_u16_u32(b));
-    const uint16x8_t cd = vuzp1q_u16(vreinterpretq_u16_u32(c), vreinterpretq_u16_u32(d));
-    return vuzp1q_u8(vreinterpretq_u8_u16(ab), vreinterpretq_u8_u16(cd));
+    const int16x8_t lo = vdupq_n_s16(0), hi = vdupq_n_s16(255);
+    int16x8_t ab =
+        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_u32(a), vreinterpretq_u16_u32(b)));
+    int16x8_t cd =
+        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_u32(c), vreinterpretq_u16_u32(d)));
+    ab = vminq_s16(vmaxq_s16(ab, lo), hi);
+    cd = vminq_s16(vmaxq_s16(cd, lo), hi);
+    return vuzp1q_u8(vreinterpretq_u8_s16(ab), vreinterpretq_u8_s16(cd));
 }
 
-/* Four sums of the vertical pass at element i, as u8 (round_u8x4). */
-CLIK_INLINE uint32x4_t vsum4(const float *const *h, const float *wy, int taps, int i)
+/* The vertical pass of `taps` rows (2 or 4, a constant where inlined),
+ * from element 0 in steps of 16; returns where it stopped. The rows and
+ * weights are held in locals: the u8 stores could alias them. */
+CLIK_INLINE int vpass_taps(const float *const *h, const float *wy, int taps, int n, uint8_t *out)
 {
-    float32x4_t s = vmulq_n_f32(vld1q_f32(h[0] + i), wy[0]);
-    for (int j = 1; j < taps; j++)
-        s = vaddq_f32(s, vmulq_n_f32(vld1q_f32(h[j] + i), wy[j]));
-    return round_u8x4(s);
+    const float *r[4] = {h[0], h[1], h[taps > 2 ? 2 : 1], h[taps > 2 ? 3 : 1]};
+    float32x4_t w[4];
+    for (int j = 0; j < taps; j++)
+        w[j] = vdupq_n_f32(wy[j]);
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        uint32x4_t q[4];
+        for (int k = 0; k < 4; k++) {
+            float32x4_t s = vmulq_f32(vld1q_f32(r[0] + i + 4 * k), w[0]);
+            for (int j = 1; j < taps; j++)
+                s = vaddq_f32(s, vmulq_f32(vld1q_f32(r[j] + i + 4 * k), w[j]));
+            q[k] = round_bits(s);
+        }
+        vst1q_u8(out + i, sat_u8_of(q[0], q[1], q[2], q[3]));
+    }
+    return i;
 }
 
 static void vpass(const float *const *h, const float *wy, int taps, int n, uint8_t *out)
 {
-    int i = 0;
-    for (; i + 16 <= n; i += 16)
-        vst1q_u8(out + i, low_bytes(vsum4(h, wy, taps, i), vsum4(h, wy, taps, i + 4),
-                                    vsum4(h, wy, taps, i + 8), vsum4(h, wy, taps, i + 12)));
+    int i = taps == 4 ? vpass_taps(h, wy, 4, n, out) : vpass_taps(h, wy, 2, n, out);
     for (; i < n; i++) {
         float s = wy[0] * h[0][i];
         for (int j = 1; j < taps; j++) {
@@ -334,7 +362,8 @@ static int period2_axis(const int32_t *ofs, const float *w, int n, int dn, int t
         if (ofs[x] != x / 2 - taps / 2 + (x & 1))
             return 0;
         for (int k = 0; k < taps; k++)
-            if (w[(size_t)x * (size_t)taps + (size_t)k] != w[(size_t)(x & 1) * (size_t)taps + (size_t)k])
+            if (w[(size_t)x * (size_t)taps + (size_t)k] !=
+                w[(size_t)(x & 1) * (size_t)taps + (size_t)k])
                 return 0;
     }
     return 1;
@@ -453,65 +482,68 @@ static int bilinear_x2_rows(void *user, int y0, int y1)
     return 0;
 }
 
-/* The horizontal sums of a source row at x2 (period2_geometry), every output
- * column: the row in floats first, `taps` / 2 edge pixels repeated on either
- * side (f: (sw + taps) * ch floats), then output 2i from the taps at
- * i - taps / 2 with the weights we, 2i + 1 from those one pixel on with wo,
- * each sum in the oracle's order. One channel: four pixels at a time, the
- * even and odd sums interleaved; RGBA: a pixel at a time. */
-static void period2_hsum(const uint8_t *row, int sw, int ch, int taps, const float *we,
-                         const float *wo, float *f, float *out)
+/* Four u8 lanes (widened to 16 bits) as floats, through the signed
+ * conversion (one instruction on x86, where SIMDe converts unsigned ones in
+ * halves). */
+CLIK_INLINE float32x4_t small_lo(uint16x8_t v)
 {
-    const int half = taps / 2, n = sw * ch;
+    return vcvtq_f32_s32(vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(v))));
+}
+
+CLIK_INLINE float32x4_t small_hi(uint16x8_t v)
+{
+    return vcvtq_f32_s32(vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(v))));
+}
+
+/* The horizontal sums of a source row at x2 (period2_geometry) for the
+ * outputs of source columns [s0, s1): the pixels s0 - taps / 2 ..
+ * s1 + taps / 2 - 1 in floats first (f: (s1 - s0 + taps) * ch floats), the
+ * edge pixel standing for those past it, then output 2i from the taps at
+ * i - taps / 2 with the weights we, 2i + 1 from those one pixel on with wo,
+ * each sum in the oracle's order, into out from output 2 s0 on. One
+ * channel: four pixels at a time, the even and odd sums interleaved; RGBA:
+ * a pixel at a time. ch and taps are constants where inlined. */
+CLIK_INLINE void period2_hsum_body(const uint8_t *row, int sw, int s0, int s1, int ch, int taps,
+                                   const float *we, const float *wo, float *f, float *out)
+{
+    const int half = taps / 2, n = (s1 - s0) * ch;
     for (int k = 0; k < half; k++)
         for (int c = 0; c < ch; c++) {
-            f[k * ch + c] = row[c];
-            f[(half + sw + k) * ch + c] = row[n - ch + c];
+            f[k * ch + c] = row[(size_t)clamp_index(s0 - half + k, sw) * ch + c];
+            f[n + (half + k) * ch + c] = row[(size_t)clamp_index(s1 + k, sw) * ch + c];
         }
+    const uint8_t *in = row + (size_t)s0 * ch;
     float *fr = f + half * ch;
     int e = 0;
     for (; e + 16 <= n; e += 16) {
-        const uint8x16_t v = vld1q_u8(row + e);
+        const uint8x16_t v = vld1q_u8(in + e);
         const uint16x8_t lo = vmovl_u8(vget_low_u8(v)), hi = vmovl_u8(vget_high_u8(v));
-        vst1q_f32(fr + e, widen_lo(lo));
-        vst1q_f32(fr + e + 4, widen_hi(lo));
-        vst1q_f32(fr + e + 8, widen_lo(hi));
-        vst1q_f32(fr + e + 12, widen_hi(hi));
+        vst1q_f32(fr + e, small_lo(lo));
+        vst1q_f32(fr + e + 4, small_hi(lo));
+        vst1q_f32(fr + e + 8, small_lo(hi));
+        vst1q_f32(fr + e + 12, small_hi(hi));
     }
     for (; e < n; e++)
-        fr[e] = row[e];
+        fr[e] = in[e];
+    float32x4_t ve[4], vo[4];
+    for (int k = 0; k < taps; k++) {
+        ve[k] = vdupq_n_f32(we[k]);
+        vo[k] = vdupq_n_f32(wo[k]);
+    }
     /* F(k): the four elements from tap k of the first pixel at element e. */
 #define F(k) vld1q_f32(f + e + (k)*ch)
-    e = 0;
-    if (taps == 4) {
-        for (; e + 4 <= n; e += 4) {
-            float32x4_t a = vmulq_n_f32(F(0), we[0]), b = vmulq_n_f32(F(1), wo[0]);
-            a = vaddq_f32(a, vmulq_n_f32(F(1), we[1]));
-            b = vaddq_f32(b, vmulq_n_f32(F(2), wo[1]));
-            a = vaddq_f32(a, vmulq_n_f32(F(2), we[2]));
-            b = vaddq_f32(b, vmulq_n_f32(F(3), wo[2]));
-            a = vaddq_f32(a, vmulq_n_f32(F(3), we[3]));
-            b = vaddq_f32(b, vmulq_n_f32(F(4), wo[3]));
-            if (ch == 1) {
-                vst1q_f32(out + 2 * e, vzip1q_f32(a, b));
-                vst1q_f32(out + 2 * e + 4, vzip2q_f32(a, b));
-            } else {
-                vst1q_f32(out + 2 * e, a);
-                vst1q_f32(out + 2 * e + 4, b);
-            }
+    for (e = 0; e + 4 <= n; e += 4) {
+        float32x4_t a = vmulq_f32(F(0), ve[0]), b = vmulq_f32(F(1), vo[0]);
+        for (int k = 1; k < taps; k++) {
+            a = vaddq_f32(a, vmulq_f32(F(k), ve[k]));
+            b = vaddq_f32(b, vmulq_f32(F(k + 1), vo[k]));
         }
-    } else {
-        for (; e + 4 <= n; e += 4) {
-            float32x4_t a = vmulq_n_f32(F(0), we[0]), b = vmulq_n_f32(F(1), wo[0]);
-            a = vaddq_f32(a, vmulq_n_f32(F(1), we[1]));
-            b = vaddq_f32(b, vmulq_n_f32(F(2), wo[1]));
-            if (ch == 1) {
-                vst1q_f32(out + 2 * e, vzip1q_f32(a, b));
-                vst1q_f32(out + 2 * e + 4, vzip2q_f32(a, b));
-            } else {
-                vst1q_f32(out + 2 * e, a);
-                vst1q_f32(out + 2 * e + 4, b);
-            }
+        if (ch == 1) {
+            vst1q_f32(out + 2 * e, vzip1q_f32(a, b));
+            vst1q_f32(out + 2 * e + 4, vzip2q_f32(a, b));
+        } else {
+            vst1q_f32(out + 2 * e, a);
+            vst1q_f32(out + 2 * e + 4, b);
         }
     }
 #undef F
@@ -526,6 +558,19 @@ static void period2_hsum(const uint8_t *row, int sw, int ch, int taps, const flo
         out[o] = a;
         out[o + (size_t)ch] = b;
     }
+}
+
+static void period2_hsum(const uint8_t *row, int sw, int s0, int s1, int ch, int taps,
+                         const float *we, const float *wo, float *f, float *out)
+{
+    if (ch == 1 && taps == 4)
+        period2_hsum_body(row, sw, s0, s1, 1, 4, we, wo, f, out);
+    else if (ch == 1)
+        period2_hsum_body(row, sw, s0, s1, 1, 2, we, wo, f, out);
+    else if (taps == 4)
+        period2_hsum_body(row, sw, s0, s1, 4, 4, we, wo, f, out);
+    else
+        period2_hsum_body(row, sw, s0, s1, 4, 2, we, wo, f, out);
 }
 
 /* ---- bicubic-aa --------------------------------------------------------- */
@@ -653,13 +698,10 @@ static int ring_rows(void *user, int y0, int y1)
     float *ring = malloc(sizeof(float) * (size_t)ty * (size_t)n);
     int *held = malloc(sizeof(int) * (size_t)ty);
     const float **h = malloc(sizeof(float *) * (size_t)ty);
-    /* x2: the source row in floats (period2_hsum). */
-    float *f = jb->p2 ? malloc(sizeof(float) * (size_t)(sw + g->xtaps) * (size_t)ch) : NULL;
-    if (!ring || !held || !h || (jb->p2 && !f)) {
+    if (!ring || !held || !h) {
         free(ring);
         free(held);
         free(h);
-        free(f);
         return -1;
     }
     for (int j = 0; j < ty; j++)
@@ -673,23 +715,67 @@ static int ring_rows(void *user, int y0, int y1)
             if (held[slot] == r)
                 continue;
             const uint8_t *row = src_row(src, clamp_index(r, sh));
-            held[slot] = r;
-            if (jb->p2) {
-                period2_hsum(row, sw, ch, g->xtaps, g->xw, g->xw + g->xtaps, f, hrow);
-                continue;
-            }
             p->clamped(row, sw, ch, g->xtaps, g->xofs, g->xw, 0, xa, hrow);
             if (ch == 4)
                 p->rgba(row, g->xtaps, g->xofs, g->xw, xa, xb, hrow);
             else
                 p->gray(row, g->xtaps, g->xofs, g->xw, xa, xb, hrow);
             p->clamped(row, sw, ch, g->xtaps, g->xofs, g->xw, xb, dw, hrow);
+            held[slot] = r;
         }
         p->vpass(h, g->yw + (size_t)y * (size_t)ty, ty, n, dst_row(dst, y));
     }
     free(ring);
     free(held);
     free(h);
+    return 0;
+}
+
+/* Source elements of a span of period2_rows: its ring (at most 4 rows of
+ * twice as many floats, 128 KiB) stays in the second-level cache on wide
+ * images. */
+#define P2_SPAN_ELEMS 4096
+
+/* ring_rows at x2 (period2_geometry): the band in spans of source columns,
+ * each with its ring of horizontal sums (period2_hsum), so that the rows
+ * in use stay in cache whatever the image's width. Each output row is the
+ * vertical pass of ring_rows over each span in turn: the same bytes. */
+static int period2_rows(void *user, int y0, int y1)
+{
+    const resize_job *jb = user;
+    const clik_image *src = jb->src, *dst = jb->dst;
+    const clik_resize_geometry *g = jb->g;
+    const int sw = src->width, sh = src->height, ch = src->channels;
+    const int ty = g->ytaps, tx = g->xtaps;
+    const int span = P2_SPAN_ELEMS / ch;
+    const size_t slot_floats = (size_t)2 * (size_t)span * (size_t)ch;
+    float *ring = malloc(sizeof(float) * (size_t)ty * slot_floats);
+    float *f = malloc(sizeof(float) * (size_t)(span + tx) * (size_t)ch);
+    if (!ring || !f) {
+        free(ring);
+        free(f);
+        return -1;
+    }
+    for (int s0 = 0; s0 < sw; s0 += span) {
+        const int s1 = s0 + span < sw ? s0 + span : sw;
+        int held[4] = {INT_MIN, INT_MIN, INT_MIN, INT_MIN}; /* source row of each slot */
+        const float *h[4];
+        for (int y = y0; y < y1; y++) {
+            for (int j = 0; j < ty; j++) {
+                const int r = g->yofs[y] + j, slot = (r % ty + ty) % ty;
+                float *hrow = ring + (size_t)slot * slot_floats;
+                h[j] = hrow;
+                if (held[slot] == r)
+                    continue;
+                period2_hsum(src_row(src, clamp_index(r, sh)), sw, s0, s1, ch, tx, g->xw,
+                             g->xw + tx, f, hrow);
+                held[slot] = r;
+            }
+            vpass(h, g->yw + (size_t)y * (size_t)ty, ty, 2 * (s1 - s0) * ch,
+                  dst_row(dst, y) + (size_t)2 * (size_t)s0 * (size_t)ch);
+        }
+    }
+    free(ring);
     free(f);
     return 0;
 }
@@ -709,7 +795,7 @@ static int ring_u8(const clik_image *src, clik_image *dst, const double *scale, 
     const int rc = j.p2 && method == CLIK_INTERP_BILINEAR && bilinear_x2_weights(&g)
                        ? clik__cpu_rows(dst->height, (size_t)dst->width * (size_t)src->channels,
                                         bilinear_x2_rows, &j)
-                       : clik__cpu_rows(dst->height, work, ring_rows, &j);
+                       : clik__cpu_rows(dst->height, work, j.p2 ? period2_rows : ring_rows, &j);
     clik__resize_geometry_free(&g);
     return rc;
 }
