@@ -155,19 +155,40 @@ CLIK_INLINE uint8_t round_u8(float s)
     return r <= 0.0f ? 0 : r >= 255.0f ? 255 : (uint8_t)r;
 }
 
-/* Eight u8 of s0, s1 as round_u8: r = s + 0.5 truncated (a plain
- * conversion), the results (within int16: the weights add up to 1) taken
- * to [0, 255] in 16-bit lanes, whose low bytes are the result. */
+/* floor(s + 0.5) of four sums, in the low 16 bits of each lane as an
+ * int16 (the sums stay within a few hundred: the weights add up to 1).
+ * r = s + 0.5 as round_u8; adding 1.5 * 2^23 rounds r to the nearest
+ * integer (the sum's unit is 1, its low mantissa bits that integer), one
+ * less where that is above r: no conversion instruction, which SIMDe pads
+ * with range checks on x86. */
+CLIK_INLINE int32x4_t floor_half_bits(float32x4_t s)
+{
+    const float32x4_t magic = vdupq_n_f32(12582912.0f);
+    const float32x4_t r = vaddq_f32(s, vdupq_n_f32(0.5f));
+    const float32x4_t m = vaddq_f32(r, magic);
+    const uint32x4_t above = vcgtq_f32(vsubq_f32(m, magic), r);
+    return vaddq_s32(vreinterpretq_s32_f32(m), vreinterpretq_s32_u32(above));
+}
+
+/* u8 of 16 floor_half_bits results: saturated in 16-bit lanes, their low
+ * bytes. */
+CLIK_INLINE uint8x16_t sat16_u8(int32x4_t a, int32x4_t b, int32x4_t c, int32x4_t d)
+{
+    const int16x8_t lo = vdupq_n_s16(0), hi = vdupq_n_s16(255);
+    int16x8_t ab =
+        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_s32(a), vreinterpretq_u16_s32(b)));
+    int16x8_t cd =
+        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_s32(c), vreinterpretq_u16_s32(d)));
+    ab = vminq_s16(vmaxq_s16(ab, lo), hi);
+    cd = vminq_s16(vmaxq_s16(cd, lo), hi);
+    return vuzp1q_u8(vreinterpretq_u8_s16(ab), vreinterpretq_u8_s16(cd));
+}
+
+/* Eight u8 of s0, s1 as round_u8. */
 CLIK_INLINE uint8x8_t round8_u8(float32x4_t s0, float32x4_t s1)
 {
-    const float32x4_t half = vdupq_n_f32(0.5f);
-    const int32x4_t t0 = vcvtq_s32_f32(vaddq_f32(s0, half));
-    const int32x4_t t1 = vcvtq_s32_f32(vaddq_f32(s1, half));
-    int16x8_t t =
-        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_s32(t0), vreinterpretq_u16_s32(t1)));
-    t = vminq_s16(vmaxq_s16(t, vdupq_n_s16(0)), vdupq_n_s16(255));
-    const uint8x16_t b = vreinterpretq_u8_s16(t);
-    return vget_low_u8(vuzp1q_u8(b, b));
+    const int32x4_t z = vdupq_n_s32(0);
+    return vget_low_u8(sat16_u8(floor_half_bits(s0), floor_half_bits(s1), z, z));
 }
 
 /* Output row y: the weighted sum of the ring rows rows[0..ksize) (ksize a
@@ -185,6 +206,16 @@ CLIK_INLINE void v_pass_k(const float *const *rows_in, size_t n, const float *wt
         w[k] = vdupq_n_f32(wt[k]);
     }
     size_t e = 0;
+    for (; u8 && e + 16 <= n; e += 16) {
+        float32x4_t s[4];
+        for (int q = 0; q < 4; q++)
+            s[q] = vmulq_f32(vld1q_f32(rows[0] + e + 4 * q), w[0]);
+        for (int k = 1; k < ksize; k++)
+            for (int q = 0; q < 4; q++)
+                s[q] = vaddq_f32(s[q], vmulq_f32(vld1q_f32(rows[k] + e + 4 * q), w[k]));
+        vst1q_u8(out + e, sat16_u8(floor_half_bits(s[0]), floor_half_bits(s[1]),
+                                   floor_half_bits(s[2]), floor_half_bits(s[3])));
+    }
     for (; e + 8 <= n; e += 8) {
         float32x4_t s0 = vmulq_f32(vld1q_f32(rows[0] + e), w[0]);
         float32x4_t s1 = vmulq_f32(vld1q_f32(rows[0] + e + 4), w[0]);
