@@ -55,10 +55,13 @@ static void load_line(const clik_image *src, int y, int r, float *line)
         for (; i + 16 <= n; i += 16) {
             uint8x16_t v = vld1q_u8(in + i);
             uint16x8_t lo = vmovl_u8(vget_low_u8(v)), hi = vmovl_u8(vget_high_u8(v));
-            vst1q_f32(mid + i, vcvtq_f32_u32(vmovl_u16(vget_low_u16(lo))));
-            vst1q_f32(mid + i + 4, vcvtq_f32_u32(vmovl_u16(vget_high_u16(lo))));
-            vst1q_f32(mid + i + 8, vcvtq_f32_u32(vmovl_u16(vget_low_u16(hi))));
-            vst1q_f32(mid + i + 12, vcvtq_f32_u32(vmovl_u16(vget_high_u16(hi))));
+            vst1q_f32(mid + i, vcvtq_f32_s32(vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(lo)))));
+            vst1q_f32(mid + i + 4,
+                      vcvtq_f32_s32(vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(lo)))));
+            vst1q_f32(mid + i + 8,
+                      vcvtq_f32_s32(vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(hi)))));
+            vst1q_f32(mid + i + 12,
+                      vcvtq_f32_s32(vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(hi)))));
         }
         for (; i < n; i++)
             mid[i] = (float)in[i];
@@ -72,8 +75,43 @@ static void load_line(const clik_image *src, int y, int r, float *line)
     }
 }
 
-/* out[e] = sum over k of w[k] * line[e + k * ch], for e < n. */
-static void h_pass(const float *line, size_t n, int ch, const float *wt, int ksize, float *out)
+/* Taps up to which the passes keep their weights (and the vertical pass
+ * its rows) in locals: the stores could alias them. */
+#define LOCAL_TAPS 15
+
+/* out[e] = sum over k of w[k] * line[e + k * ch], for e < n (ksize a
+ * constant where inlined). */
+CLIK_INLINE void h_pass_k(const float *line, size_t n, int ch, const float *wt, int ksize,
+                          float *out)
+{
+    float32x4_t w[LOCAL_TAPS];
+    for (int k = 0; k < ksize; k++)
+        w[k] = vdupq_n_f32(wt[k]);
+    size_t e = 0;
+    for (; e + 8 <= n; e += 8) {
+        float32x4_t s0 = vmulq_f32(vld1q_f32(line + e), w[0]);
+        float32x4_t s1 = vmulq_f32(vld1q_f32(line + e + 4), w[0]);
+        for (int k = 1; k < ksize; k++) {
+            const float *p = line + e + (size_t)k * (size_t)ch;
+            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(p), w[k]));
+            s1 = vaddq_f32(s1, vmulq_f32(vld1q_f32(p + 4), w[k]));
+        }
+        vst1q_f32(out + e, s0);
+        vst1q_f32(out + e + 4, s1);
+    }
+    for (; e < n; e++) {
+        float s = wt[0] * line[e];
+        for (int k = 1; k < ksize; k++) {
+            float p = wt[k] * line[e + (size_t)k * (size_t)ch];
+            s += p;
+        }
+        out[e] = s;
+    }
+}
+
+/* h_pass_k past LOCAL_TAPS taps (the flow's smoothing): the weights read
+ * where they are used. */
+static void h_pass_wide(const float *line, size_t n, int ch, const float *wt, int ksize, float *out)
 {
     size_t e = 0;
     for (; e + 8 <= n; e += 8) {
@@ -97,11 +135,18 @@ static void h_pass(const float *line, size_t n, int ch, const float *wt, int ksi
     }
 }
 
-/* Half up and saturated, as the oracle: truncate max(s + 0.5, 0). */
-CLIK_INLINE uint16x4_t round_u16(float32x4_t s)
+static void h_pass(const float *line, size_t n, int ch, const float *wt, int ksize, float *out)
 {
-    s = vmaxq_f32(vaddq_f32(s, vdupq_n_f32(0.5f)), vdupq_n_f32(0.0f));
-    return vqmovn_u32(vcvtq_u32_f32(s));
+    if (ksize == 7)
+        h_pass_k(line, n, ch, wt, 7, out);
+    else if (ksize == 5)
+        h_pass_k(line, n, ch, wt, 5, out);
+    else if (ksize == 3)
+        h_pass_k(line, n, ch, wt, 3, out);
+    else if (ksize <= LOCAL_TAPS)
+        h_pass_k(line, n, ch, wt, ksize, out);
+    else
+        h_pass_wide(line, n, ch, wt, ksize, out);
 }
 
 CLIK_INLINE uint8_t round_u8(float s)
@@ -110,9 +155,98 @@ CLIK_INLINE uint8_t round_u8(float s)
     return r <= 0.0f ? 0 : r >= 255.0f ? 255 : (uint8_t)r;
 }
 
-/* Output row y: the weighted sum of the ring rows rows[0..ksize). */
-static void v_pass(const float *const *rows, size_t n, const float *wt, int ksize, clik_image *dst,
-                   int y)
+/* floor(s + 0.5) of four sums, in the low 16 bits of each lane as an
+ * int16 (the sums stay within a few hundred: the weights add up to 1).
+ * r = s + 0.5 as round_u8; adding 1.5 * 2^23 rounds r to the nearest
+ * integer (the sum's unit is 1, its low mantissa bits that integer), one
+ * less where that is above r: no conversion instruction, which SIMDe pads
+ * with range checks on x86. */
+CLIK_INLINE int32x4_t floor_half_bits(float32x4_t s)
+{
+    const float32x4_t magic = vdupq_n_f32(12582912.0f);
+    const float32x4_t r = vaddq_f32(s, vdupq_n_f32(0.5f));
+    const float32x4_t m = vaddq_f32(r, magic);
+    const uint32x4_t above = vcgtq_f32(vsubq_f32(m, magic), r);
+    return vaddq_s32(vreinterpretq_s32_f32(m), vreinterpretq_s32_u32(above));
+}
+
+/* u8 of 16 floor_half_bits results: saturated in 16-bit lanes, their low
+ * bytes. */
+CLIK_INLINE uint8x16_t sat16_u8(int32x4_t a, int32x4_t b, int32x4_t c, int32x4_t d)
+{
+    const int16x8_t lo = vdupq_n_s16(0), hi = vdupq_n_s16(255);
+    int16x8_t ab =
+        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_s32(a), vreinterpretq_u16_s32(b)));
+    int16x8_t cd =
+        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_s32(c), vreinterpretq_u16_s32(d)));
+    ab = vminq_s16(vmaxq_s16(ab, lo), hi);
+    cd = vminq_s16(vmaxq_s16(cd, lo), hi);
+    return vuzp1q_u8(vreinterpretq_u8_s16(ab), vreinterpretq_u8_s16(cd));
+}
+
+/* Eight u8 of s0, s1 as round_u8. */
+CLIK_INLINE uint8x8_t round8_u8(float32x4_t s0, float32x4_t s1)
+{
+    const int32x4_t z = vdupq_n_s32(0);
+    return vget_low_u8(sat16_u8(floor_half_bits(s0), floor_half_bits(s1), z, z));
+}
+
+/* Output row y: the weighted sum of the ring rows rows[0..ksize) (ksize a
+ * constant where inlined, at most LOCAL_TAPS). */
+CLIK_INLINE void v_pass_k(const float *const *rows_in, size_t n, const float *wt, int ksize,
+                          clik_image *dst, int y)
+{
+    uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
+    float *outf = (float *)(void *)out;
+    const int u8 = dst->type == CLIK_U8;
+    const float *rows[LOCAL_TAPS];
+    float32x4_t w[LOCAL_TAPS];
+    for (int k = 0; k < ksize; k++) {
+        rows[k] = rows_in[k];
+        w[k] = vdupq_n_f32(wt[k]);
+    }
+    size_t e = 0;
+    for (; u8 && e + 16 <= n; e += 16) {
+        float32x4_t s[4];
+        for (int q = 0; q < 4; q++)
+            s[q] = vmulq_f32(vld1q_f32(rows[0] + e + 4 * q), w[0]);
+        for (int k = 1; k < ksize; k++)
+            for (int q = 0; q < 4; q++)
+                s[q] = vaddq_f32(s[q], vmulq_f32(vld1q_f32(rows[k] + e + 4 * q), w[k]));
+        vst1q_u8(out + e, sat16_u8(floor_half_bits(s[0]), floor_half_bits(s[1]),
+                                   floor_half_bits(s[2]), floor_half_bits(s[3])));
+    }
+    for (; e + 8 <= n; e += 8) {
+        float32x4_t s0 = vmulq_f32(vld1q_f32(rows[0] + e), w[0]);
+        float32x4_t s1 = vmulq_f32(vld1q_f32(rows[0] + e + 4), w[0]);
+        for (int k = 1; k < ksize; k++) {
+            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(rows[k] + e), w[k]));
+            s1 = vaddq_f32(s1, vmulq_f32(vld1q_f32(rows[k] + e + 4), w[k]));
+        }
+        if (u8) {
+            vst1_u8(out + e, round8_u8(s0, s1));
+        } else {
+            vst1q_f32(outf + e, s0);
+            vst1q_f32(outf + e + 4, s1);
+        }
+    }
+    for (; e < n; e++) {
+        float s = wt[0] * rows[0][e];
+        for (int k = 1; k < ksize; k++) {
+            float p = wt[k] * rows[k][e];
+            s += p;
+        }
+        if (u8)
+            out[e] = round_u8(s);
+        else
+            outf[e] = s;
+    }
+}
+
+/* v_pass_k past LOCAL_TAPS taps: the rows and weights read where they
+ * are used. */
+static void v_pass_wide(const float *const *rows, size_t n, const float *wt, int ksize,
+                        clik_image *dst, int y)
 {
     uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
     float *outf = (float *)(void *)out;
@@ -128,7 +262,7 @@ static void v_pass(const float *const *rows, size_t n, const float *wt, int ksiz
             vst1q_f32(outf + e, s0);
             vst1q_f32(outf + e + 4, s1);
         } else {
-            vst1_u8(out + e, vqmovn_u16(vcombine_u16(round_u16(s0), round_u16(s1))));
+            vst1_u8(out + e, round8_u8(s0, s1));
         }
     }
     for (; e < n; e++) {
@@ -141,6 +275,22 @@ static void v_pass(const float *const *rows, size_t n, const float *wt, int ksiz
             outf[e] = s;
         else
             out[e] = round_u8(s);
+    }
+}
+
+static void v_pass(const float *const *rows, size_t n, const float *wt, int ksize, clik_image *dst,
+                   int y)
+{
+    if (ksize == 7) {
+        v_pass_k(rows, n, wt, 7, dst, y);
+    } else if (ksize == 5) {
+        v_pass_k(rows, n, wt, 5, dst, y);
+    } else if (ksize == 3) {
+        v_pass_k(rows, n, wt, 3, dst, y);
+    } else if (ksize <= LOCAL_TAPS) {
+        v_pass_k(rows, n, wt, ksize, dst, y);
+    } else {
+        v_pass_wide(rows, n, wt, ksize, dst, y);
     }
 }
 

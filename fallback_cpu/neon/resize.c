@@ -18,6 +18,18 @@
  * own), so results agree with it bit for bit; u8 results are rounded to
  * nearest (halves to even) and saturated.
  *
+ * Exactly x2 on both axes (kernels/resize.cl's resize_period2_rows): the
+ * weights repeat with period 2, so the horizontal pass takes fixed weight
+ * vectors, the even and odd outputs of four source elements at once,
+ * interleaved (one channel) or side by side (RGBA), no per-column offsets
+ * or weights, the band in spans of source columns; the same sums, the same
+ * bytes. Bilinear x2 has the exact weights 1/4 and 3/4: 16-bit integers
+ * give the oracle's bytes (bilinear_x2_weights). Nearest x2 and x4 repeat
+ * pixels by zipping chunks with themselves.
+ *
+ * u8 results are rounded by adding 1.5 * 2^23 (round_bits): SIMDe on x86
+ * without SSE4.1 rounds and converts floats lane by lane.
+ *
  * bicubic-aa: the same ring of horizontal sums, of ytaps rows (slot r mod
  * ytaps), with the folded taps of resize_geometry.c (consecutive pixels
  * inside the row, xtaps a multiple of 4): four taps per multiply, products
@@ -83,6 +95,46 @@ static void expand_row(const uint8_t *in, uint8_t *out, int sw, int ch, int s,
             memcpy(out + ((size_t)x * s + k) * ch, in + (size_t)x * ch, (size_t)ch);
 }
 
+/* Factors 2 and 4: each pixel repeated by zipping a chunk with itself
+ * (bytes for one channel, 32-bit lanes for RGBA), once or twice. */
+CLIK_INLINE void zip_self(uint8x16_t v, int ch, uint8x16_t *lo, uint8x16_t *hi)
+{
+    if (ch == 1) {
+        *lo = vzip1q_u8(v, v);
+        *hi = vzip2q_u8(v, v);
+    } else {
+        const uint32x4_t w = vreinterpretq_u32_u8(v);
+        *lo = vreinterpretq_u8_u32(vzip1q_u32(w, w));
+        *hi = vreinterpretq_u8_u32(vzip2q_u32(w, w));
+    }
+}
+
+static void zip_row(const uint8_t *in, uint8_t *out, int sw, int ch, int s)
+{
+    const int npix = 16 / ch, full = sw / npix * npix;
+    int x = 0;
+    for (; x < full; x += npix) {
+        uint8x16_t a, b;
+        zip_self(vld1q_u8(in + (size_t)x * ch), ch, &a, &b);
+        uint8_t *o = out + (size_t)x * (size_t)s * (size_t)ch;
+        if (s == 2) {
+            vst1q_u8(o, a);
+            vst1q_u8(o + 16, b);
+        } else {
+            uint8x16_t c, d;
+            zip_self(a, ch, &c, &d);
+            vst1q_u8(o, c);
+            vst1q_u8(o + 16, d);
+            zip_self(b, ch, &c, &d);
+            vst1q_u8(o + 32, c);
+            vst1q_u8(o + 48, d);
+        }
+    }
+    for (; x < sw; x++)
+        for (int k = 0; k < s; k++)
+            memcpy(out + ((size_t)x * s + k) * ch, in + (size_t)x * ch, (size_t)ch);
+}
+
 static void gather_row(const uint8_t *in, uint8_t *out, const int32_t *xofs, int dw, int ch)
 {
     if (ch == 1) {
@@ -103,6 +155,7 @@ typedef struct resize_job {
     const clik_resize_geometry *g;
     const row_passes *p;
     int xa, xb; /* columns [xa, xb) have every tap inside the row */
+    int p2;     /* exactly x2 on both axes (period2_geometry) */
 } resize_job;
 
 static int nearest_rows(void *user, int y0, int y1)
@@ -113,13 +166,15 @@ static int nearest_rows(void *user, int y0, int y1)
     const int32_t *xofs = j->g->xofs, *yofs = j->g->yofs;
     const int s = j->g->sx;
     uint8x16_t masks[MAX_TABLE_SCALE];
-    if (s >= 1 && s <= MAX_TABLE_SCALE)
+    if (s >= 1 && s <= MAX_TABLE_SCALE && s != 2 && s != 4)
         expand_masks(ch, s, masks);
     const size_t row_bytes = (size_t)dw * (size_t)ch;
     for (int y = y0; y < y1; y++) {
         uint8_t *out = dst_row(dst, y);
         if (y > y0 && yofs[y] == yofs[y - 1])
             memcpy(out, dst_row(dst, y - 1), row_bytes);
+        else if (s == 2 || s == 4)
+            zip_row(src_row(src, yofs[y]), out, sw, ch, s);
         else if (s >= 1 && s <= MAX_TABLE_SCALE)
             expand_row(src_row(src, yofs[y]), out, sw, ch, s, masks);
         else
@@ -134,7 +189,7 @@ static int nearest_u8(const clik_image *src, clik_image *dst, const double *scal
     if (clik__resize_geometry_make(&g, src->width, src->height, dst->width, dst->height, scale,
                                    CLIK_INTERP_NEAREST, 1) != 0)
         return -1;
-    resize_job j = {src, dst, &g, NULL, 0, 0};
+    resize_job j = {src, dst, &g, NULL, 0, 0, 0};
     const int rc =
         clik__cpu_rows(dst->height, (size_t)dst->width * (size_t)src->channels, nearest_rows, &j);
     clik__resize_geometry_free(&g);
@@ -233,24 +288,56 @@ CLIK_INLINE uint8_t to_u8(float v)
     return (uint8_t)(v <= 0.0f ? 0.0f : v >= 255.0f ? 255.0f : rintf(v));
 }
 
-/* Four sums of the vertical pass at element i. */
-CLIK_INLINE uint16x4_t vsum4(const float *const *h, const float *wy, int taps, int i)
+/* Four floats rounded to nearest, halves to even, by adding 1.5 * 2^23:
+ * for |s| < 2^22 the sum's unit is 1, and the low 16 bits of its encoding
+ * hold the integer as an int16 (the sums here stay within a few hundred).
+ * No rounding or conversion instruction, which SIMDe has only lane by
+ * lane without SSE4.1. */
+CLIK_INLINE uint32x4_t round_bits(float32x4_t s)
 {
-    float32x4_t s = vmulq_n_f32(vld1q_f32(h[0] + i), wy[0]);
-    for (int j = 1; j < taps; j++)
-        s = vaddq_f32(s, vmulq_n_f32(vld1q_f32(h[j] + i), wy[j]));
-    /* Round to nearest even, then saturate: negatives to 0, past 255 to 255. */
-    return vqmovn_u32(vcvtq_u32_f32(vrndnq_f32(s)));
+    return vreinterpretq_u32_f32(vaddq_f32(s, vdupq_n_f32(12582912.0f)));
+}
+
+/* u8 of four round_bits results each: the int16 in the low halves of the
+ * lanes, saturated to [0, 255], their low bytes in order. */
+CLIK_INLINE uint8x16_t sat_u8_of(uint32x4_t a, uint32x4_t b, uint32x4_t c, uint32x4_t d)
+{
+    const int16x8_t lo = vdupq_n_s16(0), hi = vdupq_n_s16(255);
+    int16x8_t ab =
+        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_u32(a), vreinterpretq_u16_u32(b)));
+    int16x8_t cd =
+        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_u32(c), vreinterpretq_u16_u32(d)));
+    ab = vminq_s16(vmaxq_s16(ab, lo), hi);
+    cd = vminq_s16(vmaxq_s16(cd, lo), hi);
+    return vuzp1q_u8(vreinterpretq_u8_s16(ab), vreinterpretq_u8_s16(cd));
+}
+
+/* The vertical pass of `taps` rows (2 or 4, a constant where inlined),
+ * from element 0 in steps of 16; returns where it stopped. The rows and
+ * weights are held in locals: the u8 stores could alias them. */
+CLIK_INLINE int vpass_taps(const float *const *h, const float *wy, int taps, int n, uint8_t *out)
+{
+    const float *r[4] = {h[0], h[1], h[taps > 2 ? 2 : 1], h[taps > 2 ? 3 : 1]};
+    float32x4_t w[4];
+    for (int j = 0; j < taps; j++)
+        w[j] = vdupq_n_f32(wy[j]);
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        uint32x4_t q[4];
+        for (int k = 0; k < 4; k++) {
+            float32x4_t s = vmulq_f32(vld1q_f32(r[0] + i + 4 * k), w[0]);
+            for (int j = 1; j < taps; j++)
+                s = vaddq_f32(s, vmulq_f32(vld1q_f32(r[j] + i + 4 * k), w[j]));
+            q[k] = round_bits(s);
+        }
+        vst1q_u8(out + i, sat_u8_of(q[0], q[1], q[2], q[3]));
+    }
+    return i;
 }
 
 static void vpass(const float *const *h, const float *wy, int taps, int n, uint8_t *out)
 {
-    int i = 0;
-    for (; i + 16 <= n; i += 16) {
-        const uint16x8_t a = vcombine_u16(vsum4(h, wy, taps, i), vsum4(h, wy, taps, i + 4));
-        const uint16x8_t b = vcombine_u16(vsum4(h, wy, taps, i + 8), vsum4(h, wy, taps, i + 12));
-        vst1q_u8(out + i, vcombine_u8(vqmovn_u16(a), vqmovn_u16(b)));
-    }
+    int i = taps == 4 ? vpass_taps(h, wy, 4, n, out) : vpass_taps(h, wy, 2, n, out);
     for (; i < n; i++) {
         float s = wy[0] * h[0][i];
         for (int j = 1; j < taps; j++) {
@@ -259,6 +346,231 @@ static void vpass(const float *const *h, const float *wy, int taps, int n, uint8
         }
         out[i] = to_u8(s);
     }
+}
+
+/* ---- exactly x2 -------------------------------------------------------- */
+
+/* Whether an axis of n source pixels and 2n outputs of `taps` taps has
+ * period 2: output 2i takes the taps from i - taps / 2 with the weights of
+ * output 0, 2i + 1 those from i - taps / 2 + 1 with the weights of output 1
+ * (kernels/resize.cl's resize_period2_rows). */
+static int period2_axis(const int32_t *ofs, const float *w, int n, int dn, int taps)
+{
+    if (dn != 2 * n)
+        return 0;
+    for (int x = 0; x < dn; x++) {
+        if (ofs[x] != x / 2 - taps / 2 + (x & 1))
+            return 0;
+        for (int k = 0; k < taps; k++)
+            if (w[(size_t)x * (size_t)taps + (size_t)k] !=
+                w[(size_t)(x & 1) * (size_t)taps + (size_t)k])
+                return 0;
+    }
+    return 1;
+}
+
+static int period2_geometry(const clik_resize_geometry *g, int sw, int sh, int dw, int dh)
+{
+    return period2_axis(g->xofs, g->xw, sw, dw, g->xtaps) &&
+           period2_axis(g->yofs, g->yw, sh, dh, g->ytaps);
+}
+
+/* Bilinear x2 of u8 images: the weights are then 1/4 and 3/4 (output 2i:
+ * 1/4 of pixel i - 1 and 3/4 of pixel i; 2i + 1: 3/4 of i and 1/4 of i + 1;
+ * rows alike, the edge pixel standing for those past it), so every float
+ * product and sum of the oracle's is exact and its result is S / 16, S the
+ * integer sum of the pixels times the products of the weights times 4 (at
+ * most 16 * 255): the same bytes from 16-bit integers, rounded halves to
+ * even. */
+static int bilinear_x2_weights(const clik_resize_geometry *g)
+{
+    for (int k = 0; k < 4; k++) {
+        const float want = k == 0 || k == 3 ? 0.25f : 0.75f;
+        if (g->xw[k] != want || g->yw[k] != want)
+            return 0;
+    }
+    return 1;
+}
+
+/* S / 16 rounded to nearest, halves to even. */
+CLIK_INLINE uint16x8_t up2_round(uint16x8_t s)
+{
+    const uint16x8_t odd = vandq_u16(vshrq_n_u16(s, 4), vdupq_n_u16(1));
+    return vshrq_n_u16(vaddq_u16(vaddq_u16(s, vdupq_n_u16(7)), odd), 4);
+}
+
+CLIK_INLINE int up2_round1(int s)
+{
+    return (s + 7 + ((s >> 4) & 1)) >> 4;
+}
+
+/* far + 3 near, 8 elements from p and q. */
+CLIK_INLINE uint16x8_t up2_v(uint8x8_t far, uint8x8_t near)
+{
+    const uint16x8_t n = vmovl_u8(near);
+    return vaddq_u16(vaddw_u8(n, far), vshlq_n_u16(n, 1));
+}
+
+/* Even and odd outputs of 8 source elements: left, centre and right are
+ * the vertical sums at the pixels before, at and after them. */
+CLIK_INLINE void up2_h(uint16x8_t left, uint16x8_t centre, uint16x8_t right, uint16x8_t *even,
+                       uint16x8_t *odd)
+{
+    const uint16x8_t c3 = vaddq_u16(centre, vshlq_n_u16(centre, 1));
+    *even = up2_round(vaddq_u16(left, c3));
+    *odd = up2_round(vaddq_u16(c3, right));
+}
+
+/* Output row from the source rows far (weight 1/4) and near (3/4). */
+static void up2_row(const uint8_t *far, const uint8_t *near, int sw, int ch, uint8_t *out)
+{
+    const int n = sw * ch;
+    int e = 0;
+    for (; e < n; e++) { /* the first pixel: its left neighbour is itself */
+        if (e >= ch && e + 16 + ch <= n)
+            break;
+        const int l = e >= ch ? e - ch : e, r = e + ch < n ? e + ch : e;
+        const int vl = far[l] + 3 * near[l], vc = far[e] + 3 * near[e];
+        const int vr = far[r] + 3 * near[r];
+        const size_t o = (size_t)(e / ch) * 2 * (size_t)ch + (size_t)(e % ch);
+        out[o] = (uint8_t)up2_round1(vl + 3 * vc);
+        out[o + (size_t)ch] = (uint8_t)up2_round1(3 * vc + vr);
+    }
+    for (; e + 16 + ch <= n; e += 16) {
+        const uint8x16_t fl = vld1q_u8(far + e - ch), fc = vld1q_u8(far + e),
+                         fr = vld1q_u8(far + e + ch);
+        const uint8x16_t nl = vld1q_u8(near + e - ch), nc = vld1q_u8(near + e),
+                         nr = vld1q_u8(near + e + ch);
+        uint16x8_t e0, o0, e1, o1;
+        up2_h(up2_v(vget_low_u8(fl), vget_low_u8(nl)), up2_v(vget_low_u8(fc), vget_low_u8(nc)),
+              up2_v(vget_low_u8(fr), vget_low_u8(nr)), &e0, &o0);
+        up2_h(up2_v(vget_high_u8(fl), vget_high_u8(nl)), up2_v(vget_high_u8(fc), vget_high_u8(nc)),
+              up2_v(vget_high_u8(fr), vget_high_u8(nr)), &e1, &o1);
+        /* The u16 lanes hold bytes: their low halves, in order. */
+        const uint8x16_t ev = vuzp1q_u8(vreinterpretq_u8_u16(e0), vreinterpretq_u8_u16(e1));
+        const uint8x16_t od = vuzp1q_u8(vreinterpretq_u8_u16(o0), vreinterpretq_u8_u16(o1));
+        uint8_t *o = out + 2 * (size_t)e;
+        if (ch == 1) {
+            vst1q_u8(o, vzip1q_u8(ev, od));
+            vst1q_u8(o + 16, vzip2q_u8(ev, od));
+        } else {
+            const uint32x4_t ew = vreinterpretq_u32_u8(ev), ow = vreinterpretq_u32_u8(od);
+            vst1q_u8(o, vreinterpretq_u8_u32(vzip1q_u32(ew, ow)));
+            vst1q_u8(o + 16, vreinterpretq_u8_u32(vzip2q_u32(ew, ow)));
+        }
+    }
+    for (; e < n; e++) { /* the last pixels: the right neighbour of the last is itself */
+        const int l = e >= ch ? e - ch : e, r = e + ch < n ? e + ch : e;
+        const int vl = far[l] + 3 * near[l], vc = far[e] + 3 * near[e];
+        const int vr = far[r] + 3 * near[r];
+        const size_t o = (size_t)(e / ch) * 2 * (size_t)ch + (size_t)(e % ch);
+        out[o] = (uint8_t)up2_round1(vl + 3 * vc);
+        out[o + (size_t)ch] = (uint8_t)up2_round1(3 * vc + vr);
+    }
+}
+
+static int bilinear_x2_rows(void *user, int y0, int y1)
+{
+    const resize_job *j = user;
+    const clik_image *src = j->src, *dst = j->dst;
+    const int sh = src->height;
+    for (int y = y0; y < y1; y++) {
+        const int near = y / 2;
+        const int far = y & 1 ? (near + 1 < sh ? near + 1 : near) : (near > 0 ? near - 1 : 0);
+        up2_row(src_row(src, far), src_row(src, near), src->width, src->channels, dst_row(dst, y));
+    }
+    return 0;
+}
+
+/* Four u8 lanes (widened to 16 bits) as floats, through the signed
+ * conversion (one instruction on x86, where SIMDe converts unsigned ones in
+ * halves). */
+CLIK_INLINE float32x4_t small_lo(uint16x8_t v)
+{
+    return vcvtq_f32_s32(vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(v))));
+}
+
+CLIK_INLINE float32x4_t small_hi(uint16x8_t v)
+{
+    return vcvtq_f32_s32(vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(v))));
+}
+
+/* The horizontal sums of a source row at x2 (period2_geometry) for the
+ * outputs of source columns [s0, s1): the pixels s0 - taps / 2 ..
+ * s1 + taps / 2 - 1 in floats first (f: (s1 - s0 + taps) * ch floats), the
+ * edge pixel standing for those past it, then output 2i from the taps at
+ * i - taps / 2 with the weights we, 2i + 1 from those one pixel on with wo,
+ * each sum in the oracle's order, into out from output 2 s0 on. One
+ * channel: four pixels at a time, the even and odd sums interleaved; RGBA:
+ * a pixel at a time. ch and taps are constants where inlined. */
+CLIK_INLINE void period2_hsum_body(const uint8_t *row, int sw, int s0, int s1, int ch, int taps,
+                                   const float *we, const float *wo, float *f, float *out)
+{
+    const int half = taps / 2, n = (s1 - s0) * ch;
+    for (int k = 0; k < half; k++)
+        for (int c = 0; c < ch; c++) {
+            f[k * ch + c] = row[(size_t)clamp_index(s0 - half + k, sw) * ch + c];
+            f[n + (half + k) * ch + c] = row[(size_t)clamp_index(s1 + k, sw) * ch + c];
+        }
+    const uint8_t *in = row + (size_t)s0 * ch;
+    float *fr = f + half * ch;
+    int e = 0;
+    for (; e + 16 <= n; e += 16) {
+        const uint8x16_t v = vld1q_u8(in + e);
+        const uint16x8_t lo = vmovl_u8(vget_low_u8(v)), hi = vmovl_u8(vget_high_u8(v));
+        vst1q_f32(fr + e, small_lo(lo));
+        vst1q_f32(fr + e + 4, small_hi(lo));
+        vst1q_f32(fr + e + 8, small_lo(hi));
+        vst1q_f32(fr + e + 12, small_hi(hi));
+    }
+    for (; e < n; e++)
+        fr[e] = in[e];
+    float32x4_t ve[4], vo[4];
+    for (int k = 0; k < taps; k++) {
+        ve[k] = vdupq_n_f32(we[k]);
+        vo[k] = vdupq_n_f32(wo[k]);
+    }
+    /* F(k): the four elements from tap k of the first pixel at element e. */
+#define F(k) vld1q_f32(f + e + (k)*ch)
+    for (e = 0; e + 4 <= n; e += 4) {
+        float32x4_t a = vmulq_f32(F(0), ve[0]), b = vmulq_f32(F(1), vo[0]);
+        for (int k = 1; k < taps; k++) {
+            a = vaddq_f32(a, vmulq_f32(F(k), ve[k]));
+            b = vaddq_f32(b, vmulq_f32(F(k + 1), vo[k]));
+        }
+        if (ch == 1) {
+            vst1q_f32(out + 2 * e, vzip1q_f32(a, b));
+            vst1q_f32(out + 2 * e + 4, vzip2q_f32(a, b));
+        } else {
+            vst1q_f32(out + 2 * e, a);
+            vst1q_f32(out + 2 * e + 4, b);
+        }
+    }
+#undef F
+    for (; e < n; e++) { /* one channel: the last pixels */
+        float a = we[0] * f[e], b = wo[0] * f[e + ch];
+        for (int k = 1; k < taps; k++) {
+            const float ta = we[k] * f[e + k * ch], tb = wo[k] * f[e + (k + 1) * ch];
+            a += ta;
+            b += tb;
+        }
+        const size_t o = (size_t)(e / ch) * 2 * (size_t)ch + (size_t)(e % ch);
+        out[o] = a;
+        out[o + (size_t)ch] = b;
+    }
+}
+
+static void period2_hsum(const uint8_t *row, int sw, int s0, int s1, int ch, int taps,
+                         const float *we, const float *wo, float *f, float *out)
+{
+    if (ch == 1 && taps == 4)
+        period2_hsum_body(row, sw, s0, s1, 1, 4, we, wo, f, out);
+    else if (ch == 1)
+        period2_hsum_body(row, sw, s0, s1, 1, 2, we, wo, f, out);
+    else if (taps == 4)
+        period2_hsum_body(row, sw, s0, s1, 4, 4, we, wo, f, out);
+    else
+        period2_hsum_body(row, sw, s0, s1, 4, 2, we, wo, f, out);
 }
 
 /* ---- bicubic-aa --------------------------------------------------------- */
@@ -419,6 +731,55 @@ static int ring_rows(void *user, int y0, int y1)
     return 0;
 }
 
+/* Source elements of a span of period2_rows: its ring (at most 4 rows of
+ * twice as many floats, 128 KiB) stays in the second-level cache on wide
+ * images. */
+#define P2_SPAN_ELEMS 4096
+
+/* ring_rows at x2 (period2_geometry): the band in spans of source columns,
+ * each with its ring of horizontal sums (period2_hsum), so that the rows
+ * in use stay in cache whatever the image's width. Each output row is the
+ * vertical pass of ring_rows over each span in turn: the same bytes. */
+static int period2_rows(void *user, int y0, int y1)
+{
+    const resize_job *jb = user;
+    const clik_image *src = jb->src, *dst = jb->dst;
+    const clik_resize_geometry *g = jb->g;
+    const int sw = src->width, sh = src->height, ch = src->channels;
+    const int ty = g->ytaps, tx = g->xtaps;
+    const int span = P2_SPAN_ELEMS / ch;
+    const size_t slot_floats = (size_t)2 * (size_t)span * (size_t)ch;
+    float *ring = malloc(sizeof(float) * (size_t)ty * slot_floats);
+    float *f = malloc(sizeof(float) * (size_t)(span + tx) * (size_t)ch);
+    if (!ring || !f) {
+        free(ring);
+        free(f);
+        return -1;
+    }
+    for (int s0 = 0; s0 < sw; s0 += span) {
+        const int s1 = s0 + span < sw ? s0 + span : sw;
+        int held[4] = {INT_MIN, INT_MIN, INT_MIN, INT_MIN}; /* source row of each slot */
+        const float *h[4];
+        for (int y = y0; y < y1; y++) {
+            for (int j = 0; j < ty; j++) {
+                const int r = g->yofs[y] + j, slot = (r % ty + ty) % ty;
+                float *hrow = ring + (size_t)slot * slot_floats;
+                h[j] = hrow;
+                if (held[slot] == r)
+                    continue;
+                period2_hsum(src_row(src, clamp_index(r, sh)), sw, s0, s1, ch, tx, g->xw,
+                             g->xw + tx, f, hrow);
+                held[slot] = r;
+            }
+            vpass(h, g->yw + (size_t)y * (size_t)ty, ty, 2 * (s1 - s0) * ch,
+                  dst_row(dst, y) + (size_t)2 * (size_t)s0 * (size_t)ch);
+        }
+    }
+    free(ring);
+    free(f);
+    return 0;
+}
+
 static int ring_u8(const clik_image *src, clik_image *dst, const double *scale, clik_interp method,
                    int quantized, const row_passes *p)
 {
@@ -426,10 +787,15 @@ static int ring_u8(const clik_image *src, clik_image *dst, const double *scale, 
     if (clik__resize_geometry_make(&g, src->width, src->height, dst->width, dst->height, scale,
                                    method, quantized) != 0)
         return -1;
-    resize_job j = {src, dst, &g, p, 0, 0};
+    resize_job j = {src, dst, &g, p, 0, 0, 0};
     clik__resize_interior(&g, dst->width, src->width, &j.xa, &j.xb);
     const size_t work = (size_t)dst->width * (size_t)src->channels * (size_t)(g.xtaps + g.ytaps);
-    const int rc = clik__cpu_rows(dst->height, work, ring_rows, &j);
+    j.p2 = method != CLIK_INTERP_BICUBIC_AA &&
+           period2_geometry(&g, src->width, src->height, dst->width, dst->height);
+    const int rc = j.p2 && method == CLIK_INTERP_BILINEAR && bilinear_x2_weights(&g)
+                       ? clik__cpu_rows(dst->height, (size_t)dst->width * (size_t)src->channels,
+                                        bilinear_x2_rows, &j)
+                       : clik__cpu_rows(dst->height, work, j.p2 ? period2_rows : ring_rows, &j);
     clik__resize_geometry_free(&g);
     return rc;
 }
