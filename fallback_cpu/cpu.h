@@ -375,12 +375,8 @@ typedef struct clik_cpu_dsp {
 
 /* 1 when this build has the NEON path (natively or through SIMDe). */
 int clik__cpu_have_neon(void);
-/* 1 when the NEON path runs as native NEON (else through SIMDe). */
-int clik__cpu_neon_native(void);
-/* Fills dsp with the scalar entries, then the NEON ones when neon is set;
- * with fastest (the automatic choice), entries whose NEON code is slower
- * than the scalar code through SIMDe keep the scalar code. */
-void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon, int fastest);
+/* Fills dsp with the scalar entries, then the NEON ones when neon is set. */
+void clik__cpu_dsp_init(clik_cpu_dsp *dsp, int neon);
 
 void clik__hist_dsp_init_scalar(clik_hist_dsp *dsp);
 void clik__hist_dsp_init_neon(clik_hist_dsp *dsp);

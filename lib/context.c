@@ -68,7 +68,7 @@ int clik_cpu_path_available(clik_cpu_path path)
 
 /* *out: the CPU path; *automatic: 1 when neither the option nor the
  * variable chose it. */
-static clik_status resolve_cpu_path(clik_cpu_path option, clik_backend *out, int *automatic)
+static clik_status resolve_cpu_path(clik_cpu_path option, clik_backend *out)
 {
     clik_cpu_path path = option;
     if (path == CLIK_CPU_AUTO) {
@@ -92,7 +92,6 @@ static clik_status resolve_cpu_path(clik_cpu_path option, clik_backend *out, int
     /* The NEON path wherever it is built: through SIMDe on x86 it is still
      * several times faster than the scalar oracle (1920 x 1080 RGB 7 x 7
      * blur: 28 against 206 ms on one core), which stays selectable. */
-    *automatic = path == CLIK_CPU_AUTO;
     if (path == CLIK_CPU_AUTO)
         path = clik__cpu_have_neon() ? CLIK_CPU_NEON : CLIK_CPU_SCALAR;
     *out = path == CLIK_CPU_NEON ? CLIK_BACKEND_NEON : CLIK_BACKEND_SCALAR;
@@ -287,9 +286,8 @@ clik_status clik_context_create(clik_context **out, const clik_context_options *
         st = resolve_bool(opt->profiling, "CLIK_PROFILE", 0, 0, &ctx->profiling);
     if (st == CLIK_OK)
         st = resolve_bool(opt->local_memory, "CLIK_LOCAL_MEM", -1, 1, &local_auto);
-    int cpu_auto = 0;
     if (st == CLIK_OK)
-        st = resolve_cpu_path(opt->cpu_path, &ctx->cpu_backend, &cpu_auto);
+        st = resolve_cpu_path(opt->cpu_path, &ctx->cpu_backend);
     if (st == CLIK_OK)
         st = resolve_threads(ctx, opt->threads);
     /* Tuning: the variable's pairs, then the option's, which win key by key. */
@@ -303,7 +301,7 @@ clik_status clik_context_create(clik_context **out, const clik_context_options *
         st = clik__fail(NULL, CLIK_ERR_NO_MEMORY, "out of memory");
     if (st == CLIK_OK) {
         ctx->cache_dir = clik__cache_dir(opt->cache_dir, cache_on);
-        clik__cpu_dsp_init(&ctx->dsp, ctx->cpu_backend == CLIK_BACKEND_NEON, cpu_auto);
+        clik__cpu_dsp_init(&ctx->dsp, ctx->cpu_backend == CLIK_BACKEND_NEON);
         const char *spec = opt->device ? opt->device : getenv("CLIK_DEVICE");
         st = open_device(ctx, spec && *spec ? spec : "auto");
     }
