@@ -79,26 +79,30 @@ static void load_line(const clik_image *src, int y, int r, float *line)
  * its rows) in locals: the stores could alias them. */
 #define LOCAL_TAPS 15
 
-/* out[e] = sum over k of w[k] * line[e + k * ch], for e < n (ksize a
- * constant where inlined). */
-CLIK_INLINE void h_pass_k(const float *line, size_t n, int ch, const float *wt, int ksize,
-                          float *out)
+/* out[e] = sum over k of w[k] * line[e + k * ch], for e < n (ksize and
+ * held a constant where inlined): with held, the weights are vectors held
+ * in locals (at most LOCAL_TAPS), else each is read where it is used (the
+ * flow's wide smoothing). */
+CLIK_INLINE void h_pass_any(const float *line, size_t n, int ch, const float *wt, int ksize,
+                            float *out, int held)
 {
     float32x4_t w[LOCAL_TAPS];
-    for (int k = 0; k < ksize; k++)
+    for (int k = 0; held && k < ksize; k++)
         w[k] = vdupq_n_f32(wt[k]);
+#define H_WEIGHT(k) (held ? w[k] : vdupq_n_f32(wt[k]))
     size_t e = 0;
     for (; e + 8 <= n; e += 8) {
-        float32x4_t s0 = vmulq_f32(vld1q_f32(line + e), w[0]);
-        float32x4_t s1 = vmulq_f32(vld1q_f32(line + e + 4), w[0]);
+        float32x4_t s0 = vmulq_f32(vld1q_f32(line + e), H_WEIGHT(0));
+        float32x4_t s1 = vmulq_f32(vld1q_f32(line + e + 4), H_WEIGHT(0));
         for (int k = 1; k < ksize; k++) {
             const float *p = line + e + (size_t)k * (size_t)ch;
-            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(p), w[k]));
-            s1 = vaddq_f32(s1, vmulq_f32(vld1q_f32(p + 4), w[k]));
+            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(p), H_WEIGHT(k)));
+            s1 = vaddq_f32(s1, vmulq_f32(vld1q_f32(p + 4), H_WEIGHT(k)));
         }
         vst1q_f32(out + e, s0);
         vst1q_f32(out + e + 4, s1);
     }
+#undef H_WEIGHT
     for (; e < n; e++) {
         float s = wt[0] * line[e];
         for (int k = 1; k < ksize; k++) {
@@ -109,30 +113,15 @@ CLIK_INLINE void h_pass_k(const float *line, size_t n, int ch, const float *wt, 
     }
 }
 
-/* h_pass_k past LOCAL_TAPS taps (the flow's smoothing): the weights read
- * where they are used. */
+CLIK_INLINE void h_pass_k(const float *line, size_t n, int ch, const float *wt, int ksize,
+                          float *out)
+{
+    h_pass_any(line, n, ch, wt, ksize, out, 1);
+}
+
 static void h_pass_wide(const float *line, size_t n, int ch, const float *wt, int ksize, float *out)
 {
-    size_t e = 0;
-    for (; e + 8 <= n; e += 8) {
-        float32x4_t s0 = vmulq_n_f32(vld1q_f32(line + e), wt[0]);
-        float32x4_t s1 = vmulq_n_f32(vld1q_f32(line + e + 4), wt[0]);
-        for (int k = 1; k < ksize; k++) {
-            const float *p = line + e + (size_t)k * (size_t)ch;
-            s0 = vaddq_f32(s0, vmulq_n_f32(vld1q_f32(p), wt[k]));
-            s1 = vaddq_f32(s1, vmulq_n_f32(vld1q_f32(p + 4), wt[k]));
-        }
-        vst1q_f32(out + e, s0);
-        vst1q_f32(out + e + 4, s1);
-    }
-    for (; e < n; e++) {
-        float s = wt[0] * line[e];
-        for (int k = 1; k < ksize; k++) {
-            float p = wt[k] * line[e + (size_t)k * (size_t)ch];
-            s += p;
-        }
-        out[e] = s;
-    }
+    h_pass_any(line, n, ch, wt, ksize, out, 0);
 }
 
 static void h_pass(const float *line, size_t n, int ch, const float *wt, int ksize, float *out)
