@@ -422,20 +422,24 @@ CLIK_INLINE void up2_h(uint16x8_t left, uint16x8_t centre, uint16x8_t right, uin
 }
 
 /* Output row from the source rows far (weight 1/4) and near (3/4). */
+/* Element e of a row's two outputs, one by one: the neighbours past the
+ * row's ends are the edge pixels themselves. */
+static void up2_element(const uint8_t *far, const uint8_t *near, int n, int ch, int e, uint8_t *out)
+{
+    const int l = e >= ch ? e - ch : e, r = e + ch < n ? e + ch : e;
+    const int vl = far[l] + 3 * near[l], vc = far[e] + 3 * near[e];
+    const int vr = far[r] + 3 * near[r];
+    const size_t o = (size_t)(e / ch) * 2 * (size_t)ch + (size_t)(e % ch);
+    out[o] = (uint8_t)up2_round1(vl + 3 * vc);
+    out[o + (size_t)ch] = (uint8_t)up2_round1(3 * vc + vr);
+}
+
 static void up2_row(const uint8_t *far, const uint8_t *near, int sw, int ch, uint8_t *out)
 {
     const int n = sw * ch;
     int e = 0;
-    for (; e < n; e++) { /* the first pixel: its left neighbour is itself */
-        if (e >= ch && e + 16 + ch <= n)
-            break;
-        const int l = e >= ch ? e - ch : e, r = e + ch < n ? e + ch : e;
-        const int vl = far[l] + 3 * near[l], vc = far[e] + 3 * near[e];
-        const int vr = far[r] + 3 * near[r];
-        const size_t o = (size_t)(e / ch) * 2 * (size_t)ch + (size_t)(e % ch);
-        out[o] = (uint8_t)up2_round1(vl + 3 * vc);
-        out[o + (size_t)ch] = (uint8_t)up2_round1(3 * vc + vr);
-    }
+    for (; e < n && (e < ch || e + 16 + ch > n); e++) /* the first pixel */
+        up2_element(far, near, n, ch, e, out);
     for (; e + 16 + ch <= n; e += 16) {
         const uint8x16_t fl = vld1q_u8(far + e - ch), fc = vld1q_u8(far + e),
                          fr = vld1q_u8(far + e + ch);
@@ -459,14 +463,8 @@ static void up2_row(const uint8_t *far, const uint8_t *near, int sw, int ch, uin
             vst1q_u8(o + 16, vreinterpretq_u8_u32(vzip2q_u32(ew, ow)));
         }
     }
-    for (; e < n; e++) { /* the last pixels: the right neighbour of the last is itself */
-        const int l = e >= ch ? e - ch : e, r = e + ch < n ? e + ch : e;
-        const int vl = far[l] + 3 * near[l], vc = far[e] + 3 * near[e];
-        const int vr = far[r] + 3 * near[r];
-        const size_t o = (size_t)(e / ch) * 2 * (size_t)ch + (size_t)(e % ch);
-        out[o] = (uint8_t)up2_round1(vl + 3 * vc);
-        out[o + (size_t)ch] = (uint8_t)up2_round1(3 * vc + vr);
-    }
+    for (; e < n; e++) /* the last pixels */
+        up2_element(far, near, n, ch, e, out);
 }
 
 static int bilinear_x2_rows(void *user, int y0, int y1)
