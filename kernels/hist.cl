@@ -644,8 +644,10 @@ __kernel void luma_plane16(__global const uchar *src, int src_stride, __global u
     int x = 0;
     for (; x + 16 <= width; x += 16)
         luma_plane16_at(s + (size_t)x * 4, out + x, bgr);
-    for (; x < width; x++)
-        out[x] = (uchar)luma_of(bgr ? vload4(x, s).zyxw : vload4(x, s));
+    for (; x < width; x++) {
+        const uchar4 p = vload4(x, s);
+        out[x] = (uchar)luma_of(bgr ? p.zyxw : p);
+    }
 }
 
 __kernel void luma_merge16(__global const uchar *src, int src_stride, __global const uchar *y,

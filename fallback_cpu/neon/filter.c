@@ -159,18 +159,11 @@ CLIK_INLINE int32x4_t floor_half_bits(float32x4_t s)
     return vaddq_s32(vreinterpretq_s32_f32(m), vreinterpretq_s32_u32(above));
 }
 
-/* u8 of 16 floor_half_bits results: saturated in 16-bit lanes, their low
- * bytes. */
+/* u8 of 16 floor_half_bits results (neon.h). */
 CLIK_INLINE uint8x16_t sat16_u8(int32x4_t a, int32x4_t b, int32x4_t c, int32x4_t d)
 {
-    const int16x8_t lo = vdupq_n_s16(0), hi = vdupq_n_s16(255);
-    int16x8_t ab =
-        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_s32(a), vreinterpretq_u16_s32(b)));
-    int16x8_t cd =
-        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_s32(c), vreinterpretq_u16_s32(d)));
-    ab = vminq_s16(vmaxq_s16(ab, lo), hi);
-    cd = vminq_s16(vmaxq_s16(cd, lo), hi);
-    return vuzp1q_u8(vreinterpretq_u8_s16(ab), vreinterpretq_u8_s16(cd));
+    return clik_neon_sat_u8x16(vreinterpretq_u32_s32(a), vreinterpretq_u32_s32(b),
+                               vreinterpretq_u32_s32(c), vreinterpretq_u32_s32(d));
 }
 
 /* Eight u8 of s0, s1 as round_u8. */
@@ -180,37 +173,41 @@ CLIK_INLINE uint8x8_t round8_u8(float32x4_t s0, float32x4_t s1)
     return vget_low_u8(sat16_u8(floor_half_bits(s0), floor_half_bits(s1), z, z));
 }
 
-/* Output row y: the weighted sum of the ring rows rows[0..ksize) (ksize a
- * constant where inlined, at most LOCAL_TAPS). */
-CLIK_INLINE void v_pass_k(const float *const *rows_in, size_t n, const float *wt, int ksize,
-                          clik_image *dst, int y)
+/* Output row y: the weighted sum of the ring rows rows_in[0..ksize)
+ * (ksize and held a constant where inlined): with held, the rows and the
+ * weight vectors are held in locals (at most LOCAL_TAPS), else each is read
+ * where it is used (the flow's wide smoothing). */
+CLIK_INLINE void v_pass_any(const float *const *rows_in, size_t n, const float *wt, int ksize,
+                            clik_image *dst, int y, int held)
 {
     uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
     float *outf = (float *)(void *)out;
     const int u8 = dst->type == CLIK_U8;
     const float *rows[LOCAL_TAPS];
     float32x4_t w[LOCAL_TAPS];
-    for (int k = 0; k < ksize; k++) {
+    for (int k = 0; held && k < ksize; k++) {
         rows[k] = rows_in[k];
         w[k] = vdupq_n_f32(wt[k]);
     }
+#define V_ROW(k)    (held ? rows[k] : rows_in[k])
+#define V_WEIGHT(k) (held ? w[k] : vdupq_n_f32(wt[k]))
     size_t e = 0;
     for (; u8 && e + 16 <= n; e += 16) {
         float32x4_t s[4];
         for (int q = 0; q < 4; q++)
-            s[q] = vmulq_f32(vld1q_f32(rows[0] + e + 4 * q), w[0]);
+            s[q] = vmulq_f32(vld1q_f32(V_ROW(0) + e + 4 * q), V_WEIGHT(0));
         for (int k = 1; k < ksize; k++)
             for (int q = 0; q < 4; q++)
-                s[q] = vaddq_f32(s[q], vmulq_f32(vld1q_f32(rows[k] + e + 4 * q), w[k]));
+                s[q] = vaddq_f32(s[q], vmulq_f32(vld1q_f32(V_ROW(k) + e + 4 * q), V_WEIGHT(k)));
         vst1q_u8(out + e, sat16_u8(floor_half_bits(s[0]), floor_half_bits(s[1]),
                                    floor_half_bits(s[2]), floor_half_bits(s[3])));
     }
     for (; e + 8 <= n; e += 8) {
-        float32x4_t s0 = vmulq_f32(vld1q_f32(rows[0] + e), w[0]);
-        float32x4_t s1 = vmulq_f32(vld1q_f32(rows[0] + e + 4), w[0]);
+        float32x4_t s0 = vmulq_f32(vld1q_f32(V_ROW(0) + e), V_WEIGHT(0));
+        float32x4_t s1 = vmulq_f32(vld1q_f32(V_ROW(0) + e + 4), V_WEIGHT(0));
         for (int k = 1; k < ksize; k++) {
-            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(rows[k] + e), w[k]));
-            s1 = vaddq_f32(s1, vmulq_f32(vld1q_f32(rows[k] + e + 4), w[k]));
+            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(V_ROW(k) + e), V_WEIGHT(k)));
+            s1 = vaddq_f32(s1, vmulq_f32(vld1q_f32(V_ROW(k) + e + 4), V_WEIGHT(k)));
         }
         if (u8) {
             vst1_u8(out + e, round8_u8(s0, s1));
@@ -219,10 +216,12 @@ CLIK_INLINE void v_pass_k(const float *const *rows_in, size_t n, const float *wt
             vst1q_f32(outf + e + 4, s1);
         }
     }
+#undef V_ROW
+#undef V_WEIGHT
     for (; e < n; e++) {
-        float s = wt[0] * rows[0][e];
+        float s = wt[0] * rows_in[0][e];
         for (int k = 1; k < ksize; k++) {
-            float p = wt[k] * rows[k][e];
+            float p = wt[k] * rows_in[k][e];
             s += p;
         }
         if (u8)
@@ -232,39 +231,16 @@ CLIK_INLINE void v_pass_k(const float *const *rows_in, size_t n, const float *wt
     }
 }
 
-/* v_pass_k past LOCAL_TAPS taps: the rows and weights read where they
- * are used. */
+CLIK_INLINE void v_pass_k(const float *const *rows, size_t n, const float *wt, int ksize,
+                          clik_image *dst, int y)
+{
+    v_pass_any(rows, n, wt, ksize, dst, y, 1);
+}
+
 static void v_pass_wide(const float *const *rows, size_t n, const float *wt, int ksize,
                         clik_image *dst, int y)
 {
-    uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
-    float *outf = (float *)(void *)out;
-    size_t e = 0;
-    for (; e + 8 <= n; e += 8) {
-        float32x4_t s0 = vmulq_n_f32(vld1q_f32(rows[0] + e), wt[0]);
-        float32x4_t s1 = vmulq_n_f32(vld1q_f32(rows[0] + e + 4), wt[0]);
-        for (int k = 1; k < ksize; k++) {
-            s0 = vaddq_f32(s0, vmulq_n_f32(vld1q_f32(rows[k] + e), wt[k]));
-            s1 = vaddq_f32(s1, vmulq_n_f32(vld1q_f32(rows[k] + e + 4), wt[k]));
-        }
-        if (dst->type == CLIK_F32) {
-            vst1q_f32(outf + e, s0);
-            vst1q_f32(outf + e + 4, s1);
-        } else {
-            vst1_u8(out + e, round8_u8(s0, s1));
-        }
-    }
-    for (; e < n; e++) {
-        float s = wt[0] * rows[0][e];
-        for (int k = 1; k < ksize; k++) {
-            float p = wt[k] * rows[k][e];
-            s += p;
-        }
-        if (dst->type == CLIK_F32)
-            outf[e] = s;
-        else
-            out[e] = round_u8(s);
-    }
+    v_pass_any(rows, n, wt, ksize, dst, y, 0);
 }
 
 static void v_pass(const float *const *rows, size_t n, const float *wt, int ksize, clik_image *dst,

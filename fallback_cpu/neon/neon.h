@@ -52,6 +52,21 @@ CLIK_INLINE float32x4_t sqrt4(float32x4_t v)
 #endif
 }
 
+/* 16 bytes from four vectors whose lanes hold an int16 in their low halves
+ * (the rounding tricks of the blur and resize paths): each saturated to
+ * [0, 255], the low bytes in order. */
+static inline uint8x16_t clik_neon_sat_u8x16(uint32x4_t a, uint32x4_t b, uint32x4_t c, uint32x4_t d)
+{
+    const int16x8_t lo = vdupq_n_s16(0), hi = vdupq_n_s16(255);
+    int16x8_t ab =
+        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_u32(a), vreinterpretq_u16_u32(b)));
+    int16x8_t cd =
+        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_u32(c), vreinterpretq_u16_u32(d)));
+    ab = vminq_s16(vmaxq_s16(ab, lo), hi);
+    cd = vminq_s16(vmaxq_s16(cd, lo), hi);
+    return vuzp1q_u8(vreinterpretq_u8_s16(ab), vreinterpretq_u8_s16(cd));
+}
+
 /* Stores v at channel c of pixel (x, y) of dst: as it is on f32, rounded to
  * nearest and clamped to 0..255 on u8. */
 static inline void store_sample(clik_image *dst, int x, int y, int c, float v)

@@ -298,20 +298,6 @@ CLIK_INLINE uint32x4_t round_bits(float32x4_t s)
     return vreinterpretq_u32_f32(vaddq_f32(s, vdupq_n_f32(12582912.0f)));
 }
 
-/* u8 of four round_bits results each: the int16 in the low halves of the
- * lanes, saturated to [0, 255], their low bytes in order. */
-CLIK_INLINE uint8x16_t sat_u8_of(uint32x4_t a, uint32x4_t b, uint32x4_t c, uint32x4_t d)
-{
-    const int16x8_t lo = vdupq_n_s16(0), hi = vdupq_n_s16(255);
-    int16x8_t ab =
-        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_u32(a), vreinterpretq_u16_u32(b)));
-    int16x8_t cd =
-        vreinterpretq_s16_u16(vuzp1q_u16(vreinterpretq_u16_u32(c), vreinterpretq_u16_u32(d)));
-    ab = vminq_s16(vmaxq_s16(ab, lo), hi);
-    cd = vminq_s16(vmaxq_s16(cd, lo), hi);
-    return vuzp1q_u8(vreinterpretq_u8_s16(ab), vreinterpretq_u8_s16(cd));
-}
-
 /* The vertical pass of `taps` rows (2 or 4, a constant where inlined),
  * from element 0 in steps of 16; returns where it stopped. The rows and
  * weights are held in locals: the u8 stores could alias them. */
@@ -330,7 +316,7 @@ CLIK_INLINE int vpass_taps(const float *const *h, const float *wy, int taps, int
                 s = vaddq_f32(s, vmulq_f32(vld1q_f32(r[j] + i + 4 * k), w[j]));
             q[k] = round_bits(s);
         }
-        vst1q_u8(out + i, sat_u8_of(q[0], q[1], q[2], q[3]));
+        vst1q_u8(out + i, clik_neon_sat_u8x16(q[0], q[1], q[2], q[3]));
     }
     return i;
 }

@@ -224,13 +224,17 @@ static clik_status cl_down(clik_context *ctx, const clik_binding *src, const cli
  * (pyr_up_sub_*, pyr_up_add_*) that combines it with other into out. u8 on
  * CPU devices: the row kernels (name with "_rows" before the band type), a
  * band of source rows per work-item (kernels/up2_rows.h). */
+static int up_rows_kernel(clik_context *ctx, const clik_image *img)
+{
+    return img->type == CLIK_U8 &&
+           (int)clik__tune(ctx, CLIK_TUNE_PYR_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
+}
+
 static clik_status cl_up(clik_context *ctx, const char *name, const clik_binding *coarse,
                          const clik_binding *other, const clik_binding *out)
 {
     const clik_image *img = &coarse->image;
-    const int rows_kernel =
-        img->type == CLIK_U8 &&
-        (int)clik__tune(ctx, CLIK_TUNE_PYR_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
+    const int rows_kernel = up_rows_kernel(ctx, img);
     char rows_name[48];
     if (rows_kernel && other) {
         const char *band = strrchr(name, '_'); /* "_s16" or "_f32" */
@@ -335,9 +339,8 @@ static clik_status up_opencl(clik_context *ctx, void *p, clik_binding *const *b)
     clik_status st = clik__check_int_strides(ctx, b, 2, 0, "pyr_up");
     if (st != CLIK_OK)
         return st;
-    const int rows = b[0]->image.type == CLIK_U8 &&
-                     (int)clik__tune(ctx, CLIK_TUNE_PYR_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
-    if (!rows && b[0]->image.channels != 3 && clik__tune(ctx, CLIK_TUNE_PYR_UP_BLOCK, 1))
+    if (!up_rows_kernel(ctx, &b[0]->image) && b[0]->image.channels != 3 &&
+        clik__tune(ctx, CLIK_TUNE_PYR_UP_BLOCK, 1))
         return cl_up_block(ctx, b[0], b[1]);
     return cl_up(ctx, "pyr_up", b[0], NULL, b[1]);
 }
