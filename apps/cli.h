@@ -262,6 +262,21 @@ double cli_seconds(void);
  * not fit in cap bytes. */
 int cli_numbered_path(const char *pattern, int index, char *out, size_t cap);
 
+/* Frames first .. first + count - 1 of pattern (which must outlive it),
+ * read ahead in order on threads of the host (one fewer than the
+ * processors, 1 to 4; none, and each frame read when taken, when no thread
+ * starts): a few frames in memory at a time. NULL: out of memory. */
+typedef struct cli_frames cli_frames;
+cli_frames *cli_frames_start(const char *pattern, int first, int count);
+/* Frame i (0 for the first), each taken once and in order: an 8-bit image
+ * that the caller frees, and whether its file had alpha (had_alpha may be
+ * NULL). Prints the reason, after "clik CMD: ", when it cannot be read. */
+int cli_frames_take(cli_frames *r, const char *cmd, int i, clik_image *img, int *had_alpha);
+/* Seconds spent in cli_frames_take: the time the caller waited for frames. */
+double cli_frames_wait_s(const cli_frames *r);
+/* Stops the readers and frees what they read ahead; NULL is allowed. */
+void cli_frames_stop(cli_frames *r);
+
 /* Parses "WxH"; returns 1 on success. */
 int cli_parse_size(const char *text, int *width, int *height);
 /* A whole argument read as a finite number; returns 1 on success. */

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "flow.h"
 #include "flow_eval.h"
 #include "imageio.h"
 
@@ -16,7 +17,7 @@
 
 /* Reads a flow: a .flo file, or anything clikio_read gives as a 2-channel
  * f32 image (a (H, W, 2) float32 .npy). Prints the reason otherwise. */
-static int read_flow(const char *cmd, const char *path, clik_image *flow)
+int flow_read_file(const char *cmd, const char *path, clik_image *flow)
 {
     char err[512];
     clik_status st = clikio_read(path, flow, NULL, err, sizeof(err));
@@ -35,15 +36,9 @@ static int read_flow(const char *cmd, const char *path, clik_image *flow)
     return CLI_OK;
 }
 
-/* The errors of one flow against its ground truth. */
-typedef struct flow_errors {
-    double epe, aae;
-    long counted, total; /* vectors known in both, and all vectors */
-} flow_errors;
-
 /* Measures flow against gt; with no vector known in both, says so and fails. */
-static int measure(const char *cmd, const char *flow_path, const clik_image *flow,
-                   const char *gt_path, const clik_image *gt, flow_errors *e)
+int flow_measure(const char *cmd, const char *flow_path, const clik_image *flow,
+                 const char *gt_path, const clik_image *gt, flow_errors *e)
 {
     if (flow->width != gt->width || flow->height != gt->height) {
         fprintf(stderr, "clik %s: %s is %dx%d but %s is %dx%d: the flows need one size\n", cmd,
@@ -62,7 +57,7 @@ static int measure(const char *cmd, const char *flow_path, const clik_image *flo
 }
 
 /* One line on stdout, after label (may be NULL). */
-static void print_errors(const char *label, const flow_errors *e)
+void flow_print_errors(const char *label, const flow_errors *e)
 {
     printf("%s%sEPE %.6f AAE %.6f (%ld of %ld vectors)\n", label ? label : "", label ? ": " : "",
            e->epe, e->aae, e->counted, e->total);
@@ -120,7 +115,7 @@ int cmd_flowviz(int argc, char **argv)
         return CLI_USAGE;
     }
     clik_image flow = {0}, rgba = {0};
-    rc = read_flow("flowviz", args.positional[0], &flow);
+    rc = flow_read_file("flowviz", args.positional[0], &flow);
     if (rc == CLI_OK)
         rc = colorize("flowviz", args.positional[0], &flow, (float)max_motion, &rgba);
     if (rc == CLI_OK)
@@ -149,14 +144,14 @@ int cmd_flowcmp(int argc, char **argv)
     if (rc != CLI_OK || args.help)
         return rc;
     clik_image a = {0}, b = {0};
-    rc = read_flow("flowcmp", args.positional[0], &a);
+    rc = flow_read_file("flowcmp", args.positional[0], &a);
     if (rc == CLI_OK)
-        rc = read_flow("flowcmp", args.positional[1], &b);
+        rc = flow_read_file("flowcmp", args.positional[1], &b);
     flow_errors errors;
     if (rc == CLI_OK)
-        rc = measure("flowcmp", args.positional[0], &a, args.positional[1], &b, &errors);
+        rc = flow_measure("flowcmp", args.positional[0], &a, args.positional[1], &b, &errors);
     if (rc == CLI_OK)
-        print_errors(NULL, &errors);
+        flow_print_errors(NULL, &errors);
     clik_image_free(&b);
     clik_image_free(&a);
     return rc;
@@ -197,15 +192,6 @@ static const char *const flow_usage =
     "checked against GT(n); the errors of each pair are printed, then their mean\n"
     "over every vector. All frames need one size. Every output is written or, on a\n"
     "failure, none; no output may be an input or another output.\n";
-
-/* What the command line asks for, parsed. */
-typedef struct flow_job {
-    const char *in0, *in1;      /* the two images; a frame pattern in in0 for a sequence */
-    const char *out, *viz, *gt; /* names, or patterns for a sequence; viz and gt may be NULL */
-    clik_flow_options opt;
-    int sequence, start; /* start < 0: 0 or 1, whichever exists */
-    const char *device;
-} flow_job;
 
 static int flow_usage_error(const char *option, const char *text, const char *expected)
 {
@@ -404,7 +390,7 @@ static int compute_flow(clik_context *ctx, const flow_job *job, const clik_image
 
 /* Stages the flow as output out of set, and its picture as output viz
  * (viz < 0: none). */
-static int stage_flow(cli_outputs *set, const clik_image *flow, int out, int viz, const char *name)
+int flow_stage(cli_outputs *set, const clik_image *flow, int out, int viz, const char *name)
 {
     int rc = cli_outputs_stage(set, out, flow, 0);
     if (rc == CLI_OK && viz >= 0) {
@@ -433,7 +419,7 @@ static int flow_pair(const flow_job *job)
     if (rc == CLI_OK)
         rc = same_size(job->in0, &img0, job->in1, &img1, "the two images need one size");
     if (rc == CLI_OK && job->gt)
-        rc = read_flow("flow", job->gt, &gt);
+        rc = flow_read_file("flow", job->gt, &gt);
     if (rc == CLI_OK && job->gt)
         rc = same_size(job->in0, &img0, job->gt, &gt, "the ground truth needs the images' size");
     clik_context *ctx = NULL;
@@ -452,13 +438,13 @@ static int flow_pair(const flow_job *job)
         cli_op_done("flow", ctx, &clock, job->in0);
     flow_errors errors;
     if (rc == CLI_OK && job->gt)
-        rc = measure("flow", job->out, &flow, job->gt, &gt, &errors);
+        rc = flow_measure("flow", job->out, &flow, job->gt, &gt, &errors);
     if (rc == CLI_OK)
-        rc = stage_flow(&outs, &flow, 0, job->viz ? 1 : -1, job->out);
+        rc = flow_stage(&outs, &flow, 0, job->viz ? 1 : -1, job->out);
     if (rc == CLI_OK)
         rc = cli_outputs_commit(&outs);
     if (rc == CLI_OK && job->gt)
-        print_errors(NULL, &errors);
+        flow_print_errors(NULL, &errors);
     cli_outputs_free(&outs);
     clik_context_destroy(ctx);
     clik_image_free(&flow);
@@ -467,185 +453,6 @@ static int flow_pair(const flow_job *job)
     clik_image_free(&gt);
     clik_image_free(&img1);
     clik_image_free(&img0);
-    return rc;
-}
-
-/* ---- frame sequences ---------------------------------------------------------------- */
-
-typedef struct flow_sequence {
-    const flow_job *job;
-    int first, count;    /* frames first .. first + count - 1, flows one fewer */
-    int width, height;   /* of every frame */
-    cli_outputs outs;    /* flow i is output i, its picture output count - 1 + i */
-    flow_errors *errors; /* of each flow, with --gt */
-} flow_sequence;
-
-/* Finds the first frame and counts the frames up to the first missing
- * number: at least two, for one flow. */
-static int count_frames(const flow_job *job, flow_sequence *seq)
-{
-    char name[CLI_NAME_CAP];
-    cli_count_frames(job->in0, job->start, &seq->first, &seq->count);
-    cli_numbered_path(job->in0, seq->first + seq->count, name, sizeof(name));
-    if (seq->count < 2) {
-        fprintf(stderr, "clik flow: %s: no such frame%s; a flow needs two frames\n", name,
-                seq->count == 0 && job->start < 0 ? " (nor frame 0)" : "");
-        return CLI_FAILED;
-    }
-    /* Every name must fit, or a late flow would fail. */
-    const char *patterns[3] = {job->out, job->viz, job->gt};
-    for (int k = 0; k < 3; k++)
-        if (patterns[k] &&
-            !cli_numbered_path(patterns[k], seq->first + seq->count - 2, name, sizeof(name))) {
-            fprintf(stderr, "clik flow: %s: the names are too long\n", patterns[k]);
-            return CLI_FAILED;
-        }
-    return CLI_OK;
-}
-
-/* Names every frame, ground truth, flow and picture of the sequence in its
- * output set and checks them before anything runs. */
-static int plan_flow_outputs(const flow_job *job, flow_sequence *seq)
-{
-    char name[CLI_NAME_CAP];
-    int rc = CLI_OK;
-    cli_outputs_init(&seq->outs, "flow");
-    for (int i = 0; i < seq->count && rc == CLI_OK; i++) {
-        cli_numbered_path(job->in0, seq->first + i, name, sizeof(name));
-        rc = cli_outputs_input(&seq->outs, name);
-    }
-    for (int i = 0; job->gt && i < seq->count - 1 && rc == CLI_OK; i++) {
-        cli_numbered_path(job->gt, seq->first + i, name, sizeof(name));
-        rc = cli_outputs_input(&seq->outs, name);
-    }
-    const char *patterns[2] = {job->out, job->viz};
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; patterns[k] && i < seq->count - 1 && rc == CLI_OK; i++) {
-            cli_numbered_path(patterns[k], seq->first + i, name, sizeof(name));
-            rc = cli_outputs_add(&seq->outs, name);
-        }
-    return rc == CLI_OK ? cli_outputs_check(&seq->outs) : rc;
-}
-
-/* Reads frame i of the sequence as a grey frame, checking its size. */
-static int read_sequence_frame(flow_sequence *seq, clik_context *ctx, int i, clik_image *grey)
-{
-    char name[CLI_NAME_CAP];
-    clik_image img = {0};
-    cli_numbered_path(seq->job->in0, seq->first + i, name, sizeof(name));
-    int rc = cli_read_u8("flow", name, &img, NULL);
-    if (rc == CLI_OK && i == 0) {
-        seq->width = img.width;
-        seq->height = img.height;
-    } else if (rc == CLI_OK && (img.width != seq->width || img.height != seq->height)) {
-        fprintf(stderr,
-                "clik flow: %s is %dx%d, the frames before it %dx%d: all frames need one size\n",
-                name, img.width, img.height, seq->width, seq->height);
-        rc = CLI_FAILED;
-    }
-    if (rc == CLI_OK)
-        rc = grey_frame(ctx, name, &img, grey);
-    clik_image_free(&img);
-    return rc;
-}
-
-/* Measures flow i against its ground truth. */
-static int measure_sequence_flow(flow_sequence *seq, int i, const clik_image *flow)
-{
-    char gt_name[CLI_NAME_CAP], out_name[CLI_NAME_CAP];
-    cli_numbered_path(seq->job->gt, seq->first + i, gt_name, sizeof(gt_name));
-    cli_numbered_path(seq->job->out, seq->first + i, out_name, sizeof(out_name));
-    clik_image gt = {0};
-    int rc = read_flow("flow", gt_name, &gt);
-    if (rc == CLI_OK)
-        rc = measure("flow", out_name, flow, gt_name, &gt, &seq->errors[i]);
-    clik_image_free(&gt);
-    return rc;
-}
-
-/* Computes and stages every flow, frame i - 1 to frame i. */
-static int run_flows(flow_sequence *seq, clik_context *ctx)
-{
-    const flow_job *job = seq->job;
-    int flows = seq->count - 1;
-    clik_image prev = {0}, cur = {0}, flow = {0};
-    int rc = read_sequence_frame(seq, ctx, 0, &prev);
-    for (int i = 0; i < flows && rc == CLI_OK; i++) {
-        char name[CLI_NAME_CAP];
-        cli_numbered_path(job->in0, seq->first + i, name, sizeof(name));
-        rc = read_sequence_frame(seq, ctx, i + 1, &cur);
-        if (rc == CLI_OK)
-            rc = compute_flow(ctx, job, &prev, &cur, &flow, name);
-        if (rc == CLI_OK && job->gt)
-            rc = measure_sequence_flow(seq, i, &flow);
-        if (rc == CLI_OK)
-            rc = stage_flow(&seq->outs, &flow, i, job->viz ? flows + i : -1, name);
-        clik_image_free(&flow);
-        clik_image_free(&prev);
-        prev = cur;
-        cur = (clik_image){0};
-        if (rc == CLI_OK)
-            cli_progress("clik flow: %d of %d flows", i + 1, flows);
-    }
-    clik_image_free(&prev);
-    cli_progress_done();
-    return rc;
-}
-
-/* The errors of each flow, then their mean over every vector counted. */
-static void print_sequence_errors(const flow_sequence *seq)
-{
-    flow_errors all = {0, 0, 0, 0};
-    for (int i = 0; i < seq->count - 1; i++) {
-        const flow_errors *e = &seq->errors[i];
-        char name[CLI_NAME_CAP];
-        cli_numbered_path(seq->job->out, seq->first + i, name, sizeof(name));
-        print_errors(name, e);
-        all.epe += e->epe * (double)e->counted;
-        all.aae += e->aae * (double)e->counted;
-        all.counted += e->counted;
-        all.total += e->total;
-    }
-    all.epe /= (double)all.counted;
-    all.aae /= (double)all.counted;
-    print_errors("mean", &all);
-}
-
-static int flow_sequence_run(const flow_job *job)
-{
-    flow_sequence seq = {0};
-    seq.job = job;
-    int rc = count_frames(job, &seq);
-    if (rc == CLI_OK)
-        rc = plan_flow_outputs(job, &seq);
-    if (rc == CLI_OK && job->gt &&
-        !(seq.errors = calloc((size_t)seq.count - 1, sizeof(*seq.errors)))) {
-        fprintf(stderr, "clik flow: out of memory\n");
-        rc = CLI_FAILED;
-    }
-    clik_context *ctx = NULL;
-    if (rc == CLI_OK)
-        rc = cli_context(job->device, &ctx);
-    double t0 = cli_seconds();
-    if (rc == CLI_OK) {
-        cli_op_clock clock;
-        cli_op_start(ctx, &clock);
-        rc = run_flows(&seq, ctx);
-        cli_op_done("flow", ctx, &clock, job->in0);
-    }
-    /* Every flow is staged: put them all in place, or on a failure none. */
-    if (rc == CLI_OK)
-        rc = cli_outputs_commit(&seq.outs);
-    if (rc == CLI_OK) {
-        double seconds = cli_seconds() - t0;
-        fprintf(stderr, "clik flow: %d flows of %dx%d in %.3f s (%.3f s each)\n", seq.count - 1,
-                seq.width, seq.height, seconds, seconds / (seq.count - 1));
-        if (job->gt)
-            print_sequence_errors(&seq);
-    }
-    cli_outputs_free(&seq.outs);
-    clik_context_destroy(ctx);
-    free(seq.errors);
     return rc;
 }
 

@@ -550,6 +550,31 @@ expect 2 "flow along frames whose flows are its ground truth" -- $run "$clik" fl
 expect 2 "flow along frames whose pictures are its frames" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo" --viz "$tmp/s%d.pgm"
 expect 2 "flow along frames whose pictures are its flows" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.npy" --viz "$tmp/out.%1d.npy"
 expect 2 "flow --start -1" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo" --start -1
+# Nine frames: the frames read ahead and the flows written behind go round
+# their rings (6 and 3 places); the flows match one-pair runs, frames in colour
+# give the flows of their luma, and a corrupt frame late in the run keeps none.
+for i in 1 2 3 4 5 6 7 8 9; do
+    { printf 'P5\n64 48\n255\n'; crop 64 48 $((300 + i)) $((150 + i)); } >"$tmp/l$i.pgm"
+    { printf 'P6\n64 48\n255\n'; crop 192 48 $((200 + 3 * i)) $((150 + i)); } >"$tmp/c$i.ppm"
+done
+"$clik" flow "$tmp/l7.pgm" "$tmp/l8.pgm" "$tmp/lone7.flo" || failures=$((failures + 1))
+"$clik" flow "$tmp/c8.ppm" "$tmp/c9.ppm" "$tmp/cone8.flo" || failures=$((failures + 1))
+expect 0 "flow along 9 frames" -- $run "$clik" flow "$tmp/l%d.pgm" "$tmp/lout%d.flo" --viz "$tmp/lviz%d.png"
+check "flow along 9 frames: 8 flows, 8 pictures" "$(cd "$tmp" && ls lout*.flo lviz*.png | wc -l)" 16
+bad=""
+for i in 1 2 3; do
+    cmp -s "$tmp/lout$i.flo" "$tmp/sone$i.flo" || bad="$bad flow$i"
+    cmp -s "$tmp/lviz$i.png" "$tmp/sone$i.png" || bad="$bad picture$i"
+done
+cmp -s "$tmp/lout7.flo" "$tmp/lone7.flo" || bad="$bad flow7"
+check "flows along 9 frames differing from one-pair runs" "${bad:-none}" none
+check "flow along 9 frames: the rate on stderr" "$(grep -c '8 flows of 64x48 in .* pairs per second' "$tmp/stderr")" 1
+expect 0 "flow along 9 colour frames" -- $run "$clik" flow "$tmp/c%d.ppm" "$tmp/cout%d.flo"
+check "flow along colour frames differing from a one-pair run" "$(cmp -s "$tmp/cout8.flo" "$tmp/cone8.flo" && echo same)" same
+cp "$tmp/text.png" "$tmp/l8.pgm"
+expect 1 "flow along 9 frames, the eighth corrupt (nothing kept)" -- $run "$clik" flow "$tmp/l%d.pgm" "$tmp/kept%d.flo"
+check "no flow kept after a corrupt eighth frame" "$(cd "$tmp" && ls kept* 2>/dev/null | wc -l)" 0
+check "corrupt eighth frame: one message naming it" "$(grep -c 'l8.pgm' "$tmp/stderr")" 1
 mkdir "$tmp/fblocked2.flo"
 expect 1 "flow along frames whose second output cannot be written" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/fblocked%d.flo" --device none
 check "no flow kept after a failed write" "$(cd "$tmp" && echo fblocked*)" fblocked2.flo

@@ -1,0 +1,359 @@
+/* clik flow along a numbered frame sequence, at the rate of video: frames
+ * are decoded ahead on threads of the host, each frame goes to the device
+ * once and stays there for the two pairs it belongs to, and the flows are
+ * measured, drawn and written on a thread of their own while the device
+ * computes the next one.
+ * SPDX-License-Identifier: BSD-2-Clause */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flow.h"
+
+#define WRITE_BEHIND 3 /* flows computed, waiting for the writer */
+
+typedef struct flow_sequence {
+    const flow_job *job;
+    int first, count;    /* frames first .. first + count - 1, flows one fewer */
+    int width, height;   /* of every frame */
+    cli_outputs outs;    /* flow i is output i, its picture output count - 1 + i */
+    flow_errors *errors; /* of each flow, with --gt */
+} flow_sequence;
+
+/* Finds the first frame and counts the frames up to the first missing
+ * number: at least two, for one flow. */
+static int count_frames(const flow_job *job, flow_sequence *seq)
+{
+    char name[CLI_NAME_CAP];
+    cli_count_frames(job->in0, job->start, &seq->first, &seq->count);
+    cli_numbered_path(job->in0, seq->first + seq->count, name, sizeof(name));
+    if (seq->count < 2) {
+        fprintf(stderr, "clik flow: %s: no such frame%s; a flow needs two frames\n", name,
+                seq->count == 0 && job->start < 0 ? " (nor frame 0)" : "");
+        return CLI_FAILED;
+    }
+    /* Every name must fit, or a late flow would fail. */
+    const char *patterns[3] = {job->out, job->viz, job->gt};
+    for (int k = 0; k < 3; k++)
+        if (patterns[k] &&
+            !cli_numbered_path(patterns[k], seq->first + seq->count - 2, name, sizeof(name))) {
+            fprintf(stderr, "clik flow: %s: the names are too long\n", patterns[k]);
+            return CLI_FAILED;
+        }
+    return CLI_OK;
+}
+/* Names every frame, ground truth, flow and picture of the sequence in its
+ * output set and checks them before anything runs. */
+static int plan_flow_outputs(const flow_job *job, flow_sequence *seq)
+{
+    char name[CLI_NAME_CAP];
+    int rc = CLI_OK;
+    cli_outputs_init(&seq->outs, "flow");
+    for (int i = 0; i < seq->count && rc == CLI_OK; i++) {
+        cli_numbered_path(job->in0, seq->first + i, name, sizeof(name));
+        rc = cli_outputs_input(&seq->outs, name);
+    }
+    for (int i = 0; job->gt && i < seq->count - 1 && rc == CLI_OK; i++) {
+        cli_numbered_path(job->gt, seq->first + i, name, sizeof(name));
+        rc = cli_outputs_input(&seq->outs, name);
+    }
+    const char *patterns[2] = {job->out, job->viz};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; patterns[k] && i < seq->count - 1 && rc == CLI_OK; i++) {
+            cli_numbered_path(patterns[k], seq->first + i, name, sizeof(name));
+            rc = cli_outputs_add(&seq->outs, name);
+        }
+    return rc == CLI_OK ? cli_outputs_check(&seq->outs) : rc;
+}
+/* Measures flow i against its ground truth. */
+static int measure_sequence_flow(flow_sequence *seq, int i, const clik_image *flow)
+{
+    char gt_name[CLI_NAME_CAP], out_name[CLI_NAME_CAP];
+    cli_numbered_path(seq->job->gt, seq->first + i, gt_name, sizeof(gt_name));
+    cli_numbered_path(seq->job->out, seq->first + i, out_name, sizeof(out_name));
+    clik_image gt = {0};
+    int rc = flow_read_file("flow", gt_name, &gt);
+    if (rc == CLI_OK)
+        rc = flow_measure("flow", out_name, flow, gt_name, &gt, &seq->errors[i]);
+    clik_image_free(&gt);
+    return rc;
+}
+/* The errors of each flow, then their mean over every vector counted. */
+static void print_sequence_errors(const flow_sequence *seq)
+{
+    flow_errors all = {0, 0, 0, 0};
+    for (int i = 0; i < seq->count - 1; i++) {
+        const flow_errors *e = &seq->errors[i];
+        char name[CLI_NAME_CAP];
+        cli_numbered_path(seq->job->out, seq->first + i, name, sizeof(name));
+        flow_print_errors(name, e);
+        all.epe += e->epe * (double)e->counted;
+        all.aae += e->aae * (double)e->counted;
+        all.counted += e->counted;
+        all.total += e->total;
+    }
+    all.epe /= (double)all.counted;
+    all.aae /= (double)all.counted;
+    flow_print_errors("mean", &all);
+}
+
+/* ---- flows written behind ------------------------------------------------------------ */
+
+/* Flow i is computed into flows[i % WRITE_BEHIND] once the writer is done
+ * with flow i - WRITE_BEHIND. */
+typedef struct flow_writer {
+    flow_sequence *seq;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    clik_image flows[WRITE_BEHIND];
+    int queued;  /* flows handed over */
+    int written; /* flows the writer is done with */
+    int closing; /* no more flows come */
+    int rc;      /* the writer's first failure */
+    pthread_t thread;
+    int running;   /* 0: flows are written when handed over */
+    double wait_s; /* time the flow loop waited for a free flow */
+} flow_writer;
+
+/* Measures flow i against its ground truth, then stages it and its picture. */
+static int write_flow(flow_sequence *seq, int i, const clik_image *flow)
+{
+    const flow_job *job = seq->job;
+    char name[CLI_NAME_CAP];
+    cli_numbered_path(job->in0, seq->first + i, name, sizeof(name));
+    int rc = job->gt ? measure_sequence_flow(seq, i, flow) : CLI_OK;
+    if (rc == CLI_OK)
+        rc = flow_stage(&seq->outs, flow, i, job->viz ? seq->count - 1 + i : -1, name);
+    return rc;
+}
+
+static void *write_flows(void *arg)
+{
+    flow_writer *w = arg;
+    pthread_mutex_lock(&w->lock);
+    for (;;) {
+        while (w->written == w->queued && !w->closing)
+            pthread_cond_wait(&w->changed, &w->lock);
+        if (w->written == w->queued)
+            break;
+        const int i = w->written;
+        const int failed = w->rc != CLI_OK;
+        pthread_mutex_unlock(&w->lock);
+        const int rc = failed ? CLI_OK : write_flow(w->seq, i, &w->flows[i % WRITE_BEHIND]);
+        pthread_mutex_lock(&w->lock);
+        if (rc != CLI_OK)
+            w->rc = rc;
+        w->written = i + 1;
+        pthread_cond_broadcast(&w->changed);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+/* Allocates the flows (in memory the device reaches directly) and starts
+ * the writer; without a thread, flows are written as they are handed over. */
+static int writer_start(flow_writer *w, flow_sequence *seq, clik_context *ctx)
+{
+    memset(w, 0, sizeof(*w));
+    w->seq = seq;
+    for (int k = 0; k < WRITE_BEHIND; k++) {
+        clik_status st =
+            clik_image_alloc_on(ctx, &w->flows[k], seq->width, seq->height, 2, CLIK_F32);
+        if (st != CLIK_OK) {
+            for (int j = 0; j < k; j++)
+                clik_image_free(&w->flows[j]);
+            return cli_error("flow", ctx, st, "the flows");
+        }
+    }
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->changed, NULL);
+    w->running = pthread_create(&w->thread, NULL, write_flows, w) == 0;
+    return CLI_OK;
+}
+
+/* The image flow i is to be computed into, once it is free; NULL when the
+ * writer has failed. */
+static clik_image *writer_slot(flow_writer *w, int i)
+{
+    double t0 = cli_seconds();
+    pthread_mutex_lock(&w->lock);
+    while (w->running && i >= w->written + WRITE_BEHIND && w->rc == CLI_OK)
+        pthread_cond_wait(&w->changed, &w->lock);
+    const int failed = w->rc != CLI_OK;
+    pthread_mutex_unlock(&w->lock);
+    w->wait_s += cli_seconds() - t0;
+    return failed ? NULL : &w->flows[i % WRITE_BEHIND];
+}
+
+/* Hands flow i (computed into writer_slot(w, i)) to the writer. */
+static void writer_queue(flow_writer *w, int i)
+{
+    if (!w->running) {
+        w->rc = write_flow(w->seq, i, &w->flows[i % WRITE_BEHIND]);
+        w->queued = w->written = i + 1;
+        return;
+    }
+    pthread_mutex_lock(&w->lock);
+    w->queued = i + 1;
+    pthread_cond_broadcast(&w->changed);
+    pthread_mutex_unlock(&w->lock);
+}
+
+/* Lets the writer finish the flows handed over, then frees them; returns
+ * its first failure. */
+static int writer_finish(flow_writer *w)
+{
+    if (w->running) {
+        double t0 = cli_seconds();
+        pthread_mutex_lock(&w->lock);
+        w->closing = 1;
+        pthread_cond_broadcast(&w->changed);
+        pthread_mutex_unlock(&w->lock);
+        pthread_join(w->thread, NULL);
+        w->wait_s += cli_seconds() - t0;
+    }
+    pthread_cond_destroy(&w->changed);
+    pthread_mutex_destroy(&w->lock);
+    for (int k = 0; k < WRITE_BEHIND; k++)
+        clik_image_free(&w->flows[k]);
+    return w->rc;
+}
+
+/* ---- the flows ---------------------------------------------------------------------- */
+
+/* Checks frame i (read into img) and makes its grey frame in dev, a device
+ * image: grey uploaded as it is, colour converted on the device (as
+ * clik_gray), grey + alpha's grey taken on the host. */
+static int frame_to_device(flow_sequence *seq, clik_context *ctx, int i, const clik_image *img,
+                           clik_image *dev)
+{
+    char name[CLI_NAME_CAP];
+    cli_numbered_path(seq->job->in0, seq->first + i, name, sizeof(name));
+    if (i == 0) {
+        seq->width = img->width;
+        seq->height = img->height;
+    } else if (img->width != seq->width || img->height != seq->height) {
+        fprintf(stderr,
+                "clik flow: %s is %dx%d, the frames before it %dx%d: all frames need one size\n",
+                name, img->width, img->height, seq->width, seq->height);
+        return CLI_FAILED;
+    }
+    clik_status st = CLIK_OK;
+    if (!dev->data && !dev->buffer)
+        st = clik_image_create(ctx, dev, img->width, img->height, 1, CLIK_U8);
+    if (st == CLIK_OK && img->channels == 1) {
+        st = clik_image_upload(ctx, dev, img);
+    } else if (st == CLIK_OK && img->channels >= 3) {
+        st = clik_gray(ctx, img, dev);
+    } else if (st == CLIK_OK) {
+        clik_image grey = {0};
+        st = cli_luma(ctx, img, &grey);
+        if (st == CLIK_OK)
+            st = clik_image_upload(ctx, dev, &grey);
+        clik_image_free(&grey);
+    }
+    return st == CLIK_OK ? CLI_OK : cli_error("flow", ctx, st, name);
+}
+
+typedef struct flow_times {
+    double frames_s, writer_s; /* the flow loop's waits */
+} flow_times;
+
+/* Computes every flow, frame i - 1 to frame i, and has it staged. */
+static int run_flows(flow_sequence *seq, clik_context *ctx, flow_times *times)
+{
+    const flow_job *job = seq->job;
+    const int flows = seq->count - 1;
+    cli_frames *frames = cli_frames_start(job->in0, seq->first, seq->count);
+    flow_writer writer;
+    int writing = 0;
+    clik_image dev[2] = {{0}, {0}}; /* frames i - 1 and i on the device */
+    int rc = CLI_OK;
+    if (!frames) {
+        fprintf(stderr, "clik flow: out of memory\n");
+        rc = CLI_FAILED;
+    }
+    for (int i = 0; i < seq->count && rc == CLI_OK; i++) {
+        clik_image img = {0};
+        rc = cli_frames_take(frames, "flow", i, &img, NULL);
+        if (rc == CLI_OK)
+            rc = frame_to_device(seq, ctx, i, &img, &dev[i % 2]);
+        clik_image_free(&img);
+        if (rc == CLI_OK && i == 0) {
+            rc = writer_start(&writer, seq, ctx);
+            writing = rc == CLI_OK;
+        }
+        if (rc != CLI_OK || i == 0)
+            continue;
+        clik_image *flow = writer_slot(&writer, i - 1);
+        if (!flow) {
+            rc = CLI_FAILED; /* the writer said why */
+            break;
+        }
+        clik_status st = clik_flow_tvl1(ctx, &dev[(i - 1) % 2], &dev[i % 2], flow, &job->opt);
+        if (st != CLIK_OK) {
+            char name[CLI_NAME_CAP];
+            cli_numbered_path(job->in0, seq->first + i - 1, name, sizeof(name));
+            rc = cli_error("flow", ctx, st, name);
+            break;
+        }
+        writer_queue(&writer, i - 1);
+        cli_progress("clik flow: %d of %d flows", i, flows);
+    }
+    times->frames_s = cli_frames_wait_s(frames);
+    cli_frames_stop(frames);
+    if (writing) {
+        const int wrc = writer_finish(&writer);
+        if (rc == CLI_OK)
+            rc = wrc;
+        times->writer_s = writer.wait_s;
+    }
+    clik_image_free(&dev[1]);
+    clik_image_free(&dev[0]);
+    cli_progress_done();
+    return rc;
+}
+
+int flow_sequence_run(const flow_job *job)
+{
+    flow_sequence seq = {0};
+    seq.job = job;
+    int rc = count_frames(job, &seq);
+    if (rc == CLI_OK)
+        rc = plan_flow_outputs(job, &seq);
+    if (rc == CLI_OK && job->gt &&
+        !(seq.errors = calloc((size_t)seq.count - 1, sizeof(*seq.errors)))) {
+        fprintf(stderr, "clik flow: out of memory\n");
+        rc = CLI_FAILED;
+    }
+    clik_context *ctx = NULL;
+    if (rc == CLI_OK)
+        rc = cli_context(job->device, &ctx);
+    double t0 = cli_seconds();
+    flow_times times = {0, 0};
+    if (rc == CLI_OK) {
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
+        rc = run_flows(&seq, ctx, &times);
+        cli_op_done("flow", ctx, &clock, job->in0);
+    }
+    /* Every flow is staged: put them all in place, or on a failure none. */
+    if (rc == CLI_OK)
+        rc = cli_outputs_commit(&seq.outs);
+    if (rc == CLI_OK) {
+        const int flows = seq.count - 1;
+        const double seconds = cli_seconds() - t0;
+        fprintf(stderr,
+                "clik flow: %d flows of %dx%d in %.3f s (%.3f s each, %.1f pairs per second; "
+                "waits a pair: %.1f ms for frames, %.1f ms for the writer)\n",
+                flows, seq.width, seq.height, seconds, seconds / flows, flows / seconds,
+                1e3 * times.frames_s / flows, 1e3 * times.writer_s / flows);
+        if (job->gt)
+            print_sequence_errors(&seq);
+    }
+    cli_outputs_free(&seq.outs);
+    clik_context_destroy(ctx);
+    free(seq.errors);
+    return rc;
+}
