@@ -182,6 +182,11 @@ typedef struct clik_flow_dsp {
      * stopped the run (flow then untouched). */
     int (*tvl1)(const clik_image *i0, const clik_image *i1, clik_image *flow,
                 const clik_flow_plan *plan);
+    /* clik_flow_warp (ref NULL) and clik_flow_warp_average on host images
+     * checked by lib/ops/flow.c: src u8 of 1 to 4 channels, flow 2-channel
+     * f32, ref (or NULL) and dst src's format; all one size. */
+    void (*warp)(const clik_image *src, const clik_image *flow, const clik_image *ref,
+                 clik_image *dst);
 } clik_flow_dsp;
 
 /* One clik_lapar_filter run, resolved by lib/ops/lapar.c: the planes of phi
@@ -415,6 +420,10 @@ int clik__blur_scalar(const clik_image *src, clik_image *dst, const float *weigh
 void clik__gray_scalar(const clik_image *src, clik_image *dst);
 int clik__ssim_scalar(const clik_image *a, const clik_image *b, clik_image *map, double *mean);
 void clik__ssim_tiles_scalar(const clik_image *a, const clik_image *b, int tile, clik_image *map);
+/* Pixel (x, y) of clik_flow_warp (f: the flow there) into out, averaged
+ * with ref (NULL: not) as clik_flow_warp_average. */
+void clik__flow_warp_pixel(const clik_image *src, const float *f, int x, int y,
+                           const uint8_t *ref, uint8_t *out);
 /* Entries the NEON fusion path builds on (the NEON resize, blur, gray and
  * tile SSIM). */
 void clik__resize_neon(const clik_image *src, clik_image *dst, clik_interp method,

@@ -887,3 +887,41 @@ __kernel void flow_block(__global const float *wd, __global const store_t *u,
             partial[get_group_id(1) * get_num_groups(0) + get_group_id(0)] = e;
     }
 }
+
+/* ---- clik_flow_warp: an image moved back along a flow --------------------------------- */
+
+/* dst(x, y) = src sampled at (x + u, y + v), (u, v) the flow at (x, y),
+ * as OpenCV 5's remap with INTER_LINEAR and BORDER_REPLICATE (lib/clik.h
+ * gives the arithmetic): the position clamped to [-1, w] x [-1, h] (fmin and
+ * fmax: NaN takes the low end), its whole part picks four taps (each
+ * clamped into the image), its fraction blends them by three fused
+ * multiply-adds, rounded half to even. With `average`, dst = (ref + that +
+ * 1) >> 1. One pixel per work-item, `ch` channels (1 to 4) of bytes; strides
+ * in elements (the flow's in floats). */
+__kernel void flow_remap(__global const uchar *src, int ss, int w, int h, int ch,
+                         __global const float *flow, int fs, __global const uchar *ref, int rs,
+                         int average, __global uchar *dst, int ds)
+{
+    const int x = (int)get_global_id(0), y = (int)get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    const float2 f = vload2(0, flow + IDX(y, fs) + 2 * x);
+    const float sx = fmin(fmax((float)x + f.x, -1.0f), (float)w);
+    const float sy = fmin(fmax((float)y + f.y, -1.0f), (float)h);
+    const float fx = floor(sx), fy = floor(sy);
+    const float a = sx - fx, b = sy - fy;
+    const int x0 = (int)fx, y0 = (int)fy;
+    const int xa = clamp(x0, 0, w - 1) * ch, xb = clamp(x0 + 1, 0, w - 1) * ch;
+    __global const uchar *r0 = src + IDX(clamp(y0, 0, h - 1), ss);
+    __global const uchar *r1 = src + IDX(clamp(y0 + 1, 0, h - 1), ss);
+    __global uchar *out = dst + IDX(y, ds) + x * ch;
+    __global const uchar *mix = ref + IDX(y, rs) + x * ch;
+    for (int c = 0; c < ch; c++) {
+        const float p00 = r0[xa + c], p01 = r0[xb + c], p10 = r1[xa + c], p11 = r1[xb + c];
+        const float t0 = fma(a, p01 - p00, p00), t1 = fma(a, p11 - p10, p10);
+        int v = (int)rint(fma(b, t1 - t0, t0));
+        if (average)
+            v = (v + mix[c] + 1) >> 1;
+        out[c] = (uchar)v;
+    }
+}

@@ -727,6 +727,33 @@ CLIK_API void clik_flow_options_init(clik_flow_options *opt);
 CLIK_API clik_status clik_flow_tvl1(clik_context *ctx, const clik_image *I0, const clik_image *I1,
                                     clik_image *flow, const clik_flow_options *opt);
 
+/*
+ * An image moved back along a flow: dst(x, y) = src sampled at (x + u, y + v),
+ * (u, v) = flow(x, y) (a flow from clik_flow_tvl1(I0, I1) warps I1 onto I0).
+ * Bytes identical to OpenCV 5's cv2.remap(src, x + u, y + v, INTER_LINEAR,
+ * borderMode=BORDER_REPLICATE) with float maps (and its WARP_RELATIVE_MAP):
+ * in f32, sx = x + u clamped to [-1, w] (fmin/fmax, so NaN gives -1), sy
+ * likewise; a = sx - floor(sx), b = sy - floor(sy); the taps p00, p01, p10,
+ * p11 at (floor(sx) + {0, 1}, floor(sy) + {0, 1}), each clamped into the
+ * image; t0 = fma(a, p01 - p00, p00), t1 = fma(a, p11 - p10, p10), the pixel
+ * fma(b, t1 - t0, t0) rounded half to even. Every channel alike.
+ * src: u8, 1 to 4 channels; flow: 2-channel f32 of src's size; dst: src's
+ * format and size. dst may not share memory with src or flow.
+ */
+CLIK_API clik_status clik_flow_warp(clik_context *ctx, const clik_image *src,
+                                    const clik_image *flow, clik_image *dst);
+
+/*
+ * The temporal average of a camera pipeline's denoising step, in one pass:
+ * dst = (ref + w + 1) >> 1 per channel, w the pixel of clik_flow_warp(src,
+ * flow) (with a flow from clik_flow_tvl1(ref, src), src's content moved onto
+ * ref's). ref: src's format and size; dst may be ref itself, and may not
+ * otherwise share memory with ref, src or flow.
+ */
+CLIK_API clik_status clik_flow_warp_average(clik_context *ctx, const clik_image *ref,
+                                            const clik_image *src, const clik_image *flow,
+                                            clik_image *dst);
+
 #ifdef __cplusplus
 }
 #endif

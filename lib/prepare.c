@@ -315,6 +315,24 @@ static clik_status p_flow_tvl1(clik_context *ctx, clik_type t, int ch, bag *b)
     return clik_flow_tvl1(ctx, i0, i1, f, &o);
 }
 
+static clik_status p_flow_warp(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    if (t != CLIK_U8)
+        return CLIK_ERR_UNSUPPORTED_FORMAT;
+    clik_image *s = SRC(b, t, ch), *f = bag_image(b, PW, PH, 2, CLIK_F32), *d = SRC(b, t, ch);
+    NEED(s && f && d);
+    return clik_flow_warp(ctx, s, f, d);
+}
+
+static clik_status p_flow_warp_average(clik_context *ctx, clik_type t, int ch, bag *b)
+{
+    if (t != CLIK_U8)
+        return CLIK_ERR_UNSUPPORTED_FORMAT;
+    clik_image *r = SRC(b, t, ch), *s = SRC(b, t, ch), *f = bag_image(b, PW, PH, 2, CLIK_F32);
+    NEED(r && s && f);
+    return clik_flow_warp_average(ctx, r, s, f, r);
+}
+
 static clik_status lapar_upsample_at(clik_context *ctx, clik_type t, int ch, bag *b,
                                      const clik_image *s, int scale)
 {
@@ -488,6 +506,8 @@ static const struct {
     {"ssim_tiles", p_ssim_tiles},
     {"upscale_fusion", p_upscale_fusion},
     {"flow_tvl1", p_flow_tvl1},
+    {"flow_warp", p_flow_warp},
+    {"flow_warp_average", p_flow_warp_average},
     {"lapar_upsample", p_lapar_upsample},
     {"lapar_filter", p_lapar_filter},
     {"upscale_lapar", p_upscale_lapar},

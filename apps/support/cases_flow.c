@@ -117,6 +117,69 @@ SUP_CASE_RUN(run_tvl1_f16, run_flow(ctx, in, CLIK_FLOW_STORAGE_F16, out))
 /* The same input read as BGR(A): the luma weighs blue as red. */
 SUP_CASE_RUN(run_tvl1_bgr, sup_case_bgr(ctx, in, out, run_tvl1))
 
+/* A flow for the warps of an image of w x h: smooth motions of a few
+ * pixels on the 1/32 grid and off it, whole and half pixels (ties of the
+ * rounding), positions far outside the image on either side, a NaN and an
+ * infinity. */
+static clik_status warp_flow(int w, int h, clik_image *flow)
+{
+    clik_status st = clik_image_alloc(flow, w, h, 2, CLIK_F32);
+    if (st != CLIK_OK)
+        return st;
+    for (int y = 0; y < h; y++) {
+        float *f = (float *)(void *)((char *)flow->data + (size_t)y * flow->stride);
+        for (int x = 0; x < w; x++) {
+            double u = 2.5 * sin(0.19 * x + 0.11 * y) + 0.03125 * ((x * 7 + y * 13) % 16);
+            double v = 1.75 * cos(0.07 * x - 0.23 * y) - 0.5;
+            if (x % 5 == 0)
+                u = floor(u);
+            if (y % 4 == 0)
+                v = floor(v) + 0.5;
+            if ((x + y) % 23 == 0)
+                u = 1e9;
+            if ((3 * x + y) % 29 == 0)
+                v = -1e9;
+            f[2 * x] = (float)u;
+            f[2 * x + 1] = (float)v;
+        }
+    }
+    float *f = flow->data;
+    if (w * h > 3) {
+        f[2 * (w * h / 2)] = NAN;
+        f[2 * (w * h / 3) + 1] = INFINITY;
+    }
+    return CLIK_OK;
+}
+
+/* clik_flow_warp of the input by warp_flow; with average, the average with
+ * the input mirrored left to right. */
+static clik_status run_warp_any(clik_context *ctx, const clik_image *in, int average,
+                                clik_image *out)
+{
+    clik_image flow = {0}, ref = {0};
+    clik_status st = warp_flow(in->width, in->height, &flow);
+    if (st == CLIK_OK && average)
+        st = clik_image_alloc(&ref, in->width, in->height, in->channels, CLIK_U8);
+    for (int y = 0; st == CLIK_OK && average && y < in->height; y++) {
+        const uint8_t *row = (const uint8_t *)in->data + (size_t)y * in->stride;
+        uint8_t *mirror = (uint8_t *)ref.data + (size_t)y * ref.stride;
+        for (int x = 0; x < in->width; x++)
+            memcpy(mirror + (size_t)x * (size_t)in->channels,
+                   row + (size_t)(in->width - 1 - x) * (size_t)in->channels, (size_t)in->channels);
+    }
+    if (st == CLIK_OK)
+        st = sup_case_output(out, in->width, in->height, in->channels, CLIK_U8);
+    if (st == CLIK_OK)
+        st = average ? clik_flow_warp_average(ctx, &ref, in, &flow, out)
+                     : clik_flow_warp(ctx, in, &flow, out);
+    clik_image_free(&ref);
+    clik_image_free(&flow);
+    return st;
+}
+
+SUP_CASE_RUN(run_warp, run_warp_any(ctx, in, 0, out))
+SUP_CASE_RUN(run_warp_average, run_warp_any(ctx, in, 1, out))
+
 /* Colour: 3 channels in one case, 4 in the other (a flow run is heavy). */
 const sup_case sup_cases_flow[] = {
     {"flow", "flow_tvl1", SUP_TOL_FLOW, SUP_CH1, CLIK_U8, run_tvl1},
@@ -124,5 +187,7 @@ const sup_case sup_cases_flow[] = {
     {"flow", "flow_tvl1-f16", SUP_TOL_FLOW_F16, SUP_CH1, CLIK_U8, run_tvl1_f16},
     {"flow", "flow_tvl1-colour", SUP_TOL_FLOW, SUP_CH(3), CLIK_U8, run_tvl1},
     {"flow", "flow_tvl1-colour-bgr", SUP_TOL_FLOW, SUP_CH(4), CLIK_U8, run_tvl1_bgr},
+    {"flow", "flow_warp", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_warp},
+    {"flow", "flow_warp_average", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_warp_average},
 };
 const int sup_cases_flow_count = (int)(sizeof(sup_cases_flow) / sizeof(sup_cases_flow[0]));

@@ -573,7 +573,90 @@ static int tvl1_neon(const clik_image *i0, const clik_image *i1, clik_image *flo
     return ok ? 0 : stopped ? -2 : -1;
 }
 
+/* ---- clik_flow_warp ---------------------------------------------------------------- */
+
+typedef struct remap_job {
+    const clik_image *src, *flow, *ref;
+    clik_image *dst;
+} remap_job;
+
+/* Rows y0 .. y1 - 1: four pixels' positions, fractions and taps' indexes
+ * at a time, each channel's taps gathered into vectors and blended with
+ * the oracle's three fused multiply-adds; the last pixels of a row by the
+ * oracle's own function. */
+static int remap_rows(void *user, int y0, int y1)
+{
+    const remap_job *j = user;
+    const clik_image *src = j->src;
+    const int w = src->width, h = src->height, ch = src->channels;
+    static const float steps_f[4] = {0, 1, 2, 3};
+    const float32x4_t steps = vld1q_f32(steps_f), lo = vdupq_n_f32(-1.0f);
+    const float32x4_t wf = vdupq_n_f32((float)w), hf = vdupq_n_f32((float)h);
+    const int32x4_t zero = vdupq_n_s32(0), one = vdupq_n_s32(1);
+    const int32x4_t wmax = vdupq_n_s32(w - 1), hmax = vdupq_n_s32(h - 1);
+    const uint8_t *base = src->data;
+    for (int y = y0; y < y1; y++) {
+        const float *f = (const float *)((const uint8_t *)j->flow->data + (size_t)y * j->flow->stride);
+        uint8_t *out = (uint8_t *)j->dst->data + (size_t)y * j->dst->stride;
+        const uint8_t *mix = j->ref ? (const uint8_t *)j->ref->data + (size_t)y * j->ref->stride : NULL;
+        const float32x4_t yv = vdupq_n_f32((float)y);
+        int x = 0;
+        for (; x + 4 <= w; x += 4) {
+            const float32x4x2_t uv = vld2q_f32(f + 2 * (size_t)x);
+            const float32x4_t xv = vaddq_f32(vdupq_n_f32((float)x), steps);
+            const float32x4_t sx = vminnmq_f32(vmaxnmq_f32(vaddq_f32(xv, uv.val[0]), lo), wf);
+            const float32x4_t sy = vminnmq_f32(vmaxnmq_f32(vaddq_f32(yv, uv.val[1]), lo), hf);
+            const float32x4_t fx = vrndmq_f32(sx), fy = vrndmq_f32(sy);
+            const float32x4_t a = vsubq_f32(sx, fx), b = vsubq_f32(sy, fy);
+            const int32x4_t ix = vcvtq_s32_f32(fx), iy = vcvtq_s32_f32(fy);
+            int32_t xa[4], xb[4], ya[4], yb[4];
+            vst1q_s32(xa, vmulq_n_s32(vminq_s32(vmaxq_s32(ix, zero), wmax), ch));
+            vst1q_s32(xb, vmulq_n_s32(vminq_s32(vmaxq_s32(vaddq_s32(ix, one), zero), wmax), ch));
+            vst1q_s32(ya, vminq_s32(vmaxq_s32(iy, zero), hmax));
+            vst1q_s32(yb, vminq_s32(vmaxq_s32(vaddq_s32(iy, one), zero), hmax));
+            const uint8_t *r0[4], *r1[4];
+            for (int l = 0; l < 4; l++) {
+                r0[l] = base + (size_t)ya[l] * src->stride;
+                r1[l] = base + (size_t)yb[l] * src->stride;
+            }
+            for (int c = 0; c < ch; c++) {
+                float p00[4], p01[4], p10[4], p11[4];
+                for (int l = 0; l < 4; l++) {
+                    p00[l] = r0[l][xa[l] + c];
+                    p01[l] = r0[l][xb[l] + c];
+                    p10[l] = r1[l][xa[l] + c];
+                    p11[l] = r1[l][xb[l] + c];
+                }
+                const float32x4_t q00 = vld1q_f32(p00), q10 = vld1q_f32(p10);
+                const float32x4_t t0 = fma4(q00, a, vsubq_f32(vld1q_f32(p01), q00));
+                const float32x4_t t1 = fma4(q10, a, vsubq_f32(vld1q_f32(p11), q10));
+                int32_t v[4];
+                vst1q_s32(v, vcvtq_s32_f32(vrndnq_f32(fma4(t0, b, vsubq_f32(t1, t0)))));
+                uint8_t *o = out + (size_t)x * (size_t)ch + (size_t)c;
+                const uint8_t *m = mix ? mix + (size_t)x * (size_t)ch + (size_t)c : NULL;
+                for (int l = 0; l < 4; l++)
+                    o[(size_t)l * (size_t)ch] =
+                        (uint8_t)(m ? (v[l] + m[(size_t)l * (size_t)ch] + 1) >> 1 : v[l]);
+            }
+        }
+        for (; x < w; x++)
+            clik__flow_warp_pixel(src, f + 2 * (size_t)x, x, y,
+                                  mix ? mix + (size_t)x * (size_t)ch : NULL,
+                                  out + (size_t)x * (size_t)ch);
+    }
+    return 0;
+}
+
+static void remap_neon(const clik_image *src, const clik_image *flow, const clik_image *ref,
+                      clik_image *dst)
+{
+    remap_job j = {src, flow, ref, dst};
+    /* About 3 fused multiply-adds and 4 loads per channel of each pixel. */
+    clik__cpu_rows(src->height, (size_t)src->width * (size_t)src->channels * 4, remap_rows, &j);
+}
+
 void clik__flow_dsp_init_neon(clik_flow_dsp *dsp)
 {
     dsp->tvl1 = tvl1_neon;
+    dsp->warp = remap_neon;
 }

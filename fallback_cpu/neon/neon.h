@@ -22,6 +22,24 @@
 #define CLIK_INLINE static inline
 #endif
 
+/* acc + b * c with one rounding, as fma() in the kernels and fmaf() in the
+ * oracles: VFMA on AArch64 and on x86 with FMA, else fmaf lane by lane
+ * (SIMDe's vfmaq_f32 rounds the product first there). */
+CLIK_INLINE float32x4_t fma4(float32x4_t acc, float32x4_t b, float32x4_t c)
+{
+#if (defined(__aarch64__) && defined(__ARM_NEON)) || defined(__FMA__)
+    return vfmaq_f32(acc, b, c);
+#else
+    float r[4], x[4], y[4];
+    vst1q_f32(r, acc);
+    vst1q_f32(x, b);
+    vst1q_f32(y, c);
+    for (int i = 0; i < 4; i++)
+        r[i] = fmaf(x[i], y[i], r[i]);
+    return vld1q_f32(r);
+#endif
+}
+
 /* n / d and sqrt(v) correctly rounded, as the oracles' float operations and
  * the kernels': VDIV and VSQRT on AArch64, lane by lane where SIMDe has
  * neither. */

@@ -448,7 +448,57 @@ static int tvl1_scalar(const clik_image *i0, const clik_image *i1, clik_image *f
     return ok ? 0 : stopped ? -2 : -1;
 }
 
+/* ---- clik_flow_warp ---------------------------------------------------------------- */
+
+static int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Pixel x of row y of clik_flow_warp into out (src's channels), the
+ * arithmetic of lib/clik.h step by step; with ref, averaged with it. */
+void clik__flow_warp_pixel(const clik_image *src, const float *f, int x, int y,
+                           const uint8_t *ref, uint8_t *out)
+{
+    const int w = src->width, h = src->height, ch = src->channels;
+    const float sx = fminf(fmaxf((float)x + f[0], -1.0f), (float)w);
+    const float sy = fminf(fmaxf((float)y + f[1], -1.0f), (float)h);
+    const float fx = floorf(sx), fy = floorf(sy);
+    const float a = sx - fx, b = sy - fy;
+    const int x0 = (int)fx, y0 = (int)fy;
+    const size_t xa = (size_t)clampi(x0, 0, w - 1) * (size_t)ch;
+    const size_t xb = (size_t)clampi(x0 + 1, 0, w - 1) * (size_t)ch;
+    const uint8_t *r0 = (const uint8_t *)src->data + (size_t)clampi(y0, 0, h - 1) * src->stride;
+    const uint8_t *r1 =
+        (const uint8_t *)src->data + (size_t)clampi(y0 + 1, 0, h - 1) * src->stride;
+    for (int c = 0; c < ch; c++) {
+        const float p00 = r0[xa + (size_t)c], p01 = r0[xb + (size_t)c];
+        const float p10 = r1[xa + (size_t)c], p11 = r1[xb + (size_t)c];
+        const float t0 = fmaf(a, p01 - p00, p00), t1 = fmaf(a, p11 - p10, p10);
+        int v = (int)rintf(fmaf(b, t1 - t0, t0));
+        if (ref)
+            v = (v + ref[c] + 1) >> 1;
+        out[c] = (uint8_t)v;
+    }
+}
+
+static void remap_scalar(const clik_image *src, const clik_image *flow, const clik_image *ref,
+                        clik_image *dst)
+{
+    const int ch = src->channels;
+    for (int y = 0; y < src->height; y++) {
+        const float *f = (const float *)((const uint8_t *)flow->data + (size_t)y * flow->stride);
+        uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
+        const uint8_t *mix = ref ? (const uint8_t *)ref->data + (size_t)y * ref->stride : NULL;
+        for (int x = 0; x < src->width; x++)
+            clik__flow_warp_pixel(src, f + 2 * (size_t)x, x, y,
+                                  mix ? mix + (size_t)x * (size_t)ch : NULL,
+                                  out + (size_t)x * (size_t)ch);
+    }
+}
+
 void clik__flow_dsp_init_scalar(clik_flow_dsp *dsp)
 {
     dsp->tvl1 = tvl1_scalar;
+    dsp->warp = remap_scalar;
 }

@@ -199,6 +199,96 @@ static clik_status tvl1_cpu(clik_context *ctx, void *p, clik_image *const *v)
 
 static const clik_op tvl1_op = {"flow_tvl1", clik__flow_opencl, tvl1_cpu};
 
+/* ---- clik_flow_warp -------------------------------------------------------------------- */
+
+typedef struct warp_args {
+    int average; /* the images: src, flow, ref, dst; else src, flow, dst */
+} warp_args;
+
+static clik_status warp_opencl(clik_context *ctx, void *p, clik_binding *const *b)
+{
+    const warp_args *a = p;
+    const int n = a->average ? 4 : 3;
+    clik_status st = clik__check_int_strides(ctx, b, n, 0, "clik_flow_warp");
+    const clik_binding *src = b[0], *flow = b[1], *ref = b[a->average ? 2 : 0], *dst = b[n - 1];
+    clik_kernel_entry *k;
+    if (st == CLIK_OK)
+        st = clik__kernel(ctx, "flow", "-DSTORE_HALF=0 -DCLIK_FP16=0", "flow_remap", &k);
+    const int w = src->image.width, h = src->image.height, ch = src->image.channels;
+    const int ss = clik__elems(src), fs = clik__elems(flow), rs = clik__elems(ref),
+              ds = clik__elems(dst), average = a->average;
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(ch),
+                       CLIK_A(flow->mem), CLIK_A(fs), CLIK_A(ref->mem), CLIK_A(rs),
+                       CLIK_A(average), CLIK_A(dst->mem), CLIK_A(ds));
+    size_t items[2] = {(size_t)w, (size_t)h}, lsize[2] = {32, 8};
+    return st == CLIK_OK ? clik__launch(ctx, k, 2, items, lsize) : st;
+}
+
+static clik_status warp_cpu(clik_context *ctx, void *p, clik_image *const *v)
+{
+    const warp_args *a = p;
+    ctx->dsp.flow.warp(v[0], v[1], a->average ? v[2] : NULL, v[a->average ? 3 : 2]);
+    return CLIK_OK;
+}
+
+static const clik_op warp_op = {"flow_warp", warp_opencl, warp_cpu};
+
+/* The checks of both warps (fn names the call); ref may be NULL. */
+static clik_status check_warp(clik_context *ctx, const clik_image *ref, const clik_image *src,
+                              const clik_image *flow, const clik_image *dst, const char *fn)
+{
+    char what[64];
+    snprintf(what, sizeof(what), "%s: src", fn);
+    clik_status st =
+        clik__check_format(ctx, src, what, CLIK_TYPES(CLIK_U8), CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
+    if (st != CLIK_OK)
+        return st;
+    snprintf(what, sizeof(what), "%s: flow", fn);
+    st = clik__check_format(ctx, flow, what, CLIK_TYPES(CLIK_F32), CLIK_CHANNELS(2), src->width,
+                            src->height);
+    snprintf(what, sizeof(what), "%s: dst", fn);
+    if (st == CLIK_OK)
+        st = clik__check_like(ctx, dst, src, what, src->width, src->height);
+    snprintf(what, sizeof(what), "%s: ref", fn);
+    if (st == CLIK_OK && ref)
+        st = clik__check_like(ctx, ref, src, what, src->width, src->height);
+    if (st == CLIK_OK)
+        st = clik__check_apart(ctx, src, dst, 0, fn);
+    if (st == CLIK_OK)
+        st = clik__check_apart(ctx, flow, dst, 0, fn);
+    if (st == CLIK_OK && ref)
+        st = clik__check_apart(ctx, ref, dst, 1, fn);
+    return st;
+}
+
+clik_status clik_flow_warp(clik_context *ctx, const clik_image *src, const clik_image *flow,
+                           clik_image *dst)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    clik_status st = check_warp(ctx, NULL, src, flow, dst, "clik_flow_warp");
+    if (st != CLIK_OK)
+        return st;
+    warp_args a = {0};
+    const clik_op_image images[] = {{src, CLIK_READ}, {flow, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &warp_op, images, 3, &a);
+}
+
+clik_status clik_flow_warp_average(clik_context *ctx, const clik_image *ref, const clik_image *src,
+                                   const clik_image *flow, clik_image *dst)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    clik_status st = check_warp(ctx, ref, src, flow, dst, "clik_flow_warp_average");
+    if (st != CLIK_OK)
+        return st;
+    warp_args a = {1};
+    const clik_op_image images[] = {
+        {src, CLIK_READ}, {flow, CLIK_READ}, {ref, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &warp_op, images, 4, &a);
+}
+
 /* ---- public entry point --------------------------------------------------------------- */
 
 /* Logs the iterations each warp ran (debug level), coarsest level first. */
