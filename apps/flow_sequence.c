@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "flow.h"
 
-#define WRITE_BEHIND 3 /* flows computed, waiting for the writer */
 
 typedef struct flow_sequence {
     const flow_job *job;
@@ -100,20 +100,25 @@ static void print_sequence_errors(const flow_sequence *seq)
 
 /* ---- flows written behind ------------------------------------------------------------ */
 
-/* Flow i is computed into flows[i % WRITE_BEHIND] once the writer is done
- * with flow i - WRITE_BEHIND. */
+#define MAX_WRITERS 4
+#define WRITE_SLOTS (MAX_WRITERS + 2) /* flows computed, waiting for or being written */
+
+/* Flow i is computed into flows[i % nslots] once that slot's flow is
+ * written; writers take the flows in order, several at a time. */
 typedef struct flow_writer {
     flow_sequence *seq;
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    clik_image flows[WRITE_BEHIND];
+    clik_image flows[WRITE_SLOTS];
+    int busy[WRITE_SLOTS]; /* the slot's flow is not yet written */
+    int nslots;
     int queued;  /* flows handed over */
-    int written; /* flows the writer is done with */
+    int taken;   /* flows a writer has taken on */
     int closing; /* no more flows come */
-    int rc;      /* the writer's first failure */
-    pthread_t thread;
-    int running;   /* 0: flows are written when handed over */
-    double wait_s; /* time the flow loop waited for a free flow */
+    int rc;      /* the first failure of a writer */
+    pthread_t threads[MAX_WRITERS];
+    int nthreads;  /* 0: flows are written when handed over */
+    double wait_s; /* time the flow loop waited for a free slot */
 } flow_writer;
 
 /* Measures flow i against its ground truth, then stages it and its picture. */
@@ -133,18 +138,18 @@ static void *write_flows(void *arg)
     flow_writer *w = arg;
     pthread_mutex_lock(&w->lock);
     for (;;) {
-        while (w->written == w->queued && !w->closing)
+        while (w->taken == w->queued && !w->closing)
             pthread_cond_wait(&w->changed, &w->lock);
-        if (w->written == w->queued)
+        if (w->taken == w->queued)
             break;
-        const int i = w->written;
+        const int i = w->taken++;
         const int failed = w->rc != CLI_OK;
         pthread_mutex_unlock(&w->lock);
-        const int rc = failed ? CLI_OK : write_flow(w->seq, i, &w->flows[i % WRITE_BEHIND]);
+        const int rc = failed ? CLI_OK : write_flow(w->seq, i, &w->flows[i % w->nslots]);
         pthread_mutex_lock(&w->lock);
-        if (rc != CLI_OK)
+        if (rc != CLI_OK && w->rc == CLI_OK)
             w->rc = rc;
-        w->written = i + 1;
+        w->busy[i % w->nslots] = 0;
         pthread_cond_broadcast(&w->changed);
     }
     pthread_mutex_unlock(&w->lock);
@@ -152,12 +157,17 @@ static void *write_flows(void *arg)
 }
 
 /* Allocates the flows (in memory the device reaches directly) and starts
- * the writer; without a thread, flows are written as they are handed over. */
+ * the writers, as many as the frames' decoders (one fewer than the
+ * processors online, 1 to MAX_WRITERS); without a thread, flows are
+ * written as they are handed over. */
 static int writer_start(flow_writer *w, flow_sequence *seq, clik_context *ctx)
 {
     memset(w, 0, sizeof(*w));
     w->seq = seq;
-    for (int k = 0; k < WRITE_BEHIND; k++) {
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const int writers = cpus > 2 ? (int)(cpus - 1 < MAX_WRITERS ? cpus - 1 : MAX_WRITERS) : 1;
+    w->nslots = writers + 2;
+    for (int k = 0; k < w->nslots; k++) {
         clik_status st =
             clik_image_alloc_on(ctx, &w->flows[k], seq->width, seq->height, 2, CLIK_F32);
         if (st != CLIK_OK) {
@@ -168,54 +178,58 @@ static int writer_start(flow_writer *w, flow_sequence *seq, clik_context *ctx)
     }
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->changed, NULL);
-    w->running = pthread_create(&w->thread, NULL, write_flows, w) == 0;
+    for (int k = 0; k < writers && k < seq->count - 1; k++) {
+        if (pthread_create(&w->threads[w->nthreads], NULL, write_flows, w) != 0)
+            break;
+        w->nthreads++;
+    }
     return CLI_OK;
 }
 
-/* The image flow i is to be computed into, once it is free; NULL when the
+/* The image flow i is to be computed into, once it is free; NULL when a
  * writer has failed. */
 static clik_image *writer_slot(flow_writer *w, int i)
 {
     double t0 = cli_seconds();
     pthread_mutex_lock(&w->lock);
-    while (w->running && i >= w->written + WRITE_BEHIND && w->rc == CLI_OK)
+    while (w->busy[i % w->nslots] && w->rc == CLI_OK)
         pthread_cond_wait(&w->changed, &w->lock);
     const int failed = w->rc != CLI_OK;
     pthread_mutex_unlock(&w->lock);
     w->wait_s += cli_seconds() - t0;
-    return failed ? NULL : &w->flows[i % WRITE_BEHIND];
+    return failed ? NULL : &w->flows[i % w->nslots];
 }
 
-/* Hands flow i (computed into writer_slot(w, i)) to the writer. */
+/* Hands flow i (computed into writer_slot(w, i)) to the writers. */
 static void writer_queue(flow_writer *w, int i)
 {
-    if (!w->running) {
-        w->rc = write_flow(w->seq, i, &w->flows[i % WRITE_BEHIND]);
-        w->queued = w->written = i + 1;
+    if (w->nthreads == 0) {
+        w->rc = write_flow(w->seq, i, &w->flows[i % w->nslots]);
+        w->queued = w->taken = i + 1;
         return;
     }
     pthread_mutex_lock(&w->lock);
+    w->busy[i % w->nslots] = 1;
     w->queued = i + 1;
     pthread_cond_broadcast(&w->changed);
     pthread_mutex_unlock(&w->lock);
 }
 
-/* Lets the writer finish the flows handed over, then frees them; returns
- * its first failure. */
+/* Lets the writers finish the flows handed over, then frees them; returns
+ * the first failure. */
 static int writer_finish(flow_writer *w)
 {
-    if (w->running) {
-        double t0 = cli_seconds();
-        pthread_mutex_lock(&w->lock);
-        w->closing = 1;
-        pthread_cond_broadcast(&w->changed);
-        pthread_mutex_unlock(&w->lock);
-        pthread_join(w->thread, NULL);
-        w->wait_s += cli_seconds() - t0;
-    }
+    double t0 = cli_seconds();
+    pthread_mutex_lock(&w->lock);
+    w->closing = 1;
+    pthread_cond_broadcast(&w->changed);
+    pthread_mutex_unlock(&w->lock);
+    for (int k = 0; k < w->nthreads; k++)
+        pthread_join(w->threads[k], NULL);
+    w->wait_s += cli_seconds() - t0;
     pthread_cond_destroy(&w->changed);
     pthread_mutex_destroy(&w->lock);
-    for (int k = 0; k < WRITE_BEHIND; k++)
+    for (int k = 0; k < w->nslots; k++)
         clik_image_free(&w->flows[k]);
     return w->rc;
 }

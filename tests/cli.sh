@@ -509,6 +509,41 @@ expect 1 "flow with a picture of unknown extension" -- $run "$clik" flow "$tmp/i
 expect 1 "flow on a device that does not exist" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --device 99:99
 expect 1 "flow --warps 1001 (refused by the library)" -- $run "$clik" flow "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.flo" --warps 1001 --device none
 
+# ---- warp -------------------------------------------------------------------------------
+# I1 is I0 moved by (-1, -1) and gt.flo that motion: I1 warped along it is I0
+# but for its first row and column (the border replicated), and so is its
+# average with I0. agree_inside A B C: "same" when the 64x48 P5/P6 images A
+# and B (C channels, 13-byte headers) agree past the first row and column.
+agree_inside() {
+    local r w=$((64 * $3)) bad=""
+    for ((r = 1; r < 48; r++)); do
+        cmp -s -n $((w - $3)) -i $((13 + r * w + $3)):$((13 + r * w + $3)) "$1" "$2" || bad=" row $r"
+    done
+    echo "${bad:-same}"
+}
+expect 0 "warp of I1 along the motion" -- $run "$clik" warp "$tmp/i1.pgm" "$tmp/gt.flo" "$tmp/warped.pgm"
+check "warp of I1 along the motion is I0" "$(agree_inside "$tmp/warped.pgm" "$tmp/i0.pgm" 1)" same
+expect 0 "warp of colour on the CPU path" -- $run "$clik" warp "$tmp/i1.ppm" "$tmp/gt.flo" "$tmp/warped.ppm" --device none
+check "warp of colour along the motion is I0" "$(agree_inside "$tmp/warped.ppm" "$tmp/i0.ppm" 3)" same
+expect 0 "warp --average with I0" -- $run "$clik" warp "$tmp/i1.ppm" "$tmp/gt.flo" "$tmp/mean.ppm" --average "$tmp/i0.ppm"
+check "warp --average of two aligned frames is the frame" "$(agree_inside "$tmp/mean.ppm" "$tmp/i0.ppm" 3)" same
+expect 0 "warp of grey + alpha" -- $run "$clik" warp "$tmp/i1ga.npy" "$tmp/gt.flo" "$tmp/warped.npy"
+expect 0 "warp by no motion" -- $run "$clik" warp "$tmp/i0.pgm" "$tmp/zero64.flo" "$tmp/same.pgm"
+check "warp by no motion copies" "$(cmp -s "$tmp/same.pgm" "$tmp/i0.pgm" && echo same)" same
+expect 0 "warp --help" -- $run "$clik" warp --help
+expect 2 "warp without a flow" -- $run "$clik" warp "$tmp/i0.pgm" "$tmp/out.pgm"
+expect 2 "warp into its image" -- $run "$clik" warp "$tmp/i0.pgm" "$tmp/gt.flo" "$tmp/./i0.pgm"
+expect 2 "warp into its flow" -- $run "$clik" warp "$tmp/i0.pgm" "$tmp/out.npy" "$tmp/out.npy"
+expect 2 "warp --average into its reference" -- $run "$clik" warp "$tmp/i1.pgm" "$tmp/gt.flo" "$tmp/i0.pgm" --average "$tmp/i0.pgm"
+expect 1 "warp by a flow of another size" -- $run "$clik" warp "$tmp/i0.pgm" "$tmp/zero.flo" "$tmp/out.pgm"
+check "warp by a flow of another size: message" "$(grep -c "the flow needs the image's size" "$tmp/stderr")" 1
+expect 1 "warp by an image as the flow" -- $run "$clik" warp "$tmp/i0.pgm" "$tmp/i1.pgm" "$tmp/out.pgm"
+expect 1 "warp by a cut flow" -- $run "$clik" warp "$tmp/i0.pgm" "$tmp/cut.flo" "$tmp/out.pgm"
+expect 1 "warp of a missing image" -- $run "$clik" warp "$tmp/missing.pgm" "$tmp/gt.flo" "$tmp/out.pgm"
+expect 1 "warp --average with a reference of other channels" -- $run "$clik" warp "$tmp/i1.pgm" "$tmp/gt.flo" "$tmp/out.pgm" --average "$tmp/i0.ppm"
+expect 1 "warp --average with a reference of another size" -- $run "$clik" warp "$tmp/i1.pgm" "$tmp/gt.flo" "$tmp/out.pgm" --average "$tmp/short.pgm"
+expect 1 "warp into a missing folder" -- $run "$clik" warp "$tmp/i1.pgm" "$tmp/gt.flo" "$tmp/nowhere/out.pgm"
+
 # Frame sequences: frames 1..4 of the crop, each moved by (-1, -1) from the one before.
 for i in 1 2 3 4; do
     { printf 'P5\n64 48\n255\n'; crop 64 48 $((300 + i)) $((150 + i)); } >"$tmp/s$i.pgm"
@@ -551,7 +586,7 @@ expect 2 "flow along frames whose pictures are its frames" -- $run "$clik" flow 
 expect 2 "flow along frames whose pictures are its flows" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.npy" --viz "$tmp/out.%1d.npy"
 expect 2 "flow --start -1" -- $run "$clik" flow "$tmp/s%d.pgm" "$tmp/out.%d.flo" --start -1
 # Nine frames: the frames read ahead and the flows written behind go round
-# their rings (6 and 3 places); the flows match one-pair runs, frames in colour
+# their rings (6 places, and 3 on two processors); the flows match one-pair runs, frames in colour
 # give the flows of their luma, and a corrupt frame late in the run keeps none.
 for i in 1 2 3 4 5 6 7 8 9; do
     { printf 'P5\n64 48\n255\n'; crop 64 48 $((300 + i)) $((150 + i)); } >"$tmp/l$i.pgm"
