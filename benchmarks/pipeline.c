@@ -6,13 +6,19 @@
  *            built on the way) -> collapse
  *   upscale: resize by 1/S (bicubic-aa) -> LAPAR model upscale by S ->
  *            SSIM against the frame
+ *   flow:    two noisy frames of a moving scene -> TV-L1 flow between them
+ *            -> the second warped onto the first and averaged with it (the
+ *            temporal denoising step of a camera pipeline) -> SSIM of the
+ *            average against the first frame
  *
  * The chain runs twice on the same context: (a) on device images, with one
  * upload of the frame at the start and one download of the result at the
  * end, every intermediate image staying on the device; (b) on host images,
  * where each call moves its own inputs and outputs. Both must give
  * identical images, the collapse must rebuild the equalized frame exactly
- * (its bands are exact differences), and both must match the library's CPU path (the upscale
+ * (its bands are exact differences), the flow chain's average must be
+ * nearer the clean scene than the first frame is (PSNR), and both must
+ * match the library's CPU path (the upscale and flow
  * chain: its SSIM within 1e-3, as its float steps round per device); any
  * difference is an error (exit 1). Without an OpenCL device there is nothing to
  * compare: exit 77 (skipped).
@@ -20,6 +26,7 @@
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,14 +38,25 @@
 
 #define MAX_LEVELS 32
 
+/* --chain: the chains. */
+#define CHAIN_PYRAMID 0
+#define CHAIN_UPSCALE 1
+#define CHAIN_FLOW    2
+#define CHAINS        3
+/* The flow chain's motion from the first frame to the second, and the
+ * amplitude of its frames' noise (uniform, in levels). */
+#define FLOW_DX    1.5
+#define FLOW_DY    (-0.75)
+#define FLOW_NOISE 12
+
 static const char *prog = "clik-pipeline";
 
 typedef struct options {
     const char *device;
     int width, height;
     int channels;
-    int upscale; /* --chain upscale */
-    int scale;   /* --scale of the upscale chain */
+    int kind;  /* --chain: CHAIN_* */
+    int scale; /* --scale of the upscale chain */
     int levels;
     clik_type band_type;
     int reps, warmup;
@@ -60,9 +78,12 @@ typedef struct chain {
     clik_image out; /* the result: the collapse, or the upscaled frame */
     int levels;
     /* the upscale chain: src -> lr -> out, and the SSIM of out against src */
-    int upscale, scale;
+    int kind, scale;
     clik_image lr;
     double ssim;
+    /* the flow chain: src and src2 -> flow -> out, the average of src and
+     * src2 warped onto it, and the SSIM of out against src */
+    clik_image src2, flow;
 } chain;
 
 /* ---- small helpers ------------------------------------------------------------- */
@@ -70,7 +91,7 @@ typedef struct chain {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: %s [--chain pyramid|upscale] [--device SPEC] [--size WxH] [--levels N]\n"
+            "usage: %s [--chain pyramid|upscale|flow] [--device SPEC] [--size WxH] [--levels N]\n"
             "          [--channels 1|2|4] [--scale 2|3|4]\n"
             "          [--bands s16|f32] [--reps N] [--warmup N] [--seed N] [--json]\n"
             "          [--no-cpu-check] [--allow-fallback] [--stages] [--dump-input DIR]\n"
@@ -78,7 +99,9 @@ static void usage(FILE *f)
             "          [--inject-mismatch (spoils one pixel of (a): the check must fail)]\n"
             "Times a chain on device images (one upload, one download) and on host images,\n"
             "and checks that both agree. pyramid: equalize -> Laplacian pyramid -> collapse;\n"
-            "upscale: resize by 1/S -> LAPAR model upscale by S -> SSIM against the frame.\n"
+            "upscale: resize by 1/S -> LAPAR model upscale by S -> SSIM against the frame;\n"
+            "flow: two noisy frames -> TV-L1 flow -> the second warped onto the first and\n"
+            "averaged with it (temporal denoising) -> SSIM against the first.\n"
             "Exit status: 0 agreed, 1 a clik failure or a difference, 2 bad arguments,\n"
             "77 no OpenCL device, or none that --device names (skipped).\n",
             prog);
@@ -181,9 +204,11 @@ static int parse_options(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--device")) {
             o->device = v;
         } else if (!strcmp(a, "--chain")) {
-            if (strcmp(v, "pyramid") && strcmp(v, "upscale"))
-                return bad_arg("--chain '%s': expected pyramid or upscale", v);
-            o->upscale = !strcmp(v, "upscale");
+            if (strcmp(v, "pyramid") && strcmp(v, "upscale") && strcmp(v, "flow"))
+                return bad_arg("--chain '%s': expected pyramid, upscale or flow", v);
+            o->kind = !strcmp(v, "upscale") ? CHAIN_UPSCALE
+                      : !strcmp(v, "flow")  ? CHAIN_FLOW
+                                            : CHAIN_PYRAMID;
         } else if (!strcmp(a, "--scale")) {
             if (!parse_int(v, 2, 4, &n))
                 return bad_arg("--scale '%s': expected 2, 3 or 4", v);
@@ -227,7 +252,15 @@ static int parse_options(int argc, char **argv, options *o)
         }
         i += takes;
     }
-    if (o->upscale) {
+    if (o->kind == CHAIN_FLOW) {
+        if (o->channels != 1)
+            return bad_arg("--chain flow takes one channel (SSIM compares grey frames)");
+        if (o->width < 16 || o->height < 16)
+            return bad_arg("--chain flow: --size %dx%d is too small (at least 16x16)", o->width,
+                           o->height);
+        return 0;
+    }
+    if (o->kind == CHAIN_UPSCALE) {
         if (o->channels != 1)
             return bad_arg("--chain upscale takes one channel (SSIM compares grey frames)");
         if (o->width % o->scale || o->height % o->scale)
@@ -256,14 +289,16 @@ static void chain_free(chain *c)
         clik_image_free(&c->bands[i]);
     clik_image_free(&c->out);
     clik_image_free(&c->lr);
+    clik_image_free(&c->src2);
+    clik_image_free(&c->flow);
 }
 
 /* Makes every image of the chain: device images (device 1) or host ones. */
 static clik_status chain_make(clik_context *ctx, chain *c, const options *o, int device)
 {
     memset(c, 0, sizeof(*c));
-    c->levels = o->upscale ? 0 : o->levels;
-    c->upscale = o->upscale;
+    c->levels = o->kind != CHAIN_PYRAMID ? 0 : o->levels;
+    c->kind = o->kind;
     c->scale = o->scale;
     int w = o->width, h = o->height, ch = o->channels;
     clik_status st = CLIK_OK;
@@ -273,11 +308,16 @@ static clik_status chain_make(clik_context *ctx, chain *c, const options *o, int
     st = MAKE(&c->src, w, h, CLIK_U8);
     if (st == CLIK_OK)
         st = MAKE(&c->out, w, h, CLIK_U8);
-    if (st == CLIK_OK && c->upscale)
+    if (st == CLIK_OK && c->kind == CHAIN_UPSCALE)
         st = MAKE(&c->lr, w / c->scale, h / c->scale, CLIK_U8);
-    if (st == CLIK_OK && !c->upscale)
+    if (st == CLIK_OK && c->kind == CHAIN_FLOW)
+        st = MAKE(&c->src2, w, h, CLIK_U8);
+    if (st == CLIK_OK && c->kind == CHAIN_FLOW)
+        st = device ? clik_image_create(ctx, &c->flow, w, h, 2, CLIK_F32)
+                    : clik_image_alloc(&c->flow, w, h, 2, CLIK_F32);
+    if (st == CLIK_OK && c->kind == CHAIN_PYRAMID)
         st = MAKE(&c->eq, w, h, CLIK_U8);
-    for (int i = 0; !c->upscale && i <= c->levels && st == CLIK_OK; i++) {
+    for (int i = 0; c->kind == CHAIN_PYRAMID && i <= c->levels && st == CLIK_OK; i++) {
         int lw, lh;
         clik_pyr_level_size(w, h, i, &lw, &lh);
         st = MAKE(&c->bands[i], lw, lh, o->band_type);
@@ -292,11 +332,19 @@ static clik_status chain_make(clik_context *ctx, chain *c, const options *o, int
  * names it. */
 static clik_status chain_call(clik_context *ctx, chain *c, int stage, const char **what)
 {
-    static const char *const names[2][3] = {
+    static const char *const names[CHAINS][3] = {
         {"clik_hist_equalize", "clik_pyr_laplacian", "clik_pyr_collapse"},
-        {"clik_resize", "clik_upscale_lapar", "clik_ssim"}};
-    *what = names[c->upscale][stage];
-    if (c->upscale) {
+        {"clik_resize", "clik_upscale_lapar", "clik_ssim"},
+        {"clik_flow_tvl1", "clik_flow_warp_average", "clik_ssim"}};
+    *what = names[c->kind][stage];
+    if (c->kind == CHAIN_FLOW) {
+        switch (stage) {
+        case 0: return clik_flow_tvl1(ctx, &c->src, &c->src2, &c->flow, NULL);
+        case 1: return clik_flow_warp_average(ctx, &c->src, &c->src2, &c->flow, &c->out);
+        default: return clik_ssim(ctx, &c->out, &c->src, NULL, &c->ssim);
+        }
+    }
+    if (c->kind == CHAIN_UPSCALE) {
         switch (stage) {
         case 0: return clik_resize(ctx, &c->src, &c->lr, CLIK_INTERP_BICUBIC_AA);
         case 1: return clik_upscale_lapar(ctx, &c->lr, &c->out, c->scale, NULL);
@@ -320,12 +368,23 @@ static clik_status chain_run(clik_context *ctx, chain *c, const char **what)
     return st;
 }
 
-/* (a): one upload, the chain on device images, one download. */
+/* The upload of the chain's input: the frame, and the flow chain's second. */
+static clik_status upload_frames(clik_context *ctx, chain *dev, const clik_image *frame,
+                                 const clik_image *frame2)
+{
+    clik_status st = clik_image_upload(ctx, &dev->src, frame);
+    if (st == CLIK_OK && dev->kind == CHAIN_FLOW)
+        st = clik_image_upload(ctx, &dev->src2, frame2);
+    return st;
+}
+
+/* (a): one upload (two for the flow chain), the chain on device images,
+ * one download. */
 static clik_status device_frame(clik_context *ctx, chain *dev, const clik_image *frame,
-                                clik_image *result, const char **what)
+                                const clik_image *frame2, clik_image *result, const char **what)
 {
     *what = "clik_image_upload";
-    clik_status st = clik_image_upload(ctx, &dev->src, frame);
+    clik_status st = upload_frames(ctx, dev, frame, frame2);
     if (st == CLIK_OK)
         st = chain_run(ctx, dev, what);
     if (st == CLIK_OK) {
@@ -384,8 +443,10 @@ static int chains_agree(clik_context *a_ctx, const chain *a, const chain *b, con
     const clik_image *ia[MAX_LEVELS + 3], *ib[MAX_LEVELS + 3];
     char names[MAX_LEVELS + 3][32];
     int n = 0;
-    if (a->upscale) {
+    if (a->kind == CHAIN_UPSCALE) {
         ia[n] = &a->lr, ib[n] = &b->lr, snprintf(names[n++], sizeof(names[0]), "downscaled frame");
+    } else if (a->kind == CHAIN_FLOW) {
+        ia[n] = &a->flow, ib[n] = &b->flow, snprintf(names[n++], sizeof(names[0]), "flow");
     } else {
         ia[n] = &a->eq, ib[n] = &b->eq, snprintf(names[n++], sizeof(names[0]), "equalized image");
         for (int i = 0; i <= a->levels; i++)
@@ -393,9 +454,12 @@ static int chains_agree(clik_context *a_ctx, const chain *a, const chain *b, con
             snprintf(names[n++], sizeof(names[0]), "band %d", i);
     }
     ia[n] = &a->out, ib[n] = &b->out,
-    snprintf(names[n++], sizeof(names[0]), a->upscale ? "upscaled frame" : "collapse output");
+    snprintf(names[n++], sizeof(names[0]),
+             a->kind == CHAIN_UPSCALE ? "upscaled frame"
+             : a->kind == CHAIN_FLOW  ? "averaged frame"
+                                      : "collapse output");
     int ok = 1;
-    if (a->upscale && a->ssim != b->ssim) {
+    if (a->kind != CHAIN_PYRAMID && a->ssim != b->ssim) {
         fprintf(stderr, "%s: %s: SSIM differs: %.9f and %.9f\n", prog, label, a->ssim, b->ssim);
         ok = 0;
     }
@@ -430,6 +494,68 @@ static int dump(const clik_image *img, const char *dir, const char *name)
     return EXIT_FAILED;
 }
 
+/* ---- the flow chain's frames ---------------------------------------------------- */
+
+/* A uniform integer in [-FLOW_NOISE, FLOW_NOISE] from the state. */
+static int noise(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    return (int)((*state >> 33) % (2 * FLOW_NOISE + 1)) - FLOW_NOISE;
+}
+
+static uint8_t clamp_u8(double v)
+{
+    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5);
+}
+
+/* The scene is *frame as filled; it becomes *clean, *frame its copy with
+ * noise, and *frame2 the scene moved by (FLOW_DX, FLOW_DY) (bilinear,
+ * borders replicated) with noise of its own: frame(x) ~ frame2(x + motion). */
+static void flow_frames(clik_image *frame, clik_image *clean, clik_image *frame2, uint64_t seed)
+{
+    const int w = frame->width, h = frame->height;
+    for (int y = 0; y < h; y++)
+        memcpy((uint8_t *)clean->data + (size_t)y * clean->stride,
+               (const uint8_t *)frame->data + (size_t)y * frame->stride, (size_t)w);
+    uint64_t state = seed * 2654435761u + 1;
+    for (int y = 0; y < h; y++) {
+        uint8_t *f0 = (uint8_t *)frame->data + (size_t)y * frame->stride;
+        uint8_t *f1 = (uint8_t *)frame2->data + (size_t)y * frame2->stride;
+        for (int x = 0; x < w; x++) {
+            const double sx = x - FLOW_DX, sy = y - FLOW_DY;
+            const int x0 = (int)floor(sx), y0 = (int)floor(sy);
+            const double a = sx - x0, b = sy - y0;
+            double v = 0;
+            for (int j = 0; j < 2; j++)
+                for (int i = 0; i < 2; i++) {
+                    const int xx = x0 + i < 0 ? 0 : x0 + i >= w ? w - 1 : x0 + i;
+                    const int yy = y0 + j < 0 ? 0 : y0 + j >= h ? h - 1 : y0 + j;
+                    v += (i ? a : 1 - a) * (j ? b : 1 - b) *
+                         ((const uint8_t *)clean->data)[(size_t)yy * clean->stride + (size_t)xx];
+                }
+            f1[x] = clamp_u8(v + noise(&state));
+            f0[x] = clamp_u8((double)f0[x] + noise(&state));
+        }
+    }
+}
+
+/* PSNR of a against b (grey u8), 6 pixels in from the borders (where the
+ * motion brings in pixels the first frame does not have). */
+static double psnr(const clik_image *a, const clik_image *b)
+{
+    const int m = 6;
+    double se = 0;
+    long n = 0;
+    for (int y = m; y < a->height - m; y++)
+        for (int x = m; x < a->width - m; x++) {
+            const double d = (double)((const uint8_t *)a->data)[(size_t)y * a->stride + (size_t)x] -
+                             ((const uint8_t *)b->data)[(size_t)y * b->stride + (size_t)x];
+            se += d * d;
+            n++;
+        }
+    return se > 0 ? 10.0 * log10(255.0 * 255.0 * (double)n / se) : 99.0;
+}
+
 /* ---- main ----------------------------------------------------------------------- */
 
 static void json_string(const char *s)
@@ -462,13 +588,14 @@ static timing summarize(double *t, int n)
 }
 
 #define STAGES 5
-static const char *const stage_names[2][STAGES] = {
+static const char *const stage_names[CHAINS][STAGES] = {
     {"upload", "equalize", "laplacian", "collapse", "download"},
-    {"upload", "resize", "upscale", "ssim", "download"}};
+    {"upload", "resize", "upscale", "ssim", "download"},
+    {"upload", "flow", "warp_average", "ssim", "download"}};
 
 /* Each call of (a) on its own, waited for (clik_context_finish): medians in ms. */
 static int time_stages(clik_context *ctx, const options *o, chain *dev, const clik_image *frame,
-                       clik_image *result, double *ms)
+                       const clik_image *frame2, clik_image *result, double *ms)
 {
     double *t = malloc(sizeof(double) * STAGES * (size_t)o->reps);
     if (!t) {
@@ -479,9 +606,9 @@ static int time_stages(clik_context *ctx, const options *o, chain *dev, const cl
         for (int s = 0; s < STAGES; s++) {
             double t0 = bench_now_ms();
             clik_status st;
-            const char *what = stage_names[dev->upscale][s];
+            const char *what = stage_names[dev->kind][s];
             if (s == 0)
-                st = clik_image_upload(ctx, &dev->src, frame);
+                st = upload_frames(ctx, dev, frame, frame2);
             else if (s == STAGES - 1)
                 st = clik_image_download(ctx, result, &dev->out);
             else
@@ -502,22 +629,32 @@ static int time_stages(clik_context *ctx, const options *o, chain *dev, const cl
     return 0;
 }
 
+/* The flow chain's PSNR of its first frame and of its average against the
+ * clean scene. */
+typedef struct denoise {
+    double frame_db, average_db;
+} denoise;
+
 static void report(const options *o, const clik_device_info *dev, timing a, timing b,
-                   const double *stage_ms, double ssim, const char *cpu_check)
+                   const double *stage_ms, double ssim, const char *cpu_check, denoise dn)
 {
+    static const char *const chain_json[CHAINS] = {"hist_equalize,pyr_laplacian,pyr_collapse",
+                                                   "resize,upscale_lapar,ssim",
+                                                   "flow_tvl1,flow_warp_average,ssim"};
     const char *bands = clik_type_name(o->band_type);
     if (o->json) {
-        printf("{\"program\":\"clik-pipeline\",\"chain\":\"%s\",",
-               o->upscale ? "resize,upscale_lapar,ssim"
-                          : "hist_equalize,pyr_laplacian,pyr_collapse");
+        printf("{\"program\":\"clik-pipeline\",\"chain\":\"%s\",", chain_json[o->kind]);
         printf("\"device\":");
         json_string(dev->name);
         printf(",\"platform\":");
         json_string(dev->platform_name);
         printf(",\"device_type\":\"%s\",\"width\":%d,\"height\":%d,\"channels\":%d,",
                bench_device_type_name(dev), o->width, o->height, o->channels);
-        if (o->upscale)
+        if (o->kind == CHAIN_UPSCALE)
             printf("\"scale\":%d,\"ssim\":%.6f,", o->scale, ssim);
+        else if (o->kind == CHAIN_FLOW)
+            printf("\"ssim\":%.6f,\"frame_psnr_db\":%.3f,\"average_psnr_db\":%.3f,", ssim,
+                   dn.frame_db, dn.average_db);
         else
             printf("\"levels\":%d,\"bands\":\"%s\",\"collapse\":\"exact\",", o->levels, bands);
         printf("\"reps\":%d,\"warmup\":%d,", o->reps, o->warmup);
@@ -529,13 +666,17 @@ static void report(const options *o, const clik_device_info *dev, timing a, timi
         if (o->stages) {
             printf(",\"stages_ms\":{");
             for (int s = 0; s < STAGES; s++)
-                printf("%s\"%s\":%.4f", s ? "," : "", stage_names[o->upscale][s], stage_ms[s]);
+                printf("%s\"%s\":%.4f", s ? "," : "", stage_names[o->kind][s], stage_ms[s]);
             printf("}");
         }
         printf("}\n");
         return;
     }
-    if (o->upscale)
+    if (o->kind == CHAIN_FLOW)
+        printf("two noisy frames moved by (%g, %g) -> TV-L1 flow -> warp-compensated average "
+               "-> SSIM against the first, %dx%d grey u8\n",
+               FLOW_DX, FLOW_DY, o->width, o->height);
+    else if (o->kind == CHAIN_UPSCALE)
         printf("resize by 1/%d (bicubic-aa) -> LAPAR model upscale by %d -> SSIM against the "
                "frame, %dx%d grey u8\n",
                o->scale, o->scale, o->width, o->height);
@@ -546,8 +687,10 @@ static void report(const options *o, const clik_device_info *dev, timing a, timi
     printf("device: %s (%s, %s); median of %d runs after %d warm-up runs\n\n", dev->name,
            dev->platform_name, bench_device_type_name(dev), o->reps, o->warmup);
     printf("%-44s %10s %10s %10s\n", "chain", "median ms", "min ms", "CPU ms");
-    printf("%-44s %10.3f %10.3f %10.3f\n", "(a) device images: 1 upload, 1 download", a.median_ms,
-           a.min_ms, a.cpu_ms);
+    printf("%-44s %10.3f %10.3f %10.3f\n",
+           o->kind == CHAIN_FLOW ? "(a) device images: 2 uploads, 1 download"
+                                 : "(a) device images: 1 upload, 1 download",
+           a.median_ms, a.min_ms, a.cpu_ms);
     printf("%-44s %10.3f %10.3f %10.3f\n", "(b) host images: each call moves its own", b.median_ms,
            b.min_ms, b.cpu_ms);
     printf("%-44s %10.2f %10.2f %10.2f\n\n", "(b) / (a)", b.median_ms / a.median_ms,
@@ -555,10 +698,14 @@ static void report(const options *o, const clik_device_info *dev, timing a, timi
     if (o->stages) {
         printf("(a) call by call, each waited for (median ms):");
         for (int s = 0; s < STAGES; s++)
-            printf(" %s %.3f", stage_names[o->upscale][s], stage_ms[s]);
+            printf(" %s %.3f", stage_names[o->kind][s], stage_ms[s]);
         printf("\n\n");
     }
-    if (o->upscale)
+    if (o->kind == CHAIN_FLOW)
+        printf("SSIM %.6f; PSNR against the clean scene: first frame %.2f dB, average %.2f dB; "
+               "check: (a) and (b) identical (flow, average, SSIM); CPU path: %s\n",
+               ssim, dn.frame_db, dn.average_db, cpu_check);
+    else if (o->kind == CHAIN_UPSCALE)
         printf("SSIM %.6f; check: (a) and (b) identical (downscaled and upscaled frames, SSIM); "
                "CPU path: %s\n",
                ssim, cpu_check);
@@ -570,7 +717,8 @@ static void report(const options *o, const clik_device_info *dev, timing a, timi
 
 /* Times reps runs of (a) and (b) taking turns, after the warm-up runs. */
 static int time_chains(clik_context *ctx, const options *o, chain *dev, chain *host,
-                       const clik_image *frame, clik_image *result, timing *ta, timing *tb)
+                       const clik_image *frame, const clik_image *frame2, clik_image *result,
+                       timing *ta, timing *tb)
 {
     int n = o->reps;
     double *t = malloc(sizeof(double) * 4 * (size_t)n);
@@ -581,7 +729,7 @@ static int time_chains(clik_context *ctx, const options *o, chain *dev, chain *h
     for (int r = -o->warmup; r < n; r++) {
         const char *what;
         double c0 = bench_cpu_ms(), t0 = bench_now_ms();
-        clik_status st = device_frame(ctx, dev, frame, result, &what);
+        clik_status st = device_frame(ctx, dev, frame, frame2, result, &what);
         double c1 = bench_cpu_ms(), t1 = bench_now_ms();
         if (st == CLIK_OK)
             st = chain_run(ctx, host, &what);
@@ -620,14 +768,17 @@ static int cpu_path_check(const options *o, const chain *host, char *verdict, si
     st = chain_make(cpu, &c, o, 0);
     if (st == CLIK_OK) {
         memcpy(c.src.data, host->src.data, c.src.stride * (size_t)c.src.height);
+        if (c.kind == CHAIN_FLOW)
+            memcpy(c.src2.data, host->src2.data, c.src2.stride * (size_t)c.src2.height);
         st = chain_run(cpu, &c, &what);
     }
     int rc = 0;
     const char *backend = clik_backend_name(clik_context_cpu_backend(cpu));
     if (st != CLIK_OK) {
         rc = bench_failed(prog, cpu, st, what);
-    } else if (c.upscale) {
-        /* The resize and the upscale round floats, within +-1 per pixel. */
+    } else if (c.kind != CHAIN_PYRAMID) {
+        /* The resize and the upscale round floats, within +-1 per pixel; the
+         * flows agree within the flow tolerance, the averages nearly. */
         double d = c.ssim > host->ssim ? c.ssim - host->ssim : host->ssim - c.ssim;
         snprintf(verdict, n, "SSIM %.6f against the device's %.6f (%s)", c.ssim, host->ssim,
                  backend);
@@ -671,7 +822,7 @@ int main(int argc, char **argv)
     }
 
     chain dev_chain, host_chain;
-    clik_image frame = {0}, result = {0};
+    clik_image frame = {0}, frame2 = {0}, clean = {0}, result = {0};
     int have_dev = 0, have_host = 0;
     clik_status st = clik_image_alloc(&frame, o.width, o.height, o.channels, CLIK_U8);
     if (st == CLIK_OK)
@@ -685,15 +836,26 @@ int main(int argc, char **argv)
         goto done;
     }
     bench_fill_natural(&frame, o.seed);
+    if (o.kind == CHAIN_FLOW) {
+        st = clik_image_alloc(&frame2, o.width, o.height, 1, CLIK_U8);
+        if (st == CLIK_OK)
+            st = clik_image_alloc(&clean, o.width, o.height, 1, CLIK_U8);
+        if (st != CLIK_OK) {
+            rc = bench_failed(prog, ctx, st, "allocating the frames");
+            goto done;
+        }
+        flow_frames(&frame, &clean, &frame2, o.seed);
+        memcpy(host_chain.src2.data, frame2.data, frame2.stride * (size_t)frame2.height);
+    }
     memcpy(host_chain.src.data, frame.data, frame.stride * (size_t)frame.height);
     if (o.dump_dir && (rc = dump(&frame, o.dump_dir, "input")) != 0)
         goto done;
 
     timing ta = {0, 0, 0}, tb = {0, 0, 0};
-    rc = time_chains(ctx, &o, &dev_chain, &host_chain, &frame, &result, &ta, &tb);
+    rc = time_chains(ctx, &o, &dev_chain, &host_chain, &frame, &frame2, &result, &ta, &tb);
     double stage_ms[STAGES] = {0};
     if (rc == 0 && o.stages)
-        rc = time_stages(ctx, &o, &dev_chain, &frame, &result, stage_ms);
+        rc = time_stages(ctx, &o, &dev_chain, &frame, &frame2, &result, stage_ms);
     if (rc)
         goto done;
     if (clik_context_last_backend(ctx) != CLIK_BACKEND_OPENCL) {
@@ -713,9 +875,23 @@ int main(int argc, char **argv)
     }
     if (!chains_agree(ctx, &dev_chain, &host_chain, "device-image vs host-image chain"))
         rc = EXIT_FAILED;
-    if (!o.upscale && !same_pixels(&host_chain.out, &host_chain.eq, why, sizeof(why))) {
+    if (o.kind == CHAIN_PYRAMID &&
+        !same_pixels(&host_chain.out, &host_chain.eq, why, sizeof(why))) {
         fprintf(stderr, "%s: the collapse does not rebuild the equalized image: %s\n", prog, why);
         rc = EXIT_FAILED;
+    }
+    /* The average of two aligned noisy frames is nearer the scene than one. */
+    denoise dn = {0, 0};
+    if (o.kind == CHAIN_FLOW) {
+        dn.frame_db = psnr(&frame, &clean);
+        dn.average_db = psnr(&result, &clean);
+        if (!(dn.average_db > dn.frame_db + 1.0)) {
+            fprintf(stderr,
+                    "%s: the warp-compensated average is %.2f dB from the clean scene, the first "
+                    "frame %.2f dB: not 1 dB nearer\n",
+                    prog, dn.average_db, dn.frame_db);
+            rc = EXIT_FAILED;
+        }
     }
     const char *cpu_verdict = "not checked (--no-cpu-check)";
     char cpu_text[160] = "";
@@ -726,7 +902,7 @@ int main(int argc, char **argv)
     if (rc == 0 && o.output_dir)
         rc = dump(&result, o.output_dir, "output");
     if (rc == 0)
-        report(&o, dev, ta, tb, stage_ms, host_chain.ssim, cpu_verdict);
+        report(&o, dev, ta, tb, stage_ms, host_chain.ssim, cpu_verdict, dn);
     else
         fprintf(stderr, "%s: FAILED: the outputs differ or a call failed\n", prog);
 
@@ -736,6 +912,8 @@ done:
     if (have_host)
         chain_free(&host_chain);
     clik_image_free(&frame);
+    clik_image_free(&frame2);
+    clik_image_free(&clean);
     clik_image_free(&result);
     clik_context_destroy(ctx);
     return rc;
