@@ -34,6 +34,7 @@ int cmd_ssim(int argc, char **argv);
 int cmd_upscale(int argc, char **argv);
 int cmd_flow(int argc, char **argv);
 int cmd_flowviz(int argc, char **argv);
+int cmd_warp(int argc, char **argv);
 int cmd_flowcmp(int argc, char **argv);
 int cmd_lapar(int argc, char **argv);
 int cmd_lapar_net(int argc, char **argv);

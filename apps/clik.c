@@ -34,6 +34,8 @@ static const cli_command commands[] = {
      "clik_lapar_net_run"},
     {"flow", "TV-L1 optical flow between two images, or along a frame sequence", cmd_flow,
      "clik_flow_tvl1"},
+    {"warp", "move an image back along a flow (cv2.remap), or average it with a frame", cmd_warp,
+     "clik_flow_warp, clik_flow_warp_average"},
     {"flowviz", "draw a flow with the Middlebury colour wheel", cmd_flowviz, NULL},
     {"flowcmp", "end-point and angular error of one flow against another", cmd_flowcmp, NULL},
     {"lapar", "LAPAR super-resolution filtering of an image by its coefficients", cmd_lapar,

@@ -77,6 +77,79 @@ static int colorize(const char *cmd, const char *path, const clik_image *flow, f
     return CLI_OK;
 }
 
+/* ---- clik warp -------------------------------------------------------------------- */
+
+static const char *const warp_usage =
+    "usage: clik warp IN FLOW OUT [--average REF]\n"
+    "Moves IN back along FLOW: OUT(x, y) = IN sampled bilinearly at (x + u, y + v),\n"
+    "(u, v) = FLOW(x, y), the border replicated; the bytes of OpenCV 5's\n"
+    "cv2.remap(IN, x + u, y + v, INTER_LINEAR, borderMode=BORDER_REPLICATE). The\n"
+    "flow of `clik flow I0 I1 FLOW` warps I1 onto I0.\n"
+    "  --average REF  OUT = (REF + the warped IN + 1) / 2, rounded down: the\n"
+    "                 temporal average of a denoising step (REF is I0)\n"
+    "IN (and REF, of IN's size and channels): 8-bit images, 1 to 4 channels;\n"
+    "FLOW: a .flo file or a (H, W, 2) float32 .npy of IN's size.\n";
+
+int cmd_warp(int argc, char **argv)
+{
+    const char *ref_path = NULL;
+    const cli_option options[] = {{"--average", &ref_path, NULL}, {NULL, NULL, NULL}};
+    cli_args args;
+    int rc = cli_parse(argc, argv, options, 3, 3, &args, warp_usage);
+    if (rc != CLI_OK || args.help)
+        return rc;
+    const char *in = args.positional[0], *flow_path = args.positional[1];
+    cli_outputs outs;
+    cli_outputs_init(&outs, "warp");
+    const char *const inputs[] = {in, flow_path, ref_path}, *const outputs[] = {args.positional[2]};
+    rc = cli_outputs_plan(&outs, inputs, 3, outputs, 1);
+    clik_image img = {0}, flow = {0}, ref = {0}, out = {0};
+    int had_alpha = 0;
+    if (rc == CLI_OK)
+        rc = cli_read_u8("warp", in, &img, &had_alpha);
+    if (rc == CLI_OK)
+        rc = flow_read_file("warp", flow_path, &flow);
+    if (rc == CLI_OK && (flow.width != img.width || flow.height != img.height)) {
+        fprintf(stderr, "clik warp: %s is %dx%d but %s is %dx%d: the flow needs the image's size\n",
+                flow_path, flow.width, flow.height, in, img.width, img.height);
+        rc = CLI_FAILED;
+    }
+    if (rc == CLI_OK && ref_path)
+        rc = cli_read_u8("warp", ref_path, &ref, NULL);
+    if (rc == CLI_OK && ref_path &&
+        (ref.width != img.width || ref.height != img.height || ref.channels != img.channels)) {
+        fprintf(stderr,
+                "clik warp: %s is %dx%d of %d channels but %s is %dx%d of %d: --average needs "
+                "one size and channel count\n",
+                ref_path, ref.width, ref.height, ref.channels, in, img.width, img.height,
+                img.channels);
+        rc = CLI_FAILED;
+    }
+    clik_context *ctx = NULL;
+    if (rc == CLI_OK)
+        rc = cli_context(args.device, &ctx);
+    if (rc == CLI_OK) {
+        clik_status st = clik_image_alloc(&out, img.width, img.height, img.channels, CLIK_U8);
+        cli_op_clock clock;
+        cli_op_start(ctx, &clock);
+        if (st == CLIK_OK)
+            st = ref_path ? clik_flow_warp_average(ctx, &ref, &img, &flow, &out)
+                          : clik_flow_warp(ctx, &img, &flow, &out);
+        cli_op_done("warp", ctx, &clock, in);
+        if (st != CLIK_OK)
+            rc = cli_error("warp", ctx, st, in);
+    }
+    if (rc == CLI_OK)
+        rc = cli_outputs_stage(&outs, 0, &out, had_alpha);
+    rc = cli_outputs_finish(&outs, rc);
+    clik_context_destroy(ctx);
+    clik_image_free(&out);
+    clik_image_free(&ref);
+    clik_image_free(&flow);
+    clik_image_free(&img);
+    return rc;
+}
+
 /* ---- clik flowviz ------------------------------------------------------------------ */
 
 static const char *const flowviz_usage =

@@ -360,6 +360,65 @@ static clik_status ssim_setup(bench_case *bc)
     return st;
 }
 
+/* ---- flow family: clik_flow_warp along a smooth flow ---------------------------------------- */
+
+static clik_status call_flow_warp(clik_context *ctx, const clik_image *src, const clik_image *src2,
+                                  clik_image *outs, double *value)
+{
+    (void)value;
+    return clik_flow_warp(ctx, src, src2, &outs[0]);
+}
+
+/* The denoising step's average with the frame itself (ref = src). */
+static clik_status call_flow_warp_average(clik_context *ctx, const clik_image *src,
+                                          const clik_image *src2, clik_image *outs, double *value)
+{
+    (void)value;
+    return clik_flow_warp_average(ctx, src, src, src2, &outs[0]);
+}
+
+static double warp_bytes(const bench_case *bc)
+{
+    /* The image read once, the flow (8 bytes a pixel) read, dst written. */
+    return 2.0 * bench_pixels(bc) + 8.0 * (double)bc->width * (double)bc->height;
+}
+
+static double warp_average_bytes(const bench_case *bc)
+{
+    return warp_bytes(bc) + bench_pixels(bc);
+}
+
+/* The flow, a second input: a smooth motion of up to 3 pixels. */
+static clik_status warp_setup_call(bench_case *bc, multi_call call)
+{
+    int w = bc->width, h = bc->height;
+    clik_type t = CLIK_U8;
+    clik_status st = multi_setup_tol(bc, call, 1, &w, &h, &t, NULL, SUP_TOL_EXACT);
+    multi_state *s = bc->state;
+    if (st == CLIK_OK)
+        st = bench_host(bc, w, h, 2, CLIK_F32, &s->src2_host);
+    for (int y = 0; st == CLIK_OK && y < h; y++) {
+        float *f = (float *)(void *)((char *)s->src2_host.data + (size_t)y * s->src2_host.stride);
+        for (int x = 0; x < w; x++) {
+            f[2 * x] = (float)(3.0 * sin(0.01 * x + 0.02 * y));
+            f[2 * x + 1] = (float)(2.0 * cos(0.015 * x - 0.01 * y));
+        }
+    }
+    if (st == CLIK_OK)
+        st = bench_upload(bc, &s->src2_host, &s->src2);
+    return st;
+}
+
+static clik_status flow_warp_setup(bench_case *bc)
+{
+    return warp_setup_call(bc, call_flow_warp);
+}
+
+static clik_status flow_warp_average_setup(bench_case *bc)
+{
+    return warp_setup_call(bc, call_flow_warp_average);
+}
+
 /* ---- YUV family: a camera frame to RGBA ---------------------------------------------------- */
 
 /* The input image is the frame's luma; its chroma, a second input, is made
@@ -934,6 +993,24 @@ const bench_op bench_ops[] = {
             flow_one_warp_setup, flow_kernel_bytes),
     FLOW_OP("flow_tvl1-1warp-f16", "clik_flow_tvl1, Romera et al.'s configuration, f16 storage",
             flow_one_warp_f16_setup, flow_kernel_bytes),
+    {
+        .name = "flow_warp",
+        .summary = "clik_flow_warp along a smooth flow of up to 3 pixels (cv2.remap, bilinear)",
+        .channels = CH_1_4,
+        .bytes_rule = "2*W*H*C + 8*W*H (image and flow read, dst written)",
+        .bytes_moved = warp_bytes,
+        .setup = flow_warp_setup,
+        MULTI,
+    },
+    {
+        .name = "flow_warp_average",
+        .summary = "clik_flow_warp_average of the image with its own warp (ref = src)",
+        .channels = CH_1_4,
+        .bytes_rule = "3*W*H*C + 8*W*H (image twice and flow read, dst written)",
+        .bytes_moved = warp_average_bytes,
+        .setup = flow_warp_average_setup,
+        MULTI,
+    },
 };
 
 const int bench_op_count = (int)(sizeof(bench_ops) / sizeof(bench_ops[0]));

@@ -207,6 +207,11 @@ OPENCV_OPS = [
             "cv2.cvtColor RGB(A)2GRAY",
             setup=lambda cv, np, img, args: (cv.COLOR_RGB2GRAY if img.shape[-1] == 3
                                              else cv.COLOR_RGBA2GRAY)),
+    same_op("flow_warp", (1, 4), lambda cv, np, img, st: cv.remap(img, st[0], st[1],
+                                                                    cv.INTER_LINEAR,
+                                                                    borderMode=cv.BORDER_REPLICATE),
+            "cv2.remap INTER_LINEAR, BORDER_REPLICATE, float maps x + u, y + v",
+            setup=lambda cv, np, img, args: warp_maps(np, img)),
     CompareOp(
         name="ssim",
         channels=(1,),
@@ -223,6 +228,16 @@ OPENCV_OPS = [
               "clik: per frame of clik_fusion_stream_* (--frames frames, 3 in flight); OpenCV: "
               "the nearest + cubic pair of one frame, as for fusion"),
 ]
+
+
+def warp_maps(np, img):
+    """The maps x + u, y + v of clik-bench's flow_warp flow."""
+    h, w = img.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+    u = (3.0 * np.sin(0.01 * x + 0.02 * y)).astype(np.float32)
+    v = (2.0 * np.cos(0.015 * x - 0.01 * y)).astype(np.float32)
+    return ((x.astype(np.float32) + u).astype(np.float32),
+            (y.astype(np.float32) + v).astype(np.float32))
 
 
 def pyr_chain(cv, img, levels):

@@ -422,8 +422,8 @@ int clik__ssim_scalar(const clik_image *a, const clik_image *b, clik_image *map,
 void clik__ssim_tiles_scalar(const clik_image *a, const clik_image *b, int tile, clik_image *map);
 /* Pixel (x, y) of clik_flow_warp (f: the flow there) into out, averaged
  * with ref (NULL: not) as clik_flow_warp_average. */
-void clik__flow_warp_pixel(const clik_image *src, const float *f, int x, int y,
-                           const uint8_t *ref, uint8_t *out);
+void clik__flow_warp_pixel(const clik_image *src, const float *f, int x, int y, const uint8_t *ref,
+                           uint8_t *out);
 /* Entries the NEON fusion path builds on (the NEON resize, blur, gray and
  * tile SSIM). */
 void clik__resize_neon(const clik_image *src, clik_image *dst, clik_interp method,

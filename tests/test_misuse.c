@@ -1867,6 +1867,76 @@ static const op_spec flow_spec = {
     .fill = fill_flow,
 };
 
+/* The warps: src (u8, any of 1 to 4 channels), flow, [ref,] dst. */
+static clik_status call_flow_warp(clik_context *ctx, margs *a)
+{
+    return clik_flow_warp(ctx, a->ptr[0], a->ptr[1], a->ptr[2]);
+}
+
+static clik_status call_flow_warp_average(clik_context *ctx, margs *a)
+{
+    return clik_flow_warp_average(ctx, a->ptr[0], a->ptr[1], a->ptr[2], a->ptr[3]);
+}
+
+/* The formats and sizes both warps refuse; src is parameter s, the flow
+ * f, the output (and ref) the others of n. */
+static void warp_refusals(op_run *r, int s, int f, int n)
+{
+    const struct {
+        int ch;
+        clik_type t;
+    } flows[] = {{1, CLIK_F32}, {3, CLIK_F32}, {2, CLIK_U8}, {2, CLIK_F64}, {2, CLIK_F16}};
+    for (int i = 0; i < 5; i++)
+        swapped_case(r, f, FLW, FLH, flows[i].ch, flows[i].t, CLIK_ERR_UNSUPPORTED_FORMAT,
+                     "flow of %d channels %s", flows[i].ch, clik_type_name(flows[i].t));
+    swapped_case(r, f, FLW + 1, FLH, 2, CLIK_F32, CLIK_ERR_SIZE_MISMATCH, "flow of %dx%d", FLW + 1,
+                 FLH);
+    swapped_case(r, f, FLW, FLH - 1, 2, CLIK_F32, CLIK_ERR_SIZE_MISMATCH, "flow of %dx%d", FLW,
+                 FLH - 1);
+    for (int i = 0; i < n; i++) {
+        if (i == f)
+            continue;
+        swapped_case(r, i, FLW, FLH + 2, 3, CLIK_U8, CLIK_ERR_SIZE_MISMATCH, "%s of %dx%d",
+                     i == s ? "src" : "an image", FLW, FLH + 2);
+        swapped_case(r, i, FLW, FLH, 3, CLIK_F32, CLIK_ERR_UNSUPPORTED_FORMAT, "%s f32",
+                     i == s ? "src" : "an image");
+        swapped_case(r, i, FLW, FLH, 1, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "%s grey",
+                     i == s ? "src" : "an image");
+    }
+    start(r, "every image u16");
+    for (int i = 0; i < n; i++)
+        if (i != f)
+            swap_image(r, i, FLW, FLH, 3, CLIK_U16);
+    finish(r, CLIK_ERR_UNSUPPORTED_FORMAT);
+}
+
+static void extra_flow_warp(op_run *r)
+{
+    warp_refusals(r, 0, 1, 3);
+}
+
+static void extra_flow_warp_average(op_run *r)
+{
+    warp_refusals(r, 1, 2, 4);
+    in_place_ok(r, 0, 3);
+}
+
+static const op_spec flow_warp_spec = {
+    .nparams = 3,
+    .p = {P_IN("src", FLW, FLH, 3, CLIK_U8), P_IN("flow", FLW, FLH, 2, CLIK_F32),
+          P_OUT("dst", FLW, FLH, 3, CLIK_U8)},
+    .call = call_flow_warp,
+    .extra = extra_flow_warp,
+};
+
+static const op_spec flow_warp_average_spec = {
+    .nparams = 4,
+    .p = {P_IN("ref", FLW, FLH, 3, CLIK_U8), P_IN("src", FLW, FLH, 3, CLIK_U8),
+          P_IN("flow", FLW, FLH, 2, CLIK_F32), P_OUT("dst", FLW, FLH, 3, CLIK_U8)},
+    .call = call_flow_warp_average,
+    .extra = extra_flow_warp_average,
+};
+
 /* ---- LAPAR ----------------------------------------------------------------------------------- */
 
 #define LRW 6 /* clik_lapar_upsample and clik_lapar_filter: 6 x 4 RGBA by 3 */
@@ -2545,6 +2615,14 @@ static void row_image_download(void)
 static void row_flow_tvl1(void)
 {
     run_op(&flow_spec);
+}
+static void row_flow_warp(void)
+{
+    run_op(&flow_warp_spec);
+}
+static void row_flow_warp_average(void)
+{
+    run_op(&flow_warp_average_spec);
 }
 static void row_lapar_upsample(void)
 {
@@ -4344,6 +4422,8 @@ static const misuse_row misuse_rows[] = {
     ROW(fusion_stream_destroy, NULL),
     ROW(flow_options_init, NULL),
     ROW(flow_tvl1, NULL),
+    ROW(flow_warp, NULL),
+    ROW(flow_warp_average, NULL),
     ROW(lapar_dict_default, NULL),
     ROW(lapar_upsample, NULL),
     ROW(lapar_filter, NULL),

@@ -596,9 +596,11 @@ static int remap_rows(void *user, int y0, int y1)
     const int32x4_t wmax = vdupq_n_s32(w - 1), hmax = vdupq_n_s32(h - 1);
     const uint8_t *base = src->data;
     for (int y = y0; y < y1; y++) {
-        const float *f = (const float *)((const uint8_t *)j->flow->data + (size_t)y * j->flow->stride);
+        const float *f =
+            (const float *)((const uint8_t *)j->flow->data + (size_t)y * j->flow->stride);
         uint8_t *out = (uint8_t *)j->dst->data + (size_t)y * j->dst->stride;
-        const uint8_t *mix = j->ref ? (const uint8_t *)j->ref->data + (size_t)y * j->ref->stride : NULL;
+        const uint8_t *mix =
+            j->ref ? (const uint8_t *)j->ref->data + (size_t)y * j->ref->stride : NULL;
         const float32x4_t yv = vdupq_n_f32((float)y);
         int x = 0;
         for (; x + 4 <= w; x += 4) {
@@ -648,7 +650,7 @@ static int remap_rows(void *user, int y0, int y1)
 }
 
 static void remap_neon(const clik_image *src, const clik_image *flow, const clik_image *ref,
-                      clik_image *dst)
+                       clik_image *dst)
 {
     remap_job j = {src, flow, ref, dst};
     /* About 3 fused multiply-adds and 4 loads per channel of each pixel. */

@@ -457,8 +457,8 @@ static int clampi(int v, int lo, int hi)
 
 /* Pixel x of row y of clik_flow_warp into out (src's channels), the
  * arithmetic of lib/clik.h step by step; with ref, averaged with it. */
-void clik__flow_warp_pixel(const clik_image *src, const float *f, int x, int y,
-                           const uint8_t *ref, uint8_t *out)
+void clik__flow_warp_pixel(const clik_image *src, const float *f, int x, int y, const uint8_t *ref,
+                           uint8_t *out)
 {
     const int w = src->width, h = src->height, ch = src->channels;
     const float sx = fminf(fmaxf((float)x + f[0], -1.0f), (float)w);
@@ -469,8 +469,7 @@ void clik__flow_warp_pixel(const clik_image *src, const float *f, int x, int y,
     const size_t xa = (size_t)clampi(x0, 0, w - 1) * (size_t)ch;
     const size_t xb = (size_t)clampi(x0 + 1, 0, w - 1) * (size_t)ch;
     const uint8_t *r0 = (const uint8_t *)src->data + (size_t)clampi(y0, 0, h - 1) * src->stride;
-    const uint8_t *r1 =
-        (const uint8_t *)src->data + (size_t)clampi(y0 + 1, 0, h - 1) * src->stride;
+    const uint8_t *r1 = (const uint8_t *)src->data + (size_t)clampi(y0 + 1, 0, h - 1) * src->stride;
     for (int c = 0; c < ch; c++) {
         const float p00 = r0[xa + (size_t)c], p01 = r0[xb + (size_t)c];
         const float p10 = r1[xa + (size_t)c], p11 = r1[xb + (size_t)c];
@@ -483,7 +482,7 @@ void clik__flow_warp_pixel(const clik_image *src, const float *f, int x, int y,
 }
 
 static void remap_scalar(const clik_image *src, const clik_image *flow, const clik_image *ref,
-                        clik_image *dst)
+                         clik_image *dst)
 {
     const int ch = src->channels;
     for (int y = 0; y < src->height; y++) {

@@ -219,8 +219,8 @@ static clik_status warp_opencl(clik_context *ctx, void *p, clik_binding *const *
               ds = clik__elems(dst), average = a->average;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(ch),
-                       CLIK_A(flow->mem), CLIK_A(fs), CLIK_A(ref->mem), CLIK_A(rs),
-                       CLIK_A(average), CLIK_A(dst->mem), CLIK_A(ds));
+                       CLIK_A(flow->mem), CLIK_A(fs), CLIK_A(ref->mem), CLIK_A(rs), CLIK_A(average),
+                       CLIK_A(dst->mem), CLIK_A(ds));
     size_t items[2] = {(size_t)w, (size_t)h}, lsize[2] = {32, 8};
     return st == CLIK_OK ? clik__launch(ctx, k, 2, items, lsize) : st;
 }
@@ -234,9 +234,11 @@ static clik_status warp_cpu(clik_context *ctx, void *p, clik_image *const *v)
 
 static const clik_op warp_op = {"flow_warp", warp_opencl, warp_cpu};
 
-/* The checks of both warps (fn names the call); ref may be NULL. */
-static clik_status check_warp(clik_context *ctx, const clik_image *ref, const clik_image *src,
-                              const clik_image *flow, const clik_image *dst, const char *fn)
+/* The checks of both warps (fn names the call); ref is checked with
+ * average only. */
+static clik_status check_warp(clik_context *ctx, int average, const clik_image *ref,
+                              const clik_image *src, const clik_image *flow, const clik_image *dst,
+                              const char *fn)
 {
     char what[64];
     snprintf(what, sizeof(what), "%s: src", fn);
@@ -251,13 +253,13 @@ static clik_status check_warp(clik_context *ctx, const clik_image *ref, const cl
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, what, src->width, src->height);
     snprintf(what, sizeof(what), "%s: ref", fn);
-    if (st == CLIK_OK && ref)
+    if (st == CLIK_OK && average)
         st = clik__check_like(ctx, ref, src, what, src->width, src->height);
     if (st == CLIK_OK)
         st = clik__check_apart(ctx, src, dst, 0, fn);
     if (st == CLIK_OK)
         st = clik__check_apart(ctx, flow, dst, 0, fn);
-    if (st == CLIK_OK && ref)
+    if (st == CLIK_OK && average)
         st = clik__check_apart(ctx, ref, dst, 1, fn);
     return st;
 }
@@ -267,7 +269,7 @@ clik_status clik_flow_warp(clik_context *ctx, const clik_image *src, const clik_
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_warp(ctx, NULL, src, flow, dst, "clik_flow_warp");
+    clik_status st = check_warp(ctx, 0, NULL, src, flow, dst, "clik_flow_warp");
     if (st != CLIK_OK)
         return st;
     warp_args a = {0};
@@ -280,7 +282,7 @@ clik_status clik_flow_warp_average(clik_context *ctx, const clik_image *ref, con
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_warp(ctx, ref, src, flow, dst, "clik_flow_warp_average");
+    clik_status st = check_warp(ctx, 1, ref, src, flow, dst, "clik_flow_warp_average");
     if (st != CLIK_OK)
         return st;
     warp_args a = {1};

@@ -326,6 +326,10 @@ class Context:
         progress: Callable[[int, int, int], bool | None] | None = None,
         order: Order = "bgr",
     ) -> ImageLike: ...  # (H, W, 2) float32, u and v; progress(done, total, iteration): False stops
+    def flow_warp(self, src: ImageLike, flow: ImageLike, out: ImageLike | None = None) -> ImageLike: ...
+    def flow_warp_average(
+        self, ref: ImageLike, src: ImageLike, flow: ImageLike, out: ImageLike | None = None
+    ) -> ImageLike: ...
     # LAPAR
     def lapar_upsample(self, lr: ImageLike, scale: int, out: ImageLike | None = None) -> ImageLike: ...
     def lapar_filter(

@@ -678,6 +678,8 @@ static PyMethodDef ctx_methods[] = {
     KW("ssim_tiles", ctx_ssim_tiles),
     KW("upscale_fusion", ctx_upscale_fusion),
     KW("flow_tvl1", ctx_flow_tvl1),
+    KW("flow_warp", ctx_flow_warp),
+    KW("flow_warp_average", ctx_flow_warp_average),
     KW("lapar_upsample", ctx_lapar_upsample),
     KW("lapar_filter", ctx_lapar_filter),
     KW("lapar_tune", ctx_lapar_tune),

@@ -257,6 +257,8 @@ PyObject *ctx_upscale_fusion(CtxObject *c, PyObject *args, PyObject *kw);
 extern PyTypeObject StreamType;
 
 PyObject *ctx_flow_tvl1(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_flow_warp(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_flow_warp_average(CtxObject *c, PyObject *args, PyObject *kw);
 
 PyObject *ctx_lapar_upsample(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_lapar_filter(CtxObject *c, PyObject *args, PyObject *kw);

@@ -275,6 +275,19 @@
     "sigma: the pre-smoothing Gaussian's sigma.\n"                                                 \
     "storage: 'auto', 'f32' or 'f16' for u and p.\n" ARG_OUT                                       \
     "progress: f(done, total, iteration), called between steps; False stops.\n" ARG_ORDER
+#define DOC_ctx_flow_warp                                                                          \
+    SIG("flow_warp($self, /, src, flow, out=None)")                                                \
+    "src moved back along a flow: out[y, x] = src sampled at (x + u, y + v), bytes as\n"           \
+    "cv2.remap(src, x + u, y + v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).\n\n"         \
+    "src: uint8, 1 to 4 channels.\n"                                                               \
+    "flow: (H, W, 2) float32 of src's size (flow_tvl1(i0, i1) warps i1 onto i0).\n" ARG_OUT
+#define DOC_ctx_flow_warp_average                                                                  \
+    SIG("flow_warp_average($self, /, ref, src, flow, out=None)")                                   \
+    "(ref + flow_warp(src, flow) + 1) >> 1 in one pass: the temporal average of a\n"               \
+    "denoising step.\n\n"                                                                          \
+    "ref: uint8, 1 to 4 channels; out may be ref.\n"                                               \
+    "src: ref's shape and type.\n"                                                                 \
+    "flow: (H, W, 2) float32 of their size (flow_tvl1(ref, src)).\n" ARG_OUT
 
 /* ---- LAPAR
  * --------------------------------------------------------------------------------------- */

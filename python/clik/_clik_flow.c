@@ -1,5 +1,5 @@
 /*
- * clik._clik: the optical flow family: flow_tvl1.
+ * clik._clik: the optical flow family: flow_tvl1, flow_warp, flow_warp_average.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -109,4 +109,60 @@ PyObject *ctx_flow_tvl1(CtxObject *c, PyObject *args, PyObject *kw)
         return NULL;
     }
     return done(c, st, r, &a, &b, &o);
+}
+
+/* flow_warp(src, flow, out=None) and flow_warp_average(ref, src, flow,
+ * out=None): ref is NULL for the first. */
+static PyObject *warp_call(CtxObject *c, PyObject *ref_o, PyObject *src_o, PyObject *flow_o,
+                           PyObject *out)
+{
+    imarg r = {0}, s, f, o;
+    if (imarg_get(c, src_o, "src", 0, &s) < 0)
+        return NULL;
+    if (imarg_get(c, flow_o, "flow", 0, &f) < 0) {
+        imarg_put(&s);
+        return NULL;
+    }
+    if (ref_o && imarg_get(c, ref_o, "ref", 0, &r) < 0) {
+        imarg_put(&s);
+        imarg_put(&f);
+        return NULL;
+    }
+    PyObject *res =
+        out_get(c, out, &s, s.img.width, s.img.height, s.img.channels, s.img.type, s.ndim3, &o);
+    if (!res) {
+        imarg_put(&s);
+        imarg_put(&f);
+        if (ref_o)
+            imarg_put(&r);
+        return NULL;
+    }
+    clik_status st;
+    if (ref_o)
+        CALL(c, st, clik_flow_warp_average(c->ctx, &r.img, &s.img, &f.img, &o.img));
+    else
+        CALL(c, st, clik_flow_warp(c->ctx, &s.img, &f.img, &o.img));
+    if (ref_o)
+        imarg_put(&r);
+    return done(c, st, res, &s, &f, &o);
+}
+
+PyObject *ctx_flow_warp(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"src", "flow", "out", NULL};
+    PyObject *src, *flow, *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O", kwlist, &src, &flow, &out) ||
+        ctx_open(c) < 0)
+        return NULL;
+    return warp_call(c, NULL, src, flow, out);
+}
+
+PyObject *ctx_flow_warp_average(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"ref", "src", "flow", "out", NULL};
+    PyObject *ref, *src, *flow, *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|O", kwlist, &ref, &src, &flow, &out) ||
+        ctx_open(c) < 0)
+        return NULL;
+    return warp_call(c, ref, src, flow, out);
 }

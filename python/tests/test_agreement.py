@@ -29,6 +29,11 @@ device, PoCL by default, and the scalar and NEON paths):
                          data_range 255); of colour, on the luma (gray)
   flow_tvl1           near cv2.optflow's DualTVL1 with matched parameters,
                       both near the true motion
+  flow_warp           == cv2.remap(src, x + u, y + v, INTER_LINEAR,
+                         BORDER_REPLICATE) of OpenCV 5 (float interpolation);
+                         OpenCV 4 rounds the position to 1/32 pixel first:
+                         within its fixed-point steps
+  flow_warp_average   == (ref + that remap + 1) >> 1
 on photographs of scikit-image's data (camera, astronaut) and synthetic
 images that reach the corners of the operations (1x1, one row or column,
 constant, two levels, a skewed histogram, 1921x1081). Skipped as a whole
@@ -586,3 +591,58 @@ def test_flow_against_opencv(be):
     assert epe(ours) < 0.1, f"clik's mean EPE {epe(ours):.4f}"
     assert epe(theirs) < 0.2, f"OpenCV's mean EPE {epe(theirs):.4f}"
     assert between < 0.2, f"mean end-point difference to OpenCV {between:.4f}"
+
+
+def remap_reference(src, flow):
+    """cv2.remap of src by x + u, y + v (float maps), INTER_LINEAR,
+    BORDER_REPLICATE."""
+    h, w = src.shape[:2]
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    mx = (xs + flow[..., 0]).astype(np.float32)
+    my = (ys + flow[..., 1]).astype(np.float32)
+    return cv2.remap(src, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def check_remap(got, want, what):
+    if cv2.__version__.startswith("4."):
+        # OpenCV 4's weights: the position rounded to 1/32 pixel.
+        within(got, want, 8, 80.0, what)
+    else:
+        equal(got, want, what)
+
+
+@pytest.mark.parametrize("kind", ["camera", "astronaut", "noise"])
+def test_flow_warp(be, kind):
+    if kind == "noise" and cv2.__version__.startswith("4."):
+        pytest.skip("OpenCV 4's 1/32-pixel positions move noise by more than a few levels")
+    rng = np.random.default_rng(7)
+    src = {"camera": camera(), "astronaut": astronaut_rgba(),
+           "noise": rng.integers(0, 256, (61, 97, 3), dtype=np.uint8)}[kind]
+    h, w = src.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+    flow = np.empty((h, w, 2), np.float32)
+    flow[..., 0] = 4.5 * np.sin(0.05 * x + 0.03 * y) + rng.normal(0, 0.7, (h, w))
+    flow[..., 1] = 3.0 * np.cos(0.04 * y - 0.02 * x) + rng.normal(0, 0.7, (h, w))
+    flow[::7, ::5] = np.round(flow[::7, ::5] * 2) / 2  # half pixels: ties of the rounding
+    flow[3, :10, 0] = 1e6  # far past the right edge
+    check_remap(be.flow_warp(src, flow), remap_reference(src, flow), f"flow_warp {kind}")
+    ref = np.ascontiguousarray(src[::-1])
+    want = ((ref.astype(np.int32) + remap_reference(src, flow) + 1) >> 1).astype(np.uint8)
+    got = be.flow_warp_average(ref, src, flow)
+    check_remap(got, want, f"flow_warp_average {kind}")
+    out = ref.copy()
+    assert be.flow_warp_average(out, src, flow, out=out) is out  # in place on ref
+    equal(out, got, "flow_warp_average in place")
+
+
+def test_flow_warp_of_a_flow(be):
+    """The flow of a shifted pair warps the second image back onto the first."""
+    h, w, du, dv = 64, 80, 2.25, -1.5
+    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+    i0 = np.rint(texture(x, y)).astype(np.uint8)
+    i1 = np.rint(texture(x + du, y + dv)).astype(np.uint8)
+    flow = be.flow_tvl1(i0, i1, storage="f32")
+    back = be.flow_warp(i1, flow)
+    m = 6
+    d = np.abs(back[m:-m, m:-m].astype(np.int32) - i0[m:-m, m:-m])
+    assert d.mean() < 1.0, f"mean |warped I1 - I0| {d.mean():.3f}"
