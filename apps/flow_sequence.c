@@ -12,7 +12,6 @@
 
 #include "flow.h"
 
-
 typedef struct flow_sequence {
     const flow_job *job;
     int first, count;    /* frames first .. first + count - 1, flows one fewer */

@@ -209,9 +209,10 @@ typedef struct clik_tune_key {
 
 /* ---- contexts ------------------------------------------------------------ */
 
-#define CLIK_MAX_KERNELS 32 /* a program's kernels a context keeps: the flow family uses 17 on GPUs */
-#define CLIK_MAX_EVENTS  32
-#define CLIK_POOL_MAX    64 /* most temporary device buffers a context keeps */
+#define CLIK_MAX_KERNELS                                                                           \
+    32 /* a program's kernels a context keeps: the flow family uses 17 on GPUs */
+#define CLIK_MAX_EVENTS 32
+#define CLIK_POOL_MAX   64 /* most temporary device buffers a context keeps */
 
 typedef struct clik_kernel_entry {
     char name[64];
