@@ -112,10 +112,17 @@ __kernel void pyr_down_local(__global const T *src, int src_stride, int sw, int 
  * vectors. Per 16 output elements (16 / CH pixels) it takes the vertical
  * sums of 32 new source elements (two ushort16) and keeps the next 16 from
  * the previous step; the five horizontal taps are swizzles of them, whole
- * pixels apart. The edge pixels, where reflection applies, go through
- * down_column(). The host bounds `rows` so that a work-item's loops stay
- * well within the 65535 iterations after which llvmpipe silently ends them
- * (the loops of a work-item share that count).
+ * pixels apart. One channel on little-endian devices reads the 32 new
+ * elements as 16 ushort instead, whose low and high bytes are the even and
+ * odd elements: the taps are those two vectors of vertical sums and
+ * copies of them moved by one lane (down_steps). The steps of a row store to
+ * 16-byte aligned addresses (a plain vector store: vstore16 of uchar may
+ * become 16 byte stores, PoCL); one step at pixel 1 and one ending at the
+ * last pixel whose window lies in the row, both with vstore16, cover the
+ * rest but for the one to three edge pixels where reflection applies. The
+ * host bounds `rows` so that a work-item's loops stay well within the
+ * 65535 iterations after which llvmpipe silently ends them (the loops of a
+ * work-item share that count).
  */
 /* The vertical sums [1 4 6 4 1] of source elements c .. c + 15. */
 inline ushort16 down_vsum16(__global const uchar *r0, __global const uchar *r1,
@@ -129,7 +136,8 @@ inline ushort16 down_vsum16(__global const uchar *r0, __global const uchar *r1,
 
 /* 16 output elements from the vertical sums of the 48 source elements
  * from pixel 2 * x0 - 2 on (w0, w1, w2); em .. ep are the source pixels
- * 2x - 2 .. 2x + 2 of each output pixel x. */
+ * 2x - 2 .. 2x + 2 of each output pixel x. Of w2 only the first 3 CH
+ * elements count. */
 inline uchar16 down_h16(ushort16 w0, ushort16 w1, ushort16 w2)
 {
 #if CH == 1
@@ -165,21 +173,149 @@ inline pix_t down_pixel(__global const uchar *src, int stride, int sw, int sh, i
                                 down_column(src, stride, sw, sh, 2 * x + 2, y)));
 }
 
-/* Output pixels of a vector step, and source pixels its window spans. */
+/* Output pixel x of the row whose five source rows are r0 .. r4, columns
+ * reflected as down_column() does. */
+inline pix_t down_edge(__global const uchar *r0, __global const uchar *r1, __global const uchar *r2,
+                       __global const uchar *r3, __global const uchar *r4, int sw, int x)
+{
+    acc_t c[5];
+    for (int k = 0; k < 5; k++) {
+        const int i = reflect101(clamp(2 * x - 2 + k, -2, sw + 1), sw) * CH;
+        c[k] = TO_ACC(VLOAD(0, r0 + i)) + TO_ACC(VLOAD(0, r4 + i)) +
+               (TO_ACC(VLOAD(0, r1 + i)) + TO_ACC(VLOAD(0, r3 + i))) * 4 +
+               TO_ACC(VLOAD(0, r2 + i)) * 6;
+    }
+    return DOWN_RESULT(down_row(c[0], c[1], c[2], c[3], c[4]));
+}
+
+/* Output pixels of a vector step, the source pixels its loads span, and
+ * the source elements its filter reads (2 DOWN_STEP + 3 pixels). */
 #define DOWN_STEP   (16 / CH)
 #define DOWN_WINDOW (48 / CH)
+#define DOWN_NEED   ((2 * DOWN_STEP + 3) * CH)
+
+/* The 16 vertical sums from element DOWN_NEED - 16 of a step moved to
+ * where down_h16() reads w2 (its first 3 CH elements). */
+#if CH == 1
+#define DOWN_W2_FROM_END(t) (ushort16)((t).sdef, (t).s0123, (t).s4567, (t).s89ab, (t).s0)
+#elif CH == 2
+#define DOWN_W2_FROM_END(t) (ushort16)((t).sabcd, (t).sef, (t).s01, (t).s01234567)
+#else
+#define DOWN_W2_FROM_END(t) (ushort16)((t).s4567, (t).s89ab, (t).scdef, (t).s0123)
+#endif
+
+/* The step from element e = (2 x0 - 2) CH reading no further than its
+ * filter needs: for steps whose 48-element window would pass the row. */
+inline uchar16 down_step_short(__global const uchar *r0, __global const uchar *r1,
+                               __global const uchar *r2, __global const uchar *r3,
+                               __global const uchar *r4, int e)
+{
+    const ushort16 t = down_vsum16(r0, r1, r2, r3, r4, e + DOWN_NEED - 16);
+    return down_h16(down_vsum16(r0, r1, r2, r3, r4, e), down_vsum16(r0, r1, r2, r3, r4, e + 16),
+                    DOWN_W2_FROM_END(t));
+}
+
+/* v at p, 16-byte aligned where `aligned` says so. */
+inline void down_store16(uchar16 v, __global uchar *p, int aligned)
+{
+    if (aligned)
+        *(__global uchar16 *)p = v;
+    else
+        vstore16(v, 0, p);
+}
+
+#if CH == 1 && defined(__ENDIAN_LITTLE__)
+/* One channel on little-endian devices: the vertical sums of source
+ * elements c .. c + 31, the even ones in *e and the odd ones in *o: the low
+ * and high bytes of 16 ushort, no shuffles. */
+#define DOWN_PAIRS(r, c)                                                                           \
+    (ushort16)(as_ushort8(vload16(0, (r) + (c))), as_ushort8(vload16(0, (r) + (c) + 16)))
+inline void down_vsum_pairs(__global const uchar *r0, __global const uchar *r1,
+                            __global const uchar *r2, __global const uchar *r3,
+                            __global const uchar *r4, int c, ushort16 *e, ushort16 *o)
+{
+    const ushort16 p0 = DOWN_PAIRS(r0, c), p1 = DOWN_PAIRS(r1, c), p2 = DOWN_PAIRS(r2, c);
+    const ushort16 p3 = DOWN_PAIRS(r3, c), p4 = DOWN_PAIRS(r4, c), m = (ushort16)0xff;
+    *e = (p0 & m) + (p4 & m) + (((p1 & m) + (p3 & m)) << (ushort16)2) + (p2 & m) * (ushort16)6;
+    *o = (p0 >> (ushort16)8) + (p4 >> (ushort16)8) +
+         (((p1 >> (ushort16)8) + (p3 >> (ushort16)8)) << (ushort16)2) +
+         (p2 >> (ushort16)8) * (ushort16)6;
+}
+
+/* The vertical sum of source element c. */
+inline ushort down_vsum1(__global const uchar *r0, __global const uchar *r1,
+                         __global const uchar *r2, __global const uchar *r3,
+                         __global const uchar *r4, int c)
+{
+    return (ushort)(r0[c] + r4[c] + 4 * (r1[c] + r3[c]) + 6 * r2[c]);
+}
+
+/* Steps from x0 while x0 <= xend: outputs x0 .. x0 + 15 from the sums of
+ * source elements 2 x0 - 2 .. 2 x0 + 32 (e, o: those of 2 x0 on; lane 15
+ * of pe, po: those of 2 x0 - 2 and 2 x0 - 1; ne: those of 2 x0 + 32 on, the
+ * next step's e). Reads source elements up to 2 xend + 63. Returns the
+ * first x0 past xend. */
+inline int down_steps(__global const uchar *r0, __global const uchar *r1, __global const uchar *r2,
+                      __global const uchar *r3, __global const uchar *r4, __global uchar *out,
+                      int x0, int xend, int aligned)
+{
+    if (x0 > xend)
+        return x0;
+    ushort16 e, o, ne, no;
+    ushort16 pe = (ushort16)down_vsum1(r0, r1, r2, r3, r4, 2 * x0 - 2);
+    ushort16 po = (ushort16)down_vsum1(r0, r1, r2, r3, r4, 2 * x0 - 1);
+    down_vsum_pairs(r0, r1, r2, r3, r4, 2 * x0, &e, &o);
+    for (; x0 <= xend; x0 += 16) {
+        down_vsum_pairs(r0, r1, r2, r3, r4, 2 * x0 + 32, &ne, &no);
+        const ushort16 em = (ushort16)(pe.sf, e.s0123, e.s4567, e.s89ab, e.scde);
+        const ushort16 om = (ushort16)(po.sf, o.s0123, o.s4567, o.s89ab, o.scde);
+        const ushort16 ep = (ushort16)(e.s1234, e.s5678, e.s9abc, e.sdef, ne.s0);
+        const ushort16 sum = em + ep + ((om + o) << (ushort16)2) + e * (ushort16)6;
+        down_store16(convert_uchar16((sum + (ushort16)128) >> (ushort16)8), out + x0, aligned);
+        pe = e;
+        po = o;
+        e = ne;
+        o = no;
+    }
+    return x0;
+}
+/* Their last step reads to source pixel 2 x0 + 63. */
+#define DOWN_LOOP_END(sw) (((sw)-64) / 2)
+#else
+/* Steps from x0 while x0 <= xend: w0 holds the sums of source elements
+ * from pixel 2 x0 - 2 on; each step computes the next 32 and passes the
+ * last 16 on. Reads source pixels up to 2 xend - 3 + DOWN_WINDOW. Returns
+ * the first x0 past xend. */
+inline int down_steps(__global const uchar *r0, __global const uchar *r1, __global const uchar *r2,
+                      __global const uchar *r3, __global const uchar *r4, __global uchar *out,
+                      int x0, int xend, int aligned)
+{
+    if (x0 > xend)
+        return x0;
+    ushort16 w0 = down_vsum16(r0, r1, r2, r3, r4, (2 * x0 - 2) * CH);
+    for (; x0 <= xend; x0 += DOWN_STEP) {
+        const int e = (2 * x0 - 2) * CH;
+        const ushort16 w1 = down_vsum16(r0, r1, r2, r3, r4, e + 16);
+        const ushort16 w2 = down_vsum16(r0, r1, r2, r3, r4, e + 32);
+        down_store16(down_h16(w0, w1, w2), out + x0 * CH, aligned);
+        w0 = w2;
+    }
+    return x0;
+}
+#define DOWN_LOOP_END(sw) (((sw) + 2 - DOWN_WINDOW) / 2)
+#endif
 
 __kernel void pyr_down_rows(__global const uchar *src, int src_stride, int sw, int sh,
                             __global uchar *dst, int dst_stride, int dw, int dh, int rows)
 {
     const int y0 = get_global_id(0) * rows, y1 = min(dh, y0 + rows);
-    /* Vector steps cover outputs x0 .. x0 + DOWN_STEP - 1 with 1 <= x0,
-     * x0 + DOWN_STEP <= dw and the source pixels 2 * x0 - 2 .. 2 * x0 - 3 +
-     * DOWN_WINDOW inside the row. (Two output rows per pass, sharing three
-     * source rows, measured slower on PoCL.) */
-    const int xv0 = DOWN_STEP, xmax = min(dw - DOWN_STEP, (sw + 2 - DOWN_WINDOW) / 2);
-    const int steps = xmax >= xv0 ? (xmax - xv0) / DOWN_STEP + 1 : 0;
-    const int xv1 = xv0 + DOWN_STEP * steps;
+    /* Steps cover outputs x0 .. x0 + DOWN_STEP - 1 with 1 <= x0 and x0 +
+     * DOWN_STEP <= dw; those of the loop read source pixels up to where
+     * DOWN_LOOP_END allows (x0 <= xfull), the short ones 2 DOWN_STEP + 3 of
+     * them (x0 <= xlast); both inside the row. (Two output rows per pass,
+     * sharing three source rows, measured slower on PoCL.) */
+    const int xfull = min(dw - DOWN_STEP, DOWN_LOOP_END(sw));
+    const int xlast = min(dw - DOWN_STEP, (sw - 1 - 2 * DOWN_STEP) / 2);
     for (int y = y0; y < y1; y++) {
         __global const uchar *r0 = src + (size_t)reflect101(2 * y - 2, sh) * src_stride;
         __global const uchar *r1 = src + (size_t)reflect101(2 * y - 1, sh) * src_stride;
@@ -187,22 +323,26 @@ __kernel void pyr_down_rows(__global const uchar *src, int src_stride, int sw, i
         __global const uchar *r3 = src + (size_t)reflect101(2 * y + 1, sh) * src_stride;
         __global const uchar *r4 = src + (size_t)reflect101(2 * y + 2, sh) * src_stride;
         __global uchar *out = dst + (size_t)y * dst_stride;
-        for (int x = 0; x < min(xv0, dw); x++)
-            VSTORE(down_pixel(src, src_stride, sw, sh, x, y), 0, out + x * CH);
-        if (steps > 0) {
-            /* w0: source elements from pixel 2 * x0 - 2 of the first step;
-             * each step computes the next 32 and passes the last 16 on. */
-            ushort16 w0 = down_vsum16(r0, r1, r2, r3, r4, (2 * xv0 - 2) * CH);
-            for (int x0 = xv0; x0 < xv1; x0 += DOWN_STEP) {
-                const int e = (2 * x0 - 2) * CH;
-                const ushort16 w1 = down_vsum16(r0, r1, r2, r3, r4, e + 16);
-                const ushort16 w2 = down_vsum16(r0, r1, r2, r3, r4, e + 32);
-                vstore16(down_h16(w0, w1, w2), 0, out + x0 * CH);
-                w0 = w2;
-            }
+        if (xlast < 1) {
+            for (int x = 0; x < dw; x++)
+                VSTORE(down_edge(r0, r1, r2, r3, r4, sw, x), 0, out + x * CH);
+            continue;
         }
-        for (int x = max(xv0, xv1); x < dw; x++)
-            VSTORE(down_pixel(src, src_stride, sw, sh, x, y), 0, out + x * CH);
+        VSTORE(down_edge(r0, r1, r2, r3, r4, sw, 0), 0, out);
+        vstore16(down_step_short(r0, r1, r2, r3, r4, 0), 0, out + CH);
+        /* x0: the first pixel after 1 whose elements start 16-byte aligned
+         * in dst, where a pixel can (else DOWN_STEP + 1, stores by vstore16). */
+        const uint misalign = (uint)((size_t)(out + CH) % 16);
+        const int aligned = misalign % CH == 0;
+        int x0 = 1 + (aligned ? (int)((16 - misalign) % 16) / CH : DOWN_STEP);
+        x0 = down_steps(r0, r1, r2, r3, r4, out, x0, xfull, aligned);
+        /* Short steps up to the last one's start. */
+        for (; x0 < xlast; x0 += DOWN_STEP)
+            down_store16(down_step_short(r0, r1, r2, r3, r4, (2 * x0 - 2) * CH), out + x0 * CH,
+                         aligned);
+        vstore16(down_step_short(r0, r1, r2, r3, r4, (2 * xlast - 2) * CH), 0, out + xlast * CH);
+        for (int x = xlast + DOWN_STEP; x < dw; x++)
+            VSTORE(down_edge(r0, r1, r2, r3, r4, sw, x), 0, out + x * CH);
     }
 }
 #endif

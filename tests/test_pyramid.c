@@ -244,6 +244,44 @@ START_TEST(unaligned_up)
 }
 END_TEST
 
+/* pyr_down of u8 images 1 to 160 / CH pixels wide with CH = 1, 2 and 4
+ * channels, sources at an odd address and rows of an odd stride, outputs
+ * whose rows start at every byte offset or at every pixel offset: each
+ * width and alignment puts the row kernel's vector steps and edge pixels
+ * somewhere else. The oracle's values. */
+START_TEST(unaligned_down_widths)
+{
+    static uint8_t sbuf[8 * 1024], dbuf[4 * 1024];
+    for (size_t i = 0; i < sizeof(sbuf); i++)
+        sbuf[i] = (uint8_t)(i * 73u + (i >> 5) * 11u);
+    const int sh = 5, dh = 3;
+    for (int ch = 1; ch <= 4; ch *= 2)
+        for (int sw = 1; sw <= 160 / ch; sw++)
+            for (int pixels = 0; pixels < 2; pixels++) {
+                const int dw = (sw + 1) / 2, skew = pixels ? ch : 1;
+                clik_image src, dst, want;
+                ck_assert_int_eq(
+                    clik_image_wrap(&src, sw, sh, ch, CLIK_U8, sbuf + 1, (size_t)sw * ch + 3),
+                    CLIK_OK);
+                ck_assert_int_eq(clik_image_wrap(&dst, dw, dh, ch, CLIK_U8, dbuf + skew,
+                                                 (size_t)(dw * ch + skew)),
+                                 CLIK_OK);
+                ck_assert_int_eq(clik_image_alloc(&want, dw, dh, ch, CLIK_U8), CLIK_OK);
+                ck_assert_msg(clik_pyr_down(h_ctx, &src, &dst) == CLIK_OK, "%s",
+                              clik_context_message(h_ctx));
+                ck_assert_int_eq(clik_pyr_down(h_oracle, &src, &want), CLIK_OK);
+                for (int y = 0; y < dh; y++)
+                    ck_assert_msg(memcmp((uint8_t *)dst.data + (size_t)y * dst.stride,
+                                         (uint8_t *)want.data + (size_t)y * want.stride,
+                                         (size_t)dw * ch) == 0,
+                                  "%d ch %dx%d, rows skewed by %d, on %s: row %d differs from "
+                                  "the oracle's",
+                                  ch, sw, sh, skew, h_backend, y);
+                clik_image_free(&want);
+            }
+}
+END_TEST
+
 int main(void)
 {
     /* The device's default kernels, then each kind forced whatever the
@@ -260,10 +298,15 @@ int main(void)
         "pyr_rows=0,pyr_strip=1,pyr_strip_rows=3,poison=1",
         "pyr_rows=1,poison=1",
         NULL};
-    const h_test tests[] = {
-        H_TEST(small_images),       H_TEST(thin_images), H_TEST(laplacian_round_trip_on_device),
-        H_TEST(gaussian_on_device), H_TEST(long_bands),  H_TEST(three_channels),
-        H_TEST(unaligned_up),       H_TEST(bad_input)};
+    const h_test tests[] = {H_TEST(small_images),
+                            H_TEST(thin_images),
+                            H_TEST(laplacian_round_trip_on_device),
+                            H_TEST(gaussian_on_device),
+                            H_TEST(long_bands),
+                            H_TEST(three_channels),
+                            H_TEST(unaligned_up),
+                            H_TEST(unaligned_down_widths),
+                            H_TEST(bad_input)};
     const h_suite suite = {"pyramid", "pyramid", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }
