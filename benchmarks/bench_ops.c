@@ -843,6 +843,13 @@ static clik_status lapar_tenth_setup(bench_case *bc)
         .bytes_moved = lapar_bytes, .setup = SETUP, MULTI, .kernel_bytes = lapar_kernel_bytes,     \
     }
 
+/* A warp along the smooth flow of warp_setup_call, 1 or 4 channels. */
+#define WARP_OP(NAME, SUMMARY, RULE, BYTES, SETUP)                                                 \
+    {                                                                                              \
+        .name = NAME, .summary = SUMMARY, .channels = CH_1_4, .bytes_rule = RULE,                  \
+        .bytes_moved = BYTES, .setup = SETUP, MULTI,                                               \
+    }
+
 /* An op that runs its conformance case. */
 #define CASE_ROW(NAME, SUMMARY, RULE, BYTES)                                                       \
     {                                                                                              \
@@ -993,24 +1000,13 @@ const bench_op bench_ops[] = {
             flow_one_warp_setup, flow_kernel_bytes),
     FLOW_OP("flow_tvl1-1warp-f16", "clik_flow_tvl1, Romera et al.'s configuration, f16 storage",
             flow_one_warp_f16_setup, flow_kernel_bytes),
-    {
-        .name = "flow_warp",
-        .summary = "clik_flow_warp along a smooth flow of up to 3 pixels (cv2.remap, bilinear)",
-        .channels = CH_1_4,
-        .bytes_rule = "2*W*H*C + 8*W*H (image and flow read, dst written)",
-        .bytes_moved = warp_bytes,
-        .setup = flow_warp_setup,
-        MULTI,
-    },
-    {
-        .name = "flow_warp_average",
-        .summary = "clik_flow_warp_average of the image with its own warp (ref = src)",
-        .channels = CH_1_4,
-        .bytes_rule = "3*W*H*C + 8*W*H (image twice and flow read, dst written)",
-        .bytes_moved = warp_average_bytes,
-        .setup = flow_warp_average_setup,
-        MULTI,
-    },
+    WARP_OP("flow_warp",
+            "clik_flow_warp along a smooth flow of up to 3 pixels (cv2.remap, bilinear)",
+            "2*W*H*C + 8*W*H (image and flow read, dst written)", warp_bytes, flow_warp_setup),
+    WARP_OP("flow_warp_average",
+            "clik_flow_warp_average of the image with its own warp (ref = src)",
+            "3*W*H*C + 8*W*H (image twice and flow read, dst written)", warp_average_bytes,
+            flow_warp_average_setup),
 };
 
 const int bench_op_count = (int)(sizeof(bench_ops) / sizeof(bench_ops[0]));

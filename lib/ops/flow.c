@@ -264,31 +264,34 @@ static clik_status check_warp(clik_context *ctx, int average, const clik_image *
     return st;
 }
 
-clik_status clik_flow_warp(clik_context *ctx, const clik_image *src, const clik_image *flow,
-                           clik_image *dst)
+/* Both warps, checked (average: with ref) and run. */
+static clik_status warp_run(clik_context *ctx, int average, const clik_image *ref,
+                            const clik_image *src, const clik_image *flow, clik_image *dst,
+                            const char *fn)
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_warp(ctx, 0, NULL, src, flow, dst, "clik_flow_warp");
+    clik_status st = check_warp(ctx, average, ref, src, flow, dst, fn);
     if (st != CLIK_OK)
         return st;
-    warp_args a = {0};
-    const clik_op_image images[] = {{src, CLIK_READ}, {flow, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &warp_op, images, 3, &a);
+    warp_args a = {average};
+    const clik_op_image images[] = {{src, CLIK_READ},
+                                    {flow, CLIK_READ},
+                                    {average ? ref : dst, average ? CLIK_READ : CLIK_WRITE},
+                                    {dst, CLIK_WRITE}};
+    return clik__run_op(ctx, &warp_op, images, average ? 4 : 3, &a);
+}
+
+clik_status clik_flow_warp(clik_context *ctx, const clik_image *src, const clik_image *flow,
+                           clik_image *dst)
+{
+    return warp_run(ctx, 0, NULL, src, flow, dst, "clik_flow_warp");
 }
 
 clik_status clik_flow_warp_average(clik_context *ctx, const clik_image *ref, const clik_image *src,
                                    const clik_image *flow, clik_image *dst)
 {
-    if (!ctx)
-        return CLIK_ERR_NULL;
-    clik_status st = check_warp(ctx, 1, ref, src, flow, dst, "clik_flow_warp_average");
-    if (st != CLIK_OK)
-        return st;
-    warp_args a = {1};
-    const clik_op_image images[] = {
-        {src, CLIK_READ}, {flow, CLIK_READ}, {ref, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op(ctx, &warp_op, images, 4, &a);
+    return warp_run(ctx, 1, ref, src, flow, dst, "clik_flow_warp_average");
 }
 
 /* ---- public entry point --------------------------------------------------------------- */
