@@ -278,6 +278,29 @@ double cli_frames_wait_s(const cli_frames *r);
 /* Stops the readers and frees what they read ahead; NULL is allowed. */
 void cli_frames_stop(cli_frames *r);
 
+/* Results written behind on threads of the host (one fewer than the
+ * processors, 1 to 4; none, and each item written when handed over, when
+ * no thread starts): item i is written from slot i % slots by fn(user, i,
+ * slot), which prints why it fails; items are taken in order, written
+ * several at a time. */
+typedef struct cli_writers cli_writers;
+typedef int (*cli_write_fn)(void *user, int item, int slot);
+/* The slots that keep every writer busy: the writers and 2 more, at most
+ * CLI_MAX_SLOTS. */
+#define CLI_MAX_SLOTS 6
+int cli_writers_slots(void);
+/* Writers for items 0 .. items - 1 in `slots` slots. NULL: out of memory. */
+cli_writers *cli_writers_start(int items, int slots, cli_write_fn fn, void *user);
+/* Waits until item i's slot is free (its item before is written); returns
+ * CLI_OK, or the first failure of a writer (then stop). */
+int cli_writers_slot(cli_writers *w, int i);
+/* Hands item i (its slot filled) to the writers. */
+void cli_writers_queue(cli_writers *w, int i);
+/* Lets the writers finish the items handed over, frees them and returns the
+ * first failure; *wait_s (may be NULL): the seconds the caller waited in
+ * cli_writers_slot and here. */
+int cli_writers_finish(cli_writers *w, double *wait_s);
+
 /* Parses "WxH"; returns 1 on success. */
 int cli_parse_size(const char *text, int *width, int *height);
 /* A whole argument read as a finite number; returns 1 on success. */

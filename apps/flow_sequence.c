@@ -4,11 +4,9 @@
  * measured, drawn and written on a thread of their own while the device
  * computes the next one.
  * SPDX-License-Identifier: BSD-2-Clause */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "flow.h"
 
@@ -99,31 +97,22 @@ static void print_sequence_errors(const flow_sequence *seq)
 
 /* ---- flows written behind ------------------------------------------------------------ */
 
-#define MAX_WRITERS 4
-#define WRITE_SLOTS (MAX_WRITERS + 2) /* flows computed, waiting for or being written */
-
-/* Flow i is computed into flows[i % nslots] once that slot's flow is
- * written; writers take the flows in order, several at a time. */
+/* Flow i is computed into flows[slot] (cli_writers' slot of i), then
+ * measured and staged by a writer. */
 typedef struct flow_writer {
     flow_sequence *seq;
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    clik_image flows[WRITE_SLOTS];
-    int busy[WRITE_SLOTS]; /* the slot's flow is not yet written */
+    clik_image flows[CLI_MAX_SLOTS];
     int nslots;
-    int queued;  /* flows handed over */
-    int taken;   /* flows a writer has taken on */
-    int closing; /* no more flows come */
-    int rc;      /* the first failure of a writer */
-    pthread_t threads[MAX_WRITERS];
-    int nthreads;  /* 0: flows are written when handed over */
-    double wait_s; /* time the flow loop waited for a free slot */
+    cli_writers *w;
 } flow_writer;
 
 /* Measures flow i against its ground truth, then stages it and its picture. */
-static int write_flow(flow_sequence *seq, int i, const clik_image *flow)
+static int write_flow(void *user, int i, int slot)
 {
+    flow_writer *fw = user;
+    flow_sequence *seq = fw->seq;
     const flow_job *job = seq->job;
+    const clik_image *flow = &fw->flows[slot];
     char name[CLI_NAME_CAP];
     cli_numbered_path(job->in0, seq->first + i, name, sizeof(name));
     int rc = job->gt ? measure_sequence_flow(seq, i, flow) : CLI_OK;
@@ -132,105 +121,38 @@ static int write_flow(flow_sequence *seq, int i, const clik_image *flow)
     return rc;
 }
 
-static void *write_flows(void *arg)
-{
-    flow_writer *w = arg;
-    pthread_mutex_lock(&w->lock);
-    for (;;) {
-        while (w->taken == w->queued && !w->closing)
-            pthread_cond_wait(&w->changed, &w->lock);
-        if (w->taken == w->queued)
-            break;
-        const int i = w->taken++;
-        const int failed = w->rc != CLI_OK;
-        pthread_mutex_unlock(&w->lock);
-        const int rc = failed ? CLI_OK : write_flow(w->seq, i, &w->flows[i % w->nslots]);
-        pthread_mutex_lock(&w->lock);
-        if (rc != CLI_OK && w->rc == CLI_OK)
-            w->rc = rc;
-        w->busy[i % w->nslots] = 0;
-        pthread_cond_broadcast(&w->changed);
-    }
-    pthread_mutex_unlock(&w->lock);
-    return NULL;
-}
-
 /* Allocates the flows (in memory the device reaches directly) and starts
- * the writers, as many as the frames' decoders (one fewer than the
- * processors online, 1 to MAX_WRITERS); without a thread, flows are
- * written as they are handed over. */
-static int writer_start(flow_writer *w, flow_sequence *seq, clik_context *ctx)
+ * the writers. */
+static int writer_start(flow_writer *fw, flow_sequence *seq, clik_context *ctx)
 {
-    memset(w, 0, sizeof(*w));
-    w->seq = seq;
-    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    const int writers = cpus > 2 ? (int)(cpus - 1 < MAX_WRITERS ? cpus - 1 : MAX_WRITERS) : 1;
-    w->nslots = writers + 2;
-    for (int k = 0; k < w->nslots; k++) {
+    memset(fw, 0, sizeof(*fw));
+    fw->seq = seq;
+    fw->nslots = cli_writers_slots();
+    for (int k = 0; k < fw->nslots; k++) {
         clik_status st =
-            clik_image_alloc_on(ctx, &w->flows[k], seq->width, seq->height, 2, CLIK_F32);
+            clik_image_alloc_on(ctx, &fw->flows[k], seq->width, seq->height, 2, CLIK_F32);
         if (st != CLIK_OK) {
             for (int j = 0; j < k; j++)
-                clik_image_free(&w->flows[j]);
+                clik_image_free(&fw->flows[j]);
             return cli_error("flow", ctx, st, "the flows");
         }
     }
-    pthread_mutex_init(&w->lock, NULL);
-    pthread_cond_init(&w->changed, NULL);
-    for (int k = 0; k < writers && k < seq->count - 1; k++) {
-        if (pthread_create(&w->threads[w->nthreads], NULL, write_flows, w) != 0)
-            break;
-        w->nthreads++;
+    if (!(fw->w = cli_writers_start(seq->count - 1, fw->nslots, write_flow, fw))) {
+        for (int k = 0; k < fw->nslots; k++)
+            clik_image_free(&fw->flows[k]);
+        fprintf(stderr, "clik flow: out of memory\n");
+        return CLI_FAILED;
     }
     return CLI_OK;
 }
 
-/* The image flow i is to be computed into, once it is free; NULL when a
- * writer has failed. */
-static clik_image *writer_slot(flow_writer *w, int i)
+/* Lets the writers finish, then frees the flows; returns the first failure. */
+static int writer_finish(flow_writer *fw, double *wait_s)
 {
-    double t0 = cli_seconds();
-    pthread_mutex_lock(&w->lock);
-    while (w->busy[i % w->nslots] && w->rc == CLI_OK)
-        pthread_cond_wait(&w->changed, &w->lock);
-    const int failed = w->rc != CLI_OK;
-    pthread_mutex_unlock(&w->lock);
-    w->wait_s += cli_seconds() - t0;
-    return failed ? NULL : &w->flows[i % w->nslots];
-}
-
-/* Hands flow i (computed into writer_slot(w, i)) to the writers. */
-static void writer_queue(flow_writer *w, int i)
-{
-    if (w->nthreads == 0) {
-        w->rc = write_flow(w->seq, i, &w->flows[i % w->nslots]);
-        w->queued = w->taken = i + 1;
-        return;
-    }
-    pthread_mutex_lock(&w->lock);
-    w->busy[i % w->nslots] = 1;
-    w->queued = i + 1;
-    pthread_cond_broadcast(&w->changed);
-    pthread_mutex_unlock(&w->lock);
-}
-
-/* Lets the writers finish the flows handed over, then frees them; returns
- * the first failure. */
-static int writer_finish(flow_writer *w)
-{
-    double t0 = cli_seconds();
-    pthread_mutex_lock(&w->lock);
-    w->closing = 1;
-    pthread_cond_broadcast(&w->changed);
-    pthread_mutex_unlock(&w->lock);
-    for (int k = 0; k < w->nthreads; k++)
-        pthread_join(w->threads[k], NULL);
-    w->wait_s += cli_seconds() - t0;
-    pthread_cond_destroy(&w->changed);
-    pthread_mutex_destroy(&w->lock);
-    for (int k = 0; k < w->nslots; k++)
-        clik_image_free(&w->flows[k]);
-    return w->rc;
+    const int rc = cli_writers_finish(fw->w, wait_s);
+    for (int k = 0; k < fw->nslots; k++)
+        clik_image_free(&fw->flows[k]);
+    return rc;
 }
 
 /* ---- the flows ---------------------------------------------------------------------- */
@@ -299,11 +221,9 @@ static int run_flows(flow_sequence *seq, clik_context *ctx, flow_times *times)
         }
         if (rc != CLI_OK || i == 0)
             continue;
-        clik_image *flow = writer_slot(&writer, i - 1);
-        if (!flow) {
-            rc = CLI_FAILED; /* the writer said why */
-            break;
-        }
+        if ((rc = cli_writers_slot(writer.w, i - 1)) != CLI_OK)
+            break; /* a writer said why */
+        clik_image *flow = &writer.flows[(i - 1) % writer.nslots];
         clik_status st = clik_flow_tvl1(ctx, &dev[(i - 1) % 2], &dev[i % 2], flow, &job->opt);
         if (st != CLIK_OK) {
             char name[CLI_NAME_CAP];
@@ -311,16 +231,15 @@ static int run_flows(flow_sequence *seq, clik_context *ctx, flow_times *times)
             rc = cli_error("flow", ctx, st, name);
             break;
         }
-        writer_queue(&writer, i - 1);
+        cli_writers_queue(writer.w, i - 1);
         cli_progress("clik flow: %d of %d flows", i, flows);
     }
     times->frames_s = cli_frames_wait_s(frames);
     cli_frames_stop(frames);
     if (writing) {
-        const int wrc = writer_finish(&writer);
+        const int wrc = writer_finish(&writer, &times->writer_s);
         if (rc == CLI_OK)
             rc = wrc;
-        times->writer_s = writer.wait_s;
     }
     clik_image_free(&dev[1]);
     clik_image_free(&dev[0]);

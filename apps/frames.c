@@ -150,3 +150,122 @@ void cli_frames_stop(cli_frames *r)
     pthread_mutex_destroy(&r->lock);
     free(r);
 }
+
+/* ---- results written behind -------------------------------------------------------- */
+
+#define MAX_WRITERS (CLI_MAX_SLOTS - 2)
+
+/* Item i is written from slot i % nslots; writers take the items in order,
+ * several at a time, and free the slot when done. */
+struct cli_writers {
+    cli_write_fn fn;
+    void *user;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    unsigned char *busy; /* of each slot: its item is not yet written */
+    int nslots;
+    int queued;  /* items handed over */
+    int taken;   /* items a writer has taken on */
+    int closing; /* no more items come */
+    int rc;      /* the first failure */
+    pthread_t threads[MAX_WRITERS];
+    int nthreads;  /* 0: each item is written when handed over */
+    double wait_s; /* time spent in cli_writers_slot and cli_writers_finish */
+};
+
+static void *write_items(void *arg)
+{
+    cli_writers *w = arg;
+    pthread_mutex_lock(&w->lock);
+    for (;;) {
+        while (w->taken == w->queued && !w->closing)
+            pthread_cond_wait(&w->changed, &w->lock);
+        if (w->taken == w->queued)
+            break;
+        const int i = w->taken++;
+        const int failed = w->rc != CLI_OK;
+        pthread_mutex_unlock(&w->lock);
+        const int rc = failed ? CLI_OK : w->fn(w->user, i, i % w->nslots);
+        pthread_mutex_lock(&w->lock);
+        if (rc != CLI_OK && w->rc == CLI_OK)
+            w->rc = rc;
+        w->busy[i % w->nslots] = 0;
+        pthread_cond_broadcast(&w->changed);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+int cli_writers_slots(void)
+{
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const int writers = cpus > 2 ? (int)(cpus - 1 < MAX_WRITERS ? cpus - 1 : MAX_WRITERS) : 1;
+    return writers + 2;
+}
+
+cli_writers *cli_writers_start(int items, int slots, cli_write_fn fn, void *user)
+{
+    cli_writers *w = calloc(1, sizeof(*w));
+    if (!w || !(w->busy = calloc((size_t)slots, 1))) {
+        free(w);
+        return NULL;
+    }
+    w->fn = fn;
+    w->user = user;
+    w->nslots = slots;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->changed, NULL);
+    for (int k = 0; k < cli_writers_slots() - 2 && k < items; k++) {
+        if (pthread_create(&w->threads[w->nthreads], NULL, write_items, w) != 0)
+            break;
+        w->nthreads++;
+    }
+    return w;
+}
+
+int cli_writers_slot(cli_writers *w, int i)
+{
+    const double t0 = cli_seconds();
+    pthread_mutex_lock(&w->lock);
+    while (w->busy[i % w->nslots] && w->rc == CLI_OK)
+        pthread_cond_wait(&w->changed, &w->lock);
+    const int rc = w->rc;
+    pthread_mutex_unlock(&w->lock);
+    w->wait_s += cli_seconds() - t0;
+    return rc;
+}
+
+void cli_writers_queue(cli_writers *w, int i)
+{
+    if (w->nthreads == 0) {
+        if (w->rc == CLI_OK)
+            w->rc = w->fn(w->user, i, i % w->nslots);
+        w->queued = w->taken = i + 1;
+        return;
+    }
+    pthread_mutex_lock(&w->lock);
+    w->busy[i % w->nslots] = 1;
+    w->queued = i + 1;
+    pthread_cond_broadcast(&w->changed);
+    pthread_mutex_unlock(&w->lock);
+}
+
+int cli_writers_finish(cli_writers *w, double *wait_s)
+{
+    const double t0 = cli_seconds();
+    pthread_mutex_lock(&w->lock);
+    w->closing = 1;
+    pthread_cond_broadcast(&w->changed);
+    pthread_mutex_unlock(&w->lock);
+    for (int k = 0; k < w->nthreads; k++)
+        pthread_join(w->threads[k], NULL);
+    w->wait_s += cli_seconds() - t0;
+    if (wait_s)
+        *wait_s = w->wait_s;
+    const int rc = w->rc;
+    pthread_cond_destroy(&w->changed);
+    pthread_mutex_destroy(&w->lock);
+    free(w->busy);
+    free(w);
+    return rc;
+}

@@ -360,14 +360,16 @@ typedef struct sequence {
     int width, height; /* of every input frame */
     int out_w, out_h;  /* of every output frame */
     int written;       /* frames first .. first + written - 1 are staged */
-    frame *slots;      /* depth + 1 for a stream, else 1 */
-    int nslots;
+    frame *slots;      /* frame i in slots[i % nslots] */
+    int nslots;        /* inflight and the writers' slots */
+    int inflight;      /* frames computed at once: depth + 1 for a stream, else 1 */
     clik_context *ctx;
     clik_fusion_stream *stream; /* NULL: the resize methods and lapar, one frame at a time */
     clik_lapar_model *model;    /* lapar's --model, or NULL */
     clik_lapar_net *net;        /* the network of lapar-a, -b, -c, -net */
     cli_outputs outs;           /* frame i is output i, its map output count + i */
     cli_frames *frames;         /* the input frames, read ahead */
+    cli_writers *writers;       /* the output frames, written behind */
 } sequence;
 
 /* Finds the first frame and counts the frames up to the first missing number. */
@@ -455,7 +457,14 @@ static int submit_frame(sequence *seq, int i)
     return st != CLIK_OK ? cli_error("upscale", seq->ctx, st, name) : CLI_OK;
 }
 
-/* Waits for the oldest frame not yet staged and stages it. */
+/* A writer's job: stages frame i from its slot. */
+static int write_frame(void *user, int i, int slot)
+{
+    sequence *seq = user;
+    return frame_stage(&seq->slots[slot], &seq->outs, i, seq->job->map ? seq->count + i : -1);
+}
+
+/* Waits for the oldest frame not yet handed to the writers and hands it. */
 static int finish_frame(sequence *seq)
 {
     int i = seq->written;
@@ -468,24 +477,26 @@ static int finish_frame(sequence *seq)
             return cli_error("upscale", seq->ctx, st, in);
         }
     }
-    if (frame_stage(f, &seq->outs, i, seq->job->map ? seq->count + i : -1) != CLI_OK)
-        return CLI_FAILED;
+    cli_writers_queue(seq->writers, i);
     seq->written++;
     cli_progress("clik upscale: %d of %d frames", seq->written, seq->count);
     return CLI_OK;
 }
 
-/* Reads frame i + 1 while frames up to i are in flight, and stages frame
- * i + 1 - nslots once it completes: nslots = depth + 1 sets of buffers. */
+/* Reads frame i + 1 (into a slot the writers are done with) while frames
+ * up to i are in flight, and hands frame i + 1 - inflight to the writers
+ * once it completes. */
 static int run_frames(sequence *seq)
 {
     int rc = CLI_OK;
     for (int i = 0; i < seq->count && rc == CLI_OK; i++) {
         if (i > 0)
+            rc = cli_writers_slot(seq->writers, i);
+        if (rc == CLI_OK && i > 0)
             rc = read_frame(seq, i, &seq->slots[i % seq->nslots]);
         if (rc == CLI_OK)
             rc = submit_frame(seq, i);
-        if (rc == CLI_OK && i + 1 >= seq->nslots)
+        if (rc == CLI_OK && i + 1 >= seq->inflight)
             rc = finish_frame(seq);
     }
     while (rc == CLI_OK && seq->written < seq->count)
@@ -500,12 +511,16 @@ static int upscale_sequence(const upscale_job *job)
     int rc = count_frames(job, &seq);
     if (rc == CLI_OK)
         rc = plan_outputs(job, &seq);
-    seq.nslots = job->fusion ? job->depth + 1 : 1;
-    if (rc == CLI_OK && !(seq.slots = calloc((size_t)seq.nslots, sizeof(frame)))) {
+    seq.inflight = job->fusion ? job->depth + 1 : 1;
+    seq.nslots = seq.inflight + cli_writers_slots() - 1;
+    if (rc == CLI_OK &&
+        (!(seq.slots = calloc((size_t)seq.nslots, sizeof(frame))) ||
+         !(seq.writers = cli_writers_start(seq.count, seq.nslots, write_frame, &seq)))) {
         fprintf(stderr, "clik upscale: out of memory\n");
         rc = CLI_FAILED;
     }
     if (rc != CLI_OK) {
+        free(seq.slots);
         cli_outputs_free(&seq.outs);
         return rc;
     }
@@ -536,6 +551,10 @@ static int upscale_sequence(const upscale_job *job)
     clik_fusion_stream_destroy(seq.stream);
     const double frames_s = cli_frames_wait_s(seq.frames);
     cli_frames_stop(seq.frames);
+    double writer_s = 0;
+    const int wrc = cli_writers_finish(seq.writers, &writer_s);
+    if (rc == CLI_OK)
+        rc = wrc;
     cli_progress_done();
     /* Every frame is staged: put them all in place, or on a failure none. */
     rc = cli_outputs_finish(&seq.outs, rc);
@@ -543,9 +562,10 @@ static int upscale_sequence(const upscale_job *job)
     if (rc == CLI_OK) {
         fprintf(stderr,
                 "clik upscale: %d frames, %dx%d to %dx%d, in %.3f s: %.2f frames/s (waits a "
-                "frame: %.1f ms for its file)\n",
+                "frame: %.1f ms for its file, %.1f ms for the writers)\n",
                 seq.count, seq.width, seq.height, seq.out_w, seq.out_h, seconds,
-                seconds > 0 ? seq.count / seconds : 0.0, 1e3 * frames_s / seq.count);
+                seconds > 0 ? seq.count / seconds : 0.0, 1e3 * frames_s / seq.count,
+                1e3 * writer_s / seq.count);
     }
     for (int i = 0; i < seq.nslots; i++)
         frame_free(&seq.slots[i]);
