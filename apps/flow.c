@@ -13,70 +13,6 @@
 #include "flow_eval.h"
 #include "imageio.h"
 
-/* ---- pieces the flow commands share ------------------------------------------------ */
-
-/* Reads a flow: a .flo file, or anything clikio_read gives as a 2-channel
- * f32 image (a (H, W, 2) float32 .npy). Prints the reason otherwise. */
-int flow_read_file(const char *cmd, const char *path, clik_image *flow)
-{
-    char err[512];
-    clik_status st = clikio_read(path, flow, NULL, err, sizeof(err));
-    if (st != CLIK_OK) {
-        fprintf(stderr, "clik %s: %s\n", cmd, err);
-        return CLI_FAILED;
-    }
-    if (flow->channels != 2 || flow->type != CLIK_F32) {
-        fprintf(stderr,
-                "clik %s: %s: not a flow (%d-channel %s; a flow has 2 f32 channels, as in a "
-                ".flo file)\n",
-                cmd, path, flow->channels, clik_type_name(flow->type));
-        clik_image_free(flow);
-        return CLI_FAILED;
-    }
-    return CLI_OK;
-}
-
-/* Measures flow against gt; with no vector known in both, says so and fails. */
-int flow_measure(const char *cmd, const char *flow_path, const clik_image *flow,
-                 const char *gt_path, const clik_image *gt, flow_errors *e)
-{
-    if (flow->width != gt->width || flow->height != gt->height) {
-        fprintf(stderr, "clik %s: %s is %dx%d but %s is %dx%d: the flows need one size\n", cmd,
-                flow_path, flow->width, flow->height, gt_path, gt->width, gt->height);
-        return CLI_FAILED;
-    }
-    clik_status st = sup_flow_errors(flow, gt, &e->epe, &e->aae, &e->counted);
-    if (st != CLIK_OK)
-        return cli_error(cmd, NULL, st, gt_path);
-    if (e->counted == 0) {
-        fprintf(stderr, "clik %s: %s: no vector is known in both flows\n", cmd, gt_path);
-        return CLI_FAILED;
-    }
-    e->total = (long)flow->width * flow->height;
-    return CLI_OK;
-}
-
-/* One line on stdout, after label (may be NULL). */
-void flow_print_errors(const char *label, const flow_errors *e)
-{
-    printf("%s%sEPE %.6f AAE %.6f (%ld of %ld vectors)\n", label ? label : "", label ? ": " : "",
-           e->epe, e->aae, e->counted, e->total);
-}
-
-/* The colour picture of flow, as RGBA. */
-static int colorize(const char *cmd, const char *path, const clik_image *flow, float max_motion,
-                    clik_image *rgba)
-{
-    clik_status st = clik_image_alloc(rgba, flow->width, flow->height, 4, CLIK_U8);
-    if (st == CLIK_OK)
-        st = sup_flow_colorize(flow, rgba, max_motion);
-    if (st != CLIK_OK) {
-        clik_image_free(rgba);
-        return cli_error(cmd, NULL, st, path);
-    }
-    return CLI_OK;
-}
-
 /* ---- clik warp -------------------------------------------------------------------- */
 
 static const char *const warp_usage =
@@ -190,7 +126,7 @@ int cmd_flowviz(int argc, char **argv)
     clik_image flow = {0}, rgba = {0};
     rc = flow_read_file("flowviz", args.positional[0], &flow);
     if (rc == CLI_OK)
-        rc = colorize("flowviz", args.positional[0], &flow, (float)max_motion, &rgba);
+        rc = flow_colorize("flowviz", args.positional[0], &flow, (float)max_motion, &rgba);
     if (rc == CLI_OK)
         rc = cli_write_image("flowviz", args.positional[1], &rgba, 0);
     clik_image_free(&rgba);
@@ -459,21 +395,6 @@ static int compute_flow(clik_context *ctx, const flow_job *job, const clik_image
         return cli_error("flow", ctx, st, name);
     }
     return CLI_OK;
-}
-
-/* Stages the flow as output out of set, and its picture as output viz
- * (viz < 0: none). */
-int flow_stage(cli_outputs *set, const clik_image *flow, int out, int viz, const char *name)
-{
-    int rc = cli_outputs_stage(set, out, flow, 0);
-    if (rc == CLI_OK && viz >= 0) {
-        clik_image rgba = {0};
-        rc = colorize("flow", name, flow, 0, &rgba);
-        if (rc == CLI_OK)
-            rc = cli_outputs_stage(set, viz, &rgba, 0);
-        clik_image_free(&rgba);
-    }
-    return rc;
 }
 
 /* One pair of images: OUT is output 0, VIZ output 1. */

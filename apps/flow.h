@@ -1,5 +1,5 @@
 /* clik flow: the pieces the one-pair command (flow.c) and the frame
- * sequence (flow_sequence.c) share.
+ * sequence (flow_sequence.c) share (flow_io.c), and the sequence's run.
  * SPDX-License-Identifier: BSD-2-Clause */
 #ifndef CLIK_APP_FLOW_H
 #define CLIK_APP_FLOW_H
@@ -29,6 +29,10 @@ int flow_measure(const char *cmd, const char *flow_path, const clik_image *flow,
                  const char *gt_path, const clik_image *gt, flow_errors *e);
 /* One line on stdout, after label (may be NULL). */
 void flow_print_errors(const char *label, const flow_errors *e);
+/* The colour picture of flow (Middlebury's wheel, full colour at
+ * max_motion; 0: the longest known vector) into rgba, allocated here. */
+int flow_colorize(const char *cmd, const char *path, const clik_image *flow, float max_motion,
+                  clik_image *rgba);
 /* Stages the flow as output out of set, and its picture as output viz
  * (viz < 0: none). */
 int flow_stage(cli_outputs *set, const clik_image *flow, int out, int viz, const char *name);
