@@ -713,32 +713,47 @@ __kernel void clahe_hist_global(__global const uchar *src, int stride, int width
 }
 
 /* CPU devices: one work-item per work-group counts a contiguous run of its
- * tile's pixels (at most 32768: llvmpipe's loop limit, see above) into the
- * bins `lh` (256 uints of local memory) without atomics, then adds them to
- * the tile's zeroed bins. */
+ * tile's pixels (at most 32768: llvmpipe's loop limit, see above) into four
+ * copies of the bins `lh` (1024 uints of local memory: neighbouring pixels
+ * of one value do not wait on each other's counts) without atomics, a row's
+ * columns inside the image 4 at a step, then adds them to the tile's zeroed
+ * bins. */
 __kernel void clahe_hist_serial(__global const uchar *src, int stride, int width, int height,
                                 int tile_w, int tile_h, int tiles_x, int parts, __global uint *hist,
                                 __local uint *lh)
 {
-    for (uint b = 0; b < 256; b += 4)
+    for (uint b = 0; b < 1024; b += 4)
         vstore4((uint4)0, b / 4, lh);
     const int g = get_group_id(0), tile = g / parts, part = g - tile * parts;
     const int tx = tile % tiles_x, ty = tile / tiles_x;
     const uint area = (uint)tile_w * (uint)tile_h, per = (area + parts - 1) / parts;
     const uint first = min(area, (uint)part * per), end = min(area, first + per);
     int j = (int)(first / (uint)tile_w), i = (int)(first - (uint)j * (uint)tile_w);
-    __global const uchar *row = src + (size_t)clik_reflect101(ty * tile_h + j, height) * stride;
-    for (uint k = first; k < end; k++) {
-        lh[row[clik_reflect101(tx * tile_w + i, width)]]++;
-        if (++i == tile_w) {
-            i = 0;
-            j++;
-            row = src + (size_t)clik_reflect101(ty * tile_h + j, height) * stride;
+    for (uint k = first; k < end; j++, i = 0) {
+        /* Columns i.. of row j: those inside the image, then the reflected. */
+        const int n = (int)min(end - k, (uint)(tile_w - i)), x0 = tx * tile_w + i;
+        const int inside = clamp(width - x0, 0, n);
+        __global const uchar *row = src + (size_t)clik_reflect101(ty * tile_h + j, height) * stride;
+        __global const uchar *s = row + x0;
+        int c = 0;
+        for (; c + 4 <= inside; c += 4) {
+            const uint4 v = convert_uint4(vload4(0, s + c));
+            lh[v.x]++;
+            lh[256 + v.y]++;
+            lh[512 + v.z]++;
+            lh[768 + v.w]++;
         }
+        for (; c < inside; c++)
+            lh[s[c]]++;
+        for (; c < n; c++)
+            lh[row[clik_reflect101(x0 + c, width)]]++;
+        k += (uint)n;
     }
-    for (uint b = 0; b < 256; b++)
-        if (lh[b])
-            atomic_add(hist + tile * 256 + b, lh[b]);
+    for (uint b = 0; b < 256; b++) {
+        const uint n = lh[b] + lh[256 + b] + lh[512 + b] + lh[768 + b];
+        if (n)
+            atomic_add(hist + tile * 256 + b, n);
+    }
 }
 
 /* One work-item per tile: its histogram clipped at `limit`, the excess
@@ -774,9 +789,8 @@ __kernel void clahe_tables(__global const uint *hist, int tiles, uint limit, flo
     }
 }
 
-/* One work-item per pixel: the blend of the four tables around it (on
- * PoCL faster than runs of a row per work-item: 25 against 32 ms at
- * 1920x1080). */
+/* One work-item per pixel: the blend of the four tables around it (GPUs;
+ * CPU devices take clahe_interp_rows). */
 __kernel void clahe_interp(__global const uchar *src, int src_stride, __global uchar *dst,
                            int dst_stride, int width, int height, int tiles_x, int tiles_y,
                            float inv_tw, float inv_th, __global const uchar *luts)
@@ -796,5 +810,77 @@ __kernel void clahe_interp(__global const uchar *src, int src_stride, __global u
     const float b = (float)bottom[x1] * (1.0f - wx) + (float)bottom[x2] * wx;
     /* The blend of bytes with weights summing to 1: within 0..255. */
     dst[(size_t)y * dst_stride + x] = (uchar)(int)rint(a * (1.0f - wy) + b * wy);
+}
+
+/* CPU devices: the four tables around a pixel in one word. Pair (px, py)
+ * of (tiles_x + 1) x (tiles_y + 1) joins tiles px - 1 and px of rows py - 1
+ * and py, clamped to the grid (the blends left of the first centre, right of
+ * the last, above and below); word v of the pair holds the four tables at v:
+ * top left, top right, bottom left, bottom right from the low byte up. */
+__kernel void clahe_quads(__global const uchar *luts, int tiles_x, int tiles_y,
+                          __global uint *quads)
+{
+    const int p = get_global_id(0);
+    if (p >= (tiles_x + 1) * (tiles_y + 1))
+        return;
+    const int px = p % (tiles_x + 1), py = p / (tiles_x + 1);
+    const int l = max(px - 1, 0), r = min(px, tiles_x - 1);
+    __global const uchar *top = luts + (size_t)max(py - 1, 0) * tiles_x * 256;
+    __global const uchar *bottom = luts + (size_t)min(py, tiles_y - 1) * tiles_x * 256;
+    __global uint *out = quads + (size_t)p * 256;
+    for (int v = 0; v < 64; v++) {
+        const uint4 tl = convert_uint4(vload4(v, top + l * 256));
+        const uint4 tr = convert_uint4(vload4(v, top + r * 256));
+        const uint4 bl = convert_uint4(vload4(v, bottom + l * 256));
+        const uint4 br = convert_uint4(vload4(v, bottom + r * 256));
+        vstore4(tl | tr << 8 | bl << 16 | br << 24, v, out);
+    }
+}
+
+#define CLAHE_GATHER16(q, i)                                                                       \
+    (uint16)(q[i.s0], q[i.s1], q[i.s2], q[i.s3], q[i.s4], q[i.s5], q[i.s6], q[i.s7], q[i.s8],      \
+             q[i.s9], q[i.sa], q[i.sb], q[i.sc], q[i.sd], q[i.se], q[i.sf])
+
+/* CPU devices: a row a work-item, 16 pixels a step, each pixel's four
+ * tables by one word of clahe_quads; the weights and the blend are
+ * clahe_interp's, operation for operation. */
+__kernel void clahe_interp_rows(__global const uchar *src, int src_stride, __global uchar *dst,
+                                int dst_stride, int width, int height, int tiles_x, float inv_tw,
+                                float inv_th, __global const uint *quads)
+{
+    const int y = get_global_id(0);
+    if (y >= height)
+        return;
+    const float fy = (float)y * inv_th - 0.5f;
+    const int ty = fy < 0.0f ? -1 : (int)fy;
+    const float wy = fy - (float)ty, wy1 = 1.0f - wy;
+    __global const uint *q = quads + (size_t)(ty + 1) * (tiles_x + 1) * 256;
+    __global const uchar *in = src + (size_t)y * src_stride;
+    __global uchar *out = dst + (size_t)y * dst_stride;
+    const int16 lane = (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    int x = 0;
+    for (; x + 16 <= width; x += 16) {
+        const float16 fx = convert_float16((int16)x + lane) * inv_tw - 0.5f;
+        /* floor of values from -0.5 on: truncation, -1 below 0 (Oclgrind
+         * 21.10 rounds convert_int16_rtn toward zero). */
+        const int16 tx = select(convert_int16(fx), (int16)-1, fx < 0.0f);
+        const float16 wx = fx - convert_float16(tx), wx1 = 1.0f - wx;
+        /* The grid's bound splat: Oclgrind 21.10 takes min(int16, int) for
+         * lanes 0 and 10 only. */
+        const int16 i = min(tx + 1, (int16)tiles_x) * 256 + convert_int16(vload16(0, in + x));
+        const uint16 w = CLAHE_GATHER16(q, i);
+        const float16 a = convert_float16(w & 0xffu) * wx1 + convert_float16((w >> 8) & 0xffu) * wx;
+        const float16 b = convert_float16((w >> 16) & 0xffu) * wx1 + convert_float16(w >> 24) * wx;
+        vstore16(convert_uchar16_sat_rte(a * wy1 + b * wy), 0, out + x);
+    }
+    for (; x < width; x++) {
+        const float fx = (float)x * inv_tw - 0.5f;
+        const int tx = fx < 0.0f ? -1 : (int)fx;
+        const float wx = fx - (float)tx, wx1 = 1.0f - wx;
+        const uint w = q[min(tx + 1, tiles_x) * 256 + in[x]];
+        const float a = (float)(w & 0xffu) * wx1 + (float)((w >> 8) & 0xffu) * wx;
+        const float b = (float)((w >> 16) & 0xffu) * wx1 + (float)(w >> 24) * wx;
+        out[x] = convert_uchar_sat_rte(a * wy1 + b * wy);
+    }
 }
 #endif

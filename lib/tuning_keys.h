@@ -41,6 +41,8 @@ CLIK_TUNE_KEY(LUT_CHUNKS, "lut_chunks", "hist", INT, 1, 1024, NULL,
     "1", "16-byte chunks per work-item along a row of the lookup")
 CLIK_TUNE_KEY(CLAHE_MODE, "clahe_mode", "hist", CHOICE, 0, 2, "local|serial|global",
     "device", "CLAHE tile histograms: local atomics (GPUs), one work-item per group (CPU devices), global atomics (no local memory)")
+CLIK_TUNE_KEY(CLAHE_ROWS, "clahe_rows", "hist", FLAG, 0, 1, NULL,
+    "CPU devices", "the CLAHE blend by a row a work-item, 16 pixels a step, the four tables around a pixel packed in one word")
 CLIK_TUNE_KEY(PYR_LOCAL, "pyr_local", "pyramid", FLAG, 0, 1, NULL,
     "GPUs with local memory", "pyr_down tiles in local memory")
 CLIK_TUNE_KEY(PYR_ROWS, "pyr_rows", "pyramid", FLAG, 0, 1, NULL,

@@ -408,6 +408,33 @@ START_TEST(luma_order_swap)
 }
 END_TEST
 
+/* Against the oracle on sizes and grids that cover a row's 16-pixel steps
+ * and its tail, padded and unpadded grids, tiles of one pixel, one tile,
+ * and grey and RGBA. */
+START_TEST(clahe_against_oracle)
+{
+    static const int cases[][5] = {
+        /* w, h, tiles_x, tiles_y, channels */
+        {333, 190, 8, 5, 1}, {320, 100, 8, 5, 1}, {47, 9, 3, 7, 1},   {17, 5, 17, 1, 1},
+        {15, 2, 1, 2, 1},    {1, 40, 1, 4, 1},    {131, 67, 8, 5, 4},
+    };
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        const int *k = cases[c];
+        for (int pattern = 0; pattern < 2; pattern++) {
+            clik_image src, got, want;
+            h_alloc_images(k[0], k[1], k[4], CLIK_U8, &src, &got, &want, NULL);
+            fill(&src, pattern ? SUP_PATTERN_EDGES : SUP_PATTERN_NOISE, 11 + c);
+            ck_assert_int_eq(clik_clahe(h_oracle, &src, &want, 2.0, k[2], k[3]), CLIK_OK);
+            ck_assert_msg(clik_clahe(h_ctx, &src, &got, 2.0, k[2], k[3]) == CLIK_OK, "%s",
+                          clik_context_message(h_ctx));
+            ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+            assert_same_pixels(&got, &want, "clahe");
+            h_free_images(&src, &got, &want, NULL);
+        }
+    }
+}
+END_TEST
+
 /* In place, both channel counts, against the oracle into another image. */
 START_TEST(clahe_in_place)
 {
@@ -467,16 +494,17 @@ int main(void)
     /* The device's default kernels, then each histogram kernel forced
      * whatever the device would pick: local atomics merged in one pass and
      * with the reduction pass (GPUs), global atomics (no local memory), and
-     * byte pairs at every size (CPU devices; serial for four channels).
+     * byte pairs at every size (CPU devices; serial for four channels);
+     * the CLAHE blend by rows (CPU devices) and by pixels (GPUs) both ways.
      * The forced runs poison scratch buffers and new device images, so that
      * reading what no kernel wrote fails against the oracle. Group counts
      * and other numbers are swept by test_tuning. */
     static const char *const tunings[] = {
         "",
-        "hist_mode=local,clahe_mode=local,luma16=1,poison=1",
+        "hist_mode=local,clahe_mode=local,luma16=1,clahe_rows=1,poison=1",
         "hist_mode=local,hist_merge=0,poison=1",
         "hist_mode=local,hist_spread=0,poison=1",
-        "hist_mode=global,clahe_mode=global,luma16=0,poison=1",
+        "hist_mode=global,clahe_mode=global,luma16=0,clahe_rows=0,poison=1",
         "hist_mode=pairs,pairs_min_bytes=1,clahe_mode=serial,poison=1",
         NULL};
     const h_test tests[] = {H_TEST(device_images),
@@ -492,6 +520,7 @@ int main(void)
                             H_TEST(equalize_luma_semantics),
                             H_TEST(equalize_luma_bgr),
                             H_TEST(luma_order_swap),
+                            H_TEST(clahe_against_oracle),
                             H_TEST(clahe_in_place),
                             H_TEST(clahe_bad_input)};
     const h_suite suite = {"hist", "hist", 0, tests, H_COUNT(tests), tunings, NULL};
