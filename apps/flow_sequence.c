@@ -1,8 +1,8 @@
 /* clik flow along a numbered frame sequence, at the rate of video: frames
  * are decoded ahead on threads of the host, each frame goes to the device
  * once and stays there for the two pairs it belongs to, and the flows are
- * measured, drawn and written on a thread of their own while the device
- * computes the next one.
+ * measured, drawn and written by writer threads while the device computes
+ * the next ones.
  * SPDX-License-Identifier: BSD-2-Clause */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +40,7 @@ static int count_frames(const flow_job *job, flow_sequence *seq)
         }
     return CLI_OK;
 }
+
 /* Names every frame, ground truth, flow and picture of the sequence in its
  * output set and checks them before anything runs. */
 static int plan_flow_outputs(const flow_job *job, flow_sequence *seq)
@@ -63,6 +64,7 @@ static int plan_flow_outputs(const flow_job *job, flow_sequence *seq)
         }
     return rc == CLI_OK ? cli_outputs_check(&seq->outs) : rc;
 }
+
 /* Measures flow i against its ground truth. */
 static int measure_sequence_flow(flow_sequence *seq, int i, const clik_image *flow)
 {
@@ -76,6 +78,7 @@ static int measure_sequence_flow(flow_sequence *seq, int i, const clik_image *fl
     clik_image_free(&gt);
     return rc;
 }
+
 /* The errors of each flow, then their mean over every vector counted. */
 static void print_sequence_errors(const flow_sequence *seq)
 {

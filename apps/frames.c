@@ -1,5 +1,6 @@
-/* Frames of a numbered sequence read ahead on threads of the host, so that
- * decoding the next frames overlaps the device's work on this one.
+/* Frame sequences at the rate of video: frames read ahead and results
+ * written behind on threads of the host, so that decoding the next frames
+ * and encoding the last results overlap the device's work on this one.
  * SPDX-License-Identifier: BSD-2-Clause */
 #include <pthread.h>
 #include <stdio.h>
