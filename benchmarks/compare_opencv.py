@@ -130,11 +130,20 @@ def resize_pair(cv, img, size):
             cv.resize(img, size, interpolation=cv.INTER_CUBIC)]
 
 
-def luma_equalize(cv, img):
-    """OpenCV's luma equalization of an RGBA image (a UMat on the T-API)."""
+def luma_equalize(cv, img, equalize=None):
+    """OpenCV's luma equalization of an RGBA image (a UMat on the T-API), by
+    equalizeHist or by equalize(y)."""
     ycc = cv.cvtColor(cv.cvtColor(img, cv.COLOR_RGBA2RGB), cv.COLOR_RGB2YCrCb)
     y, cr, cb = cv.split(ycc)
-    return cv.cvtColor(cv.merge([cv.equalizeHist(y), cr, cb]), cv.COLOR_YCrCb2RGB)
+    y = equalize(y) if equalize else cv.equalizeHist(y)
+    return cv.cvtColor(cv.merge([y, cr, cb]), cv.COLOR_YCrCb2RGB)
+
+
+def clahe_any(cv, img, state):
+    """CLAHE of a grey image, or of the luma of an RGBA one (as clik_clahe);
+    state: the CLAHE object and whether the image has colour."""
+    clahe, colour = state
+    return luma_equalize(cv, img, clahe.apply) if colour else clahe.apply(img)
 
 
 def same_op(name, channels, call, note, **extra):
@@ -183,9 +192,10 @@ OPENCV_OPS = [
     same_op("hist_equalize", (1,), lambda cv, np, img, st: cv.equalizeHist(img), "cv2.equalizeHist"),
     same_op("hist_equalize_luma", (4,), lambda cv, np, img, st: luma_equalize(cv, img),
             "cv2.cvtColor RGBA2RGB, RGB2YCrCb, cv2.equalizeHist of Y, YCrCb2RGB (no alpha)"),
-    same_op("clahe", (1,), lambda cv, np, img, st: st.apply(img),
-            "cv2.createCLAHE(2.0, (8, 5)).apply (the case's clip and grid)",
-            setup=lambda cv, np, img, args: cv.createCLAHE(2.0, (8, 5))),
+    same_op("clahe", (1, 4), lambda cv, np, img, st: clahe_any(cv, img, st),
+            "cv2.createCLAHE(2.0, (8, 5)).apply (the case's clip and grid); RGBA: on the Y of "
+            "YCrCb as for hist_equalize_luma",
+            setup=lambda cv, np, img, args: (cv.createCLAHE(2.0, (8, 5)), img.ndim == 3)),
     same_op("hist_lut-shared", (1, 4), lambda cv, np, img, st: cv.LUT(img, st), "cv2.LUT, one table",
             setup=lambda cv, np, img, args: gamma_table(np)),
     same_op("pyr_down", (1, 4), lambda cv, np, img, st: cv.pyrDown(img), "cv2.pyrDown"),
