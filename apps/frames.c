@@ -11,8 +11,8 @@
 #include "cli.h"
 #include "imageio.h"
 
-#define MAX_DECODERS 4
-#define READ_AHEAD   (MAX_DECODERS + 2) /* frames read, or being read, ahead of the one taken */
+#define MAX_THREADS (CLI_MAX_SLOTS - 2) /* readers, and writers */
+#define READ_AHEAD  (MAX_THREADS + 2)   /* frames read, or being read, ahead of the one taken */
 
 typedef struct frame_slot {
     int frame; /* the frame held (0 for the first of the sequence), -1: none */
@@ -33,10 +33,31 @@ struct cli_frames {
     int next;  /* the next frame a decoder takes on */
     int taken; /* frames taken */
     int stop;
-    pthread_t threads[MAX_DECODERS];
+    pthread_t threads[MAX_THREADS];
     int nthreads;  /* 0: each frame is read when taken */
     double wait_s; /* time spent in cli_frames_take */
 };
+
+/* The threads of the readers, and of the writers: one fewer than the
+ * processors online, 1 to MAX_THREADS. */
+static int host_threads(void)
+{
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 2 ? (int)(cpus - 1 < MAX_THREADS ? cpus - 1 : MAX_THREADS) : 1;
+}
+
+/* Sets *flag under lock, wakes every thread waiting on changed and joins
+ * the n threads. */
+static void stop_threads(pthread_mutex_t *lock, pthread_cond_t *changed, int *flag,
+                         const pthread_t *threads, int n)
+{
+    pthread_mutex_lock(lock);
+    *flag = 1;
+    pthread_cond_broadcast(changed);
+    pthread_mutex_unlock(lock);
+    for (int k = 0; k < n; k++)
+        pthread_join(threads[k], NULL);
+}
 
 static void read_slot(const cli_frames *r, int i, frame_slot *s)
 {
@@ -82,9 +103,7 @@ cli_frames *cli_frames_start(const char *pattern, int first, int count)
         r->slots[k].frame = -1;
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->changed, NULL);
-    /* One decoder fewer than the processors online, 1 to MAX_DECODERS. */
-    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    const int want = cpus > 2 ? (int)(cpus - 1 < MAX_DECODERS ? cpus - 1 : MAX_DECODERS) : 1;
+    const int want = host_threads();
     for (int k = 0; k < want && k < count; k++) {
         if (pthread_create(&r->threads[r->nthreads], NULL, decode_frames, r) != 0)
             break;
@@ -139,12 +158,7 @@ void cli_frames_stop(cli_frames *r)
 {
     if (!r)
         return;
-    pthread_mutex_lock(&r->lock);
-    r->stop = 1;
-    pthread_cond_broadcast(&r->changed);
-    pthread_mutex_unlock(&r->lock);
-    for (int k = 0; k < r->nthreads; k++)
-        pthread_join(r->threads[k], NULL);
+    stop_threads(&r->lock, &r->changed, &r->stop, r->threads, r->nthreads);
     for (int k = 0; k < READ_AHEAD; k++)
         clik_image_free(&r->slots[k].img);
     pthread_cond_destroy(&r->changed);
@@ -153,8 +167,6 @@ void cli_frames_stop(cli_frames *r)
 }
 
 /* ---- results written behind -------------------------------------------------------- */
-
-#define MAX_WRITERS (CLI_MAX_SLOTS - 2)
 
 /* Item i is written from slot i % nslots; writers take the items in order,
  * several at a time, and free the slot when done. */
@@ -169,7 +181,7 @@ struct cli_writers {
     int taken;   /* items a writer has taken on */
     int closing; /* no more items come */
     int rc;      /* the first failure */
-    pthread_t threads[MAX_WRITERS];
+    pthread_t threads[MAX_THREADS];
     int nthreads;  /* 0: each item is written when handed over */
     double wait_s; /* time spent in cli_writers_slot and cli_writers_finish */
 };
@@ -199,9 +211,7 @@ static void *write_items(void *arg)
 
 int cli_writers_slots(void)
 {
-    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    const int writers = cpus > 2 ? (int)(cpus - 1 < MAX_WRITERS ? cpus - 1 : MAX_WRITERS) : 1;
-    return writers + 2;
+    return host_threads() + 2;
 }
 
 cli_writers *cli_writers_start(int items, int slots, cli_write_fn fn, void *user)
@@ -216,7 +226,7 @@ cli_writers *cli_writers_start(int items, int slots, cli_write_fn fn, void *user
     w->nslots = slots;
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->changed, NULL);
-    for (int k = 0; k < cli_writers_slots() - 2 && k < items; k++) {
+    for (int k = 0; k < host_threads() && k < items; k++) {
         if (pthread_create(&w->threads[w->nthreads], NULL, write_items, w) != 0)
             break;
         w->nthreads++;
@@ -254,12 +264,7 @@ void cli_writers_queue(cli_writers *w, int i)
 int cli_writers_finish(cli_writers *w, double *wait_s)
 {
     const double t0 = cli_seconds();
-    pthread_mutex_lock(&w->lock);
-    w->closing = 1;
-    pthread_cond_broadcast(&w->changed);
-    pthread_mutex_unlock(&w->lock);
-    for (int k = 0; k < w->nthreads; k++)
-        pthread_join(w->threads[k], NULL);
+    stop_threads(&w->lock, &w->changed, &w->closing, w->threads, w->nthreads);
     w->wait_s += cli_seconds() - t0;
     if (wait_s)
         *wait_s = w->wait_s;

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "cpu.h"
 
 /* The reference's values with each float operation rounded on its own. */
@@ -450,11 +451,6 @@ static int tvl1_scalar(const clik_image *i0, const clik_image *i1, clik_image *f
 
 /* ---- clik_flow_warp ---------------------------------------------------------------- */
 
-static int clampi(int v, int lo, int hi)
-{
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
 /* Pixel x of row y of clik_flow_warp into out (src's channels), the
  * arithmetic of lib/clik.h step by step; with ref, averaged with it. */
 void clik__flow_warp_pixel(const clik_image *src, const float *f, int x, int y, const uint8_t *ref,
@@ -466,10 +462,10 @@ void clik__flow_warp_pixel(const clik_image *src, const float *f, int x, int y, 
     const float fx = floorf(sx), fy = floorf(sy);
     const float a = sx - fx, b = sy - fy;
     const int x0 = (int)fx, y0 = (int)fy;
-    const size_t xa = (size_t)clampi(x0, 0, w - 1) * (size_t)ch;
-    const size_t xb = (size_t)clampi(x0 + 1, 0, w - 1) * (size_t)ch;
-    const uint8_t *r0 = (const uint8_t *)src->data + (size_t)clampi(y0, 0, h - 1) * src->stride;
-    const uint8_t *r1 = (const uint8_t *)src->data + (size_t)clampi(y0 + 1, 0, h - 1) * src->stride;
+    const size_t xa = (size_t)clamp_index(x0, w) * (size_t)ch;
+    const size_t xb = (size_t)clamp_index(x0 + 1, w) * (size_t)ch;
+    const uint8_t *r0 = (const uint8_t *)src->data + (size_t)clamp_index(y0, h) * src->stride;
+    const uint8_t *r1 = (const uint8_t *)src->data + (size_t)clamp_index(y0 + 1, h) * src->stride;
     for (int c = 0; c < ch; c++) {
         const float p00 = r0[xa + (size_t)c], p01 = r0[xb + (size_t)c];
         const float p10 = r1[xa + (size_t)c], p11 = r1[xb + (size_t)c];
