@@ -345,7 +345,8 @@ void clik_context_destroy(clik_context *ctx)
         if (ctx->lnet_ws.t[i])
             ctx->cl->clReleaseMemObject(ctx->lnet_ws.t[i]);
     clik__tune_memo_free(ctx);
-    clik__resize_geo_release(ctx);
+    if (ctx->resize_geo_release)
+        ctx->resize_geo_release(ctx);
     clik__pool_release(ctx);
     if (ctx->threads_pid == getpid())
         clik__cpu_pool_free(ctx->threads_pool);

@@ -84,6 +84,10 @@ typedef struct clik_host_block {
 
 /* The block of ctx that holds the span bytes at p, else NULL. */
 clik_host_block *clik__host_block_find(clik_context *ctx, const void *p, size_t span);
+/* A YUV frame format this library knows (NV12, NV21, I420), and its name
+ * for messages (image.c). */
+int clik__yuv_format_known(clik_yuv_format f);
+const char *clik__yuv_format_name(clik_yuv_format f);
 /* Releases every block left in ctx (clik_context_destroy). */
 void clik__host_blocks_release(clik_context *ctx);
 
@@ -249,7 +253,7 @@ struct clik_context {
     void *log_user;
     clik_compile_fn compile_fn;
     void *compile_user;
-    struct clik_prepare_job *prepare; /* a background prepare running (prepare.c) */
+    struct clik_prepare_job *prepare; /* a background prepare running (prepare_job.c) */
 
     /* device; has_device 0 means CPU only */
     int has_device;
@@ -302,8 +306,11 @@ struct clik_context {
         size_t key[16]; /* the layout they were made for */
     } lnet_ws;
 
-    /* The geometry tables of the last resizes (ops/resize_opencl.c). */
+    /* The geometry tables of the last resizes (ops/resize_opencl.c), and
+     * their release, which the resize family sets with the tables and
+     * context destroy calls. */
     struct clik_resize_geo *resize_geo;
+    void (*resize_geo_release)(clik_context *ctx);
 
     /* The tuning store's answers this context has read (tune_store.c). */
     struct clik_tune_memo *tune_memo;
@@ -412,11 +419,16 @@ clik_status clik__tune_store(clik_context *ctx, const char *program, const char 
 /* Forgets the answers clik__tune_load remembered (at context destroy). */
 void clik__tune_memo_free(clik_context *ctx);
 
-/* Releases the kept resize geometries (ops/resize_opencl.c). */
-void clik__resize_geo_release(clik_context *ctx);
+/* ---- ahead-of-time compilation (prepare_job.c; the operations: ops/prepare.c) */
 
-/* ---- ahead-of-time compilation (prepare.c) -------------------------------- */
-
+/* Starts run(second, user) on a thread of its own, where second is a new
+ * context of ctx's device with ctx's settings and kernel cache folder
+ * (destroyed when run returns); ctx keeps the job until
+ * clik_context_prepare_wait, which returns run's status. user is the
+ * caller's malloc'd block, the job's from now on (freed with it, or here
+ * on failure). */
+clik_status clik__prepare_start(clik_context *ctx, clik_status (*run)(clik_context *ctx, void *user),
+                                void *user);
 /* Waits for ctx's background prepare, if one runs, keeping its status for
  * clik_context_prepare_wait; 1 when there was one to wait for. */
 int clik__prepare_join(clik_context *ctx);

@@ -41,7 +41,8 @@ struct clik_resize_geo {
     uint64_t clock;
 };
 
-void clik__resize_geo_release(clik_context *ctx)
+/* Releases the kept geometries (ctx->resize_geo_release). */
+static void geo_release(clik_context *ctx)
 {
     struct clik_resize_geo *c = ctx->resize_geo;
     if (!c)
@@ -75,8 +76,11 @@ static int period2_axis(const int32_t *ofs, const float *w, int n, int taps)
 static geo_entry *kept_geometry(clik_context *ctx, const resize_args *a, int sw, int sh, int dw,
                                 int dh, int quantized)
 {
-    if (!ctx->resize_geo && !(ctx->resize_geo = calloc(1, sizeof(struct clik_resize_geo))))
-        return NULL;
+    if (!ctx->resize_geo) {
+        if (!(ctx->resize_geo = calloc(1, sizeof(struct clik_resize_geo))))
+            return NULL;
+        ctx->resize_geo_release = geo_release;
+    }
     struct clik_resize_geo *c = ctx->resize_geo;
     const int scaled = a->scale != NULL;
     for (int i = 0; i < c->n; i++) {

@@ -67,65 +67,6 @@ static void space_coeffs(clik_yuv_space space, clik_yuv_coeffs *k)
 
 /* ---- frames ----------------------------------------------------------------------- */
 
-static int format_known(clik_yuv_format f)
-{
-    return f == CLIK_YUV_NV12 || f == CLIK_YUV_NV21 || f == CLIK_YUV_I420;
-}
-
-static const char *format_name(clik_yuv_format f)
-{
-    return f == CLIK_YUV_NV12 ? "NV12" : f == CLIK_YUV_NV21 ? "NV21" : "I420";
-}
-
-static int frame_size_ok(int width, int height)
-{
-    return width >= 2 && height >= 2 && width % 2 == 0 && height % 2 == 0 &&
-           width <= CLIK_MAX_DIM && height <= CLIK_MAX_DIM;
-}
-
-size_t clik_yuv_size(int width, int height)
-{
-    if (!frame_size_ok(width, height))
-        return 0;
-    const size_t px = (size_t)width * (size_t)height;
-    return px > SIZE_MAX / 3 * 2 ? 0 : px / 2 * 3;
-}
-
-clik_status clik_yuv_wrap(clik_yuv_image *frame, clik_yuv_format format, int width, int height,
-                          void *data, size_t stride)
-{
-    if (!frame || !data)
-        return CLIK_ERR_NULL;
-    if (!format_known(format))
-        return CLIK_ERR_INVALID_ARG;
-    if (!frame_size_ok(width, height))
-        return CLIK_ERR_INVALID_SIZE;
-    if (stride == 0)
-        stride = (size_t)width;
-    if (stride < (size_t)width || (format == CLIK_YUV_I420 && stride % 2 != 0))
-        return CLIK_ERR_STRIDE;
-    /* The frame's last byte: the chroma rows after the luma rows. */
-    if ((size_t)height > SIZE_MAX / 2 / stride)
-        return CLIK_ERR_OVERFLOW;
-    clik_yuv_image f;
-    memset(&f, 0, sizeof(f));
-    f.format = format;
-    uint8_t *base = data, *chroma = base + (size_t)height * stride;
-    clik_status st = clik_image_wrap(&f.y, width, height, 1, CLIK_U8, base, stride);
-    if (st == CLIK_OK && format != CLIK_YUV_I420) {
-        st = clik_image_wrap(&f.uv, width / 2, height / 2, 2, CLIK_U8, chroma, stride);
-    } else if (st == CLIK_OK) {
-        const size_t cstride = stride / 2;
-        st = clik_image_wrap(&f.u, width / 2, height / 2, 1, CLIK_U8, chroma, cstride);
-        if (st == CLIK_OK)
-            st = clik_image_wrap(&f.v, width / 2, height / 2, 1, CLIK_U8,
-                                 chroma + (size_t)(height / 2) * cstride, cstride);
-    }
-    if (st == CLIK_OK)
-        *frame = f;
-    return st;
-}
-
 /* The planes of frame f that its format uses (2 or 3): y, then uv or u
  * and v. */
 static int frame_planes(const clik_yuv_image *f, const clik_image **planes)
@@ -145,7 +86,7 @@ static clik_status check_frame(clik_context *ctx, const clik_yuv_image *f, const
 {
     if (!f)
         return clik__fail(ctx, CLIK_ERR_NULL, "%s: the frame is NULL", what);
-    if (!format_known(f->format))
+    if (!clik__yuv_format_known(f->format))
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: unknown format %d", what, (int)f->format);
     char name[96];
     snprintf(name, sizeof(name), "%s.y", what);
@@ -408,7 +349,7 @@ static int frame_pair(clik_context *ctx, const char *fn, const clik_yuv_image *s
         st = clik__fail(ctx, CLIK_ERR_INVALID_ARG,
                         "%s: src is %s and dst %s: the result keeps the format (clik_yuv_to_rgb "
                         "and clik_rgb_to_yuv convert)",
-                        fn, format_name(src->format), format_name(dst->format));
+                        fn, clik__yuv_format_name(src->format), clik__yuv_format_name(dst->format));
     int n = 0;
     if (st == CLIK_OK) {
         n = frame_planes(src, in);
