@@ -1,8 +1,8 @@
 /*
  * What the op files of clik-bench share: the state of an op that times one
  * public call and checks its outputs against the scalar oracle's (the
- * "multi" ops), and the flow family's entries of the op table
- * (bench_ops_flow.c). SPDX-License-Identifier: BSD-2-Clause
+ * "multi" ops), and the entries of the op table of the flow and LAPAR
+ * families (bench_ops_flow.c, bench_ops_lapar.c). SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef CLIK_BENCH_OPS_H
 #define CLIK_BENCH_OPS_H
@@ -41,11 +41,32 @@ typedef struct multi_state {
 
 /* Input elements: width x height x channels. */
 double bench_pixels(const bench_case *bc);
+/* Output elements: out_width x out_height x channels. */
+double bench_out_pixels(const bench_case *bc);
 
 /* A multi op's state (bc->state) with n outputs of the given sizes, types and
  * channel counts (NULL: the input's), compared under tol. */
 clik_status multi_setup_tol(bench_case *bc, multi_call call, int n, const int *w, const int *h,
                             const clik_type *types, const int *channels, sup_tolerance tol);
+
+/* The outputs of a multi op against those of its call on ref_ctx (the
+ * oracle's context, or another CPU path's); 1 when they agree. */
+int multi_check_on(bench_case *bc, clik_context *ref_ctx);
+
+/* The LAPAR family (bench_ops_lapar.c): the filter's bytes and setups by
+ * phi (72 atoms f32 or f16, 36 or 7 kept), the released networks' setups,
+ * their check and their kernels' flops. */
+double lapar_bytes(const bench_case *bc);
+double lapar_kernel_bytes(const bench_case *bc, const char *kernel);
+clik_status lapar_setup(bench_case *bc);
+clik_status lapar_f16_setup(bench_case *bc);
+clik_status lapar_half_setup(bench_case *bc);
+clik_status lapar_tenth_setup(bench_case *bc);
+clik_status call_net_a_setup(bench_case *bc);
+clik_status call_net_b_setup(bench_case *bc);
+clik_status call_net_c_setup(bench_case *bc);
+int net_check(bench_case *bc);
+double net_kernel_flops(const bench_case *bc, const char *kernel);
 
 /* The flow family (bench_ops_flow.c): bytes moved, per-kernel bytes and the
  * setups of its four ops. */

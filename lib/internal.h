@@ -427,8 +427,8 @@ void clik__tune_memo_free(clik_context *ctx);
  * clik_context_prepare_wait, which returns run's status. user is the
  * caller's malloc'd block, the job's from now on (freed with it, or here
  * on failure). */
-clik_status clik__prepare_start(clik_context *ctx, clik_status (*run)(clik_context *ctx, void *user),
-                                void *user);
+clik_status clik__prepare_start(clik_context *ctx,
+                                clik_status (*run)(clik_context *ctx, void *user), void *user);
 /* Waits for ctx's background prepare, if one runs, keeping its status for
  * clik_context_prepare_wait; 1 when there was one to wait for. */
 int clik__prepare_join(clik_context *ctx);

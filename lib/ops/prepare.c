@@ -663,4 +663,3 @@ clik_status clik_context_prepare(clik_context *ctx, const clik_prepare_options *
     j->channels = channels;
     return clik__prepare_start(ctx, run_job, j);
 }
-
