@@ -140,7 +140,7 @@ int watch_raise(watch *w);
 void watch_clear(watch *w);
 
 /* ------------------------------------------------------------------------ */
-/* Device images (_clik_image.c) and image arguments                         */
+/* Device images and image arguments (_clik_image.c)                         */
 
 typedef struct {
     PyObject ob_base;

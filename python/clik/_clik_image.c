@@ -1,6 +1,7 @@
 /*
  * clik._clik: Device images and context memory: clik.Image, Context.empty, image, upload
- * and download.
+ * and download; and the image arguments of every op (a clik.Image or an array through the
+ * buffer protocol), their outputs and the end of a call.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -376,3 +377,255 @@ PyTypeObject MemType = {
     .tp_dealloc = (destructor)mem_dealloc,
     .tp_as_buffer = &mem_as_buffer,
 };
+
+/* ------------------------------------------------------------------------ */
+/* Image arguments                                                           */
+
+void imarg_put(imarg *a)
+{
+    if (a->has_view) {
+        PyBuffer_Release(&a->view);
+        a->has_view = 0;
+    }
+}
+
+int imarg_get(CtxObject *c, PyObject *o, const char *name, int writable, imarg *a)
+{
+    memset(a, 0, sizeof(*a));
+    if (PyObject_TypeCheck(o, &ImgType)) {
+        ImgObject *im = (ImgObject *)o;
+        if (!im->img.buffer && !im->img.data) {
+            arg_error("argument '%s': the clik.Image was freed", name);
+            return -1;
+        }
+        if (im->owner != c) {
+            arg_error("argument '%s': a clik.Image of another context", name);
+            return -1;
+        }
+        a->img = im->img;
+        a->ndim3 = im->ndim3;
+        a->device = 1;
+        return 0;
+    }
+    if (!PyObject_CheckBuffer(o)) {
+        PyErr_Format(PyExc_TypeError,
+                     "argument '%s': expected a NumPy array or a clik.Image, not %.100s", name,
+                     Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    if (PyObject_GetBuffer(o, &a->view, writable ? PyBUF_RECORDS : PyBUF_RECORDS_RO) < 0) {
+        if (!writable)
+            return -1;
+        PyErr_Clear();
+        arg_error("argument '%s': the array is not writable", name);
+        return -1;
+    }
+    a->has_view = 1;
+    Py_buffer *v = &a->view;
+    clik_type t = type_of_format(v->format, v->itemsize);
+    if (!t) {
+        PyErr_Format(PyExc_TypeError,
+                     "argument '%s': element format '%s' is not supported (uint8, int16, "
+                     "uint16, int32, uint32, uint64, float16, float32 or float64)",
+                     name, v->format ? v->format : "B");
+        goto fail;
+    }
+    if (v->ndim != 2 && v->ndim != 3) {
+        arg_error("argument '%s': expected shape (H, W) or (H, W, C), got %d dimensions", name,
+                  v->ndim);
+        goto fail;
+    }
+    Py_ssize_t h = v->shape[0], w = v->shape[1], ch = v->ndim == 3 ? v->shape[2] : 1;
+    if (ch < 1 || ch > 4) {
+        arg_error("argument '%s': %zd channels; clik images have 1, 2, 3 or 4", name, ch);
+        goto fail;
+    }
+    if (h <= 0 || w <= 0 || h > INT_MAX || w > INT_MAX) {
+        arg_error("argument '%s': a %zd x %zd image", name, w, h);
+        goto fail;
+    }
+    Py_ssize_t isz = v->itemsize, pix = ch * isz;
+    if ((v->ndim == 3 && ch > 1 && v->strides[2] != isz) || (w > 1 && v->strides[1] != pix)) {
+        arg_error("argument '%s': pixels are not packed (element strides %zd, %zd); pass "
+                  "numpy.ascontiguousarray() of it",
+                  name, v->strides[1], v->ndim == 3 ? v->strides[2] : isz);
+        goto fail;
+    }
+    Py_ssize_t row = h == 1 ? w * pix : v->strides[0];
+    if (row < w * pix || row % isz) {
+        arg_error("argument '%s': row stride %zd (rows of %zd bytes) is not supported; pass "
+                  "numpy.ascontiguousarray() of it",
+                  name, row, w * pix);
+        goto fail;
+    }
+    clik_status st = clik_image_wrap(&a->img, (int)w, (int)h, (int)ch, t, v->buf, (size_t)row);
+    if (st != CLIK_OK) {
+        raise_status(st, name);
+        goto fail;
+    }
+    a->ndim3 = v->ndim == 3;
+    return 0;
+fail:
+    imarg_put(a);
+    return -1;
+}
+
+/* Two image arguments (read): both taken, or neither (-1). */
+int imarg_pair(CtxObject *c, PyObject *ao, const char *an, PyObject *bo, const char *bn, imarg *a,
+               imarg *b)
+{
+    if (imarg_get(c, ao, an, 0, a) < 0)
+        return -1;
+    if (imarg_get(c, bo, bn, 0, b) < 0) {
+        imarg_put(a);
+        return -1;
+    }
+    return 0;
+}
+
+/* A new output of the kind of like (a clik.Image when like is one, else a
+ * NumPy array), taken as argument out. */
+PyObject *out_new(CtxObject *c, const imarg *like, int w, int h, int ch, clik_type t, int ndim3,
+                  imarg *out)
+{
+    PyObject *r;
+    if (like && like->device) {
+        r = img_new(c, w, h, ch, t, ndim3);
+    } else {
+        PyObject *shape =
+            (ndim3 || ch > 1) ? Py_BuildValue("(iii)", h, w, ch) : Py_BuildValue("(ii)", h, w);
+        if (!shape)
+            return NULL;
+        r = PyObject_CallFunctionObjArgs(np_empty, shape, np_dtypes[t], NULL);
+        Py_DECREF(shape);
+    }
+    if (r && imarg_get(c, r, "out", 1, out) < 0)
+        Py_CLEAR(r);
+    return r;
+}
+
+/* out given (not None): taken as it is; else a new one like out_new. */
+PyObject *out_get(CtxObject *c, PyObject *given, const imarg *like, int w, int h, int ch,
+                  clik_type t, int ndim3, imarg *out)
+{
+    if (given && given != Py_None) {
+        if (imarg_get(c, given, "out", 1, out) < 0)
+            return NULL;
+        Py_INCREF(given);
+        return given;
+    }
+    return out_new(c, like, w, h, ch, t, ndim3, out);
+}
+
+/* A second output (out_new) beside r, the output of view o, of the op
+ * of input a: on failure r, o and a are let go and NULL returned. */
+PyObject *out_second(CtxObject *c, PyObject **r, imarg *o, imarg *a, int w, int h, int ch,
+                     clik_type t, int ndim3, imarg *out)
+{
+    PyObject *r2 = out_new(c, a, w, h, ch, t, ndim3, out);
+    if (!r2) {
+        imarg_put(o);
+        Py_CLEAR(*r);
+        imarg_put(a);
+    }
+    return r2;
+}
+
+/* The end of an op of two outputs, r and r2 (r2 NULL: r alone) of views o
+ * and o2: views released, (r, r2), r or the exception. */
+PyObject *done_pair(CtxObject *c, clik_status st, PyObject *r, PyObject *r2, imarg *a, imarg *o,
+                    imarg *o2)
+{
+    if (r2) {
+        imarg_put(o2);
+        if (st != CLIK_OK)
+            Py_DECREF(r2);
+        else
+            r = Py_BuildValue("(NN)", r, r2);
+    }
+    return done(c, st, r, a, o, NULL);
+}
+
+/* The end of an op: views released, the result or the exception. */
+PyObject *done(CtxObject *c, clik_status st, PyObject *result, imarg *a, imarg *b, imarg *d)
+{
+    if (a)
+        imarg_put(a);
+    if (b)
+        imarg_put(b);
+    if (d)
+        imarg_put(d);
+    if (st != CLIK_OK) {
+        Py_XDECREF(result);
+        return ctx_fail(c, st);
+    }
+    return result;
+}
+
+PyObject *unary(CtxObject *c, PyObject *src, const char *name, PyObject *out, const unary_op *u)
+{
+    imarg a, o;
+    if (ctx_open(c) < 0 || imarg_get(c, src, name, 0, &a) < 0)
+        return NULL;
+    long long w = u->w, h = u->h;
+    if (u->size) {
+        int sw = 0, sh = 0;
+        if (u->size(&a.img, u->arg, &sw, &sh) < 0) {
+            imarg_put(&a);
+            return NULL;
+        }
+        w = sw;
+        h = sh;
+    } else if (u->num) {
+        w = ((long long)a.img.width * u->num + u->den - 1) / u->den;
+        h = ((long long)a.img.height * u->num + u->den - 1) / u->den;
+    }
+    if (w > INT_MAX || h > INT_MAX) {
+        imarg_put(&a);
+        arg_error("argument '%s': too large for the output", name);
+        return NULL;
+    }
+    PyObject *r = out_get(c, out, &a, (int)w, (int)h, u->channels ? u->channels : a.img.channels,
+                          u->type ? u->type : a.img.type, u->flat ? 0 : a.ndim3, &o);
+    if (!r) {
+        imarg_put(&a);
+        return NULL;
+    }
+    if (u->check_out && (o.img.width != w || o.img.height != h)) {
+        arg_error("argument 'out': %d x %d, the output is %lld x %lld", o.img.width, o.img.height,
+                  w, h);
+        imarg_put(&o);
+        imarg_put(&a);
+        Py_DECREF(r);
+        return NULL;
+    }
+    if (u->order)
+        a.img.order = *u->order;
+    clik_status st;
+    CALL(c, st, u->fn(c->ctx, &a.img, &o.img, u->arg));
+    return done(c, st, r, &a, &o, NULL);
+}
+
+/* A method (src, out=None) of a unary op. */
+PyObject *unary_method(CtxObject *c, PyObject *args, PyObject *kw, const unary_op *u)
+{
+    static char *kwlist[] = {"src", "out", NULL};
+    PyObject *src, *out = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O", kwlist, &src, &out))
+        return NULL;
+    return unary(c, src, "src", out, u);
+}
+
+/* A method (src, out=None, *, order='bgr') of a unary colour op. */
+PyObject *unary_order_method(CtxObject *c, PyObject *args, PyObject *kw, const unary_op *u)
+{
+    static char *kwlist[] = {"src", "out", "order", NULL};
+    PyObject *src, *out = Py_None, *order_o = Py_None;
+    clik_order order;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$O", kwlist, &src, &out, &order_o) ||
+        order_arg(order_o, &order) < 0)
+        return NULL;
+    unary_op with = *u;
+    with.order = &order;
+    return unary(c, src, "src", out, &with);
+}
