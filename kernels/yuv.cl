@@ -9,11 +9,14 @@
  * planes as U's buffer, first byte and stride, V's likewise and the step
  * between samples (NV12 and NV21: one interleaved plane passed twice, step
  * 2; I420: two planes, step 1), then the colour space's coefficients.
- * yuv_to_rgb and rgb_to_yuv (GPUs): a work-item converts one 2 x 2 block,
- * one U and one V, four pixels. yuv_to_rgb_rows and rgb_to_yuv_rows (CPU
- * devices, tuning yuv_rows): a work-item converts `band` block rows (twice
- * as many pixel rows), 16 pixels (8 blocks) a step with vector accesses,
- * each row's last blocks one by one as the block kernels do; with
+ * yuv_to_rgb and rgb_to_yuv: a work-item converts one 2 x 2 block, one U
+ * and one V, four pixels. yuv_to_rgb_rows and rgb_to_yuv_rows (tuning
+ * yuv_rows): a work-item converts `band` block rows (twice as many pixel
+ * rows), 16 pixels (8 blocks) a step with vector accesses, `chunk` steps
+ * of each (0: the whole row; CPU devices take whole rows in bands, GPUs a
+ * step or a few of one block row, so that neighbouring work-items read and
+ * write neighbouring 16 bytes), the work-item that ends a row also its
+ * last blocks one by one as the block kernels do; with
  * `aligned` (the host checked that every plane and the RGB image start
  * 16-byte aligned with strides of whole 16 bytes, 8 for I420's chroma) the
  * steps are single vector loads and stores (PoCL splits unaligned vload16
@@ -99,6 +102,20 @@ __kernel void yuv_to_rgb(__global const uchar *ys, int y_stride, __global uchar 
 #define LOAD16(p)     (aligned ? *(__global const uchar16 *)(p) : vload16(0, (p)))
 #define STORE16(v, p) (aligned ? (void)(*(__global uchar16 *)(p) = (v)) : vstore16((v), 0, (p)))
 
+/* The rows kernels' share of the frame: block rows by0..by1 - 1 (dimension
+ * 1: `band` a work-item) and steps i0..i1 - 1 of 16 pixels of each
+ * (dimension 0: `chunk` a work-item, 0: the whole row); `tail`: this
+ * work-item ends the rows, their last w2 % 8 blocks are its too. A
+ * work-item past the row (a launch rounded up) returns. */
+#define ROWS_SHARE()                                                                               \
+    const int steps = w2 / 8; /* 8 blocks a step */                                                \
+    const int nx = chunk ? max(1, (steps + chunk - 1) / chunk) : 1;                                \
+    if ((int)get_global_id(0) >= nx)                                                               \
+        return;                                                                                    \
+    const int i0 = chunk ? (int)get_global_id(0) * chunk : 0;                                      \
+    const int i1 = chunk ? min(steps, i0 + chunk) : steps, tail = i1 == steps;                     \
+    const int by0 = (int)get_global_id(1) * band, by1 = min(h2, by0 + band)
+
 /* s >> 20 saturated to 0..255 (s < 0 gives 0), 16 lanes, as ints. */
 inline int16 sat20_16(int16 s)
 {
@@ -109,21 +126,20 @@ __kernel void yuv_to_rgb_rows(__global const uchar *ys, int y_stride, __global u
                               int dst_stride, int bgr, int w2, int h2, __global const uchar *us,
                               int u_first, int u_stride, __global const uchar *vs, int v_first,
                               int v_stride, int step, int y_off, int cy, int cvr, int cvg, int cug,
-                              int cub, int band, int aligned, int as_uint)
+                              int cub, int band, int aligned, int as_uint, int chunk)
 {
-    const int by0 = get_global_id(0) * band, by1 = min(h2, by0 + band);
-    const int steps = w2 / 8; /* 8 blocks a step */
+    ROWS_SHARE();
     for (int by = by0; by < by1; by++) {
 #if CH == 1
         for (int dy = 0; dy < 2; dy++) {
             __global const uchar *in = ys + ROW(2 * by + dy, y_stride);
             __global uchar *out = dst + ROW(2 * by + dy, dst_stride);
-            for (int i = 0; i < steps; i++)
+            for (int i = i0; i < i1; i++)
                 STORE16(LOAD16(in + 16 * i), out + 16 * i);
         }
 #else
         __global const uchar *urow = us + ROW(by, u_stride), *vrow = vs + ROW(by, v_stride);
-        for (int i = 0; i < steps; i++) {
+        for (int i = i0; i < i1; i++) {
             int8 du, dv;
             if (step == 2) {
                 /* One interleaved plane: U and V are the even or odd bytes. */
@@ -221,7 +237,7 @@ __kernel void yuv_to_rgb_rows(__global const uchar *ys, int y_stride, __global u
             }
         }
 #endif
-        for (int bx = 8 * steps; bx < w2; bx++)
+        for (int bx = tail ? 8 * steps : w2; bx < w2; bx++)
             to_rgb_block(ys, y_stride, dst, dst_stride, bgr, bx, by, us, u_first, u_stride, vs,
                          v_first, v_stride, step, y_off, cy, cvr, cvg, cug, cub);
     }
@@ -290,13 +306,12 @@ __kernel void rgb_to_yuv_rows(__global uchar *ys, int y_stride, __global const u
                               int u_first, int u_stride, __global uchar *vs, int v_first,
                               int v_stride, int step, int y_off, int ry, int gy, int by_, int ru,
                               int gu, int bu, int rv, int gv, int bv, int band, int aligned,
-                              int as_uint)
+                              int as_uint, int chunk)
 {
-    const int by0 = get_global_id(0) * band, by1 = min(h2, by0 + band);
-    const int steps = w2 / 8; /* 8 blocks a step */
+    ROWS_SHARE();
     const int yadd = (y_off << 20) + (1 << 19), add = (128 << 20) + (1 << 19);
     for (int by = by0; by < by1; by++) {
-        for (int i = 0; i < steps; i++) {
+        for (int i = i0; i < i1; i++) {
             int8 r0 = 0, g0 = 0, b0 = 0; /* the blocks' top-left pixels */
             for (int dy = 0; dy < 2; dy++) {
                 const int y = 2 * by + dy;
@@ -357,7 +372,7 @@ __kernel void rgb_to_yuv_rows(__global uchar *ys, int y_stride, __global const u
                 vstore8(convert_uchar8(v), i, vs + ROW(by, v_stride));
             }
         }
-        for (int bx = 8 * steps; bx < w2; bx++)
+        for (int bx = tail ? 8 * steps : w2; bx < w2; bx++)
             from_rgb_block(ys, y_stride, src, src_stride, bgr, bx, by, us, u_first, u_stride, vs,
                            v_first, v_stride, step, y_off, ry, gy, by_, ru, gu, bu, rv, gv, bv);
     }

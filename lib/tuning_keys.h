@@ -160,7 +160,9 @@ CLIK_TUNE_KEY(FLOW_BLOCK, "flow_block", "flow", CHOICE, 0, 4, "0|1|2|5|10",
 CLIK_TUNE_KEY(FLOW_BLOCK_WG, "flow_block_wg", "flow", CHOICE, 0, 5, "32x16|16x16|32x8|32x32|64x16|8x8",
     "32x16", "work-group of flow_block: its tile and halo, a pixel per work-item (shrunk to the device's limits)")
 CLIK_TUNE_KEY(YUV_ROWS, "yuv_rows", "yuv", FLAG, 0, 1, NULL,
-    "CPU devices", "the CPU-device kernels of the YUV conversions: bands of block rows per work-item, 16 pixels a step")
+    "1", "the vector kernels of the YUV conversions, 16 pixels a step with 16-byte accesses (yuv_row_steps steps of a block row, or whole rows in bands of yuv_band_rows, per work-item); 0: a work-item per 2 x 2 block")
+CLIK_TUNE_KEY(YUV_ROW_STEPS, "yuv_row_steps", "yuv", INT, 0, 65536, NULL,
+    "0 on CPU devices, else 1", "16-pixel steps of one block row per work-item of the vector kernels (yuv_rows); 0: whole rows, in bands of yuv_band_rows")
 CLIK_TUNE_KEY(YUV_BAND_ROWS, "yuv_band_rows", "yuv", INT, 1, 1048576, NULL,
     "block rows / (compute units x 4)", "2 x 2 block rows (pixel row pairs) per work-item of the CPU-device kernels")
 CLIK_TUNE_KEY(POOL_BUFFERS, "pool_buffers", "*", INT, 0, 64, NULL,

@@ -250,15 +250,18 @@ oclgrind_step() {
     # simulated, each takes longer than the rest of the step together, so
     # they run under Oclgrind with --full (and on every other backend here);
     # the yuv suite runs the LAPAR upsampling kernel of its upscale.
-    # The yuv suite twice: Oclgrind is a GPU (the block kernels by default),
-    # then the CPU-device band kernels forced (yuv_rows, bands of 3 block
-    # rows that end inside the frame).
+    # The yuv suite three times: Oclgrind is a GPU (the vector kernels a
+    # 16-pixel step a work-item by default), then the block kernels forced
+    # (yuv_rows=0), then the CPU-device bands of whole rows (bands of 3
+    # block rows that end inside the frame).
     # Fusion (its kernels, then the resize, SSIM and blur ones, whose own
     # suites run here) with --full.
     CLIK_TEST_TUNINGS=default mtest "$native" oclgrind --setup oclgrind \
         hist-opencl integral-opencl pyramid-opencl resize-opencl filter-opencl ssim-opencl \
         yuv-opencl import-opencl &&
-        CLIK_TUNE=yuv_rows=1,yuv_band_rows=3 CLIK_TEST_TUNINGS=default \
+        CLIK_TUNE=yuv_rows=0 CLIK_TEST_TUNINGS=default \
+            mtest "$native" oclgrind-yuv-blocks --setup oclgrind yuv-opencl &&
+        CLIK_TUNE=yuv_row_steps=0,yuv_band_rows=3 CLIK_TEST_TUNINGS=default \
             mtest "$native" oclgrind-yuv-rows --setup oclgrind yuv-opencl
 }
 

@@ -472,11 +472,14 @@ END_TEST
 int main(void)
 {
     /* The device's default kernels, then each kind forced: the block
-     * kernels (GPUs) and the CPU-device band kernels (3 block rows a band:
-     * bands that end inside the frame), on poisoned new images. Band heights
-     * are swept by test_tuning. */
+     * kernels, the vector kernels in bands of whole rows (CPU devices; 3
+     * block rows a band: bands that end inside the frame) and in 3 steps
+     * of a row a work-item (GPUs take 1: 3 ends rows inside a work-item's
+     * share), on poisoned new images. Band heights are swept by
+     * test_tuning. */
     static const char *const tunings[] = {"", "yuv_rows=0,poison=1",
-                                          "yuv_rows=1,yuv_band_rows=3,poison=1", NULL};
+                                          "yuv_rows=1,yuv_row_steps=0,yuv_band_rows=3,poison=1",
+                                          "yuv_rows=1,yuv_row_steps=3,poison=1", NULL};
     const h_test tests[] = {H_TEST(hand_worked),   H_TEST(wrap_layout),    H_TEST(separate_planes),
                             H_TEST(resize_planes), H_TEST(upscale_planes), H_TEST(bad_input)};
     const h_suite suite = {"yuv", "yuv", 0, tests, H_COUNT(tests), tunings, NULL};

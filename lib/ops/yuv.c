@@ -148,9 +148,10 @@ static clik_status yuv_opencl(clik_context *ctx, void *p, clik_binding *const *b
     const clik_binding *rgb = b[a->rgb], *y = b[a->plane];
     const int w2 = y->image.width / 2, h2 = y->image.height / 2;
     const int ys = clik__elems(y), rs = clik__elems(rgb), bgr = rgb->image.order == CLIK_ORDER_BGR;
-    /* CPU devices: bands of block rows per work-item (yuv_to_rgb_rows,
-     * rgb_to_yuv_rows); GPUs: a work-item per 2 x 2 block. */
-    const int rows = (int)clik__tune(ctx, CLIK_TUNE_YUV_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
+    /* The vector kernels (yuv_to_rgb_rows, rgb_to_yuv_rows): CPU devices
+     * take bands of whole block rows per work-item, GPUs a 16-pixel step of
+     * one block row; else a work-item per 2 x 2 block. */
+    const int rows = (int)clik__tune(ctx, CLIK_TUNE_YUV_ROWS, 1);
     clik_kernel_entry *k;
     const char *name = to_rgb ? (rows ? "yuv_to_rgb_rows" : "yuv_to_rgb")
                               : (rows ? "rgb_to_yuv_rows" : "rgb_to_yuv");
@@ -185,16 +186,28 @@ static clik_status yuv_opencl(clik_context *ctx, void *p, clik_binding *const *b
     if (i420)
         aligned = aligned && rows_aligned(b[a->plane + 2], 8);
     const int as_uint = rgb->image.channels >= 3 && ctx->dev.little_endian && rows_aligned(rgb, 4);
+    const unsigned at = to_rgb ? 20 : 24;
+    const int chunk =
+        (int)clik__tune(ctx, CLIK_TUNE_YUV_ROW_STEPS, ctx->dev.type != CLIK_DEVICE_CPU);
+    if (chunk > 0) {
+        /* chunk steps of one block row per work-item, neighbours side by
+         * side along the row (the last of a row also its w2 % 8 blocks). */
+        const int steps = w2 / 8, nx = steps > chunk ? (steps + chunk - 1) / chunk : 1;
+        const int one = 1;
+        st = CLIK_ARGS_AT(ctx, k, at, CLIK_A(one), CLIK_A(aligned), CLIK_A(as_uint), CLIK_A(chunk));
+        size_t items[2] = {(size_t)nx, (size_t)h2}, lsize[2] = {32, 4};
+        return st == CLIK_OK ? clik__launch(ctx, k, 2, items, lsize) : st;
+    }
     /* A few bands per compute unit, and no more block rows than keep a
      * work-item's loops (about w / 16 + 8 iterations a block row, twice that
      * for grey) within half of llvmpipe's limit of 65535. */
     const long band_rows = clik__band_rows(ctx, CLIK_TUNE_YUV_BAND_ROWS, h2);
     const long most = 32768 / ((long)w2 / 4 + 16);
     const int band = (int)(band_rows < most ? band_rows : most > 0 ? most : 1);
-    const unsigned at = to_rgb ? 20 : 24;
-    st = CLIK_ARGS_AT(ctx, k, at, CLIK_A(band), CLIK_A(aligned), CLIK_A(as_uint));
-    size_t global[1] = {((size_t)h2 + (size_t)band - 1) / (size_t)band}, local[1] = {1};
-    return st == CLIK_OK ? clik__launch_exact(ctx, k, 1, global, local) : st;
+    const int whole = 0;
+    st = CLIK_ARGS_AT(ctx, k, at, CLIK_A(band), CLIK_A(aligned), CLIK_A(as_uint), CLIK_A(whole));
+    size_t global[2] = {1, ((size_t)h2 + (size_t)band - 1) / (size_t)band}, local[2] = {1, 1};
+    return st == CLIK_OK ? clik__launch_exact(ctx, k, 2, global, local) : st;
 }
 
 static clik_status to_rgb_opencl(clik_context *ctx, void *p, clik_binding *const *b)
