@@ -142,10 +142,11 @@ __kernel void yuv_to_rgb_rows(__global const uchar *ys, int y_stride, __global u
         for (int i = i0; i < i1; i++) {
             int8 du, dv;
             if (step == 2) {
-                /* One interleaved plane: U and V are the even or odd bytes. */
-                const uchar16 cu = LOAD16(urow + 16 * i), cv = LOAD16(vrow + 16 * i);
-                du = convert_int8(u_first ? cu.odd : cu.even);
-                dv = convert_int8(v_first ? cv.odd : cv.even);
+                /* One interleaved plane (passed as U and as V): U and V
+                 * are its even or odd bytes. */
+                const uchar16 c = LOAD16(urow + 16 * i);
+                du = convert_int8(u_first ? c.odd : c.even);
+                dv = convert_int8(v_first ? c.odd : c.even);
             } else {
                 du = convert_int8(aligned ? *(__global const uchar8 *)(urow + 8 * i)
                                           : vload8(i, urow));
@@ -158,11 +159,13 @@ __kernel void yuv_to_rgb_rows(__global const uchar *ys, int y_stride, __global u
             const int8 rt8 = cvr * dv + rnd, gt8 = cvg * dv + cug * du + rnd, bt8 = cub * du + rnd;
             const int16 rt = rt8.s0011223344556677, gt = gt8.s0011223344556677,
                         bt = bt8.s0011223344556677;
+            /* Both rows' luma loaded before the first store (the stores
+             * could alias the loads for all the compiler knows). */
+            const uchar16 yrow[2] = {LOAD16(ys + ROW(2 * by, y_stride) + 16 * i),
+                                     LOAD16(ys + ROW(2 * by + 1, y_stride) + 16 * i)};
             for (int dy = 0; dy < 2; dy++) {
                 const int y = 2 * by + dy;
-                const int16 yt =
-                    max(convert_int16(LOAD16(ys + ROW(y, y_stride) + 16 * i)) - y_off, (int16)(0)) *
-                    cy;
+                const int16 yt = max(convert_int16(yrow[dy]) - y_off, (int16)(0)) * cy;
                 const int16 r = sat20_16(yt + rt), g = sat20_16(yt + gt), b = sat20_16(yt + bt);
                 const int16 c0 = bgr ? b : r, c2 = bgr ? r : b;
                 __global uchar *out = dst + ROW(y, dst_stride) + (size_t)(16 * CH) * i;
