@@ -511,6 +511,7 @@ clik_status clik__collect_events(clik_context *ctx);
 
 /* A device buffer of `bytes` from the pool, or new (poisoned if asked). */
 clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem);
+/* Gives a buffer of clik__temp_buffer back to the pool (NULL: nothing). */
 void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes);
 /* Releases the buffers the pool keeps (clik_context_destroy). */
 void clik__pool_release(clik_context *ctx);

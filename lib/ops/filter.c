@@ -261,8 +261,7 @@ static clik_status cl_blur_cpu(clik_context *ctx, const filter_args *a, const cl
     if (st == CLIK_OK)
         st = launch_band(ctx, img->type, img->channels, in, clik__elems(src), w, h, dst->mem,
                          clik__elems(dst), ring, band_rows, a);
-    if (copy)
-        clik__temp_release(ctx, copy, src->span);
+    clik__temp_release(ctx, copy, src->span);
     clik__temp_release(ctx, ring, ring_bytes);
     return st;
 }

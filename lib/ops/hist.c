@@ -468,10 +468,8 @@ static clik_status cl_equalize(clik_context *ctx, const clik_binding *src, const
         st = clik__launch(ctx, k, 1, &items, &local);
     if (st == CLIK_OK)
         st = cl_lut(ctx, src, dst, tables);
-    if (tables)
-        clik__temp_release(ctx, tables, tbytes);
-    if (hist)
-        clik__temp_release(ctx, hist, hbytes);
+    clik__temp_release(ctx, tables, tbytes);
+    clik__temp_release(ctx, hist, hbytes);
     return st;
 }
 
@@ -734,8 +732,7 @@ static clik_status cl_clahe_grey(clik_context *ctx, hist_args *a, const clik_bin
         size_t global[2] = {(size_t)pl->width, (size_t)pl->height}, local[2] = {64, 4};
         st = clik__launch(ctx, kinterp, 2, global, local);
     }
-    if (luts)
-        clik__temp_release(ctx, luts, lut_bytes);
+    clik__temp_release(ctx, luts, lut_bytes);
     clik__temp_release(ctx, hist, hist_bytes);
     return st;
 }

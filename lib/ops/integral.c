@@ -406,8 +406,7 @@ static clik_status integral_lookback(clik_context *ctx, const integral_args *a,
     if (st == CLIK_OK)
         st = run_lookback(ctx, a, p, b[0], b[1], a->sqsum ? b[2] : NULL, bufs);
     for (int i = 0; i < 5; i++)
-        if (bufs[i])
-            clik__temp_release(ctx, bufs[i], bytes[i]);
+        clik__temp_release(ctx, bufs[i], bytes[i]);
     return st;
 }
 
@@ -443,10 +442,8 @@ static clik_status integral_bound(clik_context *ctx, integral_args *a, clik_bind
         st = clik__temp_buffer(ctx, sq_bytes, &sqstrips);
     if (st == CLIK_OK)
         st = run_kernels(ctx, a, &pl, b[0], b[1], a->sqsum ? b[2] : NULL, strips, sqstrips);
-    if (strips)
-        clik__temp_release(ctx, strips, strip_bytes);
-    if (sqstrips)
-        clik__temp_release(ctx, sqstrips, sq_bytes);
+    clik__temp_release(ctx, strips, strip_bytes);
+    clik__temp_release(ctx, sqstrips, sq_bytes);
     return st;
 }
 
