@@ -637,6 +637,9 @@ clik_status clik__check_format(clik_context *ctx, const clik_image *img, const c
 /* The same, for an image of ref's type and channel count. */
 clik_status clik__check_like(clik_context *ctx, const clik_image *img, const clik_image *ref,
                              const char *what, int width, int height);
+/* The source of a pixel operation (filters, pyramids, resize, integral):
+ * u8 or f32 with 1 to 4 channels, of any size. */
+clik_status clik__check_pixels(clik_context *ctx, const clik_image *img, const char *what);
 /* Fails with CLIK_ERR_INVALID_ARG ("WHAT: overlapping images") when a and b share
  * memory; with in_place, the same image twice is allowed. */
 clik_status clik__check_apart(clik_context *ctx, const clik_image *a, const clik_image *b,

@@ -363,8 +363,7 @@ clik_status clik_gaussian_blur(clik_context *ctx, const clik_image *src, clik_im
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, src, "clik_gaussian_blur: src", PIXELS,
-                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
+    clik_status st = clik__check_pixels(ctx, src, "clik_gaussian_blur: src");
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, "clik_gaussian_blur: dst", src->width, src->height);
     if (st != CLIK_OK)

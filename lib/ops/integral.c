@@ -45,8 +45,7 @@ static clik_status check_output(clik_context *ctx, const clik_image *src, const 
 static clik_status check_args(clik_context *ctx, const integral_args *a)
 {
     const char *op = "clik_integral";
-    clik_status st = clik__check_format(ctx, a->src, op, CLIK_TYPES(CLIK_U8, CLIK_F32),
-                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
+    clik_status st = clik__check_pixels(ctx, a->src, op);
     if (st != CLIK_OK)
         return st;
     if (!a->sum)
