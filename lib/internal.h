@@ -707,6 +707,9 @@ typedef struct clik_op {
  * packed back where it is written (lib/rgba.c). */
 clik_status clik__run_op_rgba(clik_context *ctx, const clik_op *op, const clik_op_image *images,
                               int count, void *args);
+/* clik__run_op_rgba of an operation from one source to one destination. */
+clik_status clik__run_op_pair(clik_context *ctx, const clik_op *op, const clik_image *src,
+                              clik_image *dst, void *args);
 /* clik__run_op_rgba with 2-channel images widened too (the interleaved
  * chroma of NV12 and NV21), for operations that treat channels alike. */
 clik_status clik__run_op_rgba2(clik_context *ctx, const clik_op *op, const clik_op_image *images,

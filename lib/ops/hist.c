@@ -875,10 +875,7 @@ clik_status clik_hist_equalize(clik_context *ctx, const clik_image *src, clik_im
     if (!ctx)
         return CLIK_ERR_NULL;
     clik_status st = check_pair(ctx, src, dst, 1, "clik_hist_equalize");
-    if (st != CLIK_OK)
-        return st;
-    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &equalize_op, images, 2, NULL);
+    return st == CLIK_OK ? clik__run_op_pair(ctx, &equalize_op, src, dst, NULL) : st;
 }
 
 clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *dst,
@@ -896,8 +893,7 @@ clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *
                           "clik_hist_lut: %d tables for %d channels (give 1 or %d)", ntables,
                           src->channels, src->channels);
     hist_args a = {.tables = tables, .ntables = ntables};
-    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &lut_op, images, 2, &a);
+    return clik__run_op_pair(ctx, &lut_op, src, dst, &a);
 }
 
 /* src: RGB(A) or BGR(A) by its order (and with grey 1 channel) u8; dst:
@@ -920,12 +916,9 @@ clik_status clik_hist_equalize_luma(clik_context *ctx, const clik_image *src, cl
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_luma_pair(ctx, src, dst, 0, "clik_hist_equalize_luma");
-    if (st != CLIK_OK)
-        return st;
     hist_args a = {0};
-    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &equalize_luma_op, images, 2, &a);
+    clik_status st = check_luma_pair(ctx, src, dst, 0, "clik_hist_equalize_luma");
+    return st == CLIK_OK ? clik__run_op_pair(ctx, &equalize_luma_op, src, dst, &a) : st;
 }
 
 /* The CLAHE plan: OpenCV's createCLAHE conventions (an image whose sides are
@@ -978,6 +971,5 @@ clik_status clik_clahe(clik_context *ctx, const clik_image *src, clik_image *dst
                           tiles_y, CLAHE_MAX_TILES);
     hist_args a = {0};
     clahe_plan(src, clip, tiles_x, tiles_y, &a.clahe);
-    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &clahe_op, images, 2, &a);
+    return clik__run_op_pair(ctx, &clahe_op, src, dst, &a);
 }
