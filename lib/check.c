@@ -105,6 +105,12 @@ clik_status clik__check_like(clik_context *ctx, const clik_image *img, const cli
                               1u << (unsigned)ref->channels, width, height);
 }
 
+clik_status clik__check_pixels(clik_context *ctx, const clik_image *img, const char *what)
+{
+    return clik__check_format(ctx, img, what, CLIK_TYPES(CLIK_U8, CLIK_F32),
+                              CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
+}
+
 clik_status clik__check_apart(clik_context *ctx, const clik_image *a, const clik_image *b,
                               int in_place, const char *what)
 {

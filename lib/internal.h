@@ -523,6 +523,7 @@ clik_status clik__collect_events(clik_context *ctx);
 
 /* A device buffer of `bytes` from the pool, or new (poisoned if asked). */
 clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem);
+/* Gives a buffer of clik__temp_buffer back to the pool (NULL: nothing). */
 void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes);
 /* Releases the buffers the pool keeps (clik_context_destroy). */
 void clik__pool_release(clik_context *ctx);
@@ -648,6 +649,9 @@ clik_status clik__check_format(clik_context *ctx, const clik_image *img, const c
 /* The same, for an image of ref's type and channel count. */
 clik_status clik__check_like(clik_context *ctx, const clik_image *img, const clik_image *ref,
                              const char *what, int width, int height);
+/* The source of a pixel operation (filters, pyramids, resize, integral):
+ * u8 or f32 with 1 to 4 channels, of any size. */
+clik_status clik__check_pixels(clik_context *ctx, const clik_image *img, const char *what);
 /* Fails with CLIK_ERR_INVALID_ARG ("WHAT: overlapping images") when a and b share
  * memory; with in_place, the same image twice is allowed. */
 clik_status clik__check_apart(clik_context *ctx, const clik_image *a, const clik_image *b,
@@ -715,6 +719,9 @@ typedef struct clik_op {
  * packed back where it is written (lib/rgba.c). */
 clik_status clik__run_op_rgba(clik_context *ctx, const clik_op *op, const clik_op_image *images,
                               int count, void *args);
+/* clik__run_op_rgba of an operation from one source to one destination. */
+clik_status clik__run_op_pair(clik_context *ctx, const clik_op *op, const clik_image *src,
+                              clik_image *dst, void *args);
 /* clik__run_op_rgba with 2-channel images widened too (the interleaved
  * chroma of NV12 and NV21), for operations that treat channels alike. */
 clik_status clik__run_op_rgba2(clik_context *ctx, const clik_op *op, const clik_op_image *images,

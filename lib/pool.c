@@ -75,6 +75,8 @@ clik_status clik__temp_buffer(clik_context *ctx, size_t bytes, cl_mem *mem)
 
 void clik__temp_release(clik_context *ctx, cl_mem mem, size_t bytes)
 {
+    if (!mem)
+        return;
     int slot = -1;
     for (int i = 0; i < ctx->pool_capacity; i++) {
         if (!ctx->pool[i].mem) {

@@ -196,3 +196,10 @@ clik_status clik__run_op_rgba2(clik_context *ctx, const clik_op *op, const clik_
 {
     return run_widened(ctx, op, images, count, args, 1);
 }
+
+clik_status clik__run_op_pair(clik_context *ctx, const clik_op *op, const clik_image *src,
+                              clik_image *dst, void *args)
+{
+    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
+    return clik__run_op_rgba(ctx, op, images, 2, args);
+}

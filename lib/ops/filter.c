@@ -261,8 +261,7 @@ static clik_status cl_blur_cpu(clik_context *ctx, const filter_args *a, const cl
     if (st == CLIK_OK)
         st = launch_band(ctx, img->type, img->channels, in, clik__elems(src), w, h, dst->mem,
                          clik__elems(dst), ring, band_rows, a);
-    if (copy)
-        clik__temp_release(ctx, copy, src->span);
+    clik__temp_release(ctx, copy, src->span);
     clik__temp_release(ctx, ring, ring_bytes);
     return st;
 }
@@ -364,8 +363,7 @@ clik_status clik_gaussian_blur(clik_context *ctx, const clik_image *src, clik_im
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, src, "clik_gaussian_blur: src", PIXELS,
-                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
+    clik_status st = clik__check_pixels(ctx, src, "clik_gaussian_blur: src");
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, "clik_gaussian_blur: dst", src->width, src->height);
     if (st != CLIK_OK)

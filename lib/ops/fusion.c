@@ -360,10 +360,8 @@ static clik_status fusion_opencl(clik_context *ctx, void *args, clik_binding *co
                            a->map ? b[2]->mem : NULL, a->map ? (int)b[2]->stride : 0, &s);
     /* Back to the pool: later users queue behind these kernels. */
     for (int i = 0; i < NSCRATCH; i++)
-        if (*scratch_slot(&s, i))
-            clik__temp_release(ctx, *scratch_slot(&s, i), bytes[i]);
-    if (p.table)
-        clik__temp_release(ctx, p.table, tbytes);
+        clik__temp_release(ctx, *scratch_slot(&s, i), bytes[i]);
+    clik__temp_release(ctx, p.table, tbytes);
     return st;
 }
 

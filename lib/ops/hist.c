@@ -468,10 +468,8 @@ static clik_status cl_equalize(clik_context *ctx, const clik_binding *src, const
         st = clik__launch(ctx, k, 1, &items, &local);
     if (st == CLIK_OK)
         st = cl_lut(ctx, src, dst, tables);
-    if (tables)
-        clik__temp_release(ctx, tables, tbytes);
-    if (hist)
-        clik__temp_release(ctx, hist, hbytes);
+    clik__temp_release(ctx, tables, tbytes);
+    clik__temp_release(ctx, hist, hbytes);
     return st;
 }
 
@@ -659,6 +657,20 @@ static int clahe_rows(clik_context *ctx, const clik_clahe_plan *pl)
            (int)clik__tune(ctx, CLIK_TUNE_CLAHE_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
 }
 
+/* A kernel of the CLAHE blend (`name`) with the arguments both blends
+ * start with: src, dst, the image's size and the grid's width. */
+static clik_status clahe_blend_kernel(clik_context *ctx, const clik_clahe_plan *pl,
+                                      const char *name, const clik_binding *src,
+                                      const clik_binding *dst, clik_kernel_entry **k)
+{
+    clik_status st = hist_kernel(ctx, 1, name, k);
+    if (st != CLIK_OK)
+        return st;
+    const int ss = (int)src->stride, ds = (int)dst->stride;
+    return CLIK_ARGS(ctx, *k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(dst->mem), CLIK_A(ds),
+                     CLIK_A(pl->width), CLIK_A(pl->height), CLIK_A(pl->tiles_x));
+}
+
 /* dst = the blend of the tables `luts` by rows (clahe_rows). */
 static clik_status cl_clahe_rows(clik_context *ctx, const clik_clahe_plan *pl,
                                  const clik_binding *src, const clik_binding *dst, cl_mem luts)
@@ -679,18 +691,28 @@ static clik_status cl_clahe_rows(clik_context *ctx, const clik_clahe_plan *pl,
         st = clik__launch(ctx, kq, 1, &n, &l);
     }
     if (st == CLIK_OK)
-        st = hist_kernel(ctx, 1, "clahe_interp_rows", &k);
-    const int ss = (int)src->stride, ds = (int)dst->stride;
+        st = clahe_blend_kernel(ctx, pl, "clahe_interp_rows", src, dst, &k);
     if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(dst->mem), CLIK_A(ds),
-                       CLIK_A(pl->width), CLIK_A(pl->height), CLIK_A(pl->tiles_x),
-                       CLIK_A(pl->inv_tw), CLIK_A(pl->inv_th), CLIK_A(quads));
+        st = CLIK_ARGS_AT(ctx, k, 7, CLIK_A(pl->inv_tw), CLIK_A(pl->inv_th), CLIK_A(quads));
     if (st == CLIK_OK) {
         size_t global[1] = {(size_t)pl->height}, local[1] = {1};
         st = clik__launch_exact(ctx, k, 1, global, local);
     }
     clik__temp_release(ctx, quads, quad_bytes);
     return st;
+}
+
+/* dst = the blend of the tables `luts`, a pixel a work-item. */
+static clik_status cl_clahe_interp(clik_context *ctx, const clik_clahe_plan *pl,
+                                   const clik_binding *src, const clik_binding *dst, cl_mem luts)
+{
+    clik_kernel_entry *k = NULL;
+    clik_status st = clahe_blend_kernel(ctx, pl, "clahe_interp", src, dst, &k);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS_AT(ctx, k, 7, CLIK_A(pl->tiles_y), CLIK_A(pl->inv_tw), CLIK_A(pl->inv_th),
+                          CLIK_A(luts));
+    size_t global[2] = {(size_t)pl->width, (size_t)pl->height}, local[2] = {64, 4};
+    return st == CLIK_OK ? clik__launch(ctx, k, 2, global, local) : st;
 }
 
 static clik_status cl_clahe_grey(clik_context *ctx, hist_args *a, const clik_binding *src,
@@ -707,7 +729,7 @@ static clik_status cl_clahe_grey(clik_context *ctx, hist_args *a, const clik_bin
     st = clik__temp_buffer(ctx, lut_bytes, &luts);
     if (st == CLIK_OK)
         st = cl_clahe_hist(ctx, pl, src, hist);
-    clik_kernel_entry *klut = NULL, *kinterp = NULL;
+    clik_kernel_entry *klut = NULL;
     if (st == CLIK_OK)
         st = hist_kernel(ctx, 1, "clahe_tables", &klut);
     if (st == CLIK_OK)
@@ -717,25 +739,10 @@ static clik_status cl_clahe_grey(clik_context *ctx, hist_args *a, const clik_bin
         size_t n = (size_t)tiles, l = 64;
         st = clik__launch(ctx, klut, 1, &n, &l);
     }
-    if (st == CLIK_OK && clahe_rows(ctx, pl)) {
-        st = cl_clahe_rows(ctx, pl, src, dst, luts);
-        clik__temp_release(ctx, luts, lut_bytes);
-        clik__temp_release(ctx, hist, hist_bytes);
-        return st;
-    }
     if (st == CLIK_OK)
-        st = hist_kernel(ctx, 1, "clahe_interp", &kinterp);
-    const int ss = (int)src->stride, ds = (int)dst->stride;
-    if (st == CLIK_OK)
-        st = CLIK_ARGS(ctx, kinterp, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(dst->mem), CLIK_A(ds),
-                       CLIK_A(pl->width), CLIK_A(pl->height), CLIK_A(pl->tiles_x),
-                       CLIK_A(pl->tiles_y), CLIK_A(pl->inv_tw), CLIK_A(pl->inv_th), CLIK_A(luts));
-    if (st == CLIK_OK) {
-        size_t global[2] = {(size_t)pl->width, (size_t)pl->height}, local[2] = {64, 4};
-        st = clik__launch(ctx, kinterp, 2, global, local);
-    }
-    if (luts)
-        clik__temp_release(ctx, luts, lut_bytes);
+        st = clahe_rows(ctx, pl) ? cl_clahe_rows(ctx, pl, src, dst, luts)
+                                 : cl_clahe_interp(ctx, pl, src, dst, luts);
+    clik__temp_release(ctx, luts, lut_bytes);
     clik__temp_release(ctx, hist, hist_bytes);
     return st;
 }
@@ -878,10 +885,7 @@ clik_status clik_hist_equalize(clik_context *ctx, const clik_image *src, clik_im
     if (!ctx)
         return CLIK_ERR_NULL;
     clik_status st = check_pair(ctx, src, dst, 1, "clik_hist_equalize");
-    if (st != CLIK_OK)
-        return st;
-    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &equalize_op, images, 2, NULL);
+    return st == CLIK_OK ? clik__run_op_pair(ctx, &equalize_op, src, dst, NULL) : st;
 }
 
 clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *dst,
@@ -899,8 +903,7 @@ clik_status clik_hist_lut(clik_context *ctx, const clik_image *src, clik_image *
                           "clik_hist_lut: %d tables for %d channels (give 1 or %d)", ntables,
                           src->channels, src->channels);
     hist_args a = {.tables = tables, .ntables = ntables};
-    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &lut_op, images, 2, &a);
+    return clik__run_op_pair(ctx, &lut_op, src, dst, &a);
 }
 
 /* src: RGB(A) or BGR(A) by its order (and with grey 1 channel) u8; dst:
@@ -923,12 +926,9 @@ clik_status clik_hist_equalize_luma(clik_context *ctx, const clik_image *src, cl
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_luma_pair(ctx, src, dst, 0, "clik_hist_equalize_luma");
-    if (st != CLIK_OK)
-        return st;
     hist_args a = {0};
-    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &equalize_luma_op, images, 2, &a);
+    clik_status st = check_luma_pair(ctx, src, dst, 0, "clik_hist_equalize_luma");
+    return st == CLIK_OK ? clik__run_op_pair(ctx, &equalize_luma_op, src, dst, &a) : st;
 }
 
 /* The CLAHE plan: OpenCV's createCLAHE conventions (an image whose sides are
@@ -981,6 +981,5 @@ clik_status clik_clahe(clik_context *ctx, const clik_image *src, clik_image *dst
                           tiles_y, CLAHE_MAX_TILES);
     hist_args a = {0};
     clahe_plan(src, clip, tiles_x, tiles_y, &a.clahe);
-    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &clahe_op, images, 2, &a);
+    return clik__run_op_pair(ctx, &clahe_op, src, dst, &a);
 }

@@ -45,8 +45,7 @@ static clik_status check_output(clik_context *ctx, const clik_image *src, const 
 static clik_status check_args(clik_context *ctx, const integral_args *a)
 {
     const char *op = "clik_integral";
-    clik_status st = clik__check_format(ctx, a->src, op, CLIK_TYPES(CLIK_U8, CLIK_F32),
-                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
+    clik_status st = clik__check_pixels(ctx, a->src, op);
     if (st != CLIK_OK)
         return st;
     if (!a->sum)
@@ -406,8 +405,7 @@ static clik_status integral_lookback(clik_context *ctx, const integral_args *a,
     if (st == CLIK_OK)
         st = run_lookback(ctx, a, p, b[0], b[1], a->sqsum ? b[2] : NULL, bufs);
     for (int i = 0; i < 5; i++)
-        if (bufs[i])
-            clik__temp_release(ctx, bufs[i], bytes[i]);
+        clik__temp_release(ctx, bufs[i], bytes[i]);
     return st;
 }
 
@@ -443,10 +441,8 @@ static clik_status integral_bound(clik_context *ctx, integral_args *a, clik_bind
         st = clik__temp_buffer(ctx, sq_bytes, &sqstrips);
     if (st == CLIK_OK)
         st = run_kernels(ctx, a, &pl, b[0], b[1], a->sqsum ? b[2] : NULL, strips, sqstrips);
-    if (strips)
-        clik__temp_release(ctx, strips, strip_bytes);
-    if (sqstrips)
-        clik__temp_release(ctx, sqstrips, sq_bytes);
+    clik__temp_release(ctx, strips, strip_bytes);
+    clik__temp_release(ctx, sqstrips, sq_bytes);
     return st;
 }
 

@@ -431,12 +431,9 @@ typedef struct lapar_tables {
 
 static void tables_release(clik_context *ctx, lapar_tables *t)
 {
-    if (t->wt)
-        clik__temp_release(ctx, t->wt, sizeof(float) * 16);
-    if (t->planes)
-        clik__temp_release(ctx, t->planes, t->planes_bytes);
-    if (t->atoms)
-        clik__temp_release(ctx, t->atoms, t->atoms_bytes);
+    clik__temp_release(ctx, t->wt, sizeof(float) * 16);
+    clik__temp_release(ctx, t->planes, t->planes_bytes);
+    clik__temp_release(ctx, t->atoms, t->atoms_bytes);
     memset(t, 0, sizeof(*t));
 }
 
@@ -810,8 +807,7 @@ clik_status clik__lapar_upsample_cl(clik_context *ctx, const clik_binding *lr, i
         size_t local[2] = {64, 4};
         st = clik__launch(ctx, k, 2, items, local);
     }
-    if (wt)
-        clik__temp_release(ctx, wt, sizeof(weights));
+    clik__temp_release(ctx, wt, sizeof(weights));
     return st;
 }
 

@@ -160,14 +160,10 @@ static clik_status cl_classify(clik_context *ctx, const clik_lapar_model_plan *p
         st = CLIK_ARGS_AT(ctx, kc, 11, CLIK_A(buckets->mem), CLIK_A(bs));
     if (st == CLIK_OK)
         st = clik__launch(ctx, kc, 2, items, local);
-    if (grad)
-        clik__temp_release(ctx, grad, grad_bytes);
-    if (rows)
-        clik__temp_release(ctx, rows, rows_bytes);
-    if (wt)
-        clik__temp_release(ctx, wt, 9 * sizeof(float));
-    if (params)
-        clik__temp_release(ctx, params, 3 * CLIK_LAPAR_MODEL_MAX_BINS * sizeof(float));
+    clik__temp_release(ctx, grad, grad_bytes);
+    clik__temp_release(ctx, rows, rows_bytes);
+    clik__temp_release(ctx, wt, 9 * sizeof(float));
+    clik__temp_release(ctx, params, 3 * CLIK_LAPAR_MODEL_MAX_BINS * sizeof(float));
     return st;
 }
 
@@ -310,8 +306,7 @@ static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *cons
         size_t items[2] = {(size_t)w, (size_t)h}, group[2] = {32, 8};
         st = clik__launch(ctx, k, 2, items, group);
     }
-    if (filters)
-        clik__temp_release(ctx, filters, filter_bytes);
+    clik__temp_release(ctx, filters, filter_bytes);
     if (have_buckets)
         clik__unbind(ctx, &buckets, 0);
     if (have_up)

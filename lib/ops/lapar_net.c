@@ -237,8 +237,7 @@ static void wino_weights(const float *g, float u[16])
 static void workspace_release(clik_context *ctx)
 {
     for (int t = 0; t < 8; t++)
-        if (ctx->lnet_ws.t[t])
-            clik__temp_release(ctx, ctx->lnet_ws.t[t], ctx->lnet_ws.bytes[t]);
+        clik__temp_release(ctx, ctx->lnet_ws.t[t], ctx->lnet_ws.bytes[t]);
     memset(&ctx->lnet_ws, 0, sizeof(ctx->lnet_ws));
 }
 
@@ -269,8 +268,7 @@ static clik_status upload_weights(clik_context *ctx, const net_args *a, const ne
         nb->b_off = ctx->lnet.off + net->nsteps;
         return CLIK_OK;
     }
-    if (ctx->lnet.mem)
-        clik__temp_release(ctx, ctx->lnet.mem, ctx->lnet.bytes);
+    clik__temp_release(ctx, ctx->lnet.mem, ctx->lnet.bytes);
     free(ctx->lnet.off);
     memset(&ctx->lnet, 0, sizeof(ctx->lnet));
     size_t *off = malloc(2 * (size_t)net->nsteps * sizeof(size_t)), total = 0;
@@ -321,8 +319,7 @@ static clik_status upload_weights(clik_context *ctx, const net_args *a, const ne
         st = clik__write_bytes(ctx, mem, host, bytes);
     free(host);
     if (st != CLIK_OK) {
-        if (mem)
-            clik__temp_release(ctx, mem, bytes);
+        clik__temp_release(ctx, mem, bytes);
         free(off);
         return st;
     }

@@ -47,8 +47,6 @@ int clik_pyr_max_levels(int width, int height)
 
 /* ---- validation ------------------------------------------------------------------ */
 
-#define PIXELS CLIK_TYPES(CLIK_U8, CLIK_F32)
-
 /* pyrUp's output: 2W or 2W - 1 wide, 2H or 2H - 1 high. */
 static clik_status check_up_size(clik_context *ctx, const clik_image *src, const clik_image *dst,
                                  const char *what)
@@ -62,16 +60,24 @@ static clik_status check_up_size(clik_context *ctx, const clik_image *src, const
     return CLIK_OK;
 }
 
-static clik_status check_count(clik_context *ctx, const clik_image *src, int count,
-                               const void *levels, const char *what)
+/* The image a pyramid is built from or rebuilds (the argument `role` of
+ * the operation `what`), and a count of levels it has, in a level array
+ * that is not NULL. */
+static clik_status check_base(clik_context *ctx, const clik_image *img, const char *role, int count,
+                              const void *levels, const char *what)
 {
+    char name[96];
+    snprintf(name, sizeof(name), "%s: %s", what, role);
+    clik_status st = clik__check_pixels(ctx, img, name);
+    if (st != CLIK_OK)
+        return st;
     if (!levels)
         return clik__fail(ctx, CLIK_ERR_NULL, "%s: the level array is NULL", what);
-    int most = clik_pyr_max_levels(src->width, src->height);
+    int most = clik_pyr_max_levels(img->width, img->height);
     if (count < 1 || count > most)
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG,
-                          "%s: %d levels asked, a %dx%d image has 1 to %d", what, count, src->width,
-                          src->height, most);
+                          "%s: %d levels asked, a %dx%d image has 1 to %d", what, count, img->width,
+                          img->height, most);
     return CLIK_OK;
 }
 
@@ -507,52 +513,50 @@ static const clik_op collapse_op = {"pyr_collapse", collapse_opencl, collapse_cp
 
 /* ---- public entry points -------------------------------------------------------------- */
 
+/* src and dst of pyr_down (up = 0) or pyr_up (up = 1): dst of src's
+ * format and of the size the step gives it. */
+static clik_status check_step(clik_context *ctx, const clik_image *src, const clik_image *dst,
+                              int up, const char *op)
+{
+    char what[64];
+    snprintf(what, sizeof(what), "%s: src", op);
+    clik_status st = clik__check_pixels(ctx, src, what);
+    snprintf(what, sizeof(what), "%s: dst", op);
+    /* pyr_up's two sizes a side: checked after the format */
+    if (st == CLIK_OK)
+        st = clik__check_like(ctx, dst, src, what, up ? 0 : half_up(src->width),
+                              up ? 0 : half_up(src->height));
+    if (st == CLIK_OK && up)
+        st = check_up_size(ctx, src, dst, what);
+    return st == CLIK_OK ? clik__check_apart(ctx, src, dst, 1, op) : st;
+}
+
 clik_status clik_pyr_down(clik_context *ctx, const clik_image *src, clik_image *dst)
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st =
-        clik__check_format(ctx, src, "clik_pyr_down: src", PIXELS, CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
-    if (st == CLIK_OK)
-        st = clik__check_like(ctx, dst, src, "clik_pyr_down: dst", half_up(src->width),
-                              half_up(src->height));
-    if (st == CLIK_OK)
-        st = clik__check_apart(ctx, src, dst, 1, "clik_pyr_down");
-    if (st != CLIK_OK)
-        return st;
-    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &down_op, images, 2, NULL);
+    clik_status st = check_step(ctx, src, dst, 0, "clik_pyr_down");
+    return st == CLIK_OK ? clik__run_op_pair(ctx, &down_op, src, dst, NULL) : st;
 }
 
 clik_status clik_pyr_up(clik_context *ctx, const clik_image *src, clik_image *dst)
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st =
-        clik__check_format(ctx, src, "clik_pyr_up: src", PIXELS, CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
-    if (st == CLIK_OK)
-        st = clik__check_like(ctx, dst, src, "clik_pyr_up: dst", 0, 0);
-    if (st == CLIK_OK)
-        st = check_up_size(ctx, src, dst, "clik_pyr_up: dst");
-    if (st == CLIK_OK)
-        st = clik__check_apart(ctx, src, dst, 1, "clik_pyr_up");
-    if (st != CLIK_OK)
-        return st;
-    const clik_op_image images[] = {{src, CLIK_READ}, {dst, CLIK_WRITE}};
-    return clik__run_op_rgba(ctx, &up_op, images, 2, NULL);
+    clik_status st = check_step(ctx, src, dst, 1, "clik_pyr_up");
+    return st == CLIK_OK ? clik__run_op_pair(ctx, &up_op, src, dst, NULL) : st;
 }
 
-/* imgs[i] must be level first + i of a width x height pyramid (i < n), of
- * type t and ref's channels; what names them in messages ("...: level"). */
+/* imgs[i] must be level first + i of a pyramid of ref (i < n), of type t
+ * and ref's channels; what names them in messages ("...: level"). */
 static clik_status check_levels(clik_context *ctx, const clik_image *imgs, int first, int n,
-                                const clik_image *ref, int width, int height, clik_type t,
-                                const char *what)
+                                const clik_image *ref, clik_type t, const char *what)
 {
     clik_status st = CLIK_OK;
     for (int i = 0; i < n && st == CLIK_OK; i++) {
         int w, h;
         char name[128];
-        clik_pyr_level_size(width, height, first + i, &w, &h);
+        clik_pyr_level_size(ref->width, ref->height, first + i, &w, &h);
         snprintf(name, sizeof(name), "%s %d", what, first + i);
         st = clik__check_format(ctx, &imgs[i], name, CLIK_TYPE_BIT(t),
                                 1u << (unsigned)ref->channels, w, h);
@@ -560,35 +564,9 @@ static clik_status check_levels(clik_context *ctx, const clik_image *imgs, int f
     return st;
 }
 
-clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_image *levels,
-                              int count)
-{
-    if (!ctx)
-        return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, src, "clik_pyr_gaussian: src", PIXELS,
-                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
-    if (st == CLIK_OK)
-        st = check_count(ctx, src, count, levels, "clik_pyr_gaussian");
-    if (st == CLIK_OK)
-        st = check_levels(ctx, levels, 1, count, src, src->width, src->height, src->type,
-                          "clik_pyr_gaussian: level");
-    if (st == CLIK_OK)
-        st = check_disjoint(ctx, src, 1, levels, count, "clik_pyr_gaussian");
-    if (st != CLIK_OK)
-        return st;
-    /* Every level but the last is read back by the next kernel. */
-    clik_op_image images[MAX_LEVELS + 1] = {{src, CLIK_READ}};
-    for (int i = 0; i < count; i++)
-        images[1 + i] =
-            (clik_op_image){&levels[i], CLIK_WRITE | (i + 1 < count ? CLIK_KERNEL_RW : 0)};
-    pyr_args a = {.count = count};
-    return clik__run_op_rgba(ctx, &gaussian_op, images, count + 1, &a);
-}
-
-/* Checks count + 1 band images of the sizes of the levels of width x height. */
+/* Checks count + 1 band images of the sizes of the levels of ref. */
 static clik_status check_bands(clik_context *ctx, const clik_image *bands, int count,
-                               const clik_image *ref, int width, int height, clik_type pixels,
-                               const char *op)
+                               const clik_image *ref, clik_type pixels, const char *op)
 {
     clik_status st = clik__check_image(ctx, &bands[0], op);
     if (st != CLIK_OK)
@@ -599,7 +577,40 @@ static clik_status check_bands(clik_context *ctx, const clik_image *bands, int c
                           clik_type_name(pixels), clik_type_name(bands[0].type));
     char what[96];
     snprintf(what, sizeof(what), "%s: band", op);
-    return check_levels(ctx, bands, 0, count + 1, ref, width, height, bands[0].type, what);
+    return check_levels(ctx, bands, 0, count + 1, ref, bands[0].type, what);
+}
+
+/* Runs op (`what` in messages) from its inputs to its outputs once they
+ * are disjoint (check_disjoint); with chained, every output but the last
+ * is read back by the next kernel. */
+static clik_status run_levels(clik_context *ctx, const clik_op *op, const clik_image *in, int nin,
+                              const clik_image *out, int nout, int chained, int count,
+                              const char *what)
+{
+    clik_status st = check_disjoint(ctx, in, nin, out, nout, what);
+    if (st != CLIK_OK)
+        return st;
+    clik_op_image images[MAX_LEVELS + 2];
+    for (int i = 0; i < nin; i++)
+        images[i] = (clik_op_image){&in[i], CLIK_READ};
+    for (int o = 0; o < nout; o++)
+        images[nin + o] =
+            (clik_op_image){&out[o], CLIK_WRITE | (chained && o + 1 < nout ? CLIK_KERNEL_RW : 0)};
+    pyr_args a = {.count = count};
+    return clik__run_op_rgba(ctx, op, images, nin + nout, &a);
+}
+
+clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_image *levels,
+                              int count)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    clik_status st = check_base(ctx, src, "src", count, levels, "clik_pyr_gaussian");
+    if (st == CLIK_OK)
+        st = check_levels(ctx, levels, 1, count, src, src->type, "clik_pyr_gaussian: level");
+    if (st != CLIK_OK)
+        return st;
+    return run_levels(ctx, &gaussian_op, src, 1, levels, count, 1, count, "clik_pyr_gaussian");
 }
 
 clik_status clik_pyr_laplacian(clik_context *ctx, const clik_image *src, clik_image *bands,
@@ -607,22 +618,12 @@ clik_status clik_pyr_laplacian(clik_context *ctx, const clik_image *src, clik_im
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, src, "clik_pyr_laplacian: src", PIXELS,
-                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
+    clik_status st = check_base(ctx, src, "src", count, bands, "clik_pyr_laplacian");
     if (st == CLIK_OK)
-        st = check_count(ctx, src, count, bands, "clik_pyr_laplacian");
-    if (st == CLIK_OK)
-        st = check_bands(ctx, bands, count, src, src->width, src->height, src->type,
-                         "clik_pyr_laplacian");
-    if (st == CLIK_OK)
-        st = check_disjoint(ctx, src, 1, bands, count + 1, "clik_pyr_laplacian");
+        st = check_bands(ctx, bands, count, src, src->type, "clik_pyr_laplacian");
     if (st != CLIK_OK)
         return st;
-    clik_op_image images[MAX_LEVELS + 2] = {{src, CLIK_READ}};
-    for (int i = 0; i <= count; i++)
-        images[1 + i] = (clik_op_image){&bands[i], CLIK_WRITE};
-    pyr_args a = {.count = count};
-    return clik__run_op_rgba(ctx, &laplacian_op, images, count + 2, &a);
+    return run_levels(ctx, &laplacian_op, src, 1, bands, count + 1, 0, count, "clik_pyr_laplacian");
 }
 
 clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *bands, int count,
@@ -630,25 +631,14 @@ clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *bands, int co
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = clik__check_format(ctx, dst, "clik_pyr_collapse: dst", PIXELS,
-                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
-    if (st == CLIK_OK)
-        st = check_count(ctx, dst, count, bands, "clik_pyr_collapse");
+    clik_status st = check_base(ctx, dst, "dst", count, bands, "clik_pyr_collapse");
     if (st == CLIK_OK && bands[0].type == CLIK_S16 && dst->type != CLIK_U8)
         st = clik__fail(ctx, CLIK_ERR_UNSUPPORTED_FORMAT,
                         "clik_pyr_collapse: s16 bands rebuild u8 images, not %s",
                         clik_type_name(dst->type));
     if (st == CLIK_OK)
-        st = check_bands(ctx, bands, count, dst, dst->width, dst->height, CLIK_U8,
-                         "clik_pyr_collapse");
-    if (st == CLIK_OK)
-        st = check_disjoint(ctx, bands, count + 1, dst, 1, "clik_pyr_collapse");
+        st = check_bands(ctx, bands, count, dst, CLIK_U8, "clik_pyr_collapse");
     if (st != CLIK_OK)
         return st;
-    clik_op_image images[MAX_LEVELS + 2];
-    for (int i = 0; i <= count; i++)
-        images[i] = (clik_op_image){&bands[i], CLIK_READ};
-    images[count + 1] = (clik_op_image){dst, CLIK_WRITE};
-    pyr_args a = {.count = count};
-    return clik__run_op_rgba(ctx, &collapse_op, images, count + 2, &a);
+    return run_levels(ctx, &collapse_op, bands, count + 1, dst, 1, 0, count, "clik_pyr_collapse");
 }

@@ -88,8 +88,7 @@ static clik_status resize_check(clik_context *ctx, const char *fn, const clik_im
         return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: unknown method %d", fn, (int)method);
     char what[64];
     snprintf(what, sizeof(what), "%s: src", fn);
-    clik_status st = clik__check_format(ctx, src, what, CLIK_TYPES(CLIK_U8, CLIK_F32),
-                                        CLIK_CHANNELS(1, 2, 3, 4), 0, 0);
+    clik_status st = clik__check_pixels(ctx, src, what);
     snprintf(what, sizeof(what), "%s: dst", fn);
     if (st == CLIK_OK)
         st = clik__check_like(ctx, dst, src, what, 0, 0);

@@ -207,8 +207,7 @@ static clik_status cl_ssim(clik_context *ctx, const clik_binding *a, const clik_
         *mean = total / ((double)ow * (double)oh);
     }
     free(sums);
-    if (partial)
-        clik__temp_release(ctx, partial, parts * sizeof(float));
+    clik__temp_release(ctx, partial, parts * sizeof(float));
     return st;
 }
 
