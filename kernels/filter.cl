@@ -161,23 +161,26 @@ __kernel void blur_fused(__global const T *src, int src_stride, int w, int h, __
 {
     WEIGHTS_INIT;
     const int tw = get_local_size(0), th = get_local_size(1);
-    const int lx = get_local_id(0), ly = get_local_id(1), items = tw * th;
-    const int lid = ly * tw + lx, rows = th * rpi;
+    const int lx = get_local_id(0), ly = get_local_id(1), rows = th * rpi;
     const int x0 = get_group_id(0) * tw, y0 = get_group_id(1) * rows;
     const int sw = tw + 2 * R, sh = rows + 2 * R;
-    for (int i = lid; i < sw * sh; i += items) {
-        const int r = i / sw, c = i - r * sw;
-        __global const T *row = src + ROW(reflect101(y0 - R + r, h), src_stride);
-        VSTORE(VLOAD(0, row + reflect101(x0 - R + c, w) * CH), i, src_tile);
+    /* Work-item (lx, ly) stages columns lx, lx + tw, ... of rows ly, ly + th,
+     * ...: neighbours read neighbouring pixels, and a column's reflection
+     * is found once for all its rows. */
+    for (int c = lx; c < sw; c += tw) {
+        const int gx = reflect101(x0 - R + c, w) * CH;
+        for (int r = ly; r < sh; r += th)
+            VSTORE(VLOAD(0, src + ROW(reflect101(y0 - R + r, h), src_stride) + gx), r * sw + c,
+                   src_tile);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int i = lid; i < tw * sh; i += items) {
-        const int r = i / tw, c = i - r * tw;
-        __local const T *p = src_tile + (r * sw + c) * CH;
+    /* The row pass: column lx of every staged row ly, ly + th, ... */
+    for (int r = ly; r < sh; r += th) {
+        __local const T *p = src_tile + (r * sw + lx) * CH;
         acc_t s = wt[0] * TO_ACC(VLOAD(0, p));
         for (int k = 1; k < ksize; k++)
             s += wt[k] * TO_ACC(VLOAD(k, p));
-        row_tile[i] = s;
+        row_tile[r * tw + lx] = s;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const int x = x0 + lx;
