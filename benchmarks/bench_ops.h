@@ -28,15 +28,20 @@ typedef struct multi_state {
     const void *user;           /* the op's own settings (LAPAR, flow) */
 } multi_state;
 
-/* A multi_call NAME that runs FN(ctx, src, src2, outs, &CONFIG): the ops of
- * a family that differ only in a settings struct (LAPAR, flow). A macro:
- * a multi_call takes no settings. */
-#define MULTI_CONFIG_CALL(NAME, FN, CONFIG)                                                        \
-    static clik_status NAME(clik_context *ctx, const clik_image *src, const clik_image *src2,      \
-                            clik_image *outs, double *value)                                       \
+/* An op of a family whose ops differ only in a settings struct (LAPAR,
+ * flow): a multi_call that runs FN(ctx, src, src2, outs, &CONFIG), and the
+ * op's setup SETUP(bc), SETUP_AS(bc, that call, &CONFIG). A macro: a
+ * multi_call takes no settings. */
+#define MULTI_CONFIG_OP(SETUP, FN, CONFIG, SETUP_AS)                                               \
+    static clik_status SETUP##_call(clik_context *ctx, const clik_image *src,                      \
+                                    const clik_image *src2, clik_image *outs, double *value)       \
     {                                                                                              \
         (void)value;                                                                               \
         return FN(ctx, src, src2, outs, &CONFIG);                                                  \
+    }                                                                                              \
+    clik_status SETUP(bench_case *bc)                                                              \
+    {                                                                                              \
+        return SETUP_AS(bc, SETUP##_call, &CONFIG);                                                \
     }
 
 /* Input elements: width x height x channels. */

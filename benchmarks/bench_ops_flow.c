@@ -56,11 +56,6 @@ static clik_status flow_call(clik_context *ctx, const clik_image *src, const cli
     return clik_flow_tvl1(ctx, src, src2, &outs[0], &o);
 }
 
-MULTI_CONFIG_CALL(call_flow_one_warp, flow_call, flow_one_warp)
-MULTI_CONFIG_CALL(call_flow_one_warp_f16, flow_call, flow_one_warp_f16)
-MULTI_CONFIG_CALL(call_flow_defaults, flow_call, flow_defaults)
-MULTI_CONFIG_CALL(call_flow_defaults_f16, flow_call, flow_defaults_f16)
-
 /* The second image: the input moved by (1.5, -0.75) pixels, bilinear. */
 static void flow_second(const clik_image *src, clik_image *dst)
 {
@@ -97,22 +92,7 @@ static clik_status flow_setup_as(bench_case *bc, multi_call call, const flow_ben
     return st;
 }
 
-clik_status flow_one_warp_setup(bench_case *bc)
-{
-    return flow_setup_as(bc, call_flow_one_warp, &flow_one_warp);
-}
-
-clik_status flow_one_warp_f16_setup(bench_case *bc)
-{
-    return flow_setup_as(bc, call_flow_one_warp_f16, &flow_one_warp_f16);
-}
-
-clik_status flow_defaults_setup(bench_case *bc)
-{
-    return flow_setup_as(bc, call_flow_defaults, &flow_defaults);
-}
-
-clik_status flow_defaults_f16_setup(bench_case *bc)
-{
-    return flow_setup_as(bc, call_flow_defaults_f16, &flow_defaults_f16);
-}
+MULTI_CONFIG_OP(flow_one_warp_setup, flow_call, flow_one_warp, flow_setup_as)
+MULTI_CONFIG_OP(flow_one_warp_f16_setup, flow_call, flow_one_warp_f16, flow_setup_as)
+MULTI_CONFIG_OP(flow_defaults_setup, flow_call, flow_defaults, flow_setup_as)
+MULTI_CONFIG_OP(flow_defaults_f16_setup, flow_call, flow_defaults_f16, flow_setup_as)

@@ -57,11 +57,6 @@ static clik_status lapar_call(clik_context *ctx, const clik_image *src, const cl
     return clik_lapar_filter(ctx, src, phi, &d, outs[0].width / src->width, &outs[0]);
 }
 
-MULTI_CONFIG_CALL(call_lapar, lapar_call, lapar_full)
-MULTI_CONFIG_CALL(call_lapar_f16, lapar_call, lapar_f16)
-MULTI_CONFIG_CALL(call_lapar_half, lapar_call, lapar_half)
-MULTI_CONFIG_CALL(call_lapar_tenth, lapar_call, lapar_tenth)
-
 /* phi: each plane a smooth field around 1 / terms, a natural image's
  * structure (the input's first channel) mixed in per plane. */
 static clik_status lapar_setup_as(bench_case *bc, multi_call call, const lapar_bench *lb)
@@ -98,25 +93,10 @@ static clik_status lapar_setup_as(bench_case *bc, multi_call call, const lapar_b
     return bench_upload(bc, &s_->src2_host, &s_->src2);
 }
 
-clik_status lapar_setup(bench_case *bc)
-{
-    return lapar_setup_as(bc, call_lapar, &lapar_full);
-}
-
-clik_status lapar_f16_setup(bench_case *bc)
-{
-    return lapar_setup_as(bc, call_lapar_f16, &lapar_f16);
-}
-
-clik_status lapar_half_setup(bench_case *bc)
-{
-    return lapar_setup_as(bc, call_lapar_half, &lapar_half);
-}
-
-clik_status lapar_tenth_setup(bench_case *bc)
-{
-    return lapar_setup_as(bc, call_lapar_tenth, &lapar_tenth);
-}
+MULTI_CONFIG_OP(lapar_setup, lapar_call, lapar_full, lapar_setup_as)
+MULTI_CONFIG_OP(lapar_f16_setup, lapar_call, lapar_f16, lapar_setup_as)
+MULTI_CONFIG_OP(lapar_half_setup, lapar_call, lapar_half, lapar_setup_as)
+MULTI_CONFIG_OP(lapar_tenth_setup, lapar_call, lapar_tenth, lapar_setup_as)
 
 /* The released LAPAR networks, built into the library (SKIP-like failure
  * with a message when this build holds none). */
