@@ -197,6 +197,73 @@ __kernel void blur_fused(__global const T *src, int src_stride, int w, int h, __
     }
 }
 
+/* ---- GPUs, small blurs: both passes in registers ---------------------------------- */
+
+#ifdef KS
+/*
+ * KS taps (a build option, at most 9: the loops unroll and the window stays
+ * in registers). A work-item writes 16 elements (of 16 / CH pixels) of two
+ * output rows. It reads each of their KS + 1 source rows once: the row's
+ * 16 + 2R*CH elements into registers, then their row pass (16 sums), which
+ * it adds to both outputs' column sums with that row's tap; nothing goes
+ * through local or global memory between the passes. The sums are the
+ * oracle's, in its order. Not in place: a work-item's source rows are its
+ * neighbours' output.
+ */
+#define KR   (KS / 2)
+#define SPAN (16 + 2 * KR * CH)
+
+__kernel void blur_block(__global const T *src, int src_stride, int w, int h, __global T *dst,
+                         int dst_stride, __constant const float *wt)
+{
+    const int e0 = (int)get_global_id(0) * 16, y0 = (int)get_global_id(1) * 2, n = w * CH;
+    if (e0 >= n || y0 >= h)
+        return;
+    /* Element j of the window is element e0 - R*CH + j of the row: pixel
+     * (e0 + j) / CH - R, channel (e0 + j) % CH. */
+    const int first = e0 - KR * CH, inner = first >= 0 && first + SPAN <= n;
+    float16 o0 = 0.0f, o1 = 0.0f;
+    for (int r = 0; r <= KS; r++) {
+        __global const T *row = src + ROW(reflect101(y0 - KR + r, h), src_stride);
+        float px[SPAN];
+        if (inner) {
+            for (int j = 0; j < SPAN; j++)
+                px[j] = (float)row[first + j];
+        } else {
+            for (int j = 0; j < SPAN; j++)
+                px[j] = (float)row[reflect101((e0 + j) / CH - KR, w) * CH + (e0 + j) % CH];
+        }
+        float16 s = wt[0] * vload16(0, px);
+        for (int k = 1; k < KS; k++)
+            s += wt[k] * vload16(0, px + k * CH);
+        if (r < KS)
+            o0 = r == 0 ? wt[0] * s : o0 + wt[r] * s;
+        if (r > 0)
+            o1 = r == 1 ? wt[0] * s : o1 + wt[r - 1] * s;
+    }
+    for (int dy = 0; dy < 2 && y0 + dy < h; dy++) {
+        __global T *out = dst + ROW(y0 + dy, dst_stride) + e0;
+#if T_IS_FLOAT
+        const float16 v = dy ? o1 : o0;
+#else
+        const uchar16 v = convert_uchar16_sat((dy ? o1 : o0) + 0.5f);
+#endif
+        if (e0 + 16 <= n) {
+            vstore16(v, 0, out);
+        } else {
+#if T_IS_FLOAT
+            float t[16];
+#else
+            uchar t[16];
+#endif
+            vstore16(v, 0, t);
+            for (int i = 0; i < n - e0; i++)
+                out[i] = t[i];
+        }
+    }
+}
+#endif
+
 /* ---- CPU devices: both passes fused, a band of rows per work-item --------------- */
 
 /*

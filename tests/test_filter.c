@@ -410,12 +410,15 @@ int main(void)
      * bands; grey one pixel or 16 pixels per work-item. */
     static const char *const tunings[] = {
         "",
-        "blur_cpu=0,blur_fused=0,blur_local=1,gray_rows=0,poison=1",
-        "blur_cpu=0,blur_fused=0,blur_local=1,blur_row_w=16,blur_col_w=4,blur_col_h=1,gray_rows=1,"
+        "blur_cpu=0,blur_block=0,blur_fused=0,blur_local=1,gray_rows=0,poison=1",
+        "blur_cpu=0,blur_block=0,blur_fused=0,blur_local=1,blur_row_w=16,blur_col_w=4,blur_col_h=1,"
+        "gray_rows=1,"
         "poison=1",
-        "blur_cpu=0,blur_fused=0,blur_local=0,gray_rows=1,poison=1",
-        "blur_cpu=0,blur_fused=1,gray_rows=0,poison=1",
-        "blur_cpu=0,blur_fused=1,blur_fused_w=4,blur_fused_h=3,blur_fused_rows=5,gray_rows=1,"
+        "blur_cpu=0,blur_block=0,blur_fused=0,blur_local=0,gray_rows=1,poison=1",
+        "blur_cpu=0,blur_block=1,gray_rows=0,poison=1",
+        "blur_cpu=0,blur_block=0,blur_fused=1,gray_rows=0,poison=1",
+        "blur_cpu=0,blur_block=0,blur_fused=1,blur_fused_w=4,blur_fused_h=3,blur_fused_rows=5,"
+        "gray_rows=1,"
         "poison=1",
         "blur_cpu=1,blur_band_rows=5,gray_rows=0,poison=1",
         NULL};

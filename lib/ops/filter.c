@@ -110,6 +110,37 @@ static clik_status cl_blur_two_pass(clik_context *ctx, const filter_args *a,
     return st;
 }
 
+/* The most taps of blur_block (its window in registers). */
+#define BLOCK_MAX_KSIZE 9
+
+/* Blurs of at most 9 taps on GPUs (blur_block): both passes in registers, a
+ * work-item per 16 elements of two output rows, the taps a build option.
+ * *ran stays 0 in place, where a work-item's source rows are its
+ * neighbours' output (the caller then runs another kernel). */
+static clik_status cl_blur_block(clik_context *ctx, const filter_args *a, const clik_binding *src,
+                                 const clik_binding *dst, int *ran)
+{
+    const clik_image *img = &src->image;
+    *ran = 0;
+    if (src->mem == dst->mem)
+        return CLIK_OK;
+    char opts[16];
+    snprintf(opts, sizeof(opts), "-DKS=%d", a->ksize);
+    clik_kernel_entry *k;
+    clik_status st =
+        clik__pixel_kernel(ctx, "filter", img->type, img->channels, opts, "blur_block", &k);
+    const int w = img->width, h = img->height, ss = clik__elems(src), ds = clik__elems(dst);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(dst->mem),
+                       CLIK_A(ds), CLIK_A(a->weights_mem));
+    if (st != CLIK_OK)
+        return st;
+    const size_t elems = (size_t)w * (size_t)img->channels;
+    size_t items[2] = {(elems + 15) / 16, ((size_t)h + 1) / 2}, lsize[2] = {32, 4};
+    *ran = 1;
+    return clik__launch(ctx, k, 2, items, lsize);
+}
+
 /*
  * Both passes in one kernel through local memory (blur_fused): a work-group
  * of w x h work-items writes w x (h * rows) pixels. The rows per work-item
@@ -289,7 +320,10 @@ static clik_status blur_opencl(clik_context *ctx, void *p, clik_binding *const *
     } else if (st == CLIK_OK) {
         const int gpu_local = ctx->local_memory && ctx->dev.type != CLIK_DEVICE_CPU;
         int ran = 0;
-        if (clik__tune(ctx, CLIK_TUNE_BLUR_FUSED, gpu_local))
+        if (a->ksize <= BLOCK_MAX_KSIZE &&
+            clik__tune(ctx, CLIK_TUNE_BLUR_BLOCK, ctx->dev.type != CLIK_DEVICE_CPU))
+            st = cl_blur_block(ctx, a, b[0], b[1], &ran);
+        if (st == CLIK_OK && !ran && clik__tune(ctx, CLIK_TUNE_BLUR_FUSED, gpu_local))
             st = cl_blur_fused(ctx, a, b[0], b[1], &ran);
         if (st == CLIK_OK && !ran)
             st = cl_blur_two_pass(ctx, a, b[0], b[1],
