@@ -141,9 +141,8 @@ int cli_parse(int argc, char **argv, const cli_option *options, int min_pos, int
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *inline_value = NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            args->help = 1;
             printf("%s\n%s", usage, cli_global_help);
-            return CLI_OK;
+            return CLI_HELP;
         }
         int rc = cli_global_option(argc, argv, &i, who, usage);
         if (rc >= 0) {
@@ -772,7 +771,7 @@ int cli_image_main(const cli_image_op *op, int argc, char **argv, const cli_opti
 {
     cli_args args;
     int rc = cli_parse(argc, argv, options, op->npositional, op->npositional, &args, op->usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     cli_image_io io = {.device = args.device,
                        .in_path = args.positional[0],

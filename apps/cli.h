@@ -7,8 +7,9 @@
 
 #include "clik.h"
 
-/* Exit statuses of every subcommand. */
-enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
+/* Exit statuses of every subcommand, and CLI_HELP: --help was answered, so
+ * the command has nothing more to do and the tool exits with CLI_OK. */
+enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2, CLI_HELP = 3 };
 
 typedef struct cli_command {
     const char *name;
@@ -59,7 +60,6 @@ int blur_parse_ksize(const char *cmd, const char *option, const char *text, int 
 /* Parsed command line: options with values, flags, and positional args. */
 typedef struct cli_args {
     const char *device;
-    int help;
     const char *positional[200]; /* lapar-compress: 64 triples and its output */
     int npositional;
 } cli_args;
@@ -72,9 +72,10 @@ typedef struct cli_option {
     int *flag;
 } cli_option;
 
-/* Parses argv; --help and the global options (cli_global_option) are always
- * known, anywhere. Options with a value take it as the next argument or after
- * '=' (--scale 2, --scale=2); a flag given a value is refused. Prints the
+/* Parses argv; --help (which prints the usage and returns CLI_HELP) and the
+ * global options (cli_global_option) are always known, anywhere. Options
+ * with a value take it as the next argument or after '=' (--scale 2,
+ * --scale=2); a flag given a value is refused. Prints the
  * problem and returns CLI_USAGE on unknown options, missing values, or a
  * count of positional arguments outside [min_pos, max_pos]. args->device is
  * the last --device given, before the command or after it (NULL: none). */

@@ -32,7 +32,7 @@ int cmd_warp(int argc, char **argv)
     const cli_option options[] = {{"--average", &ref_path, NULL}, {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 3, 3, &args, warp_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     const char *in = args.positional[0], *flow_path = args.positional[1];
     cli_outputs outs;
@@ -104,7 +104,7 @@ int cmd_flowviz(int argc, char **argv)
     const cli_option options[] = {{"--max", &max_text, NULL}, {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, flowviz_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     double max_motion = 0;
     if (max_text && (!cli_parse_number(max_text, &max_motion) || max_motion <= 0 ||
@@ -150,7 +150,7 @@ int cmd_flowcmp(int argc, char **argv)
 {
     cli_args args;
     int rc = cli_parse(argc, argv, NULL, 2, 2, &args, flowcmp_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     clik_image a = {0}, b = {0};
     rc = flow_read_file("flowcmp", args.positional[0], &a);
@@ -318,7 +318,7 @@ static int check_flow_names(flow_job *job, int nargs, int start_given)
     return CLI_OK;
 }
 
-static int parse_flow_job(int argc, char **argv, flow_job *job, int *help)
+static int parse_flow_job(int argc, char **argv, flow_job *job)
 {
     flow_option_text t = {0};
     const char *start = NULL;
@@ -339,8 +339,7 @@ static int parse_flow_job(int argc, char **argv, flow_job *job, int *help)
                                   {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 3, &args, flow_usage);
-    *help = args.help;
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     job->device = args.device;
     job->in0 = args.positional[0];
@@ -453,9 +452,8 @@ static int flow_pair(const flow_job *job)
 int cmd_flow(int argc, char **argv)
 {
     flow_job job;
-    int help = 0;
-    int rc = parse_flow_job(argc, argv, &job, &help);
-    if (rc != CLI_OK || help)
+    int rc = parse_flow_job(argc, argv, &job);
+    if (rc != CLI_OK)
         return rc;
     return job.sequence ? flow_sequence_run(&job) : flow_pair(&job);
 }

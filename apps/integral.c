@@ -36,7 +36,7 @@ int cmd_integral(int argc, char **argv)
                                   {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, integral_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     static const char *const sum_names[] = {"s32", "u32", "u64", "f64"};
     static const clik_type sum_types[] = {CLIK_S32, CLIK_U32, CLIK_U64, CLIK_F64};

@@ -365,7 +365,7 @@ int cmd_lapar(int argc, char **argv)
                                   {"--storage", &o.storage, NULL}, {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 3, 3, &args, lapar_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     const char *out_path = args.positional[2];
     /* OUT may not replace a file it is made from. */
@@ -632,7 +632,7 @@ int cmd_lapar_compress(int argc, char **argv)
         {"--target", &target, NULL},    {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 3 * MAX_CALIB + 1, &args, compress_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     const int use_net = net_name || model;
     const char *conflict = NULL;
@@ -813,7 +813,7 @@ int cmd_tune(int argc, char **argv)
         {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 1, 3, &args, tune_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     if (strcmp(args.positional[0], "lapar") != 0) {
         fprintf(stderr, "clik tune: %s: only the lapar family has a search\n", args.positional[0]);

@@ -68,7 +68,7 @@ int cmd_lapar_net(int argc, char **argv)
                                   {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, lapar_net_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     int scale = 0;
     rc = net_options("lapar-net", scale_text, name, model, activations, &scale);
@@ -190,7 +190,7 @@ static int cmd_tune_net(int argc, char **argv)
                                   {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 1, 1, &args, tune_net_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     int scale = 0, w = 0, h = 0;
     rc = net_options("tune", scale_text, name, model, activations, &scale);

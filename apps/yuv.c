@@ -161,7 +161,7 @@ int cmd_yuv(int argc, char **argv)
         {"--upscale", &upscale_text, NULL}, {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, yuv_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     yuv_opts o;
     if ((rc = parse_opts(size_text, format_text, space_text, frame_text, &o)) != CLI_OK ||
