@@ -305,6 +305,13 @@ int cli_error(const char *cmd, clik_context *ctx, clik_status st, const char *wh
     return CLI_FAILED;
 }
 
+int cli_op_end(const char *cmd, clik_context *ctx, const cli_op_clock *clock, clik_status st,
+               const char *what)
+{
+    cli_op_done(cmd, ctx, clock, what);
+    return st == CLIK_OK ? CLI_OK : cli_error(cmd, ctx, st, what);
+}
+
 static int progress_shown;
 
 void cli_progress(const char *fmt, ...)
@@ -613,6 +620,18 @@ int cli_outputs_finish(cli_outputs *set, int rc)
     return rc;
 }
 
+int cli_finish(cli_outputs *set, int rc, clik_context *ctx, ...)
+{
+    rc = cli_outputs_finish(set, rc);
+    clik_context_destroy(ctx);
+    va_list ap;
+    va_start(ap, ctx);
+    for (clik_image *img; (img = va_arg(ap, clik_image *)) != NULL;)
+        clik_image_free(img);
+    va_end(ap);
+    return rc;
+}
+
 int cli_outputs_plan(cli_outputs *set, const char *const *inputs, int ninputs,
                      const char *const *outputs, int noutputs)
 {
@@ -748,10 +767,8 @@ static int run_image_op(const cli_image_op *op, cli_image_io *io)
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
         clik_status st = op->run ? op->run(ctx, io) : op->apply(ctx, &io->img, result);
-        cli_op_done(op->cmd, ctx, &clock, io->in_path);
-        if (st != CLIK_OK)
-            rc = cli_error(op->cmd, ctx, st, io->in_path);
-        else if (io->out_path) {
+        rc = cli_op_end(op->cmd, ctx, &clock, st, io->in_path);
+        if (rc == CLI_OK && io->out_path) {
             clik_image tmp = {0};
             const clik_image *use;
             rc = image_of_result(op->cmd, io, result, &tmp, &use);

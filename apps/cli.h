@@ -123,6 +123,10 @@ void cli_op_done(const char *cmd, clik_context *ctx, const cli_op_clock *clock, 
 
 /* Prints "clik NAME: what: STATUS_NAME: detail" to stderr; returns CLI_FAILED. */
 int cli_error(const char *cmd, clik_context *ctx, clik_status st, const char *what);
+/* The end of an operation that returned st: cli_op_done(), then for a
+ * failure cli_error() against what. Returns CLI_OK or CLI_FAILED. */
+int cli_op_end(const char *cmd, clik_context *ctx, const cli_op_clock *clock, clik_status st,
+               const char *what);
 
 /* Progress on a terminal only: a line rewritten in place on stderr. */
 void cli_progress(const char *fmt, ...)
@@ -182,6 +186,14 @@ void cli_outputs_free(cli_outputs *set);
  * (cli_outputs_commit()); then frees the set. Returns rc, or the commit's
  * failure. */
 int cli_outputs_finish(cli_outputs *set, int rc);
+/* The end of a command that writes through set: cli_outputs_finish(set,
+ * rc), then destroys ctx (may be NULL) and frees each image listed, up to
+ * the NULL that ends the list. Returns rc, or the commit's failure. */
+int cli_finish(cli_outputs *set, int rc, clik_context *ctx, ...)
+#if defined(__GNUC__)
+    __attribute__((sentinel))
+#endif
+    ;
 
 /* Names every input, then every output, of set (NULL entries are skipped, so
  * that optional files keep the numbering of the outputs given) and checks

@@ -71,19 +71,11 @@ int cmd_warp(int argc, char **argv)
         if (st == CLIK_OK)
             st = ref_path ? clik_flow_warp_average(ctx, &ref, &img, &flow, &out)
                           : clik_flow_warp(ctx, &img, &flow, &out);
-        cli_op_done("warp", ctx, &clock, in);
-        if (st != CLIK_OK)
-            rc = cli_error("warp", ctx, st, in);
+        rc = cli_op_end("warp", ctx, &clock, st, in);
     }
     if (rc == CLI_OK)
         rc = cli_outputs_stage(&outs, 0, &out, had_alpha);
-    rc = cli_outputs_finish(&outs, rc);
-    clik_context_destroy(ctx);
-    clik_image_free(&out);
-    clik_image_free(&ref);
-    clik_image_free(&flow);
-    clik_image_free(&img);
-    return rc;
+    return cli_finish(&outs, rc, ctx, &out, &ref, &flow, &img, NULL);
 }
 
 /* ---- clik flowviz ------------------------------------------------------------------ */
@@ -434,18 +426,9 @@ static int flow_pair(const flow_job *job)
         rc = flow_measure("flow", job->out, &flow, job->gt, &gt, &errors);
     if (rc == CLI_OK)
         rc = flow_stage(&outs, &flow, 0, job->viz ? 1 : -1, job->out);
-    if (rc == CLI_OK)
-        rc = cli_outputs_commit(&outs);
+    rc = cli_finish(&outs, rc, ctx, &flow, &i1, &i0, &gt, &img1, &img0, NULL);
     if (rc == CLI_OK && job->gt)
         flow_print_errors(NULL, &errors);
-    cli_outputs_free(&outs);
-    clik_context_destroy(ctx);
-    clik_image_free(&flow);
-    clik_image_free(&i1);
-    clik_image_free(&i0);
-    clik_image_free(&gt);
-    clik_image_free(&img1);
-    clik_image_free(&img0);
     return rc;
 }
 

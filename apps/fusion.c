@@ -339,9 +339,9 @@ static int upscale_image(const upscale_job *job)
             : job->lapar ? clik_upscale_lapar(ctx, &f.src, &f.dst, (int)job->scale, model)
             : job->net   ? clik_lapar_net_run(ctx, net, &f.src, &f.dst, NULL)
                          : resize_any(ctx, &f.src, &f.dst, job->method, job->scale);
-        cli_op_done("upscale", ctx, &clock, job->in);
-        rc = st != CLIK_OK ? cli_error("upscale", ctx, st, job->in)
-                           : frame_stage(&f, &outs, 0, job->map ? 1 : -1);
+        rc = cli_op_end("upscale", ctx, &clock, st, job->in);
+        if (rc == CLI_OK)
+            rc = frame_stage(&f, &outs, 0, job->map ? 1 : -1);
     }
     rc = cli_outputs_finish(&outs, rc);
     clik_lapar_model_free(model);

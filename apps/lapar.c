@@ -398,12 +398,8 @@ int cmd_lapar(int argc, char **argv)
     }
     if (rc == CLI_OK)
         rc = cli_outputs_stage(&outs, 0, out, job.had_alpha);
-    rc = cli_outputs_finish(&outs, rc);
-    clik_image_free(&grey);
-    clik_image_free(&dst);
     job_free(&job);
-    clik_context_destroy(ctx);
-    return rc;
+    return cli_finish(&outs, rc, ctx, &grey, &dst, NULL);
 }
 
 /* ---- clik lapar-compress ----------------------------------------------------------- */
@@ -715,9 +711,7 @@ int cmd_lapar_compress(int argc, char **argv)
         clik_status st =
             mix ? clik_lapar_compress(ctx, calib, count, &im[0].job.dict, alpha, &copt, &sel, mix)
                 : CLIK_ERR_NO_MEMORY;
-        cli_op_done("lapar-compress", ctx, &clock, "compress");
-        if (st != CLIK_OK)
-            rc = cli_error("lapar-compress", ctx, st, "compress");
+        rc = cli_op_end("lapar-compress", ctx, &clock, st, "compress");
     }
     double p_full = 0, p_gamma = 0, p_mix = 0, n_gamma = 0, n_mix = 0;
     if (rc == CLI_OK) {

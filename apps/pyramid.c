@@ -163,9 +163,9 @@ int cmd_pyramid(int argc, char **argv)
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
         clik_status st = clik_pyr_gaussian(ctx, &job.img, levels, job.n);
-        cli_op_done("pyramid", ctx, &clock, job.args.positional[0]);
-        rc = st != CLIK_OK ? cli_error("pyramid", ctx, st, job.args.positional[0])
-                           : write_all(&job.outs, levels, job.had_alpha);
+        rc = cli_op_end("pyramid", ctx, &clock, st, job.args.positional[0]);
+        if (rc == CLI_OK)
+            rc = write_all(&job.outs, levels, job.had_alpha);
     }
     levels_end(&job, levels, 1, ctx);
     return rc;
@@ -291,13 +291,11 @@ int cmd_laplacian(int argc, char **argv)
         st = clik_pyr_laplacian(ctx, &job.img, bands, n);
         if (st == CLIK_OK)
             st = clik_pyr_collapse(ctx, bands, n, &back);
-        cli_op_done("laplacian", ctx, &clock, in);
-        if (st != CLIK_OK) {
-            rc = cli_error("laplacian", ctx, st, in);
-        } else if (!same_pixels(&job.img, &back)) {
+        rc = cli_op_end("laplacian", ctx, &clock, st, in);
+        if (rc == CLI_OK && !same_pixels(&job.img, &back)) {
             fprintf(stderr, "clik laplacian: %s: the bands do not collapse to the input\n", in);
             rc = CLI_FAILED;
-        } else {
+        } else if (rc == CLI_OK) {
             rc = write_bands(&job.outs, job.args.positional[1], bands, n, job.had_alpha);
         }
     }
