@@ -141,9 +141,8 @@ int cli_parse(int argc, char **argv, const cli_option *options, int min_pos, int
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *inline_value = NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            args->help = 1;
             printf("%s\n%s", usage, cli_global_help);
-            return CLI_OK;
+            return CLI_HELP;
         }
         int rc = cli_global_option(argc, argv, &i, who, usage);
         if (rc >= 0) {
@@ -304,6 +303,13 @@ int cli_error(const char *cmd, clik_context *ctx, clik_status st, const char *wh
     fprintf(stderr, "clik %s: %s: %s%s%s\n", cmd, what, clik_status_str(st), *detail ? ": " : "",
             detail);
     return CLI_FAILED;
+}
+
+int cli_op_end(const char *cmd, clik_context *ctx, const cli_op_clock *clock, clik_status st,
+               const char *what)
+{
+    cli_op_done(cmd, ctx, clock, what);
+    return st == CLIK_OK ? CLI_OK : cli_error(cmd, ctx, st, what);
 }
 
 static int progress_shown;
@@ -614,6 +620,18 @@ int cli_outputs_finish(cli_outputs *set, int rc)
     return rc;
 }
 
+int cli_finish(cli_outputs *set, int rc, clik_context *ctx, ...)
+{
+    rc = cli_outputs_finish(set, rc);
+    clik_context_destroy(ctx);
+    va_list ap;
+    va_start(ap, ctx);
+    for (clik_image *img; (img = va_arg(ap, clik_image *)) != NULL;)
+        clik_image_free(img);
+    va_end(ap);
+    return rc;
+}
+
 int cli_outputs_plan(cli_outputs *set, const char *const *inputs, int ninputs,
                      const char *const *outputs, int noutputs)
 {
@@ -749,10 +767,8 @@ static int run_image_op(const cli_image_op *op, cli_image_io *io)
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
         clik_status st = op->run ? op->run(ctx, io) : op->apply(ctx, &io->img, result);
-        cli_op_done(op->cmd, ctx, &clock, io->in_path);
-        if (st != CLIK_OK)
-            rc = cli_error(op->cmd, ctx, st, io->in_path);
-        else if (io->out_path) {
+        rc = cli_op_end(op->cmd, ctx, &clock, st, io->in_path);
+        if (rc == CLI_OK && io->out_path) {
             clik_image tmp = {0};
             const clik_image *use;
             rc = image_of_result(op->cmd, io, result, &tmp, &use);
@@ -772,7 +788,7 @@ int cli_image_main(const cli_image_op *op, int argc, char **argv, const cli_opti
 {
     cli_args args;
     int rc = cli_parse(argc, argv, options, op->npositional, op->npositional, &args, op->usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     cli_image_io io = {.device = args.device,
                        .in_path = args.positional[0],

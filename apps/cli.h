@@ -7,8 +7,9 @@
 
 #include "clik.h"
 
-/* Exit statuses of every subcommand. */
-enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
+/* Exit statuses of every subcommand, and CLI_HELP: --help was answered, so
+ * the command has nothing more to do and the tool exits with CLI_OK. */
+enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2, CLI_HELP = 3 };
 
 typedef struct cli_command {
     const char *name;
@@ -59,7 +60,6 @@ int blur_parse_ksize(const char *cmd, const char *option, const char *text, int 
 /* Parsed command line: options with values, flags, and positional args. */
 typedef struct cli_args {
     const char *device;
-    int help;
     const char *positional[200]; /* lapar-compress: 64 triples and its output */
     int npositional;
 } cli_args;
@@ -72,9 +72,10 @@ typedef struct cli_option {
     int *flag;
 } cli_option;
 
-/* Parses argv; --help and the global options (cli_global_option) are always
- * known, anywhere. Options with a value take it as the next argument or after
- * '=' (--scale 2, --scale=2); a flag given a value is refused. Prints the
+/* Parses argv; --help (which prints the usage and returns CLI_HELP) and the
+ * global options (cli_global_option) are always known, anywhere. Options
+ * with a value take it as the next argument or after '=' (--scale 2,
+ * --scale=2); a flag given a value is refused. Prints the
  * problem and returns CLI_USAGE on unknown options, missing values, or a
  * count of positional arguments outside [min_pos, max_pos]. args->device is
  * the last --device given, before the command or after it (NULL: none). */
@@ -122,6 +123,10 @@ void cli_op_done(const char *cmd, clik_context *ctx, const cli_op_clock *clock, 
 
 /* Prints "clik NAME: what: STATUS_NAME: detail" to stderr; returns CLI_FAILED. */
 int cli_error(const char *cmd, clik_context *ctx, clik_status st, const char *what);
+/* The end of an operation that returned st: cli_op_done(), then for a
+ * failure cli_error() against what. Returns CLI_OK or CLI_FAILED. */
+int cli_op_end(const char *cmd, clik_context *ctx, const cli_op_clock *clock, clik_status st,
+               const char *what);
 
 /* Progress on a terminal only: a line rewritten in place on stderr. */
 void cli_progress(const char *fmt, ...)
@@ -181,6 +186,14 @@ void cli_outputs_free(cli_outputs *set);
  * (cli_outputs_commit()); then frees the set. Returns rc, or the commit's
  * failure. */
 int cli_outputs_finish(cli_outputs *set, int rc);
+/* The end of a command that writes through set: cli_outputs_finish(set,
+ * rc), then destroys ctx (may be NULL) and frees each image listed, up to
+ * the NULL that ends the list. Returns rc, or the commit's failure. */
+int cli_finish(cli_outputs *set, int rc, clik_context *ctx, ...)
+#if defined(__GNUC__)
+    __attribute__((sentinel))
+#endif
+    ;
 
 /* Names every input, then every output, of set (NULL entries are skipped, so
  * that optional files keep the numbering of the outputs given) and checks

@@ -159,5 +159,6 @@ static int finish_stdout(int rc)
 
 int main(int argc, char **argv)
 {
-    return finish_stdout(run(argc, argv));
+    const int rc = run(argc, argv);
+    return finish_stdout(rc == CLI_HELP ? CLI_OK : rc);
 }

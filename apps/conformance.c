@@ -674,7 +674,7 @@ int cmd_conformance(int argc, char **argv)
     cli_args args;
     int rc = nkept < 0 ? CLI_USAGE : cli_parse(nkept, kept, options, 0, 0, &args, usage);
     free(kept);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     int jobs = default_jobs();
     if (jobs_text && !cli_parse_count(jobs_text, 1, MAX_JOBS, &jobs)) {

@@ -31,7 +31,7 @@ int cmd_devices(int argc, char **argv)
 {
     cli_args args;
     int rc = cli_parse(argc, argv, NULL, 0, 0, &args, usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     const char *why = "";
     const char *lib = clik_opencl_library(&why);

@@ -32,7 +32,7 @@ int cmd_warp(int argc, char **argv)
     const cli_option options[] = {{"--average", &ref_path, NULL}, {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 3, 3, &args, warp_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     const char *in = args.positional[0], *flow_path = args.positional[1];
     cli_outputs outs;
@@ -71,19 +71,11 @@ int cmd_warp(int argc, char **argv)
         if (st == CLIK_OK)
             st = ref_path ? clik_flow_warp_average(ctx, &ref, &img, &flow, &out)
                           : clik_flow_warp(ctx, &img, &flow, &out);
-        cli_op_done("warp", ctx, &clock, in);
-        if (st != CLIK_OK)
-            rc = cli_error("warp", ctx, st, in);
+        rc = cli_op_end("warp", ctx, &clock, st, in);
     }
     if (rc == CLI_OK)
         rc = cli_outputs_stage(&outs, 0, &out, had_alpha);
-    rc = cli_outputs_finish(&outs, rc);
-    clik_context_destroy(ctx);
-    clik_image_free(&out);
-    clik_image_free(&ref);
-    clik_image_free(&flow);
-    clik_image_free(&img);
-    return rc;
+    return cli_finish(&outs, rc, ctx, &out, &ref, &flow, &img, NULL);
 }
 
 /* ---- clik flowviz ------------------------------------------------------------------ */
@@ -104,7 +96,7 @@ int cmd_flowviz(int argc, char **argv)
     const cli_option options[] = {{"--max", &max_text, NULL}, {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, flowviz_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     double max_motion = 0;
     if (max_text && (!cli_parse_number(max_text, &max_motion) || max_motion <= 0 ||
@@ -150,7 +142,7 @@ int cmd_flowcmp(int argc, char **argv)
 {
     cli_args args;
     int rc = cli_parse(argc, argv, NULL, 2, 2, &args, flowcmp_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     clik_image a = {0}, b = {0};
     rc = flow_read_file("flowcmp", args.positional[0], &a);
@@ -318,7 +310,7 @@ static int check_flow_names(flow_job *job, int nargs, int start_given)
     return CLI_OK;
 }
 
-static int parse_flow_job(int argc, char **argv, flow_job *job, int *help)
+static int parse_flow_job(int argc, char **argv, flow_job *job)
 {
     flow_option_text t = {0};
     const char *start = NULL;
@@ -339,8 +331,7 @@ static int parse_flow_job(int argc, char **argv, flow_job *job, int *help)
                                   {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 3, &args, flow_usage);
-    *help = args.help;
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     job->device = args.device;
     job->in0 = args.positional[0];
@@ -435,27 +426,17 @@ static int flow_pair(const flow_job *job)
         rc = flow_measure("flow", job->out, &flow, job->gt, &gt, &errors);
     if (rc == CLI_OK)
         rc = flow_stage(&outs, &flow, 0, job->viz ? 1 : -1, job->out);
-    if (rc == CLI_OK)
-        rc = cli_outputs_commit(&outs);
+    rc = cli_finish(&outs, rc, ctx, &flow, &i1, &i0, &gt, &img1, &img0, NULL);
     if (rc == CLI_OK && job->gt)
         flow_print_errors(NULL, &errors);
-    cli_outputs_free(&outs);
-    clik_context_destroy(ctx);
-    clik_image_free(&flow);
-    clik_image_free(&i1);
-    clik_image_free(&i0);
-    clik_image_free(&gt);
-    clik_image_free(&img1);
-    clik_image_free(&img0);
     return rc;
 }
 
 int cmd_flow(int argc, char **argv)
 {
     flow_job job;
-    int help = 0;
-    int rc = parse_flow_job(argc, argv, &job, &help);
-    if (rc != CLI_OK || help)
+    int rc = parse_flow_job(argc, argv, &job);
+    if (rc != CLI_OK)
         return rc;
     return job.sequence ? flow_sequence_run(&job) : flow_pair(&job);
 }

@@ -96,7 +96,7 @@ static int check_names(upscale_job *job, int sequence_only)
     return CLI_OK;
 }
 
-static int parse_job(int argc, char **argv, upscale_job *job, int *help)
+static int parse_job(int argc, char **argv, upscale_job *job)
 {
     const char *scale = NULL, *method = NULL, *tile = NULL, *blur = NULL, *threshold = NULL,
                *depth = NULL, *start = NULL;
@@ -108,8 +108,7 @@ static int parse_job(int argc, char **argv, upscale_job *job, int *help)
         {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, upscale_usage);
-    *help = args.help;
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     const int method_given = method != NULL;
     if (!method_given)
@@ -340,9 +339,9 @@ static int upscale_image(const upscale_job *job)
             : job->lapar ? clik_upscale_lapar(ctx, &f.src, &f.dst, (int)job->scale, model)
             : job->net   ? clik_lapar_net_run(ctx, net, &f.src, &f.dst, NULL)
                          : resize_any(ctx, &f.src, &f.dst, job->method, job->scale);
-        cli_op_done("upscale", ctx, &clock, job->in);
-        rc = st != CLIK_OK ? cli_error("upscale", ctx, st, job->in)
-                           : frame_stage(&f, &outs, 0, job->map ? 1 : -1);
+        rc = cli_op_end("upscale", ctx, &clock, st, job->in);
+        if (rc == CLI_OK)
+            rc = frame_stage(&f, &outs, 0, job->map ? 1 : -1);
     }
     rc = cli_outputs_finish(&outs, rc);
     clik_lapar_model_free(model);
@@ -579,9 +578,8 @@ static int upscale_sequence(const upscale_job *job)
 int cmd_upscale(int argc, char **argv)
 {
     upscale_job job;
-    int help = 0;
-    int rc = parse_job(argc, argv, &job, &help);
-    if (rc != CLI_OK || help)
+    int rc = parse_job(argc, argv, &job);
+    if (rc != CLI_OK)
         return rc;
     return job.sequence ? upscale_sequence(&job) : upscale_image(&job);
 }

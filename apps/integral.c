@@ -36,7 +36,7 @@ int cmd_integral(int argc, char **argv)
                                   {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, integral_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     static const char *const sum_names[] = {"s32", "u32", "u64", "f64"};
     static const clik_type sum_types[] = {CLIK_S32, CLIK_U32, CLIK_U64, CLIK_F64};
@@ -74,19 +74,12 @@ int cmd_integral(int argc, char **argv)
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
         st = clik_integral(ctx, &img, &sum, sq_path ? &sq : NULL);
-        cli_op_done("integral", ctx, &clock, args.positional[0]);
-        if (st != CLIK_OK)
-            rc = cli_error("integral", ctx, st, args.positional[0]);
+        rc = cli_op_end("integral", ctx, &clock, st, args.positional[0]);
     }
     /* RGB files (4 channels, opaque alpha) give 3 channels, as OpenCV would. */
     if (rc == CLI_OK)
         rc = cli_outputs_stage(&outs, 0, &sum, had_alpha);
     if (rc == CLI_OK && sq_path)
         rc = cli_outputs_stage(&outs, 1, &sq, had_alpha);
-    rc = cli_outputs_finish(&outs, rc);
-    clik_context_destroy(ctx);
-    clik_image_free(&sq);
-    clik_image_free(&sum);
-    clik_image_free(&img);
-    return rc;
+    return cli_finish(&outs, rc, ctx, &sq, &sum, &img, NULL);
 }

@@ -365,7 +365,7 @@ int cmd_lapar(int argc, char **argv)
                                   {"--storage", &o.storage, NULL}, {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 3, 3, &args, lapar_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     const char *out_path = args.positional[2];
     /* OUT may not replace a file it is made from. */
@@ -398,12 +398,8 @@ int cmd_lapar(int argc, char **argv)
     }
     if (rc == CLI_OK)
         rc = cli_outputs_stage(&outs, 0, out, job.had_alpha);
-    rc = cli_outputs_finish(&outs, rc);
-    clik_image_free(&grey);
-    clik_image_free(&dst);
     job_free(&job);
-    clik_context_destroy(ctx);
-    return rc;
+    return cli_finish(&outs, rc, ctx, &grey, &dst, NULL);
 }
 
 /* ---- clik lapar-compress ----------------------------------------------------------- */
@@ -632,7 +628,7 @@ int cmd_lapar_compress(int argc, char **argv)
         {"--target", &target, NULL},    {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 3 * MAX_CALIB + 1, &args, compress_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     const int use_net = net_name || model;
     const char *conflict = NULL;
@@ -715,9 +711,7 @@ int cmd_lapar_compress(int argc, char **argv)
         clik_status st =
             mix ? clik_lapar_compress(ctx, calib, count, &im[0].job.dict, alpha, &copt, &sel, mix)
                 : CLIK_ERR_NO_MEMORY;
-        cli_op_done("lapar-compress", ctx, &clock, "compress");
-        if (st != CLIK_OK)
-            rc = cli_error("lapar-compress", ctx, st, "compress");
+        rc = cli_op_end("lapar-compress", ctx, &clock, st, "compress");
     }
     double p_full = 0, p_gamma = 0, p_mix = 0, n_gamma = 0, n_mix = 0;
     if (rc == CLI_OK) {
@@ -813,7 +807,7 @@ int cmd_tune(int argc, char **argv)
         {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 1, 3, &args, tune_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     if (strcmp(args.positional[0], "lapar") != 0) {
         fprintf(stderr, "clik tune: %s: only the lapar family has a search\n", args.positional[0]);

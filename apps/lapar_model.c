@@ -224,7 +224,7 @@ int cmd_lapar_train(int argc, char **argv)
                                   {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 200, &args, train_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     clik_lapar_model_options opt;
     clik_lapar_model_options_init(&opt);

@@ -68,7 +68,7 @@ int cmd_lapar_net(int argc, char **argv)
                                   {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, lapar_net_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     int scale = 0;
     rc = net_options("lapar-net", scale_text, name, model, activations, &scale);
@@ -130,9 +130,7 @@ int cmd_lapar_net(int argc, char **argv)
         const clik_lapar_net_options nopt = {strcmp(activations, "f16") == 0};
         if (st == CLIK_OK)
             st = clik_lapar_net_run_with(ctx, net, &src, out_path ? &dst : NULL, &phi, &nopt);
-        cli_op_done("lapar-net", ctx, &clock, in_path);
-        if (st != CLIK_OK)
-            rc = cli_error("lapar-net", ctx, st, in_path);
+        rc = cli_op_end("lapar-net", ctx, &clock, st, in_path);
     }
     if (rc == CLI_OK)
         rc = cli_outputs_stage(&outs, 0, &phi, 0);
@@ -145,14 +143,8 @@ int cmd_lapar_net(int argc, char **argv)
         if (rc == CLI_OK)
             rc = cli_outputs_stage(&outs, 1, out, had_alpha);
     }
-    rc = cli_outputs_finish(&outs, rc);
-    clik_image_free(&src);
-    clik_image_free(&dst);
-    clik_image_free(&grey);
-    clik_image_free(&phi);
     clik_lapar_net_free(net);
-    clik_context_destroy(ctx);
-    return rc;
+    return cli_finish(&outs, rc, ctx, &src, &dst, &grey, &phi, NULL);
 }
 
 static const char *const tune_net_usage =
@@ -190,7 +182,7 @@ static int cmd_tune_net(int argc, char **argv)
                                   {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 1, 1, &args, tune_net_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     int scale = 0, w = 0, h = 0;
     rc = net_options("tune", scale_text, name, model, activations, &scale);

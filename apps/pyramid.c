@@ -104,15 +104,15 @@ typedef struct levels_job {
     int had_alpha;
 } levels_job;
 
-/* Parses, plans, reads and allocates; on a failure (or --help) everything is
- * freed and the status returned. Otherwise levels_end() frees it all. */
+/* Parses, plans, reads and allocates; on a failure (or CLI_HELP) everything
+ * is freed and the status returned. Otherwise levels_end() frees it all. */
 static int levels_begin(levels_job *job, int argc, char **argv, const char *usage, int first,
                         clik_type type, clik_image *levels)
 {
     const char *levels_text = NULL;
     const cli_option options[] = {{"--levels", &levels_text, NULL}, {NULL, NULL, NULL}};
     int rc = cli_parse(argc, argv, options, 2, 2, &job->args, usage);
-    if (rc != CLI_OK || job->args.help)
+    if (rc != CLI_OK)
         return rc;
     const char *in = job->args.positional[0], *pattern = job->args.positional[1];
     if ((rc = parse_levels(job->cmd, levels_text, &job->n)) != CLI_OK ||
@@ -155,7 +155,7 @@ int cmd_pyramid(int argc, char **argv)
     levels_job job = {.cmd = "pyramid"};
     clik_image levels[MAX_FILES];
     int rc = levels_begin(&job, argc, argv, pyramid_usage, 1, CLIK_U8, levels);
-    if (rc != CLI_OK || job.args.help)
+    if (rc != CLI_OK)
         return rc;
     clik_context *ctx = NULL;
     rc = cli_context(job.args.device, &ctx);
@@ -163,9 +163,9 @@ int cmd_pyramid(int argc, char **argv)
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
         clik_status st = clik_pyr_gaussian(ctx, &job.img, levels, job.n);
-        cli_op_done("pyramid", ctx, &clock, job.args.positional[0]);
-        rc = st != CLIK_OK ? cli_error("pyramid", ctx, st, job.args.positional[0])
-                           : write_all(&job.outs, levels, job.had_alpha);
+        rc = cli_op_end("pyramid", ctx, &clock, st, job.args.positional[0]);
+        if (rc == CLI_OK)
+            rc = write_all(&job.outs, levels, job.had_alpha);
     }
     levels_end(&job, levels, 1, ctx);
     return rc;
@@ -272,7 +272,7 @@ int cmd_laplacian(int argc, char **argv)
     levels_job job = {.cmd = "laplacian"};
     clik_image bands[MAX_FILES + 1], back = {0};
     int rc = levels_begin(&job, argc, argv, laplacian_usage, 0, CLIK_S16, bands);
-    if (rc != CLI_OK || job.args.help)
+    if (rc != CLI_OK)
         return rc;
     const char *in = job.args.positional[0];
     int n = job.n;
@@ -291,13 +291,11 @@ int cmd_laplacian(int argc, char **argv)
         st = clik_pyr_laplacian(ctx, &job.img, bands, n);
         if (st == CLIK_OK)
             st = clik_pyr_collapse(ctx, bands, n, &back);
-        cli_op_done("laplacian", ctx, &clock, in);
-        if (st != CLIK_OK) {
-            rc = cli_error("laplacian", ctx, st, in);
-        } else if (!same_pixels(&job.img, &back)) {
+        rc = cli_op_end("laplacian", ctx, &clock, st, in);
+        if (rc == CLI_OK && !same_pixels(&job.img, &back)) {
             fprintf(stderr, "clik laplacian: %s: the bands do not collapse to the input\n", in);
             rc = CLI_FAILED;
-        } else {
+        } else if (rc == CLI_OK) {
             rc = write_bands(&job.outs, job.args.positional[1], bands, n, job.had_alpha);
         }
     }

@@ -94,7 +94,7 @@ int cmd_ssim(int argc, char **argv)
     const cli_option options[] = {{"--map", &map_path, NULL}, {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, ssim_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     const char *path_a = args.positional[0], *path_b = args.positional[1];
     /* The map must not replace either image it is made from. */

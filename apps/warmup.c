@@ -58,7 +58,7 @@ int cmd_warmup(int argc, char **argv)
                                   {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 0, 0, &args, usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     if (list) {
         for (int i = 0; clik_prepare_op_name(i); i++)

@@ -161,7 +161,7 @@ int cmd_yuv(int argc, char **argv)
         {"--upscale", &upscale_text, NULL}, {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, yuv_usage);
-    if (rc != CLI_OK || args.help)
+    if (rc != CLI_OK)
         return rc;
     yuv_opts o;
     if ((rc = parse_opts(size_text, format_text, space_text, frame_text, &o)) != CLI_OK ||
@@ -235,9 +235,7 @@ int cmd_yuv(int argc, char **argv)
         if (st == CLIK_OK && !frame_out)
             st = decode ? clik_yuv_to_rgb(ctx, o.rw ? &sized : &frame, &dst, o.space)
                         : clik_rgb_to_yuv(ctx, &src, &frame, o.space);
-        cli_op_done("yuv", ctx, &clock, in);
-        if (st != CLIK_OK)
-            rc = cli_error("yuv", ctx, st, in);
+        rc = cli_op_end("yuv", ctx, &clock, st, in);
     }
     /* the frame's bytes: a converted colour image, or a resized frame */
     const clik_image *bytes = frame_out ? &sized_bytes : &dst;
@@ -245,10 +243,5 @@ int cmd_yuv(int argc, char **argv)
         rc = cli_outputs_stage_bytes(&outs, 0, bytes->data, bytes->stride * (size_t)bytes->height);
     else if (rc == CLI_OK)
         rc = cli_outputs_stage(&outs, 0, bytes, 0);
-    rc = cli_outputs_finish(&outs, rc);
-    clik_context_destroy(ctx);
-    clik_image_free(&sized_bytes);
-    clik_image_free(&dst);
-    clik_image_free(&src);
-    return rc;
+    return cli_finish(&outs, rc, ctx, &sized_bytes, &dst, &src, NULL);
 }

@@ -533,12 +533,30 @@ static clik_status finish_temp(FILE *fp, const char *path, char *err, size_t err
     return CLIK_OK;
 }
 
-typedef clik_status (*stage_fn)(FILE *fp, const char *path, const void *user, char *err,
-                                size_t errlen);
+/* What a staged file holds: img written by writer, or (writer NULL) the
+ * size bytes at data. */
+typedef struct stage_job {
+    clikio_writer writer;
+    const clik_image *img;
+    int keep_alpha;
+    const void *data;
+    size_t size;
+} stage_job;
 
-/* Runs put on a temporary file next to path; on success *staged holds it.
- * put leaves fp open; a failed put's fp is closed here. */
-static clik_status stage_to(const char *path, stage_fn put, const void *user, clikio_staged *staged,
+/* Writes what j holds to fp, which it leaves open. */
+static clik_status write_job(FILE *fp, const char *path, const stage_job *j, char *err,
+                             size_t errlen)
+{
+    if (j->writer)
+        return j->writer(fp, path, j->img, j->keep_alpha, err, errlen);
+    if (j->size && fwrite(j->data, 1, j->size, fp) != j->size)
+        return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot write: %s", path,
+                            strerror(errno));
+    return CLIK_OK;
+}
+
+/* Writes job on a temporary file next to path; on success *staged holds it. */
+static clik_status stage_to(const char *path, const stage_job *job, clikio_staged *staged,
                             char *err, size_t errlen)
 {
     char *final_path = strdup(path);
@@ -555,7 +573,7 @@ static clik_status stage_to(const char *path, stage_fn put, const void *user, cl
     if (st == CLIK_OK) {
         st = to_stdout ? CLIK_OK : keep_mode(fp, path, err, errlen);
         if (st == CLIK_OK)
-            st = put(fp, path, user, err, errlen);
+            st = write_job(fp, path, job, err, errlen);
         if (st != CLIK_OK)
             fclose(fp);
         else
@@ -573,40 +591,12 @@ static clik_status stage_to(const char *path, stage_fn put, const void *user, cl
     return CLIK_OK;
 }
 
-typedef struct image_job {
-    clikio_writer writer;
-    const clik_image *img;
-    int keep_alpha;
-} image_job;
-
-static clik_status write_image(FILE *fp, const char *path, const void *user, char *err,
-                               size_t errlen)
-{
-    const image_job *j = user;
-    return j->writer(fp, path, j->img, j->keep_alpha, err, errlen);
-}
-
 /* Runs writer on a temporary file next to path; on success *staged holds it. */
 static clik_status stage_with(const char *path, clikio_writer writer, const clik_image *img,
                               int keep_alpha, clikio_staged *staged, char *err, size_t errlen)
 {
-    const image_job j = {writer, img, keep_alpha};
-    return stage_to(path, write_image, &j, staged, err, errlen);
-}
-
-typedef struct bytes_job {
-    const void *data;
-    size_t size;
-} bytes_job;
-
-static clik_status write_bytes(FILE *fp, const char *path, const void *user, char *err,
-                               size_t errlen)
-{
-    const bytes_job *j = user;
-    if (j->size && fwrite(j->data, 1, j->size, fp) != j->size)
-        return clikio__fail(err, errlen, CLIK_ERR_IO, "%s: cannot write: %s", path,
-                            strerror(errno));
-    return CLIK_OK;
+    const stage_job j = {writer, img, keep_alpha, NULL, 0};
+    return stage_to(path, &j, staged, err, errlen);
 }
 
 clik_status clikio_stage_bytes(const char *path, const void *data, size_t size,
@@ -616,8 +606,8 @@ clik_status clikio_stage_bytes(const char *path, const void *data, size_t size,
     if (!staged || !path || (!data && size))
         return clikio__fail(err, errlen, CLIK_ERR_NULL, "clikio_stage_bytes: a pointer is NULL");
     memset(staged, 0, sizeof(*staged));
-    const bytes_job j = {data, size};
-    return stage_to(path, write_bytes, &j, staged, err, errlen);
+    const stage_job j = {NULL, NULL, 0, data, size};
+    return stage_to(path, &j, staged, err, errlen);
 }
 
 /* The staged file at tmp to standard output. */
