@@ -30,7 +30,7 @@
 #include "cases.h"
 #include "cli.h"
 
-static const char *const usage =
+static const char *const conformance_usage =
     "usage: clik conformance [--device SPEC] [--op NAMES] [--jobs N] [--quick] [--list]\n"
     "                        [--junit FILE] [--report-dir DIR]\n"
     "Runs every operation at every test size, pattern and channel count on each\n"
@@ -55,7 +55,7 @@ static const char *const usage =
 #include "conformance.h"
 
 typedef struct worker {
-    run *r;
+    conformance_run *r;
     int id;
     clik_context *oracle;
     clik_context *ctx[MAX_BACKENDS];
@@ -169,7 +169,7 @@ static int mark_cases(const char *spec, unsigned char *chosen)
 }
 
 /* The cases the --op values select (all when there are none), in table order. */
-static int select_cases(const char *const *specs, int nspecs, run *r)
+static int select_cases(const char *const *specs, int nspecs, conformance_run *r)
 {
     const int total = sup_case_count();
     unsigned char *chosen = calloc((size_t)total, 1);
@@ -312,7 +312,7 @@ static int is_small(const input *in)
 }
 
 /* Every input of every selected case: sizes, channel counts, patterns. */
-static int make_inputs(run *r, int quick)
+static int make_inputs(conformance_run *r, int quick)
 {
     const int sizes = size_count(quick);
     const size_t most = (size_t)r->ncases * (size_t)sizes * 4 * SUP_PATTERN_COUNT;
@@ -356,7 +356,7 @@ static int make_inputs(run *r, int quick)
     return CLI_OK;
 }
 
-static void free_inputs(run *r)
+static void free_inputs(conformance_run *r)
 {
     for (int i = 0; i < r->ninputs; i++) {
         for (int b = 0; b < r->nbackends && r->inputs[i].results; b++)
@@ -386,7 +386,7 @@ static void set_message(outcome *o, const char *text)
 /* Runs one backend on the oracle's input and files the outcome. */
 static void run_backend(const worker *w, int b, const sup_case_oracle *oracle, outcome *o)
 {
-    run *r = w->r;
+    conformance_run *r = w->r;
     const backend *be = &r->backends[b];
     clik_context *ctx = be->shared ? r->shared_ctx[b] : w->ctx[b];
     if (!ctx) {
@@ -434,7 +434,7 @@ static void run_backend(const worker *w, int b, const sup_case_oracle *oracle, o
 /* The oracle once, then every backend against it. */
 static void run_input(worker *w, input *in)
 {
-    run *r = w->r;
+    conformance_run *r = w->r;
     sup_case_oracle oracle;
     sup_case_oracle_run(r->cases[in->op], w->oracle, in->width, in->height, in->channels,
                         in->pattern, in->seed, &oracle);
@@ -508,7 +508,7 @@ static void fail_all(worker *w, input *in, const char *why)
 static void *work(void *arg)
 {
     worker *w = arg;
-    run *r = w->r;
+    conformance_run *r = w->r;
     if (w->id > 0)
         open_worker_contexts(w);
     for (;;) {
@@ -544,7 +544,7 @@ static int default_jobs(void)
     return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (int)n;
 }
 
-static void list_run(const run *r)
+static void list_run(const conformance_run *r)
 {
     printf("operations (%d):\n", r->ncases);
     printf("  %-*s  %-9s %-*s  %-5s %s\n", r->width.op, "op", "family", r->width.tol, "tolerance",
@@ -565,7 +565,7 @@ static void list_run(const run *r)
 
 /* Worker 0's contexts and the shared ones, made here: a backend whose
  * context cannot be made at all is reported as not run. */
-static int open_first_contexts(run *r, worker *w)
+static int open_first_contexts(conformance_run *r, worker *w)
 {
     clik_context_options opt;
     oracle_options(&opt);
@@ -588,7 +588,7 @@ static int open_first_contexts(run *r, worker *w)
     return CLI_OK;
 }
 
-static int run_all(run *r, int jobs)
+static int run_all(conformance_run *r, int jobs)
 {
     const double start = now_seconds();
     worker *workers = calloc((size_t)jobs, sizeof(*workers));
@@ -672,18 +672,19 @@ int cmd_conformance(int argc, char **argv)
     }
     const int nkept = take_op_specs(argc, argv, options, kept, specs, &nspecs);
     cli_args args;
-    int rc = nkept < 0 ? CLI_USAGE : cli_parse(nkept, kept, options, 0, 0, &args, usage);
+    int rc =
+        nkept < 0 ? CLI_USAGE : cli_parse(nkept, kept, options, 0, 0, &args, conformance_usage);
     free(kept);
     if (rc != CLI_OK)
         return rc;
     int jobs = default_jobs();
     if (jobs_text && !cli_parse_count(jobs_text, 1, MAX_JOBS, &jobs)) {
         fprintf(stderr, "clik conformance: --jobs %s: expected a whole number in 1..%d\n%s",
-                jobs_text, MAX_JOBS, usage);
+                jobs_text, MAX_JOBS, conformance_usage);
         return CLI_USAGE;
     }
 
-    run r;
+    conformance_run r;
     memset(&r, 0, sizeof(r));
     static backend backends[MAX_BACKENDS];
     rc = select_cases(specs, nspecs, &r);

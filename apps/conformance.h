@@ -27,7 +27,7 @@ typedef struct backend {
     clik_context_options opt;
     clik_backend want; /* where every run must go */
     int oracle_path;   /* the oracle's own path: re-run on small inputs, bit for bit */
-    int shared;        /* one context for all workers, used under run.shared_lock */
+    int shared;        /* one context for all workers, used under conformance_run.shared_lock */
     int not_run;       /* its context could not be created */
     char not_run_reason[512];
     FILE *junit; /* its test cases, gathered before the totals are known */
@@ -46,7 +46,7 @@ typedef struct outcome {
 } outcome;
 
 typedef struct input {
-    int op; /* index into run.cases */
+    int op; /* index into conformance_run.cases */
     int width, height, channels;
     sup_pattern pattern;
     uint64_t seed;
@@ -58,7 +58,7 @@ typedef struct column_widths {
     int op, tol, label;
 } column_widths;
 
-typedef struct run {
+typedef struct conformance_run {
     const sup_case **cases;
     int ncases;
     backend *backends;
@@ -79,19 +79,19 @@ typedef struct run {
     int ran; /* the workers ran: there is something to report */
     clik_context *shared_ctx[MAX_BACKENDS];
     pthread_mutex_t shared_lock;
-} run;
+} conformance_run;
 
 /* conformance.c */
 double now_seconds(void);
 void describe_input(const input *in, char *out, size_t cap);
 
 /* conformance_report.c */
-void column_widths_of(run *r);
-void print_header(FILE *f, const run *r);
-void print_legend(FILE *f, const run *r);
-void stream_rows(run *r, double start);
-void print_summary(FILE *f, const run *r, double wall, int jobs);
-int write_junit(const char *path, const run *r);
-int write_reports(const char *dir, const run *r);
+void column_widths_of(conformance_run *r);
+void print_header(FILE *f, const conformance_run *r);
+void print_legend(FILE *f, const conformance_run *r);
+void stream_rows(conformance_run *r, double start);
+void print_summary(FILE *f, const conformance_run *r, double wall, int jobs);
+int write_junit(const char *path, const conformance_run *r);
+int write_reports(const char *dir, const conformance_run *r);
 
 #endif

@@ -36,7 +36,7 @@ typedef struct tally {
     int first_failure, first_unsupported; /* input indices, -1 if none */
 } tally;
 
-static void tally_op(const run *r, int k, int b, tally *t)
+static void tally_op(const conformance_run *r, int k, int b, tally *t)
 {
     memset(t, 0, sizeof(*t));
     t->first_failure = t->first_unsupported = -1;
@@ -57,13 +57,13 @@ static void tally_op(const run *r, int k, int b, tally *t)
     }
 }
 
-static const char *message_of(const run *r, int i, int b)
+static const char *message_of(const conformance_run *r, int i, int b)
 {
     const char *m = r->inputs[i].results[b].message;
     return m ? m : "out of memory for the message";
 }
 
-void column_widths_of(run *r)
+void column_widths_of(conformance_run *r)
 {
     column_widths *w = &r->width;
     w->op = (int)strlen("op");
@@ -80,14 +80,14 @@ void column_widths_of(run *r)
     }
 }
 
-void print_header(FILE *f, const run *r)
+void print_header(FILE *f, const conformance_run *r)
 {
     fprintf(f, "%-*s  %-*s  %-*s %6s %6s %6s %6s %10s %8s  %s\n", r->width.op, "op", r->width.tol,
             "tolerance", r->width.label, "backend", "runs", "passed", "failed", "unsup",
             "max|diff|", "seconds", "result");
 }
 
-static void print_row(FILE *f, const run *r, int k, int b, const tally *t)
+static void print_op_row(FILE *f, const conformance_run *r, int k, int b, const tally *t)
 {
     const backend *be = &r->backends[b];
     const sup_tolerance tol = be->oracle_path ? SUP_TOL_EXACT : r->cases[k]->tol;
@@ -115,7 +115,7 @@ static void print_row(FILE *f, const run *r, int k, int b, const tally *t)
     }
 }
 
-static void junit_cases(const run *r, int k, int b)
+static void junit_cases(const conformance_run *r, int k, int b)
 {
     backend *be = &r->backends[b];
     for (int i = r->op_first[k]; i < r->op_first[k + 1]; i++) {
@@ -140,7 +140,7 @@ static void junit_cases(const run *r, int k, int b)
 
 /* Prints the rows of operation k (all its inputs done), adds them up, and
  * files its JUnit test cases. */
-static void emit_op(run *r, int k)
+static void emit_op(conformance_run *r, int k)
 {
     for (int b = 0; b < r->nbackends; b++) {
         backend *be = &r->backends[b];
@@ -148,7 +148,7 @@ static void emit_op(run *r, int k)
             continue;
         tally t;
         tally_op(r, k, b, &t);
-        print_row(stdout, r, k, b, &t);
+        print_op_row(stdout, r, k, b, &t);
         be->runs += t.runs;
         be->passed += t.passed;
         be->failed += t.failed;
@@ -172,7 +172,7 @@ static void format_duration(double s, char *out, size_t cap)
 }
 
 /* The progress line (on a terminal only); called with r->lock held. */
-static void show_progress(const run *r, double start, int emitted)
+static void show_progress(const conformance_run *r, double start, int emitted)
 {
     const double elapsed = now_seconds() - start;
     char spent[32], eta[32] = "?";
@@ -187,7 +187,7 @@ static void show_progress(const run *r, double start, int emitted)
 
 /* Waits for the workers, printing each operation's rows in table order as
  * soon as all its inputs are done. */
-void stream_rows(run *r, double start)
+void stream_rows(conformance_run *r, double start)
 {
     int emitted = 0;
     double shown = 0.0;
@@ -215,7 +215,7 @@ void stream_rows(run *r, double start)
 
 /* ---- reports ------------------------------------------------------------------------- */
 
-void print_summary(FILE *f, const run *r, double wall, int jobs)
+void print_summary(FILE *f, const conformance_run *r, double wall, int jobs)
 {
     int runs = 0, passed = 0, failed = 0, unsupported = 0, not_run = 0;
     fprintf(f, "\n%-*s %8s %8s %8s %8s %10s\n", r->width.label, "backend", "runs", "passed",
@@ -243,7 +243,7 @@ void print_summary(FILE *f, const run *r, double wall, int jobs)
             wall, jobs, jobs == 1 ? "" : "s");
 }
 
-void print_legend(FILE *f, const run *r)
+void print_legend(FILE *f, const conformance_run *r)
 {
     for (int b = 0; b < r->nbackends; b++)
         fprintf(f, "  %-*s  %s%s\n", r->width.label, r->backends[b].label, r->backends[b].name,
@@ -282,7 +282,7 @@ static int staged_close(staged_file *s, FILE *f)
 }
 
 /* Writes path through a temporary file and a rename: one test suite per backend. */
-int write_junit(const char *path, const run *r)
+int write_junit(const char *path, const conformance_run *r)
 {
     staged_file staged;
     FILE *f = staged_open(&staged, path);
@@ -323,7 +323,7 @@ int write_junit(const char *path, const run *r)
     return staged_close(&staged, f);
 }
 
-static void print_backend_report(FILE *f, const run *r, int b)
+static void print_backend_report(FILE *f, const conformance_run *r, int b)
 {
     const backend *be = &r->backends[b];
     fprintf(f, "clik %s conformance report\n\n%s\n", clik_version(), be->name);
@@ -336,14 +336,14 @@ static void print_backend_report(FILE *f, const run *r, int b)
     for (int k = 0; k < r->ncases; k++) {
         tally t;
         tally_op(r, k, b, &t);
-        print_row(f, r, k, b, &t);
+        print_op_row(f, r, k, b, &t);
     }
     fprintf(f, "\n%d runs: %d passed, %d failed, %d unsupported: %s\n", be->runs, be->passed,
             be->failed, be->unsupported, be->failed ? "FAIL" : "PASS");
 }
 
 /* One report per backend, each written through a temporary file and a rename. */
-int write_reports(const char *dir, const run *r)
+int write_reports(const char *dir, const conformance_run *r)
 {
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "clik conformance: %s: %s\n", dir, strerror(errno));

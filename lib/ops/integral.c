@@ -238,8 +238,8 @@ static clik_status plan(clik_context *ctx, const integral_args *a, size_t max_ls
     return CLIK_OK;
 }
 
-static void options(clik_context *ctx, char *out, size_t cap, const integral_args *a,
-                    const integral_plan *p, int with_sq)
+static void build_options(clik_context *ctx, char *out, size_t cap, const integral_args *a,
+                          const integral_plan *p, int with_sq)
 {
     const clik_type st = a->src->type;
     const result_types sum = types_of(st, a->sum->type, p->fp64);
@@ -277,7 +277,7 @@ static clik_status group_limit(clik_context *ctx, const integral_args *a, const 
                                size_t *limit)
 {
     char opts[OPTIONS_MAX];
-    options(ctx, opts, sizeof(opts), a, p, a->sqsum != NULL);
+    build_options(ctx, opts, sizeof(opts), a, p, a->sqsum != NULL);
     clik_kernel_entry *k;
     clik_status st = clik__kernel(ctx, "integral", opts, "integral_strips", &k);
     if (st != CLIK_OK)
@@ -317,7 +317,7 @@ static clik_status run_kernels(clik_context *ctx, const integral_args *a, const 
                                const clik_binding *sq, cl_mem strips, cl_mem sqstrips)
 {
     char opts[OPTIONS_MAX];
-    options(ctx, opts, sizeof(opts), a, p, sq != NULL);
+    build_options(ctx, opts, sizeof(opts), a, p, sq != NULL);
     clik_kernel_entry *kstrips, *kcarry, *krows;
     clik_status st = clik__kernel(ctx, "integral", opts, "integral_strips", &kstrips);
     if (st == CLIK_OK)
@@ -365,7 +365,7 @@ static clik_status run_lookback(clik_context *ctx, const integral_args *a, const
                                 const clik_binding *sq, cl_mem const *bufs)
 {
     char opts[OPTIONS_MAX];
-    options(ctx, opts, sizeof(opts), a, p, sq != NULL);
+    build_options(ctx, opts, sizeof(opts), a, p, sq != NULL);
     clik_kernel_entry *kzero, *kband;
     clik_status st = clik__kernel(ctx, "integral", opts, "integral_zero", &kzero);
     if (st == CLIK_OK)
