@@ -98,7 +98,7 @@ CLIK_TUNE_KEY(BLUR_CPU, "blur_cpu", "filter", FLAG, 0, 1, NULL,
 CLIK_TUNE_KEY(BLUR_LOCAL, "blur_local", "filter", FLAG, 0, 1, NULL,
     "GPUs with local memory", "row and column tiles with halos in local memory")
 CLIK_TUNE_KEY(BLUR_BLOCK, "blur_block", "filter", FLAG, 0, 1, NULL,
-    "GPUs", "blurs of at most 9 taps: both passes in registers, 16 elements of two output rows per work-item (not in place: there another kernel runs)")
+    "GPUs, grey images of 1024 x 32 pixels a compute unit or more", "blurs of at most 9 taps: both passes in registers, 16 elements of two output rows per work-item (not in place: there another kernel runs)")
 CLIK_TUNE_KEY(BLUR_FUSED, "blur_fused", "filter", FLAG, 0, 1, NULL,
     "GPUs with local memory", "both passes in one kernel, the row pass's output in local memory (not in place: there the two passes run)")
 CLIK_TUNE_KEY(BLUR_FUSED_W, "blur_fused_w", "filter", INT, 1, 1024, NULL,

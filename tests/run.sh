@@ -254,6 +254,8 @@ oclgrind_step() {
     # 16-pixel step a work-item by default), then the block kernels forced
     # (yuv_rows=0), then the CPU-device bands of whole rows (bands of 3
     # block rows that end inside the frame).
+    # The filter suite again with blur_block forced (a GPU's default for
+    # large grey images only, larger than the suite's).
     # Fusion (its kernels, then the resize, SSIM and blur ones, whose own
     # suites run here) with --full.
     CLIK_TEST_TUNINGS=default mtest "$native" oclgrind --setup oclgrind \
@@ -262,7 +264,9 @@ oclgrind_step() {
         CLIK_TUNE=yuv_rows=0 CLIK_TEST_TUNINGS=default \
             mtest "$native" oclgrind-yuv-blocks --setup oclgrind yuv-opencl &&
         CLIK_TUNE=yuv_row_steps=0,yuv_band_rows=3 CLIK_TEST_TUNINGS=default \
-            mtest "$native" oclgrind-yuv-rows --setup oclgrind yuv-opencl
+            mtest "$native" oclgrind-yuv-rows --setup oclgrind yuv-opencl &&
+        CLIK_TUNE=blur_block=1 CLIK_TEST_TUNINGS=default \
+            mtest "$native" oclgrind-blur-block --setup oclgrind filter-opencl
 }
 
 # Memcheck over the CPU suites. Where the build has the NEON path, its
