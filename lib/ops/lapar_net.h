@@ -127,5 +127,8 @@ clik_status clik__lapar_net_whole(clik_context *ctx, const net_args *a, const cl
  * asked): whole while it fits the device, else in tiles
  * (lapar_net_tile.c). */
 clik_status clik__lapar_net_bound(clik_context *ctx, net_args *a, clik_binding *const *b);
+/* The CPU path of a run (lapar_net.c): the steps through the CPU table,
+ * then the CPU filter; p is the run's net_args, v its images. */
+clik_status clik__lapar_net_cpu(clik_context *ctx, void *p, clik_image *const *v);
 
 #endif
