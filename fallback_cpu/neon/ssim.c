@@ -33,6 +33,8 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
+#include "ssim_px.h"
+
 #define TAPS 11
 #define C1   6.5025f  /* (0.01 * 255)^2 */
 #define C2   58.5225f /* (0.03 * 255)^2 */
@@ -219,20 +221,6 @@ static int clik_ssim_neon(const clik_image *a, const clik_image *b, clik_image *
 
 /* ---- tile SSIM ------------------------------------------------------------------- */
 
-/* The oracle's float formula, operation for operation (scalar/ssim.c). */
-static float tile_ssim(int32_t n, int32_t ga, int32_t gb, int32_t ca, int32_t cb, int32_t qa,
-                       int32_t qb, int32_t p)
-{
-    const float nn = (float)(n * n);
-    const float fa = (float)ga, fb = (float)gb;
-    const float va = (float)(n * qa - ca * ca), vb = (float)(n * qb - cb * cb);
-    const float cov = (float)(n * p - ca * cb);
-    const float c1 = C1 * nn, c2 = C2 * nn;
-    const float num = (2.0f * fa * fb + c1) * (2.0f * cov + c2);
-    const float den = (fa * fa + fb * fb + c1) * (va + vb + c2);
-    return num / den;
-}
-
 #define CHUNK 256 /* columns summed at a time (a multiple of the tile is used) */
 
 /* Column sums, over rows y0 .. y0 + ny - 1, of columns x0 .. x0 + n - 1. */
@@ -295,8 +283,8 @@ static int tile_rows(void *user, int ty0, int ty1)
                     for (int i = t0; i < t0 + nx; i++)
                         s[m] += sums[m][i];
                 const int32_t count = nx * ny;
-                out[(cx + t0) / tile] = tile_ssim(count, s[0] + 128 * count, s[1] + 128 * count,
-                                                  s[0], s[1], s[2], s[3], s[4]);
+                out[(cx + t0) / tile] = clik__ssim_tile(
+                    count, s[0] + 128 * count, s[1] + 128 * count, s[0], s[1], s[2], s[3], s[4]);
             }
         }
     }
