@@ -33,155 +33,8 @@
 
 static const int taps[5] = {1, 4, 6, 4, 1};
 
-static const uint8_t *row_u8(const clik_image *img, int y)
-{
-    return (const uint8_t *)img->data + (size_t)y * img->stride;
-}
-
-static const float *row_f32(const clik_image *img, int y)
-{
-    return (const float *)(const void *)((const uint8_t *)img->data + (size_t)y * img->stride);
-}
-
-/* ---- pyrDown ------------------------------------------------------------ */
-
-static void down_u8(const clik_image *src, clik_image *dst)
-{
-    int ch = src->channels;
-    for (int y = 0; y < dst->height; y++) {
-        const uint8_t *rows[5];
-        for (int j = 0; j < 5; j++)
-            rows[j] = row_u8(src, clik__reflect101(2 * y + j - 2, src->height));
-        uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
-        for (int x = 0; x < dst->width; x++) {
-            int cols[5];
-            for (int i = 0; i < 5; i++)
-                cols[i] = clik__reflect101(2 * x + i - 2, src->width);
-            for (int c = 0; c < ch; c++) {
-                /* At most 256 * 255: the sum is exact in any order. */
-                uint32_t sum = 0;
-                for (int j = 0; j < 5; j++)
-                    for (int i = 0; i < 5; i++)
-                        sum += (uint32_t)(taps[i] * taps[j]) * rows[j][cols[i] * ch + c];
-                out[x * ch + c] = (uint8_t)((sum + 128) >> 8);
-            }
-        }
-    }
-}
-
-static void down_f32(const clik_image *src, clik_image *dst)
-{
-    int ch = src->channels;
-    for (int y = 0; y < dst->height; y++) {
-        const float *rows[5];
-        for (int j = 0; j < 5; j++)
-            rows[j] = row_f32(src, clik__reflect101(2 * y + j - 2, src->height));
-        float *out = (float *)(void *)((uint8_t *)dst->data + (size_t)y * dst->stride);
-        for (int x = 0; x < dst->width; x++) {
-            int cols[5];
-            for (int i = 0; i < 5; i++)
-                cols[i] = clik__reflect101(2 * x + i - 2, src->width);
-            for (int c = 0; c < ch; c++) {
-                float h = -0.0f;
-                for (int i = 0; i < 5; i++) {
-                    float v = -0.0f;
-                    for (int j = 0; j < 5; j++) {
-                        float p = (float)taps[j] * rows[j][cols[i] * ch + c];
-                        v += p;
-                    }
-                    float q = (float)taps[i] * v;
-                    h += q;
-                }
-                out[x * ch + c] = h / 256.0f;
-            }
-        }
-    }
-}
-
-void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst)
-{
-    if (src->type == CLIK_U8)
-        down_u8(src, dst);
-    else if (src->type == CLIK_F32)
-        down_f32(src, dst);
-}
-
-/* ---- pyrUp -------------------------------------------------------------- */
-
-/*
- * The source, spread onto a grid U of twice its size with zeros between
- * (U(2x, 2y) = src(x, y)), is filtered with 4 times the kernel of pyrDown:
- * sum / 64 instead of sum / 256. Reflect-101 on the even length 2n keeps the
- * parity of an index, so a tap lands on a source pixel exactly when its
- * reflected index is even; that is what tap_source() tells.
- */
-static int tap_source(int p, int doubled, int *s)
-{
-    int r = clik__reflect101(p, doubled);
-    *s = r / 2;
-    return (r & 1) == 0;
-}
-
-static void up_u8(const clik_image *src, clik_image *dst)
-{
-    int ch = src->channels, uw = 2 * src->width, uh = 2 * src->height;
-    for (int Y = 0; Y < dst->height; Y++) {
-        uint8_t *out = (uint8_t *)dst->data + (size_t)Y * dst->stride;
-        for (int X = 0; X < dst->width; X++)
-            for (int c = 0; c < ch; c++) {
-                uint32_t sum = 0;
-                for (int j = 0; j < 5; j++) {
-                    int sy;
-                    if (!tap_source(Y + j - 2, uh, &sy))
-                        continue;
-                    const uint8_t *in = row_u8(src, sy);
-                    for (int i = 0; i < 5; i++) {
-                        int sx;
-                        if (tap_source(X + i - 2, uw, &sx))
-                            sum += (uint32_t)(taps[i] * taps[j]) * in[sx * ch + c];
-                    }
-                }
-                out[X * ch + c] = (uint8_t)((sum + 32) >> 6);
-            }
-    }
-}
-
-static void up_f32(const clik_image *src, clik_image *dst)
-{
-    int ch = src->channels, uw = 2 * src->width, uh = 2 * src->height;
-    for (int Y = 0; Y < dst->height; Y++) {
-        float *out = (float *)(void *)((uint8_t *)dst->data + (size_t)Y * dst->stride);
-        for (int X = 0; X < dst->width; X++)
-            for (int c = 0; c < ch; c++) {
-                float h = -0.0f;
-                for (int i = 0; i < 5; i++) {
-                    int sx;
-                    if (!tap_source(X + i - 2, uw, &sx))
-                        continue;
-                    float v = -0.0f;
-                    for (int j = 0; j < 5; j++) {
-                        int sy;
-                        if (!tap_source(Y + j - 2, uh, &sy))
-                            continue;
-                        float p = (float)taps[j] * row_f32(src, sy)[sx * ch + c];
-                        v += p;
-                    }
-                    float q = (float)taps[i] * v;
-                    h += q;
-                }
-                out[X * ch + c] = h / 64.0f;
-            }
-    }
-}
-
-void clik__pyramid_up_scalar(const clik_image *src, clik_image *dst)
-{
-    if (src->type == CLIK_U8)
-        up_u8(src, dst);
-    else if (src->type == CLIK_F32)
-        up_f32(src, dst);
-}
-
+/* Element c of pixel (x, y) of img, and its store (u8 rounded to nearest,
+ * halves up, and saturated). */
 static double element(const clik_image *img, int x, int y, int c)
 {
     const char *row = (const char *)img->data + (size_t)y * img->stride;
@@ -202,6 +55,96 @@ static void set_element(clik_image *img, int x, int y, int c, double v)
     case CLIK_S16: ((int16_t *)row)[i] = (int16_t)v; break;
     default: ((float *)row)[i] = (float)v; break;
     }
+}
+
+/*
+ * Both filters run on u8 and f32 alike: every partial sum of u8 values is an
+ * integer below 2^24, exact in float, and the sum divided by the scale (a
+ * power of 2) is exact too, so set_element's rounding of a u8 output is the
+ * integer (sum + scale / 2) / scale.
+ */
+
+/* ---- pyrDown ------------------------------------------------------------ */
+
+static void down(const clik_image *src, clik_image *dst)
+{
+    for (int y = 0; y < dst->height; y++) {
+        int rows[5];
+        for (int j = 0; j < 5; j++)
+            rows[j] = clik__reflect101(2 * y + j - 2, src->height);
+        for (int x = 0; x < dst->width; x++) {
+            int cols[5];
+            for (int i = 0; i < 5; i++)
+                cols[i] = clik__reflect101(2 * x + i - 2, src->width);
+            for (int c = 0; c < src->channels; c++) {
+                float h = -0.0f;
+                for (int i = 0; i < 5; i++) {
+                    float v = -0.0f;
+                    for (int j = 0; j < 5; j++) {
+                        float p = (float)taps[j] * (float)element(src, cols[i], rows[j], c);
+                        v += p;
+                    }
+                    float q = (float)taps[i] * v;
+                    h += q;
+                }
+                set_element(dst, x, y, c, h / 256.0f);
+            }
+        }
+    }
+}
+
+void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst)
+{
+    if (src->type == CLIK_U8 || src->type == CLIK_F32)
+        down(src, dst);
+}
+
+/* ---- pyrUp -------------------------------------------------------------- */
+
+/*
+ * The source, spread onto a grid U of twice its size with zeros between
+ * (U(2x, 2y) = src(x, y)), is filtered with 4 times the kernel of pyrDown:
+ * sum / 64 instead of sum / 256. Reflect-101 on the even length 2n keeps the
+ * parity of an index, so a tap lands on a source pixel exactly when its
+ * reflected index is even; that is what tap_source() tells.
+ */
+static int tap_source(int p, int doubled, int *s)
+{
+    int r = clik__reflect101(p, doubled);
+    *s = r / 2;
+    return (r & 1) == 0;
+}
+
+static void up(const clik_image *src, clik_image *dst)
+{
+    int uw = 2 * src->width, uh = 2 * src->height;
+    for (int Y = 0; Y < dst->height; Y++)
+        for (int X = 0; X < dst->width; X++)
+            for (int c = 0; c < src->channels; c++) {
+                float h = -0.0f;
+                for (int i = 0; i < 5; i++) {
+                    int sx;
+                    if (!tap_source(X + i - 2, uw, &sx))
+                        continue;
+                    float v = -0.0f;
+                    for (int j = 0; j < 5; j++) {
+                        int sy;
+                        if (!tap_source(Y + j - 2, uh, &sy))
+                            continue;
+                        float p = (float)taps[j] * (float)element(src, sx, sy, c);
+                        v += p;
+                    }
+                    float q = (float)taps[i] * v;
+                    h += q;
+                }
+                set_element(dst, X, Y, c, h / 64.0f);
+            }
+}
+
+void clik__pyramid_up_scalar(const clik_image *src, clik_image *dst)
+{
+    if (src->type == CLIK_U8 || src->type == CLIK_F32)
+        up(src, dst);
 }
 
 /* The Laplacian's element arithmetic (cpu.h). */
