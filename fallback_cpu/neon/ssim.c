@@ -46,24 +46,6 @@ CLIK_INLINE const uint8_t *row_of(const clik_image *img, int y)
 
 /* ---- Gaussian SSIM --------------------------------------------------------------- */
 
-/* Row y of img as floats (n of them). */
-static void load_row(const clik_image *img, int y, int n, float *out)
-{
-    if (img->type == CLIK_F32) {
-        memcpy(out, row_of(img, y), (size_t)n * sizeof(float));
-        return;
-    }
-    const uint8_t *in = row_of(img, y);
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const uint16x8_t v = vmovl_u8(vld1_u8(in + i));
-        vst1q_f32(out + i, vcvtq_f32_u32(vmovl_u16(vget_low_u16(v))));
-        vst1q_f32(out + i + 4, vcvtq_f32_u32(vmovl_u16(vget_high_u16(v))));
-    }
-    for (; i < n; i++)
-        out[i] = (float)in[i];
-}
-
 /* The five inputs of the horizontal pass: a, b, ca^2, cb^2, ca cb. */
 static void products(const float *a, const float *b, int n, float *qa, float *qb, float *p)
 {
@@ -141,8 +123,8 @@ static int ssim_rows(void *user, int y0, int y1)
         in[i] = buf + i * (size_t)line;
     float *ring = buf + lines * (size_t)line;
     for (int r = y0; r < y1 + TAPS - 1; r++) {
-        load_row(a, r, width, in[0]);
-        load_row(b, r, width, in[1]);
+        clik_neon_load_row_f32(a, r, (size_t)width, in[0]);
+        clik_neon_load_row_f32(b, r, (size_t)width, in[1]);
         products(in[0], in[1], width, in[2], in[3], in[4]);
         float *slot = ring + (size_t)(r % TAPS) * 5 * (size_t)n4;
         for (int m = 0; m < 5; m++)
