@@ -20,7 +20,7 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#include "cpu.h"
+#include "common.h"
 
 /* The f32 sums round every product on its own, which the project's ISO C
  * build gives by default; this keeps it so in a GNU C dialect or with
@@ -33,19 +33,8 @@
 
 static const int taps[5] = {1, 4, 6, 4, 1};
 
-/* Element c of pixel (x, y) of img, and its store (u8 rounded to nearest,
- * halves up, and saturated). */
-static double element(const clik_image *img, int x, int y, int c)
-{
-    const char *row = (const char *)img->data + (size_t)y * img->stride;
-    size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
-    switch (img->type) {
-    case CLIK_U8: return ((const uint8_t *)row)[i];
-    case CLIK_S16: return ((const int16_t *)row)[i];
-    default: return ((const float *)row)[i];
-    }
-}
-
+/* Element c of pixel (x, y) of img stored from v (u8 rounded to nearest,
+ * halves up, and saturated); load() (common.h) reads one. */
 static void set_element(clik_image *img, int x, int y, int c, double v)
 {
     char *row = (char *)img->data + (size_t)y * img->stride;
@@ -81,7 +70,7 @@ static void down(const clik_image *src, clik_image *dst)
                 for (int i = 0; i < 5; i++) {
                     float v = -0.0f;
                     for (int j = 0; j < 5; j++) {
-                        float p = (float)taps[j] * (float)element(src, cols[i], rows[j], c);
+                        float p = (float)taps[j] * (float)load(src, cols[i], rows[j], c);
                         v += p;
                     }
                     float q = (float)taps[i] * v;
@@ -131,7 +120,7 @@ static void up(const clik_image *src, clik_image *dst)
                         int sy;
                         if (!tap_source(Y + j - 2, uh, &sy))
                             continue;
-                        float p = (float)taps[j] * (float)element(src, sx, sy, c);
+                        float p = (float)taps[j] * (float)load(src, sx, sy, c);
                         v += p;
                     }
                     float q = (float)taps[i] * v;
@@ -155,12 +144,12 @@ void clik__pyramid_combine_scalar(const clik_image *a, const clik_image *b, int 
     for (int y = 0; y < out->height; y++)
         for (int x = 0; x < out->width; x++)
             for (int c = 0; c < out->channels; c++) {
-                double v = element(a, x, y, c);
+                double v = load(a, x, y, c);
                 if (sign != 0 && float_math) {
-                    float fa = (float)v, fb = (float)element(b, x, y, c);
+                    float fa = (float)v, fb = (float)load(b, x, y, c);
                     v = sign > 0 ? fa + fb : fa - fb;
                 } else if (sign != 0) {
-                    v += sign * element(b, x, y, c);
+                    v += sign * load(b, x, y, c);
                 }
                 set_element(out, x, y, c, v);
             }
