@@ -47,78 +47,47 @@ static void set_element(clik_image *img, int x, int y, int c, double v)
 }
 
 /*
- * Both filters run on u8 and f32 alike: every partial sum of u8 values is an
- * integer below 2^24, exact in float, and the sum divided by the scale (a
- * power of 2) is exact too, so set_element's rounding of a u8 output is the
- * integer (sum + scale / 2) / scale.
+ * pyrDown samples the source at 2 o + i - 2 for tap i of output index o.
+ * pyrUp spreads the source onto a grid U of twice its size with zeros
+ * between (U(2x, 2y) = src(x, y)) and filters U with 4 times the kernel of
+ * pyrDown (sum / 64 instead of sum / 256), tap i of output index o at
+ * o + i - 2. Reflect-101 on the even length 2n keeps the parity of an
+ * index, so such a tap lands on a source pixel exactly when its reflected
+ * index is even; tap_source() tells, and gives the source index (of a side
+ * of n pixels).
  */
-
-/* ---- pyrDown ------------------------------------------------------------ */
-
-static void down(const clik_image *src, clik_image *dst)
+static int tap_source(int up, int o, int i, int n, int *s)
 {
-    for (int y = 0; y < dst->height; y++) {
-        int rows[5];
-        for (int j = 0; j < 5; j++)
-            rows[j] = clik__reflect101(2 * y + j - 2, src->height);
-        for (int x = 0; x < dst->width; x++) {
-            int cols[5];
-            for (int i = 0; i < 5; i++)
-                cols[i] = clik__reflect101(2 * x + i - 2, src->width);
-            for (int c = 0; c < src->channels; c++) {
-                float h = -0.0f;
-                for (int i = 0; i < 5; i++) {
-                    float v = -0.0f;
-                    for (int j = 0; j < 5; j++) {
-                        float p = (float)taps[j] * (float)load(src, cols[i], rows[j], c);
-                        v += p;
-                    }
-                    float q = (float)taps[i] * v;
-                    h += q;
-                }
-                set_element(dst, x, y, c, h / 256.0f);
-            }
-        }
+    if (!up) {
+        *s = clik__reflect101(2 * o + i - 2, n);
+        return 1;
     }
-}
-
-void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst)
-{
-    if (src->type == CLIK_U8 || src->type == CLIK_F32)
-        down(src, dst);
-}
-
-/* ---- pyrUp -------------------------------------------------------------- */
-
-/*
- * The source, spread onto a grid U of twice its size with zeros between
- * (U(2x, 2y) = src(x, y)), is filtered with 4 times the kernel of pyrDown:
- * sum / 64 instead of sum / 256. Reflect-101 on the even length 2n keeps the
- * parity of an index, so a tap lands on a source pixel exactly when its
- * reflected index is even; that is what tap_source() tells.
- */
-static int tap_source(int p, int doubled, int *s)
-{
-    int r = clik__reflect101(p, doubled);
+    const int r = clik__reflect101(o + i - 2, 2 * n);
     *s = r / 2;
     return (r & 1) == 0;
 }
 
-static void up(const clik_image *src, clik_image *dst)
+/*
+ * pyrDown (up 0) or pyrUp of src into dst, u8 and f32 alike: every partial
+ * sum of u8 values is an integer below 2^24, exact in float, and the sum
+ * divided by the scale (a power of 2) is exact too, so set_element's
+ * rounding of a u8 output is the integer (sum + scale / 2) / scale.
+ */
+static void filter(const clik_image *src, clik_image *dst, int up)
 {
-    int uw = 2 * src->width, uh = 2 * src->height;
-    for (int Y = 0; Y < dst->height; Y++)
-        for (int X = 0; X < dst->width; X++)
+    const float scale = up ? 64.0f : 256.0f;
+    for (int y = 0; y < dst->height; y++)
+        for (int x = 0; x < dst->width; x++)
             for (int c = 0; c < src->channels; c++) {
                 float h = -0.0f;
                 for (int i = 0; i < 5; i++) {
                     int sx;
-                    if (!tap_source(X + i - 2, uw, &sx))
+                    if (!tap_source(up, x, i, src->width, &sx))
                         continue;
                     float v = -0.0f;
                     for (int j = 0; j < 5; j++) {
                         int sy;
-                        if (!tap_source(Y + j - 2, uh, &sy))
+                        if (!tap_source(up, y, j, src->height, &sy))
                             continue;
                         float p = (float)taps[j] * (float)load(src, sx, sy, c);
                         v += p;
@@ -126,14 +95,20 @@ static void up(const clik_image *src, clik_image *dst)
                     float q = (float)taps[i] * v;
                     h += q;
                 }
-                set_element(dst, X, Y, c, h / 64.0f);
+                set_element(dst, x, y, c, h / scale);
             }
+}
+
+void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst)
+{
+    if (src->type == CLIK_U8 || src->type == CLIK_F32)
+        filter(src, dst, 0);
 }
 
 void clik__pyramid_up_scalar(const clik_image *src, clik_image *dst)
 {
     if (src->type == CLIK_U8 || src->type == CLIK_F32)
-        up(src, dst);
+        filter(src, dst, 1);
 }
 
 /* The Laplacian's element arithmetic (cpu.h). */
