@@ -635,6 +635,16 @@ __kernel void flow_p_local(P_ARGS, __local float2 *tile)
 
 #define LANES (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 
+/* The start of both: work-item g's rows [y0, y1), n the elements of a
+ * plane, p moved to its field (P_FIELD); nothing to do once the warp has
+ * stopped or below the level. */
+#define ROWS_BAND                                                                                  \
+    const int g = get_global_id(0), y0 = g * band, y1 = min(h, y0 + band);                         \
+    const long n = PLANE(w, h);                                                                    \
+    if (iter > stop[0] || y0 >= h)                                                                 \
+        return;                                                                                    \
+    p = P_FIELD(p, w)
+
 inline float sum16(float16 v)
 {
     const float8 a = v.lo + v.hi;
@@ -645,11 +655,7 @@ inline float sum16(float16 v)
 
 __kernel void flow_u_rows(U_ARGS, int band, __global float *partial)
 {
-    const int g = get_global_id(0), y0 = g * band, y1 = min(h, y0 + band);
-    const long n = PLANE(w, h);
-    if (iter > stop[0] || y0 >= h)
-        return;
-    p = P_FIELD(p, w);
+    ROWS_BAND;
     const float16 zero = (float16)(0.0f);
     float16 acc = zero;
     float e = 0.0f;
@@ -692,11 +698,7 @@ __kernel void flow_u_rows(U_ARGS, int band, __global float *partial)
 
 __kernel void flow_p_rows(P_ARGS, int band)
 {
-    const int g = get_global_id(0), y0 = g * band, y1 = min(h, y0 + band);
-    const long n = PLANE(w, h);
-    if (iter > stop[0] || y0 >= h)
-        return;
-    p = P_FIELD(p, w);
+    ROWS_BAND;
     const float16 zero = (float16)(0.0f);
     for (int y = y0; y < y1; y++) {
         const long row = IDX(y, w);

@@ -95,6 +95,11 @@ inline int first_tap(int x, int s, int *w)
 
 #define WX_SUM(P, c0, c1, c2, c3)                                                                  \
     (wx.s0 * (P(c0)) + wx.s1 * (P(c1)) + wx.s2 * (P(c2)) + wx.s3 * (P(c3)))
+/* U from its 4 x 4 taps, weights wx across and wy down: PXr(c) the tap of
+ * row r at column c (c0 .. c3). */
+#define U_SUM                                                                                      \
+    (wy.s0 * WX_SUM(PX0, c0, c1, c2, c3) + wy.s1 * WX_SUM(PX1, c0, c1, c2, c3) +                   \
+     wy.s2 * WX_SUM(PX2, c0, c1, c2, c3) + wy.s3 * WX_SUM(PX3, c0, c1, c2, c3))
 
 /* With WIDE, the lowest source row that U at output rows from Y on reads,
  * clamped: U at rows Y .. Y + 4 reads rows at most 6 past it (first_tap
@@ -129,8 +134,7 @@ inline acc_t u_global(__global const T *lrb, int b, int stride, int lw, int lh, 
 #define PX1(c) TO_ACC(VLOAD((c), r1))
 #define PX2(c) TO_ACC(VLOAD((c), r2))
 #define PX3(c) TO_ACC(VLOAD((c), r3))
-    return wy.s0 * WX_SUM(PX0, c0, c1, c2, c3) + wy.s1 * WX_SUM(PX1, c0, c1, c2, c3) +
-           wy.s2 * WX_SUM(PX2, c0, c1, c2, c3) + wy.s3 * WX_SUM(PX3, c0, c1, c2, c3);
+    return U_SUM;
 #undef PX0
 #undef PX1
 #undef PX2
@@ -155,8 +159,7 @@ inline acc_t u_tile(__local const acc_t *tile, int pitch, int tx, int ty, int lw
 #define PX1(c) r1[c]
 #define PX2(c) r2[c]
 #define PX3(c) r3[c]
-    return wy.s0 * WX_SUM(PX0, c0, c1, c2, c3) + wy.s1 * WX_SUM(PX1, c0, c1, c2, c3) +
-           wy.s2 * WX_SUM(PX2, c0, c1, c2, c3) + wy.s3 * WX_SUM(PX3, c0, c1, c2, c3);
+    return U_SUM;
 #undef PX0
 #undef PX1
 #undef PX2
@@ -313,77 +316,54 @@ inline float16 phi_gather16(__global const phi_t *p, int x0, int w)
 #define U16(r, c)                                                                                  \
     (inner ? vload16(0, ur##r + plane + x0 + (c)-2) : gather16(ur##r + plane, x0, (c)-2, w))
 
-/* F of the symmetric atoms for the chunks of a work-item, plane by plane:
- * F holds 13 float16 per chunk. Each plane is read as one run of `n`
- * chunks (one long burst per plane, not one line of every plane per
- * chunk: the memory streams better). */
+/* F of the atoms for the chunks of a work-item, plane by plane: with a
+ * symmetric dictionary (sym) 13 float16 per chunk, of atoms of 13 weights
+ * 16 floats apart; else 25, of atoms of 25 weights 32 floats apart. Each
+ * plane is read as one run of `n` chunks (one long burst per plane, not
+ * one line of every plane per chunk: the memory streams better). */
 #define F_SYM 13
 #define F_ALL 25
 
-inline void rows_assemble_sym(__global const phi_t *phi, idx_t row, __constant const long *planes,
-                              __constant const float *atoms, int count, int xs, int n, int w,
-                              __local float16 *F)
+inline void rows_assemble(__global const phi_t *phi, idx_t row, __constant const long *planes,
+                          __constant const float *atoms, int count, int xs, int n, int w,
+                          __local float16 *F, const int sym)
 {
     for (int j = 0; j < count; j++) {
         __global const phi_t *pr = phi + planes[j] + row;
-        const float16 a = vload16(j, atoms);
+        const float16 a = sym ? vload16(j, atoms) : vload16(0, atoms + 32 * j);
+        const float8 b = sym ? (float8)(0.0f) : vload8(2, atoms + 32 * j);
+        const float cc = sym ? 0.0f : atoms[32 * j + 24];
         for (int c = 0; c < n; c++) {
             const int x0 = xs + 16 * c;
             const float16 p = x0 + 16 <= w ? PHI16(pr + x0) : phi_gather16(pr, x0, w);
-            __local float16 *f = F + F_SYM * c;
+            __local float16 *f = F + (sym ? F_SYM : F_ALL) * c;
             if (j == 0) {
                 f[0] = p * a.s0, f[1] = p * a.s1, f[2] = p * a.s2, f[3] = p * a.s3;
                 f[4] = p * a.s4, f[5] = p * a.s5, f[6] = p * a.s6, f[7] = p * a.s7;
                 f[8] = p * a.s8, f[9] = p * a.s9, f[10] = p * a.sa, f[11] = p * a.sb;
                 f[12] = p * a.sc;
+                if (!sym) {
+                    f[13] = p * a.sd, f[14] = p * a.se, f[15] = p * a.sf;
+                    f[16] = p * b.s0, f[17] = p * b.s1, f[18] = p * b.s2, f[19] = p * b.s3;
+                    f[20] = p * b.s4, f[21] = p * b.s5, f[22] = p * b.s6, f[23] = p * b.s7;
+                    f[24] = p * cc;
+                }
             } else {
                 f[0] += p * a.s0, f[1] += p * a.s1, f[2] += p * a.s2, f[3] += p * a.s3;
                 f[4] += p * a.s4, f[5] += p * a.s5, f[6] += p * a.s6, f[7] += p * a.s7;
                 f[8] += p * a.s8, f[9] += p * a.s9, f[10] += p * a.sa, f[11] += p * a.sb;
                 f[12] += p * a.sc;
+                if (!sym) {
+                    f[13] += p * a.sd, f[14] += p * a.se, f[15] += p * a.sf;
+                    f[16] += p * b.s0, f[17] += p * b.s1, f[18] += p * b.s2, f[19] += p * b.s3;
+                    f[20] += p * b.s4, f[21] += p * b.s5, f[22] += p * b.s6, f[23] += p * b.s7;
+                    f[24] += p * cc;
+                }
             }
         }
     }
 }
 
-inline void rows_assemble_all(__global const phi_t *phi, idx_t row, __constant const long *planes,
-                              __constant const float *atoms, int count, int xs, int n, int w,
-                              __local float16 *F)
-{
-    for (int j = 0; j < count; j++) {
-        __global const phi_t *pr = phi + planes[j] + row;
-        const float16 a = vload16(0, atoms + 32 * j);
-        const float8 b = vload8(2, atoms + 32 * j);
-        const float cc = atoms[32 * j + 24];
-        for (int c = 0; c < n; c++) {
-            const int x0 = xs + 16 * c;
-            const float16 p = x0 + 16 <= w ? PHI16(pr + x0) : phi_gather16(pr, x0, w);
-            __local float16 *f = F + F_ALL * c;
-            if (j == 0) {
-                f[0] = p * a.s0, f[1] = p * a.s1, f[2] = p * a.s2, f[3] = p * a.s3;
-                f[4] = p * a.s4, f[5] = p * a.s5, f[6] = p * a.s6, f[7] = p * a.s7;
-                f[8] = p * a.s8, f[9] = p * a.s9, f[10] = p * a.sa, f[11] = p * a.sb;
-                f[12] = p * a.sc, f[13] = p * a.sd, f[14] = p * a.se, f[15] = p * a.sf;
-                f[16] = p * b.s0, f[17] = p * b.s1, f[18] = p * b.s2, f[19] = p * b.s3;
-                f[20] = p * b.s4, f[21] = p * b.s5, f[22] = p * b.s6, f[23] = p * b.s7;
-                f[24] = p * cc;
-            } else {
-                f[0] += p * a.s0, f[1] += p * a.s1, f[2] += p * a.s2, f[3] += p * a.s3;
-                f[4] += p * a.s4, f[5] += p * a.s5, f[6] += p * a.s6, f[7] += p * a.s7;
-                f[8] += p * a.s8, f[9] += p * a.s9, f[10] += p * a.sa, f[11] += p * a.sb;
-                f[12] += p * a.sc, f[13] += p * a.sd, f[14] += p * a.se, f[15] += p * a.sf;
-                f[16] += p * b.s0, f[17] += p * b.s1, f[18] += p * b.s2, f[19] += p * b.s3;
-                f[20] += p * b.s4, f[21] += p * b.s5, f[22] += p * b.s6, f[23] += p * b.s7;
-                f[24] += p * cc;
-            }
-        }
-    }
-}
-
-#define ROWS_ASSEMBLE_1                                                                            \
-    rows_assemble_sym(phi, (idx_t)y *phi_stride, planes, atoms, count, xs, n, w, F);
-#define ROWS_ASSEMBLE_0                                                                            \
-    rows_assemble_all(phi, (idx_t)y *phi_stride, planes, atoms, count, xs, n, w, F);
 #define ROWS_LOAD_1                                                                                \
     __local const float16 *f = F + F_SYM * c;                                                      \
     const float16 f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4], f5 = f[5], f6 = f[6];     \
@@ -433,7 +413,7 @@ inline void rows_assemble_all(__global const phi_t *phi, idx_t row, __constant c
         const int n = min(chunks, (w - xs + 15) / 16);                                             \
         __local float16 *F =                                                                       \
             acc + (get_local_id(1) * get_local_size(0) + get_local_id(0)) * TAPS * chunks;         \
-        ROWS_ASSEMBLE_##SYM;                                                                       \
+        rows_assemble(phi, (idx_t)y *phi_stride, planes, atoms, count, xs, n, w, F, SYM);          \
         __global const float *ur0 = ROW(u, clik_reflect101(y - 2, h), u_stride);                   \
         __global const float *ur1 = ROW(u, clik_reflect101(y - 1, h), u_stride);                   \
         __global const float *ur2 = ROW(u, y, u_stride);                                           \

@@ -187,6 +187,14 @@ __kernel void lapar_net_input(__global const T *src, int src_stride, int width, 
 }
 #endif
 
+/* The arguments of every convolution kernel (lapar_net_conv, lapar_net_wino),
+ * in the order lib/ops/lapar_net.c sets them. */
+#define CONV_ARGS                                                                                  \
+    __global const act_t *in, ulong in_off, ulong in_plane, int cin, int pitch,                    \
+        __global out_t *out, ulong out_off, ulong out_plane, int out_pitch, int out_halo,          \
+        __global const act_t *res, ulong res_off, ulong res_plane, float alpha, int has_res,       \
+        __global const float *w, ulong w_off, ulong b_off, int width, int height, int relu
+
 /* Stores one output value of channel co at pixel (x, y). */
 inline void store_one(float v, int co, int x, int y, __global out_t *out, ulong out_plane,
                       int out_pitch, int out_halo)
@@ -202,37 +210,45 @@ inline void store_one(float v, int co, int x, int y, __global out_t *out, ulong 
 #endif
 }
 
-/* acc[j] (+ ReLU, + alpha res) for channels co0 + j at pixels x0 .. x0 + VW - 1
- * of row y, the pixels past the width left alone. */
-inline void store_outputs(const vec_t *acc, int co0, int x0, int y, int width, __global out_t *out,
-                          ulong out_plane, int out_pitch, int out_halo, __global const act_t *res,
-                          ulong res_plane, int pitch, float alpha, int has_res, int relu)
+/* acc[r][j] (+ ReLU, + alpha res) for channels co0 + j at pixels x0 .. x0 +
+ * VW - 1 of rows y0 + r, the rows past the height and the pixels past the
+ * width left alone. */
+inline void store_outputs(vec_t acc[RY][COB], int co0, int x0, int y0, int width, int height,
+                          __global out_t *out, ulong out_plane, int out_pitch, int out_halo,
+                          __global const act_t *res, ulong res_plane, int pitch, float alpha,
+                          int has_res, int relu)
 {
-    const size_t px = (size_t)(y + HALO) * (size_t)pitch + (size_t)(x0 + HALO);
 #pragma unroll
-    for (int j = 0; j < COB; j++) {
-        if (co0 + j >= COUT)
-            break;
-        vec_t v = acc[j];
-        if (relu)
-            v = fmax(v, (vec_t)(0.0f));
-        if (has_res)
-            v += alpha * LOADV(res + (size_t)(co0 + j) * res_plane + px);
+    for (int r = 0; r < RY; r++) {
+        const int y = y0 + r;
+        if (y >= height)
+            continue;
+        const size_t px = (size_t)(y + HALO) * (size_t)pitch + (size_t)(x0 + HALO);
+#pragma unroll
+        for (int j = 0; j < COB; j++) {
+            if (co0 + j >= COUT)
+                break;
+            vec_t v = acc[r][j];
+            if (relu)
+                v = fmax(v, (vec_t)(0.0f));
+            if (has_res)
+                v += alpha * LOADV(res + (size_t)(co0 + j) * res_plane + px);
 #if VW == 1
-        store_one(v, co0 + j, x0, y, out, out_plane, out_pitch, out_halo);
+            store_one(v, co0 + j, x0, y, out, out_plane, out_pitch, out_halo);
 #else
 #if SHUFFLE == 1
-        if (x0 + VW <= width) {
-            STOREV(v, out + (size_t)(co0 + j) * out_plane +
-                          (size_t)(y + out_halo) * (size_t)out_pitch + x0 + out_halo);
-            continue;
+            if (x0 + VW <= width) {
+                STOREV(v, out + (size_t)(co0 + j) * out_plane +
+                              (size_t)(y + out_halo) * (size_t)out_pitch + x0 + out_halo);
+                continue;
+            }
+#endif
+            float lanes[VW];
+            VSTORE(VW)(v, 0, lanes);
+            for (int l = 0; l < VW && x0 + l < width; l++)
+                store_one(lanes[l], co0 + j, x0 + l, y, out, out_plane, out_pitch, out_halo);
+#endif
         }
-#endif
-        float lanes[VW];
-        VSTORE(VW)(v, 0, lanes);
-        for (int l = 0; l < VW && x0 + l < width; l++)
-            store_one(lanes[l], co0 + j, x0 + l, y, out, out_plane, out_pitch, out_halo);
-#endif
     }
 }
 
@@ -303,12 +319,7 @@ inline void wino_store(vec_t lo, vec_t hi, int co, int x0, int y, int width, __g
 
 /* Work-item (i, j): tiles i VW .. i VW + VW - 1 of tile row j; every
  * output channel. */
-__kernel void lapar_net_wino(__global const act_t *in, ulong in_off, ulong in_plane, int cin,
-                             int pitch, __global out_t *out, ulong out_off, ulong out_plane,
-                             int out_pitch, int out_halo, __global const act_t *res, ulong res_off,
-                             ulong res_plane, float alpha, int has_res, __global const float *w,
-                             ulong w_off, ulong b_off, int width, int height, int relu,
-                             __local vec_t *vl)
+__kernel void lapar_net_wino(CONV_ARGS, __local vec_t *vl)
 {
     const int x0 = get_global_id(0) * 2 * VW, y0 = get_global_id(1) * 2;
     if (x0 >= width || y0 >= height)
@@ -392,14 +403,48 @@ __kernel void lapar_net_wino(__global const act_t *in, ulong in_off, ulong in_pl
         }
     }
 }
-#elif !LOCAL
+#else
+/* The sums of a work-item's RY rows of output channels co0 .. co0 + COB - 1,
+ * each started at its channel's bias; returns the work-item's weights (its
+ * group of WCOB channels, from co0's column). */
+inline __global const float *conv_start(vec_t acc[RY][COB], __global const float *w, ulong w_off,
+                                        ulong b_off, int cin, int co0)
+{
+    __global const float *bias = w + b_off + co0;
+#pragma unroll
+    for (int r = 0; r < RY; r++)
+#pragma unroll
+        for (int j = 0; j < COB; j++)
+            acc[r][j] = (vec_t)(bias[j]);
+    return w + w_off + (size_t)(co0 / WCOB) * (size_t)cin * KK * WCOB + (size_t)(co0 % WCOB);
+}
+
+/* Input row q of channel ci of a work-item (v: its K taps) into the sums of
+ * the output rows that use it, with tap row q - r; wg: the work-item's
+ * weights (conv_start). */
+inline void conv_row(vec_t acc[RY][COB], const vec_t *v, int q, __global const float *wg, int ci)
+{
+    __global const float *wc = wg + (size_t)ci * KK * WCOB;
+#pragma unroll
+    for (int r = 0; r < RY; r++) {
+        const int ky = q - r;
+        if (ky < 0 || ky >= K)
+            continue;
+#pragma unroll
+        for (int kx = 0; kx < K; kx++) {
+            float wv[COB];
+            WTAP(wv, wc + (ky * K + kx) * WCOB);
+#pragma unroll
+            for (int j = 0; j < COB; j++)
+                acc[r][j] = fma((vec_t)(wv[j]), v[kx], acc[r][j]);
+        }
+    }
+}
+
+#if !LOCAL
 /* Work-item (i, r, g): pixels i VW .. i VW + VW - 1 of rows r RY .. r RY +
  * RY - 1, output channels g COB .. g COB + COB - 1. */
-__kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_plane, int cin,
-                             int pitch, __global out_t *out, ulong out_off, ulong out_plane,
-                             int out_pitch, int out_halo, __global const act_t *res, ulong res_off,
-                             ulong res_plane, float alpha, int has_res, __global const float *w,
-                             ulong w_off, ulong b_off, int width, int height, int relu)
+__kernel void lapar_net_conv(CONV_ARGS)
 {
     const int x0 = get_global_id(0) * VW, y0 = get_global_id(1) * RY, g = get_global_id(2);
     if (x0 >= width || y0 >= height)
@@ -408,15 +453,8 @@ __kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_pl
     in += in_off;
     out += out_off;
     res += res_off;
-    __global const float *bias = w + b_off + co0;
-    __global const float *wg =
-        w + w_off + (size_t)(co0 / WCOB) * (size_t)cin * KK * WCOB + (size_t)(co0 % WCOB);
     vec_t acc[RY][COB];
-#pragma unroll
-    for (int r = 0; r < RY; r++)
-#pragma unroll
-        for (int j = 0; j < COB; j++)
-            acc[r][j] = (vec_t)(bias[j]);
+    __global const float *wg = conv_start(acc, w, w_off, b_off, cin, co0);
     /* the top left tap of pixel (x0, y0) */
     __global const act_t *p0 =
         in + (size_t)(y0 + HALO - R) * (size_t)pitch + (size_t)(x0 + HALO - R);
@@ -427,46 +465,24 @@ __kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_pl
 #endif
     for (int ci = 0; ci < cin; ci++) {
         __global const act_t *p = p0 + (size_t)ci * in_plane;
-        __global const float *wc = wg + (size_t)ci * KK * WCOB;
-/* input row q serves output rows r with tap row q - r */
 #pragma unroll
         for (int q = 0; q < K + RY - 1; q++) {
             vec_t v[K];
 #pragma unroll
             for (int kx = 0; kx < K; kx++)
                 v[kx] = LOADV(p + q * pitch + kx);
-#pragma unroll
-            for (int r = 0; r < RY; r++) {
-                const int ky = q - r;
-                if (ky < 0 || ky >= K)
-                    continue;
-#pragma unroll
-                for (int kx = 0; kx < K; kx++) {
-                    float wv[COB];
-                    WTAP(wv, wc + (ky * K + kx) * WCOB);
-#pragma unroll
-                    for (int j = 0; j < COB; j++)
-                        acc[r][j] = fma((vec_t)(wv[j]), v[kx], acc[r][j]);
-                }
-            }
+            conv_row(acc, v, q, wg, ci);
         }
     }
-#pragma unroll
-    for (int r = 0; r < RY; r++)
-        if (y0 + r < height)
-            store_outputs(acc[r], co0, x0, y0 + r, width, out, out_plane, out_pitch, out_halo, res,
-                          res_plane, pitch, alpha, has_res, relu);
+    store_outputs(acc, co0, x0, y0, width, height, out, out_plane, out_pitch, out_halo, res,
+                  res_plane, pitch, alpha, has_res, relu);
 }
 #else
 /* The tile of TW x TH RY pixels of a work-group and its apron of R pixels,
- * one input channel at a time, in local memory (VW 1); work-item (lx, ly)
- * computes pixel x0 + lx of rows y0 + ly RY .. y0 + ly RY + RY - 1. */
-__kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_plane, int cin,
-                             int pitch, __global out_t *out, ulong out_off, ulong out_plane,
-                             int out_pitch, int out_halo, __global const act_t *res, ulong res_off,
-                             ulong res_plane, float alpha, int has_res, __global const float *w,
-                             ulong w_off, ulong b_off, int width, int height, int relu,
-                             __local float *tile)
+ * one input channel at a time, in local memory (VW 1: vec_t is float);
+ * work-item (lx, ly) computes pixel x0 + lx of rows y0 + ly RY .. y0 + ly
+ * RY + RY - 1. */
+__kernel void lapar_net_conv(CONV_ARGS, __local float *tile)
 {
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int tw = get_local_size(0), th = get_local_size(1);
@@ -478,15 +494,8 @@ __kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_pl
     in += in_off;
     out += out_off;
     res += res_off;
-    __global const float *bias = w + b_off + co0;
-    __global const float *wg =
-        w + w_off + (size_t)(co0 / WCOB) * (size_t)cin * KK * WCOB + (size_t)(co0 % WCOB);
-    float acc[RY][COB];
-#pragma unroll
-    for (int r = 0; r < RY; r++)
-#pragma unroll
-        for (int j = 0; j < COB; j++)
-            acc[r][j] = bias[j];
+    vec_t acc[RY][COB];
+    __global const float *wg = conv_start(acc, w, w_off, b_off, cin, co0);
     for (int ci = 0; ci < cin; ci++) {
         __global const act_t *p = in + (size_t)ci * in_plane;
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -497,35 +506,19 @@ __kernel void lapar_net_conv(__global const act_t *in, ulong in_off, ulong in_pl
                 gy < rows && gx < cols ? LOAD1(p, (size_t)gy * (size_t)pitch + (size_t)gx) : 0.0f;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        __global const float *wc = wg + (size_t)ci * KK * WCOB;
 #pragma unroll
         for (int q = 0; q < K + RY - 1; q++) {
-            float v[K];
+            vec_t v[K];
 #pragma unroll
             for (int kx = 0; kx < K; kx++)
                 v[kx] = tile[(ly * RY + q) * pw + lx + kx];
-#pragma unroll
-            for (int r = 0; r < RY; r++) {
-                const int ky = q - r;
-                if (ky < 0 || ky >= K)
-                    continue;
-#pragma unroll
-                for (int kx = 0; kx < K; kx++) {
-                    float wv[COB];
-                    WTAP(wv, wc + (ky * K + kx) * WCOB);
-#pragma unroll
-                    for (int j = 0; j < COB; j++)
-                        acc[r][j] = fma(wv[j], v[kx], acc[r][j]);
-                }
-            }
+            conv_row(acc, v, q, wg, ci);
         }
     }
     if (x >= width)
         return;
-#pragma unroll
-    for (int r = 0; r < RY; r++)
-        if (y + r < height)
-            store_outputs(acc[r], co0, x, y + r, width, out, out_plane, out_pitch, out_halo, res,
-                          res_plane, pitch, alpha, has_res, relu);
+    store_outputs(acc, co0, x, y, width, height, out, out_plane, out_pitch, out_halo, res,
+                  res_plane, pitch, alpha, has_res, relu);
 }
+#endif
 #endif

@@ -146,14 +146,11 @@ static void set(clik_image *img, int x, int y, int c, unsigned v)
     }
 }
 
+/* A hash of a: the support generator's first value from state a. */
 static uint32_t mix(uint32_t a)
 {
-    a ^= a >> 16;
-    a *= 0x7feb352du;
-    a ^= a >> 15;
-    a *= 0x846ca68bu;
-    a ^= a >> 16;
-    return a;
+    uint64_t state = a;
+    return (uint32_t)sup_rand_next(&state);
 }
 
 /* Deterministic noise in every byte of every element. */

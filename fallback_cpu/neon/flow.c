@@ -31,6 +31,8 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
+#include "flow_px.h"
+
 #define GRAD_IS_ZERO 1e-10f
 
 /* ---- storage of u and p: float or half ------------------------------------------------- */
@@ -79,52 +81,6 @@ static field plane(field f, int k, size_t n)
     p.data = f.half ? (void *)((uint16_t *)f.data + (size_t)k * n)
                     : (void *)((float *)f.data + (size_t)k * n);
     return p;
-}
-
-static float *floats(size_t n)
-{
-    return n > SIZE_MAX / sizeof(float) ? NULL : malloc((n ? n : 1) * sizeof(float));
-}
-
-/* ---- normalisation and smoothing -------------------------------------------------------- */
-
-static float pixel(const clik_image *img, int x, int y)
-{
-    const uint8_t *row = (const uint8_t *)img->data + (size_t)y * img->stride;
-    return img->type == CLIK_U8 ? (float)row[x] : ((const float *)(const void *)row)[x];
-}
-
-static void normalize(const clik_image *a, const clik_image *b, float *an, float *bn)
-{
-    const int w = a->width, h = a->height;
-    float lo = INFINITY, hi = -INFINITY;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            /* Comparisons, not fminf/fmaxf: GCC 12's AArch64 vectorizer
-             * stops with an internal error on that reduction. NaNs are
-             * skipped either way. */
-            const float p = pixel(a, x, y), q = pixel(b, x, y);
-            lo = p < lo ? p : lo;
-            lo = q < lo ? q : lo;
-            hi = p > hi ? p : hi;
-            hi = q > hi ? q : hi;
-        }
-    const float den = hi - lo;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            const size_t i = (size_t)y * (size_t)w + (size_t)x;
-            const float p = pixel(a, x, y), q = pixel(b, x, y);
-            an[i] = den > 0.0f ? 255.0f * (p - lo) / den : p;
-            bn[i] = den > 0.0f ? 255.0f * (q - lo) / den : q;
-        }
-}
-
-/* Smooths a packed w x h plane in place with the plan's taps (ksize 1:
- * none); 0, or -1 when out of memory. */
-static int smooth(float *img, int w, int h, const float *taps, int ksize)
-{
-    clik_image view = clik__f32_plane(img, w, h);
-    return ksize == 1 ? 0 : clik__blur_neon(&view, &view, taps, ksize);
 }
 
 /* ---- bicubic sampling --------------------------------------------------------------------- */
@@ -198,10 +154,10 @@ static int resample_flow(field src, int w, int h, field dst, int ow, int oh, flo
                          float scale)
 {
     const size_t n = (size_t)w * (size_t)h, on = (size_t)ow * (size_t)oh;
-    float *tmp = floats(n);
+    float *tmp = clik__flow_floats(n);
     if (!tmp)
         return -1;
-    float *out = floats(on);
+    float *out = clik__flow_floats(on);
     if (!out) {
         free(tmp);
         return -1;
@@ -477,24 +433,21 @@ static int tvl1_neon(const clik_image *i0, const clik_image *i1, clik_image *flo
     int ok = 1;
     for (int s = 0; s < n && ok; s++) {
         const size_t size = (size_t)plan->width[s] * (size_t)plan->height[s];
-        ok = (I0s[s] = floats(size)) && (I1s[s] = floats(size));
+        ok = (I0s[s] = clik__flow_floats(size)) && (I1s[s] = clik__flow_floats(size));
     }
-    float *work = ok ? floats(6 * n0) : NULL;
+    float *work = ok ? clik__flow_floats(6 * n0) : NULL;
     void *ubuf[2] = {ok ? malloc(2 * n0 * esize) : NULL, ok ? malloc(2 * n0 * esize) : NULL};
     void *pbuf = ok ? malloc(4 * n0 * esize) : NULL;
     double *row_e = ok ? malloc((size_t)ny * sizeof(double)) : NULL;
     ok = ok && work && ubuf[0] && ubuf[1] && pbuf && row_e;
-    if (ok) {
-        normalize(i0, i1, I0s[0], I1s[0]);
-        ok = smooth(I0s[0], nx, ny, plan->taps_pre, plan->ksize_pre) == 0 &&
-             smooth(I1s[0], nx, ny, plan->taps_pre, plan->ksize_pre) == 0;
-    }
+    ok = ok && clik__flow_level0(i0, i1, plan, I0s[0], I1s[0], 0, clik__blur_neon) == 0;
     for (int s = 1; s < n && ok; s++) {
         const int w = plan->width[s - 1], h = plan->height[s - 1];
         for (int k = 0; k < 2 && ok; k++) {
             const float *above = k ? I1s[s - 1] : I0s[s - 1];
             memcpy(work, above, (size_t)w * (size_t)h * sizeof(float));
-            ok = smooth(work, w, h, plan->taps_zoom, plan->ksize_zoom) == 0;
+            ok = clik__flow_smooth(work, w, h, plan->taps_zoom, plan->ksize_zoom,
+                                   clik__blur_neon) == 0;
             if (ok)
                 resample(work, w, h, k ? I1s[s] : I0s[s], plan->width[s], plan->height[s],
                          plan->zoom, plan->zoom, 1.0f);

@@ -74,25 +74,6 @@ static float lr_alpha(const clik_image *lr, int s, int x, int y)
                                : ((const float *)(const void *)row)[i];
 }
 
-/* Source row y of lr as floats. */
-static void load_row(const clik_image *lr, int y, float *out)
-{
-    const uint8_t *row = (const uint8_t *)lr->data + (size_t)y * lr->stride;
-    const size_t n = (size_t)lr->width * (size_t)lr->channels;
-    if (lr->type == CLIK_F32) {
-        memcpy(out, row, n * sizeof(float));
-        return;
-    }
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const uint16x8_t v = vmovl_u8(vld1_u8(row + i));
-        vst1q_f32(out + i, vcvtq_f32_u32(vmovl_u16(vget_low_u16(v))));
-        vst1q_f32(out + i + 4, vcvtq_f32_u32(vmovl_u16(vget_high_u16(v))));
-    }
-    for (; i < n; i++)
-        out[i] = (float)row[i];
-}
-
 /* The horizontal sums of every source row at every output column:
  * h[(y * W' + x) * ch + c] = wx0 p(c0) + wx1 p(c1) + wx2 p(c2) + wx3 p(c3).
  * NULL when out of memory. */
@@ -116,7 +97,7 @@ static float *h_rows(const clik_image *lr, int s, const float *wt)
         cols[5 * x + 4] = wo;
     }
     for (int y = 0; y < lh; y++) {
-        load_row(lr, y, line);
+        clik_neon_load_row_f32(lr, y, (size_t)lr->width * (size_t)lr->channels, line);
         float *out = h + (size_t)y * (size_t)w * (size_t)ch;
         if (ch == 4) {
             for (int x = 0; x < w; x++) {

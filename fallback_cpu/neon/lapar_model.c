@@ -26,6 +26,9 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
+/* After the pragmas: steps 4 to 6 without contraction too. */
+#include "lapar_model_px.h"
+
 static const float *up_row(const clik_image *up, int y)
 {
     return (const float *)(const void *)((const char *)up->data + (size_t)y * up->stride);
@@ -38,39 +41,6 @@ static float luma_at(const float *row, int x, int ch, int red)
         return row[x];
     const float *p = row + (size_t)x * 4;
     return (0.299f * p[red] + 0.587f * p[1]) + 0.114f * p[2 - red];
-}
-
-/* Step 4's pseudo-angle of the direction (u, v). */
-static float pseudo_angle(float u, float v)
-{
-    if (v >= 0.0f)
-        return u >= 0.0f ? v / (u + v) : 1.0f + (-u) / (v - u);
-    return u < 0.0f ? 2.0f + (-v) / (-u - v) : 3.0f + u / (u - v);
-}
-
-/* Steps 4 to 6 of one pixel from its tensor (a, b, c), already normalised. */
-static int bucket_from(float a, float b, float c, int x, int y, const clik_lapar_model_plan *p)
-{
-    const float t = a + c, d = a - c;
-    const float e = sqrtf(d * d + 4.0f * (b * b));
-    const float l1 = 0.5f * (t + e);
-    float l2 = 0.5f * (t - e);
-    l2 = l2 > 0.0f ? l2 : 0.0f;
-    const float s1 = sqrtf(l1 > 0.0f ? l1 : 0.0f), s2 = sqrtf(l2);
-    const int flat = !(s1 >= 1e-3f);
-    const float coherence = flat ? 0.0f : (s1 - s2) / (s1 + s2);
-    const float pseudo = flat ? 0.0f : pseudo_angle(d, 2.0f * b);
-    int ang = 0;
-    for (int m = 0; m < p->angles; m++)
-        ang += p->angle_edges[m] <= pseudo;
-    ang = ang == p->angles ? 0 : ang;
-    int sb = 0, cb = 0;
-    for (int k = 0; k < p->strengths - 1; k++)
-        sb += p->strength_edges[k] <= s1;
-    for (int k = 0; k < p->coherences - 1; k++)
-        cb += p->coherence_edges[k] <= coherence;
-    const int phase = p->phases ? (y % p->scale) * p->scale + (x % p->scale) : 0;
-    return ((phase * p->angles + ang) * p->strengths + sb) * p->coherences + cb;
 }
 
 /* The classification's planes, shared by its bands: four passes over the
@@ -203,7 +173,7 @@ static int bucket_rows(void *user, int y0, int y1)
             vst1q_f32(lb, vmulq_n_f32(b, norm));
             vst1q_f32(lc, vmulq_n_f32(c, norm));
             for (int l = 0; l < lanes; l++)
-                out[x + l] = (uint16_t)bucket_from(la[l], lb[l], lc[l], x + l, y, p);
+                out[x + l] = (uint16_t)clik__lapar_model_bucket(la[l], lb[l], lc[l], x + l, y, p);
         }
     }
     return 0;

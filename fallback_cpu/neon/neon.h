@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "clik.h"
 
@@ -97,6 +98,24 @@ static inline void store_sample(clik_image *dst, int x, int y, int c, float v)
     }
     const float r = rintf(v);
     ((uint8_t *)row)[i] = (uint8_t)(!(r > 0.0f) ? 0.0f : r > 255.0f ? 255.0f : r);
+}
+
+/* The first n elements of row y of img (u8 or f32) as floats into out. */
+static inline void clik_neon_load_row_f32(const clik_image *img, int y, size_t n, float *out)
+{
+    const uint8_t *row = (const uint8_t *)img->data + (size_t)y * img->stride;
+    if (img->type == CLIK_F32) {
+        memcpy(out, row, n * sizeof(float));
+        return;
+    }
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const uint16x8_t v = vmovl_u8(vld1_u8(row + i));
+        vst1q_f32(out + i, vcvtq_f32_u32(vmovl_u16(vget_low_u16(v))));
+        vst1q_f32(out + i + 4, vcvtq_f32_u32(vmovl_u16(vget_high_u16(v))));
+    }
+    for (; i < n; i++)
+        out[i] = (float)row[i];
 }
 
 #endif

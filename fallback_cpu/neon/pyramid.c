@@ -41,6 +41,15 @@
  * reaches, which stays within the row's width + 2 pixels. */
 #define SLACK 32
 
+/* The start of the block of b elements after the one at i in a row of
+ * n >= b elements, n after the last. The last block ends at n, overlapping
+ * the one before rather than leaving a tail: the overlapped elements are
+ * written twice with the same value. */
+CLIK_INLINE size_t next_block(size_t i, size_t n, size_t b)
+{
+    return i + b == n ? n : i + 2 * b > n ? n - b : i + b;
+}
+
 CLIK_INLINE const uint8_t *src_row(const clik_image *img, int y)
 {
     return (const uint8_t *)img->data + (size_t)y * img->stride;
@@ -198,16 +207,10 @@ CLIK_INLINE void down_horizontal_u8(const down_rows *w, int dw, const int ch, ui
     const uint16_t *odd = (const uint16_t *)(const void *)w->odd;
     size_t n = (size_t)dw * (size_t)ch;
     if (n >= 16) {
-        /* The last block overlaps the one before rather than leaving a tail:
-         * the overlapped elements are written twice with the same value. */
-        for (size_t i = 0;; i += 16) {
-            if (i + 16 > n)
-                i = n - 16;
+        for (size_t i = 0; i < n; i = next_block(i, n, 16)) {
             uint8x8_t lo = vrshrn_n_u16(down_h_u8(even + i, odd + i, ch), 8);
             uint8x8_t hi = vrshrn_n_u16(down_h_u8(even + i + 8, odd + i + 8, ch), 8);
             vst1q_u8(out + i, vcombine_u8(lo, hi));
-            if (i + 16 == n)
-                break;
         }
         return;
     }
@@ -271,12 +274,8 @@ CLIK_INLINE void down_horizontal_f32(const down_rows *w, int dw, const int ch, f
     const float *odd = (const float *)(const void *)w->odd;
     size_t n = (size_t)dw * (size_t)ch;
     if (n >= 4) {
-        for (size_t i = 0;; i += 4) {
-            if (i + 4 > n)
-                i = n - 4;
+        for (size_t i = 0; i < n; i = next_block(i, n, 4)) {
             vst1q_f32(out + i, down_h_f32(even + i, odd + i, ch));
-            if (i + 4 == n)
-                break;
         }
         return;
     }
@@ -319,71 +318,6 @@ CLIK_INLINE void down_image(const clik_image *src, clik_image *dst, const int ch
     }
 }
 
-static void down_band(const clik_image *src, clik_image *dst, int ch, int f32, char *buf, int y0,
-                      int y1)
-{
-    if (f32) {
-        switch (ch) {
-        case 1: down_image(src, dst, 1, 1, buf, y0, y1); break;
-        case 2: down_image(src, dst, 2, 1, buf, y0, y1); break;
-        default: down_image(src, dst, 4, 1, buf, y0, y1); break;
-        }
-    } else {
-        switch (ch) {
-        case 1: down_image(src, dst, 1, 0, buf, y0, y1); break;
-        case 2: down_image(src, dst, 2, 0, buf, y0, y1); break;
-        default: down_image(src, dst, 4, 0, buf, y0, y1); break;
-        }
-    }
-}
-
-static void up_band(const clik_image *src, clik_image *dst, int ch, int f32, char *buf, int y0,
-                    int y1);
-
-/* A pyrDown or pyrUp and its bands: down takes output rows, up source
- * rows (each gives two output rows); each band has its own work rows. */
-typedef struct pyr_job {
-    const clik_image *src;
-    clik_image *dst;
-    size_t row_elems, esize;
-    int up;
-} pyr_job;
-
-static int pyr_rows(void *user, int y0, int y1)
-{
-    const pyr_job *j = user;
-    char *buf = calloc(2 * j->row_elems, j->esize);
-    if (!buf)
-        return -1;
-    const int ch = j->src->channels, f32 = j->src->type == CLIK_F32;
-    void (*run)(const clik_image *, clik_image *, int, int, char *, int, int);
-    run = j->up ? up_band : down_band;
-    run(j->src, j->dst, ch, f32, buf, y0, y1);
-    free(buf);
-    return 0;
-}
-
-/* Runs a pyrDown (up 0) or pyrUp on the NEON code, or returns -1 for the
- * scalar code: formats it does not cover, or no memory for work rows. */
-static int pyr_neon(const clik_image *src, clik_image *dst, int up)
-{
-    const int ch = src->channels, f32 = src->type == CLIK_F32;
-    if ((src->type != CLIK_U8 && !f32) || (ch != 1 && ch != 2 && ch != 4))
-        return -1;
-    const int w = up ? src->width : dst->width;
-    pyr_job j = {src, dst, (size_t)(w + 2) * (size_t)ch + SLACK,
-                 f32 ? sizeof(float) : sizeof(uint16_t), up};
-    const int rows = up ? src->height : dst->height;
-    return clik__cpu_rows(rows, (size_t)src->width * (size_t)ch * (up ? 4 : 1), pyr_rows, &j);
-}
-
-static void pyramid_down_neon(const clik_image *src, clik_image *dst)
-{
-    /* The scalar code needs no work rows. */
-    if (pyr_neon(src, dst, 0) != 0)
-        clik__pyramid_down_scalar(src, dst);
-}
-
 /* ---- pyrUp -------------------------------------------------------------- */
 
 /*
@@ -410,9 +344,7 @@ CLIK_INLINE void up_vertical_u8(const uint8_t *a, const uint8_t *m, const uint8_
                                 uint16_t *ve, uint16_t *vo)
 {
     if (n >= 16) {
-        for (size_t i = 0;; i += 16) {
-            if (i + 16 > n)
-                i = n - 16;
+        for (size_t i = 0; i < n; i = next_block(i, n, 16)) {
             uint8x16_t ra = vld1q_u8(a + i), rm = vld1q_u8(m + i), rb = vld1q_u8(b + i);
             uint8x8_t six = vdup_n_u8(6);
             vst1q_u16(ve + i,
@@ -421,8 +353,6 @@ CLIK_INLINE void up_vertical_u8(const uint8_t *a, const uint8_t *m, const uint8_
                                            vget_high_u8(rm), six));
             vst1q_u16(vo + i, vshlq_n_u16(vaddl_u8(vget_low_u8(rm), vget_low_u8(rb)), 2));
             vst1q_u16(vo + i + 8, vshlq_n_u16(vaddl_u8(vget_high_u8(rm), vget_high_u8(rb)), 2));
-            if (i + 16 == n)
-                break;
         }
         return;
     }
@@ -450,16 +380,11 @@ CLIK_INLINE void up_horizontal_u8(const uint16_t *v, int sw, int dw, const int c
      * is 2 * sw - 1. */
     size_t n = (size_t)(dw / 2) * (size_t)ch, i = 0;
     if (n >= 16) {
-        for (;; i += 16) {
-            if (i + 16 > n)
-                i = n - 16;
+        for (; i < n; i = next_block(i, n, 16)) {
             uint8x16_t e = vcombine_u8(up_even_u8(v + i, ch), up_even_u8(v + i + 8, ch));
             uint8x16_t o = vcombine_u8(up_odd_u8(v + i, ch), up_odd_u8(v + i + 8, ch));
             zip_store_u8(out + 2 * i, e, o, ch);
-            if (i + 16 == n)
-                break;
         }
-        i = n;
     }
     for (; i < n; i++) {
         size_t x = i / (size_t)ch, k = i % (size_t)ch;
@@ -503,14 +428,10 @@ CLIK_INLINE void up_vertical_f32(const float *a, const float *m, const float *b,
                                  float *ve, float *vo)
 {
     if (n >= 4) {
-        for (size_t i = 0;; i += 4) {
-            if (i + 4 > n)
-                i = n - 4;
+        for (size_t i = 0; i < n; i = next_block(i, n, 4)) {
             float32x4_t ra = vld1q_f32(a + i), rm = vld1q_f32(m + i), rb = vld1q_f32(b + i);
             vst1q_f32(ve + i, up_even_v_f32(ra, rm, rb));
             vst1q_f32(vo + i, up_odd_v_f32(rm, rb));
-            if (i + 4 == n)
-                break;
         }
         return;
     }
@@ -526,17 +447,12 @@ CLIK_INLINE void up_horizontal_f32(const float *v, int sw, int dw, const int ch,
     const float scale = 1.0f / 64.0f;
     size_t n = (size_t)(dw / 2) * (size_t)ch, i = 0;
     if (n >= 4) {
-        for (;; i += 4) {
-            if (i + 4 > n)
-                i = n - 4;
+        for (; i < n; i = next_block(i, n, 4)) {
             float32x4_t l = vld1q_f32(v + i - ch), c = vld1q_f32(v + i), r = vld1q_f32(v + i + ch);
             float32x4_t e = vmulq_n_f32(up_even_v_f32(l, c, r), scale);
             float32x4_t o = vmulq_n_f32(up_odd_v_f32(c, r), scale);
             zip_store_f32(out + 2 * i, e, o, ch);
-            if (i + 4 == n)
-                break;
         }
-        i = n;
     }
     for (; i < n; i++) {
         size_t x = i / (size_t)ch, k = i % (size_t)ch;
@@ -588,22 +504,75 @@ CLIK_INLINE void up_image(const clik_image *src, clik_image *dst, const int ch, 
     }
 }
 
-static void up_band(const clik_image *src, clik_image *dst, int ch, int f32, char *buf, int y0,
-                    int y1)
+/* ---- both ----------------------------------------------------------------- */
+
+CLIK_INLINE void pyr_image(const clik_image *src, clik_image *dst, const int up, const int ch,
+                           const int f32, char *buf, int y0, int y1)
 {
-    if (f32) {
-        switch (ch) {
-        case 1: up_image(src, dst, 1, 1, buf, y0, y1); break;
-        case 2: up_image(src, dst, 2, 1, buf, y0, y1); break;
-        default: up_image(src, dst, 4, 1, buf, y0, y1); break;
+    if (up)
+        up_image(src, dst, ch, f32, buf, y0, y1);
+    else
+        down_image(src, dst, ch, f32, buf, y0, y1);
+}
+
+/* Rows [y0, y1) of a pyrDown (up 0: output rows) or a pyrUp (source rows),
+ * on code made for each channel count and type. */
+static void pyr_band(const clik_image *src, clik_image *dst, int up, char *buf, int y0, int y1)
+{
+    if (src->type == CLIK_F32) {
+        switch (src->channels) {
+        case 1: pyr_image(src, dst, up, 1, 1, buf, y0, y1); break;
+        case 2: pyr_image(src, dst, up, 2, 1, buf, y0, y1); break;
+        default: pyr_image(src, dst, up, 4, 1, buf, y0, y1); break;
         }
     } else {
-        switch (ch) {
-        case 1: up_image(src, dst, 1, 0, buf, y0, y1); break;
-        case 2: up_image(src, dst, 2, 0, buf, y0, y1); break;
-        default: up_image(src, dst, 4, 0, buf, y0, y1); break;
+        switch (src->channels) {
+        case 1: pyr_image(src, dst, up, 1, 0, buf, y0, y1); break;
+        case 2: pyr_image(src, dst, up, 2, 0, buf, y0, y1); break;
+        default: pyr_image(src, dst, up, 4, 0, buf, y0, y1); break;
         }
     }
+}
+
+/* A pyrDown or pyrUp and its bands: down takes output rows, up source
+ * rows (each gives two output rows); each band has its own work rows. */
+typedef struct pyr_job {
+    const clik_image *src;
+    clik_image *dst;
+    size_t row_elems, esize;
+    int up;
+} pyr_job;
+
+static int pyr_rows(void *user, int y0, int y1)
+{
+    const pyr_job *j = user;
+    char *buf = calloc(2 * j->row_elems, j->esize);
+    if (!buf)
+        return -1;
+    pyr_band(j->src, j->dst, j->up, buf, y0, y1);
+    free(buf);
+    return 0;
+}
+
+/* Runs a pyrDown (up 0) or pyrUp on the NEON code, or returns -1 for the
+ * scalar code: formats it does not cover, or no memory for work rows. */
+static int pyr_neon(const clik_image *src, clik_image *dst, int up)
+{
+    const int ch = src->channels, f32 = src->type == CLIK_F32;
+    if ((src->type != CLIK_U8 && !f32) || (ch != 1 && ch != 2 && ch != 4))
+        return -1;
+    const int w = up ? src->width : dst->width;
+    pyr_job j = {src, dst, (size_t)(w + 2) * (size_t)ch + SLACK,
+                 f32 ? sizeof(float) : sizeof(uint16_t), up};
+    const int rows = up ? src->height : dst->height;
+    return clik__cpu_rows(rows, (size_t)src->width * (size_t)ch * (up ? 4 : 1), pyr_rows, &j);
+}
+
+static void pyramid_down_neon(const clik_image *src, clik_image *dst)
+{
+    /* The scalar code needs no work rows. */
+    if (pyr_neon(src, dst, 0) != 0)
+        clik__pyramid_down_scalar(src, dst);
 }
 
 static void pyramid_up_neon(const clik_image *src, clik_image *dst)

@@ -33,6 +33,8 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
+#include "ssim_px.h"
+
 #define TAPS 11
 #define C1   6.5025f  /* (0.01 * 255)^2 */
 #define C2   58.5225f /* (0.03 * 255)^2 */
@@ -43,24 +45,6 @@ CLIK_INLINE const uint8_t *row_of(const clik_image *img, int y)
 }
 
 /* ---- Gaussian SSIM --------------------------------------------------------------- */
-
-/* Row y of img as floats (n of them). */
-static void load_row(const clik_image *img, int y, int n, float *out)
-{
-    if (img->type == CLIK_F32) {
-        memcpy(out, row_of(img, y), (size_t)n * sizeof(float));
-        return;
-    }
-    const uint8_t *in = row_of(img, y);
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const uint16x8_t v = vmovl_u8(vld1_u8(in + i));
-        vst1q_f32(out + i, vcvtq_f32_u32(vmovl_u16(vget_low_u16(v))));
-        vst1q_f32(out + i + 4, vcvtq_f32_u32(vmovl_u16(vget_high_u16(v))));
-    }
-    for (; i < n; i++)
-        out[i] = (float)in[i];
-}
 
 /* The five inputs of the horizontal pass: a, b, ca^2, cb^2, ca cb. */
 static void products(const float *a, const float *b, int n, float *qa, float *qb, float *p)
@@ -139,8 +123,8 @@ static int ssim_rows(void *user, int y0, int y1)
         in[i] = buf + i * (size_t)line;
     float *ring = buf + lines * (size_t)line;
     for (int r = y0; r < y1 + TAPS - 1; r++) {
-        load_row(a, r, width, in[0]);
-        load_row(b, r, width, in[1]);
+        clik_neon_load_row_f32(a, r, (size_t)width, in[0]);
+        clik_neon_load_row_f32(b, r, (size_t)width, in[1]);
         products(in[0], in[1], width, in[2], in[3], in[4]);
         float *slot = ring + (size_t)(r % TAPS) * 5 * (size_t)n4;
         for (int m = 0; m < 5; m++)
@@ -219,20 +203,6 @@ static int clik_ssim_neon(const clik_image *a, const clik_image *b, clik_image *
 
 /* ---- tile SSIM ------------------------------------------------------------------- */
 
-/* The oracle's float formula, operation for operation (scalar/ssim.c). */
-static float tile_ssim(int32_t n, int32_t ga, int32_t gb, int32_t ca, int32_t cb, int32_t qa,
-                       int32_t qb, int32_t p)
-{
-    const float nn = (float)(n * n);
-    const float fa = (float)ga, fb = (float)gb;
-    const float va = (float)(n * qa - ca * ca), vb = (float)(n * qb - cb * cb);
-    const float cov = (float)(n * p - ca * cb);
-    const float c1 = C1 * nn, c2 = C2 * nn;
-    const float num = (2.0f * fa * fb + c1) * (2.0f * cov + c2);
-    const float den = (fa * fa + fb * fb + c1) * (va + vb + c2);
-    return num / den;
-}
-
 #define CHUNK 256 /* columns summed at a time (a multiple of the tile is used) */
 
 /* Column sums, over rows y0 .. y0 + ny - 1, of columns x0 .. x0 + n - 1. */
@@ -295,8 +265,8 @@ static int tile_rows(void *user, int ty0, int ty1)
                     for (int i = t0; i < t0 + nx; i++)
                         s[m] += sums[m][i];
                 const int32_t count = nx * ny;
-                out[(cx + t0) / tile] = tile_ssim(count, s[0] + 128 * count, s[1] + 128 * count,
-                                                  s[0], s[1], s[2], s[3], s[4]);
+                out[(cx + t0) / tile] = clik__ssim_tile(
+                    count, s[0] + 128 * count, s[1] + 128 * count, s[0], s[1], s[2], s[3], s[4]);
             }
         }
     }

@@ -31,6 +31,18 @@ static inline int clamp_index(int i, int n)
     return i < 0 ? 0 : i >= n ? n - 1 : i;
 }
 
+/* Element c of pixel (x, y) of img (u8, s16 or f32), as a double. */
+static inline double load(const clik_image *img, int x, int y, int c)
+{
+    const char *row = (const char *)img->data + (size_t)y * img->stride;
+    const size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
+    switch (img->type) {
+    case CLIK_U8: return ((const uint8_t *)row)[i];
+    case CLIK_S16: return ((const int16_t *)(const void *)row)[i];
+    default: return ((const float *)(const void *)row)[i];
+    }
+}
+
 /* Stores v as element c of pixel (x, y) of dst: f32 rounded once; u8
  * rounded to nearest (halves to even) and saturated, NaN giving 0. */
 static inline void store(clik_image *dst, int x, int y, int c, double v)

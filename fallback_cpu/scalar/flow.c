@@ -43,62 +43,10 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
+/* image_normalization and gaussian (the library's blur): flow_px.h. */
+#include "flow_px.h"
+
 #define GRAD_IS_ZERO 1e-10
-
-/* ---- arrays ---------------------------------------------------------------------------- */
-
-/* n floats, or NULL (also when n * 4 bytes overflow). */
-static float *floats(size_t n)
-{
-    return n > SIZE_MAX / sizeof(float) ? NULL : malloc((n ? n : 1) * sizeof(float));
-}
-
-static float pixel(const clik_image *img, int x, int y)
-{
-    const uint8_t *row = (const uint8_t *)img->data + (size_t)y * img->stride;
-    return img->type == CLIK_U8 ? (float)row[x] : ((const float *)(const void *)row)[x];
-}
-
-/* ---- normalisation (image_normalization) ------------------------------------------------ */
-
-/* Both images to [0, 255] with their joint minimum and maximum; copied as
- * they are when those are equal. NaN pixels are skipped by the comparisons,
- * as the reference skips them (unless first). */
-static void normalize(const clik_image *a, const clik_image *b, float *an, float *bn)
-{
-    const int w = a->width, h = a->height;
-    float min = INFINITY, max = -INFINITY;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            const float p = pixel(a, x, y), q = pixel(b, x, y);
-            if (p < min)
-                min = p;
-            if (p > max)
-                max = p;
-            if (q < min)
-                min = q;
-            if (q > max)
-                max = q;
-        }
-    const float den = max - min;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            const size_t i = (size_t)y * (size_t)w + (size_t)x;
-            const float p = pixel(a, x, y), q = pixel(b, x, y);
-            an[i] = den > 0 ? (float)(255.0 * (p - min) / den) : p;
-            bn[i] = den > 0 ? (float)(255.0 * (q - min) / den) : q;
-        }
-}
-
-/* ---- Gaussian smoothing (gaussian, with the library's blur) ------------------------------ */
-
-/* Smooths a packed w x h image in place with the plan's taps (ksize 1:
- * none); 0, or -1 when out of memory. */
-static int smooth(float *img, int w, int h, const float *taps, int ksize)
-{
-    clik_image view = clik__f32_plane(img, w, h);
-    return ksize == 1 ? 0 : clik__blur_scalar(&view, &view, taps, ksize); /* 1: a tap of 1 */
-}
 
 /* ---- bicubic interpolation (bicubic_interpolation.c) ------------------------------------- */
 
@@ -169,11 +117,12 @@ static int zoom_out(const float *img, int w, int h, float *out, int ow, int oh,
                     const clik_flow_plan *plan)
 {
     const float zoom = plan->zoom;
-    float *tmp = floats((size_t)w * (size_t)h);
+    float *tmp = clik__flow_floats((size_t)w * (size_t)h);
     if (!tmp)
         return -1;
     memcpy(tmp, img, (size_t)w * (size_t)h * sizeof(float));
-    const int rc = smooth(tmp, w, h, plan->taps_zoom, plan->ksize_zoom);
+    const int rc =
+        clik__flow_smooth(tmp, w, h, plan->taps_zoom, plan->ksize_zoom, clik__blur_scalar);
     if (rc == 0)
         resample(tmp, w, h, out, ow, oh, zoom, zoom, 1.0f);
     free(tmp);
@@ -266,7 +215,7 @@ static int dual_tvl1(const float *I0, const float *I1, float *u1, float *u2, int
     float *a[NARRAYS];
     int ok = 1;
     for (int i = 0; i < NARRAYS; i++)
-        ok &= (a[i] = floats(size)) != NULL;
+        ok &= (a[i] = clik__flow_floats(size)) != NULL;
     if (!ok) {
         for (int i = 0; i < NARRAYS; i++)
             free(a[i]);
@@ -371,15 +320,11 @@ static int tvl1_scalar(const clik_image *i0, const clik_image *i1, clik_image *f
     int ok = 1;
     for (int s = 0; s < n && ok; s++) {
         const size_t size = (size_t)plan->width[s] * (size_t)plan->height[s];
-        ok = (I0s[s] = floats(size)) && (I1s[s] = floats(size)) && (u1s[s] = floats(size)) &&
-             (u2s[s] = floats(size));
+        ok = (I0s[s] = clik__flow_floats(size)) && (I1s[s] = clik__flow_floats(size)) &&
+             (u1s[s] = clik__flow_floats(size)) && (u2s[s] = clik__flow_floats(size));
     }
     const int nx = plan->width[0], ny = plan->height[0];
-    if (ok) {
-        normalize(i0, i1, I0s[0], I1s[0]);
-        ok = smooth(I0s[0], nx, ny, plan->taps_pre, plan->ksize_pre) == 0 &&
-             smooth(I1s[0], nx, ny, plan->taps_pre, plan->ksize_pre) == 0;
-    }
+    ok = ok && clik__flow_level0(i0, i1, plan, I0s[0], I1s[0], 1, clik__blur_scalar) == 0;
     for (int s = 1; s < n && ok; s++) {
         const int w = plan->width[s - 1], h = plan->height[s - 1];
         ok = zoom_out(I0s[s - 1], w, h, I0s[s], plan->width[s], plan->height[s], plan) == 0 &&

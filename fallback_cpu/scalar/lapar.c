@@ -38,15 +38,6 @@ static void taps(int x, int scale, int n, int *index, double *weight)
     }
 }
 
-static double lr_element(const clik_image *img, int x, int y, int c)
-{
-    const char *row = (const char *)img->data + (size_t)y * img->stride;
-    const size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
-    if (img->type == CLIK_U8)
-        return ((const uint8_t *)row)[i];
-    return ((const float *)(const void *)row)[i];
-}
-
 /* U of the whole image, W' x H' x channels doubles; NULL when out of memory. */
 static double *upsample_all(const clik_image *lr, int scale)
 {
@@ -66,9 +57,9 @@ static double *upsample_all(const clik_image *lr, int scale)
                 double sum = 0.0;
                 for (int j = 0; j < 4; j++)
                     for (int i = 0; i < 4; i++)
-                        sum += wy[j] * wx[i] * lr_element(lr, cols[i], rows[j], c);
+                        sum += wy[j] * wx[i] * load(lr, cols[i], rows[j], c);
                 u[((size_t)y * (size_t)w + (size_t)x) * (size_t)ch + (size_t)c] =
-                    c == 3 ? lr_element(lr, x / scale, y / scale, 3) : sum;
+                    c == 3 ? load(lr, x / scale, y / scale, 3) : sum;
             }
         }
     }
@@ -95,9 +86,9 @@ static void lapar_upsample_scalar(const clik_image *lr, int scale, clik_image *d
                     v = 0.0;
                     for (int j = 0; j < 4; j++)
                         for (int i = 0; i < 4; i++)
-                            v += wy[j] * wx[i] * lr_element(lr, cols[i], rows[j], c);
+                            v += wy[j] * wx[i] * load(lr, cols[i], rows[j], c);
                     if (c == 3)
-                        v = lr_element(lr, x / scale, y / scale, 3);
+                        v = load(lr, x / scale, y / scale, 3);
                 }
                 out[(size_t)x * (size_t)ch + (size_t)c] = (float)v;
             }
@@ -139,7 +130,7 @@ static int lapar_filter_scalar(const clik_image *lr, const clik_image *phi,
                 store(dst, x, y, c, sum);
             }
             if (ch == 4)
-                store(dst, x, y, 3, lr_element(lr, x / plan->scale, y / plan->scale, 3));
+                store(dst, x, y, 3, load(lr, x / plan->scale, y / plan->scale, 3));
         }
     free(u);
     return 0;

@@ -3,8 +3,8 @@
  * and of the per-bucket filter, written straight from the definition in
  * fallback_cpu/cpu.h (clik_lapar_model_plan). The classification is in
  * float, in the order the definition writes (it is what a device kernel
- * reproduces); the filter sums in double and rounds once. Nothing here is
- * shared with kernels or the NEON path.
+ * reproduces); the filter sums in double and rounds once. Only steps 4
+ * to 6 of one pixel (lapar_model_px.h) are shared, with the NEON path.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "common.h"
+#include "lapar_model_px.h"
 
 static float up_value(const clik_image *up, int x, int y, int c)
 {
@@ -37,14 +38,6 @@ static int binomial(int n, int k)
     for (int i = 1; i <= k; i++)
         v = v * (n - k + i) / i;
     return v;
-}
-
-/* Step 4's pseudo-angle of the direction (u, v). */
-static float pseudo_angle(float u, float v)
-{
-    if (v >= 0.0f)
-        return u >= 0.0f ? v / (u + v) : 1.0f + (-u) / (v - u);
-    return u < 0.0f ? 2.0f + (-v) / (-u - v) : 3.0f + u / (u - v);
 }
 
 /* Step 3's row sums of pixel (x, y): ra, rb, rc into t[0..2]. */
@@ -79,34 +72,7 @@ static int bucket_of(const float *rows, int w, int h, int x, int y,
         c += wtab[j + r] * t[2];
     }
     const float norm = ldexpf(1.0f, -2 * (n - 1));
-    a *= norm;
-    b *= norm;
-    c *= norm;
-    /* Step 4. */
-    const float t = a + c, d = a - c;
-    const float e = sqrtf(d * d + 4.0f * (b * b));
-    const float l1 = 0.5f * (t + e);
-    float l2 = 0.5f * (t - e);
-    l2 = l2 > 0.0f ? l2 : 0.0f;
-    const float s1 = sqrtf(l1 > 0.0f ? l1 : 0.0f), s2 = sqrtf(l2);
-    const float strength = s1;
-    /* Flat (below 1e-3, or NaN): angle and coherence are rounding noise. */
-    const int flat = !(s1 >= 1e-3f);
-    const float coherence = flat ? 0.0f : (s1 - s2) / (s1 + s2);
-    const float pseudo = flat ? 0.0f : pseudo_angle(d, 2.0f * b);
-    int ang = 0;
-    for (int m = 0; m < plan->angles; m++)
-        ang += plan->angle_edges[m] <= pseudo;
-    ang = ang == plan->angles ? 0 : ang;
-    int sb = 0, cb = 0;
-    for (int k = 0; k < plan->strengths - 1; k++)
-        sb += plan->strength_edges[k] <= strength;
-    for (int k = 0; k < plan->coherences - 1; k++)
-        cb += plan->coherence_edges[k] <= coherence;
-    /* Step 6. */
-    const int s = plan->scale;
-    const int phase = plan->phases ? (y % s) * s + (x % s) : 0;
-    return ((phase * plan->angles + ang) * plan->strengths + sb) * plan->coherences + cb;
+    return clik__lapar_model_bucket(a * norm, b * norm, c * norm, x, y, plan);
 }
 
 static int classify_scalar(const clik_image *up, const clik_lapar_model_plan *plan,

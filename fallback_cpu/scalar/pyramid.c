@@ -20,7 +20,7 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#include "cpu.h"
+#include "common.h"
 
 /* The f32 sums round every product on its own, which the project's ISO C
  * build gives by default; this keeps it so in a GNU C dialect or with
@@ -33,166 +33,8 @@
 
 static const int taps[5] = {1, 4, 6, 4, 1};
 
-static const uint8_t *row_u8(const clik_image *img, int y)
-{
-    return (const uint8_t *)img->data + (size_t)y * img->stride;
-}
-
-static const float *row_f32(const clik_image *img, int y)
-{
-    return (const float *)(const void *)((const uint8_t *)img->data + (size_t)y * img->stride);
-}
-
-/* ---- pyrDown ------------------------------------------------------------ */
-
-static void down_u8(const clik_image *src, clik_image *dst)
-{
-    int ch = src->channels;
-    for (int y = 0; y < dst->height; y++) {
-        const uint8_t *rows[5];
-        for (int j = 0; j < 5; j++)
-            rows[j] = row_u8(src, clik__reflect101(2 * y + j - 2, src->height));
-        uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
-        for (int x = 0; x < dst->width; x++) {
-            int cols[5];
-            for (int i = 0; i < 5; i++)
-                cols[i] = clik__reflect101(2 * x + i - 2, src->width);
-            for (int c = 0; c < ch; c++) {
-                /* At most 256 * 255: the sum is exact in any order. */
-                uint32_t sum = 0;
-                for (int j = 0; j < 5; j++)
-                    for (int i = 0; i < 5; i++)
-                        sum += (uint32_t)(taps[i] * taps[j]) * rows[j][cols[i] * ch + c];
-                out[x * ch + c] = (uint8_t)((sum + 128) >> 8);
-            }
-        }
-    }
-}
-
-static void down_f32(const clik_image *src, clik_image *dst)
-{
-    int ch = src->channels;
-    for (int y = 0; y < dst->height; y++) {
-        const float *rows[5];
-        for (int j = 0; j < 5; j++)
-            rows[j] = row_f32(src, clik__reflect101(2 * y + j - 2, src->height));
-        float *out = (float *)(void *)((uint8_t *)dst->data + (size_t)y * dst->stride);
-        for (int x = 0; x < dst->width; x++) {
-            int cols[5];
-            for (int i = 0; i < 5; i++)
-                cols[i] = clik__reflect101(2 * x + i - 2, src->width);
-            for (int c = 0; c < ch; c++) {
-                float h = -0.0f;
-                for (int i = 0; i < 5; i++) {
-                    float v = -0.0f;
-                    for (int j = 0; j < 5; j++) {
-                        float p = (float)taps[j] * rows[j][cols[i] * ch + c];
-                        v += p;
-                    }
-                    float q = (float)taps[i] * v;
-                    h += q;
-                }
-                out[x * ch + c] = h / 256.0f;
-            }
-        }
-    }
-}
-
-void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst)
-{
-    if (src->type == CLIK_U8)
-        down_u8(src, dst);
-    else if (src->type == CLIK_F32)
-        down_f32(src, dst);
-}
-
-/* ---- pyrUp -------------------------------------------------------------- */
-
-/*
- * The source, spread onto a grid U of twice its size with zeros between
- * (U(2x, 2y) = src(x, y)), is filtered with 4 times the kernel of pyrDown:
- * sum / 64 instead of sum / 256. Reflect-101 on the even length 2n keeps the
- * parity of an index, so a tap lands on a source pixel exactly when its
- * reflected index is even; that is what tap_source() tells.
- */
-static int tap_source(int p, int doubled, int *s)
-{
-    int r = clik__reflect101(p, doubled);
-    *s = r / 2;
-    return (r & 1) == 0;
-}
-
-static void up_u8(const clik_image *src, clik_image *dst)
-{
-    int ch = src->channels, uw = 2 * src->width, uh = 2 * src->height;
-    for (int Y = 0; Y < dst->height; Y++) {
-        uint8_t *out = (uint8_t *)dst->data + (size_t)Y * dst->stride;
-        for (int X = 0; X < dst->width; X++)
-            for (int c = 0; c < ch; c++) {
-                uint32_t sum = 0;
-                for (int j = 0; j < 5; j++) {
-                    int sy;
-                    if (!tap_source(Y + j - 2, uh, &sy))
-                        continue;
-                    const uint8_t *in = row_u8(src, sy);
-                    for (int i = 0; i < 5; i++) {
-                        int sx;
-                        if (tap_source(X + i - 2, uw, &sx))
-                            sum += (uint32_t)(taps[i] * taps[j]) * in[sx * ch + c];
-                    }
-                }
-                out[X * ch + c] = (uint8_t)((sum + 32) >> 6);
-            }
-    }
-}
-
-static void up_f32(const clik_image *src, clik_image *dst)
-{
-    int ch = src->channels, uw = 2 * src->width, uh = 2 * src->height;
-    for (int Y = 0; Y < dst->height; Y++) {
-        float *out = (float *)(void *)((uint8_t *)dst->data + (size_t)Y * dst->stride);
-        for (int X = 0; X < dst->width; X++)
-            for (int c = 0; c < ch; c++) {
-                float h = -0.0f;
-                for (int i = 0; i < 5; i++) {
-                    int sx;
-                    if (!tap_source(X + i - 2, uw, &sx))
-                        continue;
-                    float v = -0.0f;
-                    for (int j = 0; j < 5; j++) {
-                        int sy;
-                        if (!tap_source(Y + j - 2, uh, &sy))
-                            continue;
-                        float p = (float)taps[j] * row_f32(src, sy)[sx * ch + c];
-                        v += p;
-                    }
-                    float q = (float)taps[i] * v;
-                    h += q;
-                }
-                out[X * ch + c] = h / 64.0f;
-            }
-    }
-}
-
-void clik__pyramid_up_scalar(const clik_image *src, clik_image *dst)
-{
-    if (src->type == CLIK_U8)
-        up_u8(src, dst);
-    else if (src->type == CLIK_F32)
-        up_f32(src, dst);
-}
-
-static double element(const clik_image *img, int x, int y, int c)
-{
-    const char *row = (const char *)img->data + (size_t)y * img->stride;
-    size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
-    switch (img->type) {
-    case CLIK_U8: return ((const uint8_t *)row)[i];
-    case CLIK_S16: return ((const int16_t *)row)[i];
-    default: return ((const float *)row)[i];
-    }
-}
-
+/* Element c of pixel (x, y) of img stored from v (u8 rounded to nearest,
+ * halves up, and saturated); load() (common.h) reads one. */
 static void set_element(clik_image *img, int x, int y, int c, double v)
 {
     char *row = (char *)img->data + (size_t)y * img->stride;
@@ -204,6 +46,71 @@ static void set_element(clik_image *img, int x, int y, int c, double v)
     }
 }
 
+/*
+ * pyrDown samples the source at 2 o + i - 2 for tap i of output index o.
+ * pyrUp spreads the source onto a grid U of twice its size with zeros
+ * between (U(2x, 2y) = src(x, y)) and filters U with 4 times the kernel of
+ * pyrDown (sum / 64 instead of sum / 256), tap i of output index o at
+ * o + i - 2. Reflect-101 on the even length 2n keeps the parity of an
+ * index, so such a tap lands on a source pixel exactly when its reflected
+ * index is even; tap_source() tells, and gives the source index (of a side
+ * of n pixels).
+ */
+static int tap_source(int up, int o, int i, int n, int *s)
+{
+    if (!up) {
+        *s = clik__reflect101(2 * o + i - 2, n);
+        return 1;
+    }
+    const int r = clik__reflect101(o + i - 2, 2 * n);
+    *s = r / 2;
+    return (r & 1) == 0;
+}
+
+/*
+ * pyrDown (up 0) or pyrUp of src into dst, u8 and f32 alike: every partial
+ * sum of u8 values is an integer below 2^24, exact in float, and the sum
+ * divided by the scale (a power of 2) is exact too, so set_element's
+ * rounding of a u8 output is the integer (sum + scale / 2) / scale.
+ */
+static void filter(const clik_image *src, clik_image *dst, int up)
+{
+    const float scale = up ? 64.0f : 256.0f;
+    for (int y = 0; y < dst->height; y++)
+        for (int x = 0; x < dst->width; x++)
+            for (int c = 0; c < src->channels; c++) {
+                float h = -0.0f;
+                for (int i = 0; i < 5; i++) {
+                    int sx;
+                    if (!tap_source(up, x, i, src->width, &sx))
+                        continue;
+                    float v = -0.0f;
+                    for (int j = 0; j < 5; j++) {
+                        int sy;
+                        if (!tap_source(up, y, j, src->height, &sy))
+                            continue;
+                        float p = (float)taps[j] * (float)load(src, sx, sy, c);
+                        v += p;
+                    }
+                    float q = (float)taps[i] * v;
+                    h += q;
+                }
+                set_element(dst, x, y, c, h / scale);
+            }
+}
+
+void clik__pyramid_down_scalar(const clik_image *src, clik_image *dst)
+{
+    if (src->type == CLIK_U8 || src->type == CLIK_F32)
+        filter(src, dst, 0);
+}
+
+void clik__pyramid_up_scalar(const clik_image *src, clik_image *dst)
+{
+    if (src->type == CLIK_U8 || src->type == CLIK_F32)
+        filter(src, dst, 1);
+}
+
 /* The Laplacian's element arithmetic (cpu.h). */
 void clik__pyramid_combine_scalar(const clik_image *a, const clik_image *b, int sign,
                                   clik_image *out)
@@ -212,12 +119,12 @@ void clik__pyramid_combine_scalar(const clik_image *a, const clik_image *b, int 
     for (int y = 0; y < out->height; y++)
         for (int x = 0; x < out->width; x++)
             for (int c = 0; c < out->channels; c++) {
-                double v = element(a, x, y, c);
+                double v = load(a, x, y, c);
                 if (sign != 0 && float_math) {
-                    float fa = (float)v, fb = (float)element(b, x, y, c);
+                    float fa = (float)v, fb = (float)load(b, x, y, c);
                     v = sign > 0 ? fa + fb : fa - fb;
                 } else if (sign != 0) {
-                    v += sign * element(b, x, y, c);
+                    v += sign * load(b, x, y, c);
                 }
                 set_element(out, x, y, c, v);
             }

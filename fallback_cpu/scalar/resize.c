@@ -210,15 +210,6 @@ static aa_axis aa_axis_at(int x, int src_size, int dst_size, double fx)
     return a;
 }
 
-static double element_d(const clik_image *img, int x, int y, int c)
-{
-    const char *row = (const char *)img->data + (size_t)y * img->stride;
-    const size_t i = (size_t)x * (size_t)img->channels + (size_t)c;
-    if (img->type == CLIK_U8)
-        return ((const uint8_t *)row)[i];
-    return ((const float *)row)[i];
-}
-
 /* u8 of a value: floor(v + AA_HALF), saturated. */
 #define AA_HALF (0.5 + 1.0 / 1024.0)
 
@@ -240,7 +231,7 @@ static void resize_bicubic_aa(const clik_image *src, clik_image *dst, double fx,
                     const double wx = aa_weight(&ax, i) / ax.sum;
                     const int sx = symmetric_index(i, src->width);
                     for (int c = 0; c < ch; c++)
-                        acc[c] += wy * wx * element_d(src, sx, sy, c);
+                        acc[c] += wy * wx * load(src, sx, sy, c);
                 }
             }
             for (int c = 0; c < ch; c++) {

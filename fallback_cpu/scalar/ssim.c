@@ -25,7 +25,7 @@
  *
  * (n^2 times the moments in the formula above; the n^2 cancels). The integer
  * terms are exact (n Q - C^2 = n^2 var < 2^30 for n <= 256), and then every
- * backend does the same float operations in the same order (tile_ssim below),
+ * backend does the same float operations in the same order (ssim_px.h),
  * so their results differ at most by the rounding of the last division.
  *
  * SPDX-License-Identifier: BSD-2-Clause
@@ -40,6 +40,8 @@
 #elif defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #endif
+
+#include "ssim_px.h"
 
 #define RADIUS 5
 #define TAPS   (2 * RADIUS + 1)
@@ -127,20 +129,6 @@ int clik__ssim_scalar(const clik_image *a, const clik_image *b, clik_image *map,
     return 0;
 }
 
-/* The float formula of every backend (see the top of this file). */
-static float tile_ssim(int64_t n, int64_t ga, int64_t gb, int64_t ca, int64_t cb, int64_t qa,
-                       int64_t qb, int64_t p)
-{
-    const float nn = (float)(n * n);
-    const float fa = (float)ga, fb = (float)gb;
-    const float va = (float)(n * qa - ca * ca), vb = (float)(n * qb - cb * cb);
-    const float cov = (float)(n * p - ca * cb);
-    const float c1 = 6.5025f * nn, c2 = 58.5225f * nn;
-    const float num = (2.0f * fa * fb + c1) * (2.0f * cov + c2);
-    const float den = (fa * fa + fb * fb + c1) * (va + vb + c2);
-    return num / den;
-}
-
 void clik__ssim_tiles_scalar(const clik_image *a, const clik_image *b, int tile, clik_image *map)
 {
     for (int ty = 0; ty < map->height; ty++) {
@@ -163,7 +151,7 @@ void clik__ssim_tiles_scalar(const clik_image *a, const clik_image *b, int tile,
                 }
             }
             const int64_t n = (int64_t)(x1 - x0) * (y1 - y0);
-            out[tx] = tile_ssim(n, ca + 128 * n, cb + 128 * n, ca, cb, qa, qb, p);
+            out[tx] = clik__ssim_tile(n, ca + 128 * n, cb + 128 * n, ca, cb, qa, qb, p);
         }
     }
 }
