@@ -36,34 +36,44 @@ int resize_parse_scale(const char *cmd, const char *text, double *scale)
     return CLI_OK;
 }
 
-/* Grey (1 channel) or grey + alpha (2) as RGBA: (g, g, g, 255 or alpha). */
+/* Grey (1 channel), grey + alpha (2) or RGB (3) as RGBA: (g, g, g, 255),
+ * (g, g, g, alpha) or (r, g, b, 255). */
 clik_status rgba_expand(const clik_image *src, clik_image *rgba)
 {
     clik_status st = clik_image_alloc(rgba, src->width, src->height, 4, CLIK_U8);
     if (st != CLIK_OK)
         return st;
+    const int ch = src->channels;
     for (int y = 0; y < src->height; y++) {
         const uint8_t *in = (const uint8_t *)src->data + (size_t)y * src->stride;
         uint8_t *out = (uint8_t *)rgba->data + (size_t)y * rgba->stride;
-        for (int x = 0; x < src->width; x++, in += src->channels, out += 4) {
-            out[0] = out[1] = out[2] = in[0];
-            out[3] = src->channels == 2 ? in[1] : 255;
+        for (int x = 0; x < src->width; x++, in += ch, out += 4) {
+            out[0] = in[0];
+            out[1] = in[ch == 3 ? 1 : 0];
+            out[2] = in[ch == 3 ? 2 : 0];
+            out[3] = ch == 2 ? in[1] : 255;
         }
     }
     return CLIK_OK;
 }
 
-/* The inverse of rgba_expand() into dst (1 or 2 channels, rgba's size): red is
- * the grey value, as every operation here treats the channels alike. */
+/* The inverse of rgba_expand() into dst (1, 2 or 3 channels, rgba's size):
+ * red is the grey value, as every operation here treats the channels
+ * alike. */
 void rgba_collapse(const clik_image *rgba, clik_image *dst)
 {
+    const int ch = dst->channels;
     for (int y = 0; y < dst->height; y++) {
         const uint8_t *in = (const uint8_t *)rgba->data + (size_t)y * rgba->stride;
         uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
-        for (int x = 0; x < dst->width; x++, in += 4, out += dst->channels) {
+        for (int x = 0; x < dst->width; x++, in += 4, out += ch) {
             out[0] = in[0];
-            if (dst->channels == 2)
+            if (ch == 2)
                 out[1] = in[3];
+            else if (ch == 3) {
+                out[1] = in[1];
+                out[2] = in[2];
+            }
         }
     }
 }

@@ -237,6 +237,16 @@ expect 0 "upscale RGBA x4, --tile 4 --blur 3 --threshold 0.1" -- $run "$clik" up
 check "upscale RGBA: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "256x192 rgba"
 expect 0 "upscale RGB x8 on the CPU path" -- $run "$clik" upscale "$tmp/rgb.ppm" "$tmp/out.ppm" --scale 8 --method fusion --device none
 check "upscale RGB: size" "$(size_of "$tmp/out.ppm")" 512x384
+# A 3-channel array keeps its colours: fusion (which runs on RGBA) of
+# rgb3.npy is the RGB of the fusion of the same pixels with an opaque alpha
+# (image files of 3 channels are read as RGBA; arrays are not).
+head -c $((3 * 64 * 48)) "$tmp/pixels.raw" | perl -0777 -pe 's/(...)/$1\xff/gs' >"$tmp/rgbx.raw"
+npy_u8 48 64 4 "$tmp/rgbx.raw" "$tmp/rgbx.npy"
+expect 0 "upscale a 3-channel array x2 on the CPU path" -- $run "$clik" upscale "$tmp/rgb3.npy" "$tmp/up-rgb3.npy" --scale 2 --method fusion --device none
+expect 0 "upscale of its opaque RGBA x2" -- $run "$clik" upscale "$tmp/rgbx.npy" "$tmp/up-rgbx.npy" --scale 2 --method fusion --device none
+tail -c $((3 * 128 * 96)) "$tmp/up-rgb3.npy" >"$tmp/up-rgb3.raw"
+tail -c $((4 * 128 * 96)) "$tmp/up-rgbx.npy" | perl -0777 -pe 's/(...)./$1/gs' >"$tmp/up-rgbx.raw"
+check "upscale RGB: the colours of its RGBA's upscale" "$(cmp -s "$tmp/up-rgb3.raw" "$tmp/up-rgbx.raw" && echo same)" same
 expect 0 "upscale grey + alpha x2" -- $run "$clik" upscale "$tmp/greya.npy" "$tmp/out.png" --scale 2 --device none
 check "upscale grey + alpha: size and kind" "$(size_of "$tmp/out.png") $(png_kind "$tmp/out.png")" "128x96 grey+alpha"
 expect 0 "upscale --method bicubic --scale 1.5 on the CPU path" -- $run "$clik" upscale "$tmp/grey.pgm" "$tmp/out.pgm" --scale 1.5 --method bicubic --device none
