@@ -71,7 +71,7 @@ clik_status clik__bind(clik_context *ctx, const clik_image *img, int access, cli
         return clik__import_bind(ctx, img, access, b);
     if (img->buffer) {
         b->mem = img->buffer->mem;
-        return CLIK_OK;
+        return ctx->has_device ? clik__buffer_settle(ctx, img->buffer, access) : CLIK_OK;
     }
     if (b->stride * (size_t)img->height > ctx->dev.max_alloc_size)
         return clik__fail(ctx, CLIK_ERR_DEVICE_LIMITS,
@@ -226,6 +226,9 @@ clik_status clik__host_view(clik_context *ctx, const clik_image *img, int access
         view->data = img->buffer->host;
         return CLIK_OK;
     }
+    clik_status st = clik__buffer_settle(ctx, img->buffer, access);
+    if (st != CLIK_OK)
+        return st;
     view->data = clik__aligned_alloc(img->buffer->bytes);
     if (!view->data)
         return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "out of memory");

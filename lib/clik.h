@@ -301,7 +301,7 @@ CLIK_API clik_status clik_context_fallback_cause(const clik_context *ctx);
 /* The CPU path this context uses when it runs on the CPU. */
 CLIK_API clik_backend clik_context_cpu_backend(const clik_context *ctx);
 CLIK_API void clik_context_stats_get(const clik_context *ctx, clik_context_stats *stats);
-/* Waits for all queued device work. */
+/* Waits for all queued device work, the asynchronous copies included. */
 CLIK_API clik_status clik_context_finish(clik_context *ctx);
 
 /* Ahead-of-time compilation: what clik_context_prepare builds. */
@@ -379,6 +379,31 @@ CLIK_API clik_status clik_image_create(clik_context *ctx, clik_image *img, int w
 CLIK_API clik_status clik_image_upload(clik_context *ctx, clik_image *dst, const clik_image *src);
 /* Copies a device image into a host image of the same size and format. */
 CLIK_API clik_status clik_image_download(clik_context *ctx, clik_image *dst, const clik_image *src);
+/*
+ * The same copies, queued: they return at once with a ticket (1, 2, ... in
+ * order of the calls) and run on a transfer queue of the context after
+ * every operation called before them, alongside the operations called
+ * after them, so that a frame's upload or download overlaps the kernels of
+ * another (with host images of clik_image_alloc_on, the copies run at the
+ * bus's rate). The library orders an operation after a queued copy of an
+ * image it uses (after an upload to read or write it, after a download to
+ * write it), and clik_image_upload/_download after it too. The host image
+ * is the caller's to keep: src of an upload unchanged and dst of a download
+ * unread until clik_context_wait() of the ticket (or a later one) returns.
+ * Without a device, and for imported images, the copy is done when the
+ * call returns (the ticket is still given). At most 64 copies are in
+ * flight: the 65th waits for the oldest. Status as clik_image_upload, and
+ * CLIK_ERR_NULL for a NULL ticket (set to 0 on failure); a copy that fails
+ * on the device is reported by the wait.
+ */
+CLIK_API clik_status clik_image_upload_async(clik_context *ctx, clik_image *dst,
+                                             const clik_image *src, uint64_t *ticket);
+CLIK_API clik_status clik_image_download_async(clik_context *ctx, clik_image *dst,
+                                               const clik_image *src, uint64_t *ticket);
+/* Waits until the queued copy of ticket, and every one before it, is done;
+ * clik_context_finish() waits for all of them. CLIK_ERR_INVALID_ARG for a
+ * ticket this context did not give; one already waited for returns at once. */
+CLIK_API clik_status clik_context_wait(clik_context *ctx, uint64_t ticket);
 
 /* ------------------------------------------------------------------------ */
 /* Histogram family (kernels/hist.cl)                                        */

@@ -330,8 +330,10 @@ void clik_context_destroy(clik_context *ctx)
     if (!ctx)
         return;
     clik_context_prepare_wait(ctx);
-    if (ctx->has_device)
+    if (ctx->has_device) {
         ctx->cl->clFinish(ctx->queue);
+        (void)clik__xfer_drain(ctx);
+    }
     clik__host_blocks_release(ctx);
     clik__staging_release(ctx);
     clik__aligned_free(ctx->param_arena);
@@ -354,6 +356,8 @@ void clik_context_destroy(clik_context *ctx)
         clik__cpu_pool_forget(ctx->threads_pool);
     if (ctx->queue)
         ctx->cl->clReleaseCommandQueue(ctx->queue);
+    if (ctx->xfer_queue)
+        ctx->cl->clReleaseCommandQueue(ctx->xfer_queue);
     if (ctx->clctx)
         ctx->cl->clReleaseContext(ctx->clctx);
     free(ctx->cache_dir);
@@ -401,5 +405,6 @@ clik_status clik_context_finish(clik_context *ctx)
     cl_int err = ctx->cl->clFinish(ctx->queue);
     if (err == CL_SUCCESS)
         ctx->param_used = 0;
-    return err == CL_SUCCESS ? CLIK_OK : clik__fail_cl(ctx, err, "clFinish");
+    clik_status st = clik__xfer_drain(ctx);
+    return err != CL_SUCCESS ? clik__fail_cl(ctx, err, "clFinish") : st;
 }

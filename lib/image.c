@@ -183,6 +183,8 @@ static void buffer_free(struct clik_buffer *b)
         clik__import_release(b);
         return;
     }
+    if (b->pending)
+        b->ctx->cl->clReleaseEvent(b->pending);
     if (b->mem)
         clik__release_after_queue(b->ctx, b->mem);
     clik__aligned_free(b->host);

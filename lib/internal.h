@@ -64,6 +64,11 @@ struct clik_buffer {
     void *host; /* host memory (contexts without a device) */
     size_t bytes;
     struct clik_import *import; /* clik_image_import's record, else NULL */
+    /* The last asynchronous transfer of the image (clik_image_upload_async,
+     * clik_image_download_async) until an operation orders itself after it
+     * (clik__buffer_settle), else NULL; pending_read: it reads the image. */
+    cl_event pending;
+    int pending_read;
 };
 
 /* Host memory of a context (clik_image_alloc_on): zero-copy, wrapped once in
@@ -216,6 +221,7 @@ typedef struct clik_tune_key {
 #define CLIK_MAX_KERNELS                                                                           \
     32 /* a program's kernels a context keeps: the flow family uses 17 on GPUs */
 #define CLIK_MAX_EVENTS 32
+#define CLIK_XFER_RING  64 /* asynchronous transfers in flight (transfer.c) */
 #define CLIK_POOL_MAX   64 /* most temporary device buffers a context keeps */
 
 typedef struct clik_kernel_entry {
@@ -264,6 +270,12 @@ struct clik_context {
     cl_device_id device;
     cl_context clctx;
     cl_command_queue queue;
+    /* Asynchronous transfers: their queue (made at the first), and the
+     * events of tickets xfer_first .. xfer_next - 1 (NULL: done when queued),
+     * at xfer_ring[ticket % CLIK_XFER_RING]. */
+    cl_command_queue xfer_queue;
+    cl_event xfer_ring[CLIK_XFER_RING];
+    uint64_t xfer_first, xfer_next;
     char base_options[32]; /* -cl-std for every program */
 
     clik_program_entry **programs; /* each allocated once: kernel handles never move */
@@ -550,6 +562,12 @@ void clik__staging_release(clik_context *ctx);
  * mem_stride apart) and host memory (host_stride apart); write: to mem. */
 clik_status clik__transfer_rows(clik_context *ctx, cl_mem mem, size_t mem_stride, void *host,
                                 size_t host_stride, size_t row, int height, int write);
+/* Orders the context's queue after b's asynchronous transfer in flight
+ * before an operation uses b with `access` (CLIK_READ, CLIK_WRITE or both;
+ * reading an image that a download reads needs no order). */
+clik_status clik__buffer_settle(clik_context *ctx, struct clik_buffer *b, int access);
+/* Waits for every asynchronous transfer of the context (its tickets). */
+clik_status clik__xfer_drain(clik_context *ctx);
 /* Copies of small results and parameters (tables, histograms). A read
  * waits; a write of up to CLIK_PARAM_ARENA bytes is queued from a copy in
  * the context (the caller's memory may be reused at once), larger ones wait. */

@@ -76,6 +76,12 @@
     X(clFinish, cl_int, (cl_command_queue))                                                        \
     X(clFlush, cl_int, (cl_command_queue))                                                         \
     X(clWaitForEvents, cl_int, (cl_uint, const cl_event *))                                        \
+    X(clRetainEvent, cl_int, (cl_event))                                                           \
+    X(clGetEventInfo, cl_int, (cl_event, cl_event_info, size_t, void *, size_t *))                 \
+    X(clEnqueueMarkerWithWaitList, cl_int,                                                         \
+      (cl_command_queue, cl_uint, const cl_event *, cl_event *))                                   \
+    X(clEnqueueBarrierWithWaitList, cl_int,                                                        \
+      (cl_command_queue, cl_uint, const cl_event *, cl_event *))                                   \
     X(clGetEventProfilingInfo, cl_int, (cl_event, cl_profiling_info, size_t, void *, size_t *))    \
     X(clReleaseEvent, cl_int, (cl_event))
 

@@ -2481,6 +2481,28 @@ static clik_status call_download(clik_context *ctx, margs *a)
     return clik_image_download(ctx, a->ptr[0], a->ptr[1]);
 }
 
+/* The queued copies, waited for: a failed call must leave the ticket 0
+ * (else the row sees CLIK_ERR_CANCELLED, which no transfer returns). */
+static clik_status queued_copy(clik_context *ctx, margs *a, int upload)
+{
+    uint64_t ticket = 7;
+    clik_status st = upload ? clik_image_upload_async(ctx, a->ptr[0], a->ptr[1], &ticket)
+                            : clik_image_download_async(ctx, a->ptr[0], a->ptr[1], &ticket);
+    if (st != CLIK_OK)
+        return ticket == 0 ? st : CLIK_ERR_CANCELLED;
+    return clik_context_wait(ctx, ticket);
+}
+
+static clik_status call_upload_async(clik_context *ctx, margs *a)
+{
+    return queued_copy(ctx, a, 1);
+}
+
+static clik_status call_download_async(clik_context *ctx, margs *a)
+{
+    return queued_copy(ctx, a, 0);
+}
+
 /* A copy: dst (parameter 0) is src (parameter 1). */
 static void reference_copy(op_run *r)
 {
@@ -2525,6 +2547,8 @@ static void transfer_cases(op_run *r)
 
 static const op_spec upload_spec = TRANSFER_SPEC(call_upload, LOC_DEVICE, LOC_HOST);
 static const op_spec download_spec = TRANSFER_SPEC(call_download, LOC_HOST, LOC_DEVICE);
+static const op_spec upload_async_spec = TRANSFER_SPEC(call_upload_async, LOC_DEVICE, LOC_HOST);
+static const op_spec download_async_spec = TRANSFER_SPEC(call_download_async, LOC_HOST, LOC_DEVICE);
 
 /* ---- the rows of the operations -------------------------------------------------------- */
 
@@ -2611,6 +2635,64 @@ static void row_image_upload(void)
 static void row_image_download(void)
 {
     run_op(&download_spec);
+}
+/* 1 when st is CLIK_OK, else a failure of the row naming what failed. */
+static int expect_ok(clik_status st, const char *what)
+{
+    EXPECT(st == CLIK_OK, "%s: %s", what, sname(st));
+    return st == CLIK_OK;
+}
+/* The queued copies as the blocking ones, then a NULL ticket. */
+static void queued_null_ticket(int upload)
+{
+    clik_image dev, host;
+    uint16_t px[4 * 3] = {0};
+    set_case("ticket NULL");
+    if (!expect_ok(clik_image_create(h_ctx, &dev, 4, 3, 1, CLIK_U16), "a device image"))
+        return;
+    clik_image_wrap(&host, 4, 3, 1, CLIK_U16, px, 4 * sizeof(uint16_t));
+    EXPECT_REFUSED(h_ctx,
+                   upload ? clik_image_upload_async(h_ctx, &dev, &host, NULL)
+                          : clik_image_download_async(h_ctx, &host, &dev, NULL),
+                   CLIK_ERR_NULL);
+    clik_image_free(&dev);
+    ctx_works();
+}
+static void row_image_upload_async(void)
+{
+    run_op(&upload_async_spec);
+    queued_null_ticket(1);
+}
+static void row_image_download_async(void)
+{
+    run_op(&download_async_spec);
+    queued_null_ticket(0);
+}
+static void row_context_wait(void)
+{
+    set_case("ctx NULL");
+    expect_status(clik_context_wait(NULL, 1), CLIK_ERR_NULL);
+    set_case("the context of a failed create");
+    expect_status(clik_context_wait(failed_ctx, 1), CLIK_ERR_NULL);
+    set_case("ticket 0");
+    EXPECT_REFUSED(h_ctx, clik_context_wait(h_ctx, 0), CLIK_ERR_INVALID_ARG);
+    set_case("a ticket not yet given");
+    EXPECT_REFUSED(h_ctx, clik_context_wait(h_ctx, UINT64_MAX), CLIK_ERR_INVALID_ARG);
+    set_case("a ticket of another context");
+    clik_image dev, host;
+    uint8_t px[6] = {1, 2, 3, 4, 5, 6};
+    clik_image_wrap(&host, 3, 2, 1, CLIK_U8, px, 3);
+    uint64_t t = 0;
+    if (expect_ok(clik_image_create(h_ctx, &dev, 3, 2, 1, CLIK_U8), "a device image")) {
+        if (expect_ok(clik_image_upload_async(h_ctx, &dev, &host, &t), "a queued upload")) {
+            EXPECT_REFUSED(other_ctx, clik_context_wait(other_ctx, t + 1000), CLIK_ERR_INVALID_ARG);
+            set_case("a correct wait, then the same ticket again");
+            expect_status(clik_context_wait(h_ctx, t), CLIK_OK);
+            expect_status(clik_context_wait(h_ctx, t), CLIK_OK);
+        }
+        clik_image_free(&dev);
+    }
+    ctx_works();
 }
 static void row_flow_tvl1(void)
 {
@@ -4367,6 +4449,9 @@ static const misuse_row misuse_rows[] = {
         "a channel or type mismatch is CLIK_ERR_UNSUPPORTED_FORMAT; NULL images leave a "
         "message; " IMAGES),
     ROW(image_download, "as clik_image_upload"),
+    ROW(image_upload_async, "as clik_image_upload; a NULL ticket is CLIK_ERR_NULL"),
+    ROW(image_download_async, "as clik_image_upload; a NULL ticket is CLIK_ERR_NULL"),
+    ROW(context_wait, "a ticket the context did not give is CLIK_ERR_INVALID_ARG"),
     ROW(hist_compute, IMAGES),
     ROW(hist_equalize, "a dst of other channels is CLIK_ERR_UNSUPPORTED_FORMAT; " IMAGES),
     ROW(hist_equalize_luma, "1 or 2 channels is CLIK_ERR_UNSUPPORTED_FORMAT; " IMAGES),

@@ -2,7 +2,9 @@
  * Host images on the device path: malloc'd, context-allocated
  * (clik_image_alloc_on: zero-copy or pinned) and device images give the same
  * results, through every transfer path (host_transfer=wrap|direct|staged,
- * staging in bands of one row); views into context images; freeing.
+ * staging in bands of one row); views into context images; freeing; the
+ * queued copies (clik_image_upload_async, clik_image_download_async) in a
+ * frame loop, ordered against the operations around them.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <stdint.h>
@@ -206,12 +208,139 @@ START_TEST(alloc_and_free)
 }
 END_TEST
 
+/* table t: v -> v * 3 + t * 17 (mod 256), a different one per frame. */
+static void frame_table(uint8_t *table, int t)
+{
+    for (int v = 0; v < 256; v++)
+        table[v] = (uint8_t)(v * 3 + t * 17);
+}
+
+/* 1 when img (host) is the table of frame t applied to src. */
+static int is_lut_of(const clik_image *img, const clik_image *src, int t)
+{
+    uint8_t table[256];
+    frame_table(table, t);
+    for (int y = 0; y < img->height; y++) {
+        const uint8_t *a = (const uint8_t *)img->data + (size_t)y * img->stride;
+        const uint8_t *b = (const uint8_t *)src->data + (size_t)y * src->stride;
+        for (int x = 0; x < img->width; x++)
+            if (a[x] != table[b[x]])
+                return 0;
+    }
+    return 1;
+}
+
+/* A camera's loop: frame i uploaded (queued) into device image i % 2, a
+ * table applied into another, downloaded (queued) into host image i % 2,
+ * which is checked two frames later, after its ticket. On a device the
+ * frames are of 8 MiB, large enough that a copy left unordered races the
+ * kernels (on PoCL, without the order of an operation after an upload,
+ * the loop failed 2 runs in 3); small without one, or under Oclgrind. Then the
+ * orders one at a time: a write queued behind a download of the image it
+ * writes, a blocking download behind a queued upload, and 70 copies in
+ * flight (the 65th waits for the oldest). */
+static void queued_copies(clik_context *ctx)
+{
+    enum { FRAMES = 8 };
+    const int big = clik_context_device(ctx) && !h_small;
+    const int FW = big ? 4096 : 128, FH = big ? 2048 : 64;
+    clik_image in[FRAMES], dsrc[2], ddst[2], out[2];
+    uint64_t up[FRAMES], down[FRAMES];
+    uint8_t table[256];
+    for (int i = 0; i < FRAMES; i++) {
+        ck_assert_int_eq(clik_image_alloc_on(ctx, &in[i], FW, FH, 1, CLIK_U8), CLIK_OK);
+        fill(&in[i], (unsigned)i + 1);
+    }
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(clik_image_create(ctx, &dsrc[k], FW, FH, 1, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_create(ctx, &ddst[k], FW, FH, 1, CLIK_U8), CLIK_OK);
+        ck_assert_int_eq(clik_image_alloc_on(ctx, &out[k], FW, FH, 1, CLIK_U8), CLIK_OK);
+    }
+    for (int i = 0; i < FRAMES; i++) {
+        const int k = i % 2;
+        if (i >= 2) { /* out[k] holds frame i - 2 */
+            ck_assert_int_eq(clik_context_wait(ctx, down[i - 2]), CLIK_OK);
+            ck_assert_msg(is_lut_of(&out[k], &in[i - 2], i - 2), "%s: frame %d", h_backend, i - 2);
+        }
+        ck_assert_int_eq(clik_image_upload_async(ctx, &dsrc[k], &in[i], &up[i]), CLIK_OK);
+        ck_assert_uint_eq(up[i], i == 0 ? up[0] : up[i - 1] + 2);
+        frame_table(table, i);
+        ck_assert_msg(clik_hist_lut(ctx, &dsrc[k], &ddst[k], table, 1) == CLIK_OK, "%s",
+                      clik_context_message(ctx));
+        ck_assert_int_eq(clik_image_download_async(ctx, &out[k], &ddst[k], &down[i]), CLIK_OK);
+        ck_assert_uint_eq(down[i], up[i] + 1);
+    }
+    ck_assert_int_eq(clik_context_finish(ctx), CLIK_OK);
+    for (int i = FRAMES - 2; i < FRAMES; i++) {
+        ck_assert_msg(is_lut_of(&out[i % 2], &in[i], i), "%s: frame %d", h_backend, i);
+        ck_assert_int_eq(clik_context_wait(ctx, down[i]), CLIK_OK); /* waited: at once */
+    }
+
+    /* A download queued, then a kernel that writes its image: the download
+     * keeps the bytes from before. */
+    uint64_t t;
+    ck_assert_int_eq(clik_image_download_async(ctx, &out[0], &ddst[1], &t), CLIK_OK);
+    frame_table(table, 40);
+    ck_assert_int_eq(clik_hist_lut(ctx, &dsrc[1], &ddst[1], table, 1), CLIK_OK);
+    ck_assert_int_eq(clik_context_wait(ctx, t), CLIK_OK);
+    ck_assert_msg(is_lut_of(&out[0], &in[FRAMES - 1], FRAMES - 1), "%s: write after read",
+                  h_backend);
+    ck_assert_int_eq(clik_image_download(ctx, &out[1], &ddst[1]), CLIK_OK);
+    ck_assert_msg(is_lut_of(&out[1], &in[FRAMES - 1], 40), "%s: the kernel after", h_backend);
+
+    /* An upload queued, then a blocking download of that image. */
+    ck_assert_int_eq(clik_image_upload_async(ctx, &dsrc[0], &in[2], &t), CLIK_OK);
+    ck_assert_int_eq(clik_image_download(ctx, &out[0], &dsrc[0]), CLIK_OK);
+    ck_assert_msg(same_pixels(&out[0], &in[2]), "%s: read after the upload", h_backend);
+
+    /* More copies in flight than the ring holds, small ones. */
+    clik_image small_dev, small_host[70];
+    ck_assert_int_eq(clik_image_create(ctx, &small_dev, 17, 3, 1, CLIK_U8), CLIK_OK);
+    uint64_t last = 0;
+    for (int i = 0; i < 70; i++) {
+        ck_assert_int_eq(clik_image_alloc(&small_host[i], 17, 3, 1, CLIK_U8), CLIK_OK);
+        fill(&small_host[i], 100 + (unsigned)i);
+        ck_assert_int_eq(clik_image_upload_async(ctx, &small_dev, &small_host[i], &last), CLIK_OK);
+    }
+    ck_assert_int_eq(clik_context_wait(ctx, last), CLIK_OK);
+    clik_image small_out;
+    ck_assert_int_eq(clik_image_alloc(&small_out, 17, 3, 1, CLIK_U8), CLIK_OK);
+    ck_assert_int_eq(clik_image_download(ctx, &small_out, &small_dev), CLIK_OK);
+    ck_assert_msg(same_pixels(&small_out, &small_host[69]), "%s: the last of 70 uploads",
+                  h_backend);
+    for (int i = 0; i < 70; i++)
+        clik_image_free(&small_host[i]);
+    h_free_images(&small_out, &small_dev, NULL);
+    for (int i = 0; i < FRAMES; i++)
+        clik_image_free(&in[i]);
+    h_free_images(&dsrc[0], &dsrc[1], &ddst[0], &ddst[1], &out[0], &out[1], NULL);
+}
+
+START_TEST(queued_copies_in_a_frame_loop)
+{
+    queued_copies(h_ctx);
+}
+END_TEST
+
+/* The same without a device: each copy done when the call returns. */
+START_TEST(queued_copies_cpu_context)
+{
+    clik_context *cpu = h_cpu_context();
+    queued_copies(cpu);
+    clik_context_destroy(cpu);
+}
+END_TEST
+
 int main(void)
 {
     static const char *const tunings[] = {"", "host_transfer=staged,staging_kib=4", NULL};
     const h_test tests[] = {H_TEST(same_results_every_image_kind),
-                            H_TEST(same_results_forced_paths), H_TEST(views_into_context_images),
-                            H_TEST(cpu_context_images), H_TEST(alloc_and_free)};
+                            H_TEST(same_results_forced_paths),
+                            H_TEST(views_into_context_images),
+                            H_TEST(cpu_context_images),
+                            H_TEST(alloc_and_free),
+                            H_TEST(queued_copies_in_a_frame_loop),
+                            H_TEST(queued_copies_cpu_context)};
     const h_suite suite = {"transfers", NULL, 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }
