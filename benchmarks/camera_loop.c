@@ -14,14 +14,14 @@
  *   convert   the upscaled frame to RGBA (clik_yuv_to_rgb, BT.601)
  *   download  the RGBA frame and the flow
  *
- * Every intermediate stays on the device. Each step ends with
- * clik_context_finish, so that its milliseconds are its own; the report
- * gives frames per second over the whole loop and each step's median.
- * Upload and download are not overlapped with the kernels: the API's
- * transfers of device images (clik_image_upload, clik_image_download) are
- * synchronous calls on the context, and a context takes one call at a
- * time (only clik_fusion_stream overlaps frames, inside the library); the
- * report says so.
+ * Every intermediate stays on the device. The next frame's upload and
+ * this frame's downloads are queued (clik_image_upload_async,
+ * clik_image_download_async) and run alongside the kernels, into three
+ * device frames and two of each output in turn; a frame ends when its
+ * downloads' ticket is done. The report gives frames per second over the
+ * whole loop and the median time between frames' ends. --serial finishes
+ * each step before the next (clik_context_finish) and gives each step's
+ * median too.
  *
  * --out DIR writes what benchmarks/camera_loop_check.py checks against
  * OpenCV: each input frame (DIR/frame-NNN.yuv), its upscaled frame
@@ -63,6 +63,7 @@ typedef struct options {
     int conversions;
     int reps, warmup;
     int no_prepare;
+    int serial;
 } options;
 
 static void usage(FILE *f)
@@ -81,6 +82,9 @@ static void usage(FILE *f)
             "  --out DIR           write frames, upscaled frames, RGBA and flow for\n"
             "                      benchmarks/camera_loop_check.py\n"
             "  --inject-mismatch   spoil one byte of the last RGBA written (with --out)\n"
+            "  --serial            each step finished before the next, and timed (default:\n"
+            "                      the next frame's upload and this frame's downloads queued\n"
+            "                      alongside the kernels)\n"
             "  --no-prepare        do not build the loop's programs before the first frame\n"
             "                      (their first calls then build them, inside the loop's time)\n"
             "  --conversions       time the YUV conversions at --size instead\n"
@@ -113,6 +117,9 @@ static int parse_options(int argc, char **argv, options *o)
             continue;
         } else if (strcmp(a, "--no-prepare") == 0) {
             o->no_prepare = 1;
+            continue;
+        } else if (strcmp(a, "--serial") == 0) {
+            o->serial = 1;
             continue;
         } else if (strcmp(a, "--conversions") == 0) {
             o->conversions = 1;
@@ -263,10 +270,13 @@ static void frame_free(clik_yuv_image *f)
 enum { S_UPLOAD, S_FLOW, S_UPSCALE, S_CONVERT, S_DOWNLOAD, S_COUNT };
 static const char *const step_names[S_COUNT] = {"upload", "flow", "upscale", "convert", "download"};
 
-/* The end of a timed step of a frame: its queued work finished (while *st
- * is CLIK_OK), *ms the time since *clock, and *clock now. */
-static void step_done(clik_context *ctx, clik_status *st, double *clock, double *ms)
+/* --serial: the end of a timed step of a frame: its queued work finished
+ * (while *st is CLIK_OK), *ms the time since *clock, and *clock now. */
+static void step_done(const options *o, clik_context *ctx, clik_status *st, double *clock,
+                      double *ms)
 {
+    if (!o->serial)
+        return;
     if (*st == CLIK_OK)
         *st = clik_context_finish(ctx);
     const double now = bench_now_ms();
@@ -274,40 +284,156 @@ static void step_done(clik_context *ctx, clik_status *st, double *clock, double 
     *clock = now;
 }
 
+/* The loop's images: three device frames in turn (the previous one for
+ * the flow, this one, the next one being uploaded), and two of each output
+ * (one being written by this frame's kernels, the other being downloaded). */
+typedef struct loop_images {
+    clik_yuv_image dev[3], up;
+    clik_image rgba[2], rgba_host[2], flow[2], flow_host[2];
+    uint8_t *up_host[2]; /* --out: the upscaled frames, for the check */
+    clik_image src;      /* the frames in memory of the context, when they fit one image */
+} loop_images;
+
+static clik_status loop_images_make(clik_context *ctx, const options *o, loop_images *li)
+{
+    const int w = o->width, h = o->height, W = 2 * w, H = 2 * h;
+    clik_status st = CLIK_OK;
+    for (int i = 0; i < 3 && st == CLIK_OK; i++)
+        st = device_frame(ctx, &li->dev[i], w, h);
+    if (st == CLIK_OK)
+        st = device_frame(ctx, &li->up, W, H);
+    for (int i = 0; i < 2 && st == CLIK_OK; i++) {
+        st = clik_image_create(ctx, &li->rgba[i], W, H, 4, CLIK_U8);
+        if (st == CLIK_OK) /* pinned on discrete GPUs: copies at the bus's rate */
+            st = clik_image_alloc_on(ctx, &li->rgba_host[i], W, H, 4, CLIK_U8);
+        if (st == CLIK_OK)
+            st = clik_image_create(ctx, &li->flow[i], w, h, 2, CLIK_F32);
+        if (st == CLIK_OK)
+            st = clik_image_alloc_on(ctx, &li->flow_host[i], w, h, 2, CLIK_F32);
+        if (st == CLIK_OK && o->out && !(li->up_host[i] = malloc(clik_yuv_size(W, H))))
+            st = CLIK_ERR_NO_MEMORY;
+        li->rgba[i].order = li->rgba_host[i].order = CLIK_ORDER_RGB;
+    }
+    return st;
+}
+
+static void loop_images_free(loop_images *li)
+{
+    for (int i = 0; i < 3; i++)
+        frame_free(&li->dev[i]);
+    frame_free(&li->up);
+    for (int i = 0; i < 2; i++) {
+        clik_image_free(&li->rgba[i]);
+        clik_image_free(&li->rgba_host[i]);
+        clik_image_free(&li->flow[i]);
+        clik_image_free(&li->flow_host[i]);
+        free(li->up_host[i]);
+    }
+    clik_image_free(&li->src);
+}
+
+/* The frames in memory the device reaches directly (clik_image_alloc_on:
+ * pinned on discrete GPUs) when they fit one image, else plain memory. */
+static uint8_t *frames_in_context(clik_context *ctx, const options *o, loop_images *li,
+                                  uint8_t **plain)
+{
+    const size_t frame_bytes = clik_yuv_size(o->width, o->height);
+    *plain = load_frames(o, frame_bytes);
+    if (!*plain)
+        return NULL;
+    const long rows = (long)o->height * 3 / 2 * o->frames;
+    if (rows > (1L << 20) || /* the library's largest side */
+        clik_image_alloc_on(ctx, &li->src, o->width, (int)rows, 1, CLIK_U8) != CLIK_OK)
+        return *plain;
+    uint8_t *f = li->src.data; /* packed: width bytes a row */
+    memcpy(f, *plain, frame_bytes * (size_t)o->frames);
+    free(*plain);
+    *plain = NULL;
+    return f;
+}
+
+/* Queues the upload of frame t (frames: all of them) into device frame d. */
+static clik_status queue_upload(clik_context *ctx, const options *o, const uint8_t *frames, int t,
+                                clik_yuv_image *d, uint64_t *ticket)
+{
+    clik_yuv_image host;
+    const size_t frame_bytes = clik_yuv_size(o->width, o->height);
+    clik_status st = clik_yuv_wrap(&host, CLIK_YUV_NV21, o->width, o->height,
+                                   (uint8_t *)frames + frame_bytes * t, 0);
+    if (st == CLIK_OK)
+        st = clik_image_upload_async(ctx, &d->y, &host.y, ticket);
+    return st == CLIK_OK ? clik_image_upload_async(ctx, &d->uv, &host.uv, ticket) : st;
+}
+
+/* Writes what the check reads of frame t (its outputs in slot t % 2). */
+static int write_outputs(const options *o, const uint8_t *frames, const loop_images *li, int t)
+{
+    const int w = o->width, h = o->height, W = 2 * w, H = 2 * h;
+    const size_t frame_bytes = clik_yuv_size(w, h);
+    const clik_image *rgba = &li->rgba_host[t % 2], *flow = &li->flow_host[t % 2];
+    if (o->inject && t == o->frames - 1)
+        ((uint8_t *)rgba->data)[(size_t)(H / 2) * rgba->stride + 4 * (W / 3) + 1] ^= 0x40;
+    int ok = write_file(o->out, "frame", t, frames + frame_bytes * t, frame_bytes, NULL, 0) &&
+             write_file(o->out, "up", t, li->up_host[t % 2], clik_yuv_size(W, H), NULL, 0);
+    /* RGBA rows packed. */
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/rgba-%03d.raw", o->out, t);
+    FILE *f = ok ? fopen(path, "wb") : NULL;
+    for (int y = 0; f && y < H && ok; y++)
+        ok = fwrite((uint8_t *)rgba->data + (size_t)y * rgba->stride, 4, (size_t)W, f) == (size_t)W;
+    if (!f || fclose(f) != 0)
+        ok = 0;
+    if (ok && t > 0) {
+        const float magic = 202021.25f;
+        const int32_t dims[2] = {w, h};
+        snprintf(path, sizeof(path), "%s/flow-%03d.flo", o->out, t);
+        f = fopen(path, "wb");
+        ok = f && fwrite(&magic, 4, 1, f) == 1 && fwrite(dims, 4, 2, f) == 2;
+        for (int y = 0; f && y < h && ok; y++)
+            ok = fwrite((uint8_t *)flow->data + (size_t)y * flow->stride, 8, (size_t)w, f) ==
+                 (size_t)w;
+        if (!f || fclose(f) != 0)
+            ok = 0;
+    }
+    if (!ok)
+        fprintf(stderr, "%s: cannot write the outputs of frame %d to %s\n", prog, t, o->out);
+    return ok;
+}
+
+/* Frame t's outputs are in host memory once its downloads' ticket is done:
+ * the time since the last frame's end goes to *gap, then --out writes them. */
+static int frame_end(clik_context *ctx, const options *o, const uint8_t *frames,
+                     const loop_images *li, int t, uint64_t ticket, double *clock, double *gap)
+{
+    clik_status st = clik_context_wait(ctx, ticket);
+    const double now = bench_now_ms();
+    *gap = now - *clock;
+    *clock = now;
+    if (st != CLIK_OK)
+        return bench_failed(prog, ctx, st, "the downloads of a frame");
+    return o->out && !write_outputs(o, frames, li, t) ? EXIT_FAILED : 0;
+}
+
 static int run_loop(clik_context *ctx, const options *o)
 {
     const int w = o->width, h = o->height, W = 2 * w, H = 2 * h;
-    const size_t frame_bytes = clik_yuv_size(w, h), up_bytes = clik_yuv_size(W, H);
-    uint8_t *frames = load_frames(o, frame_bytes);
+    loop_images li;
+    memset(&li, 0, sizeof(li));
+    uint8_t *plain = NULL;
+    const uint8_t *frames = frames_in_context(ctx, o, &li, &plain);
     if (!frames)
         return EXIT_FAILED;
-    double *ms = calloc((size_t)o->frames * S_COUNT, sizeof(double));
-    uint8_t *up_host = o->out ? malloc(up_bytes) : NULL;
-    clik_yuv_image dev[2], up, up_view;
-    clik_image rgba = {0}, rgba_host = {0}, flow = {0}, flow_host = {0};
-    memset(dev, 0, sizeof(dev));
-    memset(&up, 0, sizeof(up));
-    clik_status st = ms && (!o->out || up_host) ? CLIK_OK : CLIK_ERR_NO_MEMORY;
-    for (int i = 0; i < 2 && st == CLIK_OK; i++)
-        st = device_frame(ctx, &dev[i], w, h);
+    double *ms = calloc((size_t)o->frames * (S_COUNT + 1), sizeof(double));
+    double *gaps = ms ? ms + (size_t)o->frames * S_COUNT : NULL;
+    uint64_t *done = calloc((size_t)o->frames, sizeof(uint64_t));
+    clik_status st = ms && done ? CLIK_OK : CLIK_ERR_NO_MEMORY;
     if (st == CLIK_OK)
-        st = device_frame(ctx, &up, W, H);
-    if (st == CLIK_OK)
-        st = clik_image_create(ctx, &rgba, W, H, 4, CLIK_U8);
-    if (st == CLIK_OK)
-        st = clik_image_alloc(&rgba_host, W, H, 4, CLIK_U8);
-    if (st == CLIK_OK)
-        st = clik_image_create(ctx, &flow, w, h, 2, CLIK_F32);
-    if (st == CLIK_OK)
-        st = clik_image_alloc(&flow_host, w, h, 2, CLIK_F32);
-    if (st == CLIK_OK && o->out)
-        st = clik_yuv_wrap(&up_view, CLIK_YUV_NV21, W, H, up_host, 0);
+        st = loop_images_make(ctx, o, &li);
     int rc = 0;
     if (st != CLIK_OK) {
         rc = bench_failed(prog, ctx, st, "setting up the loop's images");
         goto done;
     }
-    rgba.order = rgba_host.order = CLIK_ORDER_RGB;
     clik_flow_options fo;
     clik_flow_options_init(&fo);
     if (o->scales)
@@ -330,85 +456,68 @@ static int run_loop(clik_context *ctx, const options *o)
         rc = bench_failed(prog, ctx, st, "clik_context_prepare");
         goto done;
     }
+    /* Frame t: its upload was queued during frame t - 1 (overlapping that
+     * frame's kernels), the next one's is queued now, then its kernels,
+     * then its downloads; frame t - 1's outputs are used (written with
+     * --out) while frame t's kernels run. --serial: one step at a time. */
     const double t_start = bench_now_ms(), cpu_start = bench_cpu_ms();
-    for (int t = 0; t < o->frames && rc == 0; t++) {
-        clik_yuv_image host, *cur = &dev[t % 2], *prev = &dev[(t + 1) % 2];
+    double end_clock = t_start;
+    uint64_t ticket = 0;
+    st = o->serial ? CLIK_OK : queue_upload(ctx, o, frames, 0, &li.dev[0], &ticket);
+    const char *what = "upload";
+    for (int t = 0; t < o->frames && rc == 0 && st == CLIK_OK; t++) {
+        clik_yuv_image *cur = &li.dev[t % 3], *prev = &li.dev[(t + 2) % 3];
         double *m = ms + (size_t)t * S_COUNT, clock = bench_now_ms();
-        const char *what = "upload";
-        st = clik_yuv_wrap(&host, CLIK_YUV_NV21, w, h, frames + frame_bytes * t, 0);
-        if (st == CLIK_OK)
-            st = clik_image_upload(ctx, &cur->y, &host.y);
-        if (st == CLIK_OK)
-            st = clik_image_upload(ctx, &cur->uv, &host.uv);
-        step_done(ctx, &st, &clock, &m[S_UPLOAD]);
+        what = "upload";
+        if (o->serial)
+            st = queue_upload(ctx, o, frames, t, cur, &ticket);
+        else if (t + 1 < o->frames)
+            st = queue_upload(ctx, o, frames, t + 1, &li.dev[(t + 1) % 3], &ticket);
+        step_done(o, ctx, &st, &clock, &m[S_UPLOAD]);
+        clik_image *rgba = &li.rgba[t % 2], *flow = &li.flow[t % 2];
         if (st == CLIK_OK && t > 0) {
             what = "clik_flow_tvl1";
-            st = clik_flow_tvl1(ctx, &prev->y, &cur->y, &flow, &fo);
+            st = clik_flow_tvl1(ctx, &prev->y, &cur->y, flow, &fo);
         }
-        step_done(ctx, &st, &clock, &m[S_FLOW]);
+        step_done(o, ctx, &st, &clock, &m[S_FLOW]);
         if (st == CLIK_OK) {
             what = o->lapar ? "clik_yuv_upscale_lapar" : "clik_yuv_resize";
-            st = o->lapar ? clik_yuv_upscale_lapar(ctx, cur, &up, 2, NULL)
-                          : clik_yuv_resize(ctx, cur, &up, CLIK_INTERP_BILINEAR);
+            st = o->lapar ? clik_yuv_upscale_lapar(ctx, cur, &li.up, 2, NULL)
+                          : clik_yuv_resize(ctx, cur, &li.up, CLIK_INTERP_BILINEAR);
         }
-        step_done(ctx, &st, &clock, &m[S_UPSCALE]);
+        step_done(o, ctx, &st, &clock, &m[S_UPSCALE]);
         if (st == CLIK_OK) {
             what = "clik_yuv_to_rgb";
-            st = clik_yuv_to_rgb(ctx, &up, &rgba, CLIK_YUV_BT601);
+            st = clik_yuv_to_rgb(ctx, &li.up, rgba, CLIK_YUV_BT601);
         }
-        step_done(ctx, &st, &clock, &m[S_CONVERT]);
+        step_done(o, ctx, &st, &clock, &m[S_CONVERT]);
         if (st == CLIK_OK) {
             what = "download";
-            st = clik_image_download(ctx, &rgba_host, &rgba);
+            st = clik_image_download_async(ctx, &li.rgba_host[t % 2], rgba, &done[t]);
             if (st == CLIK_OK && t > 0)
-                st = clik_image_download(ctx, &flow_host, &flow);
+                st = clik_image_download_async(ctx, &li.flow_host[t % 2], flow, &done[t]);
         }
-        step_done(ctx, &st, &clock, &m[S_DOWNLOAD]);
-        if (st != CLIK_OK) {
-            rc = bench_failed(prog, ctx, st, what);
-            break;
+        step_done(o, ctx, &st, &clock, &m[S_DOWNLOAD]);
+        if (st == CLIK_OK && o->out) { /* what the check reads, blocking */
+            clik_yuv_image up_view;
+            what = "download of the upscaled frame";
+            st = clik_yuv_wrap(&up_view, CLIK_YUV_NV21, W, H, li.up_host[t % 2], 0);
+            if (st == CLIK_OK)
+                st = clik_image_download(ctx, &up_view.y, &li.up.y);
+            if (st == CLIK_OK)
+                st = clik_image_download(ctx, &up_view.uv, &li.up.uv);
         }
-        if (!o->out)
-            continue;
-        /* Outside the timed steps: what the check reads. */
-        st = clik_image_download(ctx, &up_view.y, &up.y);
-        if (st == CLIK_OK)
-            st = clik_image_download(ctx, &up_view.uv, &up.uv);
-        if (st != CLIK_OK) {
-            rc = bench_failed(prog, ctx, st, "download of the upscaled frame");
-            break;
-        }
-        if (o->inject && t == o->frames - 1)
-            ((uint8_t *)rgba_host.data)[(size_t)(H / 2) * rgba_host.stride + 4 * (W / 3) + 1] ^=
-                0x40;
-        int ok = write_file(o->out, "frame", t, frames + frame_bytes * t, frame_bytes, NULL, 0) &&
-                 write_file(o->out, "up", t, up_host, up_bytes, NULL, 0);
-        /* RGBA rows packed. */
-        char path[4096];
-        snprintf(path, sizeof(path), "%s/rgba-%03d.raw", o->out, t);
-        FILE *f = ok ? fopen(path, "wb") : NULL;
-        for (int y = 0; f && y < H && ok; y++)
-            ok = fwrite((uint8_t *)rgba_host.data + (size_t)y * rgba_host.stride, 4, (size_t)W,
-                        f) == (size_t)W;
-        if (!f || fclose(f) != 0)
-            ok = 0;
-        if (ok && t > 0) {
-            const float magic = 202021.25f;
-            const int32_t dims[2] = {w, h};
-            snprintf(path, sizeof(path), "%s/flow-%03d.flo", o->out, t);
-            f = fopen(path, "wb");
-            ok = f && fwrite(&magic, 4, 1, f) == 1 && fwrite(dims, 4, 2, f) == 2;
-            for (int y = 0; f && y < h && ok; y++)
-                ok = fwrite((uint8_t *)flow_host.data + (size_t)y * flow_host.stride, 8, (size_t)w,
-                            f) == (size_t)w;
-            if (!f || fclose(f) != 0)
-                ok = 0;
-        }
-        if (!ok) {
-            fprintf(stderr, "%s: cannot write the outputs of frame %d to %s\n", prog, t, o->out);
-            rc = EXIT_FAILED;
+        if (st == CLIK_OK && (o->serial || t > 0)) {
+            const int u = o->serial ? t : t - 1;
+            rc = frame_end(ctx, o, frames, &li, u, done[u], &end_clock, &gaps[u]);
         }
     }
+    if (st == CLIK_OK && rc == 0 && !o->serial)
+        rc = frame_end(ctx, o, frames, &li, o->frames - 1, done[o->frames - 1], &end_clock,
+                       &gaps[o->frames - 1]);
+    if (st != CLIK_OK && rc == 0)
+        rc = bench_failed(prog, ctx, st, what);
+    (void)clik_context_finish(ctx);
     const double total = bench_now_ms() - t_start, cpu_total = bench_cpu_ms() - cpu_start;
     if (rc == 0 && o->out) {
         char path[4096];
@@ -432,35 +541,36 @@ static int run_loop(clik_context *ctx, const options *o)
             printf("prepare  %.1f ms (the loop's programs built or loaded from the kernel cache "
                    "before the first frame)\n",
                    t_prep);
-        printf("frames   %d of %dx%d NV21 (%s), x2 by %s to %dx%d RGBA\n", o->frames, w, h,
-               o->input ? o->input : "synthesised",
+        printf("frames   %d of %dx%d NV21 (%s, %s memory), x2 by %s to %dx%d RGBA\n", o->frames, w,
+               h, o->input ? o->input : "synthesised", plain ? "plain" : "the context's",
                o->lapar ? "the LAPAR model" : "bilinear resize", W, H);
         printf("loop     %.1f ms, %.2f frames/s; the process's CPU time %.1f ms a frame (every "
                "thread's)%s\n",
                total, 1000.0 * o->frames / total, cpu_total / o->frames,
                o->out ? "; with --out the files' writing included" : "");
-        double col[MAX_FRAMES];
-        printf("step     median ms a frame (flow: frames 2 on)\n");
-        for (int s = 0; s < S_COUNT; s++) {
-            int n = 0;
-            for (int t = s == S_FLOW ? 1 : 0; t < o->frames; t++)
-                col[n++] = ms[(size_t)t * S_COUNT + s];
-            printf("  %-9s %9.3f\n", step_names[s], n ? bench_median(col, n) : 0.0);
+        printf("frame    %.3f ms median between frames' ends (from the second frame)\n",
+               o->frames > 1 ? bench_median(gaps + 1, o->frames - 1) : gaps[0]);
+        if (o->serial) {
+            double col[MAX_FRAMES];
+            printf("step     median ms a frame (flow: frames 2 on)\n");
+            for (int s = 0; s < S_COUNT; s++) {
+                int n = 0;
+                for (int t = s == S_FLOW ? 1 : 0; t < o->frames; t++)
+                    col[n++] = ms[(size_t)t * S_COUNT + s];
+                printf("  %-9s %9.3f\n", step_names[s], n ? bench_median(col, n) : 0.0);
+            }
+            printf("overlap  none (--serial): each step finished before the next\n");
+        } else {
+            printf("overlap  the next frame's upload and this frame's downloads queued "
+                   "(clik_image_upload_async, clik_image_download_async) alongside the "
+                   "kernels\n");
         }
-        printf("overlap  none: uploads and downloads of device images are synchronous calls on "
-               "the context (one call at a time); steps run one after another\n");
     }
 done:
-    for (int i = 0; i < 2; i++)
-        frame_free(&dev[i]);
-    frame_free(&up);
-    clik_image_free(&rgba);
-    clik_image_free(&rgba_host);
-    clik_image_free(&flow);
-    clik_image_free(&flow_host);
-    free(up_host);
+    loop_images_free(&li);
+    free(done);
     free(ms);
-    free(frames);
+    free(plain);
     return rc;
 }
 
