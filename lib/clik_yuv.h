@@ -135,6 +135,17 @@ CLIK_API clik_status clik_yuv_upscale_lapar(clik_context *ctx, const clik_yuv_im
                                             clik_yuv_image *dst, int scale,
                                             const clik_lapar_model *model);
 
+/*
+ * Frame dst = frame src upscaled by a LAPAR network: the luma plane by
+ * clik_lapar_net_run as a grey image (the network sees it as R = G = B),
+ * each chroma plane by clik_resize bicubic, as clik_yuv_upscale_lapar does
+ * with the model; no RGB image is made. dst of src's format and the
+ * network's scale times src's size (at least 2 x 2). Status as
+ * clik_yuv_upscale_lapar, and CLIK_ERR_NULL for net NULL.
+ */
+CLIK_API clik_status clik_yuv_upscale_lapar_net(clik_context *ctx, const clik_yuv_image *src,
+                                                clik_yuv_image *dst, const clik_lapar_net *net);
+
 #ifdef __cplusplus
 }
 #endif

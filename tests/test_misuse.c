@@ -4144,6 +4144,30 @@ static void row_yuv_upscale_lapar(void)
     expect_status(clik_yuv_upscale_lapar(h_ctx, &f, &g, 2, NULL), CLIK_OK);
 }
 
+static void row_yuv_upscale_lapar_net(void)
+{
+    clik_yuv_image f, g;
+    clik_lapar_net *net = NULL;
+    if (!src_dst_frames(CLIK_YUV_NV21, 32, 24, &f, &g))
+        return;
+    set_case("the network of the cases");
+    if (!expect_ok(sup_case_small_net(&net), "sup_case_small_net"))
+        return;
+    set_case("ctx NULL");
+    expect_status(clik_yuv_upscale_lapar_net(NULL, &f, &g, net), CLIK_ERR_NULL);
+    set_case("src NULL");
+    EXPECT_REFUSED(h_ctx, clik_yuv_upscale_lapar_net(h_ctx, NULL, &g, net), CLIK_ERR_NULL);
+    set_case("dst NULL");
+    EXPECT_REFUSED(h_ctx, clik_yuv_upscale_lapar_net(h_ctx, &f, NULL, net), CLIK_ERR_NULL);
+    set_case("net NULL");
+    EXPECT_REFUSED(h_ctx, clik_yuv_upscale_lapar_net(h_ctx, &f, &g, NULL), CLIK_ERR_NULL);
+    set_case("dst over src");
+    EXPECT_REFUSED(h_ctx, clik_yuv_upscale_lapar_net(h_ctx, &f, &f, net), CLIK_ERR_INVALID_ARG);
+    set_case("a correct call");
+    expect_status(clik_yuv_upscale_lapar_net(h_ctx, &f, &g, net), CLIK_OK);
+    clik_lapar_net_free(net);
+}
+
 /* ---- imported memory ------------------------------------------------------------------ */
 
 static void row_import_desc_init(void)
@@ -4488,6 +4512,9 @@ static const misuse_row misuse_rows[] = {
     ROW(yuv_upscale_lapar,
         "a scale outside 2..4 is CLIK_ERR_INVALID_ARG and a dst not scale times src "
         "CLIK_ERR_SIZE_MISMATCH, each with a message (plane checks: tests/test_yuv.c)"),
+    ROW(yuv_upscale_lapar_net,
+        "net NULL is CLIK_ERR_NULL and dst over src CLIK_ERR_INVALID_ARG, each with a message "
+        "(sizes and plane checks: tests/test_yuv.c)"),
     ROW(yuv_resize,
         "an unknown method, frames of different formats and dst over src are CLIK_ERR_INVALID_ARG "
         "with a message (plane checks: tests/test_yuv.c)"),

@@ -335,43 +335,58 @@ static void expect_refused(clik_status st, clik_status want, const char *words)
     ck_assert_ptr_nonnull(strstr(clik_context_message(h_ctx), words));
 }
 
-/* The LAPAR model upscale of a frame: luma as clik_upscale_lapar of the
- * luma plane alone, chroma as clik_resize bicubic of each chroma plane. */
-START_TEST(upscale_planes)
+/* A frame upscaled by the LAPAR model (net NULL) or a network: luma as
+ * clik_upscale_lapar (clik_lapar_net_run) of the luma plane alone, chroma
+ * as clik_resize bicubic of each chroma plane, byte for byte. */
+static void frame_upscale_matches(const uint8_t *src, int w, int h, clik_yuv_format format,
+                                  int scale, const clik_lapar_net *net)
 {
-    static const clik_yuv_format formats[] = {CLIK_YUV_NV21, CLIK_YUV_NV12, CLIK_YUV_I420};
-    const int w = 30, h = 22;
+    uint8_t *dst = malloc(clik_yuv_size(w * scale, h * scale));
+    ck_assert_ptr_nonnull(dst);
+    clik_yuv_image f, g;
+    ck_assert_int_eq(clik_yuv_wrap(&f, format, w, h, (uint8_t *)src, 0), CLIK_OK);
+    ck_assert_int_eq(clik_yuv_wrap(&g, format, w * scale, h * scale, dst, 0), CLIK_OK);
+    clik_status st = net ? clik_yuv_upscale_lapar_net(h_ctx, &f, &g, net)
+                         : clik_yuv_upscale_lapar(h_ctx, &f, &g, scale, NULL);
+    ck_assert_msg(st == CLIK_OK, "%s", clik_context_message(h_ctx));
+    ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
+    clik_image want;
+    ck_assert_int_eq(clik_image_alloc(&want, w * scale, h * scale, 1, CLIK_U8), CLIK_OK);
+    st = net ? clik_lapar_net_run(h_ctx, net, &f.y, &want, NULL)
+             : clik_upscale_lapar(h_ctx, &f.y, &want, scale, NULL);
+    ck_assert_int_eq(st, CLIK_OK);
+    for (int y = 0; y < h * scale; y++)
+        ck_assert_mem_eq((const uint8_t *)g.y.data + (size_t)y * g.y.stride,
+                         (const uint8_t *)want.data + (size_t)y * want.stride, (size_t)(w * scale));
+    clik_image_free(&want);
+    if (format == CLIK_YUV_I420) {
+        plane_matches(&f.u, &g.u, 0, CLIK_INTERP_BICUBIC, "u");
+        plane_matches(&f.v, &g.v, 0, CLIK_INTERP_BICUBIC, "v");
+    } else {
+        plane_matches(&f.uv, &g.uv, 0, CLIK_INTERP_BICUBIC, "uv[0]");
+        plane_matches(&f.uv, &g.uv, 1, CLIK_INTERP_BICUBIC, "uv[1]");
+    }
+    free(dst);
+}
+
+static uint8_t *test_frame(int w, int h)
+{
     uint8_t *src = malloc(clik_yuv_size(w, h));
     ck_assert_ptr_nonnull(src);
     for (size_t i = 0; i < clik_yuv_size(w, h); i++)
         src[i] = (uint8_t)((i * 37u + (i >> 5) * 11u) & 0xff);
+    return src;
+}
+
+static const clik_yuv_format all_formats[] = {CLIK_YUV_NV21, CLIK_YUV_NV12, CLIK_YUV_I420};
+
+START_TEST(upscale_planes)
+{
+    const int w = 30, h = 22;
+    uint8_t *src = test_frame(w, h);
     for (int fi = 0; fi < 3; fi++)
-        for (int scale = 2; scale <= 3; scale++) {
-            uint8_t *dst = malloc(clik_yuv_size(w * scale, h * scale));
-            ck_assert_ptr_nonnull(dst);
-            clik_yuv_image f, g;
-            ck_assert_int_eq(clik_yuv_wrap(&f, formats[fi], w, h, src, 0), CLIK_OK);
-            ck_assert_int_eq(clik_yuv_wrap(&g, formats[fi], w * scale, h * scale, dst, 0), CLIK_OK);
-            ck_assert_msg(clik_yuv_upscale_lapar(h_ctx, &f, &g, scale, NULL) == CLIK_OK, "%s",
-                          clik_context_message(h_ctx));
-            ck_assert_int_eq(clik_context_last_backend(h_ctx), h_expected);
-            clik_image want;
-            ck_assert_int_eq(clik_image_alloc(&want, w * scale, h * scale, 1, CLIK_U8), CLIK_OK);
-            ck_assert_int_eq(clik_upscale_lapar(h_ctx, &f.y, &want, scale, NULL), CLIK_OK);
-            for (int y = 0; y < h * scale; y++)
-                ck_assert_mem_eq((const uint8_t *)g.y.data + (size_t)y * g.y.stride,
-                                 (const uint8_t *)want.data + (size_t)y * want.stride,
-                                 (size_t)(w * scale));
-            clik_image_free(&want);
-            if (formats[fi] == CLIK_YUV_I420) {
-                plane_matches(&f.u, &g.u, 0, CLIK_INTERP_BICUBIC, "u");
-                plane_matches(&f.v, &g.v, 0, CLIK_INTERP_BICUBIC, "v");
-            } else {
-                plane_matches(&f.uv, &g.uv, 0, CLIK_INTERP_BICUBIC, "uv[0]");
-                plane_matches(&f.uv, &g.uv, 1, CLIK_INTERP_BICUBIC, "uv[1]");
-            }
-            free(dst);
-        }
+        for (int scale = 2; scale <= 3; scale++)
+            frame_upscale_matches(src, w, h, all_formats[fi], scale, NULL);
     /* a dst not scale times src, a scale the model lacks */
     static uint8_t out[64 * 48 * 3 / 2];
     clik_yuv_image f, g;
@@ -383,6 +398,31 @@ START_TEST(upscale_planes)
     ck_assert_int_eq(clik_yuv_upscale_lapar(h_ctx, &f, &g, 1, NULL), CLIK_ERR_INVALID_ARG);
     ck_assert_int_eq(clik_yuv_upscale_lapar(h_ctx, NULL, &g, 2, NULL), CLIK_ERR_NULL);
     ck_assert_int_eq(clik_yuv_upscale_lapar(NULL, &f, &g, 2, NULL), CLIK_ERR_NULL);
+    free(src);
+}
+END_TEST
+
+/* The same with a network (the small one of the conformance cases). */
+START_TEST(upscale_planes_net)
+{
+    const int w = 18, h = 14;
+    uint8_t *src = test_frame(w, h);
+    clik_lapar_net *net = NULL;
+    ck_assert_int_eq(sup_case_small_net(&net), CLIK_OK);
+    for (int fi = 0; fi < 3; fi++)
+        frame_upscale_matches(src, w, h, all_formats[fi], 2, net);
+    /* a dst not twice src, no network, a frame NULL */
+    static uint8_t out[40 * 28 * 3 / 2];
+    clik_yuv_image f, g;
+    ck_assert_int_eq(clik_yuv_wrap(&f, CLIK_YUV_NV21, w, h, src, 0), CLIK_OK);
+    ck_assert_int_eq(clik_yuv_wrap(&g, CLIK_YUV_NV21, 40, 28, out, 0), CLIK_OK);
+    expect_refused(clik_yuv_upscale_lapar_net(h_ctx, &f, &g, net), CLIK_ERR_SIZE_MISMATCH,
+                   "upscaled by 2");
+    ck_assert_int_eq(clik_yuv_wrap(&g, CLIK_YUV_NV21, 2 * w, 2 * h, out, 0), CLIK_OK);
+    expect_refused(clik_yuv_upscale_lapar_net(h_ctx, &f, &g, NULL), CLIK_ERR_NULL, "net is NULL");
+    ck_assert_int_eq(clik_yuv_upscale_lapar_net(h_ctx, NULL, &g, net), CLIK_ERR_NULL);
+    ck_assert_int_eq(clik_yuv_upscale_lapar_net(NULL, &f, &g, net), CLIK_ERR_NULL);
+    clik_lapar_net_free(net);
     free(src);
 }
 END_TEST
@@ -480,8 +520,10 @@ int main(void)
     static const char *const tunings[] = {"", "yuv_rows=0,poison=1",
                                           "yuv_rows=1,yuv_row_steps=0,yuv_band_rows=3,poison=1",
                                           "yuv_rows=1,yuv_row_steps=3,poison=1", NULL};
-    const h_test tests[] = {H_TEST(hand_worked),   H_TEST(wrap_layout),    H_TEST(separate_planes),
-                            H_TEST(resize_planes), H_TEST(upscale_planes), H_TEST(bad_input)};
+    const h_test tests[] = {H_TEST(hand_worked),     H_TEST(wrap_layout),
+                            H_TEST(separate_planes), H_TEST(resize_planes),
+                            H_TEST(upscale_planes),  H_TEST(upscale_planes_net),
+                            H_TEST(bad_input)};
     const h_suite suite = {"yuv", "yuv", 0, tests, H_COUNT(tests), tunings, NULL};
     return h_suite_main(&suite);
 }

@@ -64,6 +64,9 @@ typedef struct sup_test_net_shape {
     int scale, features, blocks, units, atoms;
 } sup_test_net_shape;
 uint8_t *sup_test_net_bytes(const sup_test_net_shape *shape, uint64_t seed, size_t *size);
+/* The small network of the LAPAR network family's cases (x2, 8 features,
+ * 72 atoms, seeded weights); free with clik_lapar_net_free(). */
+clik_status sup_case_small_net(clik_lapar_net **net);
 /* The CRC-32 of n bytes (IEEE 802.3, reflected, as zlib and PNG compute
  * it): the checksum of the LAPAR files and of PNG chunks, computed apart
  * from the library for the files the tests make. */

@@ -142,12 +142,8 @@ uint8_t *sup_test_net_bytes(const sup_test_net_shape *shape, uint64_t seed, size
 
 static const sup_test_net_shape small_shape = {2, 8, 1, 2, 72};
 
-/* The network a case runs: the synthetic one, or LAPAR-C x2 (held for the
- * process: built-in networks are never freed). */
-static clik_status case_net(int released, clik_lapar_net **net)
+clik_status sup_case_small_net(clik_lapar_net **net)
 {
-    if (released)
-        return clik_lapar_net_builtin(NULL, "lapar-c", 2, net);
     size_t n;
     uint8_t *bytes = sup_test_net_bytes(&small_shape, 7, &n);
     if (!bytes)
@@ -155,6 +151,13 @@ static clik_status case_net(int released, clik_lapar_net **net)
     clik_status st = clik_lapar_net_read(NULL, bytes, n, net);
     free(bytes);
     return st;
+}
+
+/* The network a case runs: the small one, or LAPAR-C x2 (held for the
+ * process: built-in networks are never freed). */
+static clik_status case_net(int released, clik_lapar_net **net)
+{
+    return released ? clik_lapar_net_builtin(NULL, "lapar-c", 2, net) : sup_case_small_net(net);
 }
 
 /* in cropped to side x side; an input under the network's 2 x 2 is

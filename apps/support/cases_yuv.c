@@ -165,6 +165,33 @@ static clik_status run_upscale_nv21(clik_context *ctx, const clik_image *in, cli
     return st;
 }
 
+/* The frame of `in` cropped to 24 x 24 (the network's cost), as NV12,
+ * upscaled x2 by the small network of the LAPAR network family's cases,
+ * written into out in OpenCV's layout. */
+static clik_status run_upscale_net_nv12(clik_context *ctx, const clik_image *in, clik_image *out)
+{
+    clik_image crop = *in;
+    crop.width = in->width < 24 ? in->width : 24;
+    crop.height = in->height < 24 ? in->height : 24;
+    crop.owned = 0;
+    clik_yuv_image f, g;
+    clik_lapar_net *net = NULL;
+    uint8_t *bytes = NULL;
+    clik_status st = make_frame(&crop, CLIK_YUV_NV12, &f, &bytes);
+    const int w = 2 * f.y.width, h = 2 * f.y.height;
+    if (st == CLIK_OK)
+        st = sup_case_small_net(&net);
+    if (st == CLIK_OK)
+        st = sup_case_host_output(out, w, h / 2 * 3, 1, CLIK_U8);
+    if (st == CLIK_OK)
+        st = clik_yuv_wrap(&g, CLIK_YUV_NV12, w, h, out->data, out->stride);
+    if (st == CLIK_OK)
+        st = clik_yuv_upscale_lapar_net(ctx, &f, &g, net);
+    clik_lapar_net_free(net);
+    free(bytes);
+    return st;
+}
+
 /* The conversions: integer arithmetic everywhere, every backend gives the
  * oracle's bytes. */
 const sup_case sup_cases_yuv[] = {
@@ -189,5 +216,8 @@ const sup_case sup_cases_yuv[] = {
      run_resize_nv21_aa},
     /* the LAPAR model on the luma: its upscaler's tolerance */
     {"yuv", "yuv_upscale_lapar-nv21-x2", SUP_TOL_FUSION, SUP_CH34, CLIK_U8, run_upscale_nv21},
+    /* a LAPAR network on the luma: the network's tolerance */
+    {"yuv", "yuv_upscale_lapar_net-nv12-x2", SUP_TOL_U8_FLOAT, SUP_CH14, CLIK_U8,
+     run_upscale_net_nv12},
 };
 const int sup_cases_yuv_count = (int)(sizeof(sup_cases_yuv) / sizeof(sup_cases_yuv[0]));

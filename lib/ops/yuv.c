@@ -395,28 +395,69 @@ clik_status clik_yuv_resize(clik_context *ctx, const clik_yuv_image *src, clik_y
     return st;
 }
 
-clik_status clik_yuv_upscale_lapar(clik_context *ctx, const clik_yuv_image *src,
-                                   clik_yuv_image *dst, int scale, const clik_lapar_model *model)
+/* The luma plane of a frame upscaled into another (clik_upscale_lapar or
+ * clik_lapar_net_run). */
+typedef clik_status (*luma_upscaler)(clik_context *ctx, const clik_image *src, clik_image *dst,
+                                     int scale, const void *with);
+
+/* The upscalers of frames: the luma by up, each chroma plane bicubic;
+ * refused: the caller's arguments' status (with why), given once the frames
+ * have passed their checks. */
+static clik_status upscale_frame(clik_context *ctx, const char *fn, const clik_yuv_image *src,
+                                 clik_yuv_image *dst, int scale, luma_upscaler up, const void *with,
+                                 clik_status refused, const char *why)
 {
-    static const char fn[] = "clik_yuv_upscale_lapar";
-    if (!ctx)
-        return CLIK_ERR_NULL;
     const clik_image *in[3], *out[3];
     clik_status st;
     const int n = frame_pair(ctx, fn, src, dst, in, out, &st);
     if (st != CLIK_OK)
         return st;
-    if (scale < 2 || scale > 4)
-        return clik__fail(ctx, CLIK_ERR_INVALID_ARG, "%s: scale %d: the model upscales by 2 to 4",
-                          fn, scale);
+    if (refused != CLIK_OK)
+        return clik__fail(ctx, refused, "%s: %s", fn, why);
     if ((long)out[0]->width != (long)in[0]->width * scale ||
         (long)out[0]->height != (long)in[0]->height * scale)
         return clik__fail(ctx, CLIK_ERR_SIZE_MISMATCH,
                           "%s: dst is %dx%d; a %dx%d frame upscaled by %d is %ldx%ld", fn,
                           out[0]->width, out[0]->height, in[0]->width, in[0]->height, scale,
                           (long)in[0]->width * scale, (long)in[0]->height * scale);
-    st = clik_upscale_lapar(ctx, in[0], (clik_image *)out[0], scale, model);
+    st = up(ctx, in[0], (clik_image *)out[0], scale, with);
     for (int i = 1; i < n && st == CLIK_OK; i++)
         st = clik_resize(ctx, in[i], (clik_image *)out[i], CLIK_INTERP_BICUBIC);
     return st;
+}
+
+static clik_status luma_by_model(clik_context *ctx, const clik_image *src, clik_image *dst,
+                                 int scale, const void *model)
+{
+    return clik_upscale_lapar(ctx, src, dst, scale, model);
+}
+
+static clik_status luma_by_net(clik_context *ctx, const clik_image *src, clik_image *dst, int scale,
+                               const void *net)
+{
+    (void)scale;
+    return clik_lapar_net_run(ctx, net, src, dst, NULL);
+}
+
+clik_status clik_yuv_upscale_lapar(clik_context *ctx, const clik_yuv_image *src,
+                                   clik_yuv_image *dst, int scale, const clik_lapar_model *model)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    char why[64];
+    snprintf(why, sizeof(why), "scale %d: the model upscales by 2 to 4", scale);
+    const int ok = scale >= 2 && scale <= 4;
+    return upscale_frame(ctx, "clik_yuv_upscale_lapar", src, dst, scale, luma_by_model, model,
+                         ok ? CLIK_OK : CLIK_ERR_INVALID_ARG, why);
+}
+
+clik_status clik_yuv_upscale_lapar_net(clik_context *ctx, const clik_yuv_image *src,
+                                       clik_yuv_image *dst, const clik_lapar_net *net)
+{
+    if (!ctx)
+        return CLIK_ERR_NULL;
+    clik_lapar_net_info info = {0};
+    const clik_status described = net ? clik_lapar_net_describe(net, &info) : CLIK_ERR_NULL;
+    return upscale_frame(ctx, "clik_yuv_upscale_lapar_net", src, dst, info.scale, luma_by_net, net,
+                         described, net ? "net cannot be described" : "net is NULL");
 }
