@@ -10,7 +10,7 @@ static const char *const yuv_usage =
     "usage: clik yuv IN OUT [--size WxH] [--format nv21|nv12|i420]\n"
     "                [--space bt601|bt601-full|bt709|bt709-full] [--frame N]\n"
     "                [--resize WxH [--method nearest|bilinear|bicubic|bicubic-aa]]\n"
-    "                [--upscale 2|3|4]\n"
+    "                [--upscale 2|3|4 [--net lapar-a|lapar-b|lapar-c|FILE.lapar]]\n"
     "                [--device SPEC]\n"
     "A YUV 4:2:0 camera frame to an image, or an image to a frame. A frame is read\n"
     "from IN.yuv (raw frames back to back, each in OpenCV's layout: H rows of Y,\n"
@@ -25,7 +25,9 @@ static const char *const yuv_usage =
     "resamples a frame read from IN plane by plane (luma to WxH, chroma to half of\n"
     "it; --method, default bilinear) and writes the frame to OUT.yuv or OUT.npy, or\n"
     "its RGB to any other OUT. --upscale S does the same with the luma upscaled S\n"
-    "times by the LAPAR model (as clik upscale --method lapar) and the chroma bicubic.\n";
+    "times by the LAPAR model (as clik upscale --method lapar) and the chroma bicubic;\n"
+    "with --net, the luma by a LAPAR network instead: a released one (S 2 or 4) or a\n"
+    "network file (as clik upscale --method lapar-net --model).\n";
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -153,12 +155,16 @@ static int read_frame(const char *path, const yuv_opts *o, clik_image *img)
 int cmd_yuv(int argc, char **argv)
 {
     const char *size_text = NULL, *format_text = "nv21", *space_text = "bt601", *frame_text = NULL;
-    const char *resize_text = NULL, *method_text = NULL, *upscale_text = NULL;
-    const cli_option options[] = {
-        {"--size", &size_text, NULL},       {"--format", &format_text, NULL},
-        {"--space", &space_text, NULL},     {"--frame", &frame_text, NULL},
-        {"--resize", &resize_text, NULL},   {"--method", &method_text, NULL},
-        {"--upscale", &upscale_text, NULL}, {NULL, NULL, NULL}};
+    const char *resize_text = NULL, *method_text = NULL, *upscale_text = NULL, *net_text = NULL;
+    const cli_option options[] = {{"--size", &size_text, NULL},
+                                  {"--format", &format_text, NULL},
+                                  {"--space", &space_text, NULL},
+                                  {"--frame", &frame_text, NULL},
+                                  {"--resize", &resize_text, NULL},
+                                  {"--method", &method_text, NULL},
+                                  {"--upscale", &upscale_text, NULL},
+                                  {"--net", &net_text, NULL},
+                                  {NULL, NULL, NULL}};
     cli_args args;
     int rc = cli_parse(argc, argv, options, 2, 2, &args, yuv_usage);
     if (rc != CLI_OK)
@@ -167,6 +173,10 @@ int cmd_yuv(int argc, char **argv)
     if ((rc = parse_opts(size_text, format_text, space_text, frame_text, &o)) != CLI_OK ||
         (rc = parse_resize(resize_text, method_text, upscale_text, &o)) != CLI_OK)
         return rc;
+    if (net_text && !upscale_text) {
+        fprintf(stderr, "clik yuv: --net needs --upscale S\n");
+        return CLI_USAGE;
+    }
     const char *in = args.positional[0], *out = args.positional[1];
     cli_outputs outs;
     cli_outputs_init(&outs, "yuv");
@@ -223,12 +233,20 @@ int cmd_yuv(int argc, char **argv)
         rc = st == CLIK_ERR_INVALID_SIZE ? CLI_USAGE : CLI_FAILED;
     }
     clik_context *ctx = NULL;
+    clik_lapar_net *net = NULL;
     if (rc == CLI_OK)
         rc = cli_context(args.device, &ctx);
+    if (rc == CLI_OK && net_text) {
+        const int released = strcmp(net_text, "lapar-a") == 0 || strcmp(net_text, "lapar-b") == 0 ||
+                             strcmp(net_text, "lapar-c") == 0;
+        rc = cli_load_net(ctx, "yuv", net_text, released ? NULL : net_text, o.upscale, &net);
+    }
     if (rc == CLI_OK) {
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
-        if (decode && o.upscale)
+        if (decode && net)
+            st = clik_yuv_upscale_lapar_net(ctx, &frame, &sized, net);
+        else if (decode && o.upscale)
             st = clik_yuv_upscale_lapar(ctx, &frame, &sized, o.upscale, NULL);
         else if (decode && o.rw)
             st = clik_yuv_resize(ctx, &frame, &sized, o.method);
@@ -243,5 +261,6 @@ int cmd_yuv(int argc, char **argv)
         rc = cli_outputs_stage_bytes(&outs, 0, bytes->data, bytes->stride * (size_t)bytes->height);
     else if (rc == CLI_OK)
         rc = cli_outputs_stage(&outs, 0, bytes, 0);
+    clik_lapar_net_free(net);
     return cli_finish(&outs, rc, ctx, &sized_bytes, &dst, &src, NULL);
 }

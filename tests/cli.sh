@@ -1175,6 +1175,16 @@ expect 0 "yuv: an I420 frame upscaled by the LAPAR model" -- $run "$clik" yuv "$
 check "yuv: the upscaled frame's bytes" "$(wc -c <"$tmp/out.yuv" | tr -d ' ')" 1572864
 refused "yuv" --upscale 5 --upscale 1 --upscale two
 expect 2 "yuv: --upscale with --resize" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/out.yuv" --size 512x512 --upscale 2 --resize 64x64
+# --net: the luma by a LAPAR network, byte for byte clik upscale of the luma alone
+expect 0 "yuv: a small I420 frame" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/small.yuv" --size 512x512 --format i420 --resize 64x48
+expect 0 "yuv: a frame upscaled by LAPAR-A" -- $run "$clik" yuv "$tmp/small.yuv" "$tmp/netup.yuv" --size 64x48 --format i420 --upscale 2 --net lapar-a
+expect 0 "yuv: the small frame's luma" -- $run "$clik" yuv "$tmp/small.yuv" "$tmp/luma.pgm" --size 64x48 --format i420
+expect 0 "yuv: the luma upscaled by LAPAR-A alone" -- $run "$clik" upscale "$tmp/luma.pgm" "$tmp/lup.pgm" --scale 2 --method lapar-a
+check "yuv: --net's luma is the network's" "$(head -c 12288 "$tmp/netup.yuv" | cksum)" "$(tail -c 12288 "$tmp/lup.pgm" | cksum)"
+check "yuv: --net's frame bytes" "$(wc -c <"$tmp/netup.yuv" | tr -d ' ')" 18432
+expect 2 "yuv: --net without --upscale" -- $run "$clik" yuv "$tmp/small.yuv" "$tmp/out.yuv" --size 64x48 --net lapar-a
+expect 1 "yuv: --net at a scale it was not released for" -- $run "$clik" yuv "$tmp/small.yuv" "$tmp/out.yuv" --size 64x48 --upscale 3 --net lapar-a
+expect 1 "yuv: --net of a missing file" -- $run "$clik" yuv "$tmp/small.yuv" "$tmp/out.yuv" --size 64x48 --upscale 2 --net "$tmp/none.lapar"
 $run "$clik" equalize "$sample" "$tmp/out.png" --device none >&- 2>"$tmp/stderr"
 check "equalize with stdout closed (nothing to print)" "$? $(wc -c <"$tmp/stderr" | tr -d ' ')" "0 0"
 echo "$failures failure(s)"

@@ -263,6 +263,15 @@ class Context:
         model: LaparModel | None = None,
         out: ImageLike | None = None,
     ) -> ImageLike: ...
+    def yuv_upscale_lapar_net(
+        self,
+        frame: ImageLike,
+        net: str | PathLike[str] = "lapar-a",
+        scale: int = 2,
+        format: YuvFormat = "nv21",
+        *,
+        out: ImageLike | None = None,
+    ) -> ImageLike: ...
     # SSIM
     @overload
     def ssim(self, a: ImageLike, b: ImageLike, *, full: Literal[False] = False) -> float: ...

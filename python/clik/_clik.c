@@ -674,6 +674,7 @@ static PyMethodDef ctx_methods[] = {
     KW("rgb_to_yuv", ctx_rgb_to_yuv),
     KW("yuv_resize", ctx_yuv_resize),
     KW("yuv_upscale_lapar", ctx_yuv_upscale_lapar),
+    KW("yuv_upscale_lapar_net", ctx_yuv_upscale_lapar_net),
     KW("ssim", ctx_ssim),
     KW("ssim_tiles", ctx_ssim_tiles),
     KW("upscale_fusion", ctx_upscale_fusion),

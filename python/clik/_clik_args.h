@@ -235,10 +235,15 @@ PyObject *ctx_yuv_to_rgb(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_rgb_to_yuv(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_yuv_resize(CtxObject *c, PyObject *args, PyObject *kw);
 PyObject *ctx_yuv_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw);
+PyObject *ctx_yuv_upscale_lapar_net(CtxObject *c, PyObject *args, PyObject *kw);
 
 /* A clik.LaparModel or None (NULL: the default) into *m; -1 with TypeError
  * otherwise (_clik_lapar_model.c). */
 int model_arg(PyObject *o, const char *name, const clik_lapar_model **m);
+/* A LAPAR network argument (NULL: LAPAR-A; 'lapar-a', 'lapar-b', 'lapar-c'
+ * or a network file's path) of `scale` into *net, *owned 1 when the caller
+ * frees it; 0, or -1 with the error set (_clik_lapar_model.c). */
+int net_arg(CtxObject *c, PyObject *o, int scale, clik_lapar_net **net, int *owned);
 
 /* The arguments of a LAPAR model call beside its images (upscale_lapar,
  * lapar_classify, yuv_upscale_lapar): the scale and the model. */

@@ -207,6 +207,15 @@
     "scale: 2, 3 or 4.\n" ARG_YUV_FORMAT                                                           \
     "model: a clik.LaparModel, or None for the default.\n" ARG_OUT
 
+#define DOC_ctx_yuv_upscale_lapar_net                                                              \
+    SIG("yuv_upscale_lapar_net($self, /, frame, net='lapar-a', scale=2, format='nv21', *, "        \
+        "out=None)")                                                                               \
+    "A YUV 4:2:0 frame upscaled: the luma by a LAPAR network as a grey image (lapar_net_run()), "  \
+    "each chroma plane bicubic (resize()); no RGB image is made.\n\n"                              \
+    "frame: the (H * 3 / 2, W) uint8 array, H and W even.\n"                                       \
+    "net: 'lapar-a' (the default), 'lapar-b', 'lapar-c' or a network file's path.\n"               \
+    "scale: the network's scale (2 or 4 for the released networks).\n" ARG_YUV_FORMAT ARG_OUT
+
 /* ---- SSIM, fusion, flow ------------------------------------------------------------------------
  */
 

@@ -234,7 +234,7 @@ static int activations_arg(const char *text, clik_lapar_net_options *opt)
     return 0;
 }
 
-static int net_arg(CtxObject *c, PyObject *o, int scale, clik_lapar_net **net, int *owned)
+int net_arg(CtxObject *c, PyObject *o, int scale, clik_lapar_net **net, int *owned)
 {
     *net = NULL;
     *owned = 0;

@@ -2,7 +2,7 @@
  * clik._clik: the YUV 4:2:0 family. Frames are (H * 3 / 2, W) uint8 arrays
  * as OpenCV stores them (cv2.cvtColor's COLOR_YUV2BGR_NV21 input and
  * COLOR_BGR2YUV_I420 output): Context.yuv_to_rgb, Context.rgb_to_yuv,
- * Context.yuv_resize and Context.yuv_upscale_lapar.
+ * Context.yuv_resize, Context.yuv_upscale_lapar and Context.yuv_upscale_lapar_net.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <string.h>
@@ -212,6 +212,21 @@ PyObject *ctx_yuv_resize(CtxObject *c, PyObject *args, PyObject *kw)
     return frame_to_frame(c, src, out, format, w, h, do_yuv_resize, &m);
 }
 
+/* The rows and columns of a frame array (H * 3 / 2, W); 0, or -1 with
+ * the error set. */
+static int frame_shape(PyObject *src, int *rows, int *cols)
+{
+    PyObject *shape = PyObject_GetAttrString(src, "shape");
+    if (!shape || !PyArg_ParseTuple(shape, "ii", rows, cols)) {
+        Py_XDECREF(shape);
+        PyErr_Clear();
+        arg_error("argument 'frame': a (H * 3 / 2, W) uint8 array");
+        return -1;
+    }
+    Py_DECREF(shape);
+    return 0;
+}
+
 static clik_status do_yuv_upscale(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
                                   const void *arg)
 {
@@ -230,15 +245,34 @@ PyObject *ctx_yuv_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
         format_arg(format_o, &format) < 0 || model_arg(model_o, "model", &u.model) < 0 ||
         scale_range(u.scale, 2, 4) < 0)
         return NULL;
-    /* the size from the frame's: (H * 3 / 2, W) */
-    PyObject *shape = PyObject_GetAttrString(src, "shape");
     int rows = 0, cols = 0;
-    if (!shape || !PyArg_ParseTuple(shape, "ii", &rows, &cols)) {
-        Py_XDECREF(shape);
-        PyErr_Clear();
-        return arg_error("argument 'frame': a (H * 3 / 2, W) uint8 array");
-    }
-    Py_DECREF(shape);
+    if (frame_shape(src, &rows, &cols) < 0)
+        return NULL;
     return frame_to_frame(c, src, out, format, cols * u.scale, rows / 3 * 2 * u.scale,
                           do_yuv_upscale, &u);
+}
+
+static clik_status do_yuv_upscale_net(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
+                                      const void *arg)
+{
+    return clik_yuv_upscale_lapar_net(ctx, f, g, arg);
+}
+
+PyObject *ctx_yuv_upscale_lapar_net(CtxObject *c, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"frame", "net", "scale", "format", "out", NULL};
+    PyObject *src, *no = NULL, *format_o = Py_None, *out = Py_None;
+    int scale = 2, owned = 0, rows = 0, cols = 0;
+    clik_yuv_format format;
+    clik_lapar_net *net = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|OiO$O", kwlist, &src, &no, &scale, &format_o,
+                                     &out) ||
+        ctx_open(c) < 0 || format_arg(format_o, &format) < 0 || scale_range(scale, 2, 4) < 0 ||
+        frame_shape(src, &rows, &cols) < 0 || net_arg(c, no, scale, &net, &owned) < 0)
+        return NULL;
+    PyObject *r = frame_to_frame(c, src, out, format, cols * scale, rows / 3 * 2 * scale,
+                                 do_yuv_upscale_net, net);
+    if (owned)
+        clik_lapar_net_free(net);
+    return r;
 }

@@ -85,7 +85,7 @@ class Backend:
     OPS = frozenset("""hist_compute hist_equalize hist_equalize_luma clahe hist_lut pyr_down pyr_up
         pyr_gaussian pyr_laplacian pyr_collapse integral resize gaussian_blur gray ssim ssim_tiles
         upscale_fusion flow_tvl1 lapar_upsample lapar_filter lapar_classify upscale_lapar
-        upscale yuv_to_rgb rgb_to_yuv yuv_resize yuv_upscale_lapar""".split())
+        upscale yuv_to_rgb rgb_to_yuv yuv_resize yuv_upscale_lapar yuv_upscale_lapar_net""".split())
 
     def __init__(self, name, ctx):
         self.name = name

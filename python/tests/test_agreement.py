@@ -477,6 +477,22 @@ def test_yuv_upscale_lapar(be, fmt):
                   f"{fmt} x{scale} chroma plane {i}")
 
 
+@pytest.mark.parametrize("fmt", ["nv21", "i420"])
+def test_yuv_upscale_lapar_net(be, fmt):
+    """A frame upscaled by LAPAR-A: the luma as lapar_net_run() of the luma
+    alone, each chroma plane as resize() bicubic, byte for byte."""
+    bgr = cv2.cvtColor(astronaut_rgba(), cv2.COLOR_RGBA2BGR)
+    frame = i420_as(cv2.cvtColor(np.ascontiguousarray(bgr[:24, :32]), cv2.COLOR_BGR2YUV_I420),
+                    fmt)
+    got = be.yuv_upscale_lapar_net(frame, "lapar-a", 2, fmt)
+    assert got.shape == (72, 64) and got.dtype == np.uint8
+    planes, out = yuv_planes(frame, fmt), yuv_planes(got, fmt)
+    equal(out[0], be.lapar_net_run(np.ascontiguousarray(planes[0]), "lapar-a", 2), f"{fmt} luma")
+    for i in range(1, len(planes)):
+        equal(out[i], be.resize(np.ascontiguousarray(planes[i]), (32, 24), method="bicubic"),
+              f"{fmt} chroma plane {i}")
+
+
 def test_yuv_refused(be):
     frame = np.zeros((9, 8), np.uint8)
     with pytest.raises(clik.ArgumentError, match="format"):
@@ -503,6 +519,12 @@ def test_yuv_refused(be):
         be.yuv_upscale_lapar(np.zeros((9, 8), np.uint8), 5)
     with pytest.raises(TypeError, match="LaparModel"):
         be.yuv_upscale_lapar(np.zeros((9, 8), np.uint8), 2, model="lapar-a")
+    with pytest.raises(clik.ArgumentError, match="not x3"):
+        be.yuv_upscale_lapar_net(np.zeros((9, 8), np.uint8), "lapar-a", 3)
+    with pytest.raises(TypeError, match="network"):
+        be.yuv_upscale_lapar_net(np.zeros((9, 8), np.uint8), 7)
+    with pytest.raises(clik.ArgumentError, match="H \\* 3 / 2"):
+        be.yuv_upscale_lapar_net(np.zeros((10, 8), np.uint8))
 
 
 def degraded(img, seed):
