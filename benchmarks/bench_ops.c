@@ -467,6 +467,18 @@ static clik_status call_nv21_lapar(clik_context *ctx, const clik_image *src, con
     return clik_yuv_upscale_lapar(ctx, &f, &g, 2, NULL);
 }
 
+/* The same frame upscaled x2 by LAPAR-A (luma) and bicubic (chroma). */
+static clik_status call_nv21_lapar_a(clik_context *ctx, const clik_image *src,
+                                     const clik_image *src2, clik_image *outs, double *value)
+{
+    (void)value;
+    const clik_yuv_image f = {.format = CLIK_YUV_NV21, .y = *src, .uv = *src2};
+    clik_yuv_image g = {.format = CLIK_YUV_NV21, .y = outs[0], .uv = outs[1]};
+    clik_lapar_net *net = NULL; /* built in: held for the process */
+    clik_status st = clik_lapar_net_builtin(ctx, "lapar-a", 2, &net);
+    return st == CLIK_OK ? clik_yuv_upscale_lapar_net(ctx, &f, &g, net) : st;
+}
+
 static double nv21_resize_bytes(const bench_case *bc)
 {
     /* The frame (1.5 bytes a pixel) read, one of 4 times its pixels written. */
@@ -502,6 +514,11 @@ static clik_status nv21_resize_setup(bench_case *bc)
 static clik_status nv21_lapar_setup(bench_case *bc)
 {
     return nv21_x2_setup(bc, call_nv21_lapar, SUP_TOL_FUSION);
+}
+
+static clik_status nv21_lapar_a_setup(bench_case *bc)
+{
+    return nv21_x2_setup(bc, call_nv21_lapar_a, SUP_TOL_U8_FLOAT);
 }
 
 /* ---- fusion family: clik_upscale_fusion and the stream ----------------------------------- */
@@ -746,6 +763,10 @@ const bench_op bench_ops[] = {
             "clik_yuv_upscale_lapar: an NV21 frame x2, LAPAR model luma, bicubic chroma",
             "1.5*W*H + 6*W*H (frame read, frame of 4x the pixels written)", nv21_resize_bytes,
             nv21_lapar_setup),
+    NV21_OP("yuv_upscale_lapar_net-nv21-x2",
+            "clik_yuv_upscale_lapar_net: an NV21 frame x2, LAPAR-A luma, bicubic chroma",
+            "1.5*W*H + 6*W*H (frame read, frame of 4x the pixels written)", nv21_resize_bytes,
+            nv21_lapar_a_setup),
     {
         .name = "ssim",
         .summary = "clik_ssim: 11x11 Gaussian SSIM map and mean of two images",

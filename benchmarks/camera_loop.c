@@ -9,8 +9,10 @@
  *   flow      TV-L1 (clik_flow_tvl1) from the previous frame's luma to this
  *             frame's, both planes on the device (from the second frame on)
  *   upscale   x2 of the frame as a frame, plane by plane: clik_yuv_resize
- *             bilinear (--upscale resize, the default) or the LAPAR model
- *             on the luma (clik_yuv_upscale_lapar, --upscale lapar)
+ *             bilinear (--upscale resize, the default), the LAPAR model on
+ *             the luma (clik_yuv_upscale_lapar, --upscale lapar) or the
+ *             LAPAR-A network on the luma (clik_yuv_upscale_lapar_net,
+ *             --upscale lapar-a)
  *   convert   the upscaled frame to RGBA (clik_yuv_to_rgb, BT.601)
  *   download  the RGBA frame and the flow
  *
@@ -57,7 +59,7 @@ typedef struct options {
     const char *out;   /* --out DIR */
     int width, height, frames;
     double dx, dy;
-    int lapar;
+    int lapar;                     /* 0 bilinear resize, 1 the LAPAR model, 2 LAPAR-A */
     int scales, warps, iterations; /* flow options; 0: the library's defaults */
     int inject;
     int conversions;
@@ -76,7 +78,8 @@ static void usage(FILE *f)
             "  --input FILE.yuv    raw NV21 frames of --size back to back, read into memory\n"
             "                      (default: synthesised, a texture moving by --motion)\n"
             "  --motion DX,DY      pixels a synthesised frame moves (default 1.5,0.75)\n"
-            "  --upscale resize|lapar  x2 by bilinear resize (default) or the LAPAR model\n"
+            "  --upscale resize|lapar|lapar-a  x2 by bilinear resize (default), the LAPAR\n"
+            "                      model or the LAPAR-A network (the luma; chroma bicubic)\n"
             "  --flow-scales N, --flow-warps N, --flow-iterations N  TV-L1 options\n"
             "                      (default the library's: 5 warps, at most 300 iterations)\n"
             "  --out DIR           write frames, upscaled frames, RGBA and flow for\n"
@@ -144,8 +147,8 @@ static int parse_options(int argc, char **argv, options *o)
         else if (strcmp(a, "--motion") == 0)
             bad = sscanf(v, "%lf,%lf", &o->dx, &o->dy) != 2 || fabs(o->dx) > 64 || fabs(o->dy) > 64;
         else if (strcmp(a, "--upscale") == 0) {
-            bad = strcmp(v, "resize") != 0 && strcmp(v, "lapar") != 0;
-            o->lapar = strcmp(v, "lapar") == 0;
+            bad = strcmp(v, "resize") != 0 && strcmp(v, "lapar") != 0 && strcmp(v, "lapar-a") != 0;
+            o->lapar = strcmp(v, "lapar") == 0 ? 1 : strcmp(v, "lapar-a") == 0 ? 2 : 0;
         } else if (strcmp(a, "--flow-scales") == 0)
             bad = parse_int(v, 1, CLIK_FLOW_MAX_SCALES, &o->scales);
         else if (strcmp(a, "--flow-warps") == 0)
@@ -447,7 +450,15 @@ static int run_loop(clik_context *ctx, const options *o)
      * builds them at start-up (or loads them from the kernel cache). */
     clik_prepare_options po;
     clik_prepare_options_init(&po);
-    po.ops = o->lapar ? "flow_tvl1,upscale_lapar,resize,yuv_to_rgb" : "flow_tvl1,resize,yuv_to_rgb";
+    static const char *const prepared[] = {"flow_tvl1,resize,yuv_to_rgb",
+                                           "flow_tvl1,upscale_lapar,resize,yuv_to_rgb",
+                                           "flow_tvl1,lapar_net_run,resize,yuv_to_rgb"};
+    po.ops = prepared[o->lapar];
+    clik_lapar_net *net = NULL; /* built in: held for the process */
+    if (o->lapar == 2 && (st = clik_lapar_net_builtin(ctx, "lapar-a", 2, &net)) != CLIK_OK) {
+        rc = bench_failed(prog, ctx, st, "LAPAR-A");
+        goto done;
+    }
     po.channels = (1u << 1) | (1u << 2) | (1u << 4);
     double t_prep = bench_now_ms();
     st = o->no_prepare ? CLIK_OK : clik_context_prepare(ctx, &po);
@@ -481,9 +492,12 @@ static int run_loop(clik_context *ctx, const options *o)
         }
         step_done(o, ctx, &st, &clock, &m[S_FLOW]);
         if (st == CLIK_OK) {
-            what = o->lapar ? "clik_yuv_upscale_lapar" : "clik_yuv_resize";
-            st = o->lapar ? clik_yuv_upscale_lapar(ctx, cur, &li.up, 2, NULL)
-                          : clik_yuv_resize(ctx, cur, &li.up, CLIK_INTERP_BILINEAR);
+            static const char *const names[] = {"clik_yuv_resize", "clik_yuv_upscale_lapar",
+                                                "clik_yuv_upscale_lapar_net"};
+            what = names[o->lapar];
+            st = o->lapar == 2   ? clik_yuv_upscale_lapar_net(ctx, cur, &li.up, net)
+                 : o->lapar == 1 ? clik_yuv_upscale_lapar(ctx, cur, &li.up, 2, NULL)
+                                 : clik_yuv_resize(ctx, cur, &li.up, CLIK_INTERP_BILINEAR);
         }
         step_done(o, ctx, &st, &clock, &m[S_UPSCALE]);
         if (st == CLIK_OK) {
@@ -525,7 +539,9 @@ static int run_loop(clik_context *ctx, const options *o)
         FILE *f = fopen(path, "w");
         if (f) {
             fprintf(f, "width %d\nheight %d\nframes %d\nformat nv21\nupscale %s\n", w, h, o->frames,
-                    o->lapar ? "lapar" : "resize");
+                    o->lapar == 2 ? "lapar-a"
+                    : o->lapar    ? "lapar"
+                                  : "resize");
             if (!o->input)
                 fprintf(f, "motion %.6f %.6f\n", o->dx, o->dy);
         }
@@ -543,7 +559,10 @@ static int run_loop(clik_context *ctx, const options *o)
                    t_prep);
         printf("frames   %d of %dx%d NV21 (%s, %s memory), x2 by %s to %dx%d RGBA\n", o->frames, w,
                h, o->input ? o->input : "synthesised", plain ? "plain" : "the context's",
-               o->lapar ? "the LAPAR model" : "bilinear resize", W, H);
+               o->lapar == 2 ? "LAPAR-A"
+               : o->lapar    ? "the LAPAR model"
+                             : "bilinear resize",
+               W, H);
         printf("loop     %.1f ms, %.2f frames/s; the process's CPU time %.1f ms a frame (every "
                "thread's)%s\n",
                total, 1000.0 * o->frames / total, cpu_total / o->frames,

@@ -6,7 +6,8 @@ For each frame (DIR/frame-NNN.yuv, NV21 in OpenCV's layout):
   - the upscaled frame (up-NNN.yuv): with `upscale resize`, each plane
     against cv2.resize(INTER_LINEAR) of the input's plane (Y, and the VU
     plane as 2 channels), every byte within 1 (clik_yuv_resize's bilinear
-    and OpenCV's fixed point round apart by at most 1); with `upscale lapar`,
+    and OpenCV's fixed point round apart by at most 1); with `upscale lapar`
+    or `lapar-a` (the model or the network on the luma),
     the chroma against cv2.resize(INTER_CUBIC) within 1 and the luma against
     INTER_CUBIC at 28 dB PSNR or more;
   - the RGBA frame (rgba-NNN.raw) equal, byte for byte, to
@@ -79,7 +80,7 @@ def main():
     meta = read_meta(d)
     w, h, n = int(meta["width"]), int(meta["height"]), int(meta["frames"])
     W, H = 2 * w, 2 * h
-    lapar = meta["upscale"] == "lapar"
+    lapar = meta["upscale"] in ("lapar", "lapar-a")
     motion = [float(v) for v in meta["motion"].split()] if "motion" in meta else None
     cv2.setNumThreads(2)
     tvl1 = cv2.optflow.DualTVL1OpticalFlow_create() if hasattr(cv2, "optflow") else None
