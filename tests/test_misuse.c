@@ -4092,17 +4092,48 @@ static int src_dst_frames(clik_yuv_format format, int gw, int gh, clik_yuv_image
     return 1;
 }
 
+/* The frame-to-frame operations, arg their last argument. */
+typedef clik_status (*frame_call)(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
+                                  const void *arg);
+
+static clik_status call_yuv_resize(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
+                                   const void *method)
+{
+    return clik_yuv_resize(ctx, f, g, *(const clik_interp *)method);
+}
+
+static clik_status call_yuv_upscale_lapar(clik_context *ctx, const clik_yuv_image *f,
+                                          clik_yuv_image *g, const void *unused)
+{
+    (void)unused;
+    return clik_yuv_upscale_lapar(ctx, f, g, 2, NULL);
+}
+
+static clik_status call_yuv_upscale_lapar_net(clik_context *ctx, const clik_yuv_image *f,
+                                              clik_yuv_image *g, const void *net)
+{
+    return clik_yuv_upscale_lapar_net(ctx, f, g, net);
+}
+
+/* ctx, src and dst NULL in turn. */
+static void frame_nulls(frame_call call, const clik_yuv_image *f, clik_yuv_image *g,
+                        const void *arg)
+{
+    set_case("ctx NULL");
+    expect_status(call(NULL, f, g, arg), CLIK_ERR_NULL);
+    set_case("src NULL");
+    EXPECT_REFUSED(h_ctx, call(h_ctx, NULL, g, arg), CLIK_ERR_NULL);
+    set_case("dst NULL");
+    EXPECT_REFUSED(h_ctx, call(h_ctx, f, NULL, arg), CLIK_ERR_NULL);
+}
+
 static void row_yuv_resize(void)
 {
     clik_yuv_image f, g;
     if (!src_dst_frames(CLIK_YUV_NV21, 8, 6, &f, &g))
         return;
-    set_case("ctx NULL");
-    expect_status(clik_yuv_resize(NULL, &f, &g, CLIK_INTERP_BILINEAR), CLIK_ERR_NULL);
-    set_case("src NULL");
-    EXPECT_REFUSED(h_ctx, clik_yuv_resize(h_ctx, NULL, &g, CLIK_INTERP_BILINEAR), CLIK_ERR_NULL);
-    set_case("dst NULL");
-    EXPECT_REFUSED(h_ctx, clik_yuv_resize(h_ctx, &f, NULL, CLIK_INTERP_BILINEAR), CLIK_ERR_NULL);
+    const clik_interp bilinear = CLIK_INTERP_BILINEAR;
+    frame_nulls(call_yuv_resize, &f, &g, &bilinear);
     static const int methods[] = {-1, 4, INT_MAX};
     for (int i = 0; i < 3; i++) {
         set_case("method %d", methods[i]);
@@ -4126,12 +4157,7 @@ static void row_yuv_upscale_lapar(void)
     clik_yuv_image f, g;
     if (!src_dst_frames(CLIK_YUV_NV12, 32, 24, &f, &g))
         return;
-    set_case("ctx NULL");
-    expect_status(clik_yuv_upscale_lapar(NULL, &f, &g, 2, NULL), CLIK_ERR_NULL);
-    set_case("src NULL");
-    EXPECT_REFUSED(h_ctx, clik_yuv_upscale_lapar(h_ctx, NULL, &g, 2, NULL), CLIK_ERR_NULL);
-    set_case("dst NULL");
-    EXPECT_REFUSED(h_ctx, clik_yuv_upscale_lapar(h_ctx, &f, NULL, 2, NULL), CLIK_ERR_NULL);
+    frame_nulls(call_yuv_upscale_lapar, &f, &g, NULL);
     static const int scales[] = {INT_MIN, -2, 0, 1, 5, INT_MAX};
     for (int i = 0; i < 6; i++) {
         set_case("scale %d", scales[i]);
@@ -4153,12 +4179,7 @@ static void row_yuv_upscale_lapar_net(void)
     set_case("the network of the cases");
     if (!expect_ok(sup_case_small_net(&net), "sup_case_small_net"))
         return;
-    set_case("ctx NULL");
-    expect_status(clik_yuv_upscale_lapar_net(NULL, &f, &g, net), CLIK_ERR_NULL);
-    set_case("src NULL");
-    EXPECT_REFUSED(h_ctx, clik_yuv_upscale_lapar_net(h_ctx, NULL, &g, net), CLIK_ERR_NULL);
-    set_case("dst NULL");
-    EXPECT_REFUSED(h_ctx, clik_yuv_upscale_lapar_net(h_ctx, &f, NULL, net), CLIK_ERR_NULL);
+    frame_nulls(call_yuv_upscale_lapar_net, &f, &g, net);
     set_case("net NULL");
     EXPECT_REFUSED(h_ctx, clik_yuv_upscale_lapar_net(h_ctx, &f, &g, NULL), CLIK_ERR_NULL);
     set_case("dst over src");

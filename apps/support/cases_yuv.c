@@ -113,25 +113,45 @@ SUP_CASE_RUN(run_to_i420, from_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT60
 SUP_CASE_RUN(run_to_i420_bt709_full,
              from_rgb_as(ctx, in, out, CLIK_YUV_I420, CLIK_YUV_BT709_FULL, CLIK_ORDER_RGB))
 
-/* The frame of `in` (format) resampled by clik_yuv_resize to the even
- * size nearest in's times num / den (at least 2), written into out in
- * OpenCV's layout. */
-static clik_status resize_as(clik_context *ctx, const clik_image *in, clik_image *out,
-                             clik_yuv_format format, clik_interp method, int num, int den)
+/* A frame-to-frame operation of the cases (clik_yuv_resize and the
+ * upscalers), arg its last argument. */
+typedef clik_status (*frame_op)(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
+                                const void *arg);
+
+/* The frame of `in` (format) made by op into a frame of the even size
+ * nearest in's times num / den (at least 2), written into out in OpenCV's
+ * layout. */
+static clik_status frame_case(clik_context *ctx, const clik_image *in, clik_image *out,
+                              clik_yuv_format format, int num, int den, frame_op op,
+                              const void *arg)
 {
     clik_yuv_image f, g;
     uint8_t *bytes = NULL;
     clik_status st = make_frame(in, format, &f, &bytes);
+    if (st != CLIK_OK)
+        return st;
     const int w = f.y.width * num / den / 2 * 2, h = f.y.height * num / den / 2 * 2;
     const int ow = w < 2 ? 2 : w, oh = h < 2 ? 2 : h;
-    if (st == CLIK_OK)
-        st = sup_case_host_output(out, ow, oh / 2 * 3, 1, CLIK_U8);
+    st = sup_case_host_output(out, ow, oh / 2 * 3, 1, CLIK_U8);
     if (st == CLIK_OK)
         st = clik_yuv_wrap(&g, format, ow, oh, out->data, out->stride);
     if (st == CLIK_OK)
-        st = clik_yuv_resize(ctx, &f, &g, method);
+        st = op(ctx, &f, &g, arg);
     free(bytes);
     return st;
+}
+
+static clik_status op_resize(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
+                             const void *method)
+{
+    return clik_yuv_resize(ctx, f, g, *(const clik_interp *)method);
+}
+
+/* The frame resampled by clik_yuv_resize with method. */
+static clik_status resize_as(clik_context *ctx, const clik_image *in, clik_image *out,
+                             clik_yuv_format format, clik_interp method, int num, int den)
+{
+    return frame_case(ctx, in, out, format, num, den, op_resize, &method);
 }
 
 static clik_status run_resize_nv21_bilinear(clik_context *ctx, const clik_image *in,
@@ -147,48 +167,36 @@ SUP_CASE_RUN(run_resize_i420_bicubic,
 SUP_CASE_RUN(run_resize_nv21_aa,
              resize_as(ctx, in, out, CLIK_YUV_NV21, CLIK_INTERP_BICUBIC_AA, 1, 3))
 
-/* The frame of `in` (NV21) upscaled x2 by the LAPAR model, written into
- * out in OpenCV's layout. */
-static clik_status run_upscale_nv21(clik_context *ctx, const clik_image *in, clik_image *out)
+static clik_status op_upscale_model(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
+                                    const void *unused)
 {
-    clik_yuv_image f, g;
-    uint8_t *bytes = NULL;
-    clik_status st = make_frame(in, CLIK_YUV_NV21, &f, &bytes);
-    const int w = 2 * f.y.width, h = 2 * f.y.height;
-    if (st == CLIK_OK)
-        st = sup_case_host_output(out, w, h / 2 * 3, 1, CLIK_U8);
-    if (st == CLIK_OK)
-        st = clik_yuv_wrap(&g, CLIK_YUV_NV21, w, h, out->data, out->stride);
-    if (st == CLIK_OK)
-        st = clik_yuv_upscale_lapar(ctx, &f, &g, 2, NULL);
-    free(bytes);
-    return st;
+    (void)unused;
+    return clik_yuv_upscale_lapar(ctx, f, g, 2, NULL);
 }
 
+static clik_status op_upscale_net(clik_context *ctx, const clik_yuv_image *f, clik_yuv_image *g,
+                                  const void *net)
+{
+    return clik_yuv_upscale_lapar_net(ctx, f, g, net);
+}
+
+/* The frame of `in` (NV21) upscaled x2 by the LAPAR model. */
+SUP_CASE_RUN(run_upscale_nv21,
+             frame_case(ctx, in, out, CLIK_YUV_NV21, 2, 1, op_upscale_model, NULL))
+
 /* The frame of `in` cropped to 24 x 24 (the network's cost), as NV12,
- * upscaled x2 by the small network of the LAPAR network family's cases,
- * written into out in OpenCV's layout. */
+ * upscaled x2 by the small network of the LAPAR network family's cases. */
 static clik_status run_upscale_net_nv12(clik_context *ctx, const clik_image *in, clik_image *out)
 {
     clik_image crop = *in;
     crop.width = in->width < 24 ? in->width : 24;
     crop.height = in->height < 24 ? in->height : 24;
     crop.owned = 0;
-    clik_yuv_image f, g;
     clik_lapar_net *net = NULL;
-    uint8_t *bytes = NULL;
-    clik_status st = make_frame(&crop, CLIK_YUV_NV12, &f, &bytes);
-    const int w = 2 * f.y.width, h = 2 * f.y.height;
+    clik_status st = sup_case_small_net(&net);
     if (st == CLIK_OK)
-        st = sup_case_small_net(&net);
-    if (st == CLIK_OK)
-        st = sup_case_host_output(out, w, h / 2 * 3, 1, CLIK_U8);
-    if (st == CLIK_OK)
-        st = clik_yuv_wrap(&g, CLIK_YUV_NV12, w, h, out->data, out->stride);
-    if (st == CLIK_OK)
-        st = clik_yuv_upscale_lapar_net(ctx, &f, &g, net);
+        st = frame_case(ctx, &crop, out, CLIK_YUV_NV12, 2, 1, op_upscale_net, net);
     clik_lapar_net_free(net);
-    free(bytes);
     return st;
 }
 
