@@ -77,7 +77,6 @@
     X(clFlush, cl_int, (cl_command_queue))                                                         \
     X(clWaitForEvents, cl_int, (cl_uint, const cl_event *))                                        \
     X(clRetainEvent, cl_int, (cl_event))                                                           \
-    X(clGetEventInfo, cl_int, (cl_event, cl_event_info, size_t, void *, size_t *))                 \
     X(clEnqueueMarkerWithWaitList, cl_int,                                                         \
       (cl_command_queue, cl_uint, const cl_event *, cl_event *))                                   \
     X(clEnqueueBarrierWithWaitList, cl_int,                                                        \

@@ -1177,11 +1177,14 @@ refused "yuv" --upscale 5 --upscale 1 --upscale two
 expect 2 "yuv: --upscale with --resize" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/out.yuv" --size 512x512 --upscale 2 --resize 64x64
 # --net: the luma by a LAPAR network, byte for byte clik upscale of the luma alone
 expect 0 "yuv: a small I420 frame" -- $run "$clik" yuv "$tmp/frame.yuv" "$tmp/small.yuv" --size 512x512 --format i420 --resize 64x48
-expect 0 "yuv: a frame upscaled by LAPAR-A" -- $run "$clik" yuv "$tmp/small.yuv" "$tmp/netup.yuv" --size 64x48 --format i420 --upscale 2 --net lapar-a
 expect 0 "yuv: the small frame's luma" -- $run "$clik" yuv "$tmp/small.yuv" "$tmp/luma.pgm" --size 64x48 --format i420
-expect 0 "yuv: the luma upscaled by LAPAR-A alone" -- $run "$clik" upscale "$tmp/luma.pgm" "$tmp/lup.pgm" --scale 2 --method lapar-a
-check "yuv: --net's luma is the network's" "$(head -c 12288 "$tmp/netup.yuv" | cksum)" "$(tail -c 12288 "$tmp/lup.pgm" | cksum)"
-check "yuv: --net's frame bytes" "$(wc -c <"$tmp/netup.yuv" | tr -d ' ')" 18432
+if $run "$clik" upscale "$tmp/luma.pgm" "$tmp/lup.pgm" --scale 2 --method lapar-a >/dev/null 2>&1; then
+    expect 0 "yuv: a frame upscaled by LAPAR-A" -- $run "$clik" yuv "$tmp/small.yuv" "$tmp/netup.yuv" --size 64x48 --format i420 --upscale 2 --net lapar-a
+    check "yuv: --net's luma is clik upscale --method lapar-a of the luma" "$(head -c 12288 "$tmp/netup.yuv" | cksum)" "$(tail -c 12288 "$tmp/lup.pgm" | cksum)"
+    check "yuv: --net's frame bytes" "$(wc -c <"$tmp/netup.yuv" | tr -d ' ')" 18432
+else
+    echo "skip yuv --net lapar-a (this build holds no LAPAR-A network)"
+fi
 expect 2 "yuv: --net without --upscale" -- $run "$clik" yuv "$tmp/small.yuv" "$tmp/out.yuv" --size 64x48 --net lapar-a
 expect 1 "yuv: --net at a scale it was not released for" -- $run "$clik" yuv "$tmp/small.yuv" "$tmp/out.yuv" --size 64x48 --upscale 3 --net lapar-a
 expect 1 "yuv: --net of a missing file" -- $run "$clik" yuv "$tmp/small.yuv" "$tmp/out.yuv" --size 64x48 --upscale 2 --net "$tmp/none.lapar"
