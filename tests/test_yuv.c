@@ -402,14 +402,16 @@ START_TEST(upscale_planes)
 }
 END_TEST
 
-/* The same with a network (the small one of the conformance cases). */
+/* The same with a network (the small one of the conformance cases); under
+ * Oclgrind (small sizes) one format, whose kernels the conformance case
+ * checks there too. */
 START_TEST(upscale_planes_net)
 {
     const int w = 18, h = 14;
     uint8_t *src = test_frame(w, h);
     clik_lapar_net *net = NULL;
     ck_assert_int_eq(sup_case_small_net(&net), CLIK_OK);
-    for (int fi = 0; fi < 3; fi++)
+    for (int fi = h_small ? 2 : 0; fi < 3; fi++)
         frame_upscale_matches(src, w, h, all_formats[fi], 2, net);
     /* a dst not twice src, no network, a frame NULL */
     static uint8_t out[40 * 28 * 3 / 2];
