@@ -34,57 +34,73 @@ static int fail(const char *fmt, const char *a, const char *b)
     return CLI_FAILED;
 }
 
-/* The options both commands share: --scale (into *scale), --net or
- * --model, --activations (f32 or f16). CLI_OK, or CLI_USAGE with a message
- * that names the command. */
-static int net_options(const char *cmd, const char *scale_text, const char *name, const char *model,
-                       const char *activations, int *scale)
+/* The options both commands take: --scale S, --net N or --model FILE, and
+ * --activations f32|f16. */
+typedef struct net_args {
+    const char *scale_text, *name, *model, *activations;
+    int scale;                  /* --scale, checked */
+    clik_lapar_net_options opt; /* --activations */
+} net_args;
+
+/* Parses argv with the command's own options (own, at most 3, up to its
+ * end) and the shared ones into n, then checks the shared ones; n->name is the released
+ * network to use unless n->model names a file. CLI_OK, or the exit status
+ * (CLI_HELP for --help) with a message that names clik CMD. */
+static int parse_net_args(int argc, char **argv, const char *cmd, const cli_option *own,
+                          int npositional, const char *usage, cli_args *args, net_args *n)
 {
-    if (!scale_text || !cli_parse_count(scale_text, 2, 4, scale)) {
+    *n = (net_args){.activations = "f32"};
+    const cli_option shared[] = {{"--scale", &n->scale_text, NULL},
+                                 {"--net", &n->name, NULL},
+                                 {"--model", &n->model, NULL},
+                                 {"--activations", &n->activations, NULL},
+                                 {NULL, NULL, NULL}};
+    cli_option options[8];
+    int k = 0;
+    for (; own[k].name; k++)
+        options[k] = own[k];
+    memcpy(options + k, shared, sizeof(shared));
+    int rc = cli_parse(argc, argv, options, npositional, npositional, args, usage);
+    if (rc != CLI_OK)
+        return rc;
+    if (!n->scale_text || !cli_parse_count(n->scale_text, 2, 4, &n->scale)) {
         fprintf(stderr, "clik %s: --scale needs 2, 3 or 4\n", cmd);
         return CLI_USAGE;
     }
-    if (name && model) {
+    if (n->name && n->model) {
         fprintf(stderr, "clik %s: --net and --model exclude each other\n", cmd);
         return CLI_USAGE;
     }
-    if (strcmp(activations, "f32") != 0 && strcmp(activations, "f16") != 0) {
-        fprintf(stderr, "clik %s: --activations needs f32 or f16, not %s\n", cmd, activations);
+    if (strcmp(n->activations, "f32") != 0 && strcmp(n->activations, "f16") != 0) {
+        fprintf(stderr, "clik %s: --activations needs f32 or f16, not %s\n", cmd, n->activations);
         return CLI_USAGE;
     }
+    if (!n->name)
+        n->name = "lapar-a";
+    n->opt.f16_activations = strcmp(n->activations, "f16") == 0;
     return CLI_OK;
 }
 
 int cmd_lapar_net(int argc, char **argv)
 {
-    const char *scale_text = NULL, *name = NULL, *model = NULL, *out_path = NULL, *storage = "f32",
-               *activations = "f32";
-    const cli_option options[] = {{"--scale", &scale_text, NULL},
-                                  {"--net", &name, NULL},
-                                  {"--model", &model, NULL},
-                                  {"--out", &out_path, NULL},
-                                  {"--storage", &storage, NULL},
-                                  {"--activations", &activations, NULL},
-                                  {NULL, NULL, NULL}};
+    const char *out_path = NULL, *storage = "f32";
+    const cli_option options[] = {
+        {"--out", &out_path, NULL}, {"--storage", &storage, NULL}, {NULL, NULL, NULL}};
     cli_args args;
-    int rc = cli_parse(argc, argv, options, 2, 2, &args, lapar_net_usage);
+    net_args n;
+    int rc = parse_net_args(argc, argv, "lapar-net", options, 2, lapar_net_usage, &args, &n);
     if (rc != CLI_OK)
         return rc;
-    int scale = 0;
-    rc = net_options("lapar-net", scale_text, name, model, activations, &scale);
-    if (rc != CLI_OK)
-        return rc;
+    const int scale = n.scale;
     if (strcmp(storage, "f32") != 0 && strcmp(storage, "f16") != 0) {
         fprintf(stderr, "clik lapar-net: --storage needs f32 or f16, not %s\n", storage);
         return CLI_USAGE;
     }
-    if (!name)
-        name = "lapar-a";
     const char *in_path = args.positional[0];
     const char *const outputs[] = {args.positional[1], out_path};
     cli_outputs outs;
     cli_outputs_init(&outs, "lapar-net");
-    const char *const inputs[] = {in_path, model};
+    const char *const inputs[] = {in_path, n.model};
     rc = cli_outputs_plan(&outs, inputs, 2, outputs, out_path ? 2 : 1);
     if (rc == CLI_OK && !clikio_writes_npy(args.positional[1]))
         rc = fail("%s: PHI is written as .npy%s", args.positional[1], "");
@@ -114,7 +130,7 @@ int cmd_lapar_net(int argc, char **argv)
     if (rc == CLI_OK)
         rc = cli_context(args.device, &ctx);
     if (rc == CLI_OK)
-        rc = cli_load_net(ctx, "lapar-net", name, model, scale, &net);
+        rc = cli_load_net(ctx, "lapar-net", n.name, n.model, scale, &net);
     if (rc == CLI_OK) {
         clik_lapar_net_info info;
         clik_lapar_net_describe(net, &info);
@@ -127,9 +143,8 @@ int cmd_lapar_net(int argc, char **argv)
             st = clik_image_alloc(&dst, w, h, src.channels, src.type);
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
-        const clik_lapar_net_options nopt = {strcmp(activations, "f16") == 0};
         if (st == CLIK_OK)
-            st = clik_lapar_net_run_with(ctx, net, &src, out_path ? &dst : NULL, &phi, &nopt);
+            st = clik_lapar_net_run_with(ctx, net, &src, out_path ? &dst : NULL, &phi, &n.opt);
         rc = cli_op_end("lapar-net", ctx, &clock, st, in_path);
     }
     if (rc == CLI_OK)
@@ -170,22 +185,13 @@ static void print_net_tuning(const char *what, const clik_lapar_net_tuning *t, c
 
 static int cmd_tune_net(int argc, char **argv)
 {
-    const char *scale_text = NULL, *size_text = NULL, *name = NULL, *model = NULL,
-               *activations = "f32";
-    int show = 0;
-    const cli_option options[] = {{"--scale", &scale_text, NULL},
-                                  {"--size", &size_text, NULL},
-                                  {"--net", &name, NULL},
-                                  {"--model", &model, NULL},
-                                  {"--activations", &activations, NULL},
-                                  {"--show", NULL, &show},
-                                  {NULL, NULL, NULL}};
+    const char *size_text = NULL;
+    int show = 0, w = 0, h = 0;
+    const cli_option options[] = {
+        {"--size", &size_text, NULL}, {"--show", NULL, &show}, {NULL, NULL, NULL}};
     cli_args args;
-    int rc = cli_parse(argc, argv, options, 1, 1, &args, tune_net_usage);
-    if (rc != CLI_OK)
-        return rc;
-    int scale = 0, w = 0, h = 0;
-    rc = net_options("tune", scale_text, name, model, activations, &scale);
+    net_args n;
+    int rc = parse_net_args(argc, argv, "tune", options, 1, tune_net_usage, &args, &n);
     if (rc != CLI_OK)
         return rc;
     if (!size_text || !cli_parse_size(size_text, &w, &h) || w < 2 || h < 2) {
@@ -196,19 +202,18 @@ static int cmd_tune_net(int argc, char **argv)
     clik_lapar_net *net = NULL;
     rc = cli_context(args.device, &ctx);
     if (rc == CLI_OK)
-        rc = cli_load_net(ctx, "tune", name ? name : "lapar-a", model, scale, &net);
+        rc = cli_load_net(ctx, "tune", n.name, n.model, n.scale, &net);
     if (rc == CLI_OK) {
-        const clik_lapar_net_options opt = {strcmp(activations, "f16") == 0};
         const clik_device_info *dev = clik_context_device(ctx);
         clik_lapar_net_tuning before, best;
-        clik_status st = dev ? clik_lapar_net_tuning_get(ctx, net, w, h, &opt, &before)
+        clik_status st = dev ? clik_lapar_net_tuning_get(ctx, net, w, h, &n.opt, &before)
                              : CLIK_ERR_NO_DEVICE; /* the search times OpenCL kernels */
         if (st == CLIK_OK) {
             printf("device: %s\n", dev->name);
             print_net_tuning("before", &before, "the device's default");
         }
         if (st == CLIK_OK && !show) {
-            st = clik_lapar_net_tune(ctx, net, w, h, &opt, &best);
+            st = clik_lapar_net_tune(ctx, net, w, h, &n.opt, &best);
             if (st == CLIK_OK || st == CLIK_ERR_IO)
                 print_net_tuning("searched", &best, "not stored");
             if (st == CLIK_ERR_IO) {
