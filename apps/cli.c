@@ -620,14 +620,28 @@ int cli_outputs_finish(cli_outputs *set, int rc)
     return rc;
 }
 
+/* Frees img and each image ap lists after it, up to a NULL. */
+static void free_image_list(clik_image *img, va_list ap)
+{
+    for (; img; img = va_arg(ap, clik_image *))
+        clik_image_free(img);
+}
+
+void cli_images_free(clik_image *img, ...)
+{
+    va_list ap;
+    va_start(ap, img);
+    free_image_list(img, ap);
+    va_end(ap);
+}
+
 int cli_finish(cli_outputs *set, int rc, clik_context *ctx, ...)
 {
     rc = cli_outputs_finish(set, rc);
     clik_context_destroy(ctx);
     va_list ap;
     va_start(ap, ctx);
-    for (clik_image *img; (img = va_arg(ap, clik_image *)) != NULL;)
-        clik_image_free(img);
+    free_image_list(va_arg(ap, clik_image *), ap);
     va_end(ap);
     return rc;
 }
@@ -778,8 +792,7 @@ static int run_image_op(const cli_image_op *op, cli_image_io *io)
         }
     }
     clik_context_destroy(ctx);
-    clik_image_free(&io->out);
-    clik_image_free(&io->img);
+    cli_images_free(&io->out, &io->img, NULL);
     return rc;
 }
 

@@ -186,9 +186,17 @@ void cli_outputs_free(cli_outputs *set);
  * (cli_outputs_commit()); then frees the set. Returns rc, or the commit's
  * failure. */
 int cli_outputs_finish(cli_outputs *set, int rc);
+/* Frees each image listed (clik_image_free()), up to the NULL that ends the
+ * list. */
+void cli_images_free(clik_image *img, ...)
+#if defined(__GNUC__)
+    __attribute__((sentinel))
+#endif
+    ;
+
 /* The end of a command that writes through set: cli_outputs_finish(set,
- * rc), then destroys ctx (may be NULL) and frees each image listed, up to
- * the NULL that ends the list. Returns rc, or the commit's failure. */
+ * rc), then destroys ctx (may be NULL) and frees each image listed, as
+ * cli_images_free() does. Returns rc, or the commit's failure. */
 int cli_finish(cli_outputs *set, int rc, clik_context *ctx, ...)
 #if defined(__GNUC__)
     __attribute__((sentinel))

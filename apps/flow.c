@@ -121,8 +121,7 @@ int cmd_flowviz(int argc, char **argv)
         rc = flow_colorize("flowviz", args.positional[0], &flow, (float)max_motion, &rgba);
     if (rc == CLI_OK)
         rc = cli_write_image("flowviz", args.positional[1], &rgba, 0);
-    clik_image_free(&rgba);
-    clik_image_free(&flow);
+    cli_images_free(&rgba, &flow, NULL);
     return rc;
 }
 
@@ -153,8 +152,7 @@ int cmd_flowcmp(int argc, char **argv)
         rc = flow_measure("flowcmp", args.positional[0], &a, args.positional[1], &b, &errors);
     if (rc == CLI_OK)
         flow_print_errors(NULL, &errors);
-    clik_image_free(&b);
-    clik_image_free(&a);
+    cli_images_free(&b, &a, NULL);
     return rc;
 }
 

@@ -244,8 +244,7 @@ static int run_flows(flow_sequence *seq, clik_context *ctx, flow_times *times)
         if (rc == CLI_OK)
             rc = wrc;
     }
-    clik_image_free(&dev[1]);
-    clik_image_free(&dev[0]);
+    cli_images_free(&dev[1], &dev[0], NULL);
     cli_progress_done();
     return rc;
 }

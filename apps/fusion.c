@@ -212,10 +212,7 @@ typedef struct frame {
 
 static void frame_free(frame *f)
 {
-    clik_image_free(&f->src);
-    clik_image_free(&f->dst);
-    clik_image_free(&f->out);
-    clik_image_free(&f->map);
+    cli_images_free(&f->src, &f->dst, &f->out, &f->map, NULL);
 }
 
 /* Takes the image read from a file into f->src: as RGBA for fusion. */

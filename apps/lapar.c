@@ -496,9 +496,7 @@ static int calib_load(clik_context *ctx, calib_image *im, const job_options *o,
 static void calib_free(calib_image *im)
 {
     job_free(&im->job);
-    clik_image_free(&im->upsampled);
-    clik_image_free(&im->truth);
-    clik_image_free(&im->target);
+    cli_images_free(&im->upsampled, &im->truth, &im->target, NULL);
 }
 
 /* Calibration image i made with a network: HR cropped at its right and

@@ -117,8 +117,7 @@ clik_status resize_any(clik_context *ctx, const clik_image *src, clik_image *dst
         st = resize_one(ctx, &in, &out, method, scale);
     if (st == CLIK_OK)
         rgba_collapse(&out, dst);
-    clik_image_free(&out);
-    clik_image_free(&in);
+    cli_images_free(&out, &in, NULL);
     return st;
 }
 

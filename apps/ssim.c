@@ -148,8 +148,6 @@ int cmd_ssim(int argc, char **argv)
         clik_image_free(&luma_b);
     cli_outputs_free(&outs);
     clik_context_destroy(ctx);
-    clik_image_free(&map);
-    clik_image_free(&b);
-    clik_image_free(&a);
+    cli_images_free(&map, &b, &a, NULL);
     return rc;
 }
