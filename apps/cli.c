@@ -704,8 +704,9 @@ int cli_load_net(clik_context *ctx, const char *cmd, const char *name, const cha
 /* The steps after IN is read; frees the images. */
 /* IN for an operation that takes f32: u8 as it is, u16 as f32 / 257, f32
  * as it is; anything else refused. */
-static int read_u8_or_f32(const char *cmd, cli_image_io *io)
+static int read_u8_or_f32(cli_image_io *io)
 {
+    const char *cmd = io->cmd;
     char err[512];
     clik_image *img = &io->img;
     clik_status st = clikio_read(io->in_path, img, &io->had_alpha, err, sizeof(err));
@@ -781,13 +782,13 @@ static int run_image_op(const cli_image_op *op, cli_image_io *io)
         cli_op_clock clock;
         cli_op_start(ctx, &clock);
         clik_status st = op->run ? op->run(ctx, io) : op->apply(ctx, &io->img, result);
-        rc = cli_op_end(op->cmd, ctx, &clock, st, io->in_path);
+        rc = cli_op_end(io->cmd, ctx, &clock, st, io->in_path);
         if (rc == CLI_OK && io->out_path) {
             clik_image tmp = {0};
             const clik_image *use;
-            rc = image_of_result(op->cmd, io, result, &tmp, &use);
+            rc = image_of_result(io->cmd, io, result, &tmp, &use);
             if (rc == CLI_OK)
-                rc = cli_write_image(op->cmd, io->out_path, use, io->had_alpha);
+                rc = cli_write_image(io->cmd, io->out_path, use, io->had_alpha);
             clik_image_free(&tmp);
         }
     }
@@ -803,14 +804,15 @@ int cli_image_main(const cli_image_op *op, int argc, char **argv, const cli_opti
     int rc = cli_parse(argc, argv, options, op->npositional, op->npositional, &args, op->usage);
     if (rc != CLI_OK)
         return rc;
-    cli_image_io io = {.device = args.device,
+    cli_image_io io = {.cmd = argv[0],
+                       .device = args.device,
                        .in_path = args.positional[0],
                        .out_path = op->npositional > 1 ? args.positional[1] : NULL,
                        .data = data};
     if (op->check && (rc = op->check(&io)) != CLI_OK)
         return rc;
-    if ((op->takes_f32 ? read_u8_or_f32(op->cmd, &io)
-                       : cli_read_u8(op->cmd, io.in_path, &io.img, &io.had_alpha)) != CLI_OK)
+    if ((op->takes_f32 ? read_u8_or_f32(&io)
+                       : cli_read_u8(io.cmd, io.in_path, &io.img, &io.had_alpha)) != CLI_OK)
         return CLI_FAILED;
     return run_image_op(op, &io);
 }

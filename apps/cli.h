@@ -229,6 +229,7 @@ int cli_load_net(clik_context *ctx, const char *cmd, const char *name, const cha
 
 /* The files and images of such a command, as the steps below see them. */
 typedef struct cli_image_io {
+    const char *cmd; /* the command's name, argv[0] (as cli_parse() takes it) */
     const char *device;
     const char *in_path, *out_path; /* the positional arguments; out_path NULL: none */
     clik_image img;                 /* IN as read: u8, or f32 (see takes_f32) */
@@ -239,7 +240,7 @@ typedef struct cli_image_io {
 } cli_image_io;
 
 typedef struct cli_image_op {
-    const char *cmd, *usage;
+    const char *usage;
     int npositional; /* IN, or IN OUT */
     /* After parsing, before IN is read: checks the option values (NULL: none). */
     int (*check)(cli_image_io *io);
@@ -256,10 +257,11 @@ typedef struct cli_image_op {
     int takes_f32;
 } cli_image_op;
 
-/* The whole command: parses argv with options (--help and --device too),
- * checks, reads IN, prepares, opens the device, runs and writes the result
- * to OUT (keeping alpha as IN had it). data is the command's own, and what
- * the options point into. Returns the exit status. */
+/* The whole command, named by argv[0] in its messages as in cli_parse()'s:
+ * parses argv with options (--help and --device too), checks, reads IN,
+ * prepares, opens the device, runs and writes the result to OUT (keeping
+ * alpha as IN had it). data is the command's own, and what the options
+ * point into. Returns the exit status. */
 int cli_image_main(const cli_image_op *op, int argc, char **argv, const cli_option *options,
                    void *data);
 

@@ -54,8 +54,7 @@ static clik_status blur_run(clik_context *ctx, cli_image_io *io)
 
 int cmd_blur(int argc, char **argv)
 {
-    static const cli_image_op op = {.cmd = "blur",
-                                    .usage = blur_usage,
+    static const cli_image_op op = {.usage = blur_usage,
                                     .npositional = 2,
                                     .check = blur_check,
                                     .run = blur_run,

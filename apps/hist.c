@@ -57,8 +57,7 @@ static clik_status hist_run(clik_context *ctx, cli_image_io *io)
 
 int cmd_hist(int argc, char **argv)
 {
-    static const cli_image_op op = {
-        .cmd = "hist", .usage = hist_usage, .npositional = 1, .run = hist_run};
+    static const cli_image_op op = {.usage = hist_usage, .npositional = 1, .run = hist_run};
     hist_data d = {0};
     const cli_option options[] = {{"--csv", NULL, &d.csv}, {NULL, NULL, NULL}};
     return cli_image_main(&op, argc, argv, options, &d);
@@ -89,8 +88,7 @@ static clik_status equalize_run(clik_context *ctx, cli_image_io *io)
 
 int cmd_equalize(int argc, char **argv)
 {
-    static const cli_image_op op = {
-        .cmd = "equalize", .usage = equalize_usage, .npositional = 2, .run = equalize_run};
+    static const cli_image_op op = {.usage = equalize_usage, .npositional = 2, .run = equalize_run};
     equalize_data d = {0};
     const cli_option options[] = {{"--luma", NULL, &d.luma}, {NULL, NULL, NULL}};
     return cli_image_main(&op, argc, argv, options, &d);
@@ -146,11 +144,8 @@ static clik_status clahe_run(clik_context *ctx, cli_image_io *io)
 
 int cmd_clahe(int argc, char **argv)
 {
-    static const cli_image_op op = {.cmd = "clahe",
-                                    .usage = clahe_usage,
-                                    .npositional = 2,
-                                    .check = clahe_check,
-                                    .run = clahe_run};
+    static const cli_image_op op = {
+        .usage = clahe_usage, .npositional = 2, .check = clahe_check, .run = clahe_run};
     clahe_data d = {.clip_arg = NULL};
     const cli_option options[] = {
         {"--clip", &d.clip_arg, NULL}, {"--grid", &d.grid_arg, NULL}, {NULL, NULL, NULL}};
@@ -246,8 +241,7 @@ static clik_status lut_run(clik_context *ctx, cli_image_io *io)
 
 int cmd_lut(int argc, char **argv)
 {
-    static const cli_image_op op = {.cmd = "lut",
-                                    .usage = lut_usage,
+    static const cli_image_op op = {.usage = lut_usage,
                                     .npositional = 2,
                                     .check = lut_check,
                                     .prepare = lut_prepare,

@@ -196,8 +196,7 @@ static int pyrup_prepare(cli_image_io *io)
 
 int cmd_pyrup(int argc, char **argv)
 {
-    static const cli_image_op op = {.cmd = "pyrup",
-                                    .usage = pyrup_usage,
+    static const cli_image_op op = {.usage = pyrup_usage,
                                     .npositional = 2,
                                     .prepare = pyrup_prepare,
                                     .apply = clik_pyr_up,

@@ -212,8 +212,7 @@ static clik_status resize_run(clik_context *ctx, cli_image_io *io)
 
 int cmd_resize(int argc, char **argv)
 {
-    static const cli_image_op op = {.cmd = "resize",
-                                    .usage = resize_usage,
+    static const cli_image_op op = {.usage = resize_usage,
                                     .npositional = 2,
                                     .check = resize_check,
                                     .prepare = resize_prepare,
