@@ -374,6 +374,21 @@ int cli_parse_count(const char *text, long lo, long hi, int *value)
     return 1;
 }
 
+int cli_parse_choice(const char *cmd, const char *option, const char *text,
+                     const char *const *names, int n, int *index)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *index = i;
+            return CLI_OK;
+        }
+    fprintf(stderr, "clik %s: %s %s: expected", cmd, option, text);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "%s %s", i == 0 ? "" : i == n - 1 ? " or" : ",", names[i]);
+    fprintf(stderr, "\n");
+    return CLI_USAGE;
+}
+
 int cli_read_u8(const char *cmd, const char *path, clik_image *img, int *had_alpha)
 {
     char err[512];

@@ -330,5 +330,9 @@ int cli_parse_size(const char *text, int *width, int *height);
 int cli_parse_number(const char *text, double *value);
 /* A whole argument read as an integer in lo..hi; returns 1 on success. */
 int cli_parse_count(const char *text, long lo, long hi, int *value);
+/* The value of option OPTION, one of the n names: CLI_OK and *index its
+ * place, or CLI_USAGE after "clik CMD: OPTION TEXT: expected A, B or C". */
+int cli_parse_choice(const char *cmd, const char *option, const char *text,
+                     const char *const *names, int n, int *index);
 
 #endif

@@ -1,6 +1,5 @@
 /* clik integral. SPDX-License-Identifier: BSD-2-Clause */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
 
@@ -16,17 +15,6 @@ static const char *const integral_usage =
     "OpenCV's integral2; u64 is exact for every size). Both files are written, or\n"
     "neither; neither may be IN.\n";
 
-static int parse_type(const char *text, const char *const *names, const clik_type *types, int n,
-                      clik_type *out)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(text, names[i]) == 0) {
-            *out = types[i];
-            return 1;
-        }
-    return 0;
-}
-
 int cmd_integral(int argc, char **argv)
 {
     const char *type_text = "u32", *sq_path = NULL, *sq_text = "f64";
@@ -38,17 +26,14 @@ int cmd_integral(int argc, char **argv)
     int rc = cli_parse(argc, argv, options, 2, 2, &args, integral_usage);
     if (rc != CLI_OK)
         return rc;
-    static const char *const sum_names[] = {"s32", "u32", "u64", "f64"};
-    static const clik_type sum_types[] = {CLIK_S32, CLIK_U32, CLIK_U64, CLIK_F64};
-    clik_type sum_type, sq_type;
-    if (!parse_type(type_text, sum_names, sum_types, 4, &sum_type)) {
-        fprintf(stderr, "clik integral: --type %s: expected u32, s32, u64 or f64\n", type_text);
-        return CLI_USAGE;
-    }
-    if (!parse_type(sq_text, sum_names + 2, sum_types + 2, 2, &sq_type)) {
-        fprintf(stderr, "clik integral: --sqtype %s: expected u64 or f64\n", sq_text);
-        return CLI_USAGE;
-    }
+    /* The squares take the last two. */
+    static const char *const sum_names[] = {"u32", "s32", "u64", "f64"};
+    static const clik_type sum_types[] = {CLIK_U32, CLIK_S32, CLIK_U64, CLIK_F64};
+    int sum_i = 0, sq_i = 0;
+    if ((rc = cli_parse_choice("integral", "--type", type_text, sum_names, 4, &sum_i)) != CLI_OK ||
+        (rc = cli_parse_choice("integral", "--sqtype", sq_text, sum_names + 2, 2, &sq_i)) != CLI_OK)
+        return rc;
+    const clik_type sum_type = sum_types[sum_i], sq_type = sum_types[2 + sq_i];
     /* The sums and the squares go in place together or not at all, and
      * neither may replace the input. */
     const char *const outputs[] = {args.positional[1], sq_path};

@@ -35,21 +35,6 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && strcasecmp(s + n - m, suffix) == 0;
 }
 
-static int parse_choice(const char *cmd, const char *option, const char *text,
-                        const char *const *names, int n, int *out)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(text, names[i]) == 0) {
-            *out = i;
-            return CLI_OK;
-        }
-    fprintf(stderr, "clik %s: %s %s: expected", cmd, option, text);
-    for (int i = 0; i < n; i++)
-        fprintf(stderr, "%s %s", i == 0 ? "" : i == n - 1 ? " or" : ",", names[i]);
-    fprintf(stderr, "\n");
-    return CLI_USAGE;
-}
-
 /* "WxH" into *w, *h. */
 static int parse_size(const char *text, int *w, int *h)
 {
@@ -113,9 +98,9 @@ static int parse_opts(const char *size_text, const char *format_text, const char
     static const char *const formats[] = {"nv12", "nv21", "i420"};
     static const char *const spaces[] = {"bt601", "bt601-full", "bt709", "bt709-full"};
     int f = 1, s = 0;
-    int rc = parse_choice("yuv", "--format", format_text, formats, 3, &f);
+    int rc = cli_parse_choice("yuv", "--format", format_text, formats, 3, &f);
     if (rc == CLI_OK)
-        rc = parse_choice("yuv", "--space", space_text, spaces, 4, &s);
+        rc = cli_parse_choice("yuv", "--space", space_text, spaces, 4, &s);
     o->format = (clik_yuv_format)(f + 1);
     o->space = (clik_yuv_space)s;
     o->width = o->height = 0;
