@@ -234,7 +234,11 @@ static void expect_message(const char *err, const char *path, int line)
     ck_assert_msg(strchr(err, '\n') == NULL, "line %d: message is not one line", line);
 }
 
-static void check_read_fails(const char *path, int npy, clik_status want, int line)
+/* Reading path (with the NumPy reader where npy) gives want, a one-line
+ * message that names path (and has words in it, where not NULL), and
+ * leaves the image cleared. */
+static void check_read_fails(const char *path, int npy, clik_status want, const char *words,
+                             int line)
 {
     clik_image img;
     memset(&img, 0x5A, sizeof(img));
@@ -247,13 +251,18 @@ static void check_read_fails(const char *path, int npy, clik_status want, int li
     expect_message(err, path, line);
     ck_assert_msg(img.data == NULL && img.buffer == NULL && img.width == 0 && img.height == 0,
                   "line %d: image not cleared", line);
+    if (words)
+        ck_assert_msg(strstr(err, words) != NULL, "line %d: message '%s' does not say '%s'", line,
+                      err, words);
     if (!npy)
         ck_assert_int_eq(had_alpha, 0);
     snprintf(last_err, sizeof(last_err), "%s", err);
 }
 
-#define READ_FAILS(path, want)     check_read_fails(path, 0, want, __LINE__)
-#define NPY_READ_FAILS(path, want) check_read_fails(path, 1, want, __LINE__)
+#define READ_FAILS(path, want)     check_read_fails(path, 0, want, NULL, __LINE__)
+#define NPY_READ_FAILS(path, want) check_read_fails(path, 1, want, NULL, __LINE__)
+/* READ_FAILS, the message saying words. */
+#define READ_FAILS_SAYING(path, want, words) check_read_fails(path, 0, want, words, __LINE__)
 
 /* The first cuts[i] bytes of data, each written to cutI.EXT, are refused as
  * CLIK_ERR_FILE_FORMAT (an .npy one by the NumPy reader). */
@@ -265,7 +274,7 @@ static void check_cuts_fail(const unsigned char *data, const size_t *cuts, size_
         snprintf(name, sizeof(name), "cut%zu.%s", i, ext);
         TMP_PATH(path, name);
         write_file(path, data, cuts[i]);
-        check_read_fails(path, strcmp(ext, "npy") == 0, CLIK_ERR_FILE_FORMAT, line);
+        check_read_fails(path, strcmp(ext, "npy") == 0, CLIK_ERR_FILE_FORMAT, NULL, line);
     }
 }
 
@@ -806,17 +815,14 @@ START_TEST(test_pnm_huge_header)
     TMP_PATH(plain, "huge_plain.pgm");
     const char big[] = "P5\n100000 100000\n255\n\x01\x02\x03";
     write_file(square, big, sizeof(big) - 1);
-    READ_FAILS(square, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "100000x100000"));
+    READ_FAILS_SAYING(square, CLIK_ERR_FILE_FORMAT, "100000x100000");
     const char w[] = "P6 2000000 1 255\n\x01\x02\x03";
     write_file(wide, w, sizeof(w) - 1);
-    READ_FAILS(wide, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "limit"));
+    READ_FAILS_SAYING(wide, CLIK_ERR_FILE_FORMAT, "limit");
     /* Within the limits, but far more samples than the file could hold. */
     const char p[] = "P2 10000 10000 255 1 2 3\n";
     write_file(plain, p, sizeof(p) - 1);
-    READ_FAILS(plain, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "truncated"));
+    READ_FAILS_SAYING(plain, CLIK_ERR_FILE_FORMAT, "truncated");
 }
 END_TEST
 
@@ -879,11 +885,13 @@ START_TEST(test_jpeg_grey_alpha_drops_alpha)
 }
 END_TEST
 
-/* Writes a noisy colour JPEG (so its data is long) and returns its bytes. */
-static unsigned char *noisy_jpeg(const char *path, size_t *len)
+/* Writes a noisy 64 x 64 colour image (so the file's data is long) to path,
+ * in the format of its extension, and returns the file's bytes (*len of
+ * them); keep_alpha and seed as clikio_write() and noisy_image() take them. */
+static unsigned char *noisy_file(const char *path, int keep_alpha, uint32_t seed, size_t *len)
 {
-    clik_image img = noisy_image(64, 64, 4, CLIK_U8, 0, 40);
-    write_ok(path, &img, 0);
+    clik_image img = noisy_image(64, 64, 4, CLIK_U8, 0, seed);
+    write_ok(path, &img, keep_alpha);
     drop_image(&img);
     return read_file(path, len);
 }
@@ -898,13 +906,21 @@ static size_t find_marker(const unsigned char *data, size_t len, unsigned char m
     return 0;
 }
 
+/* find_marker() of a marker that data must hold: the test fails where it
+ * does not. */
+static size_t marker_at(const unsigned char *data, size_t len, unsigned char marker)
+{
+    size_t at = find_marker(data, len, marker);
+    ck_assert_msg(at > 0, "no marker FF %02X", marker);
+    return at;
+}
+
 START_TEST(test_jpeg_truncated)
 {
     TMP_PATH(full, "full.jpg");
     size_t len;
-    unsigned char *data = noisy_jpeg(full, &len);
-    size_t sos = find_marker(data, len, 0xDA);
-    ck_assert_uint_gt(sos, 0);
+    unsigned char *data = noisy_file(full, 0, 40, &len);
+    size_t sos = marker_at(data, len, 0xDA);
     const size_t cuts[] = {2, 20, sos, sos + 20, len / 2, len - 2};
     CUTS_FAIL(data, cuts, "jpg");
     free(data);
@@ -917,9 +933,8 @@ START_TEST(test_jpeg_huge_header)
     TMP_PATH(max, "max.jpg");
     TMP_PATH(big, "big.jpg");
     size_t len;
-    unsigned char *data = noisy_jpeg(full, &len);
-    size_t sof = find_marker(data, len, 0xC0);
-    ck_assert_uint_gt(sof, 0);
+    unsigned char *data = noisy_file(full, 0, 40, &len);
+    size_t sof = marker_at(data, len, 0xC0);
     /* SOF0: FF C0, length (2), precision (1), height (2), width (2) */
     for (int i = 0; i < 4; i++)
         data[sof + 5 + i] = 0xFF;
@@ -928,8 +943,7 @@ START_TEST(test_jpeg_huge_header)
     data[sof + 5] = data[sof + 7] = 0xEA;  /* 60000 x 60000: within libjpeg's own limit */
     data[sof + 6] = data[sof + 8] = 0x60;
     write_file(big, data, len);
-    READ_FAILS(big, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "60000x60000"));
+    READ_FAILS_SAYING(big, CLIK_ERR_FILE_FORMAT, "60000x60000");
     free(data);
 }
 END_TEST
@@ -958,8 +972,7 @@ START_TEST(test_jpeg_cmyk)
     jpeg_finish_compress(&cinfo);
     jpeg_destroy_compress(&cinfo);
     ck_assert_int_eq(fclose(fp), 0);
-    READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "CMYK"));
+    READ_FAILS_SAYING(path, CLIK_ERR_FILE_FORMAT, "CMYK");
 }
 END_TEST
 
@@ -1013,8 +1026,7 @@ static unsigned char *arith_jpeg_cut(int components, size_t after_sos, size_t *l
 {
     size_t full;
     unsigned char *data = encode_jpeg(64, 64, components, CODING_ARITH, 90, 1, &full);
-    size_t sos = find_marker(data, full, 0xDA);
-    ck_assert_uint_gt(sos, 0);
+    size_t sos = marker_at(data, full, 0xDA);
     size_t keep = sos + after_sos;
     ck_assert_uint_lt(keep + 2, full);
     data[keep] = 0xFF;
@@ -1056,8 +1068,7 @@ START_TEST(test_jpeg_arith_without_data)
     ck_assert_uint_eq(sizeof(head) + 64 + sizeof(tail), sizeof(file));
     TMP_PATH(path, "arith_empty.jpg");
     write_file(path, file, sizeof(file));
-    READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "no scan data"));
+    READ_FAILS_SAYING(path, CLIK_ERR_FILE_FORMAT, "no scan data");
 
     /* A real arithmetic-coded image, cut after the start of its data, the
      * EOI put back, and its header made to claim 16384 x 16384. */
@@ -1065,8 +1076,7 @@ START_TEST(test_jpeg_arith_without_data)
     size_t len;
     unsigned char *data = arith_jpeg_cut(3, 14 + 40, &len);
     write_file(cut, data, len);
-    READ_FAILS(cut, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "too few"));
+    READ_FAILS_SAYING(cut, CLIK_ERR_FILE_FORMAT, "too few");
     free(data);
 }
 END_TEST
@@ -1089,28 +1099,24 @@ START_TEST(test_jpeg_no_scan_data)
         ck_assert_ptr_nonnull(data);
         write_file(path, data, len);
         free(data);
-        READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
-        ck_assert_msg(strstr(last_err, "no scan data") != NULL, "%s: %s", name, last_err);
+        READ_FAILS_SAYING(path, CLIK_ERR_FILE_FORMAT, "no scan data");
     }
 
     /* Baseline, the scan's data taken out: SOS, then EOI at once. */
     TMP_PATH(huffman, "huffman_empty.jpg");
     size_t len;
     unsigned char *data = encode_jpeg(64, 64, 3, CODING_BASELINE, 90, 1, &len);
-    size_t sos = find_marker(data, len, 0xDA);
-    ck_assert_uint_gt(sos, 0);
+    size_t sos = marker_at(data, len, 0xDA);
     size_t end = sos + 2 + ((size_t)data[sos + 2] << 8 | data[sos + 3]);
     data[end] = 0xFF;
     data[end + 1] = 0xD9;
     write_file(huffman, data, end + 2);
-    READ_FAILS(huffman, CLIK_ERR_FILE_FORMAT);
-    ck_assert_msg(strstr(last_err, "no scan data") != NULL, "%s", last_err);
+    READ_FAILS_SAYING(huffman, CLIK_ERR_FILE_FORMAT, "no scan data");
 
     /* Cut before its first scan: the tables and the frame, no SOS, no EOI. */
     TMP_PATH(cut, "cut_before_scan.jpg");
     write_file(cut, data, sos);
-    READ_FAILS(cut, CLIK_ERR_FILE_FORMAT);
-    ck_assert_msg(strstr(last_err, "truncated") != NULL, "%s", last_err);
+    READ_FAILS_SAYING(cut, CLIK_ERR_FILE_FORMAT, "truncated");
     free(data);
 }
 END_TEST
@@ -1128,8 +1134,7 @@ START_TEST(test_jpeg_padding_does_not_count)
     ck_assert_ptr_nonnull(padded);
     ck_assert_uint_gt(padded_len, 16384 + 200);
     write_file(cut, padded, padded_len);
-    READ_FAILS(cut, CLIK_ERR_FILE_FORMAT);
-    ck_assert_msg(strstr(last_err, "too few") != NULL, "%s", last_err);
+    READ_FAILS_SAYING(cut, CLIK_ERR_FILE_FORMAT, "too few");
     free(padded);
     free(data);
 
@@ -1138,8 +1143,7 @@ START_TEST(test_jpeg_padding_does_not_count)
     ck_assert_ptr_nonnull(data);
     write_file(empty, data, len);
     free(data);
-    READ_FAILS(empty, CLIK_ERR_FILE_FORMAT);
-    ck_assert_msg(strstr(last_err, "no scan data") != NULL, "%s", last_err);
+    READ_FAILS_SAYING(empty, CLIK_ERR_FILE_FORMAT, "no scan data");
 
     /* The same comments in a real image change nothing. */
     TMP_PATH(fine, "arith_padded.jpg");
@@ -1174,11 +1178,9 @@ START_TEST(test_jpeg_lying_header)
             encode_jpeg(16, 16, cases[i].components, cases[i].coding, 95, 1, &len);
         claim_size(data, len, 16384, 16384);
         write_file(path, data, len - 2); /* no EOI */
-        READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
-        ck_assert_ptr_nonnull(strstr(last_err, "too few"));
+        READ_FAILS_SAYING(path, CLIK_ERR_FILE_FORMAT, "too few");
         write_file(path, data, len); /* with EOI: the scan ends early instead */
-        READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
-        ck_assert_ptr_nonnull(strstr(last_err, "too few"));
+        READ_FAILS_SAYING(path, CLIK_ERR_FILE_FORMAT, "too few");
         free(data);
     }
 }
@@ -1249,12 +1251,10 @@ START_TEST(test_jpeg_too_many_scans)
     data = jpeg_with_scans(64, 257, &len);
     write_file(over, data, len);
     free(data);
-    READ_FAILS(over, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "scans"));
+    READ_FAILS_SAYING(over, CLIK_ERR_FILE_FORMAT, "scans");
     data = jpeg_with_scans(1024, 3000, &len);
     write_file(many, data, len);
-    READ_FAILS(many, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "more than 256 scans"));
+    READ_FAILS_SAYING(many, CLIK_ERR_FILE_FORMAT, "more than 256 scans");
     free(data);
 
     /* A comment segment of length 0 first: libjpeg skips just its two
@@ -1268,8 +1268,7 @@ START_TEST(test_jpeg_too_many_scans)
     memcpy(more + 2, empty_comment, 4);
     memcpy(more + 6, data + 2, len - 2);
     write_file(hidden, more, len + 4);
-    READ_FAILS(hidden, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "more than 256 scans"));
+    READ_FAILS_SAYING(hidden, CLIK_ERR_FILE_FORMAT, "more than 256 scans");
     free(more);
     free(data);
 }
@@ -1283,27 +1282,18 @@ START_TEST(test_jpeg_cut_says_truncated)
     size_t len;
     unsigned char *data = encode_jpeg(64, 64, 3, CODING_BASELINE, 95, 1, &len);
     write_file(path, data, len / 2);
-    READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "truncated"));
+    READ_FAILS_SAYING(path, CLIK_ERR_FILE_FORMAT, "truncated");
     free(data);
 }
 END_TEST
 
 /* ---- broken and mislabelled PNG ---------------------------------------------------- */
 
-static unsigned char *noisy_png(const char *path, size_t *len)
-{
-    clik_image img = noisy_image(64, 64, 4, CLIK_U8, 0, 41);
-    write_ok(path, &img, 1);
-    drop_image(&img);
-    return read_file(path, len);
-}
-
 START_TEST(test_png_truncated)
 {
     TMP_PATH(full, "full.png");
     size_t len;
-    unsigned char *data = noisy_png(full, &len);
+    unsigned char *data = noisy_file(full, 1, 41, &len);
     /* partial signature, signature only, inside IHDR, after IHDR, inside
      * IDAT, without IEND, one byte short */
     const size_t cuts[] = {4, 8, 20, 33, 45, len / 2, len - 12, len - 1};
@@ -1318,11 +1308,10 @@ START_TEST(test_png_bad_crc)
     TMP_PATH(bad_ihdr, "bad_ihdr_crc.png");
     TMP_PATH(bad_idat, "bad_idat.png");
     size_t len;
-    unsigned char *data = noisy_png(full, &len);
+    unsigned char *data = noisy_file(full, 1, 41, &len);
     data[29] ^= 0x01; /* first byte of the IHDR CRC (at 8 + 4 + 4 + 13) */
     write_file(bad_ihdr, data, len);
-    READ_FAILS(bad_ihdr, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "CRC"));
+    READ_FAILS_SAYING(bad_ihdr, CLIK_ERR_FILE_FORMAT, "CRC");
     data[29] ^= 0x01;
     ck_assert_mem_eq(data + 37, "IDAT", 4);
     data[41 + 100] ^= 0x40; /* a byte of compressed data: the CRC no longer matches */
@@ -1337,8 +1326,7 @@ START_TEST(test_png_huge_header)
     TMP_PATH(square, "huge.png");
     TMP_PATH(wide, "wide.png");
     write_png_claiming(square, 100000, 100000);
-    READ_FAILS(square, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "100000x100000")); /* our check, not libpng's */
+    READ_FAILS_SAYING(square, CLIK_ERR_FILE_FORMAT, "100000x100000"); /* our check, not libpng's */
     write_png_claiming(wide, (1u << 20) + 1, 1);
     READ_FAILS(wide, CLIK_ERR_FILE_FORMAT);
     /* Sanity check of the crafting: a small claim gets past the header. */
@@ -1531,8 +1519,7 @@ START_TEST(test_wrong_content)
     TMP_PATH(png_as_jpg, "image_really_png.jpg");
     TMP_PATH(png_as_pgm, "image_really_png.pgm");
     write_file(text, "hello, I am text\n", 17);
-    READ_FAILS(text, CLIK_ERR_FILE_FORMAT);
-    ck_assert_ptr_nonnull(strstr(last_err, "is not a PNG file"));
+    READ_FAILS_SAYING(text, CLIK_ERR_FILE_FORMAT, "is not a PNG file");
 
     clik_image img = new_image(8, 8, 1, CLIK_U8, 0);
     fill_smooth(&img);
@@ -1598,8 +1585,9 @@ START_TEST(test_unknown_extension)
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         TMP_PATH(path, names[i]);
         write_file(path, "data", 4);
-        READ_FAILS(path, CLIK_ERR_FILE_FORMAT); /* no format by content or by name */
-        ck_assert_ptr_nonnull(strstr(last_err, "neither its first bytes nor its extension"));
+        READ_FAILS_SAYING(
+            path, CLIK_ERR_FILE_FORMAT,
+            "neither its first bytes nor its extension"); /* no format by content or by name */
         unlink(path);
         WRITE_FAILS(clikio_write(path, &img, 0, err_, sizeof(err_)), CLIK_ERR_INVALID_ARG, path);
         ck_assert(!exists(path));
