@@ -264,6 +264,18 @@ static void check_read_fails(const char *path, int npy, clik_status want, const 
 /* READ_FAILS, the message saying words. */
 #define READ_FAILS_SAYING(path, want, words) check_read_fails(path, 0, want, words, __LINE__)
 
+/* data[0, len) written to path is refused as CLIK_ERR_FILE_FORMAT (by the
+ * NumPy reader where npy), the message saying words where not NULL. */
+static void check_bytes_fail(const char *path, const void *data, size_t len, int npy,
+                             const char *words, int line)
+{
+    write_file(path, data, len);
+    check_read_fails(path, npy, CLIK_ERR_FILE_FORMAT, words, line);
+}
+
+#define BYTES_FAIL(path, data, len, words) check_bytes_fail(path, data, len, 0, words, __LINE__)
+#define NPY_BYTES_FAIL(path, data, len)    check_bytes_fail(path, data, len, 1, NULL, __LINE__)
+
 /* The first cuts[i] bytes of data, each written to cutI.EXT, are refused as
  * CLIK_ERR_FILE_FORMAT (an .npy one by the NumPy reader). */
 static void check_cuts_fail(const unsigned char *data, const size_t *cuts, size_t count,
@@ -273,8 +285,7 @@ static void check_cuts_fail(const unsigned char *data, const size_t *cuts, size_
         char name[64];
         snprintf(name, sizeof(name), "cut%zu.%s", i, ext);
         TMP_PATH(path, name);
-        write_file(path, data, cuts[i]);
-        check_read_fails(path, strcmp(ext, "npy") == 0, CLIK_ERR_FILE_FORMAT, NULL, line);
+        check_bytes_fail(path, data, cuts[i], strcmp(ext, "npy") == 0, NULL, line);
     }
 }
 
@@ -640,31 +651,31 @@ END_TEST
 
 /* ---- PGM / PPM ------------------------------------------------------------------ */
 
-START_TEST(test_pnm_round_trips)
+static const named_format pnm_round_trips[] = {
+    {"g8.pgm", 1, CLIK_U8},   {"g16.pgm", 1, CLIK_U16}, {"c8.ppm", 4, CLIK_U8},
+    {"c16.ppm", 4, CLIK_U16}, {"g8.pnm", 1, CLIK_U8},   {"c16.pnm", 4, CLIK_U16},
+    {"G8.PGM", 1, CLIK_U8},
+};
+
+/* Each of pnm_round_trips, padded on every other. */
+START_TEST(test_pnm_round_trip)
 {
-    static const named_format cases[] = {
-        {"g8.pgm", 1, CLIK_U8},   {"g16.pgm", 1, CLIK_U16}, {"c8.ppm", 4, CLIK_U8},
-        {"c16.ppm", 4, CLIK_U16}, {"g8.pnm", 1, CLIK_U8},   {"c16.pnm", 4, CLIK_U16},
-        {"G8.PGM", 1, CLIK_U8},
-    };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        TMP_PATH(path, cases[i].name);
-        clik_image img =
-            noisy_image(12, 5, cases[i].channels, cases[i].type, i % 2 ? 3 : 0, 20 + (uint32_t)i);
-        unsigned top = cases[i].type == CLIK_U16 ? 65535 : 255;
-        if (cases[i].channels == 4) { /* PPM has no alpha: expect it at the top */
-            for (int y = 0; y < img.height; y++) {
-                for (int x = 0; x < img.width; x++)
-                    set(&img, x, y, 3, top);
-            }
+    const named_format *f = &pnm_round_trips[_i];
+    TMP_PATH(path, f->name);
+    clik_image img = noisy_image(12, 5, f->channels, f->type, _i % 2 ? 3 : 0, 20 + (uint32_t)_i);
+    unsigned top = f->type == CLIK_U16 ? 65535 : 255;
+    if (f->channels == 4) { /* PPM has no alpha: expect it at the top */
+        for (int y = 0; y < img.height; y++) {
+            for (int x = 0; x < img.width; x++)
+                set(&img, x, y, 3, top);
         }
-        int had_alpha = 7;
-        clik_image back = round_trip(path, &img, 1, &had_alpha);
-        ck_assert_msg(same_pixels(&img, &back), "%s differs", cases[i].name);
-        ck_assert_int_eq(had_alpha, 0);
-        clik_image_free(&back);
-        drop_image(&img);
     }
+    int had_alpha = 7;
+    clik_image back = round_trip(path, &img, 1, &had_alpha);
+    ck_assert_msg(same_pixels(&img, &back), "%s differs", f->name);
+    ck_assert_int_eq(had_alpha, 0);
+    clik_image_free(&back);
+    drop_image(&img);
 }
 END_TEST
 
@@ -802,8 +813,7 @@ START_TEST(test_pnm_bad)
 #undef PNM_CASE
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         TMP_PATH(path, cases[i].name);
-        write_file(path, cases[i].bytes, cases[i].len);
-        READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
+        BYTES_FAIL(path, cases[i].bytes, cases[i].len, NULL);
     }
 }
 END_TEST
@@ -814,15 +824,12 @@ START_TEST(test_pnm_huge_header)
     TMP_PATH(wide, "wide.ppm");
     TMP_PATH(plain, "huge_plain.pgm");
     const char big[] = "P5\n100000 100000\n255\n\x01\x02\x03";
-    write_file(square, big, sizeof(big) - 1);
-    READ_FAILS_SAYING(square, CLIK_ERR_FILE_FORMAT, "100000x100000");
+    BYTES_FAIL(square, big, sizeof(big) - 1, "100000x100000");
     const char w[] = "P6 2000000 1 255\n\x01\x02\x03";
-    write_file(wide, w, sizeof(w) - 1);
-    READ_FAILS_SAYING(wide, CLIK_ERR_FILE_FORMAT, "limit");
+    BYTES_FAIL(wide, w, sizeof(w) - 1, "limit");
     /* Within the limits, but far more samples than the file could hold. */
     const char p[] = "P2 10000 10000 255 1 2 3\n";
-    write_file(plain, p, sizeof(p) - 1);
-    READ_FAILS_SAYING(plain, CLIK_ERR_FILE_FORMAT, "truncated");
+    BYTES_FAIL(plain, p, sizeof(p) - 1, "truncated");
 }
 END_TEST
 
@@ -938,12 +945,10 @@ START_TEST(test_jpeg_huge_header)
     /* SOF0: FF C0, length (2), precision (1), height (2), width (2) */
     for (int i = 0; i < 4; i++)
         data[sof + 5 + i] = 0xFF;
-    write_file(max, data, len);
-    READ_FAILS(max, CLIK_ERR_FILE_FORMAT); /* 65535 x 65535 */
-    data[sof + 5] = data[sof + 7] = 0xEA;  /* 60000 x 60000: within libjpeg's own limit */
+    BYTES_FAIL(max, data, len, NULL);     /* 65535 x 65535 */
+    data[sof + 5] = data[sof + 7] = 0xEA; /* 60000 x 60000: within libjpeg's own limit */
     data[sof + 6] = data[sof + 8] = 0x60;
-    write_file(big, data, len);
-    READ_FAILS_SAYING(big, CLIK_ERR_FILE_FORMAT, "60000x60000");
+    BYTES_FAIL(big, data, len, "60000x60000");
     free(data);
 }
 END_TEST
@@ -1067,16 +1072,14 @@ START_TEST(test_jpeg_arith_without_data)
     memcpy(file + sizeof(head) + 64, tail, sizeof(tail));
     ck_assert_uint_eq(sizeof(head) + 64 + sizeof(tail), sizeof(file));
     TMP_PATH(path, "arith_empty.jpg");
-    write_file(path, file, sizeof(file));
-    READ_FAILS_SAYING(path, CLIK_ERR_FILE_FORMAT, "no scan data");
+    BYTES_FAIL(path, file, sizeof(file), "no scan data");
 
     /* A real arithmetic-coded image, cut after the start of its data, the
      * EOI put back, and its header made to claim 16384 x 16384. */
     TMP_PATH(cut, "arith_cut.jpg");
     size_t len;
     unsigned char *data = arith_jpeg_cut(3, 14 + 40, &len);
-    write_file(cut, data, len);
-    READ_FAILS_SAYING(cut, CLIK_ERR_FILE_FORMAT, "too few");
+    BYTES_FAIL(cut, data, len, "too few");
     free(data);
 }
 END_TEST
@@ -1110,13 +1113,11 @@ START_TEST(test_jpeg_no_scan_data)
     size_t end = sos + 2 + ((size_t)data[sos + 2] << 8 | data[sos + 3]);
     data[end] = 0xFF;
     data[end + 1] = 0xD9;
-    write_file(huffman, data, end + 2);
-    READ_FAILS_SAYING(huffman, CLIK_ERR_FILE_FORMAT, "no scan data");
+    BYTES_FAIL(huffman, data, end + 2, "no scan data");
 
     /* Cut before its first scan: the tables and the frame, no SOS, no EOI. */
     TMP_PATH(cut, "cut_before_scan.jpg");
-    write_file(cut, data, sos);
-    READ_FAILS_SAYING(cut, CLIK_ERR_FILE_FORMAT, "truncated");
+    BYTES_FAIL(cut, data, sos, "truncated");
     free(data);
 }
 END_TEST
@@ -1133,8 +1134,7 @@ START_TEST(test_jpeg_padding_does_not_count)
     unsigned char *padded = crafted_jpeg_pad(data, len, 16500, &padded_len);
     ck_assert_ptr_nonnull(padded);
     ck_assert_uint_gt(padded_len, 16384 + 200);
-    write_file(cut, padded, padded_len);
-    READ_FAILS_SAYING(cut, CLIK_ERR_FILE_FORMAT, "too few");
+    BYTES_FAIL(cut, padded, padded_len, "too few");
     free(padded);
     free(data);
 
@@ -1177,10 +1177,8 @@ START_TEST(test_jpeg_lying_header)
         unsigned char *data =
             encode_jpeg(16, 16, cases[i].components, cases[i].coding, 95, 1, &len);
         claim_size(data, len, 16384, 16384);
-        write_file(path, data, len - 2); /* no EOI */
-        READ_FAILS_SAYING(path, CLIK_ERR_FILE_FORMAT, "too few");
-        write_file(path, data, len); /* with EOI: the scan ends early instead */
-        READ_FAILS_SAYING(path, CLIK_ERR_FILE_FORMAT, "too few");
+        BYTES_FAIL(path, data, len - 2, "too few"); /* no EOI */
+        BYTES_FAIL(path, data, len, "too few");     /* with EOI: the scan ends early instead */
         free(data);
     }
 }
@@ -1253,8 +1251,7 @@ START_TEST(test_jpeg_too_many_scans)
     free(data);
     READ_FAILS_SAYING(over, CLIK_ERR_FILE_FORMAT, "scans");
     data = jpeg_with_scans(1024, 3000, &len);
-    write_file(many, data, len);
-    READ_FAILS_SAYING(many, CLIK_ERR_FILE_FORMAT, "more than 256 scans");
+    BYTES_FAIL(many, data, len, "more than 256 scans");
     free(data);
 
     /* A comment segment of length 0 first: libjpeg skips just its two
@@ -1267,8 +1264,7 @@ START_TEST(test_jpeg_too_many_scans)
     memcpy(more, data, 2);
     memcpy(more + 2, empty_comment, 4);
     memcpy(more + 6, data + 2, len - 2);
-    write_file(hidden, more, len + 4);
-    READ_FAILS_SAYING(hidden, CLIK_ERR_FILE_FORMAT, "more than 256 scans");
+    BYTES_FAIL(hidden, more, len + 4, "more than 256 scans");
     free(more);
     free(data);
 }
@@ -1281,8 +1277,7 @@ START_TEST(test_jpeg_cut_says_truncated)
     TMP_PATH(path, "cut_data.jpg");
     size_t len;
     unsigned char *data = encode_jpeg(64, 64, 3, CODING_BASELINE, 95, 1, &len);
-    write_file(path, data, len / 2);
-    READ_FAILS_SAYING(path, CLIK_ERR_FILE_FORMAT, "truncated");
+    BYTES_FAIL(path, data, len / 2, "truncated");
     free(data);
 }
 END_TEST
@@ -1310,13 +1305,11 @@ START_TEST(test_png_bad_crc)
     size_t len;
     unsigned char *data = noisy_file(full, 1, 41, &len);
     data[29] ^= 0x01; /* first byte of the IHDR CRC (at 8 + 4 + 4 + 13) */
-    write_file(bad_ihdr, data, len);
-    READ_FAILS_SAYING(bad_ihdr, CLIK_ERR_FILE_FORMAT, "CRC");
+    BYTES_FAIL(bad_ihdr, data, len, "CRC");
     data[29] ^= 0x01;
     ck_assert_mem_eq(data + 37, "IDAT", 4);
     data[41 + 100] ^= 0x40; /* a byte of compressed data: the CRC no longer matches */
-    write_file(bad_idat, data, len);
-    READ_FAILS(bad_idat, CLIK_ERR_FILE_FORMAT);
+    BYTES_FAIL(bad_idat, data, len, NULL);
     free(data);
 }
 END_TEST
@@ -1518,8 +1511,7 @@ START_TEST(test_wrong_content)
     TMP_PATH(png, "image.png");
     TMP_PATH(png_as_jpg, "image_really_png.jpg");
     TMP_PATH(png_as_pgm, "image_really_png.pgm");
-    write_file(text, "hello, I am text\n", 17);
-    READ_FAILS_SAYING(text, CLIK_ERR_FILE_FORMAT, "is not a PNG file");
+    BYTES_FAIL(text, "hello, I am text\n", 17, "is not a PNG file");
 
     clik_image img = new_image(8, 8, 1, CLIK_U8, 0);
     fill_smooth(&img);
@@ -1584,10 +1576,8 @@ START_TEST(test_unknown_extension)
     clik_image img = noisy_image(2, 2, 1, CLIK_U8, 0, 50);
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         TMP_PATH(path, names[i]);
-        write_file(path, "data", 4);
-        READ_FAILS_SAYING(
-            path, CLIK_ERR_FILE_FORMAT,
-            "neither its first bytes nor its extension"); /* no format by content or by name */
+        /* no format by content or by name */
+        BYTES_FAIL(path, "data", 4, "neither its first bytes nor its extension");
         unlink(path);
         WRITE_FAILS(clikio_write(path, &img, 0, err_, sizeof(err_)), CLIK_ERR_INVALID_ARG, path);
         ck_assert(!exists(path));
@@ -1990,8 +1980,7 @@ START_TEST(test_npy_by_extension)
         ck_assert_mem_eq((uint8_t *)back.data + (size_t)y * back.stride,
                          (uint8_t *)img.data + (size_t)y * img.stride, 5 * 4 * 4);
     clik_image_free(&back);
-    write_file(path, "data", 4);
-    READ_FAILS(path, CLIK_ERR_FILE_FORMAT);
+    BYTES_FAIL(path, "data", 4, NULL);
     unlink(path);
     drop_image(&img);
 }
@@ -2146,27 +2135,23 @@ START_TEST(test_npy_bad_files)
 
     TMP_PATH(magic, "bad_magic.npy");
     data[1] = 'n';
-    write_file(magic, data, len);
-    NPY_READ_FAILS(magic, CLIK_ERR_FILE_FORMAT);
+    NPY_BYTES_FAIL(magic, data, len);
     data[1] = 'N';
 
     TMP_PATH(version, "version9.npy");
     data[6] = 9;
-    write_file(version, data, len);
-    NPY_READ_FAILS(version, CLIK_ERR_FILE_FORMAT);
+    NPY_BYTES_FAIL(version, data, len);
     data[6] = 1;
 
     TMP_PATH(long_header, "long_header.npy");
     data[6] = 2; /* version 2 reads a 4-byte length: about 4 GB here */
     data[10] = 0xFF;
     data[11] = 0xFF;
-    write_file(long_header, data, len);
-    NPY_READ_FAILS(long_header, CLIK_ERR_FILE_FORMAT);
+    NPY_BYTES_FAIL(long_header, data, len);
     free(data);
 
     TMP_PATH(text, "text.npy");
-    write_file(text, "just some text", 14);
-    NPY_READ_FAILS(text, CLIK_ERR_FILE_FORMAT);
+    NPY_BYTES_FAIL(text, "just some text", 14);
 }
 END_TEST
 
@@ -2188,7 +2173,7 @@ static Suite *imageio_suite(void)
                           H_TEST(test_png_level_setting),
                           H_TEST(test_png_levels),
                           H_TEST(test_png_level_6_is_libpng_default)};
-    const h_test pnm[] = {H_TEST(test_pnm_round_trips),
+    const h_test pnm[] = {H_LOOP(test_pnm_round_trip, H_COUNT(pnm_round_trips)),
                           H_TEST(test_pnm_written_bytes),
                           H_TEST(test_pgm_plain_with_comments),
                           H_TEST(test_ppm_plain_and_scaled_16bit),
