@@ -167,30 +167,31 @@ START_TEST(file_refused)
     put_u32(c + 20, 5); /* features */
     reseal(c, n);
     expect_refused(c, n, "features 5", "takes");
+    /* each header field just below and just above its range, and at
+     * 2^32 - 1 (checksum made right) */
     static const struct {
         int offset;
-        uint32_t value;
+        uint32_t least, most;
         const char *words;
     } fields[] = {
-        {8, 2, "version"},
-        {16, 5, "scale"},
-        {16, 1, "scale"},
-        {20, 0, "features"},
-        {20, 257, "features"},
-        {24, 0, "blocks"},
-        {24, 33, "blocks"},
-        {28, 0, "units"},
-        {28, 17, "units"},
-        {32, 0, "atoms"},
-        {32, 129, "atoms"},
-        {36, 2, "weight type"},
-        {20, 0xffffffffu, "features"},
+        {8, 1, 1, "version"},
+        {16, 2, 4, "scale"},
+        {20, 1, CLIK_LAPAR_NET_MAX_FEATURES, "features"},
+        {24, 1, CLIK_LAPAR_NET_MAX_BLOCKS, "blocks"},
+        {28, 1, CLIK_LAPAR_NET_MAX_UNITS, "units"},
+        {32, 1, CLIK_LAPAR_MAX_ATOMS, "atoms"},
+        {36, 0, 1, "weight type"},
     };
     for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-        memcpy(c, b, n);
-        put_u32(c + fields[i].offset, fields[i].value);
-        reseal(c, n);
-        expect_refused(c, n, fields[i].words, fields[i].words);
+        const uint32_t refused[] = {fields[i].least - 1, fields[i].most + 1, UINT32_MAX};
+        for (int k = 0; k < 3; k++) {
+            char what[64];
+            snprintf(what, sizeof(what), "%s %u", fields[i].words, refused[k]);
+            memcpy(c, b, n);
+            put_u32(c + fields[i].offset, refused[k]);
+            reseal(c, n);
+            expect_refused(c, n, what, fields[i].words);
+        }
     }
     /* the name: printable, NUL-terminated; reserved bytes zero */
     memcpy(c, b, n);

@@ -384,9 +384,12 @@ typedef struct op_spec {
     param_spec p[MAXP];
     void (*init)(margs *a);                           /* the scalar arguments */
     clik_status (*call)(clik_context *ctx, margs *a); /* ctx NULL: as a failed create left it */
-    void (*extra)(struct op_run *r);                  /* the function's own misuse cases */
-    void (*fill)(struct op_run *r);                   /* special inputs (NULL: noise) */
-    void (*reference)(struct op_run *r);              /* NULL: call on the oracle */
+    /* Or, call NULL, a function of an input image and an output image itself,
+     * called with the first two parameters. */
+    clik_status (*image_op)(clik_context *ctx, const clik_image *src, clik_image *dst);
+    void (*extra)(struct op_run *r);     /* the function's own misuse cases */
+    void (*fill)(struct op_run *r);      /* special inputs (NULL: noise) */
+    void (*reference)(struct op_run *r); /* NULL: call on the oracle */
     void (*fini)(margs *a);
     void (*check)(struct op_run *r, const margs *a); /* a correct call's scalar outputs */
     int compare_hist, compare_mean;
@@ -408,6 +411,12 @@ typedef struct op_run {
     void *ref_mem[MAXP];
     scalars ref_out;
 } op_run;
+
+/* s's function called with a on ctx. */
+static clik_status spec_call(const op_spec *s, clik_context *ctx, margs *a)
+{
+    return s->call ? s->call(ctx, a) : s->image_op(ctx, a->ptr[0], a->ptr[1]);
+}
 
 static void margs_copy(margs *dst, const margs *src)
 {
@@ -456,7 +465,7 @@ static void default_reference(op_run *r)
 {
     margs ra;
     reference_args(r, &ra);
-    clik_status st = r->s->call(h_oracle, &ra);
+    clik_status st = spec_call(r->s, h_oracle, &ra);
     ck_assert_msg(st == CLIK_OK, "%s: the oracle: %s: %s", row_name, sname(st),
                   clik_context_message(h_oracle));
     r->ref_out = ra.out;
@@ -473,7 +482,7 @@ static void refused(op_run *r, clik_context *ctx, clik_status want)
     const scalars out_before = r->work.out;
     if (ctx)
         mark_message(ctx);
-    clik_status st = r->s->call(ctx, &r->work);
+    clik_status st = spec_call(r->s, ctx, &r->work);
     expect_status(st, want);
     if (ctx && st != CLIK_OK)
         expect_message(ctx);
@@ -526,7 +535,7 @@ static void works(op_run *r)
     margs a;
     margs_copy(&a, &r->base);
     memset(&a.out, OUT_FILL, sizeof(a.out));
-    clik_status st = s->call(h_ctx, &a);
+    clik_status st = spec_call(s, h_ctx, &a);
     if (st != CLIK_OK) {
         failed("then a correct call fails: %s: %s", sname(st), clik_context_message(h_ctx));
         return;
@@ -649,7 +658,7 @@ static void in_place_ok(op_run *r, int in, int out)
                                   is_device(r, in) ? h_ctx : NULL, "the in-place image"));
     slot_write(&r->slots[k], &r->pristine[in]);
     r->work.img[in] = r->work.img[out] = r->slots[k].img;
-    clik_status st = r->s->call(h_ctx, &r->work);
+    clik_status st = spec_call(r->s, h_ctx, &r->work);
     expect_status(st, CLIK_OK);
     if (st == CLIK_OK) {
         void *mem;
@@ -851,7 +860,7 @@ static void overlap_cases(op_run *r)
 static void run_call_in_child(void *arg)
 {
     op_run *r = arg;
-    _exit(100 + (int)r->s->call(h_ctx, &r->work));
+    _exit(100 + (int)spec_call(r->s, h_ctx, &r->work));
 }
 
 /* A device image whose descriptor claims more bytes than its buffer holds
@@ -1003,11 +1012,6 @@ static const op_spec hist_spec = {
     .compare_hist = 1,
 };
 
-static clik_status call_equalize(clik_context *ctx, margs *a)
-{
-    return clik_hist_equalize(ctx, a->ptr[0], a->ptr[1]);
-}
-
 /* dst of another size or format than src. */
 static void pair_mismatch_cases(op_run *r, int w, int h, int ch, clik_type t,
                                 clik_status channel_status)
@@ -1033,14 +1037,9 @@ static void extra_equalize(op_run *r)
 static const op_spec equalize_spec = {
     .nparams = 2,
     .p = {P_IN("src", 24, 20, 4, CLIK_U8), P_OUT("dst", 24, 20, 4, CLIK_U8)},
-    .call = call_equalize,
+    .image_op = clik_hist_equalize,
     .extra = extra_equalize,
 };
-
-static clik_status call_equalize_luma(clik_context *ctx, margs *a)
-{
-    return clik_hist_equalize_luma(ctx, a->ptr[0], a->ptr[1]);
-}
 
 static void extra_equalize_luma(op_run *r)
 {
@@ -1060,7 +1059,7 @@ static void extra_equalize_luma(op_run *r)
 static const op_spec equalize_luma_spec = {
     .nparams = 2,
     .p = {P_IN("src", 24, 20, 4, CLIK_U8), P_OUT("dst", 24, 20, 4, CLIK_U8)},
-    .call = call_equalize_luma,
+    .image_op = clik_hist_equalize_luma,
     .extra = extra_equalize_luma,
 };
 
@@ -1145,11 +1144,6 @@ static const op_spec lut_spec = {
 
 /* ---- pyramid family ---------------------------------------------------------------- */
 
-static clik_status call_pyr_down(clik_context *ctx, margs *a)
-{
-    return clik_pyr_down(ctx, a->ptr[0], a->ptr[1]);
-}
-
 /* The refusals of a pyramid step (src p[0], dst p[1] of r's spec): a dst of
  * each of the n sizes, of type other or of 1 channel, and src and dst both
  * of type neither, which the step does not take. */
@@ -1180,14 +1174,9 @@ static void extra_pyr_down(op_run *r)
 static const op_spec pyr_down_spec = {
     .nparams = 2,
     .p = {P_IN("src", 24, 20, 2, CLIK_U8), P_OUT("dst", 12, 10, 2, CLIK_U8)},
-    .call = call_pyr_down,
+    .image_op = clik_pyr_down,
     .extra = extra_pyr_down,
 };
-
-static clik_status call_pyr_up(clik_context *ctx, margs *a)
-{
-    return clik_pyr_up(ctx, a->ptr[0], a->ptr[1]);
-}
 
 static void extra_pyr_up(op_run *r)
 {
@@ -1199,7 +1188,7 @@ static const op_spec pyr_up_spec = {
     .nparams = 2,
     .p = {{"src", 12, 10, 4, CLIK_F32, 0, ARG_PTR, LOC_ANY, SUP_TOL_F32},
           {"dst", 24, 20, 4, CLIK_F32, 1, ARG_PTR, LOC_ANY, SUP_TOL_F32}},
-    .call = call_pyr_up,
+    .image_op = clik_pyr_up,
     .extra = extra_pyr_up,
 };
 
@@ -1466,11 +1455,6 @@ static const op_spec blur_spec = {
     .extra = extra_blur,
 };
 
-static clik_status call_gray(clik_context *ctx, margs *a)
-{
-    return clik_gray(ctx, a->ptr[0], a->ptr[1]);
-}
-
 static void extra_gray(op_run *r)
 {
     swapped_case(r, 0, 24, 20, 2, CLIK_U8, CLIK_ERR_UNSUPPORTED_FORMAT, "src of 2 channels");
@@ -1486,7 +1470,7 @@ static void extra_gray(op_run *r)
 static const op_spec gray_spec = {
     .nparams = 2,
     .p = {P_IN("src", 24, 20, 4, CLIK_U8), P_OUT("dst", 24, 20, 1, CLIK_U8)},
-    .call = call_gray,
+    .image_op = clik_gray,
     .extra = extra_gray,
 };
 

@@ -58,6 +58,31 @@ int fuzz_read_framed(const uint8_t *data, size_t size, size_t min, fuzz_crc crc,
  * aborts otherwise. */
 void fuzz_check_refusal(clik_status st, int untouched);
 
+/* The harness of a framed file read into an object of type T (a LAPAR
+ * model, a network), its checksum sup_crc32 (cases.h): read(ctx, data,
+ * size, &obj) on each copy that fuzz_read_framed() makes, from min bytes
+ * on; an object that reads goes to check(obj, data, size), then to
+ * release(obj), and a refusal to fuzz_check_refusal() with obj left as it
+ * was (it starts as its own address). ctx is the harness's static context,
+ * set to fuzz_context(). Defines read_one() and the entry point. */
+#define FUZZ_FRAMED_OBJECT_HARNESS(T, read, check, release, min)                                   \
+    static void read_one(const uint8_t *data, size_t size)                                         \
+    {                                                                                              \
+        T *obj = (T *)&obj;                                                                        \
+        const clik_status st = read(ctx, data, size, &obj);                                        \
+        if (st == CLIK_OK) {                                                                       \
+            check(obj, data, size);                                                                \
+            release(obj);                                                                          \
+        } else {                                                                                   \
+            fuzz_check_refusal(st, obj == (T *)&obj);                                              \
+        }                                                                                          \
+    }                                                                                              \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                                   \
+    {                                                                                              \
+        ctx = fuzz_context();                                                                      \
+        return fuzz_read_framed(data, size, (min), sup_crc32, read_one);                           \
+    }
+
 /* A w x h RGBA u8 host image of mid grey (0x80 in every byte), the input
  * that a model or network read from the fuzzer runs on; 0 when it cannot be
  * allocated. */

@@ -62,22 +62,7 @@ static void check_model(const clik_lapar_model *m, const uint8_t *data, size_t s
     clik_image_free(&src);
 }
 
-/* Reads data: a model that reads must pass check_model, anything else be
- * refused cleanly. */
-static void read_one(const uint8_t *data, size_t size)
-{
-    clik_lapar_model *m = (clik_lapar_model *)&m;
-    const clik_status st = clik_lapar_model_read(ctx, data, size, &m);
-    if (st == CLIK_OK) {
-        check_model(m, data, size);
-        clik_lapar_model_free(m);
-    } else {
-        fuzz_check_refusal(st, m == (clik_lapar_model *)&m);
-    }
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    ctx = fuzz_context();
-    return fuzz_read_framed(data, size, 28, sup_crc32, read_one);
-}
+/* A model that reads must pass check_model, anything else be refused
+ * cleanly. */
+FUZZ_FRAMED_OBJECT_HARNESS(clik_lapar_model, clik_lapar_model_read, check_model,
+                           clik_lapar_model_free, 28)

@@ -48,20 +48,4 @@ static void check_net(const clik_lapar_net *net, const uint8_t *data, size_t siz
     clik_image_free(&src);
 }
 
-static void read_one(const uint8_t *data, size_t size)
-{
-    clik_lapar_net *net = (clik_lapar_net *)&net;
-    const clik_status st = clik_lapar_net_read(ctx, data, size, &net);
-    if (st == CLIK_OK) {
-        check_net(net, data, size);
-        clik_lapar_net_free(net);
-    } else {
-        fuzz_check_refusal(st, net == (clik_lapar_net *)&net);
-    }
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    ctx = fuzz_context();
-    return fuzz_read_framed(data, size, 68, sup_crc32, read_one);
-}
+FUZZ_FRAMED_OBJECT_HARNESS(clik_lapar_net, clik_lapar_net_read, check_net, clik_lapar_net_free, 68)
