@@ -26,9 +26,11 @@
  * accumulation and SQO storage types (ulong or double) with SQSUM for sums
  * of squares; CH channels; K pixels per work-item; LS work-group size (a
  * power of two); CPU_SERIAL; VEC_ROWS (with CPU_SERIAL, u8 sources only):
- * 16-element vector steps; STAGE (work-group kernels without SQSUM and
- * ACC_FF): rows staged in local memory so that global accesses are
- * coalesced; LOOKBACK (work-group kernels, exact or double sums) with
+ * 16-element vector steps; STAGE (work-group kernels without ACC_FF or
+ * SQ_FF): rows staged in local memory so that global accesses are
+ * coalesced, KC of each work-item's K pixels at a time (KC a power of two
+ * dividing K; the tiles hold LS * KC pixels, so that rows of any width
+ * stage within a device's local memory); LOOKBACK (work-group kernels, exact or double sums) with
  * ACC_W, the 32-bit words of an ACC.
  * Devices without cl_khr_fp64 (NEED_FP64 0: no double in the program):
  * ACC_FF / SQ_FF, f32 pixels add in float-float pairs (ACC / SQ float2:
@@ -63,7 +65,7 @@
 #ifndef SQO
 #define SQO SQ
 #endif
-#if (SQ_FF && !SQ_BITS) || (STAGE && ACC_FF) || (VEC_ROWS && ACC_FF)
+#if (SQ_FF && !SQ_BITS) || (STAGE && (ACC_FF || (SQSUM && SQ_FF))) || (VEC_ROWS && ACC_FF)
 #error "float-float sums: f32 or binary64-bit results of the unstaged kernels"
 #endif
 
@@ -358,13 +360,36 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
 #define SQ_PRIV_PASS
 #endif
 #if STAGE
+#ifndef KC
+#define KC K
+#endif
+/* A chunk: pixels j .. j + KC - 1 of every work-item's K, LS * KC * CH
+ * elements. Element t of a chunk's tile is element chunk_elem(j, t) of the
+ * row: neighbouring work-items take neighbouring elements of a run of
+ * KC * CH (the whole row when KC is K). */
+#define CHUNK_N (LS * KC * CH)
+inline int chunk_elem(int j, int t)
+{
+    const int owner = t / (KC * CH);
+    return (owner * K + j) * CH + (t - owner * (KC * CH));
+}
+#if SQSUM
+#define SQ_STAGE_LOCALS __local SQ qtile[CHUNK_N];
+#define SQ_STAGE_ARGS   , __local SQ *qtile
+#define SQ_STAGE_PASS   , qtile
+#else
+#define SQ_STAGE_LOCALS
+#define SQ_STAGE_ARGS
+#define SQ_STAGE_PASS
+#endif
 #define STAGE_LOCALS                                                                               \
-    __local ACC tile[LS * K * CH];                                                                 \
-    __local ST in_tile[LS * K * CH];
-/* The rows' output tile takes the place of the sums' (SUM is never wider
- * than ACC). */
-#define STAGE_ARGS , __local ACC *tile, __local ST *in_tile
-#define STAGE_PASS , tile, in_tile
+    __local ACC tile[CHUNK_N];                                                                     \
+    __local ST in_tile[CHUNK_N];                                                                   \
+    SQ_STAGE_LOCALS
+/* The rows' output tiles take the places of the sums' (SUM is never wider
+ * than ACC, SQO than SQ). */
+#define STAGE_ARGS , __local ACC *tile, __local ST *in_tile SQ_STAGE_ARGS
+#define STAGE_PASS , tile, in_tile SQ_STAGE_PASS
 #else
 #define STAGE_LOCALS
 #define STAGE_ARGS
@@ -389,27 +414,38 @@ inline void band_contribution(__global const ST *src, int src_stride, int w, int
         SQ_ONLY(q[k] = SQ_ZERO);
     }
 #if STAGE
-    /* Coalesced: work-item lid sums the elements lid, lid + LS, ... of each
-     * row; the sums meet in local memory, where each work-item then takes
-     * its K neighbouring pixels. */
-    {
-        ACC c[K * CH];
-        for (int j = 0; j < K * CH; j++)
-            c[j] = 0;
+    /* Coalesced, a chunk at a time: work-item lid sums the chunk's
+     * elements lid, lid + LS, ... of each row; the sums meet in local
+     * memory, where each work-item then takes its KC neighbouring pixels. */
+    for (int j = 0; j < K; j += KC) {
+        ACC c[KC * CH];
+#if SQSUM
+        SQ qc[KC * CH];
+#endif
+        for (int i = 0; i < KC * CH; i++) {
+            c[i] = 0;
+            SQ_ONLY(qc[i] = 0);
+        }
         for (int y = y0; y < y1; y++) {
             __global const ST *in = src + (size_t)y * src_stride;
-            for (int j = 0; j < K * CH; j++) {
-                const int e = j * LS + lid;
-                if (e < w * CH)
-                    c[j] += (ACC)in[e];
+            for (int i = 0; i < KC * CH; i++) {
+                const int e = chunk_elem(j, i * LS + lid);
+                if (e < w * CH) {
+                    c[i] += (ACC)in[e];
+                    SQ_ONLY(qc[i] += (SQ)in[e] * (SQ)in[e]);
+                }
             }
         }
-        for (int j = 0; j < K * CH; j++)
-            tile[j * LS + lid] = c[j];
+        for (int i = 0; i < KC * CH; i++) {
+            tile[i * LS + lid] = c[i];
+            SQ_ONLY(qtile[i * LS + lid] = qc[i]);
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int k = 0; k < K; k++)
-            p[k] = VLOAD(x0 + k, tile);
-        barrier(CLK_LOCAL_MEM_FENCE); /* the tile is free again */
+        for (int k = 0; k < KC; k++) {
+            p[j + k] = VLOAD(lid * KC + k, tile);
+            SQ_ONLY(q[j + k] = VLOAD(lid * KC + k, qtile));
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* the tiles are free again */
     }
 #else
     for (int y = y0; y < y1; y++) {
@@ -671,6 +707,9 @@ inline void band_rows(__global const ST *src, int src_stride, int w, int y0, int
     /* Rows pass through local memory both ways, so that global loads and
      * stores are coalesced (work-item lid touches elements lid, lid + LS, ...). */
     __local SUM *out_tile = (__local SUM *)tile;
+#if SQSUM
+    __local SQO *out_qtile = (__local SQO *)qtile;
+#endif
 #endif
     for (int y = y0; y < y1; y++) { /* every work-item takes part: barriers */
         __global const ST *in = src + (size_t)y * src_stride;
@@ -679,13 +718,19 @@ inline void band_rows(__global const ST *src, int src_stride, int w, int y0, int
         sqv q[K];
 #endif
 #if STAGE
-        for (int j = 0; j < K * CH; j++) {
-            const int e = j * LS + lid;
-            in_tile[e] = e < w * CH ? in[e] : (ST)0;
+        for (int j = 0; j < K; j += KC) {
+            for (int i = 0; i < KC * CH; i++) {
+                const int t = i * LS + lid, e = chunk_elem(j, t);
+                in_tile[t] = e < w * CH ? in[e] : (ST)0;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int k = 0; k < KC; k++) { /* zeros past the row */
+                p[j + k] = TO_ACC(VLOAD(lid * KC + k, in_tile));
+                SQ_ONLY(q[j + k] = SQ_SQUARE(VLOAD(lid * KC + k, in_tile)));
+            }
+            if (j + KC < K)
+                barrier(CLK_LOCAL_MEM_FENCE); /* read before the next chunk lands */
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int k = 0; k < K; k++)
-            p[k] = TO_ACC(VLOAD(x0 + k, in_tile)); /* zeros past the row */
 #else
         for (int k = 0; k < K; k++) {
             /* Past the row: pixel w - 1 is read, and zeros are summed. */
@@ -703,34 +748,47 @@ inline void band_rows(__global const ST *src, int src_stride, int w, int y0, int
         __global SUM *out = sum + (size_t)(y + 1) * sum_stride;
         if (lid == 0)
             VSTORE((VEC(SUM))0, 0, out);
+#if SQSUM
+        __global SQO *qo = sq + (size_t)(y + 1) * sq_stride;
+        if (lid == 0)
+            VSTORE((VEC(SQO))0, 0, qo);
+#endif
 #if STAGE
         for (int k = 0; k < K; k++) {
             acc[k] += off + p[k];
-            VSTORE(TO_SUM(acc[k]), x0 + k, out_tile);
+            SQ_ONLY(qacc[k] += qoff + q[k]);
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int j = 0; j < K * CH; j++) {
-            const int e = j * LS + lid;
-            if (e < w * CH)
-                out[CH + e] = out_tile[e];
+        for (int j = 0; j < K; j += KC) {
+            for (int k = 0; k < KC; k++) {
+                VSTORE(TO_SUM(acc[j + k]), lid * KC + k, out_tile);
+                SQ_ONLY(VSTORE(TO_SQO(qacc[j + k]), lid * KC + k, out_qtile));
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int i = 0; i < KC * CH; i++) {
+                const int t = i * LS + lid, e = chunk_elem(j, t);
+                if (e < w * CH) {
+                    out[CH + e] = out_tile[t];
+                    SQ_ONLY(qo[CH + e] = out_qtile[t]);
+                }
+            }
+            if (j + KC < K)
+                barrier(CLK_LOCAL_MEM_FENCE); /* stored before the next chunk lands */
         }
-        /* The tiles are rewritten only after the next row's scan barriers. */
+        /* The last chunk's tile is rewritten only after the next row's scan
+         * barriers. */
 #else
         for (int k = 0; k < K; k++) {
             acc[k] = ACC_ADD(acc[k], ACC_ADD(off, p[k]));
             if (x0 + k < w)
                 VSTORE(TO_SUM(acc[k]), x0 + k + 1, out);
         }
-#endif
 #if SQSUM
-        __global SQO *qo = sq + (size_t)(y + 1) * sq_stride;
-        if (lid == 0)
-            VSTORE((VEC(SQO))0, 0, qo);
         for (int k = 0; k < K; k++) {
             qacc[k] = SQ_ADD(qacc[k], SQ_ADD(qoff, q[k]));
             if (x0 + k < w)
                 VSTORE(TO_SQO(qacc[k]), x0 + k + 1, qo);
         }
+#endif
 #endif
     }
 }

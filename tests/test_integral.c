@@ -355,7 +355,9 @@ int main(void)
      * kernels without them); full runs (CLIK_TEST_FULL=1) every list
      * entry: the look-back kernel, serial kernels with long strips,
      * without vectors and without doubles too. */
-    static const char *const short_list[] = {"", "integral_serial=0,poison=1", NULL};
+    static const char *const short_list[] = {
+        "", "integral_serial=0,poison=1",
+        "integral_serial=0,integral_ls=32,integral_chunk=1,poison=1", NULL};
     static const char *const full_list[] = {
         "",
         "integral_serial=0,poison=1",
@@ -363,6 +365,8 @@ int main(void)
         "integral_serial=0,integral_lookback=1,integral_ls=32,integral_rows=1,poison=1",
         "integral_serial=0,integral_ls=32,integral_rows=3,poison=1",
         "integral_serial=0,integral_stage=0,poison=1",
+        "integral_serial=0,integral_ls=32,integral_chunk=1,poison=1",
+        "integral_serial=0,integral_chunk=4,poison=1",
         "integral_serial=1,integral_rows=300,poison=1",
         "integral_serial=1,integral_vec=0,poison=1",
         "integral_fp64=0,poison=1",
