@@ -64,7 +64,7 @@ CLIK_TUNE_KEY(INTEGRAL_VEC, "integral_vec", "integral", FLAG, 0, 1, NULL,
 CLIK_TUNE_KEY(INTEGRAL_STAGE, "integral_stage", "integral", FLAG, 0, 1, NULL,
     "1", "rows staged in local memory by the scan kernels")
 CLIK_TUNE_KEY(INTEGRAL_CHUNK, "integral_chunk", "integral", INT, 0, 32, NULL,
-    "0: the most whose tiles take at most a quarter of the device's local memory", "most pixels per work-item that the scan kernels stage in local memory at a time (a power of two: the tiles hold work-group size x this many pixels, so that wide RGBA rows stage where the whole row would not fit)")
+    "0: the most whose tiles take at most 30 % of the device's local memory, 2 or more where they fit", "most pixels per work-item that the scan kernels stage in local memory at a time (a power of two: the tiles hold work-group size x this many pixels, so that wide RGBA rows stage where the whole row would not fit)")
 CLIK_TUNE_KEY(INTEGRAL_LS, "integral_ls", "integral", INT, 1, 1024, NULL,
     "256", "work-group size of the row scan (rounded down to a power of two)")
 CLIK_TUNE_KEY(INTEGRAL_ROWS, "integral_rows", "integral", INT, 1, 1048576, NULL,

@@ -216,13 +216,15 @@ static clik_status plan(clik_context *ctx, const integral_args *a, size_t max_ls
     p->vec =
         p->serial && a->src->type == CLIK_U8 && (int)clik__tune(ctx, CLIK_TUNE_INTEGRAL_VEC, 1);
     /* Rows staged in local memory, KC of each work-item's K pixels at a
-     * time: the most (up to integral_chunk) whose tiles, the sums', the
-     * squares' and the source's (the outputs take the sums' places), take
-     * at most a quarter of the local memory, so that several work-groups
-     * share a compute unit, else the most that fit. NVIDIA H200,
-     * 3840x2160: grey 0.112 ms with the whole row's 20 KiB tiles, 0.101
-     * with 10 KiB (8 pixels); RGBA 0.80 ms unstaged (80 KiB do not fit),
-     * 0.59 with 40 KiB, 0.37 with 10 KiB (2 pixels). */
+     * time (or integral_chunk at the most): the most whose tiles, the
+     * sums', the squares' and the source's (the outputs take the sums'
+     * places), take at most 30 % of the local memory, so that several
+     * work-groups share a compute unit, and 2 or more (fewer barriers)
+     * where they fit; else 1. NVIDIA H200, 3840x2160 (48 KiB): grey 0.112 ms
+     * staging the whole row (K 16, 20 KiB), 0.101 by 8 pixels (10 KiB);
+     * RGBA 0.80 ms unstaged (80 KiB do not fit), 0.59 by 8 (40 KiB), 0.37
+     * by 2 (10 KiB); with squares, grey 0.41 unstaged, 0.36 by 2, 0.29 by
+     * 4 (13 KiB); RGBA 2.22, 1.74 by 1, 1.41 by 2 (27 KiB). */
     const int sq_ff = a->sqsum && types_of(a->src->type, a->sqsum->type, p->fp64).ff;
     if (!p->serial && !sq_ff && !types_of(a->src->type, a->sum->type, p->fp64).ff &&
         clik__tune(ctx, CLIK_TUNE_INTEGRAL_STAGE, 1)) {
@@ -230,11 +232,15 @@ static clik_status plan(clik_context *ctx, const integral_args *a, size_t max_ls
         const size_t acc = clik_type_size(p->acc) + sq, local = ctx->dev.local_mem_size;
         const size_t scan = (size_t)p->ls * acc * ch + 256;
         const long most = clik__tune(ctx, CLIK_TUNE_INTEGRAL_CHUNK, 0);
-        for (int pass = 0; pass < 2 && !p->kc; pass++)
+        /* Pass 0: within 30 % and 2 or more; pass 1: 2 or more; pass 2: any. */
+        for (int pass = 0; pass < 3 && !p->kc; pass++)
             for (int kc = p->k; kc >= 1 && !p->kc; kc /= 2) {
                 const size_t tiles =
                     (size_t)p->ls * (size_t)kc * ch * (acc + clik_type_size(a->src->type));
-                if (tiles + scan <= local && (most ? kc <= most : pass || tiles <= local / 4))
+                const int wanted = most ? kc <= most
+                                        : (pass == 2 || kc >= 2 || p->k == 1) &&
+                                              (pass > 0 || tiles * 10 <= local * 3);
+                if (tiles + scan <= local && wanted)
                     p->kc = kc;
             }
     }
