@@ -1,8 +1,9 @@
 /* clik flow along a numbered frame sequence, at the rate of video: frames
  * are decoded ahead on threads of the host, each frame goes to the device
- * once and stays there for the two pairs it belongs to, and the flows are
- * measured, drawn and written by writer threads while the device computes
- * the next ones.
+ * once, its copy beside the kernels of the pair before, and stays there for
+ * the two pairs it belongs to; each flow comes back beside the next pair's
+ * kernels, and the flows are measured, drawn and written by writer threads
+ * while the device computes the next ones.
  * SPDX-License-Identifier: BSD-2-Clause */
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,15 +161,38 @@ static int writer_finish(flow_writer *fw, double *wait_s)
 
 /* ---- the flows ---------------------------------------------------------------------- */
 
-/* Checks frame i (read into img) and makes its grey frame in dev, a device
- * image: grey uploaded as it is, colour converted on the device (as
- * clik_gray), grey + alpha's grey taken on the host. */
-static int frame_to_device(flow_sequence *seq, clik_context *ctx, int i, const clik_image *img,
-                           clik_image *dev)
+/* Frames and flows in flight. Frame k's copy to the device is queued a
+ * pair ahead (before the flow of frames k - 2 and k - 1, beside whose
+ * kernels it runs), into grey[k % 3] (grey frames) or colour[k % 3] (its
+ * luma made on the device once the copy is done); host[k % 2] holds the
+ * frame until then. Flow i is computed into the device image flow[i % 2]
+ * and its copy to the writers' slot queued; the writers get it once that
+ * copy is done, a pair later. */
+typedef struct flow_frames {
+    cli_frames *reader;
+    clik_image host[2], colour[3], grey[3], flow[2];
+    uint64_t up[2], down[2]; /* tickets: frame k's upload, flow i's download */
+} flow_frames;
+
+static void frames_free(flow_frames *f)
+{
+    for (int k = 0; k < 3; k++)
+        cli_images_free(&f->colour[k], &f->grey[k], NULL);
+    cli_images_free(&f->host[0], &f->host[1], &f->flow[0], &f->flow[1], NULL);
+}
+
+/* Takes frame k, checks its size and queues its copy to the device: grey
+ * frames into grey[k % 3], colour into colour[k % 3], grey + alpha as the
+ * luma made on the host. */
+static int frame_queue(flow_sequence *seq, clik_context *ctx, flow_frames *f, int k)
 {
     char name[CLI_NAME_CAP];
-    cli_numbered_path(seq->job->in0, seq->first + i, name, sizeof(name));
-    if (i == 0) {
+    cli_numbered_path(seq->job->in0, seq->first + k, name, sizeof(name));
+    clik_image *img = &f->host[k % 2];
+    int rc = cli_frames_take(f->reader, "flow", k, img, NULL);
+    if (rc != CLI_OK)
+        return rc;
+    if (k == 0) {
         seq->width = img->width;
         seq->height = img->height;
     } else if (img->width != seq->width || img->height != seq->height) {
@@ -178,73 +202,120 @@ static int frame_to_device(flow_sequence *seq, clik_context *ctx, int i, const c
         return CLI_FAILED;
     }
     clik_status st = CLIK_OK;
-    if (!dev->data && !dev->buffer)
-        st = clik_image_create(ctx, dev, img->width, img->height, 1, CLIK_U8);
-    if (st == CLIK_OK && img->channels == 1) {
-        st = clik_image_upload(ctx, dev, img);
-    } else if (st == CLIK_OK && img->channels >= 3) {
-        st = clik_gray(ctx, img, dev);
-    } else if (st == CLIK_OK) {
-        clik_image grey = {0};
-        st = cli_luma(ctx, img, &grey);
-        if (st == CLIK_OK)
-            st = clik_image_upload(ctx, dev, &grey);
-        clik_image_free(&grey);
+    if (img->channels == 2) {
+        clik_image luma = {0};
+        st = cli_luma(ctx, img, &luma);
+        clik_image_free(img);
+        *img = luma;
     }
+    clik_image *dev = img->channels == 1 ? &f->grey[k % 3] : &f->colour[k % 3];
+    if (st == CLIK_OK && !dev->data && !dev->buffer)
+        st = clik_image_create(ctx, dev, img->width, img->height, img->channels, CLIK_U8);
+    if (st == CLIK_OK && !f->grey[k % 3].data && !f->grey[k % 3].buffer)
+        st = clik_image_create(ctx, &f->grey[k % 3], img->width, img->height, 1, CLIK_U8);
+    if (st == CLIK_OK)
+        st = clik_image_upload_async(ctx, dev, img, &f->up[k % 2]);
     return st == CLIK_OK ? CLI_OK : cli_error("flow", ctx, st, name);
+}
+
+/* Frame k on the device as grey[k % 3]: its copy done (the host frame
+ * freed), a colour frame's luma queued (as clik_gray). */
+static int frame_ready(flow_sequence *seq, clik_context *ctx, flow_frames *f, int k)
+{
+    const int colour = f->host[k % 2].channels > 1;
+    clik_status st = clik_context_wait(ctx, f->up[k % 2]);
+    clik_image_free(&f->host[k % 2]);
+    if (st == CLIK_OK && colour)
+        st = clik_gray(ctx, &f->colour[k % 3], &f->grey[k % 3]);
+    if (st == CLIK_OK)
+        return CLI_OK;
+    char name[CLI_NAME_CAP];
+    cli_numbered_path(seq->job->in0, seq->first + k, name, sizeof(name));
+    return cli_error("flow", ctx, st, name);
+}
+
+/* Hands flow i, its copy to the writers' slot done, to the writers. */
+static int flow_done(clik_context *ctx, flow_writer *fw, flow_frames *f, int i)
+{
+    const clik_status st = clik_context_wait(ctx, f->down[i % 2]);
+    if (st != CLIK_OK)
+        return cli_error("flow", ctx, st, "the flows");
+    cli_writers_queue(fw->w, i);
+    return CLI_OK;
 }
 
 typedef struct flow_times {
     double frames_s, writer_s; /* the flow loop's waits */
 } flow_times;
 
+/* Flow i - 1, frame i - 1 to frame i, into flow[(i - 1) % 2], and its copy
+ * to a writer's slot queued. */
+static int flow_queue(flow_sequence *seq, clik_context *ctx, flow_writer *fw, flow_frames *f, int i)
+{
+    const flow_job *job = seq->job;
+    int rc = cli_writers_slot(fw->w, i - 1);
+    if (rc != CLI_OK)
+        return rc; /* a writer said why */
+    clik_image *flow = &f->flow[(i - 1) % 2];
+    clik_status st = CLIK_OK;
+    if (!flow->data && !flow->buffer)
+        st = clik_image_create(ctx, flow, seq->width, seq->height, 2, CLIK_F32);
+    if (st == CLIK_OK)
+        st = clik_flow_tvl1(ctx, &f->grey[(i - 1) % 3], &f->grey[i % 3], flow, &job->opt);
+    if (st == CLIK_OK)
+        st = clik_image_download_async(ctx, &fw->flows[(i - 1) % fw->nslots], flow,
+                                       &f->down[(i - 1) % 2]);
+    if (st == CLIK_OK)
+        return CLI_OK;
+    char name[CLI_NAME_CAP];
+    cli_numbered_path(job->in0, seq->first + i - 1, name, sizeof(name));
+    return cli_error("flow", ctx, st, name);
+}
+
 /* Computes every flow, frame i - 1 to frame i, and has it staged. */
 static int run_flows(flow_sequence *seq, clik_context *ctx, flow_times *times)
 {
-    const flow_job *job = seq->job;
     const int flows = seq->count - 1;
-    cli_frames *frames = cli_frames_start(job->in0, seq->first, seq->count);
+    flow_frames f;
+    memset(&f, 0, sizeof(f));
     flow_writer writer;
-    int writing = 0;
-    clik_image dev[2] = {{0}, {0}}; /* frames i - 1 and i on the device */
-    int rc = CLI_OK;
-    if (!frames) {
+    int writing = 0, rc = CLI_OK;
+    if (!(f.reader = cli_frames_start(seq->job->in0, seq->first, seq->count))) {
         fprintf(stderr, "clik flow: out of memory\n");
         rc = CLI_FAILED;
     }
-    for (int i = 0; i < seq->count && rc == CLI_OK; i++) {
-        clik_image img = {0};
-        rc = cli_frames_take(frames, "flow", i, &img, NULL);
+    if (rc == CLI_OK)
+        rc = frame_queue(seq, ctx, &f, 0);
+    if (rc == CLI_OK)
+        rc = frame_ready(seq, ctx, &f, 0);
+    if (rc == CLI_OK)
+        rc = writer_start(&writer, seq, ctx);
+    writing = rc == CLI_OK;
+    if (rc == CLI_OK)
+        rc = frame_queue(seq, ctx, &f, 1);
+    for (int i = 1; i < seq->count && rc == CLI_OK; i++) {
+        rc = frame_ready(seq, ctx, &f, i);
+        if (rc == CLI_OK && i + 1 < seq->count)
+            rc = frame_queue(seq, ctx, &f, i + 1);
+        if (rc == CLI_OK && i >= 2)
+            rc = flow_done(ctx, &writer, &f, i - 2);
         if (rc == CLI_OK)
-            rc = frame_to_device(seq, ctx, i, &img, &dev[i % 2]);
-        clik_image_free(&img);
-        if (rc == CLI_OK && i == 0) {
-            rc = writer_start(&writer, seq, ctx);
-            writing = rc == CLI_OK;
-        }
-        if (rc != CLI_OK || i == 0)
-            continue;
-        if ((rc = cli_writers_slot(writer.w, i - 1)) != CLI_OK)
-            break; /* a writer said why */
-        clik_image *flow = &writer.flows[(i - 1) % writer.nslots];
-        clik_status st = clik_flow_tvl1(ctx, &dev[(i - 1) % 2], &dev[i % 2], flow, &job->opt);
-        if (st != CLIK_OK) {
-            char name[CLI_NAME_CAP];
-            cli_numbered_path(job->in0, seq->first + i - 1, name, sizeof(name));
-            rc = cli_error("flow", ctx, st, name);
-            break;
-        }
-        cli_writers_queue(writer.w, i - 1);
-        cli_progress("clik flow: %d of %d flows", i, flows);
+            rc = flow_queue(seq, ctx, &writer, &f, i);
+        if (rc == CLI_OK)
+            cli_progress("clik flow: %d of %d flows", i, flows);
     }
-    times->frames_s = cli_frames_wait_s(frames);
-    cli_frames_stop(frames);
+    for (int i = flows > 1 ? flows - 2 : 0; i < flows && rc == CLI_OK; i++)
+        rc = flow_done(ctx, &writer, &f, i);
+    /* Every queued copy done before its host image goes. */
+    clik_context_finish(ctx);
+    times->frames_s = cli_frames_wait_s(f.reader);
+    cli_frames_stop(f.reader);
     if (writing) {
         const int wrc = writer_finish(&writer, &times->writer_s);
         if (rc == CLI_OK)
             rc = wrc;
     }
-    cli_images_free(&dev[1], &dev[0], NULL);
+    frames_free(&f);
     cli_progress_done();
     return rc;
 }
