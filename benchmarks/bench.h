@@ -129,6 +129,9 @@ int bench_failed(const char *prog, clik_context *ctx, clik_status st, const char
  * a failure) for CLIK_ERR_NO_DEVICE, "PROG: skipped: why" printed; else
  * bench_failed()'s EXIT_FAILED for clik_context_create. */
 int bench_open_context(const char *prog, const char *device, int strict, clik_context **ctx);
+/* An option's whole number: decimal digits alone (no sign, no space) within
+ * [lo, hi]; 1 with *out, else 0. */
+int bench_parse_int(const char *s, int lo, int hi, int *out);
 /* "gpu", "cpu", "accelerator" or "other" for d's type; "none" for NULL. */
 const char *bench_device_type_name(const clik_device_info *d);
 

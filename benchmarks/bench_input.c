@@ -3,6 +3,7 @@
  * octaves (smooth regions, soft edges, texture) plus fine sensor-like noise.
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -184,6 +185,18 @@ int bench_open_context(const char *prog, const char *device, int strict, clik_co
         return EXIT_SKIP;
     }
     return st == CLIK_OK ? 0 : bench_failed(prog, NULL, st, "clik_context_create");
+}
+
+int bench_parse_int(const char *s, int lo, int hi, int *out)
+{
+    if (!*s || s[strspn(s, "0123456789")] != '\0')
+        return 0;
+    errno = 0;
+    long v = strtol(s, NULL, 10);
+    if (errno || v < lo || v > hi)
+        return 0;
+    *out = (int)v;
+    return 1;
 }
 
 const char *bench_device_type_name(const clik_device_info *d)

@@ -95,16 +95,6 @@ static void usage(FILE *f)
             prog);
 }
 
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
 static int parse_options(int argc, char **argv, options *o)
 {
     *o = (options){
@@ -143,22 +133,22 @@ static int parse_options(int argc, char **argv, options *o)
             bad = sscanf(v, "%dx%d", &o->width, &o->height) != 2 || o->width < 8 || o->height < 8 ||
                   o->width % 2 || o->height % 2 || o->width > 16384 || o->height > 16384;
         else if (strcmp(a, "--frames") == 0)
-            bad = parse_int(v, 1, MAX_FRAMES, &o->frames);
+            bad = !bench_parse_int(v, 1, MAX_FRAMES, &o->frames);
         else if (strcmp(a, "--motion") == 0)
             bad = sscanf(v, "%lf,%lf", &o->dx, &o->dy) != 2 || fabs(o->dx) > 64 || fabs(o->dy) > 64;
         else if (strcmp(a, "--upscale") == 0) {
             bad = strcmp(v, "resize") != 0 && strcmp(v, "lapar") != 0 && strcmp(v, "lapar-a") != 0;
             o->lapar = strcmp(v, "lapar") == 0 ? 1 : strcmp(v, "lapar-a") == 0 ? 2 : 0;
         } else if (strcmp(a, "--flow-scales") == 0)
-            bad = parse_int(v, 1, CLIK_FLOW_MAX_SCALES, &o->scales);
+            bad = !bench_parse_int(v, 1, CLIK_FLOW_MAX_SCALES, &o->scales);
         else if (strcmp(a, "--flow-warps") == 0)
-            bad = parse_int(v, 1, 1000, &o->warps);
+            bad = !bench_parse_int(v, 1, 1000, &o->warps);
         else if (strcmp(a, "--flow-iterations") == 0)
-            bad = parse_int(v, 1, 100000, &o->iterations);
+            bad = !bench_parse_int(v, 1, 100000, &o->iterations);
         else if (strcmp(a, "--reps") == 0)
-            bad = parse_int(v, 1, 100000, &o->reps);
+            bad = !bench_parse_int(v, 1, 100000, &o->reps);
         else if (strcmp(a, "--warmup") == 0)
-            bad = parse_int(v, 0, 100000, &o->warmup);
+            bad = !bench_parse_int(v, 0, 100000, &o->warmup);
         else {
             fprintf(stderr, "%s: unknown option %s\n", prog, a);
             usage(stderr);
