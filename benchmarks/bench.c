@@ -153,6 +153,11 @@ static int parse_args(int argc, char **argv, options *o)
                    .scale = 2.0,
                    .frames = 12,
                    .depth = 3};
+    const bench_flag flags[] = {
+        {"--list", &o->list, 1},       {"--resident", &o->resident, 1},
+        {"--json", &o->json, 1},       {"--allow-fallback", &o->allow_fallback, 1},
+        {"--verbose", &o->verbose, 1}, {"--no-check", &o->no_check, 1},
+        {"--kernels", &o->kernels, 1}};
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i];
         const char *val = NULL;
@@ -184,8 +189,6 @@ static int parse_args(int argc, char **argv, options *o)
         if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
             usage(stdout);
             return 0;
-        } else if (strcmp(name, "--list") == 0) {
-            o->list = 1;
         } else if (strcmp(name, "--op") == 0) {
             int all = strcmp(val, "all") == 0;
             const bench_op *op = all ? NULL : bench_op_find(val);
@@ -261,23 +264,11 @@ static int parse_args(int argc, char **argv, options *o)
                 return bad_usage("bad --threads '%s': expected a whole number from 1 to 256", val);
         } else if (strcmp(name, "--dump-input") == 0) {
             o->dump_dir = val;
-        } else if (strcmp(name, "--resident") == 0) {
-            o->resident = 1;
         } else if (strcmp(name, "--host-alloc") == 0) {
             if (strcmp(val, "malloc") != 0 && strcmp(val, "context") != 0)
                 return bad_usage("bad --host-alloc '%s': expected malloc or context", val);
             o->host_context = strcmp(val, "context") == 0;
-        } else if (strcmp(name, "--json") == 0) {
-            o->json = 1;
-        } else if (strcmp(name, "--allow-fallback") == 0) {
-            o->allow_fallback = 1;
-        } else if (strcmp(name, "--verbose") == 0) {
-            o->verbose = 1;
-        } else if (strcmp(name, "--no-check") == 0) {
-            o->no_check = 1;
-        } else if (strcmp(name, "--kernels") == 0) {
-            o->kernels = 1;
-        } else {
+        } else if (!bench_set_flag(name, flags, sizeof(flags) / sizeof(flags[0]))) {
             return bad_usage("unknown argument '%s'", arg);
         }
     }

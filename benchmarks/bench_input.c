@@ -199,6 +199,16 @@ int bench_parse_int(const char *s, int lo, int hi, int *out)
     return 1;
 }
 
+int bench_set_flag(const char *arg, const bench_flag *flags, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(arg, flags[i].name) == 0) {
+            *flags[i].field = flags[i].value;
+            return 1;
+        }
+    return 0;
+}
+
 const char *bench_device_type_name(const clik_device_info *d)
 {
     if (!d)

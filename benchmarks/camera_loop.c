@@ -99,23 +99,17 @@ static int parse_options(int argc, char **argv, options *o)
 {
     *o = (options){
         .width = 1280, .height = 720, .frames = 10, .dx = 1.5, .dy = 0.75, .reps = 20, .warmup = 3};
+    const bench_flag flags[] = {{"--inject-mismatch", &o->inject, 1},
+                                {"--no-prepare", &o->no_prepare, 1},
+                                {"--serial", &o->serial, 1},
+                                {"--conversions", &o->conversions, 1}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
         if (strcmp(a, "--help") == 0) {
             usage(stdout);
             exit(0);
-        } else if (strcmp(a, "--inject-mismatch") == 0) {
-            o->inject = 1;
-            continue;
-        } else if (strcmp(a, "--no-prepare") == 0) {
-            o->no_prepare = 1;
-            continue;
-        } else if (strcmp(a, "--serial") == 0) {
-            o->serial = 1;
-            continue;
-        } else if (strcmp(a, "--conversions") == 0) {
-            o->conversions = 1;
+        } else if (bench_set_flag(a, flags, sizeof(flags) / sizeof(flags[0]))) {
             continue;
         }
         if (!v) {

@@ -142,20 +142,12 @@ static int takes_value(const char *opt)
 /* An option without a value: sets its field and returns 1; 0 for any other. */
 static int set_flag(const char *a, options *o)
 {
-    const struct {
-        const char *name;
-        int *field, value;
-    } flags[] = {{"--json", &o->json, 1},
-                 {"--no-cpu-check", &o->cpu_check, 0},
-                 {"--allow-fallback", &o->allow_fallback, 1},
-                 {"--stages", &o->stages, 1},
-                 {"--inject-mismatch", &o->inject, 1}};
-    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-        if (!strcmp(a, flags[i].name)) {
-            *flags[i].field = flags[i].value;
-            return 1;
-        }
-    return 0;
+    const bench_flag flags[] = {{"--json", &o->json, 1},
+                                {"--no-cpu-check", &o->cpu_check, 0},
+                                {"--allow-fallback", &o->allow_fallback, 1},
+                                {"--stages", &o->stages, 1},
+                                {"--inject-mismatch", &o->inject, 1}};
+    return bench_set_flag(a, flags, sizeof(flags) / sizeof(flags[0]));
 }
 
 static int parse_options(int argc, char **argv, options *o)
