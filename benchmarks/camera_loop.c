@@ -59,8 +59,8 @@ typedef struct options {
     const char *out;   /* --out DIR */
     int width, height, frames;
     double dx, dy;
-    int lapar;                     /* 0 bilinear resize, 1 the LAPAR model, 2 LAPAR-A */
-    int scales, warps, iterations; /* flow options; 0: the library's defaults */
+    int lapar;              /* 0 bilinear resize, 1 the LAPAR model, 2 LAPAR-A */
+    clik_flow_options flow; /* the library's defaults, or the --flow-* given */
     int inject;
     int conversions;
     int reps, warmup;
@@ -99,6 +99,7 @@ static int parse_options(int argc, char **argv, options *o)
 {
     *o = (options){
         .width = 1280, .height = 720, .frames = 10, .dx = 1.5, .dy = 0.75, .reps = 20, .warmup = 3};
+    clik_flow_options_init(&o->flow);
     const bench_flag flags[] = {{"--inject-mismatch", &o->inject, 1},
                                 {"--no-prepare", &o->no_prepare, 1},
                                 {"--serial", &o->serial, 1},
@@ -134,11 +135,11 @@ static int parse_options(int argc, char **argv, options *o)
             bad = strcmp(v, "resize") != 0 && strcmp(v, "lapar") != 0 && strcmp(v, "lapar-a") != 0;
             o->lapar = strcmp(v, "lapar") == 0 ? 1 : strcmp(v, "lapar-a") == 0 ? 2 : 0;
         } else if (strcmp(a, "--flow-scales") == 0)
-            bad = !bench_parse_int(v, 1, CLIK_FLOW_MAX_SCALES, &o->scales);
+            bad = !bench_parse_int(v, 1, CLIK_FLOW_MAX_SCALES, &o->flow.scales);
         else if (strcmp(a, "--flow-warps") == 0)
-            bad = !bench_parse_int(v, 1, 1000, &o->warps);
+            bad = !bench_parse_int(v, 1, 1000, &o->flow.warps);
         else if (strcmp(a, "--flow-iterations") == 0)
-            bad = !bench_parse_int(v, 1, 100000, &o->iterations);
+            bad = !bench_parse_int(v, 1, 100000, &o->flow.iterations);
         else if (strcmp(a, "--reps") == 0)
             bad = !bench_parse_int(v, 1, 100000, &o->reps);
         else if (strcmp(a, "--warmup") == 0)
@@ -421,14 +422,6 @@ static int run_loop(clik_context *ctx, const options *o)
         rc = bench_failed(prog, ctx, st, "setting up the loop's images");
         goto done;
     }
-    clik_flow_options fo;
-    clik_flow_options_init(&fo);
-    if (o->scales)
-        fo.scales = o->scales;
-    if (o->warps)
-        fo.warps = o->warps;
-    if (o->iterations)
-        fo.iterations = o->iterations;
 
     /* The loop's programs built before the timed frames, as a camera app
      * builds them at start-up (or loads them from the kernel cache). */
@@ -472,7 +465,7 @@ static int run_loop(clik_context *ctx, const options *o)
         clik_image *rgba = &li.rgba[t % 2], *flow = &li.flow[t % 2];
         if (st == CLIK_OK && t > 0) {
             what = "clik_flow_tvl1";
-            st = clik_flow_tvl1(ctx, &prev->y, &cur->y, flow, &fo);
+            st = clik_flow_tvl1(ctx, &prev->y, &cur->y, flow, &o->flow);
         }
         step_done(o, ctx, &st, &clock, &m[S_FLOW]);
         if (st == CLIK_OK) {
