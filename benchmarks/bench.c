@@ -251,13 +251,7 @@ static int parse_args(int argc, char **argv, options *o)
                 return bad_usage("bad --seed '%s'", val);
             o->seed = (uint64_t)n;
         } else if (strcmp(name, "--cpu-path") == 0) {
-            if (strcmp(val, "auto") == 0)
-                o->cpu_path = CLIK_CPU_AUTO;
-            else if (strcmp(val, "scalar") == 0)
-                o->cpu_path = CLIK_CPU_SCALAR;
-            else if (strcmp(val, "neon") == 0)
-                o->cpu_path = CLIK_CPU_NEON;
-            else
+            if (!bench_parse_cpu_path(val, &o->cpu_path))
                 return bad_usage("bad --cpu-path '%s': expected auto, scalar or neon", val);
         } else if (strcmp(name, "--threads") == 0) {
             if (!bench_parse_int(val, 1, 256, &o->threads))

@@ -130,8 +130,10 @@ int bench_failed(const char *prog, clik_context *ctx, clik_status st, const char
  * bench_failed()'s EXIT_FAILED for clik_context_create. */
 int bench_open_context(const char *prog, const char *device, int strict, clik_context **ctx);
 /* An option's whole number: decimal digits alone (no sign, no space) within
- * [lo, hi]; 1 with *out, else 0. */
+ * [lo, hi]; 1 with *out, else 0 (s NULL or empty too). */
 int bench_parse_int(const char *s, int lo, int hi, int *out);
+/* --cpu-path: auto, scalar or neon; 1 with *out, else 0. */
+int bench_parse_cpu_path(const char *s, clik_cpu_path *out);
 /* A command-line flag (an option without a value): its name, and the int
  * field of the options it sets to value. */
 typedef struct bench_flag {
