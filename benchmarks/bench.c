@@ -77,22 +77,6 @@ static int bad_usage(const char *fmt, const char *what)
     return EXIT_USAGE;
 }
 
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !*s)
-        return 0;
-    for (const char *p = s; *p; p++)
-        if (*p < '0' || *p > '9')
-            return 0;
-    errno = 0;
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < lo || v > hi)
-        return 0;
-    *out = v;
-    return 1;
-}
-
 static int parse_size(const char *s, int *w, int *h)
 {
     static const struct {
@@ -118,12 +102,7 @@ static int parse_size(const char *s, int *w, int *h)
     char left[16];
     memcpy(left, s, (size_t)(x - s));
     left[x - s] = '\0';
-    long lw, lh;
-    if (!parse_int(left, 1, MAX_DIM, &lw) || !parse_int(x + 1, 1, MAX_DIM, &lh))
-        return 0;
-    *w = (int)lw;
-    *h = (int)lh;
-    return 1;
+    return bench_parse_int(left, 1, MAX_DIM, w) && bench_parse_int(x + 1, 1, MAX_DIM, h);
 }
 
 /* --list: each op with its channel counts and its case ("-": none); with
@@ -174,6 +153,11 @@ static int parse_args(int argc, char **argv, options *o)
                    .scale = 2.0,
                    .frames = 12,
                    .depth = 3};
+    const bench_flag flags[] = {
+        {"--list", &o->list, 1},       {"--resident", &o->resident, 1},
+        {"--json", &o->json, 1},       {"--allow-fallback", &o->allow_fallback, 1},
+        {"--verbose", &o->verbose, 1}, {"--no-check", &o->no_check, 1},
+        {"--kernels", &o->kernels, 1}};
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i];
         const char *val = NULL;
@@ -201,12 +185,10 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (!takes && val) {
             return bad_usage("%s takes no value", name);
         }
-        long n;
+        int n;
         if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
             usage(stdout);
             return 0;
-        } else if (strcmp(name, "--list") == 0) {
-            o->list = 1;
         } else if (strcmp(name, "--op") == 0) {
             int all = strcmp(val, "all") == 0;
             const bench_op *op = all ? NULL : bench_op_find(val);
@@ -242,7 +224,7 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(name, "--device") == 0) {
             o->device = val;
         } else if (strcmp(name, "--channels") == 0) {
-            if (!parse_int(val, 1, 4, &n) || n == 2)
+            if (!bench_parse_int(val, 1, 4, &n) || n == 2)
                 return bad_usage("bad channel count '%s': expected 1, 3 or 4", val);
             o->channels = (int)n;
         } else if (strcmp(name, "--scale") == 0) {
@@ -253,57 +235,34 @@ static int parse_args(int argc, char **argv, options *o)
                 return bad_usage("bad --scale '%s': expected a number above 0, at most 64", val);
             o->scale = v;
         } else if (strcmp(name, "--frames") == 0) {
-            if (!parse_int(val, 1, 100000, &n))
+            if (!bench_parse_int(val, 1, 100000, &o->frames))
                 return bad_usage("bad --frames '%s': expected a whole number from 1", val);
-            o->frames = (int)n;
         } else if (strcmp(name, "--depth") == 0) {
-            if (!parse_int(val, 1, MAX_DEPTH, &n))
+            if (!bench_parse_int(val, 1, MAX_DEPTH, &o->depth))
                 return bad_usage("bad --depth '%s': expected a whole number from 1 to 16", val);
-            o->depth = (int)n;
         } else if (strcmp(name, "--reps") == 0) {
-            if (!parse_int(val, 1, 1000000, &n))
+            if (!bench_parse_int(val, 1, 1000000, &o->reps))
                 return bad_usage("bad --reps '%s': expected a whole number from 1", val);
-            o->reps = (int)n;
         } else if (strcmp(name, "--warmup") == 0) {
-            if (!parse_int(val, 0, 1000000, &n))
+            if (!bench_parse_int(val, 0, 1000000, &o->warmup))
                 return bad_usage("bad --warmup '%s': expected a whole number from 0", val);
-            o->warmup = (int)n;
         } else if (strcmp(name, "--seed") == 0) {
-            if (!parse_int(val, 0, 2147483647L, &n))
+            if (!bench_parse_int(val, 0, 2147483647, &n))
                 return bad_usage("bad --seed '%s'", val);
             o->seed = (uint64_t)n;
         } else if (strcmp(name, "--cpu-path") == 0) {
-            if (strcmp(val, "auto") == 0)
-                o->cpu_path = CLIK_CPU_AUTO;
-            else if (strcmp(val, "scalar") == 0)
-                o->cpu_path = CLIK_CPU_SCALAR;
-            else if (strcmp(val, "neon") == 0)
-                o->cpu_path = CLIK_CPU_NEON;
-            else
+            if (!bench_parse_cpu_path(val, &o->cpu_path))
                 return bad_usage("bad --cpu-path '%s': expected auto, scalar or neon", val);
         } else if (strcmp(name, "--threads") == 0) {
-            if (!parse_int(val, 1, 256, &n))
+            if (!bench_parse_int(val, 1, 256, &o->threads))
                 return bad_usage("bad --threads '%s': expected a whole number from 1 to 256", val);
-            o->threads = (int)n;
         } else if (strcmp(name, "--dump-input") == 0) {
             o->dump_dir = val;
-        } else if (strcmp(name, "--resident") == 0) {
-            o->resident = 1;
         } else if (strcmp(name, "--host-alloc") == 0) {
             if (strcmp(val, "malloc") != 0 && strcmp(val, "context") != 0)
                 return bad_usage("bad --host-alloc '%s': expected malloc or context", val);
             o->host_context = strcmp(val, "context") == 0;
-        } else if (strcmp(name, "--json") == 0) {
-            o->json = 1;
-        } else if (strcmp(name, "--allow-fallback") == 0) {
-            o->allow_fallback = 1;
-        } else if (strcmp(name, "--verbose") == 0) {
-            o->verbose = 1;
-        } else if (strcmp(name, "--no-check") == 0) {
-            o->no_check = 1;
-        } else if (strcmp(name, "--kernels") == 0) {
-            o->kernels = 1;
-        } else {
+        } else if (!bench_set_flag(name, flags, sizeof(flags) / sizeof(flags[0]))) {
             return bad_usage("unknown argument '%s'", arg);
         }
     }

@@ -129,6 +129,21 @@ int bench_failed(const char *prog, clik_context *ctx, clik_status st, const char
  * a failure) for CLIK_ERR_NO_DEVICE, "PROG: skipped: why" printed; else
  * bench_failed()'s EXIT_FAILED for clik_context_create. */
 int bench_open_context(const char *prog, const char *device, int strict, clik_context **ctx);
+/* An option's whole number: decimal digits alone (no sign, no space) within
+ * [lo, hi]; 1 with *out, else 0 (s NULL or empty too). */
+int bench_parse_int(const char *s, int lo, int hi, int *out);
+/* --cpu-path: auto, scalar or neon; 1 with *out, else 0. */
+int bench_parse_cpu_path(const char *s, clik_cpu_path *out);
+/* A command-line flag (an option without a value): its name, and the int
+ * field of the options it sets to value. */
+typedef struct bench_flag {
+    const char *name;
+    int *field;
+    int value;
+} bench_flag;
+/* Sets the field of the flag among flags[0..n) named arg: 1 when there is
+ * one, else 0. */
+int bench_set_flag(const char *arg, const bench_flag *flags, size_t n);
 /* "gpu", "cpu", "accelerator" or "other" for d's type; "none" for NULL. */
 const char *bench_device_type_name(const clik_device_info *d);
 

@@ -3,6 +3,7 @@
  * octaves (smooth regions, soft edges, texture) plus fine sensor-like noise.
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -184,6 +185,40 @@ int bench_open_context(const char *prog, const char *device, int strict, clik_co
         return EXIT_SKIP;
     }
     return st == CLIK_OK ? 0 : bench_failed(prog, NULL, st, "clik_context_create");
+}
+
+int bench_parse_int(const char *s, int lo, int hi, int *out)
+{
+    if (!s || !*s || s[strspn(s, "0123456789")] != '\0')
+        return 0;
+    errno = 0;
+    long v = strtol(s, NULL, 10);
+    if (errno || v < lo || v > hi)
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+int bench_set_flag(const char *arg, const bench_flag *flags, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(arg, flags[i].name) == 0) {
+            *flags[i].field = flags[i].value;
+            return 1;
+        }
+    return 0;
+}
+
+int bench_parse_cpu_path(const char *s, clik_cpu_path *out)
+{
+    static const char *const names[] = {
+        [CLIK_CPU_AUTO] = "auto", [CLIK_CPU_SCALAR] = "scalar", [CLIK_CPU_NEON] = "neon"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = (clik_cpu_path)i;
+            return 1;
+        }
+    return 0;
 }
 
 const char *bench_device_type_name(const clik_device_info *d)

@@ -654,12 +654,19 @@ static void stream_teardown(bench_case *bc)
 /* The callbacks of an op of its own checked against the oracle (MULTI). */
 #define MULTI .run = multi_run, .check = multi_check, .teardown = free_state
 
-/* An op of its own on grey or RGBA, checked against the oracle. */
+/* An op of its own on grey or RGBA (a warp: along the smooth flow of
+ * warp_setup_call), checked against the oracle. */
 #define MULTI_OP(NAME, SUMMARY, RULE, BYTES, SETUP)                                                \
     {                                                                                              \
         .name = NAME, .summary = SUMMARY, .channels = CH_1_4, .bytes_rule = RULE,                  \
         .bytes_moved = BYTES, .setup = SETUP, MULTI,                                               \
     }
+
+/* The fusion upscaler's ops: RGBA frames read and written (in_out_bytes). */
+#define FUSION_FRAMES                                                                              \
+    .channels = 1u << 4,                                                                           \
+    .channels_hint = "the fusion upscaler takes RGBA frames: use --channels 4",                    \
+    .bytes_moved = in_out_bytes
 
 /* An op on an NV21 frame whose luma is the input (its chroma made by SETUP). */
 #define NV21_OP(NAME, SUMMARY, RULE, BYTES, SETUP)                                                 \
@@ -674,13 +681,6 @@ static void stream_teardown(bench_case *bc)
         .name = NAME, .summary = SUMMARY, .channels = CH_1_4,                                      \
         .flags = BENCH_USES_SCALE | BENCH_INT_SCALE, .bytes_rule = RULE,                           \
         .bytes_moved = lapar_bytes, .setup = SETUP, MULTI, .kernel_bytes = lapar_kernel_bytes,     \
-    }
-
-/* A warp along the smooth flow of warp_setup_call, 1 or 4 channels. */
-#define WARP_OP(NAME, SUMMARY, RULE, BYTES, SETUP)                                                 \
-    {                                                                                              \
-        .name = NAME, .summary = SUMMARY, .channels = CH_1_4, .bytes_rule = RULE,                  \
-        .bytes_moved = BYTES, .setup = SETUP, MULTI,                                               \
     }
 
 /* An op that runs its conformance case. */
@@ -780,22 +780,18 @@ const bench_op bench_ops[] = {
     {
         .name = "upscale_fusion",
         .summary = "clik_upscale_fusion by --scale, whole frame, default options",
-        .channels = 1u << 4,
-        .channels_hint = "the fusion upscaler takes RGBA frames: use --channels 4",
+        FUSION_FRAMES,
         .flags = BENCH_USES_SCALE | BENCH_INT_SCALE | BENCH_FRAMES,
         .bytes_rule = "4*W*H + 4*S*S*W*H (RGBA read + write)",
-        .bytes_moved = in_out_bytes,
         .setup = fusion_setup,
         MULTI,
     },
     {
         .name = "fusion_stream_submit",
         .summary = "clik_fusion_stream_*: --frames host frames, --depth in flight",
-        .channels = 1u << 4,
-        .channels_hint = "the fusion upscaler takes RGBA frames: use --channels 4",
+        FUSION_FRAMES,
         .flags = BENCH_USES_SCALE | BENCH_INT_SCALE | BENCH_FRAMES | BENCH_STREAM,
         .bytes_rule = "4*W*H + 4*S*S*W*H per frame",
-        .bytes_moved = in_out_bytes,
         .setup = stream_setup,
         .run = stream_run,
         .check = stream_check,
@@ -837,13 +833,13 @@ const bench_op bench_ops[] = {
             flow_one_warp_setup, flow_kernel_bytes),
     FLOW_OP("flow_tvl1-1warp-f16", "clik_flow_tvl1, Romera et al.'s configuration, f16 storage",
             flow_one_warp_f16_setup, flow_kernel_bytes),
-    WARP_OP("flow_warp",
-            "clik_flow_warp along a smooth flow of up to 3 pixels (cv2.remap, bilinear)",
-            "2*W*H*C + 8*W*H (image and flow read, dst written)", warp_bytes, flow_warp_setup),
-    WARP_OP("flow_warp_average",
-            "clik_flow_warp_average of the image with its own warp (ref = src)",
-            "3*W*H*C + 8*W*H (image twice and flow read, dst written)", warp_average_bytes,
-            flow_warp_average_setup),
+    MULTI_OP("flow_warp",
+             "clik_flow_warp along a smooth flow of up to 3 pixels (cv2.remap, bilinear)",
+             "2*W*H*C + 8*W*H (image and flow read, dst written)", warp_bytes, flow_warp_setup),
+    MULTI_OP("flow_warp_average",
+             "clik_flow_warp_average of the image with its own warp (ref = src)",
+             "3*W*H*C + 8*W*H (image twice and flow read, dst written)", warp_average_bytes,
+             flow_warp_average_setup),
 };
 
 const int bench_op_count = (int)(sizeof(bench_ops) / sizeof(bench_ops[0]));

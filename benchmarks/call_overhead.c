@@ -21,17 +21,18 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "clik.h"
 
 #define MAX_ROUNDS 101
 
-typedef struct bench_op {
+typedef struct call_op {
     const char *name; /* the package's method name */
     int width, height, out_width, out_height;
     int big; /* timed with --big-calls */
-} bench_op;
+} call_op;
 
-static const bench_op ops[] = {
+static const call_op ops[] = {
     {"hist_equalize", 1, 1, 1, 1, 0},
     {"pyr_down", 1, 1, 1, 1, 0},
     {"gaussian_blur", 1, 1, 1, 1, 0}, /* ksize 3, sigma from ksize */
@@ -86,16 +87,6 @@ static void put_json_string(const char *text)
     putchar('"');
 }
 
-static int parse_int(const char *text, int lo, int hi, int *value)
-{
-    char *end;
-    long v = text ? strtol(text, &end, 10) : 0;
-    if (!text || *end || end == text || v < lo || v > hi)
-        return 0;
-    *value = (int)v;
-    return 1;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: call-overhead [--device SPEC] [--cpu-path auto|scalar|neon] [--calls N]\n"
@@ -117,11 +108,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--cpu-path") && v)
             cpu_path = v;
         else if (!strcmp(a, "--calls"))
-            ok = parse_int(v, 1, 100000000, &calls);
+            ok = bench_parse_int(v, 1, 100000000, &calls);
         else if (!strcmp(a, "--big-calls"))
-            ok = parse_int(v, 1, 100000, &big_calls);
+            ok = bench_parse_int(v, 1, 100000, &big_calls);
         else if (!strcmp(a, "--rounds"))
-            ok = parse_int(v, 1, MAX_ROUNDS, &rounds);
+            ok = bench_parse_int(v, 1, MAX_ROUNDS, &rounds);
         else
             ok = 0;
         if (!ok) {
@@ -135,18 +126,9 @@ int main(int argc, char **argv)
     clik_context_options opt;
     clik_context_options_init(&opt);
     opt.device = device;
-    if (cpu_path) {
-        if (!strcmp(cpu_path, "scalar"))
-            opt.cpu_path = CLIK_CPU_SCALAR;
-        else if (!strcmp(cpu_path, "neon"))
-            opt.cpu_path = CLIK_CPU_NEON;
-        else if (!strcmp(cpu_path, "auto"))
-            opt.cpu_path = CLIK_CPU_AUTO;
-        else {
-            fprintf(stderr, "call-overhead: --cpu-path %s: expected auto, scalar or neon\n",
-                    cpu_path);
-            return 2;
-        }
+    if (cpu_path && !bench_parse_cpu_path(cpu_path, &opt.cpu_path)) {
+        fprintf(stderr, "call-overhead: --cpu-path %s: expected auto, scalar or neon\n", cpu_path);
+        return 2;
     }
     clik_context *ctx;
     clik_status st = clik_context_create(&ctx, &opt);
@@ -180,7 +162,7 @@ int main(int argc, char **argv)
            rounds);
     const int nops = (int)(sizeof(ops) / sizeof(ops[0]));
     for (int k = 0; k < nops; k++) {
-        const bench_op *op = &ops[k];
+        const call_op *op = &ops[k];
         clik_image src, dst;
         st = clik_image_wrap(&src, op->width, op->height, 1, CLIK_U8, in, 0);
         if (st == CLIK_OK)

@@ -59,8 +59,8 @@ typedef struct options {
     const char *out;   /* --out DIR */
     int width, height, frames;
     double dx, dy;
-    int lapar;                     /* 0 bilinear resize, 1 the LAPAR model, 2 LAPAR-A */
-    int scales, warps, iterations; /* flow options; 0: the library's defaults */
+    int lapar;              /* 0 bilinear resize, 1 the LAPAR model, 2 LAPAR-A */
+    clik_flow_options flow; /* the library's defaults, or the --flow-* given */
     int inject;
     int conversions;
     int reps, warmup;
@@ -95,37 +95,22 @@ static void usage(FILE *f)
             prog);
 }
 
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
 static int parse_options(int argc, char **argv, options *o)
 {
     *o = (options){
         .width = 1280, .height = 720, .frames = 10, .dx = 1.5, .dy = 0.75, .reps = 20, .warmup = 3};
+    clik_flow_options_init(&o->flow);
+    const bench_flag flags[] = {{"--inject-mismatch", &o->inject, 1},
+                                {"--no-prepare", &o->no_prepare, 1},
+                                {"--serial", &o->serial, 1},
+                                {"--conversions", &o->conversions, 1}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
         if (strcmp(a, "--help") == 0) {
             usage(stdout);
             exit(0);
-        } else if (strcmp(a, "--inject-mismatch") == 0) {
-            o->inject = 1;
-            continue;
-        } else if (strcmp(a, "--no-prepare") == 0) {
-            o->no_prepare = 1;
-            continue;
-        } else if (strcmp(a, "--serial") == 0) {
-            o->serial = 1;
-            continue;
-        } else if (strcmp(a, "--conversions") == 0) {
-            o->conversions = 1;
+        } else if (bench_set_flag(a, flags, sizeof(flags) / sizeof(flags[0]))) {
             continue;
         }
         if (!v) {
@@ -143,22 +128,22 @@ static int parse_options(int argc, char **argv, options *o)
             bad = sscanf(v, "%dx%d", &o->width, &o->height) != 2 || o->width < 8 || o->height < 8 ||
                   o->width % 2 || o->height % 2 || o->width > 16384 || o->height > 16384;
         else if (strcmp(a, "--frames") == 0)
-            bad = parse_int(v, 1, MAX_FRAMES, &o->frames);
+            bad = !bench_parse_int(v, 1, MAX_FRAMES, &o->frames);
         else if (strcmp(a, "--motion") == 0)
             bad = sscanf(v, "%lf,%lf", &o->dx, &o->dy) != 2 || fabs(o->dx) > 64 || fabs(o->dy) > 64;
         else if (strcmp(a, "--upscale") == 0) {
             bad = strcmp(v, "resize") != 0 && strcmp(v, "lapar") != 0 && strcmp(v, "lapar-a") != 0;
             o->lapar = strcmp(v, "lapar") == 0 ? 1 : strcmp(v, "lapar-a") == 0 ? 2 : 0;
         } else if (strcmp(a, "--flow-scales") == 0)
-            bad = parse_int(v, 1, CLIK_FLOW_MAX_SCALES, &o->scales);
+            bad = !bench_parse_int(v, 1, CLIK_FLOW_MAX_SCALES, &o->flow.scales);
         else if (strcmp(a, "--flow-warps") == 0)
-            bad = parse_int(v, 1, 1000, &o->warps);
+            bad = !bench_parse_int(v, 1, 1000, &o->flow.warps);
         else if (strcmp(a, "--flow-iterations") == 0)
-            bad = parse_int(v, 1, 100000, &o->iterations);
+            bad = !bench_parse_int(v, 1, 100000, &o->flow.iterations);
         else if (strcmp(a, "--reps") == 0)
-            bad = parse_int(v, 1, 100000, &o->reps);
+            bad = !bench_parse_int(v, 1, 100000, &o->reps);
         else if (strcmp(a, "--warmup") == 0)
-            bad = parse_int(v, 0, 100000, &o->warmup);
+            bad = !bench_parse_int(v, 0, 100000, &o->warmup);
         else {
             fprintf(stderr, "%s: unknown option %s\n", prog, a);
             usage(stderr);
@@ -437,14 +422,6 @@ static int run_loop(clik_context *ctx, const options *o)
         rc = bench_failed(prog, ctx, st, "setting up the loop's images");
         goto done;
     }
-    clik_flow_options fo;
-    clik_flow_options_init(&fo);
-    if (o->scales)
-        fo.scales = o->scales;
-    if (o->warps)
-        fo.warps = o->warps;
-    if (o->iterations)
-        fo.iterations = o->iterations;
 
     /* The loop's programs built before the timed frames, as a camera app
      * builds them at start-up (or loads them from the kernel cache). */
@@ -488,7 +465,7 @@ static int run_loop(clik_context *ctx, const options *o)
         clik_image *rgba = &li.rgba[t % 2], *flow = &li.flow[t % 2];
         if (st == CLIK_OK && t > 0) {
             what = "clik_flow_tvl1";
-            st = clik_flow_tvl1(ctx, &prev->y, &cur->y, flow, &fo);
+            st = clik_flow_tvl1(ctx, &prev->y, &cur->y, flow, &o->flow);
         }
         step_done(o, ctx, &st, &clock, &m[S_FLOW]);
         if (st == CLIK_OK) {

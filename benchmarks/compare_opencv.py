@@ -333,16 +333,22 @@ class ClikFlow:
         return (dev["name"] if dev else "C fallback"), self.ctx.last_backend
 
 
-def import_clik(python_dir):
-    """The clik package, from python_dir where it is given."""
+def clik_package(python_dir):
+    """The clik package, imported from python_dir (put first on the path)
+    where it is given; ImportError where it cannot be imported."""
     if python_dir:
         sys.path.insert(0, os.path.abspath(python_dir))
+    import clik
+    return clik
+
+
+def import_clik(python_dir):
+    """The clik package, from python_dir where it is given."""
     try:
-        import clik
+        return clik_package(python_dir)
     except ImportError as e:
         fail(f"cannot import the clik package for the TV-L1 rows ({e}): build it with meson "
              "and pass --python with the build's python/ folder")
-    return clik
 
 
 def flow_frames(np, w, h):

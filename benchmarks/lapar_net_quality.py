@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from quality import (IMAGES, Clik, common_arguments, fail, fmt_pair,  # noqa: E402
+from quality import (IMAGES, Clik, common_arguments, fail, fmt_pair, section,  # noqa: E402
                      load_rgb, luma, measure, rgba_of, side_by_side_fitting, write_report)
 
 # quality.py's held-out photographs (benchmarks/lapar_model_data.py HELD_OUT).
@@ -211,24 +211,18 @@ def main():
         "- photographs: quality.py's held-out set; chelsea is also the photograph of a golden "
         "crop of the networks and of lapar_compress_report.py's calibration crops, so it is "
         "listed per image and left out of the main mean",
-        "",
-        "## Mean over camera, rocket, hubble_deep_field",
-        "",
-        "| scale | " + " | ".join(f"{LABELS[m]} PSNR / SSIM" for m in METHODS)
-        + " | LAPAR-A - bicubic |",
-        "|---:|" + "---:|" * (len(METHODS) + 1),
     ]
+    mean_head = (["scale"] + [f"{LABELS[m]} PSNR / SSIM" for m in METHODS]
+                 + ["LAPAR-A - bicubic"])
+    lines += section("Mean over camera, rocket, hubble_deep_field", mean_head)
     lines += [mean_row(s, main_set) for s in SCALES]
     if main_set != names:
-        lines += ["", "## Mean over quality.py's four held-out photographs (chelsea included)", "",
-                  "| scale | " + " | ".join(f"{LABELS[m]} PSNR / SSIM" for m in METHODS)
-                  + " | LAPAR-A - bicubic |",
-                  "|---:|" + "---:|" * (len(METHODS) + 1)]
+        lines += section("Mean over quality.py's four held-out photographs (chelsea included)",
+                         mean_head)
         lines += [mean_row(s, names) for s in SCALES]
-    lines += ["", "## Per image (PSNR dB / SSIM)", "",
-              "| image | photograph | crop (x, y, w x h) | scale | "
-              + " | ".join(LABELS[m] for m in METHODS) + " |",
-              "|---|---|---|---:|" + "---:|" * len(METHODS)]
+    lines += section("Per image (PSNR dB / SSIM)",
+                     ["image", "photograph", "crop (x, y, w x h)", "scale"]
+                     + [LABELS[m] for m in METHODS], left=3)
     for n in names:
         for s in SCALES:
             full, (x0, y0, cw, ch) = crops[(n, s)]
@@ -245,11 +239,9 @@ def main():
             f"{lab} x{s} on {n} ({d:+.2f} dB)" for n, s, lab, d in below) + "."]
     else:
         lines += ["Every network is above bicubic in PSNR on every crop and scale."]
-    lines += ["", "## Time", "",
-              "Seconds over the images (the call, host to host, kernels built beforehand); "
-              f"LR pixels in all: {lr_pixels[2]} at x2, {lr_pixels[4]} at x4.", "",
-              "| scale | " + " | ".join(LABELS[m] for m in METHODS) + " |",
-              "|---:|" + "---:|" * len(METHODS)]
+    lines += section("Time", ["scale"] + [LABELS[m] for m in METHODS],
+                     note="Seconds over the images (the call, host to host, kernels built "
+                     f"beforehand); LR pixels in all: {lr_pixels[2]} at x2, {lr_pixels[4]} at x4.")
     for s in SCALES:
         lines.append(f"| {s} | " + " | ".join(f"{seconds[(s, m)]:.2f}" for m in METHODS) + " |")
     write_report(lines, [(n, *files[n]) for n in names], pic_note, "lapar_net_quality.py",

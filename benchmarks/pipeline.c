@@ -25,7 +25,6 @@
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -118,31 +117,15 @@ static int bad_arg(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return 0;
-    *out = v;
-    return 1;
-}
-
 static int parse_size(const char *s, int *w, int *h)
 {
-    long a, b;
     char buf[64];
     const char *x = strchr(s, 'x');
     if (!x || (size_t)(x - s) >= sizeof(buf))
         return 0;
     memcpy(buf, s, (size_t)(x - s));
     buf[x - s] = '\0';
-    if (!parse_int(buf, 1, 1 << 16, &a) || !parse_int(x + 1, 1, 1 << 16, &b))
-        return 0;
-    *w = (int)a;
-    *h = (int)b;
-    return 1;
+    return bench_parse_int(buf, 1, 1 << 16, w) && bench_parse_int(x + 1, 1, 1 << 16, h);
 }
 
 static int takes_value(const char *opt)
@@ -159,20 +142,12 @@ static int takes_value(const char *opt)
 /* An option without a value: sets its field and returns 1; 0 for any other. */
 static int set_flag(const char *a, options *o)
 {
-    const struct {
-        const char *name;
-        int *field, value;
-    } flags[] = {{"--json", &o->json, 1},
-                 {"--no-cpu-check", &o->cpu_check, 0},
-                 {"--allow-fallback", &o->allow_fallback, 1},
-                 {"--stages", &o->stages, 1},
-                 {"--inject-mismatch", &o->inject, 1}};
-    for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-        if (!strcmp(a, flags[i].name)) {
-            *flags[i].field = flags[i].value;
-            return 1;
-        }
-    return 0;
+    const bench_flag flags[] = {{"--json", &o->json, 1},
+                                {"--no-cpu-check", &o->cpu_check, 0},
+                                {"--allow-fallback", &o->allow_fallback, 1},
+                                {"--stages", &o->stages, 1},
+                                {"--inject-mismatch", &o->inject, 1}};
+    return bench_set_flag(a, flags, sizeof(flags) / sizeof(flags[0]));
 }
 
 static int parse_options(int argc, char **argv, options *o)
@@ -190,7 +165,7 @@ static int parse_options(int argc, char **argv, options *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long n;
+        int n;
         int takes = 1;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
@@ -210,18 +185,16 @@ static int parse_options(int argc, char **argv, options *o)
                       : !strcmp(v, "flow")  ? CHAIN_FLOW
                                             : CHAIN_PYRAMID;
         } else if (!strcmp(a, "--scale")) {
-            if (!parse_int(v, 2, 4, &n))
+            if (!bench_parse_int(v, 2, 4, &o->scale))
                 return bad_arg("--scale '%s': expected 2, 3 or 4", v);
-            o->scale = (int)n;
         } else if (!strcmp(a, "--size")) {
             if (!parse_size(v, &o->width, &o->height))
                 return bad_arg("--size '%s': expected WxH, each side 1 to 65536", v);
         } else if (!strcmp(a, "--levels")) {
-            if (!parse_int(v, 1, MAX_LEVELS, &n))
+            if (!bench_parse_int(v, 1, MAX_LEVELS, &o->levels))
                 return bad_arg("--levels '%s': expected 1 to %d", v, MAX_LEVELS);
-            o->levels = (int)n;
         } else if (!strcmp(a, "--channels")) {
-            if (!parse_int(v, 1, 4, &n) || n == 3)
+            if (!bench_parse_int(v, 1, 4, &n) || n == 3)
                 return bad_arg("--channels '%s': expected 1, 2 or 4 (u8, the last one of 2 or "
                                "4 is alpha, which equalize copies)",
                                v);
@@ -234,15 +207,13 @@ static int parse_options(int argc, char **argv, options *o)
             else
                 return bad_arg("--bands '%s': expected s16 or f32", v);
         } else if (!strcmp(a, "--reps")) {
-            if (!parse_int(v, 1, 100000, &n))
+            if (!bench_parse_int(v, 1, 100000, &o->reps))
                 return bad_arg("--reps '%s': expected 1 to 100000", v);
-            o->reps = (int)n;
         } else if (!strcmp(a, "--warmup")) {
-            if (!parse_int(v, 0, 100000, &n))
+            if (!bench_parse_int(v, 0, 100000, &o->warmup))
                 return bad_arg("--warmup '%s': expected 0 to 100000", v);
-            o->warmup = (int)n;
         } else if (!strcmp(a, "--seed")) {
-            if (!parse_int(v, 0, 2147483647L, &n))
+            if (!bench_parse_int(v, 0, 2147483647, &n))
                 return bad_arg("--seed '%s': expected 0 to 2147483647", v);
             o->seed = (uint64_t)n;
         } else if (!strcmp(a, "--dump-input")) {

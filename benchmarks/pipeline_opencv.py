@@ -49,12 +49,9 @@ def fail(msg):
 
 
 def level_sizes(w, h, levels):
-    """(W, H) of levels 0..levels, as clik_pyr_level_size and pyrDown give them."""
-    sizes = [(w, h)]
-    for _ in range(levels):
-        w, h = (w + 1) // 2, (h + 1) // 2
-        sizes.append((w, h))
-    return sizes
+    """(W, H) of levels 0..levels, as clik_pyr_level_size and pyrDown give them:
+    level i is W / 2^i x H / 2^i rounded up (halving i times, each rounding up)."""
+    return [(-(-w >> i), -(-h >> i)) for i in range(levels + 1)]
 
 
 def equalize(cv, img, channels):

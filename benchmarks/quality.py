@@ -42,6 +42,8 @@ import cv2
 import numpy as np
 from skimage.metrics import structural_similarity
 
+from compare_opencv import clik_package
+
 DEFAULT_DATA = "/usr/lib/python3/dist-packages/skimage/data"
 
 # (name, file, license as scikit-image's data module states it). Only images
@@ -89,10 +91,8 @@ class Clik:
         return cls(python_dir, args.device)
 
     def __init__(self, python_dir, device):
-        if python_dir:
-            sys.path.insert(0, os.path.abspath(python_dir))
         try:
-            import clik
+            clik = clik_package(python_dir)
         except ImportError as e:
             fail(f"cannot import the clik package ({e}): build it (meson) and pass --python "
                  "with the build's python/ folder")
@@ -224,6 +224,14 @@ def side_by_side_fitting(panels, differ, size, zoom):
 
 def fmt_pair(p, s):
     return f"{p:.2f} / {s:.4f}"
+
+
+def section(title, head, left=0, note=None):
+    """A report's section: its title, a note where given, and the head of a
+    Markdown table of the columns in head, the first `left` aligned left and
+    the others right."""
+    return (["", f"## {title}", ""] + ([note, ""] if note else [])
+            + ["| " + " | ".join(head) + " |", "|" + "---|" * left + "---:|" * (len(head) - left)])
 
 
 def write_report(lines, images, pic_note, script, t_start, path):
@@ -363,13 +371,10 @@ def main():
         "orbit of the 8 flips and rotations; trained on "
         + ", ".join(sorted(TRAINED)) + ", coins, ihc and three CC0 textures; "
         + " and ".join(sorted(TRAINED)) + " are left out of the means)",
-        "",
-        "## Mean over the held-out images",
-        "",
-        "| scale | " + " | ".join(f"{m} PSNR / SSIM" for m in METHODS)
-        + " | lapar - bicubic | fusion: pixels from nearest |",
-        "|---:|" + "---:|" * (len(METHODS) + 2),
     ]
+    lines += section("Mean over the held-out images",
+                     ["scale"] + [f"{m} PSNR / SSIM" for m in METHODS]
+                     + ["lapar - bicubic", "fusion: pixels from nearest"])
     held = [im for im in images if im[0] not in TRAINED] or images
     for s in scales:
         cells = []
@@ -381,9 +386,7 @@ def main():
         shares = [nearest_share[(n, s)] for n, _, _ in held if (n, s) in nearest_share]
         share = f"{100 * np.mean(shares):.1f} %" if shares else "-"
         lines.append(f"| {s} | " + " | ".join(cells) + f" | {gain:+.2f} dB | {share} |")
-    lines += ["", "## Per image", "",
-              "| image | size | scale | " + " | ".join(METHODS) + " | from nearest |",
-              "|---|---|---:|" + "---:|" * (len(METHODS) + 1)]
+    lines += section("Per image", ["image", "size", "scale", *METHODS, "from nearest"], left=2)
     for n, _, _ in images:
         for s in scales:
             cells = [fmt_pair(*results[(n, s, m)]) for m in METHODS]

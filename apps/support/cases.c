@@ -325,6 +325,15 @@ clik_status sup_case_bgr(clik_context *ctx, const clik_image *in, clik_image *ou
     return run(ctx, &bgr, out);
 }
 
+clik_image sup_case_crop(const clik_image *in, int w, int h)
+{
+    clik_image c = *in;
+    c.width = in->width < w ? in->width : w;
+    c.height = in->height < h ? in->height : h;
+    c.owned = 0;
+    return c;
+}
+
 const sup_case *sup_case_find(const char *op)
 {
     for (int i = 0; i < sup_case_count(); i++)

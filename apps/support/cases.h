@@ -78,6 +78,10 @@ clik_status sup_case_bgr(clik_context *ctx, const clik_image *in, clik_image *ou
                          clik_status (*run)(clik_context *ctx, const clik_image *in,
                                             clik_image *out));
 
+/* The top-left w x h of in (all of it where in is smaller): a view of in's
+ * pixels, the input of the cases that bound their cost by a crop. */
+clik_image sup_case_crop(const clik_image *in, int w, int h);
+
 /* Defines name, the run of a case that is an expression of its arguments
  * (ctx, in, out): another case's run, or a shared one, with set values,
  * as SUP_CASE_RUN(run_gray_bgr, sup_case_bgr(ctx, in, out, run_gray)). */

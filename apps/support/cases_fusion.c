@@ -25,11 +25,8 @@ typedef struct fusion_setup {
 static clik_status run_setup(clik_context *ctx, const clik_image *in, clik_image *out,
                              const fusion_setup *f)
 {
-    clik_image src = *in;
-    if (f->scale > 2 && (long)in->width * in->height > BIG_INPUT) {
-        src.width = in->width < CROP_W ? in->width : CROP_W;
-        src.height = in->height < CROP_H ? in->height : CROP_H;
-    }
+    const int big = f->scale > 2 && (long)in->width * in->height > BIG_INPUT;
+    const clik_image src = big ? sup_case_crop(in, CROP_W, CROP_H) : *in;
     clik_fusion_options opt;
     clik_fusion_options_init(&opt);
     if (f->tile)

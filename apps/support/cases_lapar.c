@@ -130,16 +130,6 @@ static clik_status make_phi(int w, int h, int planes, clik_type type, clik_image
     return st;
 }
 
-/* The top-left crop_w x crop_h of in (all of it when smaller), a view. */
-static clik_image crop(const clik_image *in, int cw, int ch)
-{
-    clik_image c = *in;
-    c.width = in->width < cw ? in->width : cw;
-    c.height = in->height < ch ? in->height : ch;
-    c.owned = 0;
-    return c;
-}
-
 /* phi as floats (F16 decoded), for the range bound. */
 static double phi_at(const clik_image *phi, int row, int x)
 {
@@ -199,7 +189,7 @@ static void scale_rows(clik_image *img, float r)
 static clik_status run_lapar(clik_context *ctx, const clik_image *in, const lapar_case *lc,
                              clik_image *out)
 {
-    const clik_image lr = crop(in, lc->crop_w, lc->crop_h);
+    const clik_image lr = sup_case_crop(in, lc->crop_w, lc->crop_h);
     const int s = lc->scale, w = lr.width * s, h = lr.height * s;
     float d[CLIK_LAPAR_MAX_ATOMS * CLIK_LAPAR_TAPS];
     float *m = lc->mix ? malloc(sizeof(float) * (size_t)lc->kept * (size_t)lc->atoms) : NULL;
@@ -246,7 +236,7 @@ LAPAR_CASE(x4_sym_small, 4, 64, 48, CLIK_F16, 6, 1, 0, 0, 0)
 /* U alone, in F32 relative to its range (400). */
 static clik_status upsample_x3(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    const clik_image lr = crop(in, 128, 96);
+    const clik_image lr = sup_case_crop(in, 128, 96);
     clik_status st = sup_case_host_output(out, lr.width * 3, lr.height * 3, lr.channels, CLIK_F32);
     if (st == CLIK_OK)
         st = clik_lapar_upsample(ctx, &lr, 3, out);

@@ -23,19 +23,10 @@
 
 #define CROP 96
 
-static clik_image crop(const clik_image *in, int side)
-{
-    clik_image c = *in;
-    c.width = in->width < side ? in->width : side;
-    c.height = in->height < side ? in->height : side;
-    c.owned = 0;
-    return c;
-}
-
 static clik_status run_upscale(clik_context *ctx, const clik_image *in, int scale, int side,
                                clik_image *out)
 {
-    const clik_image src = crop(in, side);
+    const clik_image src = sup_case_crop(in, side, side);
     clik_status st =
         src.type == CLIK_F32
             ? sup_case_host_output(out, src.width * scale, src.height * scale, src.channels,
@@ -58,7 +49,7 @@ SUP_CASE_RUN(upscale_x3_f32, run_upscale(ctx, in, 3, 32, out))
 /* The buckets of the x2 upsample of in (U16). */
 static clik_status classify_x2(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    const clik_image src = crop(in, CROP);
+    const clik_image src = sup_case_crop(in, CROP, CROP);
     clik_image up = {0};
     clik_context *oracle = sup_case_oracle_context();
     clik_status st =

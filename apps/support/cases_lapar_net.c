@@ -165,10 +165,7 @@ static clik_status case_net(int released, clik_lapar_net **net)
  * the caller frees). */
 static clik_status crop(const clik_image *in, int side, clik_image *grown, clik_image *c)
 {
-    *c = *in;
-    c->width = in->width < side ? in->width : side;
-    c->height = in->height < side ? in->height : side;
-    c->owned = 0;
+    *c = sup_case_crop(in, side, side);
     if (c->width >= 2 && c->height >= 2)
         return CLIK_OK;
     const int w = c->width < 2 ? 2 : c->width, h = c->height < 2 ? 2 : c->height;

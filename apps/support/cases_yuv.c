@@ -188,10 +188,7 @@ SUP_CASE_RUN(run_upscale_nv21,
  * upscaled x2 by the small network of the LAPAR network family's cases. */
 static clik_status run_upscale_net_nv12(clik_context *ctx, const clik_image *in, clik_image *out)
 {
-    clik_image crop = *in;
-    crop.width = in->width < 12 ? in->width : 12;
-    crop.height = in->height < 12 ? in->height : 12;
-    crop.owned = 0;
+    const clik_image crop = sup_case_crop(in, 12, 12);
     clik_lapar_net *net = NULL;
     clik_status st = sup_case_small_net(&net);
     if (st == CLIK_OK)
