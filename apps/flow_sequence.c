@@ -304,8 +304,8 @@ static int run_flows(flow_sequence *seq, clik_context *ctx, flow_times *times)
         if (rc == CLI_OK)
             cli_progress("clik flow: %d of %d flows", i, flows);
     }
-    for (int i = flows > 1 ? flows - 2 : 0; i < flows && rc == CLI_OK; i++)
-        rc = flow_done(ctx, &writer, &f, i);
+    if (rc == CLI_OK) /* the loop handed over flows 0 .. flows - 2 */
+        rc = flow_done(ctx, &writer, &f, flows - 1);
     /* Every queued copy done before its host image goes. */
     clik_context_finish(ctx);
     times->frames_s = cli_frames_wait_s(f.reader);
