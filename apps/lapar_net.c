@@ -56,9 +56,16 @@ static int parse_net_args(int argc, char **argv, const char *cmd, const cli_opti
                                  {"--activations", &n->activations, NULL},
                                  {NULL, NULL, NULL}};
     cli_option options[8];
+    const int most =
+        (int)(sizeof(options) / sizeof(options[0]) - sizeof(shared) / sizeof(shared[0]));
     int k = 0;
-    for (; own[k].name; k++)
+    for (; own[k].name; k++) {
+        if (k == most) {
+            fprintf(stderr, "clik %s: more than %d options of its own\n", cmd, most);
+            return CLI_FAILED;
+        }
         options[k] = own[k];
+    }
     memcpy(options + k, shared, sizeof(shared));
     int rc = cli_parse(argc, argv, options, npositional, npositional, args, usage);
     if (rc != CLI_OK)
