@@ -366,6 +366,12 @@ typedef struct sequence {
     cli_outputs outs;           /* frame i is output i, its map output count + i */
     cli_frames *frames;         /* the input frames, read ahead */
     cli_writers *writers;       /* the output frames, written behind */
+    /* Without a stream on a GPU (queued): frame i's copy on the device
+     * (dsrc[i % 2]) and its result there (ddst[i % 2]), whose copy back to
+     * the frame's dst is queued. Elsewhere each frame runs on its host
+     * images, which CPU devices take in place. */
+    int queued;
+    clik_image dsrc[2], ddst[2];
 } sequence;
 
 /* Finds the first frame and counts the frames up to the first missing number. */
@@ -437,19 +443,61 @@ static int read_frame(sequence *seq, int i, frame *f)
     return frame_outputs(seq->job, f, seq->out_w, seq->out_h);
 }
 
-/* Starts frame i (in its slot): queued in the stream, or done at once. */
+/* Makes img a device image of this shape unless it is one. */
+static clik_status ensure_device(clik_context *ctx, clik_image *img, const clik_image *like,
+                                 int width, int height)
+{
+    if ((img->data || img->buffer) && img->width == width && img->height == height &&
+        img->channels == like->channels)
+        return CLIK_OK;
+    clik_image_free(img);
+    return clik_image_create(ctx, img, width, height, like->channels, like->type);
+}
+
+/* Without a stream: queues frame i's copy to the device (dsrc[i % 2]),
+ * which runs beside the kernels of the frame before it. */
+static int queue_upload(sequence *seq, int i)
+{
+    frame *f = &seq->slots[i % seq->nslots];
+    clik_image *d = &seq->dsrc[i % 2];
+    uint64_t ticket;
+    clik_status st = ensure_device(seq->ctx, d, &f->src, f->src.width, f->src.height);
+    if (st == CLIK_OK)
+        st = clik_image_upload_async(seq->ctx, d, &f->src, &ticket);
+    if (st == CLIK_OK)
+        return CLI_OK;
+    char name[CLI_NAME_CAP];
+    cli_numbered_path(seq->job->in, seq->first + i, name, sizeof(name));
+    return cli_error("upscale", seq->ctx, st, name);
+}
+
+/* Starts frame i (in its slot): queued in the stream, or run on its copy
+ * on the device with the copy of its result back to the slot queued. */
 static int submit_frame(sequence *seq, int i)
 {
     frame *f = &seq->slots[i % seq->nslots];
+    const upscale_job *job = seq->job;
     char name[CLI_NAME_CAP];
-    cli_numbered_path(seq->job->in, seq->first + i, name, sizeof(name));
-    clik_status st =
-        seq->stream ? clik_fusion_stream_submit(seq->stream, &f->src, &f->dst,
-                                                seq->job->map ? &f->map : NULL, &f->ticket)
-        : seq->job->lapar
-            ? clik_upscale_lapar(seq->ctx, &f->src, &f->dst, (int)seq->job->scale, seq->model)
-        : seq->job->net ? clik_lapar_net_run(seq->ctx, seq->net, &f->src, &f->dst, NULL)
-                        : resize_any(seq->ctx, &f->src, &f->dst, seq->job->method, seq->job->scale);
+    cli_numbered_path(job->in, seq->first + i, name, sizeof(name));
+    clik_status st;
+    if (seq->stream) {
+        st = clik_fusion_stream_submit(seq->stream, &f->src, &f->dst, job->map ? &f->map : NULL,
+                                       &f->ticket);
+    } else {
+        clik_image *src = &f->src, *dst = &f->dst;
+        st = CLIK_OK;
+        if (seq->queued) {
+            src = &seq->dsrc[i % 2];
+            dst = &seq->ddst[i % 2];
+            st = ensure_device(seq->ctx, dst, &f->dst, f->dst.width, f->dst.height);
+        }
+        if (st == CLIK_OK)
+            st = job->lapar ? clik_upscale_lapar(seq->ctx, src, dst, (int)job->scale, seq->model)
+                 : job->net ? clik_lapar_net_run(seq->ctx, seq->net, src, dst, NULL)
+                            : resize_any(seq->ctx, src, dst, job->method, job->scale);
+        if (st == CLIK_OK && seq->queued)
+            st = clik_image_download_async(seq->ctx, &f->dst, dst, &f->ticket);
+    }
     return st != CLIK_OK ? cli_error("upscale", seq->ctx, st, name) : CLI_OK;
 }
 
@@ -465,8 +513,9 @@ static int finish_frame(sequence *seq)
 {
     int i = seq->written;
     frame *f = &seq->slots[i % seq->nslots];
-    if (seq->stream) {
-        clik_status st = clik_fusion_stream_wait(seq->stream, f->ticket);
+    if (seq->stream || seq->queued) {
+        clik_status st = seq->stream ? clik_fusion_stream_wait(seq->stream, f->ticket)
+                                     : clik_context_wait(seq->ctx, f->ticket);
         if (st != CLIK_OK) {
             char in[CLI_NAME_CAP];
             cli_numbered_path(seq->job->in, seq->first + i, in, sizeof(in));
@@ -481,15 +530,21 @@ static int finish_frame(sequence *seq)
 
 /* Reads frame i + 1 (into a slot the writers are done with) while frames
  * up to i are in flight, and hands frame i + 1 - inflight to the writers
- * once it completes. */
+ * once it completes. Queued, frame i + 1 is read and its copy to the
+ * device queued before frame i's kernels, beside which it runs. */
 static int run_frames(sequence *seq)
 {
-    int rc = CLI_OK;
+    const int ahead = seq->queued;
+    int rc = ahead ? queue_upload(seq, 0) : CLI_OK;
     for (int i = 0; i < seq->count && rc == CLI_OK; i++) {
-        if (i > 0)
-            rc = cli_writers_slot(seq->writers, i);
-        if (rc == CLI_OK && i > 0)
-            rc = read_frame(seq, i, &seq->slots[i % seq->nslots]);
+        const int next = i + ahead;
+        if (next > 0 && next < seq->count) {
+            rc = cli_writers_slot(seq->writers, next);
+            if (rc == CLI_OK)
+                rc = read_frame(seq, next, &seq->slots[next % seq->nslots]);
+            if (rc == CLI_OK && ahead)
+                rc = queue_upload(seq, next);
+        }
         if (rc == CLI_OK)
             rc = submit_frame(seq, i);
         if (rc == CLI_OK && i + 1 >= seq->inflight)
@@ -507,7 +562,9 @@ static int upscale_sequence(const upscale_job *job)
     int rc = count_frames(job, &seq);
     if (rc == CLI_OK)
         rc = plan_outputs(job, &seq);
-    seq.inflight = job->fusion ? job->depth + 1 : 1;
+    /* A stream holds depth + 1 frames; otherwise a frame's result comes
+     * back beside the next frame's kernels (queued). */
+    seq.inflight = job->fusion ? job->depth + 1 : 2;
     seq.nslots = seq.inflight + cli_writers_slots() - 1;
     if (rc == CLI_OK &&
         (!(seq.slots = calloc((size_t)seq.nslots, sizeof(frame))) ||
@@ -537,14 +594,21 @@ static int upscale_sequence(const upscale_job *job)
         if (st != CLIK_OK)
             rc = cli_error("upscale", seq.ctx, st, "cannot start the frame stream");
     }
+    if (rc == CLI_OK && !seq.stream) {
+        const clik_device_info *dev = clik_context_device(seq.ctx);
+        seq.queued = dev && dev->type != CLIK_DEVICE_CPU;
+    }
     if (rc == CLI_OK) {
         cli_op_clock clock;
         cli_op_start(seq.ctx, &clock);
         rc = run_frames(&seq);
         cli_op_done("upscale", seq.ctx, &clock, job->in);
     }
-    /* The stream waits for the frames in flight before their buffers go. */
+    /* The stream waits for the frames in flight before their buffers go,
+     * the context for the queued copies. */
     clik_fusion_stream_destroy(seq.stream);
+    if (seq.ctx)
+        clik_context_finish(seq.ctx);
     const double frames_s = cli_frames_wait_s(seq.frames);
     cli_frames_stop(seq.frames);
     double writer_s = 0;
@@ -565,6 +629,7 @@ static int upscale_sequence(const upscale_job *job)
     }
     for (int i = 0; i < seq.nslots; i++)
         frame_free(&seq.slots[i]);
+    cli_images_free(&seq.dsrc[0], &seq.dsrc[1], &seq.ddst[0], &seq.ddst[1], NULL);
     free(seq.slots);
     clik_lapar_model_free(seq.model);
     clik_lapar_net_free(seq.net);

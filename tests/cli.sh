@@ -285,6 +285,7 @@ for i in 1 2 3 4; do
     "$clik" upscale "$tmp/c000$i.ppm" "$tmp/onec.$i.ppm" --scale 2 --device none || failures=$((failures + 1))
     "$clik" upscale "$tmp/f000$i.pgm" "$tmp/onen.$i.pgm" --scale 2.5 --method bicubic --device none ||
         failures=$((failures + 1))
+    "$clik" upscale "$tmp/c000$i.ppm" "$tmp/onel.$i.ppm" --scale 2 --method lapar || failures=$((failures + 1))
 done
 frames_match() { # frames_match WHAT STREAMED_PATTERN ONE_IMAGE_PATTERN
     local i bad=""
@@ -301,6 +302,10 @@ expect 0 "upscale 4 RGB frames on the CPU path" -- $run "$clik" upscale "$tmp/c%
 frames_match "streamed RGB frames differing from one-image runs" "$tmp/out.%d.ppm" "$tmp/onec.%d.ppm"
 expect 0 "upscale 4 frames, bicubic x2.5, on the CPU path" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.pgm" --scale 2.5 --method bicubic --device none
 frames_match "bicubic frames differing from one-image runs" "$tmp/out.%d.pgm" "$tmp/onen.%d.pgm"
+# On the default device (on a GPU each frame's copies run beside the kernels
+# of the frame before it).
+expect 0 "upscale 4 RGB frames by the LAPAR model" -- $run "$clik" upscale "$tmp/c%04d.ppm" "$tmp/out.%d.ppm" --scale 2 --method lapar
+frames_match "LAPAR model frames differing from one-image runs" "$tmp/out.%d.ppm" "$tmp/onel.%d.ppm"
 expect 0 "upscale frames from --start 3, --depth 1" -- $run "$clik" upscale "$tmp/f%04d.pgm" "$tmp/out.%d.png" --scale 3 --method fusion --start 3 --depth 1 --device none
 check "frames from --start 3" "$(cd "$tmp" && echo out.*.png)" "out.3.png out.4.png"
 expect 1 "upscale of frames that do not exist" -- $run "$clik" upscale "$tmp/none%04d.pgm" "$tmp/out.%d.png" --scale 2 --method fusion
