@@ -350,14 +350,14 @@ int main(void)
      * results made without device doubles, as on devices that lack
      * cl_khr_fp64 (integral_fp64=0: on CPU devices the serial kernels, in
      * 16-byte steps for u8 and one pixel a step for f32). CI runs the
-     * work-group kernels beside the device's default (PoCL compiles each
+     * work-group kernels beside the device's default, in groups of 32 that
+     * stage one pixel of each work-item's at a time (PoCL compiles each
      * forced program for minutes; rusticl, which has no doubles, runs the
      * kernels without them); full runs (CLIK_TEST_FULL=1) every list
      * entry: the look-back kernel, serial kernels with long strips,
      * without vectors and without doubles too. */
     static const char *const short_list[] = {
-        "", "integral_serial=0,poison=1",
-        "integral_serial=0,integral_ls=32,integral_chunk=1,poison=1", NULL};
+        "", "integral_serial=0,integral_ls=32,integral_chunk=1,poison=1", NULL};
     static const char *const full_list[] = {
         "",
         "integral_serial=0,poison=1",
