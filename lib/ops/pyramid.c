@@ -600,30 +600,37 @@ static clik_status run_levels(clik_context *ctx, const clik_op *op, const clik_i
     return clik__run_op_rgba(ctx, op, images, nin + nout, &a);
 }
 
-clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_image *levels,
-                              int count)
+/* The two pyramids built from src (`what` in messages): count Gaussian
+ * levels 1..count (chained: each level is read back for the next), or
+ * count + 1 Laplacian bands (bands 0..count). */
+static clik_status build_pyramid(clik_context *ctx, const clik_op *op, const clik_image *src,
+                                 clik_image *out, int count, int bands, const char *what)
 {
     if (!ctx)
         return CLIK_ERR_NULL;
-    clik_status st = check_base(ctx, src, "src", count, levels, "clik_pyr_gaussian");
-    if (st == CLIK_OK)
-        st = check_levels(ctx, levels, 1, count, src, src->type, "clik_pyr_gaussian: level");
+    clik_status st = check_base(ctx, src, "src", count, out, what);
+    if (st == CLIK_OK && bands) {
+        st = check_bands(ctx, out, count, src, src->type, what);
+    } else if (st == CLIK_OK) {
+        char name[96];
+        snprintf(name, sizeof(name), "%s: level", what);
+        st = check_levels(ctx, out, 1, count, src, src->type, name);
+    }
     if (st != CLIK_OK)
         return st;
-    return run_levels(ctx, &gaussian_op, src, 1, levels, count, 1, count, "clik_pyr_gaussian");
+    return run_levels(ctx, op, src, 1, out, bands ? count + 1 : count, !bands, count, what);
+}
+
+clik_status clik_pyr_gaussian(clik_context *ctx, const clik_image *src, clik_image *levels,
+                              int count)
+{
+    return build_pyramid(ctx, &gaussian_op, src, levels, count, 0, "clik_pyr_gaussian");
 }
 
 clik_status clik_pyr_laplacian(clik_context *ctx, const clik_image *src, clik_image *bands,
                                int count)
 {
-    if (!ctx)
-        return CLIK_ERR_NULL;
-    clik_status st = check_base(ctx, src, "src", count, bands, "clik_pyr_laplacian");
-    if (st == CLIK_OK)
-        st = check_bands(ctx, bands, count, src, src->type, "clik_pyr_laplacian");
-    if (st != CLIK_OK)
-        return st;
-    return run_levels(ctx, &laplacian_op, src, 1, bands, count + 1, 0, count, "clik_pyr_laplacian");
+    return build_pyramid(ctx, &laplacian_op, src, bands, count, 1, "clik_pyr_laplacian");
 }
 
 clik_status clik_pyr_collapse(clik_context *ctx, const clik_image *bands, int count,

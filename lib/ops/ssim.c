@@ -37,10 +37,14 @@ typedef struct ssim_args {
 
 /* ---- validation ------------------------------------------------------------------ */
 
-/* a and b: one channel, one size, one type (u8, or f32 where allowed). */
+/* The arguments both entry points take: a context (CLIK_ERR_NULL without
+ * one, as every entry point), a and b of one channel, one size, one type
+ * (u8, or f32 where allowed). */
 static clik_status check_inputs(clik_context *ctx, const clik_image *a, const clik_image *b,
                                 int allow_f32, const char *op)
 {
+    if (!ctx)
+        return CLIK_ERR_NULL;
     char what[64];
     snprintf(what, sizeof(what), "%s: a", op);
     clik_status st = clik__check_format(
@@ -306,13 +310,20 @@ static clik_status tiles_cpu(clik_context *ctx, void *p, clik_image *const *v)
 static const clik_op ssim_op = {"ssim", ssim_opencl, ssim_cpu};
 static const clik_op tiles_op = {"ssim_tiles", tiles_opencl, tiles_cpu};
 
+/* Runs op on the images of args: a and b read, the map (where not NULL)
+ * written. */
+static clik_status run_ssim(clik_context *ctx, const clik_op *op, ssim_args *args)
+{
+    const clik_op_image images[] = {
+        {args->a, CLIK_READ}, {args->b, CLIK_READ}, {args->map, CLIK_WRITE}};
+    return clik__run_op(ctx, op, images, args->map ? 3 : 2, args);
+}
+
 /* ---- public entry points ----------------------------------------------------------- */
 
 clik_status clik_ssim(clik_context *ctx, const clik_image *a, const clik_image *b, clik_image *map,
                       double *mean)
 {
-    if (!ctx)
-        return CLIK_ERR_NULL;
     clik_status st = check_inputs(ctx, a, b, 1, "clik_ssim");
     if (st != CLIK_OK)
         return st;
@@ -326,15 +337,12 @@ clik_status clik_ssim(clik_context *ctx, const clik_image *a, const clik_image *
         (st = check_map(ctx, map, a, b, a->width - HALO, a->height - HALO, "clik_ssim")) != CLIK_OK)
         return st;
     ssim_args args = {.a = a, .b = b, .map = map, .mean = mean};
-    const clik_op_image images[] = {{a, CLIK_READ}, {b, CLIK_READ}, {map, CLIK_WRITE}};
-    return clik__run_op(ctx, &ssim_op, images, map ? 3 : 2, &args);
+    return run_ssim(ctx, &ssim_op, &args);
 }
 
 clik_status clik_ssim_tiles(clik_context *ctx, const clik_image *a, const clik_image *b, int tile,
                             clik_image *map)
 {
-    if (!ctx)
-        return CLIK_ERR_NULL;
     clik_status st = check_inputs(ctx, a, b, 0, "clik_ssim_tiles");
     if (st != CLIK_OK)
         return st;
@@ -347,6 +355,5 @@ clik_status clik_ssim_tiles(clik_context *ctx, const clik_image *a, const clik_i
     if (st != CLIK_OK)
         return st;
     ssim_args args = {.a = a, .b = b, .map = map, .tile = tile};
-    const clik_op_image images[] = {{a, CLIK_READ}, {b, CLIK_READ}, {map, CLIK_WRITE}};
-    return clik__run_op(ctx, &tiles_op, images, 3, &args);
+    return run_ssim(ctx, &tiles_op, &args);
 }
