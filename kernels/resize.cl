@@ -102,6 +102,15 @@ inline void put_u8x16(uchar16 u, __global uchar *out, const int a)
 }
 #endif
 
+/* The CPU-device kernels' rings of horizontally filtered source rows (see
+ * interp_rows): the first source row from r on that a ring of `taps` rows
+ * does not hold, when the rows filtered last are the run lo .. hi (none
+ * while lo > hi). */
+inline int ring_next(int r, int lo, int hi, int taps)
+{
+    return r >= max(lo, hi - taps + 1) && r <= hi ? hi + 1 : r;
+}
+
 /* ---- bilinear and bicubic ---- */
 #ifdef TAPS
 
@@ -359,9 +368,8 @@ inline void interp_rows(__global const T *src, int src_stride, int sw, int sh, _
     int lo = 1, hi = 0; /* no source row held */
     for (int y = y0; y < y1; y++) {
         const int r0 = yofs[y];
-        for (int r = r0; r < r0 + TAPS; r++) {
-            if (r >= max(lo, hi - TAPS + 1) && r <= hi)
-                continue;
+        for (int r = ring_next(r0, lo, hi, TAPS); r < r0 + TAPS;
+             r = ring_next(r + 1, lo, hi, TAPS)) {
             __global const T *row = src + (size_t)clamp(r, 0, sh - 1) * src_stride;
             __global float *out = ring + SLOT(r) * n;
             hpass_span(row, sw, x0, ca, 1, xofs, xw, out, x0, a);
