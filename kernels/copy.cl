@@ -91,36 +91,29 @@ __kernel void fma_peak(__global float *out, int iters, float a, float b)
 #define NARROW 3
 #endif
 
-/* A 2- or 3-channel image (NARROW) widened to 4 channels: a third channel
- * 0, a fourth FULL (rgba.c's host copies set the same). */
-__kernel void narrow_to_rgba(__global const T *src, int src_stride, int w, int h, __global T *dst,
-                             int dst_stride)
-{
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h)
-        return;
-    __global const T *row = src + (size_t)y * (size_t)src_stride;
+/* A 2- or 3-channel pixel (NARROW) widened to 4 channels: a third channel
+ * 0, a fourth FULL (rgba.c's host copies set the same); and the first
+ * NARROW channels of a 4-channel pixel. */
 #if NARROW == 2
-    const CONCAT(T, 2) p = vload2(x, row);
-    vstore4((CONCAT(T, 4))(p, 0, FULL), x, dst + (size_t)y * (size_t)dst_stride);
+#define WIDEN(p)    ((CONCAT(T, 4))(p, 0, FULL))
+#define NARROWED(p) ((p).xy)
 #else
-    const CONCAT(T, 3) p = vload3(x, row);
-    vstore4((CONCAT(T, 4))(p, FULL), x, dst + (size_t)y * (size_t)dst_stride);
+#define WIDEN(p)    ((CONCAT(T, 4))(p, FULL))
+#define NARROWED(p) ((p).xyz)
 #endif
-}
 
-/* The first NARROW channels of a 4-channel image. */
-__kernel void rgba_to_narrow(__global const T *src, int src_stride, int w, int h, __global T *dst,
-                             int dst_stride)
-{
-    const int x = get_global_id(0), y = get_global_id(1);
-    if (x >= w || y >= h)
-        return;
-    const CONCAT(T, 4) p = vload4(x, src + (size_t)y * (size_t)src_stride);
-#if NARROW == 2
-    vstore2(p.xy, x, dst + (size_t)y * (size_t)dst_stride);
-#else
-    vstore3(p.xyz, x, dst + (size_t)y * (size_t)dst_stride);
-#endif
-}
+/* A kernel of pixels of IN channels to pixels of OUT channels, through
+ * REPACK. */
+#define REPACK_KERNEL(NAME, IN, OUT, REPACK)                                                       \
+    __kernel void NAME(__global const T *src, int src_stride, int w, int h, __global T *dst,       \
+                       int dst_stride)                                                             \
+    {                                                                                              \
+        const int x = get_global_id(0), y = get_global_id(1);                                      \
+        if (x >= w || y >= h)                                                                      \
+            return;                                                                                \
+        const CONCAT(T, IN) p = CONCAT(vload, IN)(x, src + (size_t)y * (size_t)src_stride);        \
+        CONCAT(vstore, OUT)(REPACK(p), x, dst + (size_t)y * (size_t)dst_stride);                   \
+    }
+REPACK_KERNEL(narrow_to_rgba, NARROW, 4, WIDEN)
+REPACK_KERNEL(rgba_to_narrow, 4, NARROW, NARROWED)
 #endif

@@ -69,19 +69,46 @@ inline acc_t load_px(__global const T *row, int p, int n)
     return TO_ACC(VLOAD(0, row + reflect101(p, n) * CH));
 }
 
+/* The weighted sums of the taps, in tap order from wt[0] (the oracle's):
+ * the row pass at pixel x of a row of w pixels; the column pass at row y of
+ * a column of h f32 pixels (rows `stride` elements apart); and the pixels
+ * taps[k * step] of a local tile. */
+inline acc_t row_taps(__global const T *row, int x, int w, int ksize, __constant const float *wt)
+{
+    const int R = ksize / 2;
+    acc_t s = wt[0] * load_px(row, x - R, w);
+    for (int k = 1; k < ksize; k++)
+        s += wt[k] * load_px(row, x - R + k, w);
+    return s;
+}
+
+inline acc_t col_taps(__global const float *col, int stride, int y, int h, int ksize,
+                      __constant const float *wt)
+{
+    const int R = ksize / 2;
+    acc_t s = wt[0] * VLOAD(0, col + ROW(reflect101(y - R, h), stride));
+    for (int k = 1; k < ksize; k++)
+        s += wt[k] * VLOAD(0, col + ROW(reflect101(y - R + k, h), stride));
+    return s;
+}
+
+inline acc_t tile_taps(__local const acc_t *taps, int step, int ksize, __constant const float *wt)
+{
+    acc_t s = wt[0] * taps[0];
+    for (int k = 1; k < ksize; k++)
+        s += wt[k] * taps[k * step];
+    return s;
+}
+
 /* Row pass: tmp = the horizontal blur of src, as f32. */
 __kernel void blur_row(__global const T *src, int src_stride, int w, int h, __global float *tmp,
                        int tmp_stride, WEIGHT_ARGS)
 {
-    WEIGHTS_INIT;
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    __global const T *row = src + ROW(y, src_stride);
-    acc_t s = wt[0] * load_px(row, x - R, w);
-    for (int k = 1; k < ksize; k++)
-        s += wt[k] * load_px(row, x - R + k, w);
-    VSTORE(s, 0, tmp + ROW(y, tmp_stride) + x * CH);
+    VSTORE(row_taps(src + ROW(y, src_stride), x, w, ksize, wt), 0,
+           tmp + ROW(y, tmp_stride) + x * CH);
 }
 
 /* The same with a work-group of TW x 1 that stages its row segment and both
@@ -99,25 +126,18 @@ __kernel void blur_row_local(__global const T *src, int src_stride, int w, int h
     barrier(CLK_LOCAL_MEM_FENCE);
     if (x >= w || y >= h)
         return;
-    acc_t s = wt[0] * tile[lx];
-    for (int k = 1; k < ksize; k++)
-        s += wt[k] * tile[lx + k];
-    VSTORE(s, 0, tmp + ROW(y, tmp_stride) + x * CH);
+    VSTORE(tile_taps(tile + lx, 1, ksize, wt), 0, tmp + ROW(y, tmp_stride) + x * CH);
 }
 
 /* Column pass: dst = the vertical blur of tmp. */
 __kernel void blur_col(__global const float *tmp, int tmp_stride, int w, int h, __global T *dst,
                        int dst_stride, WEIGHT_ARGS)
 {
-    WEIGHTS_INIT;
     const int x = get_global_id(0), y = get_global_id(1);
     if (x >= w || y >= h)
         return;
-    __global const float *col = tmp + x * CH;
-    acc_t s = wt[0] * VLOAD(0, col + ROW(reflect101(y - R, h), tmp_stride));
-    for (int k = 1; k < ksize; k++)
-        s += wt[k] * VLOAD(0, col + ROW(reflect101(y - R + k, h), tmp_stride));
-    STORE_PX(s, dst + ROW(y, dst_stride) + x * CH);
+    STORE_PX(col_taps(tmp + x * CH, tmp_stride, y, h, ksize, wt),
+             dst + ROW(y, dst_stride) + x * CH);
 }
 
 /* The same with a work-group of TW x TH that stages its columns with
@@ -136,10 +156,7 @@ __kernel void blur_col_local(__global const float *tmp, int tmp_stride, int w, i
     barrier(CLK_LOCAL_MEM_FENCE);
     if (x >= w || y >= h)
         return;
-    acc_t s = wt[0] * tile[ly * tw + lx];
-    for (int k = 1; k < ksize; k++)
-        s += wt[k] * tile[(ly + k) * tw + lx];
-    STORE_PX(s, dst + ROW(y, dst_stride) + x * CH);
+    STORE_PX(tile_taps(tile + ly * tw + lx, tw, ksize, wt), dst + ROW(y, dst_stride) + x * CH);
 }
 
 /* ---- GPUs: both passes fused through local memory ---------------------------------- */
@@ -190,10 +207,8 @@ __kernel void blur_fused(__global const T *src, int src_stride, int w, int h, __
         const int ty = j * th + ly, y = y0 + ty;
         if (y >= h)
             return;
-        acc_t s = wt[0] * row_tile[ty * tw + lx];
-        for (int k = 1; k < ksize; k++)
-            s += wt[k] * row_tile[(ty + k) * tw + lx];
-        STORE_PX(s, dst + ROW(y, dst_stride) + x * CH);
+        STORE_PX(tile_taps(row_tile + ty * tw + lx, tw, ksize, wt),
+                 dst + ROW(y, dst_stride) + x * CH);
     }
 }
 

@@ -73,6 +73,30 @@
  * integers, float-float sums, the ACC and SQ types and their operations. */
 #include "integral_sums.h"
 
+/* Strip s's row of S in strips (or sqstrips): w + 1 pixels of CH elements. */
+#define STRIP_ROW(strips, s, w) ((strips) + (size_t)(s) * (((w) + 1) * CH))
+
+/* A work-group kernel's strip row (row) and a work-item's K pixels v[] of
+ * it, pixel x0 + k at index x0 + k + 1; STORE, LOAD and ZERO those of ACC
+ * or SQ. Stored: pixels inside the image, and column 0's zero by the first
+ * work-item. Loaded: zero past the image. */
+#define STORE_STRIP(STORE, ZERO, v, row)                                                           \
+    do {                                                                                           \
+        if (lid == 0)                                                                              \
+            STORE(ZERO, 0, row);                                                                   \
+        for (int k = 0; k < K; k++)                                                                \
+            if (x0 + k < w)                                                                        \
+                STORE(v[k], x0 + k + 1, row);                                                      \
+    } while (0)
+#define LOAD_STRIP(LOAD, ZERO, v, row)                                                             \
+    do {                                                                                           \
+        for (int k = 0; k < K; k++) {                                                              \
+            v[k] = ZERO;                                                                           \
+            if (x0 + k < w)                                                                        \
+                v[k] = LOAD(x0 + k + 1, row);                                                      \
+        }                                                                                          \
+    } while (0)
+
 /* ---- 16-element steps of the CPU kernels (VEC_ROWS: u8 source, exact sums) -------- */
 
 #if VEC_ROWS
@@ -206,10 +230,8 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     const int s = get_global_id(0), y0 = s * rows, y1 = min(h, y0 + rows), n = w * CH;
     if (y0 >= h)
         return;
-    __global ACC *out = strips + (size_t)s * ((w + 1) * CH);
-#if SQSUM
-    __global SQ *qout = sqstrips + (size_t)s * ((w + 1) * CH);
-#endif
+    __global ACC *out = STRIP_ROW(strips, s, w);
+    SQ_ONLY(__global SQ *qout = STRIP_ROW(sqstrips, s, w));
     /* Column sums, 64 columns at a time down the strip, in registers: 16-bit
      * lanes for up to 256 rows, then widened (squares: 32-bit lanes). */
     const int n64 = n / 64 * 64, nv = n / 16 * 16;
@@ -253,9 +275,7 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
         }
         for (int i = 0; i < 4; i++) {
             vstore16(t[i], 0, out + CH + e + 16 * i);
-#if SQSUM
-            vstore16(tq[i], 0, qout + CH + e + 16 * i);
-#endif
+            SQ_ONLY(vstore16(tq[i], 0, qout + CH + e + 16 * i));
         }
     }
     /* Column 0 and the columns past the last block start from zero. */
@@ -271,16 +291,12 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
         __global const ST *in = src + (size_t)y * src_stride;
         for (int e = n64; e < n; e++) {
             out[CH + e] += (ACC)in[e];
-#if SQSUM
-            qout[CH + e] += (SQ)in[e] * (SQ)in[e];
-#endif
+            SQ_ONLY(qout[CH + e] += (SQ)in[e] * (SQ)in[e]);
         }
     }
     /* The prefix along the row, pixel by pixel per channel. */
     acc16 carry = (acc16)0;
-#if SQSUM
-    sq16 qcarry = (sq16)0;
-#endif
+    SQ_ONLY(sq16 qcarry = (sq16)0);
     for (int e = 0; e < nv; e += 16) {
         acc16 v = vload16(0, out + CH + e);
         PREFIX16(ACC, v);
@@ -297,9 +313,7 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     }
     for (int e = nv; e < n; e++) {
         out[CH + e] += out[e];
-#if SQSUM
-        qout[CH + e] += qout[e];
-#endif
+        SQ_ONLY(qout[CH + e] += qout[e]);
     }
 }
 #elif defined(CPU_SERIAL)
@@ -315,20 +329,18 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     const int s = get_global_id(0), y0 = s * rows, y1 = min(h, y0 + rows);
     if (y0 >= h)
         return;
-    __global ACC *out = strips + (size_t)s * ((w + 1) * CH);
+    __global ACC *out = STRIP_ROW(strips, s, w);
     accv run = ACC_ZERO;
     ACC_STORE(run, 0, out);
 #if SQSUM
-    __global SQ *qout = sqstrips + (size_t)s * ((w + 1) * CH);
+    __global SQ *qout = STRIP_ROW(sqstrips, s, w);
     sqv qrun = SQ_ZERO;
     SQ_STORE(qrun, 0, qout);
 #endif
     __global const ST *top = src + (size_t)y0 * src_stride; /* the strip's first row */
     for (int x = 0; x < w; x++) {
         accv col = ACC_ZERO;
-#if SQSUM
-        sqv qcol = SQ_ZERO;
-#endif
+        SQ_ONLY(sqv qcol = SQ_ZERO);
         __global const ST *in = top;
         for (int y = y0; y < y1; y++, in += src_stride) {
             const VEC(ST) px = VLOAD(x, in);
@@ -419,9 +431,7 @@ inline void band_contribution(__global const ST *src, int src_stride, int w, int
      * memory, where each work-item then takes its KC neighbouring pixels. */
     for (int j = 0; j < K; j += KC) {
         ACC c[KC * CH];
-#if SQSUM
-        SQ qc[KC * CH];
-#endif
+        SQ_ONLY(SQ qc[KC * CH]);
         for (int i = 0; i < KC * CH; i++) {
             c[i] = 0;
             SQ_ONLY(qc[i] = 0);
@@ -479,24 +489,10 @@ __kernel void integral_strips(__global const ST *src, int src_stride, int w, int
     const int s = get_group_id(1), lid = get_local_id(0), x0 = lid * K;
     const int y0 = s * rows, y1 = min(h, y0 + rows);
     accv p[K];
-#if SQSUM
-    sqv q[K];
-#endif
+    SQ_ONLY(sqv q[K]);
     band_contribution(src, src_stride, w, y0, y1, p SQ_PRIV_PASS, WG_PASS);
-    __global ACC *out = strips + (size_t)s * ((w + 1) * CH);
-    if (lid == 0)
-        ACC_STORE(ACC_ZERO, 0, out);
-    for (int k = 0; k < K; k++)
-        if (x0 + k < w)
-            ACC_STORE(p[k], x0 + k + 1, out);
-#if SQSUM
-    __global SQ *qout = sqstrips + (size_t)s * ((w + 1) * CH);
-    if (lid == 0)
-        SQ_STORE(SQ_ZERO, 0, qout);
-    for (int k = 0; k < K; k++)
-        if (x0 + k < w)
-            SQ_STORE(q[k], x0 + k + 1, qout);
-#endif
+    STORE_STRIP(ACC_STORE, ACC_ZERO, p, STRIP_ROW(strips, s, w));
+    SQ_ONLY(STORE_STRIP(SQ_STORE, SQ_ZERO, q, STRIP_ROW(sqstrips, s, w)));
 }
 #endif
 
@@ -560,6 +556,19 @@ __kernel void integral_carry(__global ACC *strips, int n, int nstrips
 #endif
 
 #if defined(CPU_SERIAL) && VEC_ROWS
+/* Elements e .. e + 15 of an output row (out) from their prefix p along the
+ * row, widened to T16 and added to the carry of the elements before them;
+ * plus the row above, or on the strip's first row (first) its carries.
+ * FROM and TO: the stored type to T16 and back. */
+#define ROW_STEP16(T16, WIDEN, FROM, TO, p, carry, carries, above, out)                            \
+    do {                                                                                           \
+        const T16 v_ = WIDEN(p) + (carry);                                                         \
+        (carry) = LAST16(v_);                                                                      \
+        const T16 up_ =                                                                            \
+            first ? vload16(0, (carries) + CH + e) : FROM(vload16(0, (above) + CH + e));           \
+        vstore16(TO(up_ + v_), 0, (out) + CH + e);                                                 \
+    } while (0)
+
 /* One work-item per strip, 16 elements a step: each output row is the row
  * above it (for the strip's first row, its carries) plus the row's prefix
  * (log steps in 16-bit lanes, then widened). */
@@ -587,7 +596,7 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
         /* The sums of the rows above: exact in SUM (integers, or the bits
          * of integral doubles), or the strip's carries in ACC. */
         __global const SUM *above = out - sum_stride;
-        __global const ACC *carries = strips + (size_t)s * ((w + 1) * CH);
+        __global const ACC *carries = STRIP_ROW(strips, s, w);
         const int first = y == y0;
         for (int c = 0; c < CH; c++)
             out[c] = 0;
@@ -595,7 +604,7 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
 #if SQSUM
         __global SQO *qo = sq + (size_t)(y + 1) * sq_stride;
         __global const SQO *qabove = qo - sq_stride;
-        __global const SQ *qcarries = sqstrips + (size_t)s * ((w + 1) * CH);
+        __global const SQ *qcarries = STRIP_ROW(sqstrips, s, w);
         for (int c = 0; c < CH; c++)
             qo[c] = 0;
         sq16 qcarry = (sq16)0;
@@ -605,26 +614,16 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
             /* The prefix of 16 bytes fits 16-bit lanes: half the shuffle width. */
             ushort16 p16 = convert_ushort16(px);
             PREFIX16(ushort, p16);
-            const acc16 v = TO_ACC16(p16) + carry;
-            carry = LAST16(v);
-            const acc16 up =
-                first ? vload16(0, carries + CH + e) : FROM_SUM16(vload16(0, above + CH + e));
-            vstore16(TO_SUM16(up + v), 0, out + CH + e);
+            ROW_STEP16(acc16, TO_ACC16, FROM_SUM16, TO_SUM16, p16, carry, carries, above, out);
 #if SQSUM
             uint16 q32 = convert_uint16(px);
             q32 *= q32;
             PREFIX16(uint, q32);
-            const sq16 q = TO_SQ16(q32) + qcarry;
-            qcarry = LAST16(q);
-            const sq16 qup =
-                first ? vload16(0, qcarries + CH + e) : FROM_SQO16(vload16(0, qabove + CH + e));
-            vstore16(TO_SQO16(qup + q), 0, qo + CH + e);
+            ROW_STEP16(sq16, TO_SQ16, FROM_SQO16, TO_SQO16, q32, qcarry, qcarries, qabove, qo);
 #endif
         }
         accv run = LAST(carry);
-#if SQSUM
-        sqv qrun = LAST(qcarry);
-#endif
+        SQ_ONLY(sqv qrun = LAST(qcarry));
         for (int x = nv / CH; x < w; x++) {
             run += TO_ACC(VLOAD(x, in));
             const accv up = first ? VLOAD(x + 1, carries) : FROM_SUM(VLOAD(x + 1, above));
@@ -646,10 +645,8 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
     const int s = get_global_id(0), y0 = s * rows, y1 = min(h, y0 + rows);
     if (y0 >= h)
         return;
-    __global ACC *acc = strips + (size_t)s * ((w + 1) * CH);
-#if SQSUM
-    __global SQ *qacc = sqstrips + (size_t)s * ((w + 1) * CH);
-#endif
+    __global ACC *acc = STRIP_ROW(strips, s, w);
+    SQ_ONLY(__global SQ *qacc = STRIP_ROW(sqstrips, s, w));
     if (s == 0)
         for (int x = 0; x <= w; x++) {
             VSTORE((VEC(SUM))0, x, sum);
@@ -689,9 +686,7 @@ inline void band_rows(__global const ST *src, int src_stride, int w, int y0, int
                       int sq_stride, WG_ARGS)
 {
     const int lid = get_local_id(0), x0 = lid * K;
-#if SQSUM
-    sqv *qacc = q;
-#endif
+    SQ_ONLY(sqv *qacc = q);
     if (y0 == 0) { /* row 0 of the output */
         for (int k = 0; k < K; k++)
             if (x0 + k < w) {
@@ -707,16 +702,12 @@ inline void band_rows(__global const ST *src, int src_stride, int w, int y0, int
     /* Rows pass through local memory both ways, so that global loads and
      * stores are coalesced (work-item lid touches elements lid, lid + LS, ...). */
     __local SUM *out_tile = (__local SUM *)tile;
-#if SQSUM
-    __local SQO *out_qtile = (__local SQO *)qtile;
-#endif
+    SQ_ONLY(__local SQO *out_qtile = (__local SQO *)qtile);
 #endif
     for (int y = y0; y < y1; y++) { /* every work-item takes part: barriers */
         __global const ST *in = src + (size_t)y * src_stride;
         accv p[K];
-#if SQSUM
-        sqv q[K];
-#endif
+        SQ_ONLY(sqv q[K]);
 #if STAGE
         for (int j = 0; j < K; j += KC) {
             for (int i = 0; i < KC * CH; i++) {
@@ -805,21 +796,11 @@ __kernel void integral_rows(__global const ST *src, int src_stride, int w, int h
     WG_LOCALS
     const int s = get_group_id(1), lid = get_local_id(0), x0 = lid * K;
     const int y0 = s * rows, y1 = min(h, y0 + rows);
-    __global const ACC *carry = strips + (size_t)s * ((w + 1) * CH);
     accv acc[K]; /* sum(x + 1, y) of this work-item's pixels, row after row */
-    for (int k = 0; k < K; k++) {
-        acc[k] = ACC_ZERO;
-        if (x0 + k < w)
-            acc[k] = ACC_LOAD(x0 + k + 1, carry);
-    }
+    LOAD_STRIP(ACC_LOAD, ACC_ZERO, acc, STRIP_ROW(strips, s, w));
 #if SQSUM
-    __global const SQ *qcarry = sqstrips + (size_t)s * ((w + 1) * CH);
     sqv q[K];
-    for (int k = 0; k < K; k++) {
-        q[k] = SQ_ZERO;
-        if (x0 + k < w)
-            q[k] = SQ_LOAD(x0 + k + 1, qcarry);
-    }
+    LOAD_STRIP(SQ_LOAD, SQ_ZERO, q, STRIP_ROW(sqstrips, s, w));
 #endif
     band_rows(src, src_stride, w, y0, y1, sum, sum_stride, acc SQ_PRIV_PASS SQ_OUT_PASS, WG_PASS);
 }
@@ -906,9 +887,7 @@ __kernel void integral_lookback(__global const ST *src, int src_stride, int w, i
     const int b = band;
     const int y0 = b * rows, y1 = min(h, y0 + rows);
     accv p[K];
-#if SQSUM
-    sqv q[K];
-#endif
+    SQ_ONLY(sqv q[K]);
     band_contribution(src, src_stride, w, y0, y1, p SQ_PRIV_PASS, WG_PASS);
     /* Element by element from here: atomics take no vectors. */
     ACC pe[K * CH], ce[K * CH]; /* the band's contribution, the carries */

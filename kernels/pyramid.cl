@@ -686,19 +686,19 @@ UP2_ROWS_KERNEL(pyr_up_add_rows_f32, UP2_ADD_f32, ADD16, ADD1)
 #define FROM_BAND(BT, v)  convert_uchar_sat_rte(v)
 #endif
 
+/* A kernel storing the upsampled src through STORE (UP_OUTPUTS), which
+ * reads image `in` (IN_T) and writes image `out` (OUT_T). */
+#define UP_KERNEL(NAME, IN_T, in, OUT_T, out, STORE)                                               \
+    __kernel void NAME(__global const T *src, int src_stride, int sw, int sh,                      \
+                       __global const IN_T *in, int in##_stride, __global OUT_T *out,              \
+                       int out##_stride, int dw, int dh)                                           \
+    {                                                                                              \
+        UP_OUTPUTS(STORE);                                                                         \
+    }
+
 #define BAND_KERNELS(BT, NAME)                                                                     \
-    __kernel void pyr_up_sub_##NAME(__global const T *src, int src_stride, int sw, int sh,         \
-                                    __global const T *fine, int fine_stride, __global BT *band,    \
-                                    int band_stride, int dw, int dh)                               \
-    {                                                                                              \
-        UP_OUTPUTS(STORE_SUB_##NAME);                                                              \
-    }                                                                                              \
-    __kernel void pyr_up_add_##NAME(__global const T *src, int src_stride, int sw, int sh,         \
-                                    __global const BT *band, int band_stride, __global T *dst,     \
-                                    int dst_stride, int dw, int dh)                                \
-    {                                                                                              \
-        UP_OUTPUTS(STORE_ADD_##NAME);                                                              \
-    }                                                                                              \
+    UP_KERNEL(pyr_up_sub_##NAME, T, fine, BT, band, STORE_SUB_##NAME)                              \
+    UP_KERNEL(pyr_up_add_##NAME, BT, band, T, dst, STORE_ADD_##NAME)                               \
     __kernel void pyr_to_band_##NAME(__global const T *src, int src_stride, int row_elems,         \
                                      int rows, __global BT *band, int band_stride)                 \
     {                                                                                              \

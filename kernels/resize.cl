@@ -47,6 +47,11 @@
 #define ALIGN_PIX 1
 #define ALIGN_16  2
 
+/* The versions of a kernel, from KERNEL(NAME, a) (its name and alignment):
+ * NAME_any and NAME_pix, or all three with NAME_a16. */
+#define ANY_PIX_VERSIONS(KERNEL, NAME) KERNEL(NAME##_any, 0) KERNEL(NAME##_pix, ALIGN_PIX)
+#define ALL_VERSIONS(KERNEL, NAME)     ANY_PIX_VERSIONS(KERNEL, NAME) KERNEL(NAME##_a16, ALIGN_16)
+
 /* A CPU-device work-item's part of the image (in a kernel with the
  * arguments span, rows and band0): columns [x0, x1) of span i, of a row W
  * pixels wide, and rows [y0, y1) of band band0 + j, of H rows. */
@@ -96,6 +101,15 @@ inline void put_u8x16(uchar16 u, __global uchar *out, const int a)
         vstore16(u, 0, out);
 }
 #endif
+
+/* The CPU-device kernels' rings of horizontally filtered source rows (see
+ * interp_rows): the first source row from r on that a ring of `taps` rows
+ * does not hold, when the rows filtered last are the run lo .. hi (none
+ * while lo > hi). */
+inline int ring_next(int r, int lo, int hi, int taps)
+{
+    return r >= max(lo, hi - taps + 1) && r <= hi ? hi + 1 : r;
+}
 
 /* ---- bilinear and bicubic ---- */
 #ifdef TAPS
@@ -163,8 +177,7 @@ inline void interp_at(__global const T *src, int src_stride, int sw, int sh, __g
         if (x < dw && y < dh)                                                                      \
             interp_at(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, x, y, A);             \
     }
-INTERP_KERNEL(resize_interp_any, 0)
-INTERP_KERNEL(resize_interp_pix, ALIGN_PIX)
+ANY_PIX_VERSIONS(INTERP_KERNEL, resize_interp)
 
 /* Stages the source pixels [r0, r0 + nrows) x [c0, c0 + ncols) (clamped
  * into the image) into pix, rows reach_w apart; work-item (lx, ly) of a
@@ -234,8 +247,7 @@ inline void interp_local(__global const T *src, int src_stride, int sw, int sh, 
     {                                                                                              \
         interp_local(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, pix, hsum, A);         \
     }
-INTERP_LOCAL_KERNEL(resize_interp_local_any, 0)
-INTERP_LOCAL_KERNEL(resize_interp_local_pix, ALIGN_PIX)
+ANY_PIX_VERSIONS(INTERP_LOCAL_KERNEL, resize_interp_local)
 
 /*
  * The taps of an output column away from the borders are TAPS consecutive
@@ -356,9 +368,8 @@ inline void interp_rows(__global const T *src, int src_stride, int sw, int sh, _
     int lo = 1, hi = 0; /* no source row held */
     for (int y = y0; y < y1; y++) {
         const int r0 = yofs[y];
-        for (int r = r0; r < r0 + TAPS; r++) {
-            if (r >= max(lo, hi - TAPS + 1) && r <= hi)
-                continue;
+        for (int r = ring_next(r0, lo, hi, TAPS); r < r0 + TAPS;
+             r = ring_next(r + 1, lo, hi, TAPS)) {
             __global const T *row = src + (size_t)clamp(r, 0, sh - 1) * src_stride;
             __global float *out = ring + SLOT(r) * n;
             hpass_span(row, sw, x0, ca, 1, xofs, xw, out, x0, a);
@@ -391,9 +402,7 @@ inline void interp_rows(__global const T *src, int src_stride, int sw, int sh, _
         interp_rows(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, x0, x1, y0, y1, xa, xb, \
                     scratch + item * TAPS * span * CH, A);                                         \
     }
-INTERP_ROWS_KERNEL(resize_interp_rows_any, 0)
-INTERP_ROWS_KERNEL(resize_interp_rows_pix, ALIGN_PIX)
-INTERP_ROWS_KERNEL(resize_interp_rows_a16, ALIGN_16)
+ALL_VERSIONS(INTERP_ROWS_KERNEL, resize_interp_rows)
 
 #if CH != 3
 /*
@@ -508,9 +517,7 @@ inline void period2_rows(__global const T *src, int src_stride, int sw, int sh, 
             period2_rows(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, s0, s1, j0, j1,    \
                          scratch + item * (TAPS + 1) * 2 * span * CH, A);                          \
     }
-PERIOD2_ROWS_KERNEL(resize_period2_rows_any, 0)
-PERIOD2_ROWS_KERNEL(resize_period2_rows_pix, ALIGN_PIX)
-PERIOD2_ROWS_KERNEL(resize_period2_rows_a16, ALIGN_16)
+ALL_VERSIONS(PERIOD2_ROWS_KERNEL, resize_period2_rows)
 
 /*
  * GPUs, exactly x2 on both axes (the geometry of resize_period2_rows):
@@ -587,9 +594,7 @@ inline void period2_block(__global const T *src, int src_stride, int sw, int sh,
     {                                                                                              \
         period2_block(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, A);                   \
     }
-PERIOD2_BLOCK_KERNEL(resize_period2_block_any, 0)
-PERIOD2_BLOCK_KERNEL(resize_period2_block_pix, ALIGN_PIX)
-PERIOD2_BLOCK_KERNEL(resize_period2_block_a16, ALIGN_16)
+ALL_VERSIONS(PERIOD2_BLOCK_KERNEL, resize_period2_block)
 #endif /* CH != 3 */
 
 #if TAPS == 2 && !T_IS_FLOAT

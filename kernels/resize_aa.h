@@ -82,8 +82,7 @@ AA_HSUM(aa_hsum_line, float, LINE_PIXEL)
             tmp[(size_t)r * dw + x] = aa_hsum(src + (size_t)r * src_stride, sw, geo[x],            \
                                               AA_XW(geo, dw, dh) + x * AA_TX, A);                  \
     }
-AA_H_KERNEL(resize_aa_h_any, 0)
-AA_H_KERNEL(resize_aa_h_pix, ALIGN_PIX)
+ANY_PIX_VERSIONS(AA_H_KERNEL, resize_aa_h)
 
 inline void aa_v(__global const acc_t *tmp, int sh, __global T *dst, int dst_stride, int dw, int dh,
                  __global const int *geo, int x, int y, const int a)
@@ -109,8 +108,7 @@ inline void aa_v(__global const acc_t *tmp, int sh, __global T *dst, int dst_str
         if (x < dw && y < dh)                                                                      \
             aa_v(tmp, sh, dst, dst_stride, dw, dh, geo, x, y, A);                                  \
     }
-AA_V_KERNEL(resize_aa_v_any, 0)
-AA_V_KERNEL(resize_aa_v_pix, ALIGN_PIX)
+ANY_PIX_VERSIONS(AA_V_KERNEL, resize_aa_v)
 
 /*
  * CPU devices: as resize_interp_rows, work-item (i, j) makes output columns
@@ -131,9 +129,8 @@ inline void aa_rows(__global const T *src, int src_stride, int sw, int sh, __glo
     int lo = 1, hi = 0;           /* no source row held */
     for (int y = y0; y < y1; y++) {
         const int r0 = yofs[y];
-        for (int r = r0; r < r0 + AA_TY; r++) {
-            if (r >= max(lo, hi - AA_TY + 1) && r <= hi)
-                continue;
+        for (int r = ring_next(r0, lo, hi, AA_TY); r < r0 + AA_TY;
+             r = ring_next(r + 1, lo, hi, AA_TY)) {
             __global const T *row = src + (size_t)min(r, sh - 1) * src_stride;
             __global float *out = ring + (r % AA_TY) * n;
             for (int x = x0; x < x1; x++)
@@ -218,8 +215,7 @@ inline void aa_vrows(__global const T *src, int src_stride, int sw, int sh, __gl
             aa_vrows(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, x0, x1, y0, y1,        \
                      scratch + item * line, A);                                                    \
     }
-AA_VROWS_KERNEL(resize_aa_vrows_any, 0)
-AA_VROWS_KERNEL(resize_aa_vrows_pix, ALIGN_PIX)
+ANY_PIX_VERSIONS(AA_VROWS_KERNEL, resize_aa_vrows)
 
 #define AA_ROWS_KERNEL(NAME, A)                                                                    \
     __kernel void NAME(__global const T *src, int src_stride, int sw, int sh, __global T *dst,     \
@@ -231,8 +227,6 @@ AA_VROWS_KERNEL(resize_aa_vrows_pix, ALIGN_PIX)
         aa_rows(src, src_stride, sw, sh, dst, dst_stride, dw, dh, geo, x0, x1, y0, y1,             \
                 scratch + item * AA_TY * span * CH, A);                                            \
     }
-AA_ROWS_KERNEL(resize_aa_rows_any, 0)
-AA_ROWS_KERNEL(resize_aa_rows_pix, ALIGN_PIX)
-AA_ROWS_KERNEL(resize_aa_rows_a16, ALIGN_16)
+ALL_VERSIONS(AA_ROWS_KERNEL, resize_aa_rows)
 
 #endif

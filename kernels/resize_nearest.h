@@ -132,9 +132,7 @@ inline void nearest_at(__global const uchar *src, int src_stride, __global uchar
         if (x0 < dw && y < dh)                                                                     \
             nearest_at(src, src_stride, dst, dst_stride, dw, geo, x0, y, A);                       \
     }
-NEAREST_KERNEL(resize_nearest_any, 0)
-NEAREST_KERNEL(resize_nearest_pix, ALIGN_PIX)
-NEAREST_KERNEL(resize_nearest_a16, ALIGN_16)
+ALL_VERSIONS(NEAREST_KERNEL, resize_nearest)
 
 /* Integer scales (output x from source x / sx, which the host checked
  * against the generic tables): output chunk i of the sy rows that source
@@ -181,9 +179,7 @@ inline void nearest_int_at(__global const uchar *src, int src_stride, __global u
         if (x0 < dw && y < sh)                                                                     \
             nearest_int_at(src, src_stride, dst, dst_stride, sx, sy, dw, x0, y, A);                \
     }
-NEAREST_INT_KERNEL(resize_nearest_int_any, 0)
-NEAREST_INT_KERNEL(resize_nearest_int_pix, ALIGN_PIX)
-NEAREST_INT_KERNEL(resize_nearest_int_a16, ALIGN_16)
+ALL_VERSIONS(NEAREST_INT_KERNEL, resize_nearest_int)
 
 /*
  * CPU devices, integer scales: a 16-byte chunk of source pixels read once
@@ -272,9 +268,7 @@ inline void nearest_int_rows(__global const uchar *src, int src_stride, int x0, 
         SPAN_BAND(sw, sh);                                                                         \
         nearest_int_rows(src, src_stride, x0, x1, y0, y1, dst, dst_stride, sx, sy, A);             \
     }
-NEAREST_INT_ROWS_KERNEL(resize_nearest_int_rows_any, 0)
-NEAREST_INT_ROWS_KERNEL(resize_nearest_int_rows_pix, ALIGN_PIX)
-NEAREST_INT_ROWS_KERNEL(resize_nearest_int_rows_a16, ALIGN_16)
+ALL_VERSIONS(NEAREST_INT_ROWS_KERNEL, resize_nearest_int_rows)
 
 /* Any scale: output columns [x0, x1) of `rows` output rows; a row that
  * samples the same source row as the one above is a copy of it. */
@@ -302,8 +296,6 @@ inline void nearest_rows(__global const uchar *src, int src_stride, __global uch
         SPAN_BAND(dw, dh);                                                                         \
         nearest_rows(src, src_stride, dst, dst_stride, dw, geo, x0, x1, y0, y1, A);                \
     }
-NEAREST_ROWS_KERNEL(resize_nearest_rows_any, 0)
-NEAREST_ROWS_KERNEL(resize_nearest_rows_pix, ALIGN_PIX)
-NEAREST_ROWS_KERNEL(resize_nearest_rows_a16, ALIGN_16)
+ALL_VERSIONS(NEAREST_ROWS_KERNEL, resize_nearest_rows)
 
 #endif

@@ -367,27 +367,6 @@ CLIK_INLINE uint8x16_t luma16_u8(uint8x16_t r, uint8x16_t g, uint8x16_t b)
     return vcombine_u8(lo, hi);
 }
 
-static void gray_u8(const clik_image *src, clik_image *dst, int y0, int y1)
-{
-    const int ch = src->channels, bgr = src->order == CLIK_ORDER_BGR;
-    for (int y = y0; y < y1; y++) {
-        const uint8_t *in = row_of(src, y);
-        uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
-        int x = 0;
-        for (; x + 16 <= src->width; x += 16) {
-            if (ch == 4) {
-                uint8x16x4_t p = vld4q_u8(in + 4 * x);
-                vst1q_u8(out + x, luma16_u8(RED(p, bgr), p.val[1], BLUE(p, bgr)));
-            } else {
-                uint8x16x3_t p = vld3q_u8(in + 3 * x);
-                vst1q_u8(out + x, luma16_u8(RED(p, bgr), p.val[1], BLUE(p, bgr)));
-            }
-        }
-        for (; x < src->width; x++)
-            out[x] = luma_px_u8(in + (size_t)ch * (size_t)x, bgr ? 2 : 0);
-    }
-}
-
 CLIK_INLINE float32x4_t luma4_f32(float32x4_t r, float32x4_t g, float32x4_t b)
 {
     float32x4_t v = vmulq_n_f32(r, 0.299f);
@@ -395,32 +374,45 @@ CLIK_INLINE float32x4_t luma4_f32(float32x4_t r, float32x4_t g, float32x4_t b)
     return vaddq_f32(v, vmulq_n_f32(b, 0.114f));
 }
 
-static void gray_f32(const clik_image *src, clik_image *dst, int y0, int y1)
+/* One f32 pixel at p, red at p[red] and blue at p[2 - red]: each product
+ * and sum rounded on its own, as luma4_f32's. */
+CLIK_INLINE float luma_px_f32(const float *p, int red)
 {
-    const int ch = src->channels, bgr = src->order == CLIK_ORDER_BGR, red = bgr ? 2 : 0;
-    for (int y = y0; y < y1; y++) {
-        const float *in = (const float *)(const void *)row_of(src, y);
-        float *out = (float *)(void *)((uint8_t *)dst->data + (size_t)y * dst->stride);
-        int x = 0;
-        for (; x + 4 <= src->width; x += 4) {
-            if (ch == 4) {
-                float32x4x4_t p = vld4q_f32(in + 4 * x);
-                vst1q_f32(out + x, luma4_f32(RED(p, bgr), p.val[1], BLUE(p, bgr)));
-            } else {
-                float32x4x3_t p = vld3q_f32(in + 3 * x);
-                vst1q_f32(out + x, luma4_f32(RED(p, bgr), p.val[1], BLUE(p, bgr)));
-            }
-        }
-        for (; x < src->width; x++) {
-            const float *p = in + (size_t)ch * (size_t)x;
-            float v = 0.299f * p[red], q = 0.587f * p[1];
-            v += q;
-            q = 0.114f * p[2 - red];
-            v += q;
-            out[x] = v;
-        }
-    }
+    float v = 0.299f * p[red], q = 0.587f * p[1];
+    v += q;
+    q = 0.114f * p[2 - red];
+    v += q;
+    return v;
 }
+
+/* Grey rows [y0, y1) of an RGB(A) image of element T: N pixels a step
+ * deinterleaved by LD3 / LD4 (into V3 / V4), weighed by LUMA and stored by
+ * ST; the last ones by LUMA_PX. */
+#define GRAY_ROWS(NAME, T, N, V3, V4, LD3, LD4, ST, LUMA, LUMA_PX)                                 \
+    static void NAME(const clik_image *src, clik_image *dst, int y0, int y1)                       \
+    {                                                                                              \
+        const int ch = src->channels, bgr = src->order == CLIK_ORDER_BGR;                          \
+        for (int y = y0; y < y1; y++) {                                                            \
+            const T *in = (const T *)(const void *)row_of(src, y);                                 \
+            T *out = (T *)(void *)((uint8_t *)dst->data + (size_t)y * dst->stride);                \
+            int x = 0;                                                                             \
+            for (; x + N <= src->width; x += N) {                                                  \
+                if (ch == 4) {                                                                     \
+                    V4 p = LD4(in + 4 * x);                                                        \
+                    ST(out + x, LUMA(RED(p, bgr), p.val[1], BLUE(p, bgr)));                        \
+                } else {                                                                           \
+                    V3 p = LD3(in + 3 * x);                                                        \
+                    ST(out + x, LUMA(RED(p, bgr), p.val[1], BLUE(p, bgr)));                        \
+                }                                                                                  \
+            }                                                                                      \
+            for (; x < src->width; x++)                                                            \
+                out[x] = LUMA_PX(in + (size_t)ch * (size_t)x, bgr ? 2 : 0);                        \
+        }                                                                                          \
+    }
+GRAY_ROWS(gray_u8, uint8_t, 16, uint8x16x3_t, uint8x16x4_t, vld3q_u8, vld4q_u8, vst1q_u8, luma16_u8,
+          luma_px_u8)
+GRAY_ROWS(gray_f32, float, 4, float32x4x3_t, float32x4x4_t, vld3q_f32, vld4q_f32, vst1q_f32,
+          luma4_f32, luma_px_f32)
 
 typedef struct gray_job {
     const clik_image *src;

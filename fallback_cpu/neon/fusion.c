@@ -153,34 +153,30 @@ static int fusion(const clik_image *src, clik_image *dst, const clik_fusion_plan
     const clik_fusion_options *opt = &plan->opt;
     const int s = dst->width / src->width, w = dst->width, h = dst->height;
     const int tile = opt->tile, tw = (w + tile - 1) / tile, th = (h + tile - 1) / tile;
-    const size_t n = (size_t)w * (size_t)h;
-    uint8_t *img2 = malloc(n * 4), *g1 = malloc(n), *g2 = malloc(n);
-    uint8_t *gs = malloc((size_t)src->width * (size_t)src->height);
-    float *art = malloc(n * sizeof(float)), *tiles = malloc((size_t)tw * th * sizeof(float));
-    int ok = img2 && g1 && g2 && gs && art && tiles;
+    const size_t n = (size_t)w * (size_t)h, nt = (size_t)tw * (size_t)th;
+    /* The buffers in one block: the floats (art, tiles), then the bytes
+     * (img2, g1, g2, gs). */
+    float *art =
+        malloc((n + nt) * sizeof(float) + n * 6 + (size_t)src->width * (size_t)src->height);
+    if (!art)
+        return -1;
+    float *tiles = art + n;
+    uint8_t *img2 = (uint8_t *)(tiles + nt), *g1 = img2 + n * 4, *g2 = g1 + n, *gs = g2 + n;
     fusion_job j = {src, dst, artifact_map, plan, g1, g2, img2, tiles, art, w, h, s, tw};
     clik_image i2 = packed(w, h, 4, CLIK_U8, img2), G1 = packed(w, h, 1, CLIK_U8, g1);
     clik_image G2 = packed(w, h, 1, CLIK_U8, g2), A = packed(w, h, 1, CLIK_F32, art);
     clik_image Gs = packed(src->width, src->height, 1, CLIK_U8, gs);
     clik_image T = packed(tw, th, 1, CLIK_F32, tiles);
     i2.order = src->order; /* the luma weights its colours */
-    if (ok) {
-        clik__resize_neon(src, &i2, CLIK_INTERP_BICUBIC, NULL);
-        clik__gray_neon(&i2, &G2);
-        clik__gray_neon(src, &Gs);
-        clik__resize_neon(&Gs, &G1, CLIK_INTERP_NEAREST, NULL);
-        clik__ssim_tiles_neon(&G1, &G2, tile, &T);
-        ok = clik__cpu_rows(th, (size_t)w * (size_t)tile * 8, artifact_rows, &j) == 0 &&
-             clik__blur_neon(&A, &A, plan->blur, opt->blur_ksize) == 0;
-    }
-    if (ok)
-        ok = clik__cpu_rows(src->height, (size_t)w * (size_t)s * 8, select_rows, &j) == 0;
-    free(img2);
-    free(g1);
-    free(g2);
-    free(gs);
+    clik__resize_neon(src, &i2, CLIK_INTERP_BICUBIC, NULL);
+    clik__gray_neon(&i2, &G2);
+    clik__gray_neon(src, &Gs);
+    clik__resize_neon(&Gs, &G1, CLIK_INTERP_NEAREST, NULL);
+    clik__ssim_tiles_neon(&G1, &G2, tile, &T);
+    const int ok = clik__cpu_rows(th, (size_t)w * (size_t)tile * 8, artifact_rows, &j) == 0 &&
+                   clik__blur_neon(&A, &A, plan->blur, opt->blur_ksize) == 0 &&
+                   clik__cpu_rows(src->height, (size_t)w * (size_t)s * 8, select_rows, &j) == 0;
     free(art);
-    free(tiles);
     return ok ? 0 : -1;
 }
 

@@ -178,6 +178,17 @@ static clik_status do_upscale_lapar(clik_context *x, const clik_image *a, clik_i
     return clik_upscale_lapar(x, a, b, m->scale, m->model);
 }
 
+/* unary() of an op whose output is one channel of type t, shaped (H, W)
+ * whatever the input's: the class map, the network's planes. */
+static PyObject *unary_plane(CtxObject *c, PyObject *src, const char *name, PyObject *out,
+                             clik_type t, unary_op u)
+{
+    u.channels = 1;
+    u.type = t;
+    u.flat = 1;
+    return unary(c, src, name, out, &u);
+}
+
 PyObject *ctx_lapar_classify(CtxObject *c, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = {"up", "scale", "model", "out", "order", NULL};
@@ -188,15 +199,9 @@ PyObject *ctx_lapar_classify(CtxObject *c, PyObject *args, PyObject *kw)
                                      &order_o) ||
         model_arg(mo, "model", &m.model) < 0 || order_arg(order_o, &order) < 0)
         return NULL;
-    return unary(c, up, "up", out,
-                 &(unary_op){.num = 1,
-                             .den = 1,
-                             .channels = 1,
-                             .type = CLIK_U16,
-                             .flat = 1,
-                             .fn = do_classify,
-                             .arg = &m,
-                             .order = &order});
+    return unary_plane(
+        c, up, "up", out, CLIK_U16,
+        (unary_op){.num = 1, .den = 1, .fn = do_classify, .arg = &m, .order = &order});
 }
 
 PyObject *ctx_upscale_lapar(CtxObject *c, PyObject *args, PyObject *kw)
@@ -368,14 +373,9 @@ PyObject *ctx_lapar_net_phi(CtxObject *c, PyObject *args, PyObject *kw)
     if (net_arg(c, no, scale, &net, &owned) < 0)
         return NULL;
     m.net = net;
-    PyObject *r = unary(c, src, "src", Py_None,
-                        &(unary_op){.size = net_phi_size,
-                                    .channels = 1,
-                                    .type = t,
-                                    .flat = 1,
-                                    .fn = do_lapar_net_phi,
-                                    .arg = &m,
-                                    .order = &order});
+    PyObject *r = unary_plane(
+        c, src, "src", Py_None, t,
+        (unary_op){.size = net_phi_size, .fn = do_lapar_net_phi, .arg = &m, .order = &order});
     /* (atoms, S*H, S*W): the planes as a network returns them */
     if (r && PyObject_HasAttrString(r, "reshape")) {
         clik_lapar_net_info info;
