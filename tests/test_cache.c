@@ -1321,6 +1321,5 @@ int main(void)
                             H_TEST(background_prepare_serves_the_first_call),
                             H_TEST(prepare_refuses_what_it_cannot_do),
                             H_TEST(prepare_all_covers_the_cases)};
-    const h_suite suite = {"cache", NULL, 0, tests, H_COUNT(tests), NULL, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"cache", NULL, 0, tests, H_COUNT(tests), NULL, NULL});
 }

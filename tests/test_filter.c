@@ -425,6 +425,5 @@ int main(void)
     const h_test tests[] = {H_TEST(weights),        H_TEST(small_images),   H_TEST(in_place),
                             H_TEST(thin_images),    H_TEST(unaligned_rows), H_TEST(on_device),
                             H_TEST(three_channels), H_TEST(bgr_order),      H_TEST(bad_input)};
-    const h_suite suite = {"filter", "filter", 0, tests, H_COUNT(tests), tunings, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"filter", "filter", 0, tests, H_COUNT(tests), tunings, NULL});
 }

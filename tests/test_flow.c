@@ -964,6 +964,5 @@ int main(void)
                             H_TEST(device_images_and_strides),
                             H_TEST(defaults),
                             H_TEST(bad_input)};
-    const h_suite suite = {"flow", "flow", 1200, tests, H_COUNT(tests), tunings, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"flow", "flow", 1200, tests, H_COUNT(tests), tunings, NULL});
 }

@@ -683,6 +683,5 @@ int main(void)
                             H_TEST(three_channels),    H_LOOP(stream_matches_frames, 4),
                             H_TEST(stream_waits),      H_TEST(stream_destroy_in_flight),
                             H_TEST(stream_bad_args)};
-    const h_suite suite = {"fusion", "fusion", 0, tests, H_COUNT(tests), tunings, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"fusion", "fusion", 0, tests, H_COUNT(tests), tunings, NULL});
 }

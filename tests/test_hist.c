@@ -531,6 +531,5 @@ int main(void)
                             H_TEST(clahe_against_oracle),
                             H_TEST(clahe_in_place),
                             H_TEST(clahe_bad_input)};
-    const h_suite suite = {"hist", "hist", 0, tests, H_COUNT(tests), tunings, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"hist", "hist", 0, tests, H_COUNT(tests), tunings, NULL});
 }

@@ -477,6 +477,5 @@ int main(void)
                             H_TEST(auto_path_lut),      H_TEST(image_descriptors),
                             H_TEST(cpu_context_images), H_TEST(status_names),
                             H_TEST(cache_file_format),  H_TEST(include_resolution)};
-    const h_suite suite = {"host", NULL, -1, tests, H_COUNT(tests), NULL, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"host", NULL, -1, tests, H_COUNT(tests), NULL, NULL});
 }

@@ -686,6 +686,5 @@ int main(void)
     const h_test tests[] = {H_TEST(select_paths), H_TEST(host_aligned),  H_TEST(host_misaligned),
                             H_TEST(cpu_views),    H_TEST(memfd_buffers), H_TEST(udmabuf_buffers),
                             H_TEST(yuv_frames),   H_TEST(bad_input)};
-    const h_suite suite = {"import", NULL, 0, tests, H_COUNT(tests), NULL, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"import", NULL, 0, tests, H_COUNT(tests), NULL, NULL});
 }

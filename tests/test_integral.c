@@ -377,6 +377,6 @@ int main(void)
                             H_TEST_ALL(hand_worked),       H_TEST_ALL(saturated_and_padded),
                             H_TEST_ALL(device_images),     H_TEST(s32_wraps),
                             H_TEST(three_channels),        H_TEST_ALL(bad_input)};
-    const h_suite suite = {"integral", "integral", 0, tests, H_COUNT(tests), short_list, full_list};
-    return h_suite_main(&suite);
+    return h_suite_main(
+        &(h_suite){"integral", "integral", 0, tests, H_COUNT(tests), short_list, full_list});
 }

@@ -1042,6 +1042,6 @@ int main(void)
                             H_TEST(tuning_store),
                             H_TEST(variants),
                             H_TEST(compress_recovers_subset)};
-    const h_suite suite = {"lapar", NULL, 1200, tests, H_COUNT(tests), short_list, full_list};
-    return h_suite_main(&suite);
+    return h_suite_main(
+        &(h_suite){"lapar", NULL, 1200, tests, H_COUNT(tests), short_list, full_list});
 }

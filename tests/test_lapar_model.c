@@ -789,6 +789,6 @@ int main(void)
                             H_TEST(three_channels),
                             H_TEST(bgr_swaps),
                             H_TEST(bad_input)};
-    const h_suite suite = {"lapar_model", NULL, 1200, tests, H_COUNT(tests), tunings, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(
+        &(h_suite){"lapar_model", NULL, 1200, tests, H_COUNT(tests), tunings, NULL});
 }

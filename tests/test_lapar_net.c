@@ -706,6 +706,6 @@ int main(void)
         H_TEST(builtin),          H_TEST(bad_input),       H_TEST(compress_folds),
         H_TEST(tiles_same_bytes), H_TEST(kept_tensors),    H_TEST(f16_activations_bound),
         H_TEST(three_channels)};
-    const h_suite suite = {"lapar_net", NULL, 1200, tests, H_COUNT(tests), tunings, full_tunings};
-    return h_suite_main(&suite);
+    return h_suite_main(
+        &(h_suite){"lapar_net", NULL, 1200, tests, H_COUNT(tests), tunings, full_tunings});
 }

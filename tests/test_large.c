@@ -588,6 +588,5 @@ int main(void)
     }
     const h_test tests[] = {H_TEST(*t->test)};
     const char *const tunings[] = {"", NULL};
-    const h_suite suite = {t->family, NULL, 0, tests, 1, tunings, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){t->family, NULL, 0, tests, 1, tunings, NULL});
 }

@@ -307,6 +307,5 @@ int main(void)
                             H_TEST(unaligned_up),
                             H_TEST(unaligned_down_widths),
                             H_TEST(bad_input)};
-    const h_suite suite = {"pyramid", "pyramid", 0, tests, H_COUNT(tests), tunings, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"pyramid", "pyramid", 0, tests, H_COUNT(tests), tunings, NULL});
 }

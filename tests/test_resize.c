@@ -696,6 +696,5 @@ int main(void)
         H_TEST(long_bands),     H_TEST(period2_x2),      H_TEST(aa_hand_worked),
         H_TEST(aa_factors),     H_TEST(sizes),           H_TEST(scaled_hand_worked),
         H_TEST(three_channels), H_TEST(kept_geometries), H_TEST(bad_input)};
-    const h_suite suite = {"resize", "resize", 0, tests, H_COUNT(tests), tunings, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"resize", "resize", 0, tests, H_COUNT(tests), tunings, NULL});
 }

@@ -344,6 +344,5 @@ int main(void)
         H_TEST(identical_images), H_TEST(constant_images), H_TEST(tiles_by_hand),
         H_TEST(thin_images),      H_TEST(map_and_mean),    H_TEST(strided_rows),
         H_TEST(device_images),    H_TEST(long_bands),      H_TEST(bad_input)};
-    const h_suite suite = {"ssim", "ssim", 0, tests, H_COUNT(tests), tunings, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"ssim", "ssim", 0, tests, H_COUNT(tests), tunings, NULL});
 }

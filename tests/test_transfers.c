@@ -341,6 +341,5 @@ int main(void)
                             H_TEST(alloc_and_free),
                             H_TEST(queued_copies_in_a_frame_loop),
                             H_TEST(queued_copies_cpu_context)};
-    const h_suite suite = {"transfers", NULL, 0, tests, H_COUNT(tests), tunings, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"transfers", NULL, 0, tests, H_COUNT(tests), tunings, NULL});
 }

@@ -526,6 +526,5 @@ int main(void)
                             H_TEST(separate_planes), H_TEST(resize_planes),
                             H_TEST(upscale_planes),  H_TEST(upscale_planes_net),
                             H_TEST(bad_input)};
-    const h_suite suite = {"yuv", "yuv", 0, tests, H_COUNT(tests), tunings, NULL};
-    return h_suite_main(&suite);
+    return h_suite_main(&(h_suite){"yuv", "yuv", 0, tests, H_COUNT(tests), tunings, NULL});
 }
