@@ -642,6 +642,17 @@ static void free_image_list(clik_image *img, va_list ap)
         clik_image_free(img);
 }
 
+clik_status cli_image_ensure(clik_context *ctx, clik_image *img, int width, int height,
+                             int channels, clik_type type)
+{
+    if ((img->data || img->buffer) && img->width == width && img->height == height &&
+        img->channels == channels && img->type == type)
+        return CLIK_OK;
+    clik_image_free(img);
+    return ctx ? clik_image_create(ctx, img, width, height, channels, type)
+               : clik_image_alloc(img, width, height, channels, type);
+}
+
 void cli_images_free(clik_image *img, ...)
 {
     va_list ap;

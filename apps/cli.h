@@ -186,6 +186,11 @@ void cli_outputs_free(cli_outputs *set);
  * (cli_outputs_commit()); then frees the set. Returns rc, or the commit's
  * failure. */
 int cli_outputs_finish(cli_outputs *set, int rc);
+/* Makes img an image of this shape, keeping it when it already is one:
+ * in host memory (ctx NULL, clik_image_alloc()) or on ctx's device
+ * (clik_image_create()). */
+clik_status cli_image_ensure(clik_context *ctx, clik_image *img, int width, int height,
+                             int channels, clik_type type);
 /* Frees each image listed (clik_image_free()), up to the NULL that ends the
  * list. */
 void cli_images_free(clik_image *img, ...)

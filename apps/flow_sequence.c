@@ -209,10 +209,10 @@ static int frame_queue(flow_sequence *seq, clik_context *ctx, flow_frames *f, in
         *img = luma;
     }
     clik_image *dev = img->channels == 1 ? &f->grey[k % 3] : &f->colour[k % 3];
-    if (st == CLIK_OK && !dev->data && !dev->buffer)
-        st = clik_image_create(ctx, dev, img->width, img->height, img->channels, CLIK_U8);
-    if (st == CLIK_OK && !f->grey[k % 3].data && !f->grey[k % 3].buffer)
-        st = clik_image_create(ctx, &f->grey[k % 3], img->width, img->height, 1, CLIK_U8);
+    if (st == CLIK_OK)
+        st = cli_image_ensure(ctx, dev, img->width, img->height, img->channels, CLIK_U8);
+    if (st == CLIK_OK)
+        st = cli_image_ensure(ctx, &f->grey[k % 3], img->width, img->height, 1, CLIK_U8);
     if (st == CLIK_OK)
         st = clik_image_upload_async(ctx, dev, img, &f->up[k % 2]);
     return st == CLIK_OK ? CLI_OK : cli_error("flow", ctx, st, name);
@@ -257,9 +257,7 @@ static int flow_queue(flow_sequence *seq, clik_context *ctx, flow_writer *fw, fl
     if (rc != CLI_OK)
         return rc; /* a writer said why */
     clik_image *flow = &f->flow[(i - 1) % 2];
-    clik_status st = CLIK_OK;
-    if (!flow->data && !flow->buffer)
-        st = clik_image_create(ctx, flow, seq->width, seq->height, 2, CLIK_F32);
+    clik_status st = cli_image_ensure(ctx, flow, seq->width, seq->height, 2, CLIK_F32);
     if (st == CLIK_OK)
         st = clik_flow_tvl1(ctx, &f->grey[(i - 1) % 3], &f->grey[i % 3], flow, &job->opt);
     if (st == CLIK_OK)

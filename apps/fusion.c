@@ -182,16 +182,6 @@ static int output_size(const upscale_job *job, const char *path, int width, int 
     return CLI_OK;
 }
 
-/* Makes img a u8 image of this size and channel count, keeping what it has
- * when it already is one. */
-static clik_status ensure_image(clik_image *img, int width, int height, int channels)
-{
-    if (img->data && img->width == width && img->height == height && img->channels == channels)
-        return CLIK_OK;
-    clik_image_free(img);
-    return clik_image_alloc(img, width, height, channels, CLIK_U8);
-}
-
 /* ---- frames: one image, or one of a sequence ---------------------------------------- */
 
 /* Whether a frame of this many channels goes through RGBA: fusion takes
@@ -238,13 +228,14 @@ static int frame_take(const upscale_job *job, frame *f, clik_image *img, int had
  * when they fit). */
 static int frame_outputs(const upscale_job *job, frame *f, int out_width, int out_height)
 {
-    clik_status st = ensure_image(&f->dst, out_width, out_height, f->src.channels);
+    clik_status st =
+        cli_image_ensure(NULL, &f->dst, out_width, out_height, f->src.channels, CLIK_U8);
     if (!via_rgba(job, f->channels))
         clik_image_free(&f->out); /* a grey frame before may have left one */
     else if (st == CLIK_OK)
-        st = ensure_image(&f->out, out_width, out_height, f->channels);
+        st = cli_image_ensure(NULL, &f->out, out_width, out_height, f->channels, CLIK_U8);
     if (st == CLIK_OK && job->map)
-        st = ensure_image(&f->map, out_width, out_height, 1);
+        st = cli_image_ensure(NULL, &f->map, out_width, out_height, 1, CLIK_U8);
     if (st != CLIK_OK) {
         fprintf(stderr, "clik upscale: a %dx%d result: %s\n", out_width, out_height,
                 clik_status_str(st));
@@ -443,17 +434,6 @@ static int read_frame(sequence *seq, int i, frame *f)
     return frame_outputs(seq->job, f, seq->out_w, seq->out_h);
 }
 
-/* Makes img a device image of this shape unless it is one. */
-static clik_status ensure_device(clik_context *ctx, clik_image *img, const clik_image *like,
-                                 int width, int height)
-{
-    if ((img->data || img->buffer) && img->width == width && img->height == height &&
-        img->channels == like->channels)
-        return CLIK_OK;
-    clik_image_free(img);
-    return clik_image_create(ctx, img, width, height, like->channels, like->type);
-}
-
 /* Without a stream: queues frame i's copy to the device (dsrc[i % 2]),
  * which runs beside the kernels of the frame before it. */
 static int queue_upload(sequence *seq, int i)
@@ -461,7 +441,8 @@ static int queue_upload(sequence *seq, int i)
     frame *f = &seq->slots[i % seq->nslots];
     clik_image *d = &seq->dsrc[i % 2];
     uint64_t ticket;
-    clik_status st = ensure_device(seq->ctx, d, &f->src, f->src.width, f->src.height);
+    clik_status st =
+        cli_image_ensure(seq->ctx, d, f->src.width, f->src.height, f->src.channels, f->src.type);
     if (st == CLIK_OK)
         st = clik_image_upload_async(seq->ctx, d, &f->src, &ticket);
     if (st == CLIK_OK)
@@ -489,7 +470,8 @@ static int submit_frame(sequence *seq, int i)
         if (seq->queued) {
             src = &seq->dsrc[i % 2];
             dst = &seq->ddst[i % 2];
-            st = ensure_device(seq->ctx, dst, &f->dst, f->dst.width, f->dst.height);
+            st = cli_image_ensure(seq->ctx, dst, f->dst.width, f->dst.height, f->dst.channels,
+                                  f->dst.type);
         }
         if (st == CLIK_OK)
             st = job->lapar ? clik_upscale_lapar(seq->ctx, src, dst, (int)job->scale, seq->model)

@@ -103,12 +103,11 @@ inline void put_u8x16(uchar16 u, __global uchar *out, const int a)
 #endif
 
 /* The CPU-device kernels' rings of horizontally filtered source rows (see
- * interp_rows): the first source row from r on that a ring of `taps` rows
- * does not hold, when the rows filtered last are the run lo .. hi (none
- * while lo > hi). */
-inline int ring_next(int r, int lo, int hi, int taps)
+ * interp_rows): whether a ring of `taps` rows holds source row r, when the
+ * rows filtered last are the run lo .. hi (none while lo > hi). */
+inline int ring_holds(int r, int lo, int hi, int taps)
 {
-    return r >= max(lo, hi - taps + 1) && r <= hi ? hi + 1 : r;
+    return r >= max(lo, hi - taps + 1) && r <= hi;
 }
 
 /* ---- bilinear and bicubic ---- */
@@ -368,8 +367,9 @@ inline void interp_rows(__global const T *src, int src_stride, int sw, int sh, _
     int lo = 1, hi = 0; /* no source row held */
     for (int y = y0; y < y1; y++) {
         const int r0 = yofs[y];
-        for (int r = ring_next(r0, lo, hi, TAPS); r < r0 + TAPS;
-             r = ring_next(r + 1, lo, hi, TAPS)) {
+        for (int r = r0; r < r0 + TAPS; r++) {
+            if (ring_holds(r, lo, hi, TAPS))
+                continue;
             __global const T *row = src + (size_t)clamp(r, 0, sh - 1) * src_stride;
             __global float *out = ring + SLOT(r) * n;
             hpass_span(row, sw, x0, ca, 1, xofs, xw, out, x0, a);

@@ -129,8 +129,9 @@ inline void aa_rows(__global const T *src, int src_stride, int sw, int sh, __glo
     int lo = 1, hi = 0;           /* no source row held */
     for (int y = y0; y < y1; y++) {
         const int r0 = yofs[y];
-        for (int r = ring_next(r0, lo, hi, AA_TY); r < r0 + AA_TY;
-             r = ring_next(r + 1, lo, hi, AA_TY)) {
+        for (int r = r0; r < r0 + AA_TY; r++) {
+            if (ring_holds(r, lo, hi, AA_TY))
+                continue;
             __global const T *row = src + (size_t)min(r, sh - 1) * src_stride;
             __global float *out = ring + (r % AA_TY) * n;
             for (int x = x0; x < x1; x++)

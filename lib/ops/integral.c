@@ -228,15 +228,16 @@ static clik_status plan(clik_context *ctx, const integral_args *a, size_t max_ls
     const int sq_ff = a->sqsum && types_of(a->src->type, a->sqsum->type, p->fp64).ff;
     if (!p->serial && !sq_ff && !types_of(a->src->type, a->sum->type, p->fp64).ff &&
         clik__tune(ctx, CLIK_TUNE_INTEGRAL_STAGE, 1)) {
-        const size_t ch = (size_t)a->src->channels, sq = a->sqsum ? 8 : 0;
-        const size_t acc = clik_type_size(p->acc) + sq, local = ctx->dev.local_mem_size;
-        const size_t scan = (size_t)p->ls * acc * ch + 256;
+        /* Bytes of the sums (and squares) an element keeps. */
+        const size_t ch = (size_t)a->src->channels, local = ctx->dev.local_mem_size;
+        const size_t sums = clik_type_size(p->acc) + (a->sqsum ? 8 : 0);
+        const size_t scan = (size_t)p->ls * sums * ch + 256;
         const long most = clik__tune(ctx, CLIK_TUNE_INTEGRAL_CHUNK, 0);
         /* Pass 0: within 30 % and 2 or more; pass 1: 2 or more; pass 2: any. */
         for (int pass = 0; pass < 3 && !p->kc; pass++)
             for (int kc = p->k; kc >= 1 && !p->kc; kc /= 2) {
                 const size_t tiles =
-                    (size_t)p->ls * (size_t)kc * ch * (acc + clik_type_size(a->src->type));
+                    (size_t)p->ls * (size_t)kc * ch * (sums + clik_type_size(a->src->type));
                 const int wanted = most ? kc <= most
                                         : (pass == 2 || kc >= 2 || p->k == 1) &&
                                               (pass > 0 || tiles * 10 <= local * 3);
