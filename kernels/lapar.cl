@@ -192,6 +192,112 @@ __kernel void lapar_upsample(__global const T *lr, int lr_stride, int lw, int lh
     VSTORE(v, x, ROW(u, y, u_stride));
 }
 
+/* ---- the upsample on CPU devices: by rows, in two passes ----------------------
+ * U's colour planes as lapar_upsample writes them with u_plane > 0 (or
+ * grey), in the same operations: the horizontal sums of a source row
+ * (WX_SUM) once per row instead of once per output row that reads it, then
+ * their weighted sum down (U_SUM's outer sum). */
+
+/* Source row y's colours as planes of floats (lw wide, src_plane apart). */
+__kernel void lapar_src_planes(__global const T *lr, int lr_stride, int lw, int lh,
+                               __global float *sp, int sp_stride, long sp_plane)
+{
+    const int y = get_global_id(0);
+    if (y >= lh)
+        return;
+    __global const T *row = ROW(lr, y, lr_stride);
+    __global float *out = sp + (size_t)y * sp_stride;
+    for (int x = 0; x < lw; x++) {
+        const acc_t v = TO_ACC(VLOAD(x, row));
+#if CH == 4
+        out[x] = v.x;
+        out[x + sp_plane] = v.y;
+        out[x + 2 * sp_plane] = v.z;
+#else
+        out[x] = v;
+#endif
+    }
+}
+
+/* One colour plane of a source row (p, lw wide) through the horizontal
+ * weights into hrow (ow = lw scale wide): WX_SUM of every output column. */
+inline void hpass_plane(__global const float *p, int lw, int scale, __constant const float *wt,
+                        int ow, __global float *hrow)
+{
+    int X = 0;
+    if (scale == 2) {
+        /* Output columns 2 i (taps i - 2 .. i + 1) and 2 i + 1 (i - 1 ..
+         * i + 2), 8 i a step, from the first i whose taps are inside. */
+        const float4 we = vload4(0, wt), wo = vload4(1, wt);
+        for (int i = 2; i + 10 <= lw; i += 8) {
+            for (; X < 2 * i; X++) {
+                int px;
+                const int x0 = first_tap(X, scale, &px);
+                const float4 wx = vload4(0, wt + px);
+#define P(c) p[clamp(c, 0, lw - 1)]
+                hrow[X] = WX_SUM(P, x0, x0 + 1, x0 + 2, x0 + 3);
+#undef P
+            }
+            const float8 a = vload8(0, p + i - 2), b = vload8(0, p + i - 1);
+            const float8 c = vload8(0, p + i), d = vload8(0, p + i + 1), e = vload8(0, p + i + 2);
+            const float8 even = we.s0 * a + we.s1 * b + we.s2 * c + we.s3 * d;
+            const float8 odd = wo.s0 * b + wo.s1 * c + wo.s2 * d + wo.s3 * e;
+            vstore16(
+                shuffle2(even, odd, (uint16)(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15)),
+                0, hrow + 2 * i);
+            X = 2 * i + 16;
+        }
+    }
+    for (; X < ow; X++) {
+        int px;
+        const int x0 = first_tap(X, scale, &px);
+        const float4 wx = vload4(0, wt + px);
+#define P(c) p[clamp(c, 0, lw - 1)]
+        hrow[X] = WX_SUM(P, x0, x0 + 1, x0 + 2, x0 + 3);
+#undef P
+    }
+}
+
+/* The horizontal pass of source row y: hp's planes (lh rows of ow,
+ * h_plane apart). */
+__kernel void lapar_hpass_rows(__global const float *sp, int sp_stride, long sp_plane, int lw,
+                               int lh, int scale, __constant const float *wt, __global float *hp,
+                               int ow, long h_plane)
+{
+    const int y = get_global_id(0);
+    if (y >= lh)
+        return;
+    for (int c = 0; c < (CH == 4 ? 3 : 1); c++)
+        hpass_plane(sp + (size_t)y * sp_stride + c * sp_plane, lw, scale, wt, ow,
+                    hp + (size_t)y * ow + c * h_plane);
+}
+
+/* The vertical pass: U's row Y from the four rows of hp it reads. */
+__kernel void lapar_vpass_rows(__global const float *hp, int ow, long h_plane, int lh, int oh,
+                               int scale, __constant const float *wt, __global float *u,
+                               int u_stride, long u_plane)
+{
+    const int Y = get_global_id(0);
+    if (Y >= oh)
+        return;
+    int py;
+    const int y0 = first_tap(Y, scale, &py);
+    const float4 wy = vload4(0, wt + py);
+    const size_t r0 = (size_t)clamp(y0, 0, lh - 1) * ow, r1 = (size_t)clamp(y0 + 1, 0, lh - 1) * ow;
+    const size_t r2 = (size_t)clamp(y0 + 2, 0, lh - 1) * ow,
+                 r3 = (size_t)clamp(y0 + 3, 0, lh - 1) * ow;
+    for (int c = 0; c < (CH == 4 ? 3 : 1); c++) {
+        __global const float *p = hp + c * h_plane;
+        __global float *out = u + (size_t)Y * u_stride + c * u_plane;
+        for (int X = 0; X <= ow - 16; X = X == ow - 16 ? ow : min(X + 16, ow - 16))
+            vstore16(wy.s0 * vload16(0, p + r0 + X) + wy.s1 * vload16(0, p + r1 + X) +
+                         wy.s2 * vload16(0, p + r2 + X) + wy.s3 * vload16(0, p + r3 + X),
+                     0, out + X);
+        for (int X = 0; X < ow && ow < 16; X++)
+            out[X] = wy.s0 * p[r0 + X] + wy.s1 * p[r1 + X] + wy.s2 * p[r2 + X] + wy.s3 * p[r3 + X];
+    }
+}
+
 /* ---- assembling F and the dot product --------------------------------------- */
 
 /* Symmetric atoms: F's 13 distinct weights in lanes 0..12; at is the

@@ -685,6 +685,11 @@ clik_status clik__check_transfer(clik_context *ctx, const clik_image *dev, const
  * lr's channels, scale times its size), as clik_lapar_upsample. */
 clik_status clik__lapar_upsample_cl(clik_context *ctx, const clik_binding *lr, int scale,
                                     const clik_binding *up);
+/* The same into u, a buffer of U's colour planes (w x h floats each, rows
+ * w apart: one plane for 1 channel, three for 4, alpha left out); phi
+ * (NULL or the call's coefficients) picks the programs' options. */
+clik_status clik__lapar_upsample_planes_cl(clik_context *ctx, const clik_binding *lr, int scale,
+                                           const clik_image *phi, cl_mem u);
 
 /* ---- the LAPAR networks built into the library (lib/models/meson.build) ---- */
 

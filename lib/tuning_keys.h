@@ -141,12 +141,16 @@ CLIK_TUNE_KEY(FUSION_CPU, "fusion_cpu", "fusion", FLAG, 0, 1, NULL,
     "CPU devices", "the fusion's row-per-work-item kernels")
 CLIK_TUNE_KEY(LAPAR_VARIANT, "lapar_variant", "lapar", CHOICE, 0, 2, "upsampled|local|direct",
     "the stored tuning, else upsampled on CPU devices, local with local memory, else direct", "LAPAR filter kernel: U written once then the row kernel, U from a local-memory tile of the input, or U from global memory")
+CLIK_TUNE_KEY(LAPAR_UP_ROWS, "lapar_up_rows", "lapar", FLAG, 0, 1, NULL,
+    "CPU devices", "the LAPAR upsample into planes in two passes by rows (the source's horizontal sums once a row)")
 CLIK_TUNE_KEY(LAPAR_WG_X, "lapar_wg_x", "lapar", INT, 1, 1024, NULL,
     "the stored tuning, else 64 on CPU devices, else 16", "work-group width of the LAPAR filter (shrunk to what the device takes)")
 CLIK_TUNE_KEY(LAPAR_WG_Y, "lapar_wg_y", "lapar", INT, 1, 1024, NULL,
     "the stored tuning, else 1 on CPU devices, else 8", "work-group height of the LAPAR filter (shrunk to what the device takes)")
 CLIK_TUNE_KEY(LMODEL_LOCAL, "lmodel_local", "lapar_model", FLAG, 0, 1, NULL,
     "GPUs with local memory", "the LAPAR model's filter reads U from a local-memory tile")
+CLIK_TUNE_KEY(LMODEL_ROWS, "lmodel_rows", "lapar_model", FLAG, 0, 1, NULL,
+    "CPU devices", "the LAPAR model's upscale by a row a work-item, 16 pixels a step, U and the structure tensor as planes")
 CLIK_TUNE_KEY(LNET_LOCAL, "lnet_local", "lapar_net", FLAG, 0, 1, NULL,
     "0 (on an NVIDIA H100 the caches beat the tiles: 26.7 against 16.1 ms for LAPAR-A x2 at 640x360)", "the LAPAR network's convolutions read their input from a local-memory tile")
 CLIK_TUNE_KEY(LNET_VW, "lnet_vw", "lapar_net", CHOICE, 0, 4, "1|2|4|8|16",

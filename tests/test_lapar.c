@@ -1023,12 +1023,14 @@ END_TEST
  * runs every variant in CI too, through tunings set for its shapes. */
 int main(void)
 {
-    static const char *const short_list[] = {"", "poison=1", NULL};
+    /* the upsample of the upsampled variant by rows (CPU devices) and by
+     * pixels */
+    static const char *const short_list[] = {"", "lapar_up_rows=0,poison=1", NULL};
     static const char *const full_list[] = {"",
-                                            "poison=1",
+                                            "lapar_up_rows=0,poison=1",
                                             "lapar_variant=local,poison=1",
                                             "lapar_variant=direct,poison=1",
-                                            "lapar_variant=upsampled,poison=1",
+                                            "lapar_variant=upsampled,lapar_up_rows=1,poison=1",
                                             NULL};
     const h_test tests[] = {H_LOOP(matches_oracle, h_family_case_count("lapar")),
                             H_TEST(default_dictionary),

@@ -777,8 +777,12 @@ END_TEST
 
 int main(void)
 {
-    /* the filter from global memory and, as on GPUs, through local memory */
-    static const char *const tunings[] = {"lmodel_local=0", "lmodel_local=1,poison=1", NULL};
+    /* the pixel kernels with the filter from global memory and, as on GPUs,
+     * through local memory; the row kernels (CPU devices) with the upsample
+     * by rows and by pixels */
+    static const char *const tunings[] = {
+        "lmodel_local=0,lmodel_rows=0", "lmodel_local=1,lmodel_rows=0,poison=1",
+        "lmodel_rows=1,lapar_up_rows=1,poison=1", "lmodel_rows=1,lapar_up_rows=0", NULL};
     const h_test tests[] = {H_TEST(matches_oracle),
                             H_TEST(classify_hand_worked),
                             H_TEST(uniform_model_is_filter),

@@ -552,12 +552,10 @@ static clik_status run_upsampled(clik_context *ctx, const lapar_args *a, const l
 {
     const clik_image *img = &lr->image;
     const int phi_half = a->phi->type == CLIK_F16;
-    clik_kernel_entry *ku, *kf;
+    clik_kernel_entry *kf;
     const int wide = clik__lapar_wide_call(a->lr, a->phi, a->dst);
-    clik_status st = clik__lapar_kernel(ctx, img, phi_half, wide, "lapar_upsample", &ku);
-    if (st == CLIK_OK)
-        st = clik__lapar_kernel(ctx, img, phi_half, wide,
-                                a->plan.symmetric ? "lapar_rows_sym" : "lapar_rows", &kf);
+    clik_status st = clik__lapar_kernel(ctx, img, phi_half, wide,
+                                        a->plan.symmetric ? "lapar_rows_sym" : "lapar_rows", &kf);
     if (st != CLIK_OK)
         return st;
     /* U: `colours` packed planes of w x h floats; a plane may hold more
@@ -570,12 +568,7 @@ static clik_status run_upsampled(clik_context *ctx, const lapar_args *a, const l
     if (st != CLIK_OK)
         return st;
     const int us = w, ls = clik__elems(lr), s = a->scale;
-    st = CLIK_ARGS(ctx, ku, CLIK_A(lr->mem), CLIK_A(ls), CLIK_A(img->width), CLIK_A(img->height),
-                   CLIK_A(s), CLIK_A(t->wt), CLIK_A(u), CLIK_A(us), CLIK_A(plane));
-    if (st == CLIK_OK) {
-        size_t items[2] = {(size_t)w, (size_t)h}, local[2] = {64, 4};
-        st = clik__launch(ctx, ku, 2, items, local);
-    }
+    st = clik__lapar_upsample_planes_cl(ctx, lr, s, a->phi, u);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kf, CLIK_A(u), CLIK_A(us), CLIK_A(plane));
     if (st == CLIK_OK)
@@ -780,35 +773,132 @@ typedef struct upsample_args {
     int scale;
 } upsample_args;
 
-clik_status clik__lapar_upsample_cl(clik_context *ctx, const clik_binding *lr, int scale,
-                                    const clik_binding *up)
+/* Enqueues lapar_upsample of the bound lr by scale into u (w x h, u_stride
+ * elements a row; plane > 0: one plane per colour, plane elements apart),
+ * in the program of phi_half and wide. */
+static clik_status enqueue_upsample(clik_context *ctx, const clik_binding *lr, int scale,
+                                    const clik_image *shape, cl_mem u, int u_stride, cl_long plane,
+                                    int phi_half, int wide)
 {
     float weights[16];
     phase_weights(scale, weights);
-    const clik_binding *const both[2] = {lr, up};
-    clik_status st =
-        clik__lapar_check_strides(ctx, "lapar_upsample", both, 2, CLIK_LAPAR_STRIDE_BITS);
-    if (st != CLIK_OK)
-        return st;
     clik_kernel_entry *k;
-    st = clik__lapar_kernel(ctx, &lr->image, 0, clik__lapar_wide_call(&lr->image, NULL, &up->image),
-                            "lapar_upsample", &k);
+    clik_status st = clik__lapar_kernel(ctx, &lr->image, phi_half, wide, "lapar_upsample", &k);
     cl_mem wt = NULL;
     if (st == CLIK_OK)
         st = upload(ctx, weights, sizeof(weights), &wt);
     const int ls = clik__elems(lr), lw = lr->image.width, lh = lr->image.height;
-    const int us = clik__elems(up);
-    const cl_long interleaved = 0;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(lr->mem), CLIK_A(ls), CLIK_A(lw), CLIK_A(lh), CLIK_A(scale),
-                       CLIK_A(wt), CLIK_A(up->mem), CLIK_A(us), CLIK_A(interleaved));
+                       CLIK_A(wt), CLIK_A(u), CLIK_A(u_stride), CLIK_A(plane));
     if (st == CLIK_OK) {
-        size_t items[2] = {(size_t)up->image.width, (size_t)up->image.height};
+        size_t items[2] = {(size_t)shape->width, (size_t)shape->height};
         size_t local[2] = {64, 4};
         st = clik__launch(ctx, k, 2, items, local);
     }
     clik__temp_release(ctx, wt, sizeof(weights));
     return st;
+}
+
+clik_status clik__lapar_upsample_cl(clik_context *ctx, const clik_binding *lr, int scale,
+                                    const clik_binding *up)
+{
+    const clik_binding *const both[2] = {lr, up};
+    clik_status st =
+        clik__lapar_check_strides(ctx, "lapar_upsample", both, 2, CLIK_LAPAR_STRIDE_BITS);
+    if (st != CLIK_OK)
+        return st;
+    return enqueue_upsample(ctx, lr, scale, &up->image, up->mem, clik__elems(up), 0, 0,
+                            clik__lapar_wide_call(&lr->image, NULL, &up->image));
+}
+
+/* The two-pass upsample by rows (lapar_up_rows: CPU devices by default,
+ * within the loop budget: a source row's horizontal pass runs up to ow
+ * iterations a colour). */
+static int up_rows(clik_context *ctx, int ow, int colours)
+{
+    const long budget = clik__loop_budget(ctx);
+    return (!budget || (long)ow * colours < budget / 2) &&
+           (int)clik__tune(ctx, CLIK_TUNE_LAPAR_UP_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
+}
+
+/* Launches k on n rows, one work-item each. */
+static clik_status launch_rows(clik_context *ctx, clik_kernel_entry *k, int n)
+{
+    size_t global[1] = {(size_t)n}, local[1] = {1};
+    return clik__launch_exact(ctx, k, 1, global, local);
+}
+
+/* lapar_src_planes, lapar_hpass_rows and lapar_vpass_rows (programs of
+ * the options of the kernel ku) into u: the source's colour planes and the
+ * horizontal pass in scratch of their own. */
+static clik_status upsample_rows(clik_context *ctx, const clik_binding *lr, int scale,
+                                 const clik_image *shape, cl_mem u, cl_long plane,
+                                 const float *weights, int phi_half, int wide)
+{
+    const clik_image *img = &lr->image;
+    const int lw = img->width, lh = img->height, ow = shape->width, oh = shape->height;
+    const int colours = img->channels == 4 ? 3 : 1;
+    const cl_long sp_plane = (cl_long)lw * lh, h_plane = (cl_long)ow * lh;
+    const size_t sp_bytes = (size_t)sp_plane * (size_t)colours * sizeof(float);
+    const size_t h_bytes = (size_t)h_plane * (size_t)colours * sizeof(float);
+    cl_mem sp = NULL, hp = NULL, wt = NULL;
+    clik_kernel_entry *ks, *kh, *kv;
+    clik_status st = clik__lapar_kernel(ctx, img, phi_half, wide, "lapar_src_planes", &ks);
+    if (st == CLIK_OK)
+        st = clik__lapar_kernel(ctx, img, phi_half, wide, "lapar_hpass_rows", &kh);
+    if (st == CLIK_OK)
+        st = clik__lapar_kernel(ctx, img, phi_half, wide, "lapar_vpass_rows", &kv);
+    if (st == CLIK_OK)
+        st = upload(ctx, weights, 16 * sizeof(float), &wt);
+    if (st == CLIK_OK)
+        st = clik__temp_buffer(ctx, sp_bytes, &sp);
+    if (st == CLIK_OK)
+        st = clik__temp_buffer(ctx, h_bytes, &hp);
+    const int ls = clik__elems(lr);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, ks, CLIK_A(lr->mem), CLIK_A(ls), CLIK_A(lw), CLIK_A(lh), CLIK_A(sp),
+                       CLIK_A(lw), CLIK_A(sp_plane));
+    if (st == CLIK_OK)
+        st = launch_rows(ctx, ks, lh);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kh, CLIK_A(sp), CLIK_A(lw), CLIK_A(sp_plane), CLIK_A(lw), CLIK_A(lh),
+                       CLIK_A(scale), CLIK_A(wt), CLIK_A(hp), CLIK_A(ow), CLIK_A(h_plane));
+    if (st == CLIK_OK)
+        st = launch_rows(ctx, kh, lh);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kv, CLIK_A(hp), CLIK_A(ow), CLIK_A(h_plane), CLIK_A(lh), CLIK_A(oh),
+                       CLIK_A(scale), CLIK_A(wt), CLIK_A(u), CLIK_A(ow), CLIK_A(plane));
+    if (st == CLIK_OK)
+        st = launch_rows(ctx, kv, oh);
+    clik__temp_release(ctx, sp, sp_bytes);
+    clik__temp_release(ctx, hp, h_bytes);
+    clik__temp_release(ctx, wt, 16 * sizeof(float));
+    return st;
+}
+
+clik_status clik__lapar_upsample_planes_cl(clik_context *ctx, const clik_binding *lr, int scale,
+                                           const clik_image *phi, cl_mem u)
+{
+    clik_status st =
+        clik__lapar_check_strides(ctx, "lapar_upsample", &lr, 1, CLIK_LAPAR_STRIDE_BITS);
+    if (st != CLIK_OK)
+        return st;
+    clik_image shape = lr->image;
+    shape.width *= scale;
+    shape.height *= scale;
+    shape.stride = (size_t)shape.width * (size_t)shape.channels * sizeof(float);
+    shape.type = CLIK_F32;
+    const cl_long plane = (cl_long)shape.width * (cl_long)shape.height;
+    const int phi_half = phi && phi->type == CLIK_F16;
+    const int wide = clik__lapar_wide_call(&lr->image, phi, &shape);
+    if (up_rows(ctx, shape.width, shape.channels == 4 ? 3 : 1)) {
+        float weights[16];
+        phase_weights(scale, weights);
+        return upsample_rows(ctx, lr, scale, &shape, u, plane, weights, phi_half, wide);
+    }
+    return enqueue_upsample(ctx, lr, scale, &shape, u, shape.width, shape.channels == 4 ? plane : 0,
+                            phi_half, wide);
 }
 
 /* b[0] is lr, b[1] dst. */

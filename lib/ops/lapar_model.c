@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lapar.h"
@@ -88,10 +89,10 @@ static int binomial_of(int n, int k)
     return v;
 }
 
-/* The classification's arguments from index 3 of lmodel_classify on: the
+/* The classification's arguments from index 3 + shift of lmodel_classify on: the
  * window, its weights and the bins (constant buffers made here, released by
  * the caller through *wt and *params). */
-static clik_status classify_args_cl(clik_context *ctx, clik_kernel_entry *k,
+static clik_status classify_args_cl(clik_context *ctx, clik_kernel_entry *k, int shift,
                                     const clik_lapar_model_plan *p, cl_mem *wt, cl_mem *params)
 {
     float w[9] = {0}, q[3 * CLIK_LAPAR_MODEL_MAX_BINS] = {0};
@@ -112,9 +113,9 @@ static clik_status classify_args_cl(clik_context *ctx, clik_kernel_entry *k,
     if (st == CLIK_OK)
         st = clik__write_bytes(ctx, *params, q, sizeof(q));
     if (st == CLIK_OK)
-        st = CLIK_ARGS_AT(ctx, k, 3, CLIK_A(n), CLIK_A(*wt), CLIK_A(*params), CLIK_A(p->angles),
-                          CLIK_A(p->strengths), CLIK_A(p->coherences), CLIK_A(p->scale),
-                          CLIK_A(p->phases));
+        st = CLIK_ARGS_AT(ctx, k, 3 + shift, CLIK_A(n), CLIK_A(*wt), CLIK_A(*params),
+                          CLIK_A(p->angles), CLIK_A(p->strengths), CLIK_A(p->coherences),
+                          CLIK_A(p->scale), CLIK_A(p->phases));
     return st;
 }
 
@@ -150,7 +151,7 @@ static clik_status cl_classify(clik_context *ctx, const clik_lapar_model_plan *p
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kc, CLIK_A(rows), CLIK_A(w), CLIK_A(h));
     if (st == CLIK_OK)
-        st = classify_args_cl(ctx, kc, p, &wt, &params);
+        st = classify_args_cl(ctx, kc, 0, p, &wt, &params);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kr, CLIK_A(grad), CLIK_A(w), CLIK_A(h), CLIK_A(n), CLIK_A(wt),
                        CLIK_A(rows));
@@ -255,6 +256,143 @@ static clik_status upscale_cpu(clik_context *ctx, void *p, clik_image *const *v)
                          : clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_upscale_lapar: out of memory");
 }
 
+/* ---- CPU devices: by rows (lmodel_rows) ---- */
+
+/* The row kernels on this call: CPU devices by default, within the loop
+ * budget (llvmpipe): a row of the filter runs w / 16 k^2 steps. */
+static int lmodel_rows(clik_context *ctx, const clik_lapar_model_plan *p, int w)
+{
+    const long budget = clik__loop_budget(ctx);
+    return (!budget || (long)(w / 16 + 2 * p->ksize) * p->ksize * p->ksize < budget / 2) &&
+           (int)clik__tune(ctx, CLIK_TUNE_LMODEL_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
+}
+
+/* Launches k on h rows, one work-item each. */
+static clik_status launch_rows(clik_context *ctx, clik_kernel_entry *k, int h)
+{
+    size_t global[1] = {(size_t)h}, local[1] = {1};
+    return clik__launch_exact(ctx, k, 1, global, local);
+}
+
+/* The scratch of the row kernels: U's colour planes, the luma (4
+ * channels), the tensor's three planes; w x h floats each, packed. */
+typedef struct rows_scratch {
+    cl_mem u, luma, t;
+    size_t u_bytes, luma_bytes, t_bytes;
+} rows_scratch;
+
+static void rows_scratch_release(clik_context *ctx, rows_scratch *r)
+{
+    clik__temp_release(ctx, r->u, r->u_bytes);
+    clik__temp_release(ctx, r->luma, r->luma_bytes);
+    clik__temp_release(ctx, r->t, r->t_bytes);
+}
+
+/* The buckets of U (planes in r->u) into buckets, by rows. */
+static clik_status cl_classify_rows(clik_context *ctx, const clik_lapar_model_plan *p, int w, int h,
+                                    int ch, int bgr, rows_scratch *r, const clik_binding *buckets,
+                                    clik_type t)
+{
+    const cl_long plane = (cl_long)w * (cl_long)h;
+    clik_kernel_entry *kl = NULL, *kt, *kc;
+    cl_mem wt = NULL, params = NULL;
+    clik_status st = CLIK_OK;
+    if (ch == 4) {
+        r->luma_bytes = (size_t)plane * sizeof(float);
+        st = clik__temp_buffer(ctx, r->luma_bytes, &r->luma);
+        if (st == CLIK_OK)
+            st = clik__pixel_kernel(ctx, "lapar_model", t, ch, MODEL_OPTIONS, "lmodel_luma_rows",
+                                    &kl);
+        if (st == CLIK_OK)
+            st = CLIK_ARGS(ctx, kl, CLIK_A(r->u), CLIK_A(w), CLIK_A(plane), CLIK_A(w), CLIK_A(h),
+                           CLIK_A(bgr), CLIK_A(r->luma), CLIK_A(w));
+        if (st == CLIK_OK)
+            st = launch_rows(ctx, kl, h);
+    }
+    const cl_mem luma = ch == 4 ? r->luma : r->u;
+    r->t_bytes = 3 * (size_t)plane * sizeof(float);
+    if (st == CLIK_OK)
+        st = clik__temp_buffer(ctx, r->t_bytes, &r->t);
+    if (st == CLIK_OK)
+        st = clik__pixel_kernel(ctx, "lapar_model", t, ch, MODEL_OPTIONS, "lmodel_tensor_hrows",
+                                &kt);
+    if (st == CLIK_OK)
+        st = clik__pixel_kernel(ctx, "lapar_model", t, ch, MODEL_OPTIONS, "lmodel_classify_rows",
+                                &kc);
+    /* lmodel_classify_rows takes lmodel_classify's arguments from the window
+     * on, two places further. */
+    if (st == CLIK_OK)
+        st = classify_args_cl(ctx, kc, 2, p, &wt, &params);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kt, CLIK_A(luma), CLIK_A(w), CLIK_A(w), CLIK_A(h), CLIK_A(p->window),
+                       CLIK_A(wt), CLIK_A(r->t), CLIK_A(w), CLIK_A(plane));
+    if (st == CLIK_OK)
+        st = launch_rows(ctx, kt, h);
+    const int bs = clik__elems(buckets);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, kc, CLIK_A(r->t), CLIK_A(w), CLIK_A(plane), CLIK_A(w), CLIK_A(h));
+    if (st == CLIK_OK)
+        st = CLIK_ARGS_AT(ctx, kc, 13, CLIK_A(buckets->mem), CLIK_A(bs));
+    if (st == CLIK_OK)
+        st = launch_rows(ctx, kc, h);
+    clik__temp_release(ctx, wt, 9 * sizeof(float));
+    clik__temp_release(ctx, params, 3 * CLIK_LAPAR_MODEL_MAX_BINS * sizeof(float));
+    return st;
+}
+
+/* The upscale by rows: U's planes, the buckets, the filter by rows. */
+static clik_status upscale_rows_cl(clik_context *ctx, const plan_args *args, clik_binding *const *b)
+{
+    const clik_lapar_model_plan *plan = &args->plan;
+    const clik_image *dst = &b[1]->image;
+    const int w = dst->width, h = dst->height, ch = dst->channels, taps = plan->ksize * plan->ksize;
+    const cl_long plane = (cl_long)w * (cl_long)h;
+    /* the table bucket-major, padded by 8 floats (a pixel's row of taps is
+     * one 8-float load) */
+    const size_t table = (size_t)plan->buckets * (size_t)taps;
+    const size_t filter_bytes = (table + 8) * sizeof(float);
+    float *padded = malloc(filter_bytes);
+    if (!padded)
+        return clik__fail(ctx, CLIK_ERR_NO_MEMORY, "clik_upscale_lapar: out of memory");
+    memcpy(padded, plan->filters, table * sizeof(float));
+    memset(padded + table, 0, 8 * sizeof(float));
+    rows_scratch r = {0};
+    r.u_bytes = (size_t)plane * (ch == 4 ? 3u : 1u) * sizeof(float);
+    clik_binding buckets;
+    cl_mem filters = NULL;
+    clik_status st = clik__bind_scratch(ctx, w, h, 1, CLIK_U16, &buckets);
+    const int have_buckets = st == CLIK_OK;
+    if (st == CLIK_OK)
+        st = clik__temp_buffer(ctx, r.u_bytes, &r.u);
+    if (st == CLIK_OK)
+        st = clik__temp_buffer(ctx, filter_bytes, &filters);
+    if (st == CLIK_OK)
+        st = clik__write_bytes(ctx, filters, padded, filter_bytes);
+    free(padded);
+    if (st == CLIK_OK)
+        st = clik__lapar_upsample_planes_cl(ctx, b[0], plan->scale, NULL, r.u);
+    if (st == CLIK_OK)
+        st = cl_classify_rows(ctx, plan, w, h, ch, b[0]->image.order == CLIK_ORDER_BGR, &r,
+                              &buckets, dst->type);
+    clik_kernel_entry *k;
+    if (st == CLIK_OK)
+        st = clik__pixel_kernel(ctx, "lapar_model", dst->type, ch, MODEL_OPTIONS,
+                                "lmodel_filter_rows", &k);
+    const int bs = clik__elems(&buckets), ls = clik__elems(b[0]), ds = clik__elems(b[1]);
+    if (st == CLIK_OK)
+        st = CLIK_ARGS(ctx, k, CLIK_A(r.u), CLIK_A(w), CLIK_A(plane), CLIK_A(w), CLIK_A(h),
+                       CLIK_A(buckets.mem), CLIK_A(bs), CLIK_A(filters), CLIK_A(plan->ksize),
+                       CLIK_A(b[0]->mem), CLIK_A(ls), CLIK_A(plan->scale), CLIK_A(b[1]->mem),
+                       CLIK_A(ds));
+    if (st == CLIK_OK)
+        st = launch_rows(ctx, k, h);
+    clik__temp_release(ctx, filters, filter_bytes);
+    rows_scratch_release(ctx, &r);
+    if (have_buckets)
+        clik__unbind(ctx, &buckets, 0);
+    return st;
+}
+
 /* b[0] is src, b[1] dst: U and the buckets are device scratch, the filters
  * a buffer of the entry's table (tap-major on GPUs). */
 static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *const *b)
@@ -268,6 +406,8 @@ static clik_status upscale_opencl(clik_context *ctx, void *p, clik_binding *cons
                                                (const clik_binding *const *)b + 1, 1, STRIDE_BITS);
     if (st != CLIK_OK)
         return st;
+    if (lmodel_rows(ctx, plan, w))
+        return upscale_rows_cl(ctx, args, b);
     /* The filter: on GPUs U through a local-memory tile (lmodel_filter_local:
      * work-groups of at most 32 x 8) and the table tap-major; else U from
      * global memory and the table bucket-major (a work-item's taps in a row). */
