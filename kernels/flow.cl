@@ -900,14 +900,11 @@ __kernel void flow_block(__global const float *wd, __global const store_t *u,
  * multiply-adds, rounded half to even. With `average`, dst = (ref + that +
  * 1) >> 1. One pixel per work-item, `ch` channels (1 to 4) of bytes; strides
  * in elements (the flow's in floats). */
-__kernel void flow_remap(__global const uchar *src, int ss, int w, int h, int ch,
-                         __global const float *flow, int fs, __global const uchar *ref, int rs,
-                         int average, __global uchar *dst, int ds)
+/* Pixel (x, y) of flow_remap: f the flow there, out and mix its first
+ * channel in dst and ref. */
+inline void remap_px(__global const uchar *src, int ss, int w, int h, int ch, float2 f, int x,
+                     int y, __global const uchar *mix, int average, __global uchar *out)
 {
-    const int x = (int)get_global_id(0), y = (int)get_global_id(1);
-    if (x >= w || y >= h)
-        return;
-    const float2 f = vload2(0, flow + IDX(y, fs) + 2 * x);
     const float sx = fmin(fmax((float)x + f.x, -1.0f), (float)w);
     const float sy = fmin(fmax((float)y + f.y, -1.0f), (float)h);
     const float fx = floor(sx), fy = floor(sy);
@@ -916,8 +913,6 @@ __kernel void flow_remap(__global const uchar *src, int ss, int w, int h, int ch
     const int xa = clamp(x0, 0, w - 1) * ch, xb = clamp(x0 + 1, 0, w - 1) * ch;
     __global const uchar *r0 = src + IDX(clamp(y0, 0, h - 1), ss);
     __global const uchar *r1 = src + IDX(clamp(y0 + 1, 0, h - 1), ss);
-    __global uchar *out = dst + IDX(y, ds) + x * ch;
-    __global const uchar *mix = ref + IDX(y, rs) + x * ch;
     for (int c = 0; c < ch; c++) {
         const float p00 = r0[xa + c], p01 = r0[xb + c], p10 = r1[xa + c], p11 = r1[xb + c];
         const float t0 = fma(a, p01 - p00, p00), t1 = fma(a, p11 - p10, p10);
@@ -926,4 +921,126 @@ __kernel void flow_remap(__global const uchar *src, int ss, int w, int h, int ch
             v = (v + mix[c] + 1) >> 1;
         out[c] = (uchar)v;
     }
+}
+
+__kernel void flow_remap(__global const uchar *src, int ss, int w, int h, int ch,
+                         __global const float *flow, int fs, __global const uchar *ref, int rs,
+                         int average, __global uchar *dst, int ds)
+{
+    const int x = (int)get_global_id(0), y = (int)get_global_id(1);
+    if (x >= w || y >= h)
+        return;
+    remap_px(src, ss, w, h, ch, vload2(0, flow + IDX(y, fs) + 2 * x), x, y,
+             ref + IDX(y, rs) + x * ch, average, dst + IDX(y, ds) + x * ch);
+}
+
+/* CPU devices (warp_rows): flow_remap by a row a work-item, 16 pixels a
+ * step (the last step overlapping its neighbour; rows narrower than a step
+ * a pixel at a time), the taps gathered lane by lane and every lane's
+ * arithmetic flow_remap's, operation for operation. Offsets within src fit
+ * an int (the host's choice). */
+#define REMAP_GATHER16(p, i)                                                                       \
+    (float16)(p[i.s0], p[i.s1], p[i.s2], p[i.s3], p[i.s4], p[i.s5], p[i.s6], p[i.s7], p[i.s8],     \
+              p[i.s9], p[i.sa], p[i.sb], p[i.sc], p[i.sd], p[i.se], p[i.sf])
+
+#define REMAP_WORD(p, i) as_uint(vload4(0, (p) + (i)))
+#define REMAP_WORDS16(p, i)                                                                        \
+    (uint16)(REMAP_WORD(p, i.s0), REMAP_WORD(p, i.s1), REMAP_WORD(p, i.s2), REMAP_WORD(p, i.s3),   \
+             REMAP_WORD(p, i.s4), REMAP_WORD(p, i.s5), REMAP_WORD(p, i.s6), REMAP_WORD(p, i.s7),   \
+             REMAP_WORD(p, i.s8), REMAP_WORD(p, i.s9), REMAP_WORD(p, i.sa), REMAP_WORD(p, i.sb),   \
+             REMAP_WORD(p, i.sc), REMAP_WORD(p, i.sd), REMAP_WORD(p, i.se), REMAP_WORD(p, i.sf))
+
+__kernel void flow_remap_rows(__global const uchar *src, int ss, int w, int h, int ch,
+                              __global const float *flow, int fs, __global const uchar *ref, int rs,
+                              int average, __global uchar *dst, int ds)
+{
+    const int y = (int)get_global_id(0);
+    if (y >= h)
+        return;
+    __global const float *frow = flow + IDX(y, fs);
+    __global uchar *out = dst + IDX(y, ds);
+    __global const uchar *mix = ref + IDX(y, rs);
+    const float16 lane = (float16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const int16 zero = (int16)0, wmax = (int16)(w - 1), hmax = (int16)(h - 1), chv = (int16)ch;
+    for (int x = 0; x <= w - 16; x = x == w - 16 ? w : min(x + 16, w - 16)) {
+        const float16 f0 = vload16(0, frow + 2 * x), f1 = vload16(1, frow + 2 * x);
+        const float16 u = (float16)(f0.even, f1.even), v = (float16)(f0.odd, f1.odd);
+        const float16 sx = fmin(fmax(((float16)x + lane) + u, -1.0f), (float)w);
+        const float16 sy = fmin(fmax((float16)y + v, -1.0f), (float)h);
+        const float16 fx = floor(sx), fy = floor(sy);
+        const float16 a = sx - fx, b = sy - fy;
+        const int16 x0 = convert_int16(fx), y0 = convert_int16(fy);
+        const int16 xa = clamp(x0, zero, wmax) * chv, xb = clamp(x0 + 1, zero, wmax) * chv;
+        const int16 o0 = clamp(y0, zero, hmax) * ss, o1 = clamp(y0 + 1, zero, hmax) * ss;
+        const int16 i00 = o0 + xa, i01 = o0 + xb, i10 = o1 + xa, i11 = o1 + xb;
+        uint16 packed = 0, w00 = 0, w01 = 0, w10 = 0, w11 = 0;
+        if (ch == 4) { /* a tap's four channels by one 4-byte load */
+            w00 = REMAP_WORDS16(src, i00);
+            w01 = REMAP_WORDS16(src, i01);
+            w10 = REMAP_WORDS16(src, i10);
+            w11 = REMAP_WORDS16(src, i11);
+        }
+        uchar v0[16], v1[16], v2[16];
+        for (int c = 0; c < ch; c++) {
+            __global const uchar *s = src + c;
+            float16 p00, p01, p10, p11;
+            if (ch == 4) {
+                const uint sh = 8 * c;
+                p00 = convert_float16((w00 >> sh) & 255u);
+                p01 = convert_float16((w01 >> sh) & 255u);
+                p10 = convert_float16((w10 >> sh) & 255u);
+                p11 = convert_float16((w11 >> sh) & 255u);
+            } else {
+                p00 = REMAP_GATHER16(s, i00);
+                p01 = REMAP_GATHER16(s, i01);
+                p10 = REMAP_GATHER16(s, i10);
+                p11 = REMAP_GATHER16(s, i11);
+            }
+            const float16 t0 = fma(a, p01 - p00, p00), t1 = fma(a, p11 - p10, p10);
+            int16 r = convert_int16(rint(fma(b, t1 - t0, t0)));
+            if (average) {
+                int16 m;
+                if (ch == 1)
+                    m = convert_int16(vload16(0, mix + x));
+                else
+                    m = (int16)(mix[(x + 0) * ch + c], mix[(x + 1) * ch + c], mix[(x + 2) * ch + c],
+                                mix[(x + 3) * ch + c], mix[(x + 4) * ch + c], mix[(x + 5) * ch + c],
+                                mix[(x + 6) * ch + c], mix[(x + 7) * ch + c], mix[(x + 8) * ch + c],
+                                mix[(x + 9) * ch + c], mix[(x + 10) * ch + c],
+                                mix[(x + 11) * ch + c], mix[(x + 12) * ch + c],
+                                mix[(x + 13) * ch + c], mix[(x + 14) * ch + c],
+                                mix[(x + 15) * ch + c]);
+                r = (r + m + 1) >> 1;
+            }
+            /* channels as the bytes of words (1 and 4 channels), else kept
+             * for the lane-by-lane stores */
+            packed |= convert_uint16(r & 255) << (8 * c);
+            if (c == 0)
+                vstore16(convert_uchar16(r), 0, v0);
+            else if (c == 1)
+                vstore16(convert_uchar16(r), 0, v1);
+            else if (c == 2)
+                vstore16(convert_uchar16(r), 0, v2);
+        }
+        if (ch == 1) {
+            vstore16(convert_uchar16(packed), 0, out + x);
+        } else if (ch == 4) {
+            __global uchar *o = out + 4 * x;
+            vstore16(as_uchar16(packed.lo.lo), 0, o);
+            vstore16(as_uchar16(packed.lo.hi), 1, o);
+            vstore16(as_uchar16(packed.hi.lo), 2, o);
+            vstore16(as_uchar16(packed.hi.hi), 3, o);
+        } else {
+            for (int i = 0; i < 16; i++) {
+                __global uchar *o = out + (x + i) * ch;
+                o[0] = v0[i];
+                o[1] = v1[i];
+                if (ch == 3)
+                    o[2] = v2[i];
+            }
+        }
+    }
+    for (int x = 0; x < w && w < 16; x++)
+        remap_px(src, ss, w, h, ch, vload2(0, frow + 2 * x), x, y, mix + x * ch, average,
+                 out + x * ch);
 }

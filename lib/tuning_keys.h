@@ -163,6 +163,8 @@ CLIK_TUNE_KEY(LNET_WINO, "lnet_wino", "lapar_net", FLAG, 0, 1, NULL,
     "CPU devices with 64 KiB of local memory or more (PoCL, 2 AVX-512 cores, LAPAR-A x2 at 320x180: 402 against 651 ms direct)", "the LAPAR network's 3x3 convolutions (but the pixel-shuffled one) by Winograd's F(2x2, 3x3), a strip of lnet_vw tiles (4 to 16) per work-item, where the strip's transformed input fits the device's local memory")
 CLIK_TUNE_KEY(LNET_TILE, "lnet_tile", "lapar_net", INT, 0, 1048576, NULL,
     "0: the whole image while its activations fit the device's largest allocation and three quarters of its memory, else the largest square tile that does", "side of the square input tiles the LAPAR network runs on, each with its receptive field's halo; the output is the same bytes as the whole image's (0: automatic)")
+CLIK_TUNE_KEY(WARP_ROWS, "warp_rows", "flow", FLAG, 0, 1, NULL,
+    "CPU devices", "clik_flow_warp by a row a work-item, 16 pixels a step")
 CLIK_TUNE_KEY(FLOW_BLOCK, "flow_block", "flow", CHOICE, 0, 4, "0|1|2|5|10",
     "2 on GPUs with local memory, else 0", "TV-L1 iterations per launch on levels past flow_iterate's, on tiles with a halo of as many pixels in local memory (flow_block); 0: a U and a P launch per iteration")
 CLIK_TUNE_KEY(FLOW_BLOCK_WG, "flow_block_wg", "flow", CHOICE, 0, 5, "32x16|16x16|32x8|32x32|64x16|8x8",

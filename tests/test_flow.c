@@ -944,9 +944,10 @@ END_TEST
 int main(void)
 {
     /* The device's default kernels, then again with poisoned scratch
-     * buffers (reads of unwritten memory fail the comparisons); the kernel
-     * variants run in kernel_variants on every device. */
-    static const char *const tunings[] = {"", "poison=1", NULL};
+     * buffers (reads of unwritten memory fail the comparisons) and the warp
+     * by pixels (CPU devices take it by rows); the kernel variants run in
+     * kernel_variants on every device. */
+    static const char *const tunings[] = {"", "poison=1,warp_rows=0", NULL};
     const h_test tests[] = {H_LOOP(ground_truth, (int)(sizeof(pairs) / sizeof(pairs[0]))),
                             H_TEST(zero_motion),
                             H_TEST(colour),

@@ -211,18 +211,31 @@ static clik_status warp_opencl(clik_context *ctx, void *p, clik_binding *const *
     const int n = a->average ? 4 : 3;
     clik_status st = clik__check_int_strides(ctx, b, n, 0, "clik_flow_warp");
     const clik_binding *src = b[0], *flow = b[1], *ref = b[a->average ? 2 : 0], *dst = b[n - 1];
+    const int w = src->image.width, h = src->image.height, ch = src->image.channels;
+    /* By rows on CPU devices (a row a work-item, 16 pixels a step): where
+     * src's offsets fit an int and a row's steps the loop budget. */
+    const long budget = clik__loop_budget(ctx);
+    const int rows = (size_t)h * src->stride <= (size_t)INT_MAX &&
+                     (!budget || (long)w / 16 * (ch + 17) + 16 < budget / 2) &&
+                     (int)clik__tune(ctx, CLIK_TUNE_WARP_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
     clik_kernel_entry *k;
     if (st == CLIK_OK)
-        st = clik__kernel(ctx, "flow", "-DSTORE_HALF=0 -DCLIK_FP16=0", "flow_remap", &k);
-    const int w = src->image.width, h = src->image.height, ch = src->image.channels;
+        st = clik__kernel(ctx, "flow", "-DSTORE_HALF=0 -DCLIK_FP16=0",
+                          rows ? "flow_remap_rows" : "flow_remap", &k);
     const int ss = clik__elems(src), fs = clik__elems(flow), rs = clik__elems(ref),
               ds = clik__elems(dst), average = a->average;
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, k, CLIK_A(src->mem), CLIK_A(ss), CLIK_A(w), CLIK_A(h), CLIK_A(ch),
                        CLIK_A(flow->mem), CLIK_A(fs), CLIK_A(ref->mem), CLIK_A(rs), CLIK_A(average),
                        CLIK_A(dst->mem), CLIK_A(ds));
+    if (st != CLIK_OK)
+        return st;
+    if (rows) {
+        size_t items[1] = {(size_t)h}, lsize[1] = {1};
+        return clik__launch_exact(ctx, k, 1, items, lsize);
+    }
     size_t items[2] = {(size_t)w, (size_t)h}, lsize[2] = {32, 8};
-    return st == CLIK_OK ? clik__launch(ctx, k, 2, items, lsize) : st;
+    return clik__launch(ctx, k, 2, items, lsize);
 }
 
 static clik_status warp_cpu(clik_context *ctx, void *p, clik_image *const *v)
