@@ -131,6 +131,55 @@ static int row_sum_rows(void *user, int y0, int y1)
     return 0;
 }
 
+/* Steps 4 to 6 (clik__lapar_model_bucket) of pixels x .. x + lanes - 1
+ * of row y from their normalised sums a, b, c, four lanes at once, each
+ * lane in the definition's order of operations; the pseudo-angle takes its
+ * quadrant's base, numerator and denominator by selects and divides once
+ * (the first quadrant's 0.0f + v / (u + v) differs from v / (u + v) only
+ * in the sign of a zero, which no edge tells apart), as the kernels do. */
+static void buckets4(float32x4_t a, float32x4_t b, float32x4_t c, int x, int y, int lanes,
+                     const clik_lapar_model_plan *p, uint16_t *out)
+{
+    const float32x4_t zero = vdupq_n_f32(0.0f), half = vdupq_n_f32(0.5f);
+    const float32x4_t t = vaddq_f32(a, c), d = vsubq_f32(a, c);
+    const float32x4_t e = sqrt4(vaddq_f32(vmulq_f32(d, d), vmulq_n_f32(vmulq_f32(b, b), 4.0f)));
+    const float32x4_t l1 = vmulq_f32(half, vaddq_f32(t, e));
+    float32x4_t l2 = vmulq_f32(half, vsubq_f32(t, e));
+    l2 = vbslq_f32(vcgtq_f32(l2, zero), l2, zero);
+    const float32x4_t s1 = sqrt4(vbslq_f32(vcgtq_f32(l1, zero), l1, zero)), s2 = sqrt4(l2);
+    const uint32x4_t edge = vcgeq_f32(s1, vdupq_n_f32(1e-3f)); /* not flat */
+    const float32x4_t coherence = vbslq_f32(edge, div4(vsubq_f32(s1, s2), vaddq_f32(s1, s2)), zero);
+    const float32x4_t u = d, v = vmulq_n_f32(b, 2.0f), nu = vnegq_f32(u), nv = vnegq_f32(v);
+    const uint32x4_t vpos = vcgeq_f32(v, zero), upos = vcgeq_f32(u, zero);
+    const uint32x4_t uneg = vcltq_f32(u, zero);
+    const float32x4_t num = vbslq_f32(vpos, vbslq_f32(upos, v, nu), vbslq_f32(uneg, nv, u));
+    const float32x4_t den = vbslq_f32(vpos, vbslq_f32(upos, vaddq_f32(u, v), vsubq_f32(v, u)),
+                                      vbslq_f32(uneg, vsubq_f32(nu, v), vsubq_f32(u, v)));
+    const float32x4_t base = vbslq_f32(vpos, vbslq_f32(upos, zero, vdupq_n_f32(1.0f)),
+                                       vbslq_f32(uneg, vdupq_n_f32(2.0f), vdupq_n_f32(3.0f)));
+    const float32x4_t pseudo = vbslq_f32(edge, vaddq_f32(base, div4(num, den)), zero);
+    uint32x4_t ang = vdupq_n_u32(0), sb = ang, cb = ang;
+    for (int m = 0; m < p->angles; m++) /* a true comparison is all ones: minus 1 */
+        ang = vsubq_u32(ang, vcleq_f32(vdupq_n_f32(p->angle_edges[m]), pseudo));
+    ang = vbslq_u32(vceqq_u32(ang, vdupq_n_u32((uint32_t)p->angles)), vdupq_n_u32(0), ang);
+    for (int k = 0; k < p->strengths - 1; k++)
+        sb = vsubq_u32(sb, vcleq_f32(vdupq_n_f32(p->strength_edges[k]), s1));
+    for (int k = 0; k < p->coherences - 1; k++)
+        cb = vsubq_u32(cb, vcleq_f32(vdupq_n_f32(p->coherence_edges[k]), coherence));
+    uint32_t la[4], lb[4], lc[4];
+    vst1q_u32(la, ang);
+    vst1q_u32(lb, sb);
+    vst1q_u32(lc, cb);
+    for (int l = 0; l < lanes; l++) {
+        const int phase = p->phases ? (y % p->scale) * p->scale + (x + l) % p->scale : 0;
+        out[x + l] =
+            (uint16_t)((((uint32_t)phase * (uint32_t)p->angles + la[l]) * (uint32_t)p->strengths +
+                        lb[l]) *
+                           (uint32_t)p->coherences +
+                       lc[l]);
+    }
+}
+
 /* Column sums and the buckets. */
 static int bucket_rows(void *user, int y0, int y1)
 {
@@ -168,12 +217,8 @@ static int bucket_rows(void *user, int y0, int y1)
                 b = vaddq_f32(b, vmulq_f32(wgt, v));
                 c = vaddq_f32(c, vmulq_f32(wgt, q));
             }
-            float la[4], lb[4], lc[4];
-            vst1q_f32(la, vmulq_n_f32(a, norm));
-            vst1q_f32(lb, vmulq_n_f32(b, norm));
-            vst1q_f32(lc, vmulq_n_f32(c, norm));
-            for (int l = 0; l < lanes; l++)
-                out[x + l] = (uint16_t)clik__lapar_model_bucket(la[l], lb[l], lc[l], x + l, y, p);
+            buckets4(vmulq_n_f32(a, norm), vmulq_n_f32(b, norm), vmulq_n_f32(c, norm), x, y, lanes,
+                     p, out);
         }
     }
     return 0;
@@ -243,25 +288,40 @@ static void filter_grey(const clik_image *up, const uint16_t *brow, const clik_l
         store_sample(dst, x + l, y, 0, s[l]);
 }
 
-/* RGBA: one pixel, its channels in the lanes; alpha is U's. */
-static void filter_rgba(const clik_image *up, const uint16_t *brow, const clik_lapar_model_plan *p,
-                        int x, int y, clik_image *dst)
+/* RGBA: row y, a pixel at a time, its channels in the lanes; alpha is U's.
+ * rows: U's k rows of the window (reflected); pixels whose window stays
+ * inside the row read it without reflection. */
+static void filter_rgba_row(const clik_image *up, const uint16_t *brow,
+                            const clik_lapar_model_plan *p, int y, clik_image *dst)
 {
-    const int w = up->width, h = up->height, k = p->ksize, kh = k / 2;
-    const float *f = p->filters + (size_t)brow[x] * (size_t)(k * k);
-    float32x4_t sum = vdupq_n_f32(0.0f);
-    for (int r = 0; r < k; r++) {
-        const float *row = up_row(up, clik__reflect101(y + r - kh, h));
-        for (int c = 0; c < k; c++)
-            sum = vaddq_f32(
-                sum, vmulq_n_f32(vld1q_f32(row + (size_t)clik__reflect101(x + c - kh, w) * 4),
-                                 f[r * k + c]));
+    const int w = up->width, h = up->height, k = p->ksize, kh = k / 2, taps = k * k;
+    const float *rows[8];
+    for (int r = 0; r < k; r++)
+        rows[r] = up_row(up, clik__reflect101(y + r - kh, h));
+    const float *self = up_row(up, y);
+    for (int x = 0; x < w; x++) {
+        const float *f = p->filters + (size_t)brow[x] * (size_t)taps;
+        float32x4_t sum = vdupq_n_f32(0.0f);
+        if (x >= kh && x + kh < w) {
+            for (int r = 0; r < k; r++, f += k) {
+                const float *q = rows[r] + (size_t)(x - kh) * 4;
+                for (int c = 0; c < k; c++)
+                    sum = vaddq_f32(sum, vmulq_n_f32(vld1q_f32(q + 4 * c), f[c]));
+            }
+        } else {
+            for (int r = 0; r < k; r++, f += k)
+                for (int c = 0; c < k; c++)
+                    sum = vaddq_f32(
+                        sum, vmulq_n_f32(
+                                 vld1q_f32(rows[r] + (size_t)clik__reflect101(x + c - kh, w) * 4),
+                                 f[c]));
+        }
+        float s[4];
+        vst1q_f32(s, sum);
+        for (int c = 0; c < 3; c++)
+            store_sample(dst, x, y, c, s[c]);
+        store_sample(dst, x, y, 3, self[(size_t)x * 4 + 3]);
     }
-    float s[4];
-    vst1q_f32(s, sum);
-    for (int c = 0; c < 3; c++)
-        store_sample(dst, x, y, c, s[c]);
-    store_sample(dst, x, y, 3, up_row(up, y)[(size_t)x * 4 + 3]);
 }
 
 typedef struct filter_job {
@@ -282,8 +342,7 @@ static int filter_rows(void *user, int y0, int y1)
         const uint16_t *brow = (const uint16_t *)(const void *)((const char *)buckets->data +
                                                                 (size_t)y * buckets->stride);
         if (up->channels == 4) {
-            for (int x = 0; x < w; x++)
-                filter_rgba(up, brow, p, x, y, dst);
+            filter_rgba_row(up, brow, p, y, dst);
         } else {
             for (int x = 0; x < w; x += 4)
                 filter_grey(up, brow, p, x, y, w - x < 4 ? w - x : 4, dst);

@@ -15,6 +15,9 @@
 #else
 #define SIMDE_ENABLE_NATIVE_ALIASES
 #include <simde/arm/neon.h>
+#if defined(__SSE2__)
+#include <emmintrin.h> /* div4 and sqrt4 */
+#endif
 #endif
 
 #if defined(__GNUC__)
@@ -42,12 +45,18 @@ CLIK_INLINE float32x4_t fma4(float32x4_t acc, float32x4_t b, float32x4_t c)
 }
 
 /* n / d and sqrt(v) correctly rounded, as the oracles' float operations and
- * the kernels': VDIV and VSQRT on AArch64, lane by lane where SIMDe has
- * neither. */
+ * the kernels': VDIV and VSQRT on AArch64, DIVPS and SQRTPS on x86 (SSE2),
+ * else lane by lane. */
 CLIK_INLINE float32x4_t div4(float32x4_t n, float32x4_t d)
 {
 #if defined(__aarch64__) && defined(__ARM_NEON)
     return vdivq_f32(n, d);
+#elif defined(__SSE2__)
+    float q[4], r[4];
+    vst1q_f32(q, n);
+    vst1q_f32(r, d);
+    _mm_storeu_ps(q, _mm_div_ps(_mm_loadu_ps(q), _mm_loadu_ps(r)));
+    return vld1q_f32(q);
 #else
     float q[4], r[4];
     vst1q_f32(q, n);
@@ -62,6 +71,11 @@ CLIK_INLINE float32x4_t sqrt4(float32x4_t v)
 {
 #if defined(__aarch64__) && defined(__ARM_NEON)
     return vsqrtq_f32(v);
+#elif defined(__SSE2__)
+    float q[4];
+    vst1q_f32(q, v);
+    _mm_storeu_ps(q, _mm_sqrt_ps(_mm_loadu_ps(q)));
+    return vld1q_f32(q);
 #else
     float q[4];
     vst1q_f32(q, v);
