@@ -9,10 +9,12 @@
  * at a time); rows come out in the case table's order whatever the threads
  * do, each as soon as its operation is complete.
  *
- * PoCL devices are the exception: PoCL keeps one process-wide cache of
- * kernel library handles whose reference counts go wrong when the same
- * kernel runs in several contexts at once (an assertion aborts the
- * process). Each PoCL backend therefore has one context, shared by the
+ * PoCL and Oclgrind devices are the exception: PoCL keeps one process-wide
+ * cache of kernel library handles whose reference counts go wrong when the
+ * same kernel runs in several contexts at once (an assertion aborts the
+ * process), and Oclgrind 21.10 running kernels of two contexts at once gives
+ * wrong bytes, then crashes (a segmentation fault, or an assertion in its
+ * queue). Each such backend therefore has one context, shared by the
  * workers under one lock; PoCL spreads every kernel over all the cores
  * anyway.
  * SPDX-License-Identifier: BSD-2-Clause
@@ -45,8 +47,8 @@ static const char *const conformance_usage =
     "  --device SPEC     only this device (none: the CPU paths only)\n"
     "  --op NAMES        only these operations: names or globs (resize-*), comma-\n"
     "                    separated; may be repeated\n"
-    "  --jobs N          worker threads (default: the CPUs online); a PoCL device\n"
-    "                    serves one job at a time\n"
+    "  --jobs N          worker threads (default: the CPUs online); a PoCL or\n"
+    "                    Oclgrind device serves one job at a time\n"
     "  --quick           sizes up to 128x64 only\n"
     "  --list            print the operations and backends, run nothing\n"
     "  --junit FILE      also write JUnit XML (unsupported runs are skipped tests)\n"
@@ -272,7 +274,8 @@ static int collect_backends(const char *spec, backend *list)
             snprintf(label, sizeof(label), "%s %s", dev, local ? "local" : "no-local");
             n = add_backend(list, n, name, label, dev, CLIK_CPU_AUTO, local, CLIK_BACKEND_OPENCL);
             list[n - 1].shared =
-                strstr(devs[i].platform_name, "Portable Computing Language") != NULL;
+                strstr(devs[i].platform_name, "Portable Computing Language") != NULL ||
+                strstr(devs[i].platform_name, "Oclgrind") != NULL;
             snprintf(slug_text, sizeof(slug_text), "%s %.60s %s", dev, devs[i].name,
                      local ? "local" : "nolocal");
             slugify(slug_text, list[n - 1].slug, sizeof(list[n - 1].slug));

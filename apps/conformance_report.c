@@ -247,7 +247,7 @@ void print_legend(FILE *f, const conformance_run *r)
 {
     for (int b = 0; b < r->nbackends; b++)
         fprintf(f, "  %-*s  %s%s\n", r->width.label, r->backends[b].label, r->backends[b].name,
-                r->backends[b].shared ? "; one job at a time (PoCL)" : "");
+                r->backends[b].shared ? "; one job at a time (PoCL, Oclgrind)" : "");
 }
 
 /* A file written through a temporary file and a rename. */
