@@ -231,6 +231,12 @@ OPENCV_OPS = [
         note="no SSIM call in OpenCV: the usual recipe, cv2.GaussianBlur 11x11 sigma 1.5 on "
              "float32, map + mean (T-API: both images uploaded)",
     ),
+    same_op("upscale_lapar", (1, 4),
+            lambda cv, np, img, st: cv.resize(img, st, interpolation=cv.INTER_CUBIC),
+            "no LAPAR model in OpenCV: cv2.resize INTER_CUBIC to the size clik used (x --scale), "
+            "the bicubic upsample the model's filter starts from",
+            setup=lambda cv, np, img, args: scaled_size(img, args.scale), scaled=True,
+            integer_scale=True),
     fusion_op("upscale_fusion",
               "no fusion upscaler in OpenCV: cv2.resize INTER_NEAREST + INTER_CUBIC, the two "
               "upscales fusion starts from (clik also does SSIM, blur and the blend)"),
