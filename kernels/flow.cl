@@ -950,6 +950,13 @@ __kernel void flow_remap(__global const uchar *src, int ss, int w, int h, int ch
              REMAP_WORD(p, i.s8), REMAP_WORD(p, i.s9), REMAP_WORD(p, i.sa), REMAP_WORD(p, i.sb),   \
              REMAP_WORD(p, i.sc), REMAP_WORD(p, i.sd), REMAP_WORD(p, i.se), REMAP_WORD(p, i.sf))
 
+/* The bilinear blend of 16 lanes' taps, rounded (remap_px's arithmetic). */
+inline int16 remap_blend16(float16 a, float16 b, float16 p00, float16 p01, float16 p10, float16 p11)
+{
+    const float16 t0 = fma(a, p01 - p00, p00), t1 = fma(a, p11 - p10, p10);
+    return convert_int16(rint(fma(b, t1 - t0, t0)));
+}
+
 __kernel void flow_remap_rows(__global const uchar *src, int ss, int w, int h, int ch,
                               __global const float *flow, int fs, __global const uchar *ref, int rs,
                               int average, __global uchar *dst, int ds)
@@ -973,70 +980,53 @@ __kernel void flow_remap_rows(__global const uchar *src, int ss, int w, int h, i
         const int16 xa = clamp(x0, zero, wmax) * chv, xb = clamp(x0 + 1, zero, wmax) * chv;
         const int16 o0 = clamp(y0, zero, hmax) * ss, o1 = clamp(y0 + 1, zero, hmax) * ss;
         const int16 i00 = o0 + xa, i01 = o0 + xb, i10 = o1 + xa, i11 = o1 + xb;
-        uint16 packed = 0, w00 = 0, w01 = 0, w10 = 0, w11 = 0;
-        if (ch == 4) { /* a tap's four channels by one 4-byte load */
-            w00 = REMAP_WORDS16(src, i00);
-            w01 = REMAP_WORDS16(src, i01);
-            w10 = REMAP_WORDS16(src, i10);
-            w11 = REMAP_WORDS16(src, i11);
-        }
-        uchar v0[16], v1[16], v2[16];
-        for (int c = 0; c < ch; c++) {
-            __global const uchar *s = src + c;
-            float16 p00, p01, p10, p11;
-            if (ch == 4) {
-                const uint sh = 8 * c;
-                p00 = convert_float16((w00 >> sh) & 255u);
-                p01 = convert_float16((w01 >> sh) & 255u);
-                p10 = convert_float16((w10 >> sh) & 255u);
-                p11 = convert_float16((w11 >> sh) & 255u);
-            } else {
-                p00 = REMAP_GATHER16(s, i00);
-                p01 = REMAP_GATHER16(s, i01);
-                p10 = REMAP_GATHER16(s, i10);
-                p11 = REMAP_GATHER16(s, i11);
-            }
-            const float16 t0 = fma(a, p01 - p00, p00), t1 = fma(a, p11 - p10, p10);
-            int16 r = convert_int16(rint(fma(b, t1 - t0, t0)));
-            if (average) {
-                int16 m;
-                if (ch == 1)
-                    m = convert_int16(vload16(0, mix + x));
-                else
-                    m = (int16)(mix[(x + 0) * ch + c], mix[(x + 1) * ch + c], mix[(x + 2) * ch + c],
-                                mix[(x + 3) * ch + c], mix[(x + 4) * ch + c], mix[(x + 5) * ch + c],
-                                mix[(x + 6) * ch + c], mix[(x + 7) * ch + c], mix[(x + 8) * ch + c],
-                                mix[(x + 9) * ch + c], mix[(x + 10) * ch + c],
-                                mix[(x + 11) * ch + c], mix[(x + 12) * ch + c],
-                                mix[(x + 13) * ch + c], mix[(x + 14) * ch + c],
-                                mix[(x + 15) * ch + c]);
-                r = (r + m + 1) >> 1;
-            }
-            /* channels as the bytes of words (1 and 4 channels), else kept
-             * for the lane-by-lane stores */
-            packed |= convert_uint16(r & 255) << (8 * c);
-            if (c == 0)
-                vstore16(convert_uchar16(r), 0, v0);
-            else if (c == 1)
-                vstore16(convert_uchar16(r), 0, v1);
-            else if (c == 2)
-                vstore16(convert_uchar16(r), 0, v2);
-        }
-        if (ch == 1) {
-            vstore16(convert_uchar16(packed), 0, out + x);
-        } else if (ch == 4) {
+        if (ch == 4) {
+            /* a tap's four channels by one 4-byte load, the channels as the
+             * bytes of words */
+            const uint16 w00 = REMAP_WORDS16(src, i00), w01 = REMAP_WORDS16(src, i01);
+            const uint16 w10 = REMAP_WORDS16(src, i10), w11 = REMAP_WORDS16(src, i11);
             __global uchar *o = out + 4 * x;
+            uint16 m = 0, packed = 0;
+            if (average)
+                m = (uint16)(as_uint4(vload16(0, mix + 4 * x)), as_uint4(vload16(1, mix + 4 * x)),
+                             as_uint4(vload16(2, mix + 4 * x)), as_uint4(vload16(3, mix + 4 * x)));
+            for (uint sh = 0; sh < 32; sh += 8) {
+#define BYTE16(v) convert_float16(((v) >> sh) & 255u)
+                int16 r = remap_blend16(a, b, BYTE16(w00), BYTE16(w01), BYTE16(w10), BYTE16(w11));
+#undef BYTE16
+                if (average)
+                    r = (r + convert_int16((m >> sh) & 255u) + 1) >> 1;
+                packed |= convert_uint16(r) << sh;
+            }
             vstore16(as_uchar16(packed.lo.lo), 0, o);
             vstore16(as_uchar16(packed.lo.hi), 1, o);
             vstore16(as_uchar16(packed.hi.lo), 2, o);
             vstore16(as_uchar16(packed.hi.hi), 3, o);
+            continue;
+        }
+        uchar kept[3][16]; /* 1 to 3 channels, stored lane by lane */
+        for (int c = 0; c < ch; c++) {
+            __global const uchar *s = src + c;
+            int16 r = remap_blend16(a, b, REMAP_GATHER16(s, i00), REMAP_GATHER16(s, i01),
+                                    REMAP_GATHER16(s, i10), REMAP_GATHER16(s, i11));
+            if (average) {
+                __global const uchar *q = mix + x * ch + c;
+                r = (r +
+                     (int16)(q[0], q[ch], q[2 * ch], q[3 * ch], q[4 * ch], q[5 * ch], q[6 * ch],
+                             q[7 * ch], q[8 * ch], q[9 * ch], q[10 * ch], q[11 * ch], q[12 * ch],
+                             q[13 * ch], q[14 * ch], q[15 * ch]) +
+                     1) >>
+                    1;
+            }
+            vstore16(convert_uchar16(r), 0, kept[c]);
+        }
+        if (ch == 1) {
+            vstore16(vload16(0, kept[0]), 0, out + x);
         } else {
             for (int i = 0; i < 16; i++) {
                 __global uchar *o = out + (x + i) * ch;
-                o[0] = v0[i];
-                o[1] = v1[i];
-                if (ch == 3)
-                    o[2] = v2[i];
+                for (int c = 0; c < ch; c++)
+                    o[c] = kept[c][i];
             }
         }
     }
