@@ -537,7 +537,7 @@ typedef struct remap_job {
  * at a time, each channel's taps gathered into vectors and blended with
  * the oracle's three fused multiply-adds; the last pixels of a row by the
  * oracle's own function. */
-static int remap_rows(void *user, int y0, int y1)
+CLIK_FMA_CLONES static int remap_rows(void *user, int y0, int y1)
 {
     const remap_job *j = user;
     const clik_image *src = j->src;

@@ -26,6 +26,17 @@
 #define CLIK_INLINE static inline
 #endif
 
+/* x86 builds for the baseline (no FMA): a function whose inner loop calls
+ * fma4 gets an FMA clone too, picked when the library loads on a CPU with
+ * FMA (there GCC makes each fmaf one VFMADD instead of a call; the same
+ * single rounding either way). */
+#if !defined(__aarch64__) && !defined(__FMA__) && defined(__x86_64__) && defined(__GNUC__) &&     \
+    !defined(__clang__) && defined(__linux__)
+#define CLIK_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define CLIK_FMA_CLONES
+#endif
+
 /* acc + b * c with one rounding, as fma() in the kernels and fmaf() in the
  * oracles: VFMA on AArch64 and on x86 with FMA, else fmaf lane by lane
  * (SIMDe's vfmaq_f32 rounds the product first there). */
