@@ -1,8 +1,9 @@
 /*
  * LAPAR model family: steps 4 to 6 of one pixel's classification (the
  * definition in cpu.h, clik_lapar_model_plan), in float in the order the
- * definition writes, shared by the scalar oracle and the NEON code's lanes.
- * Each includer compiles it under its own floating-point settings.
+ * definition writes: the scalar oracle's (the NEON code and the kernels
+ * compute lanes of them in the same operations). Its includer compiles it
+ * without contraction.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #ifndef CLIK_LAPAR_MODEL_PX_H

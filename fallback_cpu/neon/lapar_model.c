@@ -26,9 +26,6 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-/* After the pragmas: steps 4 to 6 without contraction too. */
-#include "lapar_model_px.h"
-
 static const float *up_row(const clik_image *up, int y)
 {
     return (const float *)(const void *)((const char *)up->data + (size_t)y * up->stride);
@@ -131,7 +128,7 @@ static int row_sum_rows(void *user, int y0, int y1)
     return 0;
 }
 
-/* Steps 4 to 6 (clik__lapar_model_bucket) of pixels x .. x + lanes - 1
+/* Steps 4 to 6 (clik__lapar_model_bucket in lapar_model_px.h) of pixels x .. x + lanes - 1
  * of row y from their normalised sums a, b, c, four lanes at once, each
  * lane in the definition's order of operations; the pseudo-angle takes its
  * quadrant's base, numerator and denominator by selects and divides once
@@ -255,37 +252,45 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
     return rc;
 }
 
-/* One channel: four pixels, each lane its bucket's weight of the tap. */
-static void filter_grey(const clik_image *up, const uint16_t *brow, const clik_lapar_model_plan *p,
-                        int x, int y, int lanes, clik_image *dst)
+/* One channel, row y: four pixels at a time, each lane its bucket's weight
+ * of the tap; rows: U's k rows of the window (reflected); steps whose
+ * window stays inside the row read it without reflection. */
+static void filter_grey_row(const clik_image *up, const uint16_t *brow,
+                            const clik_lapar_model_plan *p, int y, clik_image *dst)
 {
     const int w = up->width, h = up->height, k = p->ksize, kh = k / 2, taps = k * k;
-    const float *f[4];
-    for (int l = 0; l < 4; l++)
-        f[l] = p->filters + (size_t)brow[x + (l < lanes ? l : 0)] * (size_t)taps;
-    const int inside = lanes == 4 && x - kh >= 0 && x + 3 + kh < w;
-    float32x4_t sum = vdupq_n_f32(0.0f);
-    for (int r = 0; r < k; r++) {
-        const float *row = up_row(up, clik__reflect101(y + r - kh, h));
-        for (int c = 0; c < k; c++) {
-            const int t = r * k + c;
-            const float wl[4] = {f[0][t], f[1][t], f[2][t], f[3][t]};
-            float32x4_t u;
-            if (inside) {
-                u = vld1q_f32(row + (x + c - kh));
-            } else {
-                float lu[4] = {0};
-                for (int l = 0; l < lanes; l++)
-                    lu[l] = row[clik__reflect101(x + l + c - kh, w)];
-                u = vld1q_f32(lu);
+    const float *rows[8];
+    for (int r = 0; r < k; r++)
+        rows[r] = up_row(up, clik__reflect101(y + r - kh, h));
+    for (int x = 0; x < w; x += 4) {
+        const int lanes = w - x < 4 ? w - x : 4;
+        const float *f[4];
+        for (int l = 0; l < 4; l++)
+            f[l] = p->filters + (size_t)brow[x + (l < lanes ? l : 0)] * (size_t)taps;
+        float32x4_t sum = vdupq_n_f32(0.0f);
+        if (lanes == 4 && x - kh >= 0 && x + 3 + kh < w) {
+            for (int r = 0, t = 0; r < k; r++) {
+                const float *q = rows[r] + (x - kh);
+                for (int c = 0; c < k; c++, t++) {
+                    const float wl[4] = {f[0][t], f[1][t], f[2][t], f[3][t]};
+                    sum = vaddq_f32(sum, vmulq_f32(vld1q_f32(wl), vld1q_f32(q + c)));
+                }
             }
-            sum = vaddq_f32(sum, vmulq_f32(vld1q_f32(wl), u));
+        } else {
+            for (int r = 0, t = 0; r < k; r++)
+                for (int c = 0; c < k; c++, t++) {
+                    const float wl[4] = {f[0][t], f[1][t], f[2][t], f[3][t]};
+                    float lu[4] = {0};
+                    for (int l = 0; l < lanes; l++)
+                        lu[l] = rows[r][clik__reflect101(x + l + c - kh, w)];
+                    sum = vaddq_f32(sum, vmulq_f32(vld1q_f32(wl), vld1q_f32(lu)));
+                }
         }
+        float s[4];
+        vst1q_f32(s, sum);
+        for (int l = 0; l < lanes; l++)
+            store_sample(dst, x + l, y, 0, s[l]);
     }
-    float s[4];
-    vst1q_f32(s, sum);
-    for (int l = 0; l < lanes; l++)
-        store_sample(dst, x + l, y, 0, s[l]);
 }
 
 /* RGBA: row y, a pixel at a time, its channels in the lanes; alpha is U's.
@@ -337,16 +342,13 @@ static int filter_rows(void *user, int y0, int y1)
     const clik_image *up = j->up, *buckets = j->buckets;
     const clik_lapar_model_plan *p = j->p;
     clik_image *dst = j->dst;
-    const int w = up->width;
     for (int y = y0; y < y1; y++) {
         const uint16_t *brow = (const uint16_t *)(const void *)((const char *)buckets->data +
                                                                 (size_t)y * buckets->stride);
-        if (up->channels == 4) {
+        if (up->channels == 4)
             filter_rgba_row(up, brow, p, y, dst);
-        } else {
-            for (int x = 0; x < w; x += 4)
-                filter_grey(up, brow, p, x, y, w - x < 4 ? w - x : 4, dst);
-        }
+        else
+            filter_grey_row(up, brow, p, y, dst);
     }
     return 0;
 }

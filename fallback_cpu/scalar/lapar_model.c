@@ -3,8 +3,8 @@
  * and of the per-bucket filter, written straight from the definition in
  * fallback_cpu/cpu.h (clik_lapar_model_plan). The classification is in
  * float, in the order the definition writes (it is what a device kernel
- * reproduces); the filter sums in double and rounds once. Only steps 4
- * to 6 of one pixel (lapar_model_px.h) are shared, with the NEON path.
+ * reproduces); the filter sums in double and rounds once. Steps 4 to 6
+ * of one pixel are in lapar_model_px.h.
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */

@@ -829,8 +829,8 @@ static clik_status launch_rows(clik_context *ctx, clik_kernel_entry *k, int n)
     return clik__launch_exact(ctx, k, 1, global, local);
 }
 
-/* lapar_src_planes, lapar_hpass_rows and lapar_vpass_rows (programs of
- * the options of the kernel ku) into u: the source's colour planes and the
+/* lapar_src_planes, lapar_hpass_rows and lapar_vpass_rows (in the program
+ * of phi_half and wide) into u: the source's colour planes and the
  * horizontal pass in scratch of their own. */
 static clik_status upsample_rows(clik_context *ctx, const clik_binding *lr, int scale,
                                  const clik_image *shape, cl_mem u, cl_long plane,
