@@ -30,7 +30,7 @@
  * fma4 gets an FMA clone too, picked when the library loads on a CPU with
  * FMA (there GCC makes each fmaf one VFMADD instead of a call; the same
  * single rounding either way). */
-#if !defined(__aarch64__) && !defined(__FMA__) && defined(__x86_64__) && defined(__GNUC__) &&     \
+#if !defined(__aarch64__) && !defined(__FMA__) && defined(__x86_64__) && defined(__GNUC__) &&      \
     !defined(__clang__) && defined(__linux__)
 #define CLIK_FMA_CLONES __attribute__((target_clones("fma", "default")))
 #else
