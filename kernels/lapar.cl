@@ -219,6 +219,18 @@ __kernel void lapar_src_planes(__global const T *lr, int lr_stride, int lw, int 
     }
 }
 
+/* WX_SUM of output column X from a colour plane of a source row (p, lw
+ * wide). */
+inline float hpass_px(__global const float *p, int lw, int scale, __constant const float *wt, int X)
+{
+    int px;
+    const int x0 = first_tap(X, scale, &px);
+    const float4 wx = vload4(0, wt + px);
+#define P(c) p[clamp(c, 0, lw - 1)]
+    return WX_SUM(P, x0, x0 + 1, x0 + 2, x0 + 3);
+#undef P
+}
+
 /* One colour plane of a source row (p, lw wide) through the horizontal
  * weights into hrow (ow = lw scale wide): WX_SUM of every output column. */
 inline void hpass_plane(__global const float *p, int lw, int scale, __constant const float *wt,
@@ -230,14 +242,8 @@ inline void hpass_plane(__global const float *p, int lw, int scale, __constant c
          * i + 2), 8 i a step, from the first i whose taps are inside. */
         const float4 we = vload4(0, wt), wo = vload4(1, wt);
         for (int i = 2; i + 10 <= lw; i += 8) {
-            for (; X < 2 * i; X++) {
-                int px;
-                const int x0 = first_tap(X, scale, &px);
-                const float4 wx = vload4(0, wt + px);
-#define P(c) p[clamp(c, 0, lw - 1)]
-                hrow[X] = WX_SUM(P, x0, x0 + 1, x0 + 2, x0 + 3);
-#undef P
-            }
+            for (; X < 2 * i; X++)
+                hrow[X] = hpass_px(p, lw, scale, wt, X);
             const float8 a = vload8(0, p + i - 2), b = vload8(0, p + i - 1);
             const float8 c = vload8(0, p + i), d = vload8(0, p + i + 1), e = vload8(0, p + i + 2);
             const float8 even = we.s0 * a + we.s1 * b + we.s2 * c + we.s3 * d;
@@ -248,14 +254,8 @@ inline void hpass_plane(__global const float *p, int lw, int scale, __constant c
             X = 2 * i + 16;
         }
     }
-    for (; X < ow; X++) {
-        int px;
-        const int x0 = first_tap(X, scale, &px);
-        const float4 wx = vload4(0, wt + px);
-#define P(c) p[clamp(c, 0, lw - 1)]
-        hrow[X] = WX_SUM(P, x0, x0 + 1, x0 + 2, x0 + 3);
-#undef P
-    }
+    for (; X < ow; X++)
+        hrow[X] = hpass_px(p, lw, scale, wt, X);
 }
 
 /* The horizontal pass of source row y: hp's planes (lh rows of ow,

@@ -252,16 +252,22 @@ static int classify_neon(const clik_image *up, const clik_lapar_model_plan *p, c
     return rc;
 }
 
+/* The k rows of U (k <= 8) of the filter's window around row y, reflected. */
+static void window_rows(const clik_image *up, int k, int y, const float **rows)
+{
+    for (int r = 0; r < k; r++)
+        rows[r] = up_row(up, clik__reflect101(y + r - k / 2, up->height));
+}
+
 /* One channel, row y: four pixels at a time, each lane its bucket's weight
  * of the tap; rows: U's k rows of the window (reflected); steps whose
  * window stays inside the row read it without reflection. */
 static void filter_grey_row(const clik_image *up, const uint16_t *brow,
                             const clik_lapar_model_plan *p, int y, clik_image *dst)
 {
-    const int w = up->width, h = up->height, k = p->ksize, kh = k / 2, taps = k * k;
+    const int w = up->width, k = p->ksize, kh = k / 2, taps = k * k;
     const float *rows[8];
-    for (int r = 0; r < k; r++)
-        rows[r] = up_row(up, clik__reflect101(y + r - kh, h));
+    window_rows(up, k, y, rows);
     for (int x = 0; x < w; x += 4) {
         const int lanes = w - x < 4 ? w - x : 4;
         const float *f[4];
@@ -299,10 +305,9 @@ static void filter_grey_row(const clik_image *up, const uint16_t *brow,
 static void filter_rgba_row(const clik_image *up, const uint16_t *brow,
                             const clik_lapar_model_plan *p, int y, clik_image *dst)
 {
-    const int w = up->width, h = up->height, k = p->ksize, kh = k / 2, taps = k * k;
+    const int w = up->width, k = p->ksize, kh = k / 2, taps = k * k;
     const float *rows[8];
-    for (int r = 0; r < k; r++)
-        rows[r] = up_row(up, clik__reflect101(y + r - kh, h));
+    window_rows(up, k, y, rows);
     const float *self = up_row(up, y);
     for (int x = 0; x < w; x++) {
         const float *f = p->filters + (size_t)brow[x] * (size_t)taps;
