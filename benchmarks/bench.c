@@ -546,7 +546,7 @@ static int measure(const options *o, clik_context *ctx, const bench_op *op, int 
     res->xfer_in = bc.xfer_in;
     res->xfer_out = bc.xfer_out;
     res->kernel_ms = -1.0;
-    if (got == CLIK_BACKEND_OPENCL && !bc.no_kernel_time) {
+    if (got == CLIK_BACKEND_OPENCL && !bc.no_kernel_time && !o->unprofiled) {
         if (kernel_times == o->reps)
             res->kernel_ms = bench_median(kern, o->reps);
         else
@@ -680,8 +680,10 @@ int main(int argc, char **argv)
                 memset(&unprofiled, 0, sizeof(unprofiled));
                 const int kernels = o.kernels;
                 o.kernels = 0;
+                o.unprofiled = 1;
                 rc = measure(&o, plain, o.ops[i], o.sizes[s][0], o.sizes[s][1], &unprofiled);
                 o.kernels = kernels;
+                o.unprofiled = 0;
                 r.e2e_profiled_ms = r.e2e_ms;
                 r.e2e_ms = unprofiled.e2e_ms;
                 r.e2e_min_ms = unprofiled.e2e_min_ms;

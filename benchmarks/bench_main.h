@@ -30,8 +30,9 @@ typedef struct options {
     int list; /* --list (with --json: one JSON object per op) */
     int allow_fallback;
     int verbose;
-    int no_check; /* --no-check */
-    int kernels;  /* --kernels: device time per kernel */
+    int no_check;   /* --no-check */
+    int kernels;    /* --kernels: device time per kernel */
+    int unprofiled; /* the run on the context without profiling (no kernel times to read) */
     clik_cpu_path cpu_path;
     int threads; /* of the CPU path; -1: the library's default */
     uint64_t seed;
