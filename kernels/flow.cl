@@ -935,8 +935,8 @@ __kernel void flow_remap(__global const uchar *src, int ss, int w, int h, int ch
 }
 
 /* CPU devices (warp_rows): flow_remap by a row a work-item, 16 pixels a
- * step (the last step overlapping its neighbour; rows narrower than a step
- * a pixel at a time), the taps gathered lane by lane and every lane's
+ * step (the row's last w mod 16 pixels one at a time), the taps gathered
+ * lane by lane and every lane's
  * arithmetic flow_remap's, operation for operation. Offsets within src fit
  * an int (the host's choice). */
 #define REMAP_GATHER16(p, i)                                                                       \
@@ -969,7 +969,8 @@ __kernel void flow_remap_rows(__global const uchar *src, int ss, int w, int h, i
     __global const uchar *mix = ref + IDX(y, rs);
     const float16 lane = (float16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const int16 zero = (int16)0, wmax = (int16)(w - 1), hmax = (int16)(h - 1), chv = (int16)ch;
-    for (int x = 0; x <= w - 16; x = x == w - 16 ? w : min(x + 16, w - 16)) {
+    int x = 0;
+    for (; x + 16 <= w; x += 16) {
         const float16 f0 = vload16(0, frow + 2 * x), f1 = vload16(1, frow + 2 * x);
         const float16 u = (float16)(f0.even, f1.even), v = (float16)(f0.odd, f1.odd);
         const float16 sx = fmin(fmax(((float16)x + lane) + u, -1.0f), (float)w);
@@ -1030,7 +1031,9 @@ __kernel void flow_remap_rows(__global const uchar *src, int ss, int w, int h, i
             }
         }
     }
-    for (int x = 0; x < w && w < 16; x++)
+    /* The last pixels one at a time: a step overlapping the one before
+     * would read ref where it already wrote dst (in place, ref may be dst). */
+    for (; x < w; x++)
         remap_px(src, ss, w, h, ch, vload2(0, frow + 2 * x), x, y, mix + x * ch, average,
                  out + x * ch);
 }

@@ -152,8 +152,9 @@ static clik_status warp_flow(int w, int h, clik_image *flow)
 }
 
 /* clik_flow_warp of the input by warp_flow; with average, the average with
- * the input mirrored left to right. */
-static clik_status run_warp_any(clik_context *ctx, const clik_image *in, int average,
+ * the input mirrored left to right (in_place: that mirror made in out, which
+ * is then ref and dst at once, as the API allows). */
+static clik_status run_warp_any(clik_context *ctx, const clik_image *in, int average, int in_place,
                                 clik_image *out)
 {
     clik_image flow = {0}, ref = {0};
@@ -169,16 +170,23 @@ static clik_status run_warp_any(clik_context *ctx, const clik_image *in, int ave
     }
     if (st == CLIK_OK)
         st = sup_case_output(out, in->width, in->height, in->channels, CLIK_U8);
+    if (st == CLIK_OK && in_place && out->buffer)
+        st = clik_image_upload(ctx, out, &ref); /* a device image */
+    for (int y = 0; st == CLIK_OK && in_place && !out->buffer && y < in->height; y++)
+        memcpy((uint8_t *)out->data + (size_t)y * out->stride,
+               (const uint8_t *)ref.data + (size_t)y * ref.stride,
+               (size_t)in->width * (size_t)in->channels);
     if (st == CLIK_OK)
-        st = average ? clik_flow_warp_average(ctx, &ref, in, &flow, out)
+        st = average ? clik_flow_warp_average(ctx, in_place ? out : &ref, in, &flow, out)
                      : clik_flow_warp(ctx, in, &flow, out);
     clik_image_free(&ref);
     clik_image_free(&flow);
     return st;
 }
 
-SUP_CASE_RUN(run_warp, run_warp_any(ctx, in, 0, out))
-SUP_CASE_RUN(run_warp_average, run_warp_any(ctx, in, 1, out))
+SUP_CASE_RUN(run_warp, run_warp_any(ctx, in, 0, 0, out))
+SUP_CASE_RUN(run_warp_average, run_warp_any(ctx, in, 1, 0, out))
+SUP_CASE_RUN(run_warp_average_in_place, run_warp_any(ctx, in, 1, 1, out))
 
 /* Colour: 3 channels in one case, 4 in the other (a flow run is heavy). */
 const sup_case sup_cases_flow[] = {
@@ -189,5 +197,7 @@ const sup_case sup_cases_flow[] = {
     {"flow", "flow_tvl1-colour-bgr", SUP_TOL_FLOW, SUP_CH(4), CLIK_U8, run_tvl1_bgr},
     {"flow", "flow_warp", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_warp},
     {"flow", "flow_warp_average", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8, run_warp_average},
+    {"flow", "flow_warp_average-in-place", SUP_TOL_EXACT, SUP_CH1234, CLIK_U8,
+     run_warp_average_in_place},
 };
 const int sup_cases_flow_count = (int)(sizeof(sup_cases_flow) / sizeof(sup_cases_flow[0]));
