@@ -943,12 +943,18 @@ __kernel void flow_remap(__global const uchar *src, int ss, int w, int h, int ch
     (float16)(p[i.s0], p[i.s1], p[i.s2], p[i.s3], p[i.s4], p[i.s5], p[i.s6], p[i.s7], p[i.s8],     \
               p[i.s9], p[i.sa], p[i.sb], p[i.sc], p[i.sd], p[i.se], p[i.sf])
 
-#define REMAP_WORD(p, i) as_uint(vload4(0, (p) + (i)))
-#define REMAP_WORDS16(p, i)                                                                        \
-    (uint16)(REMAP_WORD(p, i.s0), REMAP_WORD(p, i.s1), REMAP_WORD(p, i.s2), REMAP_WORD(p, i.s3),   \
-             REMAP_WORD(p, i.s4), REMAP_WORD(p, i.s5), REMAP_WORD(p, i.s6), REMAP_WORD(p, i.s7),   \
-             REMAP_WORD(p, i.s8), REMAP_WORD(p, i.s9), REMAP_WORD(p, i.sa), REMAP_WORD(p, i.sb),   \
-             REMAP_WORD(p, i.sc), REMAP_WORD(p, i.sd), REMAP_WORD(p, i.se), REMAP_WORD(p, i.sf))
+#define REMAP_PAIR(p, i) (uint) as_ushort(vload2(0, (p) + (i)))
+#define REMAP_PAIRS16(p, i)                                                                        \
+    (uint16)(REMAP_PAIR(p, i.s0), REMAP_PAIR(p, i.s1), REMAP_PAIR(p, i.s2), REMAP_PAIR(p, i.s3),   \
+             REMAP_PAIR(p, i.s4), REMAP_PAIR(p, i.s5), REMAP_PAIR(p, i.s6), REMAP_PAIR(p, i.s7),   \
+             REMAP_PAIR(p, i.s8), REMAP_PAIR(p, i.s9), REMAP_PAIR(p, i.sa), REMAP_PAIR(p, i.sb),   \
+             REMAP_PAIR(p, i.sc), REMAP_PAIR(p, i.sd), REMAP_PAIR(p, i.se), REMAP_PAIR(p, i.sf))
+#define REMAP_PP(p, i) as_ulong(vload8(0, (p) + (i)))
+#define REMAP_PIXEL_PAIRS16(p, i)                                                                  \
+    (ulong16)(REMAP_PP(p, i.s0), REMAP_PP(p, i.s1), REMAP_PP(p, i.s2), REMAP_PP(p, i.s3),          \
+              REMAP_PP(p, i.s4), REMAP_PP(p, i.s5), REMAP_PP(p, i.s6), REMAP_PP(p, i.s7),          \
+              REMAP_PP(p, i.s8), REMAP_PP(p, i.s9), REMAP_PP(p, i.sa), REMAP_PP(p, i.sb),          \
+              REMAP_PP(p, i.sc), REMAP_PP(p, i.sd), REMAP_PP(p, i.se), REMAP_PP(p, i.sf))
 
 /* The bilinear blend of 16 lanes' taps, rounded (remap_px's arithmetic). */
 inline int16 remap_blend16(float16 a, float16 b, float16 p00, float16 p01, float16 p10, float16 p11)
@@ -978,14 +984,37 @@ __kernel void flow_remap_rows(__global const uchar *src, int ss, int w, int h, i
         const float16 fx = floor(sx), fy = floor(sy);
         const float16 a = sx - fx, b = sy - fy;
         const int16 x0 = convert_int16(fx), y0 = convert_int16(fy);
-        const int16 xa = clamp(x0, zero, wmax) * chv, xb = clamp(x0 + 1, zero, wmax) * chv;
         const int16 o0 = clamp(y0, zero, hmax) * ss, o1 = clamp(y0 + 1, zero, hmax) * ss;
-        const int16 i00 = o0 + xa, i01 = o0 + xb, i10 = o1 + xa, i11 = o1 + xb;
+        if (ch == 1) {
+            /* a row's two taps by one 2-byte load from clamp(x0, 0, w - 2)
+             * (rows of steps have w >= 16): its low byte is the left tap and
+             * its high byte the right one, but left of the image both are
+             * the low byte and from w - 1 on both the high one */
+            const int16 bx = clamp(x0, zero, wmax - 1), right = x0 >= wmax, left = x0 < zero;
+            const int16 j0 = o0 + bx, j1 = o1 + bx;
+            const uint16 q0 = REMAP_PAIRS16(src, j0), q1 = REMAP_PAIRS16(src, j1);
+            const uint16 lo0 = q0 & 255u, hi0 = q0 >> 8, lo1 = q1 & 255u, hi1 = q1 >> 8;
+            int16 r = remap_blend16(a, b, convert_float16(select(lo0, hi0, right)),
+                                    convert_float16(select(hi0, lo0, left)),
+                                    convert_float16(select(lo1, hi1, right)),
+                                    convert_float16(select(hi1, lo1, left)));
+            if (average)
+                r = (r + convert_int16(vload16(0, mix + x)) + 1) >> 1;
+            vstore16(convert_uchar16(r), 0, out + x);
+            continue;
+        }
         if (ch == 4) {
-            /* a tap's four channels by one 4-byte load, the channels as the
-             * bytes of words */
-            const uint16 w00 = REMAP_WORDS16(src, i00), w01 = REMAP_WORDS16(src, i01);
-            const uint16 w10 = REMAP_WORDS16(src, i10), w11 = REMAP_WORDS16(src, i11);
+            /* a row's two taps by one 8-byte load (as the bytes of two
+             * words), from pixel clamp(x0, 0, w - 2) as for one channel; a
+             * tap's four channels as the bytes of its word */
+            const int16 right = x0 >= wmax, left = x0 < zero;
+            const int16 bx = clamp(x0, zero, wmax - 1) * 4;
+            const int16 j0 = o0 + bx, j1 = o1 + bx;
+            const ulong16 q0 = REMAP_PIXEL_PAIRS16(src, j0), q1 = REMAP_PIXEL_PAIRS16(src, j1);
+            const uint16 lo0 = convert_uint16(q0 & 0xffffffffu), hi0 = convert_uint16(q0 >> 32);
+            const uint16 lo1 = convert_uint16(q1 & 0xffffffffu), hi1 = convert_uint16(q1 >> 32);
+            const uint16 w00 = select(lo0, hi0, right), w01 = select(hi0, lo0, left);
+            const uint16 w10 = select(lo1, hi1, right), w11 = select(hi1, lo1, left);
             __global uchar *o = out + 4 * x;
             uint16 m = 0, packed = 0;
             if (average)
@@ -1005,7 +1034,10 @@ __kernel void flow_remap_rows(__global const uchar *src, int ss, int w, int h, i
             vstore16(as_uchar16(packed.hi.hi), 3, o);
             continue;
         }
-        uchar kept[3][16]; /* 1 to 3 channels, stored lane by lane */
+        /* 2 and 3 channels: each tap's byte by a load of its own */
+        const int16 xa = clamp(x0, zero, wmax) * chv, xb = clamp(x0 + 1, zero, wmax) * chv;
+        const int16 i00 = o0 + xa, i01 = o0 + xb, i10 = o1 + xa, i11 = o1 + xb;
+        uchar kept[3][16]; /* stored lane by lane */
         for (int c = 0; c < ch; c++) {
             __global const uchar *s = src + c;
             int16 r = remap_blend16(a, b, REMAP_GATHER16(s, i00), REMAP_GATHER16(s, i01),
@@ -1021,14 +1053,10 @@ __kernel void flow_remap_rows(__global const uchar *src, int ss, int w, int h, i
             }
             vstore16(convert_uchar16(r), 0, kept[c]);
         }
-        if (ch == 1) {
-            vstore16(vload16(0, kept[0]), 0, out + x);
-        } else {
-            for (int i = 0; i < 16; i++) {
-                __global uchar *o = out + (x + i) * ch;
-                for (int c = 0; c < ch; c++)
-                    o[c] = kept[c][i];
-            }
+        for (int i = 0; i < 16; i++) {
+            __global uchar *o = out + (x + i) * ch;
+            for (int c = 0; c < ch; c++)
+                o[c] = kept[c][i];
         }
     }
     /* The last pixels one at a time: a step overlapping the one before
