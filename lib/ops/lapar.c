@@ -822,8 +822,7 @@ static int up_rows(clik_context *ctx, int ow, int colours)
            (int)clik__tune(ctx, CLIK_TUNE_LAPAR_UP_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
 }
 
-/* Launches k on n rows, one work-item each. */
-static clik_status launch_rows(clik_context *ctx, clik_kernel_entry *k, int n)
+clik_status clik__lapar_launch_rows(clik_context *ctx, clik_kernel_entry *k, int n)
 {
     size_t global[1] = {(size_t)n}, local[1] = {1};
     return clik__launch_exact(ctx, k, 1, global, local);
@@ -860,17 +859,17 @@ static clik_status upsample_rows(clik_context *ctx, const clik_binding *lr, int 
         st = CLIK_ARGS(ctx, ks, CLIK_A(lr->mem), CLIK_A(ls), CLIK_A(lw), CLIK_A(lh), CLIK_A(sp),
                        CLIK_A(lw), CLIK_A(sp_plane));
     if (st == CLIK_OK)
-        st = launch_rows(ctx, ks, lh);
+        st = clik__lapar_launch_rows(ctx, ks, lh);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kh, CLIK_A(sp), CLIK_A(lw), CLIK_A(sp_plane), CLIK_A(lw), CLIK_A(lh),
                        CLIK_A(scale), CLIK_A(wt), CLIK_A(hp), CLIK_A(ow), CLIK_A(h_plane));
     if (st == CLIK_OK)
-        st = launch_rows(ctx, kh, lh);
+        st = clik__lapar_launch_rows(ctx, kh, lh);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kv, CLIK_A(hp), CLIK_A(ow), CLIK_A(h_plane), CLIK_A(lh), CLIK_A(oh),
                        CLIK_A(scale), CLIK_A(wt), CLIK_A(u), CLIK_A(ow), CLIK_A(plane));
     if (st == CLIK_OK)
-        st = launch_rows(ctx, kv, oh);
+        st = clik__lapar_launch_rows(ctx, kv, oh);
     clik__temp_release(ctx, sp, sp_bytes);
     clik__temp_release(ctx, hp, h_bytes);
     clik__temp_release(ctx, wt, 16 * sizeof(float));

@@ -60,6 +60,10 @@ void clik__lapar_resolve_tuning(clik_context *ctx, lapar_args *a);
 
 /* ---- the kernels, for the search's limits ---- */
 
+/* Launches k on n rows, one work-item each (the CPU-device row kernels of
+ * lapar.cl and lapar_model.cl). */
+clik_status clik__lapar_launch_rows(clik_context *ctx, clik_kernel_entry *k, int n);
+
 /* 1 when a call's offsets need 64 bits (kernels/lapar.cl's WIDE). */
 int clik__lapar_wide_call(const clik_image *lr, const clik_image *phi, const clik_image *dst);
 /* The kernel `name` of the program of lr's format and phi's storage. */

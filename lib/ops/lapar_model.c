@@ -267,13 +267,6 @@ static int lmodel_rows(clik_context *ctx, const clik_lapar_model_plan *p, int w)
            (int)clik__tune(ctx, CLIK_TUNE_LMODEL_ROWS, ctx->dev.type == CLIK_DEVICE_CPU);
 }
 
-/* Launches k on h rows, one work-item each. */
-static clik_status launch_rows(clik_context *ctx, clik_kernel_entry *k, int h)
-{
-    size_t global[1] = {(size_t)h}, local[1] = {1};
-    return clik__launch_exact(ctx, k, 1, global, local);
-}
-
 /* The scratch of the row kernels: U's colour planes, the luma (4
  * channels), the tensor's three planes; w x h floats each, packed. */
 typedef struct rows_scratch {
@@ -307,7 +300,7 @@ static clik_status cl_classify_rows(clik_context *ctx, const clik_lapar_model_pl
             st = CLIK_ARGS(ctx, kl, CLIK_A(r->u), CLIK_A(w), CLIK_A(plane), CLIK_A(w), CLIK_A(h),
                            CLIK_A(bgr), CLIK_A(r->luma), CLIK_A(w));
         if (st == CLIK_OK)
-            st = launch_rows(ctx, kl, h);
+            st = clik__lapar_launch_rows(ctx, kl, h);
     }
     const cl_mem luma = ch == 4 ? r->luma : r->u;
     r->t_bytes = 3 * (size_t)plane * sizeof(float);
@@ -327,14 +320,14 @@ static clik_status cl_classify_rows(clik_context *ctx, const clik_lapar_model_pl
         st = CLIK_ARGS(ctx, kt, CLIK_A(luma), CLIK_A(w), CLIK_A(w), CLIK_A(h), CLIK_A(p->window),
                        CLIK_A(wt), CLIK_A(r->t), CLIK_A(w), CLIK_A(plane));
     if (st == CLIK_OK)
-        st = launch_rows(ctx, kt, h);
+        st = clik__lapar_launch_rows(ctx, kt, h);
     const int bs = clik__elems(buckets);
     if (st == CLIK_OK)
         st = CLIK_ARGS(ctx, kc, CLIK_A(r->t), CLIK_A(w), CLIK_A(plane), CLIK_A(w), CLIK_A(h));
     if (st == CLIK_OK)
         st = CLIK_ARGS_AT(ctx, kc, 13, CLIK_A(buckets->mem), CLIK_A(bs));
     if (st == CLIK_OK)
-        st = launch_rows(ctx, kc, h);
+        st = clik__lapar_launch_rows(ctx, kc, h);
     clik__temp_release(ctx, wt, 9 * sizeof(float));
     clik__temp_release(ctx, params, 3 * CLIK_LAPAR_MODEL_MAX_BINS * sizeof(float));
     return st;
@@ -385,7 +378,7 @@ static clik_status upscale_rows_cl(clik_context *ctx, const plan_args *args, cli
                        CLIK_A(b[0]->mem), CLIK_A(ls), CLIK_A(plan->scale), CLIK_A(b[1]->mem),
                        CLIK_A(ds));
     if (st == CLIK_OK)
-        st = launch_rows(ctx, k, h);
+        st = clik__lapar_launch_rows(ctx, k, h);
     clik__temp_release(ctx, filters, filter_bytes);
     rows_scratch_release(ctx, &r);
     if (have_buckets)
