@@ -9,7 +9,10 @@
  * horizontal pass is a plain loop over elements (tap k of element e is
  * line[e + k * ch], whatever the channel count) that writes into a ring of
  * ksize filtered rows; each output row is then the weighted sum of the ring's
- * rows, converted and stored. Nothing of the size of the image is kept
+ * rows, converted and stored. Both passes go 16 elements a step in GNU C
+ * vectors of 8 floats (clik_f32x8, neon.h): NEON registers on AArch64,
+ * SSE ones on x86, and AVX ones in the passes' AVX2 copy on x86 CPUs that
+ * have it. Nothing of the size of the image is kept
  * unless dst is src: then the source is copied first, because the bottom
  * border reflects rows that would already have been overwritten.
  *
@@ -80,27 +83,28 @@ static void load_line(const clik_image *src, int y, int r, float *line)
 #define LOCAL_TAPS 15
 
 /* out[e] = sum over k of w[k] * line[e + k * ch], for e < n (ksize and
- * held a constant where inlined): with held, the weights are vectors held
- * in locals (at most LOCAL_TAPS), else each is read where it is used (the
- * flow's wide smoothing). */
+ * held a constant where inlined), 16 elements a step in two clik_f32x8:
+ * with held, the weights are vectors held in locals (at most LOCAL_TAPS),
+ * else each is read where it is used (the flow's wide smoothing). */
 CLIK_INLINE void h_pass_any(const float *line, size_t n, int ch, const float *wt, int ksize,
                             float *out, int held)
 {
-    float32x4_t w[LOCAL_TAPS];
+    const clik_f32x8 zero = {0};
+    clik_f32x8 w[LOCAL_TAPS];
     for (int k = 0; held && k < ksize; k++)
-        w[k] = vdupq_n_f32(wt[k]);
-#define H_WEIGHT(k) (held ? w[k] : vdupq_n_f32(wt[k]))
+        w[k] = zero + wt[k];
+#define H_WEIGHT(k) (held ? w[k] : zero + wt[k])
     size_t e = 0;
-    for (; e + 8 <= n; e += 8) {
-        float32x4_t s0 = vmulq_f32(vld1q_f32(line + e), H_WEIGHT(0));
-        float32x4_t s1 = vmulq_f32(vld1q_f32(line + e + 4), H_WEIGHT(0));
+    for (; e + 16 <= n; e += 16) {
+        clik_f32x8 s0 = CLIK_LD8(line + e) * H_WEIGHT(0);
+        clik_f32x8 s1 = CLIK_LD8(line + e + 8) * H_WEIGHT(0);
         for (int k = 1; k < ksize; k++) {
             const float *p = line + e + (size_t)k * (size_t)ch;
-            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(p), H_WEIGHT(k)));
-            s1 = vaddq_f32(s1, vmulq_f32(vld1q_f32(p + 4), H_WEIGHT(k)));
+            s0 = s0 + CLIK_LD8(p) * H_WEIGHT(k);
+            s1 = s1 + CLIK_LD8(p + 8) * H_WEIGHT(k);
         }
-        vst1q_f32(out + e, s0);
-        vst1q_f32(out + e + 4, s1);
+        CLIK_ST8(out + e, s0);
+        CLIK_ST8(out + e + 8, s1);
     }
 #undef H_WEIGHT
     for (; e < n; e++) {
@@ -113,107 +117,71 @@ CLIK_INLINE void h_pass_any(const float *line, size_t n, int ch, const float *wt
     }
 }
 
-CLIK_INLINE void h_pass_k(const float *line, size_t n, int ch, const float *wt, int ksize,
-                          float *out)
-{
-    h_pass_any(line, n, ch, wt, ksize, out, 1);
-}
-
-static void h_pass_wide(const float *line, size_t n, int ch, const float *wt, int ksize, float *out)
-{
-    h_pass_any(line, n, ch, wt, ksize, out, 0);
-}
-
-static void h_pass(const float *line, size_t n, int ch, const float *wt, int ksize, float *out)
-{
-    if (ksize == 7)
-        h_pass_k(line, n, ch, wt, 7, out);
-    else if (ksize == 5)
-        h_pass_k(line, n, ch, wt, 5, out);
-    else if (ksize == 3)
-        h_pass_k(line, n, ch, wt, 3, out);
-    else if (ksize <= LOCAL_TAPS)
-        h_pass_k(line, n, ch, wt, ksize, out);
-    else
-        h_pass_wide(line, n, ch, wt, ksize, out);
-}
-
 CLIK_INLINE uint8_t round_u8(float s)
 {
     float r = s + 0.5f;
     return r <= 0.0f ? 0 : r >= 255.0f ? 255 : (uint8_t)r;
 }
 
-/* floor(s + 0.5) of four sums, in the low 16 bits of each lane as an
- * int16 (the sums stay within a few hundred: the weights add up to 1).
- * r = s + 0.5 as round_u8; adding 1.5 * 2^23 rounds r to the nearest
- * integer (the sum's unit is 1, its low mantissa bits that integer), one
- * less where that is above r: no conversion instruction, which SIMDe pads
- * with range checks on x86. */
-CLIK_INLINE int32x4_t floor_half_bits(float32x4_t s)
+/* floor(s + 0.5) of the 16 sums s[0], s[1], in the low 16 bits of each
+ * lane of q[0..4) as an int16 (the sums stay within a few hundred: the
+ * weights add up to 1). r = s + 0.5 as round_u8; adding 1.5 * 2^23 rounds
+ * r to the nearest integer (the sum's unit is 1, its low mantissa bits that
+ * integer), one less where that is above r: no conversion instruction,
+ * which SIMDe pads with range checks on x86. */
+CLIK_INLINE void floor_half16(const clik_f32x8 *s, int32x4_t *q)
 {
-    const float32x4_t magic = vdupq_n_f32(12582912.0f);
-    const float32x4_t r = vaddq_f32(s, vdupq_n_f32(0.5f));
-    const float32x4_t m = vaddq_f32(r, magic);
-    const uint32x4_t above = vcgtq_f32(vsubq_f32(m, magic), r);
-    return vaddq_s32(vreinterpretq_s32_f32(m), vreinterpretq_s32_u32(above));
+    const clik_f32x8 zero = {0}, magic = zero + 12582912.0f;
+    for (int i = 0; i < 2; i++) {
+        const clik_f32x8 r = s[i] + 0.5f, m = r + magic;
+        const clik_i32x8 bits = (clik_i32x8)m + ((m - magic) > r);
+        memcpy(q + 2 * i, &bits, sizeof(bits));
+    }
 }
 
-/* u8 of 16 floor_half_bits results (neon.h). */
+/* u8 of 16 floor_half16 results (neon.h). */
 CLIK_INLINE uint8x16_t sat16_u8(int32x4_t a, int32x4_t b, int32x4_t c, int32x4_t d)
 {
     return clik_neon_sat_u8x16(vreinterpretq_u32_s32(a), vreinterpretq_u32_s32(b),
                                vreinterpretq_u32_s32(c), vreinterpretq_u32_s32(d));
 }
 
-/* Eight u8 of s0, s1 as round_u8. */
-CLIK_INLINE uint8x8_t round8_u8(float32x4_t s0, float32x4_t s1)
-{
-    const int32x4_t z = vdupq_n_s32(0);
-    return vget_low_u8(sat16_u8(floor_half_bits(s0), floor_half_bits(s1), z, z));
-}
-
 /* Output row y: the weighted sum of the ring rows rows_in[0..ksize)
- * (ksize and held a constant where inlined): with held, the rows and the
- * weight vectors are held in locals (at most LOCAL_TAPS), else each is read
- * where it is used (the flow's wide smoothing). */
+ * (ksize and held a constant where inlined), 16 elements a step in two
+ * clik_f32x8: with held, the rows and the weight vectors are held in
+ * locals (at most LOCAL_TAPS), else each is read where it is used (the
+ * flow's wide smoothing). */
 CLIK_INLINE void v_pass_any(const float *const *rows_in, size_t n, const float *wt, int ksize,
                             clik_image *dst, int y, int held)
 {
     uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
     float *outf = (float *)(void *)out;
     const int u8 = dst->type == CLIK_U8;
+    const clik_f32x8 zero = {0};
     const float *rows[LOCAL_TAPS];
-    float32x4_t w[LOCAL_TAPS];
+    clik_f32x8 w[LOCAL_TAPS];
     for (int k = 0; held && k < ksize; k++) {
         rows[k] = rows_in[k];
-        w[k] = vdupq_n_f32(wt[k]);
+        w[k] = zero + wt[k];
     }
 #define V_ROW(k)    (held ? rows[k] : rows_in[k])
-#define V_WEIGHT(k) (held ? w[k] : vdupq_n_f32(wt[k]))
+#define V_WEIGHT(k) (held ? w[k] : zero + wt[k])
     size_t e = 0;
-    for (; u8 && e + 16 <= n; e += 16) {
-        float32x4_t s[4];
-        for (int q = 0; q < 4; q++)
-            s[q] = vmulq_f32(vld1q_f32(V_ROW(0) + e + 4 * q), V_WEIGHT(0));
-        for (int k = 1; k < ksize; k++)
-            for (int q = 0; q < 4; q++)
-                s[q] = vaddq_f32(s[q], vmulq_f32(vld1q_f32(V_ROW(k) + e + 4 * q), V_WEIGHT(k)));
-        vst1q_u8(out + e, sat16_u8(floor_half_bits(s[0]), floor_half_bits(s[1]),
-                                   floor_half_bits(s[2]), floor_half_bits(s[3])));
-    }
-    for (; e + 8 <= n; e += 8) {
-        float32x4_t s0 = vmulq_f32(vld1q_f32(V_ROW(0) + e), V_WEIGHT(0));
-        float32x4_t s1 = vmulq_f32(vld1q_f32(V_ROW(0) + e + 4), V_WEIGHT(0));
+    for (; e + 16 <= n; e += 16) {
+        clik_f32x8 s[2];
+        s[0] = CLIK_LD8(V_ROW(0) + e) * V_WEIGHT(0);
+        s[1] = CLIK_LD8(V_ROW(0) + e + 8) * V_WEIGHT(0);
         for (int k = 1; k < ksize; k++) {
-            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(V_ROW(k) + e), V_WEIGHT(k)));
-            s1 = vaddq_f32(s1, vmulq_f32(vld1q_f32(V_ROW(k) + e + 4), V_WEIGHT(k)));
+            s[0] = s[0] + CLIK_LD8(V_ROW(k) + e) * V_WEIGHT(k);
+            s[1] = s[1] + CLIK_LD8(V_ROW(k) + e + 8) * V_WEIGHT(k);
         }
         if (u8) {
-            vst1_u8(out + e, round8_u8(s0, s1));
+            int32x4_t q[4];
+            floor_half16(s, q);
+            vst1q_u8(out + e, sat16_u8(q[0], q[1], q[2], q[3]));
         } else {
-            vst1q_f32(outf + e, s0);
-            vst1q_f32(outf + e + 4, s1);
+            CLIK_ST8(outf + e, s[0]);
+            CLIK_ST8(outf + e + 8, s[1]);
         }
     }
 #undef V_ROW
@@ -231,39 +199,53 @@ CLIK_INLINE void v_pass_any(const float *const *rows_in, size_t n, const float *
     }
 }
 
-CLIK_INLINE void v_pass_k(const float *const *rows, size_t n, const float *wt, int ksize,
-                          clik_image *dst, int y)
-{
-    v_pass_any(rows, n, wt, ksize, dst, y, 1);
-}
+/* The passes for a ksize (a constant for the common sizes, so that the
+ * taps unroll; held at most LOCAL_TAPS): baseline code, and on x86 a copy
+ * compiled for AVX2 (blur_passes_avx2), picked where the CPU has it. */
+#define BLUR_PASSES(NAME, ATTR)                                                                    \
+    ATTR static void NAME##_h(const float *line, size_t n, int ch, const float *wt, int ksize,     \
+                              float *out)                                                          \
+    {                                                                                              \
+        if (ksize == 7)                                                                            \
+            h_pass_any(line, n, ch, wt, 7, out, 1);                                                \
+        else if (ksize == 5)                                                                       \
+            h_pass_any(line, n, ch, wt, 5, out, 1);                                                \
+        else if (ksize == 3)                                                                       \
+            h_pass_any(line, n, ch, wt, 3, out, 1);                                                \
+        else                                                                                       \
+            h_pass_any(line, n, ch, wt, ksize, out, ksize <= LOCAL_TAPS);                          \
+    }                                                                                              \
+    ATTR static void NAME##_v(const float *const *rows, size_t n, const float *wt, int ksize,      \
+                              clik_image *dst, int y)                                              \
+    {                                                                                              \
+        if (ksize == 7)                                                                            \
+            v_pass_any(rows, n, wt, 7, dst, y, 1);                                                 \
+        else if (ksize == 5)                                                                       \
+            v_pass_any(rows, n, wt, 5, dst, y, 1);                                                 \
+        else if (ksize == 3)                                                                       \
+            v_pass_any(rows, n, wt, 3, dst, y, 1);                                                 \
+        else                                                                                       \
+            v_pass_any(rows, n, wt, ksize, dst, y, ksize <= LOCAL_TAPS);                           \
+    }                                                                                              \
+    static const blur_passes NAME = {NAME##_h, NAME##_v};
 
-static void v_pass_wide(const float *const *rows, size_t n, const float *wt, int ksize,
-                        clik_image *dst, int y)
-{
-    v_pass_any(rows, n, wt, ksize, dst, y, 0);
-}
+typedef struct blur_passes {
+    void (*h)(const float *line, size_t n, int ch, const float *wt, int ksize, float *out);
+    void (*v)(const float *const *rows, size_t n, const float *wt, int ksize, clik_image *dst,
+              int y);
+} blur_passes;
 
-static void v_pass(const float *const *rows, size_t n, const float *wt, int ksize, clik_image *dst,
-                   int y)
-{
-    if (ksize == 7) {
-        v_pass_k(rows, n, wt, 7, dst, y);
-    } else if (ksize == 5) {
-        v_pass_k(rows, n, wt, 5, dst, y);
-    } else if (ksize == 3) {
-        v_pass_k(rows, n, wt, 3, dst, y);
-    } else if (ksize <= LOCAL_TAPS) {
-        v_pass_k(rows, n, wt, ksize, dst, y);
-    } else {
-        v_pass_wide(rows, n, wt, ksize, dst, y);
-    }
-}
+BLUR_PASSES(blur_passes_base, )
+#ifdef CLIK_AVX2
+BLUR_PASSES(blur_passes_avx2, CLIK_AVX2)
+#endif
 
 typedef struct blur_job {
     const clik_image *src;
     clik_image *dst;
     const float *wt;
     int ksize;
+    const blur_passes *pass;
 } blur_job;
 
 /* Output rows [y0, y1): each band keeps its own line and ring. */
@@ -290,13 +272,13 @@ static int blur_rows(void *user, int y0, int y1)
      * output row y takes taps from slots y % ksize onwards. */
     for (int v = y0 - r; v < y1 + r; v++) {
         load_line(src, clik__reflect101(v, h), r, line);
-        h_pass(line, n, ch, wt, ksize, ring + (size_t)((v + r) % ksize) * n);
+        j->pass->h(line, n, ch, wt, ksize, ring + (size_t)((v + r) % ksize) * n);
         const int y = v - r;
         if (y < y0)
             continue;
         for (int k = 0; k < ksize; k++)
             rows[k] = ring + (size_t)((y + k) % ksize) * n;
-        v_pass(rows, n, wt, ksize, j->dst, y);
+        j->pass->v(rows, n, wt, ksize, j->dst, y);
     }
     free(line);
     free(ring);
@@ -306,7 +288,11 @@ static int blur_rows(void *user, int y0, int y1)
 
 static int blur_disjoint(const clik_image *src, clik_image *dst, const float *wt, int ksize)
 {
-    blur_job j = {src, dst, wt, ksize};
+    blur_job j = {src, dst, wt, ksize, &blur_passes_base};
+#ifdef CLIK_AVX2
+    if (clik_cpu_avx2())
+        j.pass = &blur_passes_avx2;
+#endif
     /* Each row costs about ksize multiply-adds per element, twice. */
     return clik__cpu_rows(src->height, (size_t)src->width * (size_t)src->channels * (size_t)ksize,
                           blur_rows, &j);

@@ -37,6 +37,30 @@
 #define CLIK_FMA_CLONES
 #endif
 
+/* x86 builds for the baseline: CLIK_AVX2 marks a copy of a float loop
+ * written in clik_f32x8 (below) compiled for AVX2, which runs it 8 lanes
+ * wide; clik_cpu_avx2() says whether this CPU has AVX2 (the caller then
+ * picks that copy). */
+#if !defined(__aarch64__) && !defined(__AVX2__) && defined(__x86_64__) && defined(__GNUC__) &&     \
+    !defined(__clang__) && defined(__linux__)
+#define CLIK_AVX2 __attribute__((target("avx2")))
+static inline int clik_cpu_avx2(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+}
+#endif
+
+/* Eight floats as one GNU C vector: two NEON (or SSE) registers, one AVX
+ * register in an AVX2 copy; the same IEEE operations lane by lane as
+ * float32x4_t's. Loads and stores through the unaligned type; kept out of
+ * function arguments (whose ABI would differ between the copies). */
+typedef float clik_f32x8 __attribute__((vector_size(32)));
+typedef float clik_f32x8u __attribute__((vector_size(32), aligned(4)));
+typedef int32_t clik_i32x8 __attribute__((vector_size(32)));
+#define CLIK_LD8(p)    (*(const clik_f32x8u *)(const void *)(p))
+#define CLIK_ST8(p, v) (*(clik_f32x8u *)(void *)(p) = (v))
+
 /* acc + b * c with one rounding, as fma() in the kernels and fmaf() in the
  * oracles: VFMA on AArch64 and on x86 with FMA, else fmaf lane by lane
  * (SIMDe's vfmaq_f32 rounds the product first there). */
