@@ -58,8 +58,21 @@ static inline int clik_cpu_avx2(void)
 typedef float clik_f32x8 __attribute__((vector_size(32)));
 typedef float clik_f32x8u __attribute__((vector_size(32), aligned(4)));
 typedef int32_t clik_i32x8 __attribute__((vector_size(32)));
-#define CLIK_LD8(p)    (*(const clik_f32x8u *)(const void *)(p))
-#define CLIK_ST8(p, v) (*(clik_f32x8u *)(void *)(p) = (v))
+/* Lanes of a and b interleaved (ZIP: a0 b0 a1 b1 ...), or their halves
+ * (HALVES: a0..3 b0..3 / a4..7 b4..7), the first or second 8 of 16. */
+#if defined(__clang__)
+#define CLIK_SHUF8(a, b, i0, i1, i2, i3, i4, i5, i6, i7)                                           \
+    __builtin_shufflevector(a, b, i0, i1, i2, i3, i4, i5, i6, i7)
+#else
+#define CLIK_SHUF8(a, b, i0, i1, i2, i3, i4, i5, i6, i7)                                           \
+    __builtin_shuffle(a, b, (clik_i32x8){i0, i1, i2, i3, i4, i5, i6, i7})
+#endif
+#define CLIK_ZIP_LO8(a, b)    CLIK_SHUF8(a, b, 0, 8, 1, 9, 2, 10, 3, 11)
+#define CLIK_ZIP_HI8(a, b)    CLIK_SHUF8(a, b, 4, 12, 5, 13, 6, 14, 7, 15)
+#define CLIK_HALVES_LO8(a, b) CLIK_SHUF8(a, b, 0, 1, 2, 3, 8, 9, 10, 11)
+#define CLIK_HALVES_HI8(a, b) CLIK_SHUF8(a, b, 4, 5, 6, 7, 12, 13, 14, 15)
+#define CLIK_LD8(p)           (*(const clik_f32x8u *)(const void *)(p))
+#define CLIK_ST8(p, v)        (*(clik_f32x8u *)(void *)(p) = (v))
 
 /* acc + b * c with one rounding, as fma() in the kernels and fmaf() in the
  * oracles: VFMA on AArch64 and on x86 with FMA, else fmaf lane by lane

@@ -304,24 +304,27 @@ CLIK_INLINE uint32x4_t round_bits(float32x4_t s)
 CLIK_INLINE int vpass_taps(const float *const *h, const float *wy, int taps, int n, uint8_t *out)
 {
     const float *r[4] = {h[0], h[1], h[taps > 2 ? 2 : 1], h[taps > 2 ? 3 : 1]};
-    float32x4_t w[4];
+    const clik_f32x8 zero = {0};
+    clik_f32x8 w[4];
     for (int j = 0; j < taps; j++)
-        w[j] = vdupq_n_f32(wy[j]);
+        w[j] = zero + wy[j];
     int i = 0;
     for (; i + 16 <= n; i += 16) {
-        uint32x4_t q[4];
-        for (int k = 0; k < 4; k++) {
-            float32x4_t s = vmulq_f32(vld1q_f32(r[0] + i + 4 * k), w[0]);
+        clik_f32x8 s[2];
+        for (int k = 0; k < 2; k++) {
+            s[k] = CLIK_LD8(r[0] + i + 8 * k) * w[0];
             for (int j = 1; j < taps; j++)
-                s = vaddq_f32(s, vmulq_f32(vld1q_f32(r[j] + i + 4 * k), w[j]));
-            q[k] = round_bits(s);
+                s[k] = s[k] + CLIK_LD8(r[j] + i + 8 * k) * w[j];
+            s[k] = s[k] + 12582912.0f; /* round_bits */
         }
+        uint32x4_t q[4];
+        memcpy(q, s, sizeof(s));
         vst1q_u8(out + i, clik_neon_sat_u8x16(q[0], q[1], q[2], q[3]));
     }
     return i;
 }
 
-static void vpass(const float *const *h, const float *wy, int taps, int n, uint8_t *out)
+CLIK_INLINE void vpass_body(const float *const *h, const float *wy, int taps, int n, uint8_t *out)
 {
     int i = taps == 4 ? vpass_taps(h, wy, 4, n, out) : vpass_taps(h, wy, 2, n, out);
     for (; i < n; i++) {
@@ -332,6 +335,11 @@ static void vpass(const float *const *h, const float *wy, int taps, int n, uint8
         }
         out[i] = to_u8(s);
     }
+}
+
+static void vpass(const float *const *h, const float *wy, int taps, int n, uint8_t *out)
+{
+    vpass_body(h, wy, taps, n, out);
 }
 
 /* ---- exactly x2 -------------------------------------------------------- */
@@ -509,14 +517,30 @@ CLIK_INLINE void period2_hsum_body(const uint8_t *row, int sw, int s0, int s1, i
     }
     for (; e < n; e++)
         fr[e] = in[e];
+    const clik_f32x8 zero = {0};
+    clik_f32x8 ve8[4], vo8[4];
     float32x4_t ve[4], vo[4];
     for (int k = 0; k < taps; k++) {
+        ve8[k] = zero + we[k];
+        vo8[k] = zero + wo[k];
         ve[k] = vdupq_n_f32(we[k]);
         vo[k] = vdupq_n_f32(wo[k]);
     }
-    /* F(k): the four elements from tap k of the first pixel at element e. */
+    /* F8(k), F(k): the eight or four elements from tap k of the first pixel
+     * at element e. */
+#define F8(k) CLIK_LD8(f + e + (k)*ch)
+    for (e = 0; e + 8 <= n; e += 8) {
+        clik_f32x8 a = F8(0) * ve8[0], b = F8(1) * vo8[0];
+        for (int k = 1; k < taps; k++) {
+            a = a + F8(k) * ve8[k];
+            b = b + F8(k + 1) * vo8[k];
+        }
+        CLIK_ST8(out + 2 * e, ch == 1 ? CLIK_ZIP_LO8(a, b) : CLIK_HALVES_LO8(a, b));
+        CLIK_ST8(out + 2 * e + 8, ch == 1 ? CLIK_ZIP_HI8(a, b) : CLIK_HALVES_HI8(a, b));
+    }
+#undef F8
 #define F(k) vld1q_f32(f + e + (k)*ch)
-    for (e = 0; e + 4 <= n; e += 4) {
+    for (; e + 4 <= n; e += 4) {
         float32x4_t a = vmulq_f32(F(0), ve[0]), b = vmulq_f32(F(1), vo[0]);
         for (int k = 1; k < taps; k++) {
             a = vaddq_f32(a, vmulq_f32(F(k), ve[k]));
@@ -544,18 +568,39 @@ CLIK_INLINE void period2_hsum_body(const uint8_t *row, int sw, int s0, int s1, i
     }
 }
 
-static void period2_hsum(const uint8_t *row, int sw, int s0, int s1, int ch, int taps,
-                         const float *we, const float *wo, float *f, float *out)
-{
-    if (ch == 1 && taps == 4)
-        period2_hsum_body(row, sw, s0, s1, 1, 4, we, wo, f, out);
-    else if (ch == 1)
-        period2_hsum_body(row, sw, s0, s1, 1, 2, we, wo, f, out);
-    else if (taps == 4)
-        period2_hsum_body(row, sw, s0, s1, 4, 4, we, wo, f, out);
-    else
-        period2_hsum_body(row, sw, s0, s1, 4, 2, we, wo, f, out);
-}
+/* period2_rows' passes: the horizontal sums (ch and taps constants) and
+ * the vertical pass, in baseline code and on x86 in a copy compiled for
+ * AVX2 (p2_passes_avx2), picked where the CPU has it. */
+typedef struct p2_passes {
+    void (*h)(const uint8_t *row, int sw, int s0, int s1, int ch, int taps, const float *we,
+              const float *wo, float *f, float *out);
+    void (*v)(const float *const *h, const float *wy, int taps, int n, uint8_t *out);
+} p2_passes;
+
+#define P2_PASSES(NAME, ATTR)                                                                      \
+    ATTR static void NAME##_h(const uint8_t *row, int sw, int s0, int s1, int ch, int taps,        \
+                              const float *we, const float *wo, float *f, float *out)              \
+    {                                                                                              \
+        if (ch == 1 && taps == 4)                                                                  \
+            period2_hsum_body(row, sw, s0, s1, 1, 4, we, wo, f, out);                              \
+        else if (ch == 1)                                                                          \
+            period2_hsum_body(row, sw, s0, s1, 1, 2, we, wo, f, out);                              \
+        else if (taps == 4)                                                                        \
+            period2_hsum_body(row, sw, s0, s1, 4, 4, we, wo, f, out);                              \
+        else                                                                                       \
+            period2_hsum_body(row, sw, s0, s1, 4, 2, we, wo, f, out);                              \
+    }                                                                                              \
+    ATTR static void NAME##_v(const float *const *h, const float *wy, int taps, int n,             \
+                              uint8_t *out)                                                        \
+    {                                                                                              \
+        vpass_body(h, wy, taps, n, out);                                                           \
+    }                                                                                              \
+    static const p2_passes NAME = {NAME##_h, NAME##_v};
+
+P2_PASSES(p2_passes_base, )
+#ifdef CLIK_AVX2
+P2_PASSES(p2_passes_avx2, CLIK_AVX2)
+#endif
 
 /* ---- bicubic-aa --------------------------------------------------------- */
 
@@ -732,6 +777,11 @@ static int period2_rows(void *user, int y0, int y1)
     const int sw = src->width, sh = src->height, ch = src->channels;
     const int ty = g->ytaps, tx = g->xtaps;
     const int span = P2_SPAN_ELEMS / ch;
+    const p2_passes *pass = &p2_passes_base;
+#ifdef CLIK_AVX2
+    if (clik_cpu_avx2())
+        pass = &p2_passes_avx2;
+#endif
     const size_t slot_floats = (size_t)2 * (size_t)span * (size_t)ch;
     float *ring = malloc(sizeof(float) * (size_t)ty * slot_floats);
     float *f = malloc(sizeof(float) * (size_t)(span + tx) * (size_t)ch);
@@ -751,12 +801,12 @@ static int period2_rows(void *user, int y0, int y1)
                 h[j] = hrow;
                 if (held[slot] == r)
                     continue;
-                period2_hsum(src_row(src, clamp_index(r, sh)), sw, s0, s1, ch, tx, g->xw,
-                             g->xw + tx, f, hrow);
+                pass->h(src_row(src, clamp_index(r, sh)), sw, s0, s1, ch, tx, g->xw, g->xw + tx, f,
+                        hrow);
                 held[slot] = r;
             }
-            vpass(h, g->yw + (size_t)y * (size_t)ty, ty, 2 * (s1 - s0) * ch,
-                  dst_row(dst, y) + (size_t)2 * (size_t)s0 * (size_t)ch);
+            pass->v(h, g->yw + (size_t)y * (size_t)ty, ty, 2 * (s1 - s0) * ch,
+                    dst_row(dst, y) + (size_t)2 * (size_t)s0 * (size_t)ch);
         }
     }
     free(ring);
