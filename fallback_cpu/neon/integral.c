@@ -18,8 +18,14 @@
  * images with a sqsum use the scalar code. The results are bit-identical
  * with clik__integral_scalar.
  *
+ * Threads take column bands: a first pass sums each row of every band but
+ * the last (by channel, and the squares), then each band runs the rows
+ * above with its running sums starting from the sums of the bands to its
+ * left. Integer sums modulo 2^32: the same bits for any band count.
+ *
  * SPDX-License-Identifier: BSD-2-Clause
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu.h"
@@ -90,17 +96,101 @@ CLIK_INLINE void add_store(void *out, const void *up, size_t i, uint32x4_t r, co
     }
 }
 
-/*
- * Rows 1..H of the integrals. ch, sum64 (the sum is u64, else u32) and sq
- * (a u64 sqsum is wanted) are constants in every caller, so each
- * combination compiles to its own loop without branches.
- */
-CLIK_INLINE void integral_rows(const clik_image *src, clik_image *sum, clik_image *sqsum,
-                               const int ch, const int sum64, const int sq)
+/* A job's column bands: band b covers source pixels [b * band_px,
+ * min(w, (b + 1) * band_px)); part holds, for every band but the last,
+ * each row's sums of the band's elements by channel (and of their squares
+ * in part_sq): part[(b * h + y) * 4 + c]. */
+typedef struct integral_job {
+    const clik_image *src;
+    clik_image *sum, *sqsum;
+    int sum64, sq, bands, band_px;
+    uint32_t *part, *part_sq;
+} integral_job;
+
+/* The sums by channel of the elements in[0..n) (n a multiple of ch) into
+ * s[0..ch), and of their squares into q when sq: 16 lanes, lane l holding
+ * channel l % ch, counted in u16 for at most 256 steps, then added to u32. */
+CLIK_INLINE void row_totals(const uint8_t *in, size_t n, const int ch, const int sq, uint32_t *s,
+                            uint32_t *q)
 {
-    const size_t n = (size_t)src->width * (size_t)ch; /* source elements per row */
+    uint32x4_t acc[4], acc_sq[4];
+    for (int k = 0; k < 4; k++)
+        acc[k] = acc_sq[k] = vdupq_n_u32(0);
+    size_t i = 0;
+    while (i + 16 <= n) {
+        const size_t end = n - i > 16 * 256 ? i + 16 * 256 : n;
+        uint16x8_t lo = vdupq_n_u16(0), hi = lo;
+        for (; i + 16 <= end; i += 16) {
+            const uint8x16_t v = vld1q_u8(in + i);
+            lo = vaddw_u8(lo, vget_low_u8(v));
+            hi = vaddw_high_u8(hi, v);
+            if (sq) {
+                const uint16x8_t q_lo = vmull_u8(vget_low_u8(v), vget_low_u8(v));
+                const uint16x8_t q_hi = vmull_high_u8(v, v);
+                acc_sq[0] = vaddw_u16(acc_sq[0], vget_low_u16(q_lo));
+                acc_sq[1] = vaddw_high_u16(acc_sq[1], q_lo);
+                acc_sq[2] = vaddw_u16(acc_sq[2], vget_low_u16(q_hi));
+                acc_sq[3] = vaddw_high_u16(acc_sq[3], q_hi);
+            }
+        }
+        acc[0] = vaddw_u16(acc[0], vget_low_u16(lo));
+        acc[1] = vaddw_high_u16(acc[1], lo);
+        acc[2] = vaddw_u16(acc[2], vget_low_u16(hi));
+        acc[3] = vaddw_high_u16(acc[3], hi);
+    }
+    uint32_t lanes[16], lanes_sq[16];
+    for (int k = 0; k < 4; k++) {
+        vst1q_u32(lanes + 4 * k, acc[k]);
+        vst1q_u32(lanes_sq + 4 * k, acc_sq[k]);
+    }
+    for (int c = 0; c < ch; c++)
+        s[c] = q[c] = 0;
+    for (int l = 0; l < 16; l++) {
+        s[l % ch] += lanes[l];
+        q[l % ch] += lanes_sq[l];
+    }
+    for (; i < n; i++) {
+        s[i % (size_t)ch] += in[i];
+        q[i % (size_t)ch] += (uint32_t)in[i] * in[i];
+    }
+}
+
+/* The carries into band b's row y (the sums of the bands before it), as
+ * four lanes: lane l holds channel l % ch, as the running sums do. */
+CLIK_INLINE void band_carry(const integral_job *j, int b, int y, const int ch, uint32x4_t *carry,
+                            uint32x4_t *carry_sq)
+{
+    uint32_t s[4] = {0}, q[4] = {0}, ls[4], lq[4];
+    const size_t h = (size_t)j->src->height;
+    for (int k = 0; k < b; k++)
+        for (int c = 0; c < ch; c++) {
+            s[c] += j->part[((size_t)k * h + (size_t)y) * 4 + (size_t)c];
+            if (j->sq)
+                q[c] += j->part_sq[((size_t)k * h + (size_t)y) * 4 + (size_t)c];
+        }
+    for (int l = 0; l < 4; l++) {
+        ls[l] = s[l % ch];
+        lq[l] = q[l % ch];
+    }
+    *carry = vld1q_u32(ls);
+    *carry_sq = vld1q_u32(lq);
+}
+
+/*
+ * Rows 1..H of the integrals in column band b. ch, sum64 (the sum is u64,
+ * else u32) and sq (a u64 sqsum is wanted) are constants in every caller,
+ * so each combination compiles to its own loop without branches.
+ */
+CLIK_INLINE void integral_rows(const integral_job *j, int b, const int ch, const int sum64,
+                               const int sq)
+{
+    const clik_image *src = j->src, *sum = j->sum, *sqsum = j->sqsum;
+    const int px0 = b * j->band_px;
+    const int px1 = px0 + j->band_px < src->width ? px0 + j->band_px : src->width;
+    const size_t e0 = (size_t)px0 * (size_t)ch;        /* the band's first element */
+    const size_t n = (size_t)(px1 - px0) * (size_t)ch; /* source elements per row */
     for (int y = 0; y < src->height; y++) {
-        const uint8_t *in = (const uint8_t *)src->data + (size_t)y * src->stride;
+        const uint8_t *in = (const uint8_t *)src->data + (size_t)y * src->stride + e0;
         const uint8_t *sum_up = (const uint8_t *)sum->data + (size_t)y * sum->stride;
         uint8_t *sum_out = (uint8_t *)sum->data + (size_t)(y + 1) * sum->stride;
         const uint64_t *sq_up = NULL;
@@ -111,13 +201,20 @@ CLIK_INLINE void integral_rows(const clik_image *src, clik_image *sum, clik_imag
         }
         /* Column 0 is zero; every later output element i of the row sits
          * at ch + i, one pixel after the source element i it ends with. */
-        memset(sum_out, 0, (size_t)ch * (sum64 ? 8 : 4));
-        if (sq)
-            memset(sq_out, 0, (size_t)ch * 8);
-        const void *up = sum_up + (size_t)ch * (sum64 ? 8 : 4);
-        void *out = sum_out + (size_t)ch * (sum64 ? 8 : 4);
+        if (b == 0) {
+            memset(sum_out, 0, (size_t)ch * (sum64 ? 8 : 4));
+            if (sq)
+                memset(sq_out, 0, (size_t)ch * 8);
+        }
+        const void *up = sum_up + ((size_t)ch + e0) * (sum64 ? 8 : 4);
+        void *out = sum_out + ((size_t)ch + e0) * (sum64 ? 8 : 4);
+        if (sq) {
+            sq_up += e0;
+            sq_out += e0;
+        }
 
-        uint32x4_t carry = vdupq_n_u32(0), carry_sq = vdupq_n_u32(0);
+        uint32x4_t carry, carry_sq;
+        band_carry(j, b, y, ch, &carry, &carry_sq);
         size_t i = 0;
         for (; i + 16 <= n; i += 16) {
             uint8x16_t v = vld1q_u8(in + i);
@@ -182,6 +279,59 @@ CLIK_INLINE void integral_rows(const clik_image *src, clik_image *sum, clik_imag
     }
 }
 
+/* Phase 1: the row sums of bands [b0, b1) (the last band's are not needed). */
+static int band_totals(void *user, int b0, int b1)
+{
+    const integral_job *j = user;
+    const clik_image *src = j->src;
+    const int ch = src->channels;
+    for (int b = b0; b < b1 && b < j->bands - 1; b++) {
+        const size_t e0 = (size_t)b * (size_t)j->band_px * (size_t)ch;
+        const size_t n = (size_t)j->band_px * (size_t)ch;
+        for (int y = 0; y < src->height; y++) {
+            const uint8_t *in = (const uint8_t *)src->data + (size_t)y * src->stride + e0;
+            const size_t at = ((size_t)b * (size_t)src->height + (size_t)y) * 4;
+            uint32_t q[4];
+            if (ch == 1)
+                row_totals(in, n, 1, j->sq, j->part + at, j->sq ? j->part_sq + at : q);
+            else if (ch == 2)
+                row_totals(in, n, 2, j->sq, j->part + at, j->sq ? j->part_sq + at : q);
+            else
+                row_totals(in, n, 4, j->sq, j->part + at, j->sq ? j->part_sq + at : q);
+        }
+    }
+    return 0;
+}
+
+/* Phase 2: the integrals of bands [b0, b1). */
+static int band_rows(void *user, int b0, int b1)
+{
+    const integral_job *j = user;
+    const int ch = j->src->channels, sum64 = j->sum64, sq = j->sq;
+    for (int b = b0; b < b1; b++) {
+        /* One constant-folded loop per (channels, sum type, sqsum) combination. */
+        switch ((ch == 1 ? 0 : ch == 2 ? 4 : 8) + sum64 * 2 + sq) {
+        case 0: integral_rows(j, b, 1, 0, 0); break;
+        case 1: integral_rows(j, b, 1, 0, 1); break;
+        case 2: integral_rows(j, b, 1, 1, 0); break;
+        case 3: integral_rows(j, b, 1, 1, 1); break;
+        case 4: integral_rows(j, b, 2, 0, 0); break;
+        case 5: integral_rows(j, b, 2, 0, 1); break;
+        case 6: integral_rows(j, b, 2, 1, 0); break;
+        case 7: integral_rows(j, b, 2, 1, 1); break;
+        case 8: integral_rows(j, b, 4, 0, 0); break;
+        case 9: integral_rows(j, b, 4, 0, 1); break;
+        case 10: integral_rows(j, b, 4, 1, 0); break;
+        default: integral_rows(j, b, 4, 1, 1); break;
+        }
+    }
+    return 0;
+}
+
+/* Pixels of a column band at the least: the band sums' extra reading
+ * stays small beside the band's integral. */
+#define BAND_MIN_PX 64
+
 static void integral_neon(const clik_image *src, clik_image *sum, clik_image *sqsum)
 {
     /* s32 sums are the u32 ones modulo 2^32, the same bits. */
@@ -192,27 +342,38 @@ static void integral_neon(const clik_image *src, clik_image *sum, clik_image *sq
         clik__integral_scalar(src, sum, sqsum);
         return;
     }
-    const int sum64 = sum->type == CLIK_U64, sq = sqsum != NULL;
+    integral_job j = {src,        sum,  sqsum, sum->type == CLIK_U64, sqsum != NULL, 1,
+                      src->width, NULL, NULL};
     const size_t row0 = (size_t)sum->width * (size_t)sum->channels;
-    memset(sum->data, 0, row0 * (sum64 ? 8 : 4));
-    if (sq)
+    memset(sum->data, 0, row0 * (j.sum64 ? 8 : 4));
+    if (j.sq)
         memset(sqsum->data, 0, row0 * 8);
 
-    /* One constant-folded loop per (channels, sum type, sqsum) combination. */
-    switch ((src->channels == 1 ? 0 : src->channels == 2 ? 4 : 8) + sum64 * 2 + sq) {
-    case 0: integral_rows(src, sum, sqsum, 1, 0, 0); break;
-    case 1: integral_rows(src, sum, sqsum, 1, 0, 1); break;
-    case 2: integral_rows(src, sum, sqsum, 1, 1, 0); break;
-    case 3: integral_rows(src, sum, sqsum, 1, 1, 1); break;
-    case 4: integral_rows(src, sum, sqsum, 2, 0, 0); break;
-    case 5: integral_rows(src, sum, sqsum, 2, 0, 1); break;
-    case 6: integral_rows(src, sum, sqsum, 2, 1, 0); break;
-    case 7: integral_rows(src, sum, sqsum, 2, 1, 1); break;
-    case 8: integral_rows(src, sum, sqsum, 4, 0, 0); break;
-    case 9: integral_rows(src, sum, sqsum, 4, 0, 1); break;
-    case 10: integral_rows(src, sum, sqsum, 4, 1, 0); break;
-    default: integral_rows(src, sum, sqsum, 4, 1, 1); break;
+    /* Column bands, one per thread (two on one thread, so that the bands'
+     * code runs everywhere): each row's running sum starts in a band from
+     * the sums of the bands left of it (phase 1), so every band runs at
+     * once (phase 2); integer sums, the same bits in any order. Without the
+     * memory for the sums, one band. */
+    int bands = clik__cpu_threads() > 2 ? clik__cpu_threads() : 2;
+    if (bands > src->width / BAND_MIN_PX)
+        bands = src->width / BAND_MIN_PX;
+    if (bands > 1) {
+        const int px = (src->width + bands - 1) / bands;
+        j.band_px = (px + 15) / 16 * 16;
+        j.bands = (src->width + j.band_px - 1) / j.band_px;
+        const size_t words = (size_t)(j.bands - 1) * (size_t)src->height * 4;
+        j.part = malloc(words * sizeof(uint32_t) * (j.sq ? 2 : 1));
+        j.part_sq = j.part && j.sq ? j.part + words : NULL;
+        if (!j.part) {
+            j.bands = 1;
+            j.band_px = src->width;
+        }
     }
+    const size_t work = (size_t)src->height * (size_t)j.band_px * (size_t)src->channels;
+    if (j.bands > 1)
+        clik__cpu_rows(j.bands, work / 4, band_totals, &j);
+    clik__cpu_rows(j.bands, work, band_rows, &j);
+    free(j.part);
 }
 
 void clik__integral_dsp_init_neon(clik_integral_dsp *dsp)
