@@ -352,6 +352,36 @@ inline void h_row(__global const T *row, __global float *out, int w, __constant 
 /* Row k of the window: ring slot (first + k) mod ksize (first < ksize). */
 #define RING_ROW(k) (ring + ROW((first + (k)) - ((first + (k)) >= ksize ? ksize : 0), n))
 
+/* v_row's steps of 16 from element e for ksize = 3, 5 or 7 taps (a
+ * constant where called): the window's rows and weights found once per
+ * row, not per step, in scalars (PoCL keeps them in registers; arrays of
+ * them it does not), taps past ksize - 1 standing for the last (never
+ * used). Returns where it stopped. */
+inline int v_steps_fixed(__global const float *ring, int n, int first, __global T *out,
+                         __constant const float *wt, const int ksize, int e)
+{
+    __global const float *r0 = RING_ROW(0), *r1 = RING_ROW(1), *r2 = RING_ROW(2),
+                         *r3 = RING_ROW(min(3, ksize - 1)), *r4 = RING_ROW(min(4, ksize - 1)),
+                         *r5 = RING_ROW(min(5, ksize - 1)), *r6 = RING_ROW(min(6, ksize - 1));
+    const float w0 = wt[0], w1 = wt[1], w2 = wt[2], w3 = wt[min(3, ksize - 1)],
+                w4 = wt[min(4, ksize - 1)], w5 = wt[min(5, ksize - 1)], w6 = wt[min(6, ksize - 1)];
+    for (; e + 16 <= n; e += 16) {
+        float16 s = w0 * vload16(0, r0 + e);
+        s += w1 * vload16(0, r1 + e);
+        s += w2 * vload16(0, r2 + e);
+        if (ksize > 3) {
+            s += w3 * vload16(0, r3 + e);
+            s += w4 * vload16(0, r4 + e);
+        }
+        if (ksize > 5) {
+            s += w5 * vload16(0, r5 + e);
+            s += w6 * vload16(0, r6 + e);
+        }
+        STORE16(s, out + e);
+    }
+    return e;
+}
+
 inline void v_row(__global const float *ring, int n, int first, __global T *out,
                   __constant const float *wt, int ksize)
 {
@@ -362,6 +392,12 @@ inline void v_row(__global const float *ring, int n, int first, __global T *out,
             s += wt[k] * RING_ROW(k)[e];
         STORE1(s, out + e);
     }
+    if (ksize == 7)
+        e = v_steps_fixed(ring, n, first, out, wt, 7, e);
+    else if (ksize == 5)
+        e = v_steps_fixed(ring, n, first, out, wt, 5, e);
+    else if (ksize == 3)
+        e = v_steps_fixed(ring, n, first, out, wt, 3, e);
     for (; e + 16 <= n; e += 16) {
         float16 s = wt[0] * vload16(0, RING_ROW(0) + e);
         for (int k = 1; k < ksize; k++)
