@@ -13,7 +13,9 @@
  * the rows on the four columns at once, then across. With plan->f16 the
  * fields u and p are stored as IEEE half floats (VCVT; SIMDe converts
  * lane by lane on x86). The smoothing is the NEON blur (clik__blur_neon)
- * with the plan's taps (lib/ops/flow.c).
+ * with the plan's taps (lib/ops/flow.c). clik_flow_warp's remap runs four
+ * pixels at a time, and on x86 CPUs with AVX2 and FMA eight, its taps
+ * gathered (remap_rows_avx2).
  *
  * SPDX-License-Identifier: BSD-2-Clause
  */
@@ -602,12 +604,157 @@ CLIK_FMA_CLONES static int remap_rows(void *user, int y0, int y1)
     return 0;
 }
 
+#ifdef CLIK_AVX2
+/* x86 CPUs with AVX2 and FMA, 1 or 4 channels: remap_rows eight pixels at
+ * a time, the taps by gathers of 32-bit words at byte offsets into the
+ * source (its bytes within 2^31: remap_avx2_fits), the oracle's three
+ * fused multiply-adds by VFMADD, its floor and rint by VROUNDPS. One
+ * channel: each source row's word from min(xa, w - 4) holds both of its
+ * taps xa and xb (xb is xa + 1 or, at the right edge, xa), taken out by
+ * shifts; four channels: the word at a tap is its pixel. */
+static int remap_avx2_fits(const clik_image *src)
+{
+    return (src->channels == 1 || src->channels == 4) && src->width >= 4 &&
+           (size_t)src->height * src->stride < ((size_t)1 << 31);
+}
+
+/* Channel c of the eight pixels g (their bytes, four channels), as floats. */
+#define CHANNEL8(g, c)                                                                             \
+    _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32((g), 8 * (c)), _mm256_set1_epi32(255)))
+
+__attribute__((target("avx2,fma"))) static int remap_rows_avx2(void *user, int y0, int y1)
+{
+    const remap_job *j = user;
+    const clik_image *src = j->src;
+    const int w = src->width, h = src->height, ch = src->channels;
+    const int stride = (int)src->stride;
+    const __m256 steps = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7), lo = _mm256_set1_ps(-1.0f);
+    const __m256 wf = _mm256_set1_ps((float)w), hf = _mm256_set1_ps((float)h);
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
+    const __m256i wmax = _mm256_set1_epi32(w - 1), hmax = _mm256_set1_epi32(h - 1);
+    const __m256i wlast4 = _mm256_set1_epi32(w - 4);
+    const int *base = (const int *)(const void *)src->data;
+    for (int y = y0; y < y1; y++) {
+        const float *f =
+            (const float *)((const uint8_t *)j->flow->data + (size_t)y * j->flow->stride);
+        uint8_t *out = (uint8_t *)j->dst->data + (size_t)y * j->dst->stride;
+        const uint8_t *mix =
+            j->ref ? (const uint8_t *)j->ref->data + (size_t)y * j->ref->stride : NULL;
+        const __m256 yv = _mm256_set1_ps((float)y);
+        int x = 0;
+        for (; x + 8 <= w; x += 8) {
+            /* u and v of the eight pixels, deinterleaved */
+            const __m256 f0 = _mm256_loadu_ps(f + 2 * (size_t)x);
+            const __m256 f1 = _mm256_loadu_ps(f + 2 * (size_t)x + 8);
+            const __m256 us = _mm256_shuffle_ps(f0, f1, _MM_SHUFFLE(2, 0, 2, 0));
+            const __m256 vs = _mm256_shuffle_ps(f0, f1, _MM_SHUFFLE(3, 1, 3, 1));
+            const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+            const __m256 u = _mm256_permutevar8x32_ps(us, order);
+            const __m256 v = _mm256_permutevar8x32_ps(vs, order);
+            const __m256 xv = _mm256_add_ps(_mm256_set1_ps((float)x), steps);
+            /* max(s, -1) takes -1 for a NaN s, as fmaxf */
+            const __m256 sx = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(xv, u), lo), wf);
+            const __m256 sy = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(yv, v), lo), hf);
+            const __m256 fx = _mm256_floor_ps(sx), fy = _mm256_floor_ps(sy);
+            const __m256 a = _mm256_sub_ps(sx, fx), b = _mm256_sub_ps(sy, fy);
+            const __m256i ix = _mm256_cvtps_epi32(fx), iy = _mm256_cvtps_epi32(fy);
+            const __m256i xa = _mm256_min_epi32(_mm256_max_epi32(ix, zero), wmax);
+            const __m256i xb =
+                _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(ix, one), zero), wmax);
+            const __m256i ra = _mm256_mullo_epi32(
+                _mm256_min_epi32(_mm256_max_epi32(iy, zero), hmax), _mm256_set1_epi32(stride));
+            const __m256i rb = _mm256_mullo_epi32(
+                _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(iy, one), zero), hmax),
+                _mm256_set1_epi32(stride));
+            __m256 res[4];
+            if (ch == 1) {
+                const __m256i at = _mm256_min_epi32(xa, wlast4);
+                const __m256i sa = _mm256_slli_epi32(_mm256_sub_epi32(xa, at), 3);
+                const __m256i sb = _mm256_slli_epi32(_mm256_sub_epi32(xb, at), 3);
+                const __m256i g0 = _mm256_i32gather_epi32(base, _mm256_add_epi32(ra, at), 1);
+                const __m256i g1 = _mm256_i32gather_epi32(base, _mm256_add_epi32(rb, at), 1);
+                const __m256i m8 = _mm256_set1_epi32(255);
+                const __m256 p00 =
+                    _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srlv_epi32(g0, sa), m8));
+                const __m256 p01 =
+                    _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srlv_epi32(g0, sb), m8));
+                const __m256 p10 =
+                    _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srlv_epi32(g1, sa), m8));
+                const __m256 p11 =
+                    _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srlv_epi32(g1, sb), m8));
+                const __m256 t0 = _mm256_fmadd_ps(a, _mm256_sub_ps(p01, p00), p00);
+                const __m256 t1 = _mm256_fmadd_ps(a, _mm256_sub_ps(p11, p10), p10);
+                res[0] = _mm256_fmadd_ps(b, _mm256_sub_ps(t1, t0), t0);
+            } else {
+                const __m256i xa4 = _mm256_slli_epi32(xa, 2), xb4 = _mm256_slli_epi32(xb, 2);
+                const __m256i g00 = _mm256_i32gather_epi32(base, _mm256_add_epi32(ra, xa4), 1);
+                const __m256i g01 = _mm256_i32gather_epi32(base, _mm256_add_epi32(ra, xb4), 1);
+                const __m256i g10 = _mm256_i32gather_epi32(base, _mm256_add_epi32(rb, xa4), 1);
+                const __m256i g11 = _mm256_i32gather_epi32(base, _mm256_add_epi32(rb, xb4), 1);
+                for (int c = 0; c < 4; c++) {
+                    const __m256 p00 = CHANNEL8(g00, c), p01 = CHANNEL8(g01, c);
+                    const __m256 p10 = CHANNEL8(g10, c), p11 = CHANNEL8(g11, c);
+                    const __m256 t0 = _mm256_fmadd_ps(a, _mm256_sub_ps(p01, p00), p00);
+                    const __m256 t1 = _mm256_fmadd_ps(a, _mm256_sub_ps(p11, p10), p10);
+                    res[c] = _mm256_fmadd_ps(b, _mm256_sub_ps(t1, t0), t0);
+                }
+            }
+            /* rintf of each result (0..255), averaged with ref where given */
+            __m256i vi[4];
+            for (int c = 0; c < ch; c++)
+                vi[c] = _mm256_cvtps_epi32(
+                    _mm256_round_ps(res[c], _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+            uint8_t *o = out + (size_t)x * (size_t)ch;
+            const uint8_t *m = mix ? mix + (size_t)x * (size_t)ch : NULL;
+            if (ch == 1) {
+                if (m)
+                    vi[0] = _mm256_srli_epi32(
+                        _mm256_add_epi32(_mm256_add_epi32(vi[0], one),
+                                         _mm256_cvtepu8_epi32(_mm_loadl_epi64((const void *)m))),
+                        1);
+                /* bytes 0..3 in word 0, 4..7 in word 4 */
+                const __m256i p16 = _mm256_packus_epi32(vi[0], vi[0]);
+                const __m256i p8 = _mm256_packus_epi16(p16, p16);
+                const __m256i both =
+                    _mm256_permutevar8x32_epi32(p8, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+                _mm_storel_epi64((void *)o, _mm256_castsi256_si128(both));
+            } else {
+                __m256i word = zero;
+                const __m256i mw = m ? _mm256_loadu_si256((const void *)m) : zero;
+                for (int c = 0; c < 4; c++) {
+                    __m256i vc = vi[c];
+                    if (m)
+                        vc = _mm256_srli_epi32(
+                            _mm256_add_epi32(_mm256_add_epi32(vc, one),
+                                             _mm256_and_si256(_mm256_srli_epi32(mw, 8 * c),
+                                                              _mm256_set1_epi32(255))),
+                            1);
+                    word = _mm256_or_si256(word, _mm256_slli_epi32(vc, 8 * c));
+                }
+                _mm256_storeu_si256((void *)o, word);
+            }
+        }
+        for (; x < w; x++)
+            clik__flow_warp_pixel(src, f + 2 * (size_t)x, x, y,
+                                  mix ? mix + (size_t)x * (size_t)ch : NULL,
+                                  out + (size_t)x * (size_t)ch);
+    }
+    return 0;
+}
+#undef CHANNEL8
+#endif
+
 static void remap_neon(const clik_image *src, const clik_image *flow, const clik_image *ref,
                        clik_image *dst)
 {
     remap_job j = {src, flow, ref, dst};
+    clik_rows_fn rows = remap_rows;
+#ifdef CLIK_AVX2
+    if (clik_cpu_avx2_fma() && remap_avx2_fits(src))
+        rows = remap_rows_avx2;
+#endif
     /* About 3 fused multiply-adds and 4 loads per channel of each pixel. */
-    clik__cpu_rows(src->height, (size_t)src->width * (size_t)src->channels * 4, remap_rows, &j);
+    clik__cpu_rows(src->height, (size_t)src->width * (size_t)src->channels * 4, rows, &j);
 }
 
 void clik__flow_dsp_init_neon(clik_flow_dsp *dsp)

@@ -49,6 +49,12 @@ static inline int clik_cpu_avx2(void)
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") != 0;
 }
+/* AVX2 and FMA both (for a copy marked target("avx2,fma")). */
+static inline int clik_cpu_avx2_fma(void)
+{
+    return clik_cpu_avx2() && __builtin_cpu_supports("fma") != 0;
+}
+#include <immintrin.h>
 #endif
 
 /* Eight floats as one GNU C vector: two NEON (or SSE) registers, one AVX
