@@ -37,10 +37,14 @@
 #define CLIK_FMA_CLONES
 #endif
 
-/* x86 builds for the baseline: CLIK_AVX2 marks a copy of a float loop
- * written in clik_f32x8 (below) compiled for AVX2, which runs it 8 lanes
- * wide; clik_cpu_avx2() says whether this CPU has AVX2 (the caller then
- * picks that copy). */
+/* x86 builds for the baseline (GCC, Linux): CLIK_AVX2 marks a copy of a
+ * loop compiled for AVX2, where the loops written in clik_f32x8 (below)
+ * run 8 lanes wide, and <immintrin.h>'s intrinsics may be used (with
+ * target("avx2,fma"), its fused multiply-adds); clik_cpu_avx2() and
+ * clik_cpu_avx2_fma() say whether this CPU runs such a copy, and the
+ * caller picks it or the baseline code. Each copy gives the baseline's
+ * bits (the tests run the copies on this machine, the baseline under
+ * qemu-x86_64 -cpu Nehalem). */
 #if !defined(__aarch64__) && !defined(__AVX2__) && defined(__x86_64__) && defined(__GNUC__) &&     \
     !defined(__clang__) && defined(__linux__)
 #define CLIK_AVX2 __attribute__((target("avx2")))
