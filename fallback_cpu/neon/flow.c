@@ -535,6 +535,26 @@ typedef struct remap_job {
     clik_image *dst;
 } remap_job;
 
+/* Row y of a remap job: the flow's, the output's and the reference's
+ * (NULL without one). */
+CLIK_INLINE void remap_row_at(const remap_job *j, int y, const float **f, uint8_t **out,
+                              const uint8_t **mix)
+{
+    *f = (const float *)((const uint8_t *)j->flow->data + (size_t)y * j->flow->stride);
+    *out = (uint8_t *)j->dst->data + (size_t)y * j->dst->stride;
+    *mix = j->ref ? (const uint8_t *)j->ref->data + (size_t)y * j->ref->stride : NULL;
+}
+
+/* Pixels x .. w - 1 of row y by the oracle's own function. */
+CLIK_INLINE void remap_tail(const clik_image *src, const float *f, uint8_t *out, const uint8_t *mix,
+                            int x, int y)
+{
+    const size_t ch = (size_t)src->channels;
+    for (; x < src->width; x++)
+        clik__flow_warp_pixel(src, f + 2 * (size_t)x, x, y, mix ? mix + (size_t)x * ch : NULL,
+                              out + (size_t)x * ch);
+}
+
 /* Rows y0 .. y1 - 1: four pixels' positions, fractions and taps' indexes
  * at a time, each channel's taps gathered into vectors and blended with
  * the oracle's three fused multiply-adds; the last pixels of a row by the
@@ -551,11 +571,10 @@ CLIK_FMA_CLONES static int remap_rows(void *user, int y0, int y1)
     const int32x4_t wmax = vdupq_n_s32(w - 1), hmax = vdupq_n_s32(h - 1);
     const uint8_t *base = src->data;
     for (int y = y0; y < y1; y++) {
-        const float *f =
-            (const float *)((const uint8_t *)j->flow->data + (size_t)y * j->flow->stride);
-        uint8_t *out = (uint8_t *)j->dst->data + (size_t)y * j->dst->stride;
-        const uint8_t *mix =
-            j->ref ? (const uint8_t *)j->ref->data + (size_t)y * j->ref->stride : NULL;
+        const float *f;
+        uint8_t *out;
+        const uint8_t *mix;
+        remap_row_at(j, y, &f, &out, &mix);
         const float32x4_t yv = vdupq_n_f32((float)y);
         int x = 0;
         for (; x + 4 <= w; x += 4) {
@@ -596,10 +615,7 @@ CLIK_FMA_CLONES static int remap_rows(void *user, int y0, int y1)
                         (uint8_t)(m ? (v[l] + m[(size_t)l * (size_t)ch] + 1) >> 1 : v[l]);
             }
         }
-        for (; x < w; x++)
-            clik__flow_warp_pixel(src, f + 2 * (size_t)x, x, y,
-                                  mix ? mix + (size_t)x * (size_t)ch : NULL,
-                                  out + (size_t)x * (size_t)ch);
+        remap_tail(src, f, out, mix, x, y);
     }
     return 0;
 }
@@ -635,11 +651,10 @@ __attribute__((target("avx2,fma"))) static int remap_rows_avx2(void *user, int y
     const __m256i wlast4 = _mm256_set1_epi32(w - 4);
     const int *base = (const int *)(const void *)src->data;
     for (int y = y0; y < y1; y++) {
-        const float *f =
-            (const float *)((const uint8_t *)j->flow->data + (size_t)y * j->flow->stride);
-        uint8_t *out = (uint8_t *)j->dst->data + (size_t)y * j->dst->stride;
-        const uint8_t *mix =
-            j->ref ? (const uint8_t *)j->ref->data + (size_t)y * j->ref->stride : NULL;
+        const float *f;
+        uint8_t *out;
+        const uint8_t *mix;
+        remap_row_at(j, y, &f, &out, &mix);
         const __m256 yv = _mm256_set1_ps((float)y);
         int x = 0;
         for (; x + 8 <= w; x += 8) {
@@ -734,10 +749,7 @@ __attribute__((target("avx2,fma"))) static int remap_rows_avx2(void *user, int y
                 _mm256_storeu_si256((void *)o, word);
             }
         }
-        for (; x < w; x++)
-            clik__flow_warp_pixel(src, f + 2 * (size_t)x, x, y,
-                                  mix ? mix + (size_t)x * (size_t)ch : NULL,
-                                  out + (size_t)x * (size_t)ch);
+        remap_tail(src, f, out, mix, x, y);
     }
     return 0;
 }
