@@ -20,10 +20,11 @@
  *
  * Exactly x2 on both axes (kernels/resize.cl's resize_period2_rows): the
  * weights repeat with period 2, so the horizontal pass takes fixed weight
- * vectors, the even and odd outputs of four source elements at once,
- * interleaved (one channel) or side by side (RGBA), no per-column offsets
- * or weights, the band in spans of source columns; the same sums, the same
- * bytes. Bilinear x2 has the exact weights 1/4 and 3/4: 16-bit integers
+ * vectors, the even and odd outputs of eight source elements at once
+ * (clik_f32x8; four for the last ones), interleaved (one channel) or side
+ * by side (RGBA), no per-column offsets or weights, the band in spans of
+ * source columns; the same sums, the same bytes. On x86 CPUs with AVX2 both
+ * passes run in a copy compiled for it (p2_passes_avx2). Bilinear x2 has the exact weights 1/4 and 3/4: 16-bit integers
  * give the oracle's bytes (bilinear_x2_weights). Nearest x2 and x4 repeat
  * pixels by zipping chunks with themselves.
  *
