@@ -414,6 +414,9 @@ void clik__pyramid_up_scalar(const clik_image *src, clik_image *dst);
 void clik__pyramid_combine_scalar(const clik_image *a, const clik_image *b, int sign,
                                   clik_image *out);
 void clik__integral_scalar(const clik_image *src, clik_image *sum, clik_image *sqsum);
+/* CLAHE: a tile's table from its histogram (clipped and redistributed in
+ * place, then the scaled cumulative counts). */
+void clik__clahe_lut_of(uint32_t *hist, const clik_clahe_plan *p, uint8_t *lut);
 void clik__resize_scalar(const clik_image *src, clik_image *dst, clik_interp method,
                          const double *scale);
 int clik__blur_scalar(const clik_image *src, clik_image *dst, const float *weights, int ksize);

@@ -356,6 +356,58 @@ static int clahe_rows(void *user, int y0, int y1)
     return 0;
 }
 
+/* CLAHE's tables, tile rows in bands: a tile inside the image counts
+ * its rows' bytes straight into four sub-histograms; one that reaches past
+ * the image's edge (reflected, as the oracle pads) goes pixel by pixel. */
+typedef struct clahe_luts_job {
+    const uint8_t *src;
+    size_t stride;
+    const clik_clahe_plan *p;
+    uint8_t *luts;
+} clahe_luts_job;
+
+static int clahe_lut_rows(void *user, int ty0, int ty1)
+{
+    const clahe_luts_job *j = user;
+    const clik_clahe_plan *p = j->p;
+    for (int ty = ty0; ty < ty1; ty++)
+        for (int tx = 0; tx < p->tiles_x; tx++) {
+            uint32_t sub[SUB][256], hist[256];
+            memset(sub, 0, sizeof(sub));
+            const int x0 = tx * p->tile_w, y0 = ty * p->tile_h;
+            if (x0 + p->tile_w <= p->width && y0 + p->tile_h <= p->height) {
+                for (int r = 0; r < p->tile_h; r++) {
+                    const uint8_t *row = j->src + (size_t)(y0 + r) * j->stride + x0;
+                    int i = 0;
+                    for (; i + SUB <= p->tile_w; i += SUB)
+                        for (int k = 0; k < SUB; k++)
+                            sub[k][row[i + k]]++;
+                    for (; i < p->tile_w; i++)
+                        sub[0][row[i]]++;
+                }
+            } else {
+                for (int r = 0; r < p->tile_h; r++) {
+                    const uint8_t *row =
+                        j->src + (size_t)clik__reflect101(y0 + r, p->height) * j->stride;
+                    for (int i = 0; i < p->tile_w; i++)
+                        sub[0][row[clik__reflect101(x0 + i, p->width)]]++;
+                }
+            }
+            for (int v = 0; v < 256; v++)
+                hist[v] = sub[0][v] + sub[1][v] + sub[2][v] + sub[3][v];
+            clik__clahe_lut_of(hist, p, j->luts + (size_t)(ty * p->tiles_x + tx) * 256);
+        }
+    return 0;
+}
+
+static void clahe_luts_neon(const uint8_t *src, size_t stride, const clik_clahe_plan *p,
+                            uint8_t *luts)
+{
+    clahe_luts_job j = {src, stride, p, luts};
+    clik__cpu_rows(p->tiles_y, (size_t)p->tiles_x * (size_t)p->tile_w * (size_t)p->tile_h,
+                   clahe_lut_rows, &j);
+}
+
 #ifdef CLIK_AVX2
 /* clahe_rows on x86 CPUs with AVX2, eight pixels a step: the four tables'
  * entries by gathers of 32-bit words at byte offsets (the luts padded by 3
@@ -578,6 +630,7 @@ void clik__hist_dsp_init_neon(clik_hist_dsp *dsp)
 {
     dsp->hist = hist_neon;
     dsp->lut = lut_neon;
+    dsp->clahe_luts = clahe_luts_neon;
     dsp->clahe_interp = clahe_interp_neon;
 #ifdef CLIK_AVX2
     if (clik_cpu_avx2()) {

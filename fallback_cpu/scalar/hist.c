@@ -94,6 +94,34 @@ static int reflect101(int i, int n)
     return i;
 }
 
+void clik__clahe_lut_of(uint32_t *hist, const clik_clahe_plan *p, uint8_t *lut)
+{
+    /* Clip, then hand the excess out: an equal share to every bin, then
+     * one more count to every step-th bin from 0 while any is left, step =
+     * 256 / remainder (at least 1). */
+    uint32_t excess = 0;
+    for (int v = 0; v < 256; v++)
+        if (hist[v] > p->limit) {
+            excess += hist[v] - p->limit;
+            hist[v] = p->limit;
+        }
+    const uint32_t share = excess / 256;
+    uint32_t rest = excess - share * 256;
+    for (int v = 0; v < 256; v++)
+        hist[v] += share;
+    if (rest > 0) {
+        const uint32_t step = 256 / rest > 1 ? 256 / rest : 1;
+        for (uint32_t v = 0; v < 256 && rest > 0; v += step, rest--)
+            hist[v]++;
+    }
+    uint32_t cdf = 0;
+    for (int v = 0; v < 256; v++) {
+        cdf += hist[v];
+        const long q = lrintf((float)cdf * p->lut_scale);
+        lut[v] = (uint8_t)(q > 255 ? 255 : q);
+    }
+}
+
 static void clahe_luts_scalar(const uint8_t *src, size_t stride, const clik_clahe_plan *p,
                               uint8_t *luts)
 {
@@ -107,31 +135,7 @@ static void clahe_luts_scalar(const uint8_t *src, size_t stride, const clik_clah
                 for (int i = 0; i < p->tile_w; i++)
                     hist[row[reflect101(tx * p->tile_w + i, p->width)]]++;
             }
-            /* Clip, then hand the excess out: an equal share to every bin,
-             * then one more count to every step-th bin from 0 while any is
-             * left, step = 256 / remainder (at least 1). */
-            uint32_t excess = 0;
-            for (int v = 0; v < 256; v++)
-                if (hist[v] > p->limit) {
-                    excess += hist[v] - p->limit;
-                    hist[v] = p->limit;
-                }
-            const uint32_t share = excess / 256;
-            uint32_t rest = excess - share * 256;
-            for (int v = 0; v < 256; v++)
-                hist[v] += share;
-            if (rest > 0) {
-                const uint32_t step = 256 / rest > 1 ? 256 / rest : 1;
-                for (uint32_t v = 0; v < 256 && rest > 0; v += step, rest--)
-                    hist[v]++;
-            }
-            uint8_t *lut = luts + (size_t)(ty * p->tiles_x + tx) * 256;
-            uint32_t cdf = 0;
-            for (int v = 0; v < 256; v++) {
-                cdf += hist[v];
-                const long q = lrintf((float)cdf * p->lut_scale);
-                lut[v] = (uint8_t)(q > 255 ? 255 : q);
-            }
+            clik__clahe_lut_of(hist, p, luts + (size_t)(ty * p->tiles_x + tx) * 256);
         }
 }
 
