@@ -5,7 +5,10 @@
  * with channels de-interleaved by LD2/LD4 when each has its own table
  * (through SIMDe, byte loads from the table instead);
  * CLAHE's blend takes each column's tiles and weights from tables made once
- * per call and runs 16 pixels a step in float lanes, rows in bands.
+ * per call and runs 16 pixels a step in float lanes, rows in bands; its
+ * tiles' tables are made tile rows in bands. On x86 CPUs with AVX2 the
+ * blend, the YCrCb luma and its replacement run eight pixels a step in
+ * copies compiled for it.
  * SPDX-License-Identifier: BSD-2-Clause
  */
 #include <math.h>
