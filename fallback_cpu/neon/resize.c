@@ -24,8 +24,8 @@
  * (clik_f32x8; four for the last ones), interleaved (one channel) or side
  * by side (RGBA), no per-column offsets or weights, the band in spans of
  * source columns; the same sums, the same bytes. On x86 CPUs with AVX2 both
- * passes run in a copy compiled for it (p2_passes_avx2). Bilinear x2 has the exact weights 1/4 and 3/4: 16-bit integers
- * give the oracle's bytes (bilinear_x2_weights). Nearest x2 and x4 repeat
+ * passes run in a copy compiled for it (p2_passes_avx2). Bilinear x2 has the exact weights 1/4 and
+ * 3/4: 16-bit integers give the oracle's bytes (bilinear_x2_weights). Nearest x2 and x4 repeat
  * pixels by zipping chunks with themselves.
  *
  * u8 results are rounded by adding 1.5 * 2^23 (round_bits): SIMDe on x86
@@ -462,15 +462,63 @@ static void up2_row(const uint8_t *far, const uint8_t *near, int sw, int ch, uin
         up2_element(far, near, n, ch, e, out);
 }
 
+#ifdef CLIK_AVX2
+/* up2_row on x86 CPUs with AVX2: the same 16-bit sums of 16 source
+ * elements a step in one register, the even and odd outputs packed to
+ * bytes and put in order by one byte shuffle per 128-bit half. */
+CLIK_AVX2 static void up2_row_avx2(const uint8_t *far, const uint8_t *near, int sw, int ch,
+                                   uint8_t *out)
+{
+    const int n = sw * ch;
+    const __m256i seven = _mm256_set1_epi16(7), one = _mm256_set1_epi16(1);
+    /* per half: the 8 even and 8 odd bytes, interleaved by element (one
+     * channel) or by pixel (four) */
+    const __m256i order =
+        ch == 1 ? _mm256_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9,
+                                   2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15)
+                : _mm256_setr_epi8(0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15, 0, 1, 2, 3,
+                                   8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15);
+#define UP2_V(o)                                                                                   \
+    _mm256_add_epi16(                                                                              \
+        _mm256_cvtepu8_epi16(_mm_loadu_si128((const void *)(far + e + (o)))),                      \
+        _mm256_mullo_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const void *)(near + e + (o)))),  \
+                           _mm256_set1_epi16(3)))
+#define UP2_ROUND(v)                                                                               \
+    _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16((v), seven),                               \
+                                       _mm256_and_si256(_mm256_srli_epi16((v), 4), one)),          \
+                      4)
+    int e = 0;
+    for (; e < n && (e < ch || e + 16 + ch > n); e++) /* the first pixel */
+        up2_element(far, near, n, ch, e, out);
+    for (; e + 16 + ch <= n; e += 16) {
+        const __m256i vl = UP2_V(-ch), vc = UP2_V(0), vr = UP2_V(ch);
+        const __m256i c3 = _mm256_mullo_epi16(vc, _mm256_set1_epi16(3));
+        const __m256i even = UP2_ROUND(_mm256_add_epi16(vl, c3));
+        const __m256i odd = UP2_ROUND(_mm256_add_epi16(c3, vr));
+        const __m256i packed = _mm256_packus_epi16(even, odd);
+        _mm256_storeu_si256((void *)(out + 2 * (size_t)e), _mm256_shuffle_epi8(packed, order));
+    }
+#undef UP2_V
+#undef UP2_ROUND
+    for (; e < n; e++) /* the last pixels */
+        up2_element(far, near, n, ch, e, out);
+}
+#endif
+
 static int bilinear_x2_rows(void *user, int y0, int y1)
 {
     const resize_job *j = user;
     const clik_image *src = j->src, *dst = j->dst;
     const int sh = src->height;
+    void (*row)(const uint8_t *, const uint8_t *, int, int, uint8_t *) = up2_row;
+#ifdef CLIK_AVX2
+    if (clik_cpu_avx2())
+        row = up2_row_avx2;
+#endif
     for (int y = y0; y < y1; y++) {
         const int near = y / 2;
         const int far = y & 1 ? (near + 1 < sh ? near + 1 : near) : (near > 0 ? near - 1 : 0);
-        up2_row(src_row(src, far), src_row(src, near), src->width, src->channels, dst_row(dst, y));
+        row(src_row(src, far), src_row(src, near), src->width, src->channels, dst_row(dst, y));
     }
     return 0;
 }
