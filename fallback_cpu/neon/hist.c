@@ -300,6 +300,20 @@ CLIK_INLINE float32x4_t bytes_f32(uint8x16_t v, int g)
     return vcvtq_f32_s32(vreinterpretq_s32_u32(q));
 }
 
+/* Row y's tables of the tile rows above and below it, and the weight of
+ * the one below. */
+CLIK_INLINE float row_tiles(const clahe_job *j, int y, const uint8_t **top, const uint8_t **bottom)
+{
+    const clik_clahe_plan *p = j->p;
+    const float fy = (float)y * p->inv_th - 0.5f;
+    const float flo = floorf(fy);
+    const int ty = (int)flo;
+    const int ya = ty < 0 ? 0 : ty, yb = ty + 1 > p->tiles_y - 1 ? p->tiles_y - 1 : ty + 1;
+    *top = j->luts + (size_t)ya * p->tiles_x * 256;
+    *bottom = j->luts + (size_t)yb * p->tiles_x * 256;
+    return fy - flo;
+}
+
 static int clahe_rows(void *user, int y0, int y1)
 {
     const clahe_job *j = user;
@@ -307,13 +321,8 @@ static int clahe_rows(void *user, int y0, int y1)
     const int32_t *i1 = j->i1, *i2 = j->i2;
     const float *w1 = j->w1, *w2 = j->w2;
     for (int y = y0; y < y1; y++) {
-        const float fy = (float)y * p->inv_th - 0.5f;
-        const float flo = floorf(fy);
-        const int ty = (int)flo;
-        const float wy = fy - flo;
-        const int ya = ty < 0 ? 0 : ty, yb = ty + 1 > p->tiles_y - 1 ? p->tiles_y - 1 : ty + 1;
-        const uint8_t *top = j->luts + (size_t)ya * p->tiles_x * 256;
-        const uint8_t *bottom = j->luts + (size_t)yb * p->tiles_x * 256;
+        const uint8_t *top, *bottom;
+        const float wy = row_tiles(j, y, &top, &bottom);
         const float32x4_t wy2 = vdupq_n_f32(wy), wy1 = vdupq_n_f32(1.0f - wy);
         const uint8_t *in = j->src + (size_t)y * j->src_stride;
         uint8_t *out = j->dst + (size_t)y * j->dst_stride;
@@ -420,18 +429,14 @@ CLIK_AVX2 static int clahe_rows_avx2(void *user, int y0, int y1)
 {
     const clahe_job *j = user;
     const clik_clahe_plan *p = j->p;
-    const __m256i m8 = _mm256_set1_epi32(255), top8 = _mm256_set1_epi32(255);
+    const __m256i m8 = _mm256_set1_epi32(255);
     const __m256i zero = _mm256_setzero_si256();
     const __m256i pick = _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0);
     const __m256 magic = _mm256_set1_ps(12582912.0f);
     for (int y = y0; y < y1; y++) {
-        const float fy = (float)y * p->inv_th - 0.5f;
-        const float flo = floorf(fy);
-        const int ty = (int)flo;
-        const float wy = fy - flo;
-        const int ya = ty < 0 ? 0 : ty, yb = ty + 1 > p->tiles_y - 1 ? p->tiles_y - 1 : ty + 1;
-        const int *top = (const int *)(const void *)(j->luts + (size_t)ya * p->tiles_x * 256);
-        const int *bottom = (const int *)(const void *)(j->luts + (size_t)yb * p->tiles_x * 256);
+        const uint8_t *t8, *b8;
+        const float wy = row_tiles(j, y, &t8, &b8);
+        const int *top = (const int *)(const void *)t8, *bottom = (const int *)(const void *)b8;
         const __m256 wy2 = _mm256_set1_ps(wy), wy1 = _mm256_set1_ps(1.0f - wy);
         const uint8_t *in = j->src + (size_t)y * j->src_stride;
         uint8_t *out = j->dst + (size_t)y * j->dst_stride;
@@ -451,12 +456,11 @@ CLIK_AVX2 static int clahe_rows_avx2(void *user, int y0, int y1)
             /* the low 16 bits: the rounded value as an int16, sign-extended */
             __m256i q = _mm256_srai_epi32(
                 _mm256_slli_epi32(_mm256_castps_si256(_mm256_add_ps(r, magic)), 16), 16);
-            q = _mm256_min_epi32(_mm256_max_epi32(q, zero), top8);
+            q = _mm256_min_epi32(_mm256_max_epi32(q, zero), m8);
             const __m256i p16 = _mm256_packus_epi32(q, q), p8 = _mm256_packus_epi16(p16, p16);
             _mm_storel_epi64((void *)(out + x),
                              _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(p8, pick)));
         }
-        const uint8_t *t8 = (const uint8_t *)top, *b8 = (const uint8_t *)bottom;
         for (; x < p->width; x++) {
             const int v = in[x];
             const float a = (float)t8[j->i1[x] + v] * j->w1[x] + (float)t8[j->i2[x] + v] * j->w2[x];
