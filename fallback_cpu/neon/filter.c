@@ -411,7 +411,6 @@ CLIK_AVX2 static void gray_rgba_avx2(const clik_image *src, clik_image *dst, int
     const __m256i m8 = _mm256_set1_epi32(255), half = _mm256_set1_epi32(16384);
     const __m256i w0 = _mm256_set1_epi32(bgr ? 3735 : 9798), w1 = _mm256_set1_epi32(19235);
     const __m256i w2 = _mm256_set1_epi32(bgr ? 9798 : 3735);
-    const __m256i pick = _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0);
     for (int y = y0; y < y1; y++) {
         const uint8_t *in = row_of(src, y);
         uint8_t *out = (uint8_t *)dst->data + (size_t)y * dst->stride;
@@ -424,10 +423,7 @@ CLIK_AVX2 static void gray_rgba_avx2(const clik_image *src, clik_image *dst, int
             __m256i s = _mm256_add_epi32(_mm256_mullo_epi32(c0, w0), _mm256_mullo_epi32(c1, w1));
             s = _mm256_add_epi32(_mm256_add_epi32(s, _mm256_mullo_epi32(c2, w2)), half);
             const __m256i l = _mm256_srli_epi32(s, 15);
-            /* bytes 0..3 in word 0, 4..7 in word 4 */
-            const __m256i p16 = _mm256_packus_epi32(l, l), p8 = _mm256_packus_epi16(p16, p16);
-            _mm_storel_epi64((void *)(out + x),
-                             _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(p8, pick)));
+            CLIK_AVX2_STORE8_U8(out + x, l);
         }
         for (; x < src->width; x++)
             out[x] = luma_px_u8(in + 4 * (size_t)x, bgr ? 2 : 0);

@@ -727,12 +727,7 @@ __attribute__((target("avx2,fma"))) static int remap_rows_avx2(void *user, int y
                         _mm256_add_epi32(_mm256_add_epi32(vi[0], one),
                                          _mm256_cvtepu8_epi32(_mm_loadl_epi64((const void *)m))),
                         1);
-                /* bytes 0..3 in word 0, 4..7 in word 4 */
-                const __m256i p16 = _mm256_packus_epi32(vi[0], vi[0]);
-                const __m256i p8 = _mm256_packus_epi16(p16, p16);
-                const __m256i both =
-                    _mm256_permutevar8x32_epi32(p8, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
-                _mm_storel_epi64((void *)o, _mm256_castsi256_si128(both));
+                CLIK_AVX2_STORE8_U8(o, vi[0]);
             } else {
                 __m256i word = zero;
                 const __m256i mw = m ? _mm256_loadu_si256((const void *)m) : zero;

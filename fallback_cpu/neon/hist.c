@@ -431,7 +431,6 @@ CLIK_AVX2 static int clahe_rows_avx2(void *user, int y0, int y1)
     const clik_clahe_plan *p = j->p;
     const __m256i m8 = _mm256_set1_epi32(255);
     const __m256i zero = _mm256_setzero_si256();
-    const __m256i pick = _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0);
     const __m256 magic = _mm256_set1_ps(12582912.0f);
     for (int y = y0; y < y1; y++) {
         const uint8_t *t8, *b8;
@@ -457,9 +456,7 @@ CLIK_AVX2 static int clahe_rows_avx2(void *user, int y0, int y1)
             __m256i q = _mm256_srai_epi32(
                 _mm256_slli_epi32(_mm256_castps_si256(_mm256_add_ps(r, magic)), 16), 16);
             q = _mm256_min_epi32(_mm256_max_epi32(q, zero), m8);
-            const __m256i p16 = _mm256_packus_epi32(q, q), p8 = _mm256_packus_epi16(p16, p16);
-            _mm_storel_epi64((void *)(out + x),
-                             _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(p8, pick)));
+            CLIK_AVX2_STORE8_U8(out + x, q);
         }
         for (; x < p->width; x++) {
             const int v = in[x];
@@ -555,7 +552,6 @@ CLIK_AVX2 static void luma_avx2(const uint8_t *src, size_t stride, int width, in
                                 uint8_t *y)
 {
     const int red = bgr ? 2 : 0;
-    const __m256i pick = _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0);
     for (int r = 0; r < height; r++) {
         const uint8_t *in = src + (size_t)r * stride;
         uint8_t *out = y + (size_t)r * (size_t)width;
@@ -563,9 +559,7 @@ CLIK_AVX2 static void luma_avx2(const uint8_t *src, size_t stride, int width, in
         for (; x + 8 <= width; x += 8) {
             const __m256i p = _mm256_loadu_si256((const void *)(in + 4 * (size_t)x));
             const __m256i l = red ? LUMA8(p, 2) : LUMA8(p, 0);
-            const __m256i p16 = _mm256_packus_epi32(l, l), p8 = _mm256_packus_epi16(p16, p16);
-            _mm_storel_epi64((void *)(out + x),
-                             _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(p8, pick)));
+            CLIK_AVX2_STORE8_U8(out + x, l);
         }
         for (; x < width; x++)
             out[x] = (uint8_t)luma_px(in + 4 * (size_t)x, red);

@@ -354,7 +354,8 @@ static void integral_neon(const clik_image *src, clik_image *sum, clik_image *sq
      * the sums of the bands left of it (phase 1), so every band runs at
      * once (phase 2); integer sums, the same bits in any order. Without the
      * memory for the sums, one band. */
-    int bands = clik__cpu_threads() > 2 ? clik__cpu_threads() : 2;
+    const int threads = clik__cpu_threads();
+    int bands = threads > 2 ? threads : 2;
     if (bands > src->width / BAND_MIN_PX)
         bands = src->width / BAND_MIN_PX;
     if (bands > 1) {

@@ -59,6 +59,15 @@ static inline int clik_cpu_avx2_fma(void)
     return clik_cpu_avx2() && __builtin_cpu_supports("fma") != 0;
 }
 #include <immintrin.h>
+/* Stores the eight 32-bit lanes of v (each 0..255) as eight bytes at p,
+ * in an AVX2 copy. */
+#define CLIK_AVX2_STORE8_U8(p, v)                                                                  \
+    do {                                                                                           \
+        const __m256i w16_ = _mm256_packus_epi32((v), (v));                                        \
+        const __m256i w8_ = _mm256_packus_epi16(w16_, w16_);                                       \
+        _mm_storel_epi64((void *)(p), _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(          \
+                                          w8_, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0))));       \
+    } while (0)
 #endif
 
 /* Eight floats as one GNU C vector: two NEON (or SSE) registers, one AVX
